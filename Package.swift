@@ -1,0 +1,54 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "recorder",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "recorder", targets: ["recorder"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // One header-only system-library target per C library; each is imported by exactly one Swift module.
+        .systemLibrary(
+            name: "CV4L2", pkgConfig: "libv4l2",
+            providers: [.apt(["libv4l-dev"])]),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat libavcodec libswscale libavutil",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+
+        .target(name: "VideoCapture", dependencies: ["CV4L2"], swiftSettings: swiftSettings),
+        .target(name: "MediaEncoder", dependencies: ["CFFmpeg", "VideoCapture"], swiftSettings: swiftSettings),
+        .target(name: "StorageUpload", dependencies: ["CCurl", .product(name: "Crypto", package: "swift-crypto")],
+                swiftSettings: swiftSettings),
+        .target(
+            name: "RecorderCore",
+            dependencies: ["VideoCapture", "MediaEncoder", "StorageUpload",
+                           .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "RecorderCLI",
+            dependencies: ["RecorderCore", "VideoCapture", "MediaEncoder", "StorageUpload",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings),
+        .executableTarget(name: "recorder", dependencies: ["RecorderCLI"], swiftSettings: swiftSettings),
+
+        .testTarget(name: "VideoCaptureTests", dependencies: ["VideoCapture"], swiftSettings: swiftSettings),
+        .testTarget(name: "MediaEncoderTests", dependencies: ["MediaEncoder", "VideoCapture"], swiftSettings: swiftSettings),
+        .testTarget(name: "RecorderCoreTests", dependencies: ["RecorderCore", "VideoCapture", "MediaEncoder"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "IntegrationTests", dependencies: ["RecorderCore", "VideoCapture", "MediaEncoder"],
+                    swiftSettings: swiftSettings),
+    ]
+)

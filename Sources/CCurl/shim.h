@@ -1,0 +1,20 @@
+// Typed wrappers for libcurl's variadic curl_easy_setopt/curl_easy_getinfo. Owned by StorageUpload only.
+#ifndef RECORDER_CCURL_SHIM_H
+#define RECORDER_CCURL_SHIM_H
+
+#include <curl/curl.h>
+#include <stdint.h>
+
+typedef size_t (*ccurl_data_callback)(char *buffer, size_t size, size_t nitems, void *userdata);
+typedef int (*ccurl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);
+
+static inline CURLcode ccurl_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_setopt_string(CURL *h, CURLoption o, const char *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_setopt_pointer(CURL *h, CURLoption o, void *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_setopt_data_callback(CURL *h, CURLoption o, ccurl_data_callback v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_setopt_xferinfo_callback(CURL *h, ccurl_xferinfo_callback v) { return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, v); }
+static inline CURLcode ccurl_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
+
+#endif

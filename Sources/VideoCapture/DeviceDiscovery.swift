@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One V4L2 node as `recorder devices` shows it.
+public struct DeviceDescription: Sendable {
+    public var path: String
+    /// The stable `/dev/v4l/by-id/...` name pointing at this node, if udev made one.
+    public var stableName: String?
+    public var driver: String
+    public var card: String
+    public var isCapture: Bool
+    /// Whether this user may open the node; when false, `problem` says why.
+    public var canOpen: Bool
+    public var problem: String?
+    public var formats: [FormatCapability]
+}
+
+/// Finds V4L2 nodes and resolves `--device` values: a path, a by-id name or an index.
+public enum DeviceDiscovery {
+    public static let devDirectory = "/dev"
+    public static let byIdDirectory = "/dev/v4l/by-id"
+
+    /// `/dev/video*` in numeric order.
+    public static func nodes() -> [String] {
+        let names = listDirectory(devDirectory).filter { $0.hasPrefix("video") && Int($0.dropFirst(5)) != nil }
+        return names.sorted { Int($0.dropFirst(5))! < Int($1.dropFirst(5))! }.map { "\(devDirectory)/\($0)" }
+    }
+
+    /// Every node, probed: identity, whether it captures, and its formats.
+    public static func describeAll() -> [DeviceDescription] {
+        let stable = stableNames()
+        return nodes().map { describe($0, stableName: stable[$0]) }
+    }
+
+    public static func describe(_ path: String, stableName: String? = nil) -> DeviceDescription {
+        var description = DeviceDescription(path: path, stableName: stableName, driver: "", card: "", isCapture: false,
+                                            canOpen: false, problem: nil, formats: [])
+        do {
+            let device = try V4L2Device(path: path)
+            description.canOpen = true
+            do {
+                let identity = try V4L2CaptureSource.queryCapabilities(device)
+                description.driver = identity.driver
+                description.card = identity.card
+                description.isCapture = true
+                description.formats = V4L2CaptureSource.enumerateFormats(device)
+            } catch {
+                description.problem = error.detail.isEmpty ? "not a capture device" : error.detail
+            }
+        } catch {
+            description.problem = error.description
+        }
+        return description
+    }
+
+    /// The first node that can capture, or nil when the machine has no camera.
+    public static func firstCaptureDevice() -> String? {
+        nodes().first { describe($0).isCapture }
+    }
+
+    /// Resolves `--device`: an index (`0` is the first capture device), a by-id name, or a path.
+    public static func resolve(_ value: String) throws(CaptureError) -> String {
+        if let index = Int(value) {
+            let capture = nodes().filter { describe($0).isCapture }
+            guard index >= 0, index < capture.count else {
+                throw CaptureError(.noSuchDevice, device: "camera #\(index)", operation: "",
+                                   detail: "There are \(capture.count) capture device(s).")
+            }
+            return capture[index]
+        }
+        if !value.contains("/") {
+            let byId = "\(byIdDirectory)/\(value)"
+            if access(byId, F_OK) == 0 { return byId }
+            let dev = "\(devDirectory)/\(value)"
+            if access(dev, F_OK) == 0 { return dev }
+        }
+        return value
+    }
+
+    /// Maps each real node path to its by-id symlink name.
+    static func stableNames() -> [String: String] {
+        var result: [String: String] = [:]
+        for name in listDirectory(byIdDirectory) {
+            let link = "\(byIdDirectory)/\(name)"
+            guard let real = realpath(link, nil) else { continue }
+            result[String(cString: real)] = name
+            free(real)
+        }
+        return result
+    }
+
+    static func listDirectory(_ path: String) -> [String] {
+        guard let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}

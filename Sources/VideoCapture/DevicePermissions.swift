@@ -1,0 +1,20 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Who may open a device node, answered from the node itself.
+public enum DevicePermissions {
+    /// The name of the group that owns `path`, or nil when it cannot be read.
+    public static func owningGroup(of path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, let group = getgrgid(info.st_gid), let name = group.pointee.gr_name else {
+            return nil
+        }
+        return String(cString: name)
+    }
+
+    /// Whether this process may open `path` for reading and writing, as capture needs.
+    public static func canOpen(_ path: String) -> Bool {
+        access(path, R_OK | W_OK) == 0
+    }
+}

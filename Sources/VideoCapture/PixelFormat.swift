@@ -1,0 +1,116 @@
+/// A pixel format a frame can arrive in, named after its V4L2 fourcc.
+public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible {
+    case yuyv = 0x5659_5559  // 'YUYV'
+    case yvyu = 0x5559_5659  // 'YVYU'
+    case uyvy = 0x5956_5955  // 'UYVY'
+    case vyuy = 0x5955_5956  // 'VYUY'
+    case nv12 = 0x3231_564E  // 'NV12'
+    case nv21 = 0x3132_564E  // 'NV21'
+    case nv16 = 0x3631_564E  // 'NV16'
+    case yu12 = 0x3231_5559  // 'YU12' (V4L2_PIX_FMT_YUV420)
+    case yv12 = 0x3231_5659  // 'YV12' (V4L2_PIX_FMT_YVU420)
+    case yuv422p = 0x5036_3234  // '422P'
+    case rgb24 = 0x3342_4752  // 'RGB3'
+    case bgr24 = 0x3352_4742  // 'BGR3'
+    case xbgr32 = 0x3432_5258  // 'XR24': B, G, R, X in memory
+    case abgr32 = 0x3432_5241  // 'AR24': B, G, R, A in memory
+    case rgb565 = 0x5042_4752  // 'RGBP'
+    case grey = 0x5945_5247  // 'GREY'
+    case mjpeg = 0x4750_4A4D  // 'MJPG'
+    case jpeg = 0x4745_504A  // 'JPEG'
+    case h264 = 0x3436_3248  // 'H264'
+
+    /// The four-character code, as `v4l2-ctl` prints it.
+    public var fourcc: String {
+        let bytes = (0..<4).map { UInt8((rawValue >> ($0 * 8)) & 0xFF) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    public var description: String { name }
+
+    /// The name users type after `--format`.
+    public var name: String {
+        switch self {
+        case .yuyv: "yuyv"
+        case .yvyu: "yvyu"
+        case .uyvy: "uyvy"
+        case .vyuy: "vyuy"
+        case .nv12: "nv12"
+        case .nv21: "nv21"
+        case .nv16: "nv16"
+        case .yu12: "yu12"
+        case .yv12: "yv12"
+        case .yuv422p: "yuv422p"
+        case .rgb24: "rgb24"
+        case .bgr24: "bgr24"
+        case .xbgr32: "xbgr32"
+        case .abgr32: "abgr32"
+        case .rgb565: "rgb565"
+        case .grey: "grey"
+        case .mjpeg: "mjpeg"
+        case .jpeg: "jpeg"
+        case .h264: "h264"
+        }
+    }
+
+    /// Parses a user-supplied name or fourcc (`yuyv`, `YUYV`, `i420`, `RGB3` ...).
+    public init?(name: String) {
+        let lowered = name.lowercased()
+        let aliases: [String: PixelFormat] = [
+            "i420": .yu12, "yuv420": .yu12, "yuv420p": .yu12, "yvu420": .yv12, "rgb3": .rgb24,
+            "bgr3": .bgr24, "mjpg": .mjpeg, "gray": .grey, "yuyv422": .yuyv, "uyvy422": .uyvy,
+            "rgb": .rgb24, "422p": .yuv422p, "xr24": .xbgr32, "ar24": .abgr32, "rgbp": .rgb565,
+        ]
+        if let alias = aliases[lowered] { self = alias; return }
+        if let match = PixelFormat.allCases.first(where: { $0.name == lowered || $0.fourcc.lowercased() == lowered }) {
+            self = match
+            return
+        }
+        return nil
+    }
+
+    /// True for formats that need decoding (JPEG family) or carry an encoded stream (H.264).
+    public var isCompressed: Bool { self == .mjpeg || self == .jpeg || self == .h264 }
+
+    /// Relative CPU cost of turning this format into the encoder's input, lowest first:
+    /// H.264 is copied as is, planar 4:2:0 goes straight to the encoder, packed YUV needs one cheap
+    /// conversion, RGB a colour-space conversion, and JPEG a full decode.
+    public var cpuCost: Int {
+        switch self {
+        case .h264: 0
+        case .yu12: 1
+        case .yv12, .nv12, .nv21: 2
+        case .yuyv, .yvyu, .uyvy, .vyuy, .nv16, .yuv422p: 3
+        case .grey: 4
+        case .rgb24, .bgr24, .xbgr32, .abgr32, .rgb565: 5
+        case .mjpeg, .jpeg: 6
+        }
+    }
+
+    /// Bytes of one line of the first plane for an image `width` pixels wide, when the driver
+    /// does not say (test pattern and Y4M sources).
+    public func minimumBytesPerLine(width: Int) -> Int {
+        switch self {
+        case .yuyv, .yvyu, .uyvy, .vyuy, .rgb565: width * 2
+        case .rgb24, .bgr24: width * 3
+        case .xbgr32, .abgr32: width * 4
+        case .nv12, .nv21, .nv16, .yu12, .yv12, .yuv422p, .grey: width
+        case .mjpeg, .jpeg, .h264: 0
+        }
+    }
+
+    /// Bytes of one whole uncompressed image, or nil for compressed formats.
+    public func imageSize(width: Int, height: Int) -> Int? {
+        let luma = width * height
+        let chromaW = (width + 1) / 2, chromaH = (height + 1) / 2
+        switch self {
+        case .yuyv, .yvyu, .uyvy, .vyuy, .rgb565: return luma * 2
+        case .rgb24, .bgr24: return luma * 3
+        case .xbgr32, .abgr32: return luma * 4
+        case .grey: return luma
+        case .nv12, .nv21, .yu12, .yv12: return luma + 2 * chromaW * chromaH
+        case .nv16, .yuv422p: return luma + 2 * chromaW * height
+        case .mjpeg, .jpeg, .h264: return nil
+        }
+    }
+}

@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built-in test pattern (`--device testsrc`): colour bars, a sweeping bar and a frame counter,
+/// in planar 4:2:0 (so it needs no conversion), paced in real time like a camera.
+public final class TestPatternSource: FrameSource {
+    public let format: CaptureFormat
+    public let name = "test pattern"
+    private var image: [UInt8]
+    private var index: UInt64 = 0
+    private var startMicroseconds: Int64 = 0
+    private let paced: Bool
+
+    /// - Parameter paced: false delivers frames as fast as they are asked for (benchmarks, tests).
+    public init(size: FrameSize = CaptureRequest.defaultSize, frameRate: FrameRate = CaptureRequest.defaultFrameRate,
+                paced: Bool = true) throws(CaptureError) {
+        guard size.width >= 16, size.height >= 16, size.width % 2 == 0, size.height % 2 == 0 else {
+            throw CaptureError(.badInput, device: "testsrc", operation: "",
+                               detail: "the test pattern needs an even size of at least 16x16; got \(size).")
+        }
+        format = CaptureFormat(pixelFormat: .yu12, width: size.width, height: size.height, frameRate: frameRate)
+        image = [UInt8](repeating: 0, count: PixelFormat.yu12.imageSize(width: size.width, height: size.height)!)
+        self.paced = paced
+    }
+
+    public func nextFrame(stop: StopSignal, _ body: (VideoFrame) throws -> Void) throws -> Bool {
+        let interval = format.frameRate.frameIntervalMicroseconds
+        if index == 0 { startMicroseconds = MonotonicClock.nowMicroseconds() }
+        let due = startMicroseconds + Int64(index) * interval
+        if paced {
+            while true {
+                if stop.isSet { return false }
+                let wait = due - MonotonicClock.nowMicroseconds()
+                if wait <= 0 { break }
+                usleep(UInt32(min(wait, 50_000)))
+            }
+        } else if stop.isSet {
+            return false
+        }
+        TestPattern.draw(into: &image, width: format.width, height: format.height, frame: index)
+        let timestamp = paced ? MonotonicClock.nowMicroseconds() : due
+        try image.withUnsafeBytes { bytes in
+            try body(VideoFrame(format: format, bytes: bytes, timestampMicroseconds: timestamp, sequence: index))
+        }
+        index += 1
+        return true
+    }
+
+    public func close() {}
+}
+
+/// Draws the test picture into an I420 image.
+public enum TestPattern {
+    // SMPTE-like bars as (Y, U, V).
+    static let bars: [(UInt8, UInt8, UInt8)] = [
+        (235, 128, 128), (210, 16, 146), (170, 166, 16), (145, 54, 34),
+        (106, 202, 222), (81, 90, 240), (41, 240, 110), (16, 128, 128),
+    ]
+
+    // 3x5 digit glyphs, one bit per cell, rows top to bottom.
+    static let glyphs: [[UInt8]] = [
+        [7, 5, 5, 5, 7], [2, 6, 2, 2, 7], [7, 1, 7, 4, 7], [7, 1, 7, 1, 7], [5, 5, 7, 1, 1],
+        [7, 4, 7, 1, 7], [7, 4, 7, 5, 7], [7, 1, 1, 1, 1], [7, 5, 7, 5, 7], [7, 5, 7, 1, 7],
+    ]
+
+    public static func draw(into image: inout [UInt8], width: Int, height: Int, frame: UInt64) {
+        let cw = width / 2, ch = height / 2
+        let uBase = width * height, vBase = uBase + cw * ch
+        image.withUnsafeMutableBufferPointer { p in
+            let barWidth = max(width / bars.count, 1)
+            let sweep = Int(frame * 4) % width
+            for y in 0..<height {
+                let row = y * width
+                for x in 0..<width {
+                    let bar = bars[min(x / barWidth, bars.count - 1)]
+                    // A moving vertical band so every frame differs and motion is visible.
+                    p[row + x] = abs(x - sweep) < 8 ? 255 : bar.0
+                }
+            }
+            for y in 0..<ch {
+                for x in 0..<cw {
+                    let bar = bars[min((x * 2) / barWidth, bars.count - 1)]
+                    p[uBase + y * cw + x] = bar.1
+                    p[vBase + y * cw + x] = bar.2
+                }
+            }
+            // Frame counter, bottom left: black box with white digits.
+            let digits = Array(String(frame))
+            let cell = max(height / 60, 2)
+            let boxW = (digits.count * 4 + 1) * cell, boxH = 7 * cell
+            let top = height - boxH - cell
+            for y in max(top, 0)..<min(top + boxH, height) {
+                for x in 0..<min(boxW, width) { p[y * width + x] = 16 }
+            }
+            for (i, digit) in digits.enumerated() {
+                let glyph = glyphs[Int(String(digit))!]
+                for gy in 0..<5 {
+                    for gx in 0..<3 where glyph[gy] & (4 >> gx) != 0 {
+                        let x0 = (1 + i * 4 + gx) * cell, y0 = top + (1 + gy) * cell
+                        for y in y0..<min(y0 + cell, height) where y >= 0 {
+                            for x in x0..<min(x0 + cell, width) { p[y * width + x] = 235 }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,318 @@
+import CV4L2
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A V4L2 camera, streaming through mmap buffers as in the kernel's capture.c:
+/// open, query caps, negotiate format, request and map buffers, stream, dequeue/requeue, stop, unmap, close.
+public final class V4L2CaptureSource: FrameSource {
+    public let path: String
+    public let name: String
+    public private(set) var format: CaptureFormat
+    /// What negotiation picked and why it differs from the request.
+    public let choice: CaptureChoice
+    /// How long the loop waits for a frame before declaring the camera stalled.
+    public let stallTimeout: Double
+
+    private let device: V4L2Device
+    private var buffers: [UnsafeMutableRawBufferPointer] = []
+    private var streaming = false
+    private var closed = false
+
+    private static let bufferCount: UInt32 = 6
+    private static let pollSliceMilliseconds: Int32 = 100
+
+    /// Opens and configures the device; on return it is streaming. Any failure releases the device.
+    public init(path: String, request: CaptureRequest, stallTimeout: Double = 5) throws(CaptureError) {
+        self.path = path
+        self.stallTimeout = stallTimeout
+        let device = try V4L2Device(path: path)
+        let caps = try Self.queryCapabilities(device)
+        self.name = "\(path) (\(caps.card))"
+        let formats = Self.enumerateFormats(device)
+        let choice = try FormatNegotiator.choose(from: formats, request: request, device: path)
+        let negotiated = try Self.setFormat(device, choice: choice)
+        self.choice = choice
+        self.format = negotiated
+        self.device = device
+        do {
+            try requestBuffers()
+            try mapBuffers()
+            try startStreaming()
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    // MARK: - Phases
+
+    /// The capabilities a capture node must have; anything else gets a clear "not a capture device".
+    static func queryCapabilities(_ device: borrowing V4L2Device) throws(CaptureError) -> DeviceIdentity {
+        var cap = v4l2_capability()
+        do {
+            try device.ioctl(CV4L2_VIDIOC_QUERYCAP, "VIDIOC_QUERYCAP", &cap)
+        } catch let error where error.kind == .notACaptureDevice || error.errno == EINVAL {
+            throw CaptureError(.notACaptureDevice, device: device.path, operation: "VIDIOC_QUERYCAP", errno: error.errno,
+                               detail: "It does not speak V4L2.")
+        }
+        let identity = DeviceIdentity(cap)
+        guard identity.deviceCaps & CV4L2_CAP_VIDEO_CAPTURE != 0 else {
+            let mplane = identity.deviceCaps & CV4L2_CAP_VIDEO_CAPTURE_MPLANE != 0
+            throw CaptureError(.notACaptureDevice, device: device.path, operation: "VIDIOC_QUERYCAP",
+                               detail: mplane ? "It uses the multi-planar API, which recorder does not support yet."
+                                              : "\(identity.card) (\(identity.driver)) has no video capture capability.")
+        }
+        guard identity.deviceCaps & CV4L2_CAP_STREAMING != 0 else {
+            throw CaptureError(.notACaptureDevice, device: device.path, operation: "VIDIOC_QUERYCAP",
+                               detail: "It does not support streaming I/O.")
+        }
+        return identity
+    }
+
+    /// Every format with its sizes and rates; an enumeration the driver refuses yields what it gave so far.
+    static func enumerateFormats(_ device: borrowing V4L2Device) -> [FormatCapability] {
+        var result: [FormatCapability] = []
+        var index: UInt32 = 0
+        while true {
+            var desc = v4l2_fmtdesc()
+            desc.index = index
+            desc.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+            guard device.tryIoctl(CV4L2_VIDIOC_ENUM_FMT, &desc) == 0 else { break }
+            let pixelFormat = PixelFormat(rawValue: desc.pixelformat)
+            let fourcc = PixelFormat.fourccString(desc.pixelformat)
+            result.append(FormatCapability(
+                pixelFormat: pixelFormat, fourcc: fourcc, label: cString(desc.description),
+                isEmulated: desc.flags & CV4L2_FMT_FLAG_EMULATED != 0,
+                sizes: enumerateSizes(device, pixelFormat: desc.pixelformat)))
+            index += 1
+        }
+        return result
+    }
+
+    static func enumerateSizes(_ device: borrowing V4L2Device, pixelFormat: UInt32) -> SizeOptions {
+        var options: [SizeOption] = []
+        var index: UInt32 = 0
+        while true {
+            var size = v4l2_frmsizeenum()
+            size.index = index
+            size.pixel_format = pixelFormat
+            guard device.tryIoctl(CV4L2_VIDIOC_ENUM_FRAMESIZES, &size) == 0 else { break }
+            if size.type == CV4L2_FRMSIZE_TYPE_DISCRETE {
+                let w = size.discrete.width, h = size.discrete.height
+                options.append(SizeOption(size: FrameSize(width: Int(w), height: Int(h)),
+                                          rates: enumerateRates(device, pixelFormat: pixelFormat, width: w, height: h)))
+            } else {
+                let s = size.stepwise
+                return .range(min: FrameSize(width: Int(s.min_width), height: Int(s.min_height)),
+                              max: FrameSize(width: Int(s.max_width), height: Int(s.max_height)),
+                              step: FrameSize(width: Int(max(s.step_width, 1)), height: Int(max(s.step_height, 1))),
+                              rates: enumerateRates(device, pixelFormat: pixelFormat, width: s.max_width, height: s.max_height))
+            }
+            index += 1
+        }
+        return options.isEmpty ? .unknown : .discrete(options)
+    }
+
+    static func enumerateRates(_ device: borrowing V4L2Device, pixelFormat: UInt32, width: UInt32, height: UInt32) -> RateOptions {
+        var rates: [FrameRate] = []
+        var index: UInt32 = 0
+        while true {
+            var interval = v4l2_frmivalenum()
+            interval.index = index
+            interval.pixel_format = pixelFormat
+            interval.width = width
+            interval.height = height
+            guard device.tryIoctl(CV4L2_VIDIOC_ENUM_FRAMEINTERVALS, &interval) == 0 else { break }
+            if interval.type == CV4L2_FRMIVAL_TYPE_DISCRETE {
+                rates.append(FrameRate(interval: interval.discrete.numerator, interval.discrete.denominator))
+            } else {
+                let s = interval.stepwise
+                // The longest interval is the lowest rate.
+                return .range(min: FrameRate(interval: s.max.numerator, s.max.denominator),
+                              max: FrameRate(interval: s.min.numerator, s.min.denominator))
+            }
+            index += 1
+        }
+        return rates.isEmpty ? .unknown : .discrete(rates)
+    }
+
+    /// VIDIOC_S_FMT then VIDIOC_S_PARM; returns what the driver actually set, which may differ.
+    static func setFormat(_ device: borrowing V4L2Device, choice: CaptureChoice) throws(CaptureError) -> CaptureFormat {
+        var fmt = v4l2_format()
+        fmt.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+        fmt.fmt.pix.width = UInt32(choice.size.width)
+        fmt.fmt.pix.height = UInt32(choice.size.height)
+        fmt.fmt.pix.pixelformat = choice.pixelFormat.rawValue
+        fmt.fmt.pix.field = CV4L2_FIELD_NONE
+        try device.ioctl(CV4L2_VIDIOC_S_FMT, "VIDIOC_S_FMT", &fmt)
+        let pix = fmt.fmt.pix
+        guard let actual = PixelFormat(rawValue: pix.pixelformat) else {
+            throw CaptureError(.unsupportedFormat, device: device.path, operation: "VIDIOC_S_FMT",
+                               detail: "the driver switched to \(PixelFormat.fourccString(pix.pixelformat)), which recorder cannot read. Pick another --format.")
+        }
+
+        var parm = v4l2_streamparm()
+        parm.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+        var rate = choice.frameRate
+        if device.tryIoctl(CV4L2_VIDIOC_G_PARM, &parm) == 0,
+           parm.parm.capture.capability & CV4L2_CAP_TIMEPERFRAME != 0 {
+            parm.parm.capture.timeperframe.numerator = UInt32(choice.frameRate.denominator)
+            parm.parm.capture.timeperframe.denominator = UInt32(choice.frameRate.numerator)
+            if device.tryIoctl(CV4L2_VIDIOC_S_PARM, &parm) == 0 {
+                let t = parm.parm.capture.timeperframe
+                if t.numerator > 0 && t.denominator > 0 { rate = FrameRate(interval: t.numerator, t.denominator) }
+            }
+        }
+        return CaptureFormat(pixelFormat: actual, width: Int(pix.width), height: Int(pix.height),
+                             bytesPerLine: actual.isCompressed ? 0 : Int(pix.bytesperline), frameRate: rate)
+    }
+
+    private func requestBuffers() throws(CaptureError) {
+        var req = v4l2_requestbuffers()
+        req.count = Self.bufferCount
+        req.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+        req.memory = CV4L2_MEMORY_MMAP
+        try device.ioctl(CV4L2_VIDIOC_REQBUFS, "VIDIOC_REQBUFS", &req)
+        guard req.count >= 2 else {
+            throw CaptureError(.driverFailure, device: path, operation: "VIDIOC_REQBUFS",
+                               detail: "The driver granted \(req.count) buffer(s); at least 2 are needed.")
+        }
+        buffers.reserveCapacity(Int(req.count))
+        for _ in 0..<req.count { buffers.append(UnsafeMutableRawBufferPointer(start: nil, count: 0)) }
+    }
+
+    private func mapBuffers() throws(CaptureError) {
+        for index in buffers.indices {
+            var buf = v4l2_buffer()
+            buf.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+            buf.memory = CV4L2_MEMORY_MMAP
+            buf.index = UInt32(index)
+            try device.ioctl(CV4L2_VIDIOC_QUERYBUF, "VIDIOC_QUERYBUF", &buf)
+            let length = Int(buf.length)
+            guard let start = cv4l2_mmap(length, device.fd, Int64(cv4l2_buffer_offset(&buf))),
+                  cv4l2_map_failed(start) == 0 else {
+                throw CaptureError.from(errno: Glibc.errno, device: path, operation: "mmap")
+            }
+            buffers[index] = UnsafeMutableRawBufferPointer(start: start, count: length)
+        }
+    }
+
+    private func startStreaming() throws(CaptureError) {
+        for index in buffers.indices { try queue(index) }
+        var type = Int32(bitPattern: CV4L2_BUF_TYPE_VIDEO_CAPTURE)
+        try device.ioctl(CV4L2_VIDIOC_STREAMON, "VIDIOC_STREAMON", &type)
+        streaming = true
+    }
+
+    private func queue(_ index: Int) throws(CaptureError) {
+        var buf = v4l2_buffer()
+        buf.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+        buf.memory = CV4L2_MEMORY_MMAP
+        buf.index = UInt32(index)
+        try device.ioctl(CV4L2_VIDIOC_QBUF, "VIDIOC_QBUF", &buf)
+    }
+
+    public func nextFrame(stop: StopSignal, _ body: (VideoFrame) throws -> Void) throws -> Bool {
+        var waited = 0.0
+        while !stop.isSet {
+            var pfd = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, Self.pollSliceMilliseconds)
+            if ready < 0 {
+                if Glibc.errno == EINTR { continue }
+                throw CaptureError.from(errno: Glibc.errno, device: path, operation: "poll")
+            }
+            if ready == 0 {
+                waited += Double(Self.pollSliceMilliseconds) / 1000
+                if waited >= stallTimeout {
+                    throw CaptureError(.stalled(seconds: stallTimeout), device: path, operation: "poll")
+                }
+                continue
+            }
+            var buf = v4l2_buffer()
+            buf.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+            buf.memory = CV4L2_MEMORY_MMAP
+            let code = device.tryIoctl(CV4L2_VIDIOC_DQBUF, &buf)
+            if code == EAGAIN {
+                if pfd.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
+                    throw CaptureError(.disconnected, device: path, operation: "poll", errno: ENODEV)
+                }
+                continue
+            }
+            if code != 0 { throw CaptureError.from(errno: code, device: path, operation: "VIDIOC_DQBUF") }
+
+            let index = Int(buf.index)
+            let used = buf.bytesused > 0 ? Int(buf.bytesused) : buffers[index].count
+            var timestamp = cv4l2_buffer_timestamp_us(&buf)
+            if timestamp <= 0 { timestamp = MonotonicClock.nowMicroseconds() }
+            let frame = VideoFrame(
+                format: format, bytes: UnsafeRawBufferPointer(rebasing: buffers[index][0..<min(used, buffers[index].count)]),
+                timestampMicroseconds: timestamp, sequence: UInt64(buf.sequence),
+                isDamaged: buf.flags & CV4L2_BUF_FLAG_ERROR != 0,
+                isKeyframe: format.pixelFormat != .h264 || buf.flags & CV4L2_BUF_FLAG_KEYFRAME != 0)
+            do {
+                try body(frame)
+            } catch {
+                try? queue(index)
+                throw error
+            }
+            try queue(index)
+            return true
+        }
+        return false
+    }
+
+    /// Stops streaming and unmaps; the descriptor itself closes when the source is released.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        if streaming {
+            var type = Int32(bitPattern: CV4L2_BUF_TYPE_VIDEO_CAPTURE)
+            _ = device.tryIoctl(CV4L2_VIDIOC_STREAMOFF, &type)
+            streaming = false
+        }
+        for buffer in buffers where buffer.baseAddress != nil {
+            _ = cv4l2_munmap(buffer.baseAddress, buffer.count)
+        }
+        if !buffers.isEmpty {
+            buffers.removeAll()
+            // Releasing the driver's buffers lets another process take the device right away.
+            var req = v4l2_requestbuffers()
+            req.count = 0
+            req.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+            req.memory = CV4L2_MEMORY_MMAP
+            _ = device.tryIoctl(CV4L2_VIDIOC_REQBUFS, &req)
+        }
+    }
+}
+
+/// Driver and card names from VIDIOC_QUERYCAP.
+struct DeviceIdentity {
+    var driver: String
+    var card: String
+    var busInfo: String
+    var deviceCaps: UInt32
+
+    init(_ cap: v4l2_capability) {
+        driver = cString(cap.driver)
+        card = cString(cap.card)
+        busInfo = cString(cap.bus_info)
+        deviceCaps = cap.capabilities & CV4L2_CAP_DEVICE_CAPS != 0 ? cap.device_caps : cap.capabilities
+    }
+}
+
+/// Reads a fixed-size, NUL-padded C char array (imported as a tuple) as a String.
+func cString<T>(_ tuple: T) -> String {
+    withUnsafeBytes(of: tuple) { raw in
+        let bytes = raw.prefix { $0 != 0 }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension PixelFormat {
+    static func fourccString(_ code: UInt32) -> String {
+        String(decoding: (0..<4).map { UInt8((code >> ($0 * 8)) & 0xFF) }, as: UTF8.self)
+    }
+}

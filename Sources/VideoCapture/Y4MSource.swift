@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A YUV4MPEG2 file (`--device y4m:clip.y4m`), read as fast as the consumer pulls, with timestamps
+/// taken from the header's frame rate. For tests and benchmarks: identical input every run.
+public final class Y4MSource: FrameSource {
+    public let format: CaptureFormat
+    public let name: String
+    private let fd: Int32
+    private var frame: [UInt8]
+    private var index: UInt64 = 0
+    private var pending: [UInt8] = []
+
+    public init(path: String) throws(CaptureError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            throw CaptureError(code == ENOENT ? .noSuchDevice : .badInput, device: path, operation: "open", errno: code,
+                               detail: code == ENOENT ? "" : "Check the file's permissions.")
+        }
+        self.fd = fd
+        self.name = path
+        do throws(CaptureError) {
+            guard let header = try Self.readLine(fd: fd, path: path, pending: &pending) else {
+                throw CaptureError(.badInput, device: path, operation: "read header", detail: "the file is empty.")
+            }
+            format = try Self.parseHeader(header, path: path)
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        frame = [UInt8](repeating: 0, count: format.pixelFormat.imageSize(width: format.width, height: format.height)!)
+    }
+
+    deinit { Glibc.close(fd) }
+
+    /// Parses `YUV4MPEG2 W.. H.. F..:.. C..`; other tags are ignored.
+    public static func parseHeader(_ line: String, path: String) throws(CaptureError) -> CaptureFormat {
+        let fields = line.split(separator: " ")
+        guard fields.first == "YUV4MPEG2" else {
+            throw CaptureError(.badInput, device: path, operation: "read header",
+                               detail: "not a YUV4MPEG2 file (it must start with 'YUV4MPEG2'). Make one with `ffmpeg -i IN -pix_fmt yuv420p OUT.y4m`.")
+        }
+        var width = 0, height = 0
+        var rate = FrameRate(25)
+        var pixelFormat = PixelFormat.yu12
+        for field in fields.dropFirst() {
+            let value = field.dropFirst()
+            switch field.first {
+            case "W": width = Int(value) ?? 0
+            case "H": height = Int(value) ?? 0
+            case "F":
+                let parts = value.split(separator: ":")
+                if parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), n > 0, d > 0 { rate = FrameRate(n, d) }
+            case "C":
+                if value.hasPrefix("420") { pixelFormat = .yu12 }
+                else if value == "422" { pixelFormat = .yuv422p }
+                else if value.hasPrefix("mono") { pixelFormat = .grey }
+                else {
+                    throw CaptureError(.unsupportedFormat, device: path, operation: "read header",
+                                       detail: "Y4M colour space C\(value) is not supported; use 420, 422 or mono (`ffmpeg -i IN -pix_fmt yuv420p OUT.y4m`).")
+                }
+            default: break
+            }
+        }
+        guard width > 0, height > 0, width <= 16384, height <= 16384 else {
+            throw CaptureError(.badInput, device: path, operation: "read header",
+                               detail: "the Y4M header has no valid size (W and H).")
+        }
+        return CaptureFormat(pixelFormat: pixelFormat, width: width, height: height, frameRate: rate)
+    }
+
+    public func nextFrame(stop: StopSignal, _ body: (VideoFrame) throws -> Void) throws -> Bool {
+        if stop.isSet { return false }
+        guard let marker = try Self.readLine(fd: fd, path: name, pending: &pending) else { return false }
+        guard marker.hasPrefix("FRAME") else {
+            throw CaptureError(.badInput, device: name, operation: "read frame \(index)",
+                               detail: "expected a FRAME marker; the file is damaged.")
+        }
+        let complete = frame.withUnsafeMutableBytes { buffer -> Bool in
+            var filled = min(pending.count, buffer.count)
+            buffer.copyBytes(from: pending.prefix(filled))
+            pending.removeFirst(filled)
+            while filled < buffer.count {
+                let n = read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                filled += n
+            }
+            return true
+        }
+        guard complete else {
+            throw CaptureError(.badInput, device: name, operation: "read frame \(index)",
+                               detail: "the file ends inside a frame; it was truncated.")
+        }
+        let timestamp = Int64(index) * 1_000_000 * Int64(format.frameRate.denominator) / Int64(format.frameRate.numerator)
+        try frame.withUnsafeBytes { bytes in
+            try body(VideoFrame(format: format, bytes: bytes, timestampMicroseconds: timestamp, sequence: index))
+        }
+        index += 1
+        return true
+    }
+
+    public func close() {}
+
+    /// Reads up to a newline, keeping whatever was read past it in `pending`; nil at the end of the file.
+    static func readLine(fd: Int32, path: String, pending: inout [UInt8]) throws(CaptureError) -> String? {
+        var chunk = [UInt8](repeating: 0, count: 256)
+        while true {
+            if let newline = pending.firstIndex(of: 10) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeFirst(newline + 1)
+                return line
+            }
+            if pending.count > 4096 {
+                throw CaptureError(.badInput, device: path, operation: "read", detail: "a header line is too long; the file is not Y4M.")
+            }
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, 256) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return nil }
+            pending.append(contentsOf: chunk[0..<n])
+        }
+    }
+}

@@ -1,0 +1,3 @@
+import RecorderCLI
+
+await RecorderCommand.main()
