@@ -3,7 +3,6 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
     case yuyv = 0x5659_5559  // 'YUYV'
     case yvyu = 0x5559_5659  // 'YVYU'
     case uyvy = 0x5956_5955  // 'UYVY'
-    case vyuy = 0x5955_5956  // 'VYUY'
     case nv12 = 0x3231_564E  // 'NV12'
     case nv21 = 0x3132_564E  // 'NV21'
     case nv16 = 0x3631_564E  // 'NV16'
@@ -34,7 +33,6 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
         case .yuyv: "yuyv"
         case .yvyu: "yvyu"
         case .uyvy: "uyvy"
-        case .vyuy: "vyuy"
         case .nv12: "nv12"
         case .nv21: "nv21"
         case .nv16: "nv16"
@@ -80,7 +78,7 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
         case .h264: 0
         case .yu12: 1
         case .yv12, .nv12, .nv21: 2
-        case .yuyv, .yvyu, .uyvy, .vyuy, .nv16, .yuv422p: 3
+        case .yuyv, .yvyu, .uyvy, .nv16, .yuv422p: 3
         case .grey: 4
         case .rgb24, .bgr24, .xbgr32, .abgr32, .rgb565: 5
         case .mjpeg, .jpeg: 6
@@ -91,7 +89,7 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
     /// does not say (test pattern and Y4M sources).
     public func minimumBytesPerLine(width: Int) -> Int {
         switch self {
-        case .yuyv, .yvyu, .uyvy, .vyuy, .rgb565: width * 2
+        case .yuyv, .yvyu, .uyvy, .rgb565: width * 2
         case .rgb24, .bgr24: width * 3
         case .xbgr32, .abgr32: width * 4
         case .nv12, .nv21, .nv16, .yu12, .yv12, .yuv422p, .grey: width
@@ -104,7 +102,7 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
         let luma = width * height
         let chromaW = (width + 1) / 2, chromaH = (height + 1) / 2
         switch self {
-        case .yuyv, .yvyu, .uyvy, .vyuy, .rgb565: return luma * 2
+        case .yuyv, .yvyu, .uyvy, .rgb565: return luma * 2
         case .rgb24, .bgr24: return luma * 3
         case .xbgr32, .abgr32: return luma * 4
         case .grey: return luma

@@ -250,8 +250,7 @@ public final class V4L2CaptureSource: FrameSource {
             let frame = VideoFrame(
                 format: format, bytes: UnsafeRawBufferPointer(rebasing: buffers[index][0..<min(used, buffers[index].count)]),
                 timestampMicroseconds: timestamp, sequence: UInt64(buf.sequence),
-                isDamaged: buf.flags & CV4L2_BUF_FLAG_ERROR != 0,
-                isKeyframe: format.pixelFormat != .h264 || buf.flags & CV4L2_BUF_FLAG_KEYFRAME != 0)
+                isDamaged: buf.flags & CV4L2_BUF_FLAG_ERROR != 0)
             do {
                 try body(frame)
             } catch {

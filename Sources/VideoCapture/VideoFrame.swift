@@ -11,16 +11,13 @@ public struct VideoFrame {
     public let sequence: UInt64
     /// True when the driver flagged the buffer as possibly corrupted (V4L2_BUF_FLAG_ERROR).
     public let isDamaged: Bool
-    /// For compressed streams, whether this frame starts a group of pictures.
-    public let isKeyframe: Bool
 
     public init(format: CaptureFormat, bytes: UnsafeRawBufferPointer, timestampMicroseconds: Int64,
-                sequence: UInt64, isDamaged: Bool = false, isKeyframe: Bool = true) {
+                sequence: UInt64, isDamaged: Bool = false) {
         self.format = format
         self.bytes = bytes
         self.timestampMicroseconds = timestampMicroseconds
         self.sequence = sequence
         self.isDamaged = isDamaged
-        self.isKeyframe = isKeyframe
     }
 }

@@ -1,0 +1,47 @@
+import CFFmpeg
+
+/// Decodes the JPEG pictures MJPEG cameras send, one whole picture per buffer.
+final class MJPEGDecoder {
+    private let context: UnsafeMutablePointer<AVCodecContext>
+    private let packet: UnsafeMutablePointer<AVPacket>
+    let frame: UnsafeMutablePointer<AVFrame>
+
+    init() throws(MediaError) {
+        guard let codec = avcodec_find_decoder(AV_CODEC_ID_MJPEG) else {
+            throw MediaError(.missingCodec, operation: "avcodec_find_decoder", detail: "This FFmpeg build has no MJPEG decoder.")
+        }
+        guard let context = avcodec_alloc_context3(codec), let packet = av_packet_alloc(), let frame = av_frame_alloc() else {
+            throw MediaError(.failed, operation: "avcodec_alloc_context3")
+        }
+        self.context = context
+        self.packet = packet
+        self.frame = frame
+        try MediaError.check(avcodec_open2(context, codec, nil), "avcodec_open2(mjpeg)")
+    }
+
+    deinit {
+        var c: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&c)
+        var p: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&p)
+        var f: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&f)
+    }
+
+    /// Decodes one JPEG; returns nil when the camera sent a damaged picture, so the caller can
+    /// count it as dropped instead of failing the shot.
+    func decode(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutablePointer<AVFrame>? {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
+        // Not reference-counted: libavcodec copies the data before returning.
+        packet.pointee.data = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: UInt8.self))
+        packet.pointee.size = Int32(bytes.count)
+        defer {
+            packet.pointee.data = nil
+            packet.pointee.size = 0
+        }
+        guard avcodec_send_packet(context, packet) >= 0 else { return nil }
+        av_frame_unref(frame)
+        guard avcodec_receive_frame(context, frame) >= 0 else { return nil }
+        return frame
+    }
+}

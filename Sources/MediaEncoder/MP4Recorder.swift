@@ -1,0 +1,210 @@
+import CFFmpeg
+import VideoCapture
+
+/// What one recording produced, as counted while writing it.
+public struct EncodingSummary: Sendable, Hashable {
+    public var framesWritten: Int
+    /// Frames the driver dropped (sequence gaps) or delivered damaged.
+    public var framesDropped: Int
+    /// Frames from an H.264 camera before its first keyframe, which cannot be decoded alone.
+    public var framesSkipped: Int
+    /// "libx264" or "copy" (H.264 from the camera, not re-encoded).
+    public var encoder: String
+    public var input: CaptureFormat
+    /// Time from the first to the end of the last frame, from the capture timestamps.
+    public var durationSeconds: Double
+}
+
+/// Turns captured frames into a crash-safe, fragmented H.264 MP4.
+///
+/// Raw formats are converted with libswscale (planar 4:2:0 goes to the encoder as is), MJPEG is
+/// decoded first, and H.264 is copied without re-encoding. Timestamps come from the frames, so the
+/// file's duration stays true when the camera drops frames.
+public final class MP4Recorder {
+    public let path: String
+    public let input: CaptureFormat
+    private let writer: MP4Writer
+    private let encoder: H264Encoder?
+    private let converter: PixelConverter?
+    private let decoder: MJPEGDecoder?
+    private var wrapper: UnsafeMutablePointer<AVFrame>?
+    private let copyPacket: UnsafeMutablePointer<AVPacket>
+
+    /// Encoder-side time base: 90 kHz, the MPEG convention, exact for every common frame rate.
+    private let timeBase = AVRational(num: 1, den: 90_000)
+    private let frameTicks: Int64
+    private var firstTimestamp: Int64?
+    private var lastTimestamp: Int64 = 0
+    private var lastPts: Int64 = -1
+    private var lastSequence: UInt64?
+    private var summary: EncodingSummary
+
+    public init(path: String, input: CaptureFormat, settings: EncoderSettings) throws(MediaError) {
+        guard input.width >= 16, input.height >= 16, input.width % 2 == 0, input.height % 2 == 0 else {
+            throw MediaError(.badInput, operation: "configure encoder",
+                             detail: "H.264 in yuv420p needs an even size of at least 16x16; the source gives \(input.width)x\(input.height).")
+        }
+        self.path = path
+        self.input = input
+        frameTicks = max(Int64((90_000.0 / max(input.frameRate.value, 1)).rounded()), 1)
+        guard let packet = av_packet_alloc() else { throw MediaError(.failed, operation: "av_packet_alloc") }
+        copyPacket = packet
+        writer = try MP4Writer(path: path, fragmented: true)
+        summary = EncodingSummary(framesWritten: 0, framesDropped: 0, framesSkipped: 0, encoder: "copy", input: input,
+                                  durationSeconds: 0)
+        if input.pixelFormat == .h264 {
+            encoder = nil
+            converter = nil
+            decoder = nil
+            return
+        }
+        let encoder = try H264Encoder(width: input.width, height: input.height, frameRate: input.frameRate.value,
+                                      timeBase: timeBase, settings: settings, globalHeader: writer.wantsGlobalHeader)
+        self.encoder = encoder
+        summary.encoder = encoder.name
+        decoder = input.pixelFormat == .mjpeg || input.pixelFormat == .jpeg ? try MJPEGDecoder() : nil
+        if input.pixelFormat == .yu12 && input.bytesPerLine == input.width {
+            converter = nil
+            wrapper = av_frame_alloc()
+        } else {
+            converter = try PixelConverter(width: input.width, height: input.height)
+        }
+        try writer.configure(from: encoder.context)
+        try writer.writeHeader()
+    }
+
+    deinit {
+        var p: UnsafeMutablePointer<AVPacket>? = copyPacket
+        av_packet_free(&p)
+        var f = wrapper
+        av_frame_free(&f)
+    }
+
+    public var framesWritten: Int { summary.framesWritten }
+    public var framesDropped: Int { summary.framesDropped }
+
+    /// Encodes one frame. Damaged frames and JPEGs that do not decode are counted as dropped.
+    public func append(_ frame: VideoFrame) throws(MediaError) {
+        if let last = lastSequence, frame.sequence > last + 1 {
+            summary.framesDropped += Int(frame.sequence - last - 1)
+        }
+        lastSequence = frame.sequence
+        if frame.isDamaged {
+            summary.framesDropped += 1
+            return
+        }
+        let pts = nextPts(frame.timestampMicroseconds)
+        if let encoder {
+            guard let picture = try picture(for: frame) else {
+                summary.framesDropped += 1
+                return
+            }
+            picture.pointee.pts = pts
+            try encoder.encode(picture) { packet throws(MediaError) in try self.mux(packet) }
+        } else if try !copy(frame, pts: pts) {
+            return
+        }
+        summary.framesWritten += 1
+        lastTimestamp = frame.timestampMicroseconds
+    }
+
+    /// Drains the encoder, writes the trailer and closes the file.
+    public func finish() throws(MediaError) -> EncodingSummary {
+        if let encoder, writer.isStarted {
+            try encoder.encode(nil) { packet throws(MediaError) in try self.mux(packet) }
+        }
+        if !writer.isStarted {
+            writer.abandon()
+            throw MediaError(.badInput, operation: "finish recording",
+                             detail: "no frame was recorded (\(summary.framesSkipped) skipped while waiting for an H.264 keyframe, \(summary.framesDropped) dropped).")
+        }
+        try writer.finish()
+        if let first = firstTimestamp, summary.framesWritten > 0 {
+            summary.durationSeconds = Double(lastTimestamp - first) / 1_000_000 + Double(frameTicks) / 90_000
+        }
+        return summary
+    }
+
+    /// Stops without finishing: the file keeps every fragment already flushed.
+    public func abandon() { writer.abandon() }
+
+    /// Capture time to 90 kHz ticks from the first frame, strictly increasing.
+    private func nextPts(_ timestamp: Int64) -> Int64 {
+        let first = firstTimestamp ?? timestamp
+        firstTimestamp = first
+        var pts = (timestamp - first) * 9 / 100
+        if pts <= lastPts { pts = lastPts + 1 }
+        lastPts = pts
+        return pts
+    }
+
+    /// The frame as a yuv420p picture for the encoder, or nil when a JPEG does not decode.
+    private func picture(for frame: VideoFrame) throws(MediaError) -> UnsafeMutablePointer<AVFrame>? {
+        if let decoder {
+            guard let decoded = decoder.decode(frame.bytes) else { return nil }
+            let planes = (0..<4).map { i in withUnsafePointer(to: decoded.pointee.data) { $0.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { UnsafePointer($0[i]) } } }
+            let strides = (0..<4).map { i in withUnsafePointer(to: decoded.pointee.linesize) { $0.withMemoryRebound(to: Int32.self, capacity: 8) { $0[i] } } }
+            return try converter!.convert(planes: planes, linesize: strides, format: AVPixelFormat(decoded.pointee.format),
+                                          width: decoded.pointee.width, height: decoded.pointee.height)
+        }
+        // A short buffer (a driver hiccup) would make libswscale read past its end.
+        guard let base = frame.bytes.baseAddress, frame.bytes.count >= ImagePlanes.requiredBytes(input) else {
+            return nil
+        }
+        let planes = ImagePlanes(input, base: base)
+        if let wrapper {
+            // Planar 4:2:0 already: point a frame at the buffer; libavcodec copies it before returning.
+            wrapper.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+            wrapper.pointee.width = Int32(input.width)
+            wrapper.pointee.height = Int32(input.height)
+            withUnsafeMutablePointer(to: &wrapper.pointee.data) { tuple in
+                tuple.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { data in
+                    for i in 0..<3 { data[i] = UnsafeMutablePointer(mutating: planes.data[i]) }
+                }
+            }
+            withUnsafeMutablePointer(to: &wrapper.pointee.linesize) { tuple in
+                tuple.withMemoryRebound(to: Int32.self, capacity: 8) { size in
+                    for i in 0..<3 { size[i] = planes.linesize[i] }
+                }
+            }
+            return wrapper
+        }
+        return try converter!.convert(planes: planes.data, linesize: planes.linesize, format: input.pixelFormat.avPixelFormat,
+                                      width: Int32(input.width), height: Int32(input.height))
+    }
+
+    private func mux(_ packet: UnsafeMutablePointer<AVPacket>) throws(MediaError) {
+        if packet.pointee.duration == 0 { packet.pointee.duration = frameTicks }
+        av_packet_rescale_ts(packet, timeBase, writer.timeBase)
+        try writer.write(packet)
+    }
+
+    /// H.264 from the camera: start at the first picture that carries SPS/PPS, then copy every access unit.
+    private func copy(_ frame: VideoFrame, pts: Int64) throws(MediaError) -> Bool {
+        if !writer.isStarted {
+            guard let extradata = H264Bitstream.parameterSets(frame.bytes), H264Bitstream.containsIDR(frame.bytes) else {
+                summary.framesSkipped += 1
+                lastPts = -1
+                firstTimestamp = nil
+                return false
+            }
+            try writer.configureH264Copy(width: input.width, height: input.height, timeBase: timeBase,
+                                         frameRate: AVRational(num: Int32(input.frameRate.numerator), den: Int32(input.frameRate.denominator)),
+                                         extradata: extradata)
+            try writer.writeHeader()
+        }
+        let packet = copyPacket
+        packet.pointee.data = UnsafeMutablePointer(mutating: frame.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        packet.pointee.size = Int32(frame.bytes.count)
+        packet.pointee.pts = pts
+        packet.pointee.dts = pts
+        packet.pointee.duration = frameTicks
+        packet.pointee.flags = H264Bitstream.containsIDR(frame.bytes) ? CFF_AV_PKT_FLAG_KEY : 0
+        defer {
+            packet.pointee.data = nil
+            packet.pointee.size = 0
+        }
+        try mux(packet)
+        return true
+    }
+}

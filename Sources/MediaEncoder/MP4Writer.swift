@@ -1,0 +1,108 @@
+import CFFmpeg
+
+/// One video stream into an MP4 file through libavformat.
+///
+/// `fragmented` writes an empty moov and a fragment per keyframe, flushing each packet to the
+/// file, so a crash leaves a file that plays up to its last complete fragment.
+final class MP4Writer {
+    let path: String
+    private let context: UnsafeMutablePointer<AVFormatContext>
+    let stream: UnsafeMutablePointer<AVStream>
+    private var headerWritten = false
+    private var closed = false
+
+    init(path: String, fragmented: Bool) throws(MediaError) {
+        var ctx: UnsafeMutablePointer<AVFormatContext>?
+        try MediaError.check(avformat_alloc_output_context2(&ctx, nil, "mp4", path), "avformat_alloc_output_context2", path: path)
+        guard let context = ctx, let stream = avformat_new_stream(context, nil) else {
+            throw MediaError(.failed, operation: "avformat_new_stream", path: path)
+        }
+        self.path = path
+        self.context = context
+        self.stream = stream
+        if fragmented {
+            av_opt_set(context.pointee.priv_data, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
+            context.pointee.flush_packets = 1
+        } else {
+            av_opt_set(context.pointee.priv_data, "movflags", "faststart", 0)
+        }
+        let code = avio_open(&context.pointee.pb, path, CFF_AVIO_FLAG_WRITE)
+        if code < 0 {
+            avformat_free_context(context)
+            throw MediaError.from(code, "avio_open", path: path)
+        }
+    }
+
+    deinit { abandon() }
+
+    /// Whether the container wants codec headers out of band (MP4 does).
+    var wantsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & CFF_AVFMT_GLOBALHEADER != 0 }
+
+    /// Copies the stream parameters from an open encoder.
+    func configure(from encoder: UnsafeMutablePointer<AVCodecContext>) throws(MediaError) {
+        try MediaError.check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder), "avcodec_parameters_from_context")
+        stream.pointee.time_base = encoder.pointee.time_base
+        stream.pointee.avg_frame_rate = encoder.pointee.framerate
+    }
+
+    /// Copies stream parameters read from another file.
+    func configure(from parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational) throws(MediaError) {
+        try MediaError.check(avcodec_parameters_copy(stream.pointee.codecpar, parameters), "avcodec_parameters_copy")
+        stream.pointee.codecpar.pointee.codec_tag = 0
+        stream.pointee.time_base = timeBase
+    }
+
+    /// Sets up an H.264 stream copied from a camera; `extradata` is its SPS and PPS in Annex B form.
+    func configureH264Copy(width: Int, height: Int, timeBase: AVRational, frameRate: AVRational, extradata: [UInt8]) throws(MediaError) {
+        let par = stream.pointee.codecpar!
+        par.pointee.codec_type = AVMEDIA_TYPE_VIDEO
+        par.pointee.codec_id = AV_CODEC_ID_H264
+        par.pointee.width = Int32(width)
+        par.pointee.height = Int32(height)
+        guard let buffer = av_mallocz(extradata.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {
+            throw MediaError(.failed, operation: "av_mallocz")
+        }
+        extradata.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: extradata.count) }
+        par.pointee.extradata = buffer.assumingMemoryBound(to: UInt8.self)
+        par.pointee.extradata_size = Int32(extradata.count)
+        stream.pointee.time_base = timeBase
+        stream.pointee.avg_frame_rate = frameRate
+    }
+
+    /// The stream's time base; valid after `writeHeader` (the muxer may change it).
+    var timeBase: AVRational { stream.pointee.time_base }
+
+    func writeHeader() throws(MediaError) {
+        try MediaError.check(avformat_write_header(context, nil), "avformat_write_header", path: path)
+        headerWritten = true
+    }
+
+    var isStarted: Bool { headerWritten }
+
+    /// Writes one packet, its timestamps already in `timeBase`.
+    func write(_ packet: UnsafeMutablePointer<AVPacket>) throws(MediaError) {
+        packet.pointee.stream_index = stream.pointee.index
+        try MediaError.check(av_write_frame(context, packet), "av_write_frame", path: path)
+    }
+
+    /// Writes the trailer and closes the file.
+    func finish() throws(MediaError) {
+        guard !closed else { return }
+        if headerWritten {
+            let code = av_write_trailer(context)
+            if code < 0 { abandon(); throw MediaError.from(code, "av_write_trailer", path: path) }
+        }
+        closed = true
+        let code = avio_closep(&context.pointee.pb)
+        avformat_free_context(context)
+        try MediaError.check(code, "avio_closep", path: path)
+    }
+
+    /// Closes without a trailer: what is on disk stays as the last flushed fragment left it.
+    func abandon() {
+        guard !closed else { return }
+        closed = true
+        avio_closep(&context.pointee.pb)
+        avformat_free_context(context)
+    }
+}

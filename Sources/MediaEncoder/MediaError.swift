@@ -1,0 +1,65 @@
+import CFFmpeg
+
+/// A failed FFmpeg call: which operation, its AVERROR code, FFmpeg's own text, and the fix.
+public struct MediaError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        case diskFull
+        case permissionDenied
+        case missingCodec
+        case badInput
+        case failed
+    }
+
+    public var kind: Kind
+    public var operation: String
+    public var code: Int32
+    public var path: String?
+    public var detail: String
+
+    public init(_ kind: Kind, operation: String, code: Int32 = 0, path: String? = nil, detail: String = "") {
+        self.kind = kind
+        self.operation = operation
+        self.code = code
+        self.path = path
+        self.detail = detail
+    }
+
+    /// Classifies a negative AVERROR code returned by `operation`.
+    static func check(_ code: Int32, _ operation: String, path: String? = nil) throws(MediaError) {
+        guard code < 0 else { return }
+        throw MediaError.from(code, operation, path: path)
+    }
+
+    static func from(_ code: Int32, _ operation: String, path: String? = nil) -> MediaError {
+        let kind: Kind
+        switch code {
+        case CFF_AVERROR_ENOSPC: kind = .diskFull
+        case CFF_AVERROR_EACCES: kind = .permissionDenied
+        default: kind = .failed
+        }
+        return MediaError(kind, operation: operation, code: code, path: path, detail: Self.text(code))
+    }
+
+    /// FFmpeg's message for an AVERROR code.
+    static func text(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        _ = cff_strerror(code, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    public var description: String {
+        let target = path.map { " \($0)" } ?? ""
+        switch kind {
+        case .diskFull:
+            return "the disk is full while writing\(target) (\(operation)). Free some space or point --workspace at a larger disk; the previous shot was kept."
+        case .permissionDenied:
+            return "permission denied writing\(target) (\(operation)). Choose a writable --workspace."
+        case .missingCodec:
+            return "\(detail) Install it with `apt-get install libavcodec-extra59` or Debian's `libavcodec59`."
+        case .badInput:
+            return "\(operation): \(detail)"
+        case .failed:
+            return "\(operation) failed\(target.isEmpty ? "" : " for\(target)"): \(detail)."
+        }
+    }
+}

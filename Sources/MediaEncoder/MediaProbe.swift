@@ -1,0 +1,36 @@
+import CFFmpeg
+
+/// Facts about a finished video file, read back with libavformat.
+public struct MediaInfo: Sendable, Hashable, Codable {
+    public var width: Int
+    public var height: Int
+    public var durationSeconds: Double
+    public var frameRate: Double
+    public var frameCount: Int
+    public var codec: String
+    public var container: String
+}
+
+public enum MediaProbe {
+    /// Reads size, duration, rate, codec and the number of video packets of `path`.
+    public static func inspect(_ path: String) throws(MediaError) -> MediaInfo {
+        let input = try MediaInput(path: path)
+        let stream = input.videoStream
+        let par = stream.pointee.codecpar.pointee
+        var frames = 0
+        guard let packet = av_packet_alloc() else { throw MediaError(.failed, operation: "av_packet_alloc") }
+        var p: UnsafeMutablePointer<AVPacket>? = packet
+        defer { av_packet_free(&p) }
+        while av_read_frame(input.context, packet) >= 0 {
+            if packet.pointee.stream_index == stream.pointee.index { frames += 1 }
+            av_packet_unref(packet)
+        }
+        let duration = input.context.pointee.duration > 0
+            ? Double(input.context.pointee.duration) / Double(AV_TIME_BASE)
+            : Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base)
+        let rate = stream.pointee.avg_frame_rate.den > 0 ? av_q2d(stream.pointee.avg_frame_rate) : 0
+        return MediaInfo(width: Int(par.width), height: Int(par.height), durationSeconds: duration, frameRate: rate,
+                         frameCount: frames, codec: String(cString: avcodec_get_name(par.codec_id)),
+                         container: String(cString: input.context.pointee.iformat.pointee.name))
+    }
+}

@@ -1,0 +1,60 @@
+import CFFmpeg
+
+/// Converts pictures to the encoder's yuv420p with libswscale, into a frame it owns and reuses.
+final class PixelConverter {
+    let output: UnsafeMutablePointer<AVFrame>
+    private var context: OpaquePointer?
+    private var source: (AVPixelFormat, Int32, Int32)?
+
+    init(width: Int, height: Int) throws(MediaError) {
+        guard let frame = av_frame_alloc() else { throw MediaError(.failed, operation: "av_frame_alloc") }
+        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointee.width = Int32(width)
+        frame.pointee.height = Int32(height)
+        let code = av_frame_get_buffer(frame, 0)
+        if code < 0 {
+            var f: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&f)
+            throw MediaError.from(code, "av_frame_get_buffer")
+        }
+        output = frame
+    }
+
+    deinit {
+        sws_freeContext(context)
+        var f: UnsafeMutablePointer<AVFrame>? = output
+        av_frame_free(&f)
+    }
+
+    /// Scales `planes` (of `format`, `width`x`height`) into `output`, which it makes writable first
+    /// because the encoder may still hold a reference to the previous picture.
+    func convert(planes: [UnsafePointer<UInt8>?], linesize: [Int32], format: AVPixelFormat,
+                 width: Int32, height: Int32) throws(MediaError) -> UnsafeMutablePointer<AVFrame> {
+        if source == nil || source! != (format, width, height) {
+            context = sws_getCachedContext(context, width, height, format,
+                                           output.pointee.width, output.pointee.height, AV_PIX_FMT_YUV420P,
+                                           CFF_SWS_BILINEAR, nil, nil, nil)
+            guard context != nil else {
+                throw MediaError(.badInput, operation: "sws_getCachedContext",
+                                 detail: "libswscale cannot convert \(String(cString: av_get_pix_fmt_name(format))) \(width)x\(height).")
+            }
+            source = (format, width, height)
+        }
+        try MediaError.check(av_frame_make_writable(output), "av_frame_make_writable")
+        let scaled = planes.withUnsafeBufferPointer { src in
+            linesize.withUnsafeBufferPointer { srcStride in
+                withUnsafeMutablePointer(to: &output.pointee.data) { dataTuple in
+                    dataTuple.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { dst in
+                        withUnsafePointer(to: &output.pointee.linesize) { strideTuple in
+                            strideTuple.withMemoryRebound(to: Int32.self, capacity: 8) { dstStride in
+                                sws_scale(context, src.baseAddress, srcStride.baseAddress, 0, height, dst, dstStride)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if scaled <= 0 { throw MediaError(.failed, operation: "sws_scale", detail: "no lines were converted") }
+        return output
+    }
+}
