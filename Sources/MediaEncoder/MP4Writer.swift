@@ -12,6 +12,7 @@ final class MP4Writer {
     private var closed = false
 
     init(path: String, fragmented: Bool) throws(MediaError) {
+        MediaLog.quiet()
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         try MediaError.check(avformat_alloc_output_context2(&ctx, nil, "mp4", path), "avformat_alloc_output_context2", path: path)
         guard let context = ctx, let stream = avformat_new_stream(context, nil) else {

@@ -6,6 +6,7 @@ final class MediaInput {
     let videoStream: UnsafeMutablePointer<AVStream>
 
     init(path: String) throws(MediaError) {
+        MediaLog.quiet()
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         try MediaError.check(avformat_open_input(&ctx, path, nil, nil), "avformat_open_input", path: path)
         guard let context = ctx else { throw MediaError(.failed, operation: "avformat_open_input", path: path) }

@@ -39,9 +39,8 @@ public final class TestPatternSource: FrameSource {
             return false
         }
         TestPattern.draw(into: &image, width: format.width, height: format.height, frame: index)
-        let timestamp = paced ? MonotonicClock.nowMicroseconds() : due
         try image.withUnsafeBytes { bytes in
-            try body(VideoFrame(format: format, bytes: bytes, timestampMicroseconds: timestamp, sequence: index))
+            try body(VideoFrame(format: format, bytes: bytes, timestampMicroseconds: due, sequence: index))
         }
         index += 1
         return true

@@ -1,3 +1,3 @@
 import RecorderCLI
 
-await RecorderCommand.main()
+await RecorderCommand.runFromCommandLine()

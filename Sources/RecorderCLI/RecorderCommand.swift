@@ -1,0 +1,23 @@
+import ArgumentParser
+
+/// `recorder`: capture from a V4L2 camera into a crash-safe MP4, then publish it.
+public struct RecorderCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "recorder",
+        abstract: "Record clips from a V4L2 camera and publish them to storage.",
+        discussion: """
+        Frames flow one way: camera -> capture -> H.264 encode -> shot workspace -> post -> upload.
+        Exit statuses follow sysexits(3): 64 bad option, 66 no such camera, 69 camera unavailable or lost,
+        73 workspace not writable, 74 disk full or I/O error, 75 busy (try again), 77 permission denied.
+        """,
+        subcommands: [ShootCommand.self, DevicesCommand.self])
+
+    public init() {}
+}
+
+extension RecorderCommand {
+    /// Parses the process arguments, runs the subcommand and exits with its status.
+    public static func runFromCommandLine() async {
+        await main()
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Crash-safe file operations: write to a temp name, fsync, rename, fsync the directory.
+enum DurableFile {
+    static func write(_ data: Data, to path: String) throws(RecorderError) {
+        let temp = path + ".tmp-\(getpid())"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ioError("create", temp) }
+        var ok = data.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                offset += n
+            }
+            return true
+        }
+        let savedErrno = errno
+        ok = ok && fsync(fd) == 0
+        close(fd)
+        guard ok else {
+            unlink(temp)
+            errno = savedErrno
+            throw ioError("write", temp)
+        }
+        try rename(temp, to: path)
+    }
+
+    /// rename(2) then fsync of the destination's directory, so the new name survives a power cut.
+    static func rename(_ from: String, to: String) throws(RecorderError) {
+        guard Glibc.rename(from, to) == 0 else { throw ioError("rename", from) }
+        syncDirectory(of: to)
+    }
+
+    static func syncDirectory(of path: String) {
+        let dir = (path as NSString).deletingLastPathComponent
+        let fd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 { fsync(fd); close(fd) }
+    }
+
+    static func fsyncFile(_ path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 { fsync(fd); close(fd) }
+    }
+
+    static func ioError(_ operation: String, _ path: String) -> RecorderError {
+        let code = errno
+        let reason = String(cString: strerror(code))
+        switch code {
+        case ENOSPC, EDQUOT:
+            return RecorderError("the disk is full (\(operation) \(path): \(reason)). Free some space and try again; nothing was lost.", exitStatus: .ioError)
+        case EACCES, EPERM, EROFS:
+            return RecorderError("cannot \(operation) \(path): \(reason). Make the directory writable for this user or choose another one in the configuration.", exitStatus: .cantCreate)
+        default:
+            return RecorderError("cannot \(operation) \(path): \(reason).", exitStatus: .ioError)
+        }
+    }
+}

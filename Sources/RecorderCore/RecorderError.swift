@@ -1,0 +1,54 @@
+import MediaEncoder
+import VideoCapture
+
+/// Every failure the CLI and the service report: a message that names the fix, and an exit status.
+public struct RecorderError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var exitStatus: SysExit
+
+    public init(_ message: String, exitStatus: SysExit) {
+        self.message = message
+        self.exitStatus = exitStatus
+    }
+
+    public var description: String { message }
+
+    public init(_ error: CaptureError) {
+        let status: SysExit
+        switch error.kind {
+        case .noSuchDevice, .notACaptureDevice: status = .noInput
+        case .permissionDenied: status = .noPermission
+        case .busy: status = .tempFail
+        case .disconnected, .stalled, .driverFailure: status = .unavailable
+        case .unsupportedFormat: status = .usage
+        case .badInput: status = .dataError
+        }
+        self.init(error.description, exitStatus: status)
+    }
+
+    public init(_ error: MediaError) {
+        let status: SysExit
+        switch error.kind {
+        case .diskFull: status = .ioError
+        case .permissionDenied: status = .cantCreate
+        case .missingCodec: status = .unavailable
+        case .badInput: status = .dataError
+        case .failed: status = .software
+        }
+        self.init(error.description, exitStatus: status)
+    }
+
+    /// Wraps any error, keeping the specific mapping for the typed ones.
+    public static func wrap(_ error: any Error) -> RecorderError {
+        switch error {
+        case let e as RecorderError: e
+        case let e as CaptureError: RecorderError(e)
+        case let e as MediaError: RecorderError(e)
+        default: RecorderError("\(error)", exitStatus: .software)
+        }
+    }
+
+    static func alreadyRecording() -> RecorderError {
+        RecorderError("a shot is already being recorded. Wait for it to finish or stop it (Ctrl-C) first.", exitStatus: .tempFail)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import MediaEncoder
+import VideoCapture
+
+/// The blocking work of one shot, done on a dedicated thread in three phases: open, record, finish.
+///
+/// `@unchecked Sendable`: its phases run one after another, each on one thread, handed over by the
+/// CameraManager actor, so no two threads ever touch it at once.
+final class ShotJob: @unchecked Sendable {
+    let request: ShotRequest
+    let workspace: ShotWorkspace
+    let stop: StopSignal
+    private var lock: WorkspaceLock?
+    private var draft: ShotDraft?
+    private var source: (any FrameSource)?
+    private var recorder: MP4Recorder?
+    private(set) var notes: [String] = []
+    private(set) var cleaned: [String] = []
+    private var ending: String?
+    private var cameraLost: RecorderError?
+
+    init(request: ShotRequest, workspace: ShotWorkspace, stop: StopSignal) {
+        self.request = request
+        self.workspace = workspace
+        self.stop = stop
+    }
+
+    deinit {
+        recorder?.abandon()
+        source?.close()
+    }
+
+    /// Takes the workspace, clears leftovers, opens the source and the encoder.
+    func open() throws(RecorderError) {
+        try workspace.prepare()
+        let lock = try workspace.lock()
+        cleaned = workspace.cleanStale()
+        try checkFreeSpace()
+        let draft = try workspace.beginShot()
+        self.lock = consume lock
+        self.draft = draft
+        do {
+            let (source, sourceNotes) = try SourceSelector.open(request)
+            self.source = source
+            notes = sourceNotes
+            recorder = try MP4Recorder(path: draft.recordingPath, input: source.format, settings: request.encoder)
+        } catch {
+            source?.close()
+            source = nil
+            throw RecorderError.wrap(error)
+        }
+    }
+
+    /// Pulls frames until the asked duration, a stop, the end of the input, or a lost camera.
+    func record(progress: (ShotProgress) -> Void) throws(RecorderError) {
+        guard let source, let recorder else { return }
+        let limit = Int64(request.seconds * 1_000_000)
+        var first: Int64?
+        var reachedLimit = false
+        do {
+            while !reachedLimit {
+                let delivered = try source.nextFrame(stop: stop) { frame in
+                    let start = first ?? frame.timestampMicroseconds
+                    first = start
+                    let offset = frame.timestampMicroseconds - start
+                    if offset >= limit {
+                        reachedLimit = true
+                        return
+                    }
+                    try recorder.append(frame)
+                    progress(ShotProgress(elapsedSeconds: Double(offset) / 1_000_000, totalSeconds: request.seconds,
+                                          frames: recorder.framesWritten, dropped: recorder.framesDropped))
+                }
+                if !delivered {
+                    ending = stop.isSet ? "stopped" : "end of input"
+                    break
+                }
+            }
+        } catch let error as CaptureError where (error.kind == .disconnected || error.kind.isStall) && recorder.framesWritten > 0 {
+            // Keep what was recorded: finish the file and report the loss with its own status.
+            cameraLost = RecorderError(error)
+            ending = "camera lost"
+        } catch {
+            throw RecorderError.wrap(error)
+        }
+        source.close()
+    }
+
+    /// Finishes the MP4, remuxes it with the index first, and makes it the current shot.
+    func finish() throws(RecorderError) -> ShotResult {
+        guard let recorder, let draft, let source, lock != nil else {
+            throw RecorderError("internal error: finish without open", exitStatus: .software)
+        }
+        do {
+            let summary = try recorder.finish()
+            try MP4Remuxer.faststart(from: draft.recordingPath, to: draft.videoPath)
+            unlink(draft.recordingPath)
+            let info = try MediaProbe.inspect(draft.videoPath)
+            let size = (try? FileManager.default.attributesOfItem(atPath: draft.videoPath)[.size] as? Int64) ?? 0
+            let shot = Shot(
+                id: draft.id, videoPath: draft.videoPath, createdAt: Date(), source: source.name,
+                inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,
+                frameRate: summary.input.frameRate.value, frames: info.frameCount, framesDropped: summary.framesDropped,
+                durationSeconds: info.durationSeconds, byteSize: size, codec: info.codec, encoder: summary.encoder,
+                endedEarly: ending, notes: notes)
+            let committed = try workspace.commit(draft, shot: shot)
+            return ShotResult(shot: committed, cleanedStale: cleaned, cameraLost: cameraLost)
+        } catch {
+            throw cameraLost ?? RecorderError.wrap(error)
+        }
+    }
+
+    /// Refuses to start a shot that cannot fit: the recording and its faststart copy both need room.
+    private func checkFreeSpace() throws(RecorderError) {
+        guard let free = workspace.freeBytes() else { return }
+        let bitsPerSecond = Double(request.encoder.bitrateKbps ?? 4000) * 1000
+        let needed = Int64(request.seconds * bitsPerSecond / 8 * 2) + (8 << 20)
+        if free < needed {
+            throw RecorderError(
+                "not enough disk space in \(workspace.root): about \(needed >> 20) MiB needed for \(request.seconds) s, \(free >> 20) MiB free. Free some space, record a shorter shot, or use --workspace on a larger disk; the previous shot was kept.",
+                exitStatus: .ioError)
+        }
+    }
+}
+
+extension CaptureError.Kind {
+    var isStall: Bool {
+        if case .stalled = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,54 @@
+import MediaEncoder
+import VideoCapture
+
+/// Everything `recorder shoot` was asked for.
+public struct ShotRequest: Sendable {
+    public static let maximumSeconds = 6 * 3600.0
+
+    /// nil or "auto": the first camera, or the test pattern when there is none.
+    /// "testsrc", "y4m:PATH" (or a path ending in .y4m), a /dev path, a by-id name or an index.
+    public var device: String?
+    public var seconds: Double
+    public var capture: CaptureRequest
+    public var encoder: EncoderSettings
+    /// Seconds without a frame before the camera counts as stalled.
+    public var stallTimeout: Double
+
+    public init(device: String? = nil, seconds: Double, capture: CaptureRequest = CaptureRequest(),
+                encoder: EncoderSettings = EncoderSettings(), stallTimeout: Double = 5) {
+        self.device = device
+        self.seconds = seconds
+        self.capture = capture
+        self.encoder = encoder
+        self.stallTimeout = stallTimeout
+    }
+
+    /// Rejects values no camera could honour, before anything is opened.
+    public func validate() throws(RecorderError) {
+        guard seconds.isFinite, seconds > 0 else {
+            throw RecorderError("--seconds must be more than 0 (got \(seconds)). Example: --seconds 15.", exitStatus: .usage)
+        }
+        guard seconds <= Self.maximumSeconds else {
+            throw RecorderError("--seconds \(seconds) is more than the limit of \(Int(Self.maximumSeconds)) (6 hours). Record shorter shots.", exitStatus: .usage)
+        }
+        if let size = capture.size {
+            guard (16...8192).contains(size.width), (16...8192).contains(size.height) else {
+                throw RecorderError("--size \(size) is out of range: width and height must be 16 to 8192. Example: --size 1280x720.", exitStatus: .usage)
+            }
+        }
+        if let rate = capture.frameRate {
+            guard rate.value >= 1, rate.value <= 240 else {
+                throw RecorderError("--fps \(rate) is out of range: use 1 to 240. Example: --fps 30.", exitStatus: .usage)
+            }
+        }
+        guard EncoderSettings.presets.contains(encoder.preset) else {
+            throw RecorderError("unknown --preset \(encoder.preset). Use one of: \(EncoderSettings.presets.joined(separator: ", ")).", exitStatus: .usage)
+        }
+        guard (0...51).contains(encoder.crf) else {
+            throw RecorderError("--crf \(encoder.crf) is out of range: use 0 (lossless) to 51 (worst); 23 is the default.", exitStatus: .usage)
+        }
+        if let kbps = encoder.bitrateKbps, !(50...200_000).contains(kbps) {
+            throw RecorderError("--bitrate \(kbps) is out of range: give kbit/s from 50 to 200000. Example: --bitrate 4000.", exitStatus: .usage)
+        }
+    }
+}

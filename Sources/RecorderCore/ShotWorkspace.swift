@@ -1,0 +1,150 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The directory that holds the latest good shot and the one being recorded.
+///
+/// Layout: `shots/<id>/video.mp4` + `shot.json` for finished shots, `current` a symlink to the
+/// latest, `.incoming-<id>/` for a shot in progress. A new shot replaces the previous one only
+/// once it is complete (an atomic rename of the `current` link); a failed or killed shot leaves
+/// the previous one untouched, and its leftovers are removed at the next start.
+public struct ShotWorkspace: Sendable {
+    public let root: String
+
+    public init(root: String) {
+        self.root = root
+    }
+
+    /// `$XDG_RUNTIME_DIR/recorder`, or `<tmp>/recorder-<uid>` when there is no runtime directory.
+    public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/recorder" }
+        let tmp = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return "\(tmp)/recorder-\(getuid())"
+    }
+
+    var shotsDirectory: String { root + "/shots" }
+    var currentLink: String { root + "/current" }
+
+    /// Creates the directories (private to this user) and checks they are writable.
+    public func prepare() throws(RecorderError) {
+        for dir in [root, shotsDirectory] {
+            if mkdir(dir, 0o700) != 0 && errno != EEXIST {
+                throw DurableFile.ioError("create the shot workspace", dir)
+            }
+        }
+        guard access(root, W_OK | X_OK) == 0 else {
+            throw RecorderError("the shot workspace \(root) is not writable. Fix its permissions or choose another with --workspace.",
+                                exitStatus: .cantCreate)
+        }
+    }
+
+    /// Takes the workspace for one shot; a second recorder process gets a clear error instead of a race.
+    public func lock() throws(RecorderError) -> WorkspaceLock {
+        try WorkspaceLock(path: root + "/.lock")
+    }
+
+    /// Removes what a crashed or failed shot left: `.incoming-*` folders and shots no link points to.
+    /// Call only while holding the lock. Returns the removed paths.
+    @discardableResult
+    public func cleanStale() -> [String] {
+        var removed: [String] = []
+        let keep = currentShotID()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name.hasPrefix(".incoming-") {
+            removed.append(root + "/" + name)
+        }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: shotsDirectory)) ?? [] where name != keep {
+            removed.append(shotsDirectory + "/" + name)
+        }
+        for path in removed { try? FileManager.default.removeItem(atPath: path) }
+        return removed
+    }
+
+    /// A fresh, empty folder for the next shot.
+    public func beginShot() throws(RecorderError) -> ShotDraft {
+        let id = ShotDraft.newID()
+        let dir = "\(root)/.incoming-\(id)"
+        guard mkdir(dir, 0o700) == 0 else { throw DurableFile.ioError("create", dir) }
+        return ShotDraft(id: id, directory: dir)
+    }
+
+    /// Makes `draft` the current shot and deletes the previous one. Until the final rename the
+    /// previous shot stays current, so a failure here loses nothing.
+    public func commit(_ draft: ShotDraft, shot: Shot) throws(RecorderError) -> Shot {
+        let finalDir = "\(shotsDirectory)/\(draft.id)"
+        var shot = shot
+        shot.videoPath = "\(finalDir)/\(ShotDraft.videoName)"
+        let data: Data
+        do { data = try shot.jsonData() } catch { throw RecorderError("cannot encode shot.json: \(error)", exitStatus: .software) }
+        try DurableFile.write(data, to: "\(draft.directory)/shot.json")
+        DurableFile.fsyncFile(draft.videoPath)
+        try DurableFile.rename(draft.directory, to: finalDir)
+        let previous = currentShotID()
+        let tempLink = "\(root)/.current-\(draft.id)"
+        guard symlink("shots/\(draft.id)", tempLink) == 0 else { throw DurableFile.ioError("link", tempLink) }
+        try DurableFile.rename(tempLink, to: currentLink)
+        if let previous, previous != draft.id {
+            try? FileManager.default.removeItem(atPath: "\(shotsDirectory)/\(previous)")
+        }
+        return shot
+    }
+
+    /// The id of the shot `current` points to.
+    func currentShotID() -> String? {
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: currentLink) else { return nil }
+        return (target as NSString).lastPathComponent
+    }
+
+    /// The latest finished shot, or nil when there is none.
+    public func currentShot() -> Shot? {
+        guard let id = currentShotID(),
+              let data = FileManager.default.contents(atPath: "\(shotsDirectory)/\(id)/shot.json") else { return nil }
+        return try? Shot.decoder.decode(Shot.self, from: data)
+    }
+
+    /// Free bytes on the workspace's file system.
+    public func freeBytes() -> Int64? {
+        var info = statvfs()
+        guard statvfs(root, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+}
+
+/// The folder a shot records into before it becomes current.
+public struct ShotDraft: Sendable {
+    public static let recordingName = "recording.mp4"
+    public static let videoName = "video.mp4"
+
+    public let id: String
+    public let directory: String
+
+    /// The fragmented, crash-safe file written while recording.
+    public var recordingPath: String { "\(directory)/\(Self.recordingName)" }
+    /// The faststart MP4 made from it on a clean stop.
+    public var videoPath: String { "\(directory)/\(Self.videoName)" }
+
+    /// Sortable by time, unique across processes.
+    static func newID() -> String {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return String(format: "%010ld-%09ld-%d", ts.tv_sec, ts.tv_nsec, getpid())
+    }
+}
+
+/// An exclusive flock(2) on the workspace, released when the owner goes away (or the process dies).
+public struct WorkspaceLock: ~Copyable {
+    private let fd: Int32
+
+    init(path: String) throws(RecorderError) {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw DurableFile.ioError("open", path) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            throw RecorderError("another recorder is recording into this workspace (\(path) is locked). Wait for it to finish, or use another --workspace.",
+                                exitStatus: .tempFail)
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+}

@@ -1,0 +1,43 @@
+import VideoCapture
+
+/// Opens the frame source a `--device` value names.
+public enum SourceSelector {
+    public static let testPattern = "testsrc"
+
+    /// Opens the source; `notes` tells the user about substitutions (no camera, different size...).
+    public static func open(_ request: ShotRequest) throws(CaptureError) -> (source: any FrameSource, notes: [String]) {
+        let value = request.device ?? "auto"
+        if value == "auto" {
+            guard let first = DeviceDiscovery.firstCaptureDevice() else {
+                let source = try testPattern(request)
+                return (source, ["no camera found: recording the built-in test pattern (use --device to pick a camera)"])
+            }
+            return try camera(first, request)
+        }
+        if value == testPattern { return (try testPattern(request), []) }
+        if value.hasPrefix("y4m:") { return (try Y4MSource(path: String(value.dropFirst(4))), []) }
+        if value.hasSuffix(".y4m") { return (try Y4MSource(path: value), []) }
+        return try camera(try DeviceDiscovery.resolve(value), request)
+    }
+
+    static func testPattern(_ request: ShotRequest) throws(CaptureError) -> TestPatternSource {
+        try TestPatternSource(size: request.capture.size ?? CaptureRequest.defaultSize,
+                              frameRate: request.capture.frameRate ?? CaptureRequest.defaultFrameRate)
+    }
+
+    static func camera(_ path: String, _ request: ShotRequest) throws(CaptureError) -> (source: any FrameSource, notes: [String]) {
+        let source = try V4L2CaptureSource(path: path, request: request.capture, stallTimeout: request.stallTimeout)
+        var notes = source.choice.notes
+        let chosen = source.choice
+        if source.format.width != chosen.size.width || source.format.height != chosen.size.height {
+            notes.append("the driver adjusted the size to \(source.format.width)x\(source.format.height)")
+        }
+        if source.format.pixelFormat != chosen.pixelFormat {
+            notes.append("the driver switched the format to \(source.format.pixelFormat.name)")
+        }
+        if chosen.isEmulated {
+            notes.append("\(chosen.pixelFormat.name) is converted by libv4l in software, which costs CPU")
+        }
+        return (source, notes)
+    }
+}
