@@ -25,9 +25,9 @@ public final class TestPatternSource: FrameSource {
     }
 
     public func nextFrame(stop: StopSignal, _ body: (VideoFrame) throws -> Void) throws -> Bool {
-        let interval = format.frameRate.frameIntervalMicroseconds
         if index == 0 { startMicroseconds = MonotonicClock.nowMicroseconds() }
-        let due = startMicroseconds + Int64(index) * interval
+        let rate = format.frameRate
+        let due = startMicroseconds + Int64(index) * 1_000_000 * Int64(rate.denominator) / Int64(rate.numerator)
         if paced {
             while true {
                 if stop.isSet { return false }
