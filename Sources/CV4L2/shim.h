@@ -11,7 +11,10 @@
 #include <errno.h>
 #include <stdint.h>
 
-static inline int cv4l2_open(const char *path, int flags) { return v4l2_open(path, flags); }
+/// Attaches libv4l2 to a descriptor opened with open(2), once a plain VIDIOC_QUERYCAP has shown it is V4L2
+/// (v4l2_open itself prints to stderr for non-V4L2 nodes).
+static inline int cv4l2_fd_open(int fd) { return v4l2_fd_open(fd, 0); }
+static inline int cv4l2_raw_ioctl(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
 static inline int cv4l2_close(int fd) { return v4l2_close(fd); }
 static inline int cv4l2_ioctl(int fd, unsigned long request, void *arg) { return v4l2_ioctl(fd, request, arg); }
 static inline void *cv4l2_mmap(size_t length, int fd, int64_t offset) {

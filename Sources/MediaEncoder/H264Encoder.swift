@@ -27,6 +27,10 @@ final class H264Encoder {
         context.pointee.framerate = av_d2q(fps, 100_000)
         context.pointee.gop_size = gop
         context.pointee.keyint_min = gop
+        // No B-frames: decode order equals capture order, so each fragment is complete the moment
+        // it is flushed, and timestamps from a camera that drops frames stay exact in the file
+        // (with reordering, MP4 edit lists misstate the duration of such variable-rate streams).
+        context.pointee.max_b_frames = 0
         if globalHeader { context.pointee.flags |= CFF_AV_CODEC_FLAG_GLOBAL_HEADER }
         if let kbps = settings.bitrateKbps {
             context.pointee.bit_rate = Int64(kbps) * 1000

@@ -10,7 +10,6 @@ extension PixelFormat {
         case .uyvy: AV_PIX_FMT_UYVY422
         case .nv12: AV_PIX_FMT_NV12
         case .nv21: AV_PIX_FMT_NV21
-        case .nv16: AV_PIX_FMT_NV16
         case .yu12, .yv12: AV_PIX_FMT_YUV420P
         case .yuv422p: AV_PIX_FMT_YUV422P
         case .rgb24: AV_PIX_FMT_RGB24
@@ -35,7 +34,7 @@ struct ImagePlanes {
         let stride = format.bytesPerLine, h = format.height, ch = (h + 1) / 2
         switch format.pixelFormat {
         case .yu12, .yv12, .nv12, .nv21: return stride * h + stride * ch
-        case .nv16, .yuv422p: return 2 * stride * h
+        case .yuv422p: return 2 * stride * h
         default: return stride * h
         }
     }
@@ -60,7 +59,7 @@ struct ImagePlanes {
             data[2] = UnsafePointer(v)
             linesize[1] = Int32(stride / 2)
             linesize[2] = Int32(stride / 2)
-        case .nv12, .nv21, .nv16:
+        case .nv12, .nv21:
             data[1] = UnsafePointer(bytes + stride * h)
             linesize[1] = Int32(stride)
         default:

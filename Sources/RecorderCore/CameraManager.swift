@@ -53,6 +53,7 @@ public actor CameraManager {
         let stop = StopSignal()
         state = .starting(stop)
         let job = ShotJob(request: request, workspace: workspace, stop: stop)
+        defer { job.release() }
         do {
             try await Self.onThread { () throws(RecorderError) in try job.open() }
             for path in job.cleaned { notice("removed leftovers of an interrupted shot: \(path)") }

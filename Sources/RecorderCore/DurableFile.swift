@@ -52,6 +52,8 @@ enum DurableFile {
         switch code {
         case ENOSPC, EDQUOT:
             return RecorderError("the disk is full (\(operation) \(path): \(reason)). Free some space and try again; nothing was lost.", exitStatus: .ioError)
+        case ENOENT, ENOTDIR:
+            return RecorderError("cannot \(operation) \(path): \(reason). Create its parent directory or choose another location (--workspace).", exitStatus: .cantCreate)
         case EACCES, EPERM, EROFS:
             return RecorderError("cannot \(operation) \(path): \(reason). Make the directory writable for this user or choose another one in the configuration.", exitStatus: .cantCreate)
         default:

@@ -25,9 +25,15 @@ final class ShotJob: @unchecked Sendable {
         self.stop = stop
     }
 
-    deinit {
+    deinit { release() }
+
+    /// Lets go of the camera, the encoder and the workspace lock; safe to call more than once.
+    func release() {
         recorder?.abandon()
+        recorder = nil
         source?.close()
+        source = nil
+        lock = nil
     }
 
     /// Takes the workspace, clears leftovers, opens the source and the encoder.

@@ -5,7 +5,6 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
     case uyvy = 0x5956_5955  // 'UYVY'
     case nv12 = 0x3231_564E  // 'NV12'
     case nv21 = 0x3132_564E  // 'NV21'
-    case nv16 = 0x3631_564E  // 'NV16'
     case yu12 = 0x3231_5559  // 'YU12' (V4L2_PIX_FMT_YUV420)
     case yv12 = 0x3231_5659  // 'YV12' (V4L2_PIX_FMT_YVU420)
     case yuv422p = 0x5036_3234  // '422P'
@@ -35,7 +34,6 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
         case .uyvy: "uyvy"
         case .nv12: "nv12"
         case .nv21: "nv21"
-        case .nv16: "nv16"
         case .yu12: "yu12"
         case .yv12: "yv12"
         case .yuv422p: "yuv422p"
@@ -78,7 +76,7 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
         case .h264: 0
         case .yu12: 1
         case .yv12, .nv12, .nv21: 2
-        case .yuyv, .yvyu, .uyvy, .nv16, .yuv422p: 3
+        case .yuyv, .yvyu, .uyvy, .yuv422p: 3
         case .grey: 4
         case .rgb24, .bgr24, .xbgr32, .abgr32, .rgb565: 5
         case .mjpeg, .jpeg: 6
@@ -92,7 +90,7 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
         case .yuyv, .yvyu, .uyvy, .rgb565: width * 2
         case .rgb24, .bgr24: width * 3
         case .xbgr32, .abgr32: width * 4
-        case .nv12, .nv21, .nv16, .yu12, .yv12, .yuv422p, .grey: width
+        case .nv12, .nv21, .yu12, .yv12, .yuv422p, .grey: width
         case .mjpeg, .jpeg, .h264: 0
         }
     }
@@ -107,7 +105,7 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
         case .xbgr32, .abgr32: return luma * 4
         case .grey: return luma
         case .nv12, .nv21, .yu12, .yv12: return luma + 2 * chromaW * chromaH
-        case .nv16, .yuv422p: return luma + 2 * chromaW * height
+        case .yuv422p: return luma + 2 * chromaW * height
         case .mjpeg, .jpeg, .h264: return nil
         }
     }

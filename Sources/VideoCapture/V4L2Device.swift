@@ -17,9 +17,22 @@ struct V4L2Device: ~Copyable {
         if (info.st_mode & S_IFMT) != S_IFCHR {
             throw CaptureError(.notACaptureDevice, device: path, operation: "open", detail: "It is not a character device.")
         }
-        let fd = cv4l2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        if fd < 0 {
+        let raw = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        if raw < 0 {
             throw CaptureError.from(errno: Glibc.errno, device: path, operation: "open")
+        }
+        var cap = v4l2_capability()
+        if cv4l2_raw_ioctl(raw, CV4L2_VIDIOC_QUERYCAP, &cap) != 0 {
+            let code = Glibc.errno
+            Glibc.close(raw)
+            throw CaptureError(.notACaptureDevice, device: path, operation: "VIDIOC_QUERYCAP", errno: code,
+                               detail: "It does not speak V4L2.")
+        }
+        let fd = cv4l2_fd_open(raw)
+        if fd < 0 {
+            let code = Glibc.errno
+            Glibc.close(raw)
+            throw CaptureError.from(errno: code, device: path, operation: "v4l2_fd_open")
         }
         self.fd = fd
         self.path = path

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+import MediaEncoder
+import VideoCapture
+
+/// Every input format through MP4Recorder, checked against the source picture by ffmpeg's PSNR filter.
+@Suite struct EncodeFormatsTests {
+    static let width = 320, height = 240, frames = 10
+    static let reference = "testsrc2=size=320x240:rate=15"
+
+    /// Raw frames of ffmpeg's testsrc2 in `ffmpegFormat`, one buffer per frame.
+    static func rawFrames(_ ffmpegFormat: String, dir: String) throws -> [Data] {
+        let path = "\(dir)/frames.raw"
+        try Tools.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", reference, "-frames:v", "\(frames)",
+                                 "-pix_fmt", ffmpegFormat, "-f", "rawvideo", path])
+        let all = try Data(contentsOf: URL(fileURLWithPath: path))
+        let size = all.count / frames
+        return (0..<frames).map { all.subdata(in: ($0 * size)..<(($0 + 1) * size)) }
+    }
+
+    /// Compressed frames (one JPEG or one H.264 access unit per file), as a camera delivers them.
+    static func encodedFrames(_ codecArgs: [String], ext: String, dir: String) throws -> [Data] {
+        try Tools.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", reference, "-frames:v", "\(frames)"] + codecArgs
+                                + ["-f", "image2", "\(dir)/f%03d.\(ext)"])
+        return try (1...frames).map { try Data(contentsOf: URL(fileURLWithPath: String(format: "\(dir)/f%03d.\(ext)", $0))) }
+    }
+
+    /// Records `frames` as the product does: fragmented while writing, then remuxed to `path`.
+    static func record(_ frames: [Data], format: PixelFormat, to path: String) throws -> EncodingSummary {
+        let input = CaptureFormat(pixelFormat: format, width: width, height: height, frameRate: FrameRate(15))
+        let recorder = try MP4Recorder(path: path + ".frag", input: input, settings: EncoderSettings(crf: 18))
+        for (i, data) in frames.enumerated() {
+            try data.withUnsafeBytes { bytes in
+                try recorder.append(VideoFrame(format: input, bytes: bytes, timestampMicroseconds: Int64(i) * 66_667,
+                                               sequence: UInt64(i)))
+            }
+        }
+        let summary = try recorder.finish()
+        try MP4Remuxer.faststart(from: path + ".frag", to: path)
+        return summary
+    }
+
+    /// PSNR of `path` against the reference pattern: luma only for grey input.
+    static func psnr(_ path: String, lumaOnly: Bool) throws -> Double {
+        let result = try Tools.run("ffmpeg", ["-v", "info", "-i", path, "-f", "lavfi", "-i", reference,
+                                              "-lavfi", "[0:v]format=yuv420p[a];[1:v]format=yuv420p[b];[a][b]psnr",
+                                              "-frames:v", "\(frames)", "-f", "null", "-"])
+        let key = lumaOnly ? " y:" : "average:"
+        guard let line = result.stderr.split(separator: "\n").last(where: { $0.contains("PSNR") }),
+              let range = line.range(of: key) else { throw ProbeFailed(path: path, stderr: result.stderr) }
+        let value = line[range.upperBound...].prefix { !$0.isWhitespace }
+        return value == "inf" ? 100 : Double(value) ?? 0
+    }
+
+    @Test(arguments: [
+        ("yuyv422", PixelFormat.yuyv), ("uyvy422", .uyvy), ("yvyu422", .yvyu), ("nv12", .nv12), ("nv21", .nv21),
+("yuv420p", .yu12), ("yuv422p", .yuv422p), ("rgb24", .rgb24), ("bgr24", .bgr24),
+        ("bgr0", .xbgr32), ("bgra", .abgr32), ("rgb565le", .rgb565), ("gray", .grey),
+    ])
+    func rawFormatMatchesTheSource(ffmpegFormat: String, format: PixelFormat) throws {
+        let dir = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let summary = try Self.record(try Self.rawFrames(ffmpegFormat, dir: dir), format: format, to: "\(dir)/out.mp4")
+        #expect(summary.framesWritten == Self.frames)
+        let probe = try Probe("\(dir)/out.mp4")
+        #expect(probe.codec == "h264" && probe.width == Self.width && probe.height == Self.height)
+        #expect(probe.frames == Self.frames)
+        // Lossy coding at CRF 18 of 320x240 testsrc2 lands well above 30 dB; a wrong plane order or
+        // stride lands far below 20.
+        #expect(try Self.psnr("\(dir)/out.mp4", lumaOnly: format == .grey) > 30)
+    }
+
+    @Test func yv12SwapsChromaPlanes() throws {
+        let dir = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // yuv420p with U and V swapped is YV12.
+        let frames = try Self.rawFrames("yuv420p", dir: dir).map { data -> Data in
+            let y = Self.width * Self.height, c = y / 4
+            return data.subdata(in: 0..<y) + data.subdata(in: (y + c)..<(y + 2 * c)) + data.subdata(in: y..<(y + c))
+        }
+        _ = try Self.record(frames, format: .yv12, to: "\(dir)/out.mp4")
+        #expect(try Self.psnr("\(dir)/out.mp4", lumaOnly: false) > 30)
+    }
+
+    @Test func mjpegIsDecodedAndEncoded() throws {
+        let dir = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let jpegs = try Self.encodedFrames(["-c:v", "mjpeg", "-q:v", "2", "-pix_fmt", "yuvj422p"], ext: "jpg", dir: dir)
+        let summary = try Self.record(jpegs, format: .mjpeg, to: "\(dir)/out.mp4")
+        #expect(summary.encoder == "libx264" && summary.framesWritten == Self.frames && summary.framesDropped == 0)
+        #expect(try Self.psnr("\(dir)/out.mp4", lumaOnly: false) > 28)
+    }
+
+    @Test func damagedJpegIsCountedAsDroppedNotFatal() throws {
+        let dir = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var jpegs = try Self.encodedFrames(["-c:v", "mjpeg"], ext: "jpg", dir: dir)
+        jpegs[3] = Data(repeating: 0x42, count: 100)
+        let summary = try Self.record(jpegs, format: .mjpeg, to: "\(dir)/out.mp4")
+        #expect(summary.framesWritten == Self.frames - 1)
+        #expect(summary.framesDropped == 1)
+    }
+
+    @Test func h264IsCopiedWithoutReencoding() throws {
+        let dir = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let units = try Self.encodedFrames(["-c:v", "libx264", "-bf", "0", "-g", "5", "-x264-params", "repeat-headers=1",
+                                            "-bsf:v", "h264_mp4toannexb"], ext: "h264", dir: dir)
+        // Start mid-GOP, as a camera joined late would: frames before the next keyframe are skipped.
+        let summary = try Self.record(Array(units.dropFirst(2)), format: .h264, to: "\(dir)/out.mp4")
+        #expect(summary.encoder == "copy")
+        #expect(summary.framesSkipped == 3)
+        #expect(summary.framesWritten == Self.frames - 5)
+        let probe = try Probe("\(dir)/out.mp4")
+        #expect(probe.codec == "h264" && probe.frames == Self.frames - 5)
+        #expect(try Probe.decodesCleanly("\(dir)/out.mp4"))
+        // The copied bitstream must be the camera's own: re-extract it and compare the bytes of an access unit.
+        let extracted = try Tools.run("ffmpeg", ["-v", "error", "-i", "\(dir)/out.mp4", "-c", "copy", "-bsf:v", "h264_mp4toannexb",
+                                                 "-f", "h264", "\(dir)/copy.h264"])
+        #expect(extracted.status == 0)
+        let copied = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/copy.h264"))
+        #expect(copied.range(of: units[6].suffix(64)) != nil)
+    }
+
+    @Test func droppedFramesAreCountedFromSequenceGapsAndDurationStaysTrue() throws {
+        let dir = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let frames = try Self.rawFrames("yuv420p", dir: dir)
+        let input = CaptureFormat(pixelFormat: .yu12, width: Self.width, height: Self.height, frameRate: FrameRate(15))
+        let recorder = try MP4Recorder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings())
+        // Keep frames 0,1,2,6,7,8,9: the driver "dropped" 3,4,5.
+        for i in [0, 1, 2, 6, 7, 8, 9] {
+            try frames[i].withUnsafeBytes { bytes in
+                try recorder.append(VideoFrame(format: input, bytes: bytes, timestampMicroseconds: Int64(i) * 66_667, sequence: UInt64(i)))
+            }
+        }
+        let summary = try recorder.finish()
+        #expect(summary.framesDropped == 3 && summary.framesWritten == 7)
+        try MP4Remuxer.faststart(from: "\(dir)/out.mp4", to: "\(dir)/final.mp4")
+        let probe = try Probe("\(dir)/final.mp4")
+        #expect(probe.frames == 7)
+        #expect(abs(probe.duration - 10.0 / 15) < 1.0 / 15 + 0.001)
+    }
+
+    @Test func diskFullIsReportedAsSuch() throws {
+        guard getuid() == 0 else {
+            Issue.record("this test mounts a small tmpfs and needs root; run the README's test command as root (CI does)")
+            return
+        }
+        let dir = try Tools.tempDirectory()
+        defer { _ = try? Tools.run("umount", [dir]); try? FileManager.default.removeItem(atPath: dir) }
+        try #require(try Tools.run("mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", dir]).status == 0)
+        let input = CaptureFormat(pixelFormat: .yu12, width: 640, height: 480, frameRate: FrameRate(30))
+        let recorder = try MP4Recorder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings(crf: 0))
+        var noise = [UInt8](repeating: 0, count: 640 * 480 * 3 / 2)
+        var generator = SystemRandomNumberGenerator()
+        #expect {
+            for i in 0..<120 {
+                for j in noise.indices { noise[j] = UInt8.random(in: 0...255, using: &generator) }
+                try noise.withUnsafeBytes { bytes in
+                    try recorder.append(VideoFrame(format: input, bytes: bytes, timestampMicroseconds: Int64(i) * 33_333, sequence: UInt64(i)))
+                }
+            }
+            _ = try recorder.finish()
+        } throws: { ($0 as? MediaError)?.kind == .diskFull }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+/// `recorder shoot` end to end, as a user runs it, checked with ffprobe/ffmpeg.
+@Suite(.serialized) struct ShootCommandTests {
+    static func shoot(_ workspace: String, _ args: [String]) throws -> Tools.Output {
+        try Tools.run("recorder", ["shoot", "--workspace", workspace] + args)
+    }
+
+    static func currentVideo(_ workspace: String) -> String { "\(workspace)/current/video.mp4" }
+
+    static func currentID(_ workspace: String) throws -> String {
+        try FileManager.default.destinationOfSymbolicLink(atPath: "\(workspace)/current")
+    }
+
+    @Test func testPatternShotHasTheAskedFramesDurationSizeAndKeyframes() throws {
+        let ws = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: ws) }
+        let result = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "3", "--size", "320x240", "--fps", "15", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let probe = try Probe(Self.currentVideo(ws))
+        #expect(probe.codec == "h264" && probe.pixelFormat == "yuv420p")
+        #expect(probe.width == 320 && probe.height == 240)
+        #expect(probe.frames == 45)
+        #expect(abs(probe.duration - 3.0) <= 1.0 / 15)
+        // A keyframe every second: at 0, 1 and 2 s.
+        #expect(probe.keyframeTimes.count == 3)
+        for (a, b) in zip(probe.keyframeTimes, probe.keyframeTimes.dropFirst()) { #expect(abs(b - a - 1.0) < 0.01) }
+        #expect(try Probe.decodesCleanly(Self.currentVideo(ws)))
+        // The JSON summary agrees with the independent reader.
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        #expect(json["frames"] as? Int == 45)
+        #expect(json["videoPath"] as? String == "\(ws)/shots/\(try Self.currentID(ws).split(separator: "/").last!)/video.mp4")
+    }
+
+    @Test func y4mSourceEndsAtTheEndOfTheFile() throws {
+        let ws = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: ws) }
+        try Tools.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "40",
+                                 "-pix_fmt", "yuv420p", "\(ws)/in.y4m"])
+        let result = try Self.shoot(ws, ["--device", "y4m:\(ws)/in.y4m", "--seconds", "60"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("ended early: end of input"))
+        let probe = try Probe(Self.currentVideo(ws))
+        #expect(probe.frames == 40)
+        #expect(abs(probe.duration - 1.6) <= 1.0 / 25)
+    }
+
+    @Test func killMinus9LeavesAPlayablePartialFileAndThePreviousShot() throws {
+        let ws = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: ws) }
+        #expect(try Self.shoot(ws, ["--device", "testsrc", "--seconds", "1", "--size", "160x120"]).status == 0)
+        let previous = try Self.currentID(ws)
+        let previousBytes = try Data(contentsOf: URL(fileURLWithPath: Self.currentVideo(ws)))
+
+        let running = try Tools.start("recorder", ["shoot", "--workspace", ws, "--device", "testsrc", "--seconds", "60",
+                                                   "--size", "320x240", "--fps", "15"])
+        // Wait until at least two one-second fragments are on disk.
+        var partial: String?
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let incoming = (try? FileManager.default.contentsOfDirectory(atPath: ws))?.first { $0.hasPrefix(".incoming-") }
+            if let incoming {
+                let path = "\(ws)/\(incoming)/recording.mp4"
+                if let probe = try? Probe(path), probe.frames >= 30 { partial = path; break }
+            }
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        kill(running.process.processIdentifier, SIGKILL)
+        _ = try Tools.finish(running)
+        let path = try #require(partial, "the recording never reached two fragments")
+        let probe = try Probe(path)
+        #expect(probe.frames >= 30)
+        #expect(probe.codec == "h264" && probe.width == 320)
+        #expect(try Tools.run("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"]).status == 0)
+        // The previous shot is untouched.
+        #expect(try Self.currentID(ws) == previous)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: Self.currentVideo(ws))) == previousBytes)
+
+        // The next start removes the leftovers, says so, and records normally.
+        let next = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.5", "--size", "160x120"])
+        #expect(next.status == 0)
+        #expect(next.stderr.contains("removed leftovers of an interrupted shot"))
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func sigintStopsEarlyWithAValidShorterFile() throws {
+        let ws = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: ws) }
+        let running = try Tools.start("recorder", ["shoot", "--workspace", ws, "--device", "testsrc", "--seconds", "60",
+                                                   "--size", "320x240", "--fps", "15"])
+        Thread.sleep(forTimeInterval: 2.5)
+        kill(running.process.processIdentifier, SIGINT)
+        let result = try Tools.finish(running)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("ended early: stopped"))
+        let probe = try Probe(Self.currentVideo(ws))
+        #expect(probe.duration > 0.5 && probe.duration < 10)
+        #expect(try Probe.decodesCleanly(Self.currentVideo(ws)))
+    }
+
+    @Test func secondShootInTheSameWorkspaceIsTurnedAway() throws {
+        let ws = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: ws) }
+        let first = try Tools.start("recorder", ["shoot", "--workspace", ws, "--device", "testsrc", "--seconds", "4", "--size", "160x120"])
+        Thread.sleep(forTimeInterval: 1.5)
+        let second = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "1", "--size", "160x120"])
+        #expect(second.status == 75)
+        #expect(second.stderr.contains("another recorder is recording"))
+        #expect(try Tools.finish(first).status == 0)
+    }
+
+    @Test func badInputsGetClearErrorsAndSysexitsAndKeepThePreviousShot() throws {
+        let ws = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: ws) }
+        #expect(try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.5", "--size", "160x120"]).status == 0)
+        let previous = try Self.currentID(ws)
+        let cases: [([String], Int32, String)] = [
+            (["--seconds", "0"], 64, "--seconds must be more than 0"),
+            (["--seconds=-3"], 64, "--seconds must be more than 0"),
+            (["--seconds", "99999999"], 64, "6 hours"),
+            (["--size", "big"], 64, "WIDTHxHEIGHT"),
+            (["--size", "0x0"], 64, "out of range"),
+            (["--fps", "0"], 64, "--fps"),
+            (["--format", "foo"], 64, "unknown --format"),
+            (["--preset", "warp"], 64, "unknown --preset"),
+            (["--device", "/dev/nonexistent"], 66, "no such camera"),
+            (["--device", "/dev/null"], 66, "not a video capture device"),
+            (["--device", "y4m:/nonexistent.y4m"], 66, "no such camera"),
+            (["--device", "testsrc", "--size", "161x121"], 65, "even size"),
+        ]
+        for (args, status, text) in cases {
+            let result = try Self.shoot(ws, args)
+            #expect(result.status == status, "\(args): \(result.stderr)")
+            #expect(result.stderr.contains(text), "\(args): \(result.stderr)")
+            #expect(try Self.currentID(ws) == previous)
+        }
+        let unwritable = try Tools.run("recorder", ["shoot", "--workspace", "/proc/recorder", "--device", "testsrc", "--seconds", "1"])
+        #expect(unwritable.status == 73, "\(unwritable.stderr)")
+    }
+
+    @Test func fullDiskIsRefusedUpFrontAndThePreviousShotKept() throws {
+        guard getuid() == 0 else {
+            Issue.record("this test mounts a small tmpfs and needs root; run the README's test command as root (CI does)")
+            return
+        }
+        let ws = try Tools.tempDirectory()
+        defer { _ = try? Tools.run("umount", [ws]); try? FileManager.default.removeItem(atPath: ws) }
+        try #require(try Tools.run("mount", ["-t", "tmpfs", "-o", "size=12m", "tmpfs", ws]).status == 0)
+        #expect(try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.5", "--size", "160x120"]).status == 0)
+        let previous = try Self.currentID(ws)
+        let result = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "60", "--size", "160x120"])
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("not enough disk space"))
+        #expect(try Self.currentID(ws) == previous)
+        #expect(try Probe.decodesCleanly(Self.currentVideo(ws)))
+    }
+}

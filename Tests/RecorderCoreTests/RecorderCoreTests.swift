@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import MediaEncoder
+@testable import RecorderCore
+import VideoCapture
+
+@Suite struct ShotRequestTests {
+    @Test(arguments: [0.0, -1, .infinity, .nan, 7 * 3600])
+    func absurdSecondsAreRejected(_ seconds: Double) {
+        #expect { try ShotRequest(seconds: seconds).validate() } throws: { ($0 as! RecorderError).exitStatus == .usage }
+    }
+
+    @Test func badSizesRatesAndEncoderSettingsAreRejected() {
+        let bad: [ShotRequest] = [
+            ShotRequest(seconds: 1, capture: CaptureRequest(size: FrameSize(width: 0, height: 0))),
+            ShotRequest(seconds: 1, capture: CaptureRequest(size: FrameSize(width: 100_000, height: 100))),
+            ShotRequest(seconds: 1, capture: CaptureRequest(frameRate: FrameRate(0))),
+            ShotRequest(seconds: 1, capture: CaptureRequest(frameRate: FrameRate(1000))),
+            ShotRequest(seconds: 1, encoder: EncoderSettings(preset: "warp")),
+            ShotRequest(seconds: 1, encoder: EncoderSettings(crf: 99)),
+            ShotRequest(seconds: 1, encoder: EncoderSettings(bitrateKbps: 1)),
+        ]
+        for request in bad {
+            #expect(throws: RecorderError.self) { try request.validate() }
+        }
+        #expect(throws: Never.self) { try ShotRequest(seconds: 15).validate() }
+    }
+}
+
+@Suite struct ErrorMappingTests {
+    @Test func captureErrorsMapToSysexits() {
+        let cases: [(CaptureError.Kind, SysExit)] = [
+            (.noSuchDevice, .noInput), (.notACaptureDevice, .noInput), (.permissionDenied(group: "video"), .noPermission),
+            (.busy, .tempFail), (.disconnected, .unavailable), (.stalled(seconds: 5), .unavailable),
+            (.unsupportedFormat, .usage), (.badInput, .dataError),
+        ]
+        for (kind, status) in cases {
+            #expect(RecorderError(CaptureError(kind, device: "/dev/video0", operation: "x")).exitStatus == status)
+        }
+    }
+
+    @Test func permissionMessageNamesTheGroupAndTheFix() {
+        let message = CaptureError(.permissionDenied(group: "video"), device: "/dev/video0", operation: "open", errno: EACCES).description
+        #expect(message.contains("group 'video'"))
+        #expect(message.contains("usermod -aG video"))
+    }
+
+    @Test func errnoClassification() {
+        #expect(CaptureError.from(errno: EBUSY, device: "d", operation: "o").kind == .busy)
+        #expect(CaptureError.from(errno: ENODEV, device: "d", operation: "o").kind == .disconnected)
+        #expect(CaptureError.from(errno: ENOENT, device: "d", operation: "o").kind == .noSuchDevice)
+    }
+
+    @Test func diskFullMediaErrorIsAnIOError() {
+        let error = RecorderError(MediaError(.diskFull, operation: "av_write_frame", path: "/x"))
+        #expect(error.exitStatus == .ioError)
+        #expect(error.message.contains("previous shot was kept"))
+    }
+}
+
+@Suite struct ShotWorkspaceTests {
+    static func tempRoot() -> String {
+        let path = NSTemporaryDirectory() + "recorder-test-\(UUID().uuidString)"
+        return path
+    }
+
+    static func fakeShot(_ draft: ShotDraft) -> Shot {
+        _ = FileManager.default.createFile(atPath: draft.videoPath, contents: Data("video \(draft.id)".utf8))
+        return Shot(id: draft.id, videoPath: draft.videoPath, createdAt: Date(), source: "t", inputFormat: "yu12", width: 16,
+                    height: 16, frameRate: 30, frames: 1, framesDropped: 0, durationSeconds: 1, byteSize: 1, codec: "h264",
+                    encoder: "libx264", endedEarly: nil, notes: [])
+    }
+
+    @Test func commitReplacesThePreviousShotAndDeletesIt() throws {
+        let ws = ShotWorkspace(root: Self.tempRoot())
+        defer { try? FileManager.default.removeItem(atPath: ws.root) }
+        try ws.prepare()
+        let draftA = try ws.beginShot()
+        let a = try ws.commit(draftA, shot: Self.fakeShot(draftA))
+        #expect(ws.currentShot()?.id == a.id)
+        #expect(FileManager.default.fileExists(atPath: a.videoPath))
+        let draftB = try ws.beginShot()
+        let b = try ws.commit(draftB, shot: Self.fakeShot(draftB))
+        #expect(ws.currentShot()?.id == b.id)
+        #expect(!FileManager.default.fileExists(atPath: a.videoPath))
+        #expect(FileManager.default.contents(atPath: "\(ws.root)/current/video.mp4") == Data("video \(b.id)".utf8))
+    }
+
+    @Test func staleDraftsAndOrphansAreCleanedButCurrentIsKept() throws {
+        let ws = ShotWorkspace(root: Self.tempRoot())
+        defer { try? FileManager.default.removeItem(atPath: ws.root) }
+        try ws.prepare()
+        let draft = try ws.beginShot()
+        let kept = try ws.commit(draft, shot: Self.fakeShot(draft))
+        let stale = try ws.beginShot()
+        try FileManager.default.createDirectory(atPath: ws.root + "/shots/orphan", withIntermediateDirectories: true)
+        let removed = ws.cleanStale()
+        #expect(Set(removed) == [stale.directory, ws.root + "/shots/orphan"])
+        #expect(ws.currentShot()?.id == kept.id)
+        #expect(FileManager.default.fileExists(atPath: kept.videoPath))
+    }
+
+    @Test func secondLockIsRefused() throws {
+        let ws = ShotWorkspace(root: Self.tempRoot())
+        defer { try? FileManager.default.removeItem(atPath: ws.root) }
+        try ws.prepare()
+        let held = try ws.lock()
+        #expect { _ = try ws.lock() } throws: { ($0 as! RecorderError).exitStatus == .tempFail }
+        _ = held
+    }
+
+    @Test func defaultRootPrefersTheRuntimeDirectory() {
+        #expect(ShotWorkspace.defaultRoot(environment: ["XDG_RUNTIME_DIR": "/run/user/7"]) == "/run/user/7/recorder")
+        #expect(ShotWorkspace.defaultRoot(environment: ["TMPDIR": "/var/tmp"]).hasPrefix("/var/tmp/recorder-"))
+    }
+}
+
+@Suite struct CameraManagerTests {
+    @Test func secondShootWhileRecordingIsRefusedAndStopFinishesEarly() async throws {
+        let ws = ShotWorkspace(root: ShotWorkspaceTests.tempRoot())
+        defer { try? FileManager.default.removeItem(atPath: ws.root) }
+        let manager = CameraManager(workspace: ws)
+        #expect(await manager.recordState == .idle)
+        #expect(await manager.stop() == false)
+        let request = ShotRequest(device: "testsrc", seconds: 30, capture: CaptureRequest(size: FrameSize(width: 64, height: 48)))
+        let first = Task { try await manager.shoot(request) }
+        while await manager.recordState != .recording { try await Task.sleep(for: .milliseconds(20)) }
+        await #expect { try await manager.shoot(request) } throws: { ($0 as! RecorderError).message.contains("already") }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(await manager.stop())
+        let result = try await first.value
+        #expect(result.shot.endedEarly == "stopped")
+        #expect(result.shot.durationSeconds < 5)
+        #expect(result.shot.frames > 0)
+        #expect(await manager.recordState == .idle)
+    }
+
+    @Test func failedShotKeepsThePreviousOneAndRecordsTheFailure() async throws {
+        let ws = ShotWorkspace(root: ShotWorkspaceTests.tempRoot())
+        defer { try? FileManager.default.removeItem(atPath: ws.root) }
+        let manager = CameraManager(workspace: ws)
+        let good = try await manager.shoot(ShotRequest(device: "testsrc", seconds: 0.2,
+                                                       capture: CaptureRequest(size: FrameSize(width: 64, height: 48))))
+        await #expect(throws: RecorderError.self) { try await manager.shoot(ShotRequest(device: "/dev/null", seconds: 1)) }
+        if case .failed = await manager.recordState {} else { Issue.record("state should be failed") }
+        #expect(ws.currentShot()?.id == good.shot.id)
+        #expect(FileManager.default.fileExists(atPath: good.shot.videoPath))
+        // A failed state does not block the next shot.
+        let next = try await manager.shoot(ShotRequest(device: "testsrc", seconds: 0.2,
+                                                       capture: CaptureRequest(size: FrameSize(width: 64, height: 48))))
+        #expect(ws.currentShot()?.id == next.shot.id)
+    }
+}
