@@ -11,7 +11,7 @@ struct DevicesCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    @Flag(name: .long, help: "Also list nodes that cannot capture (metadata, output, codec nodes).")
+    @Flag(name: .long, help: "Also list nodes that cannot capture (metadata, output, codec nodes) and formats recorder cannot read.")
     var all = false
 
     func run() throws {
@@ -34,7 +34,7 @@ struct DevicesCommand: ParsableCommand {
             print("\(index)\(device.path)  \(device.card.isEmpty ? "" : "\(device.card) ")\(device.driver.isEmpty ? "" : "(\(device.driver))")")
             if let stable = device.stableName { print("    by-id: \(stable)") }
             print("    access: \(device.canOpen ? "yes" : "no")\(device.problem.map { " - \($0)" } ?? "")")
-            for format in device.formats {
+            for format in device.formats where all || format.pixelFormat != nil {
                 let supported = format.pixelFormat == nil ? " (not supported)" : ""
                 let emulated = format.isEmulated ? " (emulated by libv4l)" : ""
                 print("    \(format.fourcc) \(format.label)\(supported)\(emulated): \(format.sizeSummary)")

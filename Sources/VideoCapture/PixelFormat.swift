@@ -7,7 +7,7 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
     case nv21 = 0x3132_564E  // 'NV21'
     case yu12 = 0x3231_5559  // 'YU12' (V4L2_PIX_FMT_YUV420)
     case yv12 = 0x3231_5659  // 'YV12' (V4L2_PIX_FMT_YVU420)
-    case yuv422p = 0x5036_3234  // '422P'
+    case yuv422p = 0x5032_3234  // '422P'
     case rgb24 = 0x3342_4752  // 'RGB3'
     case bgr24 = 0x3352_4742  // 'BGR3'
     case xbgr32 = 0x3432_5258  // 'XR24': B, G, R, X in memory

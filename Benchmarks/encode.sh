@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Encodes the same raw Y4M input (generated deterministically, not committed) with `recorder` and with
+# the ffmpeg CLI at identical libx264 settings, and prints fps, CPU seconds, peak memory and ratios.
+#   Benchmarks/encode.sh            # 720p and 1080p, 300 frames each
+#   FRAMES=120 Benchmarks/encode.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+for t in /usr/bin/time bc; do command -v $t >/dev/null || apt-get install -y -q time bc >/dev/null || { echo "install GNU time and bc (apt-get install time bc)"; exit 69; }; done
+command -v ffmpeg >/dev/null || { echo "install ffmpeg (scripts/setup.sh test)"; exit 69; }
+swift build -c release >/dev/null
+REC=$PWD/.build/release/recorder
+OUT=Benchmarks/out; mkdir -p "$OUT"
+FRAMES=${FRAMES:-300}
+
+measure() {  # label, command...: prints "seconds cpu_seconds peak_kib"
+  local log=$OUT/time.log
+  /usr/bin/time -f "%e %U %S %M" -o "$log" "$@" > /dev/null 2> "$OUT/stderr.log" || { cat "$OUT/stderr.log"; exit 70; }
+  awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' "$log"
+}
+
+printf "%-6s %-9s %8s %8s %9s\n" size tool fps cpu_s peak_MiB
+for size in 1280x720 1920x1080; do
+  in=$OUT/in-$size-$FRAMES.y4m
+  [ -f "$in" ] || ffmpeg -v error -f lavfi -i "testsrc2=size=$size:rate=30" -frames:v "$FRAMES" -pix_fmt yuv420p "$in"
+  read -r rs rc rm < <(measure "$REC" shoot --workspace "$OUT/ws" --device "y4m:$in" --seconds 3600 --preset veryfast --crf 23)
+  read -r fs fc fm < <(measure ffmpeg -v error -y -i "$in" -c:v libx264 -preset veryfast -crf 23 -g 30 -keyint_min 30 -bf 0 \
+                                  -x264-params scenecut=0 -movflags frag_keyframe+empty_moov+default_base_moof "$OUT/ffmpeg.mp4")
+  rfps=$(echo "$FRAMES / $rs" | bc -l); ffps=$(echo "$FRAMES / $fs" | bc -l)
+  printf "%-6s %-9s %8.1f %8.2f %9.1f\n" "${size#*x}p" recorder "$rfps" "$rc" "$(echo "$rm/1024" | bc -l)"
+  printf "%-6s %-9s %8.1f %8.2f %9.1f\n" "${size#*x}p" ffmpeg "$ffps" "$fc" "$(echo "$fm/1024" | bc -l)"
+  printf "%-6s %-9s %8.2fx %7.2fx %8.2fx   (recorder/ffmpeg: throughput, cpu, memory)\n" "${size#*x}p" ratio \
+    "$(echo "$rfps / $ffps" | bc -l)" "$(echo "$rc / $fc" | bc -l)" "$(echo "$rm / $fm" | bc -l)"
+done

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Boots Debian's own kernel under qemu (software emulation) with vivid and v4l2loopback loaded and
+# runs one command inside it, against this machine's file system (read-only) with a tmpfs /tmp.
+# Prints the command's output and exits with its exit status.
+#   Tests/vm/run-in-vm.sh 'v4l2-ctl --list-devices'
+# Needs: qemu-system-x86 linux-image-amd64 v4l2loopback-dkms busybox-static kmod (scripts/setup.sh test).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cmd=${1:?usage: run-in-vm.sh COMMAND}
+timeout_s=${VM_TIMEOUT:-900}
+
+die() { echo "run-in-vm: $*" >&2; exit 70; }
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing: run scripts/setup.sh test"
+[ -x /bin/busybox ] || die "/bin/busybox (busybox-static) is missing: run scripts/setup.sh test"
+
+# The newest kernel that has both an image and modules; never a hard-coded version.
+kver=
+for k in $(ls /lib/modules | sort -V -r); do
+  if [ -f "/boot/vmlinuz-$k" ]; then kver=$k; break; fi
+done
+[ -n "$kver" ] || die "no /boot/vmlinuz-* with matching /lib/modules: install linux-image-amd64"
+modprobe -S "$kver" --show-depends v4l2loopback >/dev/null 2>&1 ||
+  die "v4l2loopback is not built for $kver: install linux-headers-amd64 v4l2loopback-dkms (dkms builds it)"
+
+cache=$repo/.vm
+mkdir -p "$cache"
+initrd=$cache/initrd-$kver.cpio.gz
+if [ ! -f "$initrd" ] || [ "$here/run-in-vm.sh" -nt "$initrd" ]; then
+  root=$(mktemp -d)
+  trap 'rm -rf "$root"' EXIT
+  mkdir -p "$root"/{bin,proc,sys,dev,host,mods}
+  cp /bin/busybox "$root/bin/busybox"
+  : > "$root/modules.order"
+  n=0
+  for mod in virtio_pci 9pnet_virtio 9p vivid v4l2loopback; do
+    while read -r kind path _; do
+      [ "$kind" = insmod ] || continue
+      name=$(basename "$path"); name=${name%.xz}; name=${name%.zst}
+      grep -q "/$name\$" "$root/modules.order" && continue
+      n=$((n + 1)); dest="mods/$(printf %02d $n)-$name"
+      case "$path" in
+        *.xz) xz -dc "$path" > "$root/$dest" ;;
+        *.zst) zstd -qdc "$path" > "$root/$dest" ;;
+        *) cp "$path" "$root/$dest" ;;
+      esac
+      echo "/$dest" >> "$root/modules.order"
+    done < <(modprobe -S "$kver" --show-depends "$mod")
+  done
+  cat > "$root/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
+while read -r m; do
+  case "$m" in
+    *-vivid.ko) insmod "$m" n_devs=1 ;;
+    *-v4l2loopback.ko) insmod "$m" devices=2 video_nr=10,11 card_label=recorder-loopback,recorder-loopback-2 exclusive_caps=1,1 ;;
+    *) insmod "$m" ;;
+  esac || echo "vm: insmod $m failed"
+done < /modules.order
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288 hostroot /host || echo "vm: cannot mount host root"
+mount --bind /dev /host/dev; mount --bind /proc /host/proc; mount --bind /sys /host/sys
+mount -t tmpfs -o size=1g tmpfs /host/tmp
+mkdir -p /host/tmp/vm
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=524288 work /host/tmp/vm || echo "vm: cannot mount work share"
+chroot /host /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp TERM=dumb \
+  /bin/bash /tmp/vm/cmd.sh > /host/tmp/vm/output 2>&1
+echo $? > /host/tmp/vm/status
+sync
+poweroff -f
+INIT
+  chmod +x "$root/init"
+  (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd.tmp"
+  mv "$initrd.tmp" "$initrd"
+  rm -rf "$root"; trap - EXIT
+fi
+
+work=$(mktemp -d "$cache/run.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+printf 'cd %q || exit 70\n%s\n' "$PWD" "$cmd" > "$work/cmd.sh"
+set +e
+timeout "$timeout_s" qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nographic -no-reboot \
+  -kernel "/boot/vmlinuz-$kver" -initrd "$initrd" -append "console=ttyS0 panic=-1 quiet" \
+  -virtfs local,path=/,mount_tag=hostroot,security_model=passthrough,readonly=on,multidevs=remap \
+  -virtfs "local,path=$work,mount_tag=work,security_model=passthrough" > "$work/console" 2>&1
+qemu_status=$?
+set -e
+[ -f "$work/output" ] && cat "$work/output"
+if [ ! -f "$work/status" ]; then
+  echo "run-in-vm: the guest did not report a status (qemu exit $qemu_status); console:" >&2
+  tail -n 40 "$work/console" >&2
+  exit 70
+fi
+exit "$(cat "$work/status")"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages recorder needs. `setup.sh run`: build and run; `setup.sh test`: also
+# what the tests use (ffmpeg/ffprobe as independent readers, qemu + Debian's kernel + vivid/v4l2loopback).
+set -euo pipefail
+profile=${1:-run}
+run_pkgs=(pkg-config libv4l-dev libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libcurl4-openssl-dev)
+test_pkgs=(ffmpeg v4l-utils qemu-system-x86 linux-image-amd64 linux-headers-amd64 v4l2loopback-dkms dkms
+           busybox-static kmod xz-utils zstd python3 util-linux)
+pkgs=("${run_pkgs[@]}")
+[ "$profile" = test ] && pkgs+=("${test_pkgs[@]}")
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+if ! command -v swift >/dev/null; then
+  echo "setup: swift is not on PATH; install Swift 6.1 or newer (https://swift.org/install) and try again" >&2
+  exit 69
+fi
