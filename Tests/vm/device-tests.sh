@@ -22,6 +22,15 @@ done
 [ -e "$LOOP" ] || { echo "FAIL: $LOOP missing: v4l2loopback is not loaded"; echo "0 passed, 1 failed"; exit 1; }
 
 shoot() { "$REC" shoot --workspace "$WS" "$@"; }
+# Waits until a background shot is really recording (its fragmented file has data), then $1 seconds:
+# under emulation start-up takes seconds, and a signal sent before the handler exists is lost.
+wait_recording() {
+  for _ in $(seq 1 150); do
+    ls "$WS"/.incoming-*/recording.mp4 >/dev/null 2>&1 && [ -s "$(ls "$WS"/.incoming-*/recording.mp4 | head -1)" ] && break
+    sleep 0.2
+  done
+  sleep "$1"
+}
 probe() { ffprobe -v error -count_frames -select_streams v:0 -show_entries "stream=$2" -of default=nw=1:nk=1 "$1"; }
 current() { readlink "$WS/current"; }
 json() { python3 -c "import json,sys; print(json.load(open('$1'))['$2'])"; }
@@ -130,7 +139,7 @@ check "permission denied: exit 77 ($rc), message names group video: $(head -c 30
 
 # Ctrl-C mid-shot
 "$REC" shoot --workspace "$WS" --device "$VIVID" --size 320x180 --fps 15 --seconds 60 > "$T/i.out" 2> "$T/i.err" &
-pid=$!; sleep 4; kill -INT $pid; wait $pid; rc=$?
+pid=$!; wait_recording 2; kill -INT $pid; wait $pid; rc=$?
 check "SIGINT: exit 0 ($rc)" [ $rc -eq 0 ]
 check "SIGINT: reported as stopped ($(cat "$T/i.out" "$T/i.err" | tail -c 400))" grep -q "ended early: stopped" "$T/i.out"
 check "SIGINT: shorter file plays" ffmpeg -v error -i "$WS/current/video.mp4" -f null -
@@ -138,7 +147,7 @@ check "SIGINT: shorter file plays" ffmpeg -v error -i "$WS/current/video.mp4" -f
 # disconnect mid-shot (last: vivid is gone afterwards)
 prev=$(current)
 "$REC" shoot --workspace "$WS" --device "$VIVID" --size 320x180 --fps 15 --seconds 60 --json > "$T/x.json" 2> "$T/x.err" &
-pid=$!; sleep 4; v4l2-ctl -d "$VIVID" -c disconnect=1 2>&1; wait $pid; rc=$?
+pid=$!; wait_recording 2; v4l2-ctl -d "$VIVID" -c disconnect=1 2>&1; wait $pid; rc=$?
 echo "  $(tail -c 400 "$T/x.err") $(tail -c 300 "$T/x.json")"
 check "disconnect: exit 69 ($rc)" [ $rc -eq 69 ]
 check "disconnect: message says the camera was lost" grep -q "was lost" "$T/x.err"
