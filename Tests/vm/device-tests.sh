@@ -39,10 +39,10 @@ near() { python3 -c "import sys; sys.exit(0 if abs($1 - $2) <= $3 else 1)"; }
 # Producer for v4l2loopback: frame N carries N in 8 black/white bars (see frame-index.py).
 # Rendered once up front: the geq filter is too slow under emulation to run in real time.
 ffmpeg -v error -f lavfi -i "color=c=black:s=320x240:r=15,format=gray,geq=lum='if(bitand(N\,pow(2\,floor(X/40)))\,235\,16)'" \
-  -frames:v 255 -f rawvideo -pix_fmt gray "$T/bars.gray"
+  -frames:v 256 -f rawvideo -pix_fmt gray "$T/bars.gray"
 start_producer() {  # $1: device, then extra ffmpeg output args
   local dev=$1; shift
-  ffmpeg -v error -re -f rawvideo -pix_fmt gray -s 320x240 -r 15 -i "$T/bars.gray" "$@" -f v4l2 "$dev" > "$T/producer.log" 2>&1 &
+  ffmpeg -v error -re -stream_loop -1 -f rawvideo -pix_fmt gray -s 320x240 -r 15 -i "$T/bars.gray" "$@" -f v4l2 "$dev" > "$T/producer.log" 2>&1 &
   PRODUCER=$!
   for _ in $(seq 1 50); do v4l2-ctl -d "$dev" --get-fmt-video 2>/dev/null | grep -q "Width/Height" && return 0; sleep 0.2; done
   return 1
@@ -62,7 +62,7 @@ check "devices --json parses" python3 -c "import json; d=json.load(open('$T/devi
 echo "== known frames through v4l2loopback (YUYV)"
 shoot --device "$LOOP" --seconds 3 --fps 15 --json > "$T/loop.json" 2> "$T/loop.err"; rc=$?
 stop_producer
-check "loopback yuyv shot exits 0 ($rc)" [ $rc -eq 0 ]
+check "loopback yuyv shot exits 0 ($rc: $(tail -c 300 "$T/loop.err"))" [ $rc -eq 0 ]
 if [ $rc -eq 0 ]; then
   v="$WS/current/video.mp4"
   out=$(python3 "$HERE/frame-index.py" "$v"); prc=$?; echo "  $out"
