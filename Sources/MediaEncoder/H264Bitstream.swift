@@ -22,14 +22,13 @@ enum H264Bitstream {
         return units
     }
 
-    /// SPS and PPS as Annex B extradata, when the buffer carries both.
-    static func parameterSets(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
-        let units = nalUnits(bytes)
+    /// SPS and PPS as Annex B extradata, when the units carry both.
+    static func parameterSets(_ bytes: UnsafeRawBufferPointer, units: [(type: UInt8, range: Range<Int>)]) -> [UInt8]? {
         guard let sps = units.first(where: { $0.type == 7 }), let pps = units.first(where: { $0.type == 8 }) else { return nil }
         return [0, 0, 0, 1] + Array(bytes[sps.range]) + [0, 0, 0, 1] + Array(bytes[pps.range])
     }
 
-    static func containsIDR(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        nalUnits(bytes).contains { $0.type == 5 }
+    static func containsIDR(_ units: [(type: UInt8, range: Range<Int>)]) -> Bool {
+        units.contains { $0.type == 5 }
     }
 }

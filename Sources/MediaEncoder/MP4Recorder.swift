@@ -142,10 +142,7 @@ public final class MP4Recorder {
     private func picture(for frame: VideoFrame) throws(MediaError) -> UnsafeMutablePointer<AVFrame>? {
         if let decoder {
             guard let decoded = decoder.decode(frame.bytes) else { return nil }
-            let planes = (0..<4).map { i in withUnsafePointer(to: decoded.pointee.data) { $0.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { UnsafePointer($0[i]) } } }
-            let strides = (0..<4).map { i in withUnsafePointer(to: decoded.pointee.linesize) { $0.withMemoryRebound(to: Int32.self, capacity: 8) { $0[i] } } }
-            return try converter!.convert(planes: planes, linesize: strides, format: AVPixelFormat(decoded.pointee.format),
-                                          width: decoded.pointee.width, height: decoded.pointee.height)
+            return try converter!.convert(decoded)
         }
         // A short buffer (a driver hiccup) would make libswscale read past its end.
         guard let base = frame.bytes.baseAddress, frame.bytes.count >= ImagePlanes.requiredBytes(input) else {
@@ -181,8 +178,10 @@ public final class MP4Recorder {
 
     /// H.264 from the camera: start at the first picture that carries SPS/PPS, then copy every access unit.
     private func copy(_ frame: VideoFrame, pts: Int64) throws(MediaError) -> Bool {
+        let units = H264Bitstream.nalUnits(frame.bytes)
+        let isKeyframe = H264Bitstream.containsIDR(units)
         if !writer.isStarted {
-            guard let extradata = H264Bitstream.parameterSets(frame.bytes), H264Bitstream.containsIDR(frame.bytes) else {
+            guard isKeyframe, let extradata = H264Bitstream.parameterSets(frame.bytes, units: units) else {
                 summary.framesSkipped += 1
                 lastPts = -1
                 firstTimestamp = nil
@@ -199,7 +198,7 @@ public final class MP4Recorder {
         packet.pointee.pts = pts
         packet.pointee.dts = pts
         packet.pointee.duration = frameTicks
-        packet.pointee.flags = H264Bitstream.containsIDR(frame.bytes) ? CFF_AV_PKT_FLAG_KEY : 0
+        packet.pointee.flags = isKeyframe ? CFF_AV_PKT_FLAG_KEY : 0
         defer {
             packet.pointee.data = nil
             packet.pointee.size = 0

@@ -59,7 +59,7 @@ public struct MediaError: Error, Sendable, CustomStringConvertible {
         case .badInput:
             return "\(operation): \(detail)"
         case .failed:
-            return "\(operation) failed\(target.isEmpty ? "" : " for\(target)"): \(detail)."
+            return "\(operation) failed\(target.isEmpty ? "" : " for\(target)"): \(detail). The previous shot was kept; try again, and if it repeats, report this message with `recorder devices` output."
         }
     }
 }

@@ -26,6 +26,14 @@ final class PixelConverter {
         av_frame_free(&f)
     }
 
+    /// Scales a decoded frame, whatever its pixel format and size.
+    func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws(MediaError) -> UnsafeMutablePointer<AVFrame> {
+        let planes = withUnsafeBytes(of: frame.pointee.data) { Array($0.bindMemory(to: UnsafePointer<UInt8>?.self).prefix(4)) }
+        let strides = withUnsafeBytes(of: frame.pointee.linesize) { Array($0.bindMemory(to: Int32.self).prefix(4)) }
+        return try convert(planes: planes, linesize: strides, format: AVPixelFormat(frame.pointee.format),
+                           width: frame.pointee.width, height: frame.pointee.height)
+    }
+
     /// Scales `planes` (of `format`, `width`x`height`) into `output`, which it makes writable first
     /// because the encoder may still hold a reference to the previous picture.
     func convert(planes: [UnsafePointer<UInt8>?], linesize: [Int32], format: AVPixelFormat,

@@ -18,8 +18,8 @@ enum DurableFile {
             }
             return true
         }
-        let savedErrno = errno
         ok = ok && fsync(fd) == 0
+        let savedErrno = errno
         close(fd)
         guard ok else {
             unlink(temp)

@@ -99,8 +99,7 @@ final class ShotJob: @unchecked Sendable {
         }
         do {
             let summary = try recorder.finish()
-            try MP4Remuxer.faststart(from: draft.recordingPath, to: draft.videoPath)
-            unlink(draft.recordingPath)
+            try keepRemuxedOrFragmented(draft)
             let info = try MediaProbe.inspect(draft.videoPath)
             let size = (try? FileManager.default.attributesOfItem(atPath: draft.videoPath)[.size] as? Int64) ?? 0
             let shot = Shot(
@@ -112,8 +111,25 @@ final class ShotJob: @unchecked Sendable {
             let committed = try workspace.commit(draft, shot: shot)
             return ShotResult(shot: committed, cleanedStale: cleaned, cameraLost: cameraLost)
         } catch {
-            throw cameraLost ?? RecorderError.wrap(error)
+            throw RecorderError.wrap(error)
         }
+    }
+
+    /// Remuxes to faststart; when that fails for any reason but a full disk, keeps the crash-safe
+    /// fragmented recording (it plays) rather than leave it for the next start to delete.
+    private func keepRemuxedOrFragmented(_ draft: ShotDraft) throws(RecorderError) {
+        let failure: MediaError
+        do {
+            try MP4Remuxer.faststart(from: draft.recordingPath, to: draft.videoPath)
+            unlink(draft.recordingPath)
+            return
+        } catch {
+            failure = error
+        }
+        if failure.kind == .diskFull { throw RecorderError(failure) }
+        unlink(draft.videoPath)
+        try DurableFile.rename(draft.recordingPath, to: draft.videoPath)
+        notes.append("kept the crash-safe fragmented recording: the faststart remux failed (\(failure))")
     }
 
     /// Refuses to start a shot that cannot fit: the recording and its faststart copy both need room.

@@ -56,13 +56,19 @@ public enum DeviceDiscovery {
 
     /// The first node that can capture, or nil when the machine has no camera.
     public static func firstCaptureDevice() -> String? {
-        nodes().first { describe($0).isCapture }
+        nodes().first(where: isCaptureNode)
+    }
+
+    /// Whether `path` opens and reports video capture: one VIDIOC_QUERYCAP, no format enumeration.
+    static func isCaptureNode(_ path: String) -> Bool {
+        guard let device = try? V4L2Device(path: path) else { return false }
+        return (try? V4L2CaptureSource.queryCapabilities(device)) != nil
     }
 
     /// Resolves `--device`: an index (`0` is the first capture device), a by-id name, or a path.
     public static func resolve(_ value: String) throws(CaptureError) -> String {
         if let index = Int(value) {
-            let capture = nodes().filter { describe($0).isCapture }
+            let capture = nodes().filter(isCaptureNode)
             guard index >= 0, index < capture.count else {
                 throw CaptureError(.noSuchDevice, device: "camera #\(index)", operation: "",
                                    detail: "There are \(capture.count) capture device(s).")

@@ -15,9 +15,6 @@ public struct FrameRate: Sendable, Hashable, CustomStringConvertible {
 
     public var value: Double { Double(numerator) / Double(denominator) }
 
-    /// Nominal time between frames, in microseconds.
-    public var frameIntervalMicroseconds: Int64 { Int64((1_000_000.0 / value).rounded()) }
-
     public var description: String {
         denominator == 1 ? "\(numerator)" : String(format2: value)
     }

@@ -19,9 +19,11 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
     case h264 = 0x3436_3248  // 'H264'
 
     /// The four-character code, as `v4l2-ctl` prints it.
-    public var fourcc: String {
-        let bytes = (0..<4).map { UInt8((rawValue >> ($0 * 8)) & 0xFF) }
-        return String(decoding: bytes, as: UTF8.self)
+    public var fourcc: String { Self.fourccString(rawValue) }
+
+    /// Any V4L2 fourcc code as its four characters, known to this enum or not.
+    static func fourccString(_ code: UInt32) -> String {
+        String(decoding: (0..<4).map { UInt8((code >> ($0 * 8)) & 0xFF) }, as: UTF8.self)
     }
 
     public var description: String { name }

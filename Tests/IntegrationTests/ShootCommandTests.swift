@@ -140,13 +140,8 @@ import Testing
     }
 
     @Test func fullDiskIsRefusedUpFrontAndThePreviousShotKept() throws {
-        guard getuid() == 0 else {
-            Issue.record("this test mounts a small tmpfs and needs root; run the README's test command as root (CI does)")
-            return
-        }
-        let ws = try Tools.tempDirectory()
-        defer { _ = try? Tools.run("umount", [ws]); try? FileManager.default.removeItem(atPath: ws) }
-        try #require(try Tools.run("mount", ["-t", "tmpfs", "-o", "size=12m", "tmpfs", ws]).status == 0)
+        guard let ws = try Tools.smallFileSystem(size: "12m") else { return }
+        defer { Tools.removeSmallFileSystem(ws) }
         #expect(try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.5", "--size", "160x120"]).status == 0)
         let previous = try Self.currentID(ws)
         let result = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "60", "--size", "160x120"])

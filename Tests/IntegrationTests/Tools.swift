@@ -59,6 +59,22 @@ enum Tools {
         throw ToolMissing(name: "recorder (build it with `swift build` or set RECORDER_BIN)")
     }
 
+    /// A temp directory with a tmpfs of `size` mounted on it, or nil (with a recorded issue) when not root.
+    static func smallFileSystem(size: String) throws -> String? {
+        guard getuid() == 0 else {
+            Issue.record("this test mounts a small tmpfs and needs root; run the README's test command as root (CI does)")
+            return nil
+        }
+        let dir = try tempDirectory()
+        try #require(try run("mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", dir]).status == 0)
+        return dir
+    }
+
+    static func removeSmallFileSystem(_ dir: String) {
+        _ = try? run("umount", [dir])
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
     static func tempDirectory() throws -> String {
         let path = NSTemporaryDirectory() + "recorder-it-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -8,18 +8,19 @@ import VideoCapture
 
     @Test func findsParameterSetsAndIDR() {
         Self.accessUnit.withUnsafeBytes { bytes in
-            let types = H264Bitstream.nalUnits(bytes).map(\.type)
-            #expect(types == [7, 8, 5])
-            #expect(H264Bitstream.parameterSets(bytes) == [0, 0, 0, 1, 0x67, 0x42, 0x00, 0x1E, 0, 0, 0, 1, 0x68, 0xCE, 0x38, 0x80])
-            #expect(H264Bitstream.containsIDR(bytes))
+            let units = H264Bitstream.nalUnits(bytes)
+            #expect(units.map(\.type) == [7, 8, 5])
+            #expect(H264Bitstream.parameterSets(bytes, units: units) == [0, 0, 0, 1, 0x67, 0x42, 0x00, 0x1E, 0, 0, 0, 1, 0x68, 0xCE, 0x38, 0x80])
+            #expect(H264Bitstream.containsIDR(units))
         }
     }
 
     @Test func nonIDRSliceHasNoParameterSets() {
         let slice: [UInt8] = [0, 0, 0, 1, 0x41, 0x9A, 0x00]
         slice.withUnsafeBytes { bytes in
-            #expect(H264Bitstream.parameterSets(bytes) == nil)
-            #expect(!H264Bitstream.containsIDR(bytes))
+            let units = H264Bitstream.nalUnits(bytes)
+            #expect(H264Bitstream.parameterSets(bytes, units: units) == nil)
+            #expect(!H264Bitstream.containsIDR(units))
         }
     }
 }
