@@ -1,0 +1,175 @@
+import CCurl
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Owns one libcurl easy handle. Reused for consecutive requests so connections are kept alive;
+/// one per thread (libcurl handles are not thread-safe).
+struct CurlHandle: ~Copyable {
+    private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    private let handle: UnsafeMutableRawPointer
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+
+    init() throws(StorageError) {
+        guard Self.globalInit, let handle = curl_easy_init() else {
+            throw StorageError(.configuration, "libcurl could not be initialised (out of memory?).", retryable: false)
+        }
+        self.handle = handle
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        errorBuffer.deallocate()
+    }
+
+    /// Sends `request` and returns the answer, whatever its status. Throws only transport failures.
+    /// `signing` is the CURLOPT_AWS_SIGV4 provider string and "access:secret", or nil.
+    func perform(_ request: HTTPRequest, settings: TransferSettings,
+                 signing: (provider: String, userpwd: String)?) throws(StorageError) -> HTTPResponse {
+        curl_easy_reset(handle)
+        errorBuffer[0] = 0
+        let sink = ResponseSink()
+        let source = RequestSource(request.body)
+        let sinkRef = Unmanaged.passRetained(sink)
+        let sourceRef = Unmanaged.passRetained(source)
+        defer { sinkRef.release(); sourceRef.release() }
+
+        var headers: UnsafeMutablePointer<curl_slist>? = nil
+        for header in request.headers { headers = curl_slist_append(headers, "\(header.name): \(header.value)") }
+        defer { curl_slist_free_all(headers) }
+
+        _ = ccurl_setopt_string(handle, CURLOPT_URL, request.url)
+        _ = ccurl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        _ = ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
+        _ = ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
+        _ = ccurl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
+        _ = ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, settings.connectTimeoutSeconds)
+        _ = ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
+        _ = ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, settings.stallTimeoutSeconds)
+        _ = ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+        _ = ccurl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, { buffer, size, count, user in
+            let sink = Unmanaged<ResponseSink>.fromOpaque(user!).takeUnretainedValue()
+            return sink.append(buffer!, size * count)
+        })
+        _ = ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, sinkRef.toOpaque())
+        _ = ccurl_setopt_data_callback(handle, CURLOPT_READFUNCTION, { buffer, size, count, user in
+            let source = Unmanaged<RequestSource>.fromOpaque(user!).takeUnretainedValue()
+            return source.read(into: buffer!, size * count)
+        })
+        _ = ccurl_setopt_pointer(handle, CURLOPT_READDATA, sourceRef.toOpaque())
+        if let signing {
+            _ = ccurl_setopt_string(handle, CURLOPT_AWS_SIGV4, signing.provider)
+            _ = ccurl_setopt_string(handle, CURLOPT_USERPWD, signing.userpwd)
+        }
+        switch request.method {
+        case .head:
+            _ = ccurl_setopt_long(handle, CURLOPT_NOBODY, 1)
+        case .put:
+            _ = ccurl_setopt_long(handle, CURLOPT_UPLOAD, 1)
+            _ = ccurl_setopt_off(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(request.body.length))
+            _ = ccurl_setopt_long(handle, CURLOPT_UPLOAD_BUFFERSIZE, 512 * 1024)
+        case .post:
+            _ = ccurl_setopt_long(handle, CURLOPT_POST, 1)
+            _ = ccurl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.length))
+        case .delete:
+            _ = ccurl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, "DELETE")
+        case .get:
+            break
+        }
+        _ = ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers)
+
+        let code = curl_easy_perform(handle)
+        if let failure = source.failure {
+            throw StorageError(.local(errno: failure), "cannot read the file being uploaded: \(String(cString: strerror(failure))).",
+                               retryable: false)
+        }
+        guard code == CURLE_OK else {
+            let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+            throw Self.transportError(code: Int(code.rawValue), detail: detail, url: request.url)
+        }
+        var status = 0
+        _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        var responseHeaders: [String: String] = [:]
+        for name in ["etag", "content-length", "x-amz-request-id", "retry-after", "x-amz-meta-sha256"] {
+            if let value = ccurl_response_header(handle, name) { responseHeaders[name] = String(cString: value) }
+        }
+        return HTTPResponse(status: status, body: sink.bytes, headers: responseHeaders)
+    }
+
+    /// Maps a libcurl error to a retryable or permanent failure with a fix.
+    static func transportError(code: Int, detail: String, url: String) -> StorageError {
+        let host = URLComponents(string: url)?.host ?? url
+        switch CURLcode(UInt32(code)) {
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            return StorageError(.configuration, "the store endpoint is not a valid http(s) URL (\(detail)). Fix s3.endpoint in the configuration.",
+                                retryable: false)
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM:
+            return StorageError(.configuration, "the TLS certificate of \(host) could not be verified (\(detail)). Fix the endpoint's certificate or install its CA; verification is never turned off.",
+                                retryable: false)
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return StorageError(.transport(code: code), "cannot resolve \(host) (\(detail)). Check the network and s3.endpoint.", retryable: true)
+        case CURLE_COULDNT_CONNECT:
+            return StorageError(.transport(code: code), "cannot connect to \(host) (\(detail)). Check the network, and that the store is running at s3.endpoint.", retryable: true)
+        case CURLE_OPERATION_TIMEDOUT:
+            return StorageError(.transport(code: code), "the connection to \(host) timed out or stalled (\(detail)).", retryable: true)
+        default:
+            return StorageError(.transport(code: code), "the transfer to \(host) failed (\(detail)).", retryable: true)
+        }
+    }
+}
+
+/// Collects a response body (capped: S3 answers are small XML documents).
+private final class ResponseSink {
+    private(set) var bytes: [UInt8] = []
+    private let limit = 1 << 20
+
+    func append(_ buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        if bytes.count < limit {
+            buffer.withMemoryRebound(to: UInt8.self, capacity: count) { p in
+                bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: min(count, limit - bytes.count)))
+            }
+        }
+        return count
+    }
+}
+
+/// Feeds a request body to libcurl; restartable from the beginning is not needed (no redirects).
+private final class RequestSource {
+    private let body: HTTPRequest.Body
+    private var position: Int64 = 0
+    private(set) var failure: Int32?
+
+    init(_ body: HTTPRequest.Body) { self.body = body }
+
+    func read(into buffer: UnsafeMutablePointer<CChar>, _ capacity: Int) -> Int {
+        let remaining = body.length - position
+        let count = Int(min(Int64(capacity), remaining))
+        guard count > 0 else { return 0 }
+        switch body {
+        case .none:
+            return 0
+        case .bytes(let bytes):
+            bytes.withUnsafeBytes { raw in
+                UnsafeMutableRawPointer(buffer).copyMemory(from: raw.baseAddress! + Int(position), byteCount: count)
+            }
+        case .file(let fd, let offset, _):
+            var done = 0
+            while done < count {
+                let n = pread(fd, buffer + done, count - done, off_t(offset + position) + off_t(done))
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 {
+                    failure = n < 0 ? errno : EIO
+                    return Int(CURL_READFUNC_ABORT)
+                }
+                done += n
+            }
+        }
+        position += Int64(count)
+        return count
+    }
+}

@@ -1,0 +1,121 @@
+import Crypto
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Size and checksums of a file, computed in one pass: SHA-256 for the metadata and
+/// `x-amz-content-sha256`, MD5 for `Content-MD5` and the S3 ETag.
+public struct FileDigest: Sendable, Codable, Equatable {
+    public var size: Int64
+    /// Lowercase hex.
+    public var sha256: String
+    /// Lowercase hex.
+    public var md5: String
+
+    public init(size: Int64, sha256: String, md5: String) {
+        self.size = size
+        self.sha256 = sha256
+        self.md5 = md5
+    }
+
+    /// Reads `path` once.
+    public static func compute(path: String) throws(StorageError) -> FileDigest {
+        var sha = SHA256()
+        var md5 = Insecure.MD5()
+        let size = try FileChunks.forEach(path: path, offset: 0, length: nil) { chunk in
+            sha.update(bufferPointer: chunk)
+            md5.update(bufferPointer: chunk)
+        }
+        return FileDigest(size: size, sha256: sha.finalize().hex, md5: md5.finalize().hex)
+    }
+
+    public static func compute(bytes: [UInt8]) -> FileDigest {
+        FileDigest(size: Int64(bytes.count), sha256: SHA256.hash(data: bytes).hex, md5: Insecure.MD5.hash(data: bytes).hex)
+    }
+
+    /// The ETag S3 gives an object uploaded in parts of `partSize`: MD5 of the concatenated binary
+    /// part MD5s, a dash, and the number of parts.
+    public static func multipartETag(path: String, size: Int64, partSize: Int64) throws(StorageError) -> String {
+        var partDigests: [[UInt8]] = []
+        var offset: Int64 = 0
+        while offset < size {
+            let length = min(partSize, size - offset)
+            var md5 = Insecure.MD5()
+            _ = try FileChunks.forEach(path: path, offset: offset, length: length) { md5.update(bufferPointer: $0) }
+            partDigests.append(Array(md5.finalize()))
+            offset += length
+        }
+        return multipartETag(partMD5s: partDigests)
+    }
+
+    static func multipartETag(partMD5s: [[UInt8]]) -> String {
+        Insecure.MD5.hash(data: partMD5s.flatMap { $0 }).hex + "-\(partMD5s.count)"
+    }
+
+    /// The MD5 as base64, for the `Content-MD5` header.
+    static func base64(hex: String) -> String {
+        Data(bytes(hex: hex)).base64EncodedString()
+    }
+
+    static func bytes(hex: String) -> [UInt8] {
+        var out: [UInt8] = []
+        var iterator = hex.utf8.makeIterator()
+        while let hi = iterator.next(), let lo = iterator.next() {
+            out.append(UInt8(nibble(hi) << 4 | nibble(lo)))
+        }
+        return out
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8 {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+        default: 0
+        }
+    }
+}
+
+extension Sequence where Element == UInt8 {
+    /// Lowercase hex.
+    var hex: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in self { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 15)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension Digest {
+    var hex: String { Array(self).hex }
+}
+
+/// Reads a file (or a range of it) in 1 MiB chunks.
+enum FileChunks {
+    @discardableResult
+    static func forEach(path: String, offset: Int64, length: Int64?,
+                        _ body: (UnsafeRawBufferPointer) -> Void) throws(StorageError) -> Int64 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw LocalFiles.error("open", path) }
+        defer { close(fd) }
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var position = offset
+        var total: Int64 = 0
+        while length.map({ total < $0 }) ?? true {
+            let want = length.map { Int(min(Int64(chunk), $0 - total)) } ?? chunk
+            let n = pread(fd, buffer.baseAddress!, want, off_t(position))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LocalFiles.error("read", path)
+            }
+            if n == 0 { break }
+            body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            position += Int64(n)
+            total += Int64(n)
+        }
+        return total
+    }
+}

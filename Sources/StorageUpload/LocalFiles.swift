@@ -1,0 +1,61 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Crash-safe file operations for the local store and the part journal: write to a temp name,
+/// fsync, rename (or link, to refuse overwriting), fsync the directory.
+enum LocalFiles {
+    /// Replaces `path` with `bytes` atomically and durably.
+    static func writeDurably(_ bytes: [UInt8], to path: String) throws(StorageError) {
+        let temp = "\(path).tmp-\(getpid())"
+        try writeSynced(bytes, to: temp)
+        guard rename(temp, path) == 0 else {
+            let e = error("rename", temp)
+            unlink(temp)
+            throw e
+        }
+        syncDirectory(of: path)
+    }
+
+    static func writeSynced(_ bytes: [UInt8], to path: String) throws(StorageError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw error("create", path) }
+        var failed = false
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 { if errno == EINTR { continue }; failed = true; return }
+                offset += n
+            }
+        }
+        if !failed && fsync(fd) != 0 { failed = true }
+        let saved = errno
+        close(fd)
+        if failed {
+            unlink(path)
+            errno = saved
+            throw error("write", path)
+        }
+    }
+
+    static func syncDirectory(of path: String) {
+        let dir = (path as NSString).deletingLastPathComponent
+        let fd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 { fsync(fd); close(fd) }
+    }
+
+    static func error(_ operation: String, _ path: String) -> StorageError {
+        let code = errno
+        let reason = String(cString: strerror(code))
+        switch code {
+        case ENOSPC, EDQUOT:
+            return StorageError(.local(errno: code), "the disk is full (\(operation) \(path): \(reason)). Free some space; nothing was lost.", retryable: false)
+        case EACCES, EPERM, EROFS:
+            return StorageError(.local(errno: code), "cannot \(operation) \(path): \(reason). Make it writable for this user or choose another directory in the configuration.", retryable: false)
+        default:
+            return StorageError(.local(errno: code), "cannot \(operation) \(path): \(reason).", retryable: false)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// The on-disk record of a multipart upload in progress: which upload, how it is cut, and the ETag
+/// and MD5 of every part the store has acknowledged. Rewritten durably after each part, so a
+/// killed upload resumes with the parts it has and completes from this list (not ListParts).
+struct MultipartJournal: Codable, Equatable {
+    struct Part: Codable, Equatable {
+        var etag: String
+        /// Lowercase hex MD5 of the part's bytes.
+        var md5: String
+    }
+
+    var key: String
+    var uploadID: String
+    var partSize: Int64
+    var fileSize: Int64
+    var sha256: String
+    var parts: [Int: Part] = [:]
+
+    var partCount: Int { Int((fileSize + partSize - 1) / partSize) }
+
+    var missingParts: [Int] { (1...max(partCount, 1)).filter { parts[$0] == nil } }
+
+    /// The ETag S3 will give the finished object.
+    var expectedETag: String {
+        FileDigest.multipartETag(partMD5s: (1...partCount).map { FileDigest.bytes(hex: parts[$0]?.md5 ?? "") })
+    }
+
+    static func load(_ path: String) -> MultipartJournal? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? JSONDecoder().decode(MultipartJournal.self, from: data)
+    }
+
+    func save(_ path: String) throws(StorageError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(self) else {
+            throw StorageError(.configuration, "cannot encode the part journal.", retryable: false)
+        }
+        try LocalFiles.writeDurably(Array(data), to: path)
+    }
+
+    static func remove(_ path: String) {
+        unlink(path)
+        LocalFiles.syncDirectory(of: path)
+    }
+}

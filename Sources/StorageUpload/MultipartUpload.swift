@@ -1,0 +1,189 @@
+import Crypto
+import Dispatch
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One object sent in parts: create (or resume from the journal), send the missing parts a few at
+/// a time, complete with the ETags the journal holds, and check the result's ETag.
+struct MultipartUpload {
+    let backend: S3Backend
+    let path: String
+    let key: String
+    let contentType: String
+    let digest: FileDigest
+    let journalPath: String
+
+    private var configuration: S3Configuration { backend.configuration }
+    private var objectURL: String { backend.url(forKey: key) }
+    private var target: String { configuration.prefix + key }
+
+    func run() throws(StorageError) {
+        let handle = try CurlHandle()
+        var journal = try resumeOrCreate(on: handle)
+        let missing = journal.missingParts
+        if !missing.isEmpty {
+            journal = try sendParts(missing, journal: journal)
+        }
+        try complete(journal, on: handle)
+        MultipartJournal.remove(journalPath)
+    }
+
+    /// The journal of an earlier attempt at this same file, key and part size; otherwise a new upload
+    /// (an upload recorded for something else is aborted, so its parts do not linger in the bucket).
+    private func resumeOrCreate(on handle: borrowing CurlHandle) throws(StorageError) -> MultipartJournal {
+        if let old = MultipartJournal.load(journalPath) {
+            if old.key == key, old.partSize == configuration.partSize, old.fileSize == digest.size, old.sha256 == digest.sha256 {
+                return old
+            }
+            try? backend.abortMultipart(key: old.key, uploadID: old.uploadID, on: handle)
+            MultipartJournal.remove(journalPath)
+        }
+        var request = HTTPRequest(method: .post, url: objectURL + "?uploads=")
+        request.headers = [("Content-Type", contentType), ("x-amz-meta-sha256", digest.sha256)]
+        let response = try backend.send(request, payloadSHA256: S3Backend.emptySHA256, on: handle)
+        guard response.status == 200, let uploadID = S3Response.value(of: "UploadId", in: response.text), !uploadID.isEmpty else {
+            throw backend.failure(response, "start a multipart upload of", target)
+        }
+        let journal = MultipartJournal(key: key, uploadID: uploadID, partSize: configuration.partSize,
+                                       fileSize: digest.size, sha256: digest.sha256)
+        try journal.save(journalPath)
+        return journal
+    }
+
+    /// Sends `numbers` on up to `parallelParts` threads, each with its own connection. The first
+    /// failure stops new parts; those already in flight finish and are journaled.
+    private func sendParts(_ numbers: [Int], journal: MultipartJournal) throws(StorageError) -> MultipartJournal {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw LocalFiles.error("open", path) }
+        defer { close(fd) }
+        let state = PartsState(pending: numbers, journal: journal)
+        let workers = min(configuration.parallelParts, numbers.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            do throws(StorageError) {
+                let handle = try CurlHandle()
+                while let number = state.next() {
+                    let record = try sendPart(number, uploadID: journal.uploadID, fd: fd, on: handle)
+                    try state.record(number, record, journalPath: journalPath)
+                }
+            } catch {
+                state.fail(error)
+            }
+        }
+        if let error = state.firstError { throw error }
+        return state.journal
+    }
+
+    private func sendPart(_ number: Int, uploadID: String, fd: Int32, on handle: borrowing CurlHandle) throws(StorageError) -> MultipartJournal.Part {
+        let offset = Int64(number - 1) * configuration.partSize
+        let length = Int(min(configuration.partSize, digest.size - offset))
+        var bytes = [UInt8](repeating: 0, count: length)
+        var done = 0
+        while done < length {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, length - done, off_t(offset) + off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw LocalFiles.error("read", path) }
+            done += n
+        }
+        let md5 = Insecure.MD5.hash(data: bytes).hex
+        let sha = SHA256.hash(data: bytes).hex
+        // Query parameters in name order, values encoded: libcurl signs the query exactly as written.
+        let url = "\(objectURL)?partNumber=\(number)&uploadId=\(S3Backend.encode(uploadID, keepSlash: false))"
+        var request = HTTPRequest(method: .put, url: url, body: .bytes(bytes))
+        request.headers = [("Content-MD5", FileDigest.base64(hex: md5))]
+        let response = try backend.send(request, payloadSHA256: sha, on: handle)
+        guard response.status == 200 else {
+            if S3Response.value(of: "Code", in: response.text) == "NoSuchUpload" { throw expired() }
+            throw backend.failure(response, "upload part \(number) of", target)
+        }
+        guard let etag = response.etag, etag.lowercased() == md5 else {
+            throw StorageError(.mismatch, "the store's checksum of part \(number) of \(target) differs from what was sent; it will be sent again.",
+                               retryable: true)
+        }
+        return MultipartJournal.Part(etag: etag, md5: md5)
+    }
+
+    private func complete(_ journal: MultipartJournal, on handle: borrowing CurlHandle) throws(StorageError) {
+        var xml = "<CompleteMultipartUpload>"
+        for number in 1...journal.partCount {
+            xml += "<Part><PartNumber>\(number)</PartNumber><ETag>\"\(journal.parts[number]!.etag)\"</ETag></Part>"
+        }
+        xml += "</CompleteMultipartUpload>"
+        let body = Array(xml.utf8)
+        var request = HTTPRequest(method: .post, url: "\(objectURL)?uploadId=\(S3Backend.encode(journal.uploadID, keepSlash: false))",
+                                  body: .bytes(body))
+        request.headers = [("Content-Type", "application/xml")]
+        let response = try backend.send(request, payloadSHA256: SHA256.hash(data: body).hex, on: handle)
+        let text = response.text
+        let code = S3Response.value(of: "Code", in: text)
+        if code == "NoSuchUpload" {
+            // Completed by an attempt that died before it could remove the journal, or expired.
+            if let object = try backend.stat(key: key, on: handle), object.etag?.lowercased() == journal.expectedETag,
+               object.size == digest.size {
+                return
+            }
+            throw expired()
+        }
+        guard response.status == 200, !S3Response.isError(text) else {
+            // A 200 carrying <Error> is how S3 reports a failure after it has started answering.
+            if response.status == 200 {
+                throw StorageError(.http(status: 200, code: code), "the store failed to finish \(target) (\(code ?? "error"): \(S3Response.value(of: "Message", in: text) ?? "")).",
+                                   retryable: true)
+            }
+            throw backend.failure(response, "complete the multipart upload of", target)
+        }
+        let etag = S3Response.value(of: "ETag", in: text)?.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        guard etag?.lowercased() == journal.expectedETag else {
+            throw StorageError(.mismatch, "the store's checksum of \(target) (\(etag ?? "none")) differs from the parts sent (\(journal.expectedETag)).",
+                               retryable: true)
+        }
+    }
+
+    /// The store forgot the upload (expired, or aborted elsewhere): start over on the next attempt.
+    private func expired() -> StorageError {
+        MultipartJournal.remove(journalPath)
+        return StorageError(.http(status: 404, code: "NoSuchUpload"), "the store no longer knows the multipart upload of \(target); it will start again.",
+                            retryable: true)
+    }
+}
+
+/// What the part workers share: the queue of part numbers, the journal, the first failure.
+private final class PartsState: Sendable {
+    private struct Shared {
+        var pending: [Int]
+        var journal: MultipartJournal
+        var firstError: StorageError?
+    }
+
+    private let shared: Mutex<Shared>
+
+    init(pending: [Int], journal: MultipartJournal) {
+        shared = Mutex(Shared(pending: pending.reversed(), journal: journal))
+    }
+
+    func next() -> Int? {
+        shared.withLock { $0.firstError == nil ? $0.pending.popLast() : nil }
+    }
+
+    func record(_ number: Int, _ part: MultipartJournal.Part, journalPath: String) throws(StorageError) {
+        let result: Result<Void, StorageError> = shared.withLock { state in
+            state.journal.parts[number] = part
+            do throws(StorageError) {
+                try state.journal.save(journalPath)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    func fail(_ error: StorageError) {
+        shared.withLock { if $0.firstError == nil { $0.firstError = error } }
+    }
+
+    var firstError: StorageError? { shared.withLock { $0.firstError } }
+    var journal: MultipartJournal { shared.withLock { $0.journal } }
+}

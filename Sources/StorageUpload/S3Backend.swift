@@ -1,0 +1,144 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An S3-compatible bucket (AWS, GCS interoperability, R2, SeaweedFS, MinIO), signed with
+/// libcurl's SigV4. Small files go up in one PUT, larger ones in parts (see `MultipartUpload`).
+public struct S3Backend: StorageBackend {
+    public let configuration: S3Configuration
+
+    public init(_ configuration: S3Configuration) throws(StorageError) {
+        try configuration.validate()
+        self.configuration = configuration
+    }
+
+    public var location: String {
+        "s3://\(configuration.bucket)/\(configuration.prefix) at \(configuration.endpoint)"
+    }
+
+    /// The bucket's base URL: `endpoint/bucket` (path style) or `scheme://bucket.host[:port]`.
+    var bucketURL: String {
+        var endpoint = configuration.endpoint
+        while endpoint.hasSuffix("/") { endpoint.removeLast() }
+        if configuration.pathStyle { return "\(endpoint)/\(configuration.bucket)" }
+        guard let schemeEnd = endpoint.range(of: "://") else { return endpoint }
+        return endpoint[..<schemeEnd.upperBound] + configuration.bucket + "." + endpoint[schemeEnd.upperBound...]
+    }
+
+    public func url(forKey key: String) -> String {
+        "\(bucketURL)/\(Self.encode(configuration.prefix + key))"
+    }
+
+    /// Percent-encodes a key the way SigV4 signs it: everything but unreserved characters and '/'.
+    static func encode(_ key: String, keepSlash: Bool = true) -> String {
+        var out = ""
+        for byte in key.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: "/") where keepSlash:
+                out.append("/")
+            default:
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
+
+    static let emptySHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+    /// Sends one signed request. `payloadSHA256` is the real hash of the body: libcurl 7.88 does not
+    /// add `x-amz-content-sha256` itself, and signs it when it is present.
+    func send(_ request: HTTPRequest, payloadSHA256: String, on handle: borrowing CurlHandle) throws(StorageError) -> HTTPResponse {
+        var request = request
+        request.headers.append(("x-amz-content-sha256", payloadSHA256))
+        if let token = configuration.credentials.sessionToken { request.headers.append(("x-amz-security-token", token)) }
+        let credentials = configuration.credentials
+        return try handle.perform(request, settings: configuration.transfer,
+                                  signing: ("aws:amz:\(configuration.region):s3", "\(credentials.accessKeyID):\(credentials.secretAccessKey)"))
+    }
+
+    func failure(_ response: HTTPResponse, _ operation: String, _ target: String) -> StorageError {
+        S3Response.failure(status: response.status, body: response.text, operation: operation, target: target,
+                           credentials: configuration.credentials.source)
+    }
+
+    public func check() throws(StorageError) {
+        let handle = try CurlHandle()
+        let response = try send(HTTPRequest(method: .head, url: bucketURL), payloadSHA256: Self.emptySHA256, on: handle)
+        guard response.status == 200 else {
+            throw failure(response, "check the bucket", "bucket \(configuration.bucket) at \(configuration.endpoint)")
+        }
+    }
+
+    public func stat(key: String) throws(StorageError) -> StoredObject? {
+        let handle = try CurlHandle()
+        return try stat(key: key, on: handle)
+    }
+
+    func stat(key: String, on handle: borrowing CurlHandle) throws(StorageError) -> StoredObject? {
+        let response = try send(HTTPRequest(method: .head, url: url(forKey: key)), payloadSHA256: Self.emptySHA256, on: handle)
+        switch response.status {
+        case 200:
+            return StoredObject(size: Int64(response.headers["content-length"] ?? "") ?? -1, etag: response.etag,
+                                sha256: response.headers["x-amz-meta-sha256"])
+        case 404:
+            return nil
+        default:
+            throw failure(response, "look up", configuration.prefix + key)
+        }
+    }
+
+    public func upload(path: String, key: String, contentType: String, digest: FileDigest,
+                       journal: String) throws(StorageError) {
+        if digest.size > configuration.multipartThreshold {
+            try MultipartUpload(backend: self, path: path, key: key, contentType: contentType, digest: digest,
+                                journalPath: journal).run()
+        } else {
+            try putObject(path: path, key: key, contentType: contentType, digest: digest)
+        }
+    }
+
+    /// One PUT, with `Content-MD5` so the store rejects a body damaged on the way.
+    func putObject(path: String, key: String, contentType: String, digest: FileDigest) throws(StorageError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw LocalFiles.error("open", path) }
+        defer { close(fd) }
+        let handle = try CurlHandle()
+        var request = HTTPRequest(method: .put, url: url(forKey: key), body: .file(descriptor: fd, offset: 0, length: digest.size))
+        request.headers = [("Content-Type", contentType), ("Content-MD5", FileDigest.base64(hex: digest.md5)),
+                           ("x-amz-meta-sha256", digest.sha256)]
+        let response = try send(request, payloadSHA256: digest.sha256, on: handle)
+        guard response.status == 200 else { throw failure(response, "upload", configuration.prefix + key) }
+        if let etag = response.etag, !etag.contains("-"), etag.lowercased() != digest.md5 {
+            throw StorageError(.mismatch, "the store's checksum of \(configuration.prefix + key) (\(etag)) differs from the file's (\(digest.md5)); it will be sent again.",
+                               retryable: true)
+        }
+    }
+
+    public func matches(_ object: StoredObject, path: String, digest: FileDigest) throws(StorageError) -> Bool {
+        guard object.size == digest.size, let etag = object.etag?.lowercased() else { return false }
+        guard let dash = etag.firstIndex(of: "-") else { return etag == digest.md5 }
+        guard let parts = Int(etag[etag.index(after: dash)...]), parts > 0 else { return false }
+        // The part size is not recorded by S3: the one in use, else the smallest that gives `parts` parts.
+        var candidates = [configuration.partSize]
+        let even = (digest.size + Int64(parts) - 1) / Int64(parts)
+        let rounded = ((even + (1 << 20) - 1) >> 20) << 20
+        if rounded != configuration.partSize { candidates.append(rounded) }
+        for partSize in candidates where (digest.size + partSize - 1) / partSize == Int64(parts) {
+            if try FileDigest.multipartETag(path: path, size: digest.size, partSize: partSize) == etag { return true }
+        }
+        return false
+    }
+
+    /// Cancels a multipart upload so its parts stop taking space. A missing upload counts as done.
+    func abortMultipart(key: String, uploadID: String, on handle: borrowing CurlHandle) throws(StorageError) {
+        let url = "\(url(forKey: key))?uploadId=\(Self.encode(uploadID, keepSlash: false))"
+        let response = try send(HTTPRequest(method: .delete, url: url), payloadSHA256: Self.emptySHA256, on: handle)
+        guard response.status == 204 || response.status == 200 || response.status == 404 else {
+            throw failure(response, "abort the multipart upload of", configuration.prefix + key)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Where and how to reach an S3-compatible bucket.
+public struct S3Configuration: Sendable {
+    /// `https://host[:port]` (or `http://` for a store on loopback); no path.
+    public var endpoint: String
+    public var region: String
+    public var bucket: String
+    /// Prepended to every key, e.g. `booth-1/`.
+    public var prefix: String
+    /// `https://endpoint/bucket/key` when true, `https://bucket.endpoint/key` when false.
+    public var pathStyle: Bool
+    public var credentials: S3Credentials
+    /// Files larger than this go up in parts.
+    public var multipartThreshold: Int64
+    /// At least 5 MiB (S3's minimum for all but the last part).
+    public var partSize: Int64
+    /// Parts sent at the same time.
+    public var parallelParts: Int
+    public var transfer: TransferSettings
+
+    public static let minimumPartSize: Int64 = 5 << 20
+
+    public init(endpoint: String, region: String, bucket: String, prefix: String = "", pathStyle: Bool = true,
+                credentials: S3Credentials, multipartThreshold: Int64 = 16 << 20, partSize: Int64 = 8 << 20,
+                parallelParts: Int = 4, transfer: TransferSettings = TransferSettings()) {
+        self.endpoint = endpoint
+        self.region = region
+        self.bucket = bucket
+        self.prefix = prefix
+        self.pathStyle = pathStyle
+        self.credentials = credentials
+        self.multipartThreshold = multipartThreshold
+        self.partSize = partSize
+        self.parallelParts = parallelParts
+        self.transfer = transfer
+    }
+
+    /// Checks what can be checked without the network.
+    public func validate() throws(StorageError) {
+        guard let url = URLComponents(string: endpoint), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,
+              url.path.isEmpty || url.path == "/", url.query == nil else {
+            throw StorageError(.configuration, "s3.endpoint '\(endpoint)' is not an http(s)://host[:port] URL. Example: https://s3.eu-west-1.amazonaws.com",
+                               retryable: false)
+        }
+        guard !region.isEmpty, region.utf8.allSatisfy({ isAlnum($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }) else {
+            throw StorageError(.configuration, "s3.region '\(region)' is not a region name (letters, digits, '-'), e.g. us-east-1.", retryable: false)
+        }
+        guard bucket.count >= 3, bucket.count <= 63,
+              bucket.utf8.allSatisfy({ isLowerAlnum($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else {
+            throw StorageError(.configuration, "s3.bucket '\(bucket)' is not a valid bucket name (3-63 lowercase letters, digits, '-' or '.').",
+                               retryable: false)
+        }
+        guard prefix.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }), !prefix.hasPrefix("/") else {
+            throw StorageError(.configuration, "s3.prefix must not start with '/' or contain control characters.", retryable: false)
+        }
+        guard partSize >= Self.minimumPartSize else {
+            throw StorageError(.configuration, "s3.part_size_mib must be at least 5 (S3's minimum part size).", retryable: false)
+        }
+        guard (1...16).contains(parallelParts) else {
+            throw StorageError(.configuration, "s3.parallel_parts must be between 1 and 16.", retryable: false)
+        }
+        guard multipartThreshold >= partSize else {
+            throw StorageError(.configuration, "s3.multipart_threshold_mib must be at least s3.part_size_mib.", retryable: false)
+        }
+    }
+
+    private func isAlnum(_ c: UInt8) -> Bool { isLowerAlnum(c) || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z")) }
+    private func isLowerAlnum(_ c: UInt8) -> Bool {
+        (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
+    }
+}

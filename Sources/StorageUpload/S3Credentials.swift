@@ -1,0 +1,85 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An access key pair. Never printed: `description` names only where it came from.
+public struct S3Credentials: Sendable, CustomStringConvertible {
+    public var accessKeyID: String
+    public var secretAccessKey: String
+    public var sessionToken: String?
+    /// "the environment" or "the credentials file /etc/...", for messages.
+    public var source: String
+
+    public init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil, source: String) {
+        self.accessKeyID = accessKeyID
+        self.secretAccessKey = secretAccessKey
+        self.sessionToken = sessionToken
+        self.source = source
+    }
+
+    public var description: String { "credentials from \(source)" }
+
+    /// `AWS_ACCESS_KEY_ID` + `AWS_SECRET_ACCESS_KEY` (+ `AWS_SESSION_TOKEN`) when both are set,
+    /// else the credentials file. The file must not be readable by group or others.
+    public static func load(environment: [String: String], file: String?) throws(StorageError) -> S3Credentials {
+        if let id = environment["AWS_ACCESS_KEY_ID"], let secret = environment["AWS_SECRET_ACCESS_KEY"], !id.isEmpty, !secret.isEmpty {
+            return try validated(S3Credentials(accessKeyID: id, secretAccessKey: secret,
+                                               sessionToken: environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
+                                               source: "the environment (AWS_ACCESS_KEY_ID)"))
+        }
+        guard let file else {
+            throw StorageError(.configuration, "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or s3.credentials_file to a file with access_key_id = ... and secret_access_key = ... (mode 0600).",
+                               retryable: false)
+        }
+        return try read(file: file)
+    }
+
+    /// Reads `access_key_id = ...` / `secret_access_key = ...` lines (AWS's `aws_` spelling and
+    /// `[profile]` headers are accepted and ignored, so an AWS credentials file works too).
+    public static func read(file: String) throws(StorageError) -> S3Credentials {
+        var info = stat()
+        guard stat(file, &info) == 0 else {
+            throw StorageError(.configuration, "cannot read the S3 credentials file \(file): \(String(cString: strerror(errno))). Create it (mode 0600) or fix s3.credentials_file.",
+                               retryable: false)
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            throw StorageError(.configuration, "the S3 credentials file \(file) is readable by other users (mode \(String(info.st_mode & 0o777, radix: 8))). Run: chmod 600 \(file)",
+                               retryable: false)
+        }
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw StorageError(.configuration, "cannot read the S3 credentials file \(file) as UTF-8 text. Check its permissions and contents.",
+                               retryable: false)
+        }
+        var values: [String: String] = [:]
+        for raw in text.split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty, !line.hasPrefix("#"), !line.hasPrefix(";"), !line.hasPrefix("["),
+                  let eq = line.firstIndex(of: "=") else { continue }
+            var key = line[..<eq].trimmingCharacters(in: .whitespaces).lowercased()
+            if key.hasPrefix("aws_") { key.removeFirst(4) }
+            values[key] = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        }
+        guard let id = values["access_key_id"], let secret = values["secret_access_key"], !id.isEmpty, !secret.isEmpty else {
+            throw StorageError(.configuration, "the S3 credentials file \(file) needs both access_key_id = ... and secret_access_key = ... lines.",
+                               retryable: false)
+        }
+        return try validated(S3Credentials(accessKeyID: id, secretAccessKey: secret, sessionToken: values["session_token"],
+                                           source: "the credentials file \(file)"))
+    }
+
+    /// Keys go into an HTTP header (via libcurl's SigV4): refuse anything but printable ASCII.
+    private static func validated(_ c: S3Credentials) throws(StorageError) -> S3Credentials {
+        for value in [c.accessKeyID, c.secretAccessKey, c.sessionToken ?? ""] {
+            guard value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else {
+                throw StorageError(.configuration, "the S3 credentials from \(c.source) contain spaces or control characters. Copy the keys again without them.",
+                                   retryable: false)
+            }
+        }
+        guard !c.accessKeyID.contains(":") else {
+            throw StorageError(.configuration, "the S3 access key id from \(c.source) contains ':', which no S3 key has. Check the credentials.",
+                               retryable: false)
+        }
+        return c
+    }
+}

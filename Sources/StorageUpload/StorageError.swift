@@ -1,0 +1,33 @@
+/// Why talking to a store failed, and whether trying again later can help.
+public struct StorageError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The network failed: no connection, reset, timeout, stalled transfer (a libcurl error code).
+        case transport(code: Int)
+        /// The store answered with an error status (S3 error code and message from the body, if any).
+        case http(status: Int, code: String?)
+        /// The store refused the credentials (403).
+        case accessDenied
+        /// The bucket or target directory does not exist.
+        case missingContainer
+        /// A local file could not be read or written (errno).
+        case local(errno: Int32)
+        /// The configuration is unusable (bad endpoint, missing credentials, unreadable credentials file).
+        case configuration
+        /// What the store holds differs from what was sent.
+        case mismatch
+    }
+
+    public var kind: Kind
+    /// One sentence naming the problem and the fix.
+    public var message: String
+    /// True when the same request may succeed later: network faults, timeouts, 5xx, throttling.
+    public var isRetryable: Bool
+
+    public init(_ kind: Kind, _ message: String, retryable: Bool) {
+        self.kind = kind
+        self.message = message
+        self.isRetryable = retryable
+    }
+
+    public var description: String { message }
+}
