@@ -10,7 +10,7 @@ public struct RecorderCommand: AsyncParsableCommand {
         Exit statuses follow sysexits(3): 64 bad option, 66 no such camera, 69 camera unavailable or lost,
         73 workspace not writable, 74 disk full or I/O error, 75 busy (try again), 77 permission denied.
         """,
-        subcommands: [ShootCommand.self, DevicesCommand.self])
+        subcommands: [ShootCommand.self, PostCommand.self, OutboxCommand.self, DevicesCommand.self])
 
     public init() {}
 }

@@ -1,4 +1,5 @@
 import MediaEncoder
+import StorageUpload
 import VideoCapture
 
 /// Every failure the CLI and the service report: a message that names the fix, and an exit status.
@@ -38,12 +39,27 @@ public struct RecorderError: Error, Sendable, CustomStringConvertible {
         self.init(error.description, exitStatus: status)
     }
 
+    /// A store failure; `exitStatus` overrides the mapping by kind.
+    public init(_ error: StorageError, exitStatus: SysExit? = nil) {
+        self.init(error.message, exitStatus: exitStatus ?? Self.status(for: error))
+    }
+
+    static func status(for error: StorageError) -> SysExit {
+        switch error.kind {
+        case .accessDenied: .noPermission
+        case .missingContainer, .configuration: .config
+        case .local: .ioError
+        case .transport, .http, .mismatch: error.isRetryable ? .tempFail : .unavailable
+        }
+    }
+
     /// Wraps any error, keeping the specific mapping for the typed ones.
     public static func wrap(_ error: any Error) -> RecorderError {
         switch error {
         case let e as RecorderError: e
         case let e as CaptureError: RecorderError(e)
         case let e as MediaError: RecorderError(e)
+        case let e as StorageError: RecorderError(e)
         default: RecorderError("\(error)", exitStatus: .software)
         }
     }

@@ -41,7 +41,8 @@ public struct ShotWorkspace: Sendable {
 
     /// Takes the workspace for one shot; a second recorder process gets a clear error instead of a race.
     public func lock() throws(RecorderError) -> WorkspaceLock {
-        try WorkspaceLock(path: root + "/.lock")
+        try WorkspaceLock(path: root + "/.lock",
+                          busy: "another recorder is recording into this workspace (\(root)/.lock is locked). Wait for it to finish, or use another --workspace.")
     }
 
     /// Removes what a crashed or failed shot left: `.incoming-*` folders and shots no link points to.
@@ -135,13 +136,12 @@ public struct ShotDraft: Sendable {
 public struct WorkspaceLock: ~Copyable {
     private let fd: Int32
 
-    init(path: String) throws(RecorderError) {
+    init(path: String, busy: String) throws(RecorderError) {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw DurableFile.ioError("open", path) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
-            throw RecorderError("another recorder is recording into this workspace (\(path) is locked). Wait for it to finish, or use another --workspace.",
-                                exitStatus: .tempFail)
+            throw RecorderError(busy, exitStatus: .tempFail)
         }
         self.fd = fd
     }

@@ -58,7 +58,7 @@ public struct LocalDirectoryBackend: StorageBackend {
         }
         let temp = "\(directory)/.incoming-\((key as NSString).lastPathComponent)-\(getpid())"
         unlink(temp)
-        try copy(from: source, to: temp)
+        try LocalFiles.copySynced(from: source, to: temp)
         defer { unlink(temp) }
         // link(2) fails with EEXIST rather than replacing what is there.
         if link(temp, destination) != 0 {
@@ -73,36 +73,5 @@ public struct LocalDirectoryBackend: StorageBackend {
 
     public func matches(_ object: StoredObject, path: String, digest: FileDigest) throws(StorageError) -> Bool {
         object.size == digest.size && object.sha256 == digest.sha256
-    }
-
-    private func copy(from source: String, to destination: String) throws(StorageError) {
-        let out = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard out >= 0 else { throw LocalFiles.error("create", destination) }
-        var writeError: StorageError?
-        do {
-            try FileChunks.forEach(path: source, offset: 0, length: nil) { chunk in
-                guard writeError == nil else { return }
-                var offset = 0
-                while offset < chunk.count {
-                    let n = write(out, chunk.baseAddress! + offset, chunk.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        writeError = LocalFiles.error("write", destination)
-                        return
-                    }
-                    offset += n
-                }
-            }
-        } catch {
-            close(out)
-            unlink(destination)
-            throw error
-        }
-        if writeError == nil && fsync(out) != 0 { writeError = LocalFiles.error("fsync", destination) }
-        close(out)
-        if let writeError {
-            unlink(destination)
-            throw writeError
-        }
     }
 }

@@ -3,11 +3,11 @@ import Foundation
 import Glibc
 #endif
 
-/// Crash-safe file operations for the local store and the part journal: write to a temp name,
-/// fsync, rename (or link, to refuse overwriting), fsync the directory.
-enum LocalFiles {
+/// Crash-safe file operations for the stores, the part journal and the outbox: write to a temp
+/// name, fsync, rename (or link, to refuse overwriting), fsync the directory.
+public enum LocalFiles {
     /// Replaces `path` with `bytes` atomically and durably.
-    static func writeDurably(_ bytes: [UInt8], to path: String) throws(StorageError) {
+    public static func writeDurably(_ bytes: [UInt8], to path: String) throws(StorageError) {
         let temp = "\(path).tmp-\(getpid())"
         try writeSynced(bytes, to: temp)
         guard rename(temp, path) == 0 else {
@@ -40,7 +40,40 @@ enum LocalFiles {
         }
     }
 
-    static func syncDirectory(of path: String) {
+    /// Copies `source` to a new file `destination` (which must not exist) and fsyncs it. On failure
+    /// the partial copy is removed.
+    public static func copySynced(from source: String, to destination: String) throws(StorageError) {
+        let out = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard out >= 0 else { throw error("create", destination) }
+        var writeError: StorageError?
+        do {
+            try FileChunks.forEach(path: source, offset: 0, length: nil) { chunk in
+                guard writeError == nil else { return }
+                var offset = 0
+                while offset < chunk.count {
+                    let n = write(out, chunk.baseAddress! + offset, chunk.count - offset)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        writeError = error("write", destination)
+                        return
+                    }
+                    offset += n
+                }
+            }
+        } catch {
+            close(out)
+            unlink(destination)
+            throw error
+        }
+        if writeError == nil && fsync(out) != 0 { writeError = error("fsync", destination) }
+        close(out)
+        if let writeError {
+            unlink(destination)
+            throw writeError
+        }
+    }
+
+    public static func syncDirectory(of path: String) {
         let dir = (path as NSString).deletingLastPathComponent
         let fd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 { fsync(fd); close(fd) }

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import RecorderCore
+
+/// `recorder post`: publish the current shot.
+struct PostCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "post",
+        abstract: "Publish the current shot: queue it durably in the outbox, then upload it.",
+        discussion: """
+        The shot gets a random 10-character name and a metadata document; both go to the store as \
+        videos/<id>.mp4 and posts/<id>.json. If the upload fails the post stays queued (exit 75) and \
+        `recorder outbox flush` sends it later. Captions: UTF-8, line breaks allowed, at most \(Caption.maximumLength) \
+        characters, no control characters.
+        """)
+
+    @Option(name: .long, help: ArgumentHelp("The caption (required; may be empty: --caption \"\").", valueName: "text"))
+    var caption: String
+
+    @Flag(name: .long, help: "Show what would be uploaded where, and change nothing.")
+    var dryRun = false
+
+    @Option(name: .long, help: "Upload attempts before leaving the post queued (retryable failures only).")
+    var attempts: Int = 3
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var workspaceOptions: WorkspaceOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        try checkArgumentsAreUTF8()
+        guard (1...1000).contains(attempts) else { throw ValidationError("--attempts must be between 1 and 1000.") }
+    }
+
+    func run() throws {
+        do {
+            let configuration = try store.configuration()
+            let outbox = Outbox(root: configuration.outboxDirectory)
+            let publisher = PostPublisher(workspace: workspaceOptions.shotWorkspace, outbox: outbox, configuration: configuration)
+            let plan = try publisher.plan(caption: caption)
+            if dryRun { return printPlan(plan) }
+            let item = try publisher.enqueue(plan)
+            printError("recorder: queued post \(item.metadata.id) in \(item.directory)")
+            let uploader = OutboxUploader(outbox: outbox, backend: try configuration.makeBackend(),
+                                          policy: try configuration.retryPolicy(maximumAttempts: attempts),
+                                          log: { printError("recorder: note: \($0)") })
+            let report: OutboxUploader.Report
+            do { report = try uploader.flush() } catch {
+                printResult(status: "queued", id: item.metadata.id, item: item.directory, receipt: nil, error: error.message)
+                throw RecorderError("\(error.message) Post \(item.metadata.id) is queued in \(item.directory).", exitStatus: error.exitStatus)
+            }
+            for receipt in report.uploaded where receipt.shotID != plan.shot.id {
+                printError("recorder: also uploaded earlier post \(receipt.id)")
+            }
+            if let mine = report.uploaded.first(where: { $0.shotID == plan.shot.id }) {
+                printResult(status: "uploaded", id: mine.id, item: nil, receipt: mine, error: nil)
+                return
+            }
+            let failure = report.failure ?? RecorderError("the upload stopped before post \(item.metadata.id).", exitStatus: .tempFail)
+            let queued = report.remaining.first { $0.state.shotID == plan.shot.id }
+            printResult(status: "queued", id: queued?.metadata.id ?? item.metadata.id, item: queued?.directory ?? item.directory,
+                        receipt: nil, error: failure.message)
+            throw failure
+        } catch let error as RecorderError {
+            throw fail(error)
+        }
+    }
+
+    private func printPlan(_ plan: PostPublisher.Plan) {
+        if output.json {
+            if let data = try? plan.metadata.jsonData() { print(String(decoding: data, as: UTF8.self)) }
+            return
+        }
+        print("dry run: nothing was queued or uploaded")
+        print("  shot      \(plan.shot.videoPath)")
+        print("  store     \(plan.store)")
+        print("  video     \(plan.metadata.url)  (\(plan.metadata.byteSize) bytes, sha256 \(plan.metadata.sha256))")
+        print("  metadata  \(plan.metadataURL)")
+        print("  the name \(plan.metadata.id) is an example; each post draws its own")
+        if let data = try? plan.metadata.jsonData() { print(String(decoding: data, as: UTF8.self)) }
+    }
+
+    private func printResult(status: String, id: String, item: String?, receipt: PostReceipt?, error: String?) {
+        if output.json {
+            var object: [String: String] = ["status": status, "id": id]
+            object["outboxItem"] = item
+            object["videoURL"] = receipt?.videoURL
+            object["metadataURL"] = receipt?.metadataURL
+            object["error"] = error
+            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
+                print(String(decoding: data, as: UTF8.self))
+            }
+            return
+        }
+        if let receipt {
+            print("posted \(receipt.id)")
+            print("  video     \(receipt.videoURL)")
+            print("  metadata  \(receipt.metadataURL)")
+        } else {
+            print("queued \(id) (not uploaded yet)")
+            if let item { print("  outbox    \(item)") }
+        }
+    }
+}

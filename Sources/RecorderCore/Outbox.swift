@@ -1,0 +1,181 @@
+import Foundation
+import StorageUpload
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The durable queue of posts waiting for the store.
+///
+/// Layout: `queue/<queued-ns>-<id>/` holds `video.mp4`, `post.json` (the metadata to publish),
+/// `state.json` (shot, attempts, last error) and, during a multipart upload, `upload.json` (the
+/// part journal). An item appears only whole (built in `queue/.incoming-<id>`, fsynced, renamed)
+/// and is removed only after the store confirmed both objects; `sent/<id>.json` then records
+/// where they went. Names sort by queueing time, which is the upload order.
+public struct Outbox: Sendable {
+    public let root: String
+
+    public init(root: String) {
+        self.root = root
+    }
+
+    var queueDirectory: String { root + "/queue" }
+    var sentDirectory: String { root + "/sent" }
+
+    public func prepare() throws(RecorderError) {
+        for dir in [root, queueDirectory, sentDirectory] {
+            if mkdir(dir, 0o700) != 0 && errno != EEXIST {
+                if errno == ENOENT {
+                    do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                        throw RecorderError("cannot create the outbox \(dir): \(error.localizedDescription). Set outbox = a writable directory.",
+                                            exitStatus: .cantCreate)
+                    }
+                    continue
+                }
+                throw DurableFile.ioError("create the outbox", dir)
+            }
+        }
+    }
+
+    /// Queued posts, oldest first.
+    public func items() -> [OutboxItem] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: queueDirectory)) ?? [])
+            .filter { !$0.hasPrefix(".") }.sorted()
+        return names.compactMap { OutboxItem(directory: "\(queueDirectory)/\($0)") }
+    }
+
+    public func item(id: String) -> OutboxItem? { items().first { $0.metadata.id == id } }
+
+    public func receipt(id: String) -> PostReceipt? {
+        guard let data = FileManager.default.contents(atPath: "\(sentDirectory)/\(id).json") else { return nil }
+        return try? JSONDecoder().decode(PostReceipt.self, from: data)
+    }
+
+    /// Whether `id` is already used by a queued or sent post of this machine.
+    func isTaken(_ id: String) -> Bool {
+        access("\(sentDirectory)/\(id).json", F_OK) == 0 || item(id: id) != nil
+    }
+
+    /// Puts a post in the queue: the video is hard-linked (same file system) or copied and fsynced,
+    /// the metadata and state written and fsynced, then the folder renamed into the queue. On any
+    /// failure the partial folder is removed and `video` is untouched.
+    func enqueue(video: String, metadata: PostMetadata, shotID: String) throws(RecorderError) -> OutboxItem {
+        try prepare()
+        let incoming = "\(queueDirectory)/.incoming-\(metadata.id)"
+        try? FileManager.default.removeItem(atPath: incoming)
+        guard mkdir(incoming, 0o700) == 0 else { throw DurableFile.ioError("create", incoming) }
+        do throws(RecorderError) {
+            let queuedAt = PostMetadata.timestamp(Date())
+            let state = OutboxItemState(shotID: shotID, queuedAt: queuedAt, attempts: 0, lastError: nil)
+            try DurableFile.write(try metadata.jsonData(), to: "\(incoming)/\(OutboxItem.metadataName)")
+            try DurableFile.write(try state.jsonData(), to: "\(incoming)/\(OutboxItem.stateName)")
+            let videoCopy = "\(incoming)/\(OutboxItem.videoName)"
+            if link(video, videoCopy) == 0 {
+                DurableFile.fsyncFile(videoCopy)
+            } else {
+                do throws(StorageError) { try LocalFiles.copySynced(from: video, to: videoCopy) } catch {
+                    throw RecorderError(error.message + " The shot was kept; post it again once there is room.", exitStatus: .ioError)
+                }
+            }
+            var ts = timespec()
+            clock_gettime(CLOCK_REALTIME, &ts)
+            let name = String(format: "%010ld%09ld-%@", ts.tv_sec, ts.tv_nsec, metadata.id)
+            let final = "\(queueDirectory)/\(name)"
+            try DurableFile.rename(incoming, to: final)
+            guard let item = OutboxItem(directory: final) else {
+                throw RecorderError("the queued post \(final) cannot be read back.", exitStatus: .ioError)
+            }
+            return item
+        } catch {
+            try? FileManager.default.removeItem(atPath: incoming)
+            throw error
+        }
+    }
+
+    /// Records where the post went, then removes it from the queue.
+    func complete(_ item: OutboxItem, receipt: PostReceipt) throws(RecorderError) {
+        let data: Data
+        do { data = try PostReceipt.encoder.encode(receipt) } catch {
+            throw RecorderError("cannot encode a receipt: \(error)", exitStatus: .software)
+        }
+        try DurableFile.write(data, to: "\(sentDirectory)/\(receipt.id).json")
+        let trash = "\(queueDirectory)/.sent-\(receipt.id)"
+        try DurableFile.rename(item.directory, to: trash)
+        try? FileManager.default.removeItem(atPath: trash)
+    }
+
+    /// Only one process uploads the queue at a time.
+    func lock() throws(RecorderError) -> WorkspaceLock {
+        try prepare()
+        return try WorkspaceLock(path: root + "/.lock",
+                                 busy: "another recorder is uploading this outbox (\(root)/.lock is locked); it will send what is queued.")
+    }
+
+    /// Removes folders left by a process killed while queueing or completing. Call with the lock held.
+    func cleanStale() {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: queueDirectory)) ?? []
+        where name.hasPrefix(".incoming-") || name.hasPrefix(".sent-") {
+            try? FileManager.default.removeItem(atPath: "\(queueDirectory)/\(name)")
+        }
+    }
+}
+
+/// One queued post.
+public struct OutboxItem: Sendable {
+    static let videoName = "video.mp4"
+    static let metadataName = "post.json"
+    static let stateName = "state.json"
+    static let journalName = "upload.json"
+
+    public let directory: String
+    public internal(set) var metadata: PostMetadata
+    public internal(set) var state: OutboxItemState
+
+    init?(directory: String) {
+        guard let meta = FileManager.default.contents(atPath: "\(directory)/\(Self.metadataName)"),
+              let metadata = try? PostMetadata.decode(meta) else { return nil }
+        let state = FileManager.default.contents(atPath: "\(directory)/\(Self.stateName)")
+            .flatMap { try? JSONDecoder().decode(OutboxItemState.self, from: $0) }
+        self.directory = directory
+        self.metadata = metadata
+        self.state = state ?? OutboxItemState(shotID: "", queuedAt: metadata.createdAt, attempts: 0, lastError: nil)
+    }
+
+    public var videoPath: String { "\(directory)/\(Self.videoName)" }
+    public var metadataPath: String { "\(directory)/\(Self.metadataName)" }
+    var statePath: String { "\(directory)/\(Self.stateName)" }
+    var journalPath: String { "\(directory)/\(Self.journalName)" }
+
+    func saveMetadata() throws(RecorderError) {
+        try DurableFile.write(try metadata.jsonData(), to: metadataPath)
+    }
+
+    func saveState() throws(RecorderError) {
+        try DurableFile.write(try state.jsonData(), to: statePath)
+    }
+}
+
+/// Bookkeeping of a queued post (not published).
+public struct OutboxItemState: Sendable, Codable, Equatable {
+    public var shotID: String
+    public var queuedAt: String
+    public var attempts: Int
+    public var lastError: String?
+
+    func jsonData() throws(RecorderError) -> Data {
+        do { return try PostMetadata.encoder.encode(self) } catch {
+            throw RecorderError("cannot encode the outbox state: \(error)", exitStatus: .software)
+        }
+    }
+}
+
+/// Where a post went, kept in `sent/<id>.json` after the store confirmed it.
+public struct PostReceipt: Sendable, Codable, Equatable {
+    public var id: String
+    public var shotID: String
+    public var videoURL: String
+    public var metadataURL: String
+    public var store: String
+    public var uploadedAt: String
+
+    static let encoder = PostMetadata.encoder
+}

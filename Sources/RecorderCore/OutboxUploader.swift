@@ -1,0 +1,148 @@
+import Foundation
+import StorageUpload
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Sends the outbox to a store, oldest post first. A retryable failure (network, timeout, 5xx,
+/// throttling) is retried with backoff and full jitter, forever unless the policy caps the
+/// attempts; any other failure stops the flush, since the posts behind it would meet it too.
+/// Nothing leaves the queue before the store has confirmed both objects.
+public struct OutboxUploader: Sendable {
+    public let outbox: Outbox
+    public let backend: any StorageBackend
+    public let policy: RetryPolicy
+    let log: @Sendable (String) -> Void
+
+    public init(outbox: Outbox, backend: any StorageBackend, policy: RetryPolicy, log: @escaping @Sendable (String) -> Void) {
+        self.outbox = outbox
+        self.backend = backend
+        self.policy = policy
+        self.log = log
+    }
+
+    /// What a flush did.
+    public struct Report: Sendable {
+        public var uploaded: [PostReceipt] = []
+        /// Still queued, oldest first.
+        public var remaining: [OutboxItem] = []
+        /// Why the flush stopped early, if it did.
+        public var failure: RecorderError?
+    }
+
+    /// Uploads everything queued (including what is queued while it runs).
+    public func flush() throws(RecorderError) -> Report {
+        // Held to the end of the flush (consumed below), not just to its last use.
+        let lock = try outbox.lock()
+        outbox.cleanStale()
+        var report = Report()
+        while let item = outbox.items().first {
+            do throws(RecorderError) {
+                report.uploaded.append(try send(item))
+            } catch {
+                report.failure = error
+                break
+            }
+        }
+        report.remaining = outbox.items()
+        _ = consume lock
+        return report
+    }
+
+    /// One post, with retries.
+    private func send(_ original: OutboxItem) throws(RecorderError) -> PostReceipt {
+        var item = original
+        var failures = 0
+        while true {
+            item.state.attempts += 1
+            let outcome: Result<PostReceipt, StorageError>
+            do throws(StorageError) { outcome = .success(try upload(&item)) } catch { outcome = .failure(error) }
+            switch outcome {
+            case .success(let receipt):
+                try outbox.complete(item, receipt: receipt)
+                return receipt
+            case .failure(let error):
+                item.state.lastError = error.message
+                try? item.saveState()
+                failures += 1
+                guard error.isRetryable else {
+                    throw RecorderError("post \(item.metadata.id) was not uploaded: \(error.message) It stays queued in \(item.directory).",
+                                        exitStatus: RecorderError.status(for: error))
+                }
+                guard policy.allowsAnother(after: failures) else {
+                    throw RecorderError("post \(item.metadata.id) is still queued (\(item.directory)) after \(failures) attempt\(failures == 1 ? "" : "s"): \(error.message) Run `recorder outbox flush` to keep trying.",
+                                        exitStatus: .tempFail)
+                }
+                let wait = policy.delay(afterFailures: failures)
+                log("upload of \(item.metadata.id) failed (\(error.message)); retrying in \(String(format: "%.1f", wait)) s")
+                usleep(UInt32(min(wait, 4000) * 1_000_000))
+            }
+        }
+    }
+
+    /// Sends the video then the metadata (so a reader that finds the metadata finds the video),
+    /// skipping an object an earlier attempt already stored, then confirms both.
+    func upload(_ item: inout OutboxItem) throws(StorageError) -> PostReceipt {
+        let digest = try FileDigest.compute(path: item.videoPath)
+        guard digest.sha256 == item.metadata.sha256, digest.size == item.metadata.byteSize else {
+            throw StorageError(.mismatch, "the queued video \(item.videoPath) no longer matches its checksum (disk damage?). Inspect it; it was not uploaded.",
+                               retryable: false)
+        }
+        try backend.check()
+        var videoStored = false
+        while true {
+            try refreshURL(&item)
+            if let existing = try backend.stat(key: item.metadata.key) {
+                if try backend.matches(existing, path: item.videoPath, digest: digest) {
+                    videoStored = true
+                    break
+                }
+            } else if try backend.stat(key: item.metadata.metadataKey) == nil {
+                break
+            }
+            // The name is taken by somebody else's post: draw another, never overwrite.
+            let old = item.metadata.id
+            var id = PostID.random()
+            while outbox.isTaken(id) { id = PostID.random() }
+            item.metadata.rename(to: id, url: backend.url(forKey: PostMetadata.videoKey(id: id)))
+            try saveMetadata(item)
+            log("the name \(old) is taken in the store; this post is now \(id)")
+        }
+        if !videoStored {
+            try backend.upload(path: item.videoPath, key: item.metadata.key, contentType: "video/mp4",
+                               digest: digest, journal: item.journalPath)
+        }
+        let metadataDigest = try FileDigest.compute(path: item.metadataPath)
+        var metadataStored = false
+        if let stored = try backend.stat(key: item.metadata.metadataKey) {
+            metadataStored = try backend.matches(stored, path: item.metadataPath, digest: metadataDigest)
+        }
+        if !metadataStored {
+            try backend.upload(path: item.metadataPath, key: item.metadata.metadataKey, contentType: "application/json",
+                               digest: metadataDigest, journal: item.journalPath)
+        }
+        guard let video = try backend.stat(key: item.metadata.key), try backend.matches(video, path: item.videoPath, digest: digest),
+              let metadata = try backend.stat(key: item.metadata.metadataKey),
+              try backend.matches(metadata, path: item.metadataPath, digest: metadataDigest) else {
+            throw StorageError(.mismatch, "the store does not hold what was sent for post \(item.metadata.id); it will be sent again.",
+                               retryable: true)
+        }
+        return PostReceipt(id: item.metadata.id, shotID: item.state.shotID, videoURL: backend.url(forKey: item.metadata.key),
+                           metadataURL: backend.url(forKey: item.metadata.metadataKey), store: backend.location,
+                           uploadedAt: PostMetadata.timestamp(Date()))
+    }
+
+    /// The metadata names the store it is sent to (the configuration may have changed since `post`).
+    private func refreshURL(_ item: inout OutboxItem) throws(StorageError) {
+        let url = backend.url(forKey: item.metadata.key)
+        guard item.metadata.url != url else { return }
+        item.metadata.url = url
+        try saveMetadata(item)
+    }
+
+    private func saveMetadata(_ item: OutboxItem) throws(StorageError) {
+        do throws(RecorderError) { try item.saveMetadata() } catch {
+            throw StorageError(.local(errno: EIO), error.message, retryable: false)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import StorageUpload
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns the current shot into a post: a random name, its metadata, and a durable place in the
+/// outbox. Uploading is the `OutboxUploader`'s job, so a post survives any failure after `enqueue`.
+public struct PostPublisher: Sendable {
+    public let workspace: ShotWorkspace
+    public let outbox: Outbox
+    public let configuration: RecorderConfiguration
+
+    public init(workspace: ShotWorkspace, outbox: Outbox, configuration: RecorderConfiguration) {
+        self.workspace = workspace
+        self.outbox = outbox
+        self.configuration = configuration
+    }
+
+    /// What `post` would do: checked in full, nothing changed (`--dry-run` prints it).
+    public struct Plan: Sendable {
+        public var shot: Shot
+        public var metadata: PostMetadata
+        /// The store's location and the metadata's address there.
+        public var store: String
+        public var metadataURL: String
+    }
+
+    /// Validates the caption, the configuration and the shot, and drafts the metadata.
+    public func plan(caption: String, now: Date = Date()) throws(RecorderError) -> Plan {
+        let caption = try Caption.validate(caption)
+        let backend = try configuration.makeBackend()
+        guard let shot = workspace.currentShot() else {
+            throw RecorderError("there is no finished shot in \(workspace.root) to post. Record one first: recorder shoot",
+                                exitStatus: .noInput)
+        }
+        if let answer = alreadyPosted(shot) { throw answer }
+        guard access(shot.videoPath, R_OK) == 0 else {
+            throw RecorderError("the shot's video \(shot.videoPath) is missing. Record a new shot: recorder shoot", exitStatus: .noInput)
+        }
+        let digest: FileDigest
+        do throws(StorageError) { digest = try FileDigest.compute(path: shot.videoPath) } catch {
+            throw RecorderError(error)
+        }
+        var id = PostID.random()
+        while outbox.isTaken(id) { id = PostID.random() }
+        let key = PostMetadata.videoKey(id: id)
+        let metadata = PostMetadata(
+            id: id, video: "\(id).mp4", key: key, metadataKey: PostMetadata.metadataKey(id: id),
+            url: backend.url(forKey: key), ext: "mp4", width: shot.width, height: shot.height,
+            durationSeconds: shot.durationSeconds, frameRate: shot.frameRate, codec: shot.codec,
+            byteSize: digest.size, sha256: digest.sha256, caption: caption, author: configuration.author,
+            createdAt: PostMetadata.timestamp(now), camera: shot.source, likeCount: 0, shareCount: 0, commentCount: 0)
+        return Plan(shot: shot, metadata: metadata, store: backend.location,
+                    metadataURL: backend.url(forKey: metadata.metadataKey))
+    }
+
+    /// Moves the shot into the outbox (durably), marks the shot as posted, and returns the queued item.
+    /// On failure the shot is untouched and nothing is queued.
+    public func enqueue(_ plan: Plan) throws(RecorderError) -> OutboxItem {
+        let lock = try WorkspaceLock(path: workspace.root + "/.post-lock",
+                                     busy: "another `recorder post` is posting this shot right now; wait for it.")
+        if let answer = alreadyPosted(plan.shot) { throw answer }
+        let item = try outbox.enqueue(video: plan.shot.videoPath, metadata: plan.metadata, shotID: plan.shot.id)
+        let marker = PostedMarker(id: plan.metadata.id, outboxItem: item.directory, queuedAt: item.state.queuedAt)
+        do {
+            try DurableFile.write(try PostMetadata.encoder.encode(marker), to: markerPath(plan.shot))
+        } catch {
+            // The post is queued either way; the outbox scan in `alreadyPosted` still finds it.
+        }
+        // The outbox holds the video now; the workspace copy would only take room (often in RAM).
+        unlink(plan.shot.videoPath)
+        _ = consume lock
+        return item
+    }
+
+    private func markerPath(_ shot: Shot) -> String {
+        ((shot.videoPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("posted.json")
+    }
+
+    /// The answer to posting a shot twice: where the first post went.
+    func alreadyPosted(_ shot: Shot) -> RecorderError? {
+        var id: String?
+        if let data = FileManager.default.contents(atPath: markerPath(shot)),
+           let marker = try? JSONDecoder().decode(PostedMarker.self, from: data) {
+            id = marker.id
+        } else if let queued = outbox.items().first(where: { $0.state.shotID == shot.id }) {
+            id = queued.metadata.id
+        }
+        guard let id else { return nil }
+        let whereItWent: String
+        if let receipt = outbox.receipt(id: id) {
+            whereItWent = "it was uploaded at \(receipt.uploadedAt): video \(receipt.videoURL), metadata \(receipt.metadataURL)"
+        } else if let item = outbox.item(id: id) {
+            whereItWent = "it is queued in the outbox at \(item.directory) (`recorder outbox flush` uploads it)"
+        } else {
+            whereItWent = "its outbox record is gone (another outbox directory?)"
+        }
+        return RecorderError("this shot was already posted as \(id); \(whereItWent). Record a new shot to post again: recorder shoot",
+                             exitStatus: .dataError)
+    }
+}
+
+/// `posted.json` in a shot's folder: the shot went to the outbox as post `id`.
+struct PostedMarker: Codable {
+    var id: String
+    var outboxItem: String
+    var queuedAt: String
+}
