@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+/// `recorder post` and `recorder outbox` with the embedded default store (a local directory).
+@Suite struct PostCommandTests {
+    @Test func postPublishesVideoAndMetadataToTheDefaultStore() throws {
+        var box = try PostSandbox()
+        defer { box.remove() }
+        box.extraEnvironment = ["RECORDER_AUTHOR_ID": "booth-7", "RECORDER_AUTHOR_NAME": "Lobby booth"]
+        let shotSHA = try box.shoot(seconds: 1)
+        let caption = "שלום עולם 👋🏽 مرحبا\r\nsecond line"
+        let result = try box.recorder(["post", "--caption", caption, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let answer = try jsonObject(result.stdout)
+        #expect(answer["status"] as? String == "uploaded")
+        let id = try #require(answer["id"] as? String)
+        #expect(id.range(of: "^[A-Za-z0-9]{10}$", options: .regularExpression) != nil)
+
+        let video = "\(box.localStore)/videos/\(id).mp4"
+        #expect(try sha256(of: video) == shotSHA)
+        let metaData = try #require(FileManager.default.contents(atPath: "\(box.localStore)/posts/\(id).json"))
+        let meta = try #require(try JSONSerialization.jsonObject(with: metaData) as? [String: Any])
+        let probe = try Probe(video)
+        #expect(meta["id"] as? String == id)
+        #expect(meta["video"] as? String == "\(id).mp4")
+        #expect(meta["key"] as? String == "videos/\(id).mp4")
+        #expect(meta["ext"] as? String == "mp4")
+        #expect(meta["width"] as? Int == probe.width && meta["height"] as? Int == probe.height)
+        #expect(abs((meta["durationSeconds"] as? Double ?? 0) - probe.duration) < 0.05)
+        #expect(meta["frameRate"] as? Double == 30)
+        #expect(meta["codec"] as? String == probe.codec)
+        let size = try FileManager.default.attributesOfItem(atPath: video)[.size] as? Int
+        #expect(meta["byteSize"] as? Int == size)
+        #expect(meta["sha256"] as? String == shotSHA)
+        #expect(meta["caption"] as? String == "שלום עולם 👋🏽 مرحبا\nsecond line")
+        #expect((meta["author"] as? [String: String]) == ["id": "booth-7", "name": "Lobby booth"])
+        let created = try #require(meta["createdAt"] as? String)
+        #expect(created.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, options: .regularExpression) != nil)
+        #expect(meta["camera"] as? String == "test pattern")
+        #expect(meta["likeCount"] as? Int == 0 && meta["shareCount"] as? Int == 0 && meta["commentCount"] as? Int == 0)
+        #expect((meta["url"] as? String)?.hasPrefix("file://") == true)
+        #expect(box.queued().isEmpty)
+
+        // Twice: refused, and told where the first one went.
+        let again = try box.recorder(["post", "--caption", "again"])
+        #expect(again.status == 65)
+        #expect(again.stderr.contains("already posted as \(id)") && again.stderr.contains("videos/\(id).mp4"), "\(again.stderr)")
+    }
+
+    @Test func postWithoutAShotSaysToShootFirst() throws {
+        let box = try PostSandbox()
+        defer { box.remove() }
+        let result = try box.recorder(["post", "--caption", "x"])
+        #expect(result.status == 66)
+        #expect(result.stderr.contains("no finished shot") && result.stderr.contains("recorder shoot"))
+    }
+
+    @Test func captionRulesAreEnforcedAndTheShotKept() throws {
+        let box = try PostSandbox()
+        defer { box.remove() }
+        let shotSHA = try box.shoot()
+        let missing = try box.recorder(["post"])
+        #expect(missing.status == 64 && missing.stderr.contains("--caption"))
+        let tooLong = try box.recorder(["post", "--caption", String(repeating: "é", count: 2201)])
+        #expect(tooLong.status == 65 && tooLong.stderr.contains("limit is 2200"), "\(tooLong.stderr)")
+        let control = try box.recorder(["post", "--caption", "bell\u{7}"])
+        #expect(control.status == 65 && control.stderr.contains("U+0007"))
+        let escape = try box.recorder(["post", "--caption", "\u{1b}[31mred"])
+        #expect(escape.status == 65)
+        #expect(box.queued().isEmpty)
+        #expect(try sha256(of: box.currentVideo) == shotSHA)
+        // At the limit (emoji count as one character each), and empty, are fine.
+        let atLimit = try box.recorder(["post", "--dry-run", "--caption", String(repeating: "🎥", count: 2200)])
+        #expect(atLimit.status == 0, "\(atLimit.stderr)")
+        let empty = try box.recorder(["post", "--caption", ""])
+        #expect(empty.status == 0, "\(empty.stderr)")
+    }
+
+    @Test func dryRunShowsWhereAndChangesNothing() throws {
+        let box = try PostSandbox()
+        defer { box.remove() }
+        let shotSHA = try box.shoot()
+        let result = try box.recorder(["post", "--caption", "hi", "--dry-run"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(box.localStore) && result.stdout.contains("/videos/") && result.stdout.contains("/posts/"))
+        #expect(box.queued().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: "\(box.localStore)/videos"))
+        #expect(try sha256(of: box.currentVideo) == shotSHA)
+    }
+
+    @Test func configurationPrecedenceIsFlagsThenEnvironmentThenFile() throws {
+        var box = try PostSandbox()
+        defer { box.remove() }
+        let file = "\(box.root)/recorder.conf"
+        try "# test\nbackend = local\nlocal.path = \(box.root)/from-file\nauthor_id = file-author\n".write(toFile: file, atomically: true, encoding: .utf8)
+        func post(_ extra: [String]) throws -> String {
+            try box.shoot()
+            let result = try box.recorder(["post", "--caption", "p", "--json", "--config", file] + extra)
+            try #require(result.status == 0, "\(result.stderr)")
+            return try #require(try jsonObject(result.stdout)["id"] as? String)
+        }
+        let a = try post([])
+        #expect(FileManager.default.fileExists(atPath: "\(box.root)/from-file/videos/\(a).mp4"))
+        box.extraEnvironment["RECORDER_LOCAL_PATH"] = "\(box.root)/from-env"
+        let b = try post([])
+        #expect(FileManager.default.fileExists(atPath: "\(box.root)/from-env/videos/\(b).mp4"))
+        let c = try post(["--store-dir", "\(box.root)/from-flag"])
+        #expect(FileManager.default.fileExists(atPath: "\(box.root)/from-flag/videos/\(c).mp4"))
+        let meta = try String(contentsOfFile: "\(box.root)/from-flag/posts/\(c).json", encoding: .utf8)
+        #expect(meta.contains("file-author"))
+
+        try "bakend = s3\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let typo = try box.recorder(["post", "--caption", "p", "--config", file])
+        #expect(typo.status == 78 && typo.stderr.contains("unknown configuration key 'bakend'") && typo.stderr.contains(":1"))
+    }
+
+    @Test func unknownBackendAndLooseCredentialsAreConfigurationErrors() throws {
+        let box = try PostSandbox()
+        defer { box.remove() }
+        let shotSHA = try box.shoot()
+        let unknown = try box.recorder(["post", "--caption", "x", "--backend", "ftp"])
+        #expect(unknown.status == 78 && unknown.stderr.contains("unknown backend 'ftp'"))
+        let credentials = "\(box.root)/creds"
+        try "access_key_id = a\nsecret_access_key = b\n".write(toFile: credentials, atomically: true, encoding: .utf8)
+        chmod(credentials, 0o644)
+        let loose = try box.recorder(["post", "--caption", "x", "--backend", "s3", "--endpoint", "http://127.0.0.1:9", "--bucket", "abc",
+                                      "--set", "s3.credentials_file=\(credentials)"])
+        #expect(loose.status == 78 && loose.stderr.contains("chmod 600"), "\(loose.stderr)")
+        #expect(!loose.stderr.contains("secret_access_key = b"))
+        let none = try box.recorder(["post", "--caption", "x", "--backend", "s3", "--endpoint", "http://127.0.0.1:9", "--bucket", "abc"])
+        #expect(none.status == 78 && none.stderr.contains("AWS_ACCESS_KEY_ID"))
+        #expect(box.queued().isEmpty)
+        #expect(try sha256(of: box.currentVideo) == shotSHA)
+    }
+
+    @Test func fullOutboxDiskIsReportedAndTheShotKept() throws {
+        guard let small = try Tools.smallFileSystem(size: "1m") else { return }
+        defer { Tools.removeSmallFileSystem(small) }
+        let box = try PostSandbox()
+        defer { box.remove() }
+        let shotSHA = try box.shootLarge()
+        let result = try box.recorder(["post", "--caption", "x", "--outbox", small])
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains("disk is full") && result.stderr.contains("shot was kept"), "\(result.stderr)")
+        #expect(try sha256(of: box.currentVideo) == shotSHA)
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: "\(small)/queue")) ?? []
+        #expect(leftovers.isEmpty, "\(leftovers)")
+        // Once there is room, the same shot posts.
+        let retry = try box.recorder(["post", "--caption", "x"])
+        #expect(retry.status == 0, "\(retry.stderr)")
+    }
+}

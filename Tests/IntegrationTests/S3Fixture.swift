@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real SeaweedFS S3 server on loopback (Tests/s3/seaweedfs.sh) behind the fault-injecting
+/// proxy (Tests/s3/faultproxy.py), plus curl with SigV4 as the independent client.
+final class S3Fixture {
+    static let access = "recorder-test"
+    static let secret = "recorder-test-secret"
+    static let bucket = "clips"
+
+    let dir: String
+    let serverPort: Int
+    let proxyPort: Int
+    private var proxy: Process?
+
+    static var repository: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    }
+
+    /// Starts the server and the proxy; fails the test (never skips) when either cannot start.
+    init() throws {
+        dir = try Tools.tempDirectory()
+        serverPort = try Self.freePort()
+        proxyPort = try Self.freePort()
+        try startServer()
+        try FileManager.default.createDirectory(atPath: "\(dir)/proxy", withIntermediateDirectories: true)
+        let proxy = Process()
+        proxy.executableURL = URL(fileURLWithPath: try Tools.path(of: "python3"))
+        proxy.arguments = ["\(Self.repository)/Tests/s3/faultproxy.py", "\(proxyPort)", "\(serverPort)", "\(dir)/proxy"]
+        proxy.standardOutput = FileHandle.nullDevice
+        proxy.standardError = FileHandle.nullDevice
+        try proxy.run()
+        self.proxy = proxy
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: "\(dir)/proxy/ready") { usleep(50_000) }
+        try #require(FileManager.default.fileExists(atPath: "\(dir)/proxy/ready"), "the fault proxy did not start")
+    }
+
+    deinit {
+        proxy?.terminate()
+        stopServer()
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func startServer() throws {
+        let result = try Tools.run("bash", ["\(Self.repository)/Tests/s3/seaweedfs.sh", "start", "\(dir)/server", "\(serverPort)", Self.bucket])
+        try #require(result.status == 0, "SeaweedFS did not start (run the README's test command, which fetches it): \(result.stderr)")
+    }
+
+    func stopServer() {
+        _ = try? Tools.run("bash", ["\(Self.repository)/Tests/s3/seaweedfs.sh", "stop", "\(dir)/server"])
+    }
+
+    /// Settings that point `recorder` at the store through the proxy.
+    var environment: [String: String] {
+        ["RECORDER_BACKEND": "s3", "RECORDER_S3_ENDPOINT": "http://127.0.0.1:\(proxyPort)", "RECORDER_S3_BUCKET": Self.bucket,
+         "RECORDER_S3_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": Self.access, "AWS_SECRET_ACCESS_KEY": Self.secret,
+         "RECORDER_RETRY_INITIAL_SECONDS": "0.2", "RECORDER_RETRY_MAX_SECONDS": "1",
+         "RECORDER_NETWORK_STALL_TIMEOUT_SECONDS": "2", "RECORDER_NETWORK_CONNECT_TIMEOUT_SECONDS": "2"]
+    }
+
+    /// Settings for a multipart upload of the large test shot: 5 MiB parts.
+    static let multipart = ["RECORDER_S3_MULTIPART_THRESHOLD_MIB": "5", "RECORDER_S3_PART_SIZE_MIB": "5"]
+
+    /// Replaces the proxy's fault rules (see faultproxy.py).
+    func faults(_ rules: [[String: Any]]) throws {
+        let data = try JSONSerialization.data(withJSONObject: rules)
+        try data.write(to: URL(fileURLWithPath: "\(dir)/proxy/faults.json.new"))
+        rename("\(dir)/proxy/faults.json.new", "\(dir)/proxy/faults.json")
+    }
+
+    /// Request lines seen by the proxy ("PUT /clips/videos/x.mp4?partNumber=1&uploadId=..."), and
+    /// the full log with headers.
+    func requests() -> [String] {
+        requestLog().split(separator: "\n").filter { !$0.hasPrefix(" ") }.map(String.init)
+    }
+
+    func requestLog() -> String {
+        (try? String(contentsOfFile: "\(dir)/proxy/requests.log", encoding: .utf8)) ?? ""
+    }
+
+    func clearRequests() { unlink("\(dir)/proxy/requests.log") }
+
+    private func curl(_ arguments: [String]) throws -> Tools.Output {
+        try Tools.run("curl", ["-sS", "--aws-sigv4", "aws:amz:us-east-1:s3", "--user", "\(Self.access):\(Self.secret)",
+                               "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD"] + arguments)
+    }
+
+    /// Downloads an object straight from the server (not through the proxy) with curl.
+    func get(_ key: String, to path: String) throws -> Int {
+        let result = try curl(["-o", path, "-w", "%{http_code}", "http://127.0.0.1:\(serverPort)/\(Self.bucket)/\(key)"])
+        return Int(result.stdout) ?? 0
+    }
+
+    /// The object's ETag (unquoted), or nil when it does not exist.
+    func etag(_ key: String) throws -> String? {
+        let result = try curl(["-I", "http://127.0.0.1:\(serverPort)/\(Self.bucket)/\(key)"])
+        guard result.stdout.hasPrefix("HTTP/1.1 200") else { return nil }
+        for line in result.stdout.split(separator: "\r\n") where line.lowercased().hasPrefix("etag:") {
+            return line.dropFirst(5).trimmingCharacters(in: CharacterSet(charactersIn: " \""))
+        }
+        return nil
+    }
+
+    /// Keys under `prefix` (ListObjectsV2).
+    func keys(prefix: String) throws -> [String] {
+        let result = try curl(["http://127.0.0.1:\(serverPort)/\(Self.bucket)?list-type=2&prefix=\(prefix)"])
+        var keys: [String] = []
+        var rest = Substring(result.stdout)
+        while let open = rest.range(of: "<Key>"), let close = rest.range(of: "</Key>", range: open.upperBound..<rest.endIndex) {
+            keys.append(String(rest[open.upperBound..<close.lowerBound]))
+            rest = rest[close.upperBound...]
+        }
+        return keys
+    }
+
+    /// Multipart uploads the store still holds (started, neither completed nor aborted).
+    func pendingUploads() throws -> Int {
+        let result = try curl(["http://127.0.0.1:\(serverPort)/\(Self.bucket)?uploads="])
+        return result.stdout.components(separatedBy: "<UploadId>").count - 1
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        try #require(bound, "no free port")
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""A small fault-injecting HTTP/1.1 TCP proxy for the upload tests (this kernel has no netem).
+
+    faultproxy.py LISTEN_PORT TARGET_PORT STATE_DIR
+
+Forwards 127.0.0.1:LISTEN_PORT to 127.0.0.1:TARGET_PORT. It parses each request the client sends
+(request line, headers, Content-Length body) and appends "METHOD TARGET" plus the headers to
+STATE_DIR/requests.log. Faults are read from STATE_DIR/faults.json when a request starts, as a list
+of rules, each used at most "count" times (the file is rewritten as counts drop):
+
+  {"match": "PUT", "action": "reset", "after": 100000, "count": 1}
+      forward `after` body bytes of a matching request, then reset the connection (RST)
+  {"match": "PUT", "action": "stall", "after": 100000, "count": 1}
+      forward `after` bytes, then stop forwarding and hold the connection open
+  {"match": "POST ?uploadId=", "action": "respond", "status": 200, "body": "<Error>...</Error>", "count": 1}
+      answer the request itself with this status and body instead of forwarding it
+  {"match": "", "action": "throttle", "rate": 2000000, "count": 1000000}
+      forward the body at about `rate` bytes per second
+
+"match" is a substring of "METHOD TARGET". Writes "ready" to STATE_DIR/ready once listening.
+"""
+import json, os, socket, struct, sys, threading, time
+
+listen_port, target_port, state = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+lock = threading.Lock()
+
+
+def take_fault(request_line):
+    path = os.path.join(state, "faults.json")
+    with lock:
+        try:
+            with open(path) as f:
+                rules = json.load(f)
+        except (OSError, ValueError):
+            return None
+        for rule in rules:
+            if rule.get("count", 0) > 0 and rule.get("match", "") in request_line:
+                rule["count"] -= 1
+                with open(path + ".tmp", "w") as f:
+                    json.dump(rules, f)
+                os.replace(path + ".tmp", path)
+                return dict(rule)
+    return None
+
+
+def log(request_line, headers):
+    with lock, open(os.path.join(state, "requests.log"), "a") as f:
+        f.write(request_line + "\n")
+        for h in headers:
+            f.write("    " + h + "\n")
+
+
+def reset(sock):
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()
+    except OSError:
+        pass
+
+
+def pump_back(upstream, client):
+    try:
+        while True:
+            data = upstream.recv(65536)
+            if not data:
+                break
+            client.sendall(data)
+    except OSError:
+        pass
+    try:
+        client.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass
+
+
+def read_headers(sock, buffer):
+    while b"\r\n\r\n" not in buffer:
+        data = sock.recv(65536)
+        if not data:
+            return None, buffer
+        buffer += data
+    head, rest = buffer.split(b"\r\n\r\n", 1)
+    return head.decode("latin-1").split("\r\n"), rest
+
+
+def handle(client):
+    upstream = socket.create_connection(("127.0.0.1", target_port))
+    threading.Thread(target=pump_back, args=(upstream, client), daemon=True).start()
+    buffer = b""
+    try:
+        while True:
+            lines, buffer = read_headers(client, buffer)
+            if lines is None:
+                break
+            request_line = " ".join(lines[0].split(" ")[:2])
+            headers = lines[1:]
+            log(request_line, headers)
+            length = 0
+            for h in headers:
+                name, _, value = h.partition(":")
+                if name.strip().lower() == "content-length":
+                    length = int(value.strip())
+            fault = take_fault(request_line)
+            if fault and fault["action"] == "respond":
+                # Swallow the body, answer in the server's place.
+                body_left = length
+                while body_left > 0:
+                    if not buffer:
+                        buffer = client.recv(65536)
+                        if not buffer:
+                            return
+                    n = min(len(buffer), body_left)
+                    buffer, body_left = buffer[n:], body_left - n
+                payload = fault.get("body", "").encode()
+                client.sendall(b"HTTP/1.1 %d Injected\r\nContent-Type: application/xml\r\nContent-Length: %d\r\nConnection: close\r\n\r\n"
+                               % (fault.get("status", 500), len(payload)) + payload)
+                reset(upstream)
+                time.sleep(0.1)
+                client.close()
+                return
+            upstream.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+            sent = 0
+            while sent < length:
+                if not buffer:
+                    buffer = client.recv(65536)
+                    if not buffer:
+                        return
+                chunk = buffer[: length - sent]
+                buffer = buffer[len(chunk):]
+                if fault and fault["action"] in ("reset", "stall") and sent + len(chunk) >= fault["after"]:
+                    chunk = chunk[: max(fault["after"] - sent, 0)]
+                    upstream.sendall(chunk)
+                    if fault["action"] == "reset":
+                        reset(client)
+                        reset(upstream)
+                        return
+                    while True:  # stall: keep the connection open, move nothing
+                        time.sleep(0.5)
+                        try:
+                            if client.recv(65536, socket.MSG_DONTWAIT) == b"":
+                                break
+                        except BlockingIOError:
+                            continue
+                        except OSError:
+                            break
+                    reset(upstream)
+                    return
+                upstream.sendall(chunk)
+                sent += len(chunk)
+                if fault and fault["action"] == "throttle":
+                    time.sleep(len(chunk) / float(fault["rate"]))
+    except OSError:
+        pass
+    finally:
+        try:
+            client.close()
+        except OSError:
+            pass
+        try:
+            upstream.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+
+
+def main():
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("127.0.0.1", listen_port))
+    server.listen(64)
+    with open(os.path.join(state, "ready"), "w") as f:
+        f.write("ready\n")
+    while True:
+        client, _ = server.accept()
+        threading.Thread(target=handle, args=(client,), daemon=True).start()
+
+
+main()
