@@ -5,6 +5,7 @@ import Foundation
 /// killed upload resumes with the parts it has and completes from this list (not ListParts).
 struct MultipartJournal: Codable, Equatable {
     struct Part: Codable, Equatable {
+        var number: Int
         var etag: String
         /// Lowercase hex MD5 of the part's bytes.
         var md5: String
@@ -15,15 +16,24 @@ struct MultipartJournal: Codable, Equatable {
     var partSize: Int64
     var fileSize: Int64
     var sha256: String
-    var parts: [Int: Part] = [:]
+    /// Acknowledged parts, in part-number order.
+    private(set) var parts: [Part] = []
 
     var partCount: Int { Int((fileSize + partSize - 1) / partSize) }
 
-    var missingParts: [Int] { (1...max(partCount, 1)).filter { parts[$0] == nil } }
+    func part(_ number: Int) -> Part? { parts.first { $0.number == number } }
+
+    mutating func record(_ part: Part) {
+        parts.removeAll { $0.number == part.number }
+        parts.append(part)
+        parts.sort { $0.number < $1.number }
+    }
+
+    var missingParts: [Int] { (1...max(partCount, 1)).filter { part($0) == nil } }
 
     /// The ETag S3 will give the finished object.
     var expectedETag: String {
-        FileDigest.multipartETag(partMD5s: (1...partCount).map { FileDigest.bytes(hex: parts[$0]?.md5 ?? "") })
+        FileDigest.multipartETag(partMD5s: (1...partCount).map { FileDigest.bytes(hex: part($0)?.md5 ?? "") })
     }
 
     static func load(_ path: String) -> MultipartJournal? {

@@ -102,13 +102,13 @@ struct MultipartUpload {
             throw StorageError(.mismatch, "the store's checksum of part \(number) of \(target) differs from what was sent; it will be sent again.",
                                retryable: true)
         }
-        return MultipartJournal.Part(etag: etag, md5: md5)
+        return MultipartJournal.Part(number: number, etag: etag, md5: md5)
     }
 
     private func complete(_ journal: MultipartJournal, on handle: borrowing CurlHandle) throws(StorageError) {
         var xml = "<CompleteMultipartUpload>"
         for number in 1...journal.partCount {
-            xml += "<Part><PartNumber>\(number)</PartNumber><ETag>\"\(journal.parts[number]!.etag)\"</ETag></Part>"
+            xml += "<Part><PartNumber>\(number)</PartNumber><ETag>\"\(journal.part(number)!.etag)\"</ETag></Part>"
         }
         xml += "</CompleteMultipartUpload>"
         let body = Array(xml.utf8)
@@ -169,7 +169,7 @@ private final class PartsState: Sendable {
 
     func record(_ number: Int, _ part: MultipartJournal.Part, journalPath: String) throws(StorageError) {
         let result: Result<Void, StorageError> = shared.withLock { state in
-            state.journal.parts[number] = part
+            state.journal.record(part)
             do throws(StorageError) {
                 try state.journal.save(journalPath)
                 return .success(())

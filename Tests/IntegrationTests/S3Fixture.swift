@@ -106,7 +106,7 @@ final class S3Fixture {
 
     /// Keys under `prefix` (ListObjectsV2).
     func keys(prefix: String) throws -> [String] {
-        let result = try curl(["http://127.0.0.1:\(serverPort)/\(Self.bucket)?list-type=2&prefix=\(prefix)"])
+        let result = try curl(["http://127.0.0.1:\(serverPort)/\(Self.bucket)?list-type=2&prefix=\(prefix.replacingOccurrences(of: "/", with: "%2F"))"])
         var keys: [String] = []
         var rest = Substring(result.stdout)
         while let open = rest.range(of: "<Key>"), let close = rest.range(of: "</Key>", range: open.upperBound..<rest.endIndex) {

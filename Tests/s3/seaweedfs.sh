@@ -35,6 +35,13 @@ PY
   rm -rf "$tmp"
 }
 
+close_inherited_fds() {
+  local fd
+  for fd in $(ls /proc/$$/fd); do
+    [ "$fd" -gt 2 ] && [ "$fd" != 255 ] && eval "exec $fd>&-" 2>/dev/null || true
+  done
+}
+
 ready() { # signed HEAD on the bucket answers 200
   local port=$1 bucket=$2
   [ "$(curl -s -o /dev/null -w '%{http_code}' -I --max-time 2 --aws-sigv4 aws:amz:us-east-1:s3 \
@@ -52,6 +59,9 @@ start() {
  "actions":["Admin","Read","List","Tagging","Write"]}]}
 JSON
   # -ip / -ip.bind keep it on loopback; telemetry off (it would call out to the internet).
+  # The server must not inherit the caller's other descriptors (a test harness's pipes would never
+  # see end-of-file while it runs).
+  close_inherited_fds
   setsid "$weed" mini -dir="$dir/data" -ip=127.0.0.1 -ip.bind=127.0.0.1 -master.telemetry=false \
     -s3.port="$port" -s3.config="$dir/s3.json" -s3.autoCreateBucket=false -webdav=false -admin.ui=false \
     -s3.port.iceberg=0 -s3.port.lance=0 -bucket="$bucket" >>"$dir/log" 2>&1 </dev/null &

@@ -1,0 +1,270 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `recorder post` against a real S3 server (SeaweedFS), through the fault-injecting proxy, with
+/// curl (SigV4) as the independent reader. One server at a time: SeaweedFS uses fixed side ports.
+@Suite(.serialized) struct S3UploadTests {
+    private func sandbox(_ s3: S3Fixture, _ extra: [String: String] = [:]) throws -> PostSandbox {
+        var box = try PostSandbox()
+        box.extraEnvironment = s3.environment.merging(extra) { $1 }
+        return box
+    }
+
+    /// The posted video and metadata, fetched with curl; checks the bytes against `shotSHA`.
+    private func fetch(_ s3: S3Fixture, id: String, shotSHA: String, in box: PostSandbox) throws -> [String: Any] {
+        let video = "\(box.root)/fetched.mp4", meta = "\(box.root)/fetched.json"
+        #expect(try s3.get("videos/\(id).mp4", to: video) == 200)
+        #expect(try s3.get("posts/\(id).json", to: meta) == 200)
+        #expect(try sha256(of: video) == shotSHA)
+        #expect(try Probe.decodesCleanly(video))
+        let object = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: meta))) as? [String: Any]
+        let metadata = try #require(object)
+        #expect(metadata["sha256"] as? String == shotSHA)
+        #expect(metadata["id"] as? String == id)
+        #expect(metadata["key"] as? String == "videos/\(id).mp4")
+        return metadata
+    }
+
+    private func postedID(_ result: Tools.Output) throws -> String {
+        #expect(result.status == 0, "post failed: \(result.stderr)")
+        let answer = try jsonObject(result.stdout)
+        #expect(answer["status"] as? String == "uploaded", "\(answer)")
+        return try #require(answer["id"] as? String)
+    }
+
+    @Test func roundTripSinglePutKeepsCaptionsOutOfHeaders() throws {
+        let s3 = try S3Fixture()
+        let box = try sandbox(s3)
+        defer { box.remove() }
+        let shotSHA = try box.shoot()
+        let caption = "Line one\r\nX-Injected: yes\n\u{202B}שלום\u{202C} 🎉👨‍👩‍👧"
+        let id = try postedID(try box.recorder(["post", "--caption", caption, "--json"]))
+        let metadata = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
+        #expect(metadata["caption"] as? String == "Line one\nX-Injected: yes\n\u{202B}שלום\u{202C} 🎉👨‍👩‍👧")
+        // The video went up in one PUT whose ETag is the file's MD5 (checked with md5sum).
+        let md5 = try Tools.run("md5sum", ["\(box.root)/fetched.mp4"]).stdout.prefix(32)
+        #expect(try s3.etag("videos/\(id).mp4") == String(md5))
+        let log = s3.requestLog()
+        #expect(!log.contains("X-Injected") && !log.contains("שלום") && !log.contains("Line one"))
+        #expect(log.contains("x-amz-content-sha256: \(shotSHA)"), "the video PUT must carry its real SHA-256")
+        #expect(s3.requests().filter { $0.hasPrefix("PUT /clips/videos/") }.count == 1)
+    }
+
+    @Test func multipartRoundTripCompletesFromItsOwnETags() throws {
+        let s3 = try S3Fixture()
+        let box = try sandbox(s3, S3Fixture.multipart)
+        defer { box.remove() }
+        let shotSHA = try box.shootLarge()
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: box.currentVideo)[.size] as? Int)
+        let parts = (size + (5 << 20) - 1) / (5 << 20)
+        try #require(parts >= 2, "the large shot is only \(size) bytes")
+        let id = try postedID(try box.recorder(["post", "--caption", "big", "--json"]))
+        _ = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
+        #expect(try s3.etag("videos/\(id).mp4")?.hasSuffix("-\(parts)") == true)
+        let requests = s3.requests()
+        #expect(requests.filter { $0.contains("?partNumber=") }.count == parts)
+        #expect(!requests.contains { $0.hasPrefix("GET") && $0.contains("uploadId=") }, "must not use ListParts")
+        #expect(try s3.pendingUploads() == 0)
+    }
+
+    @Test func wrongSecretIsRefusedClearlyAndThePostStaysQueued() throws {
+        let s3 = try S3Fixture()
+        var box = try sandbox(s3, ["AWS_SECRET_ACCESS_KEY": "not-the-secret"])
+        defer { box.remove() }
+        let shotSHA = try box.shoot()
+        let result = try box.recorder(["post", "--caption", "x"])
+        #expect(result.status == 77, "\(result.stderr)")
+        #expect(result.stderr.contains("403") && result.stderr.contains("access key and secret"), "\(result.stderr)")
+        #expect(!result.stderr.contains("not-the-secret"))
+        #expect(box.queued().count == 1)
+        let listing = try box.recorder(["outbox"])
+        #expect(listing.stdout.contains("1 post queued") && listing.stdout.contains("403"), "\(listing.stdout)")
+        box.extraEnvironment["AWS_SECRET_ACCESS_KEY"] = S3Fixture.secret
+        let flush = try box.recorder(["outbox", "flush", "--json"])
+        #expect(flush.status == 0, "\(flush.stderr)")
+        let id = try #require(try jsonObject(flush.stdout)["id"] as? String)
+        _ = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
+        #expect(box.queued().isEmpty)
+    }
+
+    @Test func resetsStallsThrottlingAndErrorBodiesAreRetried() throws {
+        let s3 = try S3Fixture()
+        // One part at a time, so each fault is met (with parts in parallel, the first failure ends the attempt).
+        let box = try sandbox(s3, S3Fixture.multipart.merging(["RECORDER_S3_PARALLEL_PARTS": "1"]) { $1 })
+        defer { box.remove() }
+        let shotSHA = try box.shootLarge()
+        try s3.faults([
+            ["match": "POST /clips/videos/", "action": "respond", "status": 503, "count": 1,
+             "body": "<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>"],
+            ["match": "partNumber=1&", "action": "reset", "after": 1_000_000, "count": 1],
+            ["match": "partNumber=2&", "action": "stall", "after": 2_000_000, "count": 1],
+            ["match": "partNumber=3&", "action": "respond", "status": 400, "count": 1,
+             "body": "<Error><Code>RequestTimeout</Code><Message>Your socket connection to the server was not read from or written to within the timeout period.</Message></Error>"],
+            ["match": "?uploadId=", "action": "respond", "status": 200, "count": 1,
+             "body": "<Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>"],
+        ])
+        let result = try box.recorder(["post", "--caption", "faults", "--json", "--attempts", "20"])
+        let id = try postedID(result)
+        _ = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
+        for said in ["SlowDown", "reset", "timed out or stalled", "RequestTimeout", "InternalError"] {
+            #expect(result.stderr.contains(said), "expected a retry after \(said): \(result.stderr)")
+        }
+        #expect(try s3.keys(prefix: "videos/") == ["videos/\(id).mp4"])
+        #expect(try s3.pendingUploads() == 0)
+    }
+
+    @Test func otherClientErrorsAreNotRetried() throws {
+        let s3 = try S3Fixture()
+        let box = try sandbox(s3)
+        defer { box.remove() }
+        try box.shoot()
+        try s3.faults([["match": "PUT /clips/videos/", "action": "respond", "status": 400, "count": 1,
+                        "body": "<Error><Code>InvalidArgument</Code><Message>Injected bad argument</Message></Error>"]])
+        let result = try box.recorder(["post", "--caption", "x", "--attempts", "5"])
+        #expect(result.status != 0 && result.status != 75, "\(result.stderr)")
+        #expect(result.stderr.contains("InvalidArgument: Injected bad argument"), "\(result.stderr)")
+        #expect(s3.requests().filter { $0.hasPrefix("PUT /clips/videos/") }.count == 1)
+        #expect(box.queued().count == 1)
+    }
+
+    @Test func serverKilledAndRestartedMidUploadStillCompletesOnce() throws {
+        let s3 = try S3Fixture()
+        let box = try sandbox(s3, S3Fixture.multipart.merging(["RECORDER_S3_PARALLEL_PARTS": "1"]) { $1 })
+        defer { box.remove() }
+        let shotSHA = try box.shootLarge()
+        try s3.faults([["match": "", "action": "throttle", "rate": 2_000_000, "count": 1_000_000]])
+        let post = try box.start(["post", "--caption", "restart", "--json", "--attempts", "200"])
+        try waitFor("a part to be acknowledged") { try journaledParts(box) >= 1 }
+        s3.stopServer()
+        try s3.faults([])
+        usleep(500_000)
+        try s3.startServer()
+        let result = try Tools.finish(post)
+        let id = try postedID(result)
+        _ = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
+        #expect(try s3.keys(prefix: "videos/") == ["videos/\(id).mp4"])
+        #expect(try s3.keys(prefix: "posts/") == ["posts/\(id).json"])
+        #expect(try s3.pendingUploads() == 0)
+    }
+
+    @Test func killedMidMultipartResumesWithoutResendingAcknowledgedParts() throws {
+        let s3 = try S3Fixture()
+        let box = try sandbox(s3, S3Fixture.multipart.merging(["RECORDER_S3_PARALLEL_PARTS": "1"]) { $1 })
+        defer { box.remove() }
+        let shotSHA = try box.shootLarge()
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: box.currentVideo)[.size] as? Int)
+        let parts = (size + (5 << 20) - 1) / (5 << 20)
+        try s3.faults([["match": "", "action": "throttle", "rate": 2_000_000, "count": 1_000_000]])
+        let post = try box.start(["post", "--caption", "resume", "--attempts", "5"])
+        try waitFor("a part to be acknowledged") { try journaledParts(box) >= 1 }
+        kill(post.process.processIdentifier, SIGKILL)
+        _ = try Tools.finish(post)
+        let acknowledged = try journaledParts(box)
+        try #require(acknowledged < parts)
+        try s3.faults([])
+        s3.clearRequests()
+        let flush = try box.recorder(["outbox", "flush", "--json", "--attempts", "5"])
+        #expect(flush.status == 0, "\(flush.stderr)")
+        let id = try #require(try jsonObject(flush.stdout)["id"] as? String)
+        _ = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
+        let requests = s3.requests()
+        #expect(requests.filter { $0.contains("?partNumber=") }.count == parts - acknowledged, "\(requests)")
+        #expect(!requests.contains { $0.contains("?uploads=") }, "the upload must resume, not restart")
+        #expect(try s3.pendingUploads() == 0)
+    }
+
+    @Test func anUploadAbandonedForANewPartSizeIsAborted() throws {
+        let s3 = try S3Fixture()
+        var box = try sandbox(s3, S3Fixture.multipart.merging(["RECORDER_S3_PARALLEL_PARTS": "1"]) { $1 })
+        defer { box.remove() }
+        let shotSHA = try box.shootLarge()
+        try s3.faults([["match": "", "action": "throttle", "rate": 2_000_000, "count": 1_000_000]])
+        let post = try box.start(["post", "--caption", "abandon", "--attempts", "5"])
+        try waitFor("a part to be acknowledged") { try journaledParts(box) >= 1 }
+        kill(post.process.processIdentifier, SIGKILL)
+        _ = try Tools.finish(post)
+        try s3.faults([])
+        #expect(try s3.pendingUploads() == 1)
+        box.extraEnvironment["RECORDER_S3_PART_SIZE_MIB"] = "6"
+        box.extraEnvironment["RECORDER_S3_MULTIPART_THRESHOLD_MIB"] = "6"
+        let flush = try box.recorder(["outbox", "flush", "--json", "--attempts", "5"])
+        #expect(flush.status == 0, "\(flush.stderr)")
+        let id = try #require(try jsonObject(flush.stdout)["id"] as? String)
+        _ = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
+        #expect(s3.requests().contains { $0.hasPrefix("DELETE ") && $0.contains("uploadId=") })
+        #expect(try s3.pendingUploads() == 0)
+    }
+
+    @Test func aTakenNameIsNeverOverwritten() throws {
+        let s3 = try S3Fixture()
+        var box = try sandbox(s3, ["RECORDER_S3_ENDPOINT": "http://127.0.0.1:\(try S3Fixture.freePort())"])
+        defer { box.remove() }
+        let shotSHA = try box.shoot()
+        let offline = try box.recorder(["post", "--caption", "x", "--json", "--attempts", "1"])
+        #expect(offline.status == 75)
+        let queuedID = try #require(try jsonObject(offline.stdout)["id"] as? String)
+        // Somebody else's post already has that name.
+        let other = "\(box.root)/other.bin"
+        try Data("someone else's video".utf8).write(to: URL(fileURLWithPath: other))
+        let put = try Tools.run("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "--aws-sigv4", "aws:amz:us-east-1:s3",
+                                         "--user", "\(S3Fixture.access):\(S3Fixture.secret)", "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD",
+                                         "-T", other, "http://127.0.0.1:\(s3.serverPort)/\(S3Fixture.bucket)/videos/\(queuedID).mp4"])
+        try #require(put.stdout == "200")
+        let before = try s3.etag("videos/\(queuedID).mp4")
+        box.extraEnvironment["RECORDER_S3_ENDPOINT"] = s3.environment["RECORDER_S3_ENDPOINT"]
+        let flush = try box.recorder(["outbox", "flush", "--json"])
+        #expect(flush.status == 0, "\(flush.stderr)")
+        let id = try #require(try jsonObject(flush.stdout)["id"] as? String)
+        #expect(id != queuedID)
+        #expect(flush.stderr.contains("taken"))
+        #expect(try s3.etag("videos/\(queuedID).mp4") == before)
+        _ = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
+    }
+
+    @Test func missingBucketAndDeadEndpointAreReportedAndQueued() throws {
+        let s3 = try S3Fixture()
+        var box = try sandbox(s3, ["RECORDER_S3_BUCKET": "no-such-bucket"])
+        defer { box.remove() }
+        let shotSHA = try box.shoot()
+        let missing = try box.recorder(["post", "--caption", "x"])
+        #expect(missing.status == 78, "\(missing.stderr)")
+        #expect(missing.stderr.contains("bucket does not exist"), "\(missing.stderr)")
+        #expect(box.queued().count == 1)
+
+        box.extraEnvironment["RECORDER_S3_BUCKET"] = S3Fixture.bucket
+        box.extraEnvironment["RECORDER_S3_ENDPOINT"] = "http://127.0.0.1:\(try S3Fixture.freePort())"
+        let dead = try box.recorder(["outbox", "flush", "--attempts", "2"])
+        #expect(dead.status == 75, "\(dead.stderr)")
+        #expect(dead.stderr.contains("cannot connect"), "\(dead.stderr)")
+        #expect(box.queued().count == 1)
+
+        box.extraEnvironment["RECORDER_S3_ENDPOINT"] = s3.environment["RECORDER_S3_ENDPOINT"]
+        let flush = try box.recorder(["outbox", "flush", "--json"])
+        #expect(flush.status == 0, "\(flush.stderr)")
+        let id = try #require(try jsonObject(flush.stdout)["id"] as? String)
+        _ = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
+    }
+
+    private func journaledParts(_ box: PostSandbox) throws -> Int {
+        for item in box.queued() {
+            let path = "\(box.outbox)/queue/\(item)/upload.json"
+            guard let data = FileManager.default.contents(atPath: path),
+                  let journal = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { continue }
+            return (journal["parts"] as? [Any])?.count ?? 0
+        }
+        return 0
+    }
+
+    private func waitFor(_ what: String, seconds: Double = 60, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return }
+            usleep(50_000)
+        }
+        Issue.record("timed out waiting for \(what)")
+        throw CancellationError()
+    }
+}
