@@ -46,9 +46,10 @@ let package = Package(
 
         .testTarget(name: "VideoCaptureTests", dependencies: ["VideoCapture"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaEncoderTests", dependencies: ["MediaEncoder", "VideoCapture"], swiftSettings: swiftSettings),
-        .testTarget(name: "RecorderCoreTests", dependencies: ["RecorderCore", "VideoCapture", "MediaEncoder"],
+        .testTarget(name: "StorageUploadTests", dependencies: ["StorageUpload"], swiftSettings: swiftSettings),
+        .testTarget(name: "RecorderCoreTests", dependencies: ["RecorderCore", "VideoCapture", "MediaEncoder", "StorageUpload"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "IntegrationTests", dependencies: ["RecorderCore", "VideoCapture", "MediaEncoder"],
+        .testTarget(name: "IntegrationTests", dependencies: ["RecorderCore", "VideoCapture", "MediaEncoder", "StorageUpload"],
                     swiftSettings: swiftSettings),
     ]
 )

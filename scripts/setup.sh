@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages recorder needs. `setup.sh run`: build and run; `setup.sh test`: also
-# what the tests use (ffmpeg/ffprobe as independent readers, qemu + Debian's kernel + vivid/v4l2loopback).
+# what the tests use (ffmpeg/ffprobe and curl as independent readers, qemu + Debian's kernel +
+# vivid/v4l2loopback, and SeaweedFS from PyPI as the S3 server).
 set -euo pipefail
 profile=${1:-run}
 run_pkgs=(pkg-config libv4l-dev libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libcurl4-openssl-dev)
 test_pkgs=(ffmpeg v4l-utils qemu-system-x86 linux-image-amd64 linux-headers-amd64 v4l2loopback-dkms dkms
-           busybox-static kmod xz-utils zstd python3 util-linux)
+           busybox-static kmod xz-utils zstd python3 python3-pip curl util-linux)
 pkgs=("${run_pkgs[@]}")
 [ "$profile" = test ] && pkgs+=("${test_pkgs[@]}")
 
@@ -22,4 +23,7 @@ fi
 if ! command -v swift >/dev/null; then
   echo "setup: swift is not on PATH; install Swift 6.1 or newer (https://swift.org/install) and try again" >&2
   exit 69
+fi
+if [ "$profile" = test ]; then
+  bash "$(dirname "$0")/../Tests/s3/seaweedfs.sh" fetch
 fi

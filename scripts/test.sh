@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every test: installs what it needs, builds, runs the Swift tests, then the device tests on real
-# V4L2 drivers (Debian's kernel under qemu with vivid and v4l2loopback, or the host's own modules
+# Every test: installs what it needs, builds, runs the Swift tests (including the upload tests
+# against a real SeaweedFS S3 server on loopback), then the device tests on real V4L2 drivers (Debian's kernel under qemu with vivid and v4l2loopback, or the host's own modules
 # when it has them and VM=0).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,0 +1,118 @@
+import Foundation
+@testable import RecorderCore
+import StorageUpload
+import Testing
+
+@Suite struct CaptionTests {
+    @Test func anyScriptAndEmojiPassAndLineBreaksAreNormalised() throws {
+        #expect(try Caption.validate("مرحبا 👨‍👩‍👧 שלום\r\nnext\rlast\tend") == "مرحبا 👨‍👩‍👧 שלום\nnext\nlast\tend")
+        #expect(try Caption.validate("") == "")
+        #expect(try Caption.validate(String(repeating: "🇫🇷", count: Caption.maximumLength)).count == Caption.maximumLength)
+    }
+
+    @Test func controlCharactersAndOverlongCaptionsAreRefused() {
+        for bad in ["a\u{0}b", "bell\u{7}", "\u{1b}[2J", "c1\u{85}", String(repeating: "x", count: Caption.maximumLength + 1), "bad \u{FFFD}"] {
+            #expect(throws: RecorderError.self) { try Caption.validate(bad) }
+        }
+        let nul = #expect(throws: RecorderError.self) { try Caption.validate("a\u{0}b") }
+        #expect(nul?.message.contains("NUL") == true && nul?.exitStatus == .dataError)
+    }
+}
+
+@Suite struct PostIDTests {
+    @Test func idsAreTenAlphanumericsDrawnUniformly() {
+        let ids = (0..<2000).map { _ in PostID.random() }
+        #expect(ids.allSatisfy(PostID.isValid))
+        #expect(Set(ids).count == ids.count)
+        let used = Set(ids.joined())
+        #expect(used.count == 62, "all of [A-Za-z0-9] should appear in 20,000 draws")
+        #expect(!PostID.isValid("abc") && !PostID.isValid("abcdefghi!"))
+    }
+}
+
+@Suite struct RecorderConfigurationTests {
+    private func file(_ text: String) throws -> String {
+        let path = NSTemporaryDirectory() + "conf-\(UUID().uuidString)"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func flagsBeatTheEnvironmentWhichBeatsTheFile() throws {
+        let path = try file("backend = local\nauthor_id = \"from file\"\nauthor_name = File\n# comment\n\nlocal.path = /f\n")
+        defer { unlink(path) }
+        let env = ["RECORDER_AUTHOR_NAME": "Env", "RECORDER_LOCAL_PATH": "/e", "HOME": "/home/x"]
+        let config = try RecorderConfiguration(flags: ["local.path": "/flag"], configFile: path, environment: env)
+        #expect(config.author == PostMetadata.Author(id: "from file", name: "Env"))
+        #expect(config.localStoreDirectory == "/flag")
+        #expect(config.outboxDirectory == "/home/x/.local/state/recorder/outbox")
+        #expect(try RecorderConfiguration(flags: [:], configFile: path, environment: env).localStoreDirectory == "/e")
+    }
+
+    @Test func mistakesNameTheKeyAndTheLine() throws {
+        let path = try file("backend = s3\ns3.bukket = x\n")
+        defer { unlink(path) }
+        let typo = #expect(throws: RecorderError.self) { try RecorderConfiguration(flags: [:], configFile: path, environment: [:]) }
+        #expect(typo?.message.contains(":2") == true && typo?.exitStatus == .config)
+        let s3 = try RecorderConfiguration(flags: ["backend": "s3"], configFile: nil, environment: ["HOME": "/nonexistent"])
+        let missing = #expect(throws: RecorderError.self) { try s3.makeBackend() }
+        #expect(missing?.message.contains("s3.endpoint") == true)
+        let number = try RecorderConfiguration(flags: ["retry.max_seconds": "soon"], configFile: nil, environment: ["HOME": "/nonexistent"])
+        #expect(throws: RecorderError.self) { try number.retryPolicy(maximumAttempts: nil) }
+    }
+}
+
+@Suite struct OutboxTests {
+    private func metadata(_ id: String) -> PostMetadata {
+        PostMetadata(id: id, video: "\(id).mp4", key: PostMetadata.videoKey(id: id), metadataKey: PostMetadata.metadataKey(id: id),
+                     url: "", ext: "mp4", width: 2, height: 2, durationSeconds: 1, frameRate: 30, codec: "h264", byteSize: 5,
+                     sha256: "", caption: id, author: .init(id: "a", name: "a"), createdAt: "2026-11-22T00:00:00Z", camera: "test",
+                     likeCount: 0, shareCount: 0, commentCount: 0)
+    }
+
+    @Test func postsGoUpInTheOrderTheyWereQueuedAndLeaveOnlyOnceStored() throws {
+        let root = NSTemporaryDirectory() + "outbox-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let outbox = Outbox(root: root + "/outbox")
+        try outbox.prepare()
+        var ids: [String] = []
+        for n in 0..<3 {
+            let video = "\(root)/v\(n)"
+            try Data("video \(n)".utf8).write(to: URL(fileURLWithPath: video))
+            var meta = metadata(PostID.random())
+            let digest = try FileDigest.compute(path: video)
+            meta.sha256 = digest.sha256
+            meta.byteSize = digest.size
+            ids.append(meta.id)
+            _ = try outbox.enqueue(video: video, metadata: meta, shotID: "shot\(n)")
+            #expect(FileManager.default.fileExists(atPath: video), "the source stays until the caller removes it")
+        }
+        #expect(outbox.items().map(\.metadata.id) == ids)
+        let store = LocalDirectoryBackend(root: root + "/store")
+        let report = try OutboxUploader(outbox: outbox, backend: store, policy: RetryPolicy(maximumAttempts: 1), log: { _ in }).flush()
+        #expect(report.failure == nil)
+        #expect(report.uploaded.map(\.id) == ids)
+        #expect(outbox.items().isEmpty)
+        for id in ids {
+            #expect(outbox.receipt(id: id)?.videoURL.hasSuffix("/videos/\(id).mp4") == true)
+            #expect(FileManager.default.fileExists(atPath: "\(root)/store/posts/\(id).json"))
+        }
+    }
+
+    @Test func aDamagedQueuedVideoIsNotUploadedAndStaysQueued() throws {
+        let root = NSTemporaryDirectory() + "outbox-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let outbox = Outbox(root: root + "/outbox")
+        let video = "\(root)-v"
+        defer { unlink(video) }
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try Data("video".utf8).write(to: URL(fileURLWithPath: video))
+        var meta = metadata(PostID.random())
+        meta.sha256 = String(repeating: "0", count: 64)
+        let item = try outbox.enqueue(video: video, metadata: meta, shotID: "s")
+        let report = try OutboxUploader(outbox: outbox, backend: LocalDirectoryBackend(root: root + "/store"),
+                                        policy: RetryPolicy(maximumAttempts: 3), log: { _ in }).flush()
+        #expect(report.failure?.message.contains("checksum") == true)
+        #expect(outbox.items().map(\.directory) == [item.directory])
+        #expect(!FileManager.default.fileExists(atPath: "\(root)/store/videos"))
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+@testable import StorageUpload
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct S3ResponseTests {
+    private func classify(_ status: Int, _ code: String?, operation: String = "upload") -> StorageError {
+        let body = code.map { "<?xml version=\"1.0\"?><Error><Code>\($0)</Code><Message>said &amp; done</Message></Error>" } ?? ""
+        return S3Response.failure(status: status, body: body, operation: operation, target: "videos/x.mp4", credentials: "the environment")
+    }
+
+    @Test func throttlingTimeoutsAndServerErrorsAreRetryable() {
+        #expect(classify(503, "SlowDown").isRetryable)
+        #expect(classify(400, "RequestTimeout").isRetryable)
+        #expect(classify(500, "InternalError").isRetryable)
+        #expect(classify(502, nil).isRetryable)
+        #expect(classify(429, nil).isRetryable)
+        #expect(classify(200, "InternalError").isRetryable)
+    }
+
+    @Test func otherClientErrorsAreNotAndNameTheFix() {
+        let denied = classify(403, "SignatureDoesNotMatch")
+        #expect(!denied.isRetryable && denied.kind == .accessDenied)
+        #expect(denied.message.contains("SignatureDoesNotMatch: said & done") && denied.message.contains("access key and secret"))
+        #expect(classify(404, "NoSuchBucket").kind == .missingContainer)
+        #expect(classify(404, nil, operation: "check the bucket").kind == .missingContainer)
+        #expect(!classify(400, "InvalidArgument").isRetryable)
+        #expect(!classify(400, "EntityTooSmall").isRetryable)
+        let skew = classify(403, "RequestTimeTooSkewed")
+        #expect(!skew.isRetryable && skew.message.contains("clock"))
+    }
+
+    @Test func readsTagsAndErrorDocuments() {
+        let xml = "<InitiateMultipartUploadResult><Bucket>b</Bucket><Key>k</Key><UploadId>a/b+c=&amp;</UploadId></InitiateMultipartUploadResult>"
+        #expect(S3Response.value(of: "UploadId", in: xml) == "a/b+c=&")
+        #expect(S3Response.value(of: "Missing", in: xml) == nil)
+        #expect(S3Response.isError("<?xml version=\"1.0\"?>\n<Error><Code>x</Code></Error>"))
+        #expect(!S3Response.isError(xml))
+    }
+}
+
+@Suite struct S3RequestTests {
+    private func backend(pathStyle: Bool = true, prefix: String = "") throws -> S3Backend {
+        try S3Backend(S3Configuration(endpoint: "https://s3.example.com:9000/", region: "eu-west-1", bucket: "my.bucket", prefix: prefix,
+                                      pathStyle: pathStyle, credentials: S3Credentials(accessKeyID: "AK", secretAccessKey: "SK", source: "test")))
+    }
+
+    @Test func keysArePercentEncodedAsSigV4SignsThem() throws {
+        #expect(S3Backend.encode("a b(c)+d/é~_-.") == "a%20b%28c%29%2Bd/%C3%A9~_-.")
+        #expect(S3Backend.encode("x/y=z", keepSlash: false) == "x%2Fy%3Dz")
+        #expect(try backend(prefix: "booth 1/").url(forKey: "videos/A.mp4") == "https://s3.example.com:9000/my.bucket/booth%201/videos/A.mp4")
+        #expect(try backend(pathStyle: false).url(forKey: "videos/A.mp4") == "https://my.bucket.s3.example.com:9000/videos/A.mp4")
+    }
+
+    @Test func badSettingsAreRefusedBeforeAnyRequest() {
+        let credentials = S3Credentials(accessKeyID: "AK", secretAccessKey: "SK", source: "test")
+        let bad: [S3Configuration] = [
+            S3Configuration(endpoint: "ftp://host", region: "r", bucket: "bucket", credentials: credentials),
+            S3Configuration(endpoint: "https://host/path", region: "r", bucket: "bucket", credentials: credentials),
+            S3Configuration(endpoint: "https://host", region: "r", bucket: "Bad_Bucket", credentials: credentials),
+            S3Configuration(endpoint: "https://host", region: "r", bucket: "bucket", credentials: credentials, partSize: 4 << 20),
+            S3Configuration(endpoint: "https://host", region: "r", bucket: "bucket", credentials: credentials, parallelParts: 0),
+            S3Configuration(endpoint: "https://host", region: "r\nx", bucket: "bucket", credentials: credentials),
+        ]
+        for configuration in bad {
+            #expect(throws: StorageError.self) { try configuration.validate() }
+        }
+    }
+}
+
+@Suite struct DigestTests {
+    /// Reference values from Python's hashlib over the same bytes (i * 7 mod 251, 12 MiB + 123).
+    @Test func checksumsAndMultipartETagMatchAnIndependentImplementation() throws {
+        let count: Int = 12 * 1024 * 1024 + 123
+        var bytes = [UInt8](repeating: 0, count: count)
+        for i in 0..<count { bytes[i] = UInt8((i * 7) % 251) }
+        let path = NSTemporaryDirectory() + "digest-\(UUID().uuidString)"
+        defer { unlink(path) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let digest = try FileDigest.compute(path: path)
+        #expect(digest.sha256 == "a30345d864642c926b1f3514007d9e35dd83b97f246f39999a3364611e365f4e")
+        #expect(digest.md5 == "9fd844c8a81f368f95a6ed29b05b63ca")
+        #expect(try FileDigest.multipartETag(path: path, size: digest.size, partSize: 5 << 20) == "f4acaf2bb83cbf442c107e87ef65c14a-3")
+        #expect(FileDigest.base64(hex: "9fd844c8a81f368f95a6ed29b05b63ca") == Data(FileDigest.bytes(hex: digest.md5)).base64EncodedString())
+    }
+
+    @Test func journalKnowsWhatIsMissing() {
+        var journal = MultipartJournal(key: "k", uploadID: "u", partSize: 5, fileSize: 12, sha256: "s")
+        #expect(journal.partCount == 3 && journal.missingParts == [1, 2, 3])
+        journal.record(.init(number: 2, etag: "e2", md5: "00"))
+        journal.record(.init(number: 2, etag: "e2b", md5: "00"))
+        #expect(journal.missingParts == [1, 3] && journal.parts.count == 1 && journal.part(2)?.etag == "e2b")
+    }
+}
+
+@Suite struct RetryPolicyTests {
+    @Test func backoffGrowsToTheCapWithFullJitter() {
+        let policy = RetryPolicy(initialSeconds: 0.5, maximumSeconds: 8)
+        #expect((1...7).map { policy.ceiling(afterFailures: $0) } == [0.5, 1, 2, 4, 8, 8, 8])
+        let delays = (0..<200).map { _ in policy.delay(afterFailures: 10) }
+        #expect(delays.allSatisfy { $0 >= 0 && $0 <= 8 })
+        #expect(delays.min()! < 2 && delays.max()! > 6, "full jitter spreads the waits over [0, cap]")
+        #expect(policy.allowsAnother(after: 1_000_000))
+        #expect(!RetryPolicy(maximumAttempts: 3).allowsAnother(after: 3))
+    }
+}
+
+@Suite struct CredentialsTests {
+    private func file(_ text: String, mode: mode_t) throws -> String {
+        let path = NSTemporaryDirectory() + "creds-\(UUID().uuidString)"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, mode)
+        return path
+    }
+
+    @Test func theEnvironmentComesFirstThenAPrivateFile() throws {
+        let path = try file("[default]\naws_access_key_id = FILEKEY\naws_secret_access_key = FILESECRET\n", mode: 0o600)
+        defer { unlink(path) }
+        let env = try S3Credentials.load(environment: ["AWS_ACCESS_KEY_ID": "ENVKEY", "AWS_SECRET_ACCESS_KEY": "ENVSECRET"], file: path)
+        #expect(env.accessKeyID == "ENVKEY")
+        let fromFile = try S3Credentials.load(environment: [:], file: path)
+        #expect(fromFile.accessKeyID == "FILEKEY" && fromFile.secretAccessKey == "FILESECRET")
+        #expect(!"\(fromFile)".contains("FILESECRET"))
+    }
+
+    @Test func aFileOthersCanReadIsRefused() throws {
+        let path = try file("access_key_id = K\nsecret_access_key = S\n", mode: 0o644)
+        defer { unlink(path) }
+        let error = #expect(throws: StorageError.self) { try S3Credentials.read(file: path) }
+        #expect(error?.message.contains("chmod 600") == true)
+        let broken = try file("access_key_id = K\nsecret_access_key = S X\n", mode: 0o600)
+        defer { unlink(broken) }
+        #expect(throws: StorageError.self) { try S3Credentials.read(file: broken) }
+    }
+}
+
+@Suite struct LocalDirectoryBackendTests {
+    @Test func objectsAppearWholeAndAreNeverOverwritten() throws {
+        let root = NSTemporaryDirectory() + "store-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = LocalDirectoryBackend(root: root, prefix: "p/")
+        try store.check()
+        let a = root + "-a", b = root + "-b"
+        defer { unlink(a); unlink(b) }
+        try Data("first".utf8).write(to: URL(fileURLWithPath: a))
+        try Data("second".utf8).write(to: URL(fileURLWithPath: b))
+        #expect(try store.stat(key: "videos/x.mp4") == nil)
+        try store.upload(path: a, key: "videos/x.mp4", contentType: "video/mp4", digest: try FileDigest.compute(path: a), journal: root + "/j")
+        try store.upload(path: a, key: "videos/x.mp4", contentType: "video/mp4", digest: try FileDigest.compute(path: a), journal: root + "/j")
+        #expect(throws: StorageError.self) {
+            try store.upload(path: b, key: "videos/x.mp4", contentType: "video/mp4", digest: try FileDigest.compute(path: b), journal: root + "/j")
+        }
+        #expect(try String(contentsOfFile: "\(root)/p/videos/x.mp4", encoding: .utf8) == "first")
+        let stored = try #require(try store.stat(key: "videos/x.mp4"))
+        #expect(try store.matches(stored, path: a, digest: try FileDigest.compute(path: a)))
+        #expect(!(try store.matches(stored, path: b, digest: try FileDigest.compute(path: b))))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(root)/p/videos") == ["x.mp4"])
+    }
+}
