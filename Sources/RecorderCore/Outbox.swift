@@ -58,14 +58,14 @@ public struct Outbox: Sendable {
     /// Puts a post in the queue: the video is hard-linked (same file system) or copied and fsynced,
     /// the metadata and state written and fsynced, then the folder renamed into the queue. On any
     /// failure the partial folder is removed and `video` is untouched.
-    func enqueue(video: String, metadata: PostMetadata, shotID: String) throws(RecorderError) -> OutboxItem {
+    func enqueue(video: String, metadata: PostMetadata, shotID: String, digest: FileDigest? = nil) throws(RecorderError) -> OutboxItem {
         try prepare()
         let incoming = "\(queueDirectory)/.incoming-\(metadata.id)"
         try? FileManager.default.removeItem(atPath: incoming)
         guard mkdir(incoming, 0o700) == 0 else { throw DurableFile.ioError("create", incoming) }
         do throws(RecorderError) {
             let queuedAt = PostMetadata.timestamp(Date())
-            let state = OutboxItemState(shotID: shotID, queuedAt: queuedAt, attempts: 0, lastError: nil)
+            let state = OutboxItemState(shotID: shotID, queuedAt: queuedAt, attempts: 0, lastError: nil, digest: digest)
             try DurableFile.write(try metadata.jsonData(), to: "\(incoming)/\(OutboxItem.metadataName)")
             try DurableFile.write(try state.jsonData(), to: "\(incoming)/\(OutboxItem.stateName)")
             let videoCopy = "\(incoming)/\(OutboxItem.videoName)"
@@ -137,7 +137,7 @@ public struct OutboxItem: Sendable {
             .flatMap { try? JSONDecoder().decode(OutboxItemState.self, from: $0) }
         self.directory = directory
         self.metadata = metadata
-        self.state = state ?? OutboxItemState(shotID: "", queuedAt: metadata.createdAt, attempts: 0, lastError: nil)
+        self.state = state ?? OutboxItemState(shotID: "", queuedAt: metadata.createdAt, attempts: 0, lastError: nil, digest: nil)
     }
 
     public var videoPath: String { "\(directory)/\(Self.videoName)" }
@@ -160,6 +160,8 @@ public struct OutboxItemState: Sendable, Codable, Equatable {
     public var queuedAt: String
     public var attempts: Int
     public var lastError: String?
+    /// The video's size and checksums, computed once when it was queued.
+    public var digest: FileDigest?
 
     func jsonData() throws(RecorderError) -> Data {
         do { return try PostMetadata.encoder.encode(self) } catch {

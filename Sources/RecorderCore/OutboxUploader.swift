@@ -83,8 +83,13 @@ public struct OutboxUploader: Sendable {
     /// Sends the video then the metadata (so a reader that finds the metadata finds the video),
     /// skipping an object an earlier attempt already stored, then confirms both.
     func upload(_ item: inout OutboxItem) throws(StorageError) -> PostReceipt {
-        let digest = try FileDigest.compute(path: item.videoPath)
-        guard digest.sha256 == item.metadata.sha256, digest.size == item.metadata.byteSize else {
+        // The checksums were taken when the post was queued; the store checks the bytes against them
+        // (Content-MD5, x-amz-content-sha256) and the result is checked against the ETag below.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: item.videoPath)
+        let onDisk = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+        let digest: FileDigest
+        if let known = item.state.digest, known.size == onDisk { digest = known } else { digest = try FileDigest.compute(path: item.videoPath) }
+        guard digest.sha256 == item.metadata.sha256, digest.size == item.metadata.byteSize, digest.size == onDisk else {
             throw StorageError(.mismatch, "the queued video \(item.videoPath) no longer matches its checksum (disk damage?). Inspect it; it was not uploaded.",
                                retryable: false)
         }
@@ -108,9 +113,10 @@ public struct OutboxUploader: Sendable {
             try saveMetadata(item)
             log("the name \(old) is taken in the store; this post is now \(id)")
         }
+        var expectedETag: String?
         if !videoStored {
-            try backend.upload(path: item.videoPath, key: item.metadata.key, contentType: "video/mp4",
-                               digest: digest, journal: item.journalPath)
+            expectedETag = try backend.upload(path: item.videoPath, key: item.metadata.key, contentType: "video/mp4",
+                                              digest: digest, journal: item.journalPath)
         }
         let metadataDigest = try FileDigest.compute(path: item.metadataPath)
         var metadataStored = false
@@ -121,7 +127,15 @@ public struct OutboxUploader: Sendable {
             try backend.upload(path: item.metadataPath, key: item.metadata.metadataKey, contentType: "application/json",
                                digest: metadataDigest, journal: item.journalPath)
         }
-        guard let video = try backend.stat(key: item.metadata.key), try backend.matches(video, path: item.videoPath, digest: digest),
+        var videoConfirmed = false
+        if let video = try backend.stat(key: item.metadata.key), video.size == digest.size {
+            if let expectedETag {
+                videoConfirmed = expectedETag == video.etag?.lowercased()
+            } else {
+                videoConfirmed = try backend.matches(video, path: item.videoPath, digest: digest)
+            }
+        }
+        guard videoConfirmed,
               let metadata = try backend.stat(key: item.metadata.metadataKey),
               try backend.matches(metadata, path: item.metadataPath, digest: metadataDigest) else {
             throw StorageError(.mismatch, "the store does not hold what was sent for post \(item.metadata.id); it will be sent again.",

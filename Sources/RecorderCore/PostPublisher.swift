@@ -24,6 +24,8 @@ public struct PostPublisher: Sendable {
         /// The store's location and the metadata's address there.
         public var store: String
         public var metadataURL: String
+        /// The video's size and checksums.
+        public var digest: FileDigest
     }
 
     /// Validates the caption, the configuration and the shot, and drafts the metadata.
@@ -52,7 +54,7 @@ public struct PostPublisher: Sendable {
             byteSize: digest.size, sha256: digest.sha256, caption: caption, author: configuration.author,
             createdAt: PostMetadata.timestamp(now), camera: shot.source, likeCount: 0, shareCount: 0, commentCount: 0)
         return Plan(shot: shot, metadata: metadata, store: backend.location,
-                    metadataURL: backend.url(forKey: metadata.metadataKey))
+                    metadataURL: backend.url(forKey: metadata.metadataKey), digest: digest)
     }
 
     /// Moves the shot into the outbox (durably), marks the shot as posted, and returns the queued item.
@@ -61,7 +63,7 @@ public struct PostPublisher: Sendable {
         let lock = try WorkspaceLock(path: workspace.root + "/.post-lock",
                                      busy: "another `recorder post` is posting this shot right now; wait for it.")
         if let answer = alreadyPosted(plan.shot) { throw answer }
-        let item = try outbox.enqueue(video: plan.shot.videoPath, metadata: plan.metadata, shotID: plan.shot.id)
+        let item = try outbox.enqueue(video: plan.shot.videoPath, metadata: plan.metadata, shotID: plan.shot.id, digest: plan.digest)
         let marker = PostedMarker(id: plan.metadata.id, outboxItem: item.directory, queuedAt: item.state.queuedAt)
         do {
             try DurableFile.write(try PostMetadata.encoder.encode(marker), to: markerPath(plan.shot))

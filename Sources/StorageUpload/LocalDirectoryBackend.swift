@@ -46,8 +46,9 @@ public struct LocalDirectoryBackend: StorageBackend {
         return StoredObject(size: digest.size, etag: digest.md5, sha256: digest.sha256)
     }
 
+    @discardableResult
     public func upload(path source: String, key: String, contentType: String, digest: FileDigest,
-                       journal: String) throws(StorageError) {
+                       journal: String) throws(StorageError) -> String? {
         let destination = path(forKey: key)
         let directory = (destination as NSString).deletingLastPathComponent
         do {
@@ -63,12 +64,13 @@ public struct LocalDirectoryBackend: StorageBackend {
         // link(2) fails with EEXIST rather than replacing what is there.
         if link(temp, destination) != 0 {
             if errno == EEXIST {
-                if let existing = try stat(key: key), existing.sha256 == digest.sha256 { return }
+                if let existing = try stat(key: key), existing.sha256 == digest.sha256 { return nil }
                 throw StorageError(.mismatch, "\(destination) already exists with other content; it was not overwritten.", retryable: false)
             }
             throw LocalFiles.error("link", destination)
         }
         LocalFiles.syncDirectory(of: destination)
+        return nil
     }
 
     public func matches(_ object: StoredObject, path: String, digest: FileDigest) throws(StorageError) -> Bool {

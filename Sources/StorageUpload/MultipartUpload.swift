@@ -20,7 +20,8 @@ struct MultipartUpload {
     private var objectURL: String { backend.url(forKey: key) }
     private var target: String { configuration.prefix + key }
 
-    func run() throws(StorageError) {
+    /// Returns the finished object's ETag.
+    func run() throws(StorageError) -> String {
         let handle = try CurlHandle()
         var journal = try resumeOrCreate(on: handle)
         let missing = journal.missingParts
@@ -29,6 +30,7 @@ struct MultipartUpload {
         }
         try complete(journal, on: handle)
         MultipartJournal.remove(journalPath)
+        return journal.expectedETag
     }
 
     /// The journal of an earlier attempt at this same file, key and part size; otherwise a new upload

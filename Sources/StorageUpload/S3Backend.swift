@@ -91,14 +91,15 @@ public struct S3Backend: StorageBackend {
         }
     }
 
+    @discardableResult
     public func upload(path: String, key: String, contentType: String, digest: FileDigest,
-                       journal: String) throws(StorageError) {
+                       journal: String) throws(StorageError) -> String? {
         if digest.size > configuration.multipartThreshold {
-            try MultipartUpload(backend: self, path: path, key: key, contentType: contentType, digest: digest,
+            return try MultipartUpload(backend: self, path: path, key: key, contentType: contentType, digest: digest,
                                 journalPath: journal).run()
-        } else {
-            try putObject(path: path, key: key, contentType: contentType, digest: digest)
         }
+        try putObject(path: path, key: key, contentType: contentType, digest: digest)
+        return digest.md5
     }
 
     /// One PUT, with `Content-MD5` so the store rejects a body damaged on the way.

@@ -14,9 +14,11 @@ public protocol StorageBackend: Sendable {
     func stat(key: String) throws(StorageError) -> StoredObject?
 
     /// Uploads the file at `path` to `key`. `journal` is a file this call may use to resume an
-    /// interrupted upload; it is removed when the upload completes.
+    /// interrupted upload; it is removed when the upload completes. Returns the ETag the store
+    /// must now report for the object (checked by the caller), or nil when it has none.
+    @discardableResult
     func upload(path: String, key: String, contentType: String, digest: FileDigest,
-                journal: String) throws(StorageError)
+                journal: String) throws(StorageError) -> String?
 
     /// Whether `object` holds exactly the bytes of the file at `path` (described by `digest`).
     func matches(_ object: StoredObject, path: String, digest: FileDigest) throws(StorageError) -> Bool

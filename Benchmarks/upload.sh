@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Uploads the same 100 MB file to a local SeaweedFS (the test server, on loopback) with `recorder`
+# and with the curl CLI, and prints wall time and ratios (best of RUNS, default 3):
+#   - single PUT: `recorder outbox flush` of a queued post vs `curl -T` (SigV4, one stream)
+#   - multipart:  recorder with 8 MiB parts, 4 in parallel, vs the same curl single stream
+#   - post:       the whole `recorder post` (checksums, durable queueing, upload), for reference
+# The upload timings start with the post already queued: checksums are taken once, at queueing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release >/dev/null
+REC=$PWD/.build/release/recorder
+OUT=$PWD/Benchmarks/out/upload; rm -rf "$OUT"; mkdir -p "$OUT"
+RUNS=${RUNS:-3}
+PORT=${PORT:-18555}
+BUCKET=bench
+bash Tests/s3/seaweedfs.sh start "$OUT/s3" "$PORT" "$BUCKET"
+trap 'bash Tests/s3/seaweedfs.sh stop "$OUT/s3"' EXIT
+head -c 100000000 /dev/urandom > "$OUT/file.bin"
+
+export AWS_ACCESS_KEY_ID=recorder-test AWS_SECRET_ACCESS_KEY=recorder-test-secret
+export HOME=$OUT/home XDG_RUNTIME_DIR=$OUT/run XDG_STATE_HOME=$OUT/state XDG_DATA_HOME=$OUT/data XDG_CONFIG_HOME=$OUT/config
+export RECORDER_BACKEND=s3 RECORDER_S3_BUCKET=$BUCKET RECORDER_S3_ENDPOINT=http://127.0.0.1:$PORT
+mkdir -p "$HOME" "$XDG_RUNTIME_DIR"
+
+now() { date +%s.%N; }
+
+# A shot whose video is the 100 MB file (post reads the shot's recorded facts, not the bytes' format).
+fake_shot() {
+  local ws=$XDG_RUNTIME_DIR/recorder id=bench-$1
+  rm -rf "$ws"; mkdir -p "$ws/shots/$id"
+  ln "$OUT/file.bin" "$ws/shots/$id/video.mp4" 2>/dev/null || cp "$OUT/file.bin" "$ws/shots/$id/video.mp4"
+  cat > "$ws/shots/$id/shot.json" <<JSON
+{"id":"$id","videoPath":"$ws/shots/$id/video.mp4","createdAt":"2026-01-01T00:00:00Z","source":"benchmark",
+ "inputFormat":"yu12","width":1920,"height":1080,"frameRate":30,"frames":300,"framesDropped":0,"durationSeconds":10,
+ "byteSize":100000000,"codec":"h264","encoder":"libx264","notes":[]}
+JSON
+  ln -sfn "shots/$id" "$ws/current"
+}
+
+# Queues a post without uploading it (the endpoint refuses), then times the flush alone.
+recorder_flush() { # extra settings...
+  fake_shot "$RANDOM"
+  RECORDER_S3_ENDPOINT=http://127.0.0.1:1 "$REC" post --caption bench --attempts 1 >/dev/null 2>&1 || true
+  local t0; t0=$(now)
+  "$REC" outbox flush --attempts 3 "$@" >/dev/null
+  echo "$(now) - $t0" | bc -l
+}
+
+recorder_post() {
+  fake_shot "$RANDOM"
+  local t0; t0=$(now)
+  "$REC" post --caption bench --attempts 3 --set s3.multipart_threshold_mib=200 >/dev/null 2>&1
+  echo "$(now) - $t0" | bc -l
+}
+
+curl_put() {
+  local t0; t0=$(now)
+  curl -sS -f -o /dev/null -T "$OUT/file.bin" --aws-sigv4 "aws:amz:us-east-1:s3" --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" \
+    -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" "http://127.0.0.1:$PORT/$BUCKET/curl/$RANDOM.bin"
+  echo "$(now) - $t0" | bc -l
+}
+
+best() { sort -n | head -1; }
+
+curl_s=$(for _ in $(seq "$RUNS"); do curl_put; done | best)
+single_s=$(for _ in $(seq "$RUNS"); do recorder_flush --set s3.multipart_threshold_mib=200; done | best)
+multi_s=$(for _ in $(seq "$RUNS"); do recorder_flush --set s3.multipart_threshold_mib=16 --set s3.part_size_mib=8 --set s3.parallel_parts=4; done | best)
+post_s=$(for _ in $(seq "$RUNS"); do recorder_post; done | best)
+
+printf "%-34s %8s %14s\n" "100 MB to SeaweedFS on loopback" "seconds" "ratio to curl"
+printf "%-34s %8.2f %14s\n" "curl -T (single PUT)" "$curl_s" "1.00"
+printf "%-34s %8.2f %14.2f   (target <= 1.10)\n" "recorder single PUT" "$single_s" "$(echo "$single_s / $curl_s" | bc -l)"
+printf "%-34s %8.2f %14.2f   (target < 1.00)\n" "recorder multipart 8 MiB x4" "$multi_s" "$(echo "$multi_s / $curl_s" | bc -l)"
+printf "%-34s %8.2f %14.2f   (checksums + queue + PUT)\n" "recorder post, whole command" "$post_s" "$(echo "$post_s / $curl_s" | bc -l)"
