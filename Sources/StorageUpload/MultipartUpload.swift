@@ -22,13 +22,12 @@ struct MultipartUpload {
 
     /// Returns the finished object's ETag.
     func run() throws(StorageError) -> String {
-        let handle = try CurlHandle()
-        var journal = try resumeOrCreate(on: handle)
+        var journal = try backend.handles.withHandle { handle throws(StorageError) in try resumeOrCreate(on: handle) }
         let missing = journal.missingParts
         if !missing.isEmpty {
             journal = try sendParts(missing, journal: journal)
         }
-        try complete(journal, on: handle)
+        try backend.handles.withHandle { handle throws(StorageError) in try complete(journal, on: handle) }
         MultipartJournal.remove(journalPath)
         return journal.expectedETag
     }
@@ -65,10 +64,11 @@ struct MultipartUpload {
         let workers = min(configuration.parallelParts, numbers.count)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             do throws(StorageError) {
-                let handle = try CurlHandle()
-                while let number = state.next() {
-                    let record = try sendPart(number, uploadID: journal.uploadID, fd: fd, on: handle)
-                    try state.record(number, record, journalPath: journalPath)
+                try backend.handles.withHandle { handle throws(StorageError) in
+                    while let number = state.next() {
+                        let record = try sendPart(number, uploadID: journal.uploadID, fd: fd, on: handle)
+                        try state.record(number, record, journalPath: journalPath)
+                    }
                 }
             } catch {
                 state.fail(error)

@@ -7,6 +7,7 @@ import Glibc
 /// libcurl's SigV4. Small files go up in one PUT, larger ones in parts (see `MultipartUpload`).
 public struct S3Backend: StorageBackend {
     public let configuration: S3Configuration
+    let handles = CurlHandlePool()
 
     public init(_ configuration: S3Configuration) throws(StorageError) {
         try configuration.validate()
@@ -66,16 +67,16 @@ public struct S3Backend: StorageBackend {
     }
 
     public func check() throws(StorageError) {
-        let handle = try CurlHandle()
-        let response = try send(HTTPRequest(method: .head, url: bucketURL), payloadSHA256: Self.emptySHA256, on: handle)
+        let response = try handles.withHandle { handle throws(StorageError) in
+            try send(HTTPRequest(method: .head, url: bucketURL), payloadSHA256: Self.emptySHA256, on: handle)
+        }
         guard response.status == 200 else {
             throw failure(response, "check the bucket", "bucket \(configuration.bucket) at \(configuration.endpoint)")
         }
     }
 
     public func stat(key: String) throws(StorageError) -> StoredObject? {
-        let handle = try CurlHandle()
-        return try stat(key: key, on: handle)
+        try handles.withHandle { handle throws(StorageError) in try stat(key: key, on: handle) }
     }
 
     func stat(key: String, on handle: borrowing CurlHandle) throws(StorageError) -> StoredObject? {
@@ -107,11 +108,10 @@ public struct S3Backend: StorageBackend {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw LocalFiles.error("open", path) }
         defer { close(fd) }
-        let handle = try CurlHandle()
         var request = HTTPRequest(method: .put, url: url(forKey: key), body: .file(descriptor: fd, offset: 0, length: digest.size))
         request.headers = [("Content-Type", contentType), ("Content-MD5", FileDigest.base64(hex: digest.md5)),
                            ("x-amz-meta-sha256", digest.sha256)]
-        let response = try send(request, payloadSHA256: digest.sha256, on: handle)
+        let response = try handles.withHandle { handle throws(StorageError) in try send(request, payloadSHA256: digest.sha256, on: handle) }
         guard response.status == 200 else { throw failure(response, "upload", configuration.prefix + key) }
         if let etag = response.etag, !etag.contains("-"), etag.lowercased() != digest.md5 {
             throw StorageError(.mismatch, "the store's checksum of \(configuration.prefix + key) (\(etag)) differs from the file's (\(digest.md5)); it will be sent again.",
