@@ -7,8 +7,9 @@ public struct RecorderCommand: AsyncParsableCommand {
         abstract: "Record clips from a V4L2 camera and publish them to storage.",
         discussion: """
         Frames flow one way: camera -> capture -> H.264 encode -> shot workspace -> post -> upload.
-        Exit statuses follow sysexits(3): 64 bad option, 66 no such camera, 69 camera unavailable or lost,
-        73 workspace not writable, 74 disk full or I/O error, 75 busy (try again), 77 permission denied.
+        Exit statuses follow sysexits(3): 64 bad option, 65 bad data, 66 no such camera or no shot, 69 camera
+        unavailable or lost, or the store refused, 73 workspace not writable, 74 disk full or I/O error, 75 busy
+        or temporary failure (queued: try again), 77 permission denied, 78 configuration error.
         """,
         subcommands: [ShootCommand.self, PostCommand.self, OutboxCommand.self, DevicesCommand.self])
 
