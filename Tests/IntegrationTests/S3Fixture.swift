@@ -23,19 +23,31 @@ final class S3Fixture {
     /// Starts the server and the proxy; fails the test (never skips) when either cannot start.
     init() throws {
         dir = try Tools.tempDirectory()
-        serverPort = try Self.freePort()
-        proxyPort = try Self.freePort()
+        // SeaweedFS also listens on the S3 port + 10000 (gRPC): keep both below the ephemeral range.
+        var server = 0
+        for _ in 0..<100 {
+            let candidate = Int.random(in: 20_000...22_000)
+            if Self.isFree(candidate) && Self.isFree(candidate + 10_000) { server = candidate; break }
+        }
+        try #require(server != 0, "no free port pair for SeaweedFS")
+        serverPort = server
+        var proxy = try Self.freePort()
+        while proxy == server || proxy == server + 10_000 { proxy = try Self.freePort() }
+        proxyPort = proxy
         try startServer()
         try FileManager.default.createDirectory(atPath: "\(dir)/proxy", withIntermediateDirectories: true)
         let proxy = Process()
         proxy.executableURL = URL(fileURLWithPath: try Tools.path(of: "python3"))
         proxy.arguments = ["\(Self.repository)/Tests/s3/faultproxy.py", "\(proxyPort)", "\(serverPort)", "\(dir)/proxy"]
         proxy.standardOutput = FileHandle.nullDevice
-        proxy.standardError = FileHandle.nullDevice
+        FileManager.default.createFile(atPath: "\(dir)/proxy.log", contents: nil)
+        proxy.standardError = FileHandle(forWritingAtPath: "\(dir)/proxy.log") ?? FileHandle.nullDevice
         try proxy.run()
         self.proxy = proxy
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: "\(dir)/proxy/ready") { usleep(50_000) }
-        try #require(FileManager.default.fileExists(atPath: "\(dir)/proxy/ready"), "the fault proxy did not start")
+        // Generous: a loaded 2-core CI machine can take seconds to start Python.
+        for _ in 0..<1200 where !FileManager.default.fileExists(atPath: "\(dir)/proxy/ready") && proxy.isRunning { usleep(50_000) }
+        let log = (try? String(contentsOfFile: "\(dir)/proxy.log", encoding: .utf8)) ?? ""
+        try #require(FileManager.default.fileExists(atPath: "\(dir)/proxy/ready"), "the fault proxy did not start: \(log)")
     }
 
     deinit {
@@ -120,6 +132,18 @@ final class S3Fixture {
     func pendingUploads() throws -> Int {
         let result = try curl(["http://127.0.0.1:\(serverPort)/\(Self.bucket)?uploads="])
         return result.stdout.components(separatedBy: "<UploadId>").count - 1
+    }
+
+    static func isFree(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
     }
 
     static func freePort() throws -> Int {
