@@ -31,9 +31,9 @@ final class S3Fixture {
         }
         try #require(server != 0, "no free port pair for SeaweedFS")
         serverPort = server
-        var proxy = try Self.freePort()
-        while proxy == server || proxy == server + 10_000 { proxy = try Self.freePort() }
-        proxyPort = proxy
+        var port = try Self.freePort()
+        while port == server || port == server + 10_000 { port = try Self.freePort() }
+        proxyPort = port
         try startServer()
         try FileManager.default.createDirectory(atPath: "\(dir)/proxy", withIntermediateDirectories: true)
         let proxy = Process()
