@@ -31,9 +31,6 @@ final class H264Encoder {
         // it is flushed, and timestamps from a camera that drops frames stay exact in the file
         // (with reordering, MP4 edit lists misstate the duration of such variable-rate streams).
         context.pointee.max_b_frames = 0
-        // libavcodec's default is one thread; 0 lets x264 pick (1.5 frame threads per core), as the
-        // ffmpeg CLI does. Frame threads delay output by a few frames, drained at finish.
-        context.pointee.thread_count = 0
         if globalHeader { context.pointee.flags |= CFF_AV_CODEC_FLAG_GLOBAL_HEADER }
         if let kbps = settings.bitrateKbps {
             context.pointee.bit_rate = Int64(kbps) * 1000
