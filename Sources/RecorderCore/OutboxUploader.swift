@@ -88,7 +88,11 @@ public struct OutboxUploader: Sendable {
         let attributes = try? FileManager.default.attributesOfItem(atPath: item.videoPath)
         let onDisk = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
         let digest: FileDigest
-        if let known = item.state.digest, known.size == onDisk { digest = known } else { digest = try FileDigest.compute(path: item.videoPath) }
+        if let known = item.state.digest, known.size == onDisk {
+            digest = known
+        } else {
+            digest = try FileDigest.compute(path: item.videoPath, partSize: backend.partSize(forSize: onDisk))
+        }
         guard digest.sha256 == item.metadata.sha256, digest.size == item.metadata.byteSize, digest.size == onDisk else {
             throw StorageError(.mismatch, "the queued video \(item.videoPath) no longer matches its checksum (disk damage?). Inspect it; it was not uploaded.",
                                retryable: false)

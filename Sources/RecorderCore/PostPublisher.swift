@@ -41,7 +41,10 @@ public struct PostPublisher: Sendable {
             throw RecorderError("the shot's video \(shot.videoPath) is missing. Record a new shot: recorder shoot", exitStatus: .noInput)
         }
         let digest: FileDigest
-        do throws(StorageError) { digest = try FileDigest.compute(path: shot.videoPath) } catch {
+        let size = (try? FileManager.default.attributesOfItem(atPath: shot.videoPath)[.size] as? NSNumber)??.int64Value ?? 0
+        do throws(StorageError) {
+            digest = try FileDigest.compute(path: shot.videoPath, partSize: backend.partSize(forSize: size))
+        } catch {
             throw RecorderError(error)
         }
         var id = PostID.random()

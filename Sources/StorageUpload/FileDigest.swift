@@ -12,22 +12,51 @@ public struct FileDigest: Sendable, Codable, Equatable {
     public var sha256: String
     /// Lowercase hex.
     public var md5: String
+    /// Checksums of each part for a multipart upload, when computed.
+    public var parts: PartDigests?
 
-    public init(size: Int64, sha256: String, md5: String) {
+    public init(size: Int64, sha256: String, md5: String, parts: PartDigests? = nil) {
         self.size = size
         self.sha256 = sha256
         self.md5 = md5
+        self.parts = parts
     }
 
-    /// Reads `path` once.
-    public static func compute(path: String) throws(StorageError) -> FileDigest {
+    /// Reads `path` once. With `partSize`, also the MD5 and SHA-256 of every part, so a multipart
+    /// upload (and every resume of it) sends straight from the file without hashing again.
+    public static func compute(path: String, partSize: Int64? = nil) throws(StorageError) -> FileDigest {
         var sha = SHA256()
         var md5 = Insecure.MD5()
+        var partSHA = SHA256()
+        var partMD5 = Insecure.MD5()
+        var inPart: Int64 = 0
+        var parts = partSize.map { PartDigests(partSize: $0, md5: [], sha256: []) }
         let size = try FileChunks.forEach(path: path, offset: 0, length: nil) { chunk in
             sha.update(bufferPointer: chunk)
             md5.update(bufferPointer: chunk)
+            guard let partSize else { return }
+            var rest = chunk
+            while !rest.isEmpty {
+                let take = Int(min(Int64(rest.count), partSize - inPart))
+                let piece = UnsafeRawBufferPointer(rebasing: rest[0..<take])
+                partSHA.update(bufferPointer: piece)
+                partMD5.update(bufferPointer: piece)
+                inPart += Int64(take)
+                rest = UnsafeRawBufferPointer(rebasing: rest[take...])
+                if inPart == partSize {
+                    parts?.md5.append(partMD5.finalize().hex)
+                    parts?.sha256.append(partSHA.finalize().hex)
+                    partMD5 = Insecure.MD5()
+                    partSHA = SHA256()
+                    inPart = 0
+                }
+            }
         }
-        return FileDigest(size: size, sha256: sha.finalize().hex, md5: md5.finalize().hex)
+        if inPart > 0 {
+            parts?.md5.append(partMD5.finalize().hex)
+            parts?.sha256.append(partSHA.finalize().hex)
+        }
+        return FileDigest(size: size, sha256: sha.finalize().hex, md5: md5.finalize().hex, parts: parts)
     }
 
     public static func compute(bytes: [UInt8]) -> FileDigest {
@@ -75,6 +104,13 @@ public struct FileDigest: Sendable, Codable, Equatable {
         default: 0
         }
     }
+}
+
+/// Per-part checksums for one part size (lowercase hex, part 1 first).
+public struct PartDigests: Sendable, Codable, Equatable {
+    public var partSize: Int64
+    public var md5: [String]
+    public var sha256: [String]
 }
 
 extension Sequence where Element == UInt8 {

@@ -36,6 +36,8 @@ public struct LocalDirectoryBackend: StorageBackend {
         }
     }
 
+    public func partSize(forSize size: Int64) -> Int64? { nil }
+
     public func stat(key: String) throws(StorageError) -> StoredObject? {
         let path = path(forKey: key)
         guard access(path, F_OK) == 0 else {

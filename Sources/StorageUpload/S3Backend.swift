@@ -75,6 +75,10 @@ public struct S3Backend: StorageBackend {
         }
     }
 
+    public func partSize(forSize size: Int64) -> Int64? {
+        size > configuration.multipartThreshold ? configuration.partSize : nil
+    }
+
     public func stat(key: String) throws(StorageError) -> StoredObject? {
         try handles.withHandle { handle throws(StorageError) in try stat(key: key, on: handle) }
     }

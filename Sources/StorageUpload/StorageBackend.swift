@@ -10,6 +10,10 @@ public protocol StorageBackend: Sendable {
     /// Checks that the store answers and the bucket (or directory) exists.
     func check() throws(StorageError)
 
+    /// The part size a file of `size` bytes will be uploaded in, or nil for a single request, so the
+    /// caller can take the part checksums in the same pass as the file's own.
+    func partSize(forSize size: Int64) -> Int64?
+
     /// What the store holds at `key`, or nil when there is nothing.
     func stat(key: String) throws(StorageError) -> StoredObject?
 

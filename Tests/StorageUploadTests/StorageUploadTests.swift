@@ -83,6 +83,16 @@ import Glibc
         #expect(digest.sha256 == "a30345d864642c926b1f3514007d9e35dd83b97f246f39999a3364611e365f4e")
         #expect(digest.md5 == "9fd844c8a81f368f95a6ed29b05b63ca")
         #expect(try FileDigest.multipartETag(path: path, size: digest.size, partSize: 5 << 20) == "f4acaf2bb83cbf442c107e87ef65c14a-3")
+        // Part checksums taken in the same pass give the same ETag, also for a part size that is not
+        // a whole number of the reader's 1 MiB chunks.
+        let withParts = try FileDigest.compute(path: path, partSize: 5 << 20)
+        #expect(withParts.sha256 == digest.sha256 && withParts.parts?.md5.count == 3)
+        #expect(FileDigest.multipartETag(partMD5s: withParts.parts!.md5.map(FileDigest.bytes(hex:))) == "f4acaf2bb83cbf442c107e87ef65c14a-3")
+        let odd: Int64 = 5 * 1024 * 1024 + 12345
+        let oddParts = try #require(try FileDigest.compute(path: path, partSize: odd).parts)
+        #expect(FileDigest.multipartETag(partMD5s: oddParts.md5.map(FileDigest.bytes(hex:)))
+                == (try FileDigest.multipartETag(path: path, size: digest.size, partSize: odd)))
+        #expect(oddParts.sha256.count == 3)
         #expect(FileDigest.base64(hex: "9fd844c8a81f368f95a6ed29b05b63ca") == Data(FileDigest.bytes(hex: digest.md5)).base64EncodedString())
     }
 
