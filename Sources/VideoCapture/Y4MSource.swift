@@ -83,7 +83,9 @@ public final class Y4MSource: FrameSource {
             buffer.copyBytes(from: pending.prefix(filled))
             pending.removeFirst(filled)
             while filled < buffer.count {
-                let n = read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+                // Modest reads: one multi-megabyte read(2) per frame copies several times slower
+                // (measured: 19% of a 1080p shoot's CPU against 2% for ffmpeg's 32 KiB reads).
+                let n = read(fd, buffer.baseAddress! + filled, min(buffer.count - filled, 1 << 16))
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { return false }
                 filled += n
