@@ -41,6 +41,9 @@ struct OutboxListCommand: ParsableCommand {
                 print("  \(item.metadata.id)  queued \(item.state.queuedAt)  \(mb)  \(item.state.attempts) attempt(s)  \"\(caption)\"")
                 if let error = item.state.lastError { print("      last error: \(error)") }
             }
+            for folder in outbox.unreadableItems() {
+                printError("recorder: warning: \(folder) is queued but its post.json cannot be read; it is kept and skipped. Repair or move it by hand.")
+            }
         } catch let error as RecorderError {
             throw fail(error)
         }

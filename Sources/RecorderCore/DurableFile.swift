@@ -1,4 +1,5 @@
 import Foundation
+import StorageUpload
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,27 +7,9 @@ import Glibc
 /// Crash-safe file operations: write to a temp name, fsync, rename, fsync the directory.
 enum DurableFile {
     static func write(_ data: Data, to path: String) throws(RecorderError) {
-        let temp = path + ".tmp-\(getpid())"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ioError("create", temp) }
-        var ok = data.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                offset += n
-            }
-            return true
+        do throws(StorageError) { try LocalFiles.writeDurably(Array(data), to: path) } catch {
+            throw RecorderError(error)
         }
-        ok = ok && fsync(fd) == 0
-        let savedErrno = errno
-        close(fd)
-        guard ok else {
-            unlink(temp)
-            errno = savedErrno
-            throw ioError("write", temp)
-        }
-        try rename(temp, to: path)
     }
 
     /// rename(2) then fsync of the destination's directory, so the new name survives a power cut.
@@ -36,9 +19,7 @@ enum DurableFile {
     }
 
     static func syncDirectory(of path: String) {
-        let dir = (path as NSString).deletingLastPathComponent
-        let fd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 { fsync(fd); close(fd) }
+        LocalFiles.syncDirectory(of: path)
     }
 
     static func fsyncFile(_ path: String) {

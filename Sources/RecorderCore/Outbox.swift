@@ -22,25 +22,31 @@ public struct Outbox: Sendable {
     var sentDirectory: String { root + "/sent" }
 
     public func prepare() throws(RecorderError) {
-        for dir in [root, queueDirectory, sentDirectory] {
-            if mkdir(dir, 0o700) != 0 && errno != EEXIST {
-                if errno == ENOENT {
-                    do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                        throw RecorderError("cannot create the outbox \(dir): \(error.localizedDescription). Set outbox = a writable directory.",
-                                            exitStatus: .cantCreate)
-                    }
-                    continue
-                }
-                throw DurableFile.ioError("create the outbox", dir)
+        for dir in [queueDirectory, sentDirectory] {
+            do {
+                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw RecorderError("cannot create the outbox \(dir): \(error.localizedDescription). Set outbox = a writable directory (--outbox or the configuration).",
+                                    exitStatus: .cantCreate)
             }
         }
     }
 
     /// Queued posts, oldest first.
     public func items() -> [OutboxItem] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: queueDirectory)) ?? [])
-            .filter { !$0.hasPrefix(".") }.sorted()
-        return names.compactMap { OutboxItem(directory: "\(queueDirectory)/\($0)") }
+        queuedFolders().compactMap { OutboxItem(directory: $0) }
+    }
+
+    /// Queued folders whose metadata cannot be read (damaged by hand or by the disk): they are
+    /// never uploaded or removed, only reported, so nothing is lost silently.
+    public func unreadableItems() -> [String] {
+        queuedFolders().filter { OutboxItem(directory: $0) == nil }
+    }
+
+    private func queuedFolders() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: queueDirectory)) ?? [])
+            .filter { !$0.hasPrefix(".") }.sorted().map { "\(queueDirectory)/\($0)" }
     }
 
     public func item(id: String) -> OutboxItem? { items().first { $0.metadata.id == id } }
@@ -60,7 +66,8 @@ public struct Outbox: Sendable {
     /// failure the partial folder is removed and `video` is untouched.
     func enqueue(video: String, metadata: PostMetadata, shotID: String, digest: FileDigest? = nil) throws(RecorderError) -> OutboxItem {
         try prepare()
-        let incoming = "\(queueDirectory)/.incoming-\(metadata.id)"
+        // The pid lets a flush in another process tell a live enqueue from a crashed one.
+        let incoming = "\(queueDirectory)/.incoming-\(metadata.id)-\(getpid())"
         try? FileManager.default.removeItem(atPath: incoming)
         guard mkdir(incoming, 0o700) == 0 else { throw DurableFile.ioError("create", incoming) }
         do throws(RecorderError) {
@@ -104,16 +111,21 @@ public struct Outbox: Sendable {
     }
 
     /// Only one process uploads the queue at a time.
-    func lock() throws(RecorderError) -> WorkspaceLock {
+    func lock() throws(RecorderError) -> FileLock {
         try prepare()
-        return try WorkspaceLock(path: root + "/.lock",
+        return try FileLock(path: root + "/.lock",
                                  busy: "another recorder is uploading this outbox (\(root)/.lock is locked); it will send what is queued.")
     }
 
-    /// Removes folders left by a process killed while queueing or completing. Call with the lock held.
+    /// Removes folders left by a process killed while queueing (its pid is gone) or completing
+    /// (the receipt is already written). Call with the lock held.
     func cleanStale() {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: queueDirectory)) ?? []
-        where name.hasPrefix(".incoming-") || name.hasPrefix(".sent-") {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: queueDirectory)) ?? [] {
+            if name.hasPrefix(".incoming-") {
+                guard let pid = name.split(separator: "-").last.flatMap({ pid_t($0) }), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            } else if !name.hasPrefix(".sent-") {
+                continue
+            }
             try? FileManager.default.removeItem(atPath: "\(queueDirectory)/\(name)")
         }
     }

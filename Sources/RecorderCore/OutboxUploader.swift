@@ -75,7 +75,7 @@ public struct OutboxUploader: Sendable {
                 }
                 let wait = policy.delay(afterFailures: failures)
                 log("upload of \(item.metadata.id) failed (\(error.message)); retrying in \(String(format: "%.1f", wait)) s")
-                usleep(UInt32(min(wait, 4000) * 1_000_000))
+                usleep(UInt32(min(wait, 3600) * 1_000_000))
             }
         }
     }
@@ -85,8 +85,7 @@ public struct OutboxUploader: Sendable {
     func upload(_ item: inout OutboxItem) throws(StorageError) -> PostReceipt {
         // The checksums were taken when the post was queued; the store checks the bytes against them
         // (Content-MD5, x-amz-content-sha256) and the result is checked against the ETag below.
-        let attributes = try? FileManager.default.attributesOfItem(atPath: item.videoPath)
-        let onDisk = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+        let onDisk = LocalFiles.size(of: item.videoPath) ?? -1
         let digest: FileDigest
         if let known = item.state.digest, known.size == onDisk {
             digest = known

@@ -41,9 +41,8 @@ public struct PostPublisher: Sendable {
             throw RecorderError("the shot's video \(shot.videoPath) is missing. Record a new shot: recorder shoot", exitStatus: .noInput)
         }
         let digest: FileDigest
-        let size = (try? FileManager.default.attributesOfItem(atPath: shot.videoPath)[.size] as? NSNumber)??.int64Value ?? 0
         do throws(StorageError) {
-            digest = try FileDigest.compute(path: shot.videoPath, partSize: backend.partSize(forSize: size))
+            digest = try FileDigest.compute(path: shot.videoPath, partSize: backend.partSize(forSize: shot.byteSize))
         } catch {
             throw RecorderError(error)
         }
@@ -63,7 +62,7 @@ public struct PostPublisher: Sendable {
     /// Moves the shot into the outbox (durably), marks the shot as posted, and returns the queued item.
     /// On failure the shot is untouched and nothing is queued.
     public func enqueue(_ plan: Plan) throws(RecorderError) -> OutboxItem {
-        let lock = try WorkspaceLock(path: workspace.root + "/.post-lock",
+        let lock = try FileLock(path: workspace.root + "/.post-lock",
                                      busy: "another `recorder post` is posting this shot right now; wait for it.")
         if let answer = alreadyPosted(plan.shot) { throw answer }
         let item = try outbox.enqueue(video: plan.shot.videoPath, metadata: plan.metadata, shotID: plan.shot.id, digest: plan.digest)

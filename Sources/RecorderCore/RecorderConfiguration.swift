@@ -90,8 +90,6 @@ public struct RecorderConfiguration: Sendable {
         origins[key] = origin
     }
 
-    public func value(_ key: String) -> String? { values[key] }
-
     private func origin(_ key: String) -> String { origins[key] ?? "the default" }
 
     private func number(_ key: String, default fallback: Double, range: ClosedRange<Double>) throws(RecorderError) -> Double {
@@ -129,7 +127,7 @@ public struct RecorderConfiguration: Sendable {
 
     public func retryPolicy(maximumAttempts: Int?) throws(RecorderError) -> RetryPolicy {
         let initial = try number("retry.initial_seconds", default: 1, range: 0...3600)
-        let maximum = try number("retry.max_seconds", default: 60, range: 0...86400)
+        let maximum = try number("retry.max_seconds", default: 60, range: 0...3600)
         return RetryPolicy(initialSeconds: initial, maximumSeconds: max(maximum, initial), maximumAttempts: maximumAttempts)
     }
 

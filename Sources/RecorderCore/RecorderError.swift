@@ -1,6 +1,9 @@
 import MediaEncoder
 import StorageUpload
 import VideoCapture
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Every failure the CLI and the service report: a message that names the fix, and an exit status.
 public struct RecorderError: Error, Sendable, CustomStringConvertible {
@@ -48,6 +51,7 @@ public struct RecorderError: Error, Sendable, CustomStringConvertible {
         switch error.kind {
         case .accessDenied: .noPermission
         case .missingContainer, .configuration: .config
+        case .local(let code) where [EACCES, EPERM, EROFS, ENOENT, ENOTDIR].contains(code): .cantCreate
         case .local: .ioError
         case .transport, .http, .mismatch: error.isRetryable ? .tempFail : .unavailable
         }

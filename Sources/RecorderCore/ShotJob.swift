@@ -10,7 +10,7 @@ final class ShotJob: @unchecked Sendable {
     let request: ShotRequest
     let workspace: ShotWorkspace
     let stop: StopSignal
-    private var lock: WorkspaceLock?
+    private var lock: FileLock?
     private var draft: ShotDraft?
     private var source: (any FrameSource)?
     private var recorder: MP4Recorder?

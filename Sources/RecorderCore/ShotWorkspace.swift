@@ -40,8 +40,8 @@ public struct ShotWorkspace: Sendable {
     }
 
     /// Takes the workspace for one shot; a second recorder process gets a clear error instead of a race.
-    public func lock() throws(RecorderError) -> WorkspaceLock {
-        try WorkspaceLock(path: root + "/.lock",
+    public func lock() throws(RecorderError) -> FileLock {
+        try FileLock(path: root + "/.lock",
                           busy: "another recorder is recording into this workspace (\(root)/.lock is locked). Wait for it to finish, or use another --workspace.")
     }
 
@@ -130,21 +130,4 @@ public struct ShotDraft: Sendable {
         clock_gettime(CLOCK_REALTIME, &ts)
         return String(format: "%010ld-%09ld-%d", ts.tv_sec, ts.tv_nsec, getpid())
     }
-}
-
-/// An exclusive flock(2) on the workspace, released when the owner goes away (or the process dies).
-public struct WorkspaceLock: ~Copyable {
-    private let fd: Int32
-
-    init(path: String, busy: String) throws(RecorderError) {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw DurableFile.ioError("open", path) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
-            throw RecorderError(busy, exitStatus: .tempFail)
-        }
-        self.fd = fd
-    }
-
-    deinit { close(fd) }
 }

@@ -38,51 +38,61 @@ struct CurlHandle: ~Copyable {
         let sourceRef = Unmanaged.passRetained(source)
         defer { sinkRef.release(); sourceRef.release() }
 
+        // A libcurl that lacks an option (SigV4 needs 7.75, PROTOCOLS_STR 7.85) must not send an
+        // unsigned or otherwise different request: the first refusal fails the transfer.
+        var rejected = CURLE_OK
+        func check(_ code: CURLcode) { if rejected == CURLE_OK { rejected = code } }
+
         var headers: UnsafeMutablePointer<curl_slist>? = nil
         for header in request.headers { headers = curl_slist_append(headers, "\(header.name): \(header.value)") }
         defer { curl_slist_free_all(headers) }
 
-        _ = ccurl_setopt_string(handle, CURLOPT_URL, request.url)
-        _ = ccurl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        _ = ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        _ = ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
-        _ = ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
-        _ = ccurl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
-        _ = ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, settings.connectTimeoutSeconds)
-        _ = ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-        _ = ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, settings.stallTimeoutSeconds)
-        _ = ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
-        _ = ccurl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, { buffer, size, count, user in
+        check(ccurl_setopt_string(handle, CURLOPT_URL, request.url))
+        check(ccurl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+        check(ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
+        check(ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
+        check(ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
+        check(ccurl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1))
+        check(ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, settings.connectTimeoutSeconds))
+        check(ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1))
+        check(ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, settings.stallTimeoutSeconds))
+        check(ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
+        check(ccurl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, { buffer, size, count, user in
             let sink = Unmanaged<ResponseSink>.fromOpaque(user!).takeUnretainedValue()
             return sink.append(buffer!, size * count)
-        })
-        _ = ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, sinkRef.toOpaque())
-        _ = ccurl_setopt_data_callback(handle, CURLOPT_READFUNCTION, { buffer, size, count, user in
+        }))
+        check(ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, sinkRef.toOpaque()))
+        check(ccurl_setopt_data_callback(handle, CURLOPT_READFUNCTION, { buffer, size, count, user in
             let source = Unmanaged<RequestSource>.fromOpaque(user!).takeUnretainedValue()
             return source.read(into: buffer!, size * count)
-        })
-        _ = ccurl_setopt_pointer(handle, CURLOPT_READDATA, sourceRef.toOpaque())
+        }))
+        check(ccurl_setopt_pointer(handle, CURLOPT_READDATA, sourceRef.toOpaque()))
         if let signing {
-            _ = ccurl_setopt_string(handle, CURLOPT_AWS_SIGV4, signing.provider)
-            _ = ccurl_setopt_string(handle, CURLOPT_USERPWD, signing.userpwd)
+            check(ccurl_setopt_string(handle, CURLOPT_AWS_SIGV4, signing.provider))
+            check(ccurl_setopt_string(handle, CURLOPT_USERPWD, signing.userpwd))
         }
         switch request.method {
         case .head:
-            _ = ccurl_setopt_long(handle, CURLOPT_NOBODY, 1)
+            check(ccurl_setopt_long(handle, CURLOPT_NOBODY, 1))
         case .put:
-            _ = ccurl_setopt_long(handle, CURLOPT_UPLOAD, 1)
-            _ = ccurl_setopt_off(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(request.body.length))
-            _ = ccurl_setopt_long(handle, CURLOPT_UPLOAD_BUFFERSIZE, 512 * 1024)
+            check(ccurl_setopt_long(handle, CURLOPT_UPLOAD, 1))
+            check(ccurl_setopt_off(handle, CURLOPT_INFILESIZE_LARGE, curl_off_t(request.body.length)))
+            check(ccurl_setopt_long(handle, CURLOPT_UPLOAD_BUFFERSIZE, 512 * 1024))
         case .post:
-            _ = ccurl_setopt_long(handle, CURLOPT_POST, 1)
-            _ = ccurl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.length))
+            check(ccurl_setopt_long(handle, CURLOPT_POST, 1))
+            check(ccurl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.length)))
         case .delete:
-            _ = ccurl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, "DELETE")
+            check(ccurl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, "DELETE"))
         case .get:
             break
         }
-        _ = ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers)
+        check(ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers))
 
+        guard rejected == CURLE_OK else {
+            let version = String(cString: curl_version())
+            throw StorageError(.configuration, "this libcurl (\(version)) refused a transfer option: \(String(cString: curl_easy_strerror(rejected))). Install libcurl 7.85 or newer (Debian 12: libcurl4).",
+                               retryable: false)
+        }
         let code = curl_easy_perform(handle)
         if let failure = source.failure {
             throw StorageError(.local(errno: failure), "cannot read the file being uploaded: \(String(cString: strerror(failure))).",
@@ -93,9 +103,12 @@ struct CurlHandle: ~Copyable {
             throw Self.transportError(code: Int(code.rawValue), detail: detail, url: request.url)
         }
         var status = 0
-        _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        let info = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        guard info == CURLE_OK, status > 0 else {
+            throw Self.transportError(code: Int(info.rawValue), detail: "no HTTP status in the answer", url: request.url)
+        }
         var responseHeaders: [String: String] = [:]
-        for name in ["etag", "content-length", "x-amz-request-id", "retry-after", "x-amz-meta-sha256"] {
+        for name in ["etag", "content-length", "x-amz-meta-sha256"] {
             if let value = ccurl_response_header(handle, name) { responseHeaders[name] = String(cString: value) }
         }
         return HTTPResponse(status: status, body: sink.bytes, headers: responseHeaders)

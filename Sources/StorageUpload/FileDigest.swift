@@ -59,10 +59,6 @@ public struct FileDigest: Sendable, Codable, Equatable {
         return FileDigest(size: size, sha256: sha.finalize().hex, md5: md5.finalize().hex, parts: parts)
     }
 
-    public static func compute(bytes: [UInt8]) -> FileDigest {
-        FileDigest(size: Int64(bytes.count), sha256: SHA256.hash(data: bytes).hex, md5: Insecure.MD5.hash(data: bytes).hex)
-    }
-
     /// The ETag S3 gives an object uploaded in parts of `partSize`: MD5 of the concatenated binary
     /// part MD5s, a dash, and the number of parts.
     public static func multipartETag(path: String, size: Int64, partSize: Int64) throws(StorageError) -> String {

@@ -73,6 +73,12 @@ public enum LocalFiles {
         }
     }
 
+    /// The size of the file at `path`, or nil when it cannot be read.
+    public static func size(of path: String) -> Int64? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : nil
+    }
+
     public static func syncDirectory(of path: String) {
         let dir = (path as NSString).deletingLastPathComponent
         let fd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -87,6 +93,8 @@ public enum LocalFiles {
             return StorageError(.local(errno: code), "the disk is full (\(operation) \(path): \(reason)). Free some space; nothing was lost.", retryable: false)
         case EACCES, EPERM, EROFS:
             return StorageError(.local(errno: code), "cannot \(operation) \(path): \(reason). Make it writable for this user or choose another directory in the configuration.", retryable: false)
+        case ENOENT, ENOTDIR:
+            return StorageError(.local(errno: code), "cannot \(operation) \(path): \(reason). Create its parent directory or choose another location in the configuration.", retryable: false)
         default:
             return StorageError(.local(errno: code), "cannot \(operation) \(path): \(reason).", retryable: false)
         }

@@ -58,9 +58,8 @@ import Glibc
         let box = try sandbox(s3, S3Fixture.multipart)
         defer { box.remove() }
         let shotSHA = try box.shootLarge()
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: box.currentVideo)[.size] as? Int)
-        let parts = (size + (5 << 20) - 1) / (5 << 20)
-        try #require(parts >= 2, "the large shot is only \(size) bytes")
+        let parts = try partCount(box)
+        try #require(parts >= 2, "the large shot fits in one part")
         let id = try postedID(try box.recorder(["post", "--caption", "big", "--json"]))
         _ = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
         #expect(try s3.etag("videos/\(id).mp4")?.hasSuffix("-\(parts)") == true)
@@ -135,9 +134,7 @@ import Glibc
         let box = try sandbox(s3, S3Fixture.multipart.merging(["RECORDER_S3_PARALLEL_PARTS": "1"]) { $1 })
         defer { box.remove() }
         let shotSHA = try box.shootLarge()
-        try s3.faults([["match": "", "action": "throttle", "rate": 2_000_000, "count": 1_000_000]])
-        let post = try box.start(["post", "--caption", "restart", "--json", "--attempts", "200"])
-        try waitFor("a part to be acknowledged") { try journaledParts(box) >= 1 }
+        let post = try startSlowPost(s3, box, ["--caption", "restart", "--json", "--attempts", "200"])
         s3.stopServer()
         try s3.faults([])
         usleep(500_000)
@@ -155,16 +152,10 @@ import Glibc
         let box = try sandbox(s3, S3Fixture.multipart.merging(["RECORDER_S3_PARALLEL_PARTS": "1"]) { $1 })
         defer { box.remove() }
         let shotSHA = try box.shootLarge()
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: box.currentVideo)[.size] as? Int)
-        let parts = (size + (5 << 20) - 1) / (5 << 20)
-        try s3.faults([["match": "", "action": "throttle", "rate": 2_000_000, "count": 1_000_000]])
-        let post = try box.start(["post", "--caption", "resume", "--attempts", "5"])
-        try waitFor("a part to be acknowledged") { try journaledParts(box) >= 1 }
-        kill(post.process.processIdentifier, SIGKILL)
-        _ = try Tools.finish(post)
+        let parts = try partCount(box)
+        try killMidMultipart(s3, box, caption: "resume")
         let acknowledged = try journaledParts(box)
         try #require(acknowledged < parts)
-        try s3.faults([])
         s3.clearRequests()
         let flush = try box.recorder(["outbox", "flush", "--json", "--attempts", "5"])
         #expect(flush.status == 0, "\(flush.stderr)")
@@ -181,12 +172,7 @@ import Glibc
         var box = try sandbox(s3, S3Fixture.multipart.merging(["RECORDER_S3_PARALLEL_PARTS": "1"]) { $1 })
         defer { box.remove() }
         let shotSHA = try box.shootLarge()
-        try s3.faults([["match": "", "action": "throttle", "rate": 2_000_000, "count": 1_000_000]])
-        let post = try box.start(["post", "--caption", "abandon", "--attempts", "5"])
-        try waitFor("a part to be acknowledged") { try journaledParts(box) >= 1 }
-        kill(post.process.processIdentifier, SIGKILL)
-        _ = try Tools.finish(post)
-        try s3.faults([])
+        try killMidMultipart(s3, box, caption: "abandon")
         #expect(try s3.pendingUploads() == 1)
         box.extraEnvironment["RECORDER_S3_PART_SIZE_MIB"] = "6"
         box.extraEnvironment["RECORDER_S3_MULTIPART_THRESHOLD_MIB"] = "6"
@@ -246,6 +232,28 @@ import Glibc
         #expect(flush.status == 0, "\(flush.stderr)")
         let id = try #require(try jsonObject(flush.stdout)["id"] as? String)
         _ = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
+    }
+
+    /// How many 5 MiB parts the current shot's video makes.
+    private func partCount(_ box: PostSandbox) throws -> Int {
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: box.currentVideo)[.size] as? Int)
+        return (size + (5 << 20) - 1) / (5 << 20)
+    }
+
+    /// Starts `recorder post` through a throttled proxy and returns once the store has acknowledged a part.
+    private func startSlowPost(_ s3: S3Fixture, _ box: PostSandbox, _ arguments: [String]) throws -> RunningProcess {
+        try s3.faults([["match": "", "action": "throttle", "rate": 2_000_000, "count": 1_000_000]])
+        let post = try box.start(["post"] + arguments)
+        try waitFor("a part to be acknowledged") { try journaledParts(box) >= 1 }
+        return post
+    }
+
+    /// Kills `recorder post` with SIGKILL in the middle of a multipart upload, then lifts the throttle.
+    private func killMidMultipart(_ s3: S3Fixture, _ box: PostSandbox, caption: String) throws {
+        let post = try startSlowPost(s3, box, ["--caption", caption, "--attempts", "5"])
+        kill(post.process.processIdentifier, SIGKILL)
+        _ = try Tools.finish(post)
+        try s3.faults([])
     }
 
     private func journaledParts(_ box: PostSandbox) throws -> Int {
