@@ -11,6 +11,7 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/error.h>
 #include <errno.h>
+#include <sys/prctl.h>
 
 static const int CFF_AVERROR_EOF = AVERROR_EOF;
 static const int CFF_AVERROR_EAGAIN = AVERROR(EAGAIN);
@@ -30,5 +31,9 @@ static const int CFF_SWS_POINT = SWS_POINT;
 /// Returns the errno value an AVERROR code carries, or 0 when it is not an errno.
 static inline int cff_averror_errno(int code) { return (code < 0 && code > -4096) ? -code : 0; }
 static inline int cff_strerror(int code, char *buf, size_t size) { return av_strerror(code, buf, size); }
+
+/// Opts the whole process out of transparent huge pages (prctl is variadic). x264 advises its
+/// picture buffers into 2 MiB pages (madvise), which are zeroed and counted in full when touched.
+static inline int cff_disable_transparent_huge_pages(void) { return prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0); }
 
 #endif

@@ -40,6 +40,10 @@ final class H264Encoder {
         av_opt_set(context.pointee.priv_data, "preset", settings.preset, 0)
         // A fixed GOP: scene cuts would add keyframes and make fragments irregular.
         av_opt_set(context.pointee.priv_data, "x264-params", "scenecut=0", 0)
+        // Measured at 1080p: huge pages cost 16 MB of resident memory and twice the system time
+        // (zeroing 2 MiB pages) with no gain in encoding speed. The setting is process-wide, which
+        // is fine for a single-purpose process like recorder.
+        _ = cff_disable_transparent_huge_pages()
         let code = avcodec_open2(context, codec, nil)
         if code < 0 {
             var c: UnsafeMutablePointer<AVCodecContext>? = context

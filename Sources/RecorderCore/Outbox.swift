@@ -71,7 +71,7 @@ public struct Outbox: Sendable {
         try? FileManager.default.removeItem(atPath: incoming)
         guard mkdir(incoming, 0o700) == 0 else { throw DurableFile.ioError("create", incoming) }
         do throws(RecorderError) {
-            let queuedAt = PostMetadata.timestamp(Date())
+            let queuedAt = RFC3339.string(Date())
             let state = OutboxItemState(shotID: shotID, queuedAt: queuedAt, attempts: 0, lastError: nil, digest: digest)
             try DurableFile.write(try metadata.jsonData(), to: "\(incoming)/\(OutboxItem.metadataName)")
             try DurableFile.write(try state.jsonData(), to: "\(incoming)/\(OutboxItem.stateName)")

@@ -146,7 +146,7 @@ public struct OutboxUploader: Sendable {
         }
         return PostReceipt(id: item.metadata.id, shotID: item.state.shotID, videoURL: backend.url(forKey: item.metadata.key),
                            metadataURL: backend.url(forKey: item.metadata.metadataKey), store: backend.location,
-                           uploadedAt: PostMetadata.timestamp(Date()))
+                           uploadedAt: RFC3339.string(Date()))
     }
 
     /// The metadata names the store it is sent to (the configuration may have changed since `post`).

@@ -71,13 +71,6 @@ public struct PostMetadata: Sendable, Codable, Equatable {
         }
     }
 
-    /// RFC 3339 in UTC, whole seconds.
-    public static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
-    }
 }
 
 /// Random post ids: 10 characters from [A-Za-z0-9], from the system CSPRNG (getrandom(2)).

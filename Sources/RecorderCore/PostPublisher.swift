@@ -54,7 +54,7 @@ public struct PostPublisher: Sendable {
             url: backend.url(forKey: key), ext: "mp4", width: shot.width, height: shot.height,
             durationSeconds: shot.durationSeconds, frameRate: shot.frameRate, codec: shot.codec,
             byteSize: digest.size, sha256: digest.sha256, caption: caption, author: configuration.author,
-            createdAt: PostMetadata.timestamp(now), camera: shot.source, likeCount: 0, shareCount: 0, commentCount: 0)
+            createdAt: RFC3339.string(now), camera: shot.source, likeCount: 0, shareCount: 0, commentCount: 0)
         return Plan(shot: shot, metadata: metadata, store: backend.location,
                     metadataURL: backend.url(forKey: metadata.metadataKey), digest: digest)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MediaEncoder
+import StorageUpload
 import VideoCapture
 
 /// The blocking work of one shot, done on a dedicated thread in three phases: open, record, finish.
@@ -99,9 +100,12 @@ final class ShotJob: @unchecked Sendable {
         }
         do {
             let summary = try recorder.finish()
+            // The encoder's pictures and lookahead are the bulk of the memory; let them go before the
+            // remux so the two never add up.
+            self.recorder = nil
             try keepRemuxedOrFragmented(draft)
             let info = try MediaProbe.inspect(draft.videoPath)
-            let size = (try? FileManager.default.attributesOfItem(atPath: draft.videoPath)[.size] as? Int64) ?? 0
+            let size = LocalFiles.size(of: draft.videoPath) ?? 0
             let shot = Shot(
                 id: draft.id, videoPath: draft.videoPath, createdAt: Date(), source: source.name,
                 inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,

@@ -116,3 +116,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(root)/store/videos"))
     }
 }
+
+@Suite struct RFC3339Tests {
+    @Test func formatsUTCWholeSecondsAndReadsItBack() throws {
+        let date = Date(timeIntervalSince1970: 1_795_344_157.9)
+        #expect(RFC3339.string(date) == "2026-11-22T10:42:37Z")
+        #expect(RFC3339.date("2026-11-22T10:42:37Z") == Date(timeIntervalSince1970: 1_795_344_157))
+        #expect(RFC3339.string(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
+        // Foundation's own ISO 8601 formatter, as an independent reader of what we write.
+        #expect(ISO8601DateFormatter().date(from: RFC3339.string(date)) == Date(timeIntervalSince1970: 1_795_344_157))
+    }
+
+    @Test func refusesWhatItDoesNotWrite() {
+        for bad in ["", "2026-11-22", "2026-11-22T10:42:37", "2026-11-22T10:42:37+01:00", "2026-13-22T10:42:37Z",
+                    "2026-11-22T24:00:00Z", "2026-11-22T10:42:37.5Z", "abcd-11-22T10:42:37Z"] {
+            #expect(RFC3339.date(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func shotJSONRoundTripsItsCreationTime() throws {
+        let shot = Shot(id: "x", videoPath: "/v.mp4", createdAt: Date(timeIntervalSince1970: 1_700_000_000), source: "s",
+                        inputFormat: "yu12", width: 16, height: 16, frameRate: 30, frames: 1, framesDropped: 0,
+                        durationSeconds: 0.033, byteSize: 1, codec: "h264", encoder: "libx264", endedEarly: nil, notes: [])
+        let data = try shot.jsonData()
+        #expect(String(decoding: data, as: UTF8.self).contains("\"createdAt\" : \"2023-11-14T22:13:20Z\""))
+        #expect(try Shot.decoder.decode(Shot.self, from: data).createdAt == shot.createdAt)
+    }
+}
