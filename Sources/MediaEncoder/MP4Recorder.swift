@@ -18,13 +18,14 @@ public struct EncodingSummary: Sendable, Hashable {
 /// Turns captured frames into a crash-safe, fragmented H.264 MP4.
 ///
 /// Raw formats are converted with libswscale (planar 4:2:0 is copied), MJPEG is
-/// decoded first, and H.264 is copied without re-encoding. Timestamps come from the frames, so the
-/// file's duration stays true when the camera drops frames.
+/// decoded first, and H.264 is copied without re-encoding. Conversion happens on the caller's
+/// thread and encoding on the pipeline's, so the two overlap. Timestamps come from the frames, so
+/// the file's duration stays true when the camera drops frames.
 public final class MP4Recorder {
     public let path: String
     public let input: CaptureFormat
     private let writer: MP4Writer
-    private let encoder: H264Encoder?
+    private let pipeline: EncodePipeline?
     private let converter: PixelConverter?
     private let decoder: MJPEGDecoder?
     private let copyPacket: UnsafeMutablePointer<AVPacket>
@@ -52,22 +53,23 @@ public final class MP4Recorder {
         summary = EncodingSummary(framesWritten: 0, framesDropped: 0, framesSkipped: 0, encoder: "copy", input: input,
                                   durationSeconds: 0)
         if input.pixelFormat == .h264 {
-            encoder = nil
+            pipeline = nil
             converter = nil
             decoder = nil
             return
         }
         let encoder = try H264Encoder(width: input.width, height: input.height, frameRate: input.frameRate.value,
                                       timeBase: timeBase, settings: settings, globalHeader: writer.wantsGlobalHeader)
-        self.encoder = encoder
         summary.encoder = encoder.name
         decoder = input.pixelFormat == .mjpeg || input.pixelFormat == .jpeg ? try MJPEGDecoder() : nil
-        // Planar 4:2:0 goes through the converter too (a plain copy in libswscale): into its reused,
-        // reference-counted frame, where handing libavcodec a borrowed buffer made it allocate and
-        // copy into fresh pages for every frame (8% of the CPU in page clearing at 720p).
-        converter = try PixelConverter(width: input.width, height: input.height)
+        // Planar 4:2:0 goes through the converter too (a plain copy in libswscale): into the
+        // pipeline's reused, reference-counted pictures, where handing libavcodec a borrowed buffer
+        // made it allocate and copy into fresh pages for every frame (8% of the CPU at 720p), and a
+        // borrowed buffer could not outlive the source's closure while the picture waits its turn.
+        converter = PixelConverter()
         try writer.configure(from: encoder.context)
         try writer.writeHeader()
+        pipeline = try EncodePipeline(encoder: encoder, writer: writer, timeBase: timeBase, frameTicks: frameTicks)
     }
 
     deinit {
@@ -78,7 +80,8 @@ public final class MP4Recorder {
     public var framesWritten: Int { summary.framesWritten }
     public var framesDropped: Int { summary.framesDropped }
 
-    /// Encodes one frame. Damaged frames and JPEGs that do not decode are counted as dropped.
+    /// Converts one frame and queues it for encoding. Damaged frames and JPEGs that do not decode
+    /// are counted as dropped. An encoding failure surfaces here on a later frame, or at `finish`.
     public func append(_ frame: VideoFrame) throws(MediaError) {
         if let last = lastSequence, frame.sequence > last + 1 {
             summary.framesDropped += Int(frame.sequence - last - 1)
@@ -89,13 +92,11 @@ public final class MP4Recorder {
             return
         }
         let pts = nextPts(frame.timestampMicroseconds)
-        if let encoder {
-            guard let picture = try picture(for: frame) else {
+        if let pipeline {
+            guard try pipeline.encode(pts: pts, fill: { picture throws(MediaError) in try fill(picture, from: frame) }) else {
                 summary.framesDropped += 1
                 return
             }
-            picture.pointee.pts = pts
-            try encoder.encode(picture) { packet throws(MediaError) in try self.mux(packet) }
         } else if try !copy(frame, pts: pts) {
             return
         }
@@ -105,8 +106,11 @@ public final class MP4Recorder {
 
     /// Drains the encoder, writes the trailer and closes the file.
     public func finish() throws(MediaError) -> EncodingSummary {
-        if let encoder, writer.isStarted {
-            try encoder.encode(nil) { packet throws(MediaError) in try self.mux(packet) }
+        if let pipeline {
+            do { try pipeline.finish() } catch {
+                writer.abandon()
+                throw error
+            }
         }
         if !writer.isStarted {
             writer.abandon()
@@ -121,7 +125,10 @@ public final class MP4Recorder {
     }
 
     /// Stops without finishing: the file keeps every fragment already flushed.
-    public func abandon() { writer.abandon() }
+    public func abandon() {
+        pipeline?.abandon()
+        writer.abandon()
+    }
 
     /// Capture time to 90 kHz ticks from the first frame, strictly increasing.
     private func nextPts(_ timestamp: Int64) -> Int64 {
@@ -133,25 +140,21 @@ public final class MP4Recorder {
         return pts
     }
 
-    /// The frame as a yuv420p picture for the encoder, or nil when a JPEG does not decode.
-    private func picture(for frame: VideoFrame) throws(MediaError) -> UnsafeMutablePointer<AVFrame>? {
+    /// Writes the frame into `picture` as yuv420p; false when a JPEG does not decode.
+    private func fill(_ picture: UnsafeMutablePointer<AVFrame>, from frame: VideoFrame) throws(MediaError) -> Bool {
         if let decoder {
-            guard let decoded = decoder.decode(frame.bytes) else { return nil }
-            return try converter!.convert(decoded)
+            guard let decoded = decoder.decode(frame.bytes) else { return false }
+            try converter!.convert(decoded, into: picture)
+            return true
         }
         // A short buffer (a driver hiccup) would make libswscale read past its end.
         guard let base = frame.bytes.baseAddress, frame.bytes.count >= ImagePlanes.requiredBytes(input) else {
-            return nil
+            return false
         }
         let planes = ImagePlanes(input, base: base)
-        return try converter!.convert(planes: planes.data, linesize: planes.linesize, format: input.pixelFormat.avPixelFormat,
-                                      width: Int32(input.width), height: Int32(input.height))
-    }
-
-    private func mux(_ packet: UnsafeMutablePointer<AVPacket>) throws(MediaError) {
-        if packet.pointee.duration == 0 { packet.pointee.duration = frameTicks }
-        av_packet_rescale_ts(packet, timeBase, writer.timeBase)
-        try writer.write(packet)
+        try converter!.convert(planes: planes.data, linesize: planes.linesize, format: input.pixelFormat.avPixelFormat,
+                               width: Int32(input.width), height: Int32(input.height), into: picture)
+        return true
     }
 
     /// H.264 from the camera: start at the first picture that carries SPS/PPS, then copy every access unit.
@@ -181,7 +184,7 @@ public final class MP4Recorder {
             packet.pointee.data = nil
             packet.pointee.size = 0
         }
-        try mux(packet)
+        try writer.write(packet, from: timeBase, defaultDuration: frameTicks)
         return true
     }
 }

@@ -80,6 +80,14 @@ final class MP4Writer {
 
     var isStarted: Bool { headerWritten }
 
+    /// Writes one packet whose timestamps are in `source`, giving it `defaultDuration` (in `source`)
+    /// when it has none.
+    func write(_ packet: UnsafeMutablePointer<AVPacket>, from source: AVRational, defaultDuration: Int64) throws(MediaError) {
+        if packet.pointee.duration == 0 { packet.pointee.duration = defaultDuration }
+        av_packet_rescale_ts(packet, source, timeBase)
+        try write(packet)
+    }
+
     /// Writes one packet, its timestamps already in `timeBase`.
     func write(_ packet: UnsafeMutablePointer<AVPacket>) throws(MediaError) {
         packet.pointee.stream_index = stream.pointee.index

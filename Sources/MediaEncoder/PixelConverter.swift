@@ -1,43 +1,44 @@
 import CFFmpeg
 
-/// Converts pictures to the encoder's yuv420p with libswscale, into a frame it owns and reuses.
+/// Converts pictures to the encoder's yuv420p with libswscale, into pictures its caller owns and
+/// reuses (planar 4:2:0 is a plain copy).
 final class PixelConverter {
-    let output: UnsafeMutablePointer<AVFrame>
     private var context: OpaquePointer?
     private var source: (AVPixelFormat, Int32, Int32)?
 
-    init(width: Int, height: Int) throws(MediaError) {
+    deinit { sws_freeContext(context) }
+
+    /// A reference-counted yuv420p picture of the given size, for `convert` to fill again and again.
+    static func makePicture(width: Int, height: Int) throws(MediaError) -> UnsafeMutablePointer<AVFrame> {
         guard let frame = av_frame_alloc() else { throw MediaError(.failed, operation: "av_frame_alloc") }
         frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
         frame.pointee.width = Int32(width)
         frame.pointee.height = Int32(height)
         let code = av_frame_get_buffer(frame, 0)
         if code < 0 {
-            var f: UnsafeMutablePointer<AVFrame>? = frame
-            av_frame_free(&f)
+            freePicture(frame)
             throw MediaError.from(code, "av_frame_get_buffer")
         }
-        output = frame
+        return frame
     }
 
-    deinit {
-        sws_freeContext(context)
-        var f: UnsafeMutablePointer<AVFrame>? = output
+    static func freePicture(_ picture: UnsafeMutablePointer<AVFrame>) {
+        var f: UnsafeMutablePointer<AVFrame>? = picture
         av_frame_free(&f)
     }
 
-    /// Scales a decoded frame, whatever its pixel format and size.
-    func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws(MediaError) -> UnsafeMutablePointer<AVFrame> {
+    /// Scales a decoded frame, whatever its pixel format and size, into `output`.
+    func convert(_ frame: UnsafeMutablePointer<AVFrame>, into output: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
         let planes = withUnsafeBytes(of: frame.pointee.data) { Array($0.bindMemory(to: UnsafePointer<UInt8>?.self).prefix(4)) }
         let strides = withUnsafeBytes(of: frame.pointee.linesize) { Array($0.bindMemory(to: Int32.self).prefix(4)) }
-        return try convert(planes: planes, linesize: strides, format: AVPixelFormat(frame.pointee.format),
-                           width: frame.pointee.width, height: frame.pointee.height)
+        try convert(planes: planes, linesize: strides, format: AVPixelFormat(frame.pointee.format),
+                    width: frame.pointee.width, height: frame.pointee.height, into: output)
     }
 
     /// Scales `planes` (of `format`, `width`x`height`) into `output`, which it makes writable first
-    /// because the encoder may still hold a reference to the previous picture.
+    /// in case the encoder still holds a reference to the picture it had last time.
     func convert(planes: [UnsafePointer<UInt8>?], linesize: [Int32], format: AVPixelFormat,
-                 width: Int32, height: Int32) throws(MediaError) -> UnsafeMutablePointer<AVFrame> {
+                 width: Int32, height: Int32, into output: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
         if source == nil || source! != (format, width, height) {
             context = sws_getCachedContext(context, width, height, format,
                                            output.pointee.width, output.pointee.height, AV_PIX_FMT_YUV420P,
@@ -63,6 +64,5 @@ final class PixelConverter {
             }
         }
         if scaled <= 0 { throw MediaError(.failed, operation: "sws_scale", detail: "no lines were converted") }
-        return output
     }
 }
