@@ -54,18 +54,22 @@ final class EncodePipeline: @unchecked Sendable {
         for picture in pictures { PixelConverter.freePicture(picture) }
     }
 
-    /// Waits for a free picture, lets `fill` write into it, and queues it for encoding at `pts`.
-    /// Returns false when `fill` did (nothing is encoded then). Throws an earlier encoding failure.
-    func encode(pts: Int64, fill: (UnsafeMutablePointer<AVFrame>) throws(MediaError) -> Bool) throws(MediaError) -> Bool {
+    /// Throws the encoding thread's first failure, if it had one.
+    func throwIfFailed() throws(MediaError) {
         if let failure = state.withLock({ $0.failure }) { throw failure }
+    }
+
+    /// Waits for a free picture, lets `fill` write into it and return its pts, and queues it for
+    /// encoding. Returns false when `fill` returned nil: nothing is queued then.
+    func encode<E: Error>(fill: (UnsafeMutablePointer<AVFrame>) throws(E) -> Int64?) throws(E) -> Bool {
         freePictures.wait()
         let picture = pictures[nextPicture]
-        let filled: Bool
-        do { filled = try fill(picture) } catch {
+        let pts: Int64?
+        do { pts = try fill(picture) } catch {
             freePictures.signal()
             throw error
         }
-        guard filled else {
+        guard let pts else {
             freePictures.signal()
             return false
         }

@@ -83,17 +83,11 @@ public final class MP4Recorder {
     /// Converts one frame and queues it for encoding. Damaged frames and JPEGs that do not decode
     /// are counted as dropped. An encoding failure surfaces here on a later frame, or at `finish`.
     public func append(_ frame: VideoFrame) throws(MediaError) {
-        if let last = lastSequence, frame.sequence > last + 1 {
-            summary.framesDropped += Int(frame.sequence - last - 1)
-        }
-        lastSequence = frame.sequence
-        if frame.isDamaged {
-            summary.framesDropped += 1
-            return
-        }
+        guard account(frame.stamp, damaged: frame.isDamaged) else { return }
         let pts = nextPts(frame.timestampMicroseconds)
         if let pipeline {
-            guard try pipeline.encode(pts: pts, fill: { picture throws(MediaError) in try fill(picture, from: frame) }) else {
+            try pipeline.throwIfFailed()
+            guard try pipeline.encode(fill: { picture throws(MediaError) in try fill(picture, from: frame) ? pts : nil }) else {
                 summary.framesDropped += 1
                 return
             }
@@ -102,6 +96,43 @@ public final class MP4Recorder {
         }
         summary.framesWritten += 1
         lastTimestamp = frame.timestampMicroseconds
+    }
+
+    /// Whether `append(readingFrom:)` applies: planar 4:2:0 input, which the encoder takes as it is.
+    public var readsPlanarFrames: Bool { pipeline != nil && input.pixelFormat == .yu12 }
+
+    /// Reads the next frame from `source` straight into the encoder's next picture (no buffer, no
+    /// conversion) and queues it, unless `admit` turns its stamp away. Returns the stamp, or nil at
+    /// the end of the input or on a stop. Only when `readsPlanarFrames`.
+    public func append(readingFrom source: any PlanarReadingSource, stop: StopSignal,
+                       admit: (FrameStamp) -> Bool) throws -> FrameStamp? {
+        guard let pipeline, readsPlanarFrames else {
+            throw MediaError(.failed, operation: "read frame", detail: "direct reads need planar 4:2:0 input and an encoder")
+        }
+        try pipeline.throwIfFailed()
+        var stamp: FrameStamp?
+        let queued = try pipeline.encode { picture throws -> Int64? in
+            try MediaError.check(av_frame_make_writable(picture), "av_frame_make_writable")
+            stamp = try source.readFrame(into: PlanarPicture(picture), stop: stop)
+            guard let stamp, admit(stamp), account(stamp, damaged: false) else { return nil }
+            return nextPts(stamp.timestampMicroseconds)
+        }
+        if queued, let stamp {
+            summary.framesWritten += 1
+            lastTimestamp = stamp.timestampMicroseconds
+        }
+        return stamp
+    }
+
+    /// Counts the frames a sequence gap says were dropped, and a damaged frame; false when the frame
+    /// is not to be encoded.
+    private func account(_ stamp: FrameStamp, damaged: Bool) -> Bool {
+        if let last = lastSequence, stamp.sequence > last + 1 {
+            summary.framesDropped += Int(stamp.sequence - last - 1)
+        }
+        lastSequence = stamp.sequence
+        if damaged { summary.framesDropped += 1 }
+        return !damaged
     }
 
     /// Drains the encoder, writes the trailer and closes the file.
@@ -140,7 +171,7 @@ public final class MP4Recorder {
         return pts
     }
 
-    /// Writes the frame into `picture` as yuv420p; false when a JPEG does not decode.
+    /// Writes the frame into `picture` as yuv420p; false when a JPEG does not decode or a buffer is short.
     private func fill(_ picture: UnsafeMutablePointer<AVFrame>, from frame: VideoFrame) throws(MediaError) -> Bool {
         if let decoder {
             guard let decoded = decoder.decode(frame.bytes) else { return false }
@@ -186,5 +217,13 @@ public final class MP4Recorder {
         }
         try writer.write(packet, from: timeBase, defaultDuration: frameTicks)
         return true
+    }
+}
+
+extension PlanarPicture {
+    /// The three planes of a yuv420p picture.
+    init(_ frame: UnsafeMutablePointer<AVFrame>) {
+        let data = frame.pointee.data, linesize = frame.pointee.linesize
+        self.init(planes: [data.0!, data.1!, data.2!], strides: [Int(linesize.0), Int(linesize.1), Int(linesize.2)])
     }
 }

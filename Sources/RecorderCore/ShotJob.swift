@@ -64,18 +64,29 @@ final class ShotJob: @unchecked Sendable {
         let limit = Int64(request.seconds * 1_000_000)
         var first: Int64?
         var reachedLimit = false
+        var elapsed: Int64 = 0
+        // Admits frames until the asked duration is reached, timed from the first frame.
+        func admit(_ stamp: FrameStamp) -> Bool {
+            let start = first ?? stamp.timestampMicroseconds
+            first = start
+            elapsed = stamp.timestampMicroseconds - start
+            reachedLimit = elapsed >= limit
+            return !reachedLimit
+        }
+        // A file of planar 4:2:0 is read straight into the encoder's pictures: no buffer, no copy.
+        let planarSource = recorder.readsPlanarFrames ? source as? any PlanarReadingSource : nil
         do {
             while !reachedLimit {
-                let delivered = try source.nextFrame(stop: stop) { frame in
-                    let start = first ?? frame.timestampMicroseconds
-                    first = start
-                    let offset = frame.timestampMicroseconds - start
-                    if offset >= limit {
-                        reachedLimit = true
-                        return
+                let delivered: Bool
+                if let planarSource {
+                    delivered = try recorder.append(readingFrom: planarSource, stop: stop, admit: admit) != nil
+                } else {
+                    delivered = try source.nextFrame(stop: stop) { frame in
+                        if admit(frame.stamp) { try recorder.append(frame) }
                     }
-                    try recorder.append(frame)
-                    progress(ShotProgress(elapsedSeconds: Double(offset) / 1_000_000, totalSeconds: request.seconds,
+                }
+                if delivered && !reachedLimit {
+                    progress(ShotProgress(elapsedSeconds: Double(elapsed) / 1_000_000, totalSeconds: request.seconds,
                                           frames: recorder.framesWritten, dropped: recorder.framesDropped))
                 }
                 if !delivered {

@@ -14,3 +14,37 @@ public protocol FrameSource: AnyObject {
     /// Stops streaming and releases the device. Called once; safe after a failure.
     func close()
 }
+
+/// When a frame was taken, on the source's clock, and its place in the source's count.
+public struct FrameStamp: Sendable, Hashable {
+    /// Capture time in microseconds on the source's monotonic clock.
+    public var timestampMicroseconds: Int64
+    /// The source's frame counter; gaps mean frames were dropped.
+    public var sequence: UInt64
+
+    public init(timestampMicroseconds: Int64, sequence: UInt64) {
+        self.timestampMicroseconds = timestampMicroseconds
+        self.sequence = sequence
+    }
+}
+
+/// Picture memory owned by the consumer, one start and row stride per plane, laid out as the
+/// source's (planar) format.
+public struct PlanarPicture {
+    public var planes: [UnsafeMutablePointer<UInt8>]
+    public var strides: [Int]
+
+    public init(planes: [UnsafeMutablePointer<UInt8>], strides: [Int]) {
+        self.planes = planes
+        self.strides = strides
+    }
+}
+
+/// A source that can read each frame straight into the consumer's picture, saving a frame buffer
+/// and a copy: a file can, a camera (whose frames live in the driver's mapped buffers) cannot.
+public protocol PlanarReadingSource: FrameSource {
+    /// Reads the next frame into `picture`, which must have a plane, with rows at least as wide as
+    /// the format's, for each of `format.pixelFormat.planeSizes`. Returns nil at the end of a
+    /// finite source, or when `stop` was signalled.
+    func readFrame(into picture: PlanarPicture, stop: StopSignal) throws -> FrameStamp?
+}

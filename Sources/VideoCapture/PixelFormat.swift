@@ -97,6 +97,18 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
         }
     }
 
+    /// Width in bytes and height in rows of each plane of a planar format, in memory order; nil for
+    /// packed, semi-planar and compressed formats.
+    public func planeSizes(width: Int, height: Int) -> [(width: Int, height: Int)]? {
+        let chromaW = (width + 1) / 2, chromaH = (height + 1) / 2
+        switch self {
+        case .yu12, .yv12: return [(width, height), (chromaW, chromaH), (chromaW, chromaH)]
+        case .yuv422p: return [(width, height), (chromaW, height), (chromaW, height)]
+        case .grey: return [(width, height)]
+        default: return nil
+        }
+    }
+
     /// Bytes of one whole uncompressed image, or nil for compressed formats.
     public func imageSize(width: Int, height: Int) -> Int? {
         let luma = width * height

@@ -20,4 +20,7 @@ public struct VideoFrame {
         self.sequence = sequence
         self.isDamaged = isDamaged
     }
+
+    /// When the frame was taken and its place in the count.
+    public var stamp: FrameStamp { FrameStamp(timestampMicroseconds: timestampMicroseconds, sequence: sequence) }
 }

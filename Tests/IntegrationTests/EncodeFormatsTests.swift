@@ -40,11 +40,13 @@ import VideoCapture
         return summary
     }
 
-    /// PSNR of `path` against the reference pattern: luma only for grey input.
-    static func psnr(_ path: String, lumaOnly: Bool) throws -> Double {
-        let result = try Tools.run("ffmpeg", ["-v", "info", "-i", path, "-f", "lavfi", "-i", reference,
-                                              "-lavfi", "[0:v]format=yuv420p[a];[1:v]format=yuv420p[b];[a][b]psnr",
-                                              "-frames:v", "\(frames)", "-f", "null", "-"])
+    /// PSNR of `path` against the reference pattern (or the file `source`), frame by frame in order:
+    /// luma only for grey input.
+    static func psnr(_ path: String, lumaOnly: Bool, source: String? = nil, frames: Int = frames) throws -> Double {
+        let sourceArgs = source.map { ["-i", $0] } ?? ["-f", "lavfi", "-i", reference]
+        let pair = "[0:v]format=yuv420p,settb=1/25,setpts=N[a];[1:v]format=yuv420p,settb=1/25,setpts=N[b];[a][b]psnr"
+        let result = try Tools.run("ffmpeg", ["-v", "info", "-i", path] + sourceArgs
+                                              + ["-lavfi", pair, "-frames:v", "\(frames)", "-f", "null", "-"])
         let key = lumaOnly ? " y:" : "average:"
         guard let line = result.stderr.split(separator: "\n").last(where: { $0.contains("PSNR") }),
               let range = line.range(of: key) else { throw ProbeFailed(path: path, stderr: result.stderr) }

@@ -44,6 +44,8 @@ import Testing
         let probe = try Probe(Self.currentVideo(ws))
         #expect(probe.frames == 40)
         #expect(abs(probe.duration - 1.6) <= 1.0 / 25)
+        // Frames read straight from the file into the encoder's pictures are the file's frames, in order.
+        #expect(try EncodeFormatsTests.psnr(Self.currentVideo(ws), lumaOnly: false, source: "\(ws)/in.y4m", frames: 40) > 30)
     }
 
     @Test func killMinus9LeavesAPlayablePartialFileAndThePreviousShot() throws {

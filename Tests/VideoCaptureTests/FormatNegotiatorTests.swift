@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import VideoCapture
 
@@ -106,6 +107,68 @@ import Testing
         #expect(throws: CaptureError.self) { try Y4MSource.parseHeader("RIFF junk", path: "x") }
         #expect(throws: CaptureError.self) { try Y4MSource.parseHeader("YUV4MPEG2 W640 H360 C444", path: "x") }
         #expect(throws: CaptureError.self) { try Y4MSource.parseHeader("YUV4MPEG2 W0 H360", path: "x") }
+    }
+
+    /// A 6x4 4:2:0 file with two frames whose every byte is distinct, written by hand.
+    private static func y4mFile(frames: Int = 2, truncate: Int = 0) throws -> (path: String, frames: [[UInt8]]) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("src-\(UUID().uuidString).y4m").path
+        var bytes = Array("YUV4MPEG2 W6 H4 F25:1 C420jpeg\n".utf8)
+        var frameBytes: [[UInt8]] = []
+        for f in 0..<frames {
+            let frame = (0..<(24 + 6 + 6)).map { UInt8((f * 100 + $0) & 0xff) }
+            frameBytes.append(frame)
+            bytes += Array("FRAME\n".utf8) + frame
+        }
+        try Data(bytes.dropLast(truncate)).write(to: URL(fileURLWithPath: path))
+        return (path, frameBytes)
+    }
+
+    @Test func y4mFramesReadIntoAPaddedPictureLandRowByRow() throws {
+        let (path, frames) = try Self.y4mFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let source = try Y4MSource(path: path)
+        #expect(source.format.pixelFormat.planeSizes(width: 6, height: 4)!.map(\.width) == [6, 3, 3])
+        // Strides wider than the rows, as libavcodec aligns them, with a guard byte pattern between.
+        let strides = [8, 5, 5], heights = [4, 2, 2]
+        let y = UnsafeMutablePointer<UInt8>.allocate(capacity: 32), u = UnsafeMutablePointer<UInt8>.allocate(capacity: 10),
+            v = UnsafeMutablePointer<UInt8>.allocate(capacity: 10)
+        defer { y.deallocate(); u.deallocate(); v.deallocate() }
+        let planes = [y, u, v]
+        for expected in frames {
+            for (plane, height) in heights.enumerated() { planes[plane].initialize(repeating: 0xEE, count: strides[plane] * height) }
+            let stamp = try source.readFrame(into: PlanarPicture(planes: planes, strides: strides), stop: StopSignal())
+            let memory = heights.indices.map { Array(UnsafeBufferPointer(start: planes[$0], count: strides[$0] * heights[$0])) }
+            #expect(stamp != nil)
+            var offset = 0
+            for (plane, (width, height)) in [(6, 4), (3, 2), (3, 2)].enumerated() {
+                for row in 0..<height {
+                    let got = memory[plane][(row * strides[plane])..<(row * strides[plane] + width)]
+                    #expect(Array(got) == Array(expected[offset..<(offset + width)]))
+                    #expect(memory[plane][row * strides[plane] + width] == 0xEE)
+                    offset += width
+                }
+            }
+        }
+        #expect(try source.readFrame(into: PlanarPicture(planes: [], strides: []), stop: StopSignal()) == nil)
+    }
+
+    @Test func y4mLentFramesAndStampsFollowTheFile() throws {
+        let (path, frames) = try Self.y4mFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let source = try Y4MSource(path: path)
+        var seen: [([UInt8], FrameStamp)] = []
+        while try source.nextFrame(stop: StopSignal(), { seen.append((Array($0.bytes), $0.stamp)) }) {}
+        #expect(seen.map(\.0) == frames)
+        #expect(seen.map(\.1) == [FrameStamp(timestampMicroseconds: 0, sequence: 0), FrameStamp(timestampMicroseconds: 40_000, sequence: 1)])
+    }
+
+    @Test func aTruncatedY4MFrameIsAnError() throws {
+        let (path, _) = try Self.y4mFile(truncate: 5)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let source = try Y4MSource(path: path)
+        #expect(try source.nextFrame(stop: StopSignal()) { _ in } == true)
+        let error = #expect(throws: CaptureError.self) { try source.nextFrame(stop: StopSignal()) { _ in } }
+        #expect(error?.description.contains("truncated") == true)
     }
 
     @Test func testPatternFramesDifferAndAdvance() throws {
