@@ -21,8 +21,10 @@ let package = Package(
         .systemLibrary(
             name: "CV4L2", pkgConfig: "libv4l2",
             providers: [.apt(["libv4l-dev"])]),
+        // FFmpeg's headers only (on the default include path): the libraries are opened with dlopen
+        // when a shot needs them, so no pkg-config link flags (see Sources/CFFmpeg/shim.h).
         .systemLibrary(
-            name: "CFFmpeg", pkgConfig: "libavformat libavcodec libswscale libavutil",
+            name: "CFFmpeg",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",

@@ -1,5 +1,10 @@
 // FFmpeg headers plus constants for the function-like macros Swift does not import
-// (AVERROR(...), AV_NOPTS_VALUE). Owned by the MediaEncoder module only.
+// (AVERROR(...), AV_NOPTS_VALUE), and the FFmpeg functions recorder calls, bound on first use.
+// Owned by the MediaEncoder module only.
+//
+// FFmpeg is opened with dlopen when a shot needs it, not linked: Debian's libavcodec brings ~130
+// codec libraries whose loading cost every command 37 ms, `post` and `outbox` included. Swift calls
+// the `cff_` wrappers below; calling an FFmpeg function directly fails at link time, by design.
 #ifndef RECORDER_CFFMPEG_SHIM_H
 #define RECORDER_CFFMPEG_SHIM_H
 
@@ -12,6 +17,9 @@
 #include <libavutil/error.h>
 #include <errno.h>
 #include <sys/prctl.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 static const int CFF_AVERROR_EOF = AVERROR_EOF;
 static const int CFF_AVERROR_EAGAIN = AVERROR(EAGAIN);
@@ -30,7 +38,110 @@ static const int CFF_SWS_POINT = SWS_POINT;
 
 /// Returns the errno value an AVERROR code carries, or 0 when it is not an errno.
 static inline int cff_averror_errno(int code) { return (code < 0 && code > -4096) ? -code : 0; }
-static inline int cff_strerror(int code, char *buf, size_t size) { return av_strerror(code, buf, size); }
+
+enum { CFF_AVUTIL, CFF_AVCODEC, CFF_AVFORMAT, CFF_SWSCALE, CFF_LIBRARY_COUNT };
+
+/// The soname of each library, from the headers we compiled against (FFmpeg 5.1: 57, 59, 59, 6).
+static inline const char *cff_soname(int library) {
+    switch (library) {
+    case CFF_AVUTIL: return "libavutil.so." AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR);
+    case CFF_AVCODEC: return "libavcodec.so." AV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR);
+    case CFF_AVFORMAT: return "libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR);
+    default: return "libswscale.so." AV_STRINGIFY(LIBSWSCALE_VERSION_MAJOR);
+    }
+}
+
+/// Opens `library` once (per translation unit; dlopen counts references); NULL when it cannot.
+static inline void *cff_library(int library) {
+    static void *handles[CFF_LIBRARY_COUNT];
+    void *handle = __atomic_load_n(&handles[library], __ATOMIC_ACQUIRE);
+    if (!handle) {
+        handle = dlopen(cff_soname(library), RTLD_NOW | RTLD_LOCAL);
+        if (handle) __atomic_store_n(&handles[library], handle, __ATOMIC_RELEASE);
+    }
+    return handle;
+}
+
+/// Opens every FFmpeg library: NULL when all are there, else the loader's reason.
+static inline const char *cff_load(void) {
+    for (int library = 0; library < CFF_LIBRARY_COUNT; library++) {
+        if (!cff_library(library)) return dlerror();
+    }
+    return NULL;
+}
+
+/// The address of `name` in `library`. Only reached after `cff_load` succeeded; a symbol missing
+/// from the very soname the headers describe is a broken installation, and calling on is not safe.
+static inline void *cff_resolve(int library, const char *name) {
+    void *handle = cff_library(library);
+    void *function = handle ? dlsym(handle, name) : NULL;
+    if (!function) {
+        fprintf(stderr, "recorder: %s has no %s (%s); reinstall FFmpeg's libraries\n", cff_soname(library), name, dlerror());
+        abort();
+    }
+    return function;
+}
+
+/// The function `name` of `library`, typed from its declaration, resolved once per call site.
+#define CFF_FN(library, name) ({ \
+    static __typeof__(&name) cached; \
+    __typeof__(&name) function = __atomic_load_n(&cached, __ATOMIC_ACQUIRE); \
+    if (!function) { \
+        function = (__typeof__(&name))cff_resolve(library, #name); \
+        __atomic_store_n(&cached, function, __ATOMIC_RELEASE); \
+    } \
+    function; })
+
+// libavutil
+static inline AVFrame *cff_av_frame_alloc(void) { return CFF_FN(CFF_AVUTIL, av_frame_alloc)(); }
+static inline void cff_av_frame_free(AVFrame **frame) { CFF_FN(CFF_AVUTIL, av_frame_free)(frame); }
+static inline int cff_av_frame_get_buffer(AVFrame *frame, int align) { return CFF_FN(CFF_AVUTIL, av_frame_get_buffer)(frame, align); }
+static inline int cff_av_frame_make_writable(AVFrame *frame) { return CFF_FN(CFF_AVUTIL, av_frame_make_writable)(frame); }
+static inline void cff_av_frame_unref(AVFrame *frame) { CFF_FN(CFF_AVUTIL, av_frame_unref)(frame); }
+static inline int cff_av_opt_set(void *object, const char *name, const char *value, int flags) { return CFF_FN(CFF_AVUTIL, av_opt_set)(object, name, value, flags); }
+static inline void *cff_av_mallocz(size_t size) { return CFF_FN(CFF_AVUTIL, av_mallocz)(size); }
+static inline int cff_strerror(int code, char *buffer, size_t size) { return CFF_FN(CFF_AVUTIL, av_strerror)(code, buffer, size); }
+static inline void cff_av_log_set_level(int level) { CFF_FN(CFF_AVUTIL, av_log_set_level)(level); }
+static inline const char *cff_av_get_pix_fmt_name(enum AVPixelFormat format) { return CFF_FN(CFF_AVUTIL, av_get_pix_fmt_name)(format); }
+static inline AVRational cff_av_d2q(double value, int max) { return CFF_FN(CFF_AVUTIL, av_d2q)(value, max); }
+
+// libavcodec
+static inline AVPacket *cff_av_packet_alloc(void) { return CFF_FN(CFF_AVCODEC, av_packet_alloc)(); }
+static inline void cff_av_packet_free(AVPacket **packet) { CFF_FN(CFF_AVCODEC, av_packet_free)(packet); }
+static inline void cff_av_packet_unref(AVPacket *packet) { CFF_FN(CFF_AVCODEC, av_packet_unref)(packet); }
+static inline void cff_av_packet_rescale_ts(AVPacket *packet, AVRational from, AVRational to) { CFF_FN(CFF_AVCODEC, av_packet_rescale_ts)(packet, from, to); }
+static inline AVCodecContext *cff_avcodec_alloc_context3(const AVCodec *codec) { return CFF_FN(CFF_AVCODEC, avcodec_alloc_context3)(codec); }
+static inline void cff_avcodec_free_context(AVCodecContext **context) { CFF_FN(CFF_AVCODEC, avcodec_free_context)(context); }
+static inline int cff_avcodec_open2(AVCodecContext *context, const AVCodec *codec, AVDictionary **options) { return CFF_FN(CFF_AVCODEC, avcodec_open2)(context, codec, options); }
+static inline int cff_avcodec_send_frame(AVCodecContext *context, const AVFrame *frame) { return CFF_FN(CFF_AVCODEC, avcodec_send_frame)(context, frame); }
+static inline int cff_avcodec_receive_packet(AVCodecContext *context, AVPacket *packet) { return CFF_FN(CFF_AVCODEC, avcodec_receive_packet)(context, packet); }
+static inline int cff_avcodec_send_packet(AVCodecContext *context, const AVPacket *packet) { return CFF_FN(CFF_AVCODEC, avcodec_send_packet)(context, packet); }
+static inline int cff_avcodec_receive_frame(AVCodecContext *context, AVFrame *frame) { return CFF_FN(CFF_AVCODEC, avcodec_receive_frame)(context, frame); }
+static inline int cff_avcodec_parameters_from_context(AVCodecParameters *parameters, const AVCodecContext *context) { return CFF_FN(CFF_AVCODEC, avcodec_parameters_from_context)(parameters, context); }
+static inline int cff_avcodec_parameters_copy(AVCodecParameters *to, const AVCodecParameters *from) { return CFF_FN(CFF_AVCODEC, avcodec_parameters_copy)(to, from); }
+static inline const AVCodec *cff_avcodec_find_encoder_by_name(const char *name) { return CFF_FN(CFF_AVCODEC, avcodec_find_encoder_by_name)(name); }
+static inline const AVCodec *cff_avcodec_find_decoder(enum AVCodecID id) { return CFF_FN(CFF_AVCODEC, avcodec_find_decoder)(id); }
+static inline const char *cff_avcodec_get_name(enum AVCodecID id) { return CFF_FN(CFF_AVCODEC, avcodec_get_name)(id); }
+
+// libavformat
+static inline int cff_avformat_open_input(AVFormatContext **context, const char *url, const AVInputFormat *format, AVDictionary **options) { return CFF_FN(CFF_AVFORMAT, avformat_open_input)(context, url, format, options); }
+static inline void cff_avformat_close_input(AVFormatContext **context) { CFF_FN(CFF_AVFORMAT, avformat_close_input)(context); }
+static inline void cff_avformat_free_context(AVFormatContext *context) { CFF_FN(CFF_AVFORMAT, avformat_free_context)(context); }
+static inline int cff_av_read_frame(AVFormatContext *context, AVPacket *packet) { return CFF_FN(CFF_AVFORMAT, av_read_frame)(context, packet); }
+static inline int cff_avformat_write_header(AVFormatContext *context, AVDictionary **options) { return CFF_FN(CFF_AVFORMAT, avformat_write_header)(context, options); }
+static inline AVStream *cff_avformat_new_stream(AVFormatContext *context, const AVCodec *codec) { return CFF_FN(CFF_AVFORMAT, avformat_new_stream)(context, codec); }
+static inline int cff_avformat_alloc_output_context2(AVFormatContext **context, const AVOutputFormat *format, const char *name, const char *path) { return CFF_FN(CFF_AVFORMAT, avformat_alloc_output_context2)(context, format, name, path); }
+static inline int cff_av_write_trailer(AVFormatContext *context) { return CFF_FN(CFF_AVFORMAT, av_write_trailer)(context); }
+static inline int cff_av_write_frame(AVFormatContext *context, AVPacket *packet) { return CFF_FN(CFF_AVFORMAT, av_write_frame)(context, packet); }
+static inline int cff_avio_open(AVIOContext **context, const char *url, int flags) { return CFF_FN(CFF_AVFORMAT, avio_open)(context, url, flags); }
+static inline int cff_avio_closep(AVIOContext **context) { return CFF_FN(CFF_AVFORMAT, avio_closep)(context); }
+static inline const AVInputFormat *cff_av_find_input_format(const char *name) { return CFF_FN(CFF_AVFORMAT, av_find_input_format)(name); }
+static inline int cff_av_find_best_stream(AVFormatContext *context, enum AVMediaType type, int wanted, int related, const AVCodec **decoder, int flags) { return CFF_FN(CFF_AVFORMAT, av_find_best_stream)(context, type, wanted, related, decoder, flags); }
+
+// libswscale
+static inline struct SwsContext *cff_sws_getCachedContext(struct SwsContext *context, int srcW, int srcH, enum AVPixelFormat srcFormat, int dstW, int dstH, enum AVPixelFormat dstFormat, int flags, SwsFilter *srcFilter, SwsFilter *dstFilter, const double *param) { return CFF_FN(CFF_SWSCALE, sws_getCachedContext)(context, srcW, srcH, srcFormat, dstW, dstH, dstFormat, flags, srcFilter, dstFilter, param); }
+static inline int cff_sws_scale(struct SwsContext *context, const uint8_t *const source[], const int sourceStride[], int sliceY, int sliceH, uint8_t *const destination[], const int destinationStride[]) { return CFF_FN(CFF_SWSCALE, sws_scale)(context, source, sourceStride, sliceY, sliceH, destination, destinationStride); }
+static inline void cff_sws_freeContext(struct SwsContext *context) { CFF_FN(CFF_SWSCALE, sws_freeContext)(context); }
 
 /// Opts the whole process out of transparent huge pages (prctl is variadic). x264 advises its
 /// picture buffers into 2 MiB pages (madvise), which are zeroed and counted in full when touched.

@@ -9,11 +9,11 @@ final class H264Encoder {
     /// - Parameter timeBase: the time base of the pts handed to `encode`.
     init(width: Int, height: Int, frameRate: Double, timeBase: AVRational, settings: EncoderSettings,
          globalHeader: Bool) throws(MediaError) {
-        guard let codec = avcodec_find_encoder_by_name("libx264") else {
+        guard let codec = cff_avcodec_find_encoder_by_name("libx264") else {
             throw MediaError(.missingCodec, operation: "avcodec_find_encoder_by_name",
                              detail: "This FFmpeg build has no libx264 encoder.")
         }
-        guard let context = avcodec_alloc_context3(codec), let packet = av_packet_alloc() else {
+        guard let context = cff_avcodec_alloc_context3(codec), let packet = cff_av_packet_alloc() else {
             throw MediaError(.failed, operation: "avcodec_alloc_context3")
         }
         self.context = context
@@ -24,7 +24,7 @@ final class H264Encoder {
         context.pointee.height = Int32(height)
         context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
         context.pointee.time_base = timeBase
-        context.pointee.framerate = av_d2q(fps, 100_000)
+        context.pointee.framerate = cff_av_d2q(fps, 100_000)
         context.pointee.gop_size = gop
         context.pointee.keyint_min = gop
         // No B-frames: decode order equals capture order, so each fragment is complete the moment
@@ -35,40 +35,40 @@ final class H264Encoder {
         if let kbps = settings.bitrateKbps {
             context.pointee.bit_rate = Int64(kbps) * 1000
         } else {
-            av_opt_set(context.pointee.priv_data, "crf", String(settings.crf), 0)
+            cff_av_opt_set(context.pointee.priv_data, "crf", String(settings.crf), 0)
         }
-        av_opt_set(context.pointee.priv_data, "preset", settings.preset, 0)
+        cff_av_opt_set(context.pointee.priv_data, "preset", settings.preset, 0)
         // A fixed GOP: scene cuts would add keyframes and make fragments irregular.
-        av_opt_set(context.pointee.priv_data, "x264-params", "scenecut=0", 0)
+        cff_av_opt_set(context.pointee.priv_data, "x264-params", "scenecut=0", 0)
         // Measured at 1080p: huge pages cost 16 MB of resident memory and twice the system time
         // (zeroing 2 MiB pages) with no gain in encoding speed. The setting is process-wide, which
         // is fine for a single-purpose process like recorder.
         _ = cff_disable_transparent_huge_pages()
-        let code = avcodec_open2(context, codec, nil)
+        let code = cff_avcodec_open2(context, codec, nil)
         if code < 0 {
             var c: UnsafeMutablePointer<AVCodecContext>? = context
-            avcodec_free_context(&c)
+            cff_avcodec_free_context(&c)
             var p: UnsafeMutablePointer<AVPacket>? = packet
-            av_packet_free(&p)
+            cff_av_packet_free(&p)
             throw MediaError.from(code, "avcodec_open2(libx264)")
         }
     }
 
     deinit {
         var c: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&c)
+        cff_avcodec_free_context(&c)
         var p: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&p)
+        cff_av_packet_free(&p)
     }
 
     /// Sends one picture (or nil to drain) and hands every packet that comes out to `sink`.
     func encode(_ frame: UnsafeMutablePointer<AVFrame>?, sink: (UnsafeMutablePointer<AVPacket>) throws(MediaError) -> Void) throws(MediaError) {
-        try MediaError.check(avcodec_send_frame(context, frame), "avcodec_send_frame")
+        try MediaError.check(cff_avcodec_send_frame(context, frame), "avcodec_send_frame")
         while true {
-            let code = avcodec_receive_packet(context, packet)
+            let code = cff_avcodec_receive_packet(context, packet)
             if code == CFF_AVERROR_EAGAIN || code == CFF_AVERROR_EOF { return }
             try MediaError.check(code, "avcodec_receive_packet")
-            defer { av_packet_unref(packet) }
+            defer { cff_av_packet_unref(packet) }
             try sink(packet)
         }
     }

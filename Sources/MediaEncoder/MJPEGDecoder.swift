@@ -7,25 +7,25 @@ final class MJPEGDecoder {
     let frame: UnsafeMutablePointer<AVFrame>
 
     init() throws(MediaError) {
-        guard let codec = avcodec_find_decoder(AV_CODEC_ID_MJPEG) else {
+        guard let codec = cff_avcodec_find_decoder(AV_CODEC_ID_MJPEG) else {
             throw MediaError(.missingCodec, operation: "avcodec_find_decoder", detail: "This FFmpeg build has no MJPEG decoder.")
         }
-        guard let context = avcodec_alloc_context3(codec), let packet = av_packet_alloc(), let frame = av_frame_alloc() else {
+        guard let context = cff_avcodec_alloc_context3(codec), let packet = cff_av_packet_alloc(), let frame = cff_av_frame_alloc() else {
             throw MediaError(.failed, operation: "avcodec_alloc_context3")
         }
         self.context = context
         self.packet = packet
         self.frame = frame
-        try MediaError.check(avcodec_open2(context, codec, nil), "avcodec_open2(mjpeg)")
+        try MediaError.check(cff_avcodec_open2(context, codec, nil), "avcodec_open2(mjpeg)")
     }
 
     deinit {
         var c: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&c)
+        cff_avcodec_free_context(&c)
         var p: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&p)
+        cff_av_packet_free(&p)
         var f: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&f)
+        cff_av_frame_free(&f)
     }
 
     /// Decodes one JPEG; returns nil when the camera sent a damaged picture, so the caller can
@@ -39,9 +39,9 @@ final class MJPEGDecoder {
             packet.pointee.data = nil
             packet.pointee.size = 0
         }
-        guard avcodec_send_packet(context, packet) >= 0 else { return nil }
-        av_frame_unref(frame)
-        guard avcodec_receive_frame(context, frame) >= 0 else { return nil }
+        guard cff_avcodec_send_packet(context, packet) >= 0 else { return nil }
+        cff_av_frame_unref(frame)
+        guard cff_avcodec_receive_frame(context, frame) >= 0 else { return nil }
         return frame
     }
 }

@@ -44,10 +44,11 @@ public final class MP4Recorder {
             throw MediaError(.badInput, operation: "configure encoder",
                              detail: "H.264 in yuv420p needs an even size of at least 16x16; the source gives \(input.width)x\(input.height).")
         }
+        try FFmpegLibraries.load()
         self.path = path
         self.input = input
         frameTicks = max(Int64((90_000.0 / max(input.frameRate.value, 1)).rounded()), 1)
-        guard let packet = av_packet_alloc() else { throw MediaError(.failed, operation: "av_packet_alloc") }
+        guard let packet = cff_av_packet_alloc() else { throw MediaError(.failed, operation: "av_packet_alloc") }
         copyPacket = packet
         writer = try MP4Writer(path: path, fragmented: true)
         summary = EncodingSummary(framesWritten: 0, framesDropped: 0, framesSkipped: 0, encoder: "copy", input: input,
@@ -74,7 +75,7 @@ public final class MP4Recorder {
 
     deinit {
         var p: UnsafeMutablePointer<AVPacket>? = copyPacket
-        av_packet_free(&p)
+        cff_av_packet_free(&p)
     }
 
     public var framesWritten: Int { summary.framesWritten }
@@ -112,7 +113,7 @@ public final class MP4Recorder {
         try pipeline.throwIfFailed()
         var stamp: FrameStamp?
         let queued = try pipeline.encode { picture throws -> Int64? in
-            try MediaError.check(av_frame_make_writable(picture), "av_frame_make_writable")
+            try MediaError.check(cff_av_frame_make_writable(picture), "av_frame_make_writable")
             stamp = try source.readFrame(into: PlanarPicture(picture), stop: stop)
             guard let stamp, admit(stamp), account(stamp, damaged: false) else { return nil }
             return nextPts(stamp.timestampMicroseconds)

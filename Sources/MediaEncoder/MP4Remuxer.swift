@@ -9,9 +9,9 @@ public enum MP4Remuxer {
         let stream = input.videoStream
         try writer.configure(from: stream.pointee.codecpar, timeBase: stream.pointee.time_base)
         try writer.writeHeader()
-        guard let packet = av_packet_alloc() else { throw MediaError(.failed, operation: "av_packet_alloc") }
+        guard let packet = cff_av_packet_alloc() else { throw MediaError(.failed, operation: "av_packet_alloc") }
         var p: UnsafeMutablePointer<AVPacket>? = packet
-        defer { av_packet_free(&p) }
+        defer { cff_av_packet_free(&p) }
         // A fragmented file cannot carry an edit list, so its muxer shifted the B-frame delay into
         // the timestamps; shifting back makes the first picture start at 0 and lets this muxer
         // write the edit list instead.
@@ -19,10 +19,10 @@ public enum MP4Remuxer {
         var lastDuration: Int64 = 0
         var lastDts: Int64?
         while true {
-            let code = av_read_frame(input.context, packet)
+            let code = cff_av_read_frame(input.context, packet)
             if code == CFF_AVERROR_EOF { break }
             try MediaError.check(code, "av_read_frame", path: source)
-            defer { av_packet_unref(packet) }
+            defer { cff_av_packet_unref(packet) }
             guard packet.pointee.stream_index == stream.pointee.index else { continue }
             packet.pointee.pts -= start
             packet.pointee.dts -= start
@@ -30,7 +30,7 @@ public enum MP4Remuxer {
             if let previous = lastDts, packet.pointee.dts > previous { lastDuration = packet.pointee.dts - previous }
             lastDts = packet.pointee.dts
             if packet.pointee.duration <= 0 { packet.pointee.duration = lastDuration }
-            av_packet_rescale_ts(packet, stream.pointee.time_base, writer.timeBase)
+            cff_av_packet_rescale_ts(packet, stream.pointee.time_base, writer.timeBase)
             try writer.write(packet)
         }
         try writer.finish()

@@ -12,24 +12,24 @@ final class MP4Writer {
     private var closed = false
 
     init(path: String, fragmented: Bool) throws(MediaError) {
-        MediaLog.quiet()
+        try FFmpegLibraries.load()
         var ctx: UnsafeMutablePointer<AVFormatContext>?
-        try MediaError.check(avformat_alloc_output_context2(&ctx, nil, "mp4", path), "avformat_alloc_output_context2", path: path)
-        guard let context = ctx, let stream = avformat_new_stream(context, nil) else {
+        try MediaError.check(cff_avformat_alloc_output_context2(&ctx, nil, "mp4", path), "avformat_alloc_output_context2", path: path)
+        guard let context = ctx, let stream = cff_avformat_new_stream(context, nil) else {
             throw MediaError(.failed, operation: "avformat_new_stream", path: path)
         }
         self.path = path
         self.context = context
         self.stream = stream
         if fragmented {
-            av_opt_set(context.pointee.priv_data, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
+            cff_av_opt_set(context.pointee.priv_data, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
             context.pointee.flush_packets = 1
         } else {
-            av_opt_set(context.pointee.priv_data, "movflags", "faststart", 0)
+            cff_av_opt_set(context.pointee.priv_data, "movflags", "faststart", 0)
         }
-        let code = avio_open(&context.pointee.pb, path, CFF_AVIO_FLAG_WRITE)
+        let code = cff_avio_open(&context.pointee.pb, path, CFF_AVIO_FLAG_WRITE)
         if code < 0 {
-            avformat_free_context(context)
+            cff_avformat_free_context(context)
             throw MediaError.from(code, "avio_open", path: path)
         }
     }
@@ -41,14 +41,14 @@ final class MP4Writer {
 
     /// Copies the stream parameters from an open encoder.
     func configure(from encoder: UnsafeMutablePointer<AVCodecContext>) throws(MediaError) {
-        try MediaError.check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder), "avcodec_parameters_from_context")
+        try MediaError.check(cff_avcodec_parameters_from_context(stream.pointee.codecpar, encoder), "avcodec_parameters_from_context")
         stream.pointee.time_base = encoder.pointee.time_base
         stream.pointee.avg_frame_rate = encoder.pointee.framerate
     }
 
     /// Copies stream parameters read from another file.
     func configure(from parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational) throws(MediaError) {
-        try MediaError.check(avcodec_parameters_copy(stream.pointee.codecpar, parameters), "avcodec_parameters_copy")
+        try MediaError.check(cff_avcodec_parameters_copy(stream.pointee.codecpar, parameters), "avcodec_parameters_copy")
         stream.pointee.codecpar.pointee.codec_tag = 0
         stream.pointee.time_base = timeBase
     }
@@ -60,7 +60,7 @@ final class MP4Writer {
         par.pointee.codec_id = AV_CODEC_ID_H264
         par.pointee.width = Int32(width)
         par.pointee.height = Int32(height)
-        guard let buffer = av_mallocz(extradata.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {
+        guard let buffer = cff_av_mallocz(extradata.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {
             throw MediaError(.failed, operation: "av_mallocz")
         }
         extradata.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: extradata.count) }
@@ -74,7 +74,7 @@ final class MP4Writer {
     var timeBase: AVRational { stream.pointee.time_base }
 
     func writeHeader() throws(MediaError) {
-        try MediaError.check(avformat_write_header(context, nil), "avformat_write_header", path: path)
+        try MediaError.check(cff_avformat_write_header(context, nil), "avformat_write_header", path: path)
         headerWritten = true
     }
 
@@ -84,26 +84,26 @@ final class MP4Writer {
     /// when it has none.
     func write(_ packet: UnsafeMutablePointer<AVPacket>, from source: AVRational, defaultDuration: Int64) throws(MediaError) {
         if packet.pointee.duration == 0 { packet.pointee.duration = defaultDuration }
-        av_packet_rescale_ts(packet, source, timeBase)
+        cff_av_packet_rescale_ts(packet, source, timeBase)
         try write(packet)
     }
 
     /// Writes one packet, its timestamps already in `timeBase`.
     func write(_ packet: UnsafeMutablePointer<AVPacket>) throws(MediaError) {
         packet.pointee.stream_index = stream.pointee.index
-        try MediaError.check(av_write_frame(context, packet), "av_write_frame", path: path)
+        try MediaError.check(cff_av_write_frame(context, packet), "av_write_frame", path: path)
     }
 
     /// Writes the trailer and closes the file.
     func finish() throws(MediaError) {
         guard !closed else { return }
         if headerWritten {
-            let code = av_write_trailer(context)
+            let code = cff_av_write_trailer(context)
             if code < 0 { abandon(); throw MediaError.from(code, "av_write_trailer", path: path) }
         }
         closed = true
-        let code = avio_closep(&context.pointee.pb)
-        avformat_free_context(context)
+        let code = cff_avio_closep(&context.pointee.pb)
+        cff_avformat_free_context(context)
         try MediaError.check(code, "avio_closep", path: path)
     }
 
@@ -111,7 +111,7 @@ final class MP4Writer {
     func abandon() {
         guard !closed else { return }
         closed = true
-        avio_closep(&context.pointee.pb)
-        avformat_free_context(context)
+        cff_avio_closep(&context.pointee.pb)
+        cff_avformat_free_context(context)
     }
 }

@@ -55,7 +55,7 @@ public struct MediaError: Error, Sendable, CustomStringConvertible {
         case .permissionDenied:
             return "permission denied writing\(target) (\(operation)). Choose a writable --workspace."
         case .missingCodec:
-            return "\(detail) Install it with `apt-get install libavcodec-extra59` or Debian's `libavcodec59`."
+            return "\(detail) Install FFmpeg's libraries with `apt-get install libavcodec59 libavformat59 libswscale6 libavutil57` (scripts/setup.sh does); the previous shot was kept."
         case .badInput:
             return "\(operation): \(detail)"
         case .failed:

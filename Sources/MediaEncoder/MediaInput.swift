@@ -10,14 +10,14 @@ final class MediaInput {
     let videoStream: UnsafeMutablePointer<AVStream>
 
     init(path: String) throws(MediaError) {
-        MediaLog.quiet()
+        try FFmpegLibraries.load()
         var ctx: UnsafeMutablePointer<AVFormatContext>?
-        try MediaError.check(avformat_open_input(&ctx, path, av_find_input_format("mp4"), nil), "avformat_open_input", path: path)
+        try MediaError.check(cff_avformat_open_input(&ctx, path, cff_av_find_input_format("mp4"), nil), "avformat_open_input", path: path)
         guard let context = ctx else { throw MediaError(.failed, operation: "avformat_open_input", path: path) }
-        let index = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        let index = cff_av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         guard index >= 0 else {
             var c: UnsafeMutablePointer<AVFormatContext>? = context
-            avformat_close_input(&c)
+            cff_avformat_close_input(&c)
             throw MediaError(.badInput, operation: "read \(path)", detail: "it has no readable video stream")
         }
         self.context = context
@@ -26,6 +26,6 @@ final class MediaInput {
 
     deinit {
         var c: UnsafeMutablePointer<AVFormatContext>? = context
-        avformat_close_input(&c)
+        cff_avformat_close_input(&c)
     }
 }

@@ -6,15 +6,15 @@ final class PixelConverter {
     private var context: OpaquePointer?
     private var source: (AVPixelFormat, Int32, Int32)?
 
-    deinit { sws_freeContext(context) }
+    deinit { cff_sws_freeContext(context) }
 
     /// A reference-counted yuv420p picture of the given size, for `convert` to fill again and again.
     static func makePicture(width: Int, height: Int) throws(MediaError) -> UnsafeMutablePointer<AVFrame> {
-        guard let frame = av_frame_alloc() else { throw MediaError(.failed, operation: "av_frame_alloc") }
+        guard let frame = cff_av_frame_alloc() else { throw MediaError(.failed, operation: "av_frame_alloc") }
         frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
         frame.pointee.width = Int32(width)
         frame.pointee.height = Int32(height)
-        let code = av_frame_get_buffer(frame, 0)
+        let code = cff_av_frame_get_buffer(frame, 0)
         if code < 0 {
             freePicture(frame)
             throw MediaError.from(code, "av_frame_get_buffer")
@@ -24,7 +24,7 @@ final class PixelConverter {
 
     static func freePicture(_ picture: UnsafeMutablePointer<AVFrame>) {
         var f: UnsafeMutablePointer<AVFrame>? = picture
-        av_frame_free(&f)
+        cff_av_frame_free(&f)
     }
 
     /// Scales a decoded frame, whatever its pixel format and size, into `output`.
@@ -40,23 +40,23 @@ final class PixelConverter {
     func convert(planes: [UnsafePointer<UInt8>?], linesize: [Int32], format: AVPixelFormat,
                  width: Int32, height: Int32, into output: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
         if source == nil || source! != (format, width, height) {
-            context = sws_getCachedContext(context, width, height, format,
+            context = cff_sws_getCachedContext(context, width, height, format,
                                            output.pointee.width, output.pointee.height, AV_PIX_FMT_YUV420P,
                                            CFF_SWS_BILINEAR, nil, nil, nil)
             guard context != nil else {
                 throw MediaError(.badInput, operation: "sws_getCachedContext",
-                                 detail: "libswscale cannot convert \(String(cString: av_get_pix_fmt_name(format))) \(width)x\(height).")
+                                 detail: "libswscale cannot convert \(String(cString: cff_av_get_pix_fmt_name(format))) \(width)x\(height).")
             }
             source = (format, width, height)
         }
-        try MediaError.check(av_frame_make_writable(output), "av_frame_make_writable")
+        try MediaError.check(cff_av_frame_make_writable(output), "av_frame_make_writable")
         let scaled = planes.withUnsafeBufferPointer { src in
             linesize.withUnsafeBufferPointer { srcStride in
                 withUnsafeMutablePointer(to: &output.pointee.data) { dataTuple in
                     dataTuple.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { dst in
                         withUnsafePointer(to: &output.pointee.linesize) { strideTuple in
                             strideTuple.withMemoryRebound(to: Int32.self, capacity: 8) { dstStride in
-                                sws_scale(context, src.baseAddress, srcStride.baseAddress, 0, height, dst, dstStride)
+                                cff_sws_scale(context, src.baseAddress, srcStride.baseAddress, 0, height, dst, dstStride)
                             }
                         }
                     }

@@ -3,6 +3,25 @@ import Testing
 
 /// `recorder post` and `recorder outbox` with the embedded default store (a local directory).
 @Suite struct PostCommandTests {
+    @Test func withoutFFmpegAShootFailsClearlyAndPostingStillWorks() throws {
+        var box = try PostSandbox()
+        defer { box.remove() }
+        let shotSHA = try box.shoot(seconds: 1)
+        // The real dynamic loader, handed a damaged libavcodec first: FFmpeg is opened only by a shot.
+        let broken = "\(box.root)/broken-lib"
+        try FileManager.default.createDirectory(atPath: broken, withIntermediateDirectories: true)
+        try Data("not a library".utf8).write(to: URL(fileURLWithPath: "\(broken)/libavcodec.so.59"))
+        box.extraEnvironment["LD_LIBRARY_PATH"] = broken
+        let shoot = try box.recorder(["shoot", "--device", "testsrc", "--seconds", "1", "--size", "320x240"])
+        #expect(shoot.status == 69, "\(shoot.stderr)")
+        #expect(shoot.stderr.contains("libavcodec.so.59") && shoot.stderr.contains("apt-get install libavcodec59"), "\(shoot.stderr)")
+        #expect(try sha256(of: box.currentVideo) == shotSHA)
+        let post = try box.recorder(["post", "--caption", "no codecs needed", "--json"])
+        #expect(post.status == 0, "\(post.stderr)")
+        let id = try #require(try jsonObject(post.stdout)["id"] as? String)
+        #expect(try sha256(of: "\(box.localStore)/videos/\(id).mp4") == shotSHA)
+    }
+
     @Test func postPublishesVideoAndMetadataToTheDefaultStore() throws {
         var box = try PostSandbox()
         defer { box.remove() }
