@@ -96,8 +96,9 @@ public struct OutboxUploader: Sendable {
             throw StorageError(.mismatch, "the queued video \(item.videoPath) no longer matches its checksum (disk damage?). Inspect it; it was not uploaded.",
                                retryable: false)
         }
-        try backend.check()
+        try backend.prepare()
         var videoStored = false
+        var metadataMissing = false
         while true {
             try refreshURL(&item)
             if let existing = try backend.stat(key: item.metadata.key) {
@@ -106,6 +107,7 @@ public struct OutboxUploader: Sendable {
                     break
                 }
             } else if try backend.stat(key: item.metadata.metadataKey) == nil {
+                metadataMissing = true
                 break
             }
             // The name is taken by somebody else's post: draw another, never overwrite.
@@ -123,7 +125,7 @@ public struct OutboxUploader: Sendable {
         }
         let metadataDigest = try FileDigest.compute(path: item.metadataPath)
         var metadataStored = false
-        if let stored = try backend.stat(key: item.metadata.metadataKey) {
+        if !metadataMissing, let stored = try backend.stat(key: item.metadata.metadataKey) {
             metadataStored = try backend.matches(stored, path: item.metadataPath, digest: metadataDigest)
         }
         if !metadataStored {

@@ -121,7 +121,7 @@ public struct RecorderConfiguration: Sendable {
     public var author: PostMetadata.Author {
         var name = [CChar](repeating: 0, count: 256)
         gethostname(&name, name.count - 1)
-        let host = String(cString: name)
+        let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return PostMetadata.Author(id: values["author_id"] ?? host, name: values["author_name"] ?? values["author_id"] ?? host)
     }
 

@@ -23,7 +23,7 @@ public struct LocalDirectoryBackend: StorageBackend {
         "file://" + (path(forKey: key).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path(forKey: key))
     }
 
-    public func check() throws(StorageError) {
+    public func prepare() throws(StorageError) {
         do {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         } catch {

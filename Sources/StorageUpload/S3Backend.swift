@@ -66,14 +66,7 @@ public struct S3Backend: StorageBackend {
                            credentials: configuration.credentials.source)
     }
 
-    public func check() throws(StorageError) {
-        let response = try handles.withHandle { handle throws(StorageError) in
-            try send(HTTPRequest(method: .head, url: bucketURL), payloadSHA256: Self.emptySHA256, on: handle)
-        }
-        guard response.status == 200 else {
-            throw failure(response, "check the bucket", "bucket \(configuration.bucket) at \(configuration.endpoint)")
-        }
-    }
+    public func prepare() throws(StorageError) {}
 
     public func partSize(forSize size: Int64) -> Int64? {
         size > configuration.multipartThreshold ? configuration.partSize : nil

@@ -29,8 +29,7 @@ enum S3Response {
         let server = [code, message].compactMap { $0 }.joined(separator: ": ")
         let said = server.isEmpty ? "HTTP \(status)" : "HTTP \(status) \(server)"
         // A HEAD answer has no body, so a missing bucket is a bare 404 there.
-        let bucketCheck404 = status == 404 && code == nil && operation == "check the bucket"
-        switch (status, bucketCheck404 ? "NoSuchBucket" : code) {
+        switch (status, code) {
         case (_, "SlowDown"), (_, "RequestTimeout"), (_, "InternalError"), (_, "ServiceUnavailable"), (408, _), (429, _), (500..., _):
             return StorageError(.http(status: status, code: code), "the store is busy or failing (\(said)) while trying to \(operation) \(target).",
                                 retryable: true)

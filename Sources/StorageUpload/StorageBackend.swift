@@ -7,8 +7,10 @@ public protocol StorageBackend: Sendable {
     /// The address a viewer would use for `key`.
     func url(forKey key: String) -> String
 
-    /// Checks that the store answers and the bucket (or directory) exists.
-    func check() throws(StorageError)
+    /// Makes the store ready to receive, before the first upload of a flush: creates the local
+    /// directory. An S3 store needs no request: a missing bucket answers the first PUT with
+    /// NoSuchBucket, which says more than a HEAD's bare 404.
+    func prepare() throws(StorageError)
 
     /// The part size a file of `size` bytes will be uploaded in, or nil for a single request, so the
     /// caller can take the part checksums in the same pass as the file's own.

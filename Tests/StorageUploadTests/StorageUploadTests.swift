@@ -25,7 +25,6 @@ import Glibc
         #expect(!denied.isRetryable && denied.kind == .accessDenied)
         #expect(denied.message.contains("SignatureDoesNotMatch: said & done") && denied.message.contains("access key and secret"))
         #expect(classify(404, "NoSuchBucket").kind == .missingContainer)
-        #expect(classify(404, nil, operation: "check the bucket").kind == .missingContainer)
         #expect(!classify(400, "InvalidArgument").isRetryable)
         #expect(!classify(400, "EntityTooSmall").isRetryable)
         let skew = classify(403, "RequestTimeTooSkewed")
@@ -151,7 +150,7 @@ import Glibc
         let root = NSTemporaryDirectory() + "store-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = LocalDirectoryBackend(root: root, prefix: "p/")
-        try store.check()
+        try store.prepare()
         let a = root + "-a", b = root + "-b"
         defer { unlink(a); unlink(b) }
         try Data("first".utf8).write(to: URL(fileURLWithPath: a))
