@@ -109,6 +109,7 @@ static inline AVRational cff_av_d2q(double value, int max) { return CFF_FN(CFF_A
 static inline AVPacket *cff_av_packet_alloc(void) { return CFF_FN(CFF_AVCODEC, av_packet_alloc)(); }
 static inline void cff_av_packet_free(AVPacket **packet) { CFF_FN(CFF_AVCODEC, av_packet_free)(packet); }
 static inline void cff_av_packet_unref(AVPacket *packet) { CFF_FN(CFF_AVCODEC, av_packet_unref)(packet); }
+static inline void cff_av_packet_move_ref(AVPacket *to, AVPacket *from) { CFF_FN(CFF_AVCODEC, av_packet_move_ref)(to, from); }
 static inline void cff_av_packet_rescale_ts(AVPacket *packet, AVRational from, AVRational to) { CFF_FN(CFF_AVCODEC, av_packet_rescale_ts)(packet, from, to); }
 static inline AVCodecContext *cff_avcodec_alloc_context3(const AVCodec *codec) { return CFF_FN(CFF_AVCODEC, avcodec_alloc_context3)(codec); }
 static inline void cff_avcodec_free_context(AVCodecContext **context) { CFF_FN(CFF_AVCODEC, avcodec_free_context)(context); }

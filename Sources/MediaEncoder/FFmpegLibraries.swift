@@ -1,7 +1,7 @@
 import CFFmpeg
 
 /// FFmpeg's libraries, opened when the first shot, remux or probe needs them (see CFFmpeg's shim).
-enum FFmpegLibraries {
+public enum FFmpegLibraries {
     private static let loaded: String? = {
         if let failure = cff_load() { return String(cString: failure) }
         // FFmpeg logs to stderr by default; a kiosk's journal wants our messages, not x264's statistics.
@@ -10,7 +10,7 @@ enum FFmpegLibraries {
     }()
 
     /// Opens the libraries once; every entry point of this module calls it before any FFmpeg call.
-    static func load() throws(MediaError) {
+    public static func load() throws(MediaError) {
         if let failure = loaded {
             throw MediaError(.missingCodec, operation: "load FFmpeg",
                              detail: "FFmpeg's libraries could not be opened (\(failure)).")

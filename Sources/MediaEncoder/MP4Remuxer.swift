@@ -9,30 +9,56 @@ public enum MP4Remuxer {
         let stream = input.videoStream
         try writer.configure(from: stream.pointee.codecpar, timeBase: stream.pointee.time_base)
         try writer.writeHeader()
-        guard let packet = cff_av_packet_alloc() else { throw MediaError(.failed, operation: "av_packet_alloc") }
-        var p: UnsafeMutablePointer<AVPacket>? = packet
-        defer { cff_av_packet_free(&p) }
+        guard let packet = cff_av_packet_alloc(), let pending = cff_av_packet_alloc() else {
+            throw MediaError(.failed, operation: "av_packet_alloc")
+        }
+        var p: UnsafeMutablePointer<AVPacket>? = packet, q: UnsafeMutablePointer<AVPacket>? = pending
+        defer { cff_av_packet_free(&p); cff_av_packet_free(&q) }
         // A fragmented file cannot carry an edit list, so its muxer shifted the B-frame delay into
         // the timestamps; shifting back makes the first picture start at 0 and lets this muxer
         // write the edit list instead.
         let start = stream.pointee.start_time == CFF_AV_NOPTS_VALUE ? 0 : stream.pointee.start_time
-        var lastDuration: Int64 = 0
-        var lastDts: Int64?
+        // The demuxer gives fragmented samples no duration. A sample lasts until the next one
+        // starts, so each packet is held back until its successor is read; the last one gets the
+        // interval before it. (Giving a packet the interval *before* it made the sample after a
+        // camera's dropped-frame gap end past the file's end, and the movie's duration with it.)
+        var holding = false
+        var lastInterval = frameInterval(stream)
+        func write(_ held: UnsafeMutablePointer<AVPacket>, duration: Int64) throws(MediaError) {
+            if held.pointee.duration <= 0 { held.pointee.duration = duration }
+            cff_av_packet_rescale_ts(held, stream.pointee.time_base, writer.timeBase)
+            defer { cff_av_packet_unref(held) }
+            try writer.write(held)
+        }
         while true {
             let code = cff_av_read_frame(input.context, packet)
             if code == CFF_AVERROR_EOF { break }
             try MediaError.check(code, "av_read_frame", path: source)
-            defer { cff_av_packet_unref(packet) }
-            guard packet.pointee.stream_index == stream.pointee.index else { continue }
+            guard packet.pointee.stream_index == stream.pointee.index else {
+                cff_av_packet_unref(packet)
+                continue
+            }
             packet.pointee.pts -= start
             packet.pointee.dts -= start
-            // The demuxer leaves the last sample's duration out; without it the file ends a frame short.
-            if let previous = lastDts, packet.pointee.dts > previous { lastDuration = packet.pointee.dts - previous }
-            lastDts = packet.pointee.dts
-            if packet.pointee.duration <= 0 { packet.pointee.duration = lastDuration }
-            cff_av_packet_rescale_ts(packet, stream.pointee.time_base, writer.timeBase)
-            try writer.write(packet)
+            if holding {
+                let interval = packet.pointee.dts - pending.pointee.dts
+                if interval > 0 { lastInterval = interval }
+                do { try write(pending, duration: lastInterval) } catch {
+                    cff_av_packet_unref(packet)
+                    throw error
+                }
+            }
+            cff_av_packet_move_ref(pending, packet)
+            holding = true
         }
+        if holding { try write(pending, duration: lastInterval) }
         try writer.finish()
+    }
+
+    /// One frame at the stream's average rate, in its time base: the duration of a lone sample.
+    private static func frameInterval(_ stream: UnsafeMutablePointer<AVStream>) -> Int64 {
+        let rate = stream.pointee.avg_frame_rate, base = stream.pointee.time_base
+        guard rate.num > 0, rate.den > 0, base.num > 0, base.den > 0 else { return 0 }
+        return Int64((Double(base.den) * Double(rate.den) / (Double(base.num) * Double(rate.num))).rounded())
     }
 }

@@ -47,6 +47,9 @@ final class ShotJob: @unchecked Sendable {
         self.lock = consume lock
         self.draft = draft
         do {
+            // FFmpeg before the camera: opening it takes a moment (seconds under emulation), and a
+            // camera streaming meanwhile would drop the frames its buffers cannot hold.
+            try FFmpegLibraries.load()
             let (source, sourceNotes) = try SourceSelector.open(request)
             self.source = source
             notes = sourceNotes

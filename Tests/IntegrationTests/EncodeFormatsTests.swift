@@ -144,6 +144,37 @@ import VideoCapture
         #expect(abs(probe.duration - 10.0 / 15) < 1.0 / 15 + 0.001)
     }
 
+    @Test func aGapLongerThanWhatFollowsItDoesNotStretchTheFile() throws {
+        let dir = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let frames = try Self.rawFrames("yuv420p", dir: dir)
+        let input = CaptureFormat(pixelFormat: .yu12, width: Self.width, height: Self.height, frameRate: FrameRate(15))
+        let recorder = try MP4Recorder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings())
+        // A camera that stalls for 1.5 s after 6 frames (its driver drops 21), then delivers 3 more.
+        for i in [0, 1, 2, 3, 4, 5, 27, 28, 29] {
+            try frames[i % Self.frames].withUnsafeBytes { bytes in
+                try recorder.append(VideoFrame(format: input, bytes: bytes, timestampMicroseconds: Int64(i) * 66_667, sequence: UInt64(i)))
+            }
+        }
+        #expect(try recorder.finish().framesDropped == 21)
+        try MP4Remuxer.faststart(from: "\(dir)/out.mp4", to: "\(dir)/final.mp4")
+        // ffprobe's container duration is the movie header's, which players show: 30 frames at 15 fps.
+        let probe = try Probe("\(dir)/final.mp4")
+        #expect(probe.frames == 9)
+        #expect(abs(probe.duration - 2.0) < 1.0 / 15, "\(probe.duration)")
+        #expect(abs(try MediaProbe.inspect("\(dir)/final.mp4").durationSeconds - 2.0) < 1.0 / 15)
+    }
+
+    @Test func aSingleFrameShotLastsOneFrame() throws {
+        let dir = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let frames = try Self.rawFrames("yuv420p", dir: dir)
+        _ = try Self.record([frames[0]], format: .yu12, to: "\(dir)/out.mp4")
+        let probe = try Probe("\(dir)/out.mp4")
+        #expect(probe.frames == 1)
+        #expect(abs(probe.duration - 1.0 / 15) < 0.01, "\(probe.duration)")
+    }
+
     @Test func diskFullIsReportedAsSuch() throws {
         guard let dir = try Tools.smallFileSystem(size: "256k") else { return }
         defer { Tools.removeSmallFileSystem(dir) }
