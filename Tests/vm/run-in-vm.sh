@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Boots Debian's own kernel under qemu (software emulation) with vivid and v4l2loopback loaded and
 # runs one command inside it, against this machine's file system (read-only) with a tmpfs /tmp.
+# A repository under /tmp (a CI checkout, say) is shared on its own, at the same path.
 # Prints the command's output and exits with its exit status.
 #   Tests/vm/run-in-vm.sh 'v4l2-ctl --list-devices'
 # Needs: qemu-system-x86 linux-image-amd64 v4l2loopback-dkms busybox-static kmod (scripts/setup.sh test).
@@ -8,6 +9,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cmd=${1:?usage: run-in-vm.sh COMMAND}
+case "$repo" in *[[:space:]]*) echo "run-in-vm: the repository path must not contain spaces: $repo" >&2; exit 70 ;; esac
 timeout_s=${VM_TIMEOUT:-900}
 
 die() { echo "run-in-vm: $*" >&2; exit 70; }
@@ -61,6 +63,11 @@ done < /modules.order
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288 hostroot /host || echo "vm: cannot mount host root"
 mount --bind /dev /host/dev; mount --bind /proc /host/proc; mount --bind /sys /host/sys
 mount -t tmpfs -o size=1g tmpfs /host/tmp
+repo=$(sed -n 's/.*recorder_repo=\([^ ]*\).*/\1/p' /proc/cmdline)
+case "$repo" in
+  /tmp/*) mkdir -p "/host$repo"
+          mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288 repo "/host$repo" || echo "vm: cannot mount the repository" ;;
+esac
 mkdir -p /host/tmp/vm
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=524288 work /host/tmp/vm || echo "vm: cannot mount work share"
 chroot /host /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp TERM=dumb \
@@ -80,8 +87,9 @@ trap 'rm -rf "$work"' EXIT
 printf 'cd %q || exit 70\n%s\n' "$PWD" "$cmd" > "$work/cmd.sh"
 set +e
 timeout "$timeout_s" qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nographic -no-reboot \
-  -kernel "/boot/vmlinuz-$kver" -initrd "$initrd" -append "console=ttyS0 panic=-1 quiet" \
+  -kernel "/boot/vmlinuz-$kver" -initrd "$initrd" -append "console=ttyS0 panic=-1 quiet recorder_repo=$repo" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=passthrough,readonly=on,multidevs=remap \
+  -virtfs "local,path=$repo,mount_tag=repo,security_model=passthrough,readonly=on,multidevs=remap" \
   -virtfs "local,path=$work,mount_tag=work,security_model=passthrough" > "$work/console" 2>&1
 qemu_status=$?
 set -e
