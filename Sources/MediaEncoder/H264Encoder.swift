@@ -32,26 +32,31 @@ final class H264Encoder {
         // (with reordering, MP4 edit lists misstate the duration of such variable-rate streams).
         context.pointee.max_b_frames = 0
         if globalHeader { context.pointee.flags |= CFF_AV_CODEC_FLAG_GLOBAL_HEADER }
+        var options: [(String, String)] = [("preset", settings.preset),
+                                           // A fixed GOP: scene cuts would add keyframes and make fragments irregular.
+                                           ("x264-params", "scenecut=0")]
         if let kbps = settings.bitrateKbps {
             context.pointee.bit_rate = Int64(kbps) * 1000
         } else {
-            cff_av_opt_set(context.pointee.priv_data, "crf", String(settings.crf), 0)
+            options.append(("crf", String(settings.crf)))
         }
-        cff_av_opt_set(context.pointee.priv_data, "preset", settings.preset, 0)
-        // A fixed GOP: scene cuts would add keyframes and make fragments irregular.
-        cff_av_opt_set(context.pointee.priv_data, "x264-params", "scenecut=0", 0)
         // Measured at 1080p: huge pages cost 16 MB of resident memory and twice the system time
         // (zeroing 2 MiB pages) with no gain in encoding speed. The setting is process-wide, which
         // is fine for a single-purpose process like recorder.
         _ = cff_disable_transparent_huge_pages()
-        let code = cff_avcodec_open2(context, codec, nil)
-        if code < 0 {
-            var c: UnsafeMutablePointer<AVCodecContext>? = context
-            cff_avcodec_free_context(&c)
-            var p: UnsafeMutablePointer<AVPacket>? = packet
-            cff_av_packet_free(&p)
-            throw MediaError.from(code, "avcodec_open2(libx264)")
+        // An option libx264 refuses would otherwise be dropped silently and the shot encoded differently.
+        var failure: (code: Int32, operation: String)?
+        for (name, value) in options where failure == nil {
+            let code = cff_av_opt_set(context.pointee.priv_data, name, value, 0)
+            if code < 0 { failure = (code, "av_opt_set(\(name)=\(value))") }
         }
+        if failure == nil {
+            let code = cff_avcodec_open2(context, codec, nil)
+            if code < 0 { failure = (code, "avcodec_open2(libx264)") }
+        }
+        // Fully initialised by now, so deinit frees the context and packet: freeing them here too
+        // was a double free.
+        if let failure { throw MediaError.from(failure.code, failure.operation) }
     }
 
     deinit {

@@ -15,23 +15,22 @@ final class MP4Writer {
         try FFmpegLibraries.load()
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         try MediaError.check(cff_avformat_alloc_output_context2(&ctx, nil, "mp4", path), "avformat_alloc_output_context2", path: path)
-        guard let context = ctx, let stream = cff_avformat_new_stream(context, nil) else {
+        guard let context = ctx else { throw MediaError(.failed, operation: "avformat_alloc_output_context2", path: path) }
+        guard let stream = cff_avformat_new_stream(context, nil) else {
+            cff_avformat_free_context(context)
             throw MediaError(.failed, operation: "avformat_new_stream", path: path)
         }
         self.path = path
         self.context = context
         self.stream = stream
-        if fragmented {
-            cff_av_opt_set(context.pointee.priv_data, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
-            context.pointee.flush_packets = 1
-        } else {
-            cff_av_opt_set(context.pointee.priv_data, "movflags", "faststart", 0)
-        }
-        let code = cff_avio_open(&context.pointee.pb, path, CFF_AVIO_FLAG_WRITE)
-        if code < 0 {
-            cff_avformat_free_context(context)
-            throw MediaError.from(code, "avio_open", path: path)
-        }
+        if fragmented { context.pointee.flush_packets = 1 }
+        // Without its movflags a recording would not survive a crash: a refusal fails the shot.
+        let movflags = fragmented ? "frag_keyframe+empty_moov+default_base_moof" : "faststart"
+        var code = cff_av_opt_set(context.pointee.priv_data, "movflags", movflags, 0)
+        let operation = code < 0 ? "av_opt_set(movflags=\(movflags))" : "avio_open"
+        if code >= 0 { code = cff_avio_open(&context.pointee.pb, path, CFF_AVIO_FLAG_WRITE) }
+        // Fully initialised by now, so deinit (abandon) frees the context: freeing it here too was a double free.
+        if code < 0 { throw MediaError.from(code, operation, path: path) }
     }
 
     deinit { abandon() }

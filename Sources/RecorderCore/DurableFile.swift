@@ -23,22 +23,12 @@ enum DurableFile {
     }
 
     static func fsyncFile(_ path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 { fsync(fd); close(fd) }
+        LocalFiles.syncFile(path)
     }
 
+    /// The errno-described failure of a workspace or outbox operation, with its fix and exit status
+    /// (the mapping StorageUpload's local store uses, so both say the same thing).
     static func ioError(_ operation: String, _ path: String) -> RecorderError {
-        let code = errno
-        let reason = String(cString: strerror(code))
-        switch code {
-        case ENOSPC, EDQUOT:
-            return RecorderError("the disk is full (\(operation) \(path): \(reason)). Free some space and try again; nothing was lost.", exitStatus: .ioError)
-        case ENOENT, ENOTDIR:
-            return RecorderError("cannot \(operation) \(path): \(reason). Create its parent directory or choose another location (--workspace).", exitStatus: .cantCreate)
-        case EACCES, EPERM, EROFS:
-            return RecorderError("cannot \(operation) \(path): \(reason). Make the directory writable for this user or choose another one in the configuration.", exitStatus: .cantCreate)
-        default:
-            return RecorderError("cannot \(operation) \(path): \(reason).", exitStatus: .ioError)
-        }
+        RecorderError(LocalFiles.error(operation, path, elsewhere: "another location (--workspace for shots, `outbox` in the configuration for posts)"))
     }
 }

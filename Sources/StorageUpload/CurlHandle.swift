@@ -44,8 +44,15 @@ struct CurlHandle: ~Copyable {
         func check(_ code: CURLcode) { if rejected == CURLE_OK { rejected = code } }
 
         var headers: UnsafeMutablePointer<curl_slist>? = nil
-        for header in request.headers { headers = curl_slist_append(headers, "\(header.name): \(header.value)") }
         defer { curl_slist_free_all(headers) }
+        for header in request.headers {
+            // NULL (out of memory) leaves the list as it was: sending without, say, Content-MD5 is not an option.
+            guard let longer = curl_slist_append(headers, "\(header.name): \(header.value)") else {
+                throw StorageError(.transport(code: Int(CURLE_OUT_OF_MEMORY.rawValue)),
+                                   "out of memory while building the request to \(request.url); it will be tried again.", retryable: true)
+            }
+            headers = longer
+        }
 
         check(ccurl_setopt_string(handle, CURLOPT_URL, request.url))
         check(ccurl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))

@@ -123,11 +123,11 @@ extension Digest {
     var hex: String { Array(self).hex }
 }
 
-/// Reads a file (or a range of it) in 1 MiB chunks.
+/// Reads a file (or a range of it) in 1 MiB chunks; a failure in `body` stops the reading.
 enum FileChunks {
     @discardableResult
     static func forEach(path: String, offset: Int64, length: Int64?,
-                        _ body: (UnsafeRawBufferPointer) -> Void) throws(StorageError) -> Int64 {
+                        _ body: (UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) -> Int64 {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw LocalFiles.error("open", path) }
         defer { close(fd) }
@@ -144,7 +144,7 @@ enum FileChunks {
                 throw LocalFiles.error("read", path)
             }
             if n == 0 { break }
-            body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             position += Int64(n)
             total += Int64(n)
         }

@@ -45,32 +45,25 @@ public enum LocalFiles {
     public static func copySynced(from source: String, to destination: String) throws(StorageError) {
         let out = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard out >= 0 else { throw error("create", destination) }
-        var writeError: StorageError?
-        do {
-            try FileChunks.forEach(path: source, offset: 0, length: nil) { chunk in
-                guard writeError == nil else { return }
+        do throws(StorageError) {
+            try FileChunks.forEach(path: source, offset: 0, length: nil) { chunk throws(StorageError) in
                 var offset = 0
                 while offset < chunk.count {
                     let n = write(out, chunk.baseAddress! + offset, chunk.count - offset)
                     if n < 0 {
                         if errno == EINTR { continue }
-                        writeError = error("write", destination)
-                        return
+                        throw error("write", destination)
                     }
                     offset += n
                 }
             }
+            guard fsync(out) == 0 else { throw error("fsync", destination) }
         } catch {
             close(out)
             unlink(destination)
             throw error
         }
-        if writeError == nil && fsync(out) != 0 { writeError = error("fsync", destination) }
         close(out)
-        if let writeError {
-            unlink(destination)
-            throw writeError
-        }
     }
 
     /// The size of the file at `path`, or nil when it cannot be read.
@@ -81,20 +74,27 @@ public enum LocalFiles {
 
     public static func syncDirectory(of path: String) {
         let dir = (path as NSString).deletingLastPathComponent
-        let fd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        syncFile(dir.isEmpty ? "." : dir)
+    }
+
+    /// fsync(2) of a file or directory, best effort (the caller has nothing better to do on failure).
+    public static func syncFile(_ path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd >= 0 { fsync(fd); close(fd) }
     }
 
-    static func error(_ operation: String, _ path: String) -> StorageError {
+    /// The failure `errno` describes, with the fix: `elsewhere` says where another location is chosen.
+    public static func error(_ operation: String, _ path: String,
+                             elsewhere: String = "another directory in the configuration") -> StorageError {
         let code = errno
         let reason = String(cString: strerror(code))
         switch code {
         case ENOSPC, EDQUOT:
-            return StorageError(.local(errno: code), "the disk is full (\(operation) \(path): \(reason)). Free some space; nothing was lost.", retryable: false)
+            return StorageError(.local(errno: code), "the disk is full (\(operation) \(path): \(reason)). Free some space and try again; nothing was lost.", retryable: false)
         case EACCES, EPERM, EROFS:
-            return StorageError(.local(errno: code), "cannot \(operation) \(path): \(reason). Make it writable for this user or choose another directory in the configuration.", retryable: false)
+            return StorageError(.local(errno: code), "cannot \(operation) \(path): \(reason). Make it writable for this user or choose \(elsewhere).", retryable: false)
         case ENOENT, ENOTDIR:
-            return StorageError(.local(errno: code), "cannot \(operation) \(path): \(reason). Create its parent directory or choose another location in the configuration.", retryable: false)
+            return StorageError(.local(errno: code), "cannot \(operation) \(path): \(reason). Create its parent directory or choose \(elsewhere).", retryable: false)
         default:
             return StorageError(.local(errno: code), "cannot \(operation) \(path): \(reason).", retryable: false)
         }

@@ -25,7 +25,7 @@ struct MultipartUpload {
         var journal = try backend.handles.withHandle { handle throws(StorageError) in try resumeOrCreate(on: handle) }
         let missing = journal.missingParts
         if !missing.isEmpty {
-            journal = try sendParts(missing, journal: journal)
+            journal = try sendParts(missing, checksums: try partChecksums(), journal: journal)
         }
         try backend.handles.withHandle { handle throws(StorageError) in try complete(journal, on: handle) }
         MultipartJournal.remove(journalPath)
@@ -54,9 +54,21 @@ struct MultipartUpload {
         return journal
     }
 
+    /// The checksums of every part at the configured size: those taken when the post was queued, or,
+    /// when the part size has changed since, one streaming pass over the file now.
+    private func partChecksums() throws(StorageError) -> PartDigests {
+        if let known = digest.parts, known.partSize == configuration.partSize { return known }
+        let fresh = try FileDigest.compute(path: path, partSize: configuration.partSize)
+        guard fresh.sha256 == digest.sha256, let parts = fresh.parts else {
+            throw StorageError(.mismatch, "\(path) changed since its checksum was taken (disk damage?); it was not uploaded.",
+                               retryable: false)
+        }
+        return parts
+    }
+
     /// Sends `numbers` on up to `parallelParts` threads, each with its own connection. The first
     /// failure stops new parts; those already in flight finish and are journaled.
-    private func sendParts(_ numbers: [Int], journal: MultipartJournal) throws(StorageError) -> MultipartJournal {
+    private func sendParts(_ numbers: [Int], checksums: PartDigests, journal: MultipartJournal) throws(StorageError) -> MultipartJournal {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw LocalFiles.error("open", path) }
         defer { close(fd) }
@@ -66,7 +78,13 @@ struct MultipartUpload {
             do throws(StorageError) {
                 try backend.handles.withHandle { handle throws(StorageError) in
                     while let number = state.next() {
-                        let record = try sendPart(number, uploadID: journal.uploadID, fd: fd, on: handle)
+                        // Straight from the file: the store checks the bytes against Content-MD5, so
+                        // a file damaged since the checksums were taken is refused, not stored.
+                        let offset = Int64(number - 1) * configuration.partSize
+                        let length = min(configuration.partSize, digest.size - offset)
+                        let record = try sendPart(number, uploadID: journal.uploadID,
+                                                  body: .file(descriptor: fd, offset: offset, length: length),
+                                                  md5: checksums.md5[number - 1], sha256: checksums.sha256[number - 1], on: handle)
                         try state.record(number, record, journalPath: journalPath)
                     }
                 }
@@ -76,27 +94,6 @@ struct MultipartUpload {
         }
         if let error = state.firstError { throw error }
         return state.journal
-    }
-
-    private func sendPart(_ number: Int, uploadID: String, fd: Int32, on handle: borrowing CurlHandle) throws(StorageError) -> MultipartJournal.Part {
-        let offset = Int64(number - 1) * configuration.partSize
-        let length = Int(min(configuration.partSize, digest.size - offset))
-        // Checksums taken when the post was queued: send straight from the file. The store checks
-        // the bytes against Content-MD5, so a file damaged since then is refused, not stored.
-        if let known = digest.parts, known.partSize == configuration.partSize, known.md5.count >= number {
-            return try sendPart(number, uploadID: uploadID, body: .file(descriptor: fd, offset: offset, length: Int64(length)),
-                                md5: known.md5[number - 1], sha256: known.sha256[number - 1], on: handle)
-        }
-        var bytes = [UInt8](repeating: 0, count: length)
-        var done = 0
-        while done < length {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, length - done, off_t(offset) + off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw LocalFiles.error("read", path) }
-            done += n
-        }
-        return try sendPart(number, uploadID: uploadID, body: .bytes(bytes), md5: Insecure.MD5.hash(data: bytes).hex,
-                            sha256: SHA256.hash(data: bytes).hex, on: handle)
     }
 
     private func sendPart(_ number: Int, uploadID: String, body: HTTPRequest.Body, md5: String, sha256: String,

@@ -175,6 +175,22 @@ import VideoCapture
         #expect(abs(probe.duration - 1.0 / 15) < 0.01, "\(probe.duration)")
     }
 
+    @Test func encoderAndFileFailuresAtOpenAreErrorsNotCrashes() throws {
+        let dir = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = CaptureFormat(pixelFormat: .yu12, width: Self.width, height: Self.height, frameRate: FrameRate(15))
+        // libx264 refuses the preset in avcodec_open2; the file cannot be created in avio_open. Both
+        // used to free what deinit frees again.
+        let preset = #expect(throws: MediaError.self) {
+            try MP4Recorder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings(preset: "warp"))
+        }
+        #expect(preset?.operation.contains("libx264") == true)
+        let path = #expect(throws: MediaError.self) {
+            try MP4Recorder(path: "\(dir)/missing/out.mp4", input: input, settings: EncoderSettings())
+        }
+        #expect(path?.operation == "avio_open")
+    }
+
     @Test func diskFullIsReportedAsSuch() throws {
         guard let dir = try Tools.smallFileSystem(size: "256k") else { return }
         defer { Tools.removeSmallFileSystem(dir) }
