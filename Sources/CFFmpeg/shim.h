@@ -35,6 +35,8 @@ static const int CFF_AVIO_FLAG_WRITE = AVIO_FLAG_WRITE;
 static const int CFF_AVFMT_NOFILE = AVFMT_NOFILE;
 static const int CFF_SWS_BILINEAR = SWS_BILINEAR;
 static const int CFF_SWS_POINT = SWS_POINT;
+static const int CFF_AV_CODEC_FLAG_QSCALE = AV_CODEC_FLAG_QSCALE;
+static const int CFF_FF_QP2LAMBDA = FF_QP2LAMBDA;
 
 /// Returns the errno value an AVERROR code carries, or 0 when it is not an errno.
 static inline int cff_averror_errno(int code) { return (code < 0 && code > -4096) ? -code : 0; }

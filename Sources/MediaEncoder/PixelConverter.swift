@@ -1,6 +1,6 @@
 import CFFmpeg
 
-/// Converts pictures to the encoder's yuv420p with libswscale, into pictures its caller owns and
+/// Converts pictures to the output picture's format (the encoder's yuv420p, or the preview's yuvj420p) with libswscale, into pictures its caller owns and
 /// reuses (planar 4:2:0 is a plain copy).
 final class PixelConverter {
     private var context: OpaquePointer?
@@ -41,7 +41,7 @@ final class PixelConverter {
                  width: Int32, height: Int32, into output: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
         if source == nil || source! != (format, width, height) {
             context = cff_sws_getCachedContext(context, width, height, format,
-                                           output.pointee.width, output.pointee.height, AV_PIX_FMT_YUV420P,
+                                           output.pointee.width, output.pointee.height, AVPixelFormat(output.pointee.format),
                                            CFF_SWS_BILINEAR, nil, nil, nil)
             guard context != nil else {
                 throw MediaError(.badInput, operation: "sws_getCachedContext",

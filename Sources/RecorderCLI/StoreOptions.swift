@@ -39,6 +39,11 @@ struct StoreOptions: ParsableArguments {
 
     /// Flags over environment over file.
     func configuration() throws(RecorderError) -> RecorderConfiguration {
+        try RecorderConfiguration(flags: try flags(), configFile: config)
+    }
+
+    /// The configuration keys these flags set.
+    func flags() throws(RecorderError) -> [String: String] {
         var flags: [String: String] = [:]
         for setting in settings {
             let parts = setting.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -47,7 +52,7 @@ struct StoreOptions: ParsableArguments {
         let named: [(String, String?)] = [("backend", backend), ("local.path", storeDirectory), ("s3.endpoint", endpoint),
                                           ("s3.bucket", bucket), ("s3.region", region), ("s3.prefix", prefix), ("outbox", outbox)]
         for case let (key, value?) in named { flags[key] = value }
-        return try RecorderConfiguration(flags: flags, configFile: config)
+        return flags
     }
 }
 

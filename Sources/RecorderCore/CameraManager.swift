@@ -1,99 +1,357 @@
+import Dispatch
 import Foundation
+import Synchronization
 import VideoCapture
 
-/// Owns capture: one shot at a time, its stop signal, and the record state.
+/// Owns the camera for the life of the process: one shot at a time, its stop signal, the record
+/// state, the live preview, whether the camera is there at all, and posting the shot it made.
 ///
 /// The state is a private enum that every method switches on, so an illegal transition (a second
-/// shoot while one records, a stop with nothing recording) is answered, never half-done.
+/// shoot while one records, a stop with nothing recording) is answered, never half-done. Blocking
+/// work (V4L2, FFmpeg, file I/O) runs on threads of its own, never on the actor or the cooperative pool.
 public actor CameraManager {
     /// The record state as callers see it.
     public enum RecordState: Sendable, Equatable {
         case idle
+        /// A shot will start when the count reaches zero.
+        case countdown(remaining: Int)
         case starting
         case recording
         case finishing
+        /// The last shot failed; a new one may be tried.
         case failed(String)
+        /// The configured camera cannot be opened; the manager watches for it to come back.
+        case cameraMissing(String)
+
+        /// A short name for logs, metrics and the API.
+        public var name: String {
+            switch self {
+            case .idle: "idle"
+            case .countdown: "countdown"
+            case .starting: "starting"
+            case .recording: "recording"
+            case .finishing: "finishing"
+            case .failed: "failed"
+            case .cameraMissing: "camera-missing"
+            }
+        }
+
+        /// Whether a shot is under way (counting down, starting, recording or finishing).
+        public var isBusy: Bool {
+            switch self {
+            case .countdown, .starting, .recording, .finishing: true
+            case .idle, .failed, .cameraMissing: false
+            }
+        }
+    }
+
+    /// What happened, for whoever watches the manager (the kiosk's event stream and metrics).
+    public enum Event: Sendable {
+        case state(RecordState)
+        case shotFinished(ShotResult)
+        case shotFailed(RecorderError)
+        case posted(OutboxItem)
     }
 
     private enum State {
         case idle
+        case countdown(StopSignal, remaining: Int)
         case starting(StopSignal)
         case recording(StopSignal)
         case finishing
         case failed(RecorderError)
+        case cameraMissing(String)
     }
 
-    public let workspace: ShotWorkspace
+    public nonisolated let workspace: ShotWorkspace
+    /// The camera the kiosk uses: nil or "auto" for the first camera (else the test pattern).
+    public nonisolated let device: String?
+    /// Where the preview and the recording loop leave their latest picture.
+    public nonisolated let preview: PreviewTap
     private var state: State = .idle
+    private var observer: (@Sendable (Event) -> Void)?
+    private var shotTask: Task<Void, Never>?
+    private var previewSession: PreviewSession?
+    private var lastPreviewRequest: ContinuousClock.Instant?
+    private var posting = false
+    private let progressBox = ProgressBox()
+    private var lastResult: ShotResult?
+    private var cameraDescription: String
 
-    public init(workspace: ShotWorkspace) {
+    public init(workspace: ShotWorkspace, device: String? = nil, preview: PreviewTap = PreviewTap()) {
         self.workspace = workspace
+        self.device = device == "auto" ? nil : device
+        self.preview = preview
+        self.cameraDescription = device ?? "auto"
     }
 
     public var recordState: RecordState {
         switch state {
         case .idle: .idle
+        case .countdown(_, let remaining): .countdown(remaining: remaining)
         case .starting: .starting
         case .recording: .recording
         case .finishing: .finishing
         case .failed(let error): .failed(error.message)
+        case .cameraMissing(let why): .cameraMissing(why)
         }
     }
 
-    /// Records one shot into the workspace and makes it current. Notes about the source arrive via
-    /// `notice` before recording starts; progress after each frame.
+    /// Everything the kiosk's status page shows about the camera.
+    public struct Status: Sendable {
+        public var state: RecordState
+        /// Which camera: a device path, or the test pattern when there is none.
+        public var camera: String
+        public var cameraPresent: Bool
+        public var progress: ShotProgress?
+        /// The current shot in the workspace, if any.
+        public var currentShot: Shot?
+        public var lastShotCameraLost: String?
+        public var posting: Bool
+    }
+
+    public func status() -> Status {
+        let present: Bool
+        if case .cameraMissing = state { present = false } else { present = true }
+        return Status(state: recordState, camera: cameraDescription, cameraPresent: present,
+                      progress: recordState.isBusy ? progressBox.value.withLock { $0 } : nil,
+                      currentShot: workspace.currentShot(), lastShotCameraLost: lastResult?.cameraLost?.message,
+                      posting: posting)
+    }
+
+    /// Sets the one observer of events (the kiosk's hub fans them out).
+    public func observe(_ handler: @escaping @Sendable (Event) -> Void) {
+        observer = handler
+    }
+
+    private func setState(_ next: State) {
+        state = next
+        observer?(.state(recordState))
+    }
+
+    // MARK: - Shooting
+
+    /// Records one shot into the workspace and makes it current, waiting for it to end. Notes about
+    /// the source arrive via `notice` before recording starts; progress after each frame.
     public func shoot(_ request: ShotRequest,
                       notice: @escaping @Sendable (String) -> Void = { _ in },
                       progress: @escaping @Sendable (ShotProgress) -> Void = { _ in }) async throws(RecorderError) -> ShotResult {
         switch state {
-        case .idle, .failed: break
-        case .starting, .recording, .finishing: throw RecorderError.alreadyRecording()
+        case .idle, .failed, .cameraMissing: break
+        case .countdown, .starting, .recording, .finishing: throw RecorderError.alreadyRecording()
         }
+        guard !posting else { throw Self.busyPosting() }
         try request.validate()
         let stop = StopSignal()
-        state = .starting(stop)
-        let job = ShotJob(request: request, workspace: workspace, stop: stop)
+        setState(.starting(stop))
+        return try await record(request, stop: stop, notice: notice, progress: progress)
+    }
+
+    /// Starts a shot after a countdown and returns at once; the shot runs on its own and reports
+    /// through the observer. Refused while another shot is under way, while posting, or when the
+    /// configured camera is missing.
+    public func begin(_ request: ShotRequest, countdown: Int) throws(RecorderError) {
+        switch state {
+        case .idle, .failed: break
+        case .cameraMissing(let why):
+            throw RecorderError("the camera is not available: \(why) Plug it in (or check `recorder devices`); the kiosk picks it up by itself.",
+                                exitStatus: .unavailable)
+        case .countdown, .starting, .recording, .finishing: throw RecorderError.alreadyRecording()
+        }
+        guard !posting else { throw Self.busyPosting() }
+        try request.validate()
+        guard (0...60).contains(countdown) else {
+            throw RecorderError("countdown must be 0 to 60 seconds (got \(countdown)).", exitStatus: .usage)
+        }
+        let stop = StopSignal()
+        progressBox.value.withLock { $0 = nil }
+        setState(countdown > 0 ? .countdown(stop, remaining: countdown) : .starting(stop))
+        shotTask = Task { [weak self] in
+            guard let self else { return }
+            await self.runCountdownThenShot(request, stop: stop, countdown: countdown)
+        }
+    }
+
+    private func runCountdownThenShot(_ request: ShotRequest, stop: StopSignal, countdown: Int) async {
+        var remaining = countdown
+        while remaining > 0 {
+            try? await Task.sleep(for: .seconds(1))
+            guard case .countdown(let signal, _) = state, signal === stop, !stop.isSet else {
+                // Stopped during the countdown: nothing was recorded, the previous shot stays.
+                if case .countdown = state { setState(.idle) }
+                return
+            }
+            remaining -= 1
+            setState(remaining > 0 ? .countdown(stop, remaining: remaining) : .starting(stop))
+        }
+        do {
+            _ = try await record(request, stop: stop, notice: { _ in }, progress: { _ in })
+        } catch {
+            // Reported through the observer by `record`.
+        }
+    }
+
+    /// The shot itself, from `.starting`: preview closed, then open, record, finish on a thread.
+    private func record(_ request: ShotRequest, stop: StopSignal,
+                        notice: @escaping @Sendable (String) -> Void,
+                        progress: @escaping @Sendable (ShotProgress) -> Void) async throws(RecorderError) -> ShotResult {
+        await closePreview()
+        let job = ShotJob(request: request, workspace: workspace, stop: stop, preview: preview)
         defer { job.release() }
+        let box = progressBox
         do {
             try await Self.onThread { () throws(RecorderError) in try job.open() }
             for path in job.cleaned { notice("removed leftovers of an interrupted shot: \(path)") }
             for note in job.notes { notice(note) }
             try transition(to: .recording(stop))
-            try await Self.onThread { () throws(RecorderError) in try job.record(progress: progress) }
+            try await Self.onThread { () throws(RecorderError) in
+                try job.record { update in
+                    box.value.withLock { $0 = update }
+                    progress(update)
+                }
+            }
             try transition(to: .finishing)
             let result = try await Self.onThread { () throws(RecorderError) in try job.finish() }
-            state = .idle
+            lastResult = result
+            if let lost = result.cameraLost, device != nil {
+                setState(.cameraMissing(lost.message))
+            } else {
+                setState(.idle)
+            }
+            observer?(.shotFinished(result))
             return result
         } catch {
-            state = .failed(error)
+            if error.exitStatus == .unavailable || error.exitStatus == .noInput, device != nil {
+                setState(.cameraMissing(error.message))
+            } else {
+                setState(.failed(error))
+            }
+            observer?(.shotFailed(error))
             throw error
         }
     }
 
-    /// Asks the shot in progress to stop early; it is finished into a valid, shorter file.
-    /// Returns false when nothing is recording.
+    /// Asks the shot in progress to stop early; it is finished into a valid, shorter file. During a
+    /// countdown the shot is called off. Returns false when nothing is under way.
     @discardableResult
     public func stop() -> Bool {
         switch state {
+        case .countdown(let signal, _):
+            signal.set()
+            setState(.idle)
+            return true
         case .starting(let signal), .recording(let signal):
             signal.set()
             return true
-        case .idle, .finishing, .failed:
+        case .idle, .finishing, .failed, .cameraMissing:
             return false
         }
+    }
+
+    /// Waits for the shot under way, if any, to be finished (or called off).
+    public func waitForShot() async {
+        await shotTask?.value
     }
 
     private func transition(to next: State) throws(RecorderError) {
         switch (state, next) {
         case (.starting(let signal), .recording):
             // A stop during start-up still lets the (empty) recording finish cleanly.
-            state = .recording(signal)
+            setState(.recording(signal))
         case (.recording, .finishing):
-            state = .finishing
+            setState(.finishing)
         default:
             throw RecorderError("internal error: illegal record state change", exitStatus: .software)
         }
     }
+
+    // MARK: - Posting
+
+    /// Queues the current shot as a post (durably, in the outbox); uploading is the drain's job.
+    /// Refused while a shot is under way, since the next shot replaces the one being posted.
+    public func post(caption: String, publisher: PostPublisher) async throws(RecorderError) -> OutboxItem {
+        switch state {
+        case .countdown, .starting, .recording, .finishing:
+            throw RecorderError("a shot is being recorded; post when it has finished.", exitStatus: .tempFail)
+        case .idle, .failed, .cameraMissing: break
+        }
+        guard !posting else { throw Self.busyPosting() }
+        posting = true
+        defer { posting = false }
+        let item = try await Self.onThread { () throws(RecorderError) in
+            try publisher.enqueue(try publisher.plan(caption: caption))
+        }
+        observer?(.posted(item))
+        return item
+    }
+
+    private static func busyPosting() -> RecorderError {
+        RecorderError("the current shot is being posted right now; try again in a moment.", exitStatus: .tempFail)
+    }
+
+    // MARK: - Camera presence and preview
+
+    /// Looks for the configured camera (one open and VIDIOC_QUERYCAP, on a thread) and moves
+    /// between idle and camera-missing. Skipped while the camera is in use: a lost camera shows
+    /// up there as a failed read.
+    public func checkCamera() async {
+        switch state {
+        case .countdown, .starting, .recording, .finishing: return
+        case .idle, .failed, .cameraMissing: break
+        }
+        if previewSession.map({ !$0.isFinished }) == true { return }
+        let device = self.device
+        let found: CameraPresence
+        if let device, device == SourceSelector.testPattern || device.hasPrefix("y4m:") || device.hasSuffix(".y4m") {
+            // Not a camera: always there (a missing Y4M file fails the shot with its own message).
+            found = .present(device == SourceSelector.testPattern ? "test pattern" : device)
+        } else {
+            found = await Self.onQueue { DeviceDiscovery.probe(device) }
+        }
+        // The state may have moved on while the probe ran.
+        switch (state, found) {
+        case (.countdown, _), (.starting, _), (.recording, _), (.finishing, _):
+            return
+        case (.cameraMissing, .present(let name)):
+            cameraDescription = name
+            setState(.idle)
+        case (.idle, .missing(let why)), (.failed, .missing(let why)):
+            cameraDescription = device ?? "auto"
+            await closePreview()
+            setState(.cameraMissing(why))
+        case (_, .present(let name)):
+            cameraDescription = name
+        case (_, .missing):
+            break
+        }
+    }
+
+    /// Notes that somebody wants the live preview, starting the camera when it is idle.
+    public func wantPreview(request: ShotRequest) {
+        lastPreviewRequest = .now
+        guard case .idle = state else { return }
+        if let session = previewSession, !session.isFinished { return }
+        previewSession = PreviewSession(request: request, tap: preview)
+    }
+
+    /// Closes the preview camera when nobody asked for a picture for `idleSeconds`.
+    public func expirePreview(idleSeconds: Double) async {
+        guard let last = lastPreviewRequest, previewSession != nil else { return }
+        if ContinuousClock.now - last > .seconds(idleSeconds) || previewSession?.isFinished == true {
+            await closePreview()
+        }
+    }
+
+    /// Whether the preview camera is streaming.
+    public var previewRunning: Bool { previewSession.map { !$0.isFinished } ?? false }
+
+    private func closePreview() async {
+        guard let session = previewSession else { return }
+        previewSession = nil
+        await Self.onQueue { session.stopAndWait() }
+    }
+
+    // MARK: - Threads
 
     /// Runs blocking work (ioctl, poll, encoding) on its own thread, off the cooperative pool.
     static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws(RecorderError) -> T) async throws(RecorderError) -> T {
@@ -110,4 +368,20 @@ public actor CameraManager {
         }
         return try result.get()
     }
+
+    /// Short blocking calls (a device probe, waiting for the preview to close) on a serial queue of
+    /// the manager's own.
+    private static let blockingQueue = DispatchQueue(label: "recorder.camera.blocking")
+
+    static func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            blockingQueue.async { continuation.resume(returning: body()) }
+        }
+    }
+}
+
+/// The latest progress of the shot under way, written by the capture thread after every frame and
+/// read by `status()` without a hop onto the actor per frame.
+private final class ProgressBox: Sendable {
+    let value = Mutex<ShotProgress?>(nil)
 }

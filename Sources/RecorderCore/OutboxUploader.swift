@@ -13,12 +13,16 @@ public struct OutboxUploader: Sendable {
     public let backend: any StorageBackend
     public let policy: RetryPolicy
     let log: @Sendable (String) -> Void
+    /// Told which post is about to go up, before each attempt (the kiosk shows it with its progress).
+    let willSend: @Sendable (OutboxItem) -> Void
 
-    public init(outbox: Outbox, backend: any StorageBackend, policy: RetryPolicy, log: @escaping @Sendable (String) -> Void) {
+    public init(outbox: Outbox, backend: any StorageBackend, policy: RetryPolicy, log: @escaping @Sendable (String) -> Void,
+                willSend: @escaping @Sendable (OutboxItem) -> Void = { _ in }) {
         self.outbox = outbox
         self.backend = backend
         self.policy = policy
         self.log = log
+        self.willSend = willSend
     }
 
     /// What a flush did.
@@ -55,6 +59,7 @@ public struct OutboxUploader: Sendable {
         var failures = 0
         while true {
             item.state.attempts += 1
+            willSend(item)
             let outcome: Result<PostReceipt, StorageError>
             do throws(StorageError) { outcome = .success(try upload(&item)) } catch { outcome = .failure(error) }
             switch outcome {

@@ -28,6 +28,13 @@ public struct RecorderConfiguration: Sendable {
         "network.stall_timeout_seconds": "seconds without progress before a transfer is dropped and retried (default 30)",
         "retry.initial_seconds": "first backoff ceiling (default 1)",
         "retry.max_seconds": "largest backoff ceiling (default 60)",
+        "workspace": "shot workspace directory for `recorder kiosk` (default: $XDG_RUNTIME_DIR/recorder)",
+        "kiosk.listen": "address:port the kiosk's page and API listen on (default 127.0.0.1:8080)",
+        "kiosk.device": "the kiosk's camera: auto (default: the first camera, else the test pattern), a /dev path or a by-id name",
+        "kiosk.seconds": "length of a kiosk shot in seconds (default 15)",
+        "kiosk.countdown_seconds": "countdown before a kiosk shot starts (default 3)",
+        "kiosk.token_file": "file holding the API token (needed when listening beyond loopback; systemd: LoadCredential=kiosk-token)",
+        "kiosk.token": "the API token itself (prefer kiosk.token_file, which keeps it out of the configuration)",
     ]
 
     /// Resolved values, and where each came from ("--set", "RECORDER_S3_BUCKET", "file:line").
@@ -90,9 +97,18 @@ public struct RecorderConfiguration: Sendable {
         origins[key] = origin
     }
 
-    private func origin(_ key: String) -> String { origins[key] ?? "the default" }
+    /// Where `key`'s value came from, for messages.
+    public func origin(_ key: String) -> String { origins[key] ?? "the default" }
 
-    private func number(_ key: String, default fallback: Double, range: ClosedRange<Double>) throws(RecorderError) -> Double {
+    /// A file systemd handed over with LoadCredential= (`$CREDENTIALS_DIRECTORY/name`), if there is one.
+    public func credentialFile(_ name: String) -> String? {
+        guard let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty else { return nil }
+        let path = directory + "/" + name
+        return access(path, R_OK) == 0 ? path : nil
+    }
+
+    /// The number set for `key`, or `fallback`; outside `range` it is a configuration error naming where it came from.
+    public func number(_ key: String, default fallback: Double, range: ClosedRange<Double>) throws(RecorderError) -> Double {
         guard let text = values[key] else { return fallback }
         guard let value = Double(text), range.contains(value) else {
             throw RecorderError("\(key) = '\(text)' (from \(origin(key))) must be a number from \(range.lowerBound) to \(range.upperBound).",
@@ -166,7 +182,8 @@ public struct RecorderConfiguration: Sendable {
             connectTimeoutSeconds: Int(try number("network.connect_timeout_seconds", default: 10, range: 1...600)),
             stallTimeoutSeconds: Int(try number("network.stall_timeout_seconds", default: 30, range: 1...3600)))
         do throws(StorageError) {
-            let credentials = try S3Credentials.load(environment: environment, file: values["s3.credentials_file"])
+            let credentials = try S3Credentials.load(environment: environment,
+                                                     file: values["s3.credentials_file"] ?? credentialFile("s3-credentials"))
             let configuration = S3Configuration(
                 endpoint: endpoint, region: values["s3.region"] ?? "us-east-1", bucket: bucket,
                 prefix: values["s3.prefix"] ?? "", pathStyle: addressing == "path", credentials: credentials,

@@ -11,6 +11,8 @@ final class ShotJob: @unchecked Sendable {
     let request: ShotRequest
     let workspace: ShotWorkspace
     let stop: StopSignal
+    /// Gets a copy of a frame now and then, for the kiosk's live preview.
+    let preview: PreviewTap?
     private var lock: FileLock?
     private var draft: ShotDraft?
     private var source: (any FrameSource)?
@@ -20,10 +22,11 @@ final class ShotJob: @unchecked Sendable {
     private var ending: String?
     private var cameraLost: RecorderError?
 
-    init(request: ShotRequest, workspace: ShotWorkspace, stop: StopSignal) {
+    init(request: ShotRequest, workspace: ShotWorkspace, stop: StopSignal, preview: PreviewTap? = nil) {
         self.request = request
         self.workspace = workspace
         self.stop = stop
+        self.preview = preview
     }
 
     deinit { release() }
@@ -85,6 +88,7 @@ final class ShotJob: @unchecked Sendable {
                     delivered = try recorder.append(readingFrom: planarSource, stop: stop, admit: admit) != nil
                 } else {
                     delivered = try source.nextFrame(stop: stop) { frame in
+                        preview?.offer(frame)
                         if admit(frame.stamp) { try recorder.append(frame) }
                     }
                 }

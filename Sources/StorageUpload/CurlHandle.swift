@@ -190,6 +190,7 @@ private final class RequestSource {
             }
         }
         position += Int64(count)
+        UploadMeter.add(count)
         return count
     }
 }

@@ -55,6 +55,7 @@ public enum LocalFiles {
                         throw error("write", destination)
                     }
                     offset += n
+                    UploadMeter.add(n)
                 }
             }
             guard fsync(out) == 0 else { throw error("fsync", destination) }

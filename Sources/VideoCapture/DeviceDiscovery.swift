@@ -1,3 +1,4 @@
+import CV4L2
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,6 +66,34 @@ public enum DeviceDiscovery {
         return (try? V4L2CaptureSource.queryCapabilities(device)) != nil
     }
 
+    /// Whether the kiosk's camera is there: `device` (a path, by-id name or index), or for nil the
+    /// first capture node. Cheap enough to repeat every few seconds: a plain open and one
+    /// VIDIOC_QUERYCAP per node, without libv4l2's format emulation set-up.
+    public static func probe(_ device: String?) -> CameraPresence {
+        guard let device else {
+            if let first = nodes().first(where: { rawCaptureCheck($0) == nil }) { return .present(first) }
+            return .present(testPatternName)
+        }
+        let path: String
+        do { path = try resolve(device) } catch { return .missing(error.description) }
+        if let problem = rawCaptureCheck(path) { return .missing("\(path): \(problem).") }
+        return .present(path)
+    }
+
+    /// How the kiosk names the stand-in source when there is no camera.
+    public static let testPatternName = "test pattern (no camera found)"
+
+    /// nil when `path` opens and reports video capture, else what is wrong.
+    static func rawCaptureCheck(_ path: String) -> String? {
+        let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return String(cString: strerror(errno)) }
+        defer { close(fd) }
+        var cap = v4l2_capability()
+        guard cv4l2_raw_ioctl(fd, CV4L2_VIDIOC_QUERYCAP, &cap) == 0 else { return String(cString: strerror(errno)) }
+        let caps = cap.capabilities & CV4L2_CAP_DEVICE_CAPS != 0 ? cap.device_caps : cap.capabilities
+        return caps & CV4L2_CAP_VIDEO_CAPTURE != 0 ? nil : "not a video capture node"
+    }
+
     /// Resolves `--device`: an index (`0` is the first capture device), a by-id name, or a path.
     public static func resolve(_ value: String) throws(CaptureError) -> String {
         if let index = Int(value) {
@@ -108,4 +137,12 @@ public enum DeviceDiscovery {
         }
         return names
     }
+}
+
+/// Whether a camera can be opened right now.
+public enum CameraPresence: Sendable, Equatable {
+    /// The node that answered, or `DeviceDiscovery.testPatternName`.
+    case present(String)
+    /// What is wrong, in words.
+    case missing(String)
 }

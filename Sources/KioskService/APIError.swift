@@ -1,0 +1,44 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import RecorderCore
+
+/// A failed API request: an HTTP status, a message that names the fix, and the CLI's exit status
+/// for the same failure, sent as `{"error": ..., "exitStatus": ...}`.
+public struct APIError: Error, Sendable {
+    public var status: HTTPResponse.Status
+    public var message: String
+    public var exitStatus: SysExit
+
+    public init(_ status: HTTPResponse.Status, _ message: String, exitStatus: SysExit) {
+        self.status = status
+        self.message = message
+        self.exitStatus = exitStatus
+    }
+
+    /// The HTTP meaning of each sysexits status: a busy camera is a conflict, a missing one unavailable.
+    public init(_ error: RecorderError) {
+        let status: HTTPResponse.Status
+        switch error.exitStatus {
+        case .usage, .dataError: status = .badRequest
+        case .noInput: status = .notFound
+        case .tempFail: status = .conflict
+        case .unavailable: status = .serviceUnavailable
+        case .noPermission: status = .forbidden
+        case .ioError: status = .init(code: 507, reasonPhrase: "Insufficient Storage")
+        case .ok, .software, .osError, .cantCreate, .config, .interrupted: status = .internalServerError
+        }
+        self.init(status, error.message, exitStatus: error.exitStatus)
+    }
+
+    static func badRequest(_ message: String) -> APIError { APIError(.badRequest, message, exitStatus: .usage) }
+
+    var response: Response {
+        let body: [String: Any] = ["error": message, "exitStatus": Int(exitStatus.rawValue), "status": Int(status.code)]
+        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,60 @@
+import Logging
+import RecorderCore
+import ServiceLifecycle
+import Synchronization
+import VideoCapture
+
+/// Keeps the camera side of the kiosk going: watches for the camera leaving and coming back, closes
+/// an unwatched preview, and keeps the event streams alive. On shutdown it stops a shot under way
+/// and waits until the recorded part is finished and kept.
+struct CameraService: Service {
+    let kiosk: Kiosk
+    /// How often the camera's presence is checked while it is not in use.
+    var probeInterval: Duration = .seconds(2)
+    var tick: Duration = .seconds(1)
+
+    func run() async throws {
+        let manager = kiosk.manager
+        await kiosk.wire()
+        await manager.checkCamera()
+        kiosk.cameraLoopTick.store(MonotonicClock.nowMicroseconds(), ordering: .relaxed)
+        kiosk.cameraReady.signal()
+        var sinceProbe: Duration = .zero
+        var sinceKeepAlive: Duration = .zero
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            try? await Task.sleep(for: tick)
+            kiosk.cameraLoopTick.store(MonotonicClock.nowMicroseconds(), ordering: .relaxed)
+            sinceProbe += tick
+            sinceKeepAlive += tick
+            if sinceProbe >= probeInterval {
+                sinceProbe = .zero
+                await manager.checkCamera()
+            }
+            await manager.expirePreview(idleSeconds: 10)
+            if sinceKeepAlive >= .seconds(15) {
+                sinceKeepAlive = .zero
+                kiosk.hub.keepAlive()
+            }
+        }
+        // SIGTERM during a shot: finish and keep what was recorded, then let the process exit.
+        let state = await manager.recordState
+        kiosk.notifier.stopping(status: state.isBusy ? "stopping: finishing the shot under way" : "stopping")
+        if await manager.stop() {
+            kiosk.logger.notice("stopping: finishing the shot under way")
+        }
+        await manager.waitForShot()
+        await manager.expirePreview(idleSeconds: 0)
+        kiosk.hub.finishAll()
+    }
+}
+
+/// Runs the outbox drain thread for the life of the service group.
+struct OutboxDrainService: Service {
+    let drain: OutboxDrain
+
+    func run() async throws {
+        drain.start()
+        try? await gracefulShutdown()
+        drain.stop()
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import NIOCore
+import Synchronization
+
+/// Fans kiosk events out to every `/api/events` client as Server-Sent Events. A client that reads
+/// slowly loses old events (each stream keeps the newest 32), never slows the kiosk.
+public final class EventHub: Sendable {
+    private let subscribers = Mutex<[UUID: AsyncStream<ByteBuffer>.Continuation]>([:])
+
+    public init() {}
+
+    /// A stream of SSE-framed events for one client; it ends when the client goes away.
+    public func subscribe() -> AsyncStream<ByteBuffer> {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(32))
+        continuation.onTermination = { [weak self] _ in
+            self?.subscribers.withLock { _ = $0.removeValue(forKey: id) }
+        }
+        subscribers.withLock { $0[id] = continuation }
+        // A first comment line lets the browser know the stream is open.
+        continuation.yield(ByteBuffer(string: ": recorder events\n\n"))
+        return stream
+    }
+
+    public var subscriberCount: Int { subscribers.withLock { $0.count } }
+
+    /// Sends `event` with a one-line JSON `data` to every client.
+    public func publish(_ event: String, json: Data) {
+        var text = "event: \(event)\ndata: "
+        text += String(decoding: json, as: UTF8.self).replacingOccurrences(of: "\n", with: "")
+        text += "\n\n"
+        let buffer = ByteBuffer(string: text)
+        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(buffer) }
+    }
+
+    /// A comment line, so proxies and browsers keep an idle stream open and dead clients are found.
+    public func keepAlive() {
+        let buffer = ByteBuffer(string: ": keep-alive\n\n")
+        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(buffer) }
+    }
+
+    /// Ends every stream (at shutdown, so the HTTP server can close its connections).
+    public func finishAll() {
+        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.finish() }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// swift-log lines for the journal: one line per message on stderr, prefixed with its syslog
+/// priority (`<3>` error ... `<7>` debug), which journald turns into the entry's level. No
+/// timestamps: the journal adds its own.
+public struct JournalLogHandler: LogHandler {
+    public var logLevel: Logger.Level = .info
+    public var metadata: Logger.Metadata = [:]
+    private let label: String
+    private static let lock = Mutex(())
+
+    public init(label: String) {
+        self.label = label
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        let priority: Int
+        switch event.level {
+        case .trace, .debug: priority = 7
+        case .info: priority = 6
+        case .notice: priority = 5
+        case .warning: priority = 4
+        case .error: priority = 3
+        case .critical: priority = 2
+        }
+        var text = "\(event.message)"
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        if !merged.isEmpty {
+            text += " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        }
+        // One entry per line: a message with a newline would otherwise become two entries.
+        text = text.replacingOccurrences(of: "\n", with: " ")
+        let line = "<\(priority)>\(label): \(text)\n"
+        Self.lock.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
+    }
+}

@@ -1,0 +1,256 @@
+import Dispatch
+import Foundation
+import HTTPTypes
+import Logging
+import MediaEncoder
+import RecorderCore
+import Synchronization
+import VideoCapture
+
+/// One kiosk: the camera manager, the outbox drain, the event hub and the metrics, wired together.
+/// The HTTP API, the services and the tests all talk to this; it adds no shooting or posting of
+/// its own - those are RecorderCore's, exactly as the CLI uses them.
+public final class Kiosk: Sendable {
+    public static let version = "0.3.0"
+
+    public let settings: KioskSettings
+    public let configuration: RecorderConfiguration
+    public let manager: CameraManager
+    public let drain: OutboxDrain
+    public let hub: EventHub
+    public let metrics: KioskMetrics
+    public let notifier: SystemdNotifier
+    let publisher: PostPublisher
+    let logger: Logger
+    /// When the camera service last went round its loop (MonotonicClock microseconds).
+    let cameraLoopTick = Atomic<Int64>(0)
+    /// Signalled once the camera's presence was first checked (READY=1 waits for it).
+    let cameraReady = Signal()
+    private let snapshots = SnapshotEncoder()
+    /// Set once the kiosk exists: sends a fresh status to every event-stream client.
+    private let announce: LateCallback
+
+    public init(settings: KioskSettings, configuration: RecorderConfiguration, logger: Logger,
+                notifier: SystemdNotifier = SystemdNotifier()) throws(RecorderError) {
+        self.settings = settings
+        self.configuration = configuration
+        self.logger = logger
+        self.notifier = notifier
+        let outbox = Outbox(root: configuration.outboxDirectory)
+        try outbox.prepare()
+        // Fail at start, not at the first post, when the store is misconfigured.
+        _ = try configuration.makeBackend()
+        publisher = PostPublisher(workspace: settings.workspace, outbox: outbox, configuration: configuration)
+        manager = CameraManager(workspace: settings.workspace, device: settings.device)
+        let policy = try configuration.retryPolicy(maximumAttempts: nil)
+        let onePerFlush = try configuration.retryPolicy(maximumAttempts: 1)
+        let hub = EventHub(), metrics = KioskMetrics(), announce = LateCallback()
+        self.hub = hub
+        self.metrics = metrics
+        self.announce = announce
+        drain = OutboxDrain(
+            outbox: outbox, policy: policy,
+            makeUploader: { willSend throws(RecorderError) in
+                OutboxUploader(outbox: outbox, backend: try configuration.makeBackend(), policy: onePerFlush,
+                               log: { logger.info("\($0)") }, willSend: willSend)
+            },
+            observer: { event in
+                metrics.record(event)
+                switch event {
+                case .changed: announce.call("outbox")
+                case .uploaded(let receipt, _): logger.notice("posted \(receipt.id): \(receipt.videoURL)")
+                case .failed(let error): logger.warning("upload failed, will retry: \(error.message)")
+                }
+            })
+    }
+
+    /// Connects the manager's events to the hub, the metrics, the journal and systemd's STATUS=.
+    func wire() async {
+        let hub = self.hub, metrics = self.metrics, logger = self.logger, notifier = self.notifier, drain = self.drain
+        announce.set { [weak self] kind in
+            guard let self else { return }
+            Task {
+                let status = await self.status()
+                if let json = try? JSONEncoder().encode(status) { hub.publish(kind, json: json) }
+            }
+        }
+        let announce = self.announce
+        await manager.observe { event in
+            metrics.record(event)
+            switch event {
+            case .state(let state):
+                announce.call("state")
+                notifier.status(Self.statusLine(state))
+                switch state {
+                case .failed(let why): logger.error("shot failed: \(why)")
+                case .cameraMissing(let why): logger.warning("camera missing: \(why)")
+                default: logger.debug("state \(state.name)")
+                }
+            case .shotFinished(let result):
+                let shot = result.shot
+                announce.call("shot")
+                logger.notice("shot \(shot.id): \(shot.frames) frames (\(shot.framesDropped) dropped), \(String(format: "%.2f", shot.durationSeconds)) s\(result.cameraLost.map { "; camera lost: \($0.message)" } ?? "")")
+            case .shotFailed:
+                announce.call("state")
+            case .posted(let item):
+                logger.notice("queued post \(item.metadata.id)")
+                announce.call("posted")
+                drain.wake()
+            }
+        }
+    }
+
+    static func statusLine(_ state: CameraManager.RecordState) -> String {
+        switch state {
+        case .idle: "idle, ready to shoot"
+        case .countdown(let n): "counting down: \(n)"
+        case .starting: "starting a shot"
+        case .recording: "recording"
+        case .finishing: "finishing a shot"
+        case .failed(let why): "last shot failed: \(why)"
+        case .cameraMissing(let why): "camera missing: \(why)"
+        }
+    }
+
+    // MARK: - What the API asks
+
+    public func status() async -> KioskStatus {
+        let camera = await manager.status()
+        let previewRunning = await manager.previewRunning
+        let outbox = drain.status
+        var countdown: Int?
+        var message: String?
+        switch camera.state {
+        case .countdown(let n): countdown = n
+        case .failed(let why), .cameraMissing(let why): message = why
+        default: break
+        }
+        var current: KioskStatus.CurrentShot?
+        if let shot = camera.currentShot {
+            let playable = access(shot.videoPath, R_OK) == 0
+            current = KioskStatus.CurrentShot(
+                id: shot.id, createdAt: RFC3339.string(shot.createdAt), durationSeconds: shot.durationSeconds, frames: shot.frames,
+                framesDropped: shot.framesDropped, width: shot.width, height: shot.height, byteSize: shot.byteSize,
+                endedEarly: shot.endedEarly, cameraLost: camera.lastShotCameraLost,
+                videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: Self.postedID(shot))
+        }
+        let workspaceFree = Self.freeBytes(settings.workspace.root)
+        let outboxFree = Self.freeBytes(drain.outbox.root)
+        let needed = Int64(settings.seconds * 4_000_000 / 8 * 2) + (8 << 20)
+        let low = (workspaceFree.map { $0 < needed } ?? false) || (outboxFree.map { $0 < needed / 2 } ?? false)
+        return KioskStatus(
+            state: camera.state.name, countdown: countdown, message: message,
+            camera: .init(device: camera.camera, present: camera.cameraPresent, previewRunning: previewRunning),
+            progress: camera.progress.map { .init(elapsedSeconds: $0.elapsedSeconds, totalSeconds: $0.totalSeconds, frames: $0.frames, dropped: $0.dropped) },
+            currentShot: current,
+            outbox: .init(depth: outbox.queued.count, queued: outbox.queued, uploading: outbox.uploading,
+                          uploadingBytes: outbox.uploadingBytes, uploadingTotal: outbox.uploadingTotal,
+                          lastError: outbox.lastError, retryInSeconds: outbox.retryInSeconds,
+                          lastUploaded: outbox.lastUploaded?.id, lastUploadedURL: outbox.lastUploaded?.videoURL,
+                          uploaded: outbox.uploadedCount),
+            disk: .init(workspaceFreeBytes: workspaceFree, outboxFreeBytes: outboxFree, low: low),
+            shotSeconds: settings.seconds, countdownSeconds: settings.countdown, version: Self.version)
+    }
+
+    /// Why the kiosk is not healthy, or nothing when it is.
+    public func problems() async -> [String] {
+        let status = await status()
+        var problems: [String] = []
+        if !status.camera.present { problems.append("camera missing: \(status.message ?? status.camera.device)") }
+        if status.disk.low { problems.append("disk nearly full: free space in \(settings.workspace.root) or \(drain.outbox.root)") }
+        if !isCameraLoopAlive { problems.append("the camera loop has not run for over 10 s") }
+        return problems
+    }
+
+    var isCameraLoopAlive: Bool {
+        MonotonicClock.nowMicroseconds() - cameraLoopTick.load(ordering: .relaxed) < 10_000_000
+    }
+
+    /// A JPEG of a recent camera picture. While idle the preview camera is started (and kept for a
+    /// while); waits up to `wait` seconds for the first picture.
+    public func previewJPEG(wait: Double = 3) async throws(APIError) -> [UInt8] {
+        await manager.wantPreview(request: settings.previewRequest)
+        let deadline = ContinuousClock.now + .milliseconds(Int64(wait * 1000))
+        var picture = manager.preview.picture(maximumAge: 2)
+        while picture == nil && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+            picture = manager.preview.picture(maximumAge: 2)
+        }
+        guard let picture else {
+            let state = await manager.recordState
+            if case .cameraMissing(let why) = state {
+                throw APIError(.serviceUnavailable, "no preview: the camera is missing (\(why))", exitStatus: .unavailable)
+            }
+            throw APIError(.serviceUnavailable, "no preview picture yet (state: \(state.name)); try again in a moment.", exitStatus: .tempFail)
+        }
+        do {
+            return try await snapshots.jpeg(of: picture)
+        } catch {
+            throw APIError(.serviceUnavailable, "no preview: \(error)", exitStatus: .unavailable)
+        }
+    }
+
+    static func freeBytes(_ path: String) -> Int64? {
+        var info = statvfs()
+        var probe = path
+        // The directory may not exist yet (no shot so far): ask its nearest existing parent.
+        while statvfs(probe, &info) != 0 {
+            guard let slash = probe.lastIndex(of: "/"), slash != probe.startIndex else { return nil }
+            probe = String(probe[..<slash])
+        }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    static func postedID(_ shot: Shot) -> String? {
+        let marker = (shot.videoPath as NSString).deletingLastPathComponent + "/posted.json"
+        guard let data = FileManager.default.contents(atPath: marker),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return object["id"] as? String
+    }
+}
+
+/// Encodes preview JPEGs on a serial queue of its own (libavcodec work never runs on the
+/// cooperative pool), once per picture however many viewers ask.
+final class SnapshotEncoder: @unchecked Sendable {
+    // Touched only on `queue`.
+    private var encoder: JPEGSnapshot?
+    private var last: (serial: UInt64, jpeg: [UInt8])?
+    private let queue = DispatchQueue(label: "recorder.preview.jpeg")
+
+    func jpeg(of picture: PreviewTap.Picture) async throws(MediaError) -> [UInt8] {
+        let result: Result<[UInt8], MediaError> = await withCheckedContinuation { continuation in
+            queue.async {
+                continuation.resume(returning: self.encode(picture))
+            }
+        }
+        return try result.get()
+    }
+
+    private func encode(_ picture: PreviewTap.Picture) -> Result<[UInt8], MediaError> {
+        if let last, last.serial == picture.serial { return .success(last.jpeg) }
+        do {
+            let encoder: JPEGSnapshot
+            if let existing = self.encoder { encoder = existing } else { encoder = try JPEGSnapshot(maximumWidth: 640) }
+            self.encoder = encoder
+            let jpeg = try picture.bytes.withUnsafeBytes { raw in try encoder.jpeg(of: raw, format: picture.format) }
+            last = (picture.serial, jpeg)
+            return .success(jpeg)
+        } catch let error as MediaError {
+            return .failure(error)
+        } catch {
+            return .failure(MediaError(.failed, operation: "preview", detail: "\(error)"))
+        }
+    }
+}
+
+/// A callback fixed after construction (the drain exists before the kiosk it reports to).
+final class LateCallback: Sendable {
+    private let body = Mutex<(@Sendable (String) -> Void)?>(nil)
+
+    func set(_ callback: @escaping @Sendable (String) -> Void) { body.withLock { $0 = callback } }
+
+    func call(_ argument: String) {
+        let callback = body.withLock { $0 }
+        callback?(argument)
+    }
+}

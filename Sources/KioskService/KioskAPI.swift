@@ -1,0 +1,305 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import RecorderCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The kiosk's HTTP surface: the page, the control API, health and metrics, over one `Kiosk`.
+///
+/// JSON in and out; failures are `{"error", "exitStatus", "status"}` with the CLI's exit status for
+/// the same failure. Every `/api` route and `/metrics` need the token when one is set, and POSTs
+/// from another origin are refused, so a web page elsewhere cannot drive the kiosk.
+public enum KioskAPI {
+    /// The largest request body accepted (a caption is at most 2,200 characters).
+    static let maximumBody = 64 * 1024
+
+    public static func router(_ kiosk: Kiosk) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: KioskGuard(token: kiosk.settings.token))
+
+        router.get("/") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/html; charset=utf-8"
+            headers[.cacheControl] = "no-store"
+            headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: KioskPage.html)))
+        }
+
+        router.get("/healthz") { _, _ in
+            let problems = await kiosk.problems()
+            return json(problems.isEmpty ? ["healthy": true] : ["healthy": false, "reasons": problems],
+                        status: problems.isEmpty ? .ok : .serviceUnavailable)
+        }
+
+        router.get("/metrics") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: kiosk.metrics.text())))
+        }
+
+        router.get("/api/status") { _, _ in
+            encoded(await kiosk.status())
+        }
+
+        router.get("/api/events") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/event-stream"
+            headers[.cacheControl] = "no-store"
+            let stream = kiosk.hub.subscribe()
+            // The first event is the current status, so a client never starts from nothing.
+            if let json = try? JSONEncoder().encode(await kiosk.status()) { kiosk.hub.publish("status", json: json) }
+            return Response(status: .ok, headers: headers, body: ResponseBody(asyncSequence: stream))
+        }
+
+        router.post("/api/shoot") { request, _ in
+            await handle { () async throws(APIError) -> Response in
+                let body = try await JSONBody.read(request, allowed: ["seconds", "countdown"])
+                let fields = try body.decode(ShootFields.self)
+                let seconds = fields.seconds ?? kiosk.settings.seconds
+                guard seconds.isFinite, seconds >= 1, seconds <= KioskSettings.maximumSeconds else {
+                    throw APIError.badRequest("seconds must be from 1 to \(Int(KioskSettings.maximumSeconds)) (got \(seconds)).")
+                }
+                let countdown = fields.countdown ?? kiosk.settings.countdown
+                guard (0...60).contains(countdown) else {
+                    throw APIError.badRequest("countdown must be from 0 to 60 seconds (got \(countdown)).")
+                }
+                do {
+                    try await kiosk.manager.begin(kiosk.settings.shotRequest(seconds: seconds), countdown: countdown)
+                } catch {
+                    throw APIError(RecorderError.wrap(error))
+                }
+                return encoded(await kiosk.status(), status: .accepted)
+            }
+        }
+
+        router.post("/api/stop") { request, _ in
+            await handle { () async throws(APIError) -> Response in
+                _ = try await JSONBody.read(request, allowed: [], optional: true)
+                let stopped = await kiosk.manager.stop()
+                return json(["stopped": stopped, "state": (await kiosk.manager.recordState).name])
+            }
+        }
+
+        router.post("/api/post") { request, _ in
+            await handle { () async throws(APIError) -> Response in
+                let body = try await JSONBody.read(request, allowed: ["caption"])
+                let fields = try body.decode(PostFields.self)
+                guard let caption = fields.caption else {
+                    throw APIError.badRequest("caption is required (it may be empty: {\"caption\": \"\"}).")
+                }
+                do {
+                    let item = try await kiosk.manager.post(caption: caption, publisher: kiosk.publisher)
+                    return json(["id": item.metadata.id, "status": "queued", "bytes": item.metadata.byteSize], status: .accepted)
+                } catch {
+                    throw APIError(RecorderError.wrap(error))
+                }
+            }
+        }
+
+        router.get("/api/shot/current/video.mp4") { request, context in
+            await handle { () async throws(APIError) -> Response in
+                guard let shot = await kiosk.manager.status().currentShot else {
+                    throw APIError(.notFound, "there is no shot yet: record one first.", exitStatus: .noInput)
+                }
+                return try await serveFile(shot.videoPath, contentType: "video/mp4", request: request, context: context,
+                                           missing: "the current shot's video is no longer in the workspace (it was posted).")
+            }
+        }
+
+        router.get("/api/preview.jpg") { _, _ in
+            await handle { () async throws(APIError) -> Response in
+                let jpeg = try await kiosk.previewJPEG()
+                var headers = HTTPFields()
+                headers[.contentType] = "image/jpeg"
+                headers[.cacheControl] = "no-store"
+                return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: jpeg)))
+            }
+        }
+        return router
+    }
+
+    struct ShootFields: Decodable {
+        var seconds: Double?
+        var countdown: Int?
+    }
+
+    struct PostFields: Decodable {
+        var caption: String?
+    }
+
+    /// Runs a handler, turning its failure into the JSON error response.
+    static func handle(_ body: () async throws(APIError) -> Response) async -> Response {
+        do { return try await body() } catch { return error.response }
+    }
+
+    static func json(_ object: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return jsonResponse(data, status: status)
+    }
+
+    static func encoded(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data()
+        return jsonResponse(data, status: status)
+    }
+
+    static func jsonResponse(_ data: Data, status: HTTPResponse.Status) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// A file with single-range support (`bytes=a-b`, `bytes=a-`, `bytes=-n`), so a browser can seek.
+    static func serveFile(_ path: String, contentType: String, request: Request, context: BasicRequestContext,
+                          missing: String) async throws(APIError) -> Response {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw APIError(.notFound, missing, exitStatus: .noInput) }
+        let size = Int(info.st_size)
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.acceptRanges] = "bytes"
+        headers[.cacheControl] = "no-store"
+        var status = HTTPResponse.Status.ok
+        var range = 0...max(size - 1, 0)
+        if let header = request.headers[.range] {
+            guard let asked = ByteRange.parse(header, size: size) else {
+                headers[.contentRange] = "bytes */\(size)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+            range = asked
+            status = .partialContent
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
+        }
+        headers[.contentLength] = String(size == 0 ? 0 : range.count)
+        guard size > 0 else { return Response(status: status, headers: headers) }
+        do {
+            let body = try await FileIO().loadFile(path: path, range: range, context: context)
+            return Response(status: status, headers: headers, body: body)
+        } catch {
+            throw APIError(.notFound, missing, exitStatus: .noInput)
+        }
+    }
+}
+
+/// One `Range: bytes=...` header against a file of `size` bytes; nil when it cannot be satisfied.
+enum ByteRange {
+    static func parse(_ header: String, size: Int) -> ClosedRange<Int>? {
+        guard header.hasPrefix("bytes="), size > 0 else { return nil }
+        let spec = header.dropFirst(6)
+        // One range only; a browser playing video asks for one.
+        guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return nil }
+        let first = spec[..<dash].trimmingCharacters(in: .whitespaces)
+        let last = spec[spec.index(after: dash)...].trimmingCharacters(in: .whitespaces)
+        if first.isEmpty {
+            guard let suffix = Int(last), suffix > 0 else { return nil }
+            return max(size - suffix, 0)...(size - 1)
+        }
+        guard let start = Int(first), start >= 0, start < size else { return nil }
+        if last.isEmpty { return start...(size - 1) }
+        guard let end = Int(last), end >= start else { return nil }
+        return start...min(end, size - 1)
+    }
+}
+
+/// A JSON request body, checked before it is decoded: the content type, the size, and that every
+/// field is one the route knows (a misspelt field is an error, not silently ignored).
+struct JSONBody {
+    let data: Data
+
+    static func read(_ request: Request, allowed: Set<String>, optional: Bool = false) async throws(APIError) -> JSONBody {
+        var request = request
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: KioskAPI.maximumBody)
+        } catch {
+            throw APIError(.contentTooLarge, "the request body is larger than \(KioskAPI.maximumBody) bytes.", exitStatus: .usage)
+        }
+        if buffer.readableBytes == 0 && optional { return JSONBody(data: Data("{}".utf8)) }
+        let type = request.headers[.contentType]?.lowercased() ?? ""
+        guard type.hasPrefix("application/json") else {
+            throw APIError(.unsupportedMediaType, "send JSON with Content-Type: application/json (got \(type.isEmpty ? "none" : type)).",
+                           exitStatus: .usage)
+        }
+        let data = Data(buffer.readableBytesView)
+        guard let object = try? JSONSerialization.jsonObject(with: data), let fields = object as? [String: Any] else {
+            throw APIError.badRequest("the body is not a JSON object. Example: {\"seconds\": 15, \"countdown\": 3}")
+        }
+        let unknown = Set(fields.keys).subtracting(allowed).sorted()
+        if !unknown.isEmpty {
+            let known = allowed.isEmpty ? "this request takes no fields" : "known: \(allowed.sorted().joined(separator: ", "))"
+            throw APIError.badRequest("unknown field\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")) (\(known)).")
+        }
+        return JSONBody(data: data)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type) throws(APIError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw APIError.badRequest("field \(field) has the wrong type: \(context.debugDescription)")
+        } catch {
+            throw APIError.badRequest("the body does not fit this request: \(error)")
+        }
+    }
+}
+
+/// Checks the token (Bearer header or `recorder_token` cookie) on `/api` and `/metrics`, and refuses
+/// state-changing requests from another origin.
+struct KioskGuard<Context: RequestContext>: RouterMiddleware {
+    let token: String?
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        if request.method == .post || request.method == .put || request.method == .delete || request.method == .patch {
+            if let refusal = Self.crossOrigin(request) { return refusal.response }
+        }
+        if let token, path.hasPrefix("/api/") || path == "/metrics" {
+            guard Self.presented(request).map({ Self.constantTimeEqual($0, token) }) == true else {
+                var response = APIError(.unauthorized, "a valid API token is required: send Authorization: Bearer TOKEN (the page asks for it once).",
+                                        exitStatus: .noPermission).response
+                response.headers[.wwwAuthenticate] = "Bearer realm=\"recorder\""
+                return response
+            }
+        }
+        return try await next(request, context)
+    }
+
+    static func presented(_ request: Request) -> String? {
+        if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
+            return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        }
+        for cookie in request.headers[values: .cookie].flatMap({ $0.split(separator: ";") }) {
+            let pair = cookie.trimmingCharacters(in: .whitespaces)
+            if pair.hasPrefix("recorder_token=") { return String(pair.dropFirst("recorder_token=".count)) }
+        }
+        return nil
+    }
+
+    /// A browser names the page that sent a request in Origin (and Sec-Fetch-Site); it must be ours.
+    static func crossOrigin(_ request: Request) -> APIError? {
+        if request.headers[HTTPField.Name("Sec-Fetch-Site")!] == "cross-site" {
+            return APIError(.forbidden, "requests from other sites are refused.", exitStatus: .noPermission)
+        }
+        guard let origin = request.headers[.origin] else { return nil }
+        let host = request.head.authority ?? ""
+        let originHost = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? ""
+        if origin == "null" || originHost.lowercased() != host.lowercased() {
+            return APIError(.forbidden, "requests from another origin (\(origin)) are refused; use the kiosk's own page.", exitStatus: .noPermission)
+        }
+        return nil
+    }
+
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for i in x.indices { difference |= x[i] ^ y[i] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,255 @@
+/// The kiosk's one page: self-contained (no CDN, no build step), served at `/`.
+///
+/// It follows `/api/events` (Server-Sent Events) and re-reads `/api/status` while recording or
+/// uploading, refreshes the preview picture, records, plays the shot back, and posts it.
+enum KioskPage {
+    static let html = #"""
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>recorder kiosk</title>
+<style>
+  :root { color-scheme: dark; --accent: #e53935; --ok: #43a047; --warn: #fb8c00; }
+  * { box-sizing: border-box; }
+  body { margin: 0; font: 18px/1.4 system-ui, sans-serif; background: #111; color: #eee; }
+  header { display: flex; justify-content: space-between; align-items: center; padding: 10px 18px; background: #1c1c1c; }
+  header h1 { font-size: 20px; margin: 0; }
+  #state { font-weight: 600; }
+  main { display: grid; grid-template-columns: minmax(0, 2fr) minmax(280px, 1fr); gap: 18px; padding: 18px; }
+  @media (max-width: 800px) { main { grid-template-columns: 1fr; } }
+  .stage { position: relative; background: #000; border-radius: 10px; overflow: hidden; aspect-ratio: 16 / 9; }
+  .stage img, .stage video { width: 100%; height: 100%; object-fit: contain; display: block; }
+  #countdown { position: absolute; inset: 0; display: none; align-items: center; justify-content: center;
+               font-size: 160px; font-weight: 800; color: #fff; text-shadow: 0 0 30px #000; }
+  #rec-dot { position: absolute; top: 14px; left: 14px; display: none; padding: 4px 12px; border-radius: 16px;
+             background: var(--accent); font-weight: 700; }
+  .controls { display: flex; gap: 12px; margin-top: 14px; align-items: center; flex-wrap: wrap; }
+  button { font: inherit; border: 0; border-radius: 999px; padding: 12px 22px; cursor: pointer; background: #333; color: #eee; }
+  button:disabled { opacity: .4; cursor: not-allowed; }
+  #record { width: 110px; height: 110px; background: var(--accent); font-size: 20px; font-weight: 700; }
+  #post { background: var(--ok); font-weight: 700; }
+  #progress { flex: 1; min-width: 160px; }
+  progress { width: 100%; height: 14px; }
+  .panel { background: #1c1c1c; border-radius: 10px; padding: 14px; margin-bottom: 14px; }
+  .panel h2 { font-size: 16px; margin: 0 0 8px; color: #aaa; text-transform: uppercase; letter-spacing: .05em; }
+  textarea { width: 100%; min-height: 90px; font: inherit; background: #0c0c0c; color: #eee; border: 1px solid #444;
+             border-radius: 8px; padding: 8px; }
+  #banner { display: none; margin: 18px 18px 0; padding: 12px 16px; border-radius: 8px; background: var(--warn); color: #111; font-weight: 600; }
+  #banner.error { background: var(--accent); color: #fff; }
+  .muted { color: #999; font-size: 15px; }
+  #posted-id { font-family: ui-monospace, monospace; font-weight: 700; }
+  #token-form { display: none; }
+</style>
+</head>
+<body>
+<header><h1>recorder kiosk</h1><div>state: <span id="state">connecting…</span></div></header>
+<div id="banner" role="alert"></div>
+<main>
+  <section>
+    <div class="stage">
+      <img id="preview" alt="live camera preview">
+      <video id="playback" controls playsinline style="display:none"></video>
+      <div id="countdown" aria-live="assertive"></div>
+      <div id="rec-dot">● REC</div>
+    </div>
+    <div class="controls">
+      <button id="record" title="Record a shot">REC</button>
+      <button id="stop" disabled>Stop</button>
+      <button id="live" style="display:none">Back to camera</button>
+      <div id="progress" class="muted"></div>
+    </div>
+  </section>
+  <aside>
+    <div class="panel" id="shot-panel">
+      <h2>Shot</h2>
+      <div id="shot-info" class="muted">No shot yet. Press REC.</div>
+    </div>
+    <div class="panel">
+      <h2>Post</h2>
+      <textarea id="caption" maxlength="2200" placeholder="Write a caption…"></textarea>
+      <div class="controls"><button id="post" disabled>Post</button><span id="caption-count" class="muted">0 / 2200</span></div>
+      <div id="post-message" class="muted"></div>
+    </div>
+    <div class="panel">
+      <h2>Uploads</h2>
+      <div id="upload" class="muted">Nothing queued.</div>
+      <progress id="upload-progress" max="1" value="0" style="display:none"></progress>
+      <div>Last posted: <span id="posted-id">–</span></div>
+    </div>
+    <div class="panel" id="token-form">
+      <h2>API token</h2>
+      <input id="token" type="password" autocomplete="off" style="width:100%">
+      <div class="controls"><button id="token-save">Use token</button></div>
+    </div>
+  </aside>
+</main>
+<script>
+"use strict";
+const $ = (id) => document.getElementById(id);
+let status = null, myPost = null, showingPlayback = false, playedShot = null, previewBusy = false;
+
+function api(path, options = {}) {
+  options.credentials = "same-origin";
+  options.headers = Object.assign({ "Accept": "application/json" }, options.headers || {});
+  return fetch(path, options).then(async (response) => {
+    const body = await response.json().catch(() => ({}));
+    if (response.status === 401) { $("token-form").style.display = "block"; }
+    if (!response.ok) { throw new Error(body.error || ("HTTP " + response.status)); }
+    return body;
+  });
+}
+function postJSON(path, object) {
+  return api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(object) });
+}
+function banner(text, isError) {
+  const b = $("banner");
+  b.textContent = text || "";
+  b.className = isError ? "error" : "";
+  b.style.display = text ? "block" : "none";
+}
+function mb(bytes) { return (bytes / 1e6).toFixed(1) + " MB"; }
+
+function render(s) {
+  status = s;
+  document.body.dataset.state = s.state;
+  $("state").textContent = s.state + (s.camera.present ? "" : " (no camera)");
+  const busy = ["countdown", "starting", "recording", "finishing"].includes(s.state);
+  $("record").disabled = busy || !s.camera.present;
+  $("stop").disabled = !busy || s.state === "finishing";
+  $("countdown").style.display = s.state === "countdown" ? "flex" : "none";
+  $("countdown").textContent = s.state === "countdown" ? String(s.countdown) : "";
+  $("rec-dot").style.display = s.state === "recording" ? "block" : "none";
+  if (s.progress && s.state === "recording") {
+    $("progress").textContent = s.progress.elapsedSeconds.toFixed(1) + " / " + s.progress.totalSeconds.toFixed(0) +
+      " s · " + s.progress.frames + " frames · " + s.progress.dropped + " dropped";
+  } else if (s.state === "finishing") {
+    $("progress").textContent = "finishing the video…";
+  } else {
+    $("progress").textContent = "";
+  }
+  // Problems first: the camera, then the disk, then a failed shot.
+  if (!s.camera.present) banner("The camera is missing: " + (s.message || s.camera.device) + ". Plug it in; the kiosk picks it up by itself.", true);
+  else if (s.disk.low) banner("The disk is nearly full: new shots may fail. Free some space.", true);
+  else if (s.state === "failed") banner("The last shot failed: " + s.message, true);
+  else banner("");
+
+  const shot = s.currentShot;
+  if (shot) {
+    $("shot-info").textContent = shot.durationSeconds.toFixed(1) + " s · " + shot.width + "×" + shot.height + " · " +
+      shot.frames + " frames (" + shot.framesDropped + " dropped) · " + mb(shot.byteSize) +
+      (shot.endedEarly ? " · ended early: " + shot.endedEarly : "") + (shot.postedAs ? " · posted as " + shot.postedAs : "");
+    if (shot.videoURL && shot.id !== playedShot && !busy) {
+      playedShot = shot.id;
+      showPlayback(shot.videoURL);
+    }
+  }
+  $("post").disabled = busy || !shot || !!shot.postedAs || !shot.videoURL;
+  if (busy && showingPlayback) showLive();
+
+  const o = s.outbox;
+  const progressBar = $("upload-progress");
+  if (o.uploading) {
+    const fraction = o.uploadingTotal > 0 ? Math.min(o.uploadingBytes / o.uploadingTotal, 1) : 0;
+    $("upload").textContent = "uploading " + o.uploading + ": " + Math.round(fraction * 100) + "% of " + mb(o.uploadingTotal) +
+      (o.depth > 1 ? " (" + (o.depth - 1) + " more queued)" : "");
+    progressBar.style.display = "block"; progressBar.value = fraction;
+  } else if (o.depth > 0) {
+    $("upload").textContent = o.depth + " queued" + (o.lastError ? " · waiting to retry" + (o.retryInSeconds != null ? " in " + Math.ceil(o.retryInSeconds) + " s" : "") + ": " + o.lastError : "");
+    progressBar.style.display = "none";
+  } else {
+    $("upload").textContent = o.uploaded > 0 ? "All posts are uploaded." : "Nothing queued.";
+    progressBar.style.display = "none";
+  }
+  if (o.lastUploaded) $("posted-id").textContent = o.lastUploaded;
+  if (myPost) {
+    if (o.lastUploaded === myPost || (o.queued.indexOf(myPost) < 0 && o.uploading !== myPost && o.uploaded > 0)) {
+      $("post-message").textContent = "Posted as " + myPost + ".";
+      document.body.dataset.posted = myPost;
+    } else if (o.uploading === myPost) {
+      $("post-message").textContent = "Uploading " + myPost + "…";
+    } else {
+      $("post-message").textContent = "Queued as " + myPost + (o.lastError ? " (the store is unreachable; it will be sent when it is back)" : "") + ".";
+    }
+  }
+}
+
+function showPlayback(url) {
+  showingPlayback = true;
+  const video = $("playback");
+  video.src = url;
+  video.style.display = "block";
+  $("preview").style.display = "none";
+  $("live").style.display = "inline-block";
+  video.play().catch(() => {});
+}
+function showLive() {
+  showingPlayback = false;
+  const video = $("playback");
+  video.pause();
+  video.removeAttribute("src");
+  video.load();
+  video.style.display = "none";
+  $("preview").style.display = "block";
+  $("live").style.display = "none";
+}
+
+function refreshPreview() {
+  if (showingPlayback || previewBusy || document.hidden || !status || !status.camera.present) return;
+  previewBusy = true;
+  fetch("/api/preview.jpg?t=" + Date.now(), { credentials: "same-origin" }).then((r) => r.ok ? r.blob() : null).then((blob) => {
+    if (blob) {
+      const img = $("preview"), old = img.src;
+      img.src = URL.createObjectURL(blob);
+      if (old.startsWith("blob:")) URL.revokeObjectURL(old);
+    }
+  }).catch(() => {}).finally(() => { previewBusy = false; });
+}
+
+function refreshStatus() { return api("/api/status").then(render).catch((e) => banner("Cannot reach the kiosk: " + e.message, true)); }
+
+$("record").onclick = () => {
+  showLive();
+  postJSON("/api/shoot", {}).then(render).catch((e) => banner(e.message, true));
+};
+$("stop").onclick = () => postJSON("/api/stop", {}).then(refreshStatus).catch((e) => banner(e.message, true));
+$("live").onclick = showLive;
+$("caption").oninput = () => { $("caption-count").textContent = [...$("caption").value].length + " / 2200"; };
+$("post").onclick = () => {
+  $("post").disabled = true;
+  postJSON("/api/post", { caption: $("caption").value }).then((r) => {
+    myPost = r.id;
+    $("post-message").textContent = "Queued as " + r.id + ".";
+    $("caption").value = ""; $("caption-count").textContent = "0 / 2200";
+    return refreshStatus();
+  }).catch((e) => { $("post-message").textContent = e.message; $("post").disabled = false; });
+};
+$("token-save").onclick = () => {
+  document.cookie = "recorder_token=" + encodeURIComponent($("token").value.trim()) + "; path=/; SameSite=Strict";
+  $("token-form").style.display = "none";
+  connect();
+};
+
+let events = null;
+function connect() {
+  if (events) events.close();
+  events = new EventSource("/api/events");
+  for (const kind of ["status", "state", "shot", "posted", "outbox"]) {
+    events.addEventListener(kind, (e) => { try { render(JSON.parse(e.data)); } catch (_) {} });
+  }
+  events.onerror = () => { refreshStatus(); };
+  refreshStatus();
+}
+connect();
+// Progress and upload percentages change between events: re-read while something moves.
+setInterval(() => {
+  if (status && (["countdown", "starting", "recording", "finishing"].includes(status.state) || status.outbox.uploading || status.outbox.depth > 0)) refreshStatus();
+}, 700);
+setInterval(refreshStatus, 5000);
+setInterval(refreshPreview, 500);
+</script>
+</body>
+</html>
+"""#
+}

@@ -1,0 +1,109 @@
+import Foundation
+import RecorderCore
+import VideoCapture
+
+/// The kiosk's own settings, read from the same configuration (flags > environment > file) as
+/// every other command.
+public struct KioskSettings: Sendable {
+    public static let defaultListen = "127.0.0.1:8080"
+    /// The longest shot a kiosk request may ask for.
+    public static let maximumSeconds = 600.0
+
+    public var host: String
+    public var port: Int
+    /// nil: the first camera, else the test pattern.
+    public var device: String?
+    public var seconds: Double
+    public var countdown: Int
+    /// Required on every API request when set; always set when listening beyond loopback.
+    public var token: String?
+    public var workspace: ShotWorkspace
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, device: String? = nil, seconds: Double = 15,
+                countdown: Int = 3, token: String? = nil, workspace: ShotWorkspace) {
+        self.host = host
+        self.port = port
+        self.device = device
+        self.seconds = seconds
+        self.countdown = countdown
+        self.token = token
+        self.workspace = workspace
+    }
+
+    /// Reads `kiosk.*` and `workspace`; refuses a non-loopback address without a token.
+    public init(_ configuration: RecorderConfiguration) throws(RecorderError) {
+        let values = configuration.values
+        let listen = values["kiosk.listen"] ?? Self.defaultListen
+        guard let (host, port) = Self.parseListen(listen) else {
+            throw RecorderError("kiosk.listen = '\(listen)' (from \(configuration.origin("kiosk.listen"))) must be HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080, with a port from 1 to 65535.",
+                                exitStatus: .config)
+        }
+        self.host = host
+        self.port = port
+        let device = values["kiosk.device"]
+        self.device = (device == nil || device == "auto" || device == "") ? nil : device
+        seconds = try configuration.number("kiosk.seconds", default: 15, range: 1...Self.maximumSeconds)
+        countdown = Int(try configuration.number("kiosk.countdown_seconds", default: 3, range: 0...60))
+        workspace = ShotWorkspace(root: values["workspace"].flatMap { $0.isEmpty ? nil : $0 } ?? ShotWorkspace.defaultRoot())
+
+        var token = values["kiosk.token"].flatMap { $0.isEmpty ? nil : $0 }
+        if let file = values["kiosk.token_file"] ?? configuration.credentialFile("kiosk-token") {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw RecorderError("cannot read the kiosk token file \(file). Create it (one line, at least 16 characters) or fix its permissions.",
+                                    exitStatus: .config)
+            }
+            token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        if let token {
+            guard token.count >= 16, token.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0.asciiValue! >= 0x21 && $0.asciiValue! < 0x7f }) else {
+                throw RecorderError("the kiosk token must be at least 16 printable ASCII characters without spaces. Make one with: head -c 24 /dev/urandom | base64",
+                                    exitStatus: .config)
+            }
+        }
+        self.token = token
+        if token == nil && !Self.isLoopback(host) {
+            throw RecorderError("kiosk.listen = \(listen) is reachable from other machines, and no API token is set. Set kiosk.token_file (systemd: LoadCredential=kiosk-token:FILE), or listen on 127.0.0.1.",
+                                exitStatus: .config)
+        }
+    }
+
+    /// "127.0.0.1:8080", "[::1]:8080", "0.0.0.0:80", "localhost:8080".
+    static func parseListen(_ text: String) -> (String, Int)? {
+        let host: Substring, portText: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
+            host = text[text.index(after: text.startIndex)..<close]
+            portText = text[text.index(close, offsetBy: 2)...]
+        } else {
+            guard let colon = text.lastIndex(of: ":") else { return nil }
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, let port = Int(portText), (1...65535).contains(port) else { return nil }
+        return (String(host), port)
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// The address to reach the server from this machine (a wildcard bind answers on loopback).
+    var probeHost: String {
+        switch host {
+        case "0.0.0.0", "localhost": "127.0.0.1"
+        case "::": "::1"
+        default: host
+        }
+    }
+
+    /// The kiosk's shot: its length and camera, everything else at the defaults.
+    func shotRequest(seconds: Double? = nil) -> ShotRequest {
+        ShotRequest(device: device, seconds: seconds ?? self.seconds)
+    }
+
+    /// What the preview streams: small and slow, since it is only looked at.
+    var previewRequest: ShotRequest {
+        ShotRequest(device: device, seconds: 1,
+                    capture: CaptureRequest(size: FrameSize(width: 640, height: 360), frameRate: FrameRate(15)))
+    }
+}

@@ -1,0 +1,105 @@
+import CFFmpeg
+import VideoCapture
+
+/// Turns one raw camera frame into a small JPEG for the kiosk's live preview: scaled down with
+/// libswscale, encoded with libavcodec's MJPEG encoder. Keeps its contexts between calls, so a
+/// preview refreshed a few times a second costs one scale and one encode per picture.
+///
+/// Not thread-safe: one owner calls it from one thread at a time.
+public final class JPEGSnapshot {
+    /// The widest picture it makes; larger frames are scaled down, keeping their shape.
+    public let maximumWidth: Int
+    private var converter = PixelConverter()
+    private var decoder: MJPEGDecoder?
+    private var encoder: UnsafeMutablePointer<AVCodecContext>?
+    private var picture: UnsafeMutablePointer<AVFrame>?
+    private let packet: UnsafeMutablePointer<AVPacket>
+
+    public init(maximumWidth: Int = 640) throws(MediaError) {
+        try FFmpegLibraries.load()
+        guard let packet = cff_av_packet_alloc() else { throw MediaError(.failed, operation: "av_packet_alloc") }
+        self.packet = packet
+        self.maximumWidth = maximumWidth
+    }
+
+    deinit {
+        releaseEncoder()
+        var p: UnsafeMutablePointer<AVPacket>? = packet
+        cff_av_packet_free(&p)
+    }
+
+    /// The JPEG of `bytes`, a whole frame laid out as `format` describes. Compressed H.264 frames
+    /// have no preview (decoding a GOP for a thumbnail is not worth a kiosk's CPU).
+    public func jpeg(of bytes: UnsafeRawBufferPointer, format: CaptureFormat) throws(MediaError) -> [UInt8] {
+        let (width, height) = outputSize(format.width, format.height)
+        let output = try preparedPicture(width: width, height: height)
+        switch format.pixelFormat {
+        case .h264:
+            throw MediaError(.badInput, operation: "preview", detail: "an H.264 camera has no preview picture.")
+        case .mjpeg, .jpeg:
+            if decoder == nil { decoder = try MJPEGDecoder() }
+            guard let frame = decoder?.decode(bytes) else {
+                throw MediaError(.badInput, operation: "preview", detail: "the camera sent a damaged JPEG.")
+            }
+            try converter.convert(frame, into: output)
+        default:
+            guard let base = bytes.baseAddress, bytes.count >= ImagePlanes.requiredBytes(format) else {
+                throw MediaError(.badInput, operation: "preview", detail: "the frame is smaller than its format says.")
+            }
+            let planes = ImagePlanes(format, base: base)
+            try converter.convert(planes: planes.data, linesize: planes.linesize, format: format.pixelFormat.avPixelFormat,
+                                  width: Int32(format.width), height: Int32(format.height), into: output)
+        }
+        return try encode(output)
+    }
+
+    private func outputSize(_ width: Int, _ height: Int) -> (Int, Int) {
+        guard width > maximumWidth else { return (width & ~1, height & ~1) }
+        let scaledHeight = Int((Double(height) * Double(maximumWidth) / Double(width)).rounded())
+        return (maximumWidth & ~1, max(scaledHeight & ~1, 2))
+    }
+
+    /// The yuv420p picture and the encoder for this output size, made again only when it changes.
+    private func preparedPicture(width: Int, height: Int) throws(MediaError) -> UnsafeMutablePointer<AVFrame> {
+        if let picture, let encoder, Int(encoder.pointee.width) == width, Int(encoder.pointee.height) == height {
+            return picture
+        }
+        releaseEncoder()
+        guard let codec = cff_avcodec_find_encoder_by_name("mjpeg") else {
+            throw MediaError(.missingCodec, operation: "avcodec_find_encoder", detail: "This FFmpeg build has no MJPEG encoder.")
+        }
+        guard let context = cff_avcodec_alloc_context3(codec) else { throw MediaError(.failed, operation: "avcodec_alloc_context3") }
+        encoder = context
+        context.pointee.width = Int32(width)
+        context.pointee.height = Int32(height)
+        // yuv420p with the full (JPEG) range: the encoder's own convention, so no strictness override is needed.
+        context.pointee.pix_fmt = AV_PIX_FMT_YUVJ420P
+        context.pointee.color_range = AVCOL_RANGE_JPEG
+        context.pointee.time_base = AVRational(num: 1, den: 25)
+        // Fixed quality, not a bitrate: a lone picture has no rate to control.
+        context.pointee.flags |= CFF_AV_CODEC_FLAG_QSCALE
+        try MediaError.check(cff_avcodec_open2(context, codec, nil), "avcodec_open2(mjpeg)")
+        let made = try PixelConverter.makePicture(width: width, height: height)
+        made.pointee.format = AV_PIX_FMT_YUVJ420P.rawValue
+        picture = made
+        return made
+    }
+
+    private func encode(_ picture: UnsafeMutablePointer<AVFrame>) throws(MediaError) -> [UInt8] {
+        guard let encoder else { throw MediaError(.failed, operation: "preview", detail: "no encoder") }
+        picture.pointee.quality = 5 * CFF_FF_QP2LAMBDA
+        picture.pointee.pts += 1
+        try MediaError.check(cff_avcodec_send_frame(encoder, picture), "avcodec_send_frame(mjpeg)")
+        defer { cff_av_packet_unref(packet) }
+        try MediaError.check(cff_avcodec_receive_packet(encoder, packet), "avcodec_receive_packet(mjpeg)")
+        return Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)))
+    }
+
+    private func releaseEncoder() {
+        if let picture { PixelConverter.freePicture(picture) }
+        picture = nil
+        var context = encoder
+        if context != nil { cff_avcodec_free_context(&context) }
+        encoder = nil
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import KioskService
+import Logging
+import RecorderCore
+
+/// `recorder kiosk`: the long-running kiosk service with its page and control API.
+struct KioskCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kiosk",
+        abstract: "Run the kiosk service: a page and an HTTP API to shoot and post, with uploads in the background.",
+        discussion: """
+        Open http://127.0.0.1:8080/ (kiosk.listen) in a browser. Listening beyond loopback needs an API token \
+        (kiosk.token_file). Under systemd (Type=notify) it reports READY, STATUS and WATCHDOG; SIGTERM finishes \
+        a shot under way, keeps it, and exits 0.
+        """)
+
+    @Option(name: .long, help: ArgumentHelp("Address and port to listen on (kiosk.listen, default 127.0.0.1:8080).", valueName: "host:port"))
+    var listen: String?
+
+    @Option(name: .long, help: ArgumentHelp("Camera (kiosk.device): auto, a /dev path, a by-id name, or testsrc.", valueName: "device"))
+    var device: String?
+
+    @Option(name: .long, help: "Shot length in seconds (kiosk.seconds, default 15).")
+    var seconds: Double?
+
+    @Option(name: .long, help: "Countdown before a shot, in seconds (kiosk.countdown_seconds, default 3).")
+    var countdown: Int?
+
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("File with the API token (kiosk.token_file).", valueName: "file"))
+    var tokenFile: String?
+
+    @Option(name: .long, help: ArgumentHelp("Shot workspace directory (workspace).", valueName: "dir"))
+    var workspace: String?
+
+    @Flag(name: .long, help: "Log debug messages too.")
+    var verbose = false
+
+    @OptionGroup var store: StoreOptions
+
+    func run() async throws {
+        let configuration: RecorderConfiguration
+        let settings: KioskSettings
+        do {
+            configuration = try RecorderConfiguration(flags: try kioskFlags(), configFile: store.config)
+            settings = try KioskSettings(configuration)
+        } catch {
+            throw fail(error)
+        }
+        let level: Logger.Level = verbose ? .debug : .info
+        LoggingSystem.bootstrap { label in
+            var handler = JournalLogHandler(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        do {
+            let kiosk = try Kiosk(settings: settings, configuration: configuration, logger: Logger(label: "recorder"))
+            try await KioskDaemon(kiosk: kiosk).run()
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    /// The store flags plus this command's own, as configuration keys.
+    private func kioskFlags() throws(RecorderError) -> [String: String] {
+        var flags = try store.flags()
+        let named: [(String, String?)] = [("kiosk.listen", listen), ("kiosk.device", device), ("kiosk.seconds", seconds.map { "\($0)" }),
+                                          ("kiosk.countdown_seconds", countdown.map(String.init)), ("kiosk.token_file", tokenFile),
+                                          ("workspace", workspace)]
+        for case let (key, value?) in named { flags[key] = value }
+        return flags
+    }
+}
