@@ -16,39 +16,20 @@ die() { echo "run-in-vm: $*" >&2; exit 70; }
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing: run scripts/setup.sh test"
 [ -x /bin/busybox ] || die "/bin/busybox (busybox-static) is missing: run scripts/setup.sh test"
 
-# The newest kernel that has both an image and modules; never a hard-coded version.
-kver=
-for k in $(ls /lib/modules | sort -V -r); do
-  if [ -f "/boot/vmlinuz-$k" ]; then kver=$k; break; fi
-done
-[ -n "$kver" ] || die "no /boot/vmlinuz-* with matching /lib/modules: install linux-image-amd64"
+. "$here/kernel.sh"
+kver=$(vm_kernel_version) || die "no /boot/vmlinuz-* with matching /lib/modules: install linux-image-amd64"
 modprobe -S "$kver" --show-depends v4l2loopback >/dev/null 2>&1 ||
   die "v4l2loopback is not built for $kver: install linux-headers-amd64 v4l2loopback-dkms (dkms builds it)"
 
 cache=$repo/.vm
 mkdir -p "$cache"
 initrd=$cache/initrd-$kver.cpio.gz
-if [ ! -f "$initrd" ] || [ "$here/run-in-vm.sh" -nt "$initrd" ]; then
+if [ ! -f "$initrd" ] || [ "$here/run-in-vm.sh" -nt "$initrd" ] || [ "$here/kernel.sh" -nt "$initrd" ]; then
   root=$(mktemp -d)
   trap 'rm -rf "$root"' EXIT
   mkdir -p "$root"/{bin,proc,sys,dev,host,mods}
   cp /bin/busybox "$root/bin/busybox"
-  : > "$root/modules.order"
-  n=0
-  for mod in virtio_pci 9pnet_virtio 9p vivid v4l2loopback; do
-    while read -r kind path _; do
-      [ "$kind" = insmod ] || continue
-      name=$(basename "$path"); name=${name%.xz}; name=${name%.zst}
-      grep -q "/$name\$" "$root/modules.order" && continue
-      n=$((n + 1)); dest="mods/$(printf %02d $n)-$name"
-      case "$path" in
-        *.xz) xz -dc "$path" > "$root/$dest" ;;
-        *.zst) zstd -qdc "$path" > "$root/$dest" ;;
-        *) cp "$path" "$root/$dest" ;;
-      esac
-      echo "/$dest" >> "$root/modules.order"
-    done < <(modprobe -S "$kver" --show-depends "$mod")
-  done
+  vm_pack_modules "$root" "$kver" virtio_pci 9pnet_virtio 9p vivid v4l2loopback
   cat > "$root/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin

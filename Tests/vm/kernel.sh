@@ -1,0 +1,33 @@
+# Sourced by the VM scripts: picks Debian's kernel and packs its modules into an initramfs tree.
+
+# The newest kernel that has both an image and modules; never a hard-coded version.
+vm_kernel_version() {
+  local k
+  for k in $(ls /lib/modules 2>/dev/null | sort -V -r); do
+    if [ -f "/boot/vmlinuz-$k" ]; then echo "$k"; return 0; fi
+  done
+  return 1
+}
+
+# vm_pack_modules ROOT KVER MODULE...: copies each module and its dependencies, in load order,
+# decompressed, to ROOT/mods/NN-name.ko and lists them in ROOT/modules.order.
+vm_pack_modules() {
+  local root=$1 kver=$2 n=0 mod kind path name dest
+  shift 2
+  mkdir -p "$root/mods"
+  : > "$root/modules.order"
+  for mod in "$@"; do
+    while read -r kind path _; do
+      [ "$kind" = insmod ] || continue
+      name=$(basename "$path"); name=${name%.xz}; name=${name%.zst}
+      grep -q "/$name\$" "$root/modules.order" && continue
+      n=$((n + 1)); dest="mods/$(printf %02d $n)-$name"
+      case "$path" in
+        *.xz) xz -dc "$path" > "$root/$dest" ;;
+        *.zst) zstd -qdc "$path" > "$root/$dest" ;;
+        *) cp "$path" "$root/$dest" ;;
+      esac
+      echo "/$dest" >> "$root/modules.order"
+    done < <(modprobe -S "$kver" --show-depends "$mod")
+  done
+}

@@ -1,0 +1,130 @@
+#!/bin/bash
+# Runs inside the systemd guest (Tests/vm/systemd-vm.sh), as a oneshot unit: installs recorder's
+# unit, configuration, udev rule and binary as the README says, then checks the service under a
+# real systemd. Writes its exit status to /vm/status; shots to check go to /vm/artifacts.
+set -uo pipefail
+exec 2>&1
+passed=0; failed=0
+pass() { echo "PASS: $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
+finish() {
+  journalctl -u recorder --no-pager -o short-monotonic > /vm/artifacts/journal.txt 2>&1
+  echo "systemd: $passed passed, $failed failed"
+  echo $(( failed > 0 ? 1 : 0 )) > /vm/status
+  sync
+  exit 0
+}
+api() { curl -s --max-time 20 "$@"; }
+prop() { systemctl show -p "$1" --value recorder; }
+field() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {}, {'d': d}))" "$1" 2>/dev/null; }
+state() { api http://127.0.0.1:8080/api/status | sed -n 's/.*"state":"\([a-z-]*\)".*/\1/p'; }
+# wait_for SECONDS COMMAND...: polls every half second.
+wait_for() { local limit=$1; shift; local end=$((SECONDS + limit)); while [ $SECONDS -lt $end ]; do "$@" && return 0; sleep 0.5; done; return 1; }
+state_is() { [ "$(state)" = "$1" ]; }
+active() { [ "$(prop ActiveState)" = active ]; }
+json_post() { api -X POST -H 'Content-Type: application/json' -d "$2" "http://127.0.0.1:8080$1"; }
+
+echo "== systemd $(systemctl --version | head -n1 | cut -d' ' -f2), kernel $(uname -r)"
+wait_for 60 test -e /dev/video0 || { fail "vivid made /dev/video0"; finish; }
+
+# --- install as the README says ---
+install -m 755 /vm/bin/recorder /usr/local/bin/recorder
+install -m 644 /vm/recorder.service /etc/systemd/system/recorder.service
+install -d /etc/recorder
+install -m 644 /vm/recorder.conf /etc/recorder/recorder.conf
+install -m 600 /dev/null /etc/recorder/kiosk-token
+install -m 600 /dev/null /etc/recorder/s3-credentials
+install -m 644 /vm/60-recorder-camera.rules /etc/udev/rules.d/60-recorder-camera.rules
+# The test camera is vivid; a kiosk matches its own camera in the rule (see the rule's comments).
+cat >> /etc/recorder/recorder.conf <<'CONF'
+kiosk.device = /dev/recorder-camera
+kiosk.seconds = 3
+kiosk.countdown_seconds = 0
+CONF
+# A shorter watchdog than the shipped 20 s, so the hang test takes seconds, not minutes.
+mkdir -p /etc/systemd/system/recorder.service.d
+printf '[Service]\nWatchdogSec=8\n' > /etc/systemd/system/recorder.service.d/test.conf
+udevadm control --reload
+udevadm trigger --action=add --subsystem-match=video4linux
+udevadm settle --timeout=30
+check "udev rule names the camera /dev/recorder-camera" test -e /dev/recorder-camera
+check "udev tags it for systemd (dev-recorder\\x2dcamera.device)" \
+  wait_for 20 sh -c 'systemctl is-active "dev-recorder\\x2dcamera.device" >/dev/null'
+systemctl daemon-reload
+
+# --- start: Type=notify, READY after the port is bound, STATUS= text ---
+start=$SECONDS
+systemctl start recorder
+rc=$?
+check "systemctl start recorder succeeds (READY=1 arrived; took $((SECONDS - start)) s)" test $rc -eq 0
+if [ $rc -ne 0 ]; then
+  systemctl status recorder --no-pager -l 2>&1 | tail -n 30
+  finish
+fi
+check "ActiveState=active, SubState=running" sh -c '[ "$(systemctl show -p ActiveState --value recorder)/$(systemctl show -p SubState --value recorder)" = active/running ]'
+check "the port answers as soon as systemd says ready" sh -c 'curl -s --max-time 5 -o /dev/null -w "%{http_code}" http://127.0.0.1:8080/healthz | grep -q 200'
+status_text=$(prop StatusText)
+echo "   StatusText: $status_text"
+check "STATUS= says idle and where it listens" sh -c "echo '$status_text' | grep -q 'idle' && echo '$status_text' | grep -q '127.0.0.1:8080'"
+check "runs as a dynamic user in group video, not root" sh -c '[ "$(ps -o user= -p $(systemctl show -p MainPID --value recorder))" != root ] && grep -q "^Groups:.*$(getent group video | cut -d: -f3)" /proc/$(systemctl show -p MainPID --value recorder)/status'
+
+# --- shoot and post through the API ---
+json_post /api/shoot '{"seconds": 2, "countdown": 0}' > /dev/null
+check "a shot records (state recording, then idle)" wait_for 60 state_is idle
+status=$(api http://127.0.0.1:8080/api/status)
+shot_id=$(echo "$status" | field 'd["currentShot"]["id"]')
+check "the shot is current ($shot_id)" test -n "$shot_id"
+check "STATUS= follows the state (idle again)" sh -c 'systemctl show -p StatusText --value recorder | grep -q idle'
+curl -s --max-time 20 -o /vm/artifacts/api-shot.mp4 http://127.0.0.1:8080/api/shot/current/video.mp4
+echo 1.5 > /vm/artifacts/api-shot.min-seconds
+post=$(json_post /api/post '{"caption": "systemd test 🎥"}')
+post_id=$(echo "$post" | field 'd["id"]')
+check "POST /api/post queues the shot ($post_id)" test -n "$post_id"
+check "the outbox drain uploads it to the local store" wait_for 60 test -f "/var/lib/recorder/store/videos/$post_id.mp4"
+check "its metadata has the caption" sh -c "grep -q 'systemd test' /var/lib/recorder/store/posts/$post_id.json"
+check "the store is in StateDirectory, owned by the dynamic user" sh -c "[ \"\$(stat -c %U /var/lib/private/recorder)\" != root ]"
+
+# --- the watchdog: a stopped process is restarted ---
+pid=$(prop MainPID); restarts=$(prop NRestarts)
+kill -STOP "$pid"
+check "kill -STOP: the watchdog restarts the service" wait_for 90 sh -c "[ \"\$(systemctl show -p NRestarts --value recorder)\" -gt $restarts ] && [ \"\$(systemctl show -p MainPID --value recorder)\" != $pid ] && [ \"\$(systemctl show -p ActiveState --value recorder)\" = active ]"
+check "after the restart it answers again" wait_for 60 sh -c 'curl -s --max-time 5 http://127.0.0.1:8080/healthz | grep -q true'
+check "the earlier shot survived the restart (RuntimeDirectoryPreserve)" sh -c "curl -s --max-time 10 http://127.0.0.1:8080/api/status | grep -q '$shot_id'"
+
+# --- systemctl stop during a shot keeps the recorded part ---
+json_post /api/shoot '{"seconds": 60, "countdown": 0}' > /dev/null
+wait_for 60 state_is recording
+sleep 4
+stop_start=$SECONDS
+systemctl stop recorder
+check "systemctl stop during a shot ends cleanly (Result=success, exit 0, $((SECONDS - stop_start)) s)" \
+  sh -c '[ "$(systemctl show -p Result --value recorder)" = success ] && [ "$(systemctl show -p ExecMainStatus --value recorder)" = 0 ]'
+kept=$(readlink -f /run/recorder/current 2>/dev/null)
+check "the stopped shot is kept as the current shot" sh -c "[ -f '$kept/video.mp4' ] && grep -q '\"endedEarly\" : \"stopped\"' '$kept/shot.json'"
+[ -f "$kept/video.mp4" ] && cp "$kept/video.mp4" /vm/artifacts/stopped-shot.mp4 && echo 1.0 > /vm/artifacts/stopped-shot.min-seconds
+check "journal shows the shot was finished on stop" sh -c 'journalctl -u recorder --no-pager | grep -q "finishing the shot under way"'
+
+# --- camera unplugged mid-shot and plugged back: recovers with no restart ---
+systemctl start recorder
+wait_for 60 state_is idle
+pid=$(prop MainPID); restarts=$(prop NRestarts)
+json_post /api/shoot '{"seconds": 60, "countdown": 0}' > /dev/null
+wait_for 60 state_is recording
+sleep 3
+v4l2-ctl -d /dev/video0 -c disconnect=1 > /dev/null 2>&1
+check "disconnect=1 during a shot: state camera-missing" wait_for 60 state_is camera-missing
+check "healthz says unhealthy (503) with the reason" sh -c 'curl -s --max-time 5 -w "%{http_code}" http://127.0.0.1:8080/healthz | grep -q "camera missing.*503"'
+kept=$(readlink -f /run/recorder/current 2>/dev/null)
+check "the part recorded before the unplug is the current shot" sh -c "grep -q 'camera lost' '$kept/shot.json'"
+[ -f "$kept/video.mp4" ] && cp "$kept/video.mp4" /vm/artifacts/unplugged-shot.mp4 && echo 1.0 > /vm/artifacts/unplugged-shot.min-seconds
+check "a shoot while the camera is missing gets 503" sh -c "curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' -d '{}' http://127.0.0.1:8080/api/shoot | grep -q 503"
+rmmod vivid && insmod /usr/local/lib/recorder-vm-modules/vivid.ko n_devs=1
+udevadm settle --timeout=30
+check "vivid reloaded: the service sees the camera back (idle)" wait_for 60 state_is idle
+check "... with no restart (same MainPID, NRestarts unchanged)" sh -c "[ \"\$(systemctl show -p MainPID --value recorder)\" = $pid ] && [ \"\$(systemctl show -p NRestarts --value recorder)\" = $restarts ]"
+json_post /api/shoot '{"seconds": 2, "countdown": 0}' > /dev/null
+sleep 1
+check "the next shot works on the returned camera" wait_for 60 sh -c "state_is() { [ \"\$(curl -s http://127.0.0.1:8080/api/status | sed -n 's/.*\"state\":\"\\([a-z-]*\\)\".*/\\1/p')\" = \$1 ]; }; state_is idle && ! grep -q 'camera lost' \"\$(readlink -f /run/recorder/current)/shot.json\""
+systemctl stop recorder
+finish
