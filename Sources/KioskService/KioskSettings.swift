@@ -52,7 +52,9 @@ public struct KioskSettings: Sendable {
                 throw RecorderError("cannot read the kiosk token file \(file). Create it (one line, at least 16 characters) or fix its permissions.",
                                     exitStatus: .config)
             }
-            token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            // An empty file (the unit installs one) means no token: loopback only.
+            token = trimmed.isEmpty ? nil : trimmed
         }
         if let token {
             guard token.count >= 16, token.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0.asciiValue! >= 0x21 && $0.asciiValue! < 0x7f }) else {

@@ -1,0 +1,346 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import RecorderCore
+import Synchronization
+import Testing
+import VideoCapture
+@testable import KioskService
+
+/// A kiosk on the built-in test pattern with its own temp workspace, outbox and local store.
+struct KioskFixture {
+    let directory: String
+    let kiosk: Kiosk
+
+    init(token: String? = nil, seconds: Double = 1, countdown: Int = 0) throws {
+        directory = NSTemporaryDirectory() + "recorder-kiosk-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let config = directory + "/recorder.conf"
+        try Data().write(to: URL(fileURLWithPath: config))
+        var flags = ["outbox": directory + "/outbox", "local.path": directory + "/store", "workspace": directory + "/ws",
+                     "kiosk.device": "testsrc", "kiosk.seconds": "\(seconds)", "kiosk.countdown_seconds": "\(countdown)",
+                     "retry.initial_seconds": "0.1", "retry.max_seconds": "0.5"]
+        if let token { flags["kiosk.token"] = token }
+        let configuration = try RecorderConfiguration(flags: flags, configFile: config, environment: ["HOME": directory])
+        let settings = try KioskSettings(configuration)
+        kiosk = try Kiosk(settings: settings, configuration: configuration, logger: Logger(label: "test"),
+                          notifier: SystemdNotifier(environment: [:]))
+    }
+
+    /// Wires the kiosk and checks the camera, as the camera service does when it starts.
+    func start() async {
+        await kiosk.wire()
+        await kiosk.manager.checkCamera()
+        kiosk.cameraLoopTick.store(MonotonicClock.nowMicroseconds(), ordering: .relaxed)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: directory) }
+
+    func application() -> some ApplicationProtocol {
+        KioskDaemon(kiosk: kiosk).application()
+    }
+
+    /// Polls the manager until `state` (a RecordState name), or fails after `seconds`.
+    func waitFor(_ state: String, seconds: Double = 60) async throws {
+        let end = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < end {
+            if await kiosk.manager.recordState.name == state { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("the kiosk did not reach \(state) in \(seconds) s (it is \(await kiosk.manager.recordState.name))")
+        throw CancellationError()
+    }
+}
+
+let jsonHeaders: HTTPFields = [.contentType: "application/json"]
+
+func body(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
+
+/// The response's JSON object; an empty one (and a recorded issue) when it is not one.
+func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceLocation) -> [String: Any] {
+    guard let value = try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any] else {
+        Issue.record("not a JSON object: \(String(buffer: response.body))", sourceLocation: sourceLocation)
+        return [:]
+    }
+    return value
+}
+
+@Suite(.serialized) struct KioskAPITests {
+    @Test func statusHealthAndPage() async throws {
+        let fixture = try KioskFixture()
+        defer { fixture.remove() }
+        await fixture.start()
+        try await fixture.application().test(.router) { client in
+            try await client.execute(uri: "/api/status", method: .get) { response in
+                #expect(response.status == .ok)
+                let status = object(response)
+                #expect(status["state"] as? String == "idle")
+                #expect((status["camera"] as? [String: Any])?["present"] as? Bool == true)
+                #expect((status["outbox"] as? [String: Any])?["depth"] as? Int == 0)
+                #expect((status["disk"] as? [String: Any])?["workspaceFreeBytes"] as? Int ?? 0 > 0)
+            }
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(object(response)["healthy"] as? Bool == true)
+            }
+            try await client.execute(uri: "/", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
+                let page = String(buffer: response.body)
+                #expect(page.contains("id=\"record\"") && page.contains("/api/events"))
+                // Self-contained: nothing loaded from elsewhere.
+                #expect(!page.contains("http://") && !page.contains("https://"))
+            }
+        }
+    }
+
+    @Test func shootConflictPlaybackWithRangesPostAndMetrics() async throws {
+        let fixture = try KioskFixture(seconds: 2, countdown: 1)
+        defer { fixture.remove() }
+        await fixture.start()
+        try await fixture.application().test(.router) { client in
+            try await client.execute(uri: "/api/shoot", method: .post, headers: jsonHeaders, body: body("{}")) { response in
+                #expect(response.status == .accepted)
+                #expect(object(response)["state"] as? String == "countdown")
+            }
+            // A second shoot while one is under way is a conflict, with the CLI's "busy" status.
+            try await client.execute(uri: "/api/shoot", method: .post, headers: jsonHeaders, body: body("{}")) { response in
+                #expect(response.status == .conflict)
+                let error = object(response)
+                #expect(error["exitStatus"] as? Int == 75)
+                #expect((error["error"] as? String)?.contains("already being recorded") == true)
+            }
+            // Posting while recording would race the next shot: refused too.
+            try await fixture.waitFor("recording")
+            try await client.execute(uri: "/api/post", method: .post, headers: jsonHeaders, body: body(#"{"caption":"x"}"#)) { response in
+                #expect(response.status == .conflict)
+            }
+            try await fixture.waitFor("idle")
+            let shot = try #require(await fixture.kiosk.manager.status().currentShot)
+            let size = shot.byteSize
+            #expect(shot.durationSeconds > 1.5)
+
+            try await client.execute(uri: "/api/shot/current/video.mp4", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.acceptRanges] == "bytes")
+                #expect(response.body.readableBytes == Int(size))
+                #expect(response.headers[.contentType] == "video/mp4")
+            }
+            try await client.execute(uri: "/api/shot/current/video.mp4", method: .get, headers: [.range: "bytes=0-99"]) { response in
+                #expect(response.status == .partialContent)
+                #expect(response.headers[.contentRange] == "bytes 0-99/\(size)")
+                #expect(response.body.readableBytes == 100)
+                // An MP4 starts with its ftyp box.
+                #expect(String(decoding: response.body.getBytes(at: 4, length: 4) ?? [], as: UTF8.self) == "ftyp")
+            }
+            try await client.execute(uri: "/api/shot/current/video.mp4", method: .get, headers: [.range: "bytes=-10"]) { response in
+                #expect(response.status == .partialContent)
+                #expect(response.headers[.contentRange] == "bytes \(size - 10)-\(size - 1)/\(size)")
+                #expect(response.body.readableBytes == 10)
+            }
+            try await client.execute(uri: "/api/shot/current/video.mp4", method: .get, headers: [.range: "bytes=\(size)-"]) { response in
+                #expect(response.status == .rangeNotSatisfiable)
+                #expect(response.headers[.contentRange] == "bytes */\(size)")
+            }
+
+            let caption = "Booth 👩‍👩‍👧 مرحبا\nsecond line"
+            let captionJSON = String(decoding: try JSONSerialization.data(withJSONObject: ["caption": caption]), as: UTF8.self)
+            let id = try await client.execute(uri: "/api/post", method: .post, headers: jsonHeaders, body: body(captionJSON)) { response in
+                #expect(response.status == .accepted)
+                return try #require(object(response)["id"] as? String)
+            }
+            // Posting the same shot twice is refused with the CLI's data-error status.
+            try await client.execute(uri: "/api/post", method: .post, headers: jsonHeaders, body: body(captionJSON)) { response in
+                #expect(response.status == .badRequest)
+                #expect((object(response)["error"] as? String)?.contains("already posted as \(id)") == true)
+            }
+            // The drain sends it up by itself.
+            fixture.kiosk.drain.start()
+            defer { fixture.kiosk.drain.stop() }
+            let video = "\(fixture.directory)/store/videos/\(id).mp4"
+            let end = ContinuousClock.now + .seconds(30)
+            while !FileManager.default.fileExists(atPath: "\(fixture.directory)/store/posts/\(id).json") && ContinuousClock.now < end {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(FileManager.default.fileExists(atPath: video))
+            let metadata = try #require(FileManager.default.contents(atPath: "\(fixture.directory)/store/posts/\(id).json"))
+            let posted = try #require(JSONSerialization.jsonObject(with: metadata) as? [String: Any])
+            #expect(posted["caption"] as? String == caption)
+            #expect(posted["byteSize"] as? Int == Int(size))
+
+            try await client.execute(uri: "/api/status", method: .get) { response in
+                let outbox = try #require(object(response)["outbox"] as? [String: Any])
+                #expect(outbox["lastUploaded"] as? String == id)
+                #expect(outbox["depth"] as? Int == 0)
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains(#"recorder_shots_total{result="ok"} 1"#))
+                #expect(text.contains("recorder_posts_queued_total 1"))
+                #expect(text.contains("recorder_posts_uploaded_total 1"))
+                #expect(text.contains("recorder_upload_bytes_total \(size)"))
+                #expect(text.contains("recorder_outbox_depth 0"))
+                #expect(text.contains("recorder_camera_up 1"))
+                let frames = text.split(separator: "\n").first { $0.hasPrefix("recorder_frames_captured_total ") }
+                #expect(frames.flatMap { Int($0.split(separator: " ").last!) } == shot.frames)
+            }
+        }
+    }
+
+    @Test func badRequestsAreClearAndChangeNothing() async throws {
+        let fixture = try KioskFixture()
+        defer { fixture.remove() }
+        await fixture.start()
+        try await fixture.application().test(.router) { client in
+            func expect(_ uri: String, _ text: String, headers: HTTPFields = jsonHeaders, status: HTTPResponse.Status,
+                        mentions: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+                try await client.execute(uri: uri, method: .post, headers: headers, body: body(text)) { response in
+                    #expect(response.status == status, sourceLocation: sourceLocation)
+                    let error = (object(response)["error"] as? String) ?? ""
+                    #expect(error.contains(mentions), "\(error)", sourceLocation: sourceLocation)
+                }
+            }
+            try await expect("/api/shoot", #"{"seconds": 5, "colour": "red"}"#, status: .badRequest, mentions: "unknown field colour")
+            try await expect("/api/shoot", #"{"seconds": "5"}"#, status: .badRequest, mentions: "seconds")
+            try await expect("/api/shoot", #"{"seconds": 0}"#, status: .badRequest, mentions: "from 1 to 600")
+            try await expect("/api/shoot", #"{"seconds": 100000}"#, status: .badRequest, mentions: "from 1 to 600")
+            try await expect("/api/shoot", #"{"countdown": 99}"#, status: .badRequest, mentions: "countdown")
+            try await expect("/api/shoot", #"[1, 2]"#, status: .badRequest, mentions: "not a JSON object")
+            try await expect("/api/shoot", #"{"seconds": 5"#, status: .badRequest, mentions: "not a JSON object")
+            try await expect("/api/shoot", "seconds=5", headers: [.contentType: "application/x-www-form-urlencoded"],
+                             status: .unsupportedMediaType, mentions: "application/json")
+            try await expect("/api/shoot", String(repeating: " ", count: 70_000), status: .contentTooLarge, mentions: "larger than")
+            try await expect("/api/post", #"{}"#, status: .badRequest, mentions: "caption is required")
+            try await expect("/api/post", #"{"caption": 5}"#, status: .badRequest, mentions: "caption")
+            let long = String(repeating: "é", count: Caption.maximumLength + 1)
+            try await expect("/api/post", #"{"caption": "\#(long)"}"#, status: .badRequest, mentions: "2200")
+            try await expect("/api/post", #"{"caption": "bell\u0007"}"#, status: .badRequest, mentions: "control")
+            // Valid, but there is no shot to post yet.
+            try await expect("/api/post", #"{"caption": "hi"}"#, status: .notFound, mentions: "no finished shot")
+            try await expect("/api/stop", #"{"now": true}"#, status: .badRequest, mentions: "takes no fields")
+            // Nothing recorded, nothing queued, still idle and healthy.
+            #expect(await fixture.kiosk.manager.recordState == .idle)
+            #expect(fixture.kiosk.drain.outbox.items().isEmpty)
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+
+    @Test func tokenAndOriginGuardTheAPI() async throws {
+        let token = "t0ken-for-the-tests-0123456789"
+        let fixture = try KioskFixture(token: token)
+        defer { fixture.remove() }
+        await fixture.start()
+        try await fixture.application().test(.router) { client in
+            try await client.execute(uri: "/api/status", method: .get) { response in
+                #expect(response.status == .unauthorized)
+                #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
+                #expect(object(response)["exitStatus"] as? Int == 77)
+            }
+            try await client.execute(uri: "/api/status", method: .get, headers: [.authorization: "Bearer wrong-token-0123456789"]) {
+                #expect($0.status == .unauthorized)
+            }
+            try await client.execute(uri: "/metrics", method: .get) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: "/api/status", method: .get, headers: [.authorization: "Bearer \(token)"]) {
+                #expect($0.status == .ok)
+            }
+            try await client.execute(uri: "/api/status", method: .get, headers: [.cookie: "a=b; recorder_token=\(token)"]) {
+                #expect($0.status == .ok)
+            }
+            // The page and the health check stay open (the page asks for the token; systemd and probes need health).
+            try await client.execute(uri: "/", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+            // Another site's page cannot drive the kiosk, even with the cookie the browser would attach.
+            var crossSite: HTTPFields = [.contentType: "application/json", .cookie: "recorder_token=\(token)", .origin: "http://evil.example"]
+            try await client.execute(uri: "/api/stop", method: .post, headers: crossSite, body: body("{}")) { response in
+                #expect(response.status == .forbidden)
+                #expect((object(response)["error"] as? String)?.contains("another origin") == true)
+            }
+            crossSite[.origin] = nil
+            crossSite[HTTPField.Name("Sec-Fetch-Site")!] = "cross-site"
+            try await client.execute(uri: "/api/shoot", method: .post, headers: crossSite, body: body("{}")) { #expect($0.status == .forbidden) }
+            #expect(await fixture.kiosk.manager.recordState == .idle)
+        }
+    }
+
+    @Test func previewIsAJPEGOfTheCamera() async throws {
+        let fixture = try KioskFixture()
+        defer { fixture.remove() }
+        await fixture.start()
+        try await fixture.application().test(.router) { client in
+            let jpeg = try await client.execute(uri: "/api/preview.jpg", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/jpeg")
+                return Array(response.body.readableBytesView)
+            }
+            #expect(jpeg.starts(with: [0xFF, 0xD8]) && jpeg.suffix(2) == [0xFF, 0xD9])
+            // An independent reader agrees: a 640x360 picture (the preview's size for the 16:9 pattern).
+            let path = fixture.directory + "/preview.jpg"
+            try Data(jpeg).write(to: URL(fileURLWithPath: path))
+            let probe = Process()
+            probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+            probe.arguments = ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", path]
+            let pipe = Pipe()
+            probe.standardOutput = pipe
+            try probe.run()
+            probe.waitUntilExit()
+            let line = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(line.trimmingCharacters(in: .whitespacesAndNewlines) == "mjpeg,640,360")
+            #expect(await fixture.kiosk.manager.previewRunning)
+            // Nobody looking: the camera is closed again.
+            await fixture.kiosk.manager.expirePreview(idleSeconds: 0)
+            #expect(!(await fixture.kiosk.manager.previewRunning))
+        }
+    }
+
+    @Test func stopDuringCountdownCallsTheShotOff() async throws {
+        let fixture = try KioskFixture(seconds: 5, countdown: 3)
+        defer { fixture.remove() }
+        await fixture.start()
+        try await fixture.application().test(.router) { client in
+            try await client.execute(uri: "/api/shoot", method: .post, headers: jsonHeaders, body: body("{}")) { #expect($0.status == .accepted) }
+            try await client.execute(uri: "/api/stop", method: .post) { response in
+                #expect(response.status == .ok)
+                #expect(object(response)["stopped"] as? Bool == true)
+            }
+            await fixture.kiosk.manager.waitForShot()
+            #expect(await fixture.kiosk.manager.recordState == .idle)
+            #expect(await fixture.kiosk.manager.status().currentShot == nil)
+        }
+    }
+
+    @Test func eventsStreamStateChanges() async throws {
+        let fixture = try KioskFixture(seconds: 1, countdown: 0)
+        defer { fixture.remove() }
+        await fixture.start()
+        let stream = fixture.kiosk.hub.subscribe()
+        let seen = Mutex<[String]>([])
+        let reader = Task {
+            for await chunk in stream {
+                let text = String(buffer: chunk)
+                seen.withLock { $0.append(text) }
+                if text.contains("event: shot") { return }
+            }
+        }
+        try await fixture.kiosk.manager.begin(fixture.kiosk.settings.shotRequest(), countdown: 0)
+        try await fixture.waitFor("idle")
+        let end = ContinuousClock.now + .seconds(10)
+        while !reader.isCancelled, seen.withLock({ !$0.joined().contains("event: shot") }), ContinuousClock.now < end {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        reader.cancel()
+        let text = seen.withLock { $0.joined() }
+        #expect(text.hasPrefix(": recorder events"))
+        #expect(text.contains("event: state\ndata: {"))
+        #expect(text.contains("\"state\":\"recording\""))
+        #expect(text.contains("event: shot\ndata: {"))
+        // Each event is one line of JSON followed by a blank line.
+        for block in text.components(separatedBy: "\n\n") where block.hasPrefix("event:") {
+            let lines = block.split(separator: "\n")
+            #expect(lines.count == 2)
+            #expect((try? JSONSerialization.jsonObject(with: Data(lines[1].dropFirst(6).utf8))) != nil)
+        }
+    }
+}

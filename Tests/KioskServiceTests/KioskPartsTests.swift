@@ -1,0 +1,137 @@
+import Foundation
+import RecorderCore
+import Testing
+@testable import KioskService
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A datagram socket standing in for systemd's notify socket.
+final class NotifySocket {
+    let path: String
+    private let fd: Int32
+
+    init(abstract: Bool = false) throws {
+        let name = "recorder-notify-\(UUID().uuidString.prefix(8))"
+        path = abstract ? "@\(name)" : NSTemporaryDirectory() + name
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(path.utf8)
+        if abstract { bytes[0] = 0 }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let length = MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 0 : 1)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(length)) }
+        }
+        try #require(bound == 0)
+        var limit = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit {
+        close(fd)
+        if !path.hasPrefix("@") { unlink(path) }
+    }
+
+    /// The next datagram, or nil after the timeout.
+    func receive() -> String? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = recv(fd, &buffer, buffer.count, 0)
+        return n > 0 ? String(decoding: buffer.prefix(n), as: UTF8.self) : nil
+    }
+}
+
+@Suite struct SystemdNotifierTests {
+    @Test func sendsEachMessageAsOneDatagram() throws {
+        let socket = try NotifySocket()
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "4000000"])
+        #expect(notifier.watchdogInterval == .seconds(2))
+        notifier.ready(status: "idle\nSTOPPING=1")
+        // A newline in the status cannot smuggle in another assignment.
+        #expect(socket.receive() == "READY=1\nSTATUS=idle STOPPING=1")
+        notifier.watchdog()
+        #expect(socket.receive() == "WATCHDOG=1")
+        notifier.stopping(status: "stopping")
+        #expect(socket.receive() == "STOPPING=1\nSTATUS=stopping")
+    }
+
+    @Test func abstractSocketNames() throws {
+        let socket = try NotifySocket(abstract: true)
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": socket.path])
+        notifier.status("recording")
+        #expect(socket.receive() == "STATUS=recording")
+        #expect(notifier.watchdogInterval == nil)
+    }
+
+    @Test func watchdogMeantForAnotherProcessOrNoSocketIsOff() {
+        let other = SystemdNotifier(environment: ["NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "1000000", "WATCHDOG_PID": "\(getpid() + 1)"])
+        #expect(other.watchdogInterval == nil)
+        let mine = SystemdNotifier(environment: ["NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "1000000", "WATCHDOG_PID": "\(getpid())"])
+        #expect(mine.watchdogInterval == .milliseconds(500))
+        let none = SystemdNotifier(environment: ["WATCHDOG_USEC": "1000000"])
+        #expect(none.watchdogInterval == nil)
+        #expect(none.send("READY=1") == false)
+    }
+}
+
+@Suite struct KioskSettingsTests {
+    /// An empty configuration file, so only `flags` and `environment` count.
+    static let emptyConfig: String = {
+        let path = NSTemporaryDirectory() + "recorder-empty-\(UUID().uuidString).conf"
+        FileManager.default.createFile(atPath: path, contents: Data())
+        return path
+    }()
+
+    func settings(_ flags: [String: String], environment: [String: String] = [:]) throws(RecorderError) -> KioskSettings {
+        try KioskSettings(try RecorderConfiguration(flags: flags, configFile: Self.emptyConfig, environment: environment))
+    }
+
+    @Test func defaultsAndListenForms() throws {
+        let plain = try settings([:])
+        #expect(plain.host == "127.0.0.1" && plain.port == 8080 && plain.seconds == 15 && plain.countdown == 3)
+        #expect(plain.device == nil && plain.token == nil)
+        #expect(KioskSettings.parseListen("[::1]:9000")! == ("::1", 9000))
+        #expect(KioskSettings.parseListen("localhost:1")! == ("localhost", 1))
+        for bad in ["8080", "host:", "host:0", "host:70000", "[::1]9000", ":80"] {
+            #expect(KioskSettings.parseListen(bad) == nil, "\(bad)")
+        }
+        #expect(throws: RecorderError.self) { try settings(["kiosk.listen": "nonsense"]) }
+    }
+
+    @Test func beyondLoopbackNeedsAToken() throws {
+        do {
+            _ = try settings(["kiosk.listen": "0.0.0.0:8080"])
+            Issue.record("a non-loopback address without a token must be refused")
+        } catch {
+            #expect(error.exitStatus == .config)
+            #expect(error.message.contains("token"))
+        }
+        #expect(throws: RecorderError.self) { try settings(["kiosk.listen": "0.0.0.0:8080", "kiosk.token": "short"]) }
+        let open = try settings(["kiosk.listen": "0.0.0.0:8080"], environment: ["RECORDER_KIOSK_TOKEN": "0123456789abcdef0123"])
+        #expect(open.token == "0123456789abcdef0123")
+    }
+
+    @Test func tokenFromSystemdCredentials() throws {
+        let dir = NSTemporaryDirectory() + "creds-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data("  from-a-credential-0123456789\n".utf8).write(to: URL(fileURLWithPath: dir + "/kiosk-token"))
+        let fromCredential = try settings(["kiosk.listen": "0.0.0.0:8080"], environment: ["CREDENTIALS_DIRECTORY": dir])
+        #expect(fromCredential.token == "from-a-credential-0123456789")
+        // An empty credential (the unit's default file) means no token, which loopback allows.
+        try Data().write(to: URL(fileURLWithPath: dir + "/kiosk-token"))
+        #expect(try settings([:], environment: ["CREDENTIALS_DIRECTORY": dir]).token == nil)
+    }
+
+    @Test func ranges() {
+        #expect(ByteRange.parse("bytes=0-9", size: 100) == 0...9)
+        #expect(ByteRange.parse("bytes=90-", size: 100) == 90...99)
+        #expect(ByteRange.parse("bytes=-5", size: 100) == 95...99)
+        #expect(ByteRange.parse("bytes=-500", size: 100) == 0...99)
+        #expect(ByteRange.parse("bytes=50-5000", size: 100) == 50...99)
+        for bad in ["bytes=100-", "bytes=5-1", "bytes=0-1,5-6", "items=0-1", "bytes=-0", "bytes=x-1"] {
+            #expect(ByteRange.parse(bad, size: 100) == nil, "\(bad)")
+        }
+    }
+}
