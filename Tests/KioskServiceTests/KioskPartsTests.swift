@@ -25,8 +25,6 @@ final class NotifySocket {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(length)) }
         }
         try #require(bound == 0)
-        var limit = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit {
@@ -34,8 +32,10 @@ final class NotifySocket {
         if !path.hasPrefix("@") { unlink(path) }
     }
 
-    /// The next datagram, or nil after the timeout.
-    func receive() -> String? {
+    /// The next datagram, or nil after `timeout` seconds.
+    func receive(timeout: Double = 5) -> String? {
+        var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: 4096)
         let n = recv(fd, &buffer, buffer.count, 0)
         return n > 0 ? String(decoding: buffer.prefix(n), as: UTF8.self) : nil

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `recorder kiosk` as a process, as systemd runs it: notify datagrams, the watchdog, SIGTERM.
+@Suite(.serialized) struct KioskProcessTests {
+    static func binary() throws -> String {
+        if let bin = ProcessInfo.processInfo.environment["RECORDER_BIN"] { return bin }
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("recorder").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "build recorder first (swift build) or set RECORDER_BIN"])
+    }
+
+    /// A free loopback port (bound, read, released).
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length); return getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func request(_ method: String, _ url: String, json: String? = nil) -> (Int, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        var arguments = ["-s", "--max-time", "10", "-X", method, "-w", "\n%{http_code}", url]
+        if let json { arguments += ["-H", "Content-Type: application/json", "-d", json] }
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try? process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+    }
+
+    @Test func notifyWatchdogAndSigtermDuringAShot() async throws {
+        let dir = NSTemporaryDirectory() + "recorder-kproc-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let notify = try NotifySocket()
+        let port = Self.freePort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Self.binary())
+        process.arguments = ["kiosk", "--device", "testsrc", "--listen", "127.0.0.1:\(port)", "--workspace", dir + "/ws",
+                             "--outbox", dir + "/outbox", "--store-dir", dir + "/store", "--countdown", "0"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = notify.path
+        environment["WATCHDOG_USEC"] = "1000000"
+        environment["RECORDER_CONFIG"] = nil
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // READY=1 only once the port answers.
+        var ready: String?
+        for _ in 0..<12 where ready == nil {
+            if let message = notify.receive(), message.hasPrefix("READY=1") { ready = message }
+        }
+        let readyMessage = try #require(ready, "no READY=1 within a minute")
+        #expect(readyMessage.contains("STATUS=listening on 127.0.0.1:\(port); idle"))
+        #expect(Self.request("GET", "http://127.0.0.1:\(port)/healthz").0 == 200)
+
+        // WATCHDOG=1 every half second while alive...
+        var pings = 0
+        let start = Date()
+        while Date().timeIntervalSince(start) < 3, let message = notify.receive() {
+            if message == "WATCHDOG=1" { pings += 1 }
+        }
+        #expect(pings >= 3, "\(pings) watchdog pings in 3 s")
+
+        // ...and none while the process is stopped (systemd would restart it).
+        kill(process.processIdentifier, SIGSTOP)
+        while notify.receive(timeout: 0.2) != nil {}
+        let silent = notify.receive(timeout: 2)
+        kill(process.processIdentifier, SIGCONT)
+        #expect(silent == nil, "a stopped process sent \(silent ?? "")")
+
+        // SIGTERM during a shot: STOPPING=1, the recorded part finished and kept, exit 0.
+        let (code, _) = Self.request("POST", "http://127.0.0.1:\(port)/api/shoot", json: #"{"seconds": 60}"#)
+        #expect(code == 202)
+        let end = Date().addingTimeInterval(30)
+        while Date() < end, !Self.request("GET", "http://127.0.0.1:\(port)/api/status").1.contains("\"frames\":3") {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await Task.sleep(for: .seconds(1))
+        kill(process.processIdentifier, SIGTERM)
+        var stopping: String?
+        for _ in 0..<12 where stopping == nil {
+            if let message = notify.receive(), message.hasPrefix("STOPPING=1") { stopping = message }
+        }
+        #expect(stopping?.contains("finishing the shot") == true, "\(stopping ?? "no STOPPING=1")")
+        let exited = Date().addingTimeInterval(45)
+        while process.isRunning && Date() < exited { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(!process.isRunning)
+        #expect(process.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self))")
+        let shotJSON = try #require(FileManager.default.contents(atPath: dir + "/ws/current/shot.json"))
+        let shot = try #require(JSONSerialization.jsonObject(with: shotJSON) as? [String: Any])
+        #expect(shot["endedEarly"] as? String == "stopped")
+        // An independent reader plays what was kept.
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        probe.arguments = ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", dir + "/ws/current/video.mp4"]
+        let out = Pipe()
+        probe.standardOutput = out
+        try probe.run()
+        probe.waitUntilExit()
+        let duration = Double(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(duration >= 1, "kept \(duration) s")
+    }
+
+    @Test func refusesToListenBeyondLoopbackWithoutAToken() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Self.binary())
+        process.arguments = ["kiosk", "--listen", "0.0.0.0:\(Self.freePort())", "--device", "testsrc"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["RECORDER_CONFIG"] = nil
+        environment["RECORDER_KIOSK_TOKEN"] = nil
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 78)
+        #expect(text.contains("no API token is set") && text.contains("kiosk.token_file"), "\(text)")
+    }
+}
