@@ -10,6 +10,7 @@ enum KioskPage {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>recorder kiosk</title>
+<link rel="icon" href="data:,">
 <style>
   :root { color-scheme: dark; --accent: #e53935; --ok: #43a047; --warn: #fb8c00; }
   * { box-sizing: border-box; }

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""The kiosk page in a real browser: Debian's chromium, headless, driven by Playwright.
+
+Starts `recorder kiosk` on the built-in test pattern with its own workspace, outbox and local
+store, then does what a guest does: sees the live preview, clicks record, waits through the
+countdown and the shot, watches it play back, types a caption with emoji, posts, and waits for the
+posted id. Checks what the store received with ffprobe and the metadata file. Screenshots go to
+ARTIFACTS (default .cache/browser-artifacts). Prints 'N passed, N failed'; exits 1 on any failure.
+
+    python Tests/browser/kiosk_page.py RECORDER_BINARY
+"""
+import json, os, pathlib, shutil, socket, subprocess, sys, tempfile, time, urllib.request
+
+from playwright.sync_api import sync_playwright
+
+binary = sys.argv[1]
+repo = pathlib.Path(__file__).resolve().parents[2]
+artifacts = pathlib.Path(os.environ.get("ARTIFACTS", repo / ".cache" / "browser-artifacts"))
+shutil.rmtree(artifacts, ignore_errors=True)
+artifacts.mkdir(parents=True)
+passed = failed = 0
+
+
+def check(what, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"PASS: {what}")
+    else:
+        failed += 1
+        print(f"FAIL: {what} {detail}")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+work = pathlib.Path(tempfile.mkdtemp(prefix="recorder-browser-"))
+port = free_port()
+base = f"http://127.0.0.1:{port}"
+env = dict(os.environ)
+env.pop("RECORDER_CONFIG", None)
+log = open(artifacts / "kiosk.log", "w")
+kiosk = subprocess.Popen(
+    [binary, "kiosk", "--device", "testsrc", "--listen", f"127.0.0.1:{port}", "--seconds", "3", "--countdown", "2",
+     "--workspace", str(work / "ws"), "--outbox", str(work / "outbox"), "--store-dir", str(work / "store")],
+    stdout=log, stderr=subprocess.STDOUT, env=env)
+caption = "Party at the booth 🎉👩‍👩‍👧 — مرحبا!"
+try:
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(base + "/healthz", timeout=1)
+            break
+        except Exception:
+            time.sleep(0.1)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                    args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"])
+        # Playwright evaluates its wait conditions as strings, which the page's CSP (no eval) forbids.
+        page = browser.new_page(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+        console = []
+        page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+        page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
+        page.goto(base + "/")
+        page.wait_for_function("document.body.dataset.state === 'idle'", timeout=30000)
+        check("the page loads and shows the state (idle)", page.inner_text("#state").startswith("idle"))
+        page.wait_for_function("document.getElementById('preview').naturalWidth > 0", timeout=30000)
+        width = page.evaluate("document.getElementById('preview').naturalWidth")
+        check("the live preview shows a camera picture", width == 640, f"naturalWidth={width}")
+        page.screenshot(path=str(artifacts / "1-idle-preview.png"))
+
+        page.click("#record")
+        page.wait_for_function("document.body.dataset.state === 'countdown'", timeout=10000)
+        number = page.inner_text("#countdown")
+        check("record starts the countdown on screen", number in ("1", "2"), f"countdown text {number!r}")
+        page.screenshot(path=str(artifacts / "2-countdown.png"))
+        page.wait_for_function("document.body.dataset.state === 'recording'", timeout=20000)
+        check("then it records (REC shown)", page.is_visible("#rec-dot"))
+        check("the record button is disabled while recording", page.is_disabled("#record"))
+        page.screenshot(path=str(artifacts / "3-recording.png"))
+        page.wait_for_function("document.body.dataset.state === 'idle'", timeout=60000)
+
+        page.wait_for_function("(() => { const v = document.getElementById('playback');"
+                               " return v.style.display !== 'none' && v.readyState >= 2 && v.duration > 2; })()", timeout=30000)
+        duration = page.evaluate("document.getElementById('playback').duration")
+        check("the shot plays back in the page (a <video> of ~3 s)", 2.5 < duration < 3.6, f"duration={duration}")
+        page.evaluate("document.getElementById('playback').currentTime = 1.5")
+        page.wait_for_function("document.getElementById('playback').currentTime >= 1.4", timeout=10000)
+        check("seeking works (Range requests)", True)
+        page.screenshot(path=str(artifacts / "4-playback.png"))
+
+        page.fill("#caption", caption)
+        check("the caption counter counts characters, not bytes",
+              page.inner_text("#caption-count").startswith(f"{len(caption)} /"), page.inner_text("#caption-count"))
+        page.click("#post")
+        page.wait_for_function("document.body.dataset.posted !== undefined", timeout=60000)
+        post_id = page.evaluate("document.body.dataset.posted")
+        page.wait_for_function(f"document.getElementById('posted-id').textContent === '{post_id}'", timeout=30000)
+        check("posting shows the posted id", len(post_id) == 10 and post_id in page.inner_text("#post-message"),
+              page.inner_text("#post-message"))
+        page.screenshot(path=str(artifacts / "5-posted.png"))
+
+        video = work / "store" / "videos" / f"{post_id}.mp4"
+        meta = json.loads((work / "store" / "posts" / f"{post_id}.json").read_text())
+        check("the store has the metadata with the emoji caption intact", meta.get("caption") == caption, meta.get("caption"))
+        probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration:stream=codec_name",
+                                "-of", "json", str(video)], capture_output=True, text=True)
+        info = json.loads(probe.stdout or "{}")
+        store_duration = float(info.get("format", {}).get("duration", 0))
+        check("the uploaded video is H.264 of ~3 s (ffprobe)",
+              info.get("streams", [{}])[0].get("codec_name") == "h264" and 2.5 < store_duration < 3.6, probe.stdout)
+        errors = [line for line in console if line.startswith(("error", "pageerror"))]
+        check("no script errors in the page", not errors, "; ".join(errors))
+        browser.close()
+finally:
+    kiosk.terminate()
+    try:
+        kiosk.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        kiosk.kill()
+    log.close()
+    shutil.rmtree(work, ignore_errors=True)
+
+check("the kiosk exits 0 on SIGTERM", kiosk.returncode == 0, f"exit {kiosk.returncode}")
+print(f"screenshots: {artifacts}")
+print(f"browser: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
