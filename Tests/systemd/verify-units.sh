@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Checks systemd/recorder.service with systemd's own tools:
+# - `systemd-analyze verify` must print nothing (it exits 0 even on errors, so its output is the
+#   verdict), run against a scratch root holding the unit, the built binary at its ExecStart path
+#   and this machine's stock units;
+# - `systemd-analyze security` must rate the unit's exposure at most 2.0.
+#   Tests/systemd/verify-units.sh RECORDER_BINARY
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+binary=${1:?usage: verify-units.sh RECORDER_BINARY}
+command -v systemd-analyze >/dev/null || { echo "FAIL: systemd-analyze is missing (apt-get install systemd)"; exit 1; }
+passed=0; failed=0
+pass() { echo "PASS: $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root/usr/local/bin" "$root/etc/systemd/system" "$root/usr/lib/systemd"
+cp "$binary" "$root/usr/local/bin/recorder"
+cp "$repo/systemd/recorder.service" "$root/etc/systemd/system/"
+cp -r /usr/lib/systemd/system "$root/usr/lib/systemd/"
+out=$(systemd-analyze verify --man=no --root="$root" recorder.service 2>&1)
+if [ -z "$out" ]; then pass "systemd-analyze verify recorder.service prints nothing"; else fail "systemd-analyze verify: $out"; fi
+
+# The check itself must be able to fail: a unit with a misspelt key is reported.
+printf '[Service]\nExecStart=/usr/local/bin/recorder kiosk\nWatchdogSecs=5\n' > "$root/etc/systemd/system/broken.service"
+out=$(systemd-analyze verify --man=no --root="$root" broken.service 2>&1)
+if echo "$out" | grep -q "Unknown key"; then pass "a misspelt key is caught by the same check"; else fail "verify missed a misspelt key: $out"; fi
+
+report=$(systemd-analyze security --offline=true "$repo/systemd/recorder.service" 2>&1)
+exposure=$(echo "$report" | sed -n 's/.*Overall exposure level for recorder.service: \([0-9.]*\).*/\1/p')
+if [ -n "$exposure" ] && awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }'; then
+  pass "systemd-analyze security: exposure $exposure (at most 2.0)"
+else
+  fail "systemd-analyze security: exposure '${exposure:-?}' is over 2.0"; echo "$report" | grep -E "^✗" | head -20
+fi
+for key in Type=notify WatchdogSec= DynamicUser=yes SupplementaryGroups=video "DeviceAllow=char-video4linux rw" \
+           StateDirectory= CacheDirectory= RuntimeDirectory= LoadCredential= ProtectSystem=strict Restart=on-failure; do
+  if grep -q "^$key" "$repo/systemd/recorder.service"; then pass "recorder.service sets $key"; else fail "recorder.service lacks $key"; fi
+done
+echo "units: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
