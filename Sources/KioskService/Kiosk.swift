@@ -60,6 +60,7 @@ public final class Kiosk: Sendable {
                 case .changed: announce.call("outbox")
                 case .uploaded(let receipt, _): logger.notice("posted \(receipt.id): \(receipt.videoURL)")
                 case .failed(let error): logger.warning("upload failed, will retry: \(error.message)")
+                case .retrying(let id): logger.info("sending post \(id) again")
                 }
             })
     }

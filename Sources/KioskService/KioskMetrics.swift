@@ -70,10 +70,10 @@ public final class KioskMetrics: Sendable {
             uploadBytes.increment(by: Int(bytes))
         case .failed:
             postsFailed.increment()
+        case .retrying:
+            uploadRetries.increment()
         }
     }
-
-    func retried() { uploadRetries.increment() }
 
     /// The Prometheus text exposition.
     public func text() -> String { registry.emitToString() }

@@ -32,6 +32,8 @@ public final class OutboxDrain: Sendable {
         case changed(Status)
         case uploaded(PostReceipt, bytes: Int64)
         case failed(RecorderError)
+        /// A post that failed before is being sent again.
+        case retrying(String)
     }
 
     private struct Shared {
@@ -134,8 +136,9 @@ public final class OutboxDrain: Sendable {
         let report: OutboxUploader.Report
         do throws(RecorderError) {
             let uploader = try makeUploader { [self] item in
+                if item.state.attempts > 1 { observer(.retrying(item.metadata.id)) }
                 publish { state in
-                    if state.status.uploading == item.metadata.id { state.status.retries += 1 }
+                    if item.state.attempts > 1 { state.status.retries += 1 }
                     state.status.uploading = item.metadata.id
                     state.status.uploadingTotal = item.metadata.byteSize
                     state.meterAtStart = UploadMeter.bytesSent

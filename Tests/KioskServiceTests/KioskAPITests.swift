@@ -295,6 +295,39 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         }
     }
 
+    @Test func drainBacksOffWhileTheStoreFailsThenSendsWhenItIsBack() async throws {
+        let fixture = try KioskFixture(seconds: 1)
+        defer { fixture.remove() }
+        await fixture.start()
+        // The store's directory cannot be made: a file is in its way (a real failure, not a fake).
+        let store = fixture.directory + "/store"
+        FileManager.default.createFile(atPath: store, contents: Data("in the way".utf8))
+        _ = try await fixture.kiosk.manager.shoot(fixture.kiosk.settings.shotRequest())
+        let item = try await fixture.kiosk.manager.post(caption: "later", publisher: fixture.kiosk.publisher)
+        let drain = fixture.kiosk.drain
+        drain.start()
+        defer { drain.stop() }
+        let end = ContinuousClock.now + .seconds(30)
+        while drain.status.failedAttempts < 2 && ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(50)) }
+        let failing = drain.status
+        #expect(failing.failedAttempts >= 2, "the drain retries by itself")
+        #expect(failing.queued == [item.metadata.id])
+        #expect(failing.lastError != nil)
+        #expect(failing.retryInSeconds != nil)
+        #expect(fixture.kiosk.drain.outbox.items().count == 1, "nothing leaves the queue while the store fails")
+        // The store is back: the next attempt (or a wake) sends it.
+        try FileManager.default.removeItem(atPath: store)
+        drain.wake()
+        while drain.status.uploadedCount < 1 && ContinuousClock.now < end + .seconds(30) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(drain.status.lastUploaded?.id == item.metadata.id)
+        #expect(drain.status.lastError == nil && drain.status.queued.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: "\(store)/videos/\(item.metadata.id).mp4"))
+        let metrics = fixture.kiosk.metrics.text()
+        #expect(metrics.contains("recorder_posts_uploaded_total 1"))
+        #expect(!metrics.contains("recorder_upload_failures_total 0"))
+        #expect(!metrics.contains("recorder_upload_retries_total 0"))
+    }
+
     @Test func stopDuringCountdownCallsTheShotOff() async throws {
         let fixture = try KioskFixture(seconds: 5, countdown: 3)
         defer { fixture.remove() }
