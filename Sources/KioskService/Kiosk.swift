@@ -128,7 +128,7 @@ public final class Kiosk: Sendable {
         }
         var current: KioskStatus.CurrentShot?
         if let shot = camera.currentShot {
-            let playable = access(shot.videoPath, R_OK) == 0
+            let playable = FileManager.default.isReadableFile(atPath: shot.videoPath)
             current = KioskStatus.CurrentShot(
                 id: shot.id, createdAt: RFC3339.string(shot.createdAt), durationSeconds: shot.durationSeconds, frames: shot.frames,
                 framesDropped: shot.framesDropped, width: shot.width, height: shot.height, byteSize: shot.byteSize,
@@ -192,14 +192,16 @@ public final class Kiosk: Sendable {
     }
 
     static func freeBytes(_ path: String) -> Int64? {
-        var info = statvfs()
         var probe = path
         // The directory may not exist yet (no shot so far): ask its nearest existing parent.
-        while statvfs(probe, &info) != 0 {
+        while true {
+            if let attributes = try? FileManager.default.attributesOfFileSystem(forPath: probe),
+               let free = attributes[.systemFreeSize] as? NSNumber {
+                return free.int64Value
+            }
             guard let slash = probe.lastIndex(of: "/"), slash != probe.startIndex else { return nil }
             probe = String(probe[..<slash])
         }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 
     static func postedID(_ shot: Shot) -> String? {

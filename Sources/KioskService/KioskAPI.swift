@@ -3,9 +3,6 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import RecorderCore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The kiosk's HTTP surface: the page, the control API, health and metrics, over one `Kiosk`.
 ///
@@ -157,9 +154,10 @@ public enum KioskAPI {
     /// A file with single-range support (`bytes=a-b`, `bytes=a-`, `bytes=-n`), so a browser can seek.
     static func serveFile(_ path: String, contentType: String, request: Request, context: BasicRequestContext,
                           missing: String) async throws(APIError) -> Response {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw APIError(.notFound, missing, exitStatus: .noInput) }
-        let size = Int(info.st_size)
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let size = (attributes[.size] as? NSNumber)?.intValue else {
+            throw APIError(.notFound, missing, exitStatus: .noInput)
+        }
         var headers = HTTPFields()
         headers[.contentType] = contentType
         headers[.acceptRanges] = "bytes"
