@@ -32,6 +32,15 @@ final class NotifySocket {
         if !path.hasPrefix("@") { unlink(path) }
     }
 
+    /// The first datagram starting with `prefix` within `seconds`, skipping the others.
+    func first(prefix: String, within seconds: Double) -> String? {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if let message = receive(timeout: max(end.timeIntervalSinceNow, 0.01)), message.hasPrefix(prefix) { return message }
+        }
+        return nil
+    }
+
     /// The next datagram, or nil after `timeout` seconds.
     func receive(timeout: Double = 5) -> String? {
         var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
