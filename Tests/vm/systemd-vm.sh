@@ -96,6 +96,7 @@ if [ ! -f "$work/status" ]; then
   exit 70
 fi
 status=$(cat "$work/status")
+probed=0; bad=0
 # Shots the guest kept, checked here with ffprobe (an independent reader the guest does not have).
 for video in "$cache"/systemd-vm-artifacts/*.mp4; do
   [ -f "$video" ] || continue
@@ -103,10 +104,11 @@ for video in "$cache"/systemd-vm-artifacts/*.mp4; do
   name=$(basename "$video" .mp4)
   min=$(cat "$cache/systemd-vm-artifacts/$name.min-seconds" 2>/dev/null || echo 0.5)
   if [ "$duration" != none ] && awk -v d="$duration" -v m="$min" 'BEGIN { exit !(d >= m) }'; then
-    echo "PASS: $name.mp4 plays (ffprobe: ${duration} s, at least $min s)"
+    echo "PASS: $name.mp4 plays (ffprobe: ${duration} s, at least $min s)"; probed=$((probed + 1))
   else
     echo "FAIL: $name.mp4 does not play or is too short (ffprobe: $duration, wanted at least $min s)"
-    status=1
+    status=1; bad=$((bad + 1))
   fi
 done
+echo "kept shots: $probed passed, $bad failed"
 exit "$status"
