@@ -30,7 +30,7 @@ struct CameraService: Service {
                 sinceProbe = .zero
                 await manager.checkCamera()
             }
-            await manager.expirePreview(idleSeconds: 10)
+            await manager.expirePreview(idleSeconds: CameraManager.previewIdleSeconds)
             if sinceKeepAlive >= .seconds(15) {
                 sinceKeepAlive = .zero
                 kiosk.hub.keepAlive()

@@ -133,11 +133,11 @@ public final class Kiosk: Sendable {
                 id: shot.id, createdAt: RFC3339.string(shot.createdAt), durationSeconds: shot.durationSeconds, frames: shot.frames,
                 framesDropped: shot.framesDropped, width: shot.width, height: shot.height, byteSize: shot.byteSize,
                 endedEarly: shot.endedEarly, cameraLost: camera.lastShotCameraLost,
-                videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: Self.postedID(shot))
+                videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: publisher.postedID(shot))
         }
         let workspaceFree = Self.freeBytes(settings.workspace.root)
         let outboxFree = Self.freeBytes(drain.outbox.root)
-        let needed = Int64(settings.seconds * 4_000_000 / 8 * 2) + (8 << 20)
+        let needed = settings.shotRequest().bytesNeeded
         let low = (workspaceFree.map { $0 < needed } ?? false) || (outboxFree.map { $0 < needed / 2 } ?? false)
         return KioskStatus(
             state: camera.state.name, countdown: countdown, message: message,
@@ -202,13 +202,6 @@ public final class Kiosk: Sendable {
             guard let slash = probe.lastIndex(of: "/"), slash != probe.startIndex else { return nil }
             probe = String(probe[..<slash])
         }
-    }
-
-    static func postedID(_ shot: Shot) -> String? {
-        let marker = (shot.videoPath as NSString).deletingLastPathComponent + "/posted.json"
-        guard let data = FileManager.default.contents(atPath: marker),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
-        return object["id"] as? String
     }
 }
 

@@ -196,7 +196,9 @@ public actor CameraManager {
                         notice: @escaping @Sendable (String) -> Void,
                         progress: @escaping @Sendable (ShotProgress) -> Void) async throws(RecorderError) -> ShotResult {
         await closePreview()
-        let job = ShotJob(request: request, workspace: workspace, stop: stop, preview: preview)
+        // Copies for the preview only while somebody watches it (never for `recorder shoot`).
+        let watched = lastPreviewRequest.map { ContinuousClock.now - $0 < .seconds(Self.previewIdleSeconds) } ?? false
+        let job = ShotJob(request: request, workspace: workspace, stop: stop, preview: watched ? preview : nil)
         defer { job.release() }
         let box = progressBox
         do {
@@ -221,7 +223,9 @@ public actor CameraManager {
             observer?(.shotFinished(result))
             return result
         } catch {
-            if error.exitStatus == .unavailable || error.exitStatus == .noInput, device != nil {
+            // A missing camera is what the probe says, not what the exit status suggests (69 is
+            // also a missing FFmpeg).
+            if device != nil, case .missing = await probe() {
                 setState(.cameraMissing(error.message))
             } else {
                 setState(.failed(error))
@@ -301,13 +305,7 @@ public actor CameraManager {
         }
         if previewSession.map({ !$0.isFinished }) == true { return }
         let device = self.device
-        let found: CameraPresence
-        if let device, device == SourceSelector.testPattern || device.hasPrefix("y4m:") || device.hasSuffix(".y4m") {
-            // Not a camera: always there (a missing Y4M file fails the shot with its own message).
-            found = .present(device == SourceSelector.testPattern ? "test pattern" : device)
-        } else {
-            found = await Self.onQueue { DeviceDiscovery.probe(device) }
-        }
+        let found = await probe()
         // The state may have moved on while the probe ran.
         switch (state, found) {
         case (.countdown, _), (.starting, _), (.recording, _), (.finishing, _):
@@ -326,6 +324,16 @@ public actor CameraManager {
         }
     }
 
+    /// Whether the configured source can be opened now (one open + VIDIOC_QUERYCAP, on the queue).
+    private func probe() async -> CameraPresence {
+        let device = self.device
+        if let device, device == SourceSelector.testPattern || device.hasPrefix("y4m:") || device.hasSuffix(".y4m") {
+            // Not a camera: always there (a missing Y4M file fails the shot with its own message).
+            return .present(device == SourceSelector.testPattern ? "test pattern" : device)
+        }
+        return await Self.onQueue { DeviceDiscovery.probe(device) }
+    }
+
     /// Notes that somebody wants the live preview, starting the camera when it is idle.
     public func wantPreview(request: ShotRequest) {
         lastPreviewRequest = .now
@@ -333,6 +341,9 @@ public actor CameraManager {
         if let session = previewSession, !session.isFinished { return }
         previewSession = PreviewSession(request: request, tap: preview)
     }
+
+    /// How long the preview keeps the camera after the last request for a picture.
+    public static let previewIdleSeconds = 10.0
 
     /// Closes the preview camera when nobody asked for a picture for `idleSeconds`.
     public func expirePreview(idleSeconds: Double) async {

@@ -82,13 +82,16 @@ public struct PostPublisher: Sendable {
         ((shot.videoPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("posted.json")
     }
 
+    /// The post `shot` became, if it was posted (its `posted.json` marker).
+    public func postedID(_ shot: Shot) -> String? {
+        guard let data = FileManager.default.contents(atPath: markerPath(shot)) else { return nil }
+        return (try? JSONDecoder().decode(PostedMarker.self, from: data))?.id
+    }
+
     /// The answer to posting a shot twice: where the first post went.
     func alreadyPosted(_ shot: Shot) -> RecorderError? {
-        var id: String?
-        if let data = FileManager.default.contents(atPath: markerPath(shot)),
-           let marker = try? JSONDecoder().decode(PostedMarker.self, from: data) {
-            id = marker.id
-        } else if let queued = outbox.items().first(where: { $0.state.shotID == shot.id }) {
+        var id = postedID(shot)
+        if id == nil, let queued = outbox.items().first(where: { $0.state.shotID == shot.id }) {
             id = queued.metadata.id
         }
         guard let id else { return nil }

@@ -157,8 +157,7 @@ final class ShotJob: @unchecked Sendable {
     /// Refuses to start a shot that cannot fit: the recording and its faststart copy both need room.
     private func checkFreeSpace() throws(RecorderError) {
         guard let free = workspace.freeBytes() else { return }
-        let bitsPerSecond = Double(request.encoder.bitrateKbps ?? 4000) * 1000
-        let needed = Int64(request.seconds * bitsPerSecond / 8 * 2) + (8 << 20)
+        let needed = request.bytesNeeded
         if free < needed {
             throw RecorderError(
                 "not enough disk space in \(workspace.root): about \(needed >> 20) MiB needed for \(request.seconds) s, \(free >> 20) MiB free. Free some space, record a shorter shot, or use --workspace on a larger disk; the previous shot was kept.",

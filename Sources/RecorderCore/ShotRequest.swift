@@ -23,6 +23,13 @@ public struct ShotRequest: Sendable {
         self.stallTimeout = stallTimeout
     }
 
+    /// Disk room a shot of this length needs: the recording and its faststart copy, at the asked
+    /// bitrate (4 Mbit/s for constant quality), plus a margin.
+    public var bytesNeeded: Int64 {
+        let bitsPerSecond = Double(encoder.bitrateKbps ?? 4000) * 1000
+        return Int64(seconds * bitsPerSecond / 8 * 2) + (8 << 20)
+    }
+
     /// Rejects values no camera could honour, before anything is opened.
     public func validate() throws(RecorderError) {
         guard seconds.isFinite, seconds > 0 else {

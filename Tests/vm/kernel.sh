@@ -31,3 +31,20 @@ vm_pack_modules() {
     done < <(modprobe -S "$kver" --show-depends "$mod")
   done
 }
+
+# The start of every guest's /init: busybox, the kernel's file systems, and the packed modules
+# loaded in order (vivid as one device; v4l2loopback, when packed, as two loopback nodes).
+vm_init_head() {
+  cat <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
+while read -r m; do
+  case "$m" in
+    *-vivid.ko) insmod "$m" n_devs=1 ;;
+    *-v4l2loopback.ko) insmod "$m" devices=2 video_nr=10,11 card_label=recorder-loopback,recorder-loopback-2 exclusive_caps=1,1 ;;
+    *) insmod "$m" ;;
+  esac || echo "vm: insmod $m failed"
+done < /modules.order
+INIT
+}

@@ -30,17 +30,7 @@ if [ ! -f "$initrd" ] || [ "$here/run-in-vm.sh" -nt "$initrd" ] || [ "$here/kern
   mkdir -p "$root"/{bin,proc,sys,dev,host,mods}
   cp /bin/busybox "$root/bin/busybox"
   vm_pack_modules "$root" "$kver" virtio_pci 9pnet_virtio 9p vivid v4l2loopback
-  cat > "$root/init" <<'INIT'
-#!/bin/busybox sh
-/bin/busybox --install -s /bin
-mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
-while read -r m; do
-  case "$m" in
-    *-vivid.ko) insmod "$m" n_devs=1 ;;
-    *-v4l2loopback.ko) insmod "$m" devices=2 video_nr=10,11 card_label=recorder-loopback,recorder-loopback-2 exclusive_caps=1,1 ;;
-    *) insmod "$m" ;;
-  esac || echo "vm: insmod $m failed"
-done < /modules.order
+  { vm_init_head; cat <<'INIT'; } > "$root/init"
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288 hostroot /host || echo "vm: cannot mount host root"
 mount --bind /dev /host/dev; mount --bind /proc /host/proc; mount --bind /sys /host/sys
 mount -t tmpfs -o size=1g tmpfs /host/tmp

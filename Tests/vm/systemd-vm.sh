@@ -27,16 +27,7 @@ if [ ! -f "$initrd" ] || [ "$here/systemd-vm.sh" -nt "$initrd" ] || [ "$here/ker
   mkdir -p "$root"/{bin,proc,sys,dev,lower,upper,newroot}
   cp /bin/busybox "$root/bin/busybox"
   vm_pack_modules "$root" "$kver" virtio_pci 9pnet_virtio 9p overlay vivid
-  cat > "$root/init" <<'INIT'
-#!/bin/busybox sh
-/bin/busybox --install -s /bin
-mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
-while read -r m; do
-  case "$m" in
-    *-vivid.ko) insmod "$m" n_devs=1 ;;
-    *) insmod "$m" ;;
-  esac || echo "vm: insmod $m failed"
-done < /modules.order
+  { vm_init_head; cat <<'INIT'; } > "$root/init"
 opts=trans=virtio,version=9p2000.L,msize=524288
 mount -t 9p -o "$opts,ro" sysroot /lower || echo "vm: cannot mount the Debian root"
 mount -t tmpfs -o size=1500m tmpfs /upper
