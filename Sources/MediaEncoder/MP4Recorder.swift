@@ -8,6 +8,9 @@ public struct EncodingSummary: Sendable, Hashable {
     public var framesDropped: Int
     /// Frames from an H.264 camera before its first keyframe, which cannot be decoded alone.
     public var framesSkipped: Int
+    /// Buffers the driver handed over a second time with a sequence number already recorded
+    /// (v4l2loopback re-reads its last frame when the writer lags); recorded once, never twice.
+    public var framesRepeated: Int = 0
     /// "libx264" or "copy" (H.264 from the camera, not re-encoded).
     public var encoder: String
     public var input: CaptureFormat
@@ -36,8 +39,11 @@ public final class MP4Recorder {
     private var firstTimestamp: Int64?
     private var lastTimestamp: Int64 = 0
     private var lastPts: Int64 = -1
-    private var lastSequence: UInt64?
+    private var lastStamp: FrameStamp?
     private var summary: EncodingSummary
+    /// Called with each frame's stamp once it is queued for the file, in order: a diagnostic
+    /// (`RECORDER_FRAME_LOG`) that lets tests compare what was recorded with what the device sent.
+    public var onFrameRecorded: ((FrameStamp) -> Void)?
 
     public init(path: String, input: CaptureFormat, settings: EncoderSettings) throws(MediaError) {
         guard input.width >= 16, input.height >= 16, input.width % 2 == 0, input.height % 2 == 0 else {
@@ -97,6 +103,7 @@ public final class MP4Recorder {
         }
         summary.framesWritten += 1
         lastTimestamp = frame.timestampMicroseconds
+        onFrameRecorded?(frame.stamp)
     }
 
     /// Whether `append(readingFrom:)` applies: planar 4:2:0 input, which the encoder takes as it is.
@@ -121,17 +128,27 @@ public final class MP4Recorder {
         if queued, let stamp {
             summary.framesWritten += 1
             lastTimestamp = stamp.timestampMicroseconds
+            onFrameRecorded?(stamp)
         }
         return stamp
     }
 
     /// Counts the frames a sequence gap says were dropped, and a damaged frame; false when the frame
-    /// is not to be encoded.
+    /// is not to be encoded. The frame just seen, handed over again (same sequence number, no later
+    /// timestamp), is a repeat and never recorded twice; a count that goes back is a source that
+    /// restarted it (a loopback writer reopened), and a count stuck at 0 (a loopback writer that
+    /// queues buffers) says nothing about drops.
     private func account(_ stamp: FrameStamp, damaged: Bool) -> Bool {
-        if let last = lastSequence, stamp.sequence > last + 1 {
-            summary.framesDropped += Int(stamp.sequence - last - 1)
+        if let last = lastStamp {
+            if stamp.sequence == last.sequence && stamp.timestampMicroseconds <= last.timestampMicroseconds {
+                summary.framesRepeated += 1
+                return false
+            }
+            if stamp.sequence > last.sequence + 1 {
+                summary.framesDropped += Int(stamp.sequence - last.sequence - 1)
+            }
         }
-        lastSequence = stamp.sequence
+        lastStamp = stamp
         if damaged { summary.framesDropped += 1 }
         return !damaged
     }

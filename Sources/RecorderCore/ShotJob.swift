@@ -57,6 +57,10 @@ final class ShotJob: @unchecked Sendable {
             self.source = source
             notes = sourceNotes
             recorder = try MP4Recorder(path: draft.recordingPath, input: source.format, settings: request.encoder)
+            if let path = ProcessInfo.processInfo.environment["RECORDER_FRAME_LOG"], !path.isEmpty,
+               let log = FrameLog(path: path) {
+                recorder?.onFrameRecorded = { log.record($0) }
+            }
         } catch {
             source?.close()
             source = nil
@@ -118,6 +122,9 @@ final class ShotJob: @unchecked Sendable {
         }
         do {
             let summary = try recorder.finish()
+            if summary.framesRepeated > 0 {
+                notes.append("the camera handed over \(summary.framesRepeated) frame(s) a second time; each was recorded once")
+            }
             // The encoder's pictures and lookahead are the bulk of the memory; let them go before the
             // remux so the two never add up.
             self.recorder = nil
@@ -163,6 +170,23 @@ final class ShotJob: @unchecked Sendable {
                 "not enough disk space in \(workspace.root): about \(needed >> 20) MiB needed for \(request.seconds) s, \(free >> 20) MiB free. Free some space, record a shorter shot, or use --workspace on a larger disk; the previous shot was kept.",
                 exitStatus: .ioError)
         }
+    }
+}
+
+/// One line per recorded frame, "sequence timestamp_us", for `RECORDER_FRAME_LOG`: lets a test
+/// tell frames the device dropped (gaps, counted) from frames recorded twice (never).
+final class FrameLog {
+    private let file: UnsafeMutablePointer<FILE>
+
+    init?(path: String) {
+        guard let file = fopen(path, "w") else { return nil }
+        self.file = file
+    }
+
+    deinit { fclose(file) }
+
+    func record(_ stamp: FrameStamp) {
+        fputs("\(stamp.sequence) \(stamp.timestampMicroseconds)\n", file)
     }
 }
 

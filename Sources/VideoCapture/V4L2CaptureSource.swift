@@ -18,6 +18,11 @@ public final class V4L2CaptureSource: FrameSource {
     private var buffers: [UnsafeMutableRawBufferPointer] = []
     private var streaming = false
     private var closed = false
+    /// v4l2loopback maps one ring to its writer and every reader, so a frame a reader still holds
+    /// is overwritten once the writer comes round (two frames later by default): its frames are
+    /// copied out at once and checked against the slot's sequence number afterwards.
+    private let sharesBuffersWithWriter: Bool
+    private var staging: UnsafeMutableRawBufferPointer?
 
     private static let bufferCount: UInt32 = 6
     private static let pollSliceMilliseconds: Int32 = 100
@@ -29,6 +34,7 @@ public final class V4L2CaptureSource: FrameSource {
         let device = try V4L2Device(path: path)
         let caps = try Self.queryCapabilities(device)
         self.name = "\(path) (\(caps.card))"
+        self.sharesBuffersWithWriter = caps.driver == "v4l2 loopback"
         let formats = Self.enumerateFormats(device)
         let choice = try FormatNegotiator.choose(from: formats, request: request, device: path)
         let negotiated = try Self.setFormat(device, choice: choice)
@@ -216,7 +222,14 @@ public final class V4L2CaptureSource: FrameSource {
     }
 
     public func nextFrame(stop: StopSignal, _ body: (VideoFrame) throws -> Void) throws -> Bool {
-        var waited = 0.0
+        // Time without a frame, by the clock: EAGAIN after a ready poll (a driver with nothing
+        // to give after all) counts as well as poll timeouts.
+        var lastProgress = MonotonicClock.nowMicroseconds()
+        func checkStall() throws(CaptureError) {
+            if Double(MonotonicClock.nowMicroseconds() - lastProgress) / 1_000_000 >= stallTimeout {
+                throw CaptureError(.stalled(seconds: stallTimeout), device: path, operation: "poll")
+            }
+        }
         while !stop.isSet {
             var pfd = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&pfd, 1, Self.pollSliceMilliseconds)
@@ -225,10 +238,7 @@ public final class V4L2CaptureSource: FrameSource {
                 throw CaptureError.from(errno: Glibc.errno, device: path, operation: "poll")
             }
             if ready == 0 {
-                waited += Double(Self.pollSliceMilliseconds) / 1000
-                if waited >= stallTimeout {
-                    throw CaptureError(.stalled(seconds: stallTimeout), device: path, operation: "poll")
-                }
+                try checkStall()
                 continue
             }
             var buf = v4l2_buffer()
@@ -239,18 +249,34 @@ public final class V4L2CaptureSource: FrameSource {
                 if pfd.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
                     throw CaptureError(.disconnected, device: path, operation: "poll", errno: ENODEV)
                 }
+                try checkStall()
+                // A driver that says ready and then has nothing would spin a core.
+                usleep(2_000)
                 continue
             }
             if code != 0 { throw CaptureError.from(errno: code, device: path, operation: "VIDIOC_DQBUF") }
+            lastProgress = MonotonicClock.nowMicroseconds()
 
             let index = Int(buf.index)
-            let used = buf.bytesused > 0 ? Int(buf.bytesused) : buffers[index].count
+            guard buffers.indices.contains(index) else {
+                throw CaptureError(.driverFailure, device: path, operation: "VIDIOC_DQBUF",
+                                   detail: "The driver returned buffer \(index) of \(buffers.count).")
+            }
+            let used = buf.bytesused > 0 ? min(Int(buf.bytesused), buffers[index].count) : buffers[index].count
             var timestamp = cv4l2_buffer_timestamp_us(&buf)
             if timestamp <= 0 { timestamp = MonotonicClock.nowMicroseconds() }
-            let frame = VideoFrame(
-                format: format, bytes: UnsafeRawBufferPointer(rebasing: buffers[index][0..<min(used, buffers[index].count)]),
-                timestampMicroseconds: timestamp, sequence: UInt64(buf.sequence),
-                isDamaged: buf.flags & CV4L2_BUF_FLAG_ERROR != 0)
+            var bytes = UnsafeRawBufferPointer(rebasing: buffers[index][0..<used])
+            var damaged = buf.flags & CV4L2_BUF_FLAG_ERROR != 0
+            if sharesBuffersWithWriter {
+                bytes = copyOut(bytes)
+                // The writer came round while the copy ran: the copy may mix two frames. A writer
+                // that queues buffers leaves the sequence at 0, so the timestamp is compared too.
+                if let now = slotStamp(index), now.sequence != buf.sequence || now.timestamp != cv4l2_buffer_timestamp_us(&buf) {
+                    damaged = true
+                }
+            }
+            let frame = VideoFrame(format: format, bytes: bytes, timestampMicroseconds: timestamp,
+                                   sequence: UInt64(buf.sequence), isDamaged: damaged)
             do {
                 try body(frame)
             } catch {
@@ -263,10 +289,32 @@ public final class V4L2CaptureSource: FrameSource {
         return false
     }
 
+    /// Copies a frame into the source's own staging memory, kept for the next frames.
+    private func copyOut(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        if staging == nil || staging!.count < bytes.count {
+            staging?.deallocate()
+            staging = .allocate(byteCount: max(bytes.count, 1), alignment: 64)
+        }
+        staging!.copyMemory(from: bytes)
+        return UnsafeRawBufferPointer(rebasing: staging![0..<bytes.count])
+    }
+
+    /// The sequence number and timestamp the driver now reports for a buffer slot (VIDIOC_QUERYBUF).
+    private func slotStamp(_ index: Int) -> (sequence: UInt32, timestamp: Int64)? {
+        var buf = v4l2_buffer()
+        buf.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+        buf.memory = CV4L2_MEMORY_MMAP
+        buf.index = UInt32(index)
+        guard device.tryIoctl(CV4L2_VIDIOC_QUERYBUF, &buf) == 0 else { return nil }
+        return (buf.sequence, cv4l2_buffer_timestamp_us(&buf))
+    }
+
     /// Stops streaming and unmaps; the descriptor itself closes when the source is released.
     public func close() {
         guard !closed else { return }
         closed = true
+        staging?.deallocate()
+        staging = nil
         if streaming {
             var type = Int32(bitPattern: CV4L2_BUF_TYPE_VIDEO_CAPTURE)
             _ = device.tryIoctl(CV4L2_VIDIOC_STREAMOFF, &type)

@@ -144,6 +144,36 @@ import VideoCapture
         #expect(abs(probe.duration - 10.0 / 15) < 1.0 / 15 + 0.001)
     }
 
+    @Test func aBufferHandedOverTwiceIsRecordedOnceAndAStuckCountIsNoRepeat() throws {
+        let dir = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let frames = try Self.rawFrames("yuv420p", dir: dir)
+        let input = CaptureFormat(pixelFormat: .yu12, width: Self.width, height: Self.height, frameRate: FrameRate(15))
+        let recorder = try MP4Recorder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings())
+        var recorded: [UInt64] = []
+        recorder.onFrameRecorded = { recorded.append($0.sequence) }
+        // v4l2loopback re-reading its last frame: frame 2 (same number, same time) comes twice.
+        for (i, time) in [(0, 0), (1, 1), (2, 2), (2, 2), (3, 3)] {
+            try frames[i].withUnsafeBytes { bytes in
+                try recorder.append(VideoFrame(format: input, bytes: bytes, timestampMicroseconds: Int64(time) * 66_667, sequence: UInt64(i)))
+            }
+        }
+        // A loopback writer that queues buffers leaves every number at 0: new times, new frames.
+        let stuck = try MP4Recorder(path: "\(dir)/stuck.mp4", input: input, settings: EncoderSettings())
+        for i in 0..<4 {
+            try frames[i].withUnsafeBytes { bytes in
+                try stuck.append(VideoFrame(format: input, bytes: bytes, timestampMicroseconds: Int64(i) * 66_667, sequence: 0))
+            }
+        }
+        let summary = try recorder.finish()
+        #expect(summary.framesWritten == 4 && summary.framesRepeated == 1 && summary.framesDropped == 0)
+        #expect(recorded == [0, 1, 2, 3])
+        #expect(try Probe("\(dir)/out.mp4").frames == 4)
+        let stuckSummary = try stuck.finish()
+        #expect(stuckSummary.framesWritten == 4 && stuckSummary.framesRepeated == 0)
+        #expect(try Probe("\(dir)/stuck.mp4").frames == 4)
+    }
+
     @Test func aGapLongerThanWhatFollowsItDoesNotStretchTheFile() throws {
         let dir = try Tools.tempDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -7,16 +7,25 @@ sampling the middle of each bar recovers the number. Lossy coding blurs edges an
 little: a bar counts as clean when its mean is below 60 or above 190 (the tolerance this test
 allows); anything in between means a frame that was not one of the producer's (invented or mixed).
 
-Prints `frames=N first=A last=B gaps=G bad=K` and exits 1 when frames are out of order or bad.
+With a second argument, recorder's RECORDER_FRAME_LOG of the same shot ("sequence timestamp" per
+recorded frame, in order), each decoded picture is paired with the V4L2 sequence number of the
+buffer it came from. That tells the two failures apart: a sequence number recorded twice or going
+back is recorder's fault (`repeats`); a picture whose index does not match its buffer's number (the
+offset between them changes) is a buffer the writer overwrote while recorder read it (`mismatched`).
+A sequence gap is a frame dropped under load: allowed, and it must equal what recorder counted.
+
+Prints `frames=N first=A last=B gaps=G bad=K backwards=R [seqgaps=S repeats=P mismatched=M]` and
+exits 1 when frames are out of order, repeated or bad.
 """
-import subprocess, sys
+import collections, subprocess, sys
 
 path = sys.argv[1]
+log = sys.argv[2] if len(sys.argv) > 2 else None
 w, h = 320, 240
 raw = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "gray", "-"],
                      check=True, stdout=subprocess.PIPE).stdout
 n = len(raw) // (w * h)
-indices, bad = [], 0
+indices, bad, values = [], 0, []
 for f in range(n):
     base = f * w * h
     value, clean = 0, True
@@ -35,6 +44,7 @@ for f in range(n):
         indices.append(value)
     else:
         bad += 1
+    values.append(value if clean else None)
 gaps, backwards = 0, 0
 for a, b in zip(indices, indices[1:]):
     step = (b - a) % 256
@@ -42,5 +52,18 @@ for a, b in zip(indices, indices[1:]):
         backwards += 1
     elif step > 1:
         gaps += step - 1
-print(f"frames={n} first={indices[0] if indices else -1} last={indices[-1] if indices else -1} gaps={gaps} bad={bad} backwards={backwards}")
-sys.exit(0 if n > 0 and bad == 0 and backwards == 0 else 1)
+line = f"frames={n} first={indices[0] if indices else -1} last={indices[-1] if indices else -1} gaps={gaps} bad={bad} backwards={backwards}"
+ok = n > 0 and bad == 0 and backwards == 0
+if log:
+    seqs = [int(l.split()[0]) for l in open(log) if l.strip()]
+    repeats = sum(1 for a, b in zip(seqs, seqs[1:]) if b <= a)
+    seqgaps = sum(b - a - 1 for a, b in zip(seqs, seqs[1:]) if b > a + 1)
+    offsets = [(v - q) % 256 for v, q in zip(values, seqs) if v is not None]
+    usual = collections.Counter(offsets).most_common(1)[0][0] if offsets else 0
+    mismatched = sum(1 for o in offsets if o != usual)
+    line += f" seqgaps={seqgaps} repeats={repeats} mismatched={mismatched}"
+    ok = ok and len(seqs) == n and repeats == 0 and mismatched == 0
+    if len(seqs) != n:
+        line += f" (the log has {len(seqs)} lines for {n} pictures)"
+print(line)
+sys.exit(0 if ok else 1)
