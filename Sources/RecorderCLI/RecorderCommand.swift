@@ -11,7 +11,8 @@ public struct RecorderCommand: AsyncParsableCommand {
         unavailable or lost, or the store refused, 73 workspace not writable, 74 disk full or I/O error, 75 busy
         or temporary failure (queued: try again), 77 permission denied, 78 configuration error.
         """,
-        subcommands: [ShootCommand.self, PostCommand.self, OutboxCommand.self, DevicesCommand.self, KioskCommand.self])
+        subcommands: [ShootCommand.self, PostCommand.self, OutboxCommand.self, FeedCommand.self, FetchCommand.self, CacheCommand.self,
+                      DevicesCommand.self, KioskCommand.self])
 
     public init() {}
 }

@@ -151,6 +151,8 @@ public struct OutboxUploader: Sendable {
             throw StorageError(.mismatch, "the store does not hold what was sent for post \(item.metadata.id); it will be sent again.",
                                retryable: true)
         }
+        // Last, so a post in the feed is a whole post; a failure here retries with both objects kept.
+        try PostFeed(store: backend).index(item.metadata)
         return PostReceipt(id: item.metadata.id, shotID: item.state.shotID, videoURL: backend.url(forKey: item.metadata.key),
                            metadataURL: backend.url(forKey: item.metadata.metadataKey), store: backend.location,
                            uploadedAt: RFC3339.string(Date()))

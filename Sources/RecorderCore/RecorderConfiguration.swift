@@ -28,6 +28,9 @@ public struct RecorderConfiguration: Sendable {
         "network.stall_timeout_seconds": "seconds without progress before a transfer is dropped and retried (default 30)",
         "retry.initial_seconds": "first backoff ceiling (default 1)",
         "retry.max_seconds": "largest backoff ceiling (default 60)",
+        "cache.path": "directory of the video cache (default: $CACHE_DIRECTORY/videos under systemd, else $XDG_CACHE_HOME/recorder/videos)",
+        "cache.max_mib": "disk space the video cache may use, in MiB (default 1024)",
+        "cache.memory_mib": "memory the kiosk's video cache may use, in MiB (default 64)",
         "workspace": "shot workspace directory for `recorder kiosk` (default: $XDG_RUNTIME_DIR/recorder)",
         "kiosk.listen": "address:port the kiosk's page and API listen on (default 127.0.0.1:8080)",
         "kiosk.device": "the kiosk's camera: auto (default: the first camera, else the test pattern), a /dev path or a by-id name",
@@ -132,6 +135,23 @@ public struct RecorderConfiguration: Sendable {
 
     public var localStoreDirectory: String {
         values["local.path"] ?? Self.home(environment, "XDG_DATA_HOME", ".local/share") + "/recorder/store"
+    }
+
+    /// The video cache's directory and bounds.
+    public func videoCacheSettings() throws(RecorderError) -> VideoCache.Settings {
+        let directory: String
+        if let path = values["cache.path"] {
+            directory = path
+        } else if let systemd = environment["CACHE_DIRECTORY"], systemd.hasPrefix("/") {
+            // systemd's CacheDirectory= (the first, when it lists several).
+            directory = String(systemd.split(separator: ":").first ?? "") + "/videos"
+        } else {
+            directory = Self.home(environment, "XDG_CACHE_HOME", ".cache") + "/recorder/videos"
+        }
+        let mib = Double(1 << 20)
+        return VideoCache.Settings(directory: directory,
+                                   maxDiskBytes: Int64(try number("cache.max_mib", default: 1024, range: 1...16_777_216) * mib),
+                                   maxMemoryBytes: Int64(try number("cache.memory_mib", default: 64, range: 0...65_536) * mib))
     }
 
     public var author: PostMetadata.Author {

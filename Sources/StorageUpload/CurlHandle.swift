@@ -1,4 +1,5 @@
 import CCurl
+import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -27,12 +28,14 @@ struct CurlHandle: ~Copyable {
     }
 
     /// Sends `request` and returns the answer, whatever its status. Throws only transport failures.
-    /// `signing` is the CURLOPT_AWS_SIGV4 provider string and "access:secret", or nil.
+    /// `signing` is the CURLOPT_AWS_SIGV4 provider string and "access:secret", or nil. With `file`,
+    /// a 200 answer's body is streamed into that descriptor and hashed (`HTTPResponse.downloaded`)
+    /// instead of kept in memory; any other answer's body is kept, to read the error.
     func perform(_ request: HTTPRequest, settings: TransferSettings,
-                 signing: (provider: String, userpwd: String)?) throws(StorageError) -> HTTPResponse {
+                 signing: (provider: String, userpwd: String)?, into file: Int32? = nil) throws(StorageError) -> HTTPResponse {
         curl_easy_reset(handle)
         errorBuffer[0] = 0
-        let sink = ResponseSink()
+        let sink = ResponseSink(handle: handle, file: file)
         let source = RequestSource(request.body)
         let sinkRef = Unmanaged.passRetained(sink)
         let sourceRef = Unmanaged.passRetained(source)
@@ -101,6 +104,10 @@ struct CurlHandle: ~Copyable {
                                retryable: false)
         }
         let code = curl_easy_perform(handle)
+        if let failure = sink.failure {
+            throw StorageError(.local(errno: failure), "cannot write the download from \(request.url): \(String(cString: strerror(failure))).",
+                               retryable: false)
+        }
         if let failure = source.failure {
             throw StorageError(.local(errno: failure), "cannot read the file being uploaded: \(String(cString: strerror(failure))).",
                                retryable: false)
@@ -118,7 +125,9 @@ struct CurlHandle: ~Copyable {
         for name in ["etag", "content-length", "x-amz-meta-sha256"] {
             if let value = ccurl_response_header(handle, name) { responseHeaders[name] = String(cString: value) }
         }
-        return HTTPResponse(status: status, body: sink.bytes, headers: responseHeaders)
+        var response = HTTPResponse(status: status, body: sink.bytes, headers: responseHeaders)
+        if file != nil && status == 200 { response.downloaded = sink.finish() }
+        return response
     }
 
     /// Maps a libcurl error to a retryable or permanent failure with a fix.
@@ -143,12 +152,50 @@ struct CurlHandle: ~Copyable {
     }
 }
 
-/// Collects a response body (capped: S3 answers are small XML documents).
+/// Collects a response body (capped: S3 answers are small XML documents), or streams a successful
+/// download into a file, hashing it.
 private final class ResponseSink {
     private(set) var bytes: [UInt8] = []
     private let limit = 1 << 20
+    private let handle: UnsafeMutableRawPointer
+    private let file: Int32?
+    /// Decided at the first byte of the body, once the status is known.
+    private var streaming: Bool?
+    private var hasher = SHA256()
+    private var written: Int64 = 0
+    private(set) var failure: Int32?
+
+    init(handle: UnsafeMutableRawPointer, file: Int32?) {
+        self.handle = handle
+        self.file = file
+    }
+
+    func finish() -> DownloadedObject {
+        DownloadedObject(size: written, sha256: hasher.finalize().hex)
+    }
 
     func append(_ buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        if streaming == nil {
+            var status = 0
+            _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+            streaming = file != nil && status == 200
+        }
+        if streaming == true, let file {
+            let chunk = UnsafeRawBufferPointer(start: buffer, count: count)
+            var offset = 0
+            while offset < count {
+                let n = Glibc.write(file, chunk.baseAddress! + offset, count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return 0  // aborts the transfer
+                }
+                offset += n
+            }
+            hasher.update(bufferPointer: chunk)
+            written += Int64(count)
+            return count
+        }
         if bytes.count < limit {
             buffer.withMemoryRebound(to: UInt8.self, capacity: count) { p in
                 bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: min(count, limit - bytes.count)))

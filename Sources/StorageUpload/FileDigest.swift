@@ -79,6 +79,12 @@ public struct FileDigest: Sendable, Codable, Equatable {
     }
 
     /// The MD5 as base64, for the `Content-MD5` header.
+    /// Lowercase hex MD5 of bytes in memory.
+    static func md5(_ bytes: [UInt8]) -> String { Insecure.MD5.hash(data: bytes).hex }
+
+    /// Lowercase hex SHA-256 of bytes in memory.
+    public static func sha256(_ bytes: [UInt8]) -> String { SHA256.hash(data: bytes).hex }
+
     static func base64(hex: String) -> String {
         Data(bytes(hex: hex)).base64EncodedString()
     }
@@ -100,6 +106,17 @@ public struct FileDigest: Sendable, Codable, Equatable {
         default: 0
         }
     }
+}
+
+/// A running SHA-256 for callers outside this file, with a hex result.
+public struct SHA256Stream {
+    private var hasher = SHA256()
+
+    public init() {}
+
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bufferPointer: bytes) }
+
+    public func finalize() -> String { hasher.finalize().hex }
 }
 
 /// Per-part checksums for one part size (lowercase hex, part 1 first).

@@ -31,6 +31,8 @@ struct HTTPResponse {
     var status: Int
     var body: [UInt8]
     var headers: [String: String]
+    /// What a streamed download wrote (200 answers to a request sent with a file).
+    var downloaded: DownloadedObject?
 
     var text: String { String(decoding: body, as: UTF8.self) }
     /// The ETag without its quotes.

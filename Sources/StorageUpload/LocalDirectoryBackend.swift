@@ -53,12 +53,7 @@ public struct LocalDirectoryBackend: StorageBackend {
                        journal: String) throws(StorageError) -> String? {
         let destination = path(forKey: key)
         let directory = (destination as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw StorageError(.local(errno: EACCES), "cannot create \(directory): \(error.localizedDescription). Make the store directory writable.",
-                               retryable: false)
-        }
+        try LocalFiles.createDirectories(directory)
         let temp = "\(directory)/.incoming-\((key as NSString).lastPathComponent)-\(getpid())"
         unlink(temp)
         try LocalFiles.copySynced(from: source, to: temp)
@@ -78,4 +73,78 @@ public struct LocalDirectoryBackend: StorageBackend {
     public func matches(_ object: StoredObject, path: String, digest: FileDigest) throws(StorageError) -> Bool {
         object.size == digest.size && object.sha256 == digest.sha256
     }
+}
+
+extension LocalDirectoryBackend {
+    /// A directory listing of the key's folder, sorted by byte order as S3 sorts keys; names
+    /// starting with "." are writes in progress and are left out.
+    public func list(prefix: String, startAfter: String?, maxKeys: Int) throws(StorageError) -> ObjectListing {
+        let slash = prefix.lastIndex(of: "/")
+        let folder = slash.map { String(prefix[..<$0]) } ?? ""
+        let directory = folder.isEmpty ? path(forKey: "").dropLastSlash : path(forKey: folder)
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            if access(directory, F_OK) != 0 && (errno == ENOENT || errno == ENOTDIR) { return ObjectListing(entries: [], isTruncated: false) }
+            throw LocalFiles.error("list", directory)
+        }
+        let limit = min(max(maxKeys, 1), 1000)
+        var keys = names.filter { !$0.hasPrefix(".") }.map { folder.isEmpty ? $0 : "\(folder)/\($0)" }
+            .filter { key in key.hasPrefix(prefix) && (startAfter.map { Array($0.utf8).lexicographicallyPrecedes(Array(key.utf8)) } ?? true) }
+        keys.sort { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        let page = keys.prefix(limit)
+        let entries = page.map { key -> ObjectListing.Entry in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path(forKey: key))
+            return ObjectListing.Entry(key: key, size: (attributes?[.size] as? NSNumber)?.int64Value ?? -1,
+                                       lastModified: (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970)
+        }
+        return ObjectListing(entries: entries, isTruncated: keys.count > limit)
+    }
+
+    public func read(key: String, limit: Int) throws(StorageError) -> [UInt8]? {
+        let path = path(forKey: key)
+        guard let size = LocalFiles.size(of: path) else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw LocalFiles.error("read", path)
+        }
+        guard size <= Int64(limit) else {
+            throw StorageError(.mismatch, "\(path) is larger than the \(limit) bytes expected of it.", retryable: false)
+        }
+        var bytes: [UInt8] = []
+        try FileChunks.forEach(path: path, offset: 0, length: nil) { chunk in bytes.append(contentsOf: chunk) }
+        return bytes
+    }
+
+    public func download(key: String, into descriptor: Int32) throws(StorageError) -> DownloadedObject? {
+        let path = path(forKey: key)
+        guard access(path, F_OK) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw LocalFiles.error("read", path)
+        }
+        var hasher = SHA256Stream()
+        let size = try FileChunks.forEach(path: path, offset: 0, length: nil) { chunk throws(StorageError) in
+            var offset = 0
+            while offset < chunk.count {
+                let n = Glibc.write(descriptor, chunk.baseAddress! + offset, chunk.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw LocalFiles.error("write", "the download of \(key)")
+                }
+                offset += n
+            }
+            hasher.update(chunk)
+        }
+        return DownloadedObject(size: size, sha256: hasher.finalize())
+    }
+
+    public func write(_ bytes: [UInt8], key: String, contentType: String) throws(StorageError) {
+        let destination = path(forKey: key)
+        try LocalFiles.createDirectories((destination as NSString).deletingLastPathComponent)
+        try LocalFiles.writeDurably(bytes, to: destination)
+    }
+}
+
+private extension String {
+    var dropLastSlash: String { hasSuffix("/") && count > 1 ? String(dropLast()) : self }
 }

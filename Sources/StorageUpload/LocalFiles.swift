@@ -67,6 +67,15 @@ public enum LocalFiles {
         close(out)
     }
 
+    /// mkdir -p with the real reason on failure (a full disk says so, not "permission denied").
+    public static func createDirectories(_ path: String) throws(StorageError) {
+        var built = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            built += "/" + part
+            if mkdir(built, 0o755) != 0 && errno != EEXIST { throw error("create the directory", built) }
+        }
+    }
+
     /// The size of the file at `path`, or nil when it cannot be read.
     public static func size(of path: String) -> Int64? {
         var info = stat()

@@ -52,13 +52,15 @@ public struct S3Backend: StorageBackend {
 
     /// Sends one signed request. `payloadSHA256` is the real hash of the body: libcurl 7.88 does not
     /// add `x-amz-content-sha256` itself, and signs it when it is present.
-    func send(_ request: HTTPRequest, payloadSHA256: String, on handle: borrowing CurlHandle) throws(StorageError) -> HTTPResponse {
+    func send(_ request: HTTPRequest, payloadSHA256: String, on handle: borrowing CurlHandle,
+              into file: Int32? = nil) throws(StorageError) -> HTTPResponse {
         var request = request
         request.headers.append(("x-amz-content-sha256", payloadSHA256))
         if let token = configuration.credentials.sessionToken { request.headers.append(("x-amz-security-token", token)) }
         let credentials = configuration.credentials
         return try handle.perform(request, settings: configuration.transfer,
-                                  signing: ("aws:amz:\(configuration.region):s3", "\(credentials.accessKeyID):\(credentials.secretAccessKey)"))
+                                  signing: ("aws:amz:\(configuration.region):s3", "\(credentials.accessKeyID):\(credentials.secretAccessKey)"),
+                                  into: file)
     }
 
     func failure(_ response: HTTPResponse, _ operation: String, _ target: String) -> StorageError {

@@ -1,6 +1,6 @@
 /// An object store the outbox uploads into: the local directory (the default) or an S3-compatible
 /// bucket. Keys are relative paths such as `videos/Ab3dE5fG7h.mp4`; the backend adds its prefix.
-public protocol StorageBackend: Sendable {
+public protocol StorageBackend: ReadableStorage {
     /// Where objects go, for messages and `--dry-run`: a directory, or `s3://bucket/prefix at endpoint`.
     var location: String { get }
 
@@ -41,6 +41,63 @@ public struct StoredObject: Sendable, Equatable {
     public init(size: Int64, etag: String?, sha256: String?) {
         self.size = size
         self.etag = etag
+        self.sha256 = sha256
+    }
+}
+
+/// Reading a store back: listing keys page by page, small objects into memory, videos into a file.
+/// Both stores list keys in byte order of their UTF-8 names, as S3 does.
+public protocol ReadableStorage: Sendable {
+    /// Up to `maxKeys` keys (at most 1,000) under `prefix`, after `startAfter` when given, in byte
+    /// order; `isTruncated` says more follow. One request to an S3 store.
+    func list(prefix: String, startAfter: String?, maxKeys: Int) throws(StorageError) -> ObjectListing
+
+    /// The whole object at `key` when it is at most `limit` bytes (metadata, index entries), or nil
+    /// when there is nothing there. A bigger object is an error.
+    func read(key: String, limit: Int) throws(StorageError) -> [UInt8]?
+
+    /// Streams the object at `key` into the open file `descriptor` (from its current offset), taking
+    /// its SHA-256 on the way; nil when there is nothing there.
+    func download(key: String, into descriptor: Int32) throws(StorageError) -> DownloadedObject?
+
+    /// Stores a small object from memory, replacing what is at `key`.
+    func write(_ bytes: [UInt8], key: String, contentType: String) throws(StorageError)
+}
+
+/// One page of a listing.
+public struct ObjectListing: Sendable, Equatable {
+    public struct Entry: Sendable, Equatable {
+        /// Relative to the store's prefix, like every key the backends take.
+        public var key: String
+        public var size: Int64
+        /// When the store last wrote the object, seconds since 1970, when it says.
+        public var lastModified: Double?
+
+        public init(key: String, size: Int64, lastModified: Double?) {
+            self.key = key
+            self.size = size
+            self.lastModified = lastModified
+        }
+    }
+
+    public var entries: [Entry]
+    /// More keys follow the last one.
+    public var isTruncated: Bool
+
+    public init(entries: [Entry], isTruncated: Bool) {
+        self.entries = entries
+        self.isTruncated = isTruncated
+    }
+}
+
+/// What a download wrote.
+public struct DownloadedObject: Sendable, Equatable {
+    public var size: Int64
+    /// Lowercase hex SHA-256 of the bytes written.
+    public var sha256: String
+
+    public init(size: Int64, sha256: String) {
+        self.size = size
         self.sha256 = sha256
     }
 }

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import RecorderCore
+import StorageUpload
+
+/// `recorder feed`: the posts in the store, newest first, a page at a time.
+struct FeedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feed",
+        abstract: "List the posts in the store, newest first, a page at a time.",
+        discussion: """
+        Page numbers shift as new posts arrive; --after ID (the `next` id a page prints) continues exactly \
+        where that page ended. Posts uploaded before the feed existed appear after `recorder feed --reindex`.
+        """)
+
+    @Option(name: .long, help: "Page number, 1 = newest.")
+    var page: Int?
+
+    @Option(name: .long, help: "Posts per page, 1-1000.")
+    var size: Int = 20
+
+    @Option(name: .long, help: ArgumentHelp("Continue after this post id (stable while posts arrive).", valueName: "id"))
+    var after: String?
+
+    @Flag(name: .long, help: "Index the posts that have no feed entry yet (once, for posts from older versions).")
+    var reindex = false
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if page != nil && after != nil { throw ValidationError("use --page or --after, not both.") }
+        if let page, page < 1 { throw ValidationError("--page must be 1 or more (1 is the newest page).") }
+        if !(1...PostFeed.maximumPageSize).contains(size) { throw ValidationError("--size must be between 1 and \(PostFeed.maximumPageSize).") }
+    }
+
+    func run() throws {
+        do throws(RecorderError) {
+            try execute()
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    private func execute() throws(RecorderError) {
+        let configuration = try store.configuration()
+        let backend = try configuration.makeBackend()
+        let feed = PostFeed(store: backend)
+        if reindex {
+            let report = try feed.reindex()
+            if output.json {
+                printJSON(report)
+            } else {
+                print("indexed \(report.added) of \(report.posts) post(s) in \(backend.location)")
+                for id in report.damaged { print("  \(id): metadata damaged or missing; listed as such") }
+            }
+            return
+        }
+        let result: FeedPage
+        if let after { result = try feed.page(after: after, size: size) } else { result = try feed.page(page ?? 1, size: size) }
+        if output.json {
+            printJSON(result)
+            return
+        }
+        if result.entries.isEmpty {
+            print(result.page.map { $0 > 1 ? "no posts on page \($0) in \(backend.location)" : "no posts in \(backend.location)" }
+                  ?? "no posts after \(after ?? "") in \(backend.location)")
+            return
+        }
+        for entry in result.entries { print(Self.line(entry)) }
+        if let next = result.next {
+            print("more: recorder feed --after \(next)\(size != 20 ? " --size \(size)" : "")")
+        }
+    }
+
+    static func line(_ entry: FeedEntry) -> String {
+        if let problem = entry.problem { return "\(entry.id)  [\(problem)]" }
+        let seconds = entry.durationSeconds.map { String(format: "%.1f s", $0) } ?? "?"
+        let size = entry.byteSize.map { ByteCount.human($0) } ?? "?"
+        var caption = entry.caption
+        if caption.count > 50 { caption = String(caption.prefix(49)) + "…" }
+        return "\(entry.id)  \(entry.createdAt)  \(seconds)  \(size)  \(entry.author ?? "?")  \"\(caption)\""
+    }
+}
+
+/// Prints a value as pretty, sorted JSON on standard output.
+func printJSON<T: Encodable>(_ value: T) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    if let data = try? encoder.encode(value) { print(String(decoding: data, as: UTF8.self)) }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import RecorderCore
+import StorageUpload
+
+/// `recorder fetch ID`: a posted video, through the cache.
+struct FetchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Download a post's video through the cache and print where it is.",
+        discussion: "The video is checked against the SHA-256 in the post's metadata; a damaged cached copy is fetched again.")
+
+    @Argument(help: "The post id, as `recorder feed` shows it.")
+    var id: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Also copy the video to this file.", valueName: "file"))
+    var output: String?
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var format: OutputOptions
+
+    func validate() throws {
+        guard PostID.isValid(id) else { throw ValidationError("'\(id)' is not a post id (10 letters and digits, as `recorder feed` shows them).") }
+    }
+
+    struct Result: Encodable {
+        var id: String
+        var path: String
+        var bytes: Int64
+        var from: VideoCache.Level
+        var output: String?
+    }
+
+    func run() throws {
+        do throws(RecorderError) {
+            try execute()
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    private func execute() throws(RecorderError) {
+        let configuration = try store.configuration()
+        let backend = try configuration.makeBackend()
+        let metadata = try PostFeed(store: backend).metadata(id: id)
+        let cache = VideoCache(settings: try configuration.videoCacheSettings())
+        let video = try cache.video(for: metadata, from: backend)
+        if let note = video.replaced { printError("recorder: note: \(note)") }
+        if let output {
+            try Self.copy(video.path, to: output)
+        }
+        if format.json {
+            printJSON(Result(id: id, path: video.path, bytes: video.size, from: video.level, output: output))
+        } else {
+            print(output ?? video.path)
+            printError("recorder: \(id): \(ByteCount.human(video.size)) from the \(video.level == .store ? "store (now cached)" : "cache")")
+        }
+    }
+
+    /// Copies next to the destination, then renames: a failed copy leaves no half file.
+    static func copy(_ source: String, to destination: String) throws(RecorderError) {
+        let temp = destination + ".part-\(getpid())"
+        unlink(temp)
+        do throws(StorageError) {
+            try LocalFiles.copySynced(from: source, to: temp)
+        } catch {
+            throw RecorderError(error, exitStatus: .cantCreate)
+        }
+        guard rename(temp, destination) == 0 else {
+            let error = LocalFiles.error("write", destination, elsewhere: "another --output")
+            unlink(temp)
+            throw RecorderError(error, exitStatus: .cantCreate)
+        }
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+import StorageUpload
+
+/// One post as the feed shows it.
+public struct FeedEntry: Sendable, Codable, Equatable {
+    public var id: String
+    /// The caption's first line.
+    public var caption: String
+    /// UTC, RFC 3339.
+    public var createdAt: String
+    public var durationSeconds: Double?
+    public var byteSize: Int64?
+    public var author: String?
+    public var sha256: String?
+    /// Why the entry is incomplete ("metadata missing", "metadata damaged: ..."); nil when it is whole.
+    public var problem: String?
+}
+
+/// One page of the feed, newest first.
+public struct FeedPage: Sendable, Codable, Equatable {
+    public var entries: [FeedEntry]
+    /// The page number asked for, when paging by number (1 is the newest).
+    public var page: Int?
+    public var size: Int
+    /// The id to pass as `--after` (or `?after=`) for the next page; nil on the last page.
+    public var next: String?
+}
+
+/// The posts in a store, newest first, read page by page from small index objects.
+///
+/// Posts are named randomly, so their keys say nothing about age. Each post therefore gets an index
+/// object `feed/<10 digits: 9999999999 - seconds since 1970>-<id>.json` once it is uploaded: byte
+/// order of the keys is newest first, and a page is one listing request (`max-keys`,
+/// `start-after`) plus one read per post. Paging by number skips whole listings of up to 1,000
+/// keys; paging with a cursor (`after`) is stable while posts arrive.
+public struct PostFeed: Sendable {
+    public let store: any StorageBackend
+    public static let folder = "feed/"
+    /// The largest page: a page is read in one listing request.
+    public static let maximumPageSize = 1000
+
+    public init(store: any StorageBackend) {
+        self.store = store
+    }
+
+    /// What an index object holds: enough to rebuild its key.
+    struct IndexRecord: Codable {
+        var id: String
+        var createdAt: String
+    }
+
+    /// The index key of a post created at `createdAt` (RFC 3339; seconds since 1970 as a fallback).
+    public static func indexKey(id: String, createdAt: String, fallbackSeconds: Double? = nil) -> String {
+        let seconds = RFC3339.date(createdAt)?.timeIntervalSince1970 ?? fallbackSeconds ?? 0
+        let inverted = max(0, 9_999_999_999 - Int64(seconds.rounded(.down)))
+        let digits = String(inverted)
+        return folder + String(repeating: "0", count: max(0, 10 - digits.count)) + digits + "-" + id + ".json"
+    }
+
+    /// The id in an index key, or nil for a key that is not one.
+    static func id(inIndexKey key: String) -> String? {
+        guard key.hasPrefix(folder), key.hasSuffix(".json") else { return nil }
+        let name = key.dropFirst(folder.count).dropLast(5)
+        guard let dash = name.firstIndex(of: "-") else { return nil }
+        let id = String(name[name.index(after: dash)...])
+        return PostID.isValid(id) ? id : nil
+    }
+
+    /// Writes the index object of a post (after its video and metadata are in the store).
+    public func index(_ metadata: PostMetadata) throws(StorageError) {
+        let record = IndexRecord(id: metadata.id, createdAt: metadata.createdAt)
+        let bytes = (try? JSONEncoder().encode(record)).map { [UInt8]($0) } ?? []
+        try store.write(bytes, key: Self.indexKey(id: metadata.id, createdAt: metadata.createdAt), contentType: "application/json")
+    }
+
+    /// Page `number` (1 = newest) of `size` posts. Cost: one listing per 1,000 posts skipped, one
+    /// for the page, and one read per post on it.
+    public func page(_ number: Int, size: Int) throws(RecorderError) -> FeedPage {
+        let size = try Self.checkSize(size)
+        guard number >= 1 else {
+            throw RecorderError("--page must be 1 or more (1 is the newest page); got \(number).", exitStatus: .usage)
+        }
+        var skip = (number - 1) * size
+        var startAfter: String?
+        do throws(StorageError) {
+            while skip > 0 {
+                let listing = try store.list(prefix: Self.folder, startAfter: startAfter, maxKeys: min(skip, Self.maximumPageSize))
+                guard let last = listing.entries.last else {
+                    return FeedPage(entries: [], page: number, size: size, next: nil)
+                }
+                skip -= listing.entries.count
+                startAfter = last.key
+                if !listing.isTruncated && skip > 0 { return FeedPage(entries: [], page: number, size: size, next: nil) }
+            }
+            var result = try read(startAfter: startAfter, size: size)
+            result.page = number
+            return result
+        } catch {
+            throw Self.listingError(error)
+        }
+    }
+
+    /// A post's metadata, for fetching its video.
+    public func metadata(id: String) throws(RecorderError) -> PostMetadata {
+        guard PostID.isValid(id) else {
+            throw RecorderError("'\(id)' is not a post id (10 letters and digits, as `recorder feed` shows them).", exitStatus: .usage)
+        }
+        let bytes: [UInt8]?
+        do throws(StorageError) {
+            bytes = try store.read(key: PostMetadata.metadataKey(id: id), limit: 1 << 20)
+        } catch {
+            throw RecorderError("cannot read post \(id): \(error.message)", exitStatus: RecorderError.status(for: error))
+        }
+        guard let bytes else {
+            throw RecorderError("post \(id) is not in the store (\(store.location)). Check the id with `recorder feed`, and that the store settings are the ones it was posted to.",
+                                exitStatus: .noInput)
+        }
+        do throws(RecorderError) {
+            let metadata = try PostMetadata.decode(Data(bytes))
+            guard metadata.id == id, PostID.isValid(metadata.id), metadata.sha256.count == 64 else {
+                throw RecorderError("", exitStatus: .dataError)
+            }
+            return metadata
+        } catch {
+            throw RecorderError("post \(id)'s metadata (\(PostMetadata.metadataKey(id: id))) is damaged, so its video cannot be checked. Re-post the video, or repair the document in the store.",
+                                exitStatus: .dataError)
+        }
+    }
+
+    /// The `size` posts after the post `id` (the `next` of the page before). Stable while new
+    /// posts arrive: they sort before it.
+    public func page(after id: String, size: Int) throws(RecorderError) -> FeedPage {
+        let size = try Self.checkSize(size)
+        guard PostID.isValid(id) else {
+            throw RecorderError("'\(id)' is not a post id (10 letters and digits). Use the id printed as `next` by the page before.",
+                                exitStatus: .usage)
+        }
+        let bytes: [UInt8]?
+        do throws(StorageError) {
+            // The cursor's key needs its creation time: from its own metadata.
+            bytes = try store.read(key: PostMetadata.metadataKey(id: id), limit: 1 << 20)
+        } catch {
+            throw Self.listingError(error)
+        }
+        guard let bytes else {
+            throw RecorderError("post \(id) is not in the store (\(store.location)), so the feed cannot continue after it. Start again from --page 1.",
+                                exitStatus: .noInput)
+        }
+        let metadata = try PostMetadata.decode(Data(bytes))
+        do throws(StorageError) {
+            return try read(startAfter: Self.indexKey(id: id, createdAt: metadata.createdAt), size: size)
+        } catch {
+            throw Self.listingError(error)
+        }
+    }
+
+    private func read(startAfter: String?, size: Int) throws(StorageError) -> FeedPage {
+        let listing = try store.list(prefix: Self.folder, startAfter: startAfter, maxKeys: size)
+        let ids = listing.entries.compactMap { Self.id(inIndexKey: $0.key) }
+        let entries = try ParallelWork.map(ids, width: 8) { id throws(StorageError) in try entry(id: id) }
+        return FeedPage(entries: entries, page: nil, size: size, next: listing.isTruncated ? ids.last : nil)
+    }
+
+    /// A post's entry from its metadata; a missing or damaged document is an entry that says so.
+    public func entry(id: String) throws(StorageError) -> FeedEntry {
+        var entry = FeedEntry(id: id, caption: "", createdAt: "", problem: nil)
+        let bytes: [UInt8]?
+        do {
+            bytes = try store.read(key: PostMetadata.metadataKey(id: id), limit: 1 << 20)
+        } catch let error where error.kind == .mismatch {
+            entry.problem = "metadata damaged: larger than 1 MiB"
+            return entry
+        }
+        guard let bytes else {
+            entry.problem = "metadata missing (\(PostMetadata.metadataKey(id: id)) is not in the store)"
+            return entry
+        }
+        do throws(RecorderError) {
+            let metadata = try PostMetadata.decode(Data(bytes))
+            entry.caption = String(metadata.caption.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            entry.createdAt = metadata.createdAt
+            entry.durationSeconds = metadata.durationSeconds
+            entry.byteSize = metadata.byteSize
+            entry.author = metadata.author.name
+            entry.sha256 = metadata.sha256
+            if metadata.id != id { entry.problem = "metadata damaged: it names post \(metadata.id)" }
+        } catch {
+            entry.problem = "metadata damaged: not a post's JSON document"
+        }
+        return entry
+    }
+
+    /// What `reindex` did.
+    public struct ReindexReport: Sendable, Codable, Equatable {
+        public var posts = 0
+        public var added = 0
+        public var damaged: [String] = []
+    }
+
+    /// Lists every post's metadata once and writes the index objects that are missing (posts
+    /// uploaded before the feed existed). A damaged document is indexed by its store time and
+    /// shown as damaged.
+    public func reindex() throws(RecorderError) -> ReindexReport {
+        var report = ReindexReport()
+        do throws(StorageError) {
+            var existing = Set<String>()
+            var after: String?
+            repeat {
+                let listing = try store.list(prefix: Self.folder, startAfter: after, maxKeys: Self.maximumPageSize)
+                for entry in listing.entries { if let id = Self.id(inIndexKey: entry.key) { existing.insert(id) } }
+                after = listing.isTruncated ? listing.entries.last?.key : nil
+            } while after != nil
+            after = nil
+            repeat {
+                let listing = try store.list(prefix: "posts/", startAfter: after, maxKeys: Self.maximumPageSize)
+                let missing = listing.entries.compactMap { item -> ObjectListing.Entry? in
+                    guard item.key.hasSuffix(".json") else { return nil }
+                    let id = String(item.key.dropFirst("posts/".count).dropLast(5))
+                    return PostID.isValid(id) && !existing.contains(id) ? item : nil
+                }
+                report.posts += listing.entries.count
+                let outcomes = try ParallelWork.map(missing, width: 8) { item throws(StorageError) -> String? in
+                    let id = String(item.key.dropFirst("posts/".count).dropLast(5))
+                    let found = try entry(id: id)
+                    let key = Self.indexKey(id: id, createdAt: found.createdAt, fallbackSeconds: item.lastModified)
+                    let record = IndexRecord(id: id, createdAt: found.createdAt)
+                    try store.write((try? JSONEncoder().encode(record)).map { [UInt8]($0) } ?? [], key: key, contentType: "application/json")
+                    return found.problem == nil ? nil : id
+                }
+                report.added += missing.count
+                report.damaged += outcomes.compactMap { $0 }
+                after = listing.isTruncated ? listing.entries.last?.key : nil
+            } while after != nil
+        } catch {
+            throw Self.listingError(error)
+        }
+        return report
+    }
+
+    static func checkSize(_ size: Int) throws(RecorderError) -> Int {
+        guard (1...maximumPageSize).contains(size) else {
+            throw RecorderError("--size must be between 1 and \(maximumPageSize); got \(size).", exitStatus: .usage)
+        }
+        return size
+    }
+
+    static func listingError(_ error: StorageError) -> RecorderError {
+        RecorderError("cannot read the feed: \(error.message)", exitStatus: RecorderError.status(for: error))
+    }
+}

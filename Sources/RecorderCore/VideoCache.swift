@@ -1,0 +1,292 @@
+import Foundation
+import StorageUpload
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Posted videos kept close for playback, in two levels: memory (small videos, LRU, bounded in
+/// bytes) over disk (LRU by last use, bounded in bytes).
+///
+/// Files are named by the SHA-256 of the video's URL in its store, written under a temporary name
+/// and renamed into place, and checked against the post's SHA-256 before first use by this
+/// process: a truncated or damaged file is dropped and fetched again. Fetches of one video are
+/// serialised by a lock file per video (`flock`), so concurrent requests, in this process or
+/// another, download it once and the others read the result. The calls block; the kiosk makes them
+/// from its own threads, never from the cooperative pool.
+public final class VideoCache: @unchecked Sendable {
+    public struct Settings: Sendable, Equatable {
+        public var directory: String
+        public var maxDiskBytes: Int64
+        public var maxMemoryBytes: Int64
+        /// Videos larger than this are served from disk only.
+        public var memoryEntryLimit: Int64
+
+        public init(directory: String, maxDiskBytes: Int64 = 1024 << 20, maxMemoryBytes: Int64 = 64 << 20,
+                    memoryEntryLimit: Int64 = 8 << 20) {
+            self.directory = directory
+            self.maxDiskBytes = maxDiskBytes
+            self.maxMemoryBytes = maxMemoryBytes
+            self.memoryEntryLimit = min(memoryEntryLimit, maxMemoryBytes)
+        }
+    }
+
+    /// Where a video came from on this call.
+    public enum Level: String, Sendable, Codable { case memory, disk, store }
+
+    /// A verified video: always a file on disk, and its bytes when the memory level holds them.
+    public struct Video: Sendable {
+        public var path: String
+        public var size: Int64
+        public var bytes: Data?
+        public var level: Level
+        /// Set when a cached copy failed its check and was fetched again.
+        public var replaced: String?
+    }
+
+    /// One file of the disk level.
+    public struct Entry: Sendable, Codable, Equatable {
+        public var name: String
+        public var bytes: Int64
+        /// Last use, UTC RFC 3339.
+        public var lastUsed: String
+    }
+
+    public let settings: Settings
+    private let lock = NSLock()
+    /// name -> (bytes, verified size), most recently used last.
+    private var memory: [(name: String, bytes: Data)] = []
+    private var memoryBytes: Int64 = 0
+    /// Files this process has checked: name -> (inode, size).
+    private var verified: [String: (inode: UInt64, size: Int64)] = [:]
+
+    public init(settings: Settings) {
+        self.settings = settings
+    }
+
+    /// The file name of the video at `url`.
+    public static func name(forURL url: String) -> String {
+        FileDigest.sha256(Array(url.utf8)) + ".mp4"
+    }
+
+    /// The video of `metadata` from the cache, else from `store` (then kept).
+    public func video(for metadata: PostMetadata, from store: any StorageBackend) throws(RecorderError) -> Video {
+        let name = Self.name(forURL: store.url(forKey: metadata.key))
+        if let bytes = memoryHit(name) {
+            touch(path(name))
+            return Video(path: path(name), size: Int64(bytes.count), bytes: bytes, level: .memory, replaced: nil)
+        }
+        try prepare()
+        let lockFile = try FileLockGuard(path: "\(settings.directory)/.locks/\(name)")
+        defer { withExtendedLifetime(lockFile) {} }
+        var video: Video
+        var replaced: String?
+        if let found = try checkedFile(name, metadata: metadata, replaced: &replaced) {
+            video = found
+        } else {
+            video = try download(name, metadata: metadata, from: store)
+            video.replaced = replaced
+            try evict(keeping: name)
+        }
+        touch(video.path)
+        if video.size <= settings.memoryEntryLimit, let bytes = FileManager.default.contents(atPath: video.path),
+           Int64(bytes.count) == video.size {
+            remember(name, bytes)
+            video.bytes = bytes
+        }
+        return video
+    }
+
+    /// The files of the disk level, most recently used first.
+    public func entries() -> [Entry] {
+        files().sorted { $0.used > $1.used }.map { Entry(name: $0.name, bytes: $0.size, lastUsed: RFC3339.string($0.used)) }
+    }
+
+    /// Bytes the disk level holds.
+    public var usedBytes: Int64 { files().reduce(0) { $0 + $1.size } }
+
+    /// What `clear` removed.
+    public struct ClearReport: Sendable, Codable, Equatable {
+        public var files: Int
+        public var bytes: Int64
+    }
+
+    /// Removes every cached video (and leftovers of interrupted downloads) and empties the memory
+    /// level. Counts exactly the bytes of the files it removed.
+    public func clear() -> ClearReport {
+        lock.withLock {
+            memory.removeAll()
+            memoryBytes = 0
+            verified.removeAll()
+        }
+        var report = ClearReport(files: 0, bytes: 0)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: settings.directory)) ?? []
+        for name in names where name.hasSuffix(".mp4") || name.hasPrefix(".tmp-") {
+            let file = path(name)
+            guard let size = LocalFiles.size(of: file) else { continue }
+            if unlink(file) == 0 {
+                report.files += 1
+                report.bytes += size
+            }
+        }
+        return report
+    }
+
+    // MARK: - Disk level
+
+    private func path(_ name: String) -> String { "\(settings.directory)/\(name)" }
+
+    private func prepare() throws(RecorderError) {
+        do throws(StorageError) {
+            try LocalFiles.createDirectories(settings.directory + "/.locks")
+        } catch {
+            throw RecorderError("cannot use the video cache \(settings.directory): \(error.message) Set cache.path to a writable directory.",
+                                exitStatus: .cantCreate)
+        }
+    }
+
+    /// The cached file when it is whole: the right size, and the right SHA-256 the first time this
+    /// process uses it. A bad file is removed (and named in `replaced`).
+    private func checkedFile(_ name: String, metadata: PostMetadata, replaced: inout String?) throws(RecorderError) -> Video? {
+        let file = path(name)
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+              let size = (attributes[.size] as? NSNumber)?.int64Value else { return nil }
+        let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+        if size == metadata.byteSize {
+            if let known = lock.withLock({ verified[name] }), known.inode == inode, known.size == size {
+                return Video(path: file, size: size, bytes: nil, level: .disk, replaced: nil)
+            }
+            if let digest = try? FileDigest.compute(path: file), digest.sha256 == metadata.sha256 {
+                lock.withLock { verified[name] = (inode, size) }
+                return Video(path: file, size: size, bytes: nil, level: .disk, replaced: nil)
+            }
+            replaced = "the cached copy of \(metadata.id) did not match its SHA-256; it was fetched again"
+        } else {
+            replaced = "the cached copy of \(metadata.id) had \(size) of \(metadata.byteSize) bytes; it was fetched again"
+        }
+        unlink(file)
+        return nil
+    }
+
+    private func download(_ name: String, metadata: PostMetadata, from store: any StorageBackend) throws(RecorderError) -> Video {
+        let final = path(name)
+        let temp = path(".tmp-\(name)-\(getpid())-\(UInt64.random(in: 0..<UInt64.max))")
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw RecorderError(LocalFiles.error("create", temp, elsewhere: "another cache.path"))
+        }
+        var closed = false
+        defer {
+            if !closed { close(fd) }
+            unlink(temp)
+        }
+        let got: DownloadedObject?
+        do throws(StorageError) {
+            got = try store.download(key: metadata.key, into: fd)
+        } catch {
+            throw RecorderError("cannot fetch post \(metadata.id)'s video: \(error.message)", exitStatus: RecorderError.status(for: error))
+        }
+        guard let got else {
+            throw RecorderError("post \(metadata.id)'s video (\(metadata.key)) is not in the store \(store.location). Its metadata exists, so the upload may still be under way; try again later.",
+                                exitStatus: .noInput)
+        }
+        guard got.size == metadata.byteSize, got.sha256 == metadata.sha256 else {
+            throw RecorderError("the store's copy of post \(metadata.id)'s video does not match its metadata (\(got.size) bytes, SHA-256 \(got.sha256.prefix(12))…; expected \(metadata.byteSize) bytes, \(metadata.sha256.prefix(12))…). It was not cached; check the store.",
+                                exitStatus: .dataError)
+        }
+        closed = true
+        guard close(fd) == 0, rename(temp, final) == 0 else {
+            throw RecorderError(LocalFiles.error("store", final, elsewhere: "another cache.path"))
+        }
+        let inode = ((try? FileManager.default.attributesOfItem(atPath: final))?[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+        lock.withLock { verified[name] = (inode, got.size) }
+        return Video(path: final, size: got.size, bytes: nil, level: .store, replaced: nil)
+    }
+
+    private struct CachedFile {
+        var name: String
+        var size: Int64
+        var used: Date
+    }
+
+    private func files() -> [CachedFile] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: settings.directory)) ?? []
+        return names.filter { $0.hasSuffix(".mp4") && !$0.hasPrefix(".") }.compactMap { name in
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path(name)),
+                  let size = (attributes[.size] as? NSNumber)?.int64Value else { return nil }
+            return CachedFile(name: name, size: size, used: attributes[.modificationDate] as? Date ?? .distantPast)
+        }
+    }
+
+    /// Removes the least recently used files until the disk level fits its bound. The file just
+    /// fetched stays even when it alone is larger than the bound.
+    private func evict(keeping kept: String) throws(RecorderError) {
+        var all = files()
+        var total = all.reduce(0) { $0 + $1.size }
+        guard total > settings.maxDiskBytes else { return }
+        all.sort { ($0.used, $0.name) < ($1.used, $1.name) }
+        for file in all where file.name != kept {
+            guard total > settings.maxDiskBytes else { break }
+            if unlink(path(file.name)) == 0 {
+                total -= file.size
+                forget(file.name)
+            }
+        }
+    }
+
+    /// Marks a file as just used (its modification time orders the disk level's LRU).
+    private func touch(_ file: String) {
+        _ = utimes(file, nil)
+    }
+
+    // MARK: - Memory level
+
+    private func memoryHit(_ name: String) -> Data? {
+        lock.withLock {
+            guard let index = memory.firstIndex(where: { $0.name == name }) else { return nil }
+            let entry = memory.remove(at: index)
+            memory.append(entry)
+            return entry.bytes
+        }
+    }
+
+    private func remember(_ name: String, _ bytes: Data) {
+        lock.withLock {
+            if let index = memory.firstIndex(where: { $0.name == name }) {
+                memoryBytes -= Int64(memory.remove(at: index).bytes.count)
+            }
+            memory.append((name, bytes))
+            memoryBytes += Int64(bytes.count)
+            while memoryBytes > settings.maxMemoryBytes, let oldest = memory.first {
+                memory.removeFirst()
+                memoryBytes -= Int64(oldest.bytes.count)
+            }
+        }
+    }
+
+    private func forget(_ name: String) {
+        lock.withLock {
+            verified[name] = nil
+            if let index = memory.firstIndex(where: { $0.name == name }) {
+                memoryBytes -= Int64(memory.remove(at: index).bytes.count)
+            }
+        }
+    }
+}
+
+/// An exclusive flock(2) on a file of its own, held while the guard lives.
+final class FileLockGuard {
+    private let fd: Int32
+
+    init(path: String) throws(RecorderError) {
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw RecorderError(LocalFiles.error("create the lock", path, elsewhere: "another cache.path")) }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            let error = RecorderError(LocalFiles.error("lock", path, elsewhere: "another cache.path"))
+            close(fd)
+            throw error
+        }
+    }
+
+    deinit { close(fd) }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Runs blocking work (network requests) on real threads, `width` at a time. Unlike
+/// `DispatchQueue.concurrentPerform`, which libdispatch sizes to the active CPUs, the width is what
+/// the caller asks for: a 2-core kiosk still keeps 8 requests in flight.
+public enum ParallelWork {
+    /// `body` for every item, results in the items' order. The first failure is thrown once all
+    /// started work has ended; items not started by then are skipped.
+    public static func map<T: Sendable, R: Sendable>(_ items: [T], width: Int,
+                                                     _ body: (T) throws(StorageError) -> R) throws(StorageError) -> [R] {
+        if items.count <= 1 || width <= 1 {
+            var results: [R] = []
+            for item in items { results.append(try body(item)) }
+            return results
+        }
+        let state = ParallelState<R>(count: items.count)
+        let done = DispatchSemaphore(value: 0)
+        let threads = min(width, items.count)
+        withoutActuallyEscaping(body) { body in
+            // The threads see the closure through a pointer: a Thread keeps its block a moment
+            // after it signals, and the closure itself must not outlive this call.
+            let slot = UnsafeMutablePointer<(T) throws(StorageError) -> R>.allocate(capacity: 1)
+            slot.initialize(to: body)
+            defer { slot.deinitialize(count: 1); slot.deallocate() }
+            let work = UncheckedBox(slot)
+            for _ in 0..<threads {
+                let thread = Thread {
+                    while let index = state.take() {
+                        do throws(StorageError) {
+                            state.store(try work.value.pointee(items[index]), at: index)
+                        } catch {
+                            state.fail(error)
+                        }
+                    }
+                    done.signal()
+                }
+                thread.stackSize = 1 << 20
+                thread.start()
+            }
+            for _ in 0..<threads { done.wait() }
+        }
+        if let failure = state.failure { throw failure }
+        return state.results.map { $0! }
+    }
+}
+
+/// Carries a pointer to a non-Sendable closure to threads that are all done with it before the call that made it returns.
+private struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// The shared counters of one `ParallelWork.map`.
+private final class ParallelState<R>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private let count: Int
+    private(set) var results: [R?]
+    private(set) var failure: StorageError?
+
+    init(count: Int) {
+        self.count = count
+        results = Array(repeating: nil, count: count)
+    }
+
+    func take() -> Int? {
+        lock.withLock {
+            guard failure == nil, next < count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    func store(_ result: R, at index: Int) { lock.withLock { results[index] = result } }
+
+    func fail(_ error: StorageError) { lock.withLock { if failure == nil { failure = error } } }
+}

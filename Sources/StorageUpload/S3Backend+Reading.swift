@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension S3Backend {
+    /// ListObjectsV2. libcurl 7.88 signs the query as written, so the parameters go in name order
+    /// with their values percent-encoded.
+    public func list(prefix: String, startAfter: String?, maxKeys: Int) throws(StorageError) -> ObjectListing {
+        let base = configuration.prefix
+        var query = "list-type=2&max-keys=\(min(max(maxKeys, 1), 1000))&prefix=\(Self.encode(base + prefix, keepSlash: false))"
+        if let startAfter { query += "&start-after=\(Self.encode(base + startAfter, keepSlash: false))" }
+        let request = HTTPRequest(method: .get, url: "\(bucketURL)/?\(query)")
+        let response = try handles.withHandle { handle throws(StorageError) in
+            try send(request, payloadSHA256: Self.emptySHA256, on: handle)
+        }
+        guard response.status == 200, !S3Response.isError(response.text) else {
+            throw failure(response, "list", base + prefix)
+        }
+        return S3Response.listing(response.text, dropping: base)
+    }
+
+    public func read(key: String, limit: Int) throws(StorageError) -> [UInt8]? {
+        let response = try handles.withHandle { handle throws(StorageError) in
+            try send(HTTPRequest(method: .get, url: url(forKey: key)), payloadSHA256: Self.emptySHA256, on: handle)
+        }
+        switch response.status {
+        case 200:
+            guard response.body.count <= limit, Int64(response.headers["content-length"] ?? "0") ?? 0 <= Int64(limit) else {
+                throw StorageError(.mismatch, "\(configuration.prefix + key) is larger than the \(limit) bytes expected of it.", retryable: false)
+            }
+            return response.body
+        case 404:
+            return nil
+        default:
+            throw failure(response, "read", configuration.prefix + key)
+        }
+    }
+
+    public func download(key: String, into descriptor: Int32) throws(StorageError) -> DownloadedObject? {
+        let response = try handles.withHandle { handle throws(StorageError) in
+            try send(HTTPRequest(method: .get, url: url(forKey: key)), payloadSHA256: Self.emptySHA256, on: handle, into: descriptor)
+        }
+        switch response.status {
+        case 200:
+            guard let downloaded = response.downloaded else {
+                throw StorageError(.transport(code: 0), "the download of \(configuration.prefix + key) returned no body.", retryable: true)
+            }
+            if let length = response.headers["content-length"].flatMap({ Int64($0) }), length != downloaded.size {
+                throw StorageError(.transport(code: 0), "the download of \(configuration.prefix + key) stopped at \(downloaded.size) of \(length) bytes.", retryable: true)
+            }
+            return downloaded
+        case 404:
+            return nil
+        default:
+            throw failure(response, "download", configuration.prefix + key)
+        }
+    }
+
+    public func write(_ bytes: [UInt8], key: String, contentType: String) throws(StorageError) {
+        var request = HTTPRequest(method: .put, url: url(forKey: key), body: .bytes(bytes))
+        request.headers = [("Content-Type", contentType), ("Content-MD5", FileDigest.base64(hex: FileDigest.md5(bytes)))]
+        let sha = FileDigest.sha256(bytes)
+        let response = try handles.withHandle { handle throws(StorageError) in try send(request, payloadSHA256: sha, on: handle) }
+        guard response.status == 200 else { throw failure(response, "write", configuration.prefix + key) }
+    }
+}
+
+extension S3Response {
+    /// The keys of a ListObjectsV2 answer, without the store's prefix.
+    static func listing(_ xml: String, dropping prefix: String) -> ObjectListing {
+        var entries: [ObjectListing.Entry] = []
+        var rest = xml[...]
+        while let open = rest.range(of: "<Contents>"), let close = rest.range(of: "</Contents>", range: open.upperBound..<rest.endIndex) {
+            let block = String(rest[open.upperBound..<close.lowerBound])
+            rest = rest[close.upperBound...]
+            guard var key = value(of: "Key", in: block) else { continue }
+            if key.hasPrefix(prefix) { key.removeFirst(prefix.count) }
+            entries.append(ObjectListing.Entry(key: key, size: Int64(value(of: "Size", in: block) ?? "") ?? -1,
+                                               lastModified: value(of: "LastModified", in: block).flatMap(Self.seconds)))
+        }
+        return ObjectListing(entries: entries, isTruncated: value(of: "IsTruncated", in: xml) == "true")
+    }
+
+    /// "2026-11-22T09:30:00.000Z" as seconds since 1970.
+    static func seconds(_ text: String) -> Double? {
+        let digits = text.utf8.map { Int($0) - 48 }
+        guard digits.count >= 19 else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int? {
+            var n = 0
+            for d in digits[from..<from + count] { guard (0...9).contains(d) else { return nil }; n = n * 10 + d }
+            return n
+        }
+        guard let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2),
+              let mi = number(14, 2), let s = number(17, 2) else { return nil }
+        var t = tm()
+        t.tm_year = Int32(y - 1900); t.tm_mon = Int32(mo - 1); t.tm_mday = Int32(d)
+        t.tm_hour = Int32(h); t.tm_min = Int32(mi); t.tm_sec = Int32(s)
+        return Double(timegm(&t))
+    }
+}
