@@ -49,7 +49,7 @@ let package = Package(
         // The kiosk daemon: services, the control API and the page, over the same RecorderCore the CLI uses.
         .target(
             name: "KioskService",
-            dependencies: ["RecorderCore", "VideoCapture", "MediaEncoder",
+            dependencies: ["RecorderCore", "VideoCapture", "MediaEncoder", "StorageUpload",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "RecorderCoreTests", dependencies: ["RecorderCore", "VideoCapture", "MediaEncoder", "StorageUpload"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "KioskServiceTests",
-                    dependencies: ["KioskService", "RecorderCore", "VideoCapture",
+                    dependencies: ["KioskService", "RecorderCore", "VideoCapture", "StorageUpload",
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "HummingbirdTesting", package: "hummingbird"),
                                    .product(name: "HTTPTypes", package: "swift-http-types"),

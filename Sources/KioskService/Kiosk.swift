@@ -20,6 +20,8 @@ public final class Kiosk: Sendable {
     public let hub: EventHub
     public let metrics: KioskMetrics
     public let notifier: SystemdNotifier
+    /// The gallery: the feed and posted videos through the cache.
+    public let library: KioskLibrary
     let publisher: PostPublisher
     let logger: Logger
     /// When the camera service last went round its loop (MonotonicClock microseconds).
@@ -39,7 +41,8 @@ public final class Kiosk: Sendable {
         let outbox = Outbox(root: configuration.outboxDirectory)
         try outbox.prepare()
         // Fail at start, not at the first post, when the store is misconfigured.
-        _ = try configuration.makeBackend()
+        let backend = try configuration.makeBackend()
+        library = KioskLibrary(store: backend, cache: VideoCache(settings: try configuration.videoCacheSettings()))
         publisher = PostPublisher(workspace: settings.workspace, outbox: outbox, configuration: configuration)
         manager = CameraManager(workspace: settings.workspace, device: settings.device)
         let policy = try configuration.retryPolicy(maximumAttempts: nil)

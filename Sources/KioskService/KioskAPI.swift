@@ -106,6 +106,32 @@ public enum KioskAPI {
             }
         }
 
+        router.get("/api/feed") { request, _ in
+            await handle { () async throws(APIError) -> Response in
+                let text = request.uri.queryParameters.get("page") ?? "1"
+                guard let number = Int(text), (1...100_000).contains(number) else {
+                    throw APIError.badRequest("page must be a number from 1 (the newest posts); got '\(text)'.")
+                }
+                let page = try await kiosk.library.page(number)
+                return encoded(GalleryPage(posts: page.entries, page: number, hasMore: page.next != nil))
+            }
+        }
+
+        router.get("/api/videos/:file") { request, context in
+            await handle { () async throws(APIError) -> Response in
+                let file = context.parameters.get("file") ?? ""
+                guard file.hasSuffix(".mp4"), PostID.isValid(String(file.dropLast(4))) else {
+                    throw APIError(.notFound, "no such video: ask for /api/videos/<post id>.mp4 with an id from /api/feed.", exitStatus: .noInput)
+                }
+                let video = try await kiosk.library.video(id: String(file.dropLast(4)))
+                if let bytes = video.bytes {
+                    return serveBytes(bytes, contentType: "video/mp4", request: request)
+                }
+                return try await serveFile(video.path, contentType: "video/mp4", request: request, context: context,
+                                           missing: "the cached video was removed meanwhile; ask again.")
+            }
+        }
+
         router.get("/api/preview.jpg") { _, _ in
             await handle { () async throws(APIError) -> Response in
                 let jpeg = try await kiosk.previewJPEG()
@@ -149,6 +175,35 @@ public enum KioskAPI {
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    struct GalleryPage: Encodable {
+        var posts: [FeedEntry]
+        var page: Int
+        var hasMore: Bool
+    }
+
+    /// Bytes in memory (the cache's memory level) with the same range support as `serveFile`.
+    static func serveBytes(_ bytes: Data, contentType: String, request: Request) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.acceptRanges] = "bytes"
+        headers[.cacheControl] = "no-store"
+        let size = bytes.count
+        var status = HTTPResponse.Status.ok
+        var range = 0...max(size - 1, 0)
+        if let header = request.headers[.range] {
+            guard let asked = ByteRange.parse(header, size: size) else {
+                headers[.contentRange] = "bytes */\(size)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+            range = asked
+            status = .partialContent
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
+        }
+        headers[.contentLength] = String(size == 0 ? 0 : range.count)
+        guard size > 0 else { return Response(status: status, headers: headers) }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes[range])))
     }
 
     /// A file with single-range support (`bytes=a-b`, `bytes=a-`, `bytes=-n`), so a browser can seek.

@@ -1,7 +1,8 @@
 /// The kiosk's one page: self-contained (no CDN, no build step), served at `/`.
 ///
 /// It follows `/api/events` (Server-Sent Events) and re-reads `/api/status` while recording or
-/// uploading, refreshes the preview picture, records, plays the shot back, and posts it.
+/// uploading, refreshes the preview picture, records, plays the shot back, and posts it. Below, a
+/// gallery of the posts in the store (`/api/feed`, 12 a page) plays them through the cache.
 enum KioskPage {
     static let html = #"""
 <!doctype html>
@@ -42,6 +43,13 @@ enum KioskPage {
   .muted { color: #999; font-size: 15px; }
   #posted-id { font-family: ui-monospace, monospace; font-weight: 700; }
   #token-form { display: none; }
+  #gallery-section { padding: 0 18px 18px; }
+  #gallery-section h2 { font-size: 16px; color: #aaa; text-transform: uppercase; letter-spacing: .05em; }
+  #gallery { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 12px; }
+  .post { background: #1c1c1c; border-radius: 10px; padding: 12px; display: flex; flex-direction: column; gap: 6px; }
+  .post .caption { font-weight: 600; overflow-wrap: anywhere; }
+  .post.damaged .caption { color: var(--warn); }
+  #more { margin-top: 12px; display: none; }
 </style>
 </head>
 <body>
@@ -86,6 +94,11 @@ enum KioskPage {
     </div>
   </aside>
 </main>
+<section id="gallery-section">
+  <h2>Posted</h2>
+  <div id="gallery" aria-live="polite"><span class="muted">Loading the posts…</span></div>
+  <button id="more">More</button>
+</section>
 <script>
 "use strict";
 const $ = (id) => document.getElementById(id);
@@ -164,6 +177,7 @@ function render(s) {
     progressBar.style.display = "none";
   }
   if (o.lastUploaded) $("posted-id").textContent = o.lastUploaded;
+  if (o.lastUploaded && o.lastUploaded !== galleryNewest) { galleryNewest = o.lastUploaded; loadGallery(true); }
   if (myPost) {
     if (o.lastUploaded === myPost || (o.queued.indexOf(myPost) < 0 && o.uploading !== myPost && o.uploaded > 0)) {
       $("post-message").textContent = "Posted as " + myPost + ".";
@@ -232,6 +246,47 @@ $("token-save").onclick = () => {
   connect();
 };
 
+// The gallery: 12 posts a page from /api/feed, newest first; "More" appends the next page.
+let galleryPage = 0, galleryBusy = false, galleryNewest = null;
+function postCard(p) {
+  const card = document.createElement("div");
+  card.className = "post" + (p.problem ? " damaged" : "");
+  card.dataset.id = p.id;
+  const caption = document.createElement("div");
+  caption.className = "caption";
+  caption.textContent = p.problem ? p.id + ": " + p.problem : (p.caption || "(no caption)");
+  card.appendChild(caption);
+  const meta = document.createElement("div");
+  meta.className = "muted";
+  meta.textContent = p.problem ? "" : p.createdAt.replace("T", " ").replace("Z", " UTC") + " · " +
+    (p.durationSeconds || 0).toFixed(1) + " s · " + mb(p.byteSize || 0) + (p.author ? " · " + p.author : "");
+  card.appendChild(meta);
+  if (!p.problem) {
+    const play = document.createElement("button");
+    play.textContent = "Play";
+    play.className = "play";
+    play.onclick = () => showPlayback("/api/videos/" + encodeURIComponent(p.id) + ".mp4");
+    card.appendChild(play);
+  }
+  return card;
+}
+function loadGallery(reset) {
+  if (galleryBusy) return Promise.resolve();
+  galleryBusy = true;
+  const next = reset ? 1 : galleryPage + 1;
+  return api("/api/feed?page=" + next).then((r) => {
+    const list = $("gallery");
+    if (reset) list.textContent = "";
+    for (const p of r.posts) list.appendChild(postCard(p));
+    if (reset && r.posts.length === 0) list.innerHTML = '<span class="muted">Nothing posted yet.</span>';
+    galleryPage = r.page;
+    $("more").style.display = r.hasMore ? "inline-block" : "none";
+    document.body.dataset.galleryPages = String(galleryPage);
+  }).catch((e) => { $("gallery").textContent = "Cannot list the posts: " + e.message; })
+    .finally(() => { galleryBusy = false; });
+}
+$("more").onclick = () => loadGallery(false);
+
 let events = null;
 function connect() {
   if (events) events.close();
@@ -243,6 +298,7 @@ function connect() {
   refreshStatus();
 }
 connect();
+loadGallery(true);
 // Progress and upload percentages change between events: re-read while something moves.
 setInterval(() => {
   if (status && (["countdown", "starting", "recording", "finishing"].includes(status.state) || status.outbox.uploading || status.outbox.depth > 0)) refreshStatus();

@@ -83,9 +83,9 @@ struct FeedCommand: ParsableCommand {
     }
 }
 
-/// Prints a value as pretty, sorted JSON on standard output.
+/// Prints a value as one line of JSON (sorted keys) on standard output, like every --json result.
 func printJSON<T: Encodable>(_ value: T) {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     if let data = try? encoder.encode(value) { print(String(decoding: data, as: UTF8.self)) }
 }

@@ -7,7 +7,7 @@ import Glibc
 /// `recorder post` against a real S3 server (SeaweedFS), through the fault-injecting proxy, with
 /// curl (SigV4) as the independent reader. One server at a time: SeaweedFS uses fixed side ports.
 @Suite(.serialized) struct S3UploadTests {
-    private func sandbox(_ s3: S3Fixture, _ extra: [String: String] = [:]) throws -> PostSandbox {
+    func sandbox(_ s3: S3Fixture, _ extra: [String: String] = [:]) throws -> PostSandbox {
         var box = try PostSandbox()
         box.extraEnvironment = s3.environment.merging(extra) { $1 }
         return box
@@ -28,7 +28,7 @@ import Glibc
         return metadata
     }
 
-    private func postedID(_ result: Tools.Output) throws -> String {
+    func postedID(_ result: Tools.Output) throws -> String {
         #expect(result.status == 0, "post failed: \(result.stderr)")
         let answer = try jsonObject(result.stdout)
         #expect(answer["status"] as? String == "uploaded", "\(answer)")

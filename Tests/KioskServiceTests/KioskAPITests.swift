@@ -4,7 +4,8 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
-import RecorderCore
+@testable import RecorderCore
+import StorageUpload
 import Synchronization
 import Testing
 import VideoCapture
@@ -183,6 +184,25 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
                 #expect(outbox["lastUploaded"] as? String == id)
                 #expect(outbox["depth"] as? Int == 0)
             }
+            // The gallery lists the post and plays it through the cache, with ranges.
+            try await client.execute(uri: "/api/feed?page=1", method: .get) { response in
+                #expect(response.status == .ok)
+                let posts = try #require(object(response)["posts"] as? [[String: Any]])
+                #expect(posts.first?["id"] as? String == id)
+                #expect(posts.first?["caption"] as? String == "Booth 👩‍👩‍👧 مرحبا")
+            }
+            let original = try #require(FileManager.default.contents(atPath: video))
+            for _ in 0..<2 {  // from the store, then from memory
+                try await client.execute(uri: "/api/videos/\(id).mp4", method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(Data(response.body.readableBytesView) == original)
+                }
+                try await client.execute(uri: "/api/videos/\(id).mp4", method: .get, headers: [.range: "bytes=100-199"]) { response in
+                    #expect(response.status == .partialContent)
+                    #expect(response.headers[.contentRange] == "bytes 100-199/\(size)")
+                    #expect(Data(response.body.readableBytesView) == original[100...199])
+                }
+            }
             try await client.execute(uri: "/metrics", method: .get) { response in
                 let text = String(buffer: response.body)
                 #expect(text.contains(#"recorder_shots_total{result="ok"} 1"#))
@@ -193,6 +213,48 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
                 #expect(text.contains("recorder_camera_up 1"))
                 let frames = text.split(separator: "\n").first { $0.hasPrefix("recorder_frames_captured_total ") }
                 #expect(frames.flatMap { Int($0.split(separator: " ").last!) } == shot.frames)
+            }
+        }
+    }
+
+    @Test func galleryPagesTheFeedAndRefusesBadRequests() async throws {
+        let fixture = try KioskFixture()
+        defer { fixture.remove() }
+        await fixture.start()
+        // 13 posts (metadata and index objects only) straight into the local store.
+        let store = LocalDirectoryBackend(root: fixture.directory + "/store")
+        let now = Date()
+        let ids = (0..<13).map { "GALLERY" + String(format: "%03d", $0) }
+        for (i, id) in ids.enumerated() {
+            var metadata = try PostMetadata.decode(Data(#"{"id":"x","video":"x.mp4","key":"k","metadataKey":"m","url":"u","ext":"mp4","width":1,"height":1,"durationSeconds":2,"frameRate":15,"codec":"h264","byteSize":10,"sha256":"0000000000000000000000000000000000000000000000000000000000000000","caption":"c","author":{"id":"a","name":"A"},"createdAt":"2026-01-01T00:00:00Z","camera":"c","likeCount":0,"shareCount":0,"commentCount":0}"#.utf8))
+            metadata.rename(to: id, url: store.url(forKey: PostMetadata.videoKey(id: id)))
+            metadata.caption = "post \(i)"
+            metadata.createdAt = RFC3339.string(now.addingTimeInterval(-Double(i)))
+            try store.write(Array(try metadata.jsonData()), key: metadata.metadataKey, contentType: "application/json")
+            try PostFeed(store: store).index(metadata)
+        }
+        try await fixture.application().test(.router) { client in
+            try await client.execute(uri: "/api/feed", method: .get) { response in
+                let page = object(response)
+                let posts = try #require(page["posts"] as? [[String: Any]])
+                #expect(posts.compactMap { $0["id"] as? String } == Array(ids[0..<12]))
+                #expect(page["hasMore"] as? Bool == true)
+            }
+            try await client.execute(uri: "/api/feed?page=2", method: .get) { response in
+                let page = object(response)
+                #expect((page["posts"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [ids[12]])
+                #expect(page["hasMore"] as? Bool == false)
+            }
+            try await client.execute(uri: "/api/feed?page=zero", method: .get) { response in
+                #expect(response.status == .badRequest)
+            }
+            // No video in the store for this post: a clear 404 with the CLI's status.
+            try await client.execute(uri: "/api/videos/\(ids[0]).mp4", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(object(response)["exitStatus"] as? Int == 66)
+            }
+            try await client.execute(uri: "/api/videos/..%2Fetc%2Fpasswd", method: .get) { response in
+                #expect(response.status == .notFound)
             }
         }
     }

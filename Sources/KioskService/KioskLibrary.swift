@@ -1,0 +1,50 @@
+import Dispatch
+import Foundation
+import HTTPTypes
+import RecorderCore
+import StorageUpload
+
+/// The kiosk's gallery: pages of the feed and posted videos through the cache. Store requests and
+/// cache files block, so they run on a queue of their own, never on the cooperative pool.
+public final class KioskLibrary: Sendable {
+    /// Posts per gallery page.
+    public static let pageSize = 12
+    let feed: PostFeed
+    let cache: VideoCache
+    private let queue = DispatchQueue(label: "recorder.library", attributes: .concurrent)
+
+    public init(store: any StorageBackend, cache: VideoCache) {
+        feed = PostFeed(store: store)
+        self.cache = cache
+    }
+
+    /// Gallery page `number` (1 = newest).
+    func page(_ number: Int) async throws(APIError) -> FeedPage {
+        try await offPool { () throws(RecorderError) in try self.feed.page(number, size: Self.pageSize) }
+    }
+
+    /// A posted video, checked and cached.
+    func video(id: String) async throws(APIError) -> VideoCache.Video {
+        try await offPool { () throws(RecorderError) in
+            let metadata = try self.feed.metadata(id: id)
+            return try self.cache.video(for: metadata, from: self.feed.store)
+        }
+    }
+
+    private func offPool<T: Sendable>(_ work: @escaping @Sendable () throws(RecorderError) -> T) async throws(APIError) -> T {
+        let result: Result<T, RecorderError> = await withCheckedContinuation { continuation in
+            queue.async {
+                do throws(RecorderError) { continuation.resume(returning: .success(try work())) } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        switch result {
+        case .success(let value): return value
+        case .failure(let error):
+            // A store that is down for now is unavailable here, not a conflict.
+            if error.exitStatus == .tempFail { throw APIError(.serviceUnavailable, error.message, exitStatus: .tempFail) }
+            throw APIError(error)
+        }
+    }
+}

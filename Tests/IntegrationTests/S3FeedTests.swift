@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+@testable import RecorderCore
+import StorageUpload
+
+/// The feed and the video cache against SeaweedFS (in the serialized S3 suite: one server at a time).
+extension S3UploadTests {
+    private func backend(_ s3: S3Fixture, prefix: String = "", throughProxy: Bool = true) throws -> S3Backend {
+        try S3Backend(S3Configuration(
+            endpoint: "http://127.0.0.1:\(throughProxy ? s3.proxyPort : s3.serverPort)", region: "us-east-1", bucket: S3Fixture.bucket,
+            prefix: prefix, credentials: S3Credentials(accessKeyID: S3Fixture.access, secretAccessKey: S3Fixture.secret, source: "the test")))
+    }
+
+    @Test func feedPagesThroughMoreKeysThanOneListingHolds() throws {
+        let s3 = try S3Fixture()
+        let store = try backend(s3)
+        // 1,050 cheap index objects (no videos, no metadata), written straight to the server.
+        let newest = RFC3339.date(RFC3339.string(Date()))!
+        let ids = try StoreSeeder(store: try backend(s3, throughProxy: false)).posts(1050, newest: newest, indexOnly: true)
+        // The server's own listing stops at 1,000 keys: more than one ListObjectsV2 page exists.
+        #expect(try s3.keys(prefix: "feed/").count == 1000)
+
+        let feed = PostFeed(store: store)
+        let first = try feed.page(1, size: 10)
+        #expect(first.entries.map(\.id) == Array(ids[0..<10]))
+        #expect(first.entries.allSatisfy { $0.problem?.hasPrefix("metadata missing") == true })
+
+        s3.clearRequests()
+        let deep = try feed.page(101, size: 10)
+        #expect(deep.entries.map(\.id) == Array(ids[1000..<1010]))
+        // Skipping 1,000 keys is one listing, the page another: O(page), not the whole bucket.
+        let listings = s3.requests().filter { $0.contains("list-type=2") }
+        #expect(listings.count == 2, "\(listings)")
+        #expect(try feed.page(105, size: 10).entries.map(\.id) == Array(ids[1040..<1050]))
+        #expect(try feed.page(105, size: 10).next == nil)
+        #expect(try feed.page(2, size: 1000).entries.map(\.id) == Array(ids[1000..<1050]))
+
+        // A cursor across the 1,000-key boundary needs the cursor post's metadata.
+        let seeder = StoreSeeder(store: store)
+        let anchor = ids[995]
+        let created = newest.addingTimeInterval(-995)
+        try store.write(Array(try seeder.metadata(id: anchor, caption: "anchor", created: created).jsonData()),
+                        key: PostMetadata.metadataKey(id: anchor), contentType: "application/json")
+        let across = try feed.page(after: anchor, size: 10)
+        #expect(across.entries.map(\.id) == Array(ids[996..<1006]))
+    }
+
+    @Test func postedVideosAreListedAndFetchedThroughTheCache() throws {
+        let s3 = try S3Fixture()
+        let box = try sandbox(s3, ["RECORDER_S3_PREFIX": "booth-1/", "XDG_CACHE_HOME": "\(try Tools.tempDirectory())"])
+        defer { box.remove() }
+        var posted: [(id: String, sha: String)] = []
+        for caption in ["first", "second ✨\nmore"] {
+            let sha = try box.shoot()
+            let result = try box.recorder(["post", "--caption", caption, "--json"])
+            posted.append((try postedID(result), sha))
+            sleep(1)  // distinct creation seconds: newest first is then certain
+        }
+        let listed = try box.recorder(["feed", "--json"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let page = try #require(try? JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any], "not JSON: \(listed.stdout) \(listed.stderr)")
+        let entries = try #require(page["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["id"] as? String } == [posted[1].id, posted[0].id])
+        #expect(entries.first?["caption"] as? String == "second ✨")
+        #expect(try s3.keys(prefix: "booth-1/feed/").count == 2)
+
+        s3.clearRequests()
+        let fetched = try box.recorder(["fetch", posted[1].id, "--json"])
+        #expect(fetched.status == 0, "\(fetched.stderr)")
+        let answer = try jsonObject(fetched.stdout)
+        #expect(answer["from"] as? String == "store")
+        let path = try #require(answer["path"] as? String)
+        #expect(try sha256(of: path) == posted[1].sha)
+        #expect(try Probe.decodesCleanly(path))
+        #expect(s3.requests().filter { $0.hasPrefix("GET /clips/booth-1/videos/") }.count == 1)
+
+        s3.clearRequests()
+        let again = try box.recorder(["fetch", posted[1].id, "--json", "--output", "\(box.root)/copy.mp4"])
+        #expect(try jsonObject(again.stdout)["from"] as? String == "disk")
+        #expect(s3.requests().filter { $0.hasPrefix("GET /clips/booth-1/videos/") }.isEmpty)
+        #expect(try sha256(of: "\(box.root)/copy.mp4") == posted[1].sha)
+
+        // The store failing: the same statuses as `post`.
+        try s3.faults([["match": "GET", "action": "respond", "status": 503,
+                        "body": "<Error><Code>ServiceUnavailable</Code><Message>down for the test</Message></Error>", "count": 1000]])
+        let failing = try box.recorder(["feed", "--set", "retry.max_seconds=0"])
+        #expect(failing.status == 75 || failing.status == 69, "\(failing.status) \(failing.stderr)")
+        #expect(failing.stderr.contains("cannot read the feed"))
+        try s3.faults([])
+    }
+}
