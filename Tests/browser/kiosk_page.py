@@ -4,7 +4,10 @@
 Starts `recorder kiosk` on the built-in test pattern with its own workspace, outbox and local
 store, then does what a guest does: sees the live preview, clicks record, waits through the
 countdown and the shot, watches it play back, types a caption with emoji, posts, and waits for the
-posted id. Checks what the store received with ffprobe and the metadata file. Screenshots go to
+posted id. Checks what the store received with ffprobe and the metadata file. Then the gallery:
+the new post first among 12 older ones seeded into the store (one with damaged metadata, one
+with markup in its caption), "More" for the 13th, and the posted video played from the cache.
+Screenshots go to
 ARTIFACTS (default .cache/browser-artifacts). Prints 'N passed, N failed'; exits 1 on any failure.
 
     python Tests/browser/kiosk_page.py RECORDER_BINARY
@@ -42,6 +45,32 @@ port = free_port()
 base = f"http://127.0.0.1:{port}"
 env = dict(os.environ)
 env.pop("RECORDER_CONFIG", None)
+env["XDG_CACHE_HOME"] = str(work / "cache")
+
+
+def seed_posts(store, count):
+    """Older posts straight into the local store: metadata and feed index objects, no videos."""
+    (store / "posts").mkdir(parents=True)
+    (store / "feed").mkdir(parents=True)
+    now = int(time.time())
+    ids = []
+    for i in range(count):
+        post_id = f"SEEDED{i:04d}"
+        created = now - 3600 - i
+        caption = "<img src=x onerror=alert(1)> not markup" if i == 0 else f"seeded post {i}"
+        meta = {"id": post_id, "video": f"{post_id}.mp4", "key": f"videos/{post_id}.mp4", "metadataKey": f"posts/{post_id}.json",
+                "url": "file:///nowhere", "ext": "mp4", "width": 320, "height": 240, "durationSeconds": 2.0, "frameRate": 15,
+                "codec": "h264", "byteSize": 1000, "sha256": "0" * 64, "caption": caption, "author": {"id": "t", "name": "tester"},
+                "createdAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(created)), "camera": "testsrc",
+                "likeCount": 0, "shareCount": 0, "commentCount": 0}
+        text = json.dumps(meta) if i != 5 else '{"id": "broken'
+        (store / "posts" / f"{post_id}.json").write_text(text)
+        (store / "feed" / f"{9999999999 - created:010d}-{post_id}.json").write_text(json.dumps({"id": post_id}))
+        ids.append(post_id)
+    return ids
+
+
+seeded = seed_posts(work / "store", 12)
 log = open(artifacts / "kiosk.log", "w")
 kiosk = subprocess.Popen(
     [binary, "kiosk", "--device", "testsrc", "--listen", f"127.0.0.1:{port}", "--seconds", "3", "--countdown", "2",
@@ -111,6 +140,34 @@ try:
         store_duration = float(info.get("format", {}).get("duration", 0))
         check("the uploaded video is H.264 of ~3 s (ffprobe)",
               info.get("streams", [{}])[0].get("codec_name") == "h264" and 2.5 < store_duration < 3.6, probe.stdout)
+        # The gallery: the new post first, 12 to a page, "More" for the rest, played from the cache.
+        page.wait_for_function(f"(() => {{ const c = document.querySelector('#gallery .post');"
+                               f" return c && c.dataset.id === '{post_id}'; }})()", timeout=30000)
+        cards = page.eval_on_selector_all("#gallery .post", "cs => cs.map(c => c.dataset.id)")
+        check("the gallery shows the new post first, 12 to a page", len(cards) == 12 and cards[0] == post_id and cards[1] == seeded[0],
+              str(cards))
+        check("a caption is shown as text, never as markup",
+              page.eval_on_selector_all("#gallery img", "imgs => imgs.length") == 0
+              and "<img src=x" in page.inner_text(f"#gallery .post[data-id='{seeded[0]}']"))
+        damaged = page.inner_text(f"#gallery .post[data-id='{seeded[5]}']")
+        check("a post with damaged metadata is shown as such", "metadata damaged" in damaged, damaged)
+        check("'More' is offered when there are more posts", page.is_visible("#more"))
+        page.click("#more")
+        page.wait_for_function("document.querySelectorAll('#gallery .post').length === 13", timeout=30000)
+        check("'More' loads the next page and then hides", not page.is_visible("#more")
+              and page.eval_on_selector_all("#gallery .post", "cs => cs[12].dataset.id") == seeded[11])
+        page.screenshot(path=str(artifacts / "6-gallery.png"), full_page=True)
+        page.click(f"#gallery .post[data-id='{post_id}'] button.play")
+        page.wait_for_function(f"(() => {{ const v = document.getElementById('playback');"
+                               f" return v.src.endsWith('/api/videos/{post_id}.mp4') && v.readyState >= 2 && v.duration > 2; }})()",
+                               timeout=30000)
+        played = page.evaluate("document.getElementById('playback').duration")
+        check("a gallery post plays from the cache (a <video> of ~3 s)", 2.5 < played < 3.6, f"duration={played}")
+        cached = list((work / "cache" / "recorder" / "videos").glob("*.mp4"))
+        check("the played video is in the cache, byte for byte the posted one",
+              len(cached) == 1 and cached[0].read_bytes() == video.read_bytes(), str(cached))
+        page.screenshot(path=str(artifacts / "7-gallery-playback.png"))
+
         errors = [line for line in console if line.startswith(("error", "pageerror"))]
         check("no script errors in the page", not errors, "; ".join(errors))
         browser.close()
