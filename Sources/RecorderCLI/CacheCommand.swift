@@ -73,14 +73,14 @@ struct CacheClearCommand: ParsableCommand {
     }
 }
 
-/// Byte counts for people: 1000-based units, as disks are sold and `ls -lh --si` shows them.
+/// Byte counts for people, in the binary units the settings use (`cache.max_mib`), as `ls -lh` shows them.
 enum ByteCount {
     static func human(_ bytes: Int64) -> String {
-        let units = ["bytes", "kB", "MB", "GB", "TB"]
+        let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
         var value = Double(bytes)
         var unit = 0
-        while value >= 1000 && unit < units.count - 1 {
-            value /= 1000
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
             unit += 1
         }
         return unit == 0 ? "\(bytes) bytes" : String(format: value < 10 ? "%.2f %@" : value < 100 ? "%.1f %@" : "%.0f %@", value, units[unit])
