@@ -74,7 +74,8 @@ struct MultipartUpload {
         defer { close(fd) }
         let state = PartsState(pending: numbers, journal: journal)
         let workers = min(configuration.parallelParts, numbers.count)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        // Real threads: concurrentPerform would cap the workers at the CPU count (2 on a small kiosk).
+        _ = try ParallelWork.map(Array(0..<workers), width: workers) { (_: Int) throws(StorageError) -> Bool in
             do throws(StorageError) {
                 try backend.handles.withHandle { handle throws(StorageError) in
                     while let number = state.next() {
@@ -91,6 +92,7 @@ struct MultipartUpload {
             } catch {
                 state.fail(error)
             }
+            return true
         }
         if let error = state.firstError { throw error }
         return state.journal

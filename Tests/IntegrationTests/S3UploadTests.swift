@@ -14,7 +14,7 @@ import Glibc
     }
 
     /// The posted video and metadata, fetched with curl; checks the bytes against `shotSHA`.
-    private func fetch(_ s3: S3Fixture, id: String, shotSHA: String, in box: PostSandbox) throws -> [String: Any] {
+    func fetch(_ s3: S3Fixture, id: String, shotSHA: String, in box: PostSandbox) throws -> [String: Any] {
         let video = "\(box.root)/fetched.mp4", meta = "\(box.root)/fetched.json"
         #expect(try s3.get("videos/\(id).mp4", to: video) == 200)
         #expect(try s3.get("posts/\(id).json", to: meta) == 200)

@@ -17,7 +17,8 @@ of rules, each used at most "count" times (the file is rewritten as counts drop)
   {"match": "", "action": "throttle", "rate": 2000000, "count": 1000000}
       forward the body at about `rate` bytes per second
 
-"match" is a substring of "METHOD TARGET". Writes "ready" to STATE_DIR/ready once listening.
+"match" is a substring of "METHOD TARGET". Writes "ready" to STATE_DIR/ready once listening, and the
+most request bodies it has seen forwarded at once to STATE_DIR/peak (the uploads' real parallelism).
 """
 import json, os, socket, struct, sys, threading, time
 
@@ -83,6 +84,25 @@ def read_headers(sock, buffer):
     return head.decode("latin-1").split("\r\n"), rest
 
 
+active = 0
+
+
+def bodies_in_flight(change):
+    """Counts request bodies being forwarded at once; the most seen goes to STATE_DIR/peak."""
+    global active
+    with lock:
+        active += change
+        path = os.path.join(state, "peak")
+        try:
+            peak = int(open(path).read())
+        except (OSError, ValueError):
+            peak = 0
+        if active > peak:
+            with open(path + ".new", "w") as f:
+                f.write(str(active))
+            os.replace(path + ".new", path)
+
+
 def handle(client):
     upstream = socket.create_connection(("127.0.0.1", target_port))
     threading.Thread(target=pump_back, args=(upstream, client), daemon=True).start()
@@ -119,36 +139,16 @@ def handle(client):
                 client.close()
                 return
             upstream.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
-            sent = 0
-            while sent < length:
-                if not buffer:
-                    buffer = client.recv(65536)
-                    if not buffer:
-                        return
-                chunk = buffer[: length - sent]
-                buffer = buffer[len(chunk):]
-                if fault and fault["action"] in ("reset", "stall") and sent + len(chunk) >= fault["after"]:
-                    chunk = chunk[: max(fault["after"] - sent, 0)]
-                    upstream.sendall(chunk)
-                    if fault["action"] == "reset":
-                        reset(client)
-                        reset(upstream)
-                        return
-                    while True:  # stall: keep the connection open, move nothing
-                        time.sleep(0.5)
-                        try:
-                            if client.recv(65536, socket.MSG_DONTWAIT) == b"":
-                                break
-                        except BlockingIOError:
-                            continue
-                        except OSError:
-                            break
-                    reset(upstream)
-                    return
-                upstream.sendall(chunk)
-                sent += len(chunk)
-                if fault and fault["action"] == "throttle":
-                    time.sleep(len(chunk) / float(fault["rate"]))
+            if length > 0:
+                bodies_in_flight(+1)
+            try:
+                forwarded = forward_body(client, upstream, buffer, length, fault)
+            finally:
+                if length > 0:
+                    bodies_in_flight(-1)
+            if forwarded is None:
+                return
+            buffer = forwarded
     except OSError:
         pass
     finally:
@@ -160,6 +160,42 @@ def handle(client):
             upstream.shutdown(socket.SHUT_WR)
         except OSError:
             pass
+
+
+def forward_body(client, upstream, buffer, length, fault):
+    """Sends a request body upstream, applying a reset, stall or throttle fault. Returns what is
+    left in the buffer, or None when the connection is done with."""
+    sent = 0
+    while sent < length:
+        if not buffer:
+            buffer = client.recv(65536)
+            if not buffer:
+                return
+        chunk = buffer[: length - sent]
+        buffer = buffer[len(chunk):]
+        if fault and fault["action"] in ("reset", "stall") and sent + len(chunk) >= fault["after"]:
+            chunk = chunk[: max(fault["after"] - sent, 0)]
+            upstream.sendall(chunk)
+            if fault["action"] == "reset":
+                reset(client)
+                reset(upstream)
+                return
+            while True:  # stall: keep the connection open, move nothing
+                time.sleep(0.5)
+                try:
+                    if client.recv(65536, socket.MSG_DONTWAIT) == b"":
+                        break
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    break
+            reset(upstream)
+            return
+        upstream.sendall(chunk)
+        sent += len(chunk)
+        if fault and fault["action"] == "throttle":
+            time.sleep(len(chunk) / float(fault["rate"]))
+    return buffer
 
 
 def main():

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// Parts in parallel against SeaweedFS (in the serialized S3 suite: one server at a time).
+extension S3UploadTests {
+    private func peak(_ s3: S3Fixture) -> Int {
+        Int((try? String(contentsOfFile: "\(s3.dir)/proxy/peak", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+    }
+
+    @Test func partsGoUpAsManyAtOnceAsConfiguredEvenOnTwoCores() throws {
+        let s3 = try S3Fixture()
+        // 3 parts of 5 MiB, 3 at once: on a 2-core machine libdispatch's concurrentPerform ran 2.
+        let box = try sandbox(s3, S3Fixture.multipart.merging(["RECORDER_S3_PARALLEL_PARTS": "3"]) { $1 })
+        defer { box.remove() }
+        let shotSHA = try box.shootLarge()
+        let parts = (try FileManager.default.attributesOfItem(atPath: box.currentVideo)[.size] as? Int).map { ($0 + (5 << 20) - 1) / (5 << 20) }
+        try #require(parts == 3, "the large shot should make 3 parts of 5 MiB")
+        // Slow connections (1.5 MB/s each) make every part's body overlap the others'.
+        try s3.faults([["match": "", "action": "throttle", "rate": 1_500_000, "count": 1_000_000]])
+        let id = try postedID(try box.recorder(["post", "--caption", "parallel", "--json"]))
+        _ = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
+        #expect(peak(s3) == 3, "at most \(peak(s3)) part bodies were in flight at once")
+    }
+
+    @Test func faultsWithPartsInParallelStillEndInOneWholeObject() throws {
+        let s3 = try S3Fixture()
+        let box = try sandbox(s3, S3Fixture.multipart.merging(["RECORDER_S3_PARALLEL_PARTS": "3"]) { $1 })
+        defer { box.remove() }
+        let shotSHA = try box.shootLarge()
+        try s3.faults([
+            ["match": "partNumber=2&", "action": "reset", "after": 1_000_000, "count": 1],
+            ["match": "partNumber=3&", "action": "respond", "status": 503, "count": 1,
+             "body": "<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>"],
+            ["match": "partNumber=1&", "action": "stall", "after": 2_000_000, "count": 1],
+        ])
+        let result = try box.recorder(["post", "--caption", "parallel faults", "--json", "--attempts", "20"])
+        let id = try postedID(result)
+        _ = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
+        #expect(try s3.keys(prefix: "videos/") == ["videos/\(id).mp4"])
+        #expect(try s3.pendingUploads() == 0)
+        #expect(box.queued().isEmpty)
+    }
+}
