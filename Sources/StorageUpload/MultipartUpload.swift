@@ -20,16 +20,16 @@ struct MultipartUpload {
     private var objectURL: String { backend.url(forKey: key) }
     private var target: String { configuration.prefix + key }
 
-    /// Returns the finished object's ETag.
+    /// Returns the finished object's ETag, as the store reports it.
     func run() throws(StorageError) -> String {
         var journal = try backend.handles.withHandle { handle throws(StorageError) in try resumeOrCreate(on: handle) }
         let missing = journal.missingParts
         if !missing.isEmpty {
             journal = try sendParts(missing, checksums: try partChecksums(), journal: journal)
         }
-        try backend.handles.withHandle { handle throws(StorageError) in try complete(journal, on: handle) }
+        let etag = try backend.handles.withHandle { handle throws(StorageError) in try complete(journal, on: handle) }
         MultipartJournal.remove(journalPath)
-        return journal.expectedETag
+        return etag
     }
 
     /// The journal of an earlier attempt at this same file, key and part size; otherwise a new upload
@@ -109,14 +109,19 @@ struct MultipartUpload {
             if S3Response.value(of: "Code", in: response.text) == "NoSuchUpload" { throw expired() }
             throw backend.failure(response, "upload part \(number) of", target)
         }
-        guard let etag = response.etag, etag.lowercased() == md5 else {
-            throw StorageError(.mismatch, "the store's checksum of part \(number) of \(target) differs from what was sent; it will be sent again.",
+        // The store checked the body against Content-MD5; its ETag need not be that MD5 (SSE-KMS,
+        // SSE-C and several S3-compatible stores), and completing needs the ETag it gave.
+        guard let etag = response.etag, !etag.isEmpty else {
+            throw StorageError(.mismatch, "the store gave no ETag for part \(number) of \(target); it will be sent again.",
                                retryable: true)
         }
         return MultipartJournal.Part(number: number, etag: etag, md5: md5)
     }
 
-    private func complete(_ journal: MultipartJournal, on handle: borrowing CurlHandle) throws(StorageError) {
+    /// Completes the upload; returns the object's ETag. An ETag other than the MD5-of-MD5s formula
+    /// (encrypted or non-AWS stores) is confirmed by the object's size and the SHA-256 this upload
+    /// set as its metadata.
+    private func complete(_ journal: MultipartJournal, on handle: borrowing CurlHandle) throws(StorageError) -> String {
         var xml = "<CompleteMultipartUpload>"
         for number in 1...journal.partCount {
             xml += "<Part><PartNumber>\(number)</PartNumber><ETag>\"\(journal.part(number)!.etag)\"</ETag></Part>"
@@ -131,9 +136,8 @@ struct MultipartUpload {
         let code = S3Response.value(of: "Code", in: text)
         if code == "NoSuchUpload" {
             // Completed by an attempt that died before it could remove the journal, or expired.
-            if let object = try backend.stat(key: key, on: handle), object.etag?.lowercased() == journal.expectedETag,
-               object.size == digest.size {
-                return
+            if let object = try backend.stat(key: key, on: handle), backend.isOurs(object, digest: digest, etag: journal.expectedETag) {
+                return object.etag?.lowercased() ?? journal.expectedETag
             }
             throw expired()
         }
@@ -146,10 +150,12 @@ struct MultipartUpload {
             throw backend.failure(response, "complete the multipart upload of", target)
         }
         let etag = S3Response.value(of: "ETag", in: text)?.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-        guard etag?.lowercased() == journal.expectedETag else {
+        if let etag, etag.lowercased() == journal.expectedETag { return etag.lowercased() }
+        guard let object = try backend.stat(key: key, on: handle), backend.isOurs(object, digest: digest, etag: journal.expectedETag) else {
             throw StorageError(.mismatch, "the store's checksum of \(target) (\(etag ?? "none")) differs from the parts sent (\(journal.expectedETag)).",
                                retryable: true)
         }
+        return object.etag?.lowercased() ?? journal.expectedETag
     }
 
     /// The store forgot the upload (expired, or aborted elsewhere): start over on the next attempt.

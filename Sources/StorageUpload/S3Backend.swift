@@ -98,12 +98,12 @@ public struct S3Backend: StorageBackend {
             return try MultipartUpload(backend: self, path: path, key: key, contentType: contentType, digest: digest,
                                 journalPath: journal).run()
         }
-        try putObject(path: path, key: key, contentType: contentType, digest: digest)
-        return digest.md5
+        return try putObject(path: path, key: key, contentType: contentType, digest: digest)
     }
 
-    /// One PUT, with `Content-MD5` so the store rejects a body damaged on the way.
-    func putObject(path: String, key: String, contentType: String, digest: FileDigest) throws(StorageError) {
+    /// One PUT, with `Content-MD5` so the store rejects a body damaged on the way. Returns the ETag
+    /// the store now reports for the object.
+    func putObject(path: String, key: String, contentType: String, digest: FileDigest) throws(StorageError) -> String {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw LocalFiles.error("open", path) }
         defer { close(fd) }
@@ -112,14 +112,29 @@ public struct S3Backend: StorageBackend {
                            ("x-amz-meta-sha256", digest.sha256)]
         let response = try handles.withHandle { handle throws(StorageError) in try send(request, payloadSHA256: digest.sha256, on: handle) }
         guard response.status == 200 else { throw failure(response, "upload", configuration.prefix + key) }
-        if let etag = response.etag, !etag.contains("-"), etag.lowercased() != digest.md5 {
-            throw StorageError(.mismatch, "the store's checksum of \(configuration.prefix + key) (\(etag)) differs from the file's (\(digest.md5)); it will be sent again.",
+        guard let etag = response.etag?.lowercased(), etag != digest.md5 else { return digest.md5 }
+        // Not the MD5 (SSE-KMS, SSE-C, several S3-compatible stores): the store checked Content-MD5;
+        // confirm by the size and the SHA-256 this request set, never by sending it again.
+        guard let object = try stat(key: key), isOurs(object, digest: digest, etag: digest.md5) else {
+            throw StorageError(.mismatch, "the store's copy of \(configuration.prefix + key) does not match the file (ETag \(etag), not its MD5 \(digest.md5), and no matching x-amz-meta-sha256); it will be sent again.",
                                retryable: true)
         }
+        return object.etag?.lowercased() ?? etag
+    }
+
+    /// Whether `object` holds the bytes `digest` describes: by the ETag when it is the expected MD5
+    /// (or MD5-of-MD5s), else by the size and the `x-amz-meta-sha256` recorder sets on every upload.
+    func isOurs(_ object: StoredObject, digest: FileDigest, etag expected: String) -> Bool {
+        guard object.size == digest.size else { return false }
+        if object.etag?.lowercased() == expected { return true }
+        return object.sha256?.lowercased() == digest.sha256
     }
 
     public func matches(_ object: StoredObject, path: String, digest: FileDigest) throws(StorageError) -> Bool {
-        guard object.size == digest.size, let etag = object.etag?.lowercased() else { return false }
+        guard object.size == digest.size else { return false }
+        // The SHA-256 every recorder upload sets says more than an ETag, which is not always an MD5.
+        if let sha256 = object.sha256 { return sha256.lowercased() == digest.sha256 }
+        guard let etag = object.etag?.lowercased() else { return false }
         guard let dash = etag.firstIndex(of: "-") else { return etag == digest.md5 }
         guard let parts = Int(etag[etag.index(after: dash)...]), parts > 0 else { return false }
         // The part size is not recorded by S3: the one in use, else the smallest that gives `parts` parts.

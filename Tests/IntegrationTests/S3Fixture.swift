@@ -95,6 +95,11 @@ final class S3Fixture {
 
     func clearRequests() { unlink("\(dir)/proxy/requests.log") }
 
+    /// Makes the proxy answer with ETags that are not MD5s (as SSE-KMS does), or stop doing so.
+    func opaqueETags(_ on: Bool) {
+        if on { FileManager.default.createFile(atPath: "\(dir)/proxy/opaque-etags", contents: Data()) } else { unlink("\(dir)/proxy/opaque-etags") }
+    }
+
     private func curl(_ arguments: [String]) throws -> Tools.Output {
         try Tools.run("curl", ["-sS", "--aws-sigv4", "aws:amz:us-east-1:s3", "--user", "\(Self.access):\(Self.secret)",
                                "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD"] + arguments)

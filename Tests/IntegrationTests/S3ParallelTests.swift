@@ -41,3 +41,43 @@ extension S3UploadTests {
         #expect(box.queued().isEmpty)
     }
 }
+
+/// ETags that are not MD5s (SSE-KMS, SSE-C, several S3-compatible stores).
+extension S3UploadTests {
+    @Test func anETagThatIsNotAnMD5IsConfirmedBySHA256AndNeverUploadedAgainUnderANewName() throws {
+        let s3 = try S3Fixture()
+        let box = try sandbox(s3)
+        defer { box.remove() }
+        let shotSHA = try box.shoot()
+        s3.opaqueETags(true)
+        let result = try box.recorder(["post", "--caption", "kms", "--json", "--attempts", "3"])
+        let id = try postedID(result)
+        _ = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
+        // One object, sent once: no retries, no second name.
+        #expect(try s3.keys(prefix: "videos/") == ["videos/\(id).mp4"])
+        #expect(s3.requests().filter { $0.hasPrefix("PUT /clips/videos/") }.count == 1, "\(s3.requests())")
+        #expect(!result.stderr.contains("is taken"), "\(result.stderr)")
+
+        // A flush that finds the object already stored (a crash after the PUT) takes it as its own.
+        let second = try box.shoot()
+        let queued = try box.recorder(["post", "--caption", "kms 2", "--json", "--attempts", "1",
+                                       "--set", "s3.endpoint=http://127.0.0.1:1"])
+        #expect(queued.status == 75, "\(queued.stderr)")
+        let folder = try #require(box.queued().first)
+        let pending = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(box.outbox)/queue/\(folder)/post.json"))) as? [String: Any])
+        let pendingID = try #require(pending["id"] as? String)
+        // The video is already in the store, as an earlier attempt would have left it.
+        let put = try Tools.run("curl", ["-sS", "--aws-sigv4", "aws:amz:us-east-1:s3", "--user", "\(S3Fixture.access):\(S3Fixture.secret)",
+                                         "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD", "-H", "x-amz-meta-sha256: \(second)",
+                                         "-T", "\(box.outbox)/queue/\(folder)/video.mp4", "-w", "%{http_code}",
+                                         "http://127.0.0.1:\(s3.serverPort)/\(S3Fixture.bucket)/videos/\(pendingID).mp4"])
+        #expect(put.stdout.hasSuffix("200"), "\(put.stdout) \(put.stderr)")
+        s3.clearRequests()
+        let flushed = try box.recorder(["outbox", "flush", "--attempts", "3"])
+        #expect(flushed.status == 0, "\(flushed.stderr)")
+        #expect(!flushed.stderr.contains("is taken"), "\(flushed.stderr)")
+        #expect(s3.requests().filter { $0.hasPrefix("PUT /clips/videos/") }.isEmpty, "\(s3.requests())")
+        #expect(try s3.keys(prefix: "videos/").sorted() == ["videos/\(id).mp4", "videos/\(pendingID).mp4"].sorted())
+        s3.opaqueETags(false)
+    }
+}

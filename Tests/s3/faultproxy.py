@@ -17,10 +17,11 @@ of rules, each used at most "count" times (the file is rewritten as counts drop)
   {"match": "", "action": "throttle", "rate": 2000000, "count": 1000000}
       forward the body at about `rate` bytes per second
 
-"match" is a substring of "METHOD TARGET". Writes "ready" to STATE_DIR/ready once listening, and the
+While STATE_DIR/opaque-etags exists, ETag response headers are rewritten so they are not the MD5 of
+the body, as with SSE-KMS. "match" is a substring of "METHOD TARGET". Writes "ready" to STATE_DIR/ready once listening, and the
 most request bodies it has seen forwarded at once to STATE_DIR/peak (the uploads' real parallelism).
 """
-import json, os, socket, struct, sys, threading, time
+import json, os, re, socket, struct, sys, threading, time
 
 listen_port, target_port, state = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 lock = threading.Lock()
@@ -59,12 +60,19 @@ def reset(sock):
         pass
 
 
+ETAG_HEADER = re.compile(rb'(\r\netag: *")([0-9a-f]{32})', re.IGNORECASE)
+
+
 def pump_back(upstream, client):
     try:
         while True:
             data = upstream.recv(65536)
             if not data:
                 break
+            if os.path.exists(os.path.join(state, "opaque-etags")):
+                # As SSE-KMS and several S3-compatible stores answer: an ETag that is not the MD5 of
+                # the body (here the MD5's hex reversed: stable per object, never equal to it).
+                data = ETAG_HEADER.sub(lambda m: m.group(1) + m.group(2)[::-1], data)
             client.sendall(data)
     except OSError:
         pass
