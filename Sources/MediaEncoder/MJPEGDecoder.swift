@@ -10,12 +10,20 @@ final class MJPEGDecoder {
         guard let codec = cff_avcodec_find_decoder(AV_CODEC_ID_MJPEG) else {
             throw MediaError(.missingCodec, operation: "avcodec_find_decoder", detail: "This FFmpeg build has no MJPEG decoder.")
         }
-        guard let context = cff_avcodec_alloc_context3(codec), let packet = cff_av_packet_alloc(), let frame = cff_av_frame_alloc() else {
+        // No deinit runs for a half-built object: free what was allocated before a failure.
+        var c: UnsafeMutablePointer<AVCodecContext>? = cff_avcodec_alloc_context3(codec)
+        var p: UnsafeMutablePointer<AVPacket>? = c == nil ? nil : cff_av_packet_alloc()
+        var f: UnsafeMutablePointer<AVFrame>? = p == nil ? nil : cff_av_frame_alloc()
+        guard let context = c, let packet = p, let frame = f else {
+            cff_av_frame_free(&f)
+            cff_av_packet_free(&p)
+            cff_avcodec_free_context(&c)
             throw MediaError(.failed, operation: "avcodec_alloc_context3")
         }
         self.context = context
         self.packet = packet
         self.frame = frame
+        // Fully initialised from here on: deinit frees all three if opening fails.
         try MediaError.check(cff_avcodec_open2(context, codec, nil), "avcodec_open2(mjpeg)")
     }
 

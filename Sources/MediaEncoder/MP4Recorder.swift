@@ -31,7 +31,7 @@ public final class MP4Recorder {
     private let pipeline: EncodePipeline?
     private let converter: PixelConverter?
     private let decoder: MJPEGDecoder?
-    private let copyPacket: UnsafeMutablePointer<AVPacket>
+    private let copyPacket: OwnedPacket
 
     /// Encoder-side time base: 90 kHz, the MPEG convention, exact for every common frame rate.
     private let timeBase = AVRational(num: 1, den: 90_000)
@@ -54,8 +54,7 @@ public final class MP4Recorder {
         self.path = path
         self.input = input
         frameTicks = max(Int64((90_000.0 / max(input.frameRate.value, 1)).rounded()), 1)
-        guard let packet = cff_av_packet_alloc() else { throw MediaError(.failed, operation: "av_packet_alloc") }
-        copyPacket = packet
+        copyPacket = try OwnedPacket()
         writer = try MP4Writer(path: path, fragmented: true)
         summary = EncodingSummary(framesWritten: 0, framesDropped: 0, framesSkipped: 0, encoder: "copy", input: input,
                                   durationSeconds: 0)
@@ -77,11 +76,6 @@ public final class MP4Recorder {
         try writer.configure(from: encoder.context)
         try writer.writeHeader()
         pipeline = try EncodePipeline(encoder: encoder, writer: writer, timeBase: timeBase, frameTicks: frameTicks)
-    }
-
-    deinit {
-        var p: UnsafeMutablePointer<AVPacket>? = copyPacket
-        cff_av_packet_free(&p)
     }
 
     public var framesWritten: Int { summary.framesWritten }
@@ -222,7 +216,7 @@ public final class MP4Recorder {
                                          extradata: extradata)
             try writer.writeHeader()
         }
-        let packet = copyPacket
+        let packet = copyPacket.pointer
         packet.pointee.data = UnsafeMutablePointer(mutating: frame.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
         packet.pointee.size = Int32(frame.bytes.count)
         packet.pointee.pts = pts

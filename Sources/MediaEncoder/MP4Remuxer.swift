@@ -9,11 +9,10 @@ public enum MP4Remuxer {
         let stream = input.videoStream
         try writer.configure(from: stream.pointee.codecpar, timeBase: stream.pointee.time_base)
         try writer.writeHeader()
-        guard let packet = cff_av_packet_alloc(), let pending = cff_av_packet_alloc() else {
-            throw MediaError(.failed, operation: "av_packet_alloc")
-        }
-        var p: UnsafeMutablePointer<AVPacket>? = packet, q: UnsafeMutablePointer<AVPacket>? = pending
-        defer { cff_av_packet_free(&p); cff_av_packet_free(&q) }
+        // Owned, so the first is freed when the second cannot be allocated.
+        let packetOwner = try OwnedPacket(), pendingOwner = try OwnedPacket()
+        let packet = packetOwner.pointer, pending = pendingOwner.pointer
+        defer { withExtendedLifetime((packetOwner, pendingOwner)) {} }
         // A fragmented file cannot carry an edit list, so its muxer shifted the B-frame delay into
         // the timestamps; shifting back makes the first picture start at 0 and lets this muxer
         // write the edit list instead.

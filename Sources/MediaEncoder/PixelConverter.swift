@@ -29,8 +29,11 @@ final class PixelConverter {
 
     /// Scales a decoded frame, whatever its pixel format and size, into `output`.
     func convert(_ frame: UnsafeMutablePointer<AVFrame>, into output: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
-        let planes = withUnsafeBytes(of: frame.pointee.data) { Array($0.bindMemory(to: UnsafePointer<UInt8>?.self).prefix(4)) }
-        let strides = withUnsafeBytes(of: frame.pointee.linesize) { Array($0.bindMemory(to: Int32.self).prefix(4)) }
+        // Read the fixed-size C arrays (imported as tuples) element by element: rebinding the
+        // memory of a temporary copy is not allowed.
+        let d = frame.pointee.data, l = frame.pointee.linesize
+        let planes: [UnsafePointer<UInt8>?] = [d.0, d.1, d.2, d.3].map { $0.map { UnsafePointer($0) } }
+        let strides: [Int32] = [l.0, l.1, l.2, l.3]
         try convert(planes: planes, linesize: strides, format: AVPixelFormat(frame.pointee.format),
                     width: frame.pointee.width, height: frame.pointee.height, into: output)
     }
