@@ -73,12 +73,14 @@ struct ShootCommand: AsyncParsableCommand {
 
     func run() async throws {
         let manager = CameraManager(workspace: workspaceOptions.shotWorkspace)
-        let interrupts = InterruptHandler { await manager.stop() }
+        // Set by the signal handler itself, so a Ctrl-C during start-up is not lost on the way.
+        let stop = StopSignal()
+        let interrupts = InterruptHandler(stop: stop) { await manager.stop() }
         defer { interrupts.cancel() }
         let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1 && !output.json)
         do {
             let result = try await manager.shoot(
-                request,
+                request, stop: stop,
                 notice: { printError("recorder: note: \($0)") },
                 progress: { progress.update($0) })
             progress.finish()
@@ -121,7 +123,7 @@ final class InterruptHandler {
     private final class Count: Sendable { let value = Atomic<Int>(0) }
     private let sources: [any DispatchSourceSignal]
 
-    init(stop: @escaping @Sendable () async -> Void) {
+    init(stop flag: StopSignal, stop: @escaping @Sendable () async -> Void) {
         var sources: [any DispatchSourceSignal] = []
         let count = Count()
         for sig in [SIGINT, SIGTERM] {
@@ -130,6 +132,7 @@ final class InterruptHandler {
             source.setEventHandler {
                 if count.value.add(1, ordering: .relaxed).newValue == 1 {
                     printError("\nrecorder: stopping; finishing the shot (press Ctrl-C again to abandon it)")
+                    flag.set()
                     Task { await stop() }
                 } else {
                     printError("recorder: abandoned; the previous shot was kept")

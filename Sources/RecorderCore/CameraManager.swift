@@ -133,7 +133,9 @@ public actor CameraManager {
 
     /// Records one shot into the workspace and makes it current, waiting for it to end. Notes about
     /// the source arrive via `notice` before recording starts; progress after each frame.
-    public func shoot(_ request: ShotRequest,
+    /// `stop` lets the caller stop the shot from the moment it asks for it (a Ctrl-C during
+    /// start-up, before this actor has even seen the shot, is remembered).
+    public func shoot(_ request: ShotRequest, stop: StopSignal = StopSignal(),
                       notice: @escaping @Sendable (String) -> Void = { _ in },
                       progress: @escaping @Sendable (ShotProgress) -> Void = { _ in }) async throws(RecorderError) -> ShotResult {
         switch state {
@@ -142,7 +144,7 @@ public actor CameraManager {
         }
         guard !posting else { throw Self.busyPosting() }
         try request.validate()
-        let stop = StopSignal()
+        guard !stop.isSet else { throw RecorderError.stoppedBeforeFirstFrame() }
         setState(.starting(stop))
         return try await record(request, stop: stop, notice: notice, progress: progress)
     }
@@ -223,6 +225,11 @@ public actor CameraManager {
             observer?(.shotFinished(result))
             return result
         } catch {
+            // Stopped before the first frame: nothing was recorded and nothing failed.
+            if stop.isSet && error.exitStatus == .interrupted {
+                setState(.idle)
+                throw error
+            }
             // A missing camera is what the probe says, not what the exit status suggests (69 is
             // also a missing FFmpeg).
             if device != nil, case .missing = await probe() {

@@ -68,6 +68,12 @@ public struct RecorderError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A stop (Ctrl-C, SIGTERM, the kiosk's Stop) that came before the first frame.
+    static func stoppedBeforeFirstFrame() -> RecorderError {
+        RecorderError("stopped before the first frame: nothing was recorded, and the previous shot is still the current one.",
+                      exitStatus: .interrupted)
+    }
+
     static func alreadyRecording() -> RecorderError {
         RecorderError("a shot is already being recorded. Wait for it to finish or stop it (Ctrl-C) first.", exitStatus: .tempFail)
     }

@@ -113,6 +113,14 @@ final class ShotJob: @unchecked Sendable {
             throw RecorderError.wrap(error)
         }
         source.close()
+        if stop.isSet && recorder.framesWritten == 0 {
+            // Nothing to keep: the draft goes now rather than as a leftover at the next start.
+            recorder.abandon()
+            self.recorder = nil
+            if let draft { try? FileManager.default.removeItem(atPath: draft.directory) }
+            draft = nil
+            throw RecorderError.stoppedBeforeFirstFrame()
+        }
     }
 
     /// Finishes the MP4, remuxes it with the index first, and makes it the current shot.

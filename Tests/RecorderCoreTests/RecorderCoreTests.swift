@@ -136,6 +136,34 @@ import VideoCapture
         #expect(await manager.recordState == .idle)
     }
 
+    @Test func aStopDuringStartUpEndsTheShotCleanlyAndKeepsThePreviousOne() async throws {
+        let ws = ShotWorkspace(root: ShotWorkspaceTests.tempRoot())
+        defer { try? FileManager.default.removeItem(atPath: ws.root) }
+        let manager = CameraManager(workspace: ws)
+        let small = CaptureRequest(size: FrameSize(width: 64, height: 48))
+        let good = try await manager.shoot(ShotRequest(device: "testsrc", seconds: 0.2, capture: small))
+
+        // Stopped before the manager saw the shot (Ctrl-C while the process starts).
+        let early = StopSignal()
+        early.set()
+        await #expect { try await manager.shoot(ShotRequest(device: "testsrc", seconds: 5, capture: small), stop: early) } throws: {
+            ($0 as? RecorderError)?.exitStatus == .interrupted && ($0 as? RecorderError)?.message.contains("nothing was recorded") == true
+        }
+        // Stopped once the camera is open, before the first frame: a leftover draft makes the
+        // shot say so (a notice after opening), which is when this stop arrives.
+        try FileManager.default.createDirectory(atPath: ws.root + "/.incoming-stale", withIntermediateDirectories: true)
+        let starting = StopSignal()
+        await #expect { try await manager.shoot(ShotRequest(device: "testsrc", seconds: 5, capture: small), stop: starting,
+                                                notice: { _ in starting.set() }) } throws: {
+            ($0 as? RecorderError)?.exitStatus == .interrupted
+        }
+        #expect(await manager.recordState.name == "idle")
+        #expect(ws.currentShot()?.id == good.shot.id)
+        #expect(FileManager.default.fileExists(atPath: good.shot.videoPath))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: ws.root).filter { $0.hasPrefix(".incoming-") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
     @Test func failedShotKeepsThePreviousOneAndRecordsTheFailure() async throws {
         let ws = ShotWorkspace(root: ShotWorkspaceTests.tempRoot())
         defer { try? FileManager.default.removeItem(atPath: ws.root) }
