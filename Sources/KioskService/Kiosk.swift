@@ -43,6 +43,8 @@ public final class Kiosk: Sendable {
         // Fail at start, not at the first post, when the store is misconfigured.
         let backend = try configuration.makeBackend()
         library = KioskLibrary(store: backend, cache: VideoCache(settings: try configuration.videoCacheSettings()))
+        // A shot cut off by a crash or power cut becomes the current shot again, to post or replace.
+        for note in settings.workspace.recoverInterrupted().notes { logger.notice("\(note)") }
         publisher = PostPublisher(workspace: settings.workspace, outbox: outbox, configuration: configuration)
         manager = CameraManager(workspace: settings.workspace, device: settings.device)
         let policy = try configuration.retryPolicy(maximumAttempts: nil)

@@ -36,7 +36,10 @@ struct PostCommand: ParsableCommand {
         do {
             let configuration = try store.configuration()
             let outbox = Outbox(root: configuration.outboxDirectory)
-            let publisher = PostPublisher(workspace: workspaceOptions.shotWorkspace, outbox: outbox, configuration: configuration)
+            let workspace = workspaceOptions.shotWorkspace
+            // After a power cut, the interrupted clip is the one to post.
+            for note in workspace.recoverInterrupted().notes { printError("recorder: note: \(note)") }
+            let publisher = PostPublisher(workspace: workspace, outbox: outbox, configuration: configuration)
             let plan = try publisher.plan(caption: caption)
             if dryRun { return printPlan(plan) }
             let item = try publisher.enqueue(plan)

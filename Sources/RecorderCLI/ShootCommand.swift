@@ -72,6 +72,15 @@ struct ShootCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A clip cut off by a kill or power cut is recovered first, and never replaced unseen by
+        // this shot: the command ends with it as the current shot, to post or to shoot over.
+        let recovery = workspaceOptions.shotWorkspace.recoverInterrupted()
+        for note in recovery.notes { printError("recorder: note: \(note)") }
+        if let recovered = recovery.shot {
+            report(recovered)
+            printError("recorder: the recovered shot is current and was not replaced: post it with `recorder post`, or run `recorder shoot` again to replace it.")
+            return
+        }
         let manager = CameraManager(workspace: workspaceOptions.shotWorkspace)
         // Set by the signal handler itself, so a Ctrl-C during start-up is not lost on the way.
         let stop = StopSignal()
@@ -94,8 +103,9 @@ struct ShootCommand: AsyncParsableCommand {
         }
     }
 
-    private func report(_ result: ShotResult) {
-        let shot = result.shot
+    private func report(_ result: ShotResult) { report(result.shot) }
+
+    private func report(_ shot: Shot) {
         if output.json {
             if let data = try? shot.jsonData() { print(String(decoding: data, as: UTF8.self)) }
             return

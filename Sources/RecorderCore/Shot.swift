@@ -21,6 +21,8 @@ public struct Shot: Sendable, Codable, Hashable {
     public var endedEarly: String?
     /// Notes on how the capture differs from the request.
     public var notes: [String]
+    /// True for a shot rebuilt at start-up from a recording that was interrupted (see `ShotSalvage`).
+    public var recovered: Bool?
 }
 
 extension Shot {

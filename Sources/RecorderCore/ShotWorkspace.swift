@@ -91,7 +91,7 @@ public struct ShotWorkspace: Sendable {
     }
 
     /// The id of the shot `current` points to.
-    func currentShotID() -> String? {
+    public func currentShotID() -> String? {
         guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: currentLink) else { return nil }
         return (target as NSString).lastPathComponent
     }

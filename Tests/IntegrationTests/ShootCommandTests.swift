@@ -79,11 +79,65 @@ import Testing
         #expect(try Self.currentID(ws) == previous)
         #expect(try Data(contentsOf: URL(fileURLWithPath: Self.currentVideo(ws))) == previousBytes)
 
-        // The next start removes the leftovers, says so, and records normally.
-        let next = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.5", "--size", "160x120"])
-        #expect(next.status == 0)
-        #expect(next.stderr.contains("removed leftovers of an interrupted shot"))
+        // The next start recovers it (at least 1 s of frames) as the current shot, marked as
+        // recovered, and does not replace it with a new one unseen.
+        let next = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.5", "--size", "160x120", "--json"])
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stderr.contains("recovered an interrupted recording"), "\(next.stderr)")
+        #expect(next.stderr.contains("was not replaced"))
+        let recovered = try #require(try? JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [String: Any], "\(next.stdout)")
+        #expect(recovered["recovered"] as? Bool == true)
+        #expect(try Self.currentID(ws) != previous)
+        let shotJSON = try Data(contentsOf: URL(fileURLWithPath: "\(ws)/current/shot.json"))
+        #expect((try JSONSerialization.jsonObject(with: shotJSON) as? [String: Any])?["recovered"] as? Bool == true)
+        let kept = try Probe(Self.currentVideo(ws))
+        #expect(kept.frames >= 30 && kept.width == 320)
+        #expect(try Probe.decodesCleanly(Self.currentVideo(ws)))
         #expect(!FileManager.default.fileExists(atPath: path))
+        // The shot after that records normally and replaces it.
+        let after = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.5", "--size", "160x120"])
+        #expect(after.status == 0 && !after.stderr.contains("recovered"), "\(after.stderr)")
+        #expect(try Probe(Self.currentVideo(ws)).width == 160)
+    }
+
+    @Test func killMinus9AtRandomMomentsNeverLosesAClipOfASecondOrMore() throws {
+        let ws = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: ws) }
+        var recoveredCount = 0, removedShort = 0
+        for round in 0..<12 {
+            #expect(try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.3", "--size", "160x120"]).status == 0)
+            let previous = try Self.currentID(ws)
+            let running = try Tools.start("recorder", ["shoot", "--workspace", ws, "--device", "testsrc", "--seconds", "60",
+                                                       "--size", "320x240", "--fps", "15"])
+            // Anywhere from start-up to a few seconds in.
+            Thread.sleep(forTimeInterval: Double.random(in: 0.05...3.5))
+            kill(running.process.processIdentifier, SIGKILL)
+            _ = try Tools.finish(running)
+            let incoming = (try FileManager.default.contentsOfDirectory(atPath: ws)).filter { $0.hasPrefix(".incoming-") }
+            let recording = incoming.first.map { "\(ws)/\($0)/recording.mp4" }
+            let seconds = recording.flatMap { try? Probe($0) }.map(\.duration) ?? 0
+
+            let next = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.3", "--size", "160x120"])
+            #expect(next.status == 0, "round \(round): \(next.stderr)")
+            if abs(seconds - 1.0) < 0.1 {
+                // At the threshold, ffprobe's and recorder's durations may round either way.
+                _ = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.3", "--size", "160x120"])
+            } else if seconds >= 1.0 {
+                // A clip of a second or more is never lost: it is the current shot now.
+                #expect(next.stderr.contains("recovered an interrupted recording"), "round \(round), \(seconds) s: \(next.stderr)")
+                #expect(try Self.currentID(ws) != previous)
+                #expect(try Probe(Self.currentVideo(ws)).width == 320, "round \(round)")
+                #expect(try Probe.decodesCleanly(Self.currentVideo(ws)))
+                recoveredCount += 1
+            } else {
+                // Shorter (or nothing written yet): removed, and the new shot recorded.
+                #expect(!next.stderr.contains("recovered an interrupted recording as the current shot"), "round \(round): \(next.stderr)")
+                #expect(try Probe(Self.currentVideo(ws)).width == 160)
+                removedShort += 1
+            }
+            #expect((try FileManager.default.contentsOfDirectory(atPath: ws)).filter { $0.hasPrefix(".incoming-") }.isEmpty)
+        }
+        #expect(recoveredCount > 0, "no kill landed after a second of recording (\(removedShort) short ones)")
     }
 
     @Test func sigintStopsEarlyWithAValidShorterFile() throws {

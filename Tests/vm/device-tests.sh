@@ -156,6 +156,14 @@ check "SIGINT: exit 0 ($rc)" [ $rc -eq 0 ]
 check "SIGINT: reported as stopped ($(cat "$T/i.out" "$T/i.err" | tail -c 400))" grep -q "ended early: stopped" "$T/i.out"
 check "SIGINT: shorter file plays" ffmpeg -v error -i "$WS/current/video.mp4" -f null -
 
+# kill -9 mid-shot (a crash or power cut): the next start recovers the clip as the current shot
+"$REC" shoot --workspace "$WS" --device "$VIVID" --size 320x180 --fps 15 --seconds 60 > /dev/null 2>&1 &
+pid=$!; wait_recording 3; kill -9 $pid; wait $pid 2>/dev/null
+shoot --device "$VIVID" --size 320x180 --fps 15 --seconds 1 --json > "$T/k.json" 2> "$T/k.err"; rc=$?
+check "kill -9: the next shoot recovers the clip ($rc: $(head -c 300 "$T/k.err"))" [ $rc -eq 0 ] && grep -q "recovered an interrupted recording" "$T/k.err"
+check "kill -9: shot.json marks it recovered" python3 -c "import json,sys; sys.exit(0 if json.load(open('$WS/current/shot.json')).get('recovered') else 1)"
+check "kill -9: the recovered clip plays ($(probe "$WS/current/video.mp4" nb_read_frames) frames)" ffmpeg -v error -i "$WS/current/video.mp4" -f null -
+
 # disconnect mid-shot (last: vivid is gone afterwards)
 prev=$(current)
 "$REC" shoot --workspace "$WS" --device "$VIVID" --size 320x180 --fps 15 --seconds 60 --json > "$T/x.json" 2> "$T/x.err" &

@@ -1,0 +1,72 @@
+import Foundation
+import MediaEncoder
+import StorageUpload
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns a recording that was interrupted (kill -9, a crash, a power cut) back into a shot.
+///
+/// While recording, a shot writes a fragmented MP4 (`recording.mp4`, a fragment per keyframe,
+/// flushed), which stays playable up to its last fragment however the process ends. At the next
+/// start, before leftovers are cleaned, the newest such recording with at least one second of
+/// frames is remuxed and becomes the current shot, marked as recovered, unless the current shot is
+/// newer than it (then it is removed with the leftovers, as before).
+public enum ShotSalvage {
+    public static let minimumSeconds = 1.0
+
+    /// Recovers what can be recovered; call with the workspace lock held, before `cleanStale`.
+    /// Returns the recovered shot, if any, and what happened, for the user.
+    public static func recover(_ workspace: ShotWorkspace) -> (shot: Shot?, notes: [String]) {
+        let drafts = ((try? FileManager.default.contentsOfDirectory(atPath: workspace.root)) ?? [])
+            .filter { $0.hasPrefix(".incoming-") }.sorted(by: >)
+        guard let newest = drafts.first(where: {
+            FileManager.default.fileExists(atPath: "\(workspace.root)/\($0)/\(ShotDraft.recordingName)")
+        }) else { return (nil, []) }
+        let id = String(newest.dropFirst(".incoming-".count))
+        let draft = ShotDraft(id: id, directory: "\(workspace.root)/\(newest)")
+        if let current = workspace.currentShotID(), current > id {
+            return (nil, ["an interrupted recording (\(id)) is older than the current shot; it was removed"])
+        }
+        do {
+            try FFmpegLibraries.load()
+            let info = try MediaProbe.inspect(draft.recordingPath)
+            guard info.durationSeconds >= minimumSeconds else {
+                return (nil, [String(format: "an interrupted recording of %.1f s (under %.0f s) was removed", info.durationSeconds, minimumSeconds)])
+            }
+            unlink(draft.videoPath)
+            do {
+                try MP4Remuxer.faststart(from: draft.recordingPath, to: draft.videoPath)
+                unlink(draft.recordingPath)
+            } catch {
+                // The fragmented file plays as it is.
+                unlink(draft.videoPath)
+                try DurableFile.rename(draft.recordingPath, to: draft.videoPath)
+            }
+            let final = try MediaProbe.inspect(draft.videoPath)
+            let seconds = Double(id.prefix(10)).map { Date(timeIntervalSince1970: $0) } ?? Date()
+            let message = String(format: "recovered an interrupted recording (%.1f s, %d frames) as the current shot", final.durationSeconds, final.frameCount)
+            let shot = Shot(
+                id: id, videoPath: draft.videoPath, createdAt: seconds, source: "recovered after an interruption",
+                inputFormat: "unknown", width: final.width, height: final.height, frameRate: final.frameRate,
+                frames: final.frameCount, framesDropped: 0, durationSeconds: final.durationSeconds,
+                byteSize: LocalFiles.size(of: draft.videoPath) ?? 0, codec: final.codec, encoder: "libx264",
+                endedEarly: "interrupted (kill, crash or power cut); recovered at the next start",
+                notes: [message], recovered: true)
+            return (try workspace.commit(draft, shot: shot), [message])
+        } catch {
+            return (nil, ["an interrupted recording (\(id)) could not be recovered (\(error)); it was removed"])
+        }
+    }
+}
+
+extension ShotWorkspace {
+    /// `ShotSalvage.recover` under the workspace lock. Does nothing while another process holds the
+    /// lock: its `.incoming-` folder is a recording in progress, not an interrupted one.
+    public func recoverInterrupted() -> (shot: Shot?, notes: [String]) {
+        guard (try? prepare()) != nil, let lock = try? lock() else { return (nil, []) }
+        let result = ShotSalvage.recover(self)
+        _ = consume lock
+        return result
+    }
+}
