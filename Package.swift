@@ -43,8 +43,7 @@ let package = Package(
                 swiftSettings: swiftSettings),
         .target(
             name: "RecorderCore",
-            dependencies: ["VideoCapture", "MediaEncoder", "StorageUpload",
-                           .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["VideoCapture", "MediaEncoder", "StorageUpload"],
             swiftSettings: swiftSettings),
         // The kiosk daemon: services, the control API and the page, over the same RecorderCore the CLI uses.
         .target(

@@ -25,21 +25,16 @@ static const int CFF_AVERROR_EOF = AVERROR_EOF;
 static const int CFF_AVERROR_EAGAIN = AVERROR(EAGAIN);
 static const int CFF_AVERROR_ENOSPC = AVERROR(ENOSPC);
 static const int CFF_AVERROR_EACCES = AVERROR(EACCES);
-static const int CFF_AVERROR_ENOENT = AVERROR(ENOENT);
-static const int CFF_AVERROR_EIO = AVERROR(EIO);
 static const int64_t CFF_AV_NOPTS_VALUE = AV_NOPTS_VALUE;
 static const int CFF_AVFMT_GLOBALHEADER = AVFMT_GLOBALHEADER;
 static const int CFF_AV_CODEC_FLAG_GLOBAL_HEADER = AV_CODEC_FLAG_GLOBAL_HEADER;
 static const int CFF_AV_PKT_FLAG_KEY = AV_PKT_FLAG_KEY;
 static const int CFF_AVIO_FLAG_WRITE = AVIO_FLAG_WRITE;
-static const int CFF_AVFMT_NOFILE = AVFMT_NOFILE;
 static const int CFF_SWS_BILINEAR = SWS_BILINEAR;
-static const int CFF_SWS_POINT = SWS_POINT;
 static const int CFF_AV_CODEC_FLAG_QSCALE = AV_CODEC_FLAG_QSCALE;
 static const int CFF_FF_QP2LAMBDA = FF_QP2LAMBDA;
 
 /// Returns the errno value an AVERROR code carries, or 0 when it is not an errno.
-static inline int cff_averror_errno(int code) { return (code < 0 && code > -4096) ? -code : 0; }
 
 enum { CFF_AVUTIL, CFF_AVCODEC, CFF_AVFORMAT, CFF_SWSCALE, CFF_LIBRARY_COUNT };
 

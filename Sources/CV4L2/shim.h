@@ -27,7 +27,6 @@ static const unsigned long CV4L2_VIDIOC_QUERYCAP = VIDIOC_QUERYCAP;
 static const unsigned long CV4L2_VIDIOC_ENUM_FMT = VIDIOC_ENUM_FMT;
 static const unsigned long CV4L2_VIDIOC_ENUM_FRAMESIZES = VIDIOC_ENUM_FRAMESIZES;
 static const unsigned long CV4L2_VIDIOC_ENUM_FRAMEINTERVALS = VIDIOC_ENUM_FRAMEINTERVALS;
-static const unsigned long CV4L2_VIDIOC_G_FMT = VIDIOC_G_FMT;
 static const unsigned long CV4L2_VIDIOC_S_FMT = VIDIOC_S_FMT;
 static const unsigned long CV4L2_VIDIOC_G_PARM = VIDIOC_G_PARM;
 static const unsigned long CV4L2_VIDIOC_S_PARM = VIDIOC_S_PARM;
@@ -37,30 +36,21 @@ static const unsigned long CV4L2_VIDIOC_QBUF = VIDIOC_QBUF;
 static const unsigned long CV4L2_VIDIOC_DQBUF = VIDIOC_DQBUF;
 static const unsigned long CV4L2_VIDIOC_STREAMON = VIDIOC_STREAMON;
 static const unsigned long CV4L2_VIDIOC_STREAMOFF = VIDIOC_STREAMOFF;
-static const unsigned long CV4L2_VIDIOC_S_INPUT = VIDIOC_S_INPUT;
 
 static const uint32_t CV4L2_CAP_VIDEO_CAPTURE = V4L2_CAP_VIDEO_CAPTURE;
 static const uint32_t CV4L2_CAP_VIDEO_CAPTURE_MPLANE = V4L2_CAP_VIDEO_CAPTURE_MPLANE;
 static const uint32_t CV4L2_CAP_STREAMING = V4L2_CAP_STREAMING;
 static const uint32_t CV4L2_CAP_DEVICE_CAPS = V4L2_CAP_DEVICE_CAPS;
-static const uint32_t CV4L2_FMT_FLAG_COMPRESSED = V4L2_FMT_FLAG_COMPRESSED;
 static const uint32_t CV4L2_FMT_FLAG_EMULATED = V4L2_FMT_FLAG_EMULATED;
 static const uint32_t CV4L2_BUF_FLAG_ERROR = V4L2_BUF_FLAG_ERROR;
-static const uint32_t CV4L2_BUF_FLAG_TIMESTAMP_MASK = V4L2_BUF_FLAG_TIMESTAMP_MASK;
-static const uint32_t CV4L2_BUF_FLAG_TIMESTAMP_MONOTONIC = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC;
 static const uint32_t CV4L2_BUF_TYPE_VIDEO_CAPTURE = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 static const uint32_t CV4L2_MEMORY_MMAP = V4L2_MEMORY_MMAP;
-static const uint32_t CV4L2_FIELD_ANY = V4L2_FIELD_ANY;
 static const uint32_t CV4L2_FIELD_NONE = V4L2_FIELD_NONE;
 static const uint32_t CV4L2_FRMSIZE_TYPE_DISCRETE = V4L2_FRMSIZE_TYPE_DISCRETE;
-static const uint32_t CV4L2_FRMSIZE_TYPE_STEPWISE = V4L2_FRMSIZE_TYPE_STEPWISE;
-static const uint32_t CV4L2_FRMSIZE_TYPE_CONTINUOUS = V4L2_FRMSIZE_TYPE_CONTINUOUS;
 static const uint32_t CV4L2_FRMIVAL_TYPE_DISCRETE = V4L2_FRMIVAL_TYPE_DISCRETE;
 static const uint32_t CV4L2_CAP_TIMEPERFRAME = V4L2_CAP_TIMEPERFRAME;
 
 // Accessors for the anonymous unions Swift reaches only awkwardly.
-static inline struct v4l2_pix_format *cv4l2_format_pix(struct v4l2_format *f) { return &f->fmt.pix; }
-static inline struct v4l2_captureparm *cv4l2_parm_capture(struct v4l2_streamparm *p) { return &p->parm.capture; }
 static inline uint32_t cv4l2_buffer_offset(const struct v4l2_buffer *b) { return b->m.offset; }
 static inline int64_t cv4l2_buffer_timestamp_us(const struct v4l2_buffer *b) {
     return (int64_t)b->timestamp.tv_sec * 1000000 + (int64_t)b->timestamp.tv_usec;

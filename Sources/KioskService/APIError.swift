@@ -26,7 +26,7 @@ public struct APIError: Error, Sendable {
         case .unavailable: status = .serviceUnavailable
         case .noPermission: status = .forbidden
         case .ioError: status = .init(code: 507, reasonPhrase: "Insufficient Storage")
-        case .ok, .software, .osError, .cantCreate, .config, .interrupted: status = .internalServerError
+        case .ok, .software, .cantCreate, .config, .interrupted: status = .internalServerError
         }
         self.init(status, error.message, exitStatus: error.exitStatus)
     }

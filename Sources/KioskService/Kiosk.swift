@@ -11,7 +11,7 @@ import VideoCapture
 /// The HTTP API, the services and the tests all talk to this; it adds no shooting or posting of
 /// its own - those are RecorderCore's, exactly as the CLI uses them.
 public final class Kiosk: Sendable {
-    public static let version = "0.3.0"
+    public static let version = RecorderVersion.string
 
     public let settings: KioskSettings
     public let configuration: RecorderConfiguration

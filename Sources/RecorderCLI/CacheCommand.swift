@@ -24,13 +24,7 @@ struct CacheListCommand: ParsableCommand {
         var entries: [VideoCache.Entry]
     }
 
-    func run() throws {
-        do throws(RecorderError) {
-            try execute()
-        } catch {
-            throw fail(error)
-        }
-    }
+    func run() throws { try execute() }
 
     private func execute() throws(RecorderError) {
         let settings = try store.configuration().videoCacheSettings()
@@ -54,13 +48,7 @@ struct CacheClearCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
-        do throws(RecorderError) {
-            try execute()
-        } catch {
-            throw fail(error)
-        }
-    }
+    func run() throws { try execute() }
 
     private func execute() throws(RecorderError) {
         let settings = try store.configuration().videoCacheSettings()

@@ -34,13 +34,7 @@ struct FeedCommand: ParsableCommand {
         if !(1...PostFeed.maximumPageSize).contains(size) { throw ValidationError("--size must be between 1 and \(PostFeed.maximumPageSize).") }
     }
 
-    func run() throws {
-        do throws(RecorderError) {
-            try execute()
-        } catch {
-            throw fail(error)
-        }
-    }
+    func run() throws { try execute() }
 
     private func execute() throws(RecorderError) {
         let configuration = try store.configuration()

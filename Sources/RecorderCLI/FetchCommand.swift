@@ -31,13 +31,7 @@ struct FetchCommand: ParsableCommand {
         var output: String?
     }
 
-    func run() throws {
-        do throws(RecorderError) {
-            try execute()
-        } catch {
-            throw fail(error)
-        }
-    }
+    func run() throws { try execute() }
 
     private func execute() throws(RecorderError) {
         let configuration = try store.configuration()

@@ -39,26 +39,16 @@ struct KioskCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let configuration: RecorderConfiguration
-        let settings: KioskSettings
-        do {
-            configuration = try RecorderConfiguration(flags: try kioskFlags(), configFile: store.config)
-            settings = try KioskSettings(configuration)
-        } catch {
-            throw fail(error)
-        }
+        let configuration = try RecorderConfiguration(flags: try kioskFlags(), configFile: store.config)
+        let settings = try KioskSettings(configuration)
         let level: Logger.Level = verbose ? .debug : .info
         LoggingSystem.bootstrap { label in
             var handler = JournalLogHandler(label: label)
             handler.logLevel = level
             return handler
         }
-        do {
-            let kiosk = try Kiosk(settings: settings, configuration: configuration, logger: Logger(label: "recorder"))
-            try await KioskDaemon(kiosk: kiosk).run()
-        } catch {
-            throw fail(error)
-        }
+        let kiosk = try Kiosk(settings: settings, configuration: configuration, logger: Logger(label: "recorder"))
+        try await KioskDaemon(kiosk: kiosk).run()
     }
 
     /// The store flags plus this command's own, as configuration keys.

@@ -18,34 +18,30 @@ struct OutboxListCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        do {
-            let outbox = Outbox(root: try store.configuration().outboxDirectory)
-            let items = outbox.items()
-            if output.json {
-                let rows: [[String: Any]] = items.map { item in
-                    var row: [String: Any] = ["id": item.metadata.id, "directory": item.directory, "queuedAt": item.state.queuedAt,
-                                              "bytes": item.metadata.byteSize, "attempts": item.state.attempts,
-                                              "caption": item.metadata.caption]
-                    row["lastError"] = item.state.lastError
-                    return row
-                }
-                let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-                print(String(decoding: data, as: UTF8.self))
-                return
+        let outbox = Outbox(root: try store.configuration().outboxDirectory)
+        let items = outbox.items()
+        if output.json {
+            let rows: [[String: Any]] = items.map { item in
+                var row: [String: Any] = ["id": item.metadata.id, "directory": item.directory, "queuedAt": item.state.queuedAt,
+                                          "bytes": item.metadata.byteSize, "attempts": item.state.attempts,
+                                          "caption": item.metadata.caption]
+                row["lastError"] = item.state.lastError
+                return row
             }
-            print(items.isEmpty ? "the outbox is empty (\(outbox.root))" : "\(items.count) post\(items.count == 1 ? "" : "s") queued in \(outbox.root):")
-            for item in items {
-                let mb = String(format: "%.1f MB", Double(item.metadata.byteSize) / 1_000_000)
-                var caption = item.metadata.caption.replacingOccurrences(of: "\n", with: " ")
-                if caption.count > 40 { caption = String(caption.prefix(39)) + "…" }
-                print("  \(item.metadata.id)  queued \(item.state.queuedAt)  \(mb)  \(item.state.attempts) attempt(s)  \"\(caption)\"")
-                if let error = item.state.lastError { print("      last error: \(error)") }
-            }
-            for folder in outbox.unreadableItems() {
-                printError("recorder: warning: \(folder) is queued but its post.json cannot be read; it is kept and skipped. Repair or move it by hand.")
-            }
-        } catch let error as RecorderError {
-            throw fail(error)
+            let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        print(items.isEmpty ? "the outbox is empty (\(outbox.root))" : "\(items.count) post\(items.count == 1 ? "" : "s") queued in \(outbox.root):")
+        for item in items {
+            let mb = String(format: "%.1f MB", Double(item.metadata.byteSize) / 1_000_000)
+            var caption = item.metadata.caption.replacingOccurrences(of: "\n", with: " ")
+            if caption.count > 40 { caption = String(caption.prefix(39)) + "…" }
+            print("  \(item.metadata.id)  queued \(item.state.queuedAt)  \(mb)  \(item.state.attempts) attempt(s)  \"\(caption)\"")
+            if let error = item.state.lastError { print("      last error: \(error)") }
+        }
+        for folder in outbox.unreadableItems() {
+            printError("recorder: warning: \(folder) is queued but its post.json cannot be read; it is kept and skipped. Repair or move it by hand.")
         }
     }
 }
@@ -67,25 +63,21 @@ struct OutboxFlushCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            let configuration = try store.configuration()
-            let uploader = OutboxUploader(outbox: Outbox(root: configuration.outboxDirectory), backend: try configuration.makeBackend(),
-                                          policy: try configuration.retryPolicy(maximumAttempts: attempts),
-                                          log: { printError("recorder: note: \($0)") })
-            let report = try uploader.flush()
-            for receipt in report.uploaded {
-                if output.json {
-                    if let data = try? JSONEncoder().encode(receipt) { print(String(decoding: data, as: UTF8.self)) }
-                } else {
-                    print("posted \(receipt.id)  video \(receipt.videoURL)  metadata \(receipt.metadataURL)")
-                }
+        let configuration = try store.configuration()
+        let uploader = OutboxUploader(outbox: Outbox(root: configuration.outboxDirectory), backend: try configuration.makeBackend(),
+                                      policy: try configuration.retryPolicy(maximumAttempts: attempts),
+                                      log: { printError("recorder: note: \($0)") })
+        let report = try uploader.flush()
+        for receipt in report.uploaded {
+            if output.json {
+                if let data = try? JSONEncoder().encode(receipt) { print(String(decoding: data, as: UTF8.self)) }
+            } else {
+                print("posted \(receipt.id)  video \(receipt.videoURL)  metadata \(receipt.metadataURL)")
             }
-            if let failure = report.failure {
-                throw RecorderError("\(failure.message) \(report.remaining.count) post(s) still queued.", exitStatus: failure.exitStatus)
-            }
-            if !output.json && report.uploaded.isEmpty { print("nothing to upload") }
-        } catch let error as RecorderError {
-            throw fail(error)
         }
+        if let failure = report.failure {
+            throw RecorderError("\(failure.message) \(report.remaining.count) post(s) still queued.", exitStatus: failure.exitStatus)
+        }
+        if !output.json && report.uploaded.isEmpty { print("nothing to upload") }
     }
 }

@@ -33,40 +33,36 @@ struct PostCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            let configuration = try store.configuration()
-            let outbox = Outbox(root: configuration.outboxDirectory)
-            let workspace = workspaceOptions.shotWorkspace
-            // After a power cut, the interrupted clip is the one to post.
-            for note in workspace.recoverInterrupted().notes { printError("recorder: note: \(note)") }
-            let publisher = PostPublisher(workspace: workspace, outbox: outbox, configuration: configuration)
-            let plan = try publisher.plan(caption: caption)
-            if dryRun { return printPlan(plan) }
-            let item = try publisher.enqueue(plan)
-            printError("recorder: queued post \(item.metadata.id) in \(item.directory)")
-            let uploader = OutboxUploader(outbox: outbox, backend: try configuration.makeBackend(),
-                                          policy: try configuration.retryPolicy(maximumAttempts: attempts),
-                                          log: { printError("recorder: note: \($0)") })
-            let report: OutboxUploader.Report
-            do { report = try uploader.flush() } catch {
-                printResult(status: "queued", id: item.metadata.id, item: item.directory, receipt: nil, error: error.message)
-                throw RecorderError("\(error.message) Post \(item.metadata.id) is queued in \(item.directory).", exitStatus: error.exitStatus)
-            }
-            for receipt in report.uploaded where receipt.shotID != plan.shot.id {
-                printError("recorder: also uploaded earlier post \(receipt.id)")
-            }
-            if let mine = report.uploaded.first(where: { $0.shotID == plan.shot.id }) {
-                printResult(status: "uploaded", id: mine.id, item: nil, receipt: mine, error: nil)
-                return
-            }
-            let failure = report.failure ?? RecorderError("the upload stopped before post \(item.metadata.id).", exitStatus: .tempFail)
-            let queued = report.remaining.first { $0.state.shotID == plan.shot.id }
-            printResult(status: "queued", id: queued?.metadata.id ?? item.metadata.id, item: queued?.directory ?? item.directory,
-                        receipt: nil, error: failure.message)
-            throw failure
-        } catch let error as RecorderError {
-            throw fail(error)
+        let configuration = try store.configuration()
+        let outbox = Outbox(root: configuration.outboxDirectory)
+        let workspace = workspaceOptions.shotWorkspace
+        // After a power cut, the interrupted clip is the one to post.
+        for note in workspace.recoverInterrupted().notes { printError("recorder: note: \(note)") }
+        let publisher = PostPublisher(workspace: workspace, outbox: outbox, configuration: configuration)
+        let plan = try publisher.plan(caption: caption)
+        if dryRun { return printPlan(plan) }
+        let item = try publisher.enqueue(plan)
+        printError("recorder: queued post \(item.metadata.id) in \(item.directory)")
+        let uploader = OutboxUploader(outbox: outbox, backend: try configuration.makeBackend(),
+                                      policy: try configuration.retryPolicy(maximumAttempts: attempts),
+                                      log: { printError("recorder: note: \($0)") })
+        let report: OutboxUploader.Report
+        do { report = try uploader.flush() } catch {
+            printResult(status: "queued", id: item.metadata.id, item: item.directory, receipt: nil, error: error.message)
+            throw RecorderError("\(error.message) Post \(item.metadata.id) is queued in \(item.directory).", exitStatus: error.exitStatus)
         }
+        for receipt in report.uploaded where receipt.shotID != plan.shot.id {
+            printError("recorder: also uploaded earlier post \(receipt.id)")
+        }
+        if let mine = report.uploaded.first(where: { $0.shotID == plan.shot.id }) {
+            printResult(status: "uploaded", id: mine.id, item: nil, receipt: mine, error: nil)
+            return
+        }
+        let failure = report.failure ?? RecorderError("the upload stopped before post \(item.metadata.id).", exitStatus: .tempFail)
+        let queued = report.remaining.first { $0.state.shotID == plan.shot.id }
+        printResult(status: "queued", id: queued?.metadata.id ?? item.metadata.id, item: queued?.directory ?? item.directory,
+                    receipt: nil, error: failure.message)
+        throw failure
     }
 
     private func printPlan(_ plan: PostPublisher.Plan) {

@@ -16,7 +16,7 @@ struct OutputOptions: ParsableArguments {
     var json = false
 }
 
-/// Prints a failure the way every subcommand does and exits with its sysexits status.
+/// Prints a failure and gives its sysexits status (used once, by `RecorderCommand.runFromCommandLine`).
 func fail(_ error: RecorderError) -> ExitCode {
     FileHandle.standardError.write(Data("recorder: error: \(error.message)\n".utf8))
     return ExitCode(error.exitStatus.rawValue)

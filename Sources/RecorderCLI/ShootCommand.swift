@@ -95,11 +95,11 @@ struct ShootCommand: AsyncParsableCommand {
             progress.finish()
             report(result)
             if let lost = result.cameraLost {
-                throw fail(RecorderError("the shot was kept, but \(lost.message)", exitStatus: lost.exitStatus))
+                throw RecorderError("the shot was kept, but \(lost.message)", exitStatus: lost.exitStatus)
             }
-        } catch let error as RecorderError {
+        } catch {
             progress.finish()
-            throw fail(error)
+            throw error
         }
     }
 

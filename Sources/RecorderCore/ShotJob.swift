@@ -146,7 +146,7 @@ final class ShotJob: @unchecked Sendable {
                 durationSeconds: info.durationSeconds, byteSize: size, codec: info.codec, encoder: summary.encoder,
                 endedEarly: ending, notes: notes)
             let committed = try workspace.commit(draft, shot: shot)
-            return ShotResult(shot: committed, cleanedStale: cleaned, cameraLost: cameraLost)
+            return ShotResult(shot: committed, cameraLost: cameraLost)
         } catch {
             throw RecorderError.wrap(error)
         }

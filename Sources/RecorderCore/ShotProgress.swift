@@ -13,8 +13,6 @@ public struct ShotProgress: Sendable {
 /// The outcome of `CameraManager.shoot`.
 public struct ShotResult: Sendable {
     public var shot: Shot
-    /// Folders left by crashed or failed shots, removed before this one started.
-    public var cleanedStale: [String]
     /// Set when the camera was lost mid-shot: the shot was kept, but the run did not go as asked.
     public var cameraLost: RecorderError?
 }

@@ -6,7 +6,6 @@ public enum SysExit: Int32, Sendable {
     case noInput = 66
     case unavailable = 69
     case software = 70
-    case osError = 71
     case cantCreate = 73
     case ioError = 74
     case tempFail = 75

@@ -12,9 +12,4 @@ public enum DevicePermissions {
         }
         return String(cString: name)
     }
-
-    /// Whether this process may open `path` for reading and writing, as capture needs.
-    public static func canOpen(_ path: String) -> Bool {
-        access(path, R_OK | W_OK) == 0
-    }
 }

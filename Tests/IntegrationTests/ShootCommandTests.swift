@@ -13,6 +13,12 @@ import Testing
         try FileManager.default.destinationOfSymbolicLink(atPath: "\(workspace)/current")
     }
 
+    @Test func versionIsPrinted() throws {
+        let result = try Tools.run("recorder", ["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.range(of: #"^recorder \d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, "\(result.stdout)")
+    }
+
     @Test func testPatternShotHasTheAskedFramesDurationSizeAndKeyframes() throws {
         let ws = try Tools.tempDirectory()
         defer { try? FileManager.default.removeItem(atPath: ws) }
