@@ -37,7 +37,11 @@ struct FetchCommand: ParsableCommand {
         let configuration = try store.configuration()
         let backend = try configuration.makeBackend()
         let metadata = try PostFeed(store: backend).metadata(id: id)
-        let cache = VideoCache(settings: try configuration.videoCacheSettings())
+        // One fetch per process: the memory level would only hold a copy nobody reads again.
+        var settings = try configuration.videoCacheSettings()
+        settings.maxMemoryBytes = 0
+        settings.memoryEntryLimit = 0
+        let cache = VideoCache(settings: settings)
         let video = try cache.video(for: metadata, from: backend)
         if let note = video.replaced { printError("recorder: note: \(note)") }
         if let output {
