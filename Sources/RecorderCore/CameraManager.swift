@@ -201,21 +201,12 @@ public actor CameraManager {
         // Copies for the preview only while somebody watches it (never for `recorder shoot`).
         let watched = lastPreviewRequest.map { ContinuousClock.now - $0 < .seconds(Self.previewIdleSeconds) } ?? false
         let job = ShotJob(request: request, workspace: workspace, stop: stop, preview: watched ? preview : nil)
-        defer { job.release() }
-        let box = progressBox
-        do {
-            try await Self.onThread { () throws(RecorderError) in try job.open() }
-            for path in job.cleaned { notice("removed leftovers of an interrupted shot: \(path)") }
-            for note in job.notes { notice(note) }
-            try transition(to: .recording(stop))
-            try await Self.onThread { () throws(RecorderError) in
-                try job.record { update in
-                    box.value.withLock { $0 = update }
-                    progress(update)
-                }
-            }
-            try transition(to: .finishing)
-            let result = try await Self.onThread { () throws(RecorderError) in try job.finish() }
+        let outcome = await run(job, stop: stop, notice: notice, progress: progress)
+        // The camera, the encoder and the workspace lock are let go on a thread of their own
+        // (STREAMOFF and munmap can block), and before anyone hears how the shot ended.
+        _ = try? await Self.onThread { () throws(RecorderError) in job.release() }
+        switch outcome {
+        case .success(let result):
             lastResult = result
             if let lost = result.cameraLost, device != nil {
                 setState(.cameraMissing(lost.message))
@@ -224,7 +215,7 @@ public actor CameraManager {
             }
             observer?(.shotFinished(result))
             return result
-        } catch {
+        case .failure(let error):
             // Stopped before the first frame: nothing was recorded and nothing failed.
             if stop.isSet && error.exitStatus == .interrupted {
                 setState(.idle)
@@ -239,6 +230,28 @@ public actor CameraManager {
             }
             observer?(.shotFailed(error))
             throw error
+        }
+    }
+
+    /// Open, record and finish, each on a thread; the actor only moves the state along.
+    private func run(_ job: ShotJob, stop: StopSignal, notice: @escaping @Sendable (String) -> Void,
+                     progress: @escaping @Sendable (ShotProgress) -> Void) async -> Result<ShotResult, RecorderError> {
+        let box = progressBox
+        do throws(RecorderError) {
+            try await Self.onThread { () throws(RecorderError) in try job.open() }
+            for path in job.cleaned { notice("removed leftovers of an interrupted shot: \(path)") }
+            for note in job.notes { notice(note) }
+            try transition(to: .recording(stop))
+            try await Self.onThread { () throws(RecorderError) in
+                try job.record { update in
+                    box.value.withLock { $0 = update }
+                    progress(update)
+                }
+            }
+            try transition(to: .finishing)
+            return .success(try await Self.onThread { () throws(RecorderError) in try job.finish() })
+        } catch {
+            return .failure(error)
         }
     }
 
