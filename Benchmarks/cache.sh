@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v curl >/dev/null && [ -x /usr/bin/time ] || { echo "install curl and time (scripts/setup.sh test)"; exit 69; }
 if [ -z "${REC:-}" ]; then
-  swift build -c release --static-swift-stdlib >/dev/null  # as scripts/run.sh builds it
+  swift build -c release --static-swift-stdlib -Xlinker -s >/dev/null  # as scripts/run.sh builds it
   REC=$PWD/.build/release/recorder
 fi
 OUT=$PWD/Benchmarks/out/cache; rm -rf "$OUT"; mkdir -p "$OUT"
