@@ -29,6 +29,11 @@ public enum ShotSalvage {
             return (nil, ["an interrupted recording (\(id)) is older than the current shot; it was removed"])
         }
         do {
+            // A power cut can leave the last fragment half written: cut back to the last whole one,
+            // so no picture in the recovered shot is missing its end.
+            if let whole = completeLength(of: draft.recordingPath), let size = LocalFiles.size(of: draft.recordingPath), whole < size {
+                _ = truncate(draft.recordingPath, off_t(whole))
+            }
             try FFmpegLibraries.load()
             let info = try MediaProbe.inspect(draft.recordingPath)
             guard info.durationSeconds >= minimumSeconds else {
@@ -57,6 +62,41 @@ public enum ShotSalvage {
         } catch {
             return (nil, ["an interrupted recording (\(id)) could not be recovered (\(error)); it was removed"])
         }
+    }
+}
+
+extension ShotSalvage {
+    /// The length of a fragmented MP4 up to the end of its last whole fragment (a `moof` followed
+    /// by its complete `mdat`), from the top-level boxes; nil when the file cannot be read or has
+    /// no whole fragment.
+    static func completeLength(of path: String) -> Int64? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd() else { return nil }
+        var offset: UInt64 = 0
+        var lastWhole: UInt64?
+        var sawMoof = false
+        while offset + 8 <= size {
+            try? handle.seek(toOffset: offset)
+            guard let header = try? handle.read(upToCount: 16), header.count >= 8 else { break }
+            let bytes = [UInt8](header)
+            var boxSize = UInt64(bytes[0]) << 24 | UInt64(bytes[1]) << 16 | UInt64(bytes[2]) << 8 | UInt64(bytes[3])
+            let type = String(decoding: bytes[4..<8], as: UTF8.self)
+            if boxSize == 1 {
+                guard bytes.count >= 16 else { break }
+                boxSize = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+            } else if boxSize == 0 {
+                boxSize = size - offset
+            }
+            guard boxSize >= 8, offset + boxSize <= size else { break }  // cut off here
+            if type == "moof" { sawMoof = true }
+            if type == "mdat" && sawMoof {
+                lastWhole = offset + boxSize
+                sawMoof = false
+            }
+            offset += boxSize
+        }
+        return lastWhole.map { Int64($0) }
     }
 }
 
