@@ -15,25 +15,10 @@ OUT=$PWD/Benchmarks/out/cache; rm -rf "$OUT"; mkdir -p "$OUT"
 RUNS=${RUNS:-3}
 PORT=${PORT:-18556}
 BUCKET=bench
-bash Tests/s3/seaweedfs.sh start "$OUT/s3" "$PORT" "$BUCKET"
-trap 'bash Tests/s3/seaweedfs.sh stop "$OUT/s3"' EXIT
-head -c 100000000 /dev/urandom > "$OUT/file.bin"
+. Benchmarks/s3-bench-env.sh
 
-export AWS_ACCESS_KEY_ID=recorder-test AWS_SECRET_ACCESS_KEY=recorder-test-secret
-export HOME=$OUT/home XDG_RUNTIME_DIR=$OUT/run XDG_STATE_HOME=$OUT/state XDG_DATA_HOME=$OUT/data XDG_CONFIG_HOME=$OUT/config
-export XDG_CACHE_HOME=$OUT/cache RECORDER_BACKEND=s3 RECORDER_S3_BUCKET=$BUCKET RECORDER_S3_ENDPOINT=http://127.0.0.1:$PORT
-mkdir -p "$HOME" "$XDG_RUNTIME_DIR"
-
-# A shot whose video is the 100 MB file, posted to the store.
-ws=$XDG_RUNTIME_DIR/recorder id=bench-shot
-mkdir -p "$ws/shots/$id"
-cp "$OUT/file.bin" "$ws/shots/$id/video.mp4"
-cat > "$ws/shots/$id/shot.json" <<JSON
-{"id":"$id","videoPath":"$ws/shots/$id/video.mp4","createdAt":"2026-01-01T00:00:00Z","source":"benchmark",
- "inputFormat":"yu12","width":1920,"height":1080,"frameRate":30,"frames":300,"framesDropped":0,"durationSeconds":10,
- "byteSize":100000000,"codec":"h264","encoder":"libx264","notes":[]}
-JSON
-ln -sfn "shots/$id" "$ws/current"
+# The 100 MB file, posted to the store.
+fake_shot 1
 post=$("$REC" post --caption bench --json | sed -n 's/.*"id":"\([A-Za-z0-9]*\)".*/\1/p')
 [ -n "$post" ] || { echo "posting the benchmark video failed"; exit 1; }
 

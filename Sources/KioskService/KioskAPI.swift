@@ -183,58 +183,61 @@ public enum KioskAPI {
         var hasMore: Bool
     }
 
-    /// Bytes in memory (the cache's memory level) with the same range support as `serveFile`.
-    static func serveBytes(_ bytes: Data, contentType: String, request: Request) -> Response {
+    /// What a ranged answer will carry: its headers and status, the bytes to send, or the complete
+    /// answer when there is no body to read (416, or an empty resource).
+    enum RangedAnswer {
+        case body(status: HTTPResponse.Status, headers: HTTPFields, range: ClosedRange<Int>)
+        case done(Response)
+    }
+
+    /// Single-range support (`bytes=a-b`, `bytes=a-`, `bytes=-n`) for a resource of `size` bytes, so a
+    /// browser can seek.
+    static func ranged(size: Int, contentType: String, request: Request) -> RangedAnswer {
         var headers = HTTPFields()
         headers[.contentType] = contentType
         headers[.acceptRanges] = "bytes"
         headers[.cacheControl] = "no-store"
-        let size = bytes.count
         var status = HTTPResponse.Status.ok
         var range = 0...max(size - 1, 0)
         if let header = request.headers[.range] {
             guard let asked = ByteRange.parse(header, size: size) else {
                 headers[.contentRange] = "bytes */\(size)"
-                return Response(status: .rangeNotSatisfiable, headers: headers)
+                return .done(Response(status: .rangeNotSatisfiable, headers: headers))
             }
             range = asked
             status = .partialContent
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
         }
         headers[.contentLength] = String(size == 0 ? 0 : range.count)
-        guard size > 0 else { return Response(status: status, headers: headers) }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes[range])))
+        guard size > 0 else { return .done(Response(status: status, headers: headers)) }
+        return .body(status: status, headers: headers, range: range)
     }
 
-    /// A file with single-range support (`bytes=a-b`, `bytes=a-`, `bytes=-n`), so a browser can seek.
+    /// Bytes in memory (the cache's memory level), with ranges.
+    static func serveBytes(_ bytes: Data, contentType: String, request: Request) -> Response {
+        switch ranged(size: bytes.count, contentType: contentType, request: request) {
+        case .done(let response): return response
+        case .body(let status, let headers, let range):
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes[range])))
+        }
+    }
+
+    /// A file, with ranges.
     static func serveFile(_ path: String, contentType: String, request: Request, context: BasicRequestContext,
                           missing: String) async throws(APIError) -> Response {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
               let size = (attributes[.size] as? NSNumber)?.intValue else {
             throw APIError(.notFound, missing, exitStatus: .noInput)
         }
-        var headers = HTTPFields()
-        headers[.contentType] = contentType
-        headers[.acceptRanges] = "bytes"
-        headers[.cacheControl] = "no-store"
-        var status = HTTPResponse.Status.ok
-        var range = 0...max(size - 1, 0)
-        if let header = request.headers[.range] {
-            guard let asked = ByteRange.parse(header, size: size) else {
-                headers[.contentRange] = "bytes */\(size)"
-                return Response(status: .rangeNotSatisfiable, headers: headers)
+        switch ranged(size: size, contentType: contentType, request: request) {
+        case .done(let response): return response
+        case .body(let status, let headers, let range):
+            do {
+                let body = try await FileIO().loadFile(path: path, range: range, context: context)
+                return Response(status: status, headers: headers, body: body)
+            } catch {
+                throw APIError(.notFound, missing, exitStatus: .noInput)
             }
-            range = asked
-            status = .partialContent
-            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
-        }
-        headers[.contentLength] = String(size == 0 ? 0 : range.count)
-        guard size > 0 else { return Response(status: status, headers: headers) }
-        do {
-            let body = try await FileIO().loadFile(path: path, range: range, context: context)
-            return Response(status: status, headers: headers, body: body)
-        } catch {
-            throw APIError(.notFound, missing, exitStatus: .noInput)
         }
     }
 }

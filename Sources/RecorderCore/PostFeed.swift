@@ -68,9 +68,13 @@ public struct PostFeed: Sendable {
 
     /// Writes the index object of a post (after its video and metadata are in the store).
     public func index(_ metadata: PostMetadata) throws(StorageError) {
-        let record = IndexRecord(id: metadata.id, createdAt: metadata.createdAt)
-        let bytes = (try? JSONEncoder().encode(record)).map { [UInt8]($0) } ?? []
-        try store.write(bytes, key: Self.indexKey(id: metadata.id, createdAt: metadata.createdAt), contentType: "application/json")
+        try writeIndex(id: metadata.id, createdAt: metadata.createdAt)
+    }
+
+    private func writeIndex(id: String, createdAt: String, fallbackSeconds: Double? = nil) throws(StorageError) {
+        let bytes = (try? JSONEncoder().encode(IndexRecord(id: id, createdAt: createdAt))).map { [UInt8]($0) } ?? []
+        try store.write(bytes, key: Self.indexKey(id: id, createdAt: createdAt, fallbackSeconds: fallbackSeconds),
+                        contentType: "application/json")
     }
 
     /// Page `number` (1 = newest) of `size` posts. Cost: one listing per 1,000 posts skipped, one
@@ -131,22 +135,8 @@ public struct PostFeed: Sendable {
     /// posts arrive: they sort before it.
     public func page(after id: String, size: Int) throws(RecorderError) -> FeedPage {
         let size = try Self.checkSize(size)
-        guard PostID.isValid(id) else {
-            throw RecorderError("'\(id)' is not a post id (10 letters and digits). Use the id printed as `next` by the page before.",
-                                exitStatus: .usage)
-        }
-        let bytes: [UInt8]?
-        do throws(StorageError) {
-            // The cursor's key needs its creation time: from its own metadata.
-            bytes = try store.read(key: PostMetadata.metadataKey(id: id), limit: 1 << 20)
-        } catch {
-            throw Self.listingError(error)
-        }
-        guard let bytes else {
-            throw RecorderError("post \(id) is not in the store (\(store.location)), so the feed cannot continue after it. Start again from --page 1.",
-                                exitStatus: .noInput)
-        }
-        let metadata = try PostMetadata.decode(Data(bytes))
+        // The cursor's key needs its creation time: from its own metadata.
+        let metadata = try metadata(id: id)
         do throws(StorageError) {
             return try read(startAfter: Self.indexKey(id: id, createdAt: metadata.createdAt), size: size)
         } catch {
@@ -222,9 +212,7 @@ public struct PostFeed: Sendable {
                 let outcomes = try ParallelWork.map(missing, width: 8) { item throws(StorageError) -> String? in
                     let id = String(item.key.dropFirst("posts/".count).dropLast(5))
                     let found = try entry(id: id)
-                    let key = Self.indexKey(id: id, createdAt: found.createdAt, fallbackSeconds: item.lastModified)
-                    let record = IndexRecord(id: id, createdAt: found.createdAt)
-                    try store.write((try? JSONEncoder().encode(record)).map { [UInt8]($0) } ?? [], key: key, contentType: "application/json")
+                    try writeIndex(id: id, createdAt: found.createdAt, fallbackSeconds: item.lastModified)
                     return found.problem == nil ? nil : id
                 }
                 report.added += missing.count

@@ -31,8 +31,11 @@ public enum ShotSalvage {
         do {
             // A power cut can leave the last fragment half written: cut back to the last whole one,
             // so no picture in the recovered shot is missing its end.
-            if let whole = completeLength(of: draft.recordingPath), let size = LocalFiles.size(of: draft.recordingPath), whole < size {
-                _ = truncate(draft.recordingPath, off_t(whole))
+            var notes: [String] = []
+            if let whole = completeLength(of: draft.recordingPath), let size = LocalFiles.size(of: draft.recordingPath), whole < size,
+               truncate(draft.recordingPath, off_t(whole)) != 0 {
+                // Still recoverable: the remux stops at the damaged picture instead.
+                notes.append("could not cut the interrupted recording back to its last whole fragment (\(String(cString: strerror(errno)))); its last picture may be damaged")
             }
             try FFmpegLibraries.load()
             let info = try MediaProbe.inspect(draft.recordingPath)
@@ -58,7 +61,7 @@ public enum ShotSalvage {
                 byteSize: LocalFiles.size(of: draft.videoPath) ?? 0, codec: final.codec, encoder: "libx264",
                 endedEarly: "interrupted (kill, crash or power cut); recovered at the next start",
                 notes: [message], recovered: true)
-            return (try workspace.commit(draft, shot: shot), [message])
+            return (try workspace.commit(draft, shot: shot), notes + [message])
         } catch {
             return (nil, ["an interrupted recording (\(id)) could not be recovered (\(error)); it was removed"])
         }

@@ -76,8 +76,7 @@ public final class VideoCache: @unchecked Sendable {
             return Video(path: path(name), size: Int64(bytes.count), bytes: bytes, level: .memory, replaced: nil)
         }
         try prepare()
-        let lockFile = try FileLockGuard(path: "\(settings.directory)/.locks/\(name)")
-        defer { withExtendedLifetime(lockFile) {} }
+        let lockFile = try FileLock(path: "\(settings.directory)/.locks/\(name)", busy: nil)
         var video: Video
         var replaced: String?
         if let found = try checkedFile(name, metadata: metadata, replaced: &replaced) {
@@ -93,6 +92,7 @@ public final class VideoCache: @unchecked Sendable {
             remember(name, bytes)
             video.bytes = bytes
         }
+        _ = consume lockFile
         return video
     }
 
@@ -233,7 +233,8 @@ public final class VideoCache: @unchecked Sendable {
         }
     }
 
-    /// Marks a file as just used (its modification time orders the disk level's LRU).
+    /// Marks a file as just used (its modification time orders the disk level's LRU). Best effort:
+    /// a file that cannot be touched is only evicted sooner.
     private func touch(_ file: String) {
         _ = utimes(file, nil)
     }
@@ -271,22 +272,4 @@ public final class VideoCache: @unchecked Sendable {
             }
         }
     }
-}
-
-/// An exclusive flock(2) on a file of its own, held while the guard lives.
-final class FileLockGuard {
-    private let fd: Int32
-
-    init(path: String) throws(RecorderError) {
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw RecorderError(LocalFiles.error("create the lock", path, elsewhere: "another cache.path")) }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno == EINTR { continue }
-            let error = RecorderError(LocalFiles.error("lock", path, elsewhere: "another cache.path"))
-            close(fd)
-            throw error
-        }
-    }
-
-    deinit { close(fd) }
 }

@@ -182,15 +182,9 @@ private final class ResponseSink {
         }
         if streaming == true, let file {
             let chunk = UnsafeRawBufferPointer(start: buffer, count: count)
-            var offset = 0
-            while offset < count {
-                let n = Glibc.write(file, chunk.baseAddress! + offset, count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return 0  // aborts the transfer
-                }
-                offset += n
+            if let code = LocalFiles.writeAll(file, chunk) {
+                failure = code
+                return 0  // aborts the transfer
             }
             hasher.update(bufferPointer: chunk)
             written += Int64(count)

@@ -124,14 +124,9 @@ extension LocalDirectoryBackend {
         }
         var hasher = SHA256Stream()
         let size = try FileChunks.forEach(path: path, offset: 0, length: nil) { chunk throws(StorageError) in
-            var offset = 0
-            while offset < chunk.count {
-                let n = Glibc.write(descriptor, chunk.baseAddress! + offset, chunk.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw LocalFiles.error("write", "the download of \(key)")
-                }
-                offset += n
+            if let code = LocalFiles.writeAll(descriptor, chunk) {
+                errno = code
+                throw LocalFiles.error("write", "the download of \(key)")
             }
             hasher.update(chunk)
         }

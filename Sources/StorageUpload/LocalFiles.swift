@@ -18,18 +18,24 @@ public enum LocalFiles {
         syncDirectory(of: path)
     }
 
+    /// Writes all of `bytes` to `fd`, retrying short writes and EINTR; the errno of a failure, or nil.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += n
+        }
+        return nil
+    }
+
     static func writeSynced(_ bytes: [UInt8], to path: String) throws(StorageError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw error("create", path) }
-        var failed = false
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 { if errno == EINTR { continue }; failed = true; return }
-                offset += n
-            }
-        }
+        var failed = bytes.withUnsafeBytes { writeAll(fd, $0) } != nil
         if !failed && fsync(fd) != 0 { failed = true }
         let saved = errno
         close(fd)
@@ -47,16 +53,11 @@ public enum LocalFiles {
         guard out >= 0 else { throw error("create", destination) }
         do throws(StorageError) {
             try FileChunks.forEach(path: source, offset: 0, length: nil) { chunk throws(StorageError) in
-                var offset = 0
-                while offset < chunk.count {
-                    let n = write(out, chunk.baseAddress! + offset, chunk.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        throw error("write", destination)
-                    }
-                    offset += n
-                    UploadMeter.add(n)
+                if let code = writeAll(out, chunk) {
+                    errno = code
+                    throw error("write", destination)
                 }
+                UploadMeter.add(chunk.count)
             }
             guard fsync(out) == 0 else { throw error("fsync", destination) }
         } catch {

@@ -263,15 +263,15 @@ public final class V4L2CaptureSource: FrameSource {
                                    detail: "The driver returned buffer \(index) of \(buffers.count).")
             }
             let used = buf.bytesused > 0 ? min(Int(buf.bytesused), buffers[index].count) : buffers[index].count
-            var timestamp = cv4l2_buffer_timestamp_us(&buf)
-            if timestamp <= 0 { timestamp = MonotonicClock.nowMicroseconds() }
+            let stamped = cv4l2_buffer_timestamp_us(&buf)
+            let timestamp = stamped > 0 ? stamped : MonotonicClock.nowMicroseconds()
             var bytes = UnsafeRawBufferPointer(rebasing: buffers[index][0..<used])
             var damaged = buf.flags & CV4L2_BUF_FLAG_ERROR != 0
             if sharesBuffersWithWriter {
                 bytes = copyOut(bytes)
                 // The writer came round while the copy ran: the copy may mix two frames. A writer
                 // that queues buffers leaves the sequence at 0, so the timestamp is compared too.
-                if let now = slotStamp(index), now.sequence != buf.sequence || now.timestamp != cv4l2_buffer_timestamp_us(&buf) {
+                if let now = slotStamp(index), now.sequence != buf.sequence || now.timestamp != stamped {
                     damaged = true
                 }
             }
