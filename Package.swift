@@ -19,7 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // No traits: the default "FullFoundation" links all of Foundation (50 MB of ICU data) into the binary.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
@@ -37,18 +38,21 @@ let package = Package(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
 
+        // What the code needs beyond FoundationEssentials (threads, a lock, paths, printf, trimming),
+        // so the binary does not link all of Foundation and its ICU data.
+        .target(name: "SystemSupport", swiftSettings: swiftSettings),
         .target(name: "VideoCapture", dependencies: ["CV4L2"], swiftSettings: swiftSettings),
         .target(name: "MediaEncoder", dependencies: ["CFFmpeg", "VideoCapture"], swiftSettings: swiftSettings),
-        .target(name: "StorageUpload", dependencies: ["CCurl", .product(name: "Crypto", package: "swift-crypto")],
+        .target(name: "StorageUpload", dependencies: ["CCurl", "SystemSupport", .product(name: "Crypto", package: "swift-crypto")],
                 swiftSettings: swiftSettings),
         .target(
             name: "RecorderCore",
-            dependencies: ["VideoCapture", "MediaEncoder", "StorageUpload"],
+            dependencies: ["VideoCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
             swiftSettings: swiftSettings),
         // The kiosk daemon: services, the control API and the page, over the same RecorderCore the CLI uses.
         .target(
             name: "KioskService",
-            dependencies: ["RecorderCore", "VideoCapture", "MediaEncoder", "StorageUpload",
+            dependencies: ["RecorderCore", "VideoCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -60,12 +64,13 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "RecorderCLI",
-            dependencies: ["RecorderCore", "KioskService", "VideoCapture", "MediaEncoder", "StorageUpload",
+            dependencies: ["RecorderCore", "KioskService", "VideoCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings),
         .executableTarget(name: "recorder", dependencies: ["RecorderCLI"], swiftSettings: swiftSettings),
 
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "VideoCaptureTests", dependencies: ["VideoCapture"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaEncoderTests", dependencies: ["MediaEncoder", "VideoCapture"], swiftSettings: swiftSettings),
         .testTarget(name: "StorageUploadTests", dependencies: ["StorageUpload"], swiftSettings: swiftSettings),

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import Hummingbird
 import RecorderCore
@@ -34,11 +34,12 @@ public struct APIError: Error, Sendable {
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, message, exitStatus: .usage) }
 
     var response: Response {
-        let body: [String: Any] = ["error": message, "exitStatus": Int(exitStatus.rawValue), "status": Int(status.code)]
-        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json; charset=utf-8"
-        headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        KioskAPI.encoded(Body(error: message, exitStatus: Int(exitStatus.rawValue), status: status.code), status: status)
+    }
+
+    private struct Body: Encodable {
+        var error: String
+        var exitStatus: Int
+        var status: Int
     }
 }

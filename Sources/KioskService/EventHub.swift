@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import NIOCore
 import Synchronization
 
@@ -27,7 +27,7 @@ public final class EventHub: Sendable {
     /// Sends `event` with a one-line JSON `data` to every client.
     public func publish(_ event: String, json: Data) {
         var text = "event: \(event)\ndata: "
-        text += String(decoding: json, as: UTF8.self).replacingOccurrences(of: "\n", with: "")
+        text += String(decoding: json, as: UTF8.self).replacing("\n", with: "")
         text += "\n\n"
         let buffer = ByteBuffer(string: text)
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(buffer) }

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import Synchronization
+import SystemSupport
 
 /// swift-log lines for the journal: one line per message on stderr, prefixed with its syslog
 /// priority (`<3>` error ... `<7>` debug), which journald turns into the entry's level. No
@@ -36,8 +37,8 @@ public struct JournalLogHandler: LogHandler {
             text += " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         }
         // One entry per line: a message with a newline would otherwise become two entries.
-        text = text.replacingOccurrences(of: "\n", with: " ")
+        text = text.replacing("\n", with: " ")
         let line = "<\(priority)>\(label): \(text)\n"
-        Self.lock.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
+        Self.lock.withLock { _ in Descriptors.printError(line) }
     }
 }

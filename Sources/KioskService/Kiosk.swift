@@ -1,10 +1,12 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import Logging
 import MediaEncoder
 import RecorderCore
 import Synchronization
+import StorageUpload
+import SystemSupport
 import VideoCapture
 
 /// One kiosk: the camera manager, the outbox drain, the event hub and the metrics, wired together.
@@ -95,7 +97,7 @@ public final class Kiosk: Sendable {
             case .shotFinished(let result):
                 let shot = result.shot
                 announce.call("shot")
-                logger.notice("shot \(shot.id): \(shot.frames) frames (\(shot.framesDropped) dropped), \(String(format: "%.2f", shot.durationSeconds)) s\(result.cameraLost.map { "; camera lost: \($0.message)" } ?? "")")
+                logger.notice("shot \(shot.id): \(shot.frames) frames (\(shot.framesDropped) dropped), \(String(cFormat: "%.2f", shot.durationSeconds)) s\(result.cameraLost.map { "; camera lost: \($0.message)" } ?? "")")
             case .shotFailed:
                 announce.call("state")
             case .posted(let item):
@@ -140,8 +142,8 @@ public final class Kiosk: Sendable {
                 endedEarly: shot.endedEarly, cameraLost: camera.lastShotCameraLost,
                 videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: publisher.postedID(shot))
         }
-        let workspaceFree = Self.freeBytes(settings.workspace.root)
-        let outboxFree = Self.freeBytes(drain.outbox.root)
+        let workspaceFree = LocalFiles.freeBytes(settings.workspace.root)
+        let outboxFree = LocalFiles.freeBytes(drain.outbox.root)
         let needed = settings.shotRequest().bytesNeeded
         let low = (workspaceFree.map { $0 < needed } ?? false) || (outboxFree.map { $0 < needed / 2 } ?? false)
         return KioskStatus(
@@ -196,18 +198,6 @@ public final class Kiosk: Sendable {
         }
     }
 
-    static func freeBytes(_ path: String) -> Int64? {
-        var probe = path
-        // The directory may not exist yet (no shot so far): ask its nearest existing parent.
-        while true {
-            if let attributes = try? FileManager.default.attributesOfFileSystem(forPath: probe),
-               let free = attributes[.systemFreeSize] as? NSNumber {
-                return free.int64Value
-            }
-            guard let slash = probe.lastIndex(of: "/"), slash != probe.startIndex else { return nil }
-            probe = String(probe[..<slash])
-        }
-    }
 }
 
 /// Encodes preview JPEGs on a serial queue of its own (libavcodec work never runs on the

@@ -1,8 +1,10 @@
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import Hummingbird
 import NIOCore
 import RecorderCore
+import StorageUpload
+import SystemSupport
 
 /// The kiosk's HTTP surface: the page, the control API, health and metrics, over one `Kiosk`.
 ///
@@ -27,8 +29,8 @@ public enum KioskAPI {
 
         router.get("/healthz") { _, _ in
             let problems = await kiosk.problems()
-            return json(problems.isEmpty ? ["healthy": true] : ["healthy": false, "reasons": problems],
-                        status: problems.isEmpty ? .ok : .serviceUnavailable)
+            return encoded(Health(healthy: problems.isEmpty, reasons: problems.isEmpty ? nil : problems),
+                           status: problems.isEmpty ? .ok : .serviceUnavailable)
         }
 
         router.get("/metrics") { _, _ in
@@ -76,7 +78,7 @@ public enum KioskAPI {
             await handle { () async throws(APIError) -> Response in
                 _ = try await JSONBody.read(request, allowed: [], optional: true)
                 let stopped = await kiosk.manager.stop()
-                return json(["stopped": stopped, "state": (await kiosk.manager.recordState).name])
+                return encoded(StopAnswer(stopped: stopped, state: (await kiosk.manager.recordState).name))
             }
         }
 
@@ -89,7 +91,7 @@ public enum KioskAPI {
                 }
                 do {
                     let item = try await kiosk.manager.post(caption: caption, publisher: kiosk.publisher)
-                    return json(["id": item.metadata.id, "status": "queued", "bytes": item.metadata.byteSize], status: .accepted)
+                    return encoded(QueuedAnswer(id: item.metadata.id, status: "queued", bytes: item.metadata.byteSize), status: .accepted)
                 } catch {
                     throw APIError(RecorderError.wrap(error))
                 }
@@ -153,14 +155,25 @@ public enum KioskAPI {
         var caption: String?
     }
 
+    struct Health: Encodable {
+        var healthy: Bool
+        var reasons: [String]?
+    }
+
+    struct StopAnswer: Encodable {
+        var stopped: Bool
+        var state: String
+    }
+
+    struct QueuedAnswer: Encodable {
+        var id: String
+        var status: String
+        var bytes: Int64
+    }
+
     /// Runs a handler, turning its failure into the JSON error response.
     static func handle(_ body: () async throws(APIError) -> Response) async -> Response {
         do { return try await body() } catch { return error.response }
-    }
-
-    static func json(_ object: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return jsonResponse(data, status: status)
     }
 
     static func encoded(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
@@ -225,8 +238,7 @@ public enum KioskAPI {
     /// A file, with ranges.
     static func serveFile(_ path: String, contentType: String, request: Request, context: BasicRequestContext,
                           missing: String) async throws(APIError) -> Response {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let size = (attributes[.size] as? NSNumber)?.intValue else {
+        guard let size = LocalFiles.status(of: path).map({ Int($0.size) }) else {
             throw APIError(.notFound, missing, exitStatus: .noInput)
         }
         switch ranged(size: size, contentType: contentType, request: request) {
@@ -249,8 +261,8 @@ enum ByteRange {
         let spec = header.dropFirst(6)
         // One range only; a browser playing video asks for one.
         guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return nil }
-        let first = spec[..<dash].trimmingCharacters(in: .whitespaces)
-        let last = spec[spec.index(after: dash)...].trimmingCharacters(in: .whitespaces)
+        let first = spec[..<dash].trimmed()
+        let last = spec[spec.index(after: dash)...].trimmed()
         if first.isEmpty {
             guard let suffix = Int(last), suffix > 0 else { return nil }
             return max(size - suffix, 0)...(size - 1)
@@ -282,7 +294,7 @@ struct JSONBody {
                            exitStatus: .usage)
         }
         let data = Data(buffer.readableBytesView)
-        guard let object = try? JSONSerialization.jsonObject(with: data), let fields = object as? [String: Any] else {
+        guard let fields = try? JSONDecoder().decode(JSONObjectKeys.self, from: data) else {
             throw APIError.badRequest("the body is not a JSON object. Example: {\"seconds\": 15, \"countdown\": 3}")
         }
         let unknown = Set(fields.keys).subtracting(allowed).sorted()
@@ -291,6 +303,22 @@ struct JSONBody {
             throw APIError.badRequest("unknown field\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")) (\(known)).")
         }
         return JSONBody(data: data)
+    }
+
+    /// The field names of a JSON object (decoding anything else fails).
+    private struct JSONObjectKeys: Decodable {
+        var keys: [String]
+
+        init(from decoder: any Decoder) throws {
+            keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+        }
+
+        struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws(APIError) -> T {
@@ -328,10 +356,10 @@ struct KioskGuard<Context: RequestContext>: RouterMiddleware {
 
     static func presented(_ request: Request) -> String? {
         if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
-            return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+            return header.dropFirst(7).trimmed()
         }
         for cookie in request.headers[values: .cookie].flatMap({ $0.split(separator: ";") }) {
-            let pair = cookie.trimmingCharacters(in: .whitespaces)
+            let pair = cookie.trimmed()
             if pair.hasPrefix("recorder_token=") { return String(pair.dropFirst("recorder_token=".count)) }
         }
         return nil

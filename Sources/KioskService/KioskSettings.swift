@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import RecorderCore
+import SystemSupport
 import VideoCapture
 
 /// The kiosk's own settings, read from the same configuration (flags > environment > file) as
@@ -52,7 +53,7 @@ public struct KioskSettings: Sendable {
                 throw RecorderError("cannot read the kiosk token file \(file). Create it (one line, at least 16 characters) or fix its permissions.",
                                     exitStatus: .config)
             }
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = text.trimmed()
             // An empty file (the unit installs one) means no token: loopback only.
             token = trimmed.isEmpty ? nil : trimmed
         }

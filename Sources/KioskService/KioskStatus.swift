@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import RecorderCore
 
 /// The JSON of `GET /api/status` and of every `status` event.

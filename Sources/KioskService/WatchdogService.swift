@@ -1,10 +1,9 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Logging
 import RecorderCore
 import ServiceLifecycle
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Speaks to systemd: READY=1 once the HTTP port is bound and the camera's state is known, then
 /// WATCHDOG=1 every half `WatchdogSec`, but only while both the camera loop and the HTTP server

@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import RecorderCore
+import SystemSupport
 
 /// `recorder cache`: what the video cache holds, and emptying it.
 struct CacheCommand: ParsableCommand {
@@ -71,6 +72,6 @@ enum ByteCount {
             value /= 1024
             unit += 1
         }
-        return unit == 0 ? "\(bytes) bytes" : String(format: value < 10 ? "%.2f %@" : value < 100 ? "%.1f %@" : "%.0f %@", value, units[unit])
+        return unit == 0 ? "\(bytes) bytes" : String(cFormat: value < 10 ? "%.2f " : value < 100 ? "%.1f " : "%.0f ", value) + units[unit]
     }
 }

@@ -1,7 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import RecorderCore
 import StorageUpload
+import SystemSupport
 
 /// `recorder feed`: the posts in the store, newest first, a page at a time.
 struct FeedCommand: ParsableCommand {
@@ -69,17 +70,10 @@ struct FeedCommand: ParsableCommand {
 
     static func line(_ entry: FeedEntry) -> String {
         if let problem = entry.problem { return "\(entry.id)  [\(problem)]" }
-        let seconds = entry.durationSeconds.map { String(format: "%.1f s", $0) } ?? "?"
+        let seconds = entry.durationSeconds.map { String(cFormat: "%.1f s", $0) } ?? "?"
         let size = entry.byteSize.map { ByteCount.human($0) } ?? "?"
         var caption = entry.caption
         if caption.count > 50 { caption = String(caption.prefix(49)) + "…" }
         return "\(entry.id)  \(entry.createdAt)  \(seconds)  \(size)  \(entry.author ?? "?")  \"\(caption)\""
     }
-}
-
-/// Prints a value as one line of JSON (sorted keys) on standard output, like every --json result.
-func printJSON<T: Encodable>(_ value: T) {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    if let data = try? encoder.encode(value) { print(String(decoding: data, as: UTF8.self)) }
 }

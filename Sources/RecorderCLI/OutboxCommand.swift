@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import RecorderCore
+import SystemSupport
 
 /// `recorder outbox`: what is waiting for the store, and sending it.
 struct OutboxCommand: ParsableCommand {
@@ -21,21 +22,16 @@ struct OutboxListCommand: ParsableCommand {
         let outbox = Outbox(root: try store.configuration().outboxDirectory)
         let items = outbox.items()
         if output.json {
-            let rows: [[String: Any]] = items.map { item in
-                var row: [String: Any] = ["id": item.metadata.id, "directory": item.directory, "queuedAt": item.state.queuedAt,
-                                          "bytes": item.metadata.byteSize, "attempts": item.state.attempts,
-                                          "caption": item.metadata.caption]
-                row["lastError"] = item.state.lastError
-                return row
-            }
-            let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
+            printJSON(items.map {
+                Row(id: $0.metadata.id, directory: $0.directory, queuedAt: $0.state.queuedAt, bytes: $0.metadata.byteSize,
+                    attempts: $0.state.attempts, caption: $0.metadata.caption, lastError: $0.state.lastError)
+            })
             return
         }
         print(items.isEmpty ? "the outbox is empty (\(outbox.root))" : "\(items.count) post\(items.count == 1 ? "" : "s") queued in \(outbox.root):")
         for item in items {
-            let mb = String(format: "%.1f MB", Double(item.metadata.byteSize) / 1_000_000)
-            var caption = item.metadata.caption.replacingOccurrences(of: "\n", with: " ")
+            let mb = String(cFormat: "%.1f MB", Double(item.metadata.byteSize) / 1_000_000)
+            var caption = item.metadata.caption.replacing("\n", with: " ")
             if caption.count > 40 { caption = String(caption.prefix(39)) + "…" }
             print("  \(item.metadata.id)  queued \(item.state.queuedAt)  \(mb)  \(item.state.attempts) attempt(s)  \"\(caption)\"")
             if let error = item.state.lastError { print("      last error: \(error)") }
@@ -43,6 +39,17 @@ struct OutboxListCommand: ParsableCommand {
         for folder in outbox.unreadableItems() {
             printError("recorder: warning: \(folder) is queued but its post.json cannot be read; it is kept and skipped. Repair or move it by hand.")
         }
+    }
+
+    /// One queued post in `--json` output.
+    struct Row: Encodable {
+        var id: String
+        var directory: String
+        var queuedAt: String
+        var bytes: Int64
+        var attempts: Int
+        var caption: String
+        var lastError: String?
     }
 }
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import RecorderCore
 
 /// `recorder post`: publish the current shot.
@@ -81,14 +81,8 @@ struct PostCommand: ParsableCommand {
 
     private func printResult(status: String, id: String, item: String?, receipt: PostReceipt?, error: String?) {
         if output.json {
-            var object: [String: String] = ["status": status, "id": id]
-            object["outboxItem"] = item
-            object["videoURL"] = receipt?.videoURL
-            object["metadataURL"] = receipt?.metadataURL
-            object["error"] = error
-            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
-                print(String(decoding: data, as: UTF8.self))
-            }
+            printJSON(JSONResult(status: status, id: id, outboxItem: item, videoURL: receipt?.videoURL,
+                             metadataURL: receipt?.metadataURL, error: error))
             return
         }
         if let receipt {
@@ -99,5 +93,15 @@ struct PostCommand: ParsableCommand {
             print("queued \(id) (not uploaded yet)")
             if let item { print("  outbox    \(item)") }
         }
+    }
+
+    /// The `--json` result: absent fields are left out.
+    struct JSONResult: Encodable {
+        var status: String
+        var id: String
+        var outboxItem: String?
+        var videoURL: String?
+        var metadataURL: String?
+        var error: String?
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import RecorderCore
+import SystemSupport
 
 /// Where shots live.
 struct WorkspaceOptions: ParsableArguments {
@@ -18,10 +19,17 @@ struct OutputOptions: ParsableArguments {
 
 /// Prints a failure and gives its sysexits status (used once, by `RecorderCommand.runFromCommandLine`).
 func fail(_ error: RecorderError) -> ExitCode {
-    FileHandle.standardError.write(Data("recorder: error: \(error.message)\n".utf8))
+    Descriptors.printError("recorder: error: \(error.message)\n")
     return ExitCode(error.exitStatus.rawValue)
 }
 
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    Descriptors.printError(line + "\n")
+}
+
+/// Prints a value as one line of JSON (sorted keys) on standard output, like every --json result.
+func printJSON<T: Encodable>(_ value: T) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    if let data = try? encoder.encode(value) { print(String(decoding: data, as: UTF8.self)) }
 }

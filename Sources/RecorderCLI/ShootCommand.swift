@@ -1,9 +1,11 @@
 import ArgumentParser
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import MediaEncoder
 import RecorderCore
 import Synchronization
+import SystemSupport
 import VideoCapture
 
 /// `recorder shoot`: record one shot into the workspace.
@@ -111,10 +113,10 @@ struct ShootCommand: AsyncParsableCommand {
             return
         }
         print(shot.videoPath)
-        let mb = String(format: "%.1f", Double(shot.byteSize) / 1_000_000)
-        let duration = String(format: "%.2f", shot.durationSeconds)
+        let mb = String(cFormat: "%.1f", Double(shot.byteSize) / 1_000_000)
+        let duration = String(cFormat: "%.2f", shot.durationSeconds)
         print("  \(shot.frames) frames (\(shot.framesDropped) dropped), \(duration) s, \(shot.width)x\(shot.height) \(shot.codec) (\(shot.encoder)), \(mb) MB")
-        print("  input \(shot.inputFormat) at \(String(format: "%g", shot.frameRate)) fps from \(shot.source)")
+        print("  input \(shot.inputFormat) at \(String(cFormat: "%g", shot.frameRate)) fps from \(shot.source)")
         if let ended = shot.endedEarly { print("  ended early: \(ended)") }
     }
 }
@@ -174,12 +176,12 @@ final class ProgressLine: Sendable {
         let now = MonotonicClock.nowMicroseconds()
         guard now - lastDraw.load(ordering: .relaxed) >= 200_000 else { return }
         lastDraw.store(now, ordering: .relaxed)
-        let line = String(format: "\r  %5.1f/%.1f s  %5.1f fps  %d frames  %d dropped ",
+        let line = String(cFormat: "\r  %5.1f/%.1f s  %5.1f fps  %d frames  %d dropped ",
                           p.elapsedSeconds, p.totalSeconds, p.framesPerSecond, p.frames, p.dropped)
-        FileHandle.standardError.write(Data(line.utf8))
+        Descriptors.printError(line)
     }
 
     func finish() {
-        if enabled && lastDraw.load(ordering: .relaxed) != 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+        if enabled && lastDraw.load(ordering: .relaxed) != 0 { Descriptors.printError("\n") }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import RecorderCore
+import SystemSupport
 
 /// Where posts go: the configuration file, and flags that override it (and the environment).
 struct StoreOptions: ParsableArguments {
@@ -47,7 +48,7 @@ struct StoreOptions: ParsableArguments {
         var flags: [String: String] = [:]
         for setting in settings {
             let parts = setting.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            flags[String(parts[0]).trimmingCharacters(in: .whitespaces)] = parts.count > 1 ? String(parts[1]) : ""
+            flags[parts[0].trimmed()] = parts.count > 1 ? String(parts[1]) : ""
         }
         let named: [(String, String?)] = [("backend", backend), ("local.path", storeDirectory), ("s3.endpoint", endpoint),
                                           ("s3.bucket", bucket), ("s3.region", region), ("s3.prefix", prefix), ("outbox", outbox)]

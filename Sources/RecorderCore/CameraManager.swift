@@ -1,6 +1,7 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
+import SystemSupport
 import VideoCapture
 
 /// Owns the camera for the life of the process: one shot at a time, its stop signal, the record
@@ -387,15 +388,13 @@ public actor CameraManager {
     /// Runs blocking work (ioctl, poll, encoding) on its own thread, off the cooperative pool.
     static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws(RecorderError) -> T) async throws(RecorderError) -> T {
         let result: Result<T, RecorderError> = await withCheckedContinuation { continuation in
-            let thread = Thread {
+            WorkerThread.start(name: "recorder-camera", stackSize: 4 << 20) {
                 do throws(RecorderError) {
                     continuation.resume(returning: .success(try body()))
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }
             }
-            thread.stackSize = 4 << 20
-            thread.start()
         }
         return try result.get()
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StorageUpload
 #if canImport(Glibc)
 import Glibc

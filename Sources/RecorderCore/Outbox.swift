@@ -1,8 +1,7 @@
-import Foundation
-import StorageUpload
-#if canImport(Glibc)
+import FoundationEssentials
 import Glibc
-#endif
+import StorageUpload
+import SystemSupport
 
 /// The durable queue of posts waiting for the store.
 ///
@@ -23,12 +22,10 @@ public struct Outbox: Sendable {
 
     public func prepare() throws(RecorderError) {
         for dir in [queueDirectory, sentDirectory] {
-            do {
-                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
+            do throws(StorageError) {
+                try LocalFiles.createDirectories(dir, mode: 0o700, elsewhere: "another outbox directory (--outbox or outbox = in the configuration)")
             } catch {
-                throw RecorderError("cannot create the outbox \(dir): \(error.localizedDescription). Set outbox = a writable directory (--outbox or the configuration).",
-                                    exitStatus: .cantCreate)
+                throw RecorderError(error)
             }
         }
     }
@@ -85,7 +82,7 @@ public struct Outbox: Sendable {
             }
             var ts = timespec()
             clock_gettime(CLOCK_REALTIME, &ts)
-            let name = String(format: "%010ld%09ld-%@", ts.tv_sec, ts.tv_nsec, metadata.id)
+            let name = String(cFormat: "%010ld%09ld-", ts.tv_sec, ts.tv_nsec) + metadata.id
             let final = "\(queueDirectory)/\(name)"
             try DurableFile.rename(incoming, to: final)
             guard let item = OutboxItem(directory: final) else {

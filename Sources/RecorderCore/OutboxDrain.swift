@@ -1,7 +1,8 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import StorageUpload
 import Synchronization
+import SystemSupport
 
 /// Sends queued posts up by itself, on a thread of its own: the kiosk's background `outbox flush`.
 ///
@@ -88,12 +89,10 @@ public final class OutboxDrain: Sendable {
             return state.running
         }
         guard !alreadyRunning else { return }
-        let thread = Thread { [self] in
+        WorkerThread.start(name: "recorder-outbox") { [self] in
             run()
             finished.signal()
         }
-        thread.name = "recorder-outbox-drain"
-        thread.start()
     }
 
     /// A post was queued: try now, even while backing off (the store may be back).

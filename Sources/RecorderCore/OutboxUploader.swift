@@ -1,8 +1,7 @@
-import Foundation
-import StorageUpload
-#if canImport(Glibc)
+import FoundationEssentials
 import Glibc
-#endif
+import StorageUpload
+import SystemSupport
 
 /// Sends the outbox to a store, oldest post first. A retryable failure (network, timeout, 5xx,
 /// throttling) is retried with backoff and full jitter, forever unless the policy caps the
@@ -79,7 +78,7 @@ public struct OutboxUploader: Sendable {
                                         exitStatus: .tempFail)
                 }
                 let wait = policy.delay(afterFailures: failures)
-                log("upload of \(item.metadata.id) failed (\(error.message)); retrying in \(String(format: "%.1f", wait)) s")
+                log("upload of \(item.metadata.id) failed (\(error.message)); retrying in \(String(cFormat: "%.1f", wait)) s")
                 usleep(UInt32(min(wait, 3600) * 1_000_000))
             }
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StorageUpload
 
 /// One post as the feed shows it.

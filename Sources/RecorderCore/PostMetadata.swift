@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// The JSON document stored beside each posted video (`posts/<id>.json` next to `videos/<id>.mp4`).
 public struct PostMetadata: Sendable, Codable, Equatable {
@@ -98,9 +99,9 @@ public enum Caption {
     public static let maximumLength = 2200
 
     public static func validate(_ text: String) throws(RecorderError) -> String {
-        let normalized = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        let normalized = text.replacing("\r\n", with: "\n").replacing("\r", with: "\n")
         if let bad = normalized.unicodeScalars.first(where: { isForbidden($0) }) {
-            let code = String(format: "U+%04X", bad.value)
+            let code = String(cFormat: "U+%04X", bad.value)
             throw RecorderError("the caption contains the control character \(code)\(bad.value == 0 ? " (NUL)" : ""). Remove it; line breaks and tabs are fine.",
                                 exitStatus: .dataError)
         }

@@ -1,8 +1,7 @@
-import Foundation
-import StorageUpload
-#if canImport(Glibc)
+import FoundationEssentials
 import Glibc
-#endif
+import StorageUpload
+import SystemSupport
 
 /// Turns the current shot into a post: a random name, its metadata, and a durable place in the
 /// outbox. Uploading is the `OutboxUploader`'s job, so a post survives any failure after `enqueue`.
@@ -79,7 +78,7 @@ public struct PostPublisher: Sendable {
     }
 
     private func markerPath(_ shot: Shot) -> String {
-        ((shot.videoPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("posted.json")
+        FilePaths.join(FilePaths.directory(of: shot.videoPath), "posted.json")
     }
 
     /// The post `shot` became, if it was posted (its `posted.json` marker).

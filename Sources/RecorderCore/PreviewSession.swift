@@ -1,5 +1,6 @@
-import Foundation
+import Dispatch
 import Synchronization
+import SystemSupport
 import VideoCapture
 
 /// Streams the kiosk's camera into a `PreviewTap` while no shot is recording, on its own thread.
@@ -16,7 +17,7 @@ final class PreviewSession: Sendable {
     /// Opens the source on a new thread and streams until `stop()`, the end of the source or an error.
     init(request: ShotRequest, tap: PreviewTap) {
         let stop = stopSignal
-        let thread = Thread { [self] in
+        WorkerThread.start(name: "recorder-preview") { [self] in
             defer {
                 self.finished.withLock { $0 = true }
                 self.done.signal()
@@ -34,8 +35,6 @@ final class PreviewSession: Sendable {
                                                      detail: "\(error)") }
             }
         }
-        thread.name = "recorder-preview"
-        thread.start()
     }
 
     var isFinished: Bool { finished.withLock { $0 } }

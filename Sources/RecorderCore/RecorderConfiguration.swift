@@ -1,8 +1,7 @@
-import Foundation
-import StorageUpload
-#if canImport(Glibc)
+import FoundationEssentials
 import Glibc
-#endif
+import StorageUpload
+import SystemSupport
 
 /// Settings for posting and uploading, resolved from (highest first) command-line flags, the
 /// environment (`RECORDER_` + the key in capitals, dots as underscores: `s3.bucket` is
@@ -62,13 +61,13 @@ public struct RecorderConfiguration: Sendable {
                                     exitStatus: .config)
             }
             for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let line = raw.trimmingCharacters(in: .whitespaces)
+                let line = raw.trimmed()
                 if line.isEmpty || line.hasPrefix("#") { continue }
                 guard let eq = line.firstIndex(of: "=") else {
                     throw RecorderError("\(file):\(number + 1): expected 'key = value', got '\(line)'.", exitStatus: .config)
                 }
-                let key = line[..<eq].trimmingCharacters(in: .whitespaces)
-                var value = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+                let key = line[..<eq].trimmed()
+                var value = line[line.index(after: eq)...].trimmed()
                 if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
                 try Self.checkKey(key, origin: "\(file):\(number + 1)")
                 set(key, value, origin: "\(file):\(number + 1)")
@@ -85,7 +84,7 @@ public struct RecorderConfiguration: Sendable {
     }
 
     public static func environmentName(_ key: String) -> String {
-        "RECORDER_" + key.uppercased().replacingOccurrences(of: ".", with: "_")
+        "RECORDER_" + key.uppercased().replacing(".", with: "_")
     }
 
     private static func checkKey(_ key: String, origin: String) throws(RecorderError) {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A finished shot as recorded in the workspace's `shot.json`.
 public struct Shot: Sendable, Codable, Hashable {

@@ -1,9 +1,8 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MediaEncoder
 import StorageUpload
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemSupport
 
 /// Turns a recording that was interrupted (kill -9, a crash, a power cut) back into a shot.
 ///
@@ -40,7 +39,7 @@ public enum ShotSalvage {
             try FFmpegLibraries.load()
             let info = try MediaProbe.inspect(draft.recordingPath)
             guard info.durationSeconds >= minimumSeconds else {
-                return (nil, [String(format: "an interrupted recording of %.1f s (under %.0f s) was removed", info.durationSeconds, minimumSeconds)])
+                return (nil, [String(cFormat: "an interrupted recording of %.1f s (under %.0f s) was removed", info.durationSeconds, minimumSeconds)])
             }
             unlink(draft.videoPath)
             do {
@@ -53,7 +52,7 @@ public enum ShotSalvage {
             }
             let final = try MediaProbe.inspect(draft.videoPath)
             let seconds = Double(id.prefix(10)).map { Date(timeIntervalSince1970: $0) } ?? Date()
-            let message = String(format: "recovered an interrupted recording (%.1f s, %d frames) as the current shot", final.durationSeconds, final.frameCount)
+            let message = String(cFormat: "recovered an interrupted recording (%.1f s, %d frames) as the current shot", final.durationSeconds, final.frameCount)
             let shot = Shot(
                 id: id, videoPath: draft.videoPath, createdAt: seconds, source: "recovered after an interruption",
                 inputFormat: "unknown", width: final.width, height: final.height, frameRate: final.frameRate,
@@ -73,20 +72,23 @@ extension ShotSalvage {
     /// by its complete `mdat`), from the top-level boxes; nil when the file cannot be read or has
     /// no whole fragment.
     static func completeLength(of path: String) -> Int64? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let size = try? handle.seekToEnd() else { return nil }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        let size = UInt64(info.st_size)
         var offset: UInt64 = 0
         var lastWhole: UInt64?
         var sawMoof = false
+        var bytes = [UInt8](repeating: 0, count: 16)
         while offset + 8 <= size {
-            try? handle.seek(toOffset: offset)
-            guard let header = try? handle.read(upToCount: 16), header.count >= 8 else { break }
-            let bytes = [UInt8](header)
+            let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 16, off_t(offset)) }
+            guard count >= 8 else { break }
             var boxSize = UInt64(bytes[0]) << 24 | UInt64(bytes[1]) << 16 | UInt64(bytes[2]) << 8 | UInt64(bytes[3])
             let type = String(decoding: bytes[4..<8], as: UTF8.self)
             if boxSize == 1 {
-                guard bytes.count >= 16 else { break }
+                guard count >= 16 else { break }
                 boxSize = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
             } else if boxSize == 0 {
                 boxSize = size - offset

@@ -1,7 +1,7 @@
-import Foundation
-#if canImport(Glibc)
+import FoundationEssentials
 import Glibc
-#endif
+import StorageUpload
+import SystemSupport
 
 /// The directory that holds the latest good shot and the one being recorded.
 ///
@@ -93,7 +93,7 @@ public struct ShotWorkspace: Sendable {
     /// The id of the shot `current` points to.
     public func currentShotID() -> String? {
         guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: currentLink) else { return nil }
-        return (target as NSString).lastPathComponent
+        return FilePaths.name(of: target)
     }
 
     /// The latest finished shot, or nil when there is none.
@@ -104,11 +104,7 @@ public struct ShotWorkspace: Sendable {
     }
 
     /// Free bytes on the workspace's file system.
-    public func freeBytes() -> Int64? {
-        var info = statvfs()
-        guard statvfs(root, &info) == 0 else { return nil }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
-    }
+    public func freeBytes() -> Int64? { LocalFiles.freeBytes(root) }
 }
 
 /// The folder a shot records into before it becomes current.
@@ -128,6 +124,6 @@ public struct ShotDraft: Sendable {
     static func newID() -> String {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
-        return String(format: "%010ld-%09ld-%d", ts.tv_sec, ts.tv_nsec, getpid())
+        return String(cFormat: "%010ld-%09ld-%d", ts.tv_sec, ts.tv_nsec, getpid())
     }
 }

@@ -1,8 +1,7 @@
-import Foundation
-import StorageUpload
-#if canImport(Glibc)
+import FoundationEssentials
 import Glibc
-#endif
+import StorageUpload
+import SystemSupport
 
 /// Posted videos kept close for playback, in two levels: memory (small videos, LRU, bounded in
 /// bytes) over disk (LRU by last use, bounded in bytes).
@@ -52,7 +51,7 @@ public final class VideoCache: @unchecked Sendable {
     }
 
     public let settings: Settings
-    private let lock = NSLock()
+    private let lock = Lock()
     /// name -> (bytes, verified size), most recently used last.
     private var memory: [(name: String, bytes: Data)] = []
     private var memoryBytes: Int64 = 0
@@ -148,9 +147,8 @@ public final class VideoCache: @unchecked Sendable {
     /// process uses it. A bad file is removed (and named in `replaced`).
     private func checkedFile(_ name: String, metadata: PostMetadata, replaced: inout String?) throws(RecorderError) -> Video? {
         let file = path(name)
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
-              let size = (attributes[.size] as? NSNumber)?.int64Value else { return nil }
-        let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+        guard let status = LocalFiles.status(of: file) else { return nil }
+        let size = status.size, inode = status.inode
         if size == metadata.byteSize {
             if let known = lock.withLock({ verified[name] }), known.inode == inode, known.size == size {
                 return Video(path: file, size: size, bytes: nil, level: .disk, replaced: nil)
@@ -197,7 +195,7 @@ public final class VideoCache: @unchecked Sendable {
         guard close(fd) == 0, rename(temp, final) == 0 else {
             throw RecorderError(LocalFiles.error("store", final, elsewhere: "another cache.path"))
         }
-        let inode = ((try? FileManager.default.attributesOfItem(atPath: final))?[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+        let inode = LocalFiles.status(of: final)?.inode ?? 0
         lock.withLock { verified[name] = (inode, got.size) }
         return Video(path: final, size: got.size, bytes: nil, level: .store, replaced: nil)
     }
@@ -211,9 +209,8 @@ public final class VideoCache: @unchecked Sendable {
     private func files() -> [CachedFile] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: settings.directory)) ?? []
         return names.filter { $0.hasSuffix(".mp4") && !$0.hasPrefix(".") }.compactMap { name in
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path(name)),
-                  let size = (attributes[.size] as? NSNumber)?.int64Value else { return nil }
-            return CachedFile(name: name, size: size, used: attributes[.modificationDate] as? Date ?? .distantPast)
+            guard let status = LocalFiles.status(of: path(name)) else { return nil }
+            return CachedFile(name: name, size: status.size, used: Date(timeIntervalSince1970: status.modified))
         }
     }
 

@@ -1,8 +1,9 @@
 import CCurl
 import Crypto
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// Owns one libcurl easy handle. Reused for consecutive requests so connections are kept alive;
@@ -182,7 +183,7 @@ private final class ResponseSink {
         }
         if streaming == true, let file {
             let chunk = UnsafeRawBufferPointer(start: buffer, count: count)
-            if let code = LocalFiles.writeAll(file, chunk) {
+            if let code = Descriptors.writeAll(file, chunk) {
                 failure = code
                 return 0  // aborts the transfer
             }

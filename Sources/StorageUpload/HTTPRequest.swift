@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// One HTTP request as the S3 client sends it. Header values are built by this module only, never
 /// from user text: libcurl passes CR/LF in header values through unchanged.
@@ -36,7 +37,7 @@ struct HTTPResponse {
 
     var text: String { String(decoding: body, as: UTF8.self) }
     /// The ETag without its quotes.
-    var etag: String? { headers["etag"].map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) } }
+    var etag: String? { headers["etag"].map { $0.trimmed { $0 == "\"" } } }
 }
 
 /// Network settings shared by every request to one store.

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// A store in a local directory, with the same layout as a bucket (`<root>/<prefix><key>`) and the
@@ -20,16 +21,11 @@ public struct LocalDirectoryBackend: StorageBackend {
     func path(forKey key: String) -> String { "\(root)/\(prefix)\(key)" }
 
     public func url(forKey key: String) -> String {
-        "file://" + (path(forKey: key).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path(forKey: key))
+        URL(filePath: path(forKey: key), directoryHint: .notDirectory).absoluteString
     }
 
     public func prepare() throws(StorageError) {
-        do {
-            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        } catch {
-            throw StorageError(.missingContainer, "cannot create the store directory \(root): \(error.localizedDescription). Create it, or set local.path to a writable directory.",
-                               retryable: false)
-        }
+        try LocalFiles.createDirectories(root, elsewhere: "a writable directory for local.path")
         guard access(root, W_OK | X_OK) == 0 else {
             throw StorageError(.accessDenied, "the store directory \(root) is not writable by this user. Fix its permissions or set local.path to another directory.",
                                retryable: false)
@@ -52,9 +48,9 @@ public struct LocalDirectoryBackend: StorageBackend {
     public func upload(path source: String, key: String, contentType: String, digest: FileDigest,
                        journal: String) throws(StorageError) -> String? {
         let destination = path(forKey: key)
-        let directory = (destination as NSString).deletingLastPathComponent
+        let directory = FilePaths.directory(of: destination)
         try LocalFiles.createDirectories(directory)
-        let temp = "\(directory)/.incoming-\((key as NSString).lastPathComponent)-\(getpid())"
+        let temp = "\(directory)/.incoming-\(FilePaths.name(of: key))-\(getpid())"
         unlink(temp)
         try LocalFiles.copySynced(from: source, to: temp)
         defer { unlink(temp) }
@@ -95,9 +91,8 @@ extension LocalDirectoryBackend {
         keys.sort { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         let page = keys.prefix(limit)
         let entries = page.map { key -> ObjectListing.Entry in
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path(forKey: key))
-            return ObjectListing.Entry(key: key, size: (attributes?[.size] as? NSNumber)?.int64Value ?? -1,
-                                       lastModified: (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970)
+            let status = LocalFiles.status(of: path(forKey: key))
+            return ObjectListing.Entry(key: key, size: status?.size ?? -1, lastModified: status?.modified)
         }
         return ObjectListing(entries: entries, isTruncated: keys.count > limit)
     }
@@ -124,7 +119,7 @@ extension LocalDirectoryBackend {
         }
         var hasher = SHA256Stream()
         let size = try FileChunks.forEach(path: path, offset: 0, length: nil) { chunk throws(StorageError) in
-            if let code = LocalFiles.writeAll(descriptor, chunk) {
+            if let code = Descriptors.writeAll(descriptor, chunk) {
                 errno = code
                 throw LocalFiles.error("write", "the download of \(key)")
             }
@@ -135,7 +130,7 @@ extension LocalDirectoryBackend {
 
     public func write(_ bytes: [UInt8], key: String, contentType: String) throws(StorageError) {
         let destination = path(forKey: key)
-        try LocalFiles.createDirectories((destination as NSString).deletingLastPathComponent)
+        try LocalFiles.createDirectories(FilePaths.directory(of: destination))
         try LocalFiles.writeDurably(bytes, to: destination)
     }
 }

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// Crash-safe file operations for the stores, the part journal and the outbox: write to a temp
@@ -18,24 +19,10 @@ public enum LocalFiles {
         syncDirectory(of: path)
     }
 
-    /// Writes all of `bytes` to `fd`, retrying short writes and EINTR; the errno of a failure, or nil.
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += n
-        }
-        return nil
-    }
-
     static func writeSynced(_ bytes: [UInt8], to path: String) throws(StorageError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw error("create", path) }
-        var failed = bytes.withUnsafeBytes { writeAll(fd, $0) } != nil
+        var failed = bytes.withUnsafeBytes { Descriptors.writeAll(fd, $0) } != nil
         if !failed && fsync(fd) != 0 { failed = true }
         let saved = errno
         close(fd)
@@ -53,7 +40,7 @@ public enum LocalFiles {
         guard out >= 0 else { throw error("create", destination) }
         do throws(StorageError) {
             try FileChunks.forEach(path: source, offset: 0, length: nil) { chunk throws(StorageError) in
-                if let code = writeAll(out, chunk) {
+                if let code = Descriptors.writeAll(out, chunk) {
                     errno = code
                     throw error("write", destination)
                 }
@@ -69,22 +56,41 @@ public enum LocalFiles {
     }
 
     /// mkdir -p with the real reason on failure (a full disk says so, not "permission denied").
-    public static func createDirectories(_ path: String) throws(StorageError) {
+    public static func createDirectories(_ path: String, mode: mode_t = 0o755,
+                                         elsewhere: String = "another directory in the configuration") throws(StorageError) {
         var built = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             built += "/" + part
-            if mkdir(built, 0o755) != 0 && errno != EEXIST { throw error("create the directory", built) }
+            if mkdir(built, mode) != 0 && errno != EEXIST { throw error("create the directory", built, elsewhere: elsewhere) }
         }
     }
 
     /// The size of the file at `path`, or nil when it cannot be read.
-    public static func size(of path: String) -> Int64? {
+    public static func size(of path: String) -> Int64? { status(of: path)?.size }
+
+    /// What stat(2) says of the file at `path`, or nil when it cannot be read.
+    public static func status(of path: String) -> FileStatus? {
         var info = stat()
-        return stat(path, &info) == 0 ? Int64(info.st_size) : nil
+        guard stat(path, &info) == 0 else { return nil }
+        return FileStatus(size: Int64(info.st_size), inode: UInt64(info.st_ino),
+                          modified: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9,
+                          isDirectory: info.st_mode & S_IFMT == S_IFDIR)
+    }
+
+    /// Free bytes (for this user) on the file system that holds `path`, or that will hold it: a
+    /// directory not made yet is asked of its nearest existing parent.
+    public static func freeBytes(_ path: String) -> Int64? {
+        var probe = path
+        while true {
+            var info = statvfs()
+            if statvfs(probe, &info) == 0 { return Int64(info.f_bavail) * Int64(info.f_frsize) }
+            guard let slash = probe.lastIndex(of: "/"), slash != probe.startIndex else { return nil }
+            probe = String(probe[..<slash])
+        }
     }
 
     public static func syncDirectory(of path: String) {
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = FilePaths.directory(of: path)
         syncFile(dir.isEmpty ? "." : dir)
     }
 

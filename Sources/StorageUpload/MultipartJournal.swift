@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The on-disk record of a multipart upload in progress: which upload, how it is cut, and the ETag
 /// and MD5 of every part the store has acknowledged. Rewritten durably after each part, so a

@@ -1,9 +1,10 @@
 import Crypto
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// One object sent in parts: create (or resume from the journal), send the missing parts a few at
@@ -149,7 +150,7 @@ struct MultipartUpload {
             }
             throw backend.failure(response, "complete the multipart upload of", target)
         }
-        let etag = S3Response.value(of: "ETag", in: text)?.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        let etag = S3Response.value(of: "ETag", in: text)?.trimmed { $0 == "\"" }
         if let etag, etag.lowercased() == journal.expectedETag { return etag.lowercased() }
         guard let object = try backend.stat(key: key, on: handle), backend.isOurs(object, digest: digest, etag: journal.expectedETag) else {
             throw StorageError(.mismatch, "the store's checksum of \(target) (\(etag ?? "none")) differs from the parts sent (\(journal.expectedETag)).",

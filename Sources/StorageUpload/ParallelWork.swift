@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import SystemSupport
 
 /// Runs blocking work (network requests) on real threads, `width` at a time. Unlike
 /// `DispatchQueue.concurrentPerform`, which libdispatch sizes to the active CPUs, the width is what
@@ -17,14 +18,14 @@ public enum ParallelWork {
         let done = DispatchSemaphore(value: 0)
         let threads = min(width, items.count)
         withoutActuallyEscaping(body) { body in
-            // The threads see the closure through a pointer: a Thread keeps its block a moment
+            // The threads see the closure through a pointer: a thread keeps its block a moment
             // after it signals, and the closure itself must not outlive this call.
             let slot = UnsafeMutablePointer<(T) throws(StorageError) -> R>.allocate(capacity: 1)
             slot.initialize(to: body)
             defer { slot.deinitialize(count: 1); slot.deallocate() }
             let work = UncheckedBox(slot)
             for _ in 0..<threads {
-                let thread = Thread {
+                WorkerThread.start(name: "recorder-parts", stackSize: 1 << 20) {
                     while let index = state.take() {
                         do throws(StorageError) {
                             state.store(try work.value.pointee(items[index]), at: index)
@@ -34,8 +35,6 @@ public enum ParallelWork {
                     }
                     done.signal()
                 }
-                thread.stackSize = 1 << 20
-                thread.start()
             }
             for _ in 0..<threads { done.wait() }
         }
@@ -52,7 +51,7 @@ private struct UncheckedBox<T>: @unchecked Sendable {
 
 /// The shared counters of one `ParallelWork.map`.
 private final class ParallelState<R>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var next = 0
     private let count: Int
     private(set) var results: [R?]

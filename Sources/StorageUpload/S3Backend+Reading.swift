@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -71,7 +71,7 @@ extension S3Response {
     static func listing(_ xml: String, dropping prefix: String) -> ObjectListing {
         var entries: [ObjectListing.Entry] = []
         var rest = xml[...]
-        while let open = rest.range(of: "<Contents>"), let close = rest.range(of: "</Contents>", range: open.upperBound..<rest.endIndex) {
+        while let open = rest.firstRange(of: "<Contents>"), let close = rest[open.upperBound...].firstRange(of: "</Contents>") {
             let block = String(rest[open.upperBound..<close.lowerBound])
             rest = rest[close.upperBound...]
             guard var key = value(of: "Key", in: block) else { continue }

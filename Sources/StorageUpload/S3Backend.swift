@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// An S3-compatible bucket (AWS, GCS interoperability, R2, SeaweedFS, MinIO), signed with
@@ -23,7 +24,7 @@ public struct S3Backend: StorageBackend {
         var endpoint = configuration.endpoint
         while endpoint.hasSuffix("/") { endpoint.removeLast() }
         if configuration.pathStyle { return "\(endpoint)/\(configuration.bucket)" }
-        guard let schemeEnd = endpoint.range(of: "://") else { return endpoint }
+        guard let schemeEnd = endpoint.firstRange(of: "://") else { return endpoint }
         return endpoint[..<schemeEnd.upperBound] + configuration.bucket + "." + endpoint[schemeEnd.upperBound...]
     }
 
@@ -42,7 +43,7 @@ public struct S3Backend: StorageBackend {
             case UInt8(ascii: "/") where keepSlash:
                 out.append("/")
             default:
-                out += String(format: "%%%02X", byte)
+                out += String(cFormat: "%%%02X", byte)
             }
         }
         return out

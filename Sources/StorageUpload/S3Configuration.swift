@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where and how to reach an S3-compatible bucket.
 public struct S3Configuration: Sendable {

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// An access key pair. Never printed: `description` names only where it came from.
@@ -53,12 +54,12 @@ public struct S3Credentials: Sendable, CustomStringConvertible {
         }
         var values: [String: String] = [:]
         for raw in text.split(whereSeparator: \.isNewline) {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmed()
             guard !line.isEmpty, !line.hasPrefix("#"), !line.hasPrefix(";"), !line.hasPrefix("["),
                   let eq = line.firstIndex(of: "=") else { continue }
-            var key = line[..<eq].trimmingCharacters(in: .whitespaces).lowercased()
+            var key = line[..<eq].trimmed().lowercased()
             if key.hasPrefix("aws_") { key.removeFirst(4) }
-            values[key] = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            values[key] = line[line.index(after: eq)...].trimmed()
         }
         guard let id = values["access_key_id"], let secret = values["secret_access_key"], !id.isEmpty, !secret.isEmpty else {
             throw StorageError(.configuration, "the S3 credentials file \(file) needs both access_key_id = ... and secret_access_key = ... lines.",
