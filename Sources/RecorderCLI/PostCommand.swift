@@ -17,6 +17,9 @@ struct PostCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The caption (required; may be empty: --caption \"\").", valueName: "text"))
     var caption: String
 
+    @Option(name: .long, help: ArgumentHelp("Post this shot instead of the current one: a recovered recording kept beside it.", valueName: "id"))
+    var shot: String?
+
     @Flag(name: .long, help: "Show what would be uploaded where, and change nothing.")
     var dryRun = false
 
@@ -39,7 +42,7 @@ struct PostCommand: ParsableCommand {
         // After a power cut, the interrupted clip is the one to post.
         for note in workspace.recoverInterrupted().notes { printError("recorder: note: \(note)") }
         let publisher = PostPublisher(workspace: workspace, outbox: outbox, configuration: configuration)
-        let plan = try publisher.plan(caption: caption)
+        let plan = try publisher.plan(caption: caption, shotID: shot)
         if dryRun { return printPlan(plan) }
         let item = try publisher.enqueue(plan)
         printError("recorder: queued post \(item.metadata.id) in \(item.directory)")
@@ -53,6 +56,9 @@ struct PostCommand: ParsableCommand {
         }
         for receipt in report.uploaded where receipt.shotID != plan.shot.id {
             printError("recorder: also uploaded earlier post \(receipt.id)")
+        }
+        for kept in workspace.keptShots() where kept.id != plan.shot.id {
+            printError("recorder: note: a recovered recording is kept beside the current shot, not posted yet: recorder post --shot \(kept.id)")
         }
         if let mine = report.uploaded.first(where: { $0.shotID == plan.shot.id }) {
             printResult(status: "uploaded", id: mine.id, item: nil, receipt: mine, error: nil)

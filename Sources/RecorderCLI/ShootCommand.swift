@@ -78,6 +78,9 @@ struct ShootCommand: AsyncParsableCommand {
         // this shot: the command ends with it as the current shot, to post or to shoot over.
         let recovery = workspaceOptions.shotWorkspace.recoverInterrupted()
         for note in recovery.notes { printError("recorder: note: \(note)") }
+        for kept in workspaceOptions.shotWorkspace.keptShots() where !recovery.notes.contains(where: { $0.contains(kept.id) }) {
+            printError("recorder: note: a recovered recording (\(kept.id)) is kept beside the current shot, not posted yet: recorder post --shot \(kept.id)")
+        }
         if let recovered = recovery.shot {
             report(recovered)
             printError("recorder: the recovered shot is current and was not replaced: post it with `recorder post`, or run `recorder shoot` again to replace it.")

@@ -27,13 +27,25 @@ public struct PostPublisher: Sendable {
         public var digest: FileDigest
     }
 
-    /// Validates the caption, the configuration and the shot, and drafts the metadata.
-    public func plan(caption: String, now: Date = Date()) throws(RecorderError) -> Plan {
+    /// Validates the caption, the configuration and the shot (the current one, or `shotID`: the
+    /// current or a kept one), and drafts the metadata.
+    public func plan(caption: String, shotID: String? = nil, now: Date = Date()) throws(RecorderError) -> Plan {
         let caption = try Caption.validate(caption)
         let backend = try configuration.makeBackend()
-        guard let shot = workspace.currentShot() else {
-            throw RecorderError("there is no finished shot in \(workspace.root) to post. Record one first: recorder shoot",
-                                exitStatus: .noInput)
+        let shot: Shot
+        if let shotID {
+            guard let found = workspace.shot(id: shotID) else {
+                let known = ([workspace.currentShotID()].compactMap { $0 } + workspace.keptShots().map(\.id)).joined(separator: ", ")
+                throw RecorderError("there is no shot \(shotID) in \(workspace.root) (\(known.isEmpty ? "it holds none" : "it holds: \(known)")). Leave out --shot to post the current shot.",
+                                    exitStatus: .noInput)
+            }
+            shot = found
+        } else {
+            guard let current = workspace.currentShot() else {
+                throw RecorderError("there is no finished shot in \(workspace.root) to post. Record one first: recorder shoot",
+                                    exitStatus: .noInput)
+            }
+            shot = current
         }
         if let answer = alreadyPosted(shot) { throw answer }
         guard access(shot.videoPath, R_OK) == 0 else {
@@ -78,7 +90,7 @@ public struct PostPublisher: Sendable {
     }
 
     private func markerPath(_ shot: Shot) -> String {
-        FilePaths.join(FilePaths.directory(of: shot.videoPath), "posted.json")
+        FilePaths.join(FilePaths.directory(of: shot.videoPath), PostedMarker.fileName)
     }
 
     /// The post `shot` became, if it was posted (its `posted.json` marker).
@@ -109,6 +121,8 @@ public struct PostPublisher: Sendable {
 
 /// `posted.json` in a shot's folder: the shot went to the outbox as post `id`.
 struct PostedMarker: Codable {
+    static let fileName = "posted.json"
+
     var id: String
     var outboxItem: String
     var queuedAt: String

@@ -10,7 +10,7 @@ import SystemSupport
 /// flushed), which stays playable up to its last fragment however the process ends. At the next
 /// start, before leftovers are cleaned, the newest such recording with at least one second of
 /// frames is remuxed and becomes the current shot, marked as recovered, unless the current shot is
-/// newer than it (then it is removed with the leftovers, as before).
+/// newer than it: then it is kept beside the current shot until it is posted (`recorder post --shot ID`).
 public enum ShotSalvage {
     public static let minimumSeconds = 1.0
 
@@ -24,9 +24,7 @@ public enum ShotSalvage {
         }) else { return (nil, []) }
         let id = String(newest.dropFirst(".incoming-".count))
         let draft = ShotDraft(id: id, directory: "\(workspace.root)/\(newest)")
-        if let current = workspace.currentShotID(), current > id {
-            return (nil, ["an interrupted recording (\(id)) is older than the current shot; it was removed"])
-        }
+        let olderThanCurrent = workspace.currentShotID().map { $0 > id } ?? false
         do {
             // A power cut can leave the last fragment half written: cut back to the last whole one,
             // so no picture in the recovered shot is missing its end.
@@ -52,7 +50,10 @@ public enum ShotSalvage {
             }
             let final = try MediaProbe.inspect(draft.videoPath)
             let seconds = Double(id.prefix(10)).map { Date(timeIntervalSince1970: $0) } ?? Date()
-            let message = String(cFormat: "recovered an interrupted recording (%.1f s, %d frames) as the current shot", final.durationSeconds, final.frameCount)
+            let recovered = String(cFormat: "recovered an interrupted recording (%.1f s, %d frames)", final.durationSeconds, final.frameCount)
+            let message = olderThanCurrent
+                ? "\(recovered); the current shot is newer, so it is kept beside it as \(id): post it with `recorder post --shot \(id)`"
+                : "\(recovered) as the current shot"
             let shot = Shot(
                 id: id, videoPath: draft.videoPath, createdAt: seconds, source: "recovered after an interruption",
                 inputFormat: "unknown", width: final.width, height: final.height, frameRate: final.frameRate,
@@ -60,6 +61,10 @@ public enum ShotSalvage {
                 byteSize: LocalFiles.size(of: draft.videoPath) ?? 0, codec: final.codec, encoder: "libx264",
                 endedEarly: "interrupted (kill, crash or power cut); recovered at the next start",
                 notes: [message], recovered: true)
+            if olderThanCurrent {
+                _ = try workspace.keep(draft, shot: shot)
+                return (nil, notes + [message])
+            }
             return (try workspace.commit(draft, shot: shot), notes + [message])
         } catch {
             return (nil, ["an interrupted recording (\(id)) could not be recovered (\(error)); it was removed"])

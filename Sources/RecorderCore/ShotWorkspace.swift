@@ -6,9 +6,10 @@ import SystemSupport
 /// The directory that holds the latest good shot and the one being recorded.
 ///
 /// Layout: `shots/<id>/video.mp4` + `shot.json` for finished shots, `current` a symlink to the
-/// latest, `.incoming-<id>/` for a shot in progress. A new shot replaces the previous one only
-/// once it is complete (an atomic rename of the `current` link); a failed or killed shot leaves
-/// the previous one untouched, and its leftovers are removed at the next start.
+/// latest, `.incoming-<id>/` for a shot in progress, `kept/<id>/` for a recovered recording that
+/// is older than the current shot. A new shot replaces the previous one only once it is complete
+/// (an atomic rename of the `current` link); a failed or killed shot leaves the previous one
+/// untouched, and its leftovers are removed at the next start. A kept shot stays until posted.
 public struct ShotWorkspace: Sendable {
     public let root: String
 
@@ -25,6 +26,7 @@ public struct ShotWorkspace: Sendable {
 
     var shotsDirectory: String { root + "/shots" }
     var currentLink: String { root + "/current" }
+    var keptDirectory: String { root + "/kept" }
 
     /// Creates the directories (private to this user) and checks they are writable.
     public func prepare() throws(RecorderError) {
@@ -45,8 +47,8 @@ public struct ShotWorkspace: Sendable {
                           busy: "another recorder is recording into this workspace (\(root)/.lock is locked). Wait for it to finish, or use another --workspace.")
     }
 
-    /// Removes what a crashed or failed shot left: `.incoming-*` folders and shots no link points to.
-    /// Call only while holding the lock. Returns the removed paths.
+    /// Removes what a crashed or failed shot left: `.incoming-*` folders and shots no link points to,
+    /// and kept shots once they are posted. Call only while holding the lock. Returns the removed paths.
     @discardableResult
     public func cleanStale() -> [String] {
         var removed: [String] = []
@@ -56,6 +58,10 @@ public struct ShotWorkspace: Sendable {
         }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: shotsDirectory)) ?? [] where name != keep {
             removed.append(shotsDirectory + "/" + name)
+        }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: keptDirectory)) ?? []
+        where access("\(keptDirectory)/\(name)/\(PostedMarker.fileName)", F_OK) == 0 {
+            removed.append(keptDirectory + "/" + name)
         }
         for path in removed { try? FileManager.default.removeItem(atPath: path) }
         return removed
@@ -75,11 +81,7 @@ public struct ShotWorkspace: Sendable {
         let finalDir = "\(shotsDirectory)/\(draft.id)"
         var shot = shot
         shot.videoPath = "\(finalDir)/\(ShotDraft.videoName)"
-        let data: Data
-        do { data = try shot.jsonData() } catch { throw RecorderError("cannot encode shot.json: \(error)", exitStatus: .software) }
-        try DurableFile.write(data, to: "\(draft.directory)/shot.json")
-        DurableFile.fsyncFile(draft.videoPath)
-        try DurableFile.rename(draft.directory, to: finalDir)
+        try finish(draft, shot: shot, into: finalDir)
         let previous = currentShotID()
         let tempLink = "\(root)/.current-\(draft.id)"
         guard symlink("shots/\(draft.id)", tempLink) == 0 else { throw DurableFile.ioError("link", tempLink) }
@@ -90,6 +92,46 @@ public struct ShotWorkspace: Sendable {
         return shot
     }
 
+    /// Keeps `draft` as a finished shot beside the current one (which stays current): a recovered
+    /// recording that is older than the current shot, kept until it is posted.
+    public func keep(_ draft: ShotDraft, shot: Shot) throws(RecorderError) -> Shot {
+        if mkdir(keptDirectory, 0o700) != 0 && errno != EEXIST { throw DurableFile.ioError("create", keptDirectory) }
+        let finalDir = "\(keptDirectory)/\(draft.id)"
+        var shot = shot
+        shot.videoPath = "\(finalDir)/\(ShotDraft.videoName)"
+        try finish(draft, shot: shot, into: finalDir)
+        return shot
+    }
+
+    /// Kept shots not posted yet, oldest first.
+    public func keptShots() -> [Shot] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: keptDirectory)) ?? []).sorted().compactMap { name in
+            guard access("\(keptDirectory)/\(name)/\(PostedMarker.fileName)", F_OK) != 0 else { return nil }
+            return readShot("\(keptDirectory)/\(name)")
+        }
+    }
+
+    /// The current shot or a kept one, by id.
+    public func shot(id: String) -> Shot? {
+        if id == currentShotID() { return currentShot() }
+        guard !id.contains("/"), !id.hasPrefix(".") else { return nil }
+        return readShot("\(keptDirectory)/\(id)")
+    }
+
+    private func readShot(_ directory: String) -> Shot? {
+        guard let data = FileManager.default.contents(atPath: "\(directory)/shot.json") else { return nil }
+        return try? Shot.decoder.decode(Shot.self, from: data)
+    }
+
+    /// Writes shot.json and moves the finished draft to its place.
+    private func finish(_ draft: ShotDraft, shot: Shot, into finalDir: String) throws(RecorderError) {
+        let data: Data
+        do { data = try shot.jsonData() } catch { throw RecorderError("cannot encode shot.json: \(error)", exitStatus: .software) }
+        try DurableFile.write(data, to: "\(draft.directory)/shot.json")
+        DurableFile.fsyncFile(draft.videoPath)
+        try DurableFile.rename(draft.directory, to: finalDir)
+    }
+
     /// The id of the shot `current` points to.
     public func currentShotID() -> String? {
         guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: currentLink) else { return nil }
@@ -98,9 +140,8 @@ public struct ShotWorkspace: Sendable {
 
     /// The latest finished shot, or nil when there is none.
     public func currentShot() -> Shot? {
-        guard let id = currentShotID(),
-              let data = FileManager.default.contents(atPath: "\(shotsDirectory)/\(id)/shot.json") else { return nil }
-        return try? Shot.decoder.decode(Shot.self, from: data)
+        guard let id = currentShotID() else { return nil }
+        return readShot("\(shotsDirectory)/\(id)")
     }
 
     /// Free bytes on the workspace's file system.

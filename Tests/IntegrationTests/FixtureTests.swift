@@ -123,6 +123,51 @@ import VideoCapture
         #expect(!FileManager.default.fileExists(atPath: fake))
     }
 
+    /// A recording interrupted before the current shot was made (older id) is kept beside it, not
+    /// removed: the next shot goes ahead, `recorder post --shot ID` posts the kept one, and only a
+    /// posted kept shot is cleaned away.
+    @Test func anInterruptedRecordingOlderThanTheCurrentShotIsKeptUntilPosted() throws {
+        let box = try PostSandbox()
+        defer { box.remove() }
+        let current = try box.shoot(seconds: 0.5)
+        let workspace = "\(box.root)/run/recorder"
+        let id = "\(String(format: "%010d", Int(Date().timeIntervalSince1970) - 600))-000000000-1"
+        try FileManager.default.createDirectory(atPath: "\(workspace)/.incoming-\(id)", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.fixture("mp4/killed.mp4"), toPath: "\(workspace)/.incoming-\(id)/recording.mp4")
+
+        // Posting the current shot recovers the old recording beside it and posts the current one.
+        let post = try box.recorder(["post", "--caption", "current", "--json"])
+        #expect(post.status == 0, "\(post.stderr)")
+        #expect(post.stderr.contains("kept beside it as \(id)") && post.stderr.contains("recorder post --shot \(id)"), "\(post.stderr)")
+        let kept = "\(workspace)/kept/\(id)/video.mp4"
+        #expect(try Probe(kept).duration > 2.5 && Probe.decodesCleanly(kept))
+        let posted = try #require(try JSONSerialization.jsonObject(with: Data(post.stdout.utf8)) as? [String: Any])
+        #expect(try sha256(of: "\(box.localStore)/videos/\(posted["id"] as? String ?? "").mp4") == current)
+
+        // A new shot replaces the current one, not the kept one, and says it is there.
+        let shoot = try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.3", "--size", "160x120"])
+        #expect(shoot.status == 0 && shoot.stderr.contains("recorder post --shot \(id)"), "\(shoot.stderr)")
+        #expect(FileManager.default.fileExists(atPath: kept))
+
+        let unknown = try box.recorder(["post", "--caption", "x", "--shot", "0000000001-000000000-1"])
+        #expect(unknown.status == 66 && unknown.stderr.contains(id), "\(unknown.stderr)")
+
+        let keptSHA = try sha256(of: kept)
+        let postKept = try box.recorder(["post", "--caption", "recovered", "--shot", id, "--json"])
+        #expect(postKept.status == 0, "\(postKept.stderr)")
+        let keptPost = try #require(try JSONSerialization.jsonObject(with: Data(postKept.stdout.utf8)) as? [String: Any])
+        let keptID = try #require(keptPost["id"] as? String)
+        #expect(try sha256(of: "\(box.localStore)/videos/\(keptID).mp4") == keptSHA)
+        let metadata = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: "\(box.localStore)/posts/\(keptID).json"))) as? [String: Any])
+        #expect((metadata["durationSeconds"] as? Double ?? 0) > 2.5)
+        // Posting it twice says where it went; the next shot cleans the posted kept shot away.
+        let again = try box.recorder(["post", "--caption", "recovered", "--shot", id])
+        #expect(again.status != 0 && again.stderr.contains(keptID), "\(again.stderr)")
+        #expect(try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.3", "--size", "160x120"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: "\(workspace)/kept/\(id)"))
+    }
+
     @Test(arguments: [("good.conf", 0, ""), ("bad-unknown-key.conf", 78, "s3.buckett"), ("bad-syntax.conf", 78, ":2:"),
                       ("bad-number.conf", 78, "s3.part_size_mib"), ("bad-backend.conf", 78, "ftp")])
     func configurationFiles(_ name: String, _ status: Int32, _ says: String) throws {
