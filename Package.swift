@@ -14,7 +14,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -37,13 +36,17 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcrypto's digests: the OpenSSL that libcurl loads anyway, instead of a second copy (BoringSSL) in the binary.
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
 
         // What the code needs beyond FoundationEssentials (threads, a lock, paths, printf, trimming),
         // so the binary does not link all of Foundation and its ICU data.
         .target(name: "SystemSupport", swiftSettings: swiftSettings),
         .target(name: "VideoCapture", dependencies: ["CV4L2"], swiftSettings: swiftSettings),
         .target(name: "MediaEncoder", dependencies: ["CFFmpeg", "VideoCapture"], swiftSettings: swiftSettings),
-        .target(name: "StorageUpload", dependencies: ["CCurl", "SystemSupport", .product(name: "Crypto", package: "swift-crypto")],
+        .target(name: "StorageUpload", dependencies: ["CCurl", "COpenSSL", "SystemSupport"],
                 swiftSettings: swiftSettings),
         .target(
             name: "RecorderCore",

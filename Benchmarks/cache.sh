@@ -8,8 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v curl >/dev/null && [ -x /usr/bin/time ] || { echo "install curl and time (scripts/setup.sh test)"; exit 69; }
 if [ -z "${REC:-}" ]; then
-  swift build -c release --static-swift-stdlib -Xlinker -s >/dev/null  # as scripts/run.sh builds it
-  REC=$PWD/.build/release/recorder
+  REC=$(bash scripts/build-release.sh 2>/dev/null)  # as scripts/run.sh builds it
 fi
 OUT=$PWD/Benchmarks/out/cache; rm -rf "$OUT"; mkdir -p "$OUT"
 RUNS=${RUNS:-3}

@@ -11,8 +11,7 @@ cd "$(dirname "$0")/.."
 command -v ffmpeg >/dev/null || { echo "install ffmpeg (scripts/setup.sh test)"; exit 69; }
 command -v curl >/dev/null || { echo "install curl (scripts/setup.sh test)"; exit 69; }
 if [ -z "${REC:-}" ]; then
-  swift build -c release --static-swift-stdlib -Xlinker -s >/dev/null  # as scripts/run.sh builds it
-  REC=$PWD/.build/release/recorder
+  REC=$(bash scripts/build-release.sh 2>/dev/null)  # as scripts/run.sh builds it
 fi
 IDLE_SECONDS=${IDLE_SECONDS:-60}
 SHOT_SECONDS=${SHOT_SECONDS:-60}

@@ -11,8 +11,7 @@
 # The upload timings start with the post already queued: checksums are taken once, at queueing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --static-swift-stdlib -Xlinker -s >/dev/null  # as scripts/run.sh builds it
-REC=$PWD/.build/release/recorder
+REC=$(bash scripts/build-release.sh 2>/dev/null)  # as scripts/run.sh builds it
 OUT=$PWD/Benchmarks/out/upload; rm -rf "$OUT"; mkdir -p "$OUT"
 RUNS=${RUNS:-3}
 PORT=${PORT:-18555}

@@ -6,9 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh run
-# Self-contained: the Swift runtime is linked in, so the binary runs on a kiosk with only Debian's
-# libraries (and starts in 13 ms instead of 25); stripped (-s), which halves it.
-swift build -c release --static-swift-stdlib -Xlinker -s
-bin=.build/release/recorder
+bin=$(bash scripts/build-release.sh)
 "$bin" shoot --seconds "${SECONDS_TO_RECORD:-5}" "$@"
 exec "$bin" post --caption "${CAPTION:-Recorded $(date -u +%Y-%m-%dT%H:%M:%SZ)}"

@@ -1,5 +1,4 @@
 import CCurl
-import Crypto
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -162,7 +161,7 @@ private final class ResponseSink {
     private let file: Int32?
     /// Decided at the first byte of the body, once the status is known.
     private var streaming: Bool?
-    private var hasher = SHA256()
+    private var hasher = MessageDigest(.sha256)
     private var written: Int64 = 0
     private(set) var failure: Int32?
 
@@ -172,7 +171,7 @@ private final class ResponseSink {
     }
 
     func finish() -> DownloadedObject {
-        DownloadedObject(size: written, sha256: hasher.finalize().hex)
+        DownloadedObject(size: written, sha256: hasher.finish().hex)
     }
 
     func append(_ buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
@@ -187,7 +186,7 @@ private final class ResponseSink {
                 failure = code
                 return 0  // aborts the transfer
             }
-            hasher.update(bufferPointer: chunk)
+            hasher.update(chunk)
             written += Int64(count)
             return count
         }

@@ -1,4 +1,3 @@
-import Crypto
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -25,38 +24,36 @@ public struct FileDigest: Sendable, Codable, Equatable {
     /// Reads `path` once. With `partSize`, also the MD5 and SHA-256 of every part, so a multipart
     /// upload (and every resume of it) sends straight from the file without hashing again.
     public static func compute(path: String, partSize: Int64? = nil) throws(StorageError) -> FileDigest {
-        var sha = SHA256()
-        var md5 = Insecure.MD5()
-        var partSHA = SHA256()
-        var partMD5 = Insecure.MD5()
+        var sha = MessageDigest(.sha256)
+        var md5 = MessageDigest(.md5)
+        var partSHA = MessageDigest(.sha256)
+        var partMD5 = MessageDigest(.md5)
         var inPart: Int64 = 0
         var parts = partSize.map { PartDigests(partSize: $0, md5: [], sha256: []) }
         let size = try FileChunks.forEach(path: path, offset: 0, length: nil) { chunk in
-            sha.update(bufferPointer: chunk)
-            md5.update(bufferPointer: chunk)
+            sha.update(chunk)
+            md5.update(chunk)
             guard let partSize else { return }
             var rest = chunk
             while !rest.isEmpty {
                 let take = Int(min(Int64(rest.count), partSize - inPart))
                 let piece = UnsafeRawBufferPointer(rebasing: rest[0..<take])
-                partSHA.update(bufferPointer: piece)
-                partMD5.update(bufferPointer: piece)
+                partSHA.update(piece)
+                partMD5.update(piece)
                 inPart += Int64(take)
                 rest = UnsafeRawBufferPointer(rebasing: rest[take...])
                 if inPart == partSize {
-                    parts?.md5.append(partMD5.finalize().hex)
-                    parts?.sha256.append(partSHA.finalize().hex)
-                    partMD5 = Insecure.MD5()
-                    partSHA = SHA256()
+                    parts?.md5.append(partMD5.finish().hex)
+                    parts?.sha256.append(partSHA.finish().hex)
                     inPart = 0
                 }
             }
         }
         if inPart > 0 {
-            parts?.md5.append(partMD5.finalize().hex)
-            parts?.sha256.append(partSHA.finalize().hex)
+            parts?.md5.append(partMD5.finish().hex)
+            parts?.sha256.append(partSHA.finish().hex)
         }
-        return FileDigest(size: size, sha256: sha.finalize().hex, md5: md5.finalize().hex, parts: parts)
+        return FileDigest(size: size, sha256: sha.finish().hex, md5: md5.finish().hex, parts: parts)
     }
 
     /// The ETag S3 gives an object uploaded in parts of `partSize`: MD5 of the concatenated binary
@@ -64,26 +61,26 @@ public struct FileDigest: Sendable, Codable, Equatable {
     public static func multipartETag(path: String, size: Int64, partSize: Int64) throws(StorageError) -> String {
         var partDigests: [[UInt8]] = []
         var offset: Int64 = 0
+        var md5 = MessageDigest(.md5)
         while offset < size {
             let length = min(partSize, size - offset)
-            var md5 = Insecure.MD5()
-            _ = try FileChunks.forEach(path: path, offset: offset, length: length) { md5.update(bufferPointer: $0) }
-            partDigests.append(Array(md5.finalize()))
+            _ = try FileChunks.forEach(path: path, offset: offset, length: length) { md5.update($0) }
+            partDigests.append(md5.finish())
             offset += length
         }
         return multipartETag(partMD5s: partDigests)
     }
 
     static func multipartETag(partMD5s: [[UInt8]]) -> String {
-        Insecure.MD5.hash(data: partMD5s.flatMap { $0 }).hex + "-\(partMD5s.count)"
+        MessageDigest.hash(.md5, partMD5s.flatMap { $0 }).hex + "-\(partMD5s.count)"
     }
 
     /// The MD5 as base64, for the `Content-MD5` header.
     /// Lowercase hex MD5 of bytes in memory.
-    static func md5(_ bytes: [UInt8]) -> String { Insecure.MD5.hash(data: bytes).hex }
+    static func md5(_ bytes: [UInt8]) -> String { MessageDigest.hash(.md5, bytes).hex }
 
     /// Lowercase hex SHA-256 of bytes in memory.
-    public static func sha256(_ bytes: [UInt8]) -> String { SHA256.hash(data: bytes).hex }
+    public static func sha256(_ bytes: [UInt8]) -> String { MessageDigest.hash(.sha256, bytes).hex }
 
     static func base64(hex: String) -> String {
         Data(bytes(hex: hex)).base64EncodedString()
@@ -109,14 +106,14 @@ public struct FileDigest: Sendable, Codable, Equatable {
 }
 
 /// A running SHA-256 for callers outside this file, with a hex result.
-public struct SHA256Stream {
-    private var hasher = SHA256()
+public struct SHA256Stream: ~Copyable {
+    private var hasher = MessageDigest(.sha256)
 
     public init() {}
 
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bufferPointer: bytes) }
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bytes) }
 
-    public func finalize() -> String { hasher.finalize().hex }
+    public mutating func finalize() -> String { hasher.finish().hex }
 }
 
 /// Per-part checksums for one part size (lowercase hex, part 1 first).
@@ -134,10 +131,6 @@ extension Sequence where Element == UInt8 {
         for byte in self { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 15)]) }
         return String(decoding: out, as: UTF8.self)
     }
-}
-
-extension Digest {
-    var hex: String { Array(self).hex }
 }
 
 /// Reads a file (or a range of it) in 1 MiB chunks; a failure in `body` stops the reading.

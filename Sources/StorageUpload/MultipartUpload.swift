@@ -1,4 +1,3 @@
-import Crypto
 import Dispatch
 import FoundationEssentials
 import Synchronization
@@ -132,7 +131,7 @@ struct MultipartUpload {
         var request = HTTPRequest(method: .post, url: "\(objectURL)?uploadId=\(S3Backend.encode(journal.uploadID, keepSlash: false))",
                                   body: .bytes(body))
         request.headers = [("Content-Type", "application/xml")]
-        let response = try backend.send(request, payloadSHA256: SHA256.hash(data: body).hex, on: handle)
+        let response = try backend.send(request, payloadSHA256: FileDigest.sha256(body), on: handle)
         let text = response.text
         let code = S3Response.value(of: "Code", in: text)
         if code == "NoSuchUpload" {

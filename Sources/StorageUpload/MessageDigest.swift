@@ -1,0 +1,49 @@
+import COpenSSL
+
+/// A running SHA-256 or MD5 over libcrypto's EVP interface, owned by one value: the context is
+/// freed with it.
+struct MessageDigest: ~Copyable {
+    enum Algorithm {
+        case sha256, md5
+    }
+
+    private let context: OpaquePointer
+    private let algorithm: OpaquePointer
+
+    init(_ kind: Algorithm) {
+        // Only out of memory makes these fail, and a checksum cannot be skipped.
+        guard let context = EVP_MD_CTX_new() else { fatalError("libcrypto: out of memory for a digest") }
+        self.context = context
+        algorithm = kind == .sha256 ? EVP_sha256() : EVP_md5()
+        start()
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        guard !bytes.isEmpty else { return }
+        EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
+    }
+
+    /// The digest of everything given so far; the value then starts again, empty.
+    mutating func finish() -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(context, &out, &length)
+        start()
+        return Array(out.prefix(Int(length)))
+    }
+
+    /// The digest of `bytes` in memory.
+    static func hash(_ kind: Algorithm, _ bytes: [UInt8]) -> [UInt8] {
+        var digest = MessageDigest(kind)
+        bytes.withUnsafeBytes { digest.update($0) }
+        return digest.finish()
+    }
+
+    private func start() {
+        guard EVP_DigestInit_ex(context, algorithm, nil) == 1 else {
+            fatalError("libcrypto cannot start a \(algorithm == EVP_sha256() ? "SHA-256" : "MD5") digest")
+        }
+    }
+}
