@@ -152,6 +152,26 @@ import Testing
         #expect(try sha256(of: box.currentVideo) == shotSHA)
     }
 
+    /// A full store disk says so (not "permission denied"), whether the video or a directory does
+    /// not fit, and the post stays queued for when there is room.
+    @Test(arguments: [("1m", "the video does not fit"), ("8m,nr_inodes=1", "no inode left for a directory")])
+    func fullStoreDiskIsReportedAndThePostStaysQueued(_ options: String, _ what: String) throws {
+        guard let small = try Tools.smallFileSystem(size: options) else { return }
+        defer { Tools.removeSmallFileSystem(small) }
+        let box = try PostSandbox()
+        defer { box.remove() }
+        let shotSHA = try box.shootLarge()
+        let result = try box.recorder(["post", "--caption", "x", "--store-dir", "\(small)/store"])
+        #expect(result.status == 74, "\(what): \(result.stderr)")
+        #expect(result.stderr.contains("the disk is full") && result.stderr.contains("stays queued"), "\(what): \(result.stderr)")
+        #expect(box.queued().count == 1)
+        // Once there is room, the queued post goes out whole.
+        let flush = try box.recorder(["outbox", "flush", "--store-dir", "\(box.root)/roomy"])
+        #expect(flush.status == 0, "\(flush.stderr)")
+        let videos = (try? FileManager.default.contentsOfDirectory(atPath: "\(box.root)/roomy/videos")) ?? []
+        #expect(videos.count == 1 && (try? sha256(of: "\(box.root)/roomy/videos/\(videos.first ?? "")")) == shotSHA, "\(videos)")
+    }
+
     @Test func fullOutboxDiskIsReportedAndTheShotKept() throws {
         guard let small = try Tools.smallFileSystem(size: "1m") else { return }
         defer { Tools.removeSmallFileSystem(small) }
