@@ -179,7 +179,7 @@ final class ProgressLine: Sendable {
         let now = MonotonicClock.nowMicroseconds()
         guard now - lastDraw.load(ordering: .relaxed) >= 200_000 else { return }
         lastDraw.store(now, ordering: .relaxed)
-        let line = String(cFormat: "\r  %5.1f/%.1f s  %5.1f fps  %d frames  %d dropped ",
+        let line = String(cFormat: "\r  %5.1f/%.1f s  %5.1f fps  %ld frames  %ld dropped ",
                           p.elapsedSeconds, p.totalSeconds, p.framesPerSecond, p.frames, p.dropped)
         Descriptors.printError(line)
     }

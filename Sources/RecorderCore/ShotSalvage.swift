@@ -50,7 +50,7 @@ public enum ShotSalvage {
             }
             let final = try MediaProbe.inspect(draft.videoPath)
             let seconds = Double(id.prefix(10)).map { Date(timeIntervalSince1970: $0) } ?? Date()
-            let recovered = String(cFormat: "recovered an interrupted recording (%.1f s, %d frames)", final.durationSeconds, final.frameCount)
+            let recovered = String(cFormat: "recovered an interrupted recording (%.1f s, %ld frames)", final.durationSeconds, final.frameCount)
             let message = olderThanCurrent
                 ? "\(recovered); the current shot is newer, so it is kept beside it as \(id): post it with `recorder post --shot \(id)`"
                 : "\(recovered) as the current shot"
