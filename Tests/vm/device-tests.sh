@@ -14,6 +14,8 @@ pass=0; fail=0
 ok()  { echo "PASS: $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 check() { local name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
+# Exit status $1 was $2 and file $4 says $3 (a grep pattern): one check, so both count.
+exits_saying() { [ "$1" -eq "$2" ] && grep -q "$3" "$4"; }
 
 for need in "$REC" v4l2-ctl ffmpeg ffprobe python3; do
   command -v "$need" >/dev/null || [ -x "$need" ] || { echo "FAIL: missing $need"; echo "0 passed, 1 failed"; exit 1; }
@@ -139,7 +141,7 @@ v4l2-ctl -d "$VIVID" --set-fmt-video=width=320,height=180 --stream-mmap --stream
 holder=$!; sleep 2
 shoot --device "$VIVID" --size 320x180 --seconds 1 2> "$T/b.err"; rc=$?
 kill $holder; wait $holder 2>/dev/null
-check "busy device: exit 75 ($rc), message: $(head -c 200 "$T/b.err")" [ $rc -eq 75 ] && grep -q busy "$T/b.err"
+check "busy device: exit 75 ($rc), message: $(head -c 200 "$T/b.err")" exits_saying $rc 75 busy "$T/b.err"
 
 # permission: a node this user cannot open
 getent group video >/dev/null || groupadd -r video 2>/dev/null || true
@@ -147,7 +149,7 @@ chgrp video "$VIVID"; chmod 660 "$VIVID"
 mkdir -p "$T/nobody"; chmod 777 "$T/nobody"
 setpriv --reuid=65534 --regid=65534 --clear-groups "$REC" shoot --workspace "$T/nobody/ws" --device "$VIVID" --seconds 1 2> "$T/p.err"; rc=$?
 chmod 600 "$VIVID"; chgrp root "$VIVID"
-check "permission denied: exit 77 ($rc), message names group video: $(head -c 300 "$T/p.err")" [ $rc -eq 77 ] && grep -q "group 'video'" "$T/p.err"
+check "permission denied: exit 77 ($rc), message names group video: $(head -c 300 "$T/p.err")" exits_saying $rc 77 "group 'video'" "$T/p.err"
 
 # Ctrl-C mid-shot
 "$REC" shoot --workspace "$WS" --device "$VIVID" --size 320x180 --fps 15 --seconds 60 > "$T/i.out" 2> "$T/i.err" &
@@ -156,11 +158,31 @@ check "SIGINT: exit 0 ($rc)" [ $rc -eq 0 ]
 check "SIGINT: reported as stopped ($(cat "$T/i.out" "$T/i.err" | tail -c 400))" grep -q "ended early: stopped" "$T/i.out"
 check "SIGINT: shorter file plays" ffmpeg -v error -i "$WS/current/video.mp4" -f null -
 
+# Faults vivid cannot produce on demand, injected in front of libv4l2 (Tests/vm/v4l2-faults.c):
+# a DQBUF that hands back a buffer index that was never mapped, and DQBUF saying EAGAIN forever
+# after poll said ready. Before the fixes the first read past the mapped buffers and the second spun
+# a core forever; now the first is a clear error and the second a stall after --stall-timeout.
+if ${CC:-cc} -shared -fPIC -o "$T/v4l2-faults.so" "$HERE/v4l2-faults.c" -ldl 2> "$T/cc.err"; then
+  prev=$(current)
+  LD_PRELOAD=$T/v4l2-faults.so RECORDER_TEST_V4L2_FAULT=bad-index:10 timeout 120 \
+    "$REC" shoot --workspace "$WS" --device "$VIVID" --size 320x180 --fps 15 --seconds 3 > /dev/null 2> "$T/f.err"; rc=$?
+  check "bad buffer index: exit 69 ($rc), message: $(tail -c 250 "$T/f.err")" exits_saying $rc 69 "returned buffer 10[0-9][0-9] of" "$T/f.err"
+  check "bad buffer index: previous shot intact" [ "$(current)" = "$prev" ]
+  LD_PRELOAD=$T/v4l2-faults.so RECORDER_TEST_V4L2_FAULT=eagain:10 timeout 120 \
+    "$REC" shoot --workspace "$WS" --device "$VIVID" --size 320x180 --fps 15 --seconds 20 --stall-timeout 2 --json > "$T/g.json" 2> "$T/g.err"; rc=$?
+  check "EAGAIN after a ready poll: a stall, exit 69, not a loop forever ($rc: $(tail -c 250 "$T/g.err"))" exits_saying $rc 69 "delivered no frame for 2 s" "$T/g.err"
+  check "EAGAIN after a ready poll: the 10 frames before it kept and playable ($(probe "$WS/current/video.mp4" nb_read_frames))" \
+    [ "$(probe "$WS/current/video.mp4" nb_read_frames)" = 10 ]
+  check "after the faults the camera records again" shoot --device "$VIVID" --size 320x180 --fps 15 --seconds 1
+else
+  bad "cannot build the fault injector with ${CC:-cc}: $(head -c 300 "$T/cc.err")"
+fi
+
 # kill -9 mid-shot (a crash or power cut): the next start recovers the clip as the current shot
 "$REC" shoot --workspace "$WS" --device "$VIVID" --size 320x180 --fps 15 --seconds 60 > /dev/null 2>&1 &
 pid=$!; wait_recording 3; kill -9 $pid; wait $pid 2>/dev/null
 shoot --device "$VIVID" --size 320x180 --fps 15 --seconds 1 --json > "$T/k.json" 2> "$T/k.err"; rc=$?
-check "kill -9: the next shoot recovers the clip ($rc: $(head -c 300 "$T/k.err"))" [ $rc -eq 0 ] && grep -q "recovered an interrupted recording" "$T/k.err"
+check "kill -9: the next shoot recovers the clip ($rc: $(head -c 300 "$T/k.err"))" exits_saying $rc 0 "recovered an interrupted recording" "$T/k.err"
 check "kill -9: shot.json marks it recovered" python3 -c "import json,sys; sys.exit(0 if json.load(open('$WS/current/shot.json')).get('recovered') else 1)"
 check "kill -9: the recovered clip plays ($(probe "$WS/current/video.mp4" nb_read_frames) frames)" ffmpeg -v error -i "$WS/current/video.mp4" -f null -
 
