@@ -51,9 +51,18 @@ final class S3Fixture {
     }
 
     deinit {
-        proxy?.terminate()
+        if let proxy { Self.stop(proxy) }
         stopServer()
         try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    /// SIGTERM, then SIGKILL if the process is still there 5 s later; reaps it either way.
+    static func stop(_ process: Process) {
+        guard process.isRunning else { return }
+        process.terminate()
+        for _ in 0..<100 where process.isRunning { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     func startServer() throws {

@@ -20,8 +20,12 @@ of rules, each used at most "count" times (the file is rewritten as counts drop)
 While STATE_DIR/opaque-etags exists, ETag response headers are rewritten so they are not the MD5 of
 the body, as with SSE-KMS. "match" is a substring of "METHOD TARGET". Writes "ready" to STATE_DIR/ready once listening, and the
 most request bodies it has seen forwarded at once to STATE_DIR/peak (the uploads' real parallelism).
+
+It ends promptly, closing its sockets and exiting 0, on SIGTERM or SIGINT (even when its parent
+started it with those signals blocked or ignored), and by itself when the process that started it
+(the test) is gone.
 """
-import json, os, re, socket, struct, sys, threading, time
+import json, os, re, signal, socket, struct, sys, threading, time
 
 listen_port, target_port, state = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 lock = threading.Lock()
@@ -206,16 +210,43 @@ def forward_body(client, upstream, buffer, length, fault):
     return buffer
 
 
+class Stop(Exception):
+    pass
+
+
+def stop(signum, frame):
+    raise Stop()
+
+
+def watch_parent(parent):
+    """Ends the proxy when the test that started it is gone (killed, crashed), so it never outlives
+    it even when nobody sends it a signal."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
 def main():
+    # A parent may hand its signal mask and ignored signals down (the test runner did): take both
+    # signals back, so a plain kill ends the proxy.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    threading.Thread(target=watch_parent, args=(os.getppid(),), daemon=True).start()
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     server.bind(("127.0.0.1", listen_port))
     server.listen(64)
     with open(os.path.join(state, "ready"), "w") as f:
         f.write("ready\n")
-    while True:
-        client, _ = server.accept()
-        threading.Thread(target=handle, args=(client,), daemon=True).start()
+    try:
+        while True:
+            client, _ = server.accept()
+            threading.Thread(target=handle, args=(client,), daemon=True).start()
+    except Stop:
+        server.close()
+        # Connections still open belong to daemon threads: leaving ends them and closes their sockets.
+        os._exit(0)
 
 
 main()
