@@ -16,6 +16,14 @@ bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 check() { local name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
 # Exit status $1 was $2 and file $4 says $3 (a grep pattern): one check, so both count.
 exits_saying() { [ "$1" -eq "$2" ] && grep -q "$3" "$4"; }
+# section NAME: prints how long the previous section took, then the new one's heading (the host's
+# run-in-vm.sh names the last heading when the guest runs out of time).
+SECTION=; SECTION_START=$SECONDS
+section() {
+  [ -n "$SECTION" ] && echo "   (section '$SECTION' took $((SECONDS - SECTION_START)) s)"
+  SECTION=$1; SECTION_START=$SECONDS
+  [ -n "$1" ] && echo "== $1"
+}
 
 for need in "$REC" v4l2-ctl ffmpeg ffprobe python3; do
   command -v "$need" >/dev/null || [ -x "$need" ] || { echo "FAIL: missing $need"; echo "0 passed, 1 failed"; exit 1; }
@@ -58,7 +66,7 @@ start_producer() {  # $1: device, then extra ffmpeg output args
 }
 stop_producer() { kill "$PRODUCER" 2>/dev/null; wait "$PRODUCER" 2>/dev/null; sleep 0.5; }
 
-echo "== recorder devices"
+section "recorder devices"
 start_producer "$LOOP" -pix_fmt yuyv422 || bad "loopback producer did not start: $(cat "$T/producer.log")"
 "$REC" devices > "$T/devices.txt" 2>&1
 cat "$T/devices.txt"
@@ -68,7 +76,7 @@ check "devices lists the loopback device" grep -q "$LOOP .*recorder-loopback" "$
 "$REC" devices --json > "$T/devices.json"
 check "devices --json parses" python3 -c "import json; d=json.load(open('$T/devices.json')); assert any(x['driver']=='vivid' for x in d)"
 
-echo "== known frames through v4l2loopback (YUYV)"
+section "known frames through v4l2loopback (YUYV)"
 shoot --device "$LOOP" --seconds 3 --fps 15 --json > "$T/loop.json" 2> "$T/loop.err"; rc=$?
 stop_producer
 check "loopback yuyv shot exits 0 ($rc: $(tail -c 300 "$T/loop.err"))" [ $rc -eq 0 ]
@@ -82,7 +90,7 @@ if [ $rc -eq 0 ]; then
   check "loopback frames + dropped ~ 3 s x 15 fps ($frames + $dropped)" near "$((frames + dropped))" 45 6
 fi
 
-echo "== MJPEG through v4l2loopback"
+section "MJPEG through v4l2loopback"
 start_producer "$LOOP2" -c:v mjpeg -q:v 3 -pix_fmt yuvj422p || bad "mjpeg producer did not start: $(cat "$T/producer.log")"
 shoot --device "$LOOP2" --seconds 2 --fps 15 --format mjpeg --json > "$T/mjpeg.json" 2> "$T/mjpeg.err"; rc=$?
 stop_producer
@@ -93,7 +101,7 @@ if [ $rc -eq 0 ]; then
   check "mjpeg frames decoded in order, each once, within tolerance" [ $prc -eq 0 ]
 fi
 
-echo "== vivid raw formats and sizes"
+section "vivid raw formats and sizes"
 for fmt in yuyv nv12 yu12 rgb24; do
   for size in 320x180 640x360; do
     shoot --device "$VIVID" --format "$fmt" --size "$size" --fps 15 --seconds 2 --json > "$T/s.json" 2> "$T/s.err"; rc=$?
@@ -114,7 +122,7 @@ for fmt in yuyv nv12 yu12 rgb24; do
   done
 done
 
-echo "== faults"
+section "faults"
 prev=$(current)
 v4l2-ctl -d "$VIVID" -c inject_vidioc_streamon_error=1 2>&1
 shoot --device "$VIVID" --size 320x180 --seconds 1 2> "$T/e.err"; rc=$?
@@ -136,6 +144,7 @@ if [ $rc -eq 0 ]; then
   check "dropped buffers: duration stays true ($dur s)" near "$dur" 3 0.3
 else bad "dropped-buffers shot exit $rc: $(tail -c 300 "$T/d.err")"; fi
 
+section "busy device and permissions"
 # busy: another process streams from the device
 v4l2-ctl -d "$VIVID" --set-fmt-video=width=320,height=180 --stream-mmap --stream-count=100000 > /dev/null 2>&1 &
 holder=$!; sleep 2
@@ -151,13 +160,14 @@ setpriv --reuid=65534 --regid=65534 --clear-groups "$REC" shoot --workspace "$T/
 chmod 600 "$VIVID"; chgrp root "$VIVID"
 check "permission denied: exit 77 ($rc), message names group video: $(head -c 300 "$T/p.err")" exits_saying $rc 77 "group 'video'" "$T/p.err"
 
-# Ctrl-C mid-shot
+section "Ctrl-C mid-shot"
 "$REC" shoot --workspace "$WS" --device "$VIVID" --size 320x180 --fps 15 --seconds 60 > "$T/i.out" 2> "$T/i.err" &
 pid=$!; wait_recording 2; kill -INT $pid; wait $pid; rc=$?
 check "SIGINT: exit 0 ($rc)" [ $rc -eq 0 ]
 check "SIGINT: reported as stopped ($(cat "$T/i.out" "$T/i.err" | tail -c 400))" grep -q "ended early: stopped" "$T/i.out"
 check "SIGINT: shorter file plays" ffmpeg -v error -i "$WS/current/video.mp4" -f null -
 
+section "injected DQBUF faults"
 # Faults vivid cannot produce on demand, injected in front of libv4l2 (Tests/vm/v4l2-faults.c):
 # a DQBUF that hands back a buffer index that was never mapped, and DQBUF saying EAGAIN forever
 # after poll said ready. Before the fixes the first read past the mapped buffers and the second spun
@@ -178,14 +188,19 @@ else
   bad "cannot build the fault injector with ${CC:-cc}: $(head -c 300 "$T/cc.err")"
 fi
 
+section "kill -9 and recovery"
 # kill -9 mid-shot (a crash or power cut): the next start recovers the clip as the current shot
 "$REC" shoot --workspace "$WS" --device "$VIVID" --size 320x180 --fps 15 --seconds 60 > /dev/null 2>&1 &
 pid=$!; wait_recording 3; kill -9 $pid; wait $pid 2>/dev/null
 shoot --device "$VIVID" --size 320x180 --fps 15 --seconds 1 --json > "$T/k.json" 2> "$T/k.err"; rc=$?
-check "kill -9: the next shoot recovers the clip ($rc: $(head -c 300 "$T/k.err"))" exits_saying $rc 0 "recovered an interrupted recording" "$T/k.err"
-check "kill -9: shot.json marks it recovered" python3 -c "import json,sys; sys.exit(0 if json.load(open('$WS/current/shot.json')).get('recovered') else 1)"
-check "kill -9: the recovered clip plays ($(probe "$WS/current/video.mp4" nb_read_frames) frames)" ffmpeg -v error -i "$WS/current/video.mp4" -f null -
+check "kill -9: the next shoot recovers the clip and records its own ($rc: $(head -c 300 "$T/k.err"))" exits_saying $rc 0 "recovered an interrupted recording" "$T/k.err"
+kept=$(ls -d "$WS"/kept/*/ 2>/dev/null | tail -n 1)
+check "kill -9: the recovered clip is kept beside the new shot ($kept), shot.json marks it recovered" \
+  python3 -c "import json,sys; sys.exit(0 if json.load(open('${kept}shot.json')).get('recovered') else 1)"
+check "kill -9: the recovered clip plays ($(probe "${kept}video.mp4" nb_read_frames) frames)" ffmpeg -v error -i "${kept}video.mp4" -f null -
+check "kill -9: the new shot is current and not the recovered one" python3 -c "import json,sys; sys.exit(1 if json.load(open('$WS/current/shot.json')).get('recovered') else 0)"
 
+section "disconnect"
 # disconnect mid-shot (last: vivid is gone afterwards)
 prev=$(current)
 "$REC" shoot --workspace "$WS" --device "$VIVID" --size 320x180 --fps 15 --seconds 60 --json > "$T/x.json" 2> "$T/x.err" &
@@ -196,6 +211,8 @@ check "disconnect: message says the camera was lost" grep -q "was lost" "$T/x.er
 check "disconnect: recorded part kept as the current shot" [ "$(current)" != "$prev" ]
 check "disconnect: recorded part plays" ffmpeg -v error -i "$WS/current/video.mp4" -f null -
 
+section ""
 rm -rf "$T"
+echo "device tests took $SECONDS s"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

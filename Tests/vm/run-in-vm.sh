@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Boots Debian's own kernel under qemu (software emulation) with vivid and v4l2loopback loaded and
-# runs one command inside it, against this machine's file system (read-only) with a tmpfs /tmp.
+# runs one command inside it, against this machine's file system (read-only, cached in the guest:
+# every exec under emulation would otherwise read its program and ~130 FFmpeg libraries again over
+# 9p) with a tmpfs /tmp. recorder ($RECORDER_BIN, else the debug build) is copied into the guest's
+# /tmp and named there by $RECORDER_BIN.
 # A repository under /tmp (a CI checkout, say) is shared on its own, at the same path.
 # Prints the command's output and exits with its exit status.
 #   Tests/vm/run-in-vm.sh 'v4l2-ctl --list-devices'
@@ -10,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cmd=${1:?usage: run-in-vm.sh COMMAND}
 case "$repo" in *[[:space:]]*) echo "run-in-vm: the repository path must not contain spaces: $repo" >&2; exit 70 ;; esac
-timeout_s=${VM_TIMEOUT:-900}
+timeout_s=${VM_TIMEOUT:-1800}
 
 die() { echo "run-in-vm: $*" >&2; exit 70; }
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing: run scripts/setup.sh test"
@@ -31,13 +34,13 @@ if [ ! -f "$initrd" ] || [ "$here/run-in-vm.sh" -nt "$initrd" ] || [ "$here/kern
   cp /bin/busybox "$root/bin/busybox"
   vm_pack_modules "$root" "$kver" virtio_pci 9pnet_virtio 9p vivid v4l2loopback
   { vm_init_head; cat <<'INIT'; } > "$root/init"
-mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288 hostroot /host || echo "vm: cannot mount host root"
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288,cache=loose hostroot /host || echo "vm: cannot mount host root"
 mount --bind /dev /host/dev; mount --bind /proc /host/proc; mount --bind /sys /host/sys
 mount -t tmpfs -o size=1g tmpfs /host/tmp
 repo=$(sed -n 's/.*recorder_repo=\([^ ]*\).*/\1/p' /proc/cmdline)
 case "$repo" in
   /tmp/*) mkdir -p "/host$repo"
-          mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288 repo "/host$repo" || echo "vm: cannot mount the repository" ;;
+          mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288,cache=loose repo "/host$repo" || echo "vm: cannot mount the repository" ;;
 esac
 mkdir -p /host/tmp/vm
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=524288 work /host/tmp/vm || echo "vm: cannot mount work share"
@@ -55,7 +58,16 @@ fi
 
 work=$(mktemp -d "$cache/run.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-printf 'cd %q || exit 70\n%s\n' "$PWD" "$cmd" > "$work/cmd.sh"
+# The guest runs its own copy of recorder from its tmpfs: read over 9p once, not at every start,
+# and a rebuild on the host while the guest runs cannot change the binary under it (the host root
+# is cached in the guest).
+binary=${RECORDER_BIN:-$repo/.build/debug/recorder}
+guest_bin=
+if [ -x "$binary" ]; then
+  cp "$binary" "$work/recorder"
+  guest_bin='mkdir -p /tmp/bin && cp /tmp/vm/recorder /tmp/bin/recorder && export RECORDER_BIN=/tmp/bin/recorder || exit 70'
+fi
+printf 'cd %q || exit 70\n%s\n%s\n' "$PWD" "$guest_bin" "$cmd" > "$work/cmd.sh"
 set +e
 timeout "$timeout_s" qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nographic -no-reboot \
   -kernel "/boot/vmlinuz-$kver" -initrd "$initrd" -append "console=ttyS0 panic=-1 quiet recorder_repo=$repo" \
@@ -66,7 +78,12 @@ qemu_status=$?
 set -e
 [ -f "$work/output" ] && cat "$work/output"
 if [ ! -f "$work/status" ]; then
-  echo "run-in-vm: the guest did not report a status (qemu exit $qemu_status); console:" >&2
+  running=$(grep '^== ' "$work/output" 2>/dev/null | tail -n 1)
+  if [ "$qemu_status" = 124 ]; then
+    echo "run-in-vm: the guest ran out of its ${timeout_s} s (VM_TIMEOUT) during: ${running:-start-up, before any section}" >&2
+  else
+    echo "run-in-vm: the guest did not report a status (qemu exit $qemu_status, last section: ${running:-none}); console:" >&2
+  fi
   tail -n 40 "$work/console" >&2
   exit 70
 fi

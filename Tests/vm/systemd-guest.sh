@@ -8,7 +8,17 @@ passed=0; failed=0
 pass() { echo "PASS: $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
+# section NAME: prints how long the previous section took, then the new one's heading (the host's
+# systemd-vm.sh names the last heading when the guest runs out of time).
+SECTION=; SECTION_START=$SECONDS
+section() {
+  [ -n "$SECTION" ] && echo "   (section '$SECTION' took $((SECONDS - SECTION_START)) s)"
+  SECTION=$1; SECTION_START=$SECONDS
+  [ -n "$1" ] && echo "== $1"
+}
 finish() {
+  section ""
+  echo "systemd tests took $SECONDS s in the guest"
   journalctl -u recorder --no-pager -o short-monotonic > /vm/artifacts/journal.txt 2>&1
   echo "systemd: $passed passed, $failed failed"
   echo $(( failed > 0 ? 1 : 0 )) > /vm/status
@@ -30,7 +40,7 @@ json_post() { api -X POST -H 'Content-Type: application/json' -d "$2" "http://12
 echo "== systemd $(systemctl --version | head -n1 | cut -d' ' -f2), kernel $(uname -r)"
 wait_for 60 test -e /dev/video0 || { fail "vivid made /dev/video0"; finish; }
 
-# --- install as the README says ---
+section "install as the README says"
 install -m 755 /vm/bin/recorder /usr/local/bin/recorder
 install -m 644 /vm/recorder.service /etc/systemd/system/recorder.service
 install -d /etc/recorder
@@ -55,7 +65,7 @@ check "udev tags it for systemd (dev-recorder\\x2dcamera.device)" \
   wait_for 20 sh -c 'systemctl is-active "dev-recorder\\x2dcamera.device" >/dev/null'
 systemctl daemon-reload
 
-# --- start: Type=notify, READY after the port is bound, STATUS= text ---
+section "start: Type=notify, READY after the port is bound, STATUS= text"
 start=$SECONDS
 systemctl start recorder
 rc=$?
@@ -71,7 +81,7 @@ echo "   StatusText: $status_text"
 check "STATUS= says idle and where it listens" sh -c "echo '$status_text' | grep -q 'idle' && echo '$status_text' | grep -q '127.0.0.1:8080'"
 check "runs as a dynamic user in group video, not root" sh -c '[ "$(ps -o user= -p $(systemctl show -p MainPID --value recorder))" != root ] && grep -q "^Groups:.*$(getent group video | cut -d: -f3)" /proc/$(systemctl show -p MainPID --value recorder)/status'
 
-# --- shoot and post through the API ---
+section "shoot and post through the API"
 json_post /api/shoot '{"seconds": 2, "countdown": 0}' > /dev/null
 check "a shot records (state recording, then idle)" wait_for 60 state_is idle
 status=$(api http://127.0.0.1:8080/api/status)
@@ -87,14 +97,14 @@ check "the outbox drain uploads it to the local store" wait_for 60 test -f "/var
 check "its metadata has the caption" sh -c "grep -q 'systemd test' /var/lib/recorder/store/posts/$post_id.json"
 check "the store is in StateDirectory, owned by the dynamic user" sh -c "[ \"\$(stat -c %U /var/lib/private/recorder)\" != root ]"
 
-# --- the watchdog: a stopped process is restarted ---
+section "the watchdog: a stopped process is restarted"
 pid=$(prop MainPID); restarts=$(prop NRestarts)
 kill -STOP "$pid"
 check "kill -STOP: the watchdog restarts the service" wait_for 90 sh -c "[ \"\$(systemctl show -p NRestarts --value recorder)\" -gt $restarts ] && [ \"\$(systemctl show -p MainPID --value recorder)\" != $pid ] && [ \"\$(systemctl show -p ActiveState --value recorder)\" = active ]"
 check "after the restart it answers again" wait_for 60 sh -c 'curl -s --max-time 5 http://127.0.0.1:8080/healthz | grep -q true'
 check "the earlier shot survived the restart (RuntimeDirectoryPreserve)" sh -c "curl -s --max-time 10 http://127.0.0.1:8080/api/status | grep -q '$shot_id'"
 
-# --- systemctl stop during a shot keeps the recorded part ---
+section "systemctl stop during a shot keeps the recorded part"
 json_post /api/shoot '{"seconds": 60, "countdown": 0}' > /dev/null
 wait_for 60 state_is recording
 sleep 4
@@ -107,7 +117,7 @@ check "the stopped shot is kept as the current shot" sh -c "[ -f '$kept/video.mp
 [ -f "$kept/video.mp4" ] && cp "$kept/video.mp4" /vm/artifacts/stopped-shot.mp4 && echo 1.0 > /vm/artifacts/stopped-shot.min-seconds
 check "journal shows the shot was finished on stop" sh -c 'journalctl -u recorder --no-pager | grep -q "finishing the shot under way"'
 
-# --- camera unplugged mid-shot, gone, and plugged back: recovers with no restart ---
+section "camera unplugged mid-shot, gone, and plugged back: recovers with no restart"
 systemctl start recorder
 wait_for 60 state_is idle
 pid=$(prop MainPID); restarts=$(prop NRestarts)

@@ -10,7 +10,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 binary=$(realpath "${1:?usage: systemd-vm.sh RECORDER_BINARY}")
-timeout_s=${VM_TIMEOUT:-900}
+timeout_s=${VM_TIMEOUT:-1800}
 die() { echo "systemd-vm: $*" >&2; exit 70; }
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing: run scripts/setup.sh test"
 [ -x /bin/busybox ] || die "/bin/busybox (busybox-static) is missing: run scripts/setup.sh test"
@@ -29,13 +29,15 @@ if [ ! -f "$initrd" ] || [ "$here/systemd-vm.sh" -nt "$initrd" ] || [ "$here/ker
   vm_pack_modules "$root" "$kver" virtio_pci 9pnet_virtio 9p overlay vivid
   { vm_init_head; cat <<'INIT'; } > "$root/init"
 opts=trans=virtio,version=9p2000.L,msize=524288
-mount -t 9p -o "$opts,ro" sysroot /lower || echo "vm: cannot mount the Debian root"
+# The read-only shares are cached in the guest (nothing changes them while it runs): every exec
+# under emulation would otherwise read its program and libraries again over 9p.
+mount -t 9p -o "$opts,ro,cache=loose" sysroot /lower || echo "vm: cannot mount the Debian root"
 mount -t tmpfs -o size=1500m tmpfs /upper
 mkdir -p /upper/data /upper/work
 mount -t overlay overlay -o lowerdir=/lower,upperdir=/upper/data,workdir=/upper/work /newroot || echo "vm: overlay failed"
 mkdir -p /newroot/vm /newroot/opt/swift /newroot/usr/local/lib/recorder-vm-modules
 mount -t 9p -o "$opts" work /newroot/vm || echo "vm: cannot mount the work share"
-mount -t 9p -o "$opts,ro" swift /newroot/opt/swift || echo "vm: no Swift runtime share"
+mount -t 9p -o "$opts,ro,cache=loose" swift /newroot/opt/swift || echo "vm: no Swift runtime share"
 # vivid again, for the test that unloads and reloads it (an unplugged camera coming back).
 cp /mods/*-vivid.ko /newroot/usr/local/lib/recorder-vm-modules/vivid.ko
 cat > /newroot/etc/systemd/system/vm-test.service <<UNIT
@@ -82,7 +84,12 @@ cp -r "$work/artifacts" "$cache/systemd-vm-artifacts"
 cp "$work/console" "$cache/systemd-vm-artifacts/console.log"
 [ -f "$work/output" ] && cat "$work/output"
 if [ ! -f "$work/status" ]; then
-  echo "systemd-vm: the guest did not report a status (qemu exit $qemu_status); console:" >&2
+  running=$(grep '^== ' "$work/output" 2>/dev/null | tail -n 1)
+  if [ "$qemu_status" = 124 ]; then
+    echo "systemd-vm: the guest ran out of its ${timeout_s} s (VM_TIMEOUT) during: ${running:-boot, before any section}" >&2
+  else
+    echo "systemd-vm: the guest did not report a status (qemu exit $qemu_status, last section: ${running:-none}); console:" >&2
+  fi
   tail -n 40 "$work/console" >&2
   exit 70
 fi
