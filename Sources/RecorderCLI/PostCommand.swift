@@ -40,7 +40,8 @@ struct PostCommand: ParsableCommand {
         let outbox = Outbox(root: configuration.outboxDirectory)
         let workspace = workspaceOptions.shotWorkspace
         // After a power cut, the interrupted clip is the one to post.
-        for note in workspace.recoverInterrupted().notes { printError("recorder: note: \(note)") }
+        let recovery = workspace.recoverInterrupted()
+        for note in recovery.notes { printError("recorder: note: \(note)") }
         let publisher = PostPublisher(workspace: workspace, outbox: outbox, configuration: configuration)
         let plan = try publisher.plan(caption: caption, shotID: shot)
         if dryRun { return printPlan(plan) }
@@ -57,9 +58,8 @@ struct PostCommand: ParsableCommand {
         for receipt in report.uploaded where receipt.shotID != plan.shot.id {
             printError("recorder: also uploaded earlier post \(receipt.id)")
         }
-        for kept in workspace.keptShots() where kept.id != plan.shot.id {
-            printError("recorder: note: a recovered recording is kept beside the current shot, not posted yet: recorder post --shot \(kept.id)")
-        }
+        // The shot posted now is marked posted, so only the others are named.
+        remindOfKeptShots(in: workspace, except: recovery.kept)
         if let mine = report.uploaded.first(where: { $0.shotID == plan.shot.id }) {
             printResult(status: "uploaded", id: mine.id, item: nil, receipt: mine, error: nil)
             return

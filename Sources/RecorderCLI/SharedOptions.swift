@@ -27,6 +27,14 @@ func printError(_ line: String) {
     Descriptors.printError(line + "\n")
 }
 
+/// Names each recovered recording kept beside the current shot and not posted yet, and how to post
+/// it; `except`: ones a note has just named.
+func remindOfKeptShots(in workspace: ShotWorkspace, except: [String]) {
+    for kept in workspace.keptShots() where !except.contains(kept.id) {
+        printError("recorder: note: a recovered recording (\(kept.id)) is kept beside the current shot, not posted yet: recorder post --shot \(kept.id)")
+    }
+}
+
 /// Prints a value as one line of JSON (sorted keys) on standard output, like every --json result.
 func printJSON<T: Encodable>(_ value: T) {
     let encoder = JSONEncoder()

@@ -47,6 +47,9 @@ struct ShootCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds without a frame before the camera counts as stalled.")
     var stallTimeout: Double = 5
 
+    @Option(name: .customLong("min-seconds"), help: "A shot stopped early (Ctrl-C) with less than this is discarded and the previous shot kept.")
+    var minimumSeconds: Double = 1
+
     @OptionGroup var workspaceOptions: WorkspaceOptions
     @OptionGroup var output: OutputOptions
 
@@ -57,6 +60,9 @@ struct ShootCommand: AsyncParsableCommand {
         if format != "auto", PixelFormat(name: format) == nil {
             let names = PixelFormat.allCases.map(\.name).joined(separator: ", ")
             throw ValidationError("unknown --format '\(format)'. Use auto or one of: \(names).")
+        }
+        if !(minimumSeconds >= 0 && minimumSeconds <= 600) {
+            throw ValidationError("--min-seconds must be from 0 to 600 seconds (got \(minimumSeconds)).")
         }
         if !(stallTimeout > 0 && stallTimeout <= 600) {
             throw ValidationError("--stall-timeout must be between 0 and 600 seconds.")
@@ -70,22 +76,16 @@ struct ShootCommand: AsyncParsableCommand {
                                     size: size.flatMap(FrameSize.init(parsing:)),
                                     frameRate: fps.map { FrameRate(Int(($0 * 1000).rounded()), 1000).reduced }),
             encoder: EncoderSettings(preset: preset, crf: crf, bitrateKbps: bitrate),
-            stallTimeout: stallTimeout)
+            stallTimeout: stallTimeout, minimumSeconds: minimumSeconds)
     }
 
     func run() async throws {
-        // A clip cut off by a kill or power cut is recovered first, and never replaced unseen by
-        // this shot: the command ends with it as the current shot, to post or to shoot over.
-        let recovery = workspaceOptions.shotWorkspace.recoverInterrupted()
+        // A clip cut off by a kill or power cut is recovered first and kept beside the current
+        // shot (never replaced unseen, never lost), and the shot asked for is still recorded, so a
+        // script sees the exit status of the shot it asked for.
+        let recovery = workspaceOptions.shotWorkspace.recoverInterrupted(besideCurrent: true)
         for note in recovery.notes { printError("recorder: note: \(note)") }
-        for kept in workspaceOptions.shotWorkspace.keptShots() where !recovery.notes.contains(where: { $0.contains(kept.id) }) {
-            printError("recorder: note: a recovered recording (\(kept.id)) is kept beside the current shot, not posted yet: recorder post --shot \(kept.id)")
-        }
-        if let recovered = recovery.shot {
-            report(recovered)
-            printError("recorder: the recovered shot is current and was not replaced: post it with `recorder post`, or run `recorder shoot` again to replace it.")
-            return
-        }
+        remindOfKeptShots(in: workspaceOptions.shotWorkspace, except: recovery.kept)
         let manager = CameraManager(workspace: workspaceOptions.shotWorkspace)
         // Set by the signal handler itself, so a Ctrl-C during start-up is not lost on the way.
         let stop = StopSignal()

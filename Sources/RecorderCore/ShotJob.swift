@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import MediaEncoder
 import StorageUpload
+import SystemSupport
 import VideoCapture
 
 /// The blocking work of one shot, done on a dedicated thread in three phases: open, record, finish.
@@ -65,8 +66,18 @@ final class ShotJob: @unchecked Sendable {
         } catch {
             source?.close()
             source = nil
+            // Nothing was recorded: no leftover for the next start to report as interrupted.
+            discardDraft()
             throw RecorderError.wrap(error)
         }
+    }
+
+    /// Removes this shot's folder, recording and all: only for a shot that has nothing to keep.
+    private func discardDraft() {
+        recorder?.abandon()
+        recorder = nil
+        if let draft { try? FileManager.default.removeItem(atPath: draft.directory) }
+        draft = nil
     }
 
     /// Pulls frames until the asked duration, a stop, the end of the input, or a lost camera.
@@ -111,16 +122,22 @@ final class ShotJob: @unchecked Sendable {
             cameraLost = RecorderError(error)
             ending = "camera lost"
         } catch {
+            if recorder.framesWritten == 0 { discardDraft() }
             throw RecorderError.wrap(error)
         }
         source.close()
         if stop.isSet && recorder.framesWritten == 0 {
             // Nothing to keep: the draft goes now rather than as a leftover at the next start.
-            recorder.abandon()
-            self.recorder = nil
-            if let draft { try? FileManager.default.removeItem(atPath: draft.directory) }
-            draft = nil
+            discardDraft()
             throw RecorderError.stoppedBeforeFirstFrame()
+        }
+        // A stop a moment into the shot (a Ctrl-C pressed by mistake) must not replace a good shot
+        // with a few frames: under the minimum, and shorter than asked, it is discarded.
+        let recorded = Double(elapsed) / 1_000_000
+        if stop.isSet && recorded < min(request.minimumSeconds, request.seconds) {
+            discardDraft()
+            throw RecorderError(String(cFormat: "stopped after %.1f s, under the %g s a shot must last (--min-seconds): it was discarded, and the previous shot is still the current one.",
+                                       recorded, request.minimumSeconds), exitStatus: .interrupted)
         }
     }
 

@@ -13,9 +13,13 @@ public struct ShotRequest: Sendable {
     public var encoder: EncoderSettings
     /// Seconds without a frame before the camera counts as stalled.
     public var stallTimeout: Double
+    /// A shot stopped early with less than this (and less than `seconds`) is discarded and the
+    /// previous shot kept: a stop a moment in must not replace a good shot with a few frames.
+    public var minimumSeconds: Double
 
     public init(device: String? = nil, seconds: Double, capture: CaptureRequest = CaptureRequest(),
-                encoder: EncoderSettings = EncoderSettings(), stallTimeout: Double = 5) {
+                encoder: EncoderSettings = EncoderSettings(), stallTimeout: Double = 5, minimumSeconds: Double = 1) {
+        self.minimumSeconds = minimumSeconds
         self.device = device
         self.seconds = seconds
         self.capture = capture

@@ -11,48 +11,79 @@ import SystemSupport
 /// start, before leftovers are cleaned, the newest such recording with at least one second of
 /// frames is remuxed and becomes the current shot, marked as recovered, unless the current shot is
 /// newer than it: then it is kept beside the current shot until it is posted (`recorder post --shot ID`).
+/// A recording that cannot be recovered for a reason that may pass (a full disk, FFmpeg missing)
+/// is not removed: it waits as `.interrupted-<id>` and is tried again at the next start.
 public enum ShotSalvage {
     public static let minimumSeconds = 1.0
+    /// The folder prefix of a recording waiting to be recovered; `cleanStale` leaves it alone.
+    static let waitingPrefix = ".interrupted-"
 
-    /// Recovers what can be recovered; call with the workspace lock held, before `cleanStale`.
-    /// Returns the recovered shot, if any, and what happened, for the user.
-    public static func recover(_ workspace: ShotWorkspace) -> (shot: Shot?, notes: [String]) {
-        let drafts = ((try? FileManager.default.contentsOfDirectory(atPath: workspace.root)) ?? [])
-            .filter { $0.hasPrefix(".incoming-") }.sorted(by: >)
-        guard let newest = drafts.first(where: {
-            FileManager.default.fileExists(atPath: "\(workspace.root)/\($0)/\(ShotDraft.recordingName)")
-        }) else { return (nil, []) }
-        let id = String(newest.dropFirst(".incoming-".count))
-        let draft = ShotDraft(id: id, directory: "\(workspace.root)/\(newest)")
+    /// What one start recovered.
+    public struct Outcome: Sendable {
+        /// The recovered shot that became current, if one did.
+        public var shot: Shot?
+        /// Ids of recovered recordings kept beside the current shot.
+        public var kept: [String] = []
+        /// What happened, for the user.
+        public var notes: [String] = []
+    }
+
+    /// Recovers what can be recovered, newest first (so the newest may become current and any
+    /// older one is kept beside it); call with the workspace lock held, before `cleanStale`.
+    /// `besideCurrent`: keep every recovered recording beside the current shot (in `kept/`), as
+    /// `recorder shoot` does so the shot it was asked for is still recorded.
+    public static func recover(_ workspace: ShotWorkspace, besideCurrent: Bool = false) -> Outcome {
+        let drafts = ((try? FileManager.default.contentsOfDirectory(atPath: workspace.root)) ?? []).compactMap { name -> ShotDraft? in
+            guard let prefix = [".incoming-", waitingPrefix].first(where: { name.hasPrefix($0) }) else { return nil }
+            let draft = ShotDraft(id: String(name.dropFirst(prefix.count)), directory: "\(workspace.root)/\(name)")
+            // After a failed attempt the recording may already be remuxed into video.mp4.
+            let hasVideo = access(draft.recordingPath, F_OK) == 0 || access(draft.videoPath, F_OK) == 0
+            return hasVideo ? draft : nil
+        }
+        var outcome = Outcome()
+        for draft in drafts.sorted(by: { $0.id > $1.id }) {
+            recover(draft, in: workspace, besideCurrent: besideCurrent, into: &outcome)
+        }
+        return outcome
+    }
+
+    private static func recover(_ draft: ShotDraft, in workspace: ShotWorkspace, besideCurrent: Bool, into outcome: inout Outcome) {
+        let id = draft.id
         let olderThanCurrent = workspace.currentShotID().map { $0 > id } ?? false
+        let keepBeside = olderThanCurrent || besideCurrent
         do {
-            // A power cut can leave the last fragment half written: cut back to the last whole one,
-            // so no picture in the recovered shot is missing its end.
-            var notes: [String] = []
-            if let whole = completeLength(of: draft.recordingPath), let size = LocalFiles.size(of: draft.recordingPath), whole < size,
-               truncate(draft.recordingPath, off_t(whole)) != 0 {
-                // Still recoverable: the remux stops at the damaged picture instead.
-                notes.append("could not cut the interrupted recording back to its last whole fragment (\(String(cString: strerror(errno)))); its last picture may be damaged")
-            }
             try FFmpegLibraries.load()
-            let info = try MediaProbe.inspect(draft.recordingPath)
-            guard info.durationSeconds >= minimumSeconds else {
-                return (nil, [String(cFormat: "an interrupted recording of %.1f s (under %.0f s) was removed", info.durationSeconds, minimumSeconds)])
-            }
-            unlink(draft.videoPath)
-            do {
-                try MP4Remuxer.faststart(from: draft.recordingPath, to: draft.videoPath)
-                unlink(draft.recordingPath)
-            } catch {
-                // The fragmented file plays as it is.
+            if access(draft.recordingPath, F_OK) == 0 {
+                // A power cut can leave the last fragment half written: cut back to the last whole
+                // one, so no picture in the recovered shot is missing its end.
+                if let whole = completeLength(of: draft.recordingPath), let size = LocalFiles.size(of: draft.recordingPath), whole < size,
+                   truncate(draft.recordingPath, off_t(whole)) != 0 {
+                    // Still recoverable: the remux stops at the damaged picture instead.
+                    outcome.notes.append("could not cut the interrupted recording back to its last whole fragment (\(String(cString: strerror(errno)))); its last picture may be damaged")
+                }
+                let info = try MediaProbe.inspect(draft.recordingPath)
+                guard info.durationSeconds >= minimumSeconds else {
+                    try? FileManager.default.removeItem(atPath: draft.directory)
+                    outcome.notes.append(String(cFormat: "an interrupted recording of %.1f s (under %.0f s) was removed", info.durationSeconds, minimumSeconds))
+                    return
+                }
                 unlink(draft.videoPath)
-                try DurableFile.rename(draft.recordingPath, to: draft.videoPath)
+                do {
+                    try MP4Remuxer.faststart(from: draft.recordingPath, to: draft.videoPath)
+                    unlink(draft.recordingPath)
+                } catch {
+                    // The fragmented file plays as it is.
+                    unlink(draft.videoPath)
+                    try DurableFile.rename(draft.recordingPath, to: draft.videoPath)
+                }
             }
             let final = try MediaProbe.inspect(draft.videoPath)
             let seconds = Double(id.prefix(10)).map { Date(timeIntervalSince1970: $0) } ?? Date()
             let recovered = String(cFormat: "recovered an interrupted recording (%.1f s, %ld frames)", final.durationSeconds, final.frameCount)
             let message = olderThanCurrent
                 ? "\(recovered); the current shot is newer, so it is kept beside it as \(id): post it with `recorder post --shot \(id)`"
+                : besideCurrent
+                ? "\(recovered); it is kept beside the current shot as \(id) while this shot is recorded: post it with `recorder post --shot \(id)`"
                 : "\(recovered) as the current shot"
             let shot = Shot(
                 id: id, videoPath: draft.videoPath, createdAt: seconds, source: "recovered after an interruption",
@@ -61,14 +92,27 @@ public enum ShotSalvage {
                 byteSize: LocalFiles.size(of: draft.videoPath) ?? 0, codec: final.codec, encoder: "libx264",
                 endedEarly: "interrupted (kill, crash or power cut); recovered at the next start",
                 notes: [message], recovered: true)
-            if olderThanCurrent {
+            if keepBeside {
                 _ = try workspace.keep(draft, shot: shot)
-                return (nil, notes + [message])
+                outcome.kept.append(id)
+            } else {
+                outcome.shot = try workspace.commit(draft, shot: shot)
             }
-            return (try workspace.commit(draft, shot: shot), notes + [message])
+            outcome.notes.append(message)
         } catch {
-            return (nil, ["an interrupted recording (\(id)) could not be recovered (\(error)); it was removed"])
+            outcome.notes.append(unrecovered(draft, in: workspace, RecorderError.wrap(error)))
         }
+    }
+
+    /// A recording that is not a video is removed; for any other failure (a full disk, FFmpeg
+    /// missing) it waits, under a name cleaning leaves alone, for the next start.
+    private static func unrecovered(_ draft: ShotDraft, in workspace: ShotWorkspace, _ error: RecorderError) -> String {
+        let waiting = "\(workspace.root)/\(waitingPrefix)\(draft.id)"
+        if error.exitStatus != .dataError && (draft.directory == waiting || rename(draft.directory, waiting) == 0) {
+            return "an interrupted recording (\(draft.id)) could not be recovered now: \(error.message) It is kept in \(waiting) and recovered at the next start once that is fixed."
+        }
+        try? FileManager.default.removeItem(atPath: draft.directory)
+        return "an interrupted recording (\(draft.id)) could not be recovered (\(error.message)); it was removed"
     }
 }
 
@@ -113,9 +157,9 @@ extension ShotSalvage {
 extension ShotWorkspace {
     /// `ShotSalvage.recover` under the workspace lock. Does nothing while another process holds the
     /// lock: its `.incoming-` folder is a recording in progress, not an interrupted one.
-    public func recoverInterrupted() -> (shot: Shot?, notes: [String]) {
-        guard (try? prepare()) != nil, let lock = try? lock() else { return (nil, []) }
-        let result = ShotSalvage.recover(self)
+    public func recoverInterrupted(besideCurrent: Bool = false) -> ShotSalvage.Outcome {
+        guard (try? prepare()) != nil, let lock = try? lock() else { return ShotSalvage.Outcome() }
+        let result = ShotSalvage.recover(self, besideCurrent: besideCurrent)
         _ = consume lock
         return result
     }

@@ -7,7 +7,7 @@ import SystemSupport
 ///
 /// Layout: `shots/<id>/video.mp4` + `shot.json` for finished shots, `current` a symlink to the
 /// latest, `.incoming-<id>/` for a shot in progress, `kept/<id>/` for a recovered recording that
-/// is older than the current shot. A new shot replaces the previous one only once it is complete
+/// is older than the current shot, `.interrupted-<id>/` for one waiting to be recovered. A new shot replaces the previous one only once it is complete
 /// (an atomic rename of the `current` link); a failed or killed shot leaves the previous one
 /// untouched, and its leftovers are removed at the next start. A kept shot stays until posted.
 public struct ShotWorkspace: Sendable {
@@ -59,8 +59,7 @@ public struct ShotWorkspace: Sendable {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: shotsDirectory)) ?? [] where name != keep {
             removed.append(shotsDirectory + "/" + name)
         }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: keptDirectory)) ?? []
-        where access("\(keptDirectory)/\(name)/\(PostedMarker.fileName)", F_OK) == 0 {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: keptDirectory)) ?? [] where isPosted(kept: name) {
             removed.append(keptDirectory + "/" + name)
         }
         for path in removed { try? FileManager.default.removeItem(atPath: path) }
@@ -106,9 +105,12 @@ public struct ShotWorkspace: Sendable {
     /// Kept shots not posted yet, oldest first.
     public func keptShots() -> [Shot] {
         ((try? FileManager.default.contentsOfDirectory(atPath: keptDirectory)) ?? []).sorted().compactMap { name in
-            guard access("\(keptDirectory)/\(name)/\(PostedMarker.fileName)", F_OK) != 0 else { return nil }
-            return readShot("\(keptDirectory)/\(name)")
+            isPosted(kept: name) ? nil : readShot("\(keptDirectory)/\(name)")
         }
+    }
+
+    private func isPosted(kept name: String) -> Bool {
+        access("\(keptDirectory)/\(name)/\(PostedMarker.fileName)", F_OK) == 0
     }
 
     /// The current shot or a kept one, by id.

@@ -75,13 +75,13 @@ public struct FileDigest: Sendable, Codable, Equatable {
         MessageDigest.hash(.md5, partMD5s.flatMap { $0 }).hex + "-\(partMD5s.count)"
     }
 
-    /// The MD5 as base64, for the `Content-MD5` header.
     /// Lowercase hex MD5 of bytes in memory.
     static func md5(_ bytes: [UInt8]) -> String { MessageDigest.hash(.md5, bytes).hex }
 
     /// Lowercase hex SHA-256 of bytes in memory.
     public static func sha256(_ bytes: [UInt8]) -> String { MessageDigest.hash(.sha256, bytes).hex }
 
+    /// Hex digits as base64, for the `Content-MD5` header.
     static func base64(hex: String) -> String {
         Data(bytes(hex: hex)).base64EncodedString()
     }

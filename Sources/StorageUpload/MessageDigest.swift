@@ -22,14 +22,14 @@ struct MessageDigest: ~Copyable {
 
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard !bytes.isEmpty else { return }
-        EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
+        guard EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1 else { fatalError("libcrypto cannot update a digest") }
     }
 
     /// The digest of everything given so far; the value then starts again, empty.
     mutating func finish() -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &out, &length)
+        guard EVP_DigestFinal_ex(context, &out, &length) == 1 else { fatalError("libcrypto cannot finish a digest") }
         start()
         return Array(out.prefix(Int(length)))
     }

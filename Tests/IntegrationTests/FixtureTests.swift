@@ -109,9 +109,12 @@ import VideoCapture
         try FileManager.default.copyItem(atPath: Self.fixture("mp4/killed.mp4"), toPath: "\(draft)/recording.mp4")
         let recovered = try ShootCommandTests.shoot(ws, ["--device", "testsrc", "--seconds", "0.3", "--size", "160x120"])
         #expect(recovered.status == 0 && recovered.stderr.contains("recovered an interrupted recording"), "\(recovered.stderr)")
-        let probe = try Probe(ShootCommandTests.currentVideo(ws))
+        // Kept beside the shot that was asked for, which is current.
+        let keptVideo = "\(ws)/kept/\(draft.split(separator: "/").last!.dropFirst(".incoming-".count))/video.mp4"
+        let probe = try Probe(keptVideo)
         #expect(probe.width == 320 && probe.duration > 2.5, "\(probe.duration)")
-        #expect(try Probe.decodesCleanly(ShootCommandTests.currentVideo(ws)))
+        #expect(try Probe.decodesCleanly(keptVideo))
+        #expect(try Probe(ShootCommandTests.currentVideo(ws)).width == 160)
 
         // Text named recording.mp4: not recoverable, removed, said so; the shot goes ahead.
         let fake = "\(ws)/.incoming-\(String(format: "%010d", Int(Date().timeIntervalSince1970) + 10))-000000000-2"
@@ -121,6 +124,40 @@ import VideoCapture
         #expect(next.status == 0 && next.stderr.contains("could not be recovered"), "\(next.stderr)")
         #expect(try Probe(ShootCommandTests.currentVideo(ws)).width == 160)
         #expect(!FileManager.default.fileExists(atPath: fake))
+    }
+
+    /// A recording that cannot be recovered for a reason that passes (FFmpeg damaged: the real
+    /// dynamic loader handed a broken libavcodec) is not removed: it waits, the next shoot's cleaning
+    /// leaves it, and the first start with FFmpeg back recovers it.
+    @Test func aRecordingThatCannotBeRecoveredYetWaitsForTheNextStart() throws {
+        var box = try PostSandbox()
+        defer { box.remove() }
+        let current = try box.shoot(seconds: 0.5)
+        let workspace = "\(box.root)/run/recorder"
+        let id = "\(String(format: "%010d", Int(Date().timeIntervalSince1970) + 5))-000000000-1"
+        try FileManager.default.createDirectory(atPath: "\(workspace)/.incoming-\(id)", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.fixture("mp4/killed.mp4"), toPath: "\(workspace)/.incoming-\(id)/recording.mp4")
+        let broken = "\(box.root)/broken-lib"
+        try FileManager.default.createDirectory(atPath: broken, withIntermediateDirectories: true)
+        try Data("not a library".utf8).write(to: URL(fileURLWithPath: "\(broken)/libavcodec.so.59"))
+        box.extraEnvironment["LD_LIBRARY_PATH"] = broken
+
+        let waiting = "\(workspace)/.interrupted-\(id)/recording.mp4"
+        let shoot = try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.3", "--size", "160x120"])
+        #expect(shoot.status == 69, "\(shoot.stderr)")
+        #expect(shoot.stderr.contains("could not be recovered now") && shoot.stderr.contains("apt-get install"), "\(shoot.stderr)")
+        #expect(FileManager.default.fileExists(atPath: waiting), "the shoot's cleaning removed the waiting recording")
+        #expect(try sha256(of: box.currentVideo) == current)
+        let post = try box.recorder(["post", "--caption", "current", "--json"])
+        #expect(post.status == 0, "\(post.stderr)")
+        #expect(FileManager.default.fileExists(atPath: waiting))
+
+        box.extraEnvironment["LD_LIBRARY_PATH"] = nil
+        let next = try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.3", "--size", "160x120"])
+        #expect(next.status == 0 && next.stderr.contains("recovered an interrupted recording"), "\(next.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(workspace)/.interrupted-\(id)"))
+        let kept = "\(workspace)/kept/\(id)/video.mp4"
+        #expect(try Probe(kept).duration > 2.5 && Probe.decodesCleanly(kept))
     }
 
     /// A recording interrupted before the current shot was made (older id) is kept beside it, not

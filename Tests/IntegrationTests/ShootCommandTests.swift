@@ -85,25 +85,70 @@ import Testing
         #expect(try Self.currentID(ws) == previous)
         #expect(try Data(contentsOf: URL(fileURLWithPath: Self.currentVideo(ws))) == previousBytes)
 
-        // The next start recovers it (at least 1 s of frames) as the current shot, marked as
-        // recovered, and does not replace it with a new one unseen.
+        // The next shoot recovers it (at least 1 s of frames), keeps it beside the current shot,
+        // marked as recovered, and still records the shot it was asked for.
         let next = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.5", "--size", "160x120", "--json"])
         #expect(next.status == 0, "\(next.stderr)")
-        #expect(next.stderr.contains("recovered an interrupted recording"), "\(next.stderr)")
-        #expect(next.stderr.contains("was not replaced"))
-        let recovered = try #require(try? JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [String: Any], "\(next.stdout)")
-        #expect(recovered["recovered"] as? Bool == true)
-        #expect(try Self.currentID(ws) != previous)
-        let shotJSON = try Data(contentsOf: URL(fileURLWithPath: "\(ws)/current/shot.json"))
-        #expect((try JSONSerialization.jsonObject(with: shotJSON) as? [String: Any])?["recovered"] as? Bool == true)
-        let kept = try Probe(Self.currentVideo(ws))
-        #expect(kept.frames >= 30 && kept.width == 320)
-        #expect(try Probe.decodesCleanly(Self.currentVideo(ws)))
-        #expect(!FileManager.default.fileExists(atPath: path))
-        // The shot after that records normally and replaces it.
-        let after = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.5", "--size", "160x120"])
-        #expect(after.status == 0 && !after.stderr.contains("recovered"), "\(after.stderr)")
+        #expect(next.stderr.contains("recovered an interrupted recording") && next.stderr.contains("kept beside the current shot"), "\(next.stderr)")
+        let new = try #require(try? JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [String: Any], "\(next.stdout)")
+        #expect(new["recovered"] as? Bool != true)
         #expect(try Probe(Self.currentVideo(ws)).width == 160)
+        let keptID = try #require(try FileManager.default.contentsOfDirectory(atPath: "\(ws)/kept").first)
+        #expect(next.stderr.contains("recorder post --shot \(keptID)"), "\(next.stderr)")
+        let shotJSON = try Data(contentsOf: URL(fileURLWithPath: "\(ws)/kept/\(keptID)/shot.json"))
+        #expect((try JSONSerialization.jsonObject(with: shotJSON) as? [String: Any])?["recovered"] as? Bool == true)
+        let kept = try Probe("\(ws)/kept/\(keptID)/video.mp4")
+        #expect(kept.frames >= 30 && kept.width == 320)
+        #expect(try Probe.decodesCleanly("\(ws)/kept/\(keptID)/video.mp4"))
+        #expect(!FileManager.default.fileExists(atPath: path))
+        // The shot after that records normally and only reminds of the kept one.
+        let after = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.5", "--size", "160x120"])
+        #expect(after.status == 0 && !after.stderr.contains("recovered an interrupted"), "\(after.stderr)")
+        #expect(FileManager.default.fileExists(atPath: "\(ws)/kept/\(keptID)/video.mp4"))
+    }
+
+    /// Ctrl-C a moment into a shot must not replace a good shot with a few frames: under
+    /// --min-seconds it is discarded, with exit 130, and the previous shot stays current.
+    @Test func aShotStoppedUnderTheMinimumIsDiscardedAndThePreviousKept() throws {
+        let ws = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: ws) }
+        #expect(try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.5", "--size", "160x120"]).status == 0)
+        let previous = try Self.currentID(ws)
+        let previousBytes = try Data(contentsOf: URL(fileURLWithPath: Self.currentVideo(ws)))
+        let running = try Tools.start("recorder", ["shoot", "--workspace", ws, "--device", "testsrc", "--seconds", "60",
+                                                   "--size", "320x240", "--fps", "15", "--min-seconds", "10"])
+        // Frames are being recorded once the first fragment is on disk (about a second in).
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let incoming = (try? FileManager.default.contentsOfDirectory(atPath: ws))?.first { $0.hasPrefix(".incoming-") }
+            if let incoming, (try? Probe("\(ws)/\(incoming)/recording.mp4"))?.frames ?? 0 > 0 { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        kill(running.process.processIdentifier, SIGINT)
+        let result = try Tools.finish(running)
+        #expect(result.status == 130, "\(result.stderr)")
+        #expect(result.stderr.contains("under the 10 s a shot must last") && result.stderr.contains("previous shot is still the current one"), "\(result.stderr)")
+        #expect(try Self.currentID(ws) == previous)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: Self.currentVideo(ws))) == previousBytes)
+        #expect((try FileManager.default.contentsOfDirectory(atPath: ws)).filter { $0.hasPrefix(".incoming-") }.isEmpty)
+    }
+
+    /// A shoot that fails before recording (no such camera, a broken file) leaves no folder behind
+    /// for a later start to report as an interrupted shot.
+    @Test func aFailedShootLeavesNoLeftovers() throws {
+        let ws = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: ws) }
+        let broken = "\(ws)-broken.y4m"
+        try "YUV4MPEG2 W64 H48 F15:1 Ip C420\nFRAME\nshort".write(toFile: broken, atomically: true, encoding: .utf8)
+        defer { unlink(broken) }
+        for device in ["/dev/video99", "y4m:\(broken)", "y4m:\(ws)-missing.y4m"] {
+            let failed = try Self.shoot(ws, ["--device", device, "--seconds", "1"])
+            #expect(failed.status != 0, "\(device)")
+            let left = (try FileManager.default.contentsOfDirectory(atPath: ws)).filter { $0.hasPrefix(".incoming-") }
+            #expect(left.isEmpty, "\(device) left \(left)")
+        }
+        let next = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.3", "--size", "160x120"])
+        #expect(next.status == 0 && !next.stderr.contains("leftover") && !next.stderr.contains("interrupted"), "\(next.stderr)")
     }
 
     @Test func killMinus9AtRandomMomentsNeverLosesAClipOfASecondOrMore() throws {
@@ -141,11 +186,14 @@ import Testing
                 // At the threshold, ffprobe's and recorder's durations may round either way.
                 _ = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.3", "--size", "160x120"])
             } else if seconds >= 1.0 {
-                // A clip of a second or more is never lost: it is the current shot now.
+                // A clip of a second or more is never lost: it is kept beside the new shot.
                 #expect(next.stderr.contains("recovered an interrupted recording"), "round \(round), \(seconds) s: \(next.stderr)")
                 #expect(try Self.currentID(ws) != previous)
-                #expect(try Probe(Self.currentVideo(ws)).width == 320, "round \(round)")
-                #expect(try Probe.decodesCleanly(Self.currentVideo(ws)))
+                #expect(try Probe(Self.currentVideo(ws)).width == 160, "round \(round)")
+                let keptID = try #require(incoming.first.map { String($0.dropFirst(".incoming-".count)) })
+                let keptVideo = "\(ws)/kept/\(keptID)/video.mp4"
+                #expect(try Probe(keptVideo).width == 320, "round \(round)")
+                #expect(try Probe.decodesCleanly(keptVideo))
                 recoveredCount += 1
             } else {
                 // Shorter (or nothing written yet): removed, and the new shot recorded.
