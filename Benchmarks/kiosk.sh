@@ -22,7 +22,7 @@ cpu_seconds() { awk -v t="$ticks" '{ print ($14 + $15) / t }' "/proc/$1/stat"; }
 state() { curl -s "http://127.0.0.1:$port/api/status" | sed -n 's/.*"state":"\([a-z-]*\)".*/\1/p'; }
 
 env -u RECORDER_CONFIG "$REC" kiosk --device testsrc --listen "127.0.0.1:$port" --countdown 0 \
-  --workspace "$OUT/ws" --outbox "$OUT/outbox" --store-dir "$OUT/store" 2> "$OUT/kiosk.log" &
+  --workspace "$OUT/ws" --outbox "$OUT/outbox" --store-dir "$OUT/store" --create 2> "$OUT/kiosk.log" &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null' EXIT
 for _ in $(seq 100); do [ "$(state)" = idle ] && break; sleep 0.1; done

@@ -5,15 +5,18 @@ import SystemSupport
 
 /// swift-log lines for the journal: one line per message on stderr, prefixed with its syslog
 /// priority (`<3>` error ... `<7>` debug), which journald turns into the entry's level. No
-/// timestamps: the journal adds its own.
+/// timestamps: the journal adds its own. On a terminal (no `JOURNAL_STREAM`, which systemd sets
+/// when stderr goes to the journal) the prefix is left out and warnings and errors say so in words.
 public struct JournalLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
     public var metadata: Logger.Metadata = [:]
     private let label: String
+    private let toJournal: Bool
     private static let lock = Mutex(())
 
-    public init(label: String) {
+    public init(label: String, toJournal: Bool = !(ProcessInfo.processInfo.environment["JOURNAL_STREAM"] ?? "").isEmpty) {
         self.label = label
+        self.toJournal = toJournal
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -38,7 +41,13 @@ public struct JournalLogHandler: LogHandler {
         }
         // One entry per line: a message with a newline would otherwise become two entries.
         text = text.replacing("\n", with: " ")
-        let line = "<\(priority)>\(label): \(text)\n"
+        let line: String
+        if toJournal {
+            line = "<\(priority)>\(label): \(text)\n"
+        } else {
+            let word = priority <= 3 ? "error: " : priority == 4 ? "warning: " : ""
+            line = "\(label): \(word)\(text)\n"
+        }
         Self.lock.withLock { _ in Descriptors.printError(line) }
     }
 }

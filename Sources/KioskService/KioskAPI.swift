@@ -17,7 +17,7 @@ public enum KioskAPI {
 
     public static func router(_ kiosk: Kiosk) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: KioskGuard(token: kiosk.settings.token))
+        router.add(middleware: KioskGuard(settings: kiosk.settings))
 
         router.get("/") { _, _ in
             var headers = HTTPFields()
@@ -333,13 +333,21 @@ struct JSONBody {
     }
 }
 
-/// Checks the token (Bearer header or `recorder_token` cookie) on `/api` and `/metrics`, and refuses
-/// state-changing requests from another origin.
+/// Refuses a Host the kiosk does not answer to (421), checks the token (Bearer header or
+/// `recorder_token` cookie) on `/api` and `/metrics`, and refuses state-changing requests from
+/// another origin.
 struct KioskGuard<Context: RequestContext>: RouterMiddleware {
-    let token: String?
+    let settings: KioskSettings
+    var token: String? { settings.token }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
+        // Before anything else, on every route: a page on another name that resolves here (DNS
+        // rebinding) gets nothing, not even a GET's data.
+        if let authority = request.head.authority, !settings.answers(toHost: authority) {
+            return APIError(.misdirectedRequest, "this kiosk does not answer to the host name in '\(authority)'. If that name is yours, add it to kiosk.hosts.",
+                            exitStatus: .noPermission).response
+        }
         if request.method == .post || request.method == .put || request.method == .delete || request.method == .patch {
             if let refusal = Self.crossOrigin(request) { return refusal.response }
         }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import RecorderCore
 import SystemSupport
 import VideoCapture
@@ -19,9 +20,13 @@ public struct KioskSettings: Sendable {
     /// Required on every API request when set; always set when listening beyond loopback.
     public var token: String?
     public var workspace: ShotWorkspace
+    /// Host names (beyond the listen address, localhost, this machine's name and IP literals) the
+    /// page and API answer to: `kiosk.hosts`. Any other Host is refused (DNS rebinding).
+    public var hosts: [String]
 
     public init(host: String = "127.0.0.1", port: Int = 8080, device: String? = nil, seconds: Double = 15,
-                countdown: Int = 3, token: String? = nil, workspace: ShotWorkspace) {
+                countdown: Int = 3, token: String? = nil, workspace: ShotWorkspace, hosts: [String] = []) {
+        self.hosts = hosts
         self.host = host
         self.port = port
         self.device = device
@@ -49,6 +54,13 @@ public struct KioskSettings: Sendable {
 
         var token = values["kiosk.token"].flatMap { $0.isEmpty ? nil : $0 }
         if let file = values["kiosk.token_file"] ?? configuration.credentialFile("kiosk-token") {
+            // As for the S3 keys: a token others can read is no secret. systemd's own credential
+            // directory is private to the service, whatever the file's mode.
+            var info = stat()
+            if !configuration.isSystemdCredential(file), stat(file, &info) == 0, info.st_mode & 0o077 != 0 {
+                throw RecorderError("the kiosk token file \(file) is readable by other users (mode \(String(info.st_mode & 0o777, radix: 8))). Run: chmod 600 \(file)",
+                                    exitStatus: .config)
+            }
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw RecorderError("cannot read the kiosk token file \(file). Create it (one line, at least 16 characters) or fix its permissions.",
                                     exitStatus: .config)
@@ -64,6 +76,7 @@ public struct KioskSettings: Sendable {
             }
         }
         self.token = token
+        hosts = (values["kiosk.hosts"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map { $0.lowercased() }
         if token == nil && !Self.isLoopback(host) {
             throw RecorderError("kiosk.listen = \(listen) is reachable from other machines, and no API token is set. Set kiosk.token_file (systemd: LoadCredential=kiosk-token:FILE), or listen on 127.0.0.1.",
                                 exitStatus: .config)
@@ -89,6 +102,32 @@ public struct KioskSettings: Sendable {
     static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
+
+    /// Whether a request's Host names this kiosk: an IP literal (a rebinding attack needs a name
+    /// it controls), localhost, the listen address, this machine's name (also with .local), or one
+    /// of `kiosk.hosts`. The port is not checked: a name is what rebinding forges.
+    func answers(toHost authority: String) -> Bool {
+        var name = Substring(authority.lowercased())
+        if name.hasPrefix("[") {
+            return name.contains("]")  // an IPv6 literal
+        }
+        if let colon = name.lastIndex(of: ":") { name = name[..<colon] }
+        if name.hasSuffix(".") { name = name.dropLast() }
+        let host = String(name)
+        if host.isEmpty { return false }
+        if host.split(separator: ".").count == 4 && host.allSatisfy({ $0.isNumber || $0 == "." }) { return true }
+        return host == "localhost" || host == self.host.lowercased() || hosts.contains(host)
+            || Self.machineNames.contains(host)
+    }
+
+    /// This machine's host name, short and with `.local` (mDNS), lowercased.
+    static let machineNames: Set<String> = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return [] }
+        let name = String(cString: buffer).lowercased()
+        let short = name.split(separator: ".").first.map(String.init) ?? name
+        return [name, short, short + ".local"]
+    }()
 
     /// The address to reach the server from this machine (a wildcard bind answers on loopback).
     var probeHost: String {

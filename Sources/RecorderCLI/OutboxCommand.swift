@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import RecorderCore
+import StorageUpload
 import SystemSupport
 
 /// `recorder outbox`: what is waiting for the store, and sending it.
@@ -8,7 +9,7 @@ struct OutboxCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "outbox",
         abstract: "List the posts waiting to be uploaded, or upload them.",
-        subcommands: [OutboxListCommand.self, OutboxFlushCommand.self],
+        subcommands: [OutboxListCommand.self, OutboxFlushCommand.self, OutboxRetargetCommand.self],
         defaultSubcommand: OutboxListCommand.self)
 }
 
@@ -24,7 +25,8 @@ struct OutboxListCommand: ParsableCommand {
         if output.json {
             printJSON(items.map {
                 Row(id: $0.metadata.id, directory: $0.directory, queuedAt: $0.state.queuedAt, bytes: $0.metadata.byteSize,
-                    attempts: $0.state.attempts, caption: $0.metadata.caption, lastError: $0.state.lastError)
+                    attempts: $0.state.attempts, caption: $0.metadata.caption, lastError: $0.state.lastError,
+                    destination: $0.state.destination)
             })
             return
         }
@@ -34,6 +36,7 @@ struct OutboxListCommand: ParsableCommand {
             var caption = item.metadata.caption.replacing("\n", with: " ")
             if caption.count > 40 { caption = String(caption.prefix(39)) + "…" }
             print("  \(item.metadata.id)  queued \(item.state.queuedAt)  \(mb)  \(item.state.attempts) attempt(s)  \"\(caption)\"")
+            print("      for \(item.state.destination.map(\.description) ?? "the store of whichever flush sends it (queued before posts kept their store)")")
             if let error = item.state.lastError { print("      last error: \(error)") }
         }
         for folder in outbox.unreadableItems() {
@@ -50,6 +53,8 @@ struct OutboxListCommand: ParsableCommand {
         var attempts: Int
         var caption: String
         var lastError: String?
+        /// The store the post was queued for (null: queued by a version that did not keep it).
+        var destination: StoreDestination?
     }
 }
 
@@ -82,9 +87,59 @@ struct OutboxFlushCommand: ParsableCommand {
                 print("posted \(receipt.id)  video \(receipt.videoURL)  metadata \(receipt.metadataURL)")
             }
         }
+        let here = try configuration.makeBackend().destination
+        for item in report.elsewhere {
+            printError("recorder: note: post \(item.metadata.id) is queued for \(item.state.destination?.description ?? "?"), not for this flush's \(here); it stays queued. Flush with that store's settings, or send it to this one: recorder outbox retarget \(item.metadata.id) (with these store options).")
+        }
         if let failure = report.failure {
             throw RecorderError("\(failure.message) \(report.remaining.count) post(s) still queued.", exitStatus: failure.exitStatus)
         }
-        if !output.json && report.uploaded.isEmpty { print("nothing to upload") }
+        if !output.json && report.uploaded.isEmpty {
+            print(report.elsewhere.isEmpty ? "nothing to upload" : "nothing to upload to \(here)")
+        }
+    }
+}
+
+/// `recorder outbox retarget ID`: the one way a queued post goes to another store than the one it
+/// was queued for.
+struct OutboxRetargetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "retarget",
+        abstract: "Point a queued post at the store these options configure.",
+        discussion: "A post keeps the store it was queued for (backend, endpoint, bucket, prefix or directory); a flush under another configuration leaves it queued. Retarget it to send it to the store given here (--backend, --bucket, --store-dir ..., or the configuration) instead.")
+
+    @Argument(help: "The queued post's id (`recorder outbox` lists them).")
+    var id: String?
+
+    @Flag(name: .long, help: "Every queued post that is not queued for this store (after fixing a store's settings).")
+    var all = false
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard (id == nil) != (!all) else { throw ValidationError("name one queued post's id, or --all (not both).") }
+    }
+
+    func run() throws {
+        let configuration = try store.configuration()
+        let destination = try configuration.makeBackend().destination
+        let outbox = Outbox(root: configuration.outboxDirectory)
+        let ids = id.map { [$0] } ?? outbox.items().filter { !$0.state.isFor(destination) || $0.state.destination == nil }.map(\.metadata.id)
+        if ids.isEmpty && !output.json { print("every queued post already goes to \(destination)") }
+        for id in ids {
+            let (item, previous) = try outbox.retarget(id: id, to: destination)
+            if output.json {
+                printJSON(Retargeted(id: item.metadata.id, destination: destination, previous: previous))
+            } else {
+                print("post \(item.metadata.id) now goes to \(destination) (was \(previous?.description ?? "not recorded")); `recorder outbox flush` with these settings sends it")
+            }
+        }
+    }
+
+    struct Retargeted: Encodable {
+        var id: String
+        var destination: StoreDestination
+        var previous: StoreDestination?
     }
 }

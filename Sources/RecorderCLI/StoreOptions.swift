@@ -14,6 +14,9 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("store-dir"), help: ArgumentHelp("Directory of the local store.", valueName: "dir"))
     var storeDirectory: String?
 
+    @Flag(name: .long, help: "Create the local store's directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.")
+    var create = false
+
     @Option(name: .long, help: ArgumentHelp("S3 endpoint, e.g. https://s3.eu-west-1.amazonaws.com.", valueName: "url"))
     var endpoint: String?
 
@@ -53,6 +56,7 @@ struct StoreOptions: ParsableArguments {
         let named: [(String, String?)] = [("backend", backend), ("local.path", storeDirectory), ("s3.endpoint", endpoint),
                                           ("s3.bucket", bucket), ("s3.region", region), ("s3.prefix", prefix), ("outbox", outbox)]
         for case let (key, value?) in named { flags[key] = value }
+        if create { flags["local.create"] = "true" }
         return flags
     }
 }

@@ -61,7 +61,8 @@ public struct Outbox: Sendable {
     /// Puts a post in the queue: the video is hard-linked (same file system) or copied and fsynced,
     /// the metadata and state written and fsynced, then the folder renamed into the queue. On any
     /// failure the partial folder is removed and `video` is untouched.
-    func enqueue(video: String, metadata: PostMetadata, shotID: String, digest: FileDigest? = nil) throws(RecorderError) -> OutboxItem {
+    func enqueue(video: String, metadata: PostMetadata, shotID: String, digest: FileDigest? = nil,
+                 destination: StoreDestination? = nil) throws(RecorderError) -> OutboxItem {
         try prepare()
         // The pid lets a flush in another process tell a live enqueue from a crashed one.
         let incoming = "\(queueDirectory)/.incoming-\(metadata.id)-\(getpid())"
@@ -69,7 +70,8 @@ public struct Outbox: Sendable {
         guard mkdir(incoming, 0o700) == 0 else { throw DurableFile.ioError("create", incoming) }
         do throws(RecorderError) {
             let queuedAt = RFC3339.string(Date())
-            let state = OutboxItemState(shotID: shotID, queuedAt: queuedAt, attempts: 0, lastError: nil, digest: digest)
+            let state = OutboxItemState(shotID: shotID, queuedAt: queuedAt, attempts: 0, lastError: nil, digest: digest,
+                                        destination: destination)
             try DurableFile.write(try metadata.jsonData(), to: "\(incoming)/\(OutboxItem.metadataName)")
             try DurableFile.write(try state.jsonData(), to: "\(incoming)/\(OutboxItem.stateName)")
             let videoCopy = "\(incoming)/\(OutboxItem.videoName)"
@@ -112,6 +114,22 @@ public struct Outbox: Sendable {
         try prepare()
         return try FileLock(path: root + "/.lock",
                                  busy: "another recorder is uploading this outbox (\(root)/.lock is locked); it will send what is queued.")
+    }
+
+    /// Points a queued post at another store (`recorder outbox retarget`): the only way a post goes
+    /// anywhere but where it was queued for. Takes the outbox lock, so no flush is sending it now.
+    public func retarget(id: String, to destination: StoreDestination) throws(RecorderError) -> (item: OutboxItem, previous: StoreDestination?) {
+        let lock = try lock()
+        guard var item = item(id: id) else {
+            let queued = items().map(\.metadata.id)
+            throw RecorderError("no post \(id) is queued in \(root) (\(queued.isEmpty ? "the outbox is empty" : "queued: " + queued.joined(separator: ", "))). `recorder outbox` lists them.",
+                                exitStatus: .noInput)
+        }
+        let previous = item.state.destination
+        item.state.destination = destination
+        try item.saveState()
+        _ = consume lock
+        return (item, previous)
     }
 
     /// Removes folders left by a process killed while queueing (its pid is gone) or completing
@@ -171,6 +189,14 @@ public struct OutboxItemState: Sendable, Codable, Equatable {
     public var lastError: String?
     /// The video's size and checksums, computed once when it was queued.
     public var digest: FileDigest?
+    /// The store the post was queued for; nil for a post queued before destinations were kept,
+    /// which goes to the store of the flush that sends it.
+    public var destination: StoreDestination? = nil
+
+    /// Whether a flush to `store` may send this post.
+    public func isFor(_ store: StoreDestination) -> Bool {
+        destination.map { $0.isSameStore(as: store) } ?? true
+    }
 
     func jsonData() throws(RecorderError) -> Data {
         do { return try PostMetadata.encoder.encode(self) } catch {

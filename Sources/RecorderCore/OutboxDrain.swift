@@ -15,6 +15,9 @@ public final class OutboxDrain: Sendable {
     public struct Status: Sendable, Codable, Equatable {
         /// Posts waiting, oldest first.
         public var queued: [String] = []
+        /// Posts queued for another store than this kiosk's: kept, never sent from here
+        /// (`recorder outbox retarget` may point one at this store).
+        public var elsewhere: [String] = []
         /// The post going up now, with the bytes sent so far (approximate: requests include metadata).
         public var uploading: String?
         public var uploadingBytes: Int64 = 0
@@ -155,6 +158,7 @@ public final class OutboxDrain: Sendable {
         publish { state in
             state.status.uploading = nil
             state.status.queued = report.remaining.map(\.metadata.id)
+            state.status.elsewhere = report.elsewhere.map(\.metadata.id)
             state.status.uploadedCount += report.uploaded.count
             if let last = report.uploaded.last { state.status.lastUploaded = last }
         }

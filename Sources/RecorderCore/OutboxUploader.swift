@@ -31,6 +31,8 @@ public struct OutboxUploader: Sendable {
         public var remaining: [OutboxItem] = []
         /// Why the flush stopped early, if it did.
         public var failure: RecorderError?
+        /// Queued for another store than this flush's: left queued, never sent here.
+        public var elsewhere: [OutboxItem] = []
     }
 
     /// Uploads everything queued (including what is queued while it runs).
@@ -39,7 +41,8 @@ public struct OutboxUploader: Sendable {
         let lock = try outbox.lock()
         outbox.cleanStale()
         var report = Report()
-        while let item = outbox.items().first {
+        let here = backend.destination
+        while let item = outbox.items().first(where: { $0.state.isFor(here) }) {
             do throws(RecorderError) {
                 report.uploaded.append(try send(item))
             } catch {
@@ -47,7 +50,9 @@ public struct OutboxUploader: Sendable {
                 break
             }
         }
-        report.remaining = outbox.items()
+        let left = outbox.items()
+        report.remaining = left.filter { $0.state.isFor(here) }
+        report.elsewhere = left.filter { !$0.state.isFor(here) }
         _ = consume lock
         return report
     }

@@ -25,6 +25,8 @@ public struct PostPublisher: Sendable {
         public var metadataURL: String
         /// The video's size and checksums.
         public var digest: FileDigest
+        /// The store the post is queued for; it is sent nowhere else.
+        public var destination: StoreDestination
     }
 
     /// Validates the caption, the configuration and the shot (the current one, or `shotID`: the
@@ -67,7 +69,7 @@ public struct PostPublisher: Sendable {
             byteSize: digest.size, sha256: digest.sha256, caption: caption, author: configuration.author,
             createdAt: RFC3339.string(now), camera: shot.source, likeCount: 0, shareCount: 0, commentCount: 0)
         return Plan(shot: shot, metadata: metadata, store: backend.location,
-                    metadataURL: backend.url(forKey: metadata.metadataKey), digest: digest)
+                    metadataURL: backend.url(forKey: metadata.metadataKey), digest: digest, destination: backend.destination)
     }
 
     /// Moves the shot into the outbox (durably), marks the shot as posted, and returns the queued item.
@@ -76,7 +78,8 @@ public struct PostPublisher: Sendable {
         let lock = try FileLock(path: workspace.root + "/.post-lock",
                                      busy: "another `recorder post` is posting this shot right now; wait for it.")
         if let answer = alreadyPosted(plan.shot) { throw answer }
-        let item = try outbox.enqueue(video: plan.shot.videoPath, metadata: plan.metadata, shotID: plan.shot.id, digest: plan.digest)
+        let item = try outbox.enqueue(video: plan.shot.videoPath, metadata: plan.metadata, shotID: plan.shot.id, digest: plan.digest,
+                                      destination: plan.destination)
         let marker = PostedMarker(id: plan.metadata.id, outboxItem: item.directory, queuedAt: item.state.queuedAt)
         do {
             try DurableFile.write(try PostMetadata.encoder.encode(marker), to: markerPath(plan.shot))

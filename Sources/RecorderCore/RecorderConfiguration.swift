@@ -13,7 +13,8 @@ public struct RecorderConfiguration: Sendable {
         "author_id": "who posts, stored in each post's metadata (default: the host name)",
         "author_name": "display name stored in each post's metadata (default: the host name)",
         "outbox": "directory of the durable outbox (default: $XDG_STATE_HOME/recorder/outbox)",
-        "local.path": "directory of the local store (default: $XDG_DATA_HOME/recorder/store)",
+        "local.path": "directory of the local store (default: $XDG_DATA_HOME/recorder/store); it must exist unless local.create is true",
+        "local.create": "true: make a missing local.path (default false: a missing one is an error, so an unmounted disk never fills the one under it)",
         "s3.endpoint": "https://host[:port] of the S3-compatible service",
         "s3.region": "region for signing (default us-east-1)",
         "s3.bucket": "bucket name",
@@ -36,6 +37,7 @@ public struct RecorderConfiguration: Sendable {
         "kiosk.seconds": "length of a kiosk shot in seconds (default 15)",
         "kiosk.countdown_seconds": "countdown before a kiosk shot starts (default 3)",
         "kiosk.token_file": "file holding the API token (needed when listening beyond loopback; systemd: LoadCredential=kiosk-token)",
+        "kiosk.hosts": "more host names the kiosk answers to (comma-separated), beyond the listen address, localhost, this machine's name and IP addresses; any other Host header is refused with 421 (DNS rebinding)",
         "kiosk.token": "the API token itself (prefer kiosk.token_file, which keeps it out of the configuration)",
     ]
 
@@ -109,6 +111,12 @@ public struct RecorderConfiguration: Sendable {
         return access(path, R_OK) == 0 ? path : nil
     }
 
+    /// Whether `path` is in the credential directory systemd made for this service (private to it).
+    public func isSystemdCredential(_ path: String) -> Bool {
+        guard let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty else { return false }
+        return path.hasPrefix(directory + "/")
+    }
+
     /// The number set for `key`, or `fallback`; outside `range` it is a configuration error naming where it came from.
     public func number(_ key: String, default fallback: Double, range: ClosedRange<Double>) throws(RecorderError) -> Double {
         guard let text = values[key] else { return fallback }
@@ -117,6 +125,17 @@ public struct RecorderConfiguration: Sendable {
                                 exitStatus: .config)
         }
         return value
+    }
+
+    /// The yes/no set for `key`, or `fallback`; anything but true/false/yes/no/1/0 is a configuration error.
+    public func boolean(_ key: String, default fallback: Bool) throws(RecorderError) -> Bool {
+        guard let text = values[key] else { return fallback }
+        switch text.lowercased() {
+        case "true", "yes", "1", "on": return true
+        case "false", "no", "0", "off": return false
+        default:
+            throw RecorderError("\(key) = '\(text)' (from \(origin(key))) must be true or false.", exitStatus: .config)
+        }
     }
 
     static func home(_ environment: [String: String], _ xdg: String, _ fallback: String) -> String {
@@ -170,7 +189,9 @@ public struct RecorderConfiguration: Sendable {
     public func makeBackend() throws(RecorderError) -> any StorageBackend {
         switch values["backend"] ?? "local" {
         case "local":
-            return LocalDirectoryBackend(root: localStoreDirectory)
+            // Only the default location is made when missing; a configured one must exist.
+            let create = try boolean("local.create", default: false)
+            return LocalDirectoryBackend(root: localStoreDirectory, createsRoot: values["local.path"] == nil || create)
         case "s3":
             return try makeS3Backend()
         case let other:

@@ -10,13 +10,19 @@ import SystemSupport
 public struct LocalDirectoryBackend: StorageBackend {
     public let root: String
     public let prefix: String
+    /// Whether a missing `root` is made (the default location) or an error (a configured path: an
+    /// unmounted disk must not fill the one below its mount point).
+    public let createsRoot: Bool
 
-    public init(root: String, prefix: String = "") {
+    public init(root: String, prefix: String = "", createsRoot: Bool = true) {
         self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         self.prefix = prefix
+        self.createsRoot = createsRoot
     }
 
     public var location: String { root }
+
+    public var destination: StoreDestination { .local(path: root, prefix: prefix) }
 
     func path(forKey key: String) -> String { "\(root)/\(prefix)\(key)" }
 
@@ -25,7 +31,7 @@ public struct LocalDirectoryBackend: StorageBackend {
     }
 
     public func prepare() throws(StorageError) {
-        try LocalFiles.createDirectories(root, elsewhere: "a writable directory for local.path")
+        try ensureRoot()
         guard access(root, W_OK | X_OK) == 0 else {
             throw StorageError(.accessDenied, "the store directory \(root) is not writable by this user. Fix its permissions or set local.path to another directory.",
                                retryable: false)
@@ -49,6 +55,7 @@ public struct LocalDirectoryBackend: StorageBackend {
                        journal: String) throws(StorageError) -> String? {
         let destination = path(forKey: key)
         let directory = FilePaths.directory(of: destination)
+        try ensureRoot()
         try LocalFiles.createDirectories(directory)
         let temp = "\(directory)/.incoming-\(FilePaths.name(of: key))-\(getpid())"
         unlink(temp)
@@ -72,6 +79,21 @@ public struct LocalDirectoryBackend: StorageBackend {
 }
 
 extension LocalDirectoryBackend {
+    /// The store's directory exists and is one, or is made when `createsRoot`.
+    func ensureRoot() throws(StorageError) {
+        if let status = LocalFiles.status(of: root) {
+            guard status.isDirectory else {
+                throw StorageError(.local(errno: ENOTDIR), "the store path \(root) is not a directory. Point local.path (--store-dir) at a directory.",
+                                   retryable: false)
+            }
+        } else if createsRoot {
+            try LocalFiles.createDirectories(root, elsewhere: "a writable directory for local.path")
+        } else {
+            throw StorageError(.local(errno: ENOENT), "the store directory \(root) does not exist (a disk that is not mounted?). Mount it, or create it: add --create (or set local.create = true).",
+                               retryable: false)
+        }
+    }
+
     /// A directory listing of the key's folder, sorted by byte order as S3 sorts keys; names
     /// starting with "." are writes in progress and are left out.
     public func list(prefix: String, startAfter: String?, maxKeys: Int) throws(StorageError) -> ObjectListing {
@@ -130,6 +152,7 @@ extension LocalDirectoryBackend {
 
     public func write(_ bytes: [UInt8], key: String, contentType: String) throws(StorageError) {
         let destination = path(forKey: key)
+        try ensureRoot()
         try LocalFiles.createDirectories(FilePaths.directory(of: destination))
         try LocalFiles.writeDurably(bytes, to: destination)
     }

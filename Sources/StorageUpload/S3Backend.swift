@@ -15,6 +15,10 @@ public struct S3Backend: StorageBackend {
         self.configuration = configuration
     }
 
+    public var destination: StoreDestination {
+        .s3(endpoint: configuration.endpoint, bucket: configuration.bucket, prefix: configuration.prefix)
+    }
+
     public var location: String {
         "s3://\(configuration.bucket)/\(configuration.prefix) at \(configuration.endpoint)"
     }

@@ -4,6 +4,10 @@ public protocol StorageBackend: ReadableStorage {
     /// Where objects go, for messages and `--dry-run`: a directory, or `s3://bucket/prefix at endpoint`.
     var location: String { get }
 
+    /// The store as a queued post records it (no credentials): the flush compares it with each
+    /// post's own before sending.
+    var destination: StoreDestination { get }
+
     /// The address a viewer would use for `key`.
     func url(forKey key: String) -> String
 

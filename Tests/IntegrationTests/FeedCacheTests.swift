@@ -167,6 +167,7 @@ final class CountingStore: StorageBackend, @unchecked Sendable {
     }
 
     var location: String { base.location }
+    var destination: StoreDestination { base.destination }
     func url(forKey key: String) -> String { base.url(forKey: key) }
     func prepare() throws(StorageError) { try base.prepare() }
     func partSize(forSize size: Int64) -> Int64? { base.partSize(forSize: size) }

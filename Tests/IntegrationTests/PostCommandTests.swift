@@ -112,6 +112,10 @@ import Testing
         defer { box.remove() }
         let file = "\(box.root)/recorder.conf"
         try "# test\nbackend = local\nlocal.path = \(box.root)/from-file\nauthor_id = file-author\n".write(toFile: file, atomically: true, encoding: .utf8)
+        // A configured store directory must exist (only the default one is made).
+        for name in ["from-file", "from-env", "from-flag"] {
+            try FileManager.default.createDirectory(atPath: "\(box.root)/\(name)", withIntermediateDirectories: true)
+        }
         func post(_ extra: [String]) throws -> String {
             try box.shoot()
             let result = try box.recorder(["post", "--caption", "p", "--json", "--config", file] + extra)
@@ -161,12 +165,15 @@ import Testing
         let box = try PostSandbox()
         defer { box.remove() }
         let shotSHA = try box.shootLarge()
-        let result = try box.recorder(["post", "--caption", "x", "--store-dir", "\(small)/store"])
+        let result = try box.recorder(["post", "--caption", "x", "--store-dir", "\(small)/store", "--create"])
         #expect(result.status == 74, "\(what): \(result.stderr)")
         #expect(result.stderr.contains("the disk is full") && result.stderr.contains("stays queued"), "\(what): \(result.stderr)")
         #expect(box.queued().count == 1)
-        // Once there is room, the queued post goes out whole.
-        let flush = try box.recorder(["outbox", "flush", "--store-dir", "\(box.root)/roomy"])
+        // Once there is room (another store, named for this post with retarget), it goes out whole.
+        let id = try #require(box.queued().first?.split(separator: "-").last.map(String.init))
+        let retarget = try box.recorder(["outbox", "retarget", id, "--store-dir", "\(box.root)/roomy"])
+        #expect(retarget.status == 0 && retarget.stdout.contains("\(box.root)/roomy"), "\(retarget.stderr)")
+        let flush = try box.recorder(["outbox", "flush", "--store-dir", "\(box.root)/roomy", "--create"])
         #expect(flush.status == 0, "\(flush.stderr)")
         let videos = (try? FileManager.default.contentsOfDirectory(atPath: "\(box.root)/roomy/videos")) ?? []
         #expect(videos.count == 1 && (try? sha256(of: "\(box.root)/roomy/videos/\(videos.first ?? "")")) == shotSHA, "\(videos)")
@@ -187,5 +194,78 @@ import Testing
         // Once there is room, the same shot posts.
         let retry = try box.recorder(["post", "--caption", "x"])
         #expect(retry.status == 0, "\(retry.stderr)")
+    }
+
+    /// A post queued for one store is never published to another: a flush under the default
+    /// configuration leaves an S3 post queued and says where it is meant to go; only an explicit
+    /// `outbox retarget` sends it elsewhere.
+    @Test func aQueuedPostKeepsItsStoreAndIsNeverSentElsewhereSilently() throws {
+        var box = try PostSandbox()
+        defer { box.remove() }
+        let shotSHA = try box.shoot()
+        box.extraEnvironment["AWS_ACCESS_KEY_ID"] = "booth-key"
+        box.extraEnvironment["AWS_SECRET_ACCESS_KEY"] = "booth-secret"
+        box.extraEnvironment["RECORDER_RETRY_INITIAL_SECONDS"] = "0.05"
+        // Port 9 (discard) on loopback refuses the connection: the store is down.
+        let post = try box.recorder(["post", "--caption", "for the booth bucket", "--backend", "s3", "--endpoint", "http://127.0.0.1:9",
+                                     "--bucket", "booth", "--prefix", "kiosk-1/", "--attempts", "1", "--json"])
+        #expect(post.status == 75, "\(post.stderr)")
+        let id = try #require(try jsonObject(post.stdout)["id"] as? String)
+        let listed = try box.recorder(["outbox", "list", "--json"])
+        #expect(listed.stdout.contains("\"bucket\":\"booth\"") && listed.stdout.contains("\"endpoint\":\"http://127.0.0.1:9\""), "\(listed.stdout)")
+        #expect(!listed.stdout.contains("booth-secret") && !listed.stdout.contains("booth-key"))
+        let state = try String(contentsOfFile: "\(box.outbox)/queue/\(try #require(box.queued().first))/state.json", encoding: .utf8)
+        #expect(state.contains("kiosk-1/") && !state.contains("booth-secret") && !state.contains("booth-key"), "\(state)")
+
+        // The default configuration's flush (the local store) must not take it.
+        box.extraEnvironment["AWS_ACCESS_KEY_ID"] = ""
+        box.extraEnvironment["AWS_SECRET_ACCESS_KEY"] = ""
+        let flush = try box.recorder(["outbox", "flush"])
+        #expect(flush.status == 0, "\(flush.stderr)")
+        #expect(flush.stderr.contains("post \(id) is queued for s3://booth/kiosk-1/ at http://127.0.0.1:9") && flush.stderr.contains("recorder outbox retarget \(id)"),
+                "\(flush.stderr)")
+        #expect(box.queued().count == 1)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: "\(box.localStore)/videos")) ?? []).isEmpty)
+
+        // Retargeted on purpose, it goes to the local store, whole.
+        let retarget = try box.recorder(["outbox", "retarget", id])
+        #expect(retarget.status == 0 && retarget.stdout.contains("was s3://booth/kiosk-1/"), "\(retarget.stdout) \(retarget.stderr)")
+        let sent = try box.recorder(["outbox", "flush"])
+        #expect(sent.status == 0 && sent.stdout.contains("posted \(id)"), "\(sent.stderr)")
+        #expect(box.queued().isEmpty)
+        #expect(try sha256(of: "\(box.localStore)/videos/\(id).mp4") == shotSHA)
+        let unknown = try box.recorder(["outbox", "retarget", "nosuchpost"])
+        #expect(unknown.status == 66 && unknown.stderr.contains("no post nosuchpost is queued"), "\(unknown.stderr)")
+    }
+
+    /// A configured store directory that is missing (an unmounted USB stick) is an error, not a
+    /// directory tree made on the disk below; --create makes it. A regular file is "not a directory".
+    @Test func aMissingOrNonDirectoryStoreIsRefusedAndThePostStaysQueued() throws {
+        let box = try PostSandbox()
+        defer { box.remove() }
+        let shotSHA = try box.shoot()
+        let missing = "\(box.root)/usb-stick/deep/store"
+        let refused = try box.recorder(["post", "--caption", "x", "--store-dir", missing])
+        #expect(refused.status == 73, "\(refused.stderr)")
+        #expect(refused.stderr.contains("\(missing) does not exist") && refused.stderr.contains("--create"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(box.root)/usb-stick"))
+        #expect(box.queued().count == 1)
+
+        let created = try box.recorder(["outbox", "flush", "--store-dir", missing, "--create"])
+        #expect(created.status == 0, "\(created.stderr)")
+        let videos = (try? FileManager.default.contentsOfDirectory(atPath: "\(missing)/videos")) ?? []
+        #expect(videos.count == 1 && (try? sha256(of: "\(missing)/videos/\(videos.first ?? "")")) == shotSHA)
+
+        try box.shoot()
+        let file = "\(box.root)/a-file"
+        try "not a directory".write(toFile: file, atomically: true, encoding: .utf8)
+        let notDirectory = try box.recorder(["post", "--caption", "z", "--store-dir", file])
+        #expect(notDirectory.status == 73 && notDirectory.stderr.contains("\(file) is not a directory"), "\(notDirectory.stderr)")
+        #expect(!notDirectory.stderr.contains("permissions"), "\(notDirectory.stderr)")
+        #expect(box.queued().count == 1)
+        // The default location is still made when missing.
+        try box.shoot()
+        let byDefault = try box.recorder(["post", "--caption", "y"])
+        #expect(byDefault.status == 0 && FileManager.default.fileExists(atPath: "\(box.localStore)/videos"), "\(byDefault.stderr)")
     }
 }

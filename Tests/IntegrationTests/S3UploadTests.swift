@@ -201,6 +201,8 @@ import Glibc
         try #require(put.stdout == "200")
         let before = try s3.etag("videos/\(queuedID).mp4")
         box.extraEnvironment["RECORDER_S3_ENDPOINT"] = s3.environment["RECORDER_S3_ENDPOINT"]
+        // Queued for the endpoint that was down: sent to the live one only once retargeted.
+        #expect(try box.recorder(["outbox", "retarget", "--all"]).status == 0)
         let flush = try box.recorder(["outbox", "flush", "--json"])
         #expect(flush.status == 0, "\(flush.stderr)")
         let id = try #require(try jsonObject(flush.stdout)["id"] as? String)
@@ -222,12 +224,18 @@ import Glibc
 
         box.extraEnvironment["RECORDER_S3_BUCKET"] = S3Fixture.bucket
         box.extraEnvironment["RECORDER_S3_ENDPOINT"] = "http://127.0.0.1:\(try S3Fixture.freePort())"
+        // With the bucket fixed, the post still names the missing one until retargeted.
+        let unsent = try box.recorder(["outbox", "flush", "--attempts", "2"])
+        #expect(unsent.status == 0 && unsent.stderr.contains("queued for s3://no-such-bucket/"), "\(unsent.stderr)")
+        let retarget = try box.recorder(["outbox", "retarget", "--all"])
+        #expect(retarget.status == 0 && retarget.stdout.contains("was s3://no-such-bucket/"), "\(retarget.stdout) \(retarget.stderr)")
         let dead = try box.recorder(["outbox", "flush", "--attempts", "2"])
         #expect(dead.status == 75, "\(dead.stderr)")
         #expect(dead.stderr.contains("cannot connect"), "\(dead.stderr)")
         #expect(box.queued().count == 1)
 
         box.extraEnvironment["RECORDER_S3_ENDPOINT"] = s3.environment["RECORDER_S3_ENDPOINT"]
+        #expect(try box.recorder(["outbox", "retarget", "--all"]).status == 0)
         let flush = try box.recorder(["outbox", "flush", "--json"])
         #expect(flush.status == 0, "\(flush.stderr)")
         let id = try #require(try jsonObject(flush.stdout)["id"] as? String)

@@ -21,7 +21,7 @@ struct KioskFixture {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let config = directory + "/recorder.conf"
         try Data().write(to: URL(fileURLWithPath: config))
-        var flags = ["outbox": directory + "/outbox", "local.path": directory + "/store", "workspace": directory + "/ws",
+        var flags = ["outbox": directory + "/outbox", "local.path": directory + "/store", "local.create": "true", "workspace": directory + "/ws",
                      "kiosk.device": "testsrc", "kiosk.seconds": "\(seconds)", "kiosk.countdown_seconds": "\(countdown)",
                      "retry.initial_seconds": "0.1", "retry.max_seconds": "0.5"]
         if let token { flags["kiosk.token"] = token }

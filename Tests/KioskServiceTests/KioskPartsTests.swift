@@ -133,6 +133,28 @@ final class NotifySocket {
         #expect(try settings([:], environment: ["CREDENTIALS_DIRECTORY": dir]).token == nil)
     }
 
+    /// A token file others can read is refused, as the S3 credentials file is; systemd's private
+    /// credential directory is trusted whatever the mode.
+    @Test func aTokenFileReadableByOthersIsRefused() throws {
+        let dir = NSTemporaryDirectory() + "token-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/kiosk-token"
+        try Data("a-token-for-the-tests-0123456789\n".utf8).write(to: URL(fileURLWithPath: file))
+        chmod(file, 0o644)
+        do {
+            _ = try settings(["kiosk.token_file": file])
+            Issue.record("a token file at mode 0644 must be refused")
+        } catch {
+            #expect(error.exitStatus == .config)
+            #expect(error.message.contains("readable by other users") && error.message.contains("chmod 600 \(file)"), "\(error.message)")
+        }
+        chmod(file, 0o600)
+        #expect(try settings(["kiosk.token_file": file]).token == "a-token-for-the-tests-0123456789")
+        chmod(file, 0o644)
+        #expect(try settings([:], environment: ["CREDENTIALS_DIRECTORY": dir]).token == "a-token-for-the-tests-0123456789")
+    }
+
     @Test func ranges() {
         #expect(ByteRange.parse("bytes=0-9", size: 100) == 0...9)
         #expect(ByteRange.parse("bytes=90-", size: 100) == 90...99)

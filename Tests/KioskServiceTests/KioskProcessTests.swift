@@ -31,10 +31,10 @@ import Glibc
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    static func request(_ method: String, _ url: String, json: String? = nil) -> (Int, String) {
+    static func request(_ method: String, _ url: String, json: String? = nil, headers: [String] = []) -> (Int, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        var arguments = ["-s", "--max-time", "10", "-X", method, "-w", "\n%{http_code}", url]
+        var arguments = ["-s", "--max-time", "10", "-X", method, "-w", "\n%{http_code}", url] + headers.flatMap { ["-H", $0] }
         if let json { arguments += ["-H", "Content-Type: application/json", "-d", json] }
         process.arguments = arguments
         let pipe = Pipe()
@@ -55,7 +55,7 @@ import Glibc
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try Self.binary())
         process.arguments = ["kiosk", "--device", "testsrc", "--listen", "127.0.0.1:\(port)", "--workspace", dir + "/ws",
-                             "--outbox", dir + "/outbox", "--store-dir", dir + "/store", "--countdown", "0"]
+                             "--outbox", dir + "/outbox", "--store-dir", dir + "/store", "--create", "--countdown", "0"]
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notify.path
         environment["WATCHDOG_USEC"] = "1000000"
@@ -134,5 +134,54 @@ import Glibc
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 78)
         #expect(text.contains("no API token is set") && text.contains("kiosk.token_file"), "\(text)")
+    }
+
+    /// DNS rebinding: a page on a name that resolves to this machine sends the kiosk its own Host
+    /// and a matching Origin. Only the names the kiosk answers to get anything, on every route.
+    @Test func onlyItsOwnHostNamesReachTheKiosk() async throws {
+        let dir = NSTemporaryDirectory() + "recorder-khost-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let port = Self.freePort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Self.binary())
+        process.arguments = ["kiosk", "--device", "testsrc", "--listen", "127.0.0.1:\(port)", "--workspace", dir + "/ws",
+                             "--outbox", dir + "/outbox", "--store-dir", dir + "/store", "--create", "--countdown", "0",
+                             "--set", "kiosk.hosts=booth.example"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["RECORDER_CONFIG"] = nil
+        environment["RECORDER_KIOSK_TOKEN"] = nil
+        environment["JOURNAL_STREAM"] = nil
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        let base = "http://127.0.0.1:\(port)"
+        let end = Date().addingTimeInterval(60)
+        while Date() < end, Self.request("GET", base + "/healthz").0 != 200 { try await Task.sleep(for: .milliseconds(200)) }
+        try #require(Self.request("GET", base + "/healthz").0 == 200, "the kiosk did not start")
+
+        let evil = ["Host: evil.example:\(port)", "Origin: http://evil.example:\(port)"]
+        let shoot = Self.request("POST", base + "/api/shoot", json: "{}", headers: evil)
+        #expect(shoot.0 == 421, "\(shoot)")
+        #expect(shoot.1.contains("kiosk.hosts") && shoot.1.contains("\"exitStatus\":77"), "\(shoot.1)")
+        for path in ["/api/status", "/api/feed", "/", "/metrics", "/healthz", "/api/events"] {
+            #expect(Self.request("GET", base + path, headers: evil).0 == 421, "\(path)")
+        }
+        #expect(Self.request("GET", base + "/api/status").1.contains("\"state\":\"idle\""), "the refused shoot must not have started")
+        for good in ["127.0.0.1:\(port)", "localhost:\(port)", "booth.example:\(port)", "BOOTH.example.:\(port)", "[::1]:\(port)"] {
+            #expect(Self.request("GET", base + "/api/status", headers: ["Host: \(good)"]).0 == 200, "\(good)")
+        }
+        // The kiosk's own page, through a name it answers to, still drives it.
+        let own = Self.request("POST", base + "/api/stop", json: "{}", headers: ["Host: booth.example:\(port)", "Origin: http://booth.example:\(port)"])
+        #expect(own.0 != 421 && own.0 != 403, "\(own)")
+
+        // On a terminal (no JOURNAL_STREAM) the log has no journal priority prefixes.
+        process.terminate()
+        process.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("ready: http://127.0.0.1:\(port)/"), "\(log)")
+        #expect(!log.split(separator: "\n").contains { $0.hasPrefix("<") }, "\(log)")
     }
 }

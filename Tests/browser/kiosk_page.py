@@ -74,7 +74,7 @@ seeded = seed_posts(work / "store", 12)
 log = open(artifacts / "kiosk.log", "w")
 kiosk = subprocess.Popen(
     [binary, "kiosk", "--device", "testsrc", "--listen", f"127.0.0.1:{port}", "--seconds", "3", "--countdown", "2",
-     "--workspace", str(work / "ws"), "--outbox", str(work / "outbox"), "--store-dir", str(work / "store")],
+     "--workspace", str(work / "ws"), "--outbox", str(work / "outbox"), "--store-dir", str(work / "store"), "--create"],
     stdout=log, stderr=subprocess.STDOUT, env=env)
 caption = "Party at the booth 🎉👩‍👩‍👧 — مرحبا!"
 try:
