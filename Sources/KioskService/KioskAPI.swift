@@ -16,7 +16,8 @@ public enum KioskAPI {
     static let maximumBody = 64 * 1024
 
     public static func router(_ kiosk: Kiosk) -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+        // HEAD answers as GET without a body (uptime monitors use it).
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: KioskGuard(settings: kiosk.settings))
 
         router.get("/") { _, _ in
@@ -143,8 +144,18 @@ public enum KioskAPI {
                 return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: jpeg)))
             }
         }
+        // Last, so it sees only what no route took: the router's bare 404 becomes the API's JSON
+        // error, and a route asked with the wrong method 405 with Allow.
+        router.add(middleware: UnmatchedRoute(routes: routes))
         return router
     }
+
+    /// Every route and its methods, for 405's Allow header (KioskAPITests checks it against the router).
+    static let routes: [(path: String, methods: [HTTPRequest.Method])] = [
+        ("/", [.get]), ("/healthz", [.get]), ("/metrics", [.get]), ("/api/status", [.get]), ("/api/events", [.get]),
+        ("/api/shoot", [.post]), ("/api/stop", [.post]), ("/api/post", [.post]),
+        ("/api/shot/current/video.mp4", [.get]), ("/api/feed", [.get]), ("/api/videos/:file", [.get]), ("/api/preview.jpg", [.get]),
+    ]
 
     struct ShootFields: Decodable {
         var seconds: Double?
@@ -393,5 +404,32 @@ struct KioskGuard<Context: RequestContext>: RouterMiddleware {
         var difference: UInt8 = 0
         for i in x.indices { difference |= x[i] ^ y[i] }
         return difference == 0
+    }
+}
+
+/// What no route answered: a known path asked with another method is 405 with `Allow`, anything
+/// else 404; both with the API's JSON error body, like every other failure.
+struct UnmatchedRoute<Context: RequestContext>: RouterMiddleware {
+    let routes: [(path: String, methods: [HTTPRequest.Method])]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            let path = request.uri.path
+            let asked = path.split(separator: "/")
+            var allowed = routes.filter { route in
+                let parts = route.path.split(separator: "/")
+                return parts.count == asked.count && zip(parts, asked).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
+            }.flatMap(\.methods)
+            guard !allowed.isEmpty else {
+                return APIError(.notFound, "there is no \(path) here: the page is /, the API is under /api/ (see the README).", exitStatus: .noInput).response
+            }
+            if allowed.contains(.get) { allowed.append(.head) }
+            let names = allowed.map(\.rawValue).joined(separator: ", ")
+            var response = APIError(.methodNotAllowed, "\(path) takes \(names), not \(request.method.rawValue).", exitStatus: .usage).response
+            response.headers[.allow] = names
+            return response
+        }
     }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import RecorderCore
 import StorageUpload
+import SystemSupport
 
 /// `recorder fetch ID`: a posted video, through the cache.
 struct FetchCommand: ParsableCommand {
@@ -14,13 +15,14 @@ struct FetchCommand: ParsableCommand {
     @Argument(help: "The post id, as `recorder feed` shows it.")
     var id: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Also copy the video to this file.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Also copy the video to this file; - writes it to standard output.", valueName: "file"))
     var output: String?
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var format: OutputOptions
 
     func validate() throws {
+        if output == "-" && format.json { throw ValidationError("-o - writes the video to standard output, where --json would go too: use one of them.") }
         guard PostID.isValid(id) else { throw ValidationError("'\(id)' is not a post id (10 letters and digits, as `recorder feed` shows them).") }
     }
 
@@ -45,6 +47,17 @@ struct FetchCommand: ParsableCommand {
         let cache = VideoCache(settings: settings)
         let video = try cache.video(for: metadata, from: backend)
         if let note = video.replaced { printError("recorder: note: \(note)") }
+        if output == "-" {
+            // As curl: the bytes to standard output, what happened to standard error.
+            let fd = open(video.path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw RecorderError("cannot read the cached video \(video.path): \(String(cString: strerror(errno))).", exitStatus: .ioError) }
+            defer { close(fd) }
+            if let code = Descriptors.copyAll(from: fd, to: STDOUT_FILENO) {
+                throw RecorderError("cannot write the video to standard output: \(String(cString: strerror(code))).", exitStatus: .ioError)
+            }
+            printError("recorder: \(id): \(ByteCount.human(video.size)) from the \(video.level == .store ? "store (now cached)" : "cache") to standard output")
+            return
+        }
         if let output {
             try Self.copy(video.path, to: output)
         }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
+import Glibc
 import RecorderCore
+import SystemSupport
 
 /// `recorder post`: publish the current shot.
 struct PostCommand: ParsableCommand {
@@ -14,8 +16,11 @@ struct PostCommand: ParsableCommand {
         characters, no control characters.
         """)
 
-    @Option(name: .long, help: ArgumentHelp("The caption (required; may be empty: --caption \"\").", valueName: "text"))
-    var caption: String
+    @Option(name: .long, help: ArgumentHelp("The caption (required unless --caption-file; may be empty: --caption \"\"; - reads it from standard input).", valueName: "text"))
+    var caption: String?
+
+    @Option(name: .customLong("caption-file"), help: ArgumentHelp("Read the caption from this UTF-8 file (trailing line breaks dropped).", valueName: "file"))
+    var captionFile: String?
 
     @Option(name: .long, help: ArgumentHelp("Post this shot instead of the current one: a recovered recording kept beside it.", valueName: "id"))
     var shot: String?
@@ -33,6 +38,43 @@ struct PostCommand: ParsableCommand {
     func validate() throws {
         try checkArgumentsAreUTF8()
         guard (1...1000).contains(attempts) else { throw ValidationError("--attempts must be between 1 and 1000.") }
+        guard (caption == nil) != (captionFile == nil) else {
+            throw ValidationError(caption == nil ? "a caption is required: --caption TEXT (may be empty), --caption - (standard input) or --caption-file FILE."
+                                                 : "give either --caption or --caption-file, not both.")
+        }
+    }
+
+    /// The caption from the option, standard input (`--caption -`) or a file; a file's or a pipe's
+    /// trailing line breaks are not part of it.
+    func captionText() throws(RecorderError) -> String {
+        let source: String
+        let fd: Int32
+        if let captionFile {
+            source = captionFile
+            fd = open(captionFile, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw RecorderError("cannot read the caption file \(captionFile): \(String(cString: strerror(errno))). Check the path.", exitStatus: .noInput)
+            }
+        } else if caption == "-" {
+            source = "standard input"
+            fd = dup(STDIN_FILENO)
+        } else {
+            return caption ?? ""
+        }
+        defer { close(fd) }
+        // Four bytes a character is the most a caption of the maximum length can take, and more.
+        switch Descriptors.readAll(fd, limit: Caption.maximumLength * 4 + 16) {
+        case .failure(let error) where error.code == EFBIG:
+            throw RecorderError("the caption in \(source) is longer than \(Caption.maximumLength) characters. Shorten it.", exitStatus: .dataError)
+        case .failure(let error):
+            throw RecorderError("cannot read the caption from \(source): \(error.description).", exitStatus: .noInput)
+        case .success(var bytes):
+            while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw RecorderError("the caption in \(source) is not valid UTF-8 text. Save it as UTF-8.", exitStatus: .dataError)
+            }
+            return text
+        }
     }
 
     func run() throws {
@@ -43,7 +85,7 @@ struct PostCommand: ParsableCommand {
         let recovery = workspace.recoverInterrupted()
         for note in recovery.notes { printError("recorder: note: \(note)") }
         let publisher = PostPublisher(workspace: workspace, outbox: outbox, configuration: configuration)
-        let plan = try publisher.plan(caption: caption, shotID: shot)
+        let plan = try publisher.plan(caption: try captionText(), shotID: shot)
         if dryRun { return printPlan(plan) }
         let item = try publisher.enqueue(plan)
         printError("recorder: queued post \(item.metadata.id) in \(item.directory)")

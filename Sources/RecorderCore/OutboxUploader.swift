@@ -79,7 +79,10 @@ public struct OutboxUploader: Sendable {
                                         exitStatus: RecorderError.status(for: error))
                 }
                 guard policy.allowsAnother(after: failures) else {
-                    throw RecorderError("post \(item.metadata.id) is still queued (\(item.directory)) after \(failures) attempt\(failures == 1 ? "" : "s"): \(error.message) Run `recorder outbox flush` to keep trying.",
+                    // The post's own count, kept across flushes: the kiosk's drain flushes once per
+                    // retry, and its page must see the count rise.
+                    let attempts = item.state.attempts
+                    throw RecorderError("post \(item.metadata.id) is still queued (\(item.directory)) after \(attempts) attempt\(attempts == 1 ? "" : "s"): \(error.message) Run `recorder outbox flush` to keep trying.",
                                         exitStatus: .tempFail)
                 }
                 let wait = policy.delay(afterFailures: failures)

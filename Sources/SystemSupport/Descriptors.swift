@@ -16,6 +16,44 @@ public enum Descriptors {
         return nil
     }
 
+    /// Reads `fd` to its end, at most `limit` bytes; the bytes, or the errno of the failure
+    /// (EFBIG when there is more than `limit`).
+    public static func readAll(_ fd: Int32, limit: Int) -> Result<[UInt8], Errno> {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(Errno(errno))
+            }
+            if n == 0 { return .success(bytes) }
+            bytes += chunk[0..<n]
+            if bytes.count > limit { return .failure(Errno(EFBIG)) }
+        }
+    }
+
+    /// An errno value captured at the call that failed.
+    public struct Errno: Error, Sendable, Equatable {
+        public var code: Int32
+        public init(_ code: Int32) { self.code = code }
+        public var description: String { String(cString: strerror(code)) }
+    }
+
+    /// Copies everything from `source` to `destination` (files, pipes); the errno of the failure, or nil.
+    public static func copyAll(from source: Int32, to destination: Int32) -> Int32? {
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if n == 0 { return nil }
+            if let failed = chunk.withUnsafeBytes({ writeAll(destination, UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) { return failed }
+        }
+    }
+
     /// Writes `text` to standard error, unbuffered (messages interleave with the progress line in order).
     public static func printError(_ text: String) {
         var text = text

@@ -268,4 +268,66 @@ import Testing
         let byDefault = try box.recorder(["post", "--caption", "y"])
         #expect(byDefault.status == 0 && FileManager.default.fileExists(atPath: "\(box.localStore)/videos"), "\(byDefault.stderr)")
     }
+
+    /// The attempt count a failed upload reports is the post's own, kept across flushes (the
+    /// kiosk's drain flushes once per retry: its page said "after 1 attempt" forever).
+    @Test func theAttemptCountRisesAcrossFlushes() throws {
+        var box = try PostSandbox()
+        defer { box.remove() }
+        try box.shoot()
+        box.extraEnvironment["AWS_ACCESS_KEY_ID"] = "k"
+        box.extraEnvironment["AWS_SECRET_ACCESS_KEY"] = "s"
+        let store = ["--backend", "s3", "--endpoint", "http://127.0.0.1:9", "--bucket", "booth"]
+        let post = try box.recorder(["post", "--caption", "x", "--attempts", "1"] + store)
+        #expect(post.status == 75 && post.stderr.contains("after 1 attempt:"), "\(post.stderr)")
+        for n in 2...3 {
+            let flush = try box.recorder(["outbox", "flush", "--attempts", "1"] + store)
+            #expect(flush.status == 75 && flush.stderr.contains("after \(n) attempts:"), "\(flush.stderr)")
+        }
+        let listed = try box.recorder(["outbox", "list", "--json"] + store)
+        #expect(listed.stdout.contains("\"attempts\":3"), "\(listed.stdout)")
+    }
+
+    /// `--caption -` reads standard input, `--caption-file` a file (trailing line breaks dropped),
+    /// and `fetch ID -o -` writes the video to standard output, as curl does.
+    @Test func captionsFromStandardInputOrAFileAndFetchToStandardOutput() throws {
+        let box = try PostSandbox()
+        defer { box.remove() }
+        let recorder = try Tools.recorderBinary()
+        func bash(_ script: String) throws -> Tools.Output { try Tools.run("bash", ["-c", script], environment: box.environment) }
+        func caption(of id: String) throws -> String? {
+            let data = try Data(contentsOf: URL(fileURLWithPath: "\(box.localStore)/posts/\(id).json"))
+            return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["caption"] as? String
+        }
+        try box.shoot()
+        let piped = try bash("printf 'Hallo \\360\\237\\221\\213\\n\\n' | '\(recorder)' post --caption - --json")
+        #expect(piped.status == 0, "\(piped.stderr)")
+        let first = try #require(try jsonObject(piped.stdout)["id"] as? String)
+        #expect(try caption(of: first) == "Hallo 👋")
+
+        try box.shoot()
+        let file = "\(box.root)/caption.txt"
+        try "Zeile 1\nZeile 2\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let fromFile = try box.recorder(["post", "--caption-file", file, "--json"])
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        #expect(try caption(of: try #require(try jsonObject(fromFile.stdout)["id"] as? String)) == "Zeile 1\nZeile 2")
+
+        try box.shoot()
+        try Data([0x61, 0xff, 0x62]).write(to: URL(fileURLWithPath: file))
+        let invalid = try box.recorder(["post", "--caption-file", file])
+        #expect(invalid.status == 65 && invalid.stderr.contains("not valid UTF-8"), "\(invalid.stderr)")
+        let both = try box.recorder(["post", "--caption", "x", "--caption-file", file])
+        #expect(both.status == 64 && both.stderr.contains("not both"), "\(both.stderr)")
+        let neither = try box.recorder(["post"])
+        #expect(neither.status == 64 && neither.stderr.contains("--caption-file"), "\(neither.stderr)")
+        #expect(box.queued().isEmpty)
+
+        let out = "\(box.root)/out.mp4"
+        let fetched = try bash("'\(recorder)' fetch \(first) -o - > '\(out)'")
+        #expect(fetched.status == 0 && fetched.stderr.contains("to standard output"), "\(fetched.stderr)")
+        #expect(try sha256(of: out) == sha256(of: "\(box.localStore)/videos/\(first).mp4"))
+        #expect(!FileManager.default.fileExists(atPath: "\(box.root)/-"))
+        let clash = try box.recorder(["fetch", first, "-o", "-", "--json"])
+        #expect(clash.status == 64, "\(clash.stderr)")
+    }
 }

@@ -105,6 +105,41 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         }
     }
 
+    /// HEAD answers like GET without a body (uptime monitors), a route asked with the wrong method
+    /// is 405 with Allow, and an unknown path is a JSON error like every other failure.
+    @Test func headWrongMethodsAndUnknownRoutes() async throws {
+        let fixture = try KioskFixture()
+        defer { fixture.remove() }
+        await fixture.start()
+        fixture.tickCameraLoop()
+        try await fixture.application().test(.router) { client in
+            for (path, methods) in KioskAPI.routes where methods.contains(.get) {
+                let uri = path.replacingOccurrences(of: ":file", with: "nosuchpost.mp4")
+                try await client.execute(uri: uri, method: .head) { response in
+                    // Only the two videos may be missing (no such post, no shot yet): every other GET route answers.
+                    #expect(response.status != .methodNotAllowed && (response.status != .notFound || uri.hasSuffix(".mp4")), "HEAD \(uri): \(response.status)")
+                    #expect(response.body.readableBytes == 0, "HEAD \(uri) sent a body")
+                }
+                try await client.execute(uri: uri, method: .put) { response in
+                    #expect(response.status == .methodNotAllowed, "PUT \(uri)")
+                    #expect(response.headers[.allow] == "GET, HEAD", "\(uri): \(response.headers[.allow] ?? "no Allow")")
+                    #expect(object(response)["exitStatus"] as? Int == 64)
+                }
+            }
+            try await client.execute(uri: "/healthz", method: .head) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/api/shoot", method: .get) { response in
+                #expect(response.status == .methodNotAllowed && response.headers[.allow] == "POST")
+                #expect((object(response)["error"] as? String)?.contains("/api/shoot takes POST, not GET") == true)
+            }
+            try await client.execute(uri: "/no/such/route", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(object(response)["exitStatus"] as? Int == 66)
+                #expect((object(response)["error"] as? String)?.contains("there is no /no/such/route") == true)
+            }
+            #expect(await fixture.kiosk.manager.recordState == .idle)
+        }
+    }
+
     @Test func shootConflictPlaybackWithRangesPostAndMetrics() async throws {
         let fixture = try KioskFixture(seconds: 2, countdown: 1)
         defer { fixture.remove() }
