@@ -123,7 +123,13 @@ function banner(text, isError) {
   b.className = isError ? "error" : "";
   b.style.display = text ? "block" : "none";
 }
-function mb(bytes) { return (bytes / 1e6).toFixed(1) + " MB"; }
+// The same sizes as the CLI (SystemSupport's ByteCount): binary units, three significant digits.
+function mb(bytes) {
+  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+  let value = bytes, unit = 0;
+  while (value >= 1024 && unit < units.length - 1) { value /= 1024; unit++; }
+  return unit === 0 ? bytes + " bytes" : value.toFixed(value < 10 ? 2 : value < 100 ? 1 : 0) + " " + units[unit];
+}
 
 function render(s) {
   status = s;

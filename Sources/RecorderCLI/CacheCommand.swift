@@ -62,16 +62,3 @@ struct CacheClearCommand: ParsableCommand {
     }
 }
 
-/// Byte counts for people, in the binary units the settings use (`cache.max_mib`), as `ls -lh` shows them.
-enum ByteCount {
-    static func human(_ bytes: Int64) -> String {
-        let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
-        var value = Double(bytes)
-        var unit = 0
-        while value >= 1024 && unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return unit == 0 ? "\(bytes) bytes" : String(cFormat: value < 10 ? "%.2f " : value < 100 ? "%.1f " : "%.0f ", value) + units[unit]
-    }
-}

@@ -32,10 +32,10 @@ struct OutboxListCommand: ParsableCommand {
         }
         print(items.isEmpty ? "the outbox is empty (\(outbox.root))" : "\(items.count) post\(items.count == 1 ? "" : "s") queued in \(outbox.root):")
         for item in items {
-            let mb = String(cFormat: "%.1f MB", Double(item.metadata.byteSize) / 1_000_000)
+            let size = ByteCount.human(item.metadata.byteSize)
             var caption = item.metadata.caption.replacing("\n", with: " ")
             if caption.count > 40 { caption = String(caption.prefix(39)) + "…" }
-            print("  \(item.metadata.id)  queued \(item.state.queuedAt)  \(mb)  \(item.state.attempts) attempt(s)  \"\(caption)\"")
+            print("  \(item.metadata.id)  queued \(item.state.queuedAt)  \(size)  \(item.state.attempts) attempt(s)  \"\(caption)\"")
             print("      for \(item.state.destination.map(\.description) ?? "the store of whichever flush sends it (queued before posts kept their store)")")
             if let error = item.state.lastError { print("      last error: \(error)") }
         }

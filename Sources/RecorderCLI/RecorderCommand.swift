@@ -6,11 +6,23 @@ public struct RecorderCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "recorder",
         abstract: "Record clips from a V4L2 camera and publish them to storage.",
+        // One status per line, each short enough that argument-parser never wraps it.
         discussion: """
         Frames flow one way: camera -> capture -> H.264 encode -> shot workspace -> post -> upload.
-        Exit statuses follow sysexits(3): 64 bad option, 65 bad data, 66 no such camera or no shot, 69 camera
-        unavailable or lost, or the store refused, 73 workspace not writable, 74 disk full or I/O error, 75 busy
-        or temporary failure (queued: try again), 77 permission denied, 78 configuration error.
+
+        Exit statuses (sysexits(3)):
+          0   success
+          64  bad option or argument
+          65  bad input data (a caption, a shot already posted)
+          66  no such camera, file, post or shot
+          69  camera unavailable, stalled or lost; the store refused
+          70  internal error
+          73  cannot create: workspace or store not writable, store missing
+          74  disk full or I/O error
+          75  busy or temporary failure (a post stays queued: try again)
+          77  permission denied (camera, store credentials)
+          78  configuration error
+          130 stopped (Ctrl-C) before anything worth keeping was recorded
         """,
         version: "recorder \(RecorderVersion.string)",
         subcommands: [ShootCommand.self, PostCommand.self, OutboxCommand.self, FeedCommand.self, FetchCommand.self, CacheCommand.self,

@@ -116,9 +116,8 @@ struct ShootCommand: AsyncParsableCommand {
             return
         }
         print(shot.videoPath)
-        let mb = String(cFormat: "%.1f", Double(shot.byteSize) / 1_000_000)
         let duration = String(cFormat: "%.2f", shot.durationSeconds)
-        print("  \(shot.frames) frames (\(shot.framesDropped) dropped), \(duration) s, \(shot.width)x\(shot.height) \(shot.codec) (\(shot.encoder)), \(mb) MB")
+        print("  \(shot.frames) frames (\(shot.framesDropped) dropped), \(duration) s, \(shot.width)x\(shot.height) \(shot.codec) (\(shot.encoder)), \(ByteCount.human(shot.byteSize))")
         print("  input \(shot.inputFormat) at \(String(cFormat: "%g", shot.frameRate)) fps from \(shot.source)")
         if let ended = shot.endedEarly { print("  ended early: \(ended)") }
     }

@@ -193,7 +193,7 @@ final class ShotJob: @unchecked Sendable {
         let needed = request.bytesNeeded
         if free < needed {
             throw RecorderError(
-                "not enough disk space in \(workspace.root): about \(needed >> 20) MiB needed for \(request.seconds) s, \(free >> 20) MiB free. Free some space, record a shorter shot, or use --workspace on a larger disk; the previous shot was kept.",
+                "not enough disk space in \(workspace.root): about \(ByteCount.human(needed)) needed for \(String(cFormat: "%g", request.seconds)) s, \(ByteCount.human(free)) free. Free some space, record a shorter shot, or use --workspace on a larger disk; the previous shot was kept.",
                 exitStatus: .ioError)
         }
     }

@@ -19,6 +19,23 @@ import Testing
         #expect(result.stdout.range(of: #"^recorder \d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, "\(result.stdout)")
     }
 
+    /// `recorder --help` lists one exit status per line, none wrapped onto the next (it printed
+    /// "69 camera" on one line and "unavailable" on another).
+    @Test func helpListsOneExitStatusPerLine() throws {
+        let help = try Tools.run("recorder", ["--help"], environment: ["COLUMNS": "80"])
+        #expect(help.status == 0)
+        let lines = help.stdout.split(separator: "\n").map(String.init)
+        for status in ["0", "64", "65", "66", "69", "70", "73", "74", "75", "77", "78", "130"] {
+            let matching = lines.filter { $0.hasPrefix("  \(status) ") }
+            #expect(matching.count == 1, "status \(status): \(matching)")
+        }
+        let start = try #require(lines.firstIndex { $0.hasPrefix("Exit statuses") })
+        let end = try #require(lines[start...].firstIndex { $0.hasPrefix("USAGE") })
+        for line in lines[(start + 1)..<end] where !line.isEmpty {
+            #expect(line.range(of: #"^  \d+ +\S"#, options: .regularExpression) != nil, "a wrapped line: '\(line)'")
+        }
+    }
+
     @Test func testPatternShotHasTheAskedFramesDurationSizeAndKeyframes() throws {
         let ws = try Tools.tempDirectory()
         defer { try? FileManager.default.removeItem(atPath: ws) }
@@ -149,6 +166,8 @@ import Testing
         }
         let next = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.3", "--size", "160x120"])
         #expect(next.status == 0 && !next.stderr.contains("leftover") && !next.stderr.contains("interrupted"), "\(next.stderr)")
+        // A few kilobytes say so (it said "0.0 MB").
+        #expect(next.stdout.contains(" KiB") && !next.stdout.contains(" MB"), "\(next.stdout)")
     }
 
     @Test func killMinus9AtRandomMomentsNeverLosesAClipOfASecondOrMore() throws {

@@ -5,6 +5,15 @@ import Testing
 
 /// The stand-ins for the Foundation calls the lean binary gave up: each must answer as the call it replaced did.
 @Suite struct SystemSupportTests {
+    /// One size style everywhere: an 8 KB shot is not "0.0 MB", 256 KiB free is not "0 MiB free".
+    @Test func sizesAreBinaryUnitsWithThreeSignificantDigits() {
+        #expect(ByteCount.human(812) == "812 bytes")
+        #expect(ByteCount.human(8_000) == "7.81 KiB")
+        #expect(ByteCount.human(256 << 10) == "256 KiB")
+        #expect(ByteCount.human(47_500_000) == "45.3 MiB")
+        #expect(ByteCount.human(1_300_000_000) == "1.21 GiB")
+    }
+
     @Test func cFormatMatchesPrintf() {
         #expect(String(cFormat: "%.1f MB", 12.345) == "12.3 MB")
         #expect(String(cFormat: "%.2f", 2.0) == "2.00")
