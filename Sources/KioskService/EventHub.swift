@@ -6,6 +6,8 @@ import Synchronization
 /// slowly loses old events (each stream keeps the newest 32), never slows the kiosk.
 public final class EventHub: Sendable {
     private let subscribers = Mutex<[UUID: AsyncStream<ByteBuffer>.Continuation]>([:])
+    /// The last event's `id:`, rising by one per event (a client can tell one it missed).
+    private let lastID = Mutex<Int>(0)
 
     public init() {}
 
@@ -25,8 +27,14 @@ public final class EventHub: Sendable {
     public var subscriberCount: Int { subscribers.withLock { $0.count } }
 
     /// Sends `event` with a one-line JSON `data` to every client.
+    public func publish(_ event: String, value: some Encodable) {
+        if let json = try? KioskAPI.jsonEncoder.encode(value) { publish(event, json: json) }
+    }
+
+    /// Sends `event` with a one-line JSON `data` (already encoded) to every client.
     public func publish(_ event: String, json: Data) {
-        var text = "event: \(event)\ndata: "
+        let id = lastID.withLock { $0 += 1; return $0 }
+        var text = "id: \(id)\nevent: \(event)\ndata: "
         text += String(decoding: json, as: UTF8.self).replacing("\n", with: "")
         text += "\n\n"
         let buffer = ByteBuffer(string: text)

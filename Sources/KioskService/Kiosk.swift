@@ -79,7 +79,7 @@ public final class Kiosk: Sendable {
             guard let self else { return }
             Task {
                 let status = await self.status()
-                if let json = try? JSONEncoder().encode(status) { hub.publish(kind, json: json) }
+                hub.publish(kind, value: status)
             }
         }
         let announce = self.announce

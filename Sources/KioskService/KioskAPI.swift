@@ -50,7 +50,7 @@ public enum KioskAPI {
             headers[.cacheControl] = "no-store"
             let stream = kiosk.hub.subscribe()
             // The first event is the current status, so a client never starts from nothing.
-            if let json = try? JSONEncoder().encode(await kiosk.status()) { kiosk.hub.publish("status", json: json) }
+            kiosk.hub.publish("status", value: await kiosk.status())
             return Response(status: .ok, headers: headers, body: ResponseBody(asyncSequence: stream))
         }
 
@@ -187,10 +187,15 @@ public enum KioskAPI {
         do { return try await body() } catch { return error.response }
     }
 
-    static func encoded(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+    /// The one JSON style of the API and its events: compact, sorted keys, no escaped slashes.
+    static var jsonEncoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(value)) ?? Data()
+        return encoder
+    }
+
+    static func encoded(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let data = (try? jsonEncoder.encode(value)) ?? Data()
         return jsonResponse(data, status: status)
     }
 

@@ -17,10 +17,7 @@ struct DevicesCommand: ParsableCommand {
     func run() throws {
         let devices = DeviceDiscovery.describeAll().filter { all || $0.isCapture || !$0.canOpen }
         if output.json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = (try? encoder.encode(devices.map(DeviceListing.init))) ?? Data()
-            print(String(decoding: data, as: UTF8.self))
+            printJSON(devices.map(DeviceListing.init))
             return
         }
         if devices.isEmpty {

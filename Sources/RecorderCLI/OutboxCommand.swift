@@ -82,7 +82,7 @@ struct OutboxFlushCommand: ParsableCommand {
         let report = try uploader.flush()
         for receipt in report.uploaded {
             if output.json {
-                if let data = try? JSONEncoder().encode(receipt) { print(String(decoding: data, as: UTF8.self)) }
+                printJSON(receipt)
             } else {
                 print("posted \(receipt.id)  video \(receipt.videoURL)  metadata \(receipt.metadataURL)")
             }

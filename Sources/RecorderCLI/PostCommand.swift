@@ -115,7 +115,7 @@ struct PostCommand: ParsableCommand {
 
     private func printPlan(_ plan: PostPublisher.Plan) {
         if output.json {
-            if let data = try? plan.metadata.jsonData() { print(String(decoding: data, as: UTF8.self)) }
+            printJSON(plan.metadata)
             return
         }
         print("dry run: nothing was queued or uploaded")
@@ -124,7 +124,7 @@ struct PostCommand: ParsableCommand {
         print("  video     \(plan.metadata.url)  (\(plan.metadata.byteSize) bytes, sha256 \(plan.metadata.sha256))")
         print("  metadata  \(plan.metadataURL)")
         print("  the name \(plan.metadata.id) is an example; each post draws its own")
-        if let data = try? plan.metadata.jsonData() { print(String(decoding: data, as: UTF8.self)) }
+        printJSON(plan.metadata)
     }
 
     private func printResult(status: String, id: String, item: String?, receipt: PostReceipt?, error: String?) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Synchronization
 import RecorderCore
 
 /// `recorder`: capture from a V4L2 camera into a crash-safe MP4, then publish it.
@@ -45,6 +46,12 @@ extension RecorderCommand {
         } catch let error as RecorderError {
             exit(withError: fail(error))
         } catch {
+            // argument-parser's own errors (usage, validation, help) keep its wording and status;
+            // with --json a failure is also a JSON object on standard output.
+            let code = exitCode(for: error)
+            if jsonRequested && code != .success && !jsonAnswered.load(ordering: .relaxed) {
+                printJSON(JSONFailure(error: fullMessage(for: error), exitStatus: Int(code.rawValue)))
+            }
             exit(withError: error)
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Synchronization
 import FoundationEssentials
 import RecorderCore
 import SystemSupport
@@ -20,7 +21,20 @@ struct OutputOptions: ParsableArguments {
 /// Prints a failure and gives its sysexits status (used once, by `RecorderCommand.runFromCommandLine`).
 func fail(_ error: RecorderError) -> ExitCode {
     Descriptors.printError("recorder: error: \(error.message)\n")
+    if jsonRequested && !jsonAnswered.load(ordering: .relaxed) {
+        printJSON(JSONFailure(error: error.message, exitStatus: Int(error.exitStatus.rawValue)))
+    }
     return ExitCode(error.exitStatus.rawValue)
+}
+
+/// Whether the command line asked for `--json`: a failure is then also a JSON object on standard
+/// output, so a script that reads JSON gets an answer either way.
+var jsonRequested: Bool { CommandLine.arguments.dropFirst().contains("--json") }
+
+/// A failure as `--json` reports it: `{"error": "...", "exitStatus": N}`.
+struct JSONFailure: Encodable {
+    var error: String
+    var exitStatus: Int
 }
 
 func printError(_ line: String) {
@@ -35,9 +49,18 @@ func remindOfKeptShots(in workspace: ShotWorkspace, except: [String]) {
     }
 }
 
+/// Set once a JSON document went to standard output: a command that already answered (a post
+/// that stayed queued says so, with its error) gets no second document for its failure.
+let jsonAnswered = Atomic<Bool>(false)
+
 /// Prints a value as one line of JSON (sorted keys) on standard output, like every --json result.
 func printJSON<T: Encodable>(_ value: T) {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    if let data = try? encoder.encode(value) { print(String(decoding: data, as: UTF8.self)) }
+    // Dates as the documents on disk write them (shot.json's createdAt), not seconds since 2001.
+    encoder.dateEncodingStrategy = .custom(RFC3339.encode)
+    if let data = try? encoder.encode(value) {
+        print(String(decoding: data, as: UTF8.self))
+        jsonAnswered.store(true, ordering: .relaxed)
+    }
 }

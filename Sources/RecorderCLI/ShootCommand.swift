@@ -112,7 +112,7 @@ struct ShootCommand: AsyncParsableCommand {
 
     private func report(_ shot: Shot) {
         if output.json {
-            if let data = try? shot.jsonData() { print(String(decoding: data, as: UTF8.self)) }
+            printJSON(shot)
             return
         }
         print(shot.videoPath)

@@ -31,7 +31,7 @@ public enum RFC3339 {
         return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
     }
 
-    static func encode(_ date: Date, to encoder: any Encoder) throws {
+    public static func encode(_ date: Date, to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(string(date))
     }

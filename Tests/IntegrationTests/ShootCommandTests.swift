@@ -36,6 +36,36 @@ import Testing
         }
     }
 
+    /// One JSON style: one compact document per line, sorted keys, no escaped slashes; `[]` for no
+    /// devices; a failure with --json is a JSON object on standard output too.
+    @Test func jsonOutputsAreOneCompactDocumentAndFailuresAreJSONToo() throws {
+        let ws = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: ws) }
+        let shot = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.3", "--size", "160x120", "--json"])
+        #expect(shot.status == 0)
+        let lines = shot.stdout.split(separator: "\n")
+        #expect(lines.count == 1 && !shot.stdout.contains("\\/") && shot.stdout.contains("\"videoPath\":\"/"), "\(shot.stdout)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(shot.stdout.utf8)) as? [String: Any])
+        #expect((document["createdAt"] as? String)?.hasSuffix("Z") == true, "\(document["createdAt"] ?? "none")")
+        let keys = document.keys.sorted()
+        let order = keys.compactMap { shot.stdout.range(of: "\"\($0)\":")?.lowerBound }
+        #expect(order == order.sorted(), "keys not in sorted order: \(shot.stdout)")
+
+        let devices = try Tools.run("recorder", ["devices", "--json"], environment: ["RECORDER_CONFIG": ""])
+        if !FileManager.default.fileExists(atPath: "/dev/video0") {
+            #expect(devices.stdout == "[]\n", "\(devices.stdout)")
+        }
+        let badOption = try Self.shoot(ws, ["--seconds", "abc", "--json"])
+        #expect(badOption.status == 64)
+        let usage = try #require(try JSONSerialization.jsonObject(with: Data(badOption.stdout.utf8)) as? [String: Any], "\(badOption.stdout)")
+        #expect(usage["exitStatus"] as? Int == 64 && (usage["error"] as? String)?.contains("abc") == true, "\(usage)")
+        let noShot = try Tools.run("recorder", ["post", "--caption", "x", "--workspace", ws + "/empty", "--json"],
+                                   environment: ["RECORDER_CONFIG": "", "XDG_STATE_HOME": ws + "/state", "XDG_DATA_HOME": ws + "/data"])
+        #expect(noShot.status == 66)
+        let failure = try #require(try JSONSerialization.jsonObject(with: Data(noShot.stdout.utf8)) as? [String: Any], "\(noShot.stdout)")
+        #expect(failure["exitStatus"] as? Int == 66 && (failure["error"] as? String)?.contains("no finished shot") == true, "\(failure)")
+    }
+
     @Test func testPatternShotHasTheAskedFramesDurationSizeAndKeyframes() throws {
         let ws = try Tools.tempDirectory()
         defer { try? FileManager.default.removeItem(atPath: ws) }

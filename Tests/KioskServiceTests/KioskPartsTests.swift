@@ -2,6 +2,7 @@ import Foundation
 import RecorderCore
 import Testing
 @testable import KioskService
+import NIOCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -153,6 +154,22 @@ final class NotifySocket {
         #expect(try settings(["kiosk.token_file": file]).token == "a-token-for-the-tests-0123456789")
         chmod(file, 0o644)
         #expect(try settings([:], environment: ["CREDENTIALS_DIRECTORY": dir]).token == "a-token-for-the-tests-0123456789")
+    }
+
+    /// Server-sent events carry a rising `id:` and their JSON has sorted keys, as every answer does.
+    @Test func eventsHaveIDsAndSortedKeys() async throws {
+        struct Sample: Encodable { var zeta = 1; var alpha = "a/b" }
+        let hub = EventHub()
+        let stream = hub.subscribe()
+        hub.publish("state", value: Sample())
+        hub.publish("outbox", value: Sample())
+        var frames: [String] = []
+        for await buffer in stream {
+            frames.append(String(buffer: buffer))
+            if frames.count == 3 { break }
+        }
+        #expect(frames[1] == "id: 1\nevent: state\ndata: {\"alpha\":\"a/b\",\"zeta\":1}\n\n", "\(frames[1])")
+        #expect(frames[2].hasPrefix("id: 2\nevent: outbox\n"), "\(frames[2])")
     }
 
     @Test func ranges() {

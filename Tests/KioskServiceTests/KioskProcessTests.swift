@@ -91,10 +91,15 @@ import Glibc
         let (code, _) = Self.request("POST", "http://127.0.0.1:\(port)/api/shoot", json: #"{"seconds": 60}"#)
         #expect(code == 202)
         let end = Date().addingTimeInterval(30)
-        while Date() < end, !Self.request("GET", "http://127.0.0.1:\(port)/api/status").1.contains("\"frames\":3") {
+        // Past the 1 s a kept shot must last (a shorter one is discarded, the previous kept).
+        func elapsed() -> Double {
+            let text = Self.request("GET", "http://127.0.0.1:\(port)/api/status").1
+            guard let range = text.range(of: #""elapsedSeconds":[0-9.]+"#, options: .regularExpression) else { return 0 }
+            return Double(text[range].split(separator: ":").last ?? "") ?? 0
+        }
+        while Date() < end, elapsed() < 1.5 {
             try await Task.sleep(for: .milliseconds(100))
         }
-        try await Task.sleep(for: .seconds(1))
         kill(process.processIdentifier, SIGTERM)
         // Watchdog pings keep coming meanwhile: look past them, for a minute at most.
         let stopping = notify.first(prefix: "STOPPING=1", within: 60)
