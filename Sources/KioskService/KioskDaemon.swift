@@ -1,4 +1,6 @@
+import Glibc
 import Hummingbird
+import NIOCore
 import Logging
 import RecorderCore
 import ServiceLifecycle
@@ -44,9 +46,29 @@ public struct KioskDaemon: Sendable {
         do {
             try await group.run()
         } catch {
-            throw RecorderError("the kiosk stopped: \(error). Is \(kiosk.settings.host):\(kiosk.settings.port) already in use? Change kiosk.listen.",
-                                exitStatus: .unavailable)
+            throw Self.failure(error, settings: kiosk.settings)
         }
         kiosk.logger.notice("stopped")
+    }
+
+    /// One plain sentence for a server that could not start: the port taken, an address this
+    /// machine does not have, a port below 1024 without the right; the errno, not NIO's symbols.
+    static func failure(_ error: any Error, settings: KioskSettings) -> RecorderError {
+        let address = "\(settings.host.contains(":") ? "[\(settings.host)]" : settings.host):\(settings.port)"
+        let code = (error as? IOError)?.errnoCode
+        switch code {
+        case EADDRINUSE:
+            return RecorderError("\(address) is already in use by another program (`ss -ltnp 'sport = :\(settings.port)'` shows which). Stop it, or set kiosk.listen (--listen) to another port.",
+                                 exitStatus: .unavailable)
+        case EADDRNOTAVAIL:
+            return RecorderError("\(settings.host) is not an address of this machine. Set kiosk.listen (--listen) to one of its addresses, 127.0.0.1 or 0.0.0.0.",
+                                 exitStatus: .config)
+        case EACCES:
+            return RecorderError("port \(settings.port) needs privileges this user lacks (ports below 1024). Use a port from 1024 up, e.g. --listen \(settings.host):8080.",
+                                 exitStatus: .noPermission)
+        default:
+            let reason = code.map { String(cString: strerror($0)) } ?? "\(error)"
+            return RecorderError("the kiosk stopped: \(reason) (listening on \(address)).", exitStatus: .unavailable)
+        }
     }
 }

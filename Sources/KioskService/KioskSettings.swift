@@ -129,6 +129,31 @@ public struct KioskSettings: Sendable {
         return [name, short, short + ".local"]
     }()
 
+    /// Where a person opens the page: the listen address, or for a wildcard (0.0.0.0, ::) this
+    /// machine's own addresses (never "0.0.0.0", which no browser can open).
+    var pageAddresses: [String] {
+        func url(_ host: String) -> String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/" }
+        guard host == "0.0.0.0" || host == "::" else { return [url(host)] }
+        var addresses: [String] = []
+        var list: UnsafeMutablePointer<ifaddrs>?
+        if getifaddrs(&list) == 0 {
+            var next = list
+            while let entry = next?.pointee {
+                next = entry.ifa_next
+                guard let address = entry.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+                var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+                address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                    var raw = ipv4.pointee.sin_addr
+                    _ = inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
+                }
+                let name = String(cString: text)
+                if !name.isEmpty && !name.hasPrefix("127.") { addresses.append(url(name)) }
+            }
+            freeifaddrs(list)
+        }
+        return addresses + [url("127.0.0.1")]
+    }
+
     /// The address to reach the server from this machine (a wildcard bind answers on loopback).
     var probeHost: String {
         switch host {

@@ -16,10 +16,12 @@ struct WatchdogService: Service {
         let notifier = kiosk.notifier
         await httpBound.wait()
         await kiosk.cameraReady.wait()
-        if Task.isShuttingDownGracefully { return }
+        // The waits also end when the group is cancelled (the port could not be bound): no
+        // "ready" then.
+        if Task.isShuttingDownGracefully || Task.isCancelled { return }
         let state = await kiosk.manager.recordState
         notifier.ready(status: "listening on \(kiosk.settings.host):\(kiosk.settings.port); \(Kiosk.statusLine(state))")
-        kiosk.logger.notice("ready: http://\(kiosk.settings.host.contains(":") ? "[\(kiosk.settings.host)]" : kiosk.settings.host):\(kiosk.settings.port)/ (\(Kiosk.statusLine(state)))")
+        kiosk.logger.notice("ready: \(kiosk.settings.pageAddresses.joined(separator: " ")) (\(Kiosk.statusLine(state)))")
         guard let interval = notifier.watchdogInterval else {
             try? await gracefulShutdown()
             return

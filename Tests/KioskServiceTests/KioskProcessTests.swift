@@ -189,4 +189,38 @@ import Glibc
         #expect(log.contains("ready: http://127.0.0.1:\(port)/"), "\(log)")
         #expect(!log.split(separator: "\n").contains { $0.hasPrefix("<") }, "\(log)")
     }
+
+    /// A port already in use: no "ready", one plain sentence naming the port, exit 69 (it said
+    /// "ready" first, then NIO's `bind(descriptor:ptr:bytes:)`).
+    @Test func aPortInUseIsOnePlainErrorAndNeverReady() throws {
+        let taken = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(taken) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(taken, $0, length) == 0 && listen(taken, 1) == 0 && getsockname(taken, $0, &length) == 0 }
+        }
+        try #require(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let dir = NSTemporaryDirectory() + "recorder-kport-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Self.binary())
+        process.arguments = ["kiosk", "--device", "testsrc", "--listen", "127.0.0.1:\(port)", "--workspace", dir + "/ws",
+                             "--outbox", dir + "/outbox", "--store-dir", dir + "/store", "--create"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["RECORDER_CONFIG"] = nil
+        environment["RECORDER_KIOSK_TOKEN"] = nil
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 69, "\(text)")
+        #expect(text.contains("127.0.0.1:\(port) is already in use") && text.contains("kiosk.listen"), "\(text)")
+        #expect(!text.contains("ready:") && !text.contains("bind(descriptor"), "\(text)")
+    }
 }
