@@ -1,11 +1,15 @@
 import CFFmpeg
+import FoundationEssentials
 
 /// FFmpeg's libraries, opened when the first shot, remux or probe needs them (see CFFmpeg's shim).
 public enum FFmpegLibraries {
     private static let loaded: String? = {
         if let failure = cff_load() { return String(cString: failure) }
-        // FFmpeg logs to stderr by default; a kiosk's journal wants our messages, not x264's statistics.
-        cff_av_log_set_level(AV_LOG_ERROR)
+        // FFmpeg logs to stderr by default ("[NULL @ 0x...] Invalid NAL unit size" while probing a
+        // cut-off file): its failures reach people as our errors instead. RECORDER_FFMPEG_LOG=1
+        // brings its own lines back, for diagnosis.
+        let wanted = ProcessInfo.processInfo.environment["RECORDER_FFMPEG_LOG"] ?? ""
+        cff_av_log_set_level(wanted.isEmpty || wanted == "0" ? AV_LOG_QUIET : AV_LOG_INFO)
         return nil
     }()
 

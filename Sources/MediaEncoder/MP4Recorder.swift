@@ -167,6 +167,9 @@ public final class MP4Recorder {
         return summary
     }
 
+    /// What was recorded so far, for a recording that cannot be finished (a full disk).
+    public var partialSummary: EncodingSummary { summary }
+
     /// Stops without finishing: the file keeps every fragment already flushed.
     public func abandon() {
         pipeline?.abandon()

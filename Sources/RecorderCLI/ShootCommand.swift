@@ -99,6 +99,7 @@ struct ShootCommand: AsyncParsableCommand {
                 progress: { progress.update($0) })
             progress.finish()
             report(result)
+            if let full = result.diskFull { throw full }
             if let lost = result.cameraLost {
                 throw RecorderError("the shot was kept, but \(lost.message)", exitStatus: lost.exitStatus)
             }

@@ -23,6 +23,7 @@ final class ShotJob: @unchecked Sendable {
     private(set) var cleaned: [String] = []
     private var ending: String?
     private var cameraLost: RecorderError?
+    private var diskFull: MediaError?
 
     init(request: ShotRequest, workspace: ShotWorkspace, stop: StopSignal, preview: PreviewTap? = nil) {
         self.request = request
@@ -121,6 +122,10 @@ final class ShotJob: @unchecked Sendable {
             // Keep what was recorded: finish the file and report the loss with its own status.
             cameraLost = RecorderError(error)
             ending = "camera lost"
+        } catch let error as MediaError where error.kind == .diskFull && recorder.framesWritten > 0 {
+            // Keep what fits: the fragments already on disk play; `finish` keeps them as the shot.
+            diskFull = error
+            ending = "disk full"
         } catch {
             if recorder.framesWritten == 0 { discardDraft() }
             throw RecorderError.wrap(error)
@@ -146,6 +151,7 @@ final class ShotJob: @unchecked Sendable {
         guard let recorder, let draft, let source, lock != nil else {
             throw RecorderError("internal error: finish without open", exitStatus: .software)
         }
+        if let diskFull { return try keepWhatFitted(draft, source: source, recorder: recorder, error: diskFull) }
         do {
             let summary = try recorder.finish()
             if summary.framesRepeated > 0 {
@@ -165,6 +171,42 @@ final class ShotJob: @unchecked Sendable {
                 endedEarly: ending, notes: notes)
             let committed = try workspace.commit(draft, shot: shot)
             return ShotResult(shot: committed, cameraLost: cameraLost)
+        } catch {
+            throw RecorderError.wrap(error)
+        }
+    }
+
+    /// The disk filled mid-shot: the recording is cut back to its last whole fragment and kept as
+    /// it is (a remux would need as much room again) as the current shot; the previous shot's
+    /// folder goes at once, so the disk has room again. With no whole fragment nothing is kept.
+    private func keepWhatFitted(_ draft: ShotDraft, source: any FrameSource, recorder: MP4Recorder, error: MediaError) throws(RecorderError) -> ShotResult {
+        let summary = recorder.partialSummary
+        recorder.abandon()
+        self.recorder = nil
+        let size = LocalFiles.size(of: draft.recordingPath) ?? 0
+        guard let whole = ShotSalvage.completeLength(of: draft.recordingPath), whole > 0, truncate(draft.recordingPath, off_t(whole)) == 0 else {
+            discardDraft()
+            throw RecorderError("the disk filled up before the first second of the shot was written: nothing was kept, and the previous shot is still the current one. Free some space in \(workspace.root) or use --workspace on a larger disk.",
+                                exitStatus: .ioError)
+        }
+        do {
+            try DurableFile.rename(draft.recordingPath, to: draft.videoPath)
+            let info = try MediaProbe.inspect(draft.videoPath)
+            let lost = String(cFormat: "%.1f of the %g s asked", info.durationSeconds, request.seconds)
+            let note = "the disk filled up: kept \(lost), as recorded (not remuxed), \(ByteCount.human(size - whole)) of a half-written fragment dropped"
+            notes.append(note)
+            let shot = Shot(
+                id: draft.id, videoPath: draft.videoPath, createdAt: Date(), source: source.name,
+                inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,
+                frameRate: summary.input.frameRate.value, frames: info.frameCount, framesDropped: summary.framesDropped,
+                durationSeconds: info.durationSeconds, byteSize: LocalFiles.size(of: draft.videoPath) ?? 0, codec: info.codec,
+                encoder: summary.encoder, endedEarly: "disk full", notes: notes)
+            let committed = try workspace.commit(draft, shot: shot)
+            _ = workspace.cleanStale()
+            let free = workspace.freeBytes().map { ByteCount.human($0) } ?? "?"
+            return ShotResult(shot: committed, cameraLost: nil, diskFull: RecorderError(
+                "the disk in \(workspace.root) filled up after \(String(cFormat: "%.1f", info.durationSeconds)) s: those \(lost) were kept as the current shot, and the previous shot was removed to free space (\(free) free now). Free more space or use --workspace on a larger disk before the next shot.",
+                exitStatus: .ioError))
         } catch {
             throw RecorderError.wrap(error)
         }

@@ -15,4 +15,6 @@ public struct ShotResult: Sendable {
     public var shot: Shot
     /// Set when the camera was lost mid-shot: the shot was kept, but the run did not go as asked.
     public var cameraLost: RecorderError?
+    /// Set when the disk filled mid-shot: what fitted (whole fragments) was kept as the shot.
+    public var diskFull: RecorderError? = nil
 }

@@ -180,6 +180,38 @@ import Testing
         #expect((try FileManager.default.contentsOfDirectory(atPath: ws)).filter { $0.hasPrefix(".incoming-") }.isEmpty)
     }
 
+    /// A disk that fills mid-shot: the whole fragments recorded are kept as the shot (it plays),
+    /// the space is freed, one message says what happened, no FFmpeg log line reaches the user,
+    /// and the next shot works (it left the draft and a full disk, and said "nothing was lost"
+    /// and "it was removed" at once).
+    @Test func aDiskThatFillsMidShotKeepsWhatFittedAndFreesTheSpace() throws {
+        guard let small = try Tools.smallFileSystem(size: "40m") else { return }
+        defer { Tools.removeSmallFileSystem(small) }
+        let noise = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: noise) }
+        // Random noise, losslessly encoded: about 10 MB a second, so 40 MB fill up in a few seconds.
+        let y4m = "\(noise)/noise.y4m"
+        let made = try Tools.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "nullsrc=s=640x360:r=30,geq=lum='random(1)*255':cb=128:cr=128",
+                                            "-frames:v", "150", "-pix_fmt", "yuv420p", y4m])
+        try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+        let ws = "\(small)/ws"
+        #expect(try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.5", "--size", "160x120"]).status == 0)
+        let previous = try Self.currentID(ws)
+        let full = try Self.shoot(ws, ["--device", "y4m:\(y4m)", "--seconds", "10", "--size", "640x360", "--crf", "0", "--preset", "ultrafast"])
+        #expect(full.status == 74, "\(full.stderr)")
+        #expect(full.stderr.contains("filled up after") && full.stderr.contains("were kept as the current shot"), "\(full.stderr)")
+        #expect(!full.stderr.contains("nothing was lost") && !full.stderr.contains("[NULL @") && !full.stderr.contains(" @ 0x"), "\(full.stderr)")
+        #expect(try Self.currentID(ws) != previous)
+        let kept = try Probe(Self.currentVideo(ws))
+        #expect(kept.width == 640 && kept.duration >= 1, "\(kept.duration)")
+        #expect(try Probe.decodesCleanly(Self.currentVideo(ws)))
+        let left = try FileManager.default.contentsOfDirectory(atPath: ws)
+        #expect(!left.contains { $0.hasPrefix(".incoming-") || $0.hasPrefix(".interrupted-") }, "\(left)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(ws)/shots").count == 1)
+        let next = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.5", "--size", "160x120"])
+        #expect(next.status == 0 && !next.stderr.contains("interrupted"), "\(next.stderr)")
+    }
+
     /// A shoot that fails before recording (no such camera, a broken file) leaves no folder behind
     /// for a later start to report as an interrupted shot.
     @Test func aFailedShootLeavesNoLeftovers() throws {
