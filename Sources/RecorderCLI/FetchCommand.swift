@@ -17,6 +17,9 @@ struct FetchCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Also copy the video to this file.", valueName: "file"))
     var output: String?
 
+    @Flag(name: .shortAndLong, help: "No notes: print only the path.")
+    var quiet = false
+
     @OptionGroup var store: StoreOptions
     @OptionGroup var format: OutputOptions
 
@@ -44,7 +47,7 @@ struct FetchCommand: ParsableCommand {
         settings.memoryEntryLimit = 0
         let cache = VideoCache(settings: settings)
         let video = try cache.video(for: metadata, from: backend)
-        if let note = video.replaced { printError("recorder: note: \(note)") }
+        if let note = video.replaced, !quiet { printError("recorder: note: \(note)") }
         if let output {
             try Self.copy(video.path, to: output)
         }
@@ -52,7 +55,7 @@ struct FetchCommand: ParsableCommand {
             printJSON(Result(id: id, path: video.path, bytes: video.size, from: video.level, output: output))
         } else {
             print(output ?? video.path)
-            printError("recorder: \(id): \(ByteCount.human(video.size)) from the \(video.level == .store ? "store (now cached)" : "cache")")
+            if !quiet { printError("recorder: \(id): \(ByteCount.human(video.size)) from the \(video.level == .store ? "store (now cached)" : "cache")") }
         }
     }
 

@@ -26,6 +26,9 @@ struct PostCommand: ParsableCommand {
     @Option(name: .long, help: "Upload attempts before leaving the post queued (retryable failures only).")
     var attempts: Int = 3
 
+    @Flag(name: .shortAndLong, help: "No notes: only the result (and errors).")
+    var quiet = false
+
     @OptionGroup var store: StoreOptions
     @OptionGroup var workspaceOptions: WorkspaceOptions
     @OptionGroup var output: OutputOptions
@@ -38,28 +41,30 @@ struct PostCommand: ParsableCommand {
     func run() throws {
         let configuration = try store.configuration()
         let outbox = Outbox(root: configuration.outboxDirectory)
-        let workspace = workspaceOptions.shotWorkspace
+        // The configured workspace too, so the CLI posts the kiosk's shot.
+        let workspace = workspaceOptions.shotWorkspace(configuration)
+        let note: @Sendable (String) -> Void = { [quiet] note in if !quiet { printError("recorder: note: \(note)") } }
         // After a power cut, the interrupted clip is the one to post.
         let recovery = workspace.recoverInterrupted()
-        for note in recovery.notes { printError("recorder: note: \(note)") }
+        for line in recovery.notes { note(line) }
         let publisher = PostPublisher(workspace: workspace, outbox: outbox, configuration: configuration)
         let plan = try publisher.plan(caption: caption, shotID: shot)
         if dryRun { return printPlan(plan) }
         let item = try publisher.enqueue(plan)
-        printError("recorder: queued post \(item.metadata.id) in \(item.directory)")
+        if !quiet { printError("recorder: queued post \(item.metadata.id) in \(item.directory)") }
         let uploader = OutboxUploader(outbox: outbox, backend: try configuration.makeBackend(),
                                       policy: try configuration.retryPolicy(maximumAttempts: attempts),
-                                      log: { printError("recorder: note: \($0)") })
+                                      log: note)
         let report: OutboxUploader.Report
         do { report = try uploader.flush() } catch {
             printResult(status: "queued", id: item.metadata.id, item: item.directory, receipt: nil, error: error.message)
             throw RecorderError("\(error.message) Post \(item.metadata.id) is queued in \(item.directory).", exitStatus: error.exitStatus)
         }
         for receipt in report.uploaded where receipt.shotID != plan.shot.id {
-            printError("recorder: also uploaded earlier post \(receipt.id)")
+            note("also uploaded earlier post \(receipt.id)")
         }
         // The shot posted now is marked posted, so only the others are named.
-        remindOfKeptShots(in: workspace, except: recovery.kept)
+        if !quiet { remindOfKeptShots(in: workspace, except: recovery.kept) }
         if let mine = report.uploaded.first(where: { $0.shotID == plan.shot.id }) {
             printResult(status: "uploaded", id: mine.id, item: nil, receipt: mine, error: nil)
             return
