@@ -53,7 +53,7 @@ extension FrameSize: ExpressibleByArgument {
 
     /// WIDTHxHEIGHT, each 16 to 8192.
     static func parse(_ text: String) throws(ValueError) -> FrameSize {
-        guard let size = FrameSize(parsing: text), size.width > 0, size.height > 0 else {
+        guard let size = FrameSize(parsing: text) else {
             throw ValueError("give WIDTHxHEIGHT in pixels, e.g. 1280x720.")
         }
         guard (16...8192).contains(size.width), (16...8192).contains(size.height) else {

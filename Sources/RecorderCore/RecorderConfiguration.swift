@@ -314,6 +314,9 @@ public struct RecorderConfiguration: Sendable {
         values.keys.sorted().compactMap { key in
             guard let rule = Self.rules[key], let value = values[key],
                   let problem = Self.check(value, rule) else { return nil }
+            if key == "backend" {
+                return Problem(location: origin(key), message: "unknown backend '\(value)'. Use backend = local or backend = s3.")
+            }
             return Problem(location: origin(key), message: "\(key) = '\(value)' \(problem)")
         }
     }

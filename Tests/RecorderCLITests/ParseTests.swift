@@ -23,7 +23,7 @@ private func parseMessage<C: ParsableCommand>(_ command: C.Type, _ arguments: [S
         let crf = try #require(parseMessage(ShootCommand.self, ["--crf", "-1"]))
         #expect(!crf.contains("Missing value") && crf.contains("from 0 to 51"), "\(crf)")
         let size = try #require(parseMessage(ShootCommand.self, ["--size", "-320x240"]))
-        #expect(!size.contains("Missing value") && size.contains("WIDTHxHEIGHT"), "\(size)")
+        #expect(!size.contains("Missing value") && size.contains("from 16 to 8192"), "\(size)")
         let fps = try #require(parseMessage(ShootCommand.self, ["--fps", "-5"]))
         #expect(fps.contains("from 1 to 240"), "\(fps)")
     }
