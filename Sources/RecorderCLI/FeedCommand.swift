@@ -14,7 +14,8 @@ struct FeedCommand: ParsableCommand {
         where that page ended. Posts uploaded before the feed existed appear after `recorder feed --reindex`.
         """)
 
-    @Option(name: .long, help: "Page number, 1 = newest.")
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Page number, 1 = newest.", valueName: "number"),
+            transform: { text in try WholeNumber.parse(text, 1...Int(Int32.max), "the page number (1 is the newest page)") })
     var page: Int?
 
     @Option(name: [.customShort("n"), .long], parsing: .unconditional,
@@ -38,7 +39,6 @@ struct FeedCommand: ParsableCommand {
 
     func validate() throws {
         if page != nil && after != nil { throw ValidationError("use --page or --after, not both.") }
-        if let page, page < 1 { throw ValidationError("--page must be 1 or more (1 is the newest page).") }
         if limit != nil && deprecatedSize != nil { throw ValidationError("use --limit only (--size is its old name).") }
     }
 

@@ -23,7 +23,9 @@ struct PostCommand: ParsableCommand {
     @Flag(name: .long, help: "Show what would be uploaded where, and change nothing.")
     var dryRun = false
 
-    @Option(name: .long, help: "Upload attempts before leaving the post queued (retryable failures only).")
+    @Option(name: .long, parsing: .unconditional,
+            help: ArgumentHelp("Upload attempts before leaving the post queued (retryable failures only), 1-1000.", valueName: "count"),
+            transform: { text in try WholeNumber.parse(text, 1...1000, "the number of attempts") })
     var attempts: Int = 3
 
     @Flag(name: .shortAndLong, help: "No notes: only the result (and errors).")
@@ -35,7 +37,6 @@ struct PostCommand: ParsableCommand {
 
     func validate() throws {
         try checkArgumentsAreUTF8()
-        guard (1...1000).contains(attempts) else { throw ValidationError("--attempts must be between 1 and 1000.") }
     }
 
     func run() throws {

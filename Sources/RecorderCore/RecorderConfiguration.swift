@@ -111,11 +111,11 @@ public struct RecorderConfiguration: Sendable {
     ]
 
     /// One thing wrong with the configuration, and where: "file:line", an environment variable's
-    /// name, or "the command line".
+    /// name, or "the command line" (empty when the message names the file: it cannot be read).
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
         public var location: String
         public var message: String
-        public var description: String { "\(location): \(message)" }
+        public var description: String { location.isEmpty ? message : "\(location): \(message)" }
     }
 
     /// Resolved values, and where each came from ("the command line", "RECORDER_S3_BUCKET", "file:line").
@@ -170,7 +170,8 @@ public struct RecorderConfiguration: Sendable {
                     }
                 }
             } catch {
-                problems.append(Problem(location: file, message: error.message))
+                // The message names the file already.
+                problems.append(Problem(location: "", message: error.message))
             }
         }
         for key in Self.keys.keys.sorted() {
@@ -193,7 +194,7 @@ public struct RecorderConfiguration: Sendable {
             if let file, problem.location.hasPrefix(file + ":") {
                 return (0, Int(problem.location.dropFirst(file.count + 1)) ?? 0)
             }
-            if problem.location == file { return (0, 0) }
+            if problem.location.isEmpty { return (0, 0) }
             return problem.location.hasPrefix("RECORDER_") ? (1, 0) : (2, 0)
         }
         return problems.enumerated().sorted {

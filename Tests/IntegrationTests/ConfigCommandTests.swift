@@ -24,6 +24,8 @@ import Testing
         try "backend = local # the default\nshoot.crf = 30\n".write(toFile: path, atomically: true, encoding: .utf8)
         let good = try box.recorder(["config", "check"])
         #expect(good.status == 0 && good.stdout == "ok\n", "\(good.stderr)")
+        let directory = try box.recorder(["config", "check", "--config", box.root])
+        #expect(directory.status == 78 && directory.stderr == "the configuration file \(box.root) is a directory. Point --config / RECORDER_CONFIG at the file, e.g. \(box.root)/recorder.conf.\n", "\(directory.stderr)")
         let flagged = try box.recorder(["config", "check", "--set", "shoot.fps=0"])
         #expect(flagged.status == 78 && flagged.stderr.hasPrefix("the command line: shoot.fps = '0'"), "\(flagged.stderr)")
     }

@@ -26,6 +26,10 @@ private func parseMessage<C: ParsableCommand>(_ command: C.Type, _ arguments: [S
         #expect(!size.contains("Missing value") && size.contains("from 16 to 8192"), "\(size)")
         let fps = try #require(parseMessage(ShootCommand.self, ["--fps", "-5"]))
         #expect(fps.contains("from 1 to 240"), "\(fps)")
+        let attempts = try #require(parseMessage(PostCommand.self, ["--caption", "", "--attempts", "-1"]))
+        #expect(attempts.contains("from 1 to 1000"), "\(attempts)")
+        let page = try #require(parseMessage(FeedCommand.self, ["--page", "-2"]))
+        #expect(page.contains("page number (1 is the newest page)"), "\(page)")
     }
 
     @Test func anExclusiveBoundIsWordedAsOne() throws {
