@@ -24,7 +24,7 @@ struct PostCommand: ParsableCommand {
     var dryRun = false
 
     @Option(name: .long, parsing: .unconditional,
-            help: ArgumentHelp("Upload attempts before leaving the post queued (retryable failures only), 1-1000.", valueName: "count"),
+            help: ArgumentHelp("Upload attempts before leaving the post queued (retryable failures only), 1-1000 (default 3).", valueName: "count"),
             transform: { text in try WholeNumber.parse(text, 1...1000, "the number of attempts") })
     var attempts: Int = 3
 

@@ -55,7 +55,7 @@ struct ShootCommand: AsyncParsableCommand {
     var crf: Int?
 
     @Option(name: .long, parsing: .unconditional,
-            help: ArgumentHelp("Seconds without a frame before the camera counts as stalled (more than 0, at most 600).", valueName: "seconds"),
+            help: ArgumentHelp("Seconds without a frame before the camera counts as stalled (more than 0, at most 600; default 5).", valueName: "seconds"),
             transform: Seconds.stall)
     var stallTimeout = Seconds(5)
 
