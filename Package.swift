@@ -88,6 +88,10 @@ let package = Package(
                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                    .product(name: "Logging", package: "swift-log")],
                     swiftSettings: swiftSettings),
+        .testTarget(name: "RecorderCLITests",
+                    dependencies: ["RecorderCLI", "RecorderCore", "VideoCapture", "MediaEncoder",
+                                   .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "IntegrationTests", dependencies: ["RecorderCore", "VideoCapture", "MediaEncoder", "StorageUpload"],
                     swiftSettings: swiftSettings),
     ]

@@ -40,7 +40,7 @@ public struct KioskSettings: Sendable {
     public init(_ configuration: RecorderConfiguration) throws(RecorderError) {
         let values = configuration.values
         let listen = values["kiosk.listen"] ?? Self.defaultListen
-        guard let (host, port) = Self.parseListen(listen) else {
+        guard let (host, port) = RecorderConfiguration.parseListen(listen) else {
             throw RecorderError("kiosk.listen = '\(listen)' (from \(configuration.origin("kiosk.listen"))) must be HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080, with a port from 1 to 65535.",
                                 exitStatus: .config)
         }
@@ -48,9 +48,9 @@ public struct KioskSettings: Sendable {
         self.port = port
         let device = values["kiosk.device"]
         self.device = (device == nil || device == "auto" || device == "") ? nil : device
-        seconds = try configuration.number("kiosk.seconds", default: 15, range: 1...Self.maximumSeconds)
-        countdown = Int(try configuration.number("kiosk.countdown_seconds", default: 3, range: 0...60))
-        workspace = ShotWorkspace(root: values["workspace"].flatMap { $0.isEmpty ? nil : $0 } ?? ShotWorkspace.defaultRoot())
+        seconds = try configuration.number("kiosk.seconds")
+        countdown = Int(try configuration.number("kiosk.countdown_seconds"))
+        workspace = ShotWorkspace(root: configuration.workspaceDirectory)
 
         var token = values["kiosk.token"].flatMap { $0.isEmpty ? nil : $0 }
         if let file = values["kiosk.token_file"] ?? configuration.credentialFile("kiosk-token") {
@@ -70,7 +70,7 @@ public struct KioskSettings: Sendable {
             token = trimmed.isEmpty ? nil : trimmed
         }
         if let token {
-            guard token.count >= 16, token.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0.asciiValue! >= 0x21 && $0.asciiValue! < 0x7f }) else {
+            guard RecorderConfiguration.isValidToken(token) else {
                 throw RecorderError("the kiosk token must be at least 16 printable ASCII characters without spaces. Make one with: head -c 24 /dev/urandom | base64",
                                     exitStatus: .config)
             }
@@ -83,21 +83,7 @@ public struct KioskSettings: Sendable {
         }
     }
 
-    /// "127.0.0.1:8080", "[::1]:8080", "0.0.0.0:80", "localhost:8080".
-    static func parseListen(_ text: String) -> (String, Int)? {
-        let host: Substring, portText: Substring
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
-            host = text[text.index(after: text.startIndex)..<close]
-            portText = text[text.index(close, offsetBy: 2)...]
-        } else {
-            guard let colon = text.lastIndex(of: ":") else { return nil }
-            host = text[..<colon]
-            portText = text[text.index(after: colon)...]
-        }
-        guard !host.isEmpty, let port = Int(portText), (1...65535).contains(port) else { return nil }
-        return (String(host), port)
-    }
+    static func parseListen(_ text: String) -> (String, Int)? { RecorderConfiguration.parseListen(text) }
 
     static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")

@@ -14,11 +14,19 @@ struct FeedCommand: ParsableCommand {
         where that page ended. Posts uploaded before the feed existed appear after `recorder feed --reindex`.
         """)
 
-    @Option(name: .long, help: "Page number, 1 = newest.")
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Page number, 1 = newest.", valueName: "number"),
+            transform: { text in try WholeNumber.parse(text, 1...Int(Int32.max), "the page number (1 is the newest page)") })
     var page: Int?
 
-    @Option(name: .long, help: "Posts per page, 1-1000.")
-    var size: Int = 20
+    @Option(name: [.customShort("n"), .long], parsing: .unconditional,
+            help: ArgumentHelp("Posts per page, 1-1000 (default 20).", valueName: "count"), transform: WholeNumber.pageSize)
+    var limit: Int?
+
+    // The old name of --limit ("size" is a picture size everywhere else): still works, with a note.
+    @Option(name: .customLong("size"), parsing: .unconditional, help: .hidden, transform: WholeNumber.pageSize)
+    var deprecatedSize: Int?
+
+    var size: Int { limit ?? deprecatedSize ?? 20 }
 
     @Option(name: .long, help: ArgumentHelp("Continue after this post id (stable while posts arrive).", valueName: "id"))
     var after: String?
@@ -31,13 +39,13 @@ struct FeedCommand: ParsableCommand {
 
     func validate() throws {
         if page != nil && after != nil { throw ValidationError("use --page or --after, not both.") }
-        if let page, page < 1 { throw ValidationError("--page must be 1 or more (1 is the newest page).") }
-        if !(1...PostFeed.maximumPageSize).contains(size) { throw ValidationError("--size must be between 1 and \(PostFeed.maximumPageSize).") }
+        if limit != nil && deprecatedSize != nil { throw ValidationError("use --limit only (--size is its old name).") }
     }
 
     func run() throws { try execute() }
 
     private func execute() throws(RecorderError) {
+        if deprecatedSize != nil { printError("recorder: note: feed --size is now --limit (-n); --size will go away.") }
         let configuration = try store.configuration()
         let backend = try configuration.makeBackend()
         let feed = PostFeed(store: backend)
@@ -64,7 +72,7 @@ struct FeedCommand: ParsableCommand {
         }
         for entry in result.entries { print(Self.line(entry)) }
         if let next = result.next {
-            print("more: recorder feed --after \(next)\(size != 20 ? " --size \(size)" : "")")
+            print("more: recorder feed --after \(next)\(size != 20 ? " --limit \(size)" : "")")
         }
     }
 

@@ -18,6 +18,9 @@ struct FetchCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Also copy the video to this file; - writes it to standard output.", valueName: "file"))
     var output: String?
 
+    @Flag(name: .shortAndLong, help: "No notes: print only the path.")
+    var quiet = false
+
     @OptionGroup var store: StoreOptions
     @OptionGroup var format: OutputOptions
 
@@ -46,7 +49,7 @@ struct FetchCommand: ParsableCommand {
         settings.memoryEntryLimit = 0
         let cache = VideoCache(settings: settings)
         let video = try cache.video(for: metadata, from: backend)
-        if let note = video.replaced { printError("recorder: note: \(note)") }
+        if let note = video.replaced, !quiet { printError("recorder: note: \(note)") }
         if output == "-" {
             // As curl: the bytes to standard output, what happened to standard error.
             let fd = open(video.path, O_RDONLY | O_CLOEXEC)
@@ -65,7 +68,7 @@ struct FetchCommand: ParsableCommand {
             printJSON(Result(id: id, path: video.path, bytes: video.size, from: video.level, output: output))
         } else {
             print(output ?? video.path)
-            printError("recorder: \(id): \(ByteCount.human(video.size)) from the \(video.level == .store ? "store (now cached)" : "cache")")
+            if !quiet { printError("recorder: \(id): \(ByteCount.human(video.size)) from the \(video.level == .store ? "store (now cached)" : "cache")") }
         }
     }
 

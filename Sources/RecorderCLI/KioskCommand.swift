@@ -18,11 +18,13 @@ struct KioskCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Address and port to listen on (kiosk.listen, default 127.0.0.1:8080).", valueName: "host:port"))
     var listen: String?
 
-    @Option(name: .long, help: ArgumentHelp("Camera (kiosk.device): auto, a /dev path, a by-id name, or testsrc.", valueName: "device"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Camera (kiosk.device): auto, a /dev path, a by-id name, or testsrc.", valueName: "device"))
     var device: String?
 
-    @Option(name: .long, help: "Shot length in seconds (kiosk.seconds, default 15).")
-    var seconds: Double?
+    @Option(name: [.customShort("t"), .long], parsing: .unconditional,
+            help: ArgumentHelp("Shot length in seconds (kiosk.seconds, 1-600, default 15).", valueName: "seconds"),
+            transform: { text in try Seconds.parse(text, limit: KioskSettings.maximumSeconds) })
+    var seconds: Seconds?
 
     @Option(name: .long, help: "Countdown before a shot, in seconds (kiosk.countdown_seconds, default 3).")
     var countdown: Int?
@@ -33,7 +35,7 @@ struct KioskCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Shot workspace directory (workspace).", valueName: "dir"))
     var workspace: String?
 
-    @Flag(name: .long, help: "Log debug messages too.")
+    @Flag(name: .shortAndLong, help: "Log debug messages too.")
     var verbose = false
 
     @OptionGroup var store: StoreOptions
@@ -54,7 +56,7 @@ struct KioskCommand: AsyncParsableCommand {
     /// The store flags plus this command's own, as configuration keys.
     private func kioskFlags() throws(RecorderError) -> [String: String] {
         var flags = try store.flags()
-        let named: [(String, String?)] = [("kiosk.listen", listen), ("kiosk.device", device), ("kiosk.seconds", seconds.map { "\($0)" }),
+        let named: [(String, String?)] = [("kiosk.listen", listen), ("kiosk.device", device), ("kiosk.seconds", seconds.map { "\($0.value)" }),
                                           ("kiosk.countdown_seconds", countdown.map(String.init)), ("kiosk.token_file", tokenFile),
                                           ("workspace", workspace)]
         for case let (key, value?) in named { flags[key] = value }

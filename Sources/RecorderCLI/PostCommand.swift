@@ -28,8 +28,13 @@ struct PostCommand: ParsableCommand {
     @Flag(name: .long, help: "Show what would be uploaded where, and change nothing.")
     var dryRun = false
 
-    @Option(name: .long, help: "Upload attempts before leaving the post queued (retryable failures only).")
+    @Option(name: .long, parsing: .unconditional,
+            help: ArgumentHelp("Upload attempts before leaving the post queued (retryable failures only), 1-1000 (default 3).", valueName: "count"),
+            transform: { text in try WholeNumber.parse(text, 1...1000, "the number of attempts") })
     var attempts: Int = 3
+
+    @Flag(name: .shortAndLong, help: "No notes: only the result (and errors).")
+    var quiet = false
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var workspaceOptions: WorkspaceOptions
@@ -37,7 +42,6 @@ struct PostCommand: ParsableCommand {
 
     func validate() throws {
         try checkArgumentsAreUTF8()
-        guard (1...1000).contains(attempts) else { throw ValidationError("--attempts must be between 1 and 1000.") }
         guard (caption == nil) != (captionFile == nil) else {
             throw ValidationError(caption == nil ? "a caption is required: --caption TEXT (may be empty), --caption - (standard input) or --caption-file FILE."
                                                  : "give either --caption or --caption-file, not both.")
@@ -80,28 +84,30 @@ struct PostCommand: ParsableCommand {
     func run() throws {
         let configuration = try store.configuration()
         let outbox = Outbox(root: configuration.outboxDirectory)
-        let workspace = workspaceOptions.shotWorkspace
+        // The configured workspace too, so the CLI posts the kiosk's shot.
+        let workspace = workspaceOptions.shotWorkspace(configuration)
+        let note: @Sendable (String) -> Void = { [quiet] note in if !quiet { printError("recorder: note: \(note)") } }
         // After a power cut, the interrupted clip is the one to post.
         let recovery = workspace.recoverInterrupted()
-        for note in recovery.notes { printError("recorder: note: \(note)") }
+        for line in recovery.notes { note(line) }
         let publisher = PostPublisher(workspace: workspace, outbox: outbox, configuration: configuration)
         let plan = try publisher.plan(caption: try captionText(), shotID: shot)
         if dryRun { return printPlan(plan) }
         let item = try publisher.enqueue(plan)
-        printError("recorder: queued post \(item.metadata.id) in \(item.directory)")
+        if !quiet { printError("recorder: queued post \(item.metadata.id) in \(item.directory)") }
         let uploader = OutboxUploader(outbox: outbox, backend: try configuration.makeBackend(),
                                       policy: try configuration.retryPolicy(maximumAttempts: attempts),
-                                      log: { printError("recorder: note: \($0)") })
+                                      log: note)
         let report: OutboxUploader.Report
         do { report = try uploader.flush() } catch {
             printResult(status: "queued", id: item.metadata.id, item: item.directory, receipt: nil, error: error.message)
             throw RecorderError("\(error.message) Post \(item.metadata.id) is queued in \(item.directory).", exitStatus: error.exitStatus)
         }
         for receipt in report.uploaded where receipt.shotID != plan.shot.id {
-            printError("recorder: also uploaded earlier post \(receipt.id)")
+            note("also uploaded earlier post \(receipt.id)")
         }
         // The shot posted now is marked posted, so only the others are named.
-        remindOfKeptShots(in: workspace, except: recovery.kept)
+        if !quiet { remindOfKeptShots(in: workspace, except: recovery.kept) }
         if let mine = report.uploaded.first(where: { $0.shotID == plan.shot.id }) {
             printResult(status: "uploaded", id: mine.id, item: nil, receipt: mine, error: nil)
             return

@@ -6,10 +6,13 @@ import SystemSupport
 
 /// Where shots live.
 struct WorkspaceOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Shot workspace directory.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Shot workspace directory (workspace, default $XDG_RUNTIME_DIR/recorder).", valueName: "dir"))
     var workspace: String?
 
-    var shotWorkspace: ShotWorkspace { ShotWorkspace(root: workspace ?? ShotWorkspace.defaultRoot()) }
+    /// `--workspace`, else the configured `workspace` (so the CLI finds the kiosk's shots), else the default.
+    func shotWorkspace(_ configuration: RecorderConfiguration) -> ShotWorkspace {
+        ShotWorkspace(root: workspace ?? configuration.workspaceDirectory)
+    }
 }
 
 /// Machine-readable output.

@@ -18,84 +18,132 @@ struct ShootCommand: AsyncParsableCommand {
         valid, shorter file; a second Ctrl-C abandons it and keeps the previous shot.
         """)
 
-    @Option(name: .long, help: "How long to record, in seconds.")
-    var seconds: Double = 15
+    @Option(name: [.customShort("t"), .long], parsing: .unconditional,
+            help: ArgumentHelp("How long to record, in seconds (shoot.seconds, default 15).", valueName: "seconds"),
+            transform: Seconds.shot)
+    var seconds: Seconds?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Camera: a /dev/video path, a /dev/v4l/by-id name, an index from `recorder devices`, 'testsrc' for the built-in test pattern, or y4m:FILE. Default: the first camera, else the test pattern.",
+    @Option(name: .shortAndLong, help: ArgumentHelp(
+        "Camera (shoot.device): a /dev/video path, a /dev/v4l/by-id name, an index from `recorder devices`, 'testsrc' for the built-in test pattern, or y4m:FILE. Default: the first camera, else the test pattern.",
         valueName: "device"))
     var device: String?
 
-    @Option(name: .long, help: ArgumentHelp("Picture size, e.g. 1280x720 (default 1280x720, or the closest the camera offers).", valueName: "WxH"))
-    var size: String?
+    @Option(name: .shortAndLong, parsing: .unconditional,
+            help: ArgumentHelp("Picture size (shoot.size), e.g. 1280x720 (default 1280x720, or the closest the camera offers).", valueName: "WxH"),
+            transform: FrameSize.parse)
+    var size: FrameSize?
 
-    @Option(name: .long, help: "Frames per second (default 30, or the closest the camera offers).")
-    var fps: Double?
+    @Option(name: [.customShort("r"), .long], parsing: .unconditional,
+            help: ArgumentHelp("Frames per second (shoot.fps; default 30, or the closest the camera offers).", valueName: "fps"),
+            transform: FramesPerSecond.parse)
+    var fps: FramesPerSecond?
 
-    @Option(name: .long, help: "Camera pixel format: auto (cheapest for the CPU), yuyv, uyvy, nv12, yu12, rgb24, grey, mjpeg, h264, ...")
-    var format: String = "auto"
+    @Option(name: .long, help: "Camera pixel format (shoot.format): auto (cheapest for the CPU), yuyv, uyvy, nv12, yu12, rgb24, grey, mjpeg, h264, ...")
+    var format: String?
 
-    @Option(name: .long, help: "Average bitrate in kbit/s (default: constant quality, --crf).")
+    @Option(name: .long, parsing: .unconditional,
+            help: ArgumentHelp("Average bitrate in kbit/s, 50-200000 (shoot.bitrate; default: constant quality, --crf).", valueName: "kbps"),
+            transform: WholeNumber.bitrate)
     var bitrate: Int?
 
-    @Option(name: .long, help: "x264 preset: ultrafast ... veryslow.")
-    var preset: String = "veryfast"
+    @Option(name: .long, help: "x264 preset (shoot.preset): ultrafast ... veryslow (default veryfast).")
+    var preset: String?
 
-    @Option(name: .long, help: "x264 constant rate factor, 0-51 (lower is better).")
-    var crf: Int = 23
+    @Option(name: .long, parsing: .unconditional,
+            help: ArgumentHelp("x264 constant rate factor, 0-51, lower is better (shoot.crf, default 23).", valueName: "crf"),
+            transform: WholeNumber.crf)
+    var crf: Int?
 
-    @Option(name: .long, help: "Seconds without a frame before the camera counts as stalled.")
-    var stallTimeout: Double = 5
+    @Option(name: .long, parsing: .unconditional,
+            help: ArgumentHelp("Seconds without a frame before the camera counts as stalled (more than 0, at most 600; default 5).", valueName: "seconds"),
+            transform: Seconds.stall)
+    var stallTimeout = Seconds(5)
 
-    @Option(name: .customLong("min-seconds"), help: "A shot stopped early (Ctrl-C) with less than this is discarded and the previous shot kept.")
-    var minimumSeconds: Double = 1
+    @Option(name: .customLong("min-seconds"), parsing: .unconditional,
+            help: ArgumentHelp("A shot stopped early (Ctrl-C) with less than this is discarded and the previous shot kept (shoot.min_seconds, 0-600, default 1).", valueName: "seconds"),
+            transform: Seconds.minimum)
+    var minimumSeconds: Seconds?
 
+    @Flag(name: .shortAndLong, help: "No progress line and no notes: only the result (and errors).")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Also print each shot setting and where it came from (flag, environment, file:line, default).")
+    var verbose = false
+
+    @OptionGroup var configOptions: ConfigOptions
     @OptionGroup var workspaceOptions: WorkspaceOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        if let size, FrameSize(parsing: size) == nil {
-            throw ValidationError("--size must look like WIDTHxHEIGHT, e.g. 1280x720 (got '\(size)').")
-        }
-        if format != "auto", PixelFormat(name: format) == nil {
+        if let format, format != "auto", PixelFormat(name: format) == nil {
             let names = PixelFormat.allCases.map(\.name).joined(separator: ", ")
             throw ValidationError("unknown --format '\(format)'. Use auto or one of: \(names).")
         }
-        if !(minimumSeconds >= 0 && minimumSeconds <= 600) {
-            throw ValidationError("--min-seconds must be from 0 to 600 seconds (got \(minimumSeconds)).")
+        if let preset, !EncoderSettings.presets.contains(preset) {
+            throw ValidationError("unknown --preset '\(preset)'. Use one of: \(EncoderSettings.presets.joined(separator: ", ")).")
         }
-        if !(stallTimeout > 0 && stallTimeout <= 600) {
-            throw ValidationError("--stall-timeout must be between 0 and 600 seconds.")
-        }
+        if quiet && verbose { throw ValidationError("use -q (--quiet) or -v (--verbose), not both.") }
     }
 
-    var request: ShotRequest {
-        ShotRequest(
+    /// The shot asked for: each setting from its flag, else the configuration (environment, then
+    /// file: `shoot.*`), else the default.
+    func request(_ configuration: RecorderConfiguration) throws(RecorderError) -> ShotRequest {
+        let device = self.device ?? configuration.values["shoot.device"].flatMap { $0 == "auto" || $0.isEmpty ? nil : $0 }
+        let format = self.format ?? configuration.text("shoot.format") ?? "auto"
+        // (`??` would lose the typed error.)
+        func flag<T>(_ value: T?, else configured: () throws(RecorderError) -> T) throws(RecorderError) -> T {
+            if let value { return value }
+            return try configured()
+        }
+        // Keys without a default: the flag, else the configured value, else none.
+        let configuredRate = try configuration.optionalNumber("shoot.fps")
+        let rate = fps.map(\.value) ?? configuredRate
+        let seconds = try flag(seconds?.value) { () throws(RecorderError) in try configuration.number("shoot.seconds") }
+        let crf = try flag(crf) { () throws(RecorderError) in Int(try configuration.number("shoot.crf")) }
+        let configuredBitrate = try configuration.optionalNumber("shoot.bitrate").map { Int($0) }
+        let bitrate = self.bitrate ?? configuredBitrate
+        let minimum = try flag(minimumSeconds?.value) { () throws(RecorderError) in try configuration.number("shoot.min_seconds") }
+        return ShotRequest(
             device: device, seconds: seconds,
             capture: CaptureRequest(pixelFormat: format == "auto" ? nil : PixelFormat(name: format),
-                                    size: size.flatMap(FrameSize.init(parsing:)),
-                                    frameRate: fps.map { FrameRate(Int(($0 * 1000).rounded()), 1000).reduced }),
-            encoder: EncoderSettings(preset: preset, crf: crf, bitrateKbps: bitrate),
-            stallTimeout: stallTimeout, minimumSeconds: minimumSeconds)
+                                    size: size ?? configuration.values["shoot.size"].flatMap(FrameSize.init(parsing:)),
+                                    frameRate: rate.map { FrameRate(Int(($0 * 1000).rounded()), 1000).reduced }),
+            encoder: EncoderSettings(preset: preset ?? configuration.text("shoot.preset") ?? "veryfast", crf: crf, bitrateKbps: bitrate),
+            stallTimeout: stallTimeout.value, minimumSeconds: minimum)
+    }
+
+    /// Where each shot setting came from, for --verbose.
+    private func origins(_ configuration: RecorderConfiguration) -> [String] {
+        let flags: [(String, Bool)] = [("shoot.device", device != nil), ("shoot.seconds", seconds != nil), ("shoot.size", size != nil),
+                                       ("shoot.fps", fps != nil), ("shoot.format", format != nil), ("shoot.preset", preset != nil),
+                                       ("shoot.crf", crf != nil), ("shoot.bitrate", bitrate != nil), ("shoot.min_seconds", minimumSeconds != nil)]
+        return flags.map { key, flagged in
+            "recorder: \(key) from \(flagged ? "flag" : configuration.origins[key] ?? "default")"
+        } + ["recorder: workspace \(workspaceOptions.shotWorkspace(configuration).root) from \(workspaceOptions.workspace != nil ? "flag" : configuration.origins["workspace"] ?? "default")"]
     }
 
     func run() async throws {
+        let configuration = try configOptions.configuration()
+        let shotRequest = try request(configuration)
+        let workspace = workspaceOptions.shotWorkspace(configuration)
+        if verbose { for line in origins(configuration) { printError(line) } }
+        let note: @Sendable (String) -> Void = { [quiet] note in if !quiet { printError("recorder: note: \(note)") } }
         // A clip cut off by a kill or power cut is recovered first and kept beside the current
         // shot (never replaced unseen, never lost), and the shot asked for is still recorded, so a
         // script sees the exit status of the shot it asked for.
-        let recovery = workspaceOptions.shotWorkspace.recoverInterrupted(besideCurrent: true)
-        for note in recovery.notes { printError("recorder: note: \(note)") }
-        remindOfKeptShots(in: workspaceOptions.shotWorkspace, except: recovery.kept)
-        let manager = CameraManager(workspace: workspaceOptions.shotWorkspace)
+        let recovery = workspace.recoverInterrupted(besideCurrent: true)
+        for line in recovery.notes { note(line) }
+        if !quiet { remindOfKeptShots(in: workspace, except: recovery.kept) }
+        let manager = CameraManager(workspace: workspace)
         // Set by the signal handler itself, so a Ctrl-C during start-up is not lost on the way.
         let stop = StopSignal()
         let interrupts = InterruptHandler(stop: stop) { await manager.stop() }
         defer { interrupts.cancel() }
-        let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1 && !output.json)
+        let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1 && !output.json && !quiet)
         do {
             let result = try await manager.shoot(
-                request, stop: stop,
-                notice: { printError("recorder: note: \($0)") },
+                shotRequest, stop: stop,
+                notice: note,
                 progress: { progress.update($0) })
             progress.finish()
             report(result)

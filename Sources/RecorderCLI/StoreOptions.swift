@@ -3,10 +3,41 @@ import FoundationEssentials
 import RecorderCore
 import SystemSupport
 
-/// Where posts go: the configuration file, and flags that override it (and the environment).
-struct StoreOptions: ParsableArguments {
+/// The configuration file, and `--set` for any key: every command reads the same configuration.
+struct ConfigOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Configuration file (default: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).", valueName: "file"))
     var config: String?
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).", valueName: "key=value"))
+    var settings: [String] = []
+
+    func validate() throws {
+        for setting in settings where !setting.contains("=") {
+            throw ValidationError("--set needs key=value (got '\(setting)').")
+        }
+    }
+
+    /// The keys `--set` gives.
+    func flags() -> [String: String] {
+        var flags: [String: String] = [:]
+        for setting in settings {
+            let parts = setting.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            flags[parts[0].trimmed()] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return flags
+    }
+
+    /// `--set` over environment over file; every value checked.
+    func configuration() throws(RecorderError) -> RecorderConfiguration {
+        try RecorderConfiguration(flags: flags(), configFile: config)
+    }
+}
+
+/// Where posts go: the configuration file, and flags that override it (and the environment).
+struct StoreOptions: ParsableArguments {
+    @OptionGroup var configOptions: ConfigOptions
+
+    var config: String? { configOptions.config }
 
     @Option(name: .long, help: "Store: local (default) or s3.")
     var backend: String?
@@ -32,15 +63,6 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Outbox directory.", valueName: "dir"))
     var outbox: String?
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).", valueName: "key=value"))
-    var settings: [String] = []
-
-    func validate() throws {
-        for setting in settings where !setting.contains("=") {
-            throw ValidationError("--set needs key=value (got '\(setting)').")
-        }
-    }
-
     /// Flags over environment over file.
     func configuration() throws(RecorderError) -> RecorderConfiguration {
         try RecorderConfiguration(flags: try flags(), configFile: config)
@@ -48,11 +70,7 @@ struct StoreOptions: ParsableArguments {
 
     /// The configuration keys these flags set.
     func flags() throws(RecorderError) -> [String: String] {
-        var flags: [String: String] = [:]
-        for setting in settings {
-            let parts = setting.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            flags[parts[0].trimmed()] = parts.count > 1 ? String(parts[1]) : ""
-        }
+        var flags = configOptions.flags()
         let named: [(String, String?)] = [("backend", backend), ("local.path", storeDirectory), ("s3.endpoint", endpoint),
                                           ("s3.bucket", bucket), ("s3.region", region), ("s3.prefix", prefix), ("outbox", outbox)]
         for case let (key, value?) in named { flags[key] = value }

@@ -2,10 +2,17 @@ import FoundationEssentials
 import Glibc
 import StorageUpload
 import SystemSupport
+import VideoCapture
+import MediaEncoder
 
-/// Settings for posting and uploading, resolved from (highest first) command-line flags, the
-/// environment (`RECORDER_` + the key in capitals, dots as underscores: `s3.bucket` is
-/// `RECORDER_S3_BUCKET`), and the configuration file (`key = value` lines, `#` comments).
+/// Settings for posting, uploading, shooting and the kiosk, resolved from (highest first)
+/// command-line flags, the environment (`RECORDER_` + the key in capitals, dots as underscores:
+/// `s3.bucket` is `RECORDER_S3_BUCKET`), and the configuration file.
+///
+/// The file: one `key = value` per line. `#` starts a comment at the start of a line or after
+/// whitespace (`a # b` is `a`; `a#b` is `a#b`); a value in double quotes is taken as it is, `#` and
+/// spaces included (`"a # b"`). Blank lines are ignored. A key set twice, a line that is not valid
+/// UTF-8, an unknown key or a value out of range is an error naming the file and line (exit 78).
 public struct RecorderConfiguration: Sendable {
     /// Every key the file, the environment and `--set` accept.
     public static let keys: [String: String] = [
@@ -31,7 +38,16 @@ public struct RecorderConfiguration: Sendable {
         "cache.path": "directory of the video cache (default: $CACHE_DIRECTORY/videos under systemd, else $XDG_CACHE_HOME/recorder/videos)",
         "cache.max_mib": "disk space the video cache may use, in MiB (default 1024)",
         "cache.memory_mib": "memory the kiosk's video cache may use, in MiB (default 64)",
-        "workspace": "shot workspace directory for `recorder kiosk` (default: $XDG_RUNTIME_DIR/recorder)",
+        "workspace": "shot workspace directory of `recorder shoot`, `post` and `kiosk` (default: $XDG_RUNTIME_DIR/recorder)",
+        "shoot.device": "camera of `recorder shoot` (--device): auto (default: the first camera, else the test pattern), a /dev path, a by-id name, an index, testsrc or y4m:FILE",
+        "shoot.size": "picture size of `recorder shoot` (--size), WIDTHxHEIGHT (default 1280x720, or the closest the camera offers)",
+        "shoot.fps": "frames per second of `recorder shoot` (--fps), 1-240 (default 30, or the closest the camera offers)",
+        "shoot.format": "camera pixel format of `recorder shoot` (--format): auto (default) or yuyv, nv12, mjpeg, ...",
+        "shoot.preset": "x264 preset of `recorder shoot` (--preset): ultrafast ... veryslow (default veryfast)",
+        "shoot.crf": "x264 constant rate factor of `recorder shoot` (--crf), 0-51 (default 23)",
+        "shoot.bitrate": "average bitrate of `recorder shoot` in kbit/s (--bitrate), 50-200000 (default: constant quality)",
+        "shoot.seconds": "length of a `recorder shoot` shot (--seconds), more than 0, at most 21600 (default 15)",
+        "shoot.min_seconds": "a shot stopped early with less than this is discarded (--min-seconds), 0-600 (default 1)",
         "kiosk.listen": "address:port the kiosk's page and API listen on (default 127.0.0.1:8080)",
         "kiosk.device": "the kiosk's camera: auto (default: the first camera, else the test pattern), a /dev path or a by-id name",
         "kiosk.seconds": "length of a kiosk shot in seconds (default 15)",
@@ -41,64 +57,341 @@ public struct RecorderConfiguration: Sendable {
         "kiosk.token": "the API token itself (prefer kiosk.token_file, which keeps it out of the configuration)",
     ]
 
-    /// Resolved values, and where each came from ("--set", "RECORDER_S3_BUCKET", "file:line").
+    /// What a key's value must look like; keys not listed take any text.
+    enum Rule {
+        /// A number in the range; `integer`: a whole one.
+        case number(ClosedRange<Double>, integer: Bool = false)
+        /// More than 0 and at most the limit.
+        case positive(Double)
+        case boolean
+        case choice([String])
+        case listen
+        case token
+        case frameSize
+        case pixelFormat
+    }
+
+    static let rules: [String: Rule] = [
+        "backend": .choice(["local", "s3"]),
+        "local.create": .boolean,
+        "s3.addressing": .choice(["path", "virtual"]),
+        "s3.multipart_threshold_mib": .number(5...5_000_000),
+        "s3.part_size_mib": .number(0...5120),
+        "s3.parallel_parts": .number(1...16, integer: true),
+        "network.connect_timeout_seconds": .number(1...600, integer: true),
+        "network.stall_timeout_seconds": .number(1...3600, integer: true),
+        "retry.initial_seconds": .number(0...3600),
+        "retry.max_seconds": .number(0...3600),
+        "cache.max_mib": .number(1...16_777_216),
+        "cache.memory_mib": .number(0...65_536),
+        "shoot.size": .frameSize,
+        "shoot.fps": .number(1...240),
+        "shoot.format": .pixelFormat,
+        "shoot.preset": .choice(EncoderSettings.presets),
+        "shoot.crf": .number(0...51, integer: true),
+        "shoot.bitrate": .number(50...200_000, integer: true),
+        "shoot.seconds": .positive(ShotRequest.maximumSeconds),
+        "shoot.min_seconds": .number(0...600),
+        "kiosk.listen": .listen,
+        "kiosk.seconds": .number(1...600),
+        "kiosk.countdown_seconds": .number(0...60, integer: true),
+        "kiosk.token": .token,
+    ]
+
+    /// The fixed defaults (the others depend on the environment: see `effectiveValue(_:)`).
+    static let defaults: [String: String] = [
+        "backend": "local", "local.create": "false", "s3.region": "us-east-1", "s3.prefix": "", "s3.addressing": "path",
+        "s3.multipart_threshold_mib": "16", "s3.part_size_mib": "8", "s3.parallel_parts": "4",
+        "network.connect_timeout_seconds": "10", "network.stall_timeout_seconds": "30",
+        "retry.initial_seconds": "1", "retry.max_seconds": "60", "cache.max_mib": "1024", "cache.memory_mib": "64",
+        "shoot.device": "auto", "shoot.format": "auto", "shoot.preset": "veryfast", "shoot.crf": "23",
+        "shoot.seconds": "15", "shoot.min_seconds": "1",
+        "kiosk.listen": "127.0.0.1:8080", "kiosk.device": "auto", "kiosk.seconds": "15", "kiosk.countdown_seconds": "3",
+        "kiosk.hosts": "",
+    ]
+
+    /// One thing wrong with the configuration, and where: "file:line", an environment variable's
+    /// name, or "the command line" (empty when the message names the file: it cannot be read).
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        public var location: String
+        public var message: String
+        public var description: String { location.isEmpty ? message : "\(location): \(message)" }
+    }
+
+    /// Resolved values, and where each came from ("the command line", "RECORDER_S3_BUCKET", "file:line").
     public private(set) var values: [String: String] = [:]
     public private(set) var origins: [String: String] = [:]
     /// The configuration file read, if any.
     public let file: String?
     let environment: [String: String]
+    /// Everything wrong, in file order, then the environment's, then the command line's.
+    public private(set) var problems: [Problem] = []
 
     /// `flags` are keys set on the command line; `file` is `--config`, else `RECORDER_CONFIG`, else
     /// `$XDG_CONFIG_HOME/recorder/recorder.conf` or `/etc/recorder/recorder.conf` when they exist.
+    /// Every value is checked here, so a mistake fails the command at once (status 78), naming
+    /// where it is; `recorder config check` lists them all.
     public init(flags: [String: String], configFile: String?,
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws(RecorderError) {
+        self.init(collecting: flags, configFile: configFile, environment: environment)
+        if let first = problems.first {
+            let more = problems.count > 1 ? " (\(problems.count - 1) more problem(s): recorder config check lists them all)" : ""
+            throw RecorderError("\(first)\(more)", exitStatus: .config)
+        }
+    }
+
+    /// Reads everything it can and records each problem in `problems` instead of stopping at the first.
+    public init(collecting flags: [String: String], configFile: String?,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
         let explicit = configFile ?? environment["RECORDER_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
         let file = explicit ?? [Self.home(environment, "XDG_CONFIG_HOME", ".config") + "/recorder/recorder.conf",
                                 "/etc/recorder/recorder.conf"].first { FileManager.default.fileExists(atPath: $0) }
         self.file = file
         if let file {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw RecorderError("cannot read the configuration file \(file). Create it, fix its permissions, or point --config / RECORDER_CONFIG elsewhere.",
-                                    exitStatus: .config)
-            }
-            for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let line = raw.trimmed()
-                if line.isEmpty || line.hasPrefix("#") { continue }
-                guard let eq = line.firstIndex(of: "=") else {
-                    throw RecorderError("\(file):\(number + 1): expected 'key = value', got '\(line)'.", exitStatus: .config)
+            do throws(RecorderError) {
+                let lines = try Self.parse(Self.readFile(file), file: file)
+                var firstLine: [String: Int] = [:]
+                for line in lines {
+                    switch line {
+                    case .problem(let problem):
+                        problems.append(problem)
+                    case .entry(let number, let key, let value):
+                        let location = "\(file):\(number)"
+                        if let message = Self.unknownKey(key) {
+                            problems.append(Problem(location: location, message: message))
+                        } else if let first = firstLine[key] {
+                            problems.append(Problem(location: location,
+                                                    message: "\(key) is set again (first on line \(first)). Keep one of the two lines."))
+                        } else {
+                            firstLine[key] = number
+                            set(key, value, origin: location)
+                        }
+                    }
                 }
-                let key = line[..<eq].trimmed()
-                var value = line[line.index(after: eq)...].trimmed()
-                if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-                try Self.checkKey(key, origin: "\(file):\(number + 1)")
-                set(key, value, origin: "\(file):\(number + 1)")
+            } catch {
+                // The message names the file already.
+                problems.append(Problem(location: "", message: error.message))
             }
         }
-        for key in Self.keys.keys {
+        for key in Self.keys.keys.sorted() {
             let name = Self.environmentName(key)
             if let value = environment[name], !value.isEmpty { set(key, value, origin: name) }
         }
-        for (key, value) in flags {
-            try Self.checkKey(key, origin: "the command line")
+        for (key, value) in flags.sorted(by: { $0.key < $1.key }) {
+            if let message = Self.unknownKey(key) {
+                problems.append(Problem(location: "the command line", message: message))
+                continue
+            }
             set(key, value, origin: "the command line")
         }
+        problems = Self.inOrder(problems + validate(), file: file)
+    }
+
+    /// The file's problems by line, then the environment's, then the command line's.
+    private static func inOrder(_ problems: [Problem], file: String?) -> [Problem] {
+        func rank(_ problem: Problem) -> (Int, Int) {
+            if let file, problem.location.hasPrefix(file + ":") {
+                return (0, Int(problem.location.dropFirst(file.count + 1)) ?? 0)
+            }
+            if problem.location.isEmpty { return (0, 0) }
+            return problem.location.hasPrefix("RECORDER_") ? (1, 0) : (2, 0)
+        }
+        return problems.enumerated().sorted {
+            let (a, b) = (rank($0.element), rank($1.element))
+            return (a.0, a.1, $0.offset) < (b.0, b.1, $1.offset)
+        }.map(\.element)
     }
 
     public static func environmentName(_ key: String) -> String {
         "RECORDER_" + key.uppercased().replacing(".", with: "_")
     }
 
-    private static func checkKey(_ key: String, origin: String) throws(RecorderError) {
-        guard keys[key] != nil else {
-            let known = keys.keys.sorted().joined(separator: ", ")
-            throw RecorderError("unknown configuration key '\(key)' in \(origin). Known keys: \(known).", exitStatus: .config)
-        }
+    private static func unknownKey(_ key: String) -> String? {
+        guard keys[key] == nil else { return nil }
+        let known = keys.keys.sorted().joined(separator: ", ")
+        return "unknown configuration key '\(key)'. Known keys: \(known)."
     }
 
     private mutating func set(_ key: String, _ value: String, origin: String) {
         values[key] = value
         origins[key] = origin
+    }
+
+    // MARK: The file
+
+    enum Line: Equatable {
+        case entry(line: Int, key: String, value: String)
+        case problem(Problem)
+    }
+
+    /// The file's bytes; a missing file, a directory or an unreadable one is an error saying which.
+    static func readFile(_ path: String) throws(RecorderError) -> [UInt8] {
+        let elsewhere = "or point --config / RECORDER_CONFIG elsewhere"
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT: throw RecorderError("the configuration file \(path) does not exist. Create it, \(elsewhere).", exitStatus: .config)
+            case EACCES: throw RecorderError("cannot read the configuration file \(path): permission denied. Fix its permissions (chmod 644, or 640 with the service's group), \(elsewhere).", exitStatus: .config)
+            default: throw RecorderError("cannot open the configuration file \(path): \(String(cString: strerror(code))). Fix it, \(elsewhere).", exitStatus: .config)
+            }
+        }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & 0o170000 == 0o040000 {
+            throw RecorderError("the configuration file \(path) is a directory. Point --config / RECORDER_CONFIG at the file, e.g. \(path)/recorder.conf.", exitStatus: .config)
+        }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw RecorderError("cannot read the configuration file \(path): \(String(cString: strerror(errno))). Fix it, \(elsewhere).", exitStatus: .config)
+            }
+            bytes += buffer[0..<count]
+            if bytes.count > 1 << 20 {
+                throw RecorderError("the configuration file \(path) is over 1 MiB: not a configuration file. Point --config / RECORDER_CONFIG at the right file.", exitStatus: .config)
+            }
+        }
+        return bytes
+    }
+
+    /// `key = value` lines. `#` starts a comment at the start of a line or after whitespace; a
+    /// value wholly in double quotes is taken as it is (the quotes removed, no escapes).
+    static func parse(_ bytes: [UInt8], file: String) -> [Line] {
+        var lines: [Line] = []
+        for (index, raw) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let location = "\(file):\(number)"
+            guard let text = String(validating: raw, as: UTF8.self) else {
+                lines.append(.problem(Problem(location: location, message: "the line is not valid UTF-8 text. Save the file as UTF-8.")))
+                continue
+            }
+            let line = text.trimmed()
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let eq = line.firstIndex(of: "=") else {
+                lines.append(.problem(Problem(location: location, message: "expected 'key = value', got '\(line)'.")))
+                continue
+            }
+            let key = line[..<eq].trimmed()
+            let rest = line[line.index(after: eq)...].trimmed()
+            var value: String
+            if rest.hasPrefix("\"") {
+                let body = rest.dropFirst()
+                guard let close = body.firstIndex(of: "\"") else {
+                    lines.append(.problem(Problem(location: location, message: "the value of \(key) opens a double quote and does not close it. Add the closing \" at the end of the value.")))
+                    continue
+                }
+                let after = body[body.index(after: close)...].trimmed()
+                guard after.isEmpty || after.hasPrefix("#") else {
+                    lines.append(.problem(Problem(location: location, message: "text after the closing quote of \(key)'s value: '\(after)'. Put the whole value in the quotes, or a comment after ' #'.")))
+                    continue
+                }
+                value = String(body[..<close])
+            } else {
+                value = rest
+                // A comment: '#' after whitespace. ("a#b" keeps its '#'.)
+                var previous: Character = " "
+                for index in value.indices {
+                    if value[index] == "#" && previous.isWhitespace {
+                        value = value[..<index].trimmed()
+                        break
+                    }
+                    previous = value[index]
+                }
+            }
+            lines.append(.entry(line: number, key: key, value: value))
+        }
+        return lines
+    }
+
+    // MARK: Checking values
+
+    /// Each set value checked against its key's rule: the problems, with where each value came from.
+    public func validate() -> [Problem] {
+        values.keys.sorted().compactMap { key in
+            guard let rule = Self.rules[key], let value = values[key],
+                  let problem = Self.check(value, rule) else { return nil }
+            if key == "backend" {
+                return Problem(location: origin(key), message: "unknown backend '\(value)'. Use backend = local or backend = s3.")
+            }
+            return Problem(location: origin(key), message: "\(key) = '\(value)' \(problem)")
+        }
+    }
+
+    /// What is wrong with `value` under `rule`, as the end of a sentence, or nil.
+    static func check(_ value: String, _ rule: Rule) -> String? {
+        switch rule {
+        case .number(let range, let integer):
+            let kind = integer ? "a whole number" : "a number"
+            let bounds = "from \(format(range.lowerBound)) to \(format(range.upperBound))"
+            guard let number = Double(value), number.isFinite, range.contains(number),
+                  !integer || number.rounded() == number else { return "must be \(kind) \(bounds)." }
+            return nil
+        case .positive(let limit):
+            guard let number = Double(value), number.isFinite, number > 0, number <= limit else {
+                return "must be a number of seconds more than 0 and at most \(format(limit))."
+            }
+            return nil
+        case .boolean:
+            return parseBoolean(value) == nil ? "must be true or false." : nil
+        case .choice(let choices):
+            return choices.contains(value) ? nil : "must be one of: \(choices.joined(separator: ", "))."
+        case .listen:
+            return parseListen(value) == nil
+                ? "must be HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080, with a port from 1 to 65535." : nil
+        case .token:
+            guard value.isEmpty || isValidToken(value) else {
+                return "must be at least 16 printable ASCII characters without spaces. Make one with: head -c 24 /dev/urandom | base64"
+            }
+            return nil
+        case .frameSize:
+            guard let size = FrameSize(parsing: value), (16...8192).contains(size.width), (16...8192).contains(size.height) else {
+                return "must be WIDTHxHEIGHT with each from 16 to 8192, e.g. 1280x720."
+            }
+            return nil
+        case .pixelFormat:
+            guard value == "auto" || PixelFormat(name: value) != nil else {
+                return "must be auto or one of: \(PixelFormat.allCases.map(\.name).joined(separator: ", "))."
+            }
+            return nil
+        }
+    }
+
+    private static func format(_ number: Double) -> String {
+        number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
+    }
+
+    static func parseBoolean(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "true", "yes", "1", "on": true
+        case "false", "no", "0", "off": false
+        default: nil
+        }
+    }
+
+    /// An API token: 16 or more printable ASCII characters, no spaces.
+    public static func isValidToken(_ token: String) -> Bool {
+        token.count >= 16 && token.utf8.allSatisfy { $0 >= 0x21 && $0 < 0x7f }
+    }
+
+    /// "127.0.0.1:8080", "[::1]:8080", "0.0.0.0:80", "localhost:8080" as host and port.
+    public static func parseListen(_ text: String) -> (String, Int)? {
+        let host: Substring, portText: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
+            host = text[text.index(after: text.startIndex)..<close]
+            portText = text[text.index(close, offsetBy: 2)...]
+        } else {
+            guard let colon = text.lastIndex(of: ":") else { return nil }
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, let port = Int(portText), (1...65535).contains(port) else { return nil }
+        return (String(host), port)
     }
 
     /// Where `key`'s value came from, for messages.
@@ -117,25 +410,78 @@ public struct RecorderConfiguration: Sendable {
         return path.hasPrefix(directory + "/")
     }
 
-    /// The number set for `key`, or `fallback`; outside `range` it is a configuration error naming where it came from.
-    public func number(_ key: String, default fallback: Double, range: ClosedRange<Double>) throws(RecorderError) -> Double {
-        guard let text = values[key] else { return fallback }
-        guard let value = Double(text), range.contains(value) else {
-            throw RecorderError("\(key) = '\(text)' (from \(origin(key))) must be a number from \(range.lowerBound) to \(range.upperBound).",
-                                exitStatus: .config)
+    /// The number set for `key`, else its default; the value was checked against its key's rule
+    /// when the configuration was read.
+    public func number(_ key: String) throws(RecorderError) -> Double {
+        let text = values[key] ?? Self.defaults[key] ?? ""
+        if let rule = Self.rules[key], let problem = Self.check(text, rule) {
+            throw RecorderError("\(origin(key)): \(key) = '\(text)' \(problem)", exitStatus: .config)
+        }
+        guard let value = Double(text) else {
+            throw RecorderError("\(origin(key)): \(key) = '\(text)' must be a number.", exitStatus: .config)
         }
         return value
     }
 
-    /// The yes/no set for `key`, or `fallback`; anything but true/false/yes/no/1/0 is a configuration error.
-    public func boolean(_ key: String, default fallback: Bool) throws(RecorderError) -> Bool {
-        guard let text = values[key] else { return fallback }
-        switch text.lowercased() {
-        case "true", "yes", "1", "on": return true
-        case "false", "no", "0", "off": return false
-        default:
-            throw RecorderError("\(key) = '\(text)' (from \(origin(key))) must be true or false.", exitStatus: .config)
+    /// The number set for `key`, or nil when it is not set (a key with no default).
+    public func optionalNumber(_ key: String) throws(RecorderError) -> Double? {
+        values[key] == nil ? nil : try number(key)
+    }
+
+    /// The yes/no set for `key`, or its default; anything but true/false/yes/no/on/off/1/0 is a configuration error.
+    public func boolean(_ key: String) throws(RecorderError) -> Bool {
+        let text = values[key] ?? Self.defaults[key] ?? "false"
+        guard let value = Self.parseBoolean(text) else {
+            throw RecorderError("\(origin(key)): \(key) = '\(text)' must be true or false.", exitStatus: .config)
         }
+        return value
+    }
+
+    /// The text set for `key`, else its default (nil when it has none, or is "auto" or empty for a device).
+    public func text(_ key: String) -> String? {
+        values[key] ?? Self.defaults[key]
+    }
+
+    /// The value in effect for every key (secrets masked) and where it came from: "flag",
+    /// an environment variable's name, "file:line", or "default"; nil value: not set, no default.
+    public func effectiveValues() -> [(key: String, value: String?, origin: String)] {
+        Self.keys.keys.sorted().map { key in
+            let origin = origins[key].map { $0 == "the command line" ? "flag" : $0 } ?? "default"
+            return (key, effectiveValue(key).map { Self.masked(key, $0) }, origin)
+        }
+    }
+
+    func effectiveValue(_ key: String) -> String? {
+        if let value = values[key] { return value }
+        switch key {
+        case "outbox": return outboxDirectory
+        case "local.path": return localStoreDirectory
+        case "cache.path": return try? videoCacheSettings().directory
+        case "workspace": return workspaceDirectory
+        case "author_id": return author.id
+        case "author_name": return author.name
+        case "kiosk.token_file": return credentialFile("kiosk-token")
+        default: return Self.defaults[key]
+        }
+    }
+
+    /// Secrets never shown: the token, anything named like a secret or password, and the password
+    /// in a URL (`https://user:password@host`).
+    static func masked(_ key: String, _ value: String) -> String {
+        if value.isEmpty { return value }
+        let name = key.lowercased()
+        if (name.hasSuffix("token") || name.contains("secret") || name.contains("password")) && !name.hasSuffix("_file") {
+            return "********"
+        }
+        if let scheme = value.firstRange(of: "://") {
+            let rest = value[scheme.upperBound...]
+            let authority = rest.prefix { $0 != "/" }
+            if let at = authority.lastIndex(of: "@") {
+                let user = authority[..<at].prefix { $0 != ":" }
+                return String(value[..<scheme.upperBound]) + user + ":********" + String(rest[at...])
+            }
+        }
+        return value
     }
 
     static func home(_ environment: [String: String], _ xdg: String, _ fallback: String) -> String {
@@ -149,6 +495,11 @@ public struct RecorderConfiguration: Sendable {
 
     public var outboxDirectory: String {
         values["outbox"] ?? Self.home(environment, "XDG_STATE_HOME", ".local/state") + "/recorder/outbox"
+    }
+
+    /// The shot workspace: `workspace`, else `$XDG_RUNTIME_DIR/recorder`.
+    public var workspaceDirectory: String {
+        values["workspace"].flatMap { $0.isEmpty ? nil : $0 } ?? ShotWorkspace.defaultRoot(environment: environment)
     }
 
     public var localStoreDirectory: String {
@@ -168,8 +519,8 @@ public struct RecorderConfiguration: Sendable {
         }
         let mib = Double(1 << 20)
         return VideoCache.Settings(directory: directory,
-                                   maxDiskBytes: Int64(try number("cache.max_mib", default: 1024, range: 1...16_777_216) * mib),
-                                   maxMemoryBytes: Int64(try number("cache.memory_mib", default: 64, range: 0...65_536) * mib))
+                                   maxDiskBytes: Int64(try number("cache.max_mib") * mib),
+                                   maxMemoryBytes: Int64(try number("cache.memory_mib") * mib))
     }
 
     public var author: PostMetadata.Author {
@@ -180,8 +531,8 @@ public struct RecorderConfiguration: Sendable {
     }
 
     public func retryPolicy(maximumAttempts: Int?) throws(RecorderError) -> RetryPolicy {
-        let initial = try number("retry.initial_seconds", default: 1, range: 0...3600)
-        let maximum = try number("retry.max_seconds", default: 60, range: 0...3600)
+        let initial = try number("retry.initial_seconds")
+        let maximum = try number("retry.max_seconds")
         return RetryPolicy(initialSeconds: initial, maximumSeconds: max(maximum, initial), maximumAttempts: maximumAttempts)
     }
 
@@ -190,7 +541,7 @@ public struct RecorderConfiguration: Sendable {
         switch values["backend"] ?? "local" {
         case "local":
             // Only the default location is made when missing; a configured one must exist.
-            let create = try boolean("local.create", default: false)
+            let create = try boolean("local.create")
             return LocalDirectoryBackend(root: localStoreDirectory, createsRoot: values["local.path"] == nil || create)
         case "s3":
             return try makeS3Backend()
@@ -215,12 +566,12 @@ public struct RecorderConfiguration: Sendable {
         let endpoint = try required("s3.endpoint")
         let bucket = try required("s3.bucket")
         let mib = Double(1 << 20)
-        let threshold = Int64(try number("s3.multipart_threshold_mib", default: 16, range: 5...5_000_000) * mib)
-        let partSize = Int64(try number("s3.part_size_mib", default: 8, range: 0...5120) * mib)
-        let parallel = Int(try number("s3.parallel_parts", default: 4, range: 1...16))
+        let threshold = Int64(try number("s3.multipart_threshold_mib") * mib)
+        let partSize = Int64(try number("s3.part_size_mib") * mib)
+        let parallel = Int(try number("s3.parallel_parts"))
         let transfer = TransferSettings(
-            connectTimeoutSeconds: Int(try number("network.connect_timeout_seconds", default: 10, range: 1...600)),
-            stallTimeoutSeconds: Int(try number("network.stall_timeout_seconds", default: 30, range: 1...3600)))
+            connectTimeoutSeconds: Int(try number("network.connect_timeout_seconds")),
+            stallTimeoutSeconds: Int(try number("network.stall_timeout_seconds")))
         do throws(StorageError) {
             let credentials = try S3Credentials.load(environment: environment,
                                                      file: values["s3.credentials_file"] ?? credentialFile("s3-credentials"))

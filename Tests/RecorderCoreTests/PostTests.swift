@@ -56,8 +56,101 @@ import Testing
         let s3 = try RecorderConfiguration(flags: ["backend": "s3"], configFile: nil, environment: ["HOME": "/nonexistent"])
         let missing = #expect(throws: RecorderError.self) { try s3.makeBackend() }
         #expect(missing?.message.contains("s3.endpoint") == true)
-        let number = try RecorderConfiguration(flags: ["retry.max_seconds": "soon"], configFile: nil, environment: ["HOME": "/nonexistent"])
-        #expect(throws: RecorderError.self) { try number.retryPolicy(maximumAttempts: nil) }
+        // A bad value fails when the configuration is read, not when first used.
+        let number = #expect(throws: RecorderError.self) {
+            try RecorderConfiguration(flags: ["retry.max_seconds": "soon"], configFile: nil, environment: ["HOME": "/nonexistent"])
+        }
+        #expect(number?.message.hasPrefix("the command line: retry.max_seconds = 'soon' must be a number") == true, "\(String(describing: number))")
+    }
+
+    @Test func aCommentStartsAtTheLineStartOrAfterWhitespaceAndQuotesKeepIt() throws {
+        let path = try file("""
+            # a comment
+              # an indented one
+            local.path = /tmp/store # usb stick
+            backend = local # x
+            author_id = "a # b"   # quoted: kept
+            author_name = a#b
+            s3.prefix = "booth-1/"
+            outbox =
+            """)
+        defer { unlink(path) }
+        let config = try RecorderConfiguration(flags: [:], configFile: path, environment: ["HOME": "/nonexistent"])
+        #expect(config.localStoreDirectory == "/tmp/store")
+        #expect(config.values["backend"] == "local")
+        #expect(config.values["author_id"] == "a # b" && config.values["author_name"] == "a#b")
+        #expect(config.values["s3.prefix"] == "booth-1/" && config.values["outbox"] == "")
+        #expect(config.origins["local.path"] == "\(path):3")
+        let open = try file("author_id = \"no end\n")
+        defer { unlink(open) }
+        let unclosed = #expect(throws: RecorderError.self) { try RecorderConfiguration(flags: [:], configFile: open, environment: [:]) }
+        #expect(unclosed?.message.contains("\(open):1:") == true && unclosed?.message.contains("closing") == true)
+    }
+
+    @Test func aKeySetTwiceNamesBothLines() throws {
+        let path = try file("backend = local\n\ns3.bucket = a\nbackend = s3\n")
+        defer { unlink(path) }
+        let error = #expect(throws: RecorderError.self) { try RecorderConfiguration(flags: [:], configFile: path, environment: [:]) }
+        #expect(error?.exitStatus == .config)
+        #expect(error?.message.hasPrefix("\(path):4: backend is set again (first on line 1)") == true, "\(String(describing: error))")
+    }
+
+    @Test func invalidUTF8AndADirectorySaySo() throws {
+        let path = NSTemporaryDirectory() + "conf-\(UUID().uuidString)"
+        try Data([0x61, 0x75, 0x74, 0x68, 0x6f, 0x72, 0x5f, 0x69, 0x64, 0x3d, 0xff, 0xfe, 0x0a]).write(to: URL(fileURLWithPath: path), options: .atomic)
+        defer { unlink(path) }
+        let utf8 = #expect(throws: RecorderError.self) { try RecorderConfiguration(flags: [:], configFile: path, environment: [:]) }
+        #expect(utf8?.message.hasPrefix("\(path):1: the line is not valid UTF-8") == true, "\(String(describing: utf8))")
+        let directory = NSTemporaryDirectory() + "confdir-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { rmdir(directory) }
+        let dir = #expect(throws: RecorderError.self) { try RecorderConfiguration(flags: [:], configFile: directory, environment: [:]) }
+        #expect(dir?.message.contains("is a directory") == true && dir?.message.contains("permissions") == false, "\(String(describing: dir))")
+        let missing = #expect(throws: RecorderError.self) { try RecorderConfiguration(flags: [:], configFile: directory + "/none", environment: [:]) }
+        #expect(missing?.message.contains("does not exist") == true)
+    }
+
+    @Test func everyValueIsCheckedWhenRead() throws {
+        let path = try file("""
+            cache.max_mib = lots
+            local.create = maybe
+            backend = ftp
+            kiosk.listen = 8080
+            kiosk.countdown_seconds = 2.5
+            shoot.size = 10x10
+            shoot.crf = 60
+            shoot.format = bogus
+            shoot.preset = quick
+            shoot.seconds = 0
+            kiosk.token = short
+            """)
+        defer { unlink(path) }
+        let first = #expect(throws: RecorderError.self) { try RecorderConfiguration(flags: [:], configFile: path, environment: [:]) }
+        #expect(first?.message.hasPrefix("\(path):1: cache.max_mib = 'lots' must be a number from 1 to 16777216.") == true,
+                "\(String(describing: first))")
+        #expect(first?.message.contains("10 more problem(s)") == true && first?.exitStatus == .config)
+        let all = RecorderConfiguration(collecting: ["s3.parallel_parts": "99"], configFile: path,
+                                        environment: ["RECORDER_RETRY_MAX_SECONDS": "-1"])
+        #expect(all.problems.map(\.location) == (1...11).map { "\(path):\($0)" } + ["RECORDER_RETRY_MAX_SECONDS", "the command line"])
+        #expect(all.problems[4].message.contains("whole number") && all.problems[9].message.contains("more than 0"))
+        let good = try file("cache.max_mib = 2048\nkiosk.listen = [::1]:9000\nshoot.seconds = 0.5\nlocal.create = yes\n")
+        defer { unlink(good) }
+        #expect(RecorderConfiguration(collecting: [:], configFile: good, environment: [:]).problems.isEmpty)
+    }
+
+    @Test func effectiveValuesNameTheirOriginAndMaskSecrets() throws {
+        let path = try file("backend = local\nkiosk.token = 0123456789abcdefXYZ\ns3.endpoint = https://user:pw@host:9000/x\n")
+        defer { unlink(path) }
+        let config = try RecorderConfiguration(flags: ["s3.bucket": "b"], configFile: path,
+                                               environment: ["HOME": "/home/x", "RECORDER_S3_REGION": "eu", "XDG_RUNTIME_DIR": "/run/u"])
+        let shown = Dictionary(uniqueKeysWithValues: config.effectiveValues().map { ($0.key, ($0.value, $0.origin)) })
+        #expect(shown.count == RecorderConfiguration.keys.count)
+        #expect(shown["backend"]! == ("local", "\(path):1"))
+        #expect(shown["kiosk.token"]! == ("********", "\(path):2"))
+        #expect(shown["s3.endpoint"]! == ("https://user:********@host:9000/x", "\(path):3"))
+        #expect(shown["s3.bucket"]! == ("b", "flag") && shown["s3.region"]! == ("eu", "RECORDER_S3_REGION"))
+        #expect(shown["shoot.crf"]! == ("23", "default") && shown["workspace"]! == ("/run/u/recorder", "default"))
+        #expect(shown["shoot.size"]! == (nil, "default"))
     }
 }
 

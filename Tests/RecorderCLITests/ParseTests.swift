@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import MediaEncoder
+import RecorderCore
+@testable import RecorderCLI
+import Testing
+import VideoCapture
+
+/// What argument-parser prints for a command line that does not parse.
+private func parseMessage<C: ParsableCommand>(_ command: C.Type, _ arguments: [String]) -> String? {
+    do {
+        _ = try command.parse(arguments)
+        return nil
+    } catch {
+        return command.message(for: error)
+    }
+}
+
+@Suite struct OptionValueTests {
+    @Test func valuesWithALeadingDashReachTheCheck() throws {
+        let seconds = try #require(parseMessage(ShootCommand.self, ["--seconds", "-1"]))
+        #expect(!seconds.contains("Missing value") && seconds.contains("more than 0"), "\(seconds)")
+        let crf = try #require(parseMessage(ShootCommand.self, ["--crf", "-1"]))
+        #expect(!crf.contains("Missing value") && crf.contains("from 0 to 51"), "\(crf)")
+        let size = try #require(parseMessage(ShootCommand.self, ["--size", "-320x240"]))
+        #expect(!size.contains("Missing value") && size.contains("from 16 to 8192"), "\(size)")
+        let fps = try #require(parseMessage(ShootCommand.self, ["--fps", "-5"]))
+        #expect(fps.contains("from 1 to 240"), "\(fps)")
+        let attempts = try #require(parseMessage(PostCommand.self, ["--caption", "", "--attempts", "-1"]))
+        #expect(attempts.contains("from 1 to 1000"), "\(attempts)")
+        let page = try #require(parseMessage(FeedCommand.self, ["--page", "-2"]))
+        #expect(page.contains("page number (1 is the newest page)"), "\(page)")
+    }
+
+    @Test func anExclusiveBoundIsWordedAsOne() throws {
+        let stall = try #require(parseMessage(ShootCommand.self, ["--stall-timeout", "0"]))
+        #expect(stall.contains("more than 0 and at most 600") && !stall.contains("between 0 and 600"), "\(stall)")
+        #expect(parseMessage(ShootCommand.self, ["--min-seconds", "0"]) == nil)
+    }
+
+    @Test func anInfiniteNumberIsTooLargeNotInf() throws {
+        let message = try #require(parseMessage(ShootCommand.self, ["--seconds", "1e400"]))
+        #expect(message.contains("too large") && !message.contains("inf"), "\(message)")
+        let tooLong = try #require(parseMessage(ShootCommand.self, ["--seconds", "99999"]))
+        #expect(tooLong.contains("at most 21600"), "\(tooLong)")
+    }
+
+    @Test func typesParseOnce() {
+        #expect(FrameSize(argument: "640x360") == FrameSize(width: 640, height: 360))
+        #expect(FrameSize(argument: "8x8") == nil)
+        #expect(Seconds(argument: "2.5") == Seconds(2.5))
+        #expect(Seconds(argument: "nan") == nil)
+        #expect(FramesPerSecond(argument: "29.97") == FramesPerSecond(29.97))
+    }
+}
+
+@Suite struct ShortOptionTests {
+    @Test func shootTakesShortOptions() throws {
+        let shoot = try ShootCommand.parse(["-t", "2", "-d", "testsrc", "-s", "640x360", "-r", "15", "-q"])
+        #expect(shoot.seconds == Seconds(2) && shoot.device == "testsrc" && shoot.size == FrameSize(width: 640, height: 360))
+        #expect(shoot.fps == FramesPerSecond(15) && shoot.quiet)
+        #expect(try ShootCommand.parse(["-v"]).verbose)
+        #expect(parseMessage(ShootCommand.self, ["-q", "-v"])?.contains("not both") == true)
+    }
+
+    @Test func feedPagesWithLimitAndStillTakesSize() throws {
+        #expect(try FeedCommand.parse(["--limit", "5"]).size == 5)
+        #expect(try FeedCommand.parse(["-n", "6"]).size == 6)
+        #expect(try FeedCommand.parse(["--size", "7"]).size == 7)
+        #expect(try FeedCommand.parse([]).size == 20)
+        #expect(parseMessage(FeedCommand.self, ["--limit", "0"])?.contains("from 1 to 1000") == true)
+        #expect(!FeedCommand.helpMessage().contains("--size"))
+    }
+
+    @Test func otherCommandsTakeQuietAndVerbose() throws {
+        #expect(try FetchCommand.parse(["abcdefghij", "-q", "-o", "/tmp/x.mp4"]).quiet)
+        #expect(try PostCommand.parse(["--caption", "", "-q"]).quiet)
+        #expect(try KioskCommand.parse(["-v", "-t", "5", "-d", "testsrc"]).verbose)
+    }
+
+    @Test func aMistypedCommandGetsASuggestion() throws {
+        var message = ""
+        #expect(throws: (any Error).self) {
+            do { _ = try RecorderCommand.parseCommand(["shot"]) } catch {
+                message = RecorderCommand.message(for: error)
+                throw error
+            }
+        }
+        #expect(message.contains("Did you mean 'shoot'?"), "\(message)")
+        #expect(RecorderCommand.editDistance("shot", "shoot") == 1)
+        #expect(RecorderCommand.editDistance("", "abc") == 3)
+        #expect(try RecorderCommand.parseCommand(["config", "check"]) is ConfigCommand.Check)
+    }
+}
+
+@Suite struct ShootConfigurationTests {
+    private func file(_ text: String) throws -> String {
+        let path = NSTemporaryDirectory() + "shoot-conf-\(UUID().uuidString)"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func shootTakesItsSettingsFromTheConfigurationUnlessFlagged() throws {
+        let path = try file("""
+            shoot.device = testsrc
+            shoot.seconds = 2.5
+            shoot.size = 320x240
+            shoot.fps = 15
+            shoot.format = yuyv
+            shoot.preset = ultrafast
+            shoot.crf = 30
+            shoot.bitrate = 900
+            shoot.min_seconds = 0.5
+            workspace = /tmp/ws-from-file
+            """)
+        defer { unlink(path) }
+        let configuration = try RecorderConfiguration(flags: [:], configFile: path, environment: ["HOME": "/nonexistent"])
+        let request = try ShootCommand.parse([]).request(configuration)
+        #expect(request.device == "testsrc" && request.seconds == 2.5 && request.capture.size == FrameSize(width: 320, height: 240))
+        #expect(request.capture.frameRate == FrameRate(15) && request.capture.pixelFormat == PixelFormat(name: "yuyv"))
+        #expect(request.encoder.preset == "ultrafast" && request.encoder.crf == 30 && request.encoder.bitrateKbps == 900)
+        #expect(request.minimumSeconds == 0.5)
+        #expect(try ShootCommand.parse([]).workspaceOptions.shotWorkspace(configuration).root == "/tmp/ws-from-file")
+
+        let flagged = try ShootCommand.parse(["-t", "4", "--crf", "20", "--workspace", "/tmp/ws-flag"])
+        #expect(try flagged.request(configuration).seconds == 4 && flagged.request(configuration).encoder.crf == 20)
+        #expect(flagged.workspaceOptions.shotWorkspace(configuration).root == "/tmp/ws-flag")
+
+        let defaults = try ShootCommand.parse([]).request(RecorderConfiguration(flags: [:], configFile: nil, environment: ["HOME": "/nonexistent"]))
+        #expect(defaults.device == nil && defaults.seconds == 15 && defaults.encoder.crf == 23 && defaults.minimumSeconds == 1)
+        #expect(defaults.encoder.preset == "veryfast" && defaults.capture.size == nil && defaults.encoder.bitrateKbps == nil)
+    }
+
+    @Test func postReadsTheConfiguredWorkspace() throws {
+        let configuration = try RecorderConfiguration(flags: [:], configFile: nil,
+                                                      environment: ["HOME": "/nonexistent", "RECORDER_WORKSPACE": "/srv/kiosk"])
+        #expect(try PostCommand.parse(["--caption", ""]).workspaceOptions.shotWorkspace(configuration).root == "/srv/kiosk")
+    }
+}
