@@ -31,6 +31,8 @@ bash scripts/setup.sh test
 stage "build (debug, with tests)"
 swift build --build-tests
 export RECORDER_BIN=$PWD/.build/debug/recorder
+stage "man page and shell completions are what the command tree generates"
+bash scripts/make-docs.sh --check
 stage "swift test"
 swift test
 stage "systemd unit checks (systemd-analyze)"

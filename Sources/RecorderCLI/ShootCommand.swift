@@ -25,7 +25,9 @@ struct ShootCommand: AsyncParsableCommand {
 
     @Option(name: .shortAndLong, help: ArgumentHelp(
         "Camera (shoot.device): a /dev/video path, a /dev/v4l/by-id name, an index from `recorder devices`, 'testsrc' for the built-in test pattern, or y4m:FILE. Default: the first camera, else the test pattern.",
-        valueName: "device"))
+        valueName: "device"),
+            // Completes the cameras this machine has now, and the built-in sources.
+            completion: .custom { _, _, _ in DeviceDiscovery.nodes() + ["testsrc", "y4m:"] })
     var device: String?
 
     @Option(name: .shortAndLong, parsing: .unconditional,
@@ -38,7 +40,8 @@ struct ShootCommand: AsyncParsableCommand {
             transform: FramesPerSecond.parse)
     var fps: FramesPerSecond?
 
-    @Option(name: .long, help: "Camera pixel format (shoot.format): auto (cheapest for the CPU), yuyv, uyvy, nv12, yu12, rgb24, grey, mjpeg, h264, ...")
+    @Option(name: .long, help: "Camera pixel format (shoot.format): auto (cheapest for the CPU), yuyv, uyvy, nv12, yu12, rgb24, grey, mjpeg, h264, ...",
+            completion: .list(["auto"] + PixelFormat.allCases.map(\.name)))
     var format: String?
 
     @Option(name: .long, parsing: .unconditional,
@@ -46,7 +49,8 @@ struct ShootCommand: AsyncParsableCommand {
             transform: WholeNumber.bitrate)
     var bitrate: Int?
 
-    @Option(name: .long, help: "x264 preset (shoot.preset): ultrafast ... veryslow (default veryfast).")
+    @Option(name: .long, help: "x264 preset (shoot.preset): ultrafast ... veryslow (default veryfast).",
+            completion: .list(EncoderSettings.presets))
     var preset: String?
 
     @Option(name: .long, parsing: .unconditional,
@@ -83,6 +87,30 @@ struct ShootCommand: AsyncParsableCommand {
             throw ValidationError("unknown --preset '\(preset)'. Use one of: \(EncoderSettings.presets.joined(separator: ", ")).")
         }
         if quiet && verbose { throw ValidationError("use -q (--quiet) or -v (--verbose), not both.") }
+        if crf != nil && bitrate != nil {
+            throw ValidationError("--crf (constant quality) and --bitrate (an average rate) are two ways to set the quality: give one, not both.")
+        }
+    }
+
+    /// Options given on the command line that the chosen source ignores, each with why, so none is
+    /// silently accepted.
+    func ignoredOptions(for request: ShotRequest) -> [String] {
+        var notes: [String] = []
+        let device = request.device ?? ""
+        let builtIn = device == "testsrc" ? "the test pattern" : (device.hasPrefix("y4m:") || device.hasSuffix(".y4m")) ? "a Y4M file" : nil
+        if let builtIn, let format, format != "auto" {
+            notes.append("--format \(format) does nothing for \(builtIn): it has its own picture format")
+        }
+        if builtIn == "a Y4M file", fps != nil {
+            notes.append("--fps does nothing for a Y4M file: its frame rate is in its header")
+        }
+        if request.capture.pixelFormat == .h264 {
+            let encoding = [crf != nil ? "--crf" : nil, bitrate != nil ? "--bitrate" : nil, preset != nil ? "--preset" : nil].compactMap { $0 }
+            if !encoding.isEmpty {
+                notes.append("\(encoding.joined(separator: ", ")) \(encoding.count == 1 ? "does" : "do") nothing with --format h264: the camera's H.264 is copied as it is, not encoded")
+            }
+        }
+        return notes
     }
 
     /// The shot asked for: each setting from its flag, else the configuration (environment, then
@@ -128,6 +156,7 @@ struct ShootCommand: AsyncParsableCommand {
         let workspace = workspaceOptions.shotWorkspace(configuration)
         if verbose { for line in origins(configuration) { printError(line) } }
         let note: @Sendable (String) -> Void = { [quiet] note in if !quiet { printError("recorder: note: \(note)") } }
+        for line in ignoredOptions(for: shotRequest) { note(line) }
         // A clip cut off by a kill or power cut is recovered first and kept beside the current
         // shot (never replaced unseen, never lost), and the shot asked for is still recorded, so a
         // script sees the exit status of the shot it asked for.

@@ -137,3 +137,26 @@ private func parseMessage<C: ParsableCommand>(_ command: C.Type, _ arguments: [S
         #expect(try PostCommand.parse(["--caption", ""]).workspaceOptions.shotWorkspace(configuration).root == "/srv/kiosk")
     }
 }
+
+/// Options that would do nothing are not accepted silently: a conflict is refused, an option the
+/// source ignores is named with why.
+@Suite struct IgnoredOptionTests {
+    @Test func crfAndBitrateTogetherAreRefused() throws {
+        let message = try #require(parseMessage(ShootCommand.self, ["--crf", "20", "--bitrate", "3000"]))
+        #expect(message.contains("--crf") && message.contains("--bitrate") && message.contains("not both"), "\(message)")
+        #expect(parseMessage(ShootCommand.self, ["--bitrate", "3000"]) == nil)
+    }
+
+    @Test func optionsTheSourceIgnoresAreNamed() throws {
+        let testPattern = try ShootCommand.parse(["--device", "testsrc", "--format", "mjpeg"])
+        let notes = testPattern.ignoredOptions(for: ShotRequest(device: "testsrc", seconds: 1))
+        #expect(notes.count == 1 && notes[0].contains("--format mjpeg does nothing for the test pattern"), "\(notes)")
+        let y4m = try ShootCommand.parse(["--device", "y4m:/clip.y4m", "--fps", "25"])
+        #expect(y4m.ignoredOptions(for: ShotRequest(device: "y4m:/clip.y4m", seconds: 1)).contains { $0.contains("--fps does nothing for a Y4M file") })
+        let h264 = try ShootCommand.parse(["--format", "h264", "--crf", "18", "--preset", "slow"])
+        let request = ShotRequest(device: "/dev/video0", seconds: 1, capture: CaptureRequest(pixelFormat: .h264))
+        #expect(h264.ignoredOptions(for: request) == ["--crf, --preset do nothing with --format h264: the camera's H.264 is copied as it is, not encoded"])
+        let plain = try ShootCommand.parse(["--device", "/dev/video0", "--format", "yuyv", "--crf", "18"])
+        #expect(plain.ignoredOptions(for: ShotRequest(device: "/dev/video0", seconds: 1, capture: CaptureRequest(pixelFormat: .yuyv))).isEmpty)
+    }
+}

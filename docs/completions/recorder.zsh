@@ -1,0 +1,487 @@
+#compdef recorder
+
+__recorder_complete() {
+    local -ar non_empty_completions=("${@:#(|:*)}")
+    local -ar empty_completions=("${(M)@:#(|:*)}")
+    _describe -V '' non_empty_completions -- empty_completions -P $'\'\''
+}
+
+__recorder_custom_complete() {
+    local -a completions
+    completions=("${(@f)"$("${command_name}" "${@}" "${command_line[@]}")"}")
+    if [[ "${#completions[@]}" -gt 1 ]]; then
+        __recorder_complete "${completions[@]:0:-1}"
+    fi
+}
+
+__recorder_cursor_index_in_current_word() {
+    if [[ -z "${QIPREFIX}${IPREFIX}${PREFIX}" ]]; then
+        printf 0
+    else
+        printf %s "${#${(z)LBUFFER}[-1]}"
+    fi
+}
+
+_recorder() {
+    emulate -RL zsh -G
+    setopt extendedglob nullglob numericglobsort
+    unsetopt aliases banghist
+
+    local -xr SAP_SHELL=zsh
+    local -x SAP_SHELL_VERSION
+    SAP_SHELL_VERSION="$(builtin emulate zsh -c 'printf %s "${ZSH_VERSION}"')"
+    local -r SAP_SHELL_VERSION
+
+    local context state state_descr line
+    local -A opt_args
+
+    local -r command_name="${words[1]}"
+    local -ar command_line=("${words[@]}")
+    local -ir current_word_index="$((CURRENT - 1))"
+
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'shoot:Record a shot from a camera into the shot workspace.'
+            'post:Publish the current shot: queue it durably in the outbox, then upload it.'
+            'outbox:List the posts waiting to be uploaded, or upload them.'
+            'feed:List the posts in the store, newest first, a page at a time.'
+            'fetch:Download a post'\''s video through the cache and print where it is.'
+            'cache:Show or clear the video cache.'
+            'devices:List cameras with their formats, sizes and frame rates.'
+            'kiosk:Run the kiosk service: a page and an HTTP API to shoot and post, with uploads in the background.'
+            'config:Check the configuration, or show every value in effect and where it came from.'
+            'help:Show subcommand help information.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        shoot|post|outbox|feed|fetch|cache|devices|kiosk|config|help)
+            "_recorder_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_recorder_shoot() {
+    local -i ret=1
+    local -ar ___format=('auto' 'yuyv' 'yvyu' 'uyvy' 'nv12' 'nv21' 'yu12' 'yv12' 'yuv422p' 'rgb24' 'bgr24' 'xbgr32' 'abgr32' 'rgb565' 'grey' 'mjpeg' 'jpeg' 'h264')
+    local -ar ___preset=('ultrafast' 'superfast' 'veryfast' 'faster' 'fast' 'medium' 'slow' 'slower' 'veryslow')
+    local -ar arg_specs=(
+        '(-t --seconds)'{-t,--seconds}'[How long to record, in seconds (shoot.seconds, default 15).]:seconds:'
+        '(--device -d)'{--device,-d}'[Camera (shoot.device)\: a /dev/video path, a /dev/v4l/by-id name, an index from `recorder devices`, '\''testsrc'\'' for the built-in test pattern, or y4m\:FILE. Default\: the first camera, else the test pattern.]:device:{__recorder_custom_complete ---completion shoot -- --device "${current_word_index}" "$(__recorder_cursor_index_in_current_word)"}'
+        '(--size -s)'{--size,-s}'[Picture size (shoot.size), e.g. 1280x720 (default 1280x720, or the closest the camera offers).]:WxH:'
+        '(-r --fps)'{-r,--fps}'[Frames per second (shoot.fps; default 30, or the closest the camera offers).]:fps:'
+        '--format[Camera pixel format (shoot.format)\: auto (cheapest for the CPU), yuyv, uyvy, nv12, yu12, rgb24, grey, mjpeg, h264, ...]:format:{__recorder_complete "${___format[@]}"}'
+        '--bitrate[Average bitrate in kbit/s, 50-200000 (shoot.bitrate; default\: constant quality, --crf).]:kbps:'
+        '--preset[x264 preset (shoot.preset)\: ultrafast ... veryslow (default veryfast).]:preset:{__recorder_complete "${___preset[@]}"}'
+        '--crf[x264 constant rate factor, 0-51, lower is better (shoot.crf, default 23).]:crf:'
+        '--stall-timeout[Seconds without a frame before the camera counts as stalled (more than 0, at most 600; default 5).]:seconds:'
+        '--min-seconds[A shot stopped early (Ctrl-C) with less than this is discarded and the previous shot kept (shoot.min_seconds, 0-600, default 1).]:seconds:'
+        '(--quiet -q)'{--quiet,-q}'[No progress line and no notes\: only the result (and errors).]'
+        '(--verbose -v)'{--verbose,-v}'[Also print each shot setting and where it came from (flag, environment, file\:line, default).]'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--workspace[Shot workspace directory (workspace, default $XDG_RUNTIME_DIR/recorder).]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_post() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--caption[The caption (required unless --caption-file; may be empty\: --caption ""; - reads it from standard input).]:text:'
+        '--caption-file[Read the caption from this UTF-8 file (trailing line breaks dropped).]:file:'
+        '--shot[Post this shot instead of the current one\: a recovered recording kept beside it.]:id:'
+        '--dry-run[Show what would be uploaded where, and change nothing.]'
+        '--attempts[Upload attempts before leaving the post queued (retryable failures only), 1-1000 (default 3).]:count:'
+        '(--quiet -q)'{--quiet,-q}'[No notes\: only the result (and errors).]'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--workspace[Shot workspace directory (workspace, default $XDG_RUNTIME_DIR/recorder).]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_outbox() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'list:List queued posts, oldest first.'
+            'flush:Upload every queued post, oldest first.'
+            'retarget:Point a queued post at the store these options configure.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        list|flush|retarget)
+            "_recorder_outbox_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_recorder_outbox_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_outbox_flush() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--attempts[Attempts per post before giving up for now (default\: keep trying).]:attempts:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_outbox_retarget() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':id:'
+        '--all[Every queued post that is not queued for this store (after fixing a store'\''s settings).]'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_feed() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--page[Page number, 1 = newest.]:number:'
+        '(-n --limit)'{-n,--limit}'[Posts per page, 1-1000 (default 20).]:count:'
+        '--after[Continue after this post id (stable while posts arrive).]:id:'
+        '--reindex[Index the posts that have no feed entry yet (once, for posts from older versions).]'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_fetch() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':id:'
+        '(--output -o)'{--output,-o}'[Also copy the video to this file; - writes it to standard output.]:file:'
+        '(--quiet -q)'{--quiet,-q}'[No notes\: print only the path.]'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_cache() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'list:List cached videos, most recently used first.'
+            'clear:Remove every cached video and print the space freed.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        list|clear)
+            "_recorder_cache_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_recorder_cache_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_cache_clear() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_devices() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--json[Print the result as JSON on standard output.]'
+        '--all[Also list nodes that cannot capture (metadata, output, codec nodes) and formats recorder cannot read.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_kiosk() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--listen[Address and port to listen on (kiosk.listen, default 127.0.0.1\:8080).]:host\:port:'
+        '(--device -d)'{--device,-d}'[Camera (kiosk.device)\: auto, a /dev path, a by-id name, or testsrc.]:device:'
+        '(-t --seconds)'{-t,--seconds}'[Shot length in seconds (kiosk.seconds, 1-600, default 15).]:seconds:'
+        '--countdown[Countdown before a shot, in seconds (kiosk.countdown_seconds, default 3).]:countdown:'
+        '--token-file[File with the API token (kiosk.token_file).]:file:'
+        '--workspace[Shot workspace directory (workspace).]:dir:'
+        '(--verbose -v)'{--verbose,-v}'[Log debug messages too.]'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_config() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'check:Check the configuration file, the RECORDER_* environment and --set: '\''ok'\'' (exit 0), or each problem as file:line: problem (exit 78).'
+            'show:Show every configuration value in effect and where it came from: flag, environment variable, file:line or default. Secrets are masked.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        check|show)
+            "_recorder_config_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_recorder_config_check() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_config_show() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_help() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:subcommands:'
+        '--version[Show the version.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+if [[ "${funcstack[1]}" = _recorder ]]; then
+    _recorder "${@}"
+else
+    compdef _recorder recorder
+fi

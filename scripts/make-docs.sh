@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Generates the man page and the shell completions from recorder's command tree (argument-parser),
+# into docs/: docs/recorder.1 (swift-argument-parser's generate-manual plugin) and
+# docs/completions/recorder.{bash,zsh,fish} (recorder --generate-completion-script). The
+# completions complete values too: pixel formats and presets from lists, cameras by asking
+# recorder at completion time.
+#   bash scripts/make-docs.sh           # write docs/
+#   bash scripts/make-docs.sh --check   # fail (exit 1) when docs/ is not what the code generates
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+swift package generate-manual --configuration debug > "$out/plugin.log" 2>&1 ||
+  { cat "$out/plugin.log" >&2; echo "make-docs: the generate-manual plugin failed" >&2; exit 70; }
+mkdir -p "$out/docs/completions"
+cp .build/plugins/GenerateManual/outputs/recorder/recorder.1 "$out/docs/recorder.1"
+for shell in bash zsh fish; do
+  .build/debug/recorder --generate-completion-script "$shell" > "$out/docs/completions/recorder.$shell"
+done
+if [ "${1:-}" = --check ]; then
+  # The page's date line says when it was generated, not what it says: left out of the comparison.
+  if diff -ru -I '^\.Dd ' docs "$out/docs" > "$out/diff"; then
+    echo "PASS: docs/ (man page, completions) is what the command tree generates"
+  else
+    head -n 40 "$out/diff"
+    echo "FAIL: docs/ is out of date: run bash scripts/make-docs.sh and commit docs/"
+    exit 1
+  fi
+else
+  rm -rf docs/recorder.1 docs/completions
+  cp -r "$out/docs/." docs/
+  echo "wrote docs/recorder.1 and docs/completions/recorder.{bash,zsh,fish}"
+fi
+# The completions complete values, as a person pressing Tab sees them (bash, with the built binary).
+offered=$(PATH=$PWD/.build/debug:$PATH bash -c 'source docs/completions/recorder.bash
+  COMP_WORDS=(recorder shoot --format ""); COMP_CWORD=3; COMP_LINE="recorder shoot --format "; COMP_POINT=${#COMP_LINE}
+  _recorder recorder "" --format; printf "%s " "${COMPREPLY[@]}"
+  COMPREPLY=(); COMP_WORDS=(recorder shoot --preset ""); COMP_LINE="recorder shoot --preset "; COMP_POINT=${#COMP_LINE}
+  _recorder recorder "" --preset; printf "%s " "${COMPREPLY[@]}"
+  COMPREPLY=(); COMP_WORDS=(recorder shoot --device ""); COMP_LINE="recorder shoot --device "; COMP_POINT=${#COMP_LINE}
+  _recorder recorder "" --device; printf "%s " "${COMPREPLY[@]}"')
+for word in mjpeg yuyv veryfast slow testsrc; do
+  case " $offered " in
+    *" $word "*) ;;
+    *) echo "FAIL: bash completion does not offer '$word' (offered: $offered)"; exit 1 ;;
+  esac
+done
+echo "PASS: bash completion offers formats, presets and cameras ($offered)"
