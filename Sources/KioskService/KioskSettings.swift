@@ -76,7 +76,13 @@ public struct KioskSettings: Sendable {
             }
         }
         self.token = token
-        hosts = (values["kiosk.hosts"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map { $0.lowercased() }
+        // As a Host header is compared: lower case, no port, no trailing dot.
+        hosts = (values["kiosk.hosts"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map { entry in
+            var name = Substring(entry.lowercased())
+            if !name.hasPrefix("["), let colon = name.lastIndex(of: ":") { name = name[..<colon] }
+            while name.hasSuffix(".") { name = name.dropLast() }
+            return String(name)
+        }
         if token == nil && !Self.isLoopback(host) {
             throw RecorderError("kiosk.listen = \(listen) is reachable from other machines, and no API token is set. Set kiosk.token_file (systemd: LoadCredential=kiosk-token:FILE), or listen on 127.0.0.1.",
                                 exitStatus: .config)
@@ -101,9 +107,11 @@ public struct KioskSettings: Sendable {
         if name.hasSuffix(".") { name = name.dropLast() }
         let host = String(name)
         if host.isEmpty { return false }
-        if host.split(separator: ".").count == 4 && host.allSatisfy({ $0.isNumber || $0 == "." }) { return true }
+        if host.split(separator: ".").count == 4 && host.allSatisfy({ ("0"..."9").contains($0) || $0 == "." }) { return true }
+        // The machine's own names only when the kiosk listens beyond loopback: on loopback nobody
+        // else needs them, and a LAN that spoofs mDNS could point such a name at anything.
         return host == "localhost" || host == self.host.lowercased() || hosts.contains(host)
-            || Self.machineNames.contains(host)
+            || (!Self.isLoopback(self.host) && Self.machineNames.contains(host))
     }
 
     /// This machine's host name, short and with `.local` (mDNS), lowercased.

@@ -136,7 +136,7 @@ struct PostCommand: ParsableCommand {
     private func printResult(status: String, id: String, item: String?, receipt: PostReceipt?, error: String?) {
         if output.json {
             printJSON(JSONResult(status: status, id: id, outboxItem: item, videoURL: receipt?.videoURL,
-                             metadataURL: receipt?.metadataURL, error: error))
+                             metadataURL: receipt?.metadataURL, error: error), answersFailure: true)
             return
         }
         if let receipt {

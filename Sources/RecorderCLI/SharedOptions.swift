@@ -52,18 +52,20 @@ func remindOfKeptShots(in workspace: ShotWorkspace, except: [String]) {
     }
 }
 
-/// Set once a JSON document went to standard output: a command that already answered (a post
-/// that stayed queued says so, with its error) gets no second document for its failure.
+/// Set once a document that itself reports the failure went to standard output (a post that
+/// stayed queued says so, with its error): the failure gets no second document then. Receipts
+/// and other partial results do not count: a failure after them still gets its own.
 let jsonAnswered = Atomic<Bool>(false)
 
-/// Prints a value as one line of JSON (sorted keys) on standard output, like every --json result.
-func printJSON<T: Encodable>(_ value: T) {
+/// Prints a value as one line of JSON (sorted keys) on standard output, like every --json result;
+/// `answersFailure`: the document says how the command failed, if it does.
+func printJSON<T: Encodable>(_ value: T, answersFailure: Bool = false) {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     // Dates as the documents on disk write them (shot.json's createdAt), not seconds since 2001.
     encoder.dateEncodingStrategy = .custom(RFC3339.encode)
     if let data = try? encoder.encode(value) {
         print(String(decoding: data, as: UTF8.self))
-        jsonAnswered.store(true, ordering: .relaxed)
+        if answersFailure { jsonAnswered.store(true, ordering: .relaxed) }
     }
 }

@@ -47,6 +47,9 @@ final class ShotJob: @unchecked Sendable {
     func open() throws(RecorderError) {
         try workspace.prepare()
         let lock = try workspace.lock()
+        // What a failed or killed shot left is recovered (kept beside the current shot) before
+        // cleaning, here too: the kiosk recovers only at its start, and cleaning deletes drafts.
+        notes.append(contentsOf: ShotSalvage.recover(workspace, besideCurrent: true).notes)
         cleaned = workspace.cleanStale()
         try checkFreeSpace()
         let draft = try workspace.beginShot()
@@ -139,7 +142,8 @@ final class ShotJob: @unchecked Sendable {
         // A stop a moment into the shot (a Ctrl-C pressed by mistake) must not replace a good shot
         // with a few frames: under the minimum, and shorter than asked, it is discarded.
         let recorded = Double(elapsed) / 1_000_000
-        if stop.isSet && recorded < min(request.minimumSeconds, request.seconds) {
+        // Only a shot the stop ended: one that ended by itself (end of input) is what was asked.
+        if ending == "stopped" && recorded < min(request.minimumSeconds, request.seconds) {
             discardDraft()
             throw RecorderError(String(cFormat: "stopped after %.1f s, under the %g s a shot must last (--min-seconds): it was discarded, and the previous shot is still the current one.",
                                        recorded, request.minimumSeconds), exitStatus: .interrupted)
@@ -152,8 +156,16 @@ final class ShotJob: @unchecked Sendable {
             throw RecorderError("internal error: finish without open", exitStatus: .software)
         }
         if let diskFull { return try keepWhatFitted(draft, source: source, recorder: recorder, error: diskFull) }
+        let finished: Result<EncodingSummary, MediaError>
+        do throws(MediaError) { finished = .success(try recorder.finish()) } catch { finished = .failure(error) }
+        if case .failure(let error) = finished, error.kind == .diskFull, recorder.framesWritten > 0 {
+            // The last fragment did not fit: keep the whole ones, as when the disk fills mid-shot.
+            diskFull = error
+            ending = "disk full"
+            return try keepWhatFitted(draft, source: source, recorder: recorder, error: error)
+        }
         do {
-            let summary = try recorder.finish()
+            let summary = try finished.get()
             if summary.framesRepeated > 0 {
                 notes.append("the camera handed over \(summary.framesRepeated) frame(s) a second time; each was recorded once")
             }
@@ -192,6 +204,12 @@ final class ShotJob: @unchecked Sendable {
         do {
             try DurableFile.rename(draft.recordingPath, to: draft.videoPath)
             let info = try MediaProbe.inspect(draft.videoPath)
+            // A few frames must not replace a good shot, as with a stop under the minimum.
+            if info.durationSeconds < min(request.minimumSeconds, request.seconds) {
+                discardDraft()
+                throw RecorderError(String(cFormat: "the disk filled up after %.1f s, under the %g s a shot must last: it was discarded, and the previous shot is still the current one. Free some space in ", info.durationSeconds, request.minimumSeconds)
+                                    + "\(workspace.root) or use --workspace on a larger disk.", exitStatus: .ioError)
+            }
             let lost = String(cFormat: "%.1f of the %g s asked", info.durationSeconds, request.seconds)
             let note = "the disk filled up: kept \(lost), as recorded (not remuxed), \(ByteCount.human(size - whole)) of a half-written fragment dropped"
             notes.append(note)
@@ -223,7 +241,8 @@ final class ShotJob: @unchecked Sendable {
         } catch {
             failure = error
         }
-        if failure.kind == .diskFull { throw RecorderError(failure) }
+        // Any failure, a full disk included: the half-written copy goes (freeing its room) and the
+        // complete fragmented recording, which needs no more room, is kept.
         unlink(draft.videoPath)
         try DurableFile.rename(draft.recordingPath, to: draft.videoPath)
         notes.append("kept the crash-safe fragmented recording: the faststart remux failed (\(failure))")

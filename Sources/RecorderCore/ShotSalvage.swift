@@ -17,6 +17,8 @@ public enum ShotSalvage {
     public static let minimumSeconds = 1.0
     /// The folder prefix of a recording waiting to be recovered; `cleanStale` leaves it alone.
     static let waitingPrefix = ".interrupted-"
+    /// In a `.incoming-` folder salvage could not rename: cleaning leaves that folder alone.
+    static let unmovableMarker = "unmovable"
 
     /// What one start recovered.
     public struct Outcome: Sendable {
@@ -108,8 +110,14 @@ public enum ShotSalvage {
     /// missing) it waits, under a name cleaning leaves alone, for the next start.
     private static func unrecovered(_ draft: ShotDraft, in workspace: ShotWorkspace, _ error: RecorderError) -> String {
         let waiting = "\(workspace.root)/\(waitingPrefix)\(draft.id)"
-        if error.exitStatus != .dataError && (draft.directory == waiting || rename(draft.directory, waiting) == 0) {
-            return "an interrupted recording (\(draft.id)) could not be recovered now: \(error.message) It is kept in \(waiting) and recovered at the next start once that is fixed."
+        if error.exitStatus != .dataError {
+            if draft.directory == waiting || rename(draft.directory, waiting) == 0 {
+                return "an interrupted recording (\(draft.id)) could not be recovered now: \(error.message) It is kept in \(waiting) and recovered at the next start once that is fixed."
+            }
+            // Not even moved aside: it stays where it is, marked so cleaning leaves it, never deleted.
+            let reason = String(cString: strerror(errno))
+            _ = FileManager.default.createFile(atPath: "\(draft.directory)/\(unmovableMarker)", contents: nil)
+            return "an interrupted recording (\(draft.id)) could not be recovered now (\(error.message)) nor moved aside (\(reason)); it stays in \(draft.directory). Fix the cause; the next start tries again."
         }
         try? FileManager.default.removeItem(atPath: draft.directory)
         return "an interrupted recording (\(draft.id)) could not be recovered (\(error.message)); it was removed"

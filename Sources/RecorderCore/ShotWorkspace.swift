@@ -54,7 +54,10 @@ public struct ShotWorkspace: Sendable {
         var removed: [String] = []
         let keep = currentShotID()
         for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name.hasPrefix(".incoming-") {
-            removed.append(root + "/" + name)
+            // A recording salvage could not even move aside is left for a person, never deleted.
+            let dir = root + "/" + name
+            if access(dir + "/" + ShotDraft.recordingName, F_OK) == 0 && access(dir + "/" + ShotSalvage.unmovableMarker, F_OK) == 0 { continue }
+            removed.append(dir)
         }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: shotsDirectory)) ?? [] where name != keep {
             removed.append(shotsDirectory + "/" + name)

@@ -17,12 +17,15 @@ public struct StoreDestination: Sendable, Codable, Equatable, CustomStringConver
     /// Prepended to every key; empty for none.
     public var prefix: String
 
+    /// `path` is kept absolute (a relative one is taken from the current directory), so the same
+    /// words typed in another directory are another store.
     public static func local(path: String, prefix: String = "") -> StoreDestination {
-        StoreDestination(backend: "local", path: path, endpoint: nil, bucket: nil, prefix: prefix)
+        StoreDestination(backend: "local", path: canonical(path: path), endpoint: nil, bucket: nil, prefix: prefix)
     }
 
+    /// The endpoint is kept without user information (never credentials) or a default port.
     public static func s3(endpoint: String, bucket: String, prefix: String) -> StoreDestination {
-        StoreDestination(backend: "s3", path: nil, endpoint: endpoint, bucket: bucket, prefix: prefix)
+        StoreDestination(backend: "s3", path: nil, endpoint: canonical(endpoint: endpoint), bucket: bucket, prefix: prefix)
     }
 
     public var description: String {
@@ -44,19 +47,49 @@ public struct StoreDestination: Sendable, Codable, Equatable, CustomStringConver
         }
     }
 
+    /// The real path when it exists; else absolute and lexically normal (`//`, `/./`, `..` and a
+    /// trailing slash folded), so an unmounted disk's path still compares equal to itself.
     static func canonical(path: String) -> String {
         if let resolved = realpath(path, nil) {
             defer { free(resolved) }
             return String(cString: resolved)
         }
-        var trimmed = path
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
-        return trimmed
+        var absolute = path
+        if !path.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+            if getcwd(&buffer, buffer.count) != nil { absolute = String(cString: buffer) + "/" + path }
+        }
+        var parts: [Substring] = []
+        for part in absolute.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
+    /// Scheme and host in lower case, no user information, no default port (80 for http, 443 for
+    /// https), no trailing slash.
     static func canonical(endpoint: String) -> String {
-        var trimmed = endpoint.lowercased()
-        while trimmed.hasSuffix("/") { trimmed.removeLast() }
-        return trimmed
+        var text = Substring(endpoint.trimmingSlashes())
+        var scheme = ""
+        if let range = text.firstRange(of: "://") {
+            scheme = text[..<range.lowerBound].lowercased()
+            text = text[range.upperBound...]
+        }
+        var authority = text.prefix { $0 != "/" }
+        let rest = text.dropFirst(authority.count)
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        var host = authority.lowercased()
+        if (scheme == "http" && host.hasSuffix(":80")) || (scheme == "https" && host.hasSuffix(":443")) {
+            host = String(host[..<host.lastIndex(of: ":")!])
+        }
+        return (scheme.isEmpty ? "" : scheme + "://") + host + rest
+    }
+}
+
+private extension String {
+    func trimmingSlashes() -> String {
+        var text = self
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
     }
 }

@@ -17,7 +17,8 @@ struct PostSandbox {
         var env = ["HOME": "\(root)/home", "XDG_RUNTIME_DIR": "\(root)/run", "XDG_CONFIG_HOME": "\(root)/config",
                    "XDG_STATE_HOME": "\(root)/state", "XDG_DATA_HOME": "\(root)/data", "RECORDER_CONFIG": "",
                    "AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": ""]
-        for key in ProcessInfo.processInfo.environment.keys where key.hasPrefix("RECORDER_") && key != "RECORDER_BIN" {
+        // RECORDER_TEST_RUN stays: it is how the test command finds processes a test left running.
+        for key in ProcessInfo.processInfo.environment.keys where key.hasPrefix("RECORDER_") && key != "RECORDER_BIN" && key != "RECORDER_TEST_RUN" {
             env[key] = ""
         }
         return env.merging(extraEnvironment) { $1 }

@@ -166,12 +166,13 @@ import Testing
                                                    "--size", "320x240", "--fps", "15", "--min-seconds", "10"])
         // Frames are being recorded once the first fragment is on disk (about a second in).
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
+        var recording = false
+        while Date() < deadline && !recording {
             let incoming = (try? FileManager.default.contentsOfDirectory(atPath: ws))?.first { $0.hasPrefix(".incoming-") }
-            if let incoming, (try? Probe("\(ws)/\(incoming)/recording.mp4"))?.frames ?? 0 > 0 { break }
-            Thread.sleep(forTimeInterval: 0.1)
+            if let incoming, (try? Probe("\(ws)/\(incoming)/recording.mp4"))?.frames ?? 0 > 0 { recording = true } else { Thread.sleep(forTimeInterval: 0.1) }
         }
         kill(running.process.processIdentifier, SIGINT)
+        try #require(recording, "no fragment was written within 60 s")
         let result = try Tools.finish(running)
         #expect(result.status == 130, "\(result.stderr)")
         #expect(result.stderr.contains("under the 10 s a shot must last") && result.stderr.contains("previous shot is still the current one"), "\(result.stderr)")

@@ -167,4 +167,20 @@ import Glibc
         #expect(!(try store.matches(stored, path: b, digest: try FileDigest.compute(path: b))))
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(root)/p/videos") == ["x.mp4"])
     }
+
+    /// A queued post's store compares as the store, not as typed: a relative path is absolute, a
+    /// missing directory's path is normalised lexically, an endpoint keeps no credentials and no
+    /// default port.
+    @Test func storeDestinationsCompareAsTheStore() {
+        let cwd = FileManager.default.currentDirectoryPath
+        #expect(StoreDestination.local(path: "no-such-store-dir").path == cwd + "/no-such-store-dir")
+        #expect(StoreDestination.local(path: "/no/such//store/./x/../").path == "/no/such/store")
+        #expect(StoreDestination.local(path: "/no/such/store").isSameStore(as: .local(path: "/no//such/store/")))
+        #expect(!StoreDestination.local(path: "/no/such/store").isSameStore(as: .local(path: "/no/such/store2")))
+        let secret = StoreDestination.s3(endpoint: "HTTPS://user:pw@S3.Example:443/", bucket: "b", prefix: "")
+        #expect(secret.endpoint == "https://s3.example" && !secret.description.contains("pw"))
+        #expect(StoreDestination.s3(endpoint: "http://h:80", bucket: "b", prefix: "").isSameStore(as: .s3(endpoint: "http://h", bucket: "b", prefix: "")))
+        #expect(!StoreDestination.s3(endpoint: "http://h:9000", bucket: "b", prefix: "").isSameStore(as: .s3(endpoint: "http://h", bucket: "b", prefix: "")))
+        #expect(!StoreDestination.s3(endpoint: "http://h", bucket: "b", prefix: "p/").isSameStore(as: .s3(endpoint: "http://h", bucket: "b", prefix: "")))
+    }
 }

@@ -229,17 +229,18 @@ def watch_parent(parent):
 def main():
     # A parent may hand its signal mask and ignored signals down (the test runner did): take both
     # signals back, so a plain kill ends the proxy.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    # Handlers first, then unblock: a signal already pending is handled, not lost.
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     threading.Thread(target=watch_parent, args=(os.getppid(),), daemon=True).start()
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    server.bind(("127.0.0.1", listen_port))
-    server.listen(64)
-    with open(os.path.join(state, "ready"), "w") as f:
-        f.write("ready\n")
     try:
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", listen_port))
+        server.listen(64)
+        with open(os.path.join(state, "ready"), "w") as f:
+            f.write("ready\n")
         while True:
             client, _ = server.accept()
             threading.Thread(target=handle, args=(client,), daemon=True).start()
