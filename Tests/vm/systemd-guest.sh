@@ -49,11 +49,14 @@ install -m 600 /dev/null /etc/recorder/kiosk-token
 install -m 600 /dev/null /etc/recorder/s3-credentials
 install -m 644 /vm/60-recorder-camera.rules /etc/udev/rules.d/60-recorder-camera.rules
 # The test camera is vivid; a kiosk matches its own camera in the rule (see the rule's comments).
+# Each key is set once (a key set twice is a configuration error): the shipped lines are replaced.
+sed -i -e '/^kiosk\.device *=/d' -e '/^kiosk\.seconds *=/d' -e '/^kiosk\.countdown_seconds *=/d' /etc/recorder/recorder.conf
 cat >> /etc/recorder/recorder.conf <<'CONF'
 kiosk.device = /dev/recorder-camera
 kiosk.seconds = 3
 kiosk.countdown_seconds = 0
 CONF
+check "the configuration is valid (recorder config check)" recorder config check --config /etc/recorder/recorder.conf
 # A shorter watchdog than the shipped 20 s, so the hang test takes seconds, not minutes.
 mkdir -p /etc/systemd/system/recorder.service.d
 printf '[Service]\nWatchdogSec=8\n' > /etc/systemd/system/recorder.service.d/test.conf
