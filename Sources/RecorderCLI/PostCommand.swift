@@ -62,6 +62,9 @@ struct PostCommand: ParsableCommand {
         } else if caption == "-" {
             source = "standard input"
             fd = dup(STDIN_FILENO)
+            guard fd >= 0 else {
+                throw RecorderError("cannot read the caption from standard input: \(String(cString: strerror(errno))). Pipe the caption in, or use --caption-file.", exitStatus: .noInput)
+            }
         } else {
             return caption ?? ""
         }

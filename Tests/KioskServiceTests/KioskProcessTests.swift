@@ -31,6 +31,27 @@ import Glibc
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// `recorder kiosk ARGUMENTS` started as a process, with no configuration file, token or journal
+    /// from this environment (plus `extra`); its standard error goes to the returned pipe.
+    static func startKiosk(_ arguments: [String], extra: [String: String] = [:]) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try binary())
+        process.arguments = ["kiosk"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        for key in ["RECORDER_CONFIG", "RECORDER_KIOSK_TOKEN", "JOURNAL_STREAM"] { environment[key] = nil }
+        process.environment = environment.merging(extra) { $1 }
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        return (process, errors)
+    }
+
+    /// A kiosk on the test pattern with its own workspace, outbox and store under `dir`.
+    static func kioskArguments(port: Int, dir: String) -> [String] {
+        ["--device", "testsrc", "--listen", "127.0.0.1:\(port)", "--workspace", dir + "/ws",
+         "--outbox", dir + "/outbox", "--store-dir", dir + "/store", "--create"]
+    }
+
     static func request(_ method: String, _ url: String, json: String? = nil, headers: [String] = []) -> (Int, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
@@ -52,18 +73,8 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let notify = try NotifySocket()
         let port = Self.freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.binary())
-        process.arguments = ["kiosk", "--device", "testsrc", "--listen", "127.0.0.1:\(port)", "--workspace", dir + "/ws",
-                             "--outbox", dir + "/outbox", "--store-dir", dir + "/store", "--create", "--countdown", "0"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["NOTIFY_SOCKET"] = notify.path
-        environment["WATCHDOG_USEC"] = "1000000"
-        environment["RECORDER_CONFIG"] = nil
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
+        let (process, errors) = try Self.startKiosk(Self.kioskArguments(port: port, dir: dir) + ["--countdown", "0"],
+                                                    extra: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "1000000"])
         defer { if process.isRunning { process.terminate() } }
 
         // READY=1 only once the port answers.
@@ -126,16 +137,7 @@ import Glibc
     }
 
     @Test func refusesToListenBeyondLoopbackWithoutAToken() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.binary())
-        process.arguments = ["kiosk", "--listen", "0.0.0.0:\(Self.freePort())", "--device", "testsrc"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["RECORDER_CONFIG"] = nil
-        environment["RECORDER_KIOSK_TOKEN"] = nil
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
+        let (process, errors) = try Self.startKiosk(["--listen", "0.0.0.0:\(Self.freePort())", "--device", "testsrc"])
         process.waitUntilExit()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 78)
@@ -149,19 +151,7 @@ import Glibc
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let port = Self.freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.binary())
-        process.arguments = ["kiosk", "--device", "testsrc", "--listen", "127.0.0.1:\(port)", "--workspace", dir + "/ws",
-                             "--outbox", dir + "/outbox", "--store-dir", dir + "/store", "--create", "--countdown", "0",
-                             "--set", "kiosk.hosts=booth.example"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["RECORDER_CONFIG"] = nil
-        environment["RECORDER_KIOSK_TOKEN"] = nil
-        environment["JOURNAL_STREAM"] = nil
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
+        let (process, errors) = try Self.startKiosk(Self.kioskArguments(port: port, dir: dir) + ["--countdown", "0", "--set", "kiosk.hosts=booth.example"])
         defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
         let base = "http://127.0.0.1:\(port)"
         let end = Date().addingTimeInterval(60)
@@ -207,17 +197,7 @@ import Glibc
         let port = Int(UInt16(bigEndian: address.sin_port))
         let dir = NSTemporaryDirectory() + "recorder-kport-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.binary())
-        process.arguments = ["kiosk", "--device", "testsrc", "--listen", "127.0.0.1:\(port)", "--workspace", dir + "/ws",
-                             "--outbox", dir + "/outbox", "--store-dir", dir + "/store", "--create"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["RECORDER_CONFIG"] = nil
-        environment["RECORDER_KIOSK_TOKEN"] = nil
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
+        let (process, errors) = try Self.startKiosk(Self.kioskArguments(port: port, dir: dir))
         // It must give up at once; a kiosk that serves anyway is stopped after a minute, not waited on forever.
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning && Date() < deadline { usleep(100_000) }
