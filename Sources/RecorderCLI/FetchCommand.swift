@@ -81,8 +81,9 @@ struct FetchCommand: ParsableCommand {
         } catch {
             throw RecorderError(error, exitStatus: .cantCreate)
         }
-        guard rename(temp, destination) == 0 else {
-            let error = LocalFiles.error("write", destination, elsewhere: "another --output")
+        do throws(StorageError) {
+            try LocalFiles.call("write", destination, elsewhere: "another --output") { rename(temp, destination) }
+        } catch {
             unlink(temp)
             throw RecorderError(error, exitStatus: .cantCreate)
         }

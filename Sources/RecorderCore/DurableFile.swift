@@ -1,11 +1,16 @@
 import FoundationEssentials
 import StorageUpload
+import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Crash-safe file operations: write to a temp name, fsync, rename, fsync the directory.
+/// Crash-safe file operations: write to a temp name, fsync, rename, fsync the directory. Every
+/// fsync is checked: a write the disk did not take is a failure, not a file that may vanish later.
 enum DurableFile {
+    /// Where another location is chosen, for the fix in a workspace or outbox error.
+    static let elsewhere = "another location (--workspace for shots, `outbox` in the configuration for posts)"
+
     static func write(_ data: Data, to path: String) throws(RecorderError) {
         do throws(StorageError) { try LocalFiles.writeDurably(Array(data), to: path) } catch {
             throw RecorderError(error)
@@ -14,21 +19,30 @@ enum DurableFile {
 
     /// rename(2) then fsync of the destination's directory, so the new name survives a power cut.
     static func rename(_ from: String, to: String) throws(RecorderError) {
-        guard Glibc.rename(from, to) == 0 else { throw ioError("rename", from) }
-        syncDirectory(of: to)
+        try call("rename", from) { Glibc.rename(from, to) }
+        try syncDirectory(of: to)
     }
 
-    static func syncDirectory(of path: String) {
-        LocalFiles.syncDirectory(of: path)
+    static func syncDirectory(of path: String) throws(RecorderError) {
+        do throws(StorageError) { try LocalFiles.syncDirectory(of: path) } catch { throw RecorderError(error) }
     }
 
-    static func fsyncFile(_ path: String) {
-        LocalFiles.syncFile(path)
+    static func fsyncFile(_ path: String) throws(RecorderError) {
+        do throws(StorageError) { try LocalFiles.syncFile(path) } catch { throw RecorderError(error) }
     }
 
-    /// The errno-described failure of a workspace or outbox operation, with its fix and exit status
-    /// (the mapping StorageUpload's local store uses, so both say the same thing).
-    static func ioError(_ operation: String, _ path: String) -> RecorderError {
-        RecorderError(LocalFiles.error(operation, path, elsewhere: "another location (--workspace for shots, `outbox` in the configuration for posts)"))
+    /// Runs a system call on a workspace or outbox path; a failure (errno captured at the call)
+    /// becomes the error with its fix and exit status (the mapping StorageUpload's local store
+    /// uses, so both say the same thing).
+    @discardableResult
+    static func call<T: FixedWidthInteger>(_ operation: String, _ path: String, _ body: () -> T) throws(RecorderError) -> T {
+        do throws(StorageError) { return try LocalFiles.call(operation, path, elsewhere: elsewhere, body) } catch {
+            throw RecorderError(error)
+        }
+    }
+
+    /// The failure errno `code` describes, for a call that cannot go through `call`.
+    static func ioError(_ operation: String, _ path: String, code: Int32) -> RecorderError {
+        RecorderError(LocalFiles.error(operation, path, code: code, elsewhere: elsewhere))
     }
 }

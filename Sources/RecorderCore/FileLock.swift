@@ -1,6 +1,7 @@
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// An exclusive flock(2) on a file (the shot workspace, the outbox, posting, a cached video),
@@ -10,15 +11,14 @@ public struct FileLock: ~Copyable {
     private let fd: Int32
 
     init(path: String, busy: String?) throws(RecorderError) {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw DurableFile.ioError("open", path) }
-        while flock(fd, busy == nil ? LOCK_EX : LOCK_EX | LOCK_NB) != 0 {
-            if errno == EINTR && busy == nil { continue }
-            let lockError = errno
+        let fd = try DurableFile.call("open", path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        do throws(Descriptors.Errno) {
+            // EINTR is retried; a waiting lock (busy == nil) sleeps in the kernel until it is free.
+            try SystemCall.run { flock(fd, busy == nil ? LOCK_EX : LOCK_EX | LOCK_NB) }
+        } catch {
             close(fd)
-            if let busy, lockError == EWOULDBLOCK { throw RecorderError(busy, exitStatus: .tempFail) }
-            errno = lockError
-            throw DurableFile.ioError("lock", path)
+            if let busy, error.code == EWOULDBLOCK { throw RecorderError(busy, exitStatus: .tempFail) }
+            throw DurableFile.ioError("lock", path, code: error.code)
         }
         self.fd = fd
     }

@@ -67,7 +67,7 @@ public struct Outbox: Sendable {
         // The pid lets a flush in another process tell a live enqueue from a crashed one.
         let incoming = "\(queueDirectory)/.incoming-\(metadata.id)-\(getpid())"
         try? FileManager.default.removeItem(atPath: incoming)
-        guard mkdir(incoming, 0o700) == 0 else { throw DurableFile.ioError("create", incoming) }
+        try DurableFile.call("create", incoming) { mkdir(incoming, 0o700) }
         do throws(RecorderError) {
             let queuedAt = RFC3339.string(Date())
             let state = OutboxItemState(shotID: shotID, queuedAt: queuedAt, attempts: 0, lastError: nil, digest: digest,
@@ -76,7 +76,7 @@ public struct Outbox: Sendable {
             try DurableFile.write(try state.jsonData(), to: "\(incoming)/\(OutboxItem.stateName)")
             let videoCopy = "\(incoming)/\(OutboxItem.videoName)"
             if link(video, videoCopy) == 0 {
-                DurableFile.fsyncFile(videoCopy)
+                try DurableFile.fsyncFile(videoCopy)
             } else {
                 do throws(StorageError) { try LocalFiles.copySynced(from: video, to: videoCopy) } catch {
                     throw RecorderError(error.message + " The shot was kept; post it again once there is room.", exitStatus: .ioError)

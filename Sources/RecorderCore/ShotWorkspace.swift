@@ -31,8 +31,8 @@ public struct ShotWorkspace: Sendable {
     /// Creates the directories (private to this user) and checks they are writable.
     public func prepare() throws(RecorderError) {
         for dir in [root, shotsDirectory] {
-            if mkdir(dir, 0o700) != 0 && errno != EEXIST {
-                throw DurableFile.ioError("create the shot workspace", dir)
+            do throws(Descriptors.Errno) { try SystemCall.run { mkdir(dir, 0o700) } } catch {
+                if error.code != EEXIST { throw DurableFile.ioError("create the shot workspace", dir, code: error.code) }
             }
         }
         guard access(root, W_OK | X_OK) == 0 else {
@@ -73,7 +73,7 @@ public struct ShotWorkspace: Sendable {
     public func beginShot() throws(RecorderError) -> ShotDraft {
         let id = ShotDraft.newID()
         let dir = "\(root)/.incoming-\(id)"
-        guard mkdir(dir, 0o700) == 0 else { throw DurableFile.ioError("create", dir) }
+        try DurableFile.call("create", dir) { mkdir(dir, 0o700) }
         return ShotDraft(id: id, directory: dir)
     }
 
@@ -86,7 +86,7 @@ public struct ShotWorkspace: Sendable {
         try finish(draft, shot: shot, into: finalDir)
         let previous = currentShotID()
         let tempLink = "\(root)/.current-\(draft.id)"
-        guard symlink("shots/\(draft.id)", tempLink) == 0 else { throw DurableFile.ioError("link", tempLink) }
+        try DurableFile.call("link", tempLink) { symlink("shots/\(draft.id)", tempLink) }
         try DurableFile.rename(tempLink, to: currentLink)
         if let previous, previous != draft.id {
             try? FileManager.default.removeItem(atPath: "\(shotsDirectory)/\(previous)")
@@ -97,7 +97,9 @@ public struct ShotWorkspace: Sendable {
     /// Keeps `draft` as a finished shot beside the current one (which stays current): a recovered
     /// recording that is older than the current shot, kept until it is posted.
     public func keep(_ draft: ShotDraft, shot: Shot) throws(RecorderError) -> Shot {
-        if mkdir(keptDirectory, 0o700) != 0 && errno != EEXIST { throw DurableFile.ioError("create", keptDirectory) }
+        do throws(Descriptors.Errno) { try SystemCall.run { mkdir(keptDirectory, 0o700) } } catch {
+            if error.code != EEXIST { throw DurableFile.ioError("create", keptDirectory, code: error.code) }
+        }
         let finalDir = "\(keptDirectory)/\(draft.id)"
         var shot = shot
         shot.videoPath = "\(finalDir)/\(ShotDraft.videoName)"
@@ -133,7 +135,7 @@ public struct ShotWorkspace: Sendable {
         let data: Data
         do { data = try shot.jsonData() } catch { throw RecorderError("cannot encode shot.json: \(error)", exitStatus: .software) }
         try DurableFile.write(data, to: "\(draft.directory)/shot.json")
-        DurableFile.fsyncFile(draft.videoPath)
+        try DurableFile.fsyncFile(draft.videoPath)
         try DurableFile.rename(draft.directory, to: finalDir)
     }
 

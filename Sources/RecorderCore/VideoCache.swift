@@ -168,9 +168,11 @@ public final class VideoCache: @unchecked Sendable {
     private func download(_ name: String, metadata: PostMetadata, from store: any StorageBackend) throws(RecorderError) -> Video {
         let final = path(name)
         let temp = path(".tmp-\(name)-\(getpid())-\(UInt64.random(in: 0..<UInt64.max))")
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw RecorderError(LocalFiles.error("create", temp, elsewhere: "another cache.path"))
+        let fd: Int32
+        do throws(StorageError) {
+            fd = try LocalFiles.call("create", temp, elsewhere: "another cache.path") { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        } catch {
+            throw RecorderError(error)
         }
         var closed = false
         defer {
@@ -192,8 +194,14 @@ public final class VideoCache: @unchecked Sendable {
                                 exitStatus: .dataError)
         }
         closed = true
-        guard close(fd) == 0, rename(temp, final) == 0 else {
-            throw RecorderError(LocalFiles.error("store", final, elsewhere: "another cache.path"))
+        // close(2) is not retried: on Linux the descriptor is gone even when it reports EINTR.
+        if close(fd) != 0 {
+            throw RecorderError(LocalFiles.error("store", final, code: errno, elsewhere: "another cache.path"))
+        }
+        do throws(StorageError) {
+            try LocalFiles.call("store", final, elsewhere: "another cache.path") { rename(temp, final) }
+        } catch {
+            throw RecorderError(error)
         }
         let inode = LocalFiles.status(of: final)?.inode ?? 0
         lock.withLock { verified[name] = (inode, got.size) }

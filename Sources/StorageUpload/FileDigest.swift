@@ -138,8 +138,7 @@ enum FileChunks {
     @discardableResult
     static func forEach(path: String, offset: Int64, length: Int64?,
                         _ body: (UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) -> Int64 {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw LocalFiles.error("open", path) }
+        let fd = try LocalFiles.call("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
         defer { close(fd) }
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
@@ -148,11 +147,7 @@ enum FileChunks {
         var total: Int64 = 0
         while length.map({ total < $0 }) ?? true {
             let want = length.map { Int(min(Int64(chunk), $0 - total)) } ?? chunk
-            let n = pread(fd, buffer.baseAddress!, want, off_t(position))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw LocalFiles.error("read", path)
-            }
+            let n = try LocalFiles.call("read", path) { pread(fd, buffer.baseAddress!, want, off_t(position)) }
             if n == 0 { break }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             position += Int64(n)

@@ -42,10 +42,7 @@ public struct LocalDirectoryBackend: StorageBackend {
 
     public func stat(key: String) throws(StorageError) -> StoredObject? {
         let path = path(forKey: key)
-        guard access(path, F_OK) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw LocalFiles.error("stat", path)
-        }
+        guard try LocalFiles.exists(path) else { return nil }
         let digest = try FileDigest.compute(path: path)
         return StoredObject(size: digest.size, etag: digest.md5, sha256: digest.sha256)
     }
@@ -62,14 +59,12 @@ public struct LocalDirectoryBackend: StorageBackend {
         try LocalFiles.copySynced(from: source, to: temp)
         defer { unlink(temp) }
         // link(2) fails with EEXIST rather than replacing what is there.
-        if link(temp, destination) != 0 {
-            if errno == EEXIST {
-                if let existing = try stat(key: key), existing.sha256 == digest.sha256 { return nil }
-                throw StorageError(.mismatch, "\(destination) already exists with other content; it was not overwritten.", retryable: false)
-            }
-            throw LocalFiles.error("link", destination)
+        do throws(Descriptors.Errno) { try SystemCall.run { link(temp, destination) } } catch {
+            guard error.code == EEXIST else { throw LocalFiles.error("link", destination, code: error.code) }
+            if let existing = try stat(key: key), existing.sha256 == digest.sha256 { return nil }
+            throw StorageError(.mismatch, "\(destination) already exists with other content; it was not overwritten.", retryable: false)
         }
-        LocalFiles.syncDirectory(of: destination)
+        try LocalFiles.syncDirectory(of: destination)
         return nil
     }
 
@@ -104,8 +99,11 @@ extension LocalDirectoryBackend {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            if access(directory, F_OK) != 0 && (errno == ENOENT || errno == ENOTDIR) { return ObjectListing(entries: [], isTruncated: false) }
-            throw LocalFiles.error("list", directory)
+            if try !LocalFiles.exists(directory, operation: "list") { return ObjectListing(entries: [], isTruncated: false) }
+            // It exists but cannot be listed: the reason is what opening it says.
+            let fd = try LocalFiles.call("list", directory) { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            close(fd)
+            throw StorageError(.local(errno: EIO), "cannot list \(directory): \(error).", retryable: false)
         }
         let limit = min(max(maxKeys, 1), 1000)
         var keys = names.filter { !$0.hasPrefix(".") }.map { folder.isEmpty ? $0 : "\(folder)/\($0)" }
@@ -121,10 +119,7 @@ extension LocalDirectoryBackend {
 
     public func read(key: String, limit: Int) throws(StorageError) -> [UInt8]? {
         let path = path(forKey: key)
-        guard let size = LocalFiles.size(of: path) else {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw LocalFiles.error("read", path)
-        }
+        guard try LocalFiles.exists(path, operation: "read"), let size = LocalFiles.size(of: path) else { return nil }
         guard size <= Int64(limit) else {
             throw StorageError(.mismatch, "\(path) is larger than the \(limit) bytes expected of it.", retryable: false)
         }
@@ -135,16 +130,10 @@ extension LocalDirectoryBackend {
 
     public func download(key: String, into descriptor: Int32) throws(StorageError) -> DownloadedObject? {
         let path = path(forKey: key)
-        guard access(path, F_OK) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw LocalFiles.error("read", path)
-        }
+        guard try LocalFiles.exists(path, operation: "read") else { return nil }
         var hasher = SHA256Stream()
         let size = try FileChunks.forEach(path: path, offset: 0, length: nil) { chunk throws(StorageError) in
-            if let code = Descriptors.writeAll(descriptor, chunk) {
-                errno = code
-                throw LocalFiles.error("write", "the download of \(key)")
-            }
+            if let code = Descriptors.writeAll(descriptor, chunk) { throw LocalFiles.error("write", "the download of \(key)", code: code) }
             hasher.update(chunk)
         }
         return DownloadedObject(size: size, sha256: hasher.finalize())

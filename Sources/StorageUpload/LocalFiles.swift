@@ -11,42 +11,38 @@ public enum LocalFiles {
     public static func writeDurably(_ bytes: [UInt8], to path: String) throws(StorageError) {
         let temp = "\(path).tmp-\(getpid())"
         try writeSynced(bytes, to: temp)
-        guard rename(temp, path) == 0 else {
-            let e = error("rename", temp)
+        do throws(StorageError) {
+            try call("rename", temp) { rename(temp, path) }
+        } catch {
             unlink(temp)
-            throw e
+            throw error
         }
-        syncDirectory(of: path)
+        try syncDirectory(of: path)
     }
 
     static func writeSynced(_ bytes: [UInt8], to path: String) throws(StorageError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw error("create", path) }
-        var failed = bytes.withUnsafeBytes { Descriptors.writeAll(fd, $0) } != nil
-        if !failed && fsync(fd) != 0 { failed = true }
-        let saved = errno
-        close(fd)
-        if failed {
+        let fd = try call("create", path) { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+        do throws(StorageError) {
+            if let code = bytes.withUnsafeBytes({ Descriptors.writeAll(fd, $0) }) { throw error("write", path, code: code) }
+            try call("fsync", path) { fsync(fd) }
+        } catch {
+            close(fd)
             unlink(path)
-            errno = saved
-            throw error("write", path)
+            throw error
         }
+        close(fd)
     }
 
     /// Copies `source` to a new file `destination` (which must not exist) and fsyncs it. On failure
     /// the partial copy is removed.
     public static func copySynced(from source: String, to destination: String) throws(StorageError) {
-        let out = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard out >= 0 else { throw error("create", destination) }
+        let out = try call("create", destination) { open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         do throws(StorageError) {
             try FileChunks.forEach(path: source, offset: 0, length: nil) { chunk throws(StorageError) in
-                if let code = Descriptors.writeAll(out, chunk) {
-                    errno = code
-                    throw error("write", destination)
-                }
+                if let code = Descriptors.writeAll(out, chunk) { throw error("write", destination, code: code) }
                 UploadMeter.add(chunk.count)
             }
-            guard fsync(out) == 0 else { throw error("fsync", destination) }
+            try call("fsync", destination) { fsync(out) }
         } catch {
             close(out)
             unlink(destination)
@@ -55,13 +51,38 @@ public enum LocalFiles {
         close(out)
     }
 
+    /// Runs a system call on `path` (retried on EINTR); a failure becomes the StorageError its
+    /// errno, captured at the call, describes.
+    @discardableResult
+    public static func call<T: FixedWidthInteger>(_ operation: String, _ path: String,
+                                                  elsewhere: String = "another directory in the configuration",
+                                                  _ body: () -> T) throws(StorageError) -> T {
+        do throws(Descriptors.Errno) { return try SystemCall.run(body) } catch {
+            throw self.error(operation, path, code: error.code, elsewhere: elsewhere)
+        }
+    }
+
+    /// Whether `path` exists: false when it (or a directory above it) does not; any other failure
+    /// to look (no permission, an I/O error) is thrown, not taken for absence.
+    public static func exists(_ path: String, operation: String = "stat") throws(StorageError) -> Bool {
+        do throws(Descriptors.Errno) {
+            try SystemCall.run { access(path, F_OK) }
+            return true
+        } catch {
+            if error.code == ENOENT || error.code == ENOTDIR { return false }
+            throw self.error(operation, path, code: error.code)
+        }
+    }
+
     /// mkdir -p with the real reason on failure (a full disk says so, not "permission denied").
     public static func createDirectories(_ path: String, mode: mode_t = 0o755,
                                          elsewhere: String = "another directory in the configuration") throws(StorageError) {
         var built = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             built += "/" + part
-            if mkdir(built, mode) != 0 && errno != EEXIST { throw error("create the directory", built, elsewhere: elsewhere) }
+            do throws(Descriptors.Errno) { try SystemCall.run { mkdir(built, mode) } } catch {
+                if error.code != EEXIST { throw self.error("create the directory", built, code: error.code, elsewhere: elsewhere) }
+            }
         }
     }
 
@@ -89,21 +110,24 @@ public enum LocalFiles {
         }
     }
 
-    public static func syncDirectory(of path: String) {
+    /// fsync(2) of the directory that holds `path`, so a name just made or changed survives a power cut.
+    public static func syncDirectory(of path: String) throws(StorageError) {
         let dir = FilePaths.directory(of: path)
-        syncFile(dir.isEmpty ? "." : dir)
+        try syncFile(dir.isEmpty ? "." : dir)
     }
 
-    /// fsync(2) of a file or directory, best effort (the caller has nothing better to do on failure).
-    public static func syncFile(_ path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 { fsync(fd); close(fd) }
+    /// fsync(2) of a file or directory: its data (and, for a directory, its names) on the disk, or
+    /// the reason it is not.
+    public static func syncFile(_ path: String) throws(StorageError) {
+        let fd = try call("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
+        defer { close(fd) }
+        try call("fsync", path) { fsync(fd) }
     }
 
-    /// The failure `errno` describes, with the fix: `elsewhere` says where another location is chosen.
-    public static func error(_ operation: String, _ path: String,
+    /// The failure errno `code` (captured at the call that failed) describes, with the fix:
+    /// `elsewhere` says where another location is chosen.
+    public static func error(_ operation: String, _ path: String, code: Int32,
                              elsewhere: String = "another directory in the configuration") -> StorageError {
-        let code = errno
         let reason = String(cString: strerror(code))
         switch code {
         case ENOSPC, EDQUOT:

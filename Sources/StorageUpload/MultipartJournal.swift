@@ -53,6 +53,8 @@ struct MultipartJournal: Codable, Equatable {
 
     static func remove(_ path: String) {
         unlink(path)
-        LocalFiles.syncDirectory(of: path)
+        // Best effort: a removal the disk forgets leaves a journal whose upload the store no
+        // longer has, which the next attempt finds out and starts again; nothing is lost.
+        try? LocalFiles.syncDirectory(of: path)
     }
 }

@@ -69,8 +69,7 @@ struct MultipartUpload {
     /// Sends `numbers` on up to `parallelParts` threads, each with its own connection. The first
     /// failure stops new parts; those already in flight finish and are journaled.
     private func sendParts(_ numbers: [Int], checksums: PartDigests, journal: MultipartJournal) throws(StorageError) -> MultipartJournal {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw LocalFiles.error("open", path) }
+        let fd = try LocalFiles.call("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
         defer { close(fd) }
         let state = PartsState(pending: numbers, journal: journal)
         let workers = min(configuration.parallelParts, numbers.count)

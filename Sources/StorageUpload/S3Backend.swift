@@ -109,8 +109,7 @@ public struct S3Backend: StorageBackend {
     /// One PUT, with `Content-MD5` so the store rejects a body damaged on the way. Returns the ETag
     /// the store now reports for the object.
     func putObject(path: String, key: String, contentType: String, digest: FileDigest) throws(StorageError) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw LocalFiles.error("open", path) }
+        let fd = try LocalFiles.call("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
         defer { close(fd) }
         var request = HTTPRequest(method: .put, url: url(forKey: key), body: .file(descriptor: fd, offset: 0, length: digest.size))
         request.headers = [("Content-Type", contentType), ("Content-MD5", FileDigest.base64(hex: digest.md5)),
