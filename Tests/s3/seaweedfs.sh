@@ -42,6 +42,15 @@ close_inherited_fds() {
   done
 }
 
+free_ports() { # N distinct loopback ports the kernel has free right now
+  python3 - "$1" <<'PY'
+import socket, sys
+sockets = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in sockets: s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in sockets))
+PY
+}
+
 ready() { # signed HEAD on the bucket answers 200
   local port=$1 bucket=$2
   [ "$(curl -s -o /dev/null -w '%{http_code}' -I --max-time 2 --aws-sigv4 aws:amz:us-east-1:s3 \
@@ -62,8 +71,13 @@ JSON
   # The server must not inherit the caller's other descriptors (a test harness's pipes would never
   # see end-of-file while it runs).
   close_inherited_fds
+  # Every side port free, not SeaweedFS's fixed defaults (9333, 8080, 8888, 23646 and their gRPC ports
+  # +10000): two test runs on one machine, or another SeaweedFS, would otherwise collide.
+  local side; side=($(free_ports 9))
   setsid "$weed" mini -dir="$dir/data" -ip=127.0.0.1 -ip.bind=127.0.0.1 -master.telemetry=false \
     -s3.port="$port" -s3.config="$dir/s3.json" -s3.autoCreateBucket=false -webdav=false -admin.ui=false \
+    -master.port="${side[0]}" -master.port.grpc="${side[1]}" -volume.port="${side[2]}" -volume.port.grpc="${side[3]}" \
+    -filer.port="${side[4]}" -filer.port.grpc="${side[5]}" -s3.port.grpc="${side[6]}" -admin.port="${side[7]}" -admin.port.grpc="${side[8]}" \
     -s3.port.iceberg=0 -s3.port.lance=0 -bucket="$bucket" >>"$dir/log" 2>&1 </dev/null &
   echo $! > "$dir/pid"
   for _ in $(seq 1 300); do
