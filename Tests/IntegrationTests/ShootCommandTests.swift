@@ -81,7 +81,7 @@ import Testing
         for (a, b) in zip(probe.keyframeTimes, probe.keyframeTimes.dropFirst()) { #expect(abs(b - a - 1.0) < 0.01) }
         #expect(try Probe.decodesCleanly(Self.currentVideo(ws)))
         // The JSON summary agrees with the independent reader.
-        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(json["frames"] as? Int == 45)
         #expect(json["videoPath"] as? String == "\(ws)/shots/\(try Self.currentID(ws).split(separator: "/").last!)/video.mp4")
     }

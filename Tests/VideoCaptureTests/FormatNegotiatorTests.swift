@@ -51,7 +51,7 @@ import Testing
         #expect {
             try FormatNegotiator.choose(from: Self.webcam, request: CaptureRequest(pixelFormat: .nv12), device: "cam")
         } throws: { error in
-            let e = error as! CaptureError
+            guard let e = error as? CaptureError else { return false }
             return e.kind == .unsupportedFormat && e.description.contains("yuyv") && e.description.contains("mjpeg")
         }
     }
