@@ -100,6 +100,9 @@ public final class Kiosk: Sendable {
                 logger.notice("shot \(shot.id): \(shot.frames) frames (\(shot.framesDropped) dropped), \(String(cFormat: "%.2f", shot.durationSeconds)) s\(result.cameraLost.map { "; camera lost: \($0.message)" } ?? "")")
             case .shotFailed:
                 announce.call("state")
+            case .shotDiscarded(let why):
+                logger.notice("shot not kept: \(why.message)")
+                announce.call("state")
             case .posted(let item):
                 logger.notice("queued post \(item.metadata.id)")
                 announce.call("posted")
@@ -131,6 +134,7 @@ public final class Kiosk: Sendable {
         switch camera.state {
         case .countdown(let n): countdown = n
         case .failed(let why), .cameraMissing(let why): message = why
+        case .idle: message = camera.lastShotDiscarded
         default: break
         }
         var current: KioskStatus.CurrentShot?

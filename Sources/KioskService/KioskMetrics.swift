@@ -1,61 +1,69 @@
-import CoreMetrics
-import Metrics
 import Prometheus
 import RecorderCore
 
-/// The kiosk's Prometheus metrics, through swift-metrics with a registry of its own (no global
-/// bootstrap, so several kiosks - in tests - do not share counters).
+/// The kiosk's Prometheus metrics, in a registry of its own (no global bootstrap, so several
+/// kiosks - in tests - do not share counters). Each metric carries a `# HELP` line, so a scrape
+/// explains itself to whoever reads it in Grafana or on the command line.
 public final class KioskMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
-    let shots: CoreMetrics.Counter
-    let shotsCameraLost: CoreMetrics.Counter
-    let shotsFailed: CoreMetrics.Counter
-    let framesCaptured: CoreMetrics.Counter
-    let framesDropped: CoreMetrics.Counter
-    let encodeFPS: CoreMetrics.Gauge
-    let postsQueued: CoreMetrics.Counter
-    let postsUploaded: CoreMetrics.Counter
-    let postsFailed: CoreMetrics.Counter
-    let uploadBytes: CoreMetrics.Counter
-    let uploadRetries: CoreMetrics.Counter
-    let outboxDepth: CoreMetrics.Gauge
-    let cameraUp: CoreMetrics.Gauge
-    let recording: CoreMetrics.Gauge
+    let shots: Counter
+    let shotsCameraLost: Counter
+    let shotsFailed: Counter
+    let shotsDiscarded: Counter
+    let framesCaptured: Counter
+    let framesDropped: Counter
+    let encodeFPS: Gauge
+    let postsQueued: Counter
+    let postsUploaded: Counter
+    let postsFailed: Counter
+    let uploadBytes: Counter
+    let uploadRetries: Counter
+    let outboxDepth: Gauge
+    let cameraUp: Gauge
+    let recording: Gauge
 
     public init() {
         let registry = PrometheusCollectorRegistry()
         self.registry = registry
-        let factory = PrometheusMetricsFactory(registry: registry)
-        shots = CoreMetrics.Counter(label: "recorder_shots_total", dimensions: [("result", "ok")], factory: factory)
-        shotsCameraLost = CoreMetrics.Counter(label: "recorder_shots_total", dimensions: [("result", "camera_lost")], factory: factory)
-        shotsFailed = CoreMetrics.Counter(label: "recorder_shots_total", dimensions: [("result", "failed")], factory: factory)
-        framesCaptured = CoreMetrics.Counter(label: "recorder_frames_captured_total", factory: factory)
-        framesDropped = CoreMetrics.Counter(label: "recorder_frames_dropped_total", factory: factory)
-        encodeFPS = CoreMetrics.Gauge(label: "recorder_encode_fps", factory: factory)
-        postsQueued = CoreMetrics.Counter(label: "recorder_posts_queued_total", factory: factory)
-        postsUploaded = CoreMetrics.Counter(label: "recorder_posts_uploaded_total", factory: factory)
-        postsFailed = CoreMetrics.Counter(label: "recorder_upload_failures_total", factory: factory)
-        uploadBytes = CoreMetrics.Counter(label: "recorder_upload_bytes_total", factory: factory)
-        uploadRetries = CoreMetrics.Counter(label: "recorder_upload_retries_total", factory: factory)
-        outboxDepth = CoreMetrics.Gauge(label: "recorder_outbox_depth", factory: factory)
-        cameraUp = CoreMetrics.Gauge(label: "recorder_camera_up", factory: factory)
-        recording = CoreMetrics.Gauge(label: "recorder_recording", factory: factory)
+        func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(namespace: "recorder", metricName: metric, unitName: unit, helpText: help)
+        }
+        let shotsName = name("shots", "total", "Shots ended, by result: ok, camera_lost (kept up to the loss), failed, or discarded (stopped under the minimum length).")
+        shots = registry.makeCounter(descriptor: shotsName, labels: [("result", "ok")])
+        shotsCameraLost = registry.makeCounter(descriptor: shotsName, labels: [("result", "camera_lost")])
+        shotsFailed = registry.makeCounter(descriptor: shotsName, labels: [("result", "failed")])
+        shotsDiscarded = registry.makeCounter(descriptor: shotsName, labels: [("result", "discarded")])
+        framesCaptured = registry.makeCounter(descriptor: name("frames_captured", "total", "Frames written into shots."))
+        framesDropped = registry.makeCounter(
+            descriptor: name("frames_dropped", "total", "Frames the camera delivered late or the encoder could not keep up with."))
+        encodeFPS = registry.makeGauge(descriptor: name("encode", "fps", "Frames per second of the last finished shot."))
+        postsQueued = registry.makeCounter(descriptor: name("posts_queued", "total", "Posts put into the outbox."))
+        postsUploaded = registry.makeCounter(descriptor: name("posts_uploaded", "total", "Posts the store confirmed."))
+        postsFailed = registry.makeCounter(
+            descriptor: name("upload_failures", "total", "Upload attempts that failed; the post stays queued."))
+        uploadBytes = registry.makeCounter(descriptor: name("upload_bytes", "total", "Bytes of confirmed uploads."))
+        uploadRetries = registry.makeCounter(descriptor: name("upload_retries", "total", "Upload attempts scheduled again after a failure."))
+        outboxDepth = registry.makeGauge(descriptor: name("outbox", "depth", "Posts waiting in the outbox."))
+        cameraUp = registry.makeGauge(descriptor: name("camera", "up", "1 while the camera is present, 0 while it is missing."))
+        recording = registry.makeGauge(descriptor: name("recording", "", "1 while a shot is recording."))
     }
 
     func record(_ event: CameraManager.Event) {
         switch event {
         case .state(let state):
-            if case .cameraMissing = state { cameraUp.record(0) } else { cameraUp.record(1) }
-            recording.record(state == .recording ? 1 : 0)
+            if case .cameraMissing = state { cameraUp.set(to: 0) } else { cameraUp.set(to: 1) }
+            recording.set(to: state == .recording ? 1 : 0)
         case .shotFinished(let result):
             (result.cameraLost == nil ? shots : shotsCameraLost).increment()
-            framesCaptured.increment(by: result.shot.frames)
-            framesDropped.increment(by: result.shot.framesDropped)
+            framesCaptured.increment(by: Int64(result.shot.frames))
+            framesDropped.increment(by: Int64(result.shot.framesDropped))
             if result.shot.durationSeconds > 0 {
-                encodeFPS.record(Double(result.shot.frames) / result.shot.durationSeconds)
+                encodeFPS.set(to: Double(result.shot.frames) / result.shot.durationSeconds)
             }
         case .shotFailed:
             shotsFailed.increment()
+        case .shotDiscarded:
+            shotsDiscarded.increment()
         case .posted:
             postsQueued.increment()
         }
@@ -64,10 +72,10 @@ public final class KioskMetrics: Sendable {
     func record(_ event: OutboxDrain.Event) {
         switch event {
         case .changed(let status):
-            outboxDepth.record(status.queued.count)
+            outboxDepth.set(to: Double(status.queued.count))
         case .uploaded(_, let bytes):
             postsUploaded.increment()
-            uploadBytes.increment(by: Int(bytes))
+            uploadBytes.increment(by: Int64(bytes))
         case .failed:
             postsFailed.increment()
         case .retrying:

@@ -153,6 +153,7 @@ function render(s) {
   if (!s.camera.present) banner("The camera is missing: " + (s.message || s.camera.device) + ". Plug it in; the kiosk picks it up by itself.", true);
   else if (s.disk.low) banner("The disk is nearly full: new shots may fail. Free some space.", true);
   else if (s.state === "failed") banner("The last shot failed: " + s.message, true);
+  else if (s.state === "idle" && s.message) banner("That recording was stopped too soon and was not kept. Press REC to try again.", false);
   else banner("");
 
   const shot = s.currentShot;

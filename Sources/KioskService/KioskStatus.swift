@@ -57,7 +57,7 @@ public struct KioskStatus: Codable, Sendable, Equatable {
     public var state: String
     /// Seconds left while counting down.
     public var countdown: Int?
-    /// Why the state is failed or camera-missing.
+    /// Why the state is failed or camera-missing; when idle, why the last shot was not kept.
     public var message: String?
     public var camera: Camera
     public var progress: Progress?

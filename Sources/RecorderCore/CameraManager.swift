@@ -51,6 +51,9 @@ public actor CameraManager {
         case state(RecordState)
         case shotFinished(ShotResult)
         case shotFailed(RecorderError)
+        /// A stop ended the shot before its first frame or under the minimum length: nothing was
+        /// kept, nothing failed, and the previous shot is still the current one.
+        case shotDiscarded(RecorderError)
         case posted(OutboxItem)
     }
 
@@ -77,6 +80,8 @@ public actor CameraManager {
     private var posting = false
     private let progressBox = ProgressBox()
     private var lastResult: ShotResult?
+    /// Why the last shot was not kept, until the next one starts.
+    private var lastDiscarded: String?
     private var cameraDescription: String
 
     public init(workspace: ShotWorkspace, device: String? = nil, preview: PreviewTap = PreviewTap()) {
@@ -108,6 +113,8 @@ public actor CameraManager {
         /// The current shot in the workspace, if any.
         public var currentShot: Shot?
         public var lastShotCameraLost: String?
+        /// Why the last shot was not kept (stopped too early), until the next one starts.
+        public var lastShotDiscarded: String?
         public var posting: Bool
     }
 
@@ -117,7 +124,7 @@ public actor CameraManager {
         return Status(state: recordState, camera: cameraDescription, cameraPresent: present,
                       progress: recordState.isBusy ? progressBox.value.withLock { $0 } : nil,
                       currentShot: workspace.currentShot(), lastShotCameraLost: lastResult?.cameraLost?.message,
-                      posting: posting)
+                      lastShotDiscarded: lastDiscarded, posting: posting)
     }
 
     /// Sets the one observer of events (the kiosk's hub fans them out).
@@ -168,6 +175,7 @@ public actor CameraManager {
         }
         let stop = StopSignal()
         progressBox.value.withLock { $0 = nil }
+        lastDiscarded = nil
         setState(countdown > 0 ? .countdown(stop, remaining: countdown) : .starting(stop))
         shotTask = Task { [weak self] in
             guard let self else { return }
@@ -219,7 +227,9 @@ public actor CameraManager {
         case .failure(let error):
             // Stopped before the first frame: nothing was recorded and nothing failed.
             if stop.isSet && error.exitStatus == .interrupted {
+                lastDiscarded = error.message
                 setState(.idle)
+                observer?(.shotDiscarded(error))
                 throw error
             }
             // A missing camera is what the probe says, not what the exit status suggests (69 is

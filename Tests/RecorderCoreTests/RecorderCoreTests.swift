@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import MediaEncoder
 @testable import RecorderCore
@@ -7,7 +8,7 @@ import VideoCapture
 @Suite struct ShotRequestTests {
     @Test(arguments: [0.0, -1, .infinity, .nan, 7 * 3600])
     func absurdSecondsAreRejected(_ seconds: Double) {
-        #expect { try ShotRequest(seconds: seconds).validate() } throws: { ($0 as! RecorderError).exitStatus == .usage }
+        #expect { try ShotRequest(seconds: seconds).validate() } throws: { ($0 as? RecorderError)?.exitStatus == .usage }
     }
 
     @Test func badSizesRatesAndEncoderSettingsAreRejected() {
@@ -105,13 +106,25 @@ import VideoCapture
         defer { try? FileManager.default.removeItem(atPath: ws.root) }
         try ws.prepare()
         let held = try ws.lock()
-        #expect { _ = try ws.lock() } throws: { ($0 as! RecorderError).exitStatus == .tempFail }
+        #expect { _ = try ws.lock() } throws: { ($0 as? RecorderError)?.exitStatus == .tempFail }
         _ = held
     }
 
     @Test func defaultRootPrefersTheRuntimeDirectory() {
         #expect(ShotWorkspace.defaultRoot(environment: ["XDG_RUNTIME_DIR": "/run/user/7"]) == "/run/user/7/recorder")
         #expect(ShotWorkspace.defaultRoot(environment: ["TMPDIR": "/var/tmp"]).hasPrefix("/var/tmp/recorder-"))
+    }
+}
+
+/// Polls `condition` until it holds; fails the test (instead of hanging it) after `seconds`.
+func waitUntil(_ what: String, seconds: Double = 60, _ condition: () async -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while !(await condition()) {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("timed out after \(seconds) s waiting until \(what)")
+            throw CancellationError()
+        }
+        try await Task.sleep(for: .milliseconds(20))
     }
 }
 
@@ -122,10 +135,12 @@ import VideoCapture
         let manager = CameraManager(workspace: ws)
         #expect(await manager.recordState == .idle)
         #expect(await manager.stop() == false)
-        let request = ShotRequest(device: "testsrc", seconds: 30, capture: CaptureRequest(size: FrameSize(width: 64, height: 48)))
+        // No minimum: this is about stopping early, however little a busy machine recorded by then.
+        let request = ShotRequest(device: "testsrc", seconds: 30, capture: CaptureRequest(size: FrameSize(width: 64, height: 48)),
+                                  minimumSeconds: 0)
         let first = Task { try await manager.shoot(request) }
-        while await manager.recordState != .recording { try await Task.sleep(for: .milliseconds(20)) }
-        await #expect { try await manager.shoot(request) } throws: { ($0 as! RecorderError).message.contains("already") }
+        try await waitUntil("the shot records") { await manager.recordState == .recording }
+        await #expect { try await manager.shoot(request) } throws: { ($0 as? RecorderError)?.message.contains("already") == true }
         try await Task.sleep(for: .milliseconds(500))
         #expect(await manager.stop())
         let result = try await first.value
@@ -162,6 +177,33 @@ import VideoCapture
         #expect(FileManager.default.fileExists(atPath: good.shot.videoPath))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: ws.root).filter { $0.hasPrefix(".incoming-") }
         #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    @Test func aShotStoppedUnderTheMinimumIsDiscardedSaysSoAndKeepsThePreviousOne() async throws {
+        let ws = ShotWorkspace(root: ShotWorkspaceTests.tempRoot())
+        defer { try? FileManager.default.removeItem(atPath: ws.root) }
+        let manager = CameraManager(workspace: ws)
+        let small = CaptureRequest(size: FrameSize(width: 64, height: 48))
+        let good = try await manager.shoot(ShotRequest(device: "testsrc", seconds: 0.2, capture: small))
+        let discarded = Mutex<[String]>([])
+        await manager.observe { event in
+            if case .shotDiscarded(let error) = event { discarded.withLock { $0.append(error.message) } }
+        }
+        // The kiosk's way: begin, then Stop well before the 20 s minimum.
+        try await manager.begin(ShotRequest(device: "testsrc", seconds: 30, capture: small, minimumSeconds: 20), countdown: 0)
+        try await waitUntil("the shot records") { await manager.recordState == .recording }
+        #expect(await manager.stop())
+        try await waitUntil("the shot ends") { await manager.recordState == .idle }
+        let messages = discarded.withLock { $0 }
+        #expect(messages.count == 1 && messages.first?.contains("under the 20 s") == true, "\(messages)")
+        #expect(await manager.status().lastShotDiscarded?.contains("discarded") == true)
+        #expect(ws.currentShot()?.id == good.shot.id)
+        #expect(FileManager.default.fileExists(atPath: good.shot.videoPath))
+        // The next shot clears the note.
+        try await manager.begin(ShotRequest(device: "testsrc", seconds: 0.2, capture: small), countdown: 0)
+        #expect(await manager.status().lastShotDiscarded == nil)
+        try await waitUntil("the next shot ends") { await manager.recordState == .idle }
+        #expect(ws.currentShot()?.id != good.shot.id)
     }
 
     @Test func failedShotKeepsThePreviousOneAndRecordsTheFailure() async throws {
