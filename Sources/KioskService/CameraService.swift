@@ -14,8 +14,19 @@ struct CameraService: Service {
     var tick: Duration = .seconds(1)
 
     func run() async throws {
-        let manager = kiosk.manager
         await kiosk.wire()
+        await withDiscardingTaskGroup { group in
+            // The event stream's one publisher, for as long as the camera side runs.
+            group.addTask { await kiosk.publishEvents() }
+            await watchCamera()
+            // What was announced while stopping still reaches the clients, then their streams end.
+            kiosk.endEvents()
+        }
+        kiosk.hub.finishAll()
+    }
+
+    private func watchCamera() async {
+        let manager = kiosk.manager
         await manager.checkCamera()
         kiosk.cameraLoopTick.store(MonotonicClock.nowMicroseconds(), ordering: .relaxed)
         kiosk.cameraReady.signal()
@@ -44,7 +55,6 @@ struct CameraService: Service {
         }
         await manager.waitForShot()
         await manager.expirePreview(idleSeconds: 0)
-        kiosk.hub.finishAll()
     }
 }
 

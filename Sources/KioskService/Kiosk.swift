@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import HTTPTypes
 import Logging
@@ -31,8 +30,8 @@ public final class Kiosk: Sendable {
     /// Signalled once the camera's presence was first checked (READY=1 waits for it).
     let cameraReady = Signal()
     private let snapshots = SnapshotEncoder()
-    /// Set once the kiosk exists: sends a fresh status to every event-stream client.
-    private let announce: LateCallback
+    /// What changed, in order; `publishEvents` sends each to the event-stream clients.
+    let announce: Announcements
 
     public init(settings: KioskSettings, configuration: RecorderConfiguration, logger: Logger,
                 notifier: SystemdNotifier = SystemdNotifier()) throws(RecorderError) {
@@ -51,10 +50,10 @@ public final class Kiosk: Sendable {
         manager = CameraManager(workspace: settings.workspace, device: settings.device)
         let policy = try configuration.retryPolicy(maximumAttempts: nil)
         let onePerFlush = try configuration.retryPolicy(maximumAttempts: 1)
-        let hub = EventHub(), metrics = KioskMetrics(), announce = LateCallback()
+        let hub = EventHub(), metrics = KioskMetrics(), announce = Announcements()
+        self.announce = announce
         self.hub = hub
         self.metrics = metrics
-        self.announce = announce
         drain = OutboxDrain(
             outbox: outbox, policy: policy,
             makeUploader: { willSend throws(RecorderError) in
@@ -72,16 +71,19 @@ public final class Kiosk: Sendable {
             })
     }
 
+    /// Sends every announced change to the event-stream clients, with the status as it is when
+    /// sent, one after another: a client never gets an older status after a newer one. Runs until
+    /// `endEvents()` (or its task is cancelled).
+    func publishEvents() async {
+        await announce.forEach { kind in hub.publish(kind, value: await status()) }
+    }
+
+    /// Lets `publishEvents` send what is announced so far, then return.
+    func endEvents() { announce.finish() }
+
     /// Connects the manager's events to the hub, the metrics, the journal and systemd's STATUS=.
     func wire() async {
-        let hub = self.hub, metrics = self.metrics, logger = self.logger, notifier = self.notifier, drain = self.drain
-        announce.set { [weak self] kind in
-            guard let self else { return }
-            Task {
-                let status = await self.status()
-                hub.publish(kind, value: status)
-            }
-        }
+        let metrics = self.metrics, logger = self.logger, notifier = self.notifier, drain = self.drain
         let announce = self.announce
         await manager.observe { event in
             metrics.record(event)
@@ -204,21 +206,18 @@ public final class Kiosk: Sendable {
 
 }
 
-/// Encodes preview JPEGs on a serial queue of its own (libavcodec work never runs on the
+/// Encodes preview JPEGs on `BlockingWork`'s threads (libavcodec work never runs on the
 /// cooperative pool), once per picture however many viewers ask.
+///
+/// `@unchecked Sendable`: `encoder` and `last` are touched only with `lock` held, so one picture
+/// is encoded at a time and a viewer asking for the same picture gets the JPEG already made.
 final class SnapshotEncoder: @unchecked Sendable {
-    // Touched only on `queue`.
+    private let lock = Lock()
     private var encoder: JPEGSnapshot?
     private var last: (serial: UInt64, jpeg: [UInt8])?
-    private let queue = DispatchQueue(label: "recorder.preview.jpeg")
 
     func jpeg(of picture: PreviewTap.Picture) async throws(MediaError) -> [UInt8] {
-        let result: Result<[UInt8], MediaError> = await withCheckedContinuation { continuation in
-            queue.async {
-                continuation.resume(returning: self.encode(picture))
-            }
-        }
-        return try result.get()
+        try await BlockingWork.run { () throws(MediaError) in try self.lock.withLock { () throws(MediaError) in try self.encode(picture).get() } }
     }
 
     private func encode(_ picture: PreviewTap.Picture) -> Result<[UInt8], MediaError> {
@@ -238,14 +237,23 @@ final class SnapshotEncoder: @unchecked Sendable {
     }
 }
 
-/// A callback fixed after construction (the drain exists before the kiosk it reports to).
-final class LateCallback: Sendable {
-    private let body = Mutex<(@Sendable (String) -> Void)?>(nil)
+/// Changes the event stream should tell its clients about, as a queue with one consumer.
+/// (A task per change, as before, let a stale status overtake a fresh one.)
+final class Announcements: Sendable {
+    private let stream: AsyncStream<String>
+    private let continuation: AsyncStream<String>.Continuation
 
-    func set(_ callback: @escaping @Sendable (String) -> Void) { body.withLock { $0 = callback } }
+    init() {
+        // A client only needs the latest status; 64 pending kinds is far more than ever queue.
+        (stream, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
+    }
 
-    func call(_ argument: String) {
-        let callback = body.withLock { $0 }
-        callback?(argument)
+    func call(_ kind: String) { continuation.yield(kind) }
+
+    func finish() { continuation.finish() }
+
+    /// Runs `body` for each change in order; returns after `finish()` or when cancelled.
+    func forEach(_ body: (String) async -> Void) async {
+        for await kind in stream { await body(kind) }
     }
 }

@@ -1,17 +1,16 @@
-import Dispatch
 import FoundationEssentials
 import HTTPTypes
 import RecorderCore
 import StorageUpload
+import SystemSupport
 
 /// The kiosk's gallery: pages of the feed and posted videos through the cache. Store requests and
-/// cache files block, so they run on a queue of their own, never on the cooperative pool.
+/// cache files block, so they run on `BlockingWork`'s threads, never on the cooperative pool.
 public final class KioskLibrary: Sendable {
     /// Posts per gallery page.
     public static let pageSize = 12
     let feed: PostFeed
     let cache: VideoCache
-    private let queue = DispatchQueue(label: "recorder.library", attributes: .concurrent)
 
     public init(store: any StorageBackend, cache: VideoCache) {
         feed = PostFeed(store: store)
@@ -32,16 +31,9 @@ public final class KioskLibrary: Sendable {
     }
 
     private func offPool<T: Sendable>(_ work: @escaping @Sendable () throws(RecorderError) -> T) async throws(APIError) -> T {
-        let result: Result<T, RecorderError> = await withCheckedContinuation { continuation in
-            queue.async {
-                do throws(RecorderError) { continuation.resume(returning: .success(try work())) } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-        }
-        switch result {
-        case .success(let value): return value
-        case .failure(let error):
+        do throws(RecorderError) {
+            return try await BlockingWork.run(work)
+        } catch {
             // A store that is down for now is unavailable here, not a conflict.
             if error.exitStatus == .tempFail { throw APIError(.serviceUnavailable, error.message, exitStatus: .tempFail) }
             throw APIError(error)

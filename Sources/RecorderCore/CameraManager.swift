@@ -202,18 +202,15 @@ public actor CameraManager {
         }
     }
 
-    /// The shot itself, from `.starting`: preview closed, then open, record, finish on a thread.
+    /// The shot itself, from `.starting`: preview closed, then open, record, finish and release on
+    /// the shot's own thread.
     private func record(_ request: ShotRequest, stop: StopSignal,
                         notice: @escaping @Sendable (String) -> Void,
                         progress: @escaping @Sendable (ShotProgress) -> Void) async throws(RecorderError) -> ShotResult {
         await closePreview()
         // Copies for the preview only while somebody watches it (never for `recorder shoot`).
         let watched = lastPreviewRequest.map { ContinuousClock.now - $0 < .seconds(Self.previewIdleSeconds) } ?? false
-        let job = ShotJob(request: request, workspace: workspace, stop: stop, preview: watched ? preview : nil)
-        let outcome = await run(job, stop: stop, notice: notice, progress: progress)
-        // The camera, the encoder and the workspace lock are let go on a thread of their own
-        // (STREAMOFF and munmap can block), and before anyone hears how the shot ended.
-        _ = try? await Self.onThread { () throws(RecorderError) in job.release() }
+        let outcome = await run(request, stop: stop, preview: watched ? preview : nil, notice: notice, progress: progress)
         switch outcome {
         case .success(let result):
             lastResult = result
@@ -244,26 +241,61 @@ public actor CameraManager {
         }
     }
 
-    /// Open, record and finish, each on a thread; the actor only moves the state along.
-    private func run(_ job: ShotJob, stop: StopSignal, notice: @escaping @Sendable (String) -> Void,
+    /// What the shot's thread tells the actor, in order.
+    private enum ShotPhase: Sendable {
+        /// The source is open and recording starts.
+        case recording
+        case finishing
+        /// Finished (or failed), and the camera, encoder and workspace lock let go.
+        case ended(Result<ShotResult, RecorderError>)
+    }
+
+    /// Runs the whole shot on one thread that owns its source, encoder and writer from open to
+    /// release (STREAMOFF and munmap can block); the actor only moves the state along as the
+    /// thread reports its phases, and hears the outcome after everything was let go.
+    private func run(_ request: ShotRequest, stop: StopSignal, preview: PreviewTap?,
+                     notice: @escaping @Sendable (String) -> Void,
                      progress: @escaping @Sendable (ShotProgress) -> Void) async -> Result<ShotResult, RecorderError> {
         let box = progressBox
-        do throws(RecorderError) {
-            try await Self.onThread { () throws(RecorderError) in try job.open() }
-            for path in job.cleaned { notice("removed leftovers of an interrupted shot: \(path)") }
-            for note in job.notes { notice(note) }
-            try transition(to: .recording(stop))
-            try await Self.onThread { () throws(RecorderError) in
+        let workspace = self.workspace
+        let (phases, report) = AsyncStream<ShotPhase>.makeStream()
+        WorkerThread.start(name: "recorder-shot", stackSize: 4 << 20) {
+            // The job never leaves this thread.
+            let job = ShotJob(request: request, workspace: workspace, stop: stop, preview: preview)
+            let outcome: Result<ShotResult, RecorderError>
+            do throws(RecorderError) {
+                try job.open()
+                // Said here, before the first frame, so a stop in answer to them (Ctrl-C) finds
+                // the shot still starting.
+                for path in job.cleaned { notice("removed leftovers of an interrupted shot: \(path)") }
+                for note in job.notes { notice(note) }
+                report.yield(.recording)
                 try job.record { update in
                     box.value.withLock { $0 = update }
                     progress(update)
                 }
+                report.yield(.finishing)
+                outcome = .success(try job.finish())
+            } catch {
+                outcome = .failure(error)
             }
-            try transition(to: .finishing)
-            return .success(try await Self.onThread { () throws(RecorderError) in try job.finish() })
-        } catch {
-            return .failure(error)
+            job.release()
+            report.yield(.ended(outcome))
+            report.finish()
         }
+        var outcome: Result<ShotResult, RecorderError> = .failure(RecorderError("internal error: the shot's thread ended without an outcome",
+                                                                                exitStatus: .software))
+        for await phase in phases {
+            switch phase {
+            case .recording:
+                do throws(RecorderError) { try transition(to: .recording(stop)) } catch { stop.set() }
+            case .finishing:
+                do throws(RecorderError) { try transition(to: .finishing) } catch { stop.set() }
+            case .ended(let result):
+                outcome = result
+            }
+        }
+        return outcome
     }
 
     /// Asks the shot in progress to stop early; it is finished into a valid, shorter file. During a
@@ -313,7 +345,7 @@ public actor CameraManager {
         guard !posting else { throw Self.busyPosting() }
         posting = true
         defer { posting = false }
-        let item = try await Self.onThread { () throws(RecorderError) in
+        let item = try await BlockingWork.run { () throws(RecorderError) in
             try publisher.enqueue(try publisher.plan(caption: caption))
         }
         observer?(.posted(item))
@@ -395,28 +427,9 @@ public actor CameraManager {
 
     // MARK: - Threads
 
-    /// Runs blocking work (ioctl, poll, encoding) on its own thread, off the cooperative pool.
-    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws(RecorderError) -> T) async throws(RecorderError) -> T {
-        let result: Result<T, RecorderError> = await withCheckedContinuation { continuation in
-            WorkerThread.start(name: "recorder-camera", stackSize: 4 << 20) {
-                do throws(RecorderError) {
-                    continuation.resume(returning: .success(try body()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-        }
-        return try result.get()
-    }
-
-    /// Short blocking calls (a device probe, waiting for the preview to close) on a serial queue of
-    /// the manager's own.
-    private static let blockingQueue = DispatchQueue(label: "recorder.camera.blocking")
-
+    /// Short blocking calls (a device probe, waiting for the preview to close), off the actor.
     static func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            blockingQueue.async { continuation.resume(returning: body()) }
-        }
+        await BlockingWork.run(body)
     }
 }
 

@@ -5,11 +5,9 @@ import StorageUpload
 import SystemSupport
 import VideoCapture
 
-/// The blocking work of one shot, done on a dedicated thread in three phases: open, record, finish.
-///
-/// `@unchecked Sendable`: its phases run one after another, each on one thread, handed over by the
-/// CameraManager actor, so no two threads ever touch it at once.
-final class ShotJob: @unchecked Sendable {
+/// The blocking work of one shot: open, record, finish, release. It is made, used and let go on
+/// the shot's own thread (CameraManager's `run`), so it is not Sendable: the compiler keeps it there.
+final class ShotJob {
     let request: ShotRequest
     let workspace: ShotWorkspace
     let stop: StopSignal

@@ -31,9 +31,11 @@ struct KioskFixture {
                           notifier: SystemdNotifier(environment: [:]))
     }
 
-    /// Wires the kiosk and checks the camera, as the camera service does when it starts.
+    /// Wires the kiosk, starts its event publisher and checks the camera, as the camera service
+    /// does when it starts.
     func start() async {
         await kiosk.wire()
+        Task { [kiosk] in await kiosk.publishEvents() }
         await kiosk.manager.checkCamera()
         kiosk.cameraLoopTick.store(MonotonicClock.nowMicroseconds(), ordering: .relaxed)
     }
@@ -44,7 +46,10 @@ struct KioskFixture {
         kiosk.cameraLoopTick.store(MonotonicClock.nowMicroseconds(), ordering: .relaxed)
     }
 
-    func remove() { try? FileManager.default.removeItem(atPath: directory) }
+    func remove() {
+        kiosk.endEvents()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
 
     func application() -> some ApplicationProtocol {
         KioskDaemon(kiosk: kiosk).application()
@@ -478,11 +483,38 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         #expect(text.contains("event: state\ndata: {"))
         #expect(text.contains("\"state\":\"recording\""))
         #expect(text.contains("event: shot\ndata: {"))
-        // Each event is one line of JSON followed by a blank line.
-        for block in text.components(separatedBy: "\n\n") where block.hasPrefix("event:") {
+        // Each event is an id, a name and one line of JSON, followed by a blank line.
+        let blocks = text.components(separatedBy: "\n\n").filter { $0.hasPrefix("id:") }
+        #expect(blocks.count >= 3)
+        for block in blocks {
             let lines = block.split(separator: "\n")
-            #expect(lines.count == 2)
-            #expect((try? JSONSerialization.jsonObject(with: Data(lines[1].dropFirst(6).utf8))) != nil)
+            #expect(lines.count == 3 && lines[1].hasPrefix("event: ") && lines[2].hasPrefix("data: "), "\(block)")
+            #expect((try? JSONSerialization.jsonObject(with: Data(lines.last!.dropFirst(6).utf8))) != nil, "\(block)")
         }
+    }
+
+    @Test func eventsReachClientsInTheOrderTheyHappened() async throws {
+        let fixture = try KioskFixture()
+        defer { fixture.remove() }
+        await fixture.start()
+        let stream = fixture.kiosk.hub.subscribe()
+        let kinds = (0..<30).map { "change\($0)" }
+        for kind in kinds { fixture.kiosk.announce.call(kind) }
+        var seen: [(id: Int, kind: String)] = []
+        // Ends the stream (and so the loop) if the events never all come.
+        let watchdog = Task { [hub = fixture.kiosk.hub] in
+            try await Task.sleep(for: .seconds(30))
+            hub.finishAll()
+        }
+        defer { watchdog.cancel() }
+        for await chunk in stream {
+            for block in String(buffer: chunk).components(separatedBy: "\n\n") where block.hasPrefix("id:") {
+                let lines = block.split(separator: "\n")
+                seen.append((Int(lines[0].dropFirst(4)) ?? -1, String(lines[1].dropFirst(7))))
+            }
+            if seen.count >= kinds.count { break }
+        }
+        #expect(seen.map(\.kind) == kinds)
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.id + 1 == $1.id }, "\(seen.map(\.id))")
     }
 }
