@@ -2,6 +2,7 @@ import Logging
 import RecorderCore
 import ServiceLifecycle
 import Synchronization
+import SystemSupport
 import VideoCapture
 
 /// Keeps the camera side of the kiosk going: watches for the camera leaving and coming back, closes
@@ -65,6 +66,8 @@ struct OutboxDrainService: Service {
     func run() async throws {
         drain.start()
         try? await gracefulShutdown()
-        drain.stop()
+        // Waiting (up to 5 s) for the transfer in progress blocks: not on the cooperative pool.
+        let drain = self.drain
+        await BlockingWork.run { drain.stop() }
     }
 }

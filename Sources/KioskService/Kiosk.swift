@@ -139,17 +139,22 @@ public final class Kiosk: Sendable {
         case .idle: message = camera.lastShotDiscarded
         default: break
         }
-        var current: KioskStatus.CurrentShot?
-        if let shot = camera.currentShot {
-            let playable = FileManager.default.isReadableFile(atPath: shot.videoPath)
-            current = KioskStatus.CurrentShot(
-                id: shot.id, createdAt: RFC3339.string(shot.createdAt), durationSeconds: shot.durationSeconds, frames: shot.frames,
-                framesDropped: shot.framesDropped, width: shot.width, height: shot.height, byteSize: shot.byteSize,
-                endedEarly: shot.endedEarly, cameraLost: camera.lastShotCameraLost,
-                videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: publisher.postedID(shot))
+        // The files (the current shot's link and JSON, its posted marker, free space) are read on a
+        // helper thread: every status request and event asks for them.
+        let workspace = settings.workspace, publisher = self.publisher, outboxRoot = drain.outbox.root
+        let cameraLost = camera.lastShotCameraLost
+        let (current, workspaceFree, outboxFree) = await BlockingWork.run { () -> (KioskStatus.CurrentShot?, Int64?, Int64?) in
+            var current: KioskStatus.CurrentShot?
+            if let shot = workspace.currentShot() {
+                let playable = FileManager.default.isReadableFile(atPath: shot.videoPath)
+                current = KioskStatus.CurrentShot(
+                    id: shot.id, createdAt: RFC3339.string(shot.createdAt), durationSeconds: shot.durationSeconds, frames: shot.frames,
+                    framesDropped: shot.framesDropped, width: shot.width, height: shot.height, byteSize: shot.byteSize,
+                    endedEarly: shot.endedEarly, cameraLost: cameraLost,
+                    videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: publisher.postedID(shot))
+            }
+            return (current, LocalFiles.freeBytes(workspace.root), LocalFiles.freeBytes(outboxRoot))
         }
-        let workspaceFree = LocalFiles.freeBytes(settings.workspace.root)
-        let outboxFree = LocalFiles.freeBytes(drain.outbox.root)
         let needed = settings.shotRequest().bytesNeeded
         let low = (workspaceFree.map { $0 < needed } ?? false) || (outboxFree.map { $0 < needed / 2 } ?? false)
         return KioskStatus(
@@ -164,6 +169,12 @@ public final class Kiosk: Sendable {
                           uploaded: outbox.uploadedCount),
             disk: .init(workspaceFreeBytes: workspaceFree, outboxFreeBytes: outboxFree, low: low),
             shotSeconds: settings.seconds, countdownSeconds: settings.countdown, version: Self.version)
+    }
+
+    /// The workspace's current shot (a readlink and a JSON read, on a helper thread).
+    func currentShot() async -> Shot? {
+        let workspace = settings.workspace
+        return await BlockingWork.run { workspace.currentShot() }
     }
 
     /// Why the kiosk is not healthy, or nothing when it is.

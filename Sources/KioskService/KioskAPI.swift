@@ -101,7 +101,7 @@ public enum KioskAPI {
 
         router.get("/api/shot/current/video.mp4") { request, context in
             await handle { () async throws(APIError) -> Response in
-                guard let shot = await kiosk.manager.status().currentShot else {
+                guard let shot = await kiosk.currentShot() else {
                     throw APIError(.notFound, "there is no shot yet: record one first.", exitStatus: .noInput)
                 }
                 return try await serveFile(shot.videoPath, contentType: "video/mp4", request: request, context: context,

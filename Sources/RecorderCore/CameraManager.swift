@@ -110,8 +110,6 @@ public actor CameraManager {
         public var camera: String
         public var cameraPresent: Bool
         public var progress: ShotProgress?
-        /// The current shot in the workspace, if any.
-        public var currentShot: Shot?
         public var lastShotCameraLost: String?
         /// Why the last shot was not kept (stopped too early), until the next one starts.
         public var lastShotDiscarded: String?
@@ -123,7 +121,7 @@ public actor CameraManager {
         if case .cameraMissing = state { present = false } else { present = true }
         return Status(state: recordState, camera: cameraDescription, cameraPresent: present,
                       progress: recordState.isBusy ? progressBox.value.withLock { $0 } : nil,
-                      currentShot: workspace.currentShot(), lastShotCameraLost: lastResult?.cameraLost?.message,
+                      lastShotCameraLost: lastResult?.cameraLost?.message,
                       lastShotDiscarded: lastDiscarded, posting: posting)
     }
 

@@ -12,6 +12,8 @@ import SystemSupport
 /// serialised by a lock file per video (`flock`), so concurrent requests, in this process or
 /// another, download it once and the others read the result. The calls block; the kiosk makes them
 /// from its own threads, never from the cooperative pool.
+///
+/// `@unchecked Sendable`: `memory`, `memoryBytes` and `verified` are touched only with `lock` held.
 public final class VideoCache: @unchecked Sendable {
     public struct Settings: Sendable, Equatable {
         public var directory: String

@@ -3,8 +3,9 @@ import Synchronization
 /// Idle libcurl handles kept for reuse, so consecutive requests to the store share warm
 /// connections (a handle keeps its connection cache) instead of reconnecting each time.
 final class CurlHandlePool: Sendable {
+    /// `@unchecked Sendable`: a handle is used by one thread at a time, since it is taken out of
+    /// `idle` (under its mutex) while in use and put back only after.
     private final class Entry: @unchecked Sendable {
-        // Used by one thread at a time: taken out of the pool while in use.
         let handle: CurlHandle
         init(_ handle: consuming CurlHandle) { self.handle = handle }
     }

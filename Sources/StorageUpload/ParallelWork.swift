@@ -43,13 +43,19 @@ public enum ParallelWork {
     }
 }
 
-/// Carries a pointer to a non-Sendable closure to threads that are all done with it before the call that made it returns.
+/// Carries a pointer to a non-Sendable closure to the worker threads.
+///
+/// `@unchecked Sendable`: the threads are all done with it before the call that made it returns
+/// (`map` waits for each to signal), so it never outlives its owner nor runs after it.
 private struct UncheckedBox<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
 }
 
 /// The shared counters of one `ParallelWork.map`.
+///
+/// `@unchecked Sendable`: `next`, `results` and `failure` change only with `lock` held, and are
+/// read without it only after every worker has signalled that it is done.
 private final class ParallelState<R>: @unchecked Sendable {
     private let lock = Lock()
     private var next = 0

@@ -2,6 +2,9 @@ import Glibc
 
 /// A mutex that escaping closures and classes can share (the standard library's `Mutex` is
 /// `~Copyable` and cannot be captured by them).
+///
+/// `@unchecked Sendable`: the pthread mutex it wraps is what makes sharing it safe; its pointer
+/// never changes after `init`.
 public final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 

@@ -170,7 +170,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
                 #expect(response.status == .conflict)
             }
             try await fixture.waitFor("idle")
-            let shot = try #require(await fixture.kiosk.manager.status().currentShot)
+            let shot = try #require(fixture.kiosk.manager.workspace.currentShot())
             let size = shot.byteSize
             #expect(shot.durationSeconds > 1.5)
 
@@ -454,7 +454,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
             }
             await fixture.kiosk.manager.waitForShot()
             #expect(await fixture.kiosk.manager.recordState == .idle)
-            #expect(await fixture.kiosk.manager.status().currentShot == nil)
+            #expect(fixture.kiosk.manager.workspace.currentShot() == nil)
         }
     }
 
