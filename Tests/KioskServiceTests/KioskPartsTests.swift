@@ -106,7 +106,9 @@ final class NotifySocket {
         for bad in ["8080", "host:", "host:0", "host:70000", "[::1]9000", ":80"] {
             #expect(KioskSettings.parseListen(bad) == nil, "\(bad)")
         }
-        #expect(throws: RecorderError.self) { try settings(["kiosk.listen": "nonsense"]) }
+        #expect { try settings(["kiosk.listen": "nonsense"]) } throws: { error in
+            (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("nonsense") } == true
+        }
     }
 
     @Test func beyondLoopbackNeedsAToken() throws {
@@ -117,7 +119,9 @@ final class NotifySocket {
             #expect(error.exitStatus == .config)
             #expect(error.message.contains("token"))
         }
-        #expect(throws: RecorderError.self) { try settings(["kiosk.listen": "0.0.0.0:8080", "kiosk.token": "short"]) }
+        #expect { try settings(["kiosk.listen": "0.0.0.0:8080", "kiosk.token": "short"]) } throws: { error in
+            (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("token") } == true
+        }
         let open = try settings(["kiosk.listen": "0.0.0.0:8080"], environment: ["RECORDER_KIOSK_TOKEN": "0123456789abcdef0123"])
         #expect(open.token == "0123456789abcdef0123")
     }

@@ -34,7 +34,7 @@ import VideoCapture
 }
 
 /// Bytes the data segment grew over `attempts` failed calls (after a warm-up round, which
-/// allocates FFmpeg's one-time tables). Exits 2 if a call does not fail.
+/// allocates FFmpeg's one-time tables). Exits 2 if a call does not fail, 4 if nothing can be measured.
 private func failedInitialisationGrowth(attempts: Int, _ attempt: () throws -> Void) -> Int {
     do { try FFmpegLibraries.load() } catch { print("\(error)"); exit(3) }
     func once() {
@@ -48,14 +48,19 @@ private func failedInitialisationGrowth(attempts: Int, _ attempt: () throws -> V
     return dataSegmentBytes() - before
 }
 
-/// The "data" field of /proc/self/statm (heap and anonymous mappings), in bytes.
+/// The "data" field of /proc/self/statm (heap and anonymous mappings), in bytes. A measurement
+/// that cannot be made exits 4: a leak test that reads nothing must fail, not pass.
 private func dataSegmentBytes() -> Int {
-    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+    func cannotMeasure(_ why: String) -> Never {
+        print("cannot measure the data segment: \(why)")
+        exit(4)
+    }
+    guard let file = fopen("/proc/self/statm", "r") else { cannotMeasure("/proc/self/statm: \(String(cString: strerror(errno)))") }
     defer { fclose(file) }
-    var fields = [Int](repeating: 0, count: 7)
     var line = [CChar](repeating: 0, count: 256)
-    guard fgets(&line, 256, file) != nil else { return 0 }
-    let values = String(cString: line).split(separator: " ").compactMap { Int($0.filter(\.isNumber)) }
-    for (i, v) in values.prefix(7).enumerated() { fields[i] = v }
-    return fields[5] * Int(sysconf(Int32(_SC_PAGESIZE)))
+    guard fgets(&line, 256, file) != nil else { cannotMeasure("/proc/self/statm is empty") }
+    let values = String(cString: line).split(separator: " ").map { Int($0.filter(\.isNumber)) }
+    // size resident shared text lib data dt: the data field is the sixth.
+    guard values.count >= 6, let pages = values[5], pages > 0 else { cannotMeasure("unexpected statm line: \(String(cString: line))") }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }

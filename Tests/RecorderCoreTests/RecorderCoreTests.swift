@@ -22,7 +22,7 @@ import VideoCapture
             ShotRequest(seconds: 1, encoder: EncoderSettings(bitrateKbps: 1)),
         ]
         for request in bad {
-            #expect(throws: RecorderError.self) { try request.validate() }
+            #expect { try request.validate() } throws: { ($0 as? RecorderError)?.exitStatus == .usage }
         }
         #expect(throws: Never.self) { try ShotRequest(seconds: 15).validate() }
     }

@@ -64,7 +64,7 @@ import Glibc
             S3Configuration(endpoint: "https://host", region: "r\nx", bucket: "bucket", credentials: credentials),
         ]
         for configuration in bad {
-            #expect(throws: StorageError.self) { try configuration.validate() }
+            #expect { try configuration.validate() } throws: { ($0 as? StorageError)?.kind == .configuration }
         }
     }
 }
@@ -141,7 +141,7 @@ import Glibc
         #expect(error?.message.contains("chmod 600") == true)
         let broken = try file("access_key_id = K\nsecret_access_key = S X\n", mode: 0o600)
         defer { unlink(broken) }
-        #expect(throws: StorageError.self) { try S3Credentials.read(file: broken) }
+        #expect { try S3Credentials.read(file: broken) } throws: { ($0 as? StorageError)?.kind == .configuration }
     }
 }
 
@@ -158,8 +158,10 @@ import Glibc
         #expect(try store.stat(key: "videos/x.mp4") == nil)
         try store.upload(path: a, key: "videos/x.mp4", contentType: "video/mp4", digest: try FileDigest.compute(path: a), journal: root + "/j")
         try store.upload(path: a, key: "videos/x.mp4", contentType: "video/mp4", digest: try FileDigest.compute(path: a), journal: root + "/j")
-        #expect(throws: StorageError.self) {
+        #expect {
             try store.upload(path: b, key: "videos/x.mp4", contentType: "video/mp4", digest: try FileDigest.compute(path: b), journal: root + "/j")
+        } throws: { error in
+            (error as? StorageError).map { $0.kind == .mismatch && $0.message.contains("not overwritten") } == true
         }
         #expect(try String(contentsOfFile: "\(root)/p/videos/x.mp4", encoding: .utf8) == "first")
         let stored = try #require(try store.stat(key: "videos/x.mp4"))

@@ -68,8 +68,10 @@ import Testing
 
     @Test func unknownFourccsAreIgnoredAndAnEmptyListFails() {
         let caps = [FormatCapability(pixelFormat: nil, fourcc: "Q123", label: "weird", isEmulated: false, sizes: .unknown)]
-        #expect(throws: CaptureError.self) {
+        #expect {
             try FormatNegotiator.choose(from: caps, request: CaptureRequest(), device: "cam")
+        } throws: { error in
+            (error as? CaptureError)?.kind == .unsupportedFormat
         }
     }
 }
