@@ -66,6 +66,7 @@ let package = Package(
         .target(
             name: "RecorderCLI",
             dependencies: ["RecorderCore", "KioskService", "VideoCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
+                           .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings),

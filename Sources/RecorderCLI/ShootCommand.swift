@@ -166,7 +166,7 @@ struct ShootCommand: AsyncParsableCommand {
         let manager = CameraManager(workspace: workspace)
         // Set by the signal handler itself, so a Ctrl-C during start-up is not lost on the way.
         let stop = StopSignal()
-        let interrupts = InterruptHandler(stop: stop) { await manager.stop() }
+        let interrupts = await InterruptHandler(stop: stop) { await manager.stop() }
         defer { interrupts.cancel() }
         let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1 && !output.json && !quiet)
         do {
