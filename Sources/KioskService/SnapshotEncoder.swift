@@ -1,35 +1,34 @@
 import FoundationEssentials
-import HTTPTypes
-import Logging
 import MediaEncoder
 import RecorderCore
 import Synchronization
-import StorageUpload
 import SystemSupport
 import VideoCapture
 
 /// Encodes preview JPEGs on `BlockingWork`'s threads (libavcodec work never runs on the
-/// cooperative pool), once per picture however many viewers ask.
-///
-/// `@unchecked Sendable`: `encoder` and `last` are touched only with `lock` held, so one picture
-/// is encoded at a time and a viewer asking for the same picture gets the JPEG already made.
-final class SnapshotEncoder: @unchecked Sendable {
-    private let lock = Lock()
-    private var encoder: JPEGSnapshot?
-    private var last: (serial: UInt64, jpeg: [UInt8])?
+/// cooperative pool), once per picture however many viewers ask: one picture is encoded at a time,
+/// behind a mutex, and a viewer asking for the same picture gets the JPEG already made.
+final class SnapshotEncoder: Sendable {
+    private struct State {
+        var encoder: JPEGSnapshot?
+        var last: (serial: UInt64, jpeg: [UInt8])?
+    }
+    private let state = Mutex(State())
 
     func jpeg(of picture: PreviewTap.Picture) async throws(MediaError) -> [UInt8] {
-        try await BlockingWork.run { () throws(MediaError) in try self.lock.withLock { () throws(MediaError) in try self.encode(picture).get() } }
+        try await BlockingWork.run { () throws(MediaError) in
+            try self.state.withLock { state throws(MediaError) in try Self.encode(picture, &state).get() }
+        }
     }
 
-    private func encode(_ picture: PreviewTap.Picture) -> Result<[UInt8], MediaError> {
-        if let last, last.serial == picture.serial { return .success(last.jpeg) }
+    private static func encode(_ picture: PreviewTap.Picture, _ state: inout State) -> Result<[UInt8], MediaError> {
+        if let last = state.last, last.serial == picture.serial { return .success(last.jpeg) }
         do {
             let encoder: JPEGSnapshot
-            if let existing = self.encoder { encoder = existing } else { encoder = try JPEGSnapshot(maximumWidth: 640) }
-            self.encoder = encoder
+            if let existing = state.encoder { encoder = existing } else { encoder = try JPEGSnapshot(maximumWidth: 640) }
+            state.encoder = encoder
             let jpeg = try picture.bytes.withUnsafeBytes { raw in try encoder.jpeg(of: raw, format: picture.format) }
-            last = (picture.serial, jpeg)
+            state.last = (picture.serial, jpeg)
             return .success(jpeg)
         } catch let error as MediaError {
             return .failure(error)

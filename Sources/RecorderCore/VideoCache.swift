@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 import Glibc
 import StorageUpload
 import SystemSupport
@@ -13,8 +14,7 @@ import SystemSupport
 /// another, download it once and the others read the result. The calls block; the kiosk makes them
 /// from its own threads, never from the cooperative pool.
 ///
-/// `@unchecked Sendable`: `memory`, `memoryBytes` and `verified` are touched only with `lock` held.
-public final class VideoCache: @unchecked Sendable {
+public final class VideoCache: Sendable {
     public struct Settings: Sendable, Equatable {
         public var directory: String
         public var maxDiskBytes: Int64
@@ -53,12 +53,14 @@ public final class VideoCache: @unchecked Sendable {
     }
 
     public let settings: Settings
-    private let lock = Lock()
-    /// name -> (bytes, verified size), most recently used last.
-    private var memory: [(name: String, bytes: Data)] = []
-    private var memoryBytes: Int64 = 0
-    /// Files this process has checked: name -> (inode, size).
-    private var verified: [String: (inode: UInt64, size: Int64)] = [:]
+    private struct Levels {
+        /// name -> bytes, most recently used last.
+        var memory: [(name: String, bytes: Data)] = []
+        var memoryBytes: Int64 = 0
+        /// Files this process has checked: name -> (inode, size).
+        var verified: [String: (inode: UInt64, size: Int64)] = [:]
+    }
+    private let levels = Mutex(Levels())
 
     public init(settings: Settings) {
         self.settings = settings
@@ -114,10 +116,10 @@ public final class VideoCache: @unchecked Sendable {
     /// Removes every cached video (and leftovers of interrupted downloads) and empties the memory
     /// level. Counts exactly the bytes of the files it removed.
     public func clear() -> ClearReport {
-        lock.withLock {
-            memory.removeAll()
-            memoryBytes = 0
-            verified.removeAll()
+        levels.withLock { state in
+            state.memory.removeAll()
+            state.memoryBytes = 0
+            state.verified.removeAll()
         }
         var report = ClearReport(files: 0, bytes: 0)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: settings.directory)) ?? []
@@ -152,11 +154,11 @@ public final class VideoCache: @unchecked Sendable {
         guard let status = LocalFiles.status(of: file) else { return nil }
         let size = status.size, inode = status.inode
         if size == metadata.byteSize {
-            if let known = lock.withLock({ verified[name] }), known.inode == inode, known.size == size {
+            if let known = levels.withLock({ $0.verified[name] }), known.inode == inode, known.size == size {
                 return Video(path: file, size: size, bytes: nil, level: .disk, replaced: nil)
             }
             if let digest = try? FileDigest.compute(path: file), digest.sha256 == metadata.sha256 {
-                lock.withLock { verified[name] = (inode, size) }
+                levels.withLock { $0.verified[name] = (inode, size) }
                 return Video(path: file, size: size, bytes: nil, level: .disk, replaced: nil)
             }
             replaced = "the cached copy of \(metadata.id) did not match its SHA-256; it was fetched again"
@@ -206,7 +208,7 @@ public final class VideoCache: @unchecked Sendable {
             throw RecorderError(error)
         }
         let inode = LocalFiles.status(of: final)?.inode ?? 0
-        lock.withLock { verified[name] = (inode, got.size) }
+        levels.withLock { $0.verified[name] = (inode, got.size) }
         return Video(path: final, size: got.size, bytes: nil, level: .store, replaced: nil)
     }
 
@@ -249,33 +251,33 @@ public final class VideoCache: @unchecked Sendable {
     // MARK: - Memory level
 
     private func memoryHit(_ name: String) -> Data? {
-        lock.withLock {
-            guard let index = memory.firstIndex(where: { $0.name == name }) else { return nil }
-            let entry = memory.remove(at: index)
-            memory.append(entry)
+        levels.withLock { state in
+            guard let index = state.memory.firstIndex(where: { $0.name == name }) else { return nil }
+            let entry = state.memory.remove(at: index)
+            state.memory.append(entry)
             return entry.bytes
         }
     }
 
     private func remember(_ name: String, _ bytes: Data) {
-        lock.withLock {
-            if let index = memory.firstIndex(where: { $0.name == name }) {
-                memoryBytes -= Int64(memory.remove(at: index).bytes.count)
+        levels.withLock { state in
+            if let index = state.memory.firstIndex(where: { $0.name == name }) {
+                state.memoryBytes -= Int64(state.memory.remove(at: index).bytes.count)
             }
-            memory.append((name, bytes))
-            memoryBytes += Int64(bytes.count)
-            while memoryBytes > settings.maxMemoryBytes, let oldest = memory.first {
-                memory.removeFirst()
-                memoryBytes -= Int64(oldest.bytes.count)
+            state.memory.append((name, bytes))
+            state.memoryBytes += Int64(bytes.count)
+            while state.memoryBytes > settings.maxMemoryBytes, let oldest = state.memory.first {
+                state.memory.removeFirst()
+                state.memoryBytes -= Int64(oldest.bytes.count)
             }
         }
     }
 
     private func forget(_ name: String) {
-        lock.withLock {
-            verified[name] = nil
-            if let index = memory.firstIndex(where: { $0.name == name }) {
-                memoryBytes -= Int64(memory.remove(at: index).bytes.count)
+        levels.withLock { state in
+            state.verified[name] = nil
+            if let index = state.memory.firstIndex(where: { $0.name == name }) {
+                state.memoryBytes -= Int64(state.memory.remove(at: index).bytes.count)
             }
         }
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import SystemSupport
 
 /// Runs blocking work (network requests) on real threads, `width` at a time. Unlike
@@ -52,31 +53,33 @@ private struct UncheckedBox<T>: @unchecked Sendable {
     init(_ value: T) { self.value = value }
 }
 
-/// The shared counters of one `ParallelWork.map`.
-///
-/// `@unchecked Sendable`: `next`, `results` and `failure` change only with `lock` held, and are
-/// read without it only after every worker has signalled that it is done.
-private final class ParallelState<R>: @unchecked Sendable {
-    private let lock = Lock()
-    private var next = 0
+/// The shared counters of one `ParallelWork.map`, behind one mutex.
+private final class ParallelState<R: Sendable>: Sendable {
+    private struct Counters {
+        var next = 0
+        var results: [R?]
+        var failure: StorageError?
+    }
     private let count: Int
-    private(set) var results: [R?]
-    private(set) var failure: StorageError?
+    private let counters: Mutex<Counters>
 
     init(count: Int) {
         self.count = count
-        results = Array(repeating: nil, count: count)
+        counters = Mutex(Counters(results: Array(repeating: nil, count: count)))
     }
 
+    var results: [R?] { counters.withLock { $0.results } }
+    var failure: StorageError? { counters.withLock { $0.failure } }
+
     func take() -> Int? {
-        lock.withLock {
-            guard failure == nil, next < count else { return nil }
-            defer { next += 1 }
-            return next
+        counters.withLock { state in
+            guard state.failure == nil, state.next < count else { return nil }
+            defer { state.next += 1 }
+            return state.next
         }
     }
 
-    func store(_ result: R, at index: Int) { lock.withLock { results[index] = result } }
+    func store(_ result: R, at index: Int) { counters.withLock { $0.results[index] = result } }
 
-    func fail(_ error: StorageError) { lock.withLock { if failure == nil { failure = error } } }
+    func fail(_ error: StorageError) { counters.withLock { if $0.failure == nil { $0.failure = error } } }
 }

@@ -29,7 +29,8 @@ import Testing
         // Guards the other checks against passing because they read nothing.
         let files = try Self.swiftFiles()
         #expect(files.count > 50)
-        #expect(try Self.uses(of: "@unchecked Sendable").count >= 5)
+        #expect(try Self.uses(of: "import ").count > 100)
+        #expect(try Self.uses(of: "@unchecked Sendable").count >= 1)
     }
 
     @Test func everyUncheckedSendableSaysWhatMakesItSafe() throws {

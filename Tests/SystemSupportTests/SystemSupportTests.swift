@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Synchronization
 import SystemSupport
 import Testing
 
@@ -50,8 +51,7 @@ import Testing
         #expect(FilePaths.join("", "b") == "b")
     }
 
-    @Test func workerThreadsRunConcurrentlyAndTheLockKeepsCountsExact() {
-        let lock = Lock()
+    @Test func workerThreadsRunConcurrently() {
         let counter = Counter()
         let done = DispatchSemaphore(value: 0)
         // Four threads that each wait for all four to have started: only real concurrent threads
@@ -59,16 +59,47 @@ import Testing
         let started = Counter()
         for _ in 0..<4 {
             WorkerThread.start(name: "test-worker") {
-                lock.withLock { started.value += 1 }
+                started.add()
                 var spins = 0
-                while lock.withLock({ started.value }) < 4 && spins < 5_000 { usleep(1000); spins += 1 }
-                for _ in 0..<10_000 { lock.withLock { counter.value += 1 } }
+                while started.value < 4 && spins < 5_000 { usleep(1000); spins += 1 }
+                for _ in 0..<10_000 { counter.add() }
                 done.signal()
             }
         }
         for _ in 0..<4 { done.wait() }
         #expect(started.value == 4)
         #expect(counter.value == 40_000)
+    }
+
+    @Test func blockingWorkRunsOffTheCallerAndSkipsWhatACancelledCallerNoLongerNeeds() async throws {
+        // Runs on a helper thread, and its errors arrive typed.
+        #expect(await BlockingWork.run { BlockingWork.isHelperThread })
+        #expect(!BlockingWork.isHelperThread)
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) { try await BlockingWork.run { () throws(Refused) in throw Refused() } }
+        // Occupy every helper, then queue work from a task that is cancelled before a helper is free:
+        // it must never run.
+        let release = DispatchSemaphore(value: 0)
+        let running = Counter()
+        let busy = (0..<4).map { _ in
+            Task { await BlockingWork.run { running.add(); release.wait() } }
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while running.value < 4 {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the four helpers never all started")
+                for _ in 0..<4 { release.signal() }
+                return
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let ran = Counter()
+        let skipped = Task { await BlockingWork.runUnlessCancelled { ran.add() } }
+        skipped.cancel()
+        for _ in 0..<4 { release.signal() }
+        for task in busy { await task.value }
+        #expect(await skipped.value == nil)
+        #expect(ran.value == 0)
     }
 
     @Test func printErrorWritesEverything() throws {
@@ -87,6 +118,9 @@ import Testing
     }
 }
 
-private final class Counter: @unchecked Sendable {
-    var value = 0
+/// A count shared with threads and escaping closures.
+private final class Counter: Sendable {
+    private let count = Mutex(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }
