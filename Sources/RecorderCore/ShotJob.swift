@@ -59,7 +59,7 @@ final class ShotJob {
             try FFmpegLibraries.load()
             let (source, sourceNotes) = try SourceSelector.open(request)
             self.source = source
-            notes = sourceNotes
+            notes += sourceNotes
             recorder = try MP4Recorder(path: draft.recordingPath, input: source.format, settings: request.encoder)
             if let path = ProcessInfo.processInfo.environment["RECORDER_FRAME_LOG"], !path.isEmpty,
                let log = FrameLog(path: path) {
