@@ -116,8 +116,9 @@ import VideoCapture
     }
 }
 
-/// Polls `condition` until it holds; fails the test (instead of hanging it) after `seconds`.
-func waitUntil(_ what: String, seconds: Double = 60, _ condition: () async -> Bool) async throws {
+/// Polls `condition` until it holds; fails the test (instead of hanging it) after `seconds`, which
+/// are generous: a shot takes a minute to open on a machine busy with qemu and two builds.
+func waitUntil(_ what: String, seconds: Double = 300, _ condition: () async -> Bool) async throws {
     let deadline = ContinuousClock.now + .seconds(seconds)
     while !(await condition()) {
         guard ContinuousClock.now < deadline else {
