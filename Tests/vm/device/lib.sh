@@ -1,0 +1,64 @@
+# Shared by the device test sections (sourced by Tests/vm/device-tests.sh, never run alone):
+# the devices, the workspace, the PASS/FAIL counters and the helpers the sections use.
+REC=${RECORDER_BIN:-$PWD/.build/debug/recorder}
+VIVID=${VIVID_DEVICE:-/dev/video0}
+LOOP=${LOOPBACK_DEVICE:-/dev/video10}
+LOOP2=${LOOPBACK_DEVICE2:-/dev/video11}  # a second loopback node for MJPEG: a node keeps its first producer's format
+T=$(mktemp -d /tmp/devtests.XXXXXX); chmod 755 "$T"
+WS=$T/ws
+pass=0; fail=0
+ok()  { echo "PASS: $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+check() { local name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
+# Exit status $1 was $2 and file $4 says $3 (a grep pattern): one check, so both count.
+exits_saying() { [ "$1" -eq "$2" ] && grep -q "$3" "$4"; }
+# section NAME: prints how long the previous section took, then the new one's heading (the host's
+# run-in-vm.sh names the last heading when the guest runs out of time).
+SECTION=; SECTION_START=$SECONDS
+section() {
+  [ -n "$SECTION" ] && echo "   (section '$SECTION' took $((SECONDS - SECTION_START)) s)"
+  SECTION=$1; SECTION_START=$SECONDS
+  [ -n "$1" ] && echo "== $1"
+}
+
+for need in "$REC" v4l2-ctl ffmpeg ffprobe python3; do
+  command -v "$need" >/dev/null || [ -x "$need" ] || { echo "FAIL: missing $need"; echo "0 passed, 1 failed"; exit 1; }
+done
+[ -e "$VIVID" ] || { echo "FAIL: $VIVID missing: vivid is not loaded"; echo "0 passed, 1 failed"; exit 1; }
+[ -e "$LOOP" ] || { echo "FAIL: $LOOP missing: v4l2loopback is not loaded"; echo "0 passed, 1 failed"; exit 1; }
+
+# Every shot logs the V4L2 sequence number of each recorded frame (RECORDER_FRAME_LOG): a gap is a
+# frame dropped under load (allowed, and recorder must count it); a repeat is never allowed.
+FRAMES=$T/frames.log
+shoot() { RECORDER_FRAME_LOG=$FRAMES "$REC" shoot --workspace "$WS" "$@"; }
+# "<recorded> <seqgaps> <repeats>" from the frame log.
+seqstats() { python3 "$HERE/device/shots.py" seqstats "$FRAMES"; }
+# Waits until a background shot is really recording (its fragmented file has data), then $1 seconds:
+# under emulation start-up takes seconds, and a signal sent before the handler exists is lost.
+wait_recording() {
+  for _ in $(seq 1 150); do
+    ls "$WS"/.incoming-*/recording.mp4 >/dev/null 2>&1 && [ -s "$(ls "$WS"/.incoming-*/recording.mp4 | head -1)" ] && break
+    sleep 0.2
+  done
+  sleep "$1"
+}
+probe() { ffprobe -v error -count_frames -select_streams v:0 -show_entries "stream=$2" -of default=nw=1:nk=1 "$1"; }
+current() { readlink "$WS/current"; }
+json() { python3 "$HERE/device/shots.py" field "$1" "$2"; }
+near() { python3 "$HERE/device/shots.py" near "$1" "$2" "$3"; }
+# Whether the shot.json at $1 says the shot was recovered after a crash.
+recovered() { python3 "$HERE/device/shots.py" recovered "$1"; }
+
+# Producer for v4l2loopback: frame N carries N in 8 black/white bars (see frame-index.py).
+# Rendered once up front: the geq filter is too slow under emulation to run in real time.
+ffmpeg -v error -f lavfi -i "color=c=black:s=320x240:r=15,format=gray,geq=lum='if(bitand(N\,pow(2\,floor(X/40)))\,235\,16)'" \
+  -frames:v 256 -f rawvideo -pix_fmt gray "$T/bars.gray"
+start_producer() {  # $1: device, then extra ffmpeg output args
+  local dev=$1; shift
+  ffmpeg -v error -re -stream_loop -1 -f rawvideo -pix_fmt gray -s 320x240 -r 15 -i "$T/bars.gray" "$@" -f v4l2 "$dev" > "$T/producer.log" 2>&1 &
+  PRODUCER=$!
+  for _ in $(seq 1 50); do v4l2-ctl -d "$dev" --get-fmt-video 2>/dev/null | grep -q "Width/Height" && return 0; sleep 0.2; done
+  return 1
+}
+stop_producer() { kill "$PRODUCER" 2>/dev/null; wait "$PRODUCER" 2>/dev/null; sleep 0.5; }
+
