@@ -1,0 +1,95 @@
+import FoundationEssentials
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import RecorderCore
+import StorageUpload
+import SystemSupport
+
+/// The camera and the shot, under `/api`: status and its event stream, shoot, stop, post, the
+/// current shot's video and the live preview.
+enum ShotRoutes {
+    static func collection(_ kiosk: Kiosk) -> RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+
+        routes.get("status") { _, _ in
+            KioskAPI.encoded(await kiosk.status())
+        }
+
+        routes.get("events") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/event-stream"
+            headers[.cacheControl] = "no-store"
+            let stream = kiosk.hub.subscribe()
+            // The first event is the current status, so a client never starts from nothing.
+            kiosk.hub.publish("status", value: await kiosk.status())
+            return Response(status: .ok, headers: headers, body: ResponseBody(asyncSequence: stream))
+        }
+
+        routes.post("shoot") { request, _ in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                let body = try await JSONBody.read(request, allowed: ["seconds", "countdown"])
+                let fields = try body.decode(KioskAPI.ShootFields.self)
+                let seconds = fields.seconds ?? kiosk.settings.seconds
+                guard seconds.isFinite, seconds >= 1, seconds <= KioskSettings.maximumSeconds else {
+                    throw APIError.badRequest("seconds must be from 1 to \(Int(KioskSettings.maximumSeconds)) (got \(seconds)).")
+                }
+                let countdown = fields.countdown ?? kiosk.settings.countdown
+                guard (0...60).contains(countdown) else {
+                    throw APIError.badRequest("countdown must be from 0 to 60 seconds (got \(countdown)).")
+                }
+                do {
+                    try await kiosk.manager.begin(kiosk.settings.shotRequest(seconds: seconds), countdown: countdown)
+                } catch {
+                    throw APIError(RecorderError.wrap(error))
+                }
+                return KioskAPI.encoded(await kiosk.status(), status: .accepted)
+            }
+        }
+
+        routes.post("stop") { request, _ in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                _ = try await JSONBody.read(request, allowed: [], optional: true)
+                let stopped = await kiosk.manager.stop()
+                return KioskAPI.encoded(KioskAPI.StopAnswer(stopped: stopped, state: (await kiosk.manager.recordState).name))
+            }
+        }
+
+        routes.post("post") { request, _ in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                let body = try await JSONBody.read(request, allowed: ["caption"])
+                let fields = try body.decode(KioskAPI.PostFields.self)
+                guard let caption = fields.caption else {
+                    throw APIError.badRequest("caption is required (it may be empty: {\"caption\": \"\"}).")
+                }
+                do {
+                    let item = try await kiosk.manager.post(caption: caption, publisher: kiosk.publisher)
+                    return KioskAPI.encoded(KioskAPI.QueuedAnswer(id: item.metadata.id, status: "queued", bytes: item.metadata.byteSize), status: .accepted)
+                } catch {
+                    throw APIError(RecorderError.wrap(error))
+                }
+            }
+        }
+
+        routes.get("shot/current/video.mp4") { request, context in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                guard let shot = await kiosk.currentShot() else {
+                    throw APIError(.notFound, "there is no shot yet: record one first.", exitStatus: .noInput)
+                }
+                return try await KioskAPI.serveFile(shot.videoPath, contentType: "video/mp4", request: request, context: context,
+                                           missing: "the current shot's video is no longer in the workspace (it was posted).")
+            }
+        }
+
+        routes.get("preview.jpg") { _, _ in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                let jpeg = try await kiosk.previewJPEG()
+                var headers = HTTPFields()
+                headers[.contentType] = "image/jpeg"
+                headers[.cacheControl] = "no-store"
+                return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: jpeg)))
+            }
+        }
+        return routes
+    }
+}
