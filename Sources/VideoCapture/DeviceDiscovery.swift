@@ -41,11 +41,11 @@ public enum DeviceDiscovery {
             let device = try V4L2Device(path: path)
             description.canOpen = true
             do {
-                let identity = try V4L2CaptureSource.queryCapabilities(device)
+                let identity = try device.queryCapabilities()
                 description.driver = identity.driver
                 description.card = identity.card
                 description.isCapture = true
-                description.formats = V4L2CaptureSource.enumerateFormats(device)
+                description.formats = device.enumerateFormats()
             } catch {
                 description.problem = error.detail.isEmpty ? "not a capture device" : error.detail
             }
@@ -63,7 +63,7 @@ public enum DeviceDiscovery {
     /// Whether `path` opens and reports video capture: one VIDIOC_QUERYCAP, no format enumeration.
     static func isCaptureNode(_ path: String) -> Bool {
         guard let device = try? V4L2Device(path: path) else { return false }
-        return (try? V4L2CaptureSource.queryCapabilities(device)) != nil
+        return (try? device.queryCapabilities()) != nil
     }
 
     /// Whether the kiosk's camera is there: `device` (a path, by-id name or index), or for nil the

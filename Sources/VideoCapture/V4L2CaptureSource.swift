@@ -32,10 +32,10 @@ public final class V4L2CaptureSource: FrameSource {
         self.path = path
         self.stallTimeout = stallTimeout
         let device = try V4L2Device(path: path)
-        let caps = try Self.queryCapabilities(device)
+        let caps = try device.queryCapabilities()
         self.name = "\(path) (\(caps.card))"
         self.sharesBuffersWithWriter = caps.driver == "v4l2 loopback"
-        let formats = Self.enumerateFormats(device)
+        let formats = device.enumerateFormats()
         let choice = try FormatNegotiator.choose(from: formats, request: request, device: path)
         let negotiated = try Self.setFormat(device, choice: choice)
         self.choice = choice
@@ -54,96 +54,6 @@ public final class V4L2CaptureSource: FrameSource {
     deinit { close() }
 
     // MARK: - Phases
-
-    /// The capabilities a capture node must have; anything else gets a clear "not a capture device".
-    static func queryCapabilities(_ device: borrowing V4L2Device) throws(CaptureError) -> DeviceIdentity {
-        var cap = v4l2_capability()
-        do {
-            try device.ioctl(CV4L2_VIDIOC_QUERYCAP, "VIDIOC_QUERYCAP", &cap)
-        } catch let error where error.kind == .notACaptureDevice || error.errno == EINVAL {
-            throw CaptureError(.notACaptureDevice, device: device.path, operation: "VIDIOC_QUERYCAP", errno: error.errno,
-                               detail: "It does not speak V4L2.")
-        }
-        let identity = DeviceIdentity(cap)
-        guard identity.deviceCaps & CV4L2_CAP_VIDEO_CAPTURE != 0 else {
-            let mplane = identity.deviceCaps & CV4L2_CAP_VIDEO_CAPTURE_MPLANE != 0
-            throw CaptureError(.notACaptureDevice, device: device.path, operation: "VIDIOC_QUERYCAP",
-                               detail: mplane ? "It uses the multi-planar API, which recorder does not support yet."
-                                              : "\(identity.card) (\(identity.driver)) has no video capture capability.")
-        }
-        guard identity.deviceCaps & CV4L2_CAP_STREAMING != 0 else {
-            throw CaptureError(.notACaptureDevice, device: device.path, operation: "VIDIOC_QUERYCAP",
-                               detail: "It does not support streaming I/O.")
-        }
-        return identity
-    }
-
-    /// Every format with its sizes and rates; an enumeration the driver refuses yields what it gave so far.
-    static func enumerateFormats(_ device: borrowing V4L2Device) -> [FormatCapability] {
-        var result: [FormatCapability] = []
-        var index: UInt32 = 0
-        while true {
-            var desc = v4l2_fmtdesc()
-            desc.index = index
-            desc.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
-            guard device.tryIoctl(CV4L2_VIDIOC_ENUM_FMT, &desc) == 0 else { break }
-            let pixelFormat = PixelFormat(rawValue: desc.pixelformat)
-            let fourcc = PixelFormat.fourccString(desc.pixelformat)
-            result.append(FormatCapability(
-                pixelFormat: pixelFormat, fourcc: fourcc, label: cString(desc.description),
-                isEmulated: desc.flags & CV4L2_FMT_FLAG_EMULATED != 0,
-                sizes: enumerateSizes(device, pixelFormat: desc.pixelformat)))
-            index += 1
-        }
-        return result
-    }
-
-    static func enumerateSizes(_ device: borrowing V4L2Device, pixelFormat: UInt32) -> SizeOptions {
-        var options: [SizeOption] = []
-        var index: UInt32 = 0
-        while true {
-            var size = v4l2_frmsizeenum()
-            size.index = index
-            size.pixel_format = pixelFormat
-            guard device.tryIoctl(CV4L2_VIDIOC_ENUM_FRAMESIZES, &size) == 0 else { break }
-            if size.type == CV4L2_FRMSIZE_TYPE_DISCRETE {
-                let w = size.discrete.width, h = size.discrete.height
-                options.append(SizeOption(size: FrameSize(width: Int(w), height: Int(h)),
-                                          rates: enumerateRates(device, pixelFormat: pixelFormat, width: w, height: h)))
-            } else {
-                let s = size.stepwise
-                return .range(min: FrameSize(width: Int(s.min_width), height: Int(s.min_height)),
-                              max: FrameSize(width: Int(s.max_width), height: Int(s.max_height)),
-                              step: FrameSize(width: Int(max(s.step_width, 1)), height: Int(max(s.step_height, 1))),
-                              rates: enumerateRates(device, pixelFormat: pixelFormat, width: s.max_width, height: s.max_height))
-            }
-            index += 1
-        }
-        return options.isEmpty ? .unknown : .discrete(options)
-    }
-
-    static func enumerateRates(_ device: borrowing V4L2Device, pixelFormat: UInt32, width: UInt32, height: UInt32) -> RateOptions {
-        var rates: [FrameRate] = []
-        var index: UInt32 = 0
-        while true {
-            var interval = v4l2_frmivalenum()
-            interval.index = index
-            interval.pixel_format = pixelFormat
-            interval.width = width
-            interval.height = height
-            guard device.tryIoctl(CV4L2_VIDIOC_ENUM_FRAMEINTERVALS, &interval) == 0 else { break }
-            if interval.type == CV4L2_FRMIVAL_TYPE_DISCRETE {
-                rates.append(FrameRate(interval: interval.discrete.numerator, interval.discrete.denominator))
-            } else {
-                let s = interval.stepwise
-                // The longest interval is the lowest rate.
-                return .range(min: FrameRate(interval: s.max.numerator, s.max.denominator),
-                              max: FrameRate(interval: s.min.numerator, s.min.denominator))
-            }
-            index += 1
-        }
-        return rates.isEmpty ? .unknown : .discrete(rates)
-    }
 
     /// VIDIOC_S_FMT then VIDIOC_S_PARM; returns what the driver actually set, which may differ.
     static func setFormat(_ device: borrowing V4L2Device, choice: CaptureChoice) throws(CaptureError) -> CaptureFormat {
@@ -192,10 +102,7 @@ public final class V4L2CaptureSource: FrameSource {
 
     private func mapBuffers() throws(CaptureError) {
         for index in buffers.indices {
-            var buf = v4l2_buffer()
-            buf.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
-            buf.memory = CV4L2_MEMORY_MMAP
-            buf.index = UInt32(index)
+            var buf = V4L2Device.captureBuffer(index: index)
             try device.ioctl(CV4L2_VIDIOC_QUERYBUF, "VIDIOC_QUERYBUF", &buf)
             let length = Int(buf.length)
             guard let start = cv4l2_mmap(length, device.fd, Int64(cv4l2_buffer_offset(&buf))),
@@ -214,10 +121,7 @@ public final class V4L2CaptureSource: FrameSource {
     }
 
     private func queue(_ index: Int) throws(CaptureError) {
-        var buf = v4l2_buffer()
-        buf.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
-        buf.memory = CV4L2_MEMORY_MMAP
-        buf.index = UInt32(index)
+        var buf = V4L2Device.captureBuffer(index: index)
         try device.ioctl(CV4L2_VIDIOC_QBUF, "VIDIOC_QBUF", &buf)
     }
 
@@ -241,9 +145,7 @@ public final class V4L2CaptureSource: FrameSource {
                 try checkStall()
                 continue
             }
-            var buf = v4l2_buffer()
-            buf.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
-            buf.memory = CV4L2_MEMORY_MMAP
+            var buf = V4L2Device.captureBuffer()
             let code = device.tryIoctl(CV4L2_VIDIOC_DQBUF, &buf)
             if code == EAGAIN {
                 if pfd.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
@@ -301,10 +203,7 @@ public final class V4L2CaptureSource: FrameSource {
 
     /// The sequence number and timestamp the driver now reports for a buffer slot (VIDIOC_QUERYBUF).
     private func slotStamp(_ index: Int) -> (sequence: UInt32, timestamp: Int64)? {
-        var buf = v4l2_buffer()
-        buf.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
-        buf.memory = CV4L2_MEMORY_MMAP
-        buf.index = UInt32(index)
+        var buf = V4L2Device.captureBuffer(index: index)
         guard device.tryIoctl(CV4L2_VIDIOC_QUERYBUF, &buf) == 0 else { return nil }
         return (buf.sequence, cv4l2_buffer_timestamp_us(&buf))
     }

@@ -63,3 +63,104 @@ struct V4L2Device: ~Copyable {
         }
     }
 }
+
+// MARK: - Typed requests
+
+extension V4L2Device {
+    /// A capture buffer description for the memory-mapped queue: the one place its type and
+    /// memory are set (QUERYBUF, QBUF, DQBUF and a slot's stamp all start from it).
+    static func captureBuffer(index: Int? = nil) -> v4l2_buffer {
+        var buf = v4l2_buffer()
+        buf.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+        buf.memory = CV4L2_MEMORY_MMAP
+        if let index { buf.index = UInt32(index) }
+        return buf
+    }
+
+    /// Every entry a VIDIOC_ENUM_* request gives, index 0 upwards, until the driver says there are
+    /// no more (EINVAL) or refuses; `prepare` fills in what the request asks about.
+    func enumerate<T>(_ request: UInt, _ prepare: (inout T, UInt32) -> Void, _ empty: () -> T) -> [T] {
+        var entries: [T] = []
+        var index: UInt32 = 0
+        while true {
+            var entry = empty()
+            prepare(&entry, index)
+            guard tryIoctl(request, &entry) == 0 else { return entries }
+            entries.append(entry)
+            index += 1
+        }
+    }
+
+    /// The capabilities a capture node must have; anything else gets a clear "not a capture device".
+    func queryCapabilities() throws(CaptureError) -> DeviceIdentity {
+        var cap = v4l2_capability()
+        do {
+            try ioctl(CV4L2_VIDIOC_QUERYCAP, "VIDIOC_QUERYCAP", &cap)
+        } catch let error where error.kind == .notACaptureDevice || error.errno == EINVAL {
+            throw CaptureError(.notACaptureDevice, device: path, operation: "VIDIOC_QUERYCAP", errno: error.errno,
+                               detail: "It does not speak V4L2.")
+        }
+        let identity = DeviceIdentity(cap)
+        guard identity.deviceCaps & CV4L2_CAP_VIDEO_CAPTURE != 0 else {
+            let mplane = identity.deviceCaps & CV4L2_CAP_VIDEO_CAPTURE_MPLANE != 0
+            throw CaptureError(.notACaptureDevice, device: path, operation: "VIDIOC_QUERYCAP",
+                               detail: mplane ? "It uses the multi-planar API, which recorder does not support yet."
+                                              : "\(identity.card) (\(identity.driver)) has no video capture capability.")
+        }
+        guard identity.deviceCaps & CV4L2_CAP_STREAMING != 0 else {
+            throw CaptureError(.notACaptureDevice, device: path, operation: "VIDIOC_QUERYCAP",
+                               detail: "It does not support streaming I/O.")
+        }
+        return identity
+    }
+
+    /// Every format with its sizes and rates; an enumeration the driver refuses yields what it gave so far.
+    func enumerateFormats() -> [FormatCapability] {
+        let descriptions: [v4l2_fmtdesc] = enumerate(CV4L2_VIDIOC_ENUM_FMT, { desc, index in
+            desc.index = index
+            desc.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
+        }, { v4l2_fmtdesc() })
+        return descriptions.map { desc in
+            FormatCapability(pixelFormat: PixelFormat(rawValue: desc.pixelformat), fourcc: PixelFormat.fourccString(desc.pixelformat),
+                             label: cString(desc.description), isEmulated: desc.flags & CV4L2_FMT_FLAG_EMULATED != 0,
+                             sizes: enumerateSizes(pixelFormat: desc.pixelformat))
+        }
+    }
+
+    func enumerateSizes(pixelFormat: UInt32) -> SizeOptions {
+        let sizes: [v4l2_frmsizeenum] = enumerate(CV4L2_VIDIOC_ENUM_FRAMESIZES, { size, index in
+            size.index = index
+            size.pixel_format = pixelFormat
+        }, { v4l2_frmsizeenum() })
+        // A stepwise or continuous range comes as one entry.
+        if let first = sizes.first, first.type != CV4L2_FRMSIZE_TYPE_DISCRETE {
+            let s = first.stepwise
+            return .range(min: FrameSize(width: Int(s.min_width), height: Int(s.min_height)),
+                          max: FrameSize(width: Int(s.max_width), height: Int(s.max_height)),
+                          step: FrameSize(width: Int(max(s.step_width, 1)), height: Int(max(s.step_height, 1))),
+                          rates: enumerateRates(pixelFormat: pixelFormat, width: s.max_width, height: s.max_height))
+        }
+        let options = sizes.map { size in
+            SizeOption(size: FrameSize(width: Int(size.discrete.width), height: Int(size.discrete.height)),
+                       rates: enumerateRates(pixelFormat: pixelFormat, width: size.discrete.width, height: size.discrete.height))
+        }
+        return options.isEmpty ? .unknown : .discrete(options)
+    }
+
+    func enumerateRates(pixelFormat: UInt32, width: UInt32, height: UInt32) -> RateOptions {
+        let intervals: [v4l2_frmivalenum] = enumerate(CV4L2_VIDIOC_ENUM_FRAMEINTERVALS, { interval, index in
+            interval.index = index
+            interval.pixel_format = pixelFormat
+            interval.width = width
+            interval.height = height
+        }, { v4l2_frmivalenum() })
+        if let first = intervals.first, first.type != CV4L2_FRMIVAL_TYPE_DISCRETE {
+            let s = first.stepwise
+            // The longest interval is the lowest rate.
+            return .range(min: FrameRate(interval: s.max.numerator, s.max.denominator),
+                          max: FrameRate(interval: s.min.numerator, s.min.denominator))
+        }
+        let rates = intervals.map { FrameRate(interval: $0.discrete.numerator, $0.discrete.denominator) }
+        return rates.isEmpty ? .unknown : .discrete(rates)
+    }
+}
