@@ -23,7 +23,7 @@ public final class Kiosk: Sendable {
     public let notifier: SystemdNotifier
     /// The gallery: the feed and posted videos through the cache.
     public let library: KioskLibrary
-    let publisher: PostPublisher
+    let enqueuer: PostEnqueuer
     let logger: Logger
     /// When the camera service last went round its loop (MonotonicClock microseconds).
     let cameraLoopTick = Atomic<Int64>(0)
@@ -46,7 +46,7 @@ public final class Kiosk: Sendable {
         library = KioskLibrary(store: backend, cache: VideoCache(settings: try configuration.videoCacheSettings()))
         // A shot cut off by a crash or power cut becomes the current shot again, to post or replace.
         for note in settings.workspace.recoverInterrupted().notes { logger.notice("\(note)") }
-        publisher = PostPublisher(workspace: settings.workspace, outbox: outbox, configuration: configuration)
+        enqueuer = PostEnqueuer(workspace: settings.workspace, outbox: outbox, configuration: configuration)
         manager = CameraManager(workspace: settings.workspace, device: settings.device)
         let policy = try configuration.retryPolicy(maximumAttempts: nil)
         let onePerFlush = try configuration.retryPolicy(maximumAttempts: 1)
@@ -141,7 +141,7 @@ public final class Kiosk: Sendable {
         }
         // The files (the current shot's link and JSON, its posted marker, free space) are read on a
         // helper thread: every status request and event asks for them.
-        let workspace = settings.workspace, publisher = self.publisher, outboxRoot = drain.outbox.root
+        let workspace = settings.workspace, enqueuer = self.enqueuer, outboxRoot = drain.outbox.root
         let cameraLost = camera.lastShotCameraLost
         let (current, workspaceFree, outboxFree) = await BlockingWork.run { () -> (KioskStatus.CurrentShot?, Int64?, Int64?) in
             var current: KioskStatus.CurrentShot?
@@ -151,7 +151,7 @@ public final class Kiosk: Sendable {
                     id: shot.id, createdAt: RFC3339.string(shot.createdAt), durationSeconds: shot.durationSeconds, frames: shot.frames,
                     framesDropped: shot.framesDropped, width: shot.width, height: shot.height, byteSize: shot.byteSize,
                     endedEarly: shot.endedEarly, cameraLost: cameraLost,
-                    videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: publisher.postedID(shot))
+                    videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: enqueuer.postedID(shot))
             }
             return (current, LocalFiles.freeBytes(workspace.root), LocalFiles.freeBytes(outboxRoot))
         }

@@ -24,7 +24,7 @@ public struct EncodingSummary: Sendable, Hashable {
 /// decoded first, and H.264 is copied without re-encoding. Conversion happens on the caller's
 /// thread and encoding on the pipeline's, so the two overlap. Timestamps come from the frames, so
 /// the file's duration stays true when the camera drops frames.
-public final class MP4Recorder {
+public final class MP4Encoder {
     public let path: String
     public let input: CaptureFormat
     private let writer: MP4Writer

@@ -93,10 +93,10 @@ struct PostCommand: ParsableCommand {
         // After a power cut, the interrupted clip is the one to post.
         let recovery = workspace.recoverInterrupted()
         for line in recovery.notes { note(line) }
-        let publisher = PostPublisher(workspace: workspace, outbox: outbox, configuration: configuration)
-        let plan = try publisher.plan(caption: try captionText(), shotID: shot)
+        let enqueuer = PostEnqueuer(workspace: workspace, outbox: outbox, configuration: configuration)
+        let plan = try enqueuer.plan(caption: try captionText(), shotID: shot)
         if dryRun { return printPlan(plan) }
-        let item = try publisher.enqueue(plan)
+        let item = try enqueuer.enqueue(plan)
         if !quiet { printError("recorder: queued post \(item.metadata.id) in \(item.directory)") }
         let uploader = OutboxUploader(outbox: outbox, backend: try configuration.makeBackend(),
                                       policy: try configuration.retryPolicy(maximumAttempts: attempts),
@@ -122,7 +122,7 @@ struct PostCommand: ParsableCommand {
         throw failure
     }
 
-    private func printPlan(_ plan: PostPublisher.Plan) {
+    private func printPlan(_ plan: PostEnqueuer.Plan) {
         if output.json {
             printJSON(plan.metadata)
             return

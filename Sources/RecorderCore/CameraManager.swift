@@ -334,7 +334,7 @@ public actor CameraManager {
 
     /// Queues the current shot as a post (durably, in the outbox); uploading is the drain's job.
     /// Refused while a shot is under way, since the next shot replaces the one being posted.
-    public func post(caption: String, publisher: PostPublisher) async throws(RecorderError) -> OutboxItem {
+    public func post(caption: String, enqueuer: PostEnqueuer) async throws(RecorderError) -> OutboxItem {
         switch state {
         case .countdown, .starting, .recording, .finishing:
             throw RecorderError("a shot is being recorded; post when it has finished.", exitStatus: .tempFail)
@@ -344,7 +344,7 @@ public actor CameraManager {
         posting = true
         defer { posting = false }
         let item = try await BlockingWork.run { () throws(RecorderError) in
-            try publisher.enqueue(try publisher.plan(caption: caption))
+            try enqueuer.enqueue(try enqueuer.plan(caption: caption))
         }
         observer?(.posted(item))
         return item

@@ -5,7 +5,7 @@ import SystemSupport
 
 /// Turns the current shot into a post: a random name, its metadata, and a durable place in the
 /// outbox. Uploading is the `OutboxUploader`'s job, so a post survives any failure after `enqueue`.
-public struct PostPublisher: Sendable {
+public struct PostEnqueuer: Sendable {
     public let workspace: ShotWorkspace
     public let outbox: Outbox
     public let configuration: RecorderConfiguration

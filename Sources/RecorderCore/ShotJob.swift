@@ -16,7 +16,7 @@ final class ShotJob {
     private var lock: FileLock?
     private var draft: ShotDraft?
     private var source: (any FrameSource)?
-    private var recorder: MP4Recorder?
+    private var recorder: MP4Encoder?
     private(set) var notes: [String] = []
     private(set) var cleaned: [String] = []
     private var ending: String?
@@ -60,7 +60,7 @@ final class ShotJob {
             let (source, sourceNotes) = try SourceSelector.open(request)
             self.source = source
             notes += sourceNotes
-            recorder = try MP4Recorder(path: draft.recordingPath, input: source.format, settings: request.encoder)
+            recorder = try MP4Encoder(path: draft.recordingPath, input: source.format, settings: request.encoder)
             if let path = ProcessInfo.processInfo.environment["RECORDER_FRAME_LOG"], !path.isEmpty,
                let log = FrameLog(path: path) {
                 recorder?.onFrameRecorded = { log.record($0) }
@@ -189,7 +189,7 @@ final class ShotJob {
     /// The disk filled mid-shot: the recording is cut back to its last whole fragment and kept as
     /// it is (a remux would need as much room again) as the current shot; the previous shot's
     /// folder goes at once, so the disk has room again. With no whole fragment nothing is kept.
-    private func keepWhatFitted(_ draft: ShotDraft, source: any FrameSource, recorder: MP4Recorder, error: MediaError) throws(RecorderError) -> ShotResult {
+    private func keepWhatFitted(_ draft: ShotDraft, source: any FrameSource, recorder: MP4Encoder, error: MediaError) throws(RecorderError) -> ShotResult {
         let summary = recorder.partialSummary
         recorder.abandon()
         self.recorder = nil

@@ -3,7 +3,7 @@ import Testing
 import MediaEncoder
 import VideoCapture
 
-/// Every input format through MP4Recorder, checked against the source picture by ffmpeg's PSNR filter.
+/// Every input format through MP4Encoder, checked against the source picture by ffmpeg's PSNR filter.
 @Suite struct EncodeFormatsTests {
     static let width = 320, height = 240, frames = 10
     static let reference = "testsrc2=size=320x240:rate=15"
@@ -28,7 +28,7 @@ import VideoCapture
     /// Records `frames` as the product does: fragmented while writing, then remuxed to `path`.
     static func record(_ frames: [Data], format: PixelFormat, to path: String) throws -> EncodingSummary {
         let input = CaptureFormat(pixelFormat: format, width: width, height: height, frameRate: FrameRate(15))
-        let recorder = try MP4Recorder(path: path + ".frag", input: input, settings: EncoderSettings(crf: 18))
+        let recorder = try MP4Encoder(path: path + ".frag", input: input, settings: EncoderSettings(crf: 18))
         for (i, data) in frames.enumerated() {
             try data.withUnsafeBytes { bytes in
                 try recorder.append(VideoFrame(format: input, bytes: bytes, timestampMicroseconds: Int64(i) * 66_667,
@@ -129,7 +129,7 @@ import VideoCapture
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let frames = try Self.rawFrames("yuv420p", dir: dir)
         let input = CaptureFormat(pixelFormat: .yu12, width: Self.width, height: Self.height, frameRate: FrameRate(15))
-        let recorder = try MP4Recorder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings())
+        let recorder = try MP4Encoder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings())
         // Keep frames 0,1,2,6,7,8,9: the driver "dropped" 3,4,5.
         for i in [0, 1, 2, 6, 7, 8, 9] {
             try frames[i].withUnsafeBytes { bytes in
@@ -149,7 +149,7 @@ import VideoCapture
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let frames = try Self.rawFrames("yuv420p", dir: dir)
         let input = CaptureFormat(pixelFormat: .yu12, width: Self.width, height: Self.height, frameRate: FrameRate(15))
-        let recorder = try MP4Recorder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings())
+        let recorder = try MP4Encoder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings())
         var recorded: [UInt64] = []
         recorder.onFrameRecorded = { recorded.append($0.sequence) }
         // v4l2loopback re-reading its last frame: frame 2 (same number, same time) comes twice.
@@ -159,7 +159,7 @@ import VideoCapture
             }
         }
         // A loopback writer that queues buffers leaves every number at 0: new times, new frames.
-        let stuck = try MP4Recorder(path: "\(dir)/stuck.mp4", input: input, settings: EncoderSettings())
+        let stuck = try MP4Encoder(path: "\(dir)/stuck.mp4", input: input, settings: EncoderSettings())
         for i in 0..<4 {
             try frames[i].withUnsafeBytes { bytes in
                 try stuck.append(VideoFrame(format: input, bytes: bytes, timestampMicroseconds: Int64(i) * 66_667, sequence: 0))
@@ -179,7 +179,7 @@ import VideoCapture
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let frames = try Self.rawFrames("yuv420p", dir: dir)
         let input = CaptureFormat(pixelFormat: .yu12, width: Self.width, height: Self.height, frameRate: FrameRate(15))
-        let recorder = try MP4Recorder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings())
+        let recorder = try MP4Encoder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings())
         // A camera that stalls for 1.5 s after 6 frames (its driver drops 21), then delivers 3 more.
         for i in [0, 1, 2, 3, 4, 5, 27, 28, 29] {
             try frames[i % Self.frames].withUnsafeBytes { bytes in
@@ -212,11 +212,11 @@ import VideoCapture
         // libx264 refuses the preset in avcodec_open2; the file cannot be created in avio_open. Both
         // used to free what deinit frees again.
         let preset = #expect(throws: MediaError.self) {
-            try MP4Recorder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings(preset: "warp"))
+            try MP4Encoder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings(preset: "warp"))
         }
         #expect(preset?.operation.contains("libx264") == true)
         let path = #expect(throws: MediaError.self) {
-            try MP4Recorder(path: "\(dir)/missing/out.mp4", input: input, settings: EncoderSettings())
+            try MP4Encoder(path: "\(dir)/missing/out.mp4", input: input, settings: EncoderSettings())
         }
         #expect(path?.operation == "avio_open")
     }
@@ -225,7 +225,7 @@ import VideoCapture
         guard let dir = try Tools.smallFileSystem(size: "256k") else { return }
         defer { Tools.removeSmallFileSystem(dir) }
         let input = CaptureFormat(pixelFormat: .yu12, width: 640, height: 480, frameRate: FrameRate(30))
-        let recorder = try MP4Recorder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings(crf: 0))
+        let recorder = try MP4Encoder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings(crf: 0))
         var noise = [UInt8](repeating: 0, count: 640 * 480 * 3 / 2)
         var generator = SystemRandomNumberGenerator()
         #expect {

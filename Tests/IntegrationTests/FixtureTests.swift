@@ -46,7 +46,7 @@ import VideoCapture
         let dir = try Tools.tempDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let input = CaptureFormat(pixelFormat: .mjpeg, width: 320, height: 240, frameRate: FrameRate(15))
-        let recorder = try MP4Recorder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings())
+        let recorder = try MP4Encoder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings())
         let names = (1...10).map { String(format: "mjpeg/uvc-%02d.jpg", $0) } + ["mjpeg/frame-01.jpg"]
         for (i, name) in names.enumerated() {
             let data = try Data(contentsOf: URL(fileURLWithPath: Self.fixture(name)))
@@ -80,7 +80,7 @@ import VideoCapture
         }
         #expect(starts.count == 30)
         let input = CaptureFormat(pixelFormat: .h264, width: 320, height: 240, frameRate: FrameRate(15))
-        let recorder = try MP4Recorder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings())
+        let recorder = try MP4Encoder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings())
         for (n, start) in starts.enumerated() {
             let end = n + 1 < starts.count ? starts[n + 1] : stream.count
             try stream[start..<end].withUnsafeBytes { bytes in

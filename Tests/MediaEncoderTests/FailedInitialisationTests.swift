@@ -13,7 +13,7 @@ import VideoCapture
             let input = CaptureFormat(pixelFormat: .yu12, width: 64, height: 48, frameRate: FrameRate(30))
             // An AVPacket alone is over 100 bytes: a leak per attempt would be 2 MB or more here.
             let grew = failedInitialisationGrowth(attempts: 20_000) {
-                _ = try MP4Recorder(path: "/nonexistent-dir/shot.mp4", input: input, settings: EncoderSettings())
+                _ = try MP4Encoder(path: "/nonexistent-dir/shot.mp4", input: input, settings: EncoderSettings())
             }
             if grew > 1 << 20 { print("the data segment grew by \(grew) bytes"); exit(1) }
         }
@@ -26,7 +26,7 @@ import VideoCapture
             defer { unlink(path) }
             // The file is open and the packet allocated when libx264 refuses the preset.
             let grew = failedInitialisationGrowth(attempts: 12_000) {
-                _ = try MP4Recorder(path: path, input: input, settings: EncoderSettings(preset: "no-such-preset"))
+                _ = try MP4Encoder(path: path, input: input, settings: EncoderSettings(preset: "no-such-preset"))
             }
             if grew > 1 << 20 { print("the data segment grew by \(grew) bytes"); exit(1) }
         }

@@ -44,7 +44,7 @@ import VideoCapture
 
     @Test func oddSizesAreRejectedByTheEncoder() {
         #expect {
-            try MP4Recorder(path: "/tmp/never.mp4", input: CaptureFormat(pixelFormat: .yuyv, width: 15, height: 15, frameRate: FrameRate(30)),
+            try MP4Encoder(path: "/tmp/never.mp4", input: CaptureFormat(pixelFormat: .yuyv, width: 15, height: 15, frameRate: FrameRate(30)),
                             settings: EncoderSettings())
         } throws: { error in
             "\(error)".contains("15x15")
