@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import FoundationEssentials
 
 /// FFmpeg's libraries, opened when the first shot, remux or probe needs them (see CFFmpeg's shim).

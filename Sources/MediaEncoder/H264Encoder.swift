@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// libx264 through libavcodec, configured from `EncoderSettings`.
 final class H264Encoder {

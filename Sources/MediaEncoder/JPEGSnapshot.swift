@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import VideoCapture
 
 /// Turns one raw camera frame into a small JPEG for the kiosk's live preview: scaled down with

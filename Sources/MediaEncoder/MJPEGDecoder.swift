@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// Decodes the JPEG pictures MJPEG cameras send, one whole picture per buffer.
 final class MJPEGDecoder {

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import VideoCapture
 
 /// What one recording produced, as counted while writing it.

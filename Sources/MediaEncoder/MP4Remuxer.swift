@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// Rewrites the crash-safe fragmented recording as a plain MP4 with its index first (faststart),
 /// copying packets without re-encoding.

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// One video stream into an MP4 file through libavformat.
 ///

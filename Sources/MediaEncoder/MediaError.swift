@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// A failed FFmpeg call: which operation, its AVERROR code, FFmpeg's own text, and the fix.
 public struct MediaError: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// One of recorder's own MP4 files, opened for reading; closes on release.
 ///

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// Facts about a finished video file, read back with libavformat.
 public struct MediaInfo: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import VideoCapture
 
 extension PixelFormat {

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import COpenSSL
+internal import COpenSSL
 
 /// A running SHA-256 or MD5 over libcrypto's EVP interface, owned by one value: the context is
 /// freed with it.
