@@ -83,7 +83,7 @@ public final class MP4Encoder {
 
     /// Converts one frame and queues it for encoding. Damaged frames and JPEGs that do not decode
     /// are counted as dropped. An encoding failure surfaces here on a later frame, or at `finish`.
-    public func append(_ frame: VideoFrame) throws(MediaError) {
+    public func append(_ frame: borrowing VideoFrame) throws(MediaError) {
         guard account(frame.stamp, damaged: frame.isDamaged) else { return }
         let pts = nextPts(frame.timestampMicroseconds)
         if let pipeline {
@@ -187,28 +187,34 @@ public final class MP4Encoder {
     }
 
     /// Writes the frame into `picture` as yuv420p; false when a JPEG does not decode or a buffer is short.
-    private func fill(_ picture: UnsafeMutablePointer<AVFrame>, from frame: VideoFrame) throws(MediaError) -> Bool {
-        if let decoder {
-            guard let decoded = decoder.decode(frame.bytes) else { return false }
-            try converter!.convert(decoded, into: picture)
+    private func fill(_ picture: UnsafeMutablePointer<AVFrame>, from frame: borrowing VideoFrame) throws(MediaError) -> Bool {
+        try frame.withBytes { bytes throws(MediaError) in
+            if let decoder {
+                guard let decoded = decoder.decode(bytes) else { return false }
+                try converter!.convert(decoded, into: picture)
+                return true
+            }
+            // A short buffer (a driver hiccup) would make libswscale read past its end.
+            guard let base = bytes.baseAddress, bytes.count >= ImagePlanes.requiredBytes(input) else {
+                return false
+            }
+            let planes = ImagePlanes(input, base: base)
+            try converter!.convert(planes: planes.data, linesize: planes.linesize, format: input.pixelFormat.avPixelFormat,
+                                   width: Int32(input.width), height: Int32(input.height), into: picture)
             return true
         }
-        // A short buffer (a driver hiccup) would make libswscale read past its end.
-        guard let base = frame.bytes.baseAddress, frame.bytes.count >= ImagePlanes.requiredBytes(input) else {
-            return false
-        }
-        let planes = ImagePlanes(input, base: base)
-        try converter!.convert(planes: planes.data, linesize: planes.linesize, format: input.pixelFormat.avPixelFormat,
-                               width: Int32(input.width), height: Int32(input.height), into: picture)
-        return true
     }
 
     /// H.264 from the camera: start at the first picture that carries SPS/PPS, then copy every access unit.
-    private func copy(_ frame: VideoFrame, pts: Int64) throws(MediaError) -> Bool {
-        let units = H264Bitstream.nalUnits(frame.bytes)
+    private func copy(_ frame: borrowing VideoFrame, pts: Int64) throws(MediaError) -> Bool {
+        try frame.withBytes { bytes throws(MediaError) in try copy(bytes, pts: pts) }
+    }
+
+    private func copy(_ bytes: UnsafeRawBufferPointer, pts: Int64) throws(MediaError) -> Bool {
+        let units = H264Bitstream.nalUnits(bytes)
         let isKeyframe = H264Bitstream.containsIDR(units)
         if !writer.isStarted {
-            guard isKeyframe, let extradata = H264Bitstream.parameterSets(frame.bytes, units: units) else {
+            guard isKeyframe, let extradata = H264Bitstream.parameterSets(bytes, units: units) else {
                 summary.framesSkipped += 1
                 lastPts = -1
                 firstTimestamp = nil
@@ -220,8 +226,8 @@ public final class MP4Encoder {
             try writer.writeHeader()
         }
         let packet = copyPacket.pointer
-        packet.pointee.data = UnsafeMutablePointer(mutating: frame.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
-        packet.pointee.size = Int32(frame.bytes.count)
+        packet.pointee.data = UnsafeMutablePointer(mutating: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        packet.pointee.size = Int32(bytes.count)
         packet.pointee.pts = pts
         packet.pointee.dts = pts
         packet.pointee.duration = frameTicks

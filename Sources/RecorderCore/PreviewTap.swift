@@ -26,12 +26,12 @@ public final class PreviewTap: Sendable {
     }
 
     /// Called by the capture loop with each frame; cheap when it is not yet time for a copy.
-    public func offer(_ frame: VideoFrame) {
+    public func offer(_ frame: borrowing VideoFrame) {
         let now = MonotonicClock.nowMicroseconds()
         guard now - lastCopy.load(ordering: .relaxed) >= intervalMicroseconds, !frame.isDamaged else { return }
         lastCopy.store(now, ordering: .relaxed)
         let number = serial.add(1, ordering: .relaxed).newValue
-        let picture = Picture(format: frame.format, bytes: Array(frame.bytes), copiedAtMicroseconds: now, serial: number)
+        let picture = Picture(format: frame.format, bytes: frame.withBytes { Array($0) }, copiedAtMicroseconds: now, serial: number)
         latest.withLock { $0 = picture }
     }
 

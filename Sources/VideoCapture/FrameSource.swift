@@ -10,7 +10,7 @@ public protocol FrameSource: AnyObject {
     var name: String { get }
     /// Waits for the next frame and lends it to `body`. Returns false at the end of a finite source,
     /// or when `stop` was signalled while waiting.
-    func nextFrame(stop: StopSignal, _ body: (VideoFrame) throws -> Void) throws -> Bool
+    func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) throws -> Void) throws -> Bool
     /// Stops streaming and releases the device. Called once; safe after a failure.
     func close()
 }

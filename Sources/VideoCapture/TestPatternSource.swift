@@ -24,7 +24,7 @@ public final class TestPatternSource: FrameSource {
         self.paced = paced
     }
 
-    public func nextFrame(stop: StopSignal, _ body: (VideoFrame) throws -> Void) throws -> Bool {
+    public func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) throws -> Void) throws -> Bool {
         if index == 0 { startMicroseconds = MonotonicClock.nowMicroseconds() }
         let rate = format.frameRate
         let due = startMicroseconds + Int64(index) * 1_000_000 * Int64(rate.denominator) / Int64(rate.numerator)

@@ -125,7 +125,7 @@ public final class V4L2CaptureSource: FrameSource {
         try device.ioctl(CV4L2_VIDIOC_QBUF, "VIDIOC_QBUF", &buf)
     }
 
-    public func nextFrame(stop: StopSignal, _ body: (VideoFrame) throws -> Void) throws -> Bool {
+    public func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) throws -> Void) throws -> Bool {
         // Time without a frame, by the clock: EAGAIN after a ready poll (a driver with nothing
         // to give after all) counts as well as poll timeouts.
         var lastProgress = MonotonicClock.nowMicroseconds()

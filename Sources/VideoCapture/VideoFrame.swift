@@ -1,10 +1,11 @@
 /// One captured picture, borrowed from its source for the duration of a `FrameSource.nextFrame` call.
 ///
-/// `bytes` points into the source's own buffer (a V4L2 mmap buffer, for instance) and is valid only
-/// inside the closure that receives the frame: frames are converted or copied there, never kept.
-public struct VideoFrame {
+/// Its bytes are the source's own buffer (a V4L2 mmap buffer, for instance), valid only while the
+/// source lends the frame. The compiler keeps it that way: the frame is `~Copyable` and handed over
+/// `borrowing`, so it cannot be stored, and its bytes are reached only inside `withBytes`.
+public struct VideoFrame: ~Copyable {
     public let format: CaptureFormat
-    public let bytes: UnsafeRawBufferPointer
+    private let bytes: UnsafeRawBufferPointer
     /// Capture time in microseconds on the source's monotonic clock.
     public let timestampMicroseconds: Int64
     /// The driver's frame counter; gaps mean the driver dropped frames.
@@ -20,6 +21,14 @@ public struct VideoFrame {
         self.sequence = sequence
         self.isDamaged = isDamaged
     }
+
+    /// The picture's bytes, for the length of `body` (converted or copied there, never kept).
+    public func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try body(bytes)
+    }
+
+    /// How many bytes the picture has.
+    public var byteCount: Int { bytes.count }
 
     /// When the frame was taken and its place in the count.
     public var stamp: FrameStamp { FrameStamp(timestampMicroseconds: timestampMicroseconds, sequence: sequence) }

@@ -95,7 +95,7 @@ public final class Y4MSource: PlanarReadingSource {
         return FrameStamp(timestampMicroseconds: timestamp, sequence: index)
     }
 
-    public func nextFrame(stop: StopSignal, _ body: (VideoFrame) throws -> Void) throws -> Bool {
+    public func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) throws -> Void) throws -> Bool {
         if frame.isEmpty { frame = [UInt8](repeating: 0, count: planeSizes.reduce(0) { $0 + $1.width * $1.height }) }
         let stamp = try frame.withUnsafeMutableBytes { buffer -> FrameStamp? in
             var planes: [UnsafeMutablePointer<UInt8>] = []

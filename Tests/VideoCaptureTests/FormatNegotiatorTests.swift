@@ -159,7 +159,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let source = try Y4MSource(path: path)
         var seen: [([UInt8], FrameStamp)] = []
-        while try source.nextFrame(stop: StopSignal(), { seen.append((Array($0.bytes), $0.stamp)) }) {}
+        while try source.nextFrame(stop: StopSignal(), { seen.append(($0.withBytes { Array($0) }, $0.stamp)) }) {}
         #expect(seen.map(\.0) == frames)
         #expect(seen.map(\.1) == [FrameStamp(timestampMicroseconds: 0, sequence: 0), FrameStamp(timestampMicroseconds: 40_000, sequence: 1)])
     }
@@ -179,7 +179,7 @@ import Testing
         var stamps: [Int64] = []
         for _ in 0..<3 {
             _ = try source.nextFrame(stop: StopSignal()) { frame in
-                frames.append(Array(frame.bytes))
+                frames.append(frame.withBytes { Array($0) })
                 stamps.append(frame.timestampMicroseconds)
             }
         }
