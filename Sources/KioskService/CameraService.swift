@@ -31,10 +31,28 @@ struct CameraService: Service {
         await manager.checkCamera()
         kiosk.cameraLoopTick.store(MonotonicClock.nowMicroseconds(), ordering: .relaxed)
         kiosk.cameraReady.signal()
+        // The periodic work ends the moment a graceful shutdown begins (its sleep is cancelled),
+        // not at the next tick.
+        await cancelWhenGracefulShutdown { await tickUntilCancelled() }
+        // SIGTERM during a shot: finish and keep what was recorded, then let the process exit.
+        let state = await manager.recordState
+        kiosk.notifier.stopping(status: state.isBusy ? "stopping: finishing the shot under way" : "stopping")
+        if await manager.stop() {
+            kiosk.logger.notice("stopping: finishing the shot under way")
+        }
+        await manager.waitForShot()
+        await manager.expirePreview(idleSeconds: 0)
+    }
+
+    /// Every `tick`: the camera loop's heartbeat, a presence probe every `probeInterval`, an
+    /// unwatched preview closed, and a keep-alive to the event streams every 15 s.
+    private func tickUntilCancelled() async {
+        let manager = kiosk.manager
         var sinceProbe: Duration = .zero
         var sinceKeepAlive: Duration = .zero
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+        while !Task.isCancelled {
             try? await Task.sleep(for: tick)
+            if Task.isCancelled { return }
             kiosk.cameraLoopTick.store(MonotonicClock.nowMicroseconds(), ordering: .relaxed)
             sinceProbe += tick
             sinceKeepAlive += tick
@@ -48,14 +66,6 @@ struct CameraService: Service {
                 kiosk.hub.keepAlive()
             }
         }
-        // SIGTERM during a shot: finish and keep what was recorded, then let the process exit.
-        let state = await manager.recordState
-        kiosk.notifier.stopping(status: state.isBusy ? "stopping: finishing the shot under way" : "stopping")
-        if await manager.stop() {
-            kiosk.logger.notice("stopping: finishing the shot under way")
-        }
-        await manager.waitForShot()
-        await manager.expirePreview(idleSeconds: 0)
     }
 }
 
