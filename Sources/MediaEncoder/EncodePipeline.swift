@@ -1,6 +1,7 @@
 internal import CFFmpeg
 import Dispatch
 import Synchronization
+import SystemSupport
 
 /// Encodes and muxes on a thread of its own, so that capturing and converting the next frame
 /// overlaps encoding the previous one.
@@ -9,13 +10,28 @@ import Synchronization
 /// both are taken the caller waits, so a slow encoder holds back the capture loop (a live camera
 /// then drops frames in its own queue, counted) instead of growing memory.
 ///
-/// `@unchecked Sendable`: the encoder and the writer are used only on `queue` while it runs; the
-/// caller reaches them again only after `finish` or `abandon` has waited for the queue. The filling
-/// side (`encode`) is called from one thread at a time. Failures cross over behind a mutex.
+/// The encoding thread (`recorder-encode`) lives as long as the shot: started with the pipeline,
+/// it ends at `finish` or `abandon`, whichever comes first.
+///
+/// `@unchecked Sendable`: the encoder and the writer are used only on the encoding thread while it
+/// runs; the caller reaches them again only after `finish` or `abandon` has waited for the thread
+/// to end. The filling side (`encode`) is called from one thread at a time. Jobs and failures cross
+/// over behind a mutex.
 final class EncodePipeline: @unchecked Sendable {
     private struct State {
         var failure: MediaError?
         var abandoned = false
+        var jobs: [Job] = []
+        /// Set once the thread has been told to end (by `finish` or `abandon`).
+        var ending = false
+    }
+
+    private enum Job {
+        case encode(picture: Int)
+        /// Drain the encoder into the file (unless abandoned), then end the thread.
+        case finish
+        /// End the thread, skipping whatever is queued.
+        case end
     }
 
     private let encoder: H264Encoder
@@ -24,8 +40,11 @@ final class EncodePipeline: @unchecked Sendable {
     private let frameTicks: Int64
     private let pictures: [UnsafeMutablePointer<AVFrame>]
     private var nextPicture = 0
-    private let queue = DispatchQueue(label: "recorder.encode", qos: .userInitiated)
     private let freePictures: DispatchSemaphore
+    /// One signal per queued job.
+    private let jobReady = DispatchSemaphore(value: 0)
+    /// Signalled by the thread as it ends.
+    private let ended = DispatchSemaphore(value: 0)
     private let state = Mutex(State())
 
     /// - Parameters:
@@ -48,6 +67,7 @@ final class EncodePipeline: @unchecked Sendable {
         }
         self.pictures = pictures
         freePictures = DispatchSemaphore(value: pictures.count)
+        WorkerThread.start(name: "recorder-encode", stackSize: 4 << 20) { [self] in run() }
     }
 
     deinit {
@@ -76,39 +96,78 @@ final class EncodePipeline: @unchecked Sendable {
         picture.pointee.pts = pts
         let index = nextPicture
         nextPicture = (nextPicture + 1) % pictures.count
-        queue.async { [self] in
-            let picture = pictures[index]
-            defer { freePictures.signal() }
-            guard state.withLock({ $0.failure == nil && !$0.abandoned }) else { return }
-            do throws(MediaError) {
-                try encoder.encode(picture) { packet throws(MediaError) in
-                    try writer.write(packet, from: timeBase, defaultDuration: frameTicks)
-                }
-            } catch {
-                state.withLock { $0.failure = $0.failure ?? error }
-            }
+        guard submit(.encode(picture: index)) else {
+            // Called after finish or abandon: nothing will encode it.
+            freePictures.signal()
+            return false
         }
         return true
     }
 
     /// Waits for every queued picture, drains the encoder into the file, and reports the first failure.
     func finish() throws(MediaError) {
-        queue.sync {
-            guard state.withLock({ $0.failure == nil && !$0.abandoned }) else { return }
-            do throws(MediaError) {
-                try encoder.encode(nil) { packet throws(MediaError) in
-                    try writer.write(packet, from: timeBase, defaultDuration: frameTicks)
-                }
-            } catch {
-                state.withLock { $0.failure = error }
-            }
-        }
+        if submit(.finish) { ended.wait() }
         if let failure = state.withLock({ $0.failure }) { throw failure }
     }
 
-    /// Skips whatever is still queued and waits until the encoding thread is idle.
+    /// Skips whatever is still queued and waits until the encoding thread has ended.
     func abandon() {
         state.withLock { $0.abandoned = true }
-        queue.sync {}
+        if submit(.end) { ended.wait() }
+    }
+
+    /// Queues a job for the thread; false (and nothing queued) once the thread was told to end.
+    @discardableResult
+    private func submit(_ job: Job) -> Bool {
+        let accepted = state.withLock { state -> Bool in
+            guard !state.ending else { return false }
+            if case .encode = job {} else { state.ending = true }
+            state.jobs.append(job)
+            return true
+        }
+        if accepted { jobReady.signal() }
+        return accepted
+    }
+
+    /// The encoding thread: jobs in order until `finish` or `end`.
+    private func run() {
+        while true {
+            jobReady.wait()
+            guard let job = state.withLock({ $0.jobs.isEmpty ? nil : $0.jobs.removeFirst() }) else { continue }
+            switch job {
+            case .encode(let index):
+                encodePicture(index)
+                freePictures.signal()
+            case .finish:
+                drain()
+                ended.signal()
+                return
+            case .end:
+                ended.signal()
+                return
+            }
+        }
+    }
+
+    private func encodePicture(_ index: Int) {
+        guard state.withLock({ $0.failure == nil && !$0.abandoned }) else { return }
+        do throws(MediaError) {
+            try encoder.encode(pictures[index]) { packet throws(MediaError) in
+                try writer.write(packet, from: timeBase, defaultDuration: frameTicks)
+            }
+        } catch {
+            state.withLock { $0.failure = $0.failure ?? error }
+        }
+    }
+
+    private func drain() {
+        guard state.withLock({ $0.failure == nil && !$0.abandoned }) else { return }
+        do throws(MediaError) {
+            try encoder.encode(nil) { packet throws(MediaError) in
+                try writer.write(packet, from: timeBase, defaultDuration: frameTicks)
+            }
+        } catch {
+            state.withLock { $0.failure = error }
+        }
     }
 }

@@ -147,6 +147,11 @@ public final class MP4Encoder {
         return !damaged
     }
 
+    deinit {
+        // Dropped without finish or abandon (a failed shot's clean-up): its encoding thread ends too.
+        pipeline?.abandon()
+    }
+
     /// Drains the encoder, writes the trailer and closes the file.
     public func finish() throws(MediaError) -> EncodingSummary {
         if let pipeline {
