@@ -5,19 +5,19 @@ import RecorderCore
 
 /// A failed API request: an HTTP status, a message that names the fix, and the CLI's exit status
 /// for the same failure, sent as `{"error": ..., "exitStatus": ...}`.
-public struct APIError: Error, Sendable {
-    public var status: HTTPResponse.Status
-    public var message: String
-    public var exitStatus: SysExit
+package struct APIError: Error, Sendable {
+    package var status: HTTPResponse.Status
+    package var message: String
+    package var exitStatus: SysExit
 
-    public init(_ status: HTTPResponse.Status, _ message: String, exitStatus: SysExit) {
+    package init(_ status: HTTPResponse.Status, _ message: String, exitStatus: SysExit) {
         self.status = status
         self.message = message
         self.exitStatus = exitStatus
     }
 
     /// The HTTP meaning of each sysexits status: a busy camera is a conflict, a missing one unavailable.
-    public init(_ error: RecorderError) {
+    package init(_ error: RecorderError) {
         let status: HTTPResponse.Status
         switch error.exitStatus {
         case .usage, .dataError: status = .badRequest

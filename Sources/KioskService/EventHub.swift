@@ -4,15 +4,15 @@ import Synchronization
 
 /// Fans kiosk events out to every `/api/events` client as Server-Sent Events. A client that reads
 /// slowly loses old events (each stream keeps the newest 32), never slows the kiosk.
-public final class EventHub: Sendable {
+package final class EventHub: Sendable {
     private let subscribers = Mutex<[UUID: AsyncStream<ByteBuffer>.Continuation]>([:])
     /// The last event's `id:`, rising by one per event (a client can tell one it missed).
     private let lastID = Mutex<Int>(0)
 
-    public init() {}
+    package init() {}
 
     /// A stream of SSE-framed events for one client; it ends when the client goes away.
-    public func subscribe() -> AsyncStream<ByteBuffer> {
+    package func subscribe() -> AsyncStream<ByteBuffer> {
         let id = UUID()
         let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(32))
         continuation.onTermination = { [weak self] _ in
@@ -24,15 +24,15 @@ public final class EventHub: Sendable {
         return stream
     }
 
-    public var subscriberCount: Int { subscribers.withLock { $0.count } }
+    package var subscriberCount: Int { subscribers.withLock { $0.count } }
 
     /// Sends `event` with a one-line JSON `data` to every client.
-    public func publish(_ event: String, value: some Encodable) {
+    package func publish(_ event: String, value: some Encodable) {
         if let json = try? KioskAPI.jsonEncoder.encode(value) { publish(event, json: json) }
     }
 
     /// Sends `event` with a one-line JSON `data` (already encoded) to every client.
-    public func publish(_ event: String, json: Data) {
+    package func publish(_ event: String, json: Data) {
         let id = lastID.withLock { $0 += 1; return $0 }
         var text = "id: \(id)\nevent: \(event)\ndata: "
         text += String(decoding: json, as: UTF8.self).replacing("\n", with: "")
@@ -42,13 +42,13 @@ public final class EventHub: Sendable {
     }
 
     /// A comment line, so proxies and browsers keep an idle stream open and dead clients are found.
-    public func keepAlive() {
+    package func keepAlive() {
         let buffer = ByteBuffer(string: ": keep-alive\n\n")
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(buffer) }
     }
 
     /// Ends every stream (at shutdown, so the HTTP server can close its connections).
-    public func finishAll() {
+    package func finishAll() {
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.finish() }
     }
 }

@@ -7,24 +7,24 @@ import SystemSupport
 /// priority (`<3>` error ... `<7>` debug), which journald turns into the entry's level. No
 /// timestamps: the journal adds its own. On a terminal (no `JOURNAL_STREAM`, which systemd sets
 /// when stderr goes to the journal) the prefix is left out and warnings and errors say so in words.
-public struct JournalLogHandler: LogHandler {
-    public var logLevel: Logger.Level = .info
-    public var metadata: Logger.Metadata = [:]
+package struct JournalLogHandler: LogHandler {
+    package var logLevel: Logger.Level = .info
+    package var metadata: Logger.Metadata = [:]
     private let label: String
     private let toJournal: Bool
     private static let lock = Mutex(())
 
-    public init(label: String, toJournal: Bool = !(ProcessInfo.processInfo.environment["JOURNAL_STREAM"] ?? "").isEmpty) {
+    package init(label: String, toJournal: Bool = !(ProcessInfo.processInfo.environment["JOURNAL_STREAM"] ?? "").isEmpty) {
         self.label = label
         self.toJournal = toJournal
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         let priority: Int
         switch event.level {
         case .trace, .debug: priority = 7

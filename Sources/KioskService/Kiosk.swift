@@ -11,18 +11,18 @@ import VideoCapture
 /// One kiosk: the camera manager, the outbox drain, the event hub and the metrics, wired together.
 /// The HTTP API, the services and the tests all talk to this; it adds no shooting or posting of
 /// its own - those are RecorderCore's, exactly as the CLI uses them.
-public final class Kiosk: Sendable {
-    public static let version = RecorderVersion.string
+package final class Kiosk: Sendable {
+    package static let version = RecorderVersion.string
 
-    public let settings: KioskSettings
-    public let configuration: RecorderConfiguration
-    public let manager: CameraManager
-    public let drain: OutboxDrain
-    public let hub: EventHub
-    public let metrics: KioskMetrics
-    public let notifier: SystemdNotifier
+    package let settings: KioskSettings
+    package let configuration: RecorderConfiguration
+    package let manager: CameraManager
+    package let drain: OutboxDrain
+    package let hub: EventHub
+    package let metrics: KioskMetrics
+    package let notifier: SystemdNotifier
     /// The gallery: the feed and posted videos through the cache.
-    public let library: KioskLibrary
+    package let library: KioskLibrary
     let enqueuer: PostEnqueuer
     let logger: Logger
     /// When the camera service last went round its loop (MonotonicClock microseconds).
@@ -33,7 +33,7 @@ public final class Kiosk: Sendable {
     /// What changed, in order; `publishEvents` sends each to the event-stream clients.
     let announce: Announcements
 
-    public init(settings: KioskSettings, configuration: RecorderConfiguration, logger: Logger,
+    package init(settings: KioskSettings, configuration: RecorderConfiguration, logger: Logger,
                 notifier: SystemdNotifier = SystemdNotifier()) throws(RecorderError) {
         self.settings = settings
         self.configuration = configuration
@@ -127,7 +127,7 @@ public final class Kiosk: Sendable {
 
     // MARK: - What the API asks
 
-    public func status() async -> KioskStatus {
+    package func status() async -> KioskStatus {
         let camera = await manager.status()
         let previewRunning = await manager.previewRunning
         let outbox = drain.status
@@ -178,7 +178,7 @@ public final class Kiosk: Sendable {
     }
 
     /// Why the kiosk is not healthy, or nothing when it is.
-    public func problems() async -> [String] {
+    package func problems() async -> [String] {
         let status = await status()
         var problems: [String] = []
         if !status.camera.present { problems.append("camera missing: \(status.message ?? status.camera.device)") }
@@ -193,7 +193,7 @@ public final class Kiosk: Sendable {
 
     /// A JPEG of a recent camera picture. While idle the preview camera is started (and kept for a
     /// while); waits up to `wait` seconds for the first picture.
-    public func previewJPEG(wait: Double = 3) async throws(APIError) -> [UInt8] {
+    package func previewJPEG(wait: Double = 3) async throws(APIError) -> [UInt8] {
         await manager.wantPreview(request: settings.previewRequest)
         let deadline = ContinuousClock.now + .milliseconds(Int64(wait * 1000))
         var picture = manager.preview.picture(maximumAge: 2)

@@ -11,11 +11,11 @@ import SystemSupport
 /// JSON in and out; failures are `{"error", "exitStatus", "status"}` with the CLI's exit status for
 /// the same failure. Every `/api` route and `/metrics` need the token when one is set, and POSTs
 /// from another origin are refused, so a web page elsewhere cannot drive the kiosk.
-public enum KioskAPI {
+package enum KioskAPI {
     /// The largest request body accepted (a caption is at most 2,200 characters).
     static let maximumBody = 64 * 1024
 
-    public static func router(_ kiosk: Kiosk) -> Router<BasicRequestContext> {
+    package static func router(_ kiosk: Kiosk) -> Router<BasicRequestContext> {
         // HEAD answers as GET without a body (uptime monitors use it).
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: KioskGuard(settings: kiosk.settings))

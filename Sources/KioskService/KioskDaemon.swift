@@ -8,15 +8,15 @@ import UnixSignals
 
 /// `recorder kiosk`: the kiosk's services under one ServiceGroup - HTTP (Hummingbird), the camera,
 /// the outbox drain and systemd's notify/watchdog - with a graceful shutdown on SIGTERM and SIGINT.
-public struct KioskDaemon: Sendable {
-    public let kiosk: Kiosk
+package struct KioskDaemon: Sendable {
+    package let kiosk: Kiosk
 
-    public init(kiosk: Kiosk) {
+    package init(kiosk: Kiosk) {
         self.kiosk = kiosk
     }
 
     /// The HTTP application alone (the tests drive it with Hummingbird's test client).
-    public func application(onServerRunning: @escaping @Sendable () -> Void = {}) -> some ApplicationProtocol {
+    package func application(onServerRunning: @escaping @Sendable () -> Void = {}) -> some ApplicationProtocol {
         var logger = kiosk.logger
         logger.logLevel = .warning
         return Application(
@@ -28,7 +28,7 @@ public struct KioskDaemon: Sendable {
     }
 
     /// Runs until SIGTERM or SIGINT; a shot under way is finished and kept first.
-    public func run() async throws(RecorderError) {
+    package func run() async throws(RecorderError) {
         let bound = Signal()
         let app = application(onServerRunning: { bound.signal() })
         // Shut down in reverse: the camera first (it finishes a shot), then the drain, and the

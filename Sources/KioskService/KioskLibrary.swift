@@ -6,13 +6,13 @@ import SystemSupport
 
 /// The kiosk's gallery: pages of the feed and posted videos through the cache. Store requests and
 /// cache files block, so they run on `BlockingWork`'s threads, never on the cooperative pool.
-public final class KioskLibrary: Sendable {
+package final class KioskLibrary: Sendable {
     /// Posts per gallery page.
-    public static let pageSize = 12
+    package static let pageSize = 12
     let feed: PostFeed
     let cache: VideoCache
 
-    public init(store: any StorageBackend, cache: VideoCache) {
+    package init(store: any StorageBackend, cache: VideoCache) {
         feed = PostFeed(store: store)
         self.cache = cache
     }

@@ -4,8 +4,8 @@ import RecorderCore
 /// The kiosk's Prometheus metrics, in a registry of its own (no global bootstrap, so several
 /// kiosks - in tests - do not share counters). Each metric carries a `# HELP` line, so a scrape
 /// explains itself to whoever reads it in Grafana or on the command line.
-public final class KioskMetrics: Sendable {
-    public let registry: PrometheusCollectorRegistry
+package final class KioskMetrics: Sendable {
+    package let registry: PrometheusCollectorRegistry
     let shots: Counter
     let shotsCameraLost: Counter
     let shotsFailed: Counter
@@ -22,7 +22,7 @@ public final class KioskMetrics: Sendable {
     let cameraUp: Gauge
     let recording: Gauge
 
-    public init() {
+    package init() {
         let registry = PrometheusCollectorRegistry()
         self.registry = registry
         func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
@@ -84,5 +84,5 @@ public final class KioskMetrics: Sendable {
     }
 
     /// The Prometheus text exposition.
-    public func text() -> String { registry.emitToString() }
+    package func text() -> String { registry.emitToString() }
 }

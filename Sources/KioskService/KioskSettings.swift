@@ -6,25 +6,25 @@ import VideoCapture
 
 /// The kiosk's own settings, read from the same configuration (flags > environment > file) as
 /// every other command.
-public struct KioskSettings: Sendable {
-    public static let defaultListen = "127.0.0.1:8080"
+package struct KioskSettings: Sendable {
+    package static let defaultListen = "127.0.0.1:8080"
     /// The longest shot a kiosk request may ask for.
-    public static let maximumSeconds = 600.0
+    package static let maximumSeconds = 600.0
 
-    public var host: String
-    public var port: Int
+    package var host: String
+    package var port: Int
     /// nil: the first camera, else the test pattern.
-    public var device: String?
-    public var seconds: Double
-    public var countdown: Int
+    package var device: String?
+    package var seconds: Double
+    package var countdown: Int
     /// Required on every API request when set; always set when listening beyond loopback.
-    public var token: String?
-    public var workspace: ShotWorkspace
+    package var token: String?
+    package var workspace: ShotWorkspace
     /// Host names (beyond the listen address, localhost, this machine's name and IP literals) the
     /// page and API answer to: `kiosk.hosts`. Any other Host is refused (DNS rebinding).
-    public var hosts: [String]
+    package var hosts: [String]
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, device: String? = nil, seconds: Double = 15,
+    package init(host: String = "127.0.0.1", port: Int = 8080, device: String? = nil, seconds: Double = 15,
                 countdown: Int = 3, token: String? = nil, workspace: ShotWorkspace, hosts: [String] = []) {
         self.hosts = hosts
         self.host = host
@@ -37,7 +37,7 @@ public struct KioskSettings: Sendable {
     }
 
     /// Reads `kiosk.*` and `workspace`; refuses a non-loopback address without a token.
-    public init(_ configuration: RecorderConfiguration) throws(RecorderError) {
+    package init(_ configuration: RecorderConfiguration) throws(RecorderError) {
         let values = configuration.values
         let listen = values["kiosk.listen"] ?? Self.defaultListen
         guard let (host, port) = RecorderConfiguration.parseListen(listen) else {

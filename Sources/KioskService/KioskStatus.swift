@@ -2,69 +2,69 @@ import FoundationEssentials
 import RecorderCore
 
 /// The JSON of `GET /api/status` and of every `status` event.
-public struct KioskStatus: Codable, Sendable, Equatable {
-    public struct Camera: Codable, Sendable, Equatable {
-        public var device: String
-        public var present: Bool
-        public var previewRunning: Bool
+package struct KioskStatus: Codable, Sendable, Equatable {
+    package struct Camera: Codable, Sendable, Equatable {
+        package var device: String
+        package var present: Bool
+        package var previewRunning: Bool
     }
 
-    public struct Progress: Codable, Sendable, Equatable {
-        public var elapsedSeconds: Double
-        public var totalSeconds: Double
-        public var frames: Int
-        public var dropped: Int
+    package struct Progress: Codable, Sendable, Equatable {
+        package var elapsedSeconds: Double
+        package var totalSeconds: Double
+        package var frames: Int
+        package var dropped: Int
     }
 
-    public struct CurrentShot: Codable, Sendable, Equatable {
-        public var id: String
-        public var createdAt: String
-        public var durationSeconds: Double
-        public var frames: Int
-        public var framesDropped: Int
-        public var width: Int
-        public var height: Int
-        public var byteSize: Int64
-        public var endedEarly: String?
-        public var cameraLost: String?
+    package struct CurrentShot: Codable, Sendable, Equatable {
+        package var id: String
+        package var createdAt: String
+        package var durationSeconds: Double
+        package var frames: Int
+        package var framesDropped: Int
+        package var width: Int
+        package var height: Int
+        package var byteSize: Int64
+        package var endedEarly: String?
+        package var cameraLost: String?
         /// Where the page plays it; nil once it went to the outbox.
-        public var videoURL: String?
+        package var videoURL: String?
         /// The post it became, if it was posted.
-        public var postedAs: String?
+        package var postedAs: String?
     }
 
-    public struct Outbox: Codable, Sendable, Equatable {
-        public var depth: Int
-        public var queued: [String]
-        public var uploading: String?
-        public var uploadingBytes: Int64
-        public var uploadingTotal: Int64
-        public var lastError: String?
-        public var retryInSeconds: Double?
-        public var lastUploaded: String?
-        public var lastUploadedURL: String?
-        public var uploaded: Int
+    package struct Outbox: Codable, Sendable, Equatable {
+        package var depth: Int
+        package var queued: [String]
+        package var uploading: String?
+        package var uploadingBytes: Int64
+        package var uploadingTotal: Int64
+        package var lastError: String?
+        package var retryInSeconds: Double?
+        package var lastUploaded: String?
+        package var lastUploadedURL: String?
+        package var uploaded: Int
     }
 
-    public struct Disk: Codable, Sendable, Equatable {
-        public var workspaceFreeBytes: Int64?
-        public var outboxFreeBytes: Int64?
+    package struct Disk: Codable, Sendable, Equatable {
+        package var workspaceFreeBytes: Int64?
+        package var outboxFreeBytes: Int64?
         /// Too little room for one more kiosk shot (or for queueing it).
-        public var low: Bool
+        package var low: Bool
     }
 
     /// idle, countdown, starting, recording, finishing, failed, camera-missing.
-    public var state: String
+    package var state: String
     /// Seconds left while counting down.
-    public var countdown: Int?
+    package var countdown: Int?
     /// Why the state is failed or camera-missing; when idle, why the last shot was not kept.
-    public var message: String?
-    public var camera: Camera
-    public var progress: Progress?
-    public var currentShot: CurrentShot?
-    public var outbox: Outbox
-    public var disk: Disk
-    public var shotSeconds: Double
-    public var countdownSeconds: Int
-    public var version: String
+    package var message: String?
+    package var camera: Camera
+    package var progress: Progress?
+    package var currentShot: CurrentShot?
+    package var outbox: Outbox
+    package var disk: Disk
+    package var shotSeconds: Double
+    package var countdownSeconds: Int
+    package var version: String
 }

@@ -6,13 +6,13 @@ import Glibc
 /// The systemd notification protocol (sd_notify(3)) without libsystemd: one datagram per message
 /// to the AF_UNIX socket named by `$NOTIFY_SOCKET` (a path, or `@name` for the abstract namespace).
 /// Without that variable every call does nothing, so the daemon runs the same by hand.
-public struct SystemdNotifier: Sendable {
+package struct SystemdNotifier: Sendable {
     /// Where messages go, or nil when not started by systemd with Type=notify.
-    public let socketPath: String?
+    package let socketPath: String?
     /// Half of `$WATCHDOG_USEC` (systemd's advice), or nil when the watchdog is off or meant for another process.
-    public let watchdogInterval: Duration?
+    package let watchdogInterval: Duration?
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let path = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         socketPath = path
         var interval: Duration?
@@ -23,14 +23,14 @@ public struct SystemdNotifier: Sendable {
         watchdogInterval = interval
     }
 
-    public func ready(status: String) { send("READY=1\nSTATUS=\(Self.oneLine(status))") }
-    public func status(_ text: String) { send("STATUS=\(Self.oneLine(text))") }
-    public func watchdog() { send("WATCHDOG=1") }
-    public func stopping(status: String) { send("STOPPING=1\nSTATUS=\(Self.oneLine(status))") }
+    package func ready(status: String) { send("READY=1\nSTATUS=\(Self.oneLine(status))") }
+    package func status(_ text: String) { send("STATUS=\(Self.oneLine(text))") }
+    package func watchdog() { send("WATCHDOG=1") }
+    package func stopping(status: String) { send("STOPPING=1\nSTATUS=\(Self.oneLine(status))") }
 
     /// Sends one message; failures are ignored, as sd_notify's callers do (the service manager may be gone).
     @discardableResult
-    public func send(_ message: String) -> Bool {
+    package func send(_ message: String) -> Bool {
         guard let socketPath else { return false }
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }

@@ -41,18 +41,18 @@ struct WatchdogService: Service {
 }
 
 /// A one-shot event for tasks to wait on (the HTTP port bound, the camera checked).
-public final class Signal: Sendable {
+package final class Signal: Sendable {
     private let stream: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
 
-    public init() {
+    package init() {
         (stream, continuation) = AsyncStream<Void>.makeStream()
     }
 
-    public func signal() { continuation.finish() }
+    package func signal() { continuation.finish() }
 
     /// Returns once `signal()` was called (at once if it already was).
-    public func wait() async {
+    package func wait() async {
         for await _ in stream {}
     }
 }

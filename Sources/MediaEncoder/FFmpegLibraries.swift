@@ -2,7 +2,7 @@ internal import CFFmpeg
 import FoundationEssentials
 
 /// FFmpeg's libraries, opened when the first shot, remux or probe needs them (see CFFmpeg's shim).
-public enum FFmpegLibraries {
+package enum FFmpegLibraries {
     private static let loaded: String? = {
         if let failure = cff_load() { return String(cString: failure) }
         // FFmpeg logs to stderr by default ("[NULL @ 0x...] Invalid NAL unit size" while probing a
@@ -14,7 +14,7 @@ public enum FFmpegLibraries {
     }()
 
     /// Opens the libraries once; every entry point of this module calls it before any FFmpeg call.
-    public static func load() throws(MediaError) {
+    package static func load() throws(MediaError) {
         if let failure = loaded {
             throw MediaError(.missingCodec, operation: "load FFmpeg",
                              detail: "FFmpeg's libraries could not be opened (\(failure)).")

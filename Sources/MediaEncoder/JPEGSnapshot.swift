@@ -6,16 +6,16 @@ import VideoCapture
 /// preview refreshed a few times a second costs one scale and one encode per picture.
 ///
 /// Not thread-safe: one owner calls it from one thread at a time.
-public final class JPEGSnapshot {
+package final class JPEGSnapshot {
     /// The widest picture it makes; larger frames are scaled down, keeping their shape.
-    public let maximumWidth: Int
+    package let maximumWidth: Int
     private var converter = PixelConverter()
     private var decoder: MJPEGDecoder?
     private var encoder: UnsafeMutablePointer<AVCodecContext>?
     private var picture: UnsafeMutablePointer<AVFrame>?
     private let packet: UnsafeMutablePointer<AVPacket>
 
-    public init(maximumWidth: Int = 640) throws(MediaError) {
+    package init(maximumWidth: Int = 640) throws(MediaError) {
         try FFmpegLibraries.load()
         guard let packet = cff_av_packet_alloc() else { throw MediaError(.failed, operation: "av_packet_alloc") }
         self.packet = packet
@@ -30,7 +30,7 @@ public final class JPEGSnapshot {
 
     /// The JPEG of `bytes`, a whole frame laid out as `format` describes. Compressed H.264 frames
     /// have no preview (decoding a GOP for a thumbnail is not worth a kiosk's CPU).
-    public func jpeg(of bytes: UnsafeRawBufferPointer, format: CaptureFormat) throws(MediaError) -> [UInt8] {
+    package func jpeg(of bytes: UnsafeRawBufferPointer, format: CaptureFormat) throws(MediaError) -> [UInt8] {
         let (width, height) = outputSize(format.width, format.height)
         let output = try preparedPicture(width: width, height: height)
         switch format.pixelFormat {

@@ -2,20 +2,20 @@ internal import CFFmpeg
 import VideoCapture
 
 /// What one recording produced, as counted while writing it.
-public struct EncodingSummary: Sendable, Hashable {
-    public var framesWritten: Int
+package struct EncodingSummary: Sendable, Hashable {
+    package var framesWritten: Int
     /// Frames the driver dropped (sequence gaps) or delivered damaged.
-    public var framesDropped: Int
+    package var framesDropped: Int
     /// Frames from an H.264 camera before its first keyframe, which cannot be decoded alone.
-    public var framesSkipped: Int
+    package var framesSkipped: Int
     /// Buffers the driver handed over a second time with a sequence number already recorded
     /// (v4l2loopback re-reads its last frame when the writer lags); recorded once, never twice.
-    public var framesRepeated: Int = 0
+    package var framesRepeated: Int = 0
     /// "libx264" or "copy" (H.264 from the camera, not re-encoded).
-    public var encoder: String
-    public var input: CaptureFormat
+    package var encoder: String
+    package var input: CaptureFormat
     /// Time from the first to the end of the last frame, from the capture timestamps.
-    public var durationSeconds: Double
+    package var durationSeconds: Double
 }
 
 /// Turns captured frames into a crash-safe, fragmented H.264 MP4.
@@ -24,9 +24,9 @@ public struct EncodingSummary: Sendable, Hashable {
 /// decoded first, and H.264 is copied without re-encoding. Conversion happens on the caller's
 /// thread and encoding on the pipeline's, so the two overlap. Timestamps come from the frames, so
 /// the file's duration stays true when the camera drops frames.
-public final class MP4Encoder {
-    public let path: String
-    public let input: CaptureFormat
+package final class MP4Encoder {
+    package let path: String
+    package let input: CaptureFormat
     private let writer: MP4Writer
     private let pipeline: EncodePipeline?
     private let converter: PixelConverter?
@@ -43,9 +43,9 @@ public final class MP4Encoder {
     private var summary: EncodingSummary
     /// Called with each frame's stamp once it is queued for the file, in order: a diagnostic
     /// (`RECORDER_FRAME_LOG`) that lets tests compare what was recorded with what the device sent.
-    public var onFrameRecorded: ((FrameStamp) -> Void)?
+    package var onFrameRecorded: ((FrameStamp) -> Void)?
 
-    public init(path: String, input: CaptureFormat, settings: EncoderSettings) throws(MediaError) {
+    package init(path: String, input: CaptureFormat, settings: EncoderSettings) throws(MediaError) {
         guard input.width >= 16, input.height >= 16, input.width % 2 == 0, input.height % 2 == 0 else {
             throw MediaError(.badInput, operation: "configure encoder",
                              detail: "H.264 in yuv420p needs an even size of at least 16x16; the source gives \(input.width)x\(input.height).")
@@ -78,12 +78,12 @@ public final class MP4Encoder {
         pipeline = try EncodePipeline(encoder: encoder, writer: writer, timeBase: timeBase, frameTicks: frameTicks)
     }
 
-    public var framesWritten: Int { summary.framesWritten }
-    public var framesDropped: Int { summary.framesDropped }
+    package var framesWritten: Int { summary.framesWritten }
+    package var framesDropped: Int { summary.framesDropped }
 
     /// Converts one frame and queues it for encoding. Damaged frames and JPEGs that do not decode
     /// are counted as dropped. An encoding failure surfaces here on a later frame, or at `finish`.
-    public func append(_ frame: borrowing VideoFrame) throws(MediaError) {
+    package func append(_ frame: borrowing VideoFrame) throws(MediaError) {
         guard account(frame.stamp, damaged: frame.isDamaged) else { return }
         let pts = nextPts(frame.timestampMicroseconds)
         if let pipeline {
@@ -101,12 +101,12 @@ public final class MP4Encoder {
     }
 
     /// Whether `append(readingFrom:)` applies: planar 4:2:0 input, which the encoder takes as it is.
-    public var readsPlanarFrames: Bool { pipeline != nil && input.pixelFormat == .yu12 }
+    package var readsPlanarFrames: Bool { pipeline != nil && input.pixelFormat == .yu12 }
 
     /// Reads the next frame from `source` straight into the encoder's next picture (no buffer, no
     /// conversion) and queues it, unless `admit` turns its stamp away. Returns the stamp, or nil at
     /// the end of the input or on a stop. Only when `readsPlanarFrames`.
-    public func append(readingFrom source: any PlanarReadingSource, stop: StopSignal,
+    package func append(readingFrom source: any PlanarReadingSource, stop: StopSignal,
                        admit: (FrameStamp) -> Bool) throws -> FrameStamp? {
         guard let pipeline, readsPlanarFrames else {
             throw MediaError(.failed, operation: "read frame", detail: "direct reads need planar 4:2:0 input and an encoder")
@@ -153,7 +153,7 @@ public final class MP4Encoder {
     }
 
     /// Drains the encoder, writes the trailer and closes the file.
-    public func finish() throws(MediaError) -> EncodingSummary {
+    package func finish() throws(MediaError) -> EncodingSummary {
         if let pipeline {
             do { try pipeline.finish() } catch {
                 writer.abandon()
@@ -173,10 +173,10 @@ public final class MP4Encoder {
     }
 
     /// What was recorded so far, for a recording that cannot be finished (a full disk).
-    public var partialSummary: EncodingSummary { summary }
+    package var partialSummary: EncodingSummary { summary }
 
     /// Stops without finishing: the file keeps every fragment already flushed.
-    public func abandon() {
+    package func abandon() {
         pipeline?.abandon()
         writer.abandon()
     }

@@ -2,8 +2,8 @@ internal import CFFmpeg
 
 /// Rewrites the crash-safe fragmented recording as a plain MP4 with its index first (faststart),
 /// copying packets without re-encoding.
-public enum MP4Remuxer {
-    public static func faststart(from source: String, to destination: String) throws(MediaError) {
+package enum MP4Remuxer {
+    package static func faststart(from source: String, to destination: String) throws(MediaError) {
         let input = try MediaInput(path: source)
         let writer = try MP4Writer(path: destination, fragmented: false)
         let stream = input.videoStream

@@ -1,8 +1,8 @@
 internal import CFFmpeg
 
 /// A failed FFmpeg call: which operation, its AVERROR code, FFmpeg's own text, and the fix.
-public struct MediaError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct MediaError: Error, Sendable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         case diskFull
         case permissionDenied
         case missingCodec
@@ -10,13 +10,13 @@ public struct MediaError: Error, Sendable, CustomStringConvertible {
         case failed
     }
 
-    public var kind: Kind
-    public var operation: String
-    public var code: Int32
-    public var path: String?
-    public var detail: String
+    package var kind: Kind
+    package var operation: String
+    package var code: Int32
+    package var path: String?
+    package var detail: String
 
-    public init(_ kind: Kind, operation: String, code: Int32 = 0, path: String? = nil, detail: String = "") {
+    package init(_ kind: Kind, operation: String, code: Int32 = 0, path: String? = nil, detail: String = "") {
         self.kind = kind
         self.operation = operation
         self.code = code
@@ -47,7 +47,7 @@ public struct MediaError: Error, Sendable, CustomStringConvertible {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    public var description: String {
+    package var description: String {
         let target = path.map { " \($0)" } ?? ""
         switch kind {
         case .diskFull:

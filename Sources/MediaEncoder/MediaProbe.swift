@@ -1,19 +1,19 @@
 internal import CFFmpeg
 
 /// Facts about a finished video file, read back with libavformat.
-public struct MediaInfo: Sendable, Hashable, Codable {
-    public var width: Int
-    public var height: Int
-    public var durationSeconds: Double
-    public var frameRate: Double
-    public var frameCount: Int
-    public var codec: String
-    public var container: String
+package struct MediaInfo: Sendable, Hashable, Codable {
+    package var width: Int
+    package var height: Int
+    package var durationSeconds: Double
+    package var frameRate: Double
+    package var frameCount: Int
+    package var codec: String
+    package var container: String
 }
 
-public enum MediaProbe {
+package enum MediaProbe {
     /// Reads size, duration, rate, codec and the number of video packets of `path`.
-    public static func inspect(_ path: String) throws(MediaError) -> MediaInfo {
+    package static func inspect(_ path: String) throws(MediaError) -> MediaInfo {
         let input = try MediaInput(path: path)
         let stream = input.videoStream
         let par = stream.pointee.codecpar.pointee

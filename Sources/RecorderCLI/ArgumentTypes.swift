@@ -46,7 +46,7 @@ extension Double {
 }
 
 extension FrameSize: ExpressibleByArgument {
-    public init?(argument: String) {
+    package init?(argument: String) {
         guard let size = try? Self.parse(argument) else { return nil }
         self = size
     }

@@ -3,8 +3,8 @@ import Synchronization
 import RecorderCore
 
 /// `recorder`: capture from a V4L2 camera into a crash-safe MP4, then publish it.
-public struct RecorderCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct RecorderCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "recorder",
         abstract: "Record clips from a V4L2 camera and publish them to storage.",
         // One status per line, each short enough that argument-parser never wraps it.
@@ -29,13 +29,13 @@ public struct RecorderCommand: AsyncParsableCommand {
         subcommands: [ShootCommand.self, PostCommand.self, OutboxCommand.self, FeedCommand.self, FetchCommand.self, CacheCommand.self,
                       DevicesCommand.self, KioskCommand.self, ConfigCommand.self])
 
-    public init() {}
+    package init() {}
 }
 
 extension RecorderCommand {
     /// Parses the process arguments, runs the subcommand and exits with its status. The one place
     /// a failure becomes a message and a sysexits status: subcommands just throw `RecorderError`.
-    public static func runFromCommandLine() async {
+    package static func runFromCommandLine() async {
         do {
             var command = try parseCommand(Array(CommandLine.arguments.dropFirst()))
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -10,9 +10,9 @@ import VideoCapture
 /// The state is a private enum that every method switches on, so an illegal transition (a second
 /// shoot while one records, a stop with nothing recording) is answered, never half-done. Blocking
 /// work (V4L2, FFmpeg, file I/O) runs on threads of its own, never on the actor or the cooperative pool.
-public actor CameraManager {
+package actor CameraManager {
     /// The record state as callers see it.
-    public enum RecordState: Sendable, Equatable {
+    package enum RecordState: Sendable, Equatable {
         case idle
         /// A shot will start when the count reaches zero.
         case countdown(remaining: Int)
@@ -25,7 +25,7 @@ public actor CameraManager {
         case cameraMissing(String)
 
         /// A short name for logs, metrics and the API.
-        public var name: String {
+        package var name: String {
             switch self {
             case .idle: "idle"
             case .countdown: "countdown"
@@ -38,7 +38,7 @@ public actor CameraManager {
         }
 
         /// Whether a shot is under way (counting down, starting, recording or finishing).
-        public var isBusy: Bool {
+        package var isBusy: Bool {
             switch self {
             case .countdown, .starting, .recording, .finishing: true
             case .idle, .failed, .cameraMissing: false
@@ -47,7 +47,7 @@ public actor CameraManager {
     }
 
     /// What happened, for whoever watches the manager (the kiosk's event stream and metrics).
-    public enum Event: Sendable {
+    package enum Event: Sendable {
         case state(RecordState)
         case shotFinished(ShotResult)
         case shotFailed(RecorderError)
@@ -67,11 +67,11 @@ public actor CameraManager {
         case cameraMissing(String)
     }
 
-    public nonisolated let workspace: ShotWorkspace
+    package nonisolated let workspace: ShotWorkspace
     /// The camera the kiosk uses: nil or "auto" for the first camera (else the test pattern).
-    public nonisolated let device: String?
+    package nonisolated let device: String?
     /// Where the preview and the recording loop leave their latest picture.
-    public nonisolated let preview: PreviewTap
+    package nonisolated let preview: PreviewTap
     private var state: State = .idle
     private var observer: (@Sendable (Event) -> Void)?
     private var shotTask: Task<Void, Never>?
@@ -84,14 +84,14 @@ public actor CameraManager {
     private var lastDiscarded: String?
     private var cameraDescription: String
 
-    public init(workspace: ShotWorkspace, device: String? = nil, preview: PreviewTap = PreviewTap()) {
+    package init(workspace: ShotWorkspace, device: String? = nil, preview: PreviewTap = PreviewTap()) {
         self.workspace = workspace
         self.device = device == "auto" ? nil : device
         self.preview = preview
         self.cameraDescription = device ?? "auto"
     }
 
-    public var recordState: RecordState {
+    package var recordState: RecordState {
         switch state {
         case .idle: .idle
         case .countdown(_, let remaining): .countdown(remaining: remaining)
@@ -104,19 +104,19 @@ public actor CameraManager {
     }
 
     /// Everything the kiosk's status page shows about the camera.
-    public struct Status: Sendable {
-        public var state: RecordState
+    package struct Status: Sendable {
+        package var state: RecordState
         /// Which camera: a device path, or the test pattern when there is none.
-        public var camera: String
-        public var cameraPresent: Bool
-        public var progress: ShotProgress?
-        public var lastShotCameraLost: String?
+        package var camera: String
+        package var cameraPresent: Bool
+        package var progress: ShotProgress?
+        package var lastShotCameraLost: String?
         /// Why the last shot was not kept (stopped too early), until the next one starts.
-        public var lastShotDiscarded: String?
-        public var posting: Bool
+        package var lastShotDiscarded: String?
+        package var posting: Bool
     }
 
-    public func status() -> Status {
+    package func status() -> Status {
         let present: Bool
         if case .cameraMissing = state { present = false } else { present = true }
         return Status(state: recordState, camera: cameraDescription, cameraPresent: present,
@@ -126,7 +126,7 @@ public actor CameraManager {
     }
 
     /// Sets the one observer of events (the kiosk's hub fans them out).
-    public func observe(_ handler: @escaping @Sendable (Event) -> Void) {
+    package func observe(_ handler: @escaping @Sendable (Event) -> Void) {
         observer = handler
     }
 
@@ -141,7 +141,7 @@ public actor CameraManager {
     /// the source arrive via `notice` before recording starts; progress after each frame.
     /// `stop` lets the caller stop the shot from the moment it asks for it (a Ctrl-C during
     /// start-up, before this actor has even seen the shot, is remembered).
-    public func shoot(_ request: ShotRequest, stop: StopSignal = StopSignal(),
+    package func shoot(_ request: ShotRequest, stop: StopSignal = StopSignal(),
                       notice: @escaping @Sendable (String) -> Void = { _ in },
                       progress: @escaping @Sendable (ShotProgress) -> Void = { _ in }) async throws(RecorderError) -> ShotResult {
         switch state {
@@ -158,7 +158,7 @@ public actor CameraManager {
     /// Starts a shot after a countdown and returns at once; the shot runs on its own and reports
     /// through the observer. Refused while another shot is under way, while posting, or when the
     /// configured camera is missing.
-    public func begin(_ request: ShotRequest, countdown: Int) throws(RecorderError) {
+    package func begin(_ request: ShotRequest, countdown: Int) throws(RecorderError) {
         switch state {
         case .idle, .failed: break
         case .cameraMissing(let why):
@@ -299,7 +299,7 @@ public actor CameraManager {
     /// Asks the shot in progress to stop early; it is finished into a valid, shorter file. During a
     /// countdown the shot is called off. Returns false when nothing is under way.
     @discardableResult
-    public func stop() -> Bool {
+    package func stop() -> Bool {
         switch state {
         case .countdown(let signal, _):
             signal.set()
@@ -314,7 +314,7 @@ public actor CameraManager {
     }
 
     /// Waits for the shot under way, if any, to be finished (or called off).
-    public func waitForShot() async {
+    package func waitForShot() async {
         await shotTask?.value
     }
 
@@ -334,7 +334,7 @@ public actor CameraManager {
 
     /// Queues the current shot as a post (durably, in the outbox); uploading is the drain's job.
     /// Refused while a shot is under way, since the next shot replaces the one being posted.
-    public func post(caption: String, enqueuer: PostEnqueuer) async throws(RecorderError) -> OutboxItem {
+    package func post(caption: String, enqueuer: PostEnqueuer) async throws(RecorderError) -> OutboxItem {
         switch state {
         case .countdown, .starting, .recording, .finishing:
             throw RecorderError("a shot is being recorded; post when it has finished.", exitStatus: .tempFail)
@@ -359,7 +359,7 @@ public actor CameraManager {
     /// Looks for the configured camera (one open and VIDIOC_QUERYCAP, on a thread) and moves
     /// between idle and camera-missing. Skipped while the camera is in use: a lost camera shows
     /// up there as a failed read.
-    public func checkCamera() async {
+    package func checkCamera() async {
         switch state {
         case .countdown, .starting, .recording, .finishing: return
         case .idle, .failed, .cameraMissing: break
@@ -396,7 +396,7 @@ public actor CameraManager {
     }
 
     /// Notes that somebody wants the live preview, starting the camera when it is idle.
-    public func wantPreview(request: ShotRequest) {
+    package func wantPreview(request: ShotRequest) {
         lastPreviewRequest = .now
         guard case .idle = state else { return }
         if let session = previewSession, !session.isFinished { return }
@@ -404,10 +404,10 @@ public actor CameraManager {
     }
 
     /// How long the preview keeps the camera after the last request for a picture.
-    public static let previewIdleSeconds = 10.0
+    package static let previewIdleSeconds = 10.0
 
     /// Closes the preview camera when nobody asked for a picture for `idleSeconds`.
-    public func expirePreview(idleSeconds: Double) async {
+    package func expirePreview(idleSeconds: Double) async {
         guard let last = lastPreviewRequest, previewSession != nil else { return }
         if ContinuousClock.now - last > .seconds(idleSeconds) || previewSession?.isFinished == true {
             await closePreview()
@@ -415,7 +415,7 @@ public actor CameraManager {
     }
 
     /// Whether the preview camera is streaming.
-    public var previewRunning: Bool { previewSession.map { !$0.isFinished } ?? false }
+    package var previewRunning: Bool { previewSession.map { !$0.isFinished } ?? false }
 
     private func closePreview() async {
         guard let session = previewSession else { return }

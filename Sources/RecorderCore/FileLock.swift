@@ -7,7 +7,7 @@ import SystemSupport
 /// An exclusive flock(2) on a file (the shot workspace, the outbox, posting, a cached video),
 /// released when the owner goes away or the process dies. With `busy`, a second taker gets it as a
 /// clear error at once; without, it waits its turn.
-public struct FileLock: ~Copyable {
+package struct FileLock: ~Copyable {
     private let fd: Int32
 
     init(path: String, busy: String?) throws(RecorderError) {

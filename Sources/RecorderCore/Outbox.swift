@@ -10,17 +10,17 @@ import SystemSupport
 /// part journal). An item appears only whole (built in `queue/.incoming-<id>`, fsynced, renamed)
 /// and is removed only after the store confirmed both objects; `sent/<id>.json` then records
 /// where they went. Names sort by queueing time, which is the upload order.
-public struct Outbox: Sendable {
-    public let root: String
+package struct Outbox: Sendable {
+    package let root: String
 
-    public init(root: String) {
+    package init(root: String) {
         self.root = root
     }
 
     var queueDirectory: String { root + "/queue" }
     var sentDirectory: String { root + "/sent" }
 
-    public func prepare() throws(RecorderError) {
+    package func prepare() throws(RecorderError) {
         for dir in [queueDirectory, sentDirectory] {
             do throws(StorageError) {
                 try LocalFiles.createDirectories(dir, mode: 0o700, elsewhere: "another outbox directory (--outbox or outbox = in the configuration)")
@@ -31,13 +31,13 @@ public struct Outbox: Sendable {
     }
 
     /// Queued posts, oldest first.
-    public func items() -> [OutboxItem] {
+    package func items() -> [OutboxItem] {
         queuedFolders().compactMap { OutboxItem(directory: $0) }
     }
 
     /// Queued folders whose metadata cannot be read (damaged by hand or by the disk): they are
     /// never uploaded or removed, only reported, so nothing is lost silently.
-    public func unreadableItems() -> [String] {
+    package func unreadableItems() -> [String] {
         queuedFolders().filter { OutboxItem(directory: $0) == nil }
     }
 
@@ -46,9 +46,9 @@ public struct Outbox: Sendable {
             .filter { !$0.hasPrefix(".") }.sorted().map { "\(queueDirectory)/\($0)" }
     }
 
-    public func item(id: String) -> OutboxItem? { items().first { $0.metadata.id == id } }
+    package func item(id: String) -> OutboxItem? { items().first { $0.metadata.id == id } }
 
-    public func receipt(id: String) -> PostReceipt? {
+    package func receipt(id: String) -> PostReceipt? {
         guard let data = FileManager.default.contents(atPath: "\(sentDirectory)/\(id).json") else { return nil }
         return try? JSONDecoder().decode(PostReceipt.self, from: data)
     }
@@ -118,7 +118,7 @@ public struct Outbox: Sendable {
 
     /// Points a queued post at another store (`recorder outbox retarget`): the only way a post goes
     /// anywhere but where it was queued for. Takes the outbox lock, so no flush is sending it now.
-    public func retarget(id: String, to destination: StoreDestination) throws(RecorderError) -> (item: OutboxItem, previous: StoreDestination?) {
+    package func retarget(id: String, to destination: StoreDestination) throws(RecorderError) -> (item: OutboxItem, previous: StoreDestination?) {
         let lock = try lock()
         guard var item = item(id: id) else {
             let queued = items().map(\.metadata.id)
@@ -147,15 +147,15 @@ public struct Outbox: Sendable {
 }
 
 /// One queued post.
-public struct OutboxItem: Sendable {
+package struct OutboxItem: Sendable {
     static let videoName = "video.mp4"
     static let metadataName = "post.json"
     static let stateName = "state.json"
     static let journalName = "upload.json"
 
-    public let directory: String
-    public internal(set) var metadata: PostMetadata
-    public internal(set) var state: OutboxItemState
+    package let directory: String
+    package internal(set) var metadata: PostMetadata
+    package internal(set) var state: OutboxItemState
 
     init?(directory: String) {
         guard let meta = FileManager.default.contents(atPath: "\(directory)/\(Self.metadataName)"),
@@ -167,8 +167,8 @@ public struct OutboxItem: Sendable {
         self.state = state ?? OutboxItemState(shotID: "", queuedAt: metadata.createdAt, attempts: 0, lastError: nil, digest: nil)
     }
 
-    public var videoPath: String { "\(directory)/\(Self.videoName)" }
-    public var metadataPath: String { "\(directory)/\(Self.metadataName)" }
+    package var videoPath: String { "\(directory)/\(Self.videoName)" }
+    package var metadataPath: String { "\(directory)/\(Self.metadataName)" }
     var statePath: String { "\(directory)/\(Self.stateName)" }
     var journalPath: String { "\(directory)/\(Self.journalName)" }
 
@@ -182,19 +182,19 @@ public struct OutboxItem: Sendable {
 }
 
 /// Bookkeeping of a queued post (not published).
-public struct OutboxItemState: Sendable, Codable, Equatable {
-    public var shotID: String
-    public var queuedAt: String
-    public var attempts: Int
-    public var lastError: String?
+package struct OutboxItemState: Sendable, Codable, Equatable {
+    package var shotID: String
+    package var queuedAt: String
+    package var attempts: Int
+    package var lastError: String?
     /// The video's size and checksums, computed once when it was queued.
-    public var digest: FileDigest?
+    package var digest: FileDigest?
     /// The store the post was queued for; nil for a post queued before destinations were kept,
     /// which goes to the store of the flush that sends it.
-    public var destination: StoreDestination? = nil
+    package var destination: StoreDestination? = nil
 
     /// Whether a flush to `store` may send this post.
-    public func isFor(_ store: StoreDestination) -> Bool {
+    package func isFor(_ store: StoreDestination) -> Bool {
         destination.map { $0.isSameStore(as: store) } ?? true
     }
 
@@ -206,13 +206,13 @@ public struct OutboxItemState: Sendable, Codable, Equatable {
 }
 
 /// Where a post went, kept in `sent/<id>.json` after the store confirmed it.
-public struct PostReceipt: Sendable, Codable, Equatable {
-    public var id: String
-    public var shotID: String
-    public var videoURL: String
-    public var metadataURL: String
-    public var store: String
-    public var uploadedAt: String
+package struct PostReceipt: Sendable, Codable, Equatable {
+    package var id: String
+    package var shotID: String
+    package var videoURL: String
+    package var metadataURL: String
+    package var store: String
+    package var uploadedAt: String
 
     static let encoder = PostMetadata.encoder
 }

@@ -10,29 +10,29 @@ import SystemSupport
 /// another process queued one. While the store is unreachable it backs off exponentially with full
 /// jitter (the same `RetryPolicy` as `outbox flush`); any success resets the backoff. Every flush
 /// takes the outbox lock, so it never races a `recorder outbox flush` run by hand.
-public final class OutboxDrain: Sendable {
+package final class OutboxDrain: Sendable {
     /// What the kiosk's status shows about uploads.
-    public struct Status: Sendable, Codable, Equatable {
+    package struct Status: Sendable, Codable, Equatable {
         /// Posts waiting, oldest first.
-        public var queued: [String] = []
+        package var queued: [String] = []
         /// Posts queued for another store than this kiosk's: kept, never sent from here
         /// (`recorder outbox retarget` may point one at this store).
-        public var elsewhere: [String] = []
+        package var elsewhere: [String] = []
         /// The post going up now, with the bytes sent so far (approximate: requests include metadata).
-        public var uploading: String?
-        public var uploadingBytes: Int64 = 0
-        public var uploadingTotal: Int64 = 0
-        public var lastError: String?
-        public var lastUploaded: PostReceipt?
+        package var uploading: String?
+        package var uploadingBytes: Int64 = 0
+        package var uploadingTotal: Int64 = 0
+        package var lastError: String?
+        package var lastUploaded: PostReceipt?
         /// Seconds until the next attempt while backing off.
-        public var retryInSeconds: Double?
-        public var uploadedCount = 0
-        public var failedAttempts = 0
-        public var retries = 0
+        package var retryInSeconds: Double?
+        package var uploadedCount = 0
+        package var failedAttempts = 0
+        package var retries = 0
     }
 
     /// What happened, for the kiosk's event stream and metrics.
-    public enum Event: Sendable {
+    package enum Event: Sendable {
         case changed(Status)
         case uploaded(PostReceipt, bytes: Int64)
         case failed(RecorderError)
@@ -49,7 +49,7 @@ public final class OutboxDrain: Sendable {
         var meterAtStart: Int64 = 0
     }
 
-    public let outbox: Outbox
+    package let outbox: Outbox
     private let makeUploader: @Sendable (_ willSend: @escaping @Sendable (OutboxItem) -> Void) throws(RecorderError) -> OutboxUploader
     private let policy: RetryPolicy
     private let idleRecheckSeconds: Double
@@ -60,7 +60,7 @@ public final class OutboxDrain: Sendable {
 
     /// `makeUploader` builds an uploader for one flush (the backend is made afresh, so a fixed
     /// configuration problem clears itself); its policy should allow one attempt per post.
-    public init(outbox: Outbox, policy: RetryPolicy, idleRecheckSeconds: Double = 60,
+    package init(outbox: Outbox, policy: RetryPolicy, idleRecheckSeconds: Double = 60,
                 makeUploader: @escaping @Sendable (_ willSend: @escaping @Sendable (OutboxItem) -> Void) throws(RecorderError) -> OutboxUploader,
                 observer: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.outbox = outbox
@@ -71,7 +71,7 @@ public final class OutboxDrain: Sendable {
         shared.withLock { $0.status.queued = outbox.items().map(\.metadata.id) }
     }
 
-    public var status: Status {
+    package var status: Status {
         shared.withLock { state in
             var status = state.status
             if status.uploading != nil {
@@ -86,7 +86,7 @@ public final class OutboxDrain: Sendable {
     }
 
     /// Starts the drain thread; it flushes once straight away.
-    public func start() {
+    package func start() {
         let alreadyRunning = shared.withLock { state in
             defer { state.running = true }
             return state.running
@@ -99,14 +99,14 @@ public final class OutboxDrain: Sendable {
     }
 
     /// A post was queued: try now, even while backing off (the store may be back).
-    public func wake() {
+    package func wake() {
         shared.withLock { $0.nextAttempt = nil }
         signal.signal()
     }
 
     /// Stops the thread after the transfer in progress, waiting at most `timeout` seconds for it.
     /// Whatever is not sent stays queued (and a multipart upload journaled) for the next start.
-    public func stop(timeout: Double = 5) {
+    package func stop(timeout: Double = 5) {
         let wasRunning = shared.withLock { state in
             state.stopping = true
             return state.running

@@ -7,15 +7,15 @@ import SystemSupport
 /// throttling) is retried with backoff and full jitter, forever unless the policy caps the
 /// attempts; any other failure stops the flush, since the posts behind it would meet it too.
 /// Nothing leaves the queue before the store has confirmed both objects.
-public struct OutboxUploader: Sendable {
-    public let outbox: Outbox
-    public let backend: any StorageBackend
-    public let policy: RetryPolicy
+package struct OutboxUploader: Sendable {
+    package let outbox: Outbox
+    package let backend: any StorageBackend
+    package let policy: RetryPolicy
     let log: @Sendable (String) -> Void
     /// Told which post is about to go up, before each attempt (the kiosk shows it with its progress).
     let willSend: @Sendable (OutboxItem) -> Void
 
-    public init(outbox: Outbox, backend: any StorageBackend, policy: RetryPolicy, log: @escaping @Sendable (String) -> Void,
+    package init(outbox: Outbox, backend: any StorageBackend, policy: RetryPolicy, log: @escaping @Sendable (String) -> Void,
                 willSend: @escaping @Sendable (OutboxItem) -> Void = { _ in }) {
         self.outbox = outbox
         self.backend = backend
@@ -25,18 +25,18 @@ public struct OutboxUploader: Sendable {
     }
 
     /// What a flush did.
-    public struct Report: Sendable {
-        public var uploaded: [PostReceipt] = []
+    package struct Report: Sendable {
+        package var uploaded: [PostReceipt] = []
         /// Still queued, oldest first.
-        public var remaining: [OutboxItem] = []
+        package var remaining: [OutboxItem] = []
         /// Why the flush stopped early, if it did.
-        public var failure: RecorderError?
+        package var failure: RecorderError?
         /// Queued for another store than this flush's: left queued, never sent here.
-        public var elsewhere: [OutboxItem] = []
+        package var elsewhere: [OutboxItem] = []
     }
 
     /// Uploads everything queued (including what is queued while it runs).
-    public func flush() throws(RecorderError) -> Report {
+    package func flush() throws(RecorderError) -> Report {
         // Held to the end of the flush (consumed below), not just to its last use.
         let lock = try outbox.lock()
         outbox.cleanStale()

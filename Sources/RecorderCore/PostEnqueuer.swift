@@ -5,33 +5,33 @@ import SystemSupport
 
 /// Turns the current shot into a post: a random name, its metadata, and a durable place in the
 /// outbox. Uploading is the `OutboxUploader`'s job, so a post survives any failure after `enqueue`.
-public struct PostEnqueuer: Sendable {
-    public let workspace: ShotWorkspace
-    public let outbox: Outbox
-    public let configuration: RecorderConfiguration
+package struct PostEnqueuer: Sendable {
+    package let workspace: ShotWorkspace
+    package let outbox: Outbox
+    package let configuration: RecorderConfiguration
 
-    public init(workspace: ShotWorkspace, outbox: Outbox, configuration: RecorderConfiguration) {
+    package init(workspace: ShotWorkspace, outbox: Outbox, configuration: RecorderConfiguration) {
         self.workspace = workspace
         self.outbox = outbox
         self.configuration = configuration
     }
 
     /// What `post` would do: checked in full, nothing changed (`--dry-run` prints it).
-    public struct Plan: Sendable {
-        public var shot: Shot
-        public var metadata: PostMetadata
+    package struct Plan: Sendable {
+        package var shot: Shot
+        package var metadata: PostMetadata
         /// The store's location and the metadata's address there.
-        public var store: String
-        public var metadataURL: String
+        package var store: String
+        package var metadataURL: String
         /// The video's size and checksums.
-        public var digest: FileDigest
+        package var digest: FileDigest
         /// The store the post is queued for; it is sent nowhere else.
-        public var destination: StoreDestination
+        package var destination: StoreDestination
     }
 
     /// Validates the caption, the configuration and the shot (the current one, or `shotID`: the
     /// current or a kept one), and drafts the metadata.
-    public func plan(caption: String, shotID: String? = nil, now: Date = Date()) throws(RecorderError) -> Plan {
+    package func plan(caption: String, shotID: String? = nil, now: Date = Date()) throws(RecorderError) -> Plan {
         let caption = try Caption.validate(caption)
         let backend = try configuration.makeBackend()
         let shot: Shot
@@ -74,7 +74,7 @@ public struct PostEnqueuer: Sendable {
 
     /// Moves the shot into the outbox (durably), marks the shot as posted, and returns the queued item.
     /// On failure the shot is untouched and nothing is queued.
-    public func enqueue(_ plan: Plan) throws(RecorderError) -> OutboxItem {
+    package func enqueue(_ plan: Plan) throws(RecorderError) -> OutboxItem {
         let lock = try FileLock(path: workspace.root + "/.post-lock",
                                      busy: "another `recorder post` is posting this shot right now; wait for it.")
         if let answer = alreadyPosted(plan.shot) { throw answer }
@@ -97,7 +97,7 @@ public struct PostEnqueuer: Sendable {
     }
 
     /// The post `shot` became, if it was posted (its `posted.json` marker).
-    public func postedID(_ shot: Shot) -> String? {
+    package func postedID(_ shot: Shot) -> String? {
         guard let data = FileManager.default.contents(atPath: markerPath(shot)) else { return nil }
         return (try? JSONDecoder().decode(PostedMarker.self, from: data))?.id
     }

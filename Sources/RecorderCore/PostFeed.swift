@@ -2,28 +2,28 @@ import FoundationEssentials
 import StorageUpload
 
 /// One post as the feed shows it.
-public struct FeedEntry: Sendable, Codable, Equatable {
-    public var id: String
+package struct FeedEntry: Sendable, Codable, Equatable {
+    package var id: String
     /// The caption's first line.
-    public var caption: String
+    package var caption: String
     /// UTC, RFC 3339.
-    public var createdAt: String
-    public var durationSeconds: Double?
-    public var byteSize: Int64?
-    public var author: String?
-    public var sha256: String?
+    package var createdAt: String
+    package var durationSeconds: Double?
+    package var byteSize: Int64?
+    package var author: String?
+    package var sha256: String?
     /// Why the entry is incomplete ("metadata missing", "metadata damaged: ..."); nil when it is whole.
-    public var problem: String?
+    package var problem: String?
 }
 
 /// One page of the feed, newest first.
-public struct FeedPage: Sendable, Codable, Equatable {
-    public var entries: [FeedEntry]
+package struct FeedPage: Sendable, Codable, Equatable {
+    package var entries: [FeedEntry]
     /// The page number asked for, when paging by number (1 is the newest).
-    public var page: Int?
-    public var size: Int
+    package var page: Int?
+    package var size: Int
     /// The id to pass as `--after` (or `?after=`) for the next page; nil on the last page.
-    public var next: String?
+    package var next: String?
 }
 
 /// The posts in a store, newest first, read page by page from small index objects.
@@ -33,13 +33,13 @@ public struct FeedPage: Sendable, Codable, Equatable {
 /// order of the keys is newest first, and a page is one listing request (`max-keys`,
 /// `start-after`) plus one read per post. Paging by number skips whole listings of up to 1,000
 /// keys; paging with a cursor (`after`) is stable while posts arrive.
-public struct PostFeed: Sendable {
-    public let store: any StorageBackend
-    public static let folder = "feed/"
+package struct PostFeed: Sendable {
+    package let store: any StorageBackend
+    package static let folder = "feed/"
     /// The largest page: a page is read in one listing request.
-    public static let maximumPageSize = 1000
+    package static let maximumPageSize = 1000
 
-    public init(store: any StorageBackend) {
+    package init(store: any StorageBackend) {
         self.store = store
     }
 
@@ -50,7 +50,7 @@ public struct PostFeed: Sendable {
     }
 
     /// The index key of a post created at `createdAt` (RFC 3339; seconds since 1970 as a fallback).
-    public static func indexKey(id: String, createdAt: String, fallbackSeconds: Double? = nil) -> String {
+    package static func indexKey(id: String, createdAt: String, fallbackSeconds: Double? = nil) -> String {
         let seconds = RFC3339.date(createdAt)?.timeIntervalSince1970 ?? fallbackSeconds ?? 0
         let inverted = max(0, 9_999_999_999 - Int64(seconds.rounded(.down)))
         let digits = String(inverted)
@@ -67,7 +67,7 @@ public struct PostFeed: Sendable {
     }
 
     /// Writes the index object of a post (after its video and metadata are in the store).
-    public func index(_ metadata: PostMetadata) throws(StorageError) {
+    package func index(_ metadata: PostMetadata) throws(StorageError) {
         try writeIndex(id: metadata.id, createdAt: metadata.createdAt)
     }
 
@@ -79,7 +79,7 @@ public struct PostFeed: Sendable {
 
     /// Page `number` (1 = newest) of `size` posts. Cost: one listing per 1,000 posts skipped, one
     /// for the page, and one read per post on it.
-    public func page(_ number: Int, size: Int) throws(RecorderError) -> FeedPage {
+    package func page(_ number: Int, size: Int) throws(RecorderError) -> FeedPage {
         let size = try Self.checkSize(size)
         guard number >= 1 else {
             throw RecorderError("--page must be 1 or more (1 is the newest page); got \(number).", exitStatus: .usage)
@@ -105,7 +105,7 @@ public struct PostFeed: Sendable {
     }
 
     /// A post's metadata, for fetching its video.
-    public func metadata(id: String) throws(RecorderError) -> PostMetadata {
+    package func metadata(id: String) throws(RecorderError) -> PostMetadata {
         guard PostID.isValid(id) else {
             throw RecorderError("'\(id)' is not a post id (10 letters and digits, as `recorder feed` shows them).", exitStatus: .usage)
         }
@@ -133,7 +133,7 @@ public struct PostFeed: Sendable {
 
     /// The `size` posts after the post `id` (the `next` of the page before). Stable while new
     /// posts arrive: they sort before it.
-    public func page(after id: String, size: Int) throws(RecorderError) -> FeedPage {
+    package func page(after id: String, size: Int) throws(RecorderError) -> FeedPage {
         let size = try Self.checkSize(size)
         // The cursor's key needs its creation time: from its own metadata.
         let metadata = try metadata(id: id)
@@ -152,7 +152,7 @@ public struct PostFeed: Sendable {
     }
 
     /// A post's entry from its metadata; a missing or damaged document is an entry that says so.
-    public func entry(id: String) throws(StorageError) -> FeedEntry {
+    package func entry(id: String) throws(StorageError) -> FeedEntry {
         var entry = FeedEntry(id: id, caption: "", createdAt: "", problem: nil)
         let bytes: [UInt8]?
         do {
@@ -181,16 +181,16 @@ public struct PostFeed: Sendable {
     }
 
     /// What `reindex` did.
-    public struct ReindexReport: Sendable, Codable, Equatable {
-        public var posts = 0
-        public var added = 0
-        public var damaged: [String] = []
+    package struct ReindexReport: Sendable, Codable, Equatable {
+        package var posts = 0
+        package var added = 0
+        package var damaged: [String] = []
     }
 
     /// Lists every post's metadata once and writes the index objects that are missing (posts
     /// uploaded before the feed existed). A damaged document is indexed by its store time and
     /// shown as damaged.
-    public func reindex() throws(RecorderError) -> ReindexReport {
+    package func reindex() throws(RecorderError) -> ReindexReport {
         var report = ReindexReport()
         do throws(StorageError) {
             var existing = Set<String>()

@@ -2,48 +2,48 @@ import FoundationEssentials
 import SystemSupport
 
 /// The JSON document stored beside each posted video (`posts/<id>.json` next to `videos/<id>.mp4`).
-public struct PostMetadata: Sendable, Codable, Equatable {
-    public struct Author: Sendable, Codable, Equatable {
-        public var id: String
-        public var name: String
+package struct PostMetadata: Sendable, Codable, Equatable {
+    package struct Author: Sendable, Codable, Equatable {
+        package var id: String
+        package var name: String
 
-        public init(id: String, name: String) {
+        package init(id: String, name: String) {
             self.id = id
             self.name = name
         }
     }
 
     /// 10 characters from [A-Za-z0-9]; also the video's file name without `.mp4`.
-    public var id: String
+    package var id: String
     /// `<id>.mp4`.
-    public var video: String
+    package var video: String
     /// The video's key in the store, relative to its prefix: `videos/<id>.mp4`.
-    public var key: String
+    package var key: String
     /// The metadata's own key: `posts/<id>.json`.
-    public var metadataKey: String
+    package var metadataKey: String
     /// Where the video is (or will be) in the store the outbox sends it to.
-    public var url: String
-    public var ext: String
-    public var width: Int
-    public var height: Int
-    public var durationSeconds: Double
-    public var frameRate: Double
-    public var codec: String
-    public var byteSize: Int64
+    package var url: String
+    package var ext: String
+    package var width: Int
+    package var height: Int
+    package var durationSeconds: Double
+    package var frameRate: Double
+    package var codec: String
+    package var byteSize: Int64
     /// Lowercase hex SHA-256 of the video.
-    public var sha256: String
-    public var caption: String
-    public var author: Author
+    package var sha256: String
+    package var caption: String
+    package var author: Author
     /// UTC, RFC 3339 (e.g. 2026-11-22T09:30:00Z).
-    public var createdAt: String
+    package var createdAt: String
     /// The capture source, e.g. `/dev/video0 (vivid)` or `testsrc`.
-    public var camera: String
-    public var likeCount: Int
-    public var shareCount: Int
-    public var commentCount: Int
+    package var camera: String
+    package var likeCount: Int
+    package var shareCount: Int
+    package var commentCount: Int
 
-    public static func videoKey(id: String) -> String { "videos/\(id).mp4" }
-    public static func metadataKey(id: String) -> String { "posts/\(id).json" }
+    package static func videoKey(id: String) -> String { "videos/\(id).mp4" }
+    package static func metadataKey(id: String) -> String { "posts/\(id).json" }
 
     /// Gives the post another id (after a name collision in the store) and the matching keys and URL.
     mutating func rename(to newID: String, url: String) {
@@ -60,13 +60,13 @@ public struct PostMetadata: Sendable, Codable, Equatable {
         return e
     }()
 
-    public func jsonData() throws(RecorderError) -> Data {
+    package func jsonData() throws(RecorderError) -> Data {
         do { return try Self.encoder.encode(self) } catch {
             throw RecorderError("cannot encode the post's metadata: \(error)", exitStatus: .software)
         }
     }
 
-    public static func decode(_ data: Data) throws(RecorderError) -> PostMetadata {
+    package static func decode(_ data: Data) throws(RecorderError) -> PostMetadata {
         do { return try JSONDecoder().decode(PostMetadata.self, from: data) } catch {
             throw RecorderError("a post's metadata is not valid JSON (\(error)).", exitStatus: .dataError)
         }
@@ -75,17 +75,17 @@ public struct PostMetadata: Sendable, Codable, Equatable {
 }
 
 /// Random post ids: 10 characters from [A-Za-z0-9], from the system CSPRNG (getrandom(2)).
-public enum PostID {
+package enum PostID {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-    public static let length = 10
+    package static let length = 10
 
-    public static func random() -> String {
+    package static func random() -> String {
         var generator = SystemRandomNumberGenerator()
         // `randomElement(using:)` draws without modulo bias.
         return String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
     }
 
-    public static func isValid(_ id: String) -> Bool {
+    package static func isValid(_ id: String) -> Bool {
         id.count == length && id.unicodeScalars.allSatisfy { $0.isASCII && alphabet.contains(Character($0)) }
     }
 }
@@ -93,12 +93,12 @@ public enum PostID {
 /// Checks and normalises a caption: UTF-8 text of any script, emoji included, line breaks kept
 /// (CR LF and CR become LF), at most `maximumLength` characters; NUL and other control characters
 /// are refused. A caption only ever goes into the JSON metadata, never into an HTTP header.
-public enum Caption {
+package enum Caption {
     /// Characters (grapheme clusters, so a flag or a family emoji counts as one), as on the larger
     /// social platforms.
-    public static let maximumLength = 2200
+    package static let maximumLength = 2200
 
-    public static func validate(_ text: String) throws(RecorderError) -> String {
+    package static func validate(_ text: String) throws(RecorderError) -> String {
         let normalized = text.replacing("\r\n", with: "\n").replacing("\r", with: "\n")
         if let bad = normalized.unicodeScalars.first(where: { isForbidden($0) }) {
             let code = String(cFormat: "U+%04X", bad.value)

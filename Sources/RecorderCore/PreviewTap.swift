@@ -5,28 +5,28 @@ import VideoCapture
 ///
 /// The capture loop offers every frame; a copy is taken at most every `interval` microseconds, so
 /// a 30 fps camera costs a few memcpys a second, and nothing is encoded until somebody asks.
-public final class PreviewTap: Sendable {
+package final class PreviewTap: Sendable {
     /// A raw frame copied out of the source's buffer.
-    public struct Picture: Sendable {
-        public let format: CaptureFormat
-        public let bytes: [UInt8]
+    package struct Picture: Sendable {
+        package let format: CaptureFormat
+        package let bytes: [UInt8]
         /// When it was copied, on `MonotonicClock`.
-        public let copiedAtMicroseconds: Int64
+        package let copiedAtMicroseconds: Int64
         /// Changes with every new picture, so a reader can tell it has seen this one.
-        public let serial: UInt64
+        package let serial: UInt64
     }
 
     private let latest = Mutex<Picture?>(nil)
     private let lastCopy = Atomic<Int64>(0)
     private let serial = Atomic<UInt64>(0)
-    public let intervalMicroseconds: Int64
+    package let intervalMicroseconds: Int64
 
-    public init(intervalMicroseconds: Int64 = 200_000) {
+    package init(intervalMicroseconds: Int64 = 200_000) {
         self.intervalMicroseconds = intervalMicroseconds
     }
 
     /// Called by the capture loop with each frame; cheap when it is not yet time for a copy.
-    public func offer(_ frame: borrowing VideoFrame) {
+    package func offer(_ frame: borrowing VideoFrame) {
         let now = MonotonicClock.nowMicroseconds()
         guard now - lastCopy.load(ordering: .relaxed) >= intervalMicroseconds, !frame.isDamaged else { return }
         lastCopy.store(now, ordering: .relaxed)
@@ -36,7 +36,7 @@ public final class PreviewTap: Sendable {
     }
 
     /// The newest picture if it is at most `maximumAge` seconds old.
-    public func picture(maximumAge: Double = 3) -> Picture? {
+    package func picture(maximumAge: Double = 3) -> Picture? {
         let now = MonotonicClock.nowMicroseconds()
         return latest.withLock { picture in
             guard let picture, Double(now - picture.copiedAtMicroseconds) <= maximumAge * 1_000_000 else { return nil }
@@ -44,7 +44,7 @@ public final class PreviewTap: Sendable {
         }
     }
 
-    public func clear() {
+    package func clear() {
         latest.withLock { $0 = nil }
     }
 }

@@ -5,8 +5,8 @@ import Glibc
 ///
 /// Formatted with the C library: Foundation's ISO 8601 formatters bring in ICU, which added 3 MB
 /// of resident memory to every shot just to write one date into shot.json.
-public enum RFC3339 {
-    public static func string(_ date: Date) -> String {
+package enum RFC3339 {
+    package static func string(_ date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
@@ -15,7 +15,7 @@ public enum RFC3339 {
     }
 
     /// Parses what `string` writes; nil for anything else.
-    public static func date(_ text: String) -> Date? {
+    package static func date(_ text: String) -> Date? {
         let fields = text.split(whereSeparator: { "-T:Z".contains($0) })
         guard text.utf8.count == 20, text.hasSuffix("Z"), fields.count == 6 else { return nil }
         let n = fields.compactMap { Int32($0) }
@@ -31,7 +31,7 @@ public enum RFC3339 {
         return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
     }
 
-    public static func encode(_ date: Date, to encoder: any Encoder) throws {
+    package static func encode(_ date: Date, to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(string(date))
     }

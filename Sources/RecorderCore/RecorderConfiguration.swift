@@ -13,9 +13,9 @@ import MediaEncoder
 /// whitespace (`a # b` is `a`; `a#b` is `a#b`); a value in double quotes is taken as it is, `#` and
 /// spaces included (`"a # b"`). Blank lines are ignored. A key set twice, a line that is not valid
 /// UTF-8, an unknown key or a value out of range is an error naming the file and line (exit 78).
-public struct RecorderConfiguration: Sendable {
+package struct RecorderConfiguration: Sendable {
     /// Every key the file, the environment and `--set` accept.
-    public static let keys: [String: String] = [
+    package static let keys: [String: String] = [
         "backend": "local (default) or s3",
         "author_id": "who posts, stored in each post's metadata (default: the host name)",
         "author_name": "display name stored in each post's metadata (default: the host name)",
@@ -112,26 +112,26 @@ public struct RecorderConfiguration: Sendable {
 
     /// One thing wrong with the configuration, and where: "file:line", an environment variable's
     /// name, or "the command line" (empty when the message names the file: it cannot be read).
-    public struct Problem: Sendable, Equatable, CustomStringConvertible {
-        public var location: String
-        public var message: String
-        public var description: String { location.isEmpty ? message : "\(location): \(message)" }
+    package struct Problem: Sendable, Equatable, CustomStringConvertible {
+        package var location: String
+        package var message: String
+        package var description: String { location.isEmpty ? message : "\(location): \(message)" }
     }
 
     /// Resolved values, and where each came from ("the command line", "RECORDER_S3_BUCKET", "file:line").
-    public private(set) var values: [String: String] = [:]
-    public private(set) var origins: [String: String] = [:]
+    package private(set) var values: [String: String] = [:]
+    package private(set) var origins: [String: String] = [:]
     /// The configuration file read, if any.
-    public let file: String?
+    package let file: String?
     let environment: [String: String]
     /// Everything wrong, in file order, then the environment's, then the command line's.
-    public private(set) var problems: [Problem] = []
+    package private(set) var problems: [Problem] = []
 
     /// `flags` are keys set on the command line; `file` is `--config`, else `RECORDER_CONFIG`, else
     /// `$XDG_CONFIG_HOME/recorder/recorder.conf` or `/etc/recorder/recorder.conf` when they exist.
     /// Every value is checked here, so a mistake fails the command at once (status 78), naming
     /// where it is; `recorder config check` lists them all.
-    public init(flags: [String: String], configFile: String?,
+    package init(flags: [String: String], configFile: String?,
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws(RecorderError) {
         self.init(collecting: flags, configFile: configFile, environment: environment)
         if let first = problems.first {
@@ -141,7 +141,7 @@ public struct RecorderConfiguration: Sendable {
     }
 
     /// Reads everything it can and records each problem in `problems` instead of stopping at the first.
-    public init(collecting flags: [String: String], configFile: String?,
+    package init(collecting flags: [String: String], configFile: String?,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
         let explicit = configFile ?? environment["RECORDER_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
@@ -203,7 +203,7 @@ public struct RecorderConfiguration: Sendable {
         }.map(\.element)
     }
 
-    public static func environmentName(_ key: String) -> String {
+    package static func environmentName(_ key: String) -> String {
         "RECORDER_" + key.uppercased().replacing(".", with: "_")
     }
 
@@ -311,7 +311,7 @@ public struct RecorderConfiguration: Sendable {
     // MARK: Checking values
 
     /// Each set value checked against its key's rule: the problems, with where each value came from.
-    public func validate() -> [Problem] {
+    package func validate() -> [Problem] {
         values.keys.sorted().compactMap { key in
             guard let rule = Self.rules[key], let value = values[key],
                   let problem = Self.check(value, rule) else { return nil }
@@ -374,12 +374,12 @@ public struct RecorderConfiguration: Sendable {
     }
 
     /// An API token: 16 or more printable ASCII characters, no spaces.
-    public static func isValidToken(_ token: String) -> Bool {
+    package static func isValidToken(_ token: String) -> Bool {
         token.count >= 16 && token.utf8.allSatisfy { $0 >= 0x21 && $0 < 0x7f }
     }
 
     /// "127.0.0.1:8080", "[::1]:8080", "0.0.0.0:80", "localhost:8080" as host and port.
-    public static func parseListen(_ text: String) -> (String, Int)? {
+    package static func parseListen(_ text: String) -> (String, Int)? {
         let host: Substring, portText: Substring
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
@@ -395,24 +395,24 @@ public struct RecorderConfiguration: Sendable {
     }
 
     /// Where `key`'s value came from, for messages.
-    public func origin(_ key: String) -> String { origins[key] ?? "the default" }
+    package func origin(_ key: String) -> String { origins[key] ?? "the default" }
 
     /// A file systemd handed over with LoadCredential= (`$CREDENTIALS_DIRECTORY/name`), if there is one.
-    public func credentialFile(_ name: String) -> String? {
+    package func credentialFile(_ name: String) -> String? {
         guard let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty else { return nil }
         let path = directory + "/" + name
         return access(path, R_OK) == 0 ? path : nil
     }
 
     /// Whether `path` is in the credential directory systemd made for this service (private to it).
-    public func isSystemdCredential(_ path: String) -> Bool {
+    package func isSystemdCredential(_ path: String) -> Bool {
         guard let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty else { return false }
         return path.hasPrefix(directory + "/")
     }
 
     /// The number set for `key`, else its default; the value was checked against its key's rule
     /// when the configuration was read.
-    public func number(_ key: String) throws(RecorderError) -> Double {
+    package func number(_ key: String) throws(RecorderError) -> Double {
         let text = values[key] ?? Self.defaults[key] ?? ""
         if let rule = Self.rules[key], let problem = Self.check(text, rule) {
             throw RecorderError("\(origin(key)): \(key) = '\(text)' \(problem)", exitStatus: .config)
@@ -424,12 +424,12 @@ public struct RecorderConfiguration: Sendable {
     }
 
     /// The number set for `key`, or nil when it is not set (a key with no default).
-    public func optionalNumber(_ key: String) throws(RecorderError) -> Double? {
+    package func optionalNumber(_ key: String) throws(RecorderError) -> Double? {
         values[key] == nil ? nil : try number(key)
     }
 
     /// The yes/no set for `key`, or its default; anything but true/false/yes/no/on/off/1/0 is a configuration error.
-    public func boolean(_ key: String) throws(RecorderError) -> Bool {
+    package func boolean(_ key: String) throws(RecorderError) -> Bool {
         let text = values[key] ?? Self.defaults[key] ?? "false"
         guard let value = Self.parseBoolean(text) else {
             throw RecorderError("\(origin(key)): \(key) = '\(text)' must be true or false.", exitStatus: .config)
@@ -438,13 +438,13 @@ public struct RecorderConfiguration: Sendable {
     }
 
     /// The text set for `key`, else its default (nil when it has none, or is "auto" or empty for a device).
-    public func text(_ key: String) -> String? {
+    package func text(_ key: String) -> String? {
         values[key] ?? Self.defaults[key]
     }
 
     /// The value in effect for every key (secrets masked) and where it came from: "flag",
     /// an environment variable's name, "file:line", or "default"; nil value: not set, no default.
-    public func effectiveValues() -> [(key: String, value: String?, origin: String)] {
+    package func effectiveValues() -> [(key: String, value: String?, origin: String)] {
         Self.keys.keys.sorted().map { key in
             let origin = origins[key].map { $0 == "the command line" ? "flag" : $0 } ?? "default"
             return (key, effectiveValue(key).map { Self.masked(key, $0) }, origin)
@@ -493,21 +493,21 @@ public struct RecorderConfiguration: Sendable {
 
     // MARK: Resolved settings
 
-    public var outboxDirectory: String {
+    package var outboxDirectory: String {
         values["outbox"] ?? Self.home(environment, "XDG_STATE_HOME", ".local/state") + "/recorder/outbox"
     }
 
     /// The shot workspace: `workspace`, else `$XDG_RUNTIME_DIR/recorder`.
-    public var workspaceDirectory: String {
+    package var workspaceDirectory: String {
         values["workspace"].flatMap { $0.isEmpty ? nil : $0 } ?? ShotWorkspace.defaultRoot(environment: environment)
     }
 
-    public var localStoreDirectory: String {
+    package var localStoreDirectory: String {
         values["local.path"] ?? Self.home(environment, "XDG_DATA_HOME", ".local/share") + "/recorder/store"
     }
 
     /// The video cache's directory and bounds.
-    public func videoCacheSettings() throws(RecorderError) -> VideoCache.Settings {
+    package func videoCacheSettings() throws(RecorderError) -> VideoCache.Settings {
         let directory: String
         if let path = values["cache.path"] {
             directory = path
@@ -523,21 +523,21 @@ public struct RecorderConfiguration: Sendable {
                                    maxMemoryBytes: Int64(try number("cache.memory_mib") * mib))
     }
 
-    public var author: PostMetadata.Author {
+    package var author: PostMetadata.Author {
         var name = [CChar](repeating: 0, count: 256)
         gethostname(&name, name.count - 1)
         let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return PostMetadata.Author(id: values["author_id"] ?? host, name: values["author_name"] ?? values["author_id"] ?? host)
     }
 
-    public func retryPolicy(maximumAttempts: Int?) throws(RecorderError) -> RetryPolicy {
+    package func retryPolicy(maximumAttempts: Int?) throws(RecorderError) -> RetryPolicy {
         let initial = try number("retry.initial_seconds")
         let maximum = try number("retry.max_seconds")
         return RetryPolicy(initialSeconds: initial, maximumSeconds: max(maximum, initial), maximumAttempts: maximumAttempts)
     }
 
     /// The configured store. Fails (status 78) on an unknown backend, a bad S3 setting or missing credentials.
-    public func makeBackend() throws(RecorderError) -> any StorageBackend {
+    package func makeBackend() throws(RecorderError) -> any StorageBackend {
         switch values["backend"] ?? "local" {
         case "local":
             // Only the default location is made when missing; a configured one must exist.

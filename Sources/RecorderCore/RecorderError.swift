@@ -6,18 +6,18 @@ import Glibc
 #endif
 
 /// Every failure the CLI and the service report: a message that names the fix, and an exit status.
-public struct RecorderError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var exitStatus: SysExit
+package struct RecorderError: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package var exitStatus: SysExit
 
-    public init(_ message: String, exitStatus: SysExit) {
+    package init(_ message: String, exitStatus: SysExit) {
         self.message = message
         self.exitStatus = exitStatus
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
-    public init(_ error: CaptureError) {
+    package init(_ error: CaptureError) {
         let status: SysExit
         switch error.kind {
         case .noSuchDevice, .notACaptureDevice: status = .noInput
@@ -30,7 +30,7 @@ public struct RecorderError: Error, Sendable, CustomStringConvertible {
         self.init(error.description, exitStatus: status)
     }
 
-    public init(_ error: MediaError) {
+    package init(_ error: MediaError) {
         let status: SysExit
         switch error.kind {
         case .diskFull: status = .ioError
@@ -43,7 +43,7 @@ public struct RecorderError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A store failure; `exitStatus` overrides the mapping by kind.
-    public init(_ error: StorageError, exitStatus: SysExit? = nil) {
+    package init(_ error: StorageError, exitStatus: SysExit? = nil) {
         self.init(error.message, exitStatus: exitStatus ?? Self.status(for: error))
     }
 
@@ -58,7 +58,7 @@ public struct RecorderError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Wraps any error, keeping the specific mapping for the typed ones.
-    public static func wrap(_ error: any Error) -> RecorderError {
+    package static func wrap(_ error: any Error) -> RecorderError {
         switch error {
         case let e as RecorderError: e
         case let e as CaptureError: RecorderError(e)

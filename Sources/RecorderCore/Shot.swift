@@ -1,28 +1,28 @@
 import FoundationEssentials
 
 /// A finished shot as recorded in the workspace's `shot.json`.
-public struct Shot: Sendable, Codable, Hashable {
-    public var id: String
+package struct Shot: Sendable, Codable, Hashable {
+    package var id: String
     /// Absolute path of the finished MP4.
-    public var videoPath: String
-    public var createdAt: Date
-    public var source: String
-    public var inputFormat: String
-    public var width: Int
-    public var height: Int
-    public var frameRate: Double
-    public var frames: Int
-    public var framesDropped: Int
-    public var durationSeconds: Double
-    public var byteSize: Int64
-    public var codec: String
-    public var encoder: String
+    package var videoPath: String
+    package var createdAt: Date
+    package var source: String
+    package var inputFormat: String
+    package var width: Int
+    package var height: Int
+    package var frameRate: Double
+    package var frames: Int
+    package var framesDropped: Int
+    package var durationSeconds: Double
+    package var byteSize: Int64
+    package var codec: String
+    package var encoder: String
     /// Why the shot is shorter than asked, if it is: "stopped", "camera lost: ...", "end of input".
-    public var endedEarly: String?
+    package var endedEarly: String?
     /// Notes on how the capture differs from the request.
-    public var notes: [String]
+    package var notes: [String]
     /// True for a shot rebuilt at start-up from a recording that was interrupted (see `ShotSalvage`).
-    public var recovered: Bool?
+    package var recovered: Bool?
 }
 
 extension Shot {
@@ -39,5 +39,5 @@ extension Shot {
         return d
     }()
 
-    public func jsonData() throws -> Data { try Self.encoder.encode(self) }
+    package func jsonData() throws -> Data { try Self.encoder.encode(self) }
 }

@@ -1,20 +1,20 @@
 /// Where a recording stands; sent after every frame.
-public struct ShotProgress: Sendable {
-    public var elapsedSeconds: Double
-    public var totalSeconds: Double
-    public var frames: Int
-    public var dropped: Int
+package struct ShotProgress: Sendable {
+    package var elapsedSeconds: Double
+    package var totalSeconds: Double
+    package var frames: Int
+    package var dropped: Int
     /// Frames per second over the whole shot so far.
-    public var framesPerSecond: Double {
+    package var framesPerSecond: Double {
         elapsedSeconds > 0 ? Double(frames) / elapsedSeconds : 0
     }
 }
 
 /// The outcome of `CameraManager.shoot`.
-public struct ShotResult: Sendable {
-    public var shot: Shot
+package struct ShotResult: Sendable {
+    package var shot: Shot
     /// Set when the camera was lost mid-shot: the shot was kept, but the run did not go as asked.
-    public var cameraLost: RecorderError?
+    package var cameraLost: RecorderError?
     /// Set when the disk filled mid-shot: what fitted (whole fragments) was kept as the shot.
-    public var diskFull: RecorderError? = nil
+    package var diskFull: RecorderError? = nil
 }

@@ -2,22 +2,22 @@ import MediaEncoder
 import VideoCapture
 
 /// Everything `recorder shoot` was asked for.
-public struct ShotRequest: Sendable {
-    public static let maximumSeconds = 6 * 3600.0
+package struct ShotRequest: Sendable {
+    package static let maximumSeconds = 6 * 3600.0
 
     /// nil or "auto": the first camera, or the test pattern when there is none.
     /// "testsrc", "y4m:PATH" (or a path ending in .y4m), a /dev path, a by-id name or an index.
-    public var device: String?
-    public var seconds: Double
-    public var capture: CaptureRequest
-    public var encoder: EncoderSettings
+    package var device: String?
+    package var seconds: Double
+    package var capture: CaptureRequest
+    package var encoder: EncoderSettings
     /// Seconds without a frame before the camera counts as stalled.
-    public var stallTimeout: Double
+    package var stallTimeout: Double
     /// A shot stopped early with less than this (and less than `seconds`) is discarded and the
     /// previous shot kept: a stop a moment in must not replace a good shot with a few frames.
-    public var minimumSeconds: Double
+    package var minimumSeconds: Double
 
-    public init(device: String? = nil, seconds: Double, capture: CaptureRequest = CaptureRequest(),
+    package init(device: String? = nil, seconds: Double, capture: CaptureRequest = CaptureRequest(),
                 encoder: EncoderSettings = EncoderSettings(), stallTimeout: Double = 5, minimumSeconds: Double = 1) {
         self.minimumSeconds = minimumSeconds
         self.device = device
@@ -29,13 +29,13 @@ public struct ShotRequest: Sendable {
 
     /// Disk room a shot of this length needs: the recording and its faststart copy, at the asked
     /// bitrate (4 Mbit/s for constant quality), plus a margin.
-    public var bytesNeeded: Int64 {
+    package var bytesNeeded: Int64 {
         let bitsPerSecond = Double(encoder.bitrateKbps ?? 4000) * 1000
         return Int64(seconds * bitsPerSecond / 8 * 2) + (8 << 20)
     }
 
     /// Rejects values no camera could honour, before anything is opened.
-    public func validate() throws(RecorderError) {
+    package func validate() throws(RecorderError) {
         guard seconds.isFinite, seconds > 0 else {
             throw RecorderError("--seconds must be more than 0 (got \(seconds)). Example: --seconds 15.", exitStatus: .usage)
         }

@@ -13,28 +13,28 @@ import SystemSupport
 /// newer than it: then it is kept beside the current shot until it is posted (`recorder post --shot ID`).
 /// A recording that cannot be recovered for a reason that may pass (a full disk, FFmpeg missing)
 /// is not removed: it waits as `.interrupted-<id>` and is tried again at the next start.
-public enum ShotSalvage {
-    public static let minimumSeconds = 1.0
+package enum ShotSalvage {
+    package static let minimumSeconds = 1.0
     /// The folder prefix of a recording waiting to be recovered; `cleanStale` leaves it alone.
     static let waitingPrefix = ".interrupted-"
     /// In a `.incoming-` folder salvage could not rename: cleaning leaves that folder alone.
     static let unmovableMarker = "unmovable"
 
     /// What one start recovered.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The recovered shot that became current, if one did.
-        public var shot: Shot?
+        package var shot: Shot?
         /// Ids of recovered recordings kept beside the current shot.
-        public var kept: [String] = []
+        package var kept: [String] = []
         /// What happened, for the user.
-        public var notes: [String] = []
+        package var notes: [String] = []
     }
 
     /// Recovers what can be recovered, newest first (so the newest may become current and any
     /// older one is kept beside it); call with the workspace lock held, before `cleanStale`.
     /// `besideCurrent`: keep every recovered recording beside the current shot (in `kept/`), as
     /// `recorder shoot` does so the shot it was asked for is still recorded.
-    public static func recover(_ workspace: ShotWorkspace, besideCurrent: Bool = false) -> Outcome {
+    package static func recover(_ workspace: ShotWorkspace, besideCurrent: Bool = false) -> Outcome {
         let drafts = ((try? FileManager.default.contentsOfDirectory(atPath: workspace.root)) ?? []).compactMap { name -> ShotDraft? in
             guard let prefix = [".incoming-", waitingPrefix].first(where: { name.hasPrefix($0) }) else { return nil }
             let draft = ShotDraft(id: String(name.dropFirst(prefix.count)), directory: "\(workspace.root)/\(name)")
@@ -165,7 +165,7 @@ extension ShotSalvage {
 extension ShotWorkspace {
     /// `ShotSalvage.recover` under the workspace lock. Does nothing while another process holds the
     /// lock: its `.incoming-` folder is a recording in progress, not an interrupted one.
-    public func recoverInterrupted(besideCurrent: Bool = false) -> ShotSalvage.Outcome {
+    package func recoverInterrupted(besideCurrent: Bool = false) -> ShotSalvage.Outcome {
         guard (try? prepare()) != nil, let lock = try? lock() else { return ShotSalvage.Outcome() }
         let result = ShotSalvage.recover(self, besideCurrent: besideCurrent)
         _ = consume lock

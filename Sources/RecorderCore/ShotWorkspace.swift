@@ -10,15 +10,15 @@ import SystemSupport
 /// is older than the current shot, `.interrupted-<id>/` for one waiting to be recovered. A new shot replaces the previous one only once it is complete
 /// (an atomic rename of the `current` link); a failed or killed shot leaves the previous one
 /// untouched, and its leftovers are removed at the next start. A kept shot stays until posted.
-public struct ShotWorkspace: Sendable {
-    public let root: String
+package struct ShotWorkspace: Sendable {
+    package let root: String
 
-    public init(root: String) {
+    package init(root: String) {
         self.root = root
     }
 
     /// `$XDG_RUNTIME_DIR/recorder`, or `<tmp>/recorder-<uid>` when there is no runtime directory.
-    public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/recorder" }
         let tmp = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         return "\(tmp)/recorder-\(getuid())"
@@ -29,7 +29,7 @@ public struct ShotWorkspace: Sendable {
     var keptDirectory: String { root + "/kept" }
 
     /// Creates the directories (private to this user) and checks they are writable.
-    public func prepare() throws(RecorderError) {
+    package func prepare() throws(RecorderError) {
         for dir in [root, shotsDirectory] {
             do throws(Descriptors.Errno) { try SystemCall.run { mkdir(dir, 0o700) } } catch {
                 if error.code != EEXIST { throw DurableFile.ioError("create the shot workspace", dir, code: error.code) }
@@ -42,7 +42,7 @@ public struct ShotWorkspace: Sendable {
     }
 
     /// Takes the workspace for one shot; a second recorder process gets a clear error instead of a race.
-    public func lock() throws(RecorderError) -> FileLock {
+    package func lock() throws(RecorderError) -> FileLock {
         try FileLock(path: root + "/.lock",
                           busy: "another recorder is recording into this workspace (\(root)/.lock is locked). Wait for it to finish, or use another --workspace.")
     }
@@ -50,7 +50,7 @@ public struct ShotWorkspace: Sendable {
     /// Removes what a crashed or failed shot left: `.incoming-*` folders and shots no link points to,
     /// and kept shots once they are posted. Call only while holding the lock. Returns the removed paths.
     @discardableResult
-    public func cleanStale() -> [String] {
+    package func cleanStale() -> [String] {
         var removed: [String] = []
         let keep = currentShotID()
         for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name.hasPrefix(".incoming-") {
@@ -70,7 +70,7 @@ public struct ShotWorkspace: Sendable {
     }
 
     /// A fresh, empty folder for the next shot.
-    public func beginShot() throws(RecorderError) -> ShotDraft {
+    package func beginShot() throws(RecorderError) -> ShotDraft {
         let id = ShotDraft.newID()
         let dir = "\(root)/.incoming-\(id)"
         try DurableFile.call("create", dir) { mkdir(dir, 0o700) }
@@ -79,7 +79,7 @@ public struct ShotWorkspace: Sendable {
 
     /// Makes `draft` the current shot and deletes the previous one. Until the final rename the
     /// previous shot stays current, so a failure here loses nothing.
-    public func commit(_ draft: ShotDraft, shot: Shot) throws(RecorderError) -> Shot {
+    package func commit(_ draft: ShotDraft, shot: Shot) throws(RecorderError) -> Shot {
         let finalDir = "\(shotsDirectory)/\(draft.id)"
         var shot = shot
         shot.videoPath = "\(finalDir)/\(ShotDraft.videoName)"
@@ -96,7 +96,7 @@ public struct ShotWorkspace: Sendable {
 
     /// Keeps `draft` as a finished shot beside the current one (which stays current): a recovered
     /// recording that is older than the current shot, kept until it is posted.
-    public func keep(_ draft: ShotDraft, shot: Shot) throws(RecorderError) -> Shot {
+    package func keep(_ draft: ShotDraft, shot: Shot) throws(RecorderError) -> Shot {
         do throws(Descriptors.Errno) { try SystemCall.run { mkdir(keptDirectory, 0o700) } } catch {
             if error.code != EEXIST { throw DurableFile.ioError("create", keptDirectory, code: error.code) }
         }
@@ -108,7 +108,7 @@ public struct ShotWorkspace: Sendable {
     }
 
     /// Kept shots not posted yet, oldest first.
-    public func keptShots() -> [Shot] {
+    package func keptShots() -> [Shot] {
         ((try? FileManager.default.contentsOfDirectory(atPath: keptDirectory)) ?? []).sorted().compactMap { name in
             isPosted(kept: name) ? nil : readShot("\(keptDirectory)/\(name)")
         }
@@ -119,7 +119,7 @@ public struct ShotWorkspace: Sendable {
     }
 
     /// The current shot or a kept one, by id.
-    public func shot(id: String) -> Shot? {
+    package func shot(id: String) -> Shot? {
         if id == currentShotID() { return currentShot() }
         guard !id.contains("/"), !id.hasPrefix(".") else { return nil }
         return readShot("\(keptDirectory)/\(id)")
@@ -140,33 +140,33 @@ public struct ShotWorkspace: Sendable {
     }
 
     /// The id of the shot `current` points to.
-    public func currentShotID() -> String? {
+    package func currentShotID() -> String? {
         guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: currentLink) else { return nil }
         return FilePaths.name(of: target)
     }
 
     /// The latest finished shot, or nil when there is none.
-    public func currentShot() -> Shot? {
+    package func currentShot() -> Shot? {
         guard let id = currentShotID() else { return nil }
         return readShot("\(shotsDirectory)/\(id)")
     }
 
     /// Free bytes on the workspace's file system.
-    public func freeBytes() -> Int64? { LocalFiles.freeBytes(root) }
+    package func freeBytes() -> Int64? { LocalFiles.freeBytes(root) }
 }
 
 /// The folder a shot records into before it becomes current.
-public struct ShotDraft: Sendable {
-    public static let recordingName = "recording.mp4"
-    public static let videoName = "video.mp4"
+package struct ShotDraft: Sendable {
+    package static let recordingName = "recording.mp4"
+    package static let videoName = "video.mp4"
 
-    public let id: String
-    public let directory: String
+    package let id: String
+    package let directory: String
 
     /// The fragmented, crash-safe file written while recording.
-    public var recordingPath: String { "\(directory)/\(Self.recordingName)" }
+    package var recordingPath: String { "\(directory)/\(Self.recordingName)" }
     /// The faststart MP4 made from it on a clean stop.
-    public var videoPath: String { "\(directory)/\(Self.videoName)" }
+    package var videoPath: String { "\(directory)/\(Self.videoName)" }
 
     /// Sortable by time, unique across processes.
     static func newID() -> String {

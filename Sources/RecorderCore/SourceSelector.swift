@@ -1,11 +1,11 @@
 import VideoCapture
 
 /// Opens the frame source a `--device` value names.
-public enum SourceSelector {
-    public static let testPattern = "testsrc"
+package enum SourceSelector {
+    package static let testPattern = "testsrc"
 
     /// Opens the source; `notes` tells the user about substitutions (no camera, different size...).
-    public static func open(_ request: ShotRequest) throws(CaptureError) -> (source: any FrameSource, notes: [String]) {
+    package static func open(_ request: ShotRequest) throws(CaptureError) -> (source: any FrameSource, notes: [String]) {
         let value = request.device ?? "auto"
         if value == "auto" {
             guard let first = DeviceDiscovery.firstCaptureDevice() else {

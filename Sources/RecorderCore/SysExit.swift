@@ -1,5 +1,5 @@
 /// Exit statuses from BSD's sysexits.h, so scripts and systemd can tell failures apart.
-public enum SysExit: Int32, Sendable {
+package enum SysExit: Int32, Sendable {
     case ok = 0
     case usage = 64
     case dataError = 65

@@ -14,15 +14,15 @@ import SystemSupport
 /// another, download it once and the others read the result. The calls block; the kiosk makes them
 /// from its own threads, never from the cooperative pool.
 ///
-public final class VideoCache: Sendable {
-    public struct Settings: Sendable, Equatable {
-        public var directory: String
-        public var maxDiskBytes: Int64
-        public var maxMemoryBytes: Int64
+package final class VideoCache: Sendable {
+    package struct Settings: Sendable, Equatable {
+        package var directory: String
+        package var maxDiskBytes: Int64
+        package var maxMemoryBytes: Int64
         /// Videos larger than this are served from disk only.
-        public var memoryEntryLimit: Int64
+        package var memoryEntryLimit: Int64
 
-        public init(directory: String, maxDiskBytes: Int64 = 1024 << 20, maxMemoryBytes: Int64 = 64 << 20,
+        package init(directory: String, maxDiskBytes: Int64 = 1024 << 20, maxMemoryBytes: Int64 = 64 << 20,
                     memoryEntryLimit: Int64 = 8 << 20) {
             self.directory = directory
             self.maxDiskBytes = maxDiskBytes
@@ -32,27 +32,27 @@ public final class VideoCache: Sendable {
     }
 
     /// Where a video came from on this call.
-    public enum Level: String, Sendable, Codable { case memory, disk, store }
+    package enum Level: String, Sendable, Codable { case memory, disk, store }
 
     /// A verified video: always a file on disk, and its bytes when the memory level holds them.
-    public struct Video: Sendable {
-        public var path: String
-        public var size: Int64
-        public var bytes: Data?
-        public var level: Level
+    package struct Video: Sendable {
+        package var path: String
+        package var size: Int64
+        package var bytes: Data?
+        package var level: Level
         /// Set when a cached copy failed its check and was fetched again.
-        public var replaced: String?
+        package var replaced: String?
     }
 
     /// One file of the disk level.
-    public struct Entry: Sendable, Codable, Equatable {
-        public var name: String
-        public var bytes: Int64
+    package struct Entry: Sendable, Codable, Equatable {
+        package var name: String
+        package var bytes: Int64
         /// Last use, UTC RFC 3339.
-        public var lastUsed: String
+        package var lastUsed: String
     }
 
-    public let settings: Settings
+    package let settings: Settings
     private struct Levels {
         /// name -> bytes, most recently used last.
         var memory: [(name: String, bytes: Data)] = []
@@ -62,17 +62,17 @@ public final class VideoCache: Sendable {
     }
     private let levels = Mutex(Levels())
 
-    public init(settings: Settings) {
+    package init(settings: Settings) {
         self.settings = settings
     }
 
     /// The file name of the video at `url`.
-    public static func name(forURL url: String) -> String {
+    package static func name(forURL url: String) -> String {
         FileDigest.sha256(Array(url.utf8)) + ".mp4"
     }
 
     /// The video of `metadata` from the cache, else from `store` (then kept).
-    public func video(for metadata: PostMetadata, from store: any StorageBackend) throws(RecorderError) -> Video {
+    package func video(for metadata: PostMetadata, from store: any StorageBackend) throws(RecorderError) -> Video {
         let name = Self.name(forURL: store.url(forKey: metadata.key))
         if let bytes = memoryHit(name) {
             touch(path(name))
@@ -100,22 +100,22 @@ public final class VideoCache: Sendable {
     }
 
     /// The files of the disk level, most recently used first.
-    public func entries() -> [Entry] {
+    package func entries() -> [Entry] {
         files().sorted { $0.used > $1.used }.map { Entry(name: $0.name, bytes: $0.size, lastUsed: RFC3339.string($0.used)) }
     }
 
     /// Bytes the disk level holds.
-    public var usedBytes: Int64 { files().reduce(0) { $0 + $1.size } }
+    package var usedBytes: Int64 { files().reduce(0) { $0 + $1.size } }
 
     /// What `clear` removed.
-    public struct ClearReport: Sendable, Codable, Equatable {
-        public var files: Int
-        public var bytes: Int64
+    package struct ClearReport: Sendable, Codable, Equatable {
+        package var files: Int
+        package var bytes: Int64
     }
 
     /// Removes every cached video (and leftovers of interrupted downloads) and empties the memory
     /// level. Counts exactly the bytes of the files it removed.
-    public func clear() -> ClearReport {
+    package func clear() -> ClearReport {
         levels.withLock { state in
             state.memory.removeAll()
             state.memoryBytes = 0

@@ -5,16 +5,16 @@ import Glibc
 
 /// Size and checksums of a file, computed in one pass: SHA-256 for the metadata and
 /// `x-amz-content-sha256`, MD5 for `Content-MD5` and the S3 ETag.
-public struct FileDigest: Sendable, Codable, Equatable {
-    public var size: Int64
+package struct FileDigest: Sendable, Codable, Equatable {
+    package var size: Int64
     /// Lowercase hex.
-    public var sha256: String
+    package var sha256: String
     /// Lowercase hex.
-    public var md5: String
+    package var md5: String
     /// Checksums of each part for a multipart upload, when computed.
-    public var parts: PartDigests?
+    package var parts: PartDigests?
 
-    public init(size: Int64, sha256: String, md5: String, parts: PartDigests? = nil) {
+    package init(size: Int64, sha256: String, md5: String, parts: PartDigests? = nil) {
         self.size = size
         self.sha256 = sha256
         self.md5 = md5
@@ -23,7 +23,7 @@ public struct FileDigest: Sendable, Codable, Equatable {
 
     /// Reads `path` once. With `partSize`, also the MD5 and SHA-256 of every part, so a multipart
     /// upload (and every resume of it) sends straight from the file without hashing again.
-    public static func compute(path: String, partSize: Int64? = nil) throws(StorageError) -> FileDigest {
+    package static func compute(path: String, partSize: Int64? = nil) throws(StorageError) -> FileDigest {
         var sha = MessageDigest(.sha256)
         var md5 = MessageDigest(.md5)
         var partSHA = MessageDigest(.sha256)
@@ -58,7 +58,7 @@ public struct FileDigest: Sendable, Codable, Equatable {
 
     /// The ETag S3 gives an object uploaded in parts of `partSize`: MD5 of the concatenated binary
     /// part MD5s, a dash, and the number of parts.
-    public static func multipartETag(path: String, size: Int64, partSize: Int64) throws(StorageError) -> String {
+    package static func multipartETag(path: String, size: Int64, partSize: Int64) throws(StorageError) -> String {
         var partDigests: [[UInt8]] = []
         var offset: Int64 = 0
         var md5 = MessageDigest(.md5)
@@ -79,7 +79,7 @@ public struct FileDigest: Sendable, Codable, Equatable {
     static func md5(_ bytes: [UInt8]) -> String { MessageDigest.hash(.md5, bytes).hex }
 
     /// Lowercase hex SHA-256 of bytes in memory.
-    public static func sha256(_ bytes: [UInt8]) -> String { MessageDigest.hash(.sha256, bytes).hex }
+    package static func sha256(_ bytes: [UInt8]) -> String { MessageDigest.hash(.sha256, bytes).hex }
 
     /// Hex digits as base64, for the `Content-MD5` header.
     static func base64(hex: String) -> String {
@@ -106,21 +106,21 @@ public struct FileDigest: Sendable, Codable, Equatable {
 }
 
 /// A running SHA-256 for callers outside this file, with a hex result.
-public struct SHA256Stream: ~Copyable {
+package struct SHA256Stream: ~Copyable {
     private var hasher = MessageDigest(.sha256)
 
-    public init() {}
+    package init() {}
 
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bytes) }
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bytes) }
 
-    public mutating func finalize() -> String { hasher.finish().hex }
+    package mutating func finalize() -> String { hasher.finish().hex }
 }
 
 /// Per-part checksums for one part size (lowercase hex, part 1 first).
-public struct PartDigests: Sendable, Codable, Equatable {
-    public var partSize: Int64
-    public var md5: [String]
-    public var sha256: [String]
+package struct PartDigests: Sendable, Codable, Equatable {
+    package var partSize: Int64
+    package var md5: [String]
+    package var sha256: [String]
 }
 
 extension Sequence where Element == UInt8 {

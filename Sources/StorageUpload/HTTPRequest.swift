@@ -41,13 +41,13 @@ struct HTTPResponse {
 }
 
 /// Network settings shared by every request to one store.
-public struct TransferSettings: Sendable, Equatable {
+package struct TransferSettings: Sendable, Equatable {
     /// Seconds to wait for a TCP (and TLS) connection.
-    public var connectTimeoutSeconds: Int
+    package var connectTimeoutSeconds: Int
     /// Seconds without a byte moving before a transfer counts as stalled and is dropped.
-    public var stallTimeoutSeconds: Int
+    package var stallTimeoutSeconds: Int
 
-    public init(connectTimeoutSeconds: Int = 10, stallTimeoutSeconds: Int = 30) {
+    package init(connectTimeoutSeconds: Int = 10, stallTimeoutSeconds: Int = 30) {
         self.connectTimeoutSeconds = connectTimeoutSeconds
         self.stallTimeoutSeconds = stallTimeoutSeconds
     }

@@ -7,30 +7,30 @@ import SystemSupport
 /// A store in a local directory, with the same layout as a bucket (`<root>/<prefix><key>`) and the
 /// same rules: an object appears whole or not at all (written to a temp name, fsynced, then linked
 /// into place, which also refuses to overwrite), and is confirmed by re-reading its checksum.
-public struct LocalDirectoryBackend: StorageBackend {
-    public let root: String
-    public let prefix: String
+package struct LocalDirectoryBackend: StorageBackend {
+    package let root: String
+    package let prefix: String
     /// Whether a missing `root` is made (the default location) or an error (a configured path: an
     /// unmounted disk must not fill the one below its mount point).
-    public let createsRoot: Bool
+    package let createsRoot: Bool
 
-    public init(root: String, prefix: String = "", createsRoot: Bool = true) {
+    package init(root: String, prefix: String = "", createsRoot: Bool = true) {
         self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         self.prefix = prefix
         self.createsRoot = createsRoot
     }
 
-    public var location: String { root }
+    package var location: String { root }
 
-    public var destination: StoreDestination { .local(path: root, prefix: prefix) }
+    package var destination: StoreDestination { .local(path: root, prefix: prefix) }
 
     func path(forKey key: String) -> String { "\(root)/\(prefix)\(key)" }
 
-    public func url(forKey key: String) -> String {
+    package func url(forKey key: String) -> String {
         URL(filePath: path(forKey: key), directoryHint: .notDirectory).absoluteString
     }
 
-    public func prepare() throws(StorageError) {
+    package func prepare() throws(StorageError) {
         try ensureRoot()
         guard access(root, W_OK | X_OK) == 0 else {
             throw StorageError(.accessDenied, "the store directory \(root) is not writable by this user. Fix its permissions or set local.path to another directory.",
@@ -38,9 +38,9 @@ public struct LocalDirectoryBackend: StorageBackend {
         }
     }
 
-    public func partSize(forSize size: Int64) -> Int64? { nil }
+    package func partSize(forSize size: Int64) -> Int64? { nil }
 
-    public func stat(key: String) throws(StorageError) -> StoredObject? {
+    package func stat(key: String) throws(StorageError) -> StoredObject? {
         let path = path(forKey: key)
         guard try LocalFiles.exists(path) else { return nil }
         let digest = try FileDigest.compute(path: path)
@@ -48,7 +48,7 @@ public struct LocalDirectoryBackend: StorageBackend {
     }
 
     @discardableResult
-    public func upload(path source: String, key: String, contentType: String, digest: FileDigest,
+    package func upload(path source: String, key: String, contentType: String, digest: FileDigest,
                        journal: String) throws(StorageError) -> String? {
         let destination = path(forKey: key)
         let directory = FilePaths.directory(of: destination)
@@ -68,7 +68,7 @@ public struct LocalDirectoryBackend: StorageBackend {
         return nil
     }
 
-    public func matches(_ object: StoredObject, path: String, digest: FileDigest) throws(StorageError) -> Bool {
+    package func matches(_ object: StoredObject, path: String, digest: FileDigest) throws(StorageError) -> Bool {
         object.size == digest.size && object.sha256 == digest.sha256
     }
 }
@@ -91,7 +91,7 @@ extension LocalDirectoryBackend {
 
     /// A directory listing of the key's folder, sorted by byte order as S3 sorts keys; names
     /// starting with "." are writes in progress and are left out.
-    public func list(prefix: String, startAfter: String?, maxKeys: Int) throws(StorageError) -> ObjectListing {
+    package func list(prefix: String, startAfter: String?, maxKeys: Int) throws(StorageError) -> ObjectListing {
         let slash = prefix.lastIndex(of: "/")
         let folder = slash.map { String(prefix[..<$0]) } ?? ""
         let directory = folder.isEmpty ? path(forKey: "").dropLastSlash : path(forKey: folder)
@@ -117,7 +117,7 @@ extension LocalDirectoryBackend {
         return ObjectListing(entries: entries, isTruncated: keys.count > limit)
     }
 
-    public func read(key: String, limit: Int) throws(StorageError) -> [UInt8]? {
+    package func read(key: String, limit: Int) throws(StorageError) -> [UInt8]? {
         let path = path(forKey: key)
         guard try LocalFiles.exists(path, operation: "read"), let size = LocalFiles.size(of: path) else { return nil }
         guard size <= Int64(limit) else {
@@ -128,7 +128,7 @@ extension LocalDirectoryBackend {
         return bytes
     }
 
-    public func download(key: String, into descriptor: Int32) throws(StorageError) -> DownloadedObject? {
+    package func download(key: String, into descriptor: Int32) throws(StorageError) -> DownloadedObject? {
         let path = path(forKey: key)
         guard try LocalFiles.exists(path, operation: "read") else { return nil }
         var hasher = SHA256Stream()
@@ -139,7 +139,7 @@ extension LocalDirectoryBackend {
         return DownloadedObject(size: size, sha256: hasher.finalize())
     }
 
-    public func write(_ bytes: [UInt8], key: String, contentType: String) throws(StorageError) {
+    package func write(_ bytes: [UInt8], key: String, contentType: String) throws(StorageError) {
         let destination = path(forKey: key)
         try ensureRoot()
         try LocalFiles.createDirectories(FilePaths.directory(of: destination))

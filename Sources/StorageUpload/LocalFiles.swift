@@ -6,9 +6,9 @@ import SystemSupport
 
 /// Crash-safe file operations for the stores, the part journal and the outbox: write to a temp
 /// name, fsync, rename (or link, to refuse overwriting), fsync the directory.
-public enum LocalFiles {
+package enum LocalFiles {
     /// Replaces `path` with `bytes` atomically and durably.
-    public static func writeDurably(_ bytes: [UInt8], to path: String) throws(StorageError) {
+    package static func writeDurably(_ bytes: [UInt8], to path: String) throws(StorageError) {
         let temp = "\(path).tmp-\(getpid())"
         try writeSynced(bytes, to: temp)
         do throws(StorageError) {
@@ -35,7 +35,7 @@ public enum LocalFiles {
 
     /// Copies `source` to a new file `destination` (which must not exist) and fsyncs it. On failure
     /// the partial copy is removed.
-    public static func copySynced(from source: String, to destination: String) throws(StorageError) {
+    package static func copySynced(from source: String, to destination: String) throws(StorageError) {
         let out = try call("create", destination) { open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         do throws(StorageError) {
             try FileChunks.forEach(path: source, offset: 0, length: nil) { chunk throws(StorageError) in
@@ -54,7 +54,7 @@ public enum LocalFiles {
     /// Runs a system call on `path` (retried on EINTR); a failure becomes the StorageError its
     /// errno, captured at the call, describes.
     @discardableResult
-    public static func call<T: FixedWidthInteger>(_ operation: String, _ path: String,
+    package static func call<T: FixedWidthInteger>(_ operation: String, _ path: String,
                                                   elsewhere: String = "another directory in the configuration",
                                                   _ body: () -> T) throws(StorageError) -> T {
         do throws(Descriptors.Errno) { return try SystemCall.run(body) } catch {
@@ -64,7 +64,7 @@ public enum LocalFiles {
 
     /// Whether `path` exists: false when it (or a directory above it) does not; any other failure
     /// to look (no permission, an I/O error) is thrown, not taken for absence.
-    public static func exists(_ path: String, operation: String = "stat") throws(StorageError) -> Bool {
+    package static func exists(_ path: String, operation: String = "stat") throws(StorageError) -> Bool {
         do throws(Descriptors.Errno) {
             try SystemCall.run { access(path, F_OK) }
             return true
@@ -75,7 +75,7 @@ public enum LocalFiles {
     }
 
     /// mkdir -p with the real reason on failure (a full disk says so, not "permission denied").
-    public static func createDirectories(_ path: String, mode: mode_t = 0o755,
+    package static func createDirectories(_ path: String, mode: mode_t = 0o755,
                                          elsewhere: String = "another directory in the configuration") throws(StorageError) {
         var built = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
@@ -87,10 +87,10 @@ public enum LocalFiles {
     }
 
     /// The size of the file at `path`, or nil when it cannot be read.
-    public static func size(of path: String) -> Int64? { status(of: path)?.size }
+    package static func size(of path: String) -> Int64? { status(of: path)?.size }
 
     /// What stat(2) says of the file at `path`, or nil when it cannot be read.
-    public static func status(of path: String) -> FileStatus? {
+    package static func status(of path: String) -> FileStatus? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return FileStatus(size: Int64(info.st_size), inode: UInt64(info.st_ino),
@@ -100,7 +100,7 @@ public enum LocalFiles {
 
     /// Free bytes (for this user) on the file system that holds `path`, or that will hold it: a
     /// directory not made yet is asked of its nearest existing parent.
-    public static func freeBytes(_ path: String) -> Int64? {
+    package static func freeBytes(_ path: String) -> Int64? {
         var probe = path
         while true {
             var info = statvfs()
@@ -111,14 +111,14 @@ public enum LocalFiles {
     }
 
     /// fsync(2) of the directory that holds `path`, so a name just made or changed survives a power cut.
-    public static func syncDirectory(of path: String) throws(StorageError) {
+    package static func syncDirectory(of path: String) throws(StorageError) {
         let dir = FilePaths.directory(of: path)
         try syncFile(dir.isEmpty ? "." : dir)
     }
 
     /// fsync(2) of a file or directory: its data (and, for a directory, its names) on the disk, or
     /// the reason it is not.
-    public static func syncFile(_ path: String) throws(StorageError) {
+    package static func syncFile(_ path: String) throws(StorageError) {
         let fd = try call("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
         defer { close(fd) }
         try call("fsync", path) { fsync(fd) }
@@ -126,7 +126,7 @@ public enum LocalFiles {
 
     /// The failure errno `code` (captured at the call that failed) describes, with the fix:
     /// `elsewhere` says where another location is chosen.
-    public static func error(_ operation: String, _ path: String, code: Int32,
+    package static func error(_ operation: String, _ path: String, code: Int32,
                              elsewhere: String = "another directory in the configuration") -> StorageError {
         let reason = String(cString: strerror(code))
         switch code {

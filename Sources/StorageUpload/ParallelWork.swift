@@ -5,10 +5,10 @@ import SystemSupport
 /// Runs blocking work (network requests) on real threads, `width` at a time. Unlike
 /// `DispatchQueue.concurrentPerform`, which libdispatch sizes to the active CPUs, the width is what
 /// the caller asks for: a 2-core kiosk still keeps 8 requests in flight.
-public enum ParallelWork {
+package enum ParallelWork {
     /// `body` for every item, results in the items' order. The first failure is thrown once all
     /// started work has ended; items not started by then are skipped.
-    public static func map<T: Sendable, R: Sendable>(_ items: [T], width: Int,
+    package static func map<T: Sendable, R: Sendable>(_ items: [T], width: Int,
                                                      _ body: (T) throws(StorageError) -> R) throws(StorageError) -> [R] {
         if items.count <= 1 || width <= 1 {
             var results: [R] = []

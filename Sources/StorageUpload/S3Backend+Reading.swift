@@ -6,7 +6,7 @@ import Glibc
 extension S3Backend {
     /// ListObjectsV2. libcurl 7.88 signs the query as written, so the parameters go in name order
     /// with their values percent-encoded.
-    public func list(prefix: String, startAfter: String?, maxKeys: Int) throws(StorageError) -> ObjectListing {
+    package func list(prefix: String, startAfter: String?, maxKeys: Int) throws(StorageError) -> ObjectListing {
         let base = configuration.prefix
         var query = "list-type=2&max-keys=\(min(max(maxKeys, 1), 1000))&prefix=\(Self.encode(base + prefix, keepSlash: false))"
         if let startAfter { query += "&start-after=\(Self.encode(base + startAfter, keepSlash: false))" }
@@ -20,7 +20,7 @@ extension S3Backend {
         return S3Response.listing(response.text, dropping: base)
     }
 
-    public func read(key: String, limit: Int) throws(StorageError) -> [UInt8]? {
+    package func read(key: String, limit: Int) throws(StorageError) -> [UInt8]? {
         let response = try handles.withHandle { handle throws(StorageError) in
             try send(HTTPRequest(method: .get, url: url(forKey: key)), payloadSHA256: Self.emptySHA256, on: handle)
         }
@@ -37,7 +37,7 @@ extension S3Backend {
         }
     }
 
-    public func download(key: String, into descriptor: Int32) throws(StorageError) -> DownloadedObject? {
+    package func download(key: String, into descriptor: Int32) throws(StorageError) -> DownloadedObject? {
         let response = try handles.withHandle { handle throws(StorageError) in
             try send(HTTPRequest(method: .get, url: url(forKey: key)), payloadSHA256: Self.emptySHA256, on: handle, into: descriptor)
         }
@@ -57,7 +57,7 @@ extension S3Backend {
         }
     }
 
-    public func write(_ bytes: [UInt8], key: String, contentType: String) throws(StorageError) {
+    package func write(_ bytes: [UInt8], key: String, contentType: String) throws(StorageError) {
         var request = HTTPRequest(method: .put, url: url(forKey: key), body: .bytes(bytes))
         request.headers = [("Content-Type", contentType), ("Content-MD5", FileDigest.base64(hex: FileDigest.md5(bytes)))]
         let sha = FileDigest.sha256(bytes)

@@ -6,20 +6,20 @@ import SystemSupport
 
 /// An S3-compatible bucket (AWS, GCS interoperability, R2, SeaweedFS, MinIO), signed with
 /// libcurl's SigV4. Small files go up in one PUT, larger ones in parts (see `MultipartUpload`).
-public struct S3Backend: StorageBackend {
-    public let configuration: S3Configuration
+package struct S3Backend: StorageBackend {
+    package let configuration: S3Configuration
     let handles = CurlHandlePool()
 
-    public init(_ configuration: S3Configuration) throws(StorageError) {
+    package init(_ configuration: S3Configuration) throws(StorageError) {
         try configuration.validate()
         self.configuration = configuration
     }
 
-    public var destination: StoreDestination {
+    package var destination: StoreDestination {
         .s3(endpoint: configuration.endpoint, bucket: configuration.bucket, prefix: configuration.prefix)
     }
 
-    public var location: String {
+    package var location: String {
         "s3://\(configuration.bucket)/\(configuration.prefix) at \(configuration.endpoint)"
     }
 
@@ -32,7 +32,7 @@ public struct S3Backend: StorageBackend {
         return endpoint[..<schemeEnd.upperBound] + configuration.bucket + "." + endpoint[schemeEnd.upperBound...]
     }
 
-    public func url(forKey key: String) -> String {
+    package func url(forKey key: String) -> String {
         "\(bucketURL)/\(Self.encode(configuration.prefix + key))"
     }
 
@@ -73,13 +73,13 @@ public struct S3Backend: StorageBackend {
                            credentials: configuration.credentials.source)
     }
 
-    public func prepare() throws(StorageError) {}
+    package func prepare() throws(StorageError) {}
 
-    public func partSize(forSize size: Int64) -> Int64? {
+    package func partSize(forSize size: Int64) -> Int64? {
         size > configuration.multipartThreshold ? configuration.partSize : nil
     }
 
-    public func stat(key: String) throws(StorageError) -> StoredObject? {
+    package func stat(key: String) throws(StorageError) -> StoredObject? {
         try handles.withHandle { handle throws(StorageError) in try stat(key: key, on: handle) }
     }
 
@@ -97,7 +97,7 @@ public struct S3Backend: StorageBackend {
     }
 
     @discardableResult
-    public func upload(path: String, key: String, contentType: String, digest: FileDigest,
+    package func upload(path: String, key: String, contentType: String, digest: FileDigest,
                        journal: String) throws(StorageError) -> String? {
         if digest.size > configuration.multipartThreshold {
             return try MultipartUpload(backend: self, path: path, key: key, contentType: contentType, digest: digest,
@@ -134,7 +134,7 @@ public struct S3Backend: StorageBackend {
         return object.sha256?.lowercased() == digest.sha256
     }
 
-    public func matches(_ object: StoredObject, path: String, digest: FileDigest) throws(StorageError) -> Bool {
+    package func matches(_ object: StoredObject, path: String, digest: FileDigest) throws(StorageError) -> Bool {
         guard object.size == digest.size else { return false }
         // The SHA-256 every recorder upload sets says more than an ETag, which is not always an MD5.
         if let sha256 = object.sha256 { return sha256.lowercased() == digest.sha256 }

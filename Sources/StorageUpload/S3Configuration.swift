@@ -1,27 +1,27 @@
 import FoundationEssentials
 
 /// Where and how to reach an S3-compatible bucket.
-public struct S3Configuration: Sendable {
+package struct S3Configuration: Sendable {
     /// `https://host[:port]` (or `http://` for a store on loopback); no path.
-    public var endpoint: String
-    public var region: String
-    public var bucket: String
+    package var endpoint: String
+    package var region: String
+    package var bucket: String
     /// Prepended to every key, e.g. `booth-1/`.
-    public var prefix: String
+    package var prefix: String
     /// `https://endpoint/bucket/key` when true, `https://bucket.endpoint/key` when false.
-    public var pathStyle: Bool
-    public var credentials: S3Credentials
+    package var pathStyle: Bool
+    package var credentials: S3Credentials
     /// Files larger than this go up in parts.
-    public var multipartThreshold: Int64
+    package var multipartThreshold: Int64
     /// At least 5 MiB (S3's minimum for all but the last part).
-    public var partSize: Int64
+    package var partSize: Int64
     /// Parts sent at the same time.
-    public var parallelParts: Int
-    public var transfer: TransferSettings
+    package var parallelParts: Int
+    package var transfer: TransferSettings
 
-    public static let minimumPartSize: Int64 = 5 << 20
+    package static let minimumPartSize: Int64 = 5 << 20
 
-    public init(endpoint: String, region: String, bucket: String, prefix: String = "", pathStyle: Bool = true,
+    package init(endpoint: String, region: String, bucket: String, prefix: String = "", pathStyle: Bool = true,
                 credentials: S3Credentials, multipartThreshold: Int64 = 16 << 20, partSize: Int64 = 8 << 20,
                 parallelParts: Int = 4, transfer: TransferSettings = TransferSettings()) {
         self.endpoint = endpoint
@@ -37,7 +37,7 @@ public struct S3Configuration: Sendable {
     }
 
     /// Checks what can be checked without the network.
-    public func validate() throws(StorageError) {
+    package func validate() throws(StorageError) {
         guard let url = URLComponents(string: endpoint), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,
               url.path.isEmpty || url.path == "/", url.query == nil else {

@@ -5,25 +5,25 @@ import SystemSupport
 #endif
 
 /// An access key pair. Never printed: `description` names only where it came from.
-public struct S3Credentials: Sendable, CustomStringConvertible {
-    public var accessKeyID: String
-    public var secretAccessKey: String
-    public var sessionToken: String?
+package struct S3Credentials: Sendable, CustomStringConvertible {
+    package var accessKeyID: String
+    package var secretAccessKey: String
+    package var sessionToken: String?
     /// "the environment" or "the credentials file /etc/...", for messages.
-    public var source: String
+    package var source: String
 
-    public init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil, source: String) {
+    package init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil, source: String) {
         self.accessKeyID = accessKeyID
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken
         self.source = source
     }
 
-    public var description: String { "credentials from \(source)" }
+    package var description: String { "credentials from \(source)" }
 
     /// `AWS_ACCESS_KEY_ID` + `AWS_SECRET_ACCESS_KEY` (+ `AWS_SESSION_TOKEN`) when both are set,
     /// else the credentials file. The file must not be readable by group or others.
-    public static func load(environment: [String: String], file: String?) throws(StorageError) -> S3Credentials {
+    package static func load(environment: [String: String], file: String?) throws(StorageError) -> S3Credentials {
         if let id = environment["AWS_ACCESS_KEY_ID"], let secret = environment["AWS_SECRET_ACCESS_KEY"], !id.isEmpty, !secret.isEmpty {
             return try validated(S3Credentials(accessKeyID: id, secretAccessKey: secret,
                                                sessionToken: environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
@@ -38,7 +38,7 @@ public struct S3Credentials: Sendable, CustomStringConvertible {
 
     /// Reads `access_key_id = ...` / `secret_access_key = ...` lines (AWS's `aws_` spelling and
     /// `[profile]` headers are accepted and ignored, so an AWS credentials file works too).
-    public static func read(file: String) throws(StorageError) -> S3Credentials {
+    package static func read(file: String) throws(StorageError) -> S3Credentials {
         var info = stat()
         guard stat(file, &info) == 0 else {
             throw StorageError(.configuration, "cannot read the S3 credentials file \(file): \(String(cString: strerror(errno))). Create it (mode 0600) or fix s3.credentials_file.",

@@ -1,6 +1,6 @@
 /// An object store the outbox uploads into: the local directory (the default) or an S3-compatible
 /// bucket. Keys are relative paths such as `videos/Ab3dE5fG7h.mp4`; the backend adds its prefix.
-public protocol StorageBackend: ReadableStorage {
+package protocol StorageBackend: ReadableStorage {
     /// Where objects go, for messages and `--dry-run`: a directory, or `s3://bucket/prefix at endpoint`.
     var location: String { get }
 
@@ -35,14 +35,14 @@ public protocol StorageBackend: ReadableStorage {
 }
 
 /// What a store reports about one object.
-public struct StoredObject: Sendable, Equatable {
-    public var size: Int64
+package struct StoredObject: Sendable, Equatable {
+    package var size: Int64
     /// The S3 ETag without quotes (an MD5, or MD5-of-MD5s-N for a multipart upload).
-    public var etag: String?
+    package var etag: String?
     /// The SHA-256 of the bytes, when the store computes it (the local directory does).
-    public var sha256: String?
+    package var sha256: String?
 
-    public init(size: Int64, etag: String?, sha256: String?) {
+    package init(size: Int64, etag: String?, sha256: String?) {
         self.size = size
         self.etag = etag
         self.sha256 = sha256
@@ -51,7 +51,7 @@ public struct StoredObject: Sendable, Equatable {
 
 /// Reading a store back: listing keys page by page, small objects into memory, videos into a file.
 /// Both stores list keys in byte order of their UTF-8 names, as S3 does.
-public protocol ReadableStorage: Sendable {
+package protocol ReadableStorage: Sendable {
     /// Up to `maxKeys` keys (at most 1,000) under `prefix`, after `startAfter` when given, in byte
     /// order; `isTruncated` says more follow. One request to an S3 store.
     func list(prefix: String, startAfter: String?, maxKeys: Int) throws(StorageError) -> ObjectListing
@@ -69,38 +69,38 @@ public protocol ReadableStorage: Sendable {
 }
 
 /// One page of a listing.
-public struct ObjectListing: Sendable, Equatable {
-    public struct Entry: Sendable, Equatable {
+package struct ObjectListing: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// Relative to the store's prefix, like every key the backends take.
-        public var key: String
-        public var size: Int64
+        package var key: String
+        package var size: Int64
         /// When the store last wrote the object, seconds since 1970, when it says.
-        public var lastModified: Double?
+        package var lastModified: Double?
 
-        public init(key: String, size: Int64, lastModified: Double?) {
+        package init(key: String, size: Int64, lastModified: Double?) {
             self.key = key
             self.size = size
             self.lastModified = lastModified
         }
     }
 
-    public var entries: [Entry]
+    package var entries: [Entry]
     /// More keys follow the last one.
-    public var isTruncated: Bool
+    package var isTruncated: Bool
 
-    public init(entries: [Entry], isTruncated: Bool) {
+    package init(entries: [Entry], isTruncated: Bool) {
         self.entries = entries
         self.isTruncated = isTruncated
     }
 }
 
 /// What a download wrote.
-public struct DownloadedObject: Sendable, Equatable {
-    public var size: Int64
+package struct DownloadedObject: Sendable, Equatable {
+    package var size: Int64
     /// Lowercase hex SHA-256 of the bytes written.
-    public var sha256: String
+    package var sha256: String
 
-    public init(size: Int64, sha256: String) {
+    package init(size: Int64, sha256: String) {
         self.size = size
         self.sha256 = sha256
     }

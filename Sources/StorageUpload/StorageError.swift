@@ -1,6 +1,6 @@
 /// Why talking to a store failed, and whether trying again later can help.
-public struct StorageError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct StorageError: Error, Sendable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// The network failed: no connection, reset, timeout, stalled transfer (a libcurl error code).
         case transport(code: Int)
         /// The store answered with an error status (S3 error code and message from the body, if any).
@@ -17,17 +17,17 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         case mismatch
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// One sentence naming the problem and the fix.
-    public var message: String
+    package var message: String
     /// True when the same request may succeed later: network faults, timeouts, 5xx, throttling.
-    public var isRetryable: Bool
+    package var isRetryable: Bool
 
-    public init(_ kind: Kind, _ message: String, retryable: Bool) {
+    package init(_ kind: Kind, _ message: String, retryable: Bool) {
         self.kind = kind
         self.message = message
         self.isRetryable = retryable
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

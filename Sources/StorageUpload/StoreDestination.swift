@@ -6,29 +6,29 @@ import Glibc
 /// Where a post is meant to go: the store's kind and address, never its credentials. A queued post
 /// keeps it from the moment it is queued, so a flush under another configuration never sends it to
 /// a store it was not meant for.
-public struct StoreDestination: Sendable, Codable, Equatable, CustomStringConvertible {
+package struct StoreDestination: Sendable, Codable, Equatable, CustomStringConvertible {
     /// `local` or `s3`.
-    public var backend: String
+    package var backend: String
     /// The local store's directory.
-    public var path: String?
+    package var path: String?
     /// The S3 endpoint (`https://host[:port]`).
-    public var endpoint: String?
-    public var bucket: String?
+    package var endpoint: String?
+    package var bucket: String?
     /// Prepended to every key; empty for none.
-    public var prefix: String
+    package var prefix: String
 
     /// `path` is kept absolute (a relative one is taken from the current directory), so the same
     /// words typed in another directory are another store.
-    public static func local(path: String, prefix: String = "") -> StoreDestination {
+    package static func local(path: String, prefix: String = "") -> StoreDestination {
         StoreDestination(backend: "local", path: canonical(path: path), endpoint: nil, bucket: nil, prefix: prefix)
     }
 
     /// The endpoint is kept without user information (never credentials) or a default port.
-    public static func s3(endpoint: String, bucket: String, prefix: String) -> StoreDestination {
+    package static func s3(endpoint: String, bucket: String, prefix: String) -> StoreDestination {
         StoreDestination(backend: "s3", path: nil, endpoint: canonical(endpoint: endpoint), bucket: bucket, prefix: prefix)
     }
 
-    public var description: String {
+    package var description: String {
         switch backend {
         case "local": "the local store \(path ?? "?")\(prefix.isEmpty ? "" : " (prefix \(prefix))")"
         default: "s3://\(bucket ?? "?")/\(prefix) at \(endpoint ?? "?")"
@@ -37,7 +37,7 @@ public struct StoreDestination: Sendable, Codable, Equatable, CustomStringConver
 
     /// Whether the two name the same store: a local directory by its real path (a symlink or a
     /// trailing slash is the same directory), an endpoint without case or a trailing slash.
-    public func isSameStore(as other: StoreDestination) -> Bool {
+    package func isSameStore(as other: StoreDestination) -> Bool {
         guard backend == other.backend, prefix == other.prefix else { return false }
         switch backend {
         case "local":

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// Long work that owns a device for its whole life (a shot, the preview, the outbox drain) has a
 /// thread of its own (`WorkerThread`) instead.
-public enum BlockingWork {
+package enum BlockingWork {
     /// Threads that run the queue. Four: the kiosk's gallery, preview and camera probes overlap,
     /// and a box with two cores gains nothing from more.
     static let threadCount = 4
@@ -16,7 +16,7 @@ public enum BlockingWork {
     /// Runs `body` on a helper thread and returns what it returns. It always runs, even if the
     /// calling task is cancelled meanwhile (releasing a device must not be skipped); use
     /// `runUnlessCancelled` for work a cancelled caller no longer needs.
-    public static func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+    package static func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
         let result: Result<T, E> = await withCheckedContinuation { continuation in
             queue.enqueue(Job(cancelled: nil) {
                 do throws(E) { continuation.resume(returning: .success(try body())) } catch {
@@ -32,7 +32,7 @@ public enum BlockingWork {
     /// Runs `body` on a helper thread, unless the calling task is cancelled before a thread takes
     /// it up: then `body` never runs and this returns nil at once. (A call that has started runs
     /// to its end: blocking calls cannot be interrupted.)
-    public static func runUnlessCancelled<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T? {
+    package static func runUnlessCancelled<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T? {
         let flag = CancelFlag()
         let result: Result<T, E>? = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -51,7 +51,7 @@ public enum BlockingWork {
     }
 
     /// True on a helper thread (debug checks: work that must not block a helper can assert it).
-    public static var isHelperThread: Bool { WorkQueue.onHelper }
+    package static var isHelperThread: Bool { WorkQueue.onHelper }
 
     private static let queue = WorkQueue(threads: threadCount)
 }

@@ -1,8 +1,8 @@
 /// Sizes for people, in one style everywhere (the CLI, the kiosk's status, messages): binary
 /// units as `ls -lh` and the settings (`cache.max_mib`) use, three significant digits.
-public enum ByteCount {
+package enum ByteCount {
     /// "812 bytes", "8.00 KiB", "45.3 MiB", "1.21 GiB".
-    public static func human(_ bytes: Int64) -> String {
+    package static func human(_ bytes: Int64) -> String {
         let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
         var value = Double(bytes)
         var unit = 0

@@ -1,9 +1,9 @@
 import Glibc
 
 /// Whole writes to file descriptors, retried on EINTR and short writes.
-public enum Descriptors {
+package enum Descriptors {
     /// Writes all of `bytes` to `fd`; the errno of the failure, or nil.
-    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
@@ -18,7 +18,7 @@ public enum Descriptors {
 
     /// Reads `fd` to its end, at most `limit` bytes; the bytes, or the errno of the failure
     /// (EFBIG when there is more than `limit`).
-    public static func readAll(_ fd: Int32, limit: Int) -> Result<[UInt8], Errno> {
+    package static func readAll(_ fd: Int32, limit: Int) -> Result<[UInt8], Errno> {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -34,14 +34,14 @@ public enum Descriptors {
     }
 
     /// An errno value captured at the call that failed.
-    public struct Errno: Error, Sendable, Equatable {
-        public var code: Int32
-        public init(_ code: Int32) { self.code = code }
-        public var description: String { String(cString: strerror(code)) }
+    package struct Errno: Error, Sendable, Equatable {
+        package var code: Int32
+        package init(_ code: Int32) { self.code = code }
+        package var description: String { String(cString: strerror(code)) }
     }
 
     /// Copies everything from `source` to `destination` (files, pipes); the errno of the failure, or nil.
-    public static func copyAll(from source: Int32, to destination: Int32) -> Int32? {
+    package static func copyAll(from source: Int32, to destination: Int32) -> Int32? {
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let n = chunk.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
@@ -55,7 +55,7 @@ public enum Descriptors {
     }
 
     /// Writes `text` to standard error, unbuffered (messages interleave with the progress line in order).
-    public static func printError(_ text: String) {
+    package static func printError(_ text: String) {
         var text = text
         _ = text.withUTF8 { writeAll(2, UnsafeRawBufferPointer($0)) }
     }

@@ -1,8 +1,8 @@
 /// The parts of a slash-separated path, as `NSString`'s path methods gave them, for code that
 /// builds without full Foundation.
-public enum FilePaths {
+package enum FilePaths {
     /// Everything before the last component: "/a/b/c.mp4" -> "/a/b", "/c" -> "/", "c" -> "".
-    public static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         let trimmed = withoutTrailingSlashes(path)
         guard let slash = trimmed.lastIndex(of: "/") else { return "" }
         if slash == trimmed.startIndex { return "/" }
@@ -10,7 +10,7 @@ public enum FilePaths {
     }
 
     /// The last component: "/a/b/c.mp4" -> "c.mp4", "/a/b/" -> "b", "/" -> "/".
-    public static func name(of path: String) -> String {
+    package static func name(of path: String) -> String {
         let trimmed = withoutTrailingSlashes(path)
         guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
         if trimmed == "/" { return "/" }
@@ -18,7 +18,7 @@ public enum FilePaths {
     }
 
     /// `component` under `directory`, with exactly one slash between them.
-    public static func join(_ directory: String, _ component: String) -> String {
+    package static func join(_ directory: String, _ component: String) -> String {
         if directory.isEmpty { return component }
         return directory.hasSuffix("/") ? directory + component : directory + "/" + component
     }

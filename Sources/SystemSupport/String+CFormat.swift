@@ -4,7 +4,7 @@ extension String {
     /// printf-style formatting of numbers through C's `vsnprintf` (`%.1f`, `%02X`, `%010ld`, ...),
     /// in the C locale, so a decimal point is always a point. Strings go in by interpolation: there
     /// is no `%@`.
-    public init(cFormat format: String, _ arguments: any CVarArg...) {
+    package init(cFormat format: String, _ arguments: any CVarArg...) {
         var capacity = 64
         while true {
             var buffer = [CChar](repeating: 0, count: capacity)

@@ -3,11 +3,11 @@ import Glibc
 /// Starts blocking work (ioctl, poll, curl, encoding) on a thread of its own, off Swift's
 /// cooperative pool. A POSIX thread rather than Foundation's `Thread`, so the binary needs only
 /// FoundationEssentials.
-public enum WorkerThread {
+package enum WorkerThread {
     /// Runs `body` on a new detached thread. `stackSize` in bytes; 0 keeps the system's default.
     /// A thread that cannot be created (the process is out of threads or memory) is fatal: every
     /// caller depends on the work running, and there is no slower path to fall back to.
-    public static func start(name: String? = nil, stackSize: Int = 0, _ body: @escaping @Sendable () -> Void) {
+    package static func start(name: String? = nil, stackSize: Int = 0, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(ThreadBody(body, name: name)).toOpaque()
         let status = createDetachedThread(stackSize: stackSize, context: context)
         if status != 0 {

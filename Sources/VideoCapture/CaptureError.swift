@@ -3,8 +3,8 @@ import Glibc
 #endif
 
 /// Why capture failed, with the errno and the operation, and a message that names the fix.
-public struct CaptureError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct CaptureError: Error, Sendable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         case noSuchDevice
         case notACaptureDevice
         case permissionDenied(group: String?)
@@ -16,13 +16,13 @@ public struct CaptureError: Error, Sendable, CustomStringConvertible {
         case driverFailure
     }
 
-    public var kind: Kind
-    public var device: String
-    public var operation: String
-    public var errno: Int32
-    public var detail: String
+    package var kind: Kind
+    package var device: String
+    package var operation: String
+    package var errno: Int32
+    package var detail: String
 
-    public init(_ kind: Kind, device: String, operation: String, errno: Int32 = 0, detail: String = "") {
+    package init(_ kind: Kind, device: String, operation: String, errno: Int32 = 0, detail: String = "") {
         self.kind = kind
         self.device = device
         self.operation = operation
@@ -31,7 +31,7 @@ public struct CaptureError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Classifies an errno from `operation` on `device`.
-    public static func from(errno code: Int32, device: String, operation: String) -> CaptureError {
+    package static func from(errno code: Int32, device: String, operation: String) -> CaptureError {
         switch code {
         case ENOENT, ENXIO: return CaptureError(.noSuchDevice, device: device, operation: operation, errno: code)
         case EACCES, EPERM:
@@ -44,7 +44,7 @@ public struct CaptureError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         let cause = errno != 0 ? " (\(operation): \(String(cString: strerror(errno))))" : (operation.isEmpty ? "" : " (\(operation))")
         let extra = detail.isEmpty ? "" : " \(detail)"
         switch kind {

@@ -1,12 +1,12 @@
 /// Frame rates a device offers at one size.
-public enum RateOptions: Sendable, Hashable {
+package enum RateOptions: Sendable, Hashable {
     case discrete([FrameRate])
     /// Any rate between the two (stepwise or continuous intervals).
     case range(min: FrameRate, max: FrameRate)
     /// The driver does not enumerate intervals; only trying will tell.
     case unknown
 
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .discrete(let rates): rates.map(\.description).joined(separator: ",")
         case .range(let lo, let hi): "\(lo)-\(hi)"
@@ -16,34 +16,34 @@ public enum RateOptions: Sendable, Hashable {
 }
 
 /// One discrete picture size and the rates offered at it.
-public struct SizeOption: Sendable, Hashable {
-    public var size: FrameSize
-    public var rates: RateOptions
+package struct SizeOption: Sendable, Hashable {
+    package var size: FrameSize
+    package var rates: RateOptions
 
-    public init(size: FrameSize, rates: RateOptions) {
+    package init(size: FrameSize, rates: RateOptions) {
         self.size = size
         self.rates = rates
     }
 }
 
 /// Picture sizes a device offers for one pixel format.
-public enum SizeOptions: Sendable, Hashable {
+package enum SizeOptions: Sendable, Hashable {
     case discrete([SizeOption])
     case range(min: FrameSize, max: FrameSize, step: FrameSize, rates: RateOptions)
     case unknown
 }
 
 /// One pixel format a device can deliver, with its sizes and rates.
-public struct FormatCapability: Sendable, Hashable {
+package struct FormatCapability: Sendable, Hashable {
     /// nil when the fourcc is one this program cannot convert.
-    public var pixelFormat: PixelFormat?
-    public var fourcc: String
-    public var label: String
+    package var pixelFormat: PixelFormat?
+    package var fourcc: String
+    package var label: String
     /// True when libv4l converts to this format in software (costs CPU).
-    public var isEmulated: Bool
-    public var sizes: SizeOptions
+    package var isEmulated: Bool
+    package var sizes: SizeOptions
 
-    public init(pixelFormat: PixelFormat?, fourcc: String, label: String, isEmulated: Bool, sizes: SizeOptions) {
+    package init(pixelFormat: PixelFormat?, fourcc: String, label: String, isEmulated: Bool, sizes: SizeOptions) {
         self.pixelFormat = pixelFormat
         self.fourcc = fourcc
         self.label = label
@@ -52,7 +52,7 @@ public struct FormatCapability: Sendable, Hashable {
     }
 
     /// "640x480@30,60 1280x720@30" for listings.
-    public var sizeSummary: String {
+    package var sizeSummary: String {
         switch sizes {
         case .discrete(let list): list.map { "\($0.size)@\($0.rates.summary)" }.joined(separator: " ")
         case .range(let lo, let hi, let step, let rates):

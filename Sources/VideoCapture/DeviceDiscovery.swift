@@ -4,37 +4,37 @@ import Glibc
 #endif
 
 /// One V4L2 node as `recorder devices` shows it.
-public struct DeviceDescription: Sendable {
-    public var path: String
+package struct DeviceDescription: Sendable {
+    package var path: String
     /// The stable `/dev/v4l/by-id/...` name pointing at this node, if udev made one.
-    public var stableName: String?
-    public var driver: String
-    public var card: String
-    public var isCapture: Bool
+    package var stableName: String?
+    package var driver: String
+    package var card: String
+    package var isCapture: Bool
     /// Whether this user may open the node; when false, `problem` says why.
-    public var canOpen: Bool
-    public var problem: String?
-    public var formats: [FormatCapability]
+    package var canOpen: Bool
+    package var problem: String?
+    package var formats: [FormatCapability]
 }
 
 /// Finds V4L2 nodes and resolves `--device` values: a path, a by-id name or an index.
-public enum DeviceDiscovery {
-    public static let devDirectory = "/dev"
-    public static let byIdDirectory = "/dev/v4l/by-id"
+package enum DeviceDiscovery {
+    package static let devDirectory = "/dev"
+    package static let byIdDirectory = "/dev/v4l/by-id"
 
     /// `/dev/video*` in numeric order.
-    public static func nodes() -> [String] {
+    package static func nodes() -> [String] {
         let names = listDirectory(devDirectory).filter { $0.hasPrefix("video") && Int($0.dropFirst(5)) != nil }
         return names.sorted { Int($0.dropFirst(5))! < Int($1.dropFirst(5))! }.map { "\(devDirectory)/\($0)" }
     }
 
     /// Every node, probed: identity, whether it captures, and its formats.
-    public static func describeAll() -> [DeviceDescription] {
+    package static func describeAll() -> [DeviceDescription] {
         let stable = stableNames()
         return nodes().map { describe($0, stableName: stable[$0]) }
     }
 
-    public static func describe(_ path: String, stableName: String? = nil) -> DeviceDescription {
+    package static func describe(_ path: String, stableName: String? = nil) -> DeviceDescription {
         var description = DeviceDescription(path: path, stableName: stableName, driver: "", card: "", isCapture: false,
                                             canOpen: false, problem: nil, formats: [])
         do {
@@ -56,7 +56,7 @@ public enum DeviceDiscovery {
     }
 
     /// The first node that can capture, or nil when the machine has no camera.
-    public static func firstCaptureDevice() -> String? {
+    package static func firstCaptureDevice() -> String? {
         nodes().first(where: isCaptureNode)
     }
 
@@ -69,7 +69,7 @@ public enum DeviceDiscovery {
     /// Whether the kiosk's camera is there: `device` (a path, by-id name or index), or for nil the
     /// first capture node. Cheap enough to repeat every few seconds: a plain open and one
     /// VIDIOC_QUERYCAP per node, without libv4l2's format emulation set-up.
-    public static func probe(_ device: String?) -> CameraPresence {
+    package static func probe(_ device: String?) -> CameraPresence {
         guard let device else {
             if let first = nodes().first(where: { rawCaptureCheck($0) == nil }) { return .present(first) }
             return .present(testPatternName)
@@ -81,7 +81,7 @@ public enum DeviceDiscovery {
     }
 
     /// How the kiosk names the stand-in source when there is no camera.
-    public static let testPatternName = "test pattern (no camera found)"
+    package static let testPatternName = "test pattern (no camera found)"
 
     /// nil when `path` opens and reports video capture, else what is wrong.
     static func rawCaptureCheck(_ path: String) -> String? {
@@ -95,7 +95,7 @@ public enum DeviceDiscovery {
     }
 
     /// Resolves `--device`: an index (`0` is the first capture device), a by-id name, or a path.
-    public static func resolve(_ value: String) throws(CaptureError) -> String {
+    package static func resolve(_ value: String) throws(CaptureError) -> String {
         if let index = Int(value) {
             let capture = nodes().filter(isCaptureNode)
             guard index >= 0, index < capture.count else {
@@ -140,7 +140,7 @@ public enum DeviceDiscovery {
 }
 
 /// Whether a camera can be opened right now.
-public enum CameraPresence: Sendable, Equatable {
+package enum CameraPresence: Sendable, Equatable {
     /// The node that answered, or `DeviceDiscovery.testPatternName`.
     case present(String)
     /// What is wrong, in words.

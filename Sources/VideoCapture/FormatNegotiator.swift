@@ -3,8 +3,8 @@
 /// Closeness to the asked size and rate comes first, then native over libv4l-emulated formats,
 /// then the lowest CPU cost (`PixelFormat.cpuCost`), so `--format auto` on a webcam that offers
 /// YUYV only up to 640x480 but MJPEG at 1280x720 picks MJPEG for a 720p request.
-public enum FormatNegotiator {
-    public static func choose(from formats: [FormatCapability], request: CaptureRequest,
+package enum FormatNegotiator {
+    package static func choose(from formats: [FormatCapability], request: CaptureRequest,
                               device: String) throws(CaptureError) -> CaptureChoice {
         let usable = formats.filter { $0.pixelFormat != nil }
         var candidates = usable
@@ -41,7 +41,7 @@ public enum FormatNegotiator {
     }
 
     /// Notes for each explicitly requested value the choice does not meet.
-    public static func differences(_ choice: CaptureChoice, request: CaptureRequest) -> [String] {
+    package static func differences(_ choice: CaptureChoice, request: CaptureRequest) -> [String] {
         var notes: [String] = []
         if let size = request.size, size != choice.size {
             notes.append("asked for \(size), the camera offers \(choice.size) as the closest size")

@@ -3,7 +3,7 @@
 /// The recording loop pulls: each call waits for the next frame, lends it to `body`, and gives the
 /// buffer back to the source afterwards. A live camera keeps filling its own queue meanwhile, so a
 /// slow consumer shows up as dropped frames (sequence gaps), never as unbounded memory.
-public protocol FrameSource: AnyObject {
+package protocol FrameSource: AnyObject {
     /// What the frames look like, fixed once the source is open.
     var format: CaptureFormat { get }
     /// A short human name: "/dev/video0 (vivid)", "test pattern", "clip.y4m".
@@ -16,13 +16,13 @@ public protocol FrameSource: AnyObject {
 }
 
 /// When a frame was taken, on the source's clock, and its place in the source's count.
-public struct FrameStamp: Sendable, Hashable {
+package struct FrameStamp: Sendable, Hashable {
     /// Capture time in microseconds on the source's monotonic clock.
-    public var timestampMicroseconds: Int64
+    package var timestampMicroseconds: Int64
     /// The source's frame counter; gaps mean frames were dropped.
-    public var sequence: UInt64
+    package var sequence: UInt64
 
-    public init(timestampMicroseconds: Int64, sequence: UInt64) {
+    package init(timestampMicroseconds: Int64, sequence: UInt64) {
         self.timestampMicroseconds = timestampMicroseconds
         self.sequence = sequence
     }
@@ -30,11 +30,11 @@ public struct FrameStamp: Sendable, Hashable {
 
 /// Picture memory owned by the consumer, one start and row stride per plane, laid out as the
 /// source's (planar) format.
-public struct PlanarPicture {
-    public var planes: [UnsafeMutablePointer<UInt8>]
-    public var strides: [Int]
+package struct PlanarPicture {
+    package var planes: [UnsafeMutablePointer<UInt8>]
+    package var strides: [Int]
 
-    public init(planes: [UnsafeMutablePointer<UInt8>], strides: [Int]) {
+    package init(planes: [UnsafeMutablePointer<UInt8>], strides: [Int]) {
         self.planes = planes
         self.strides = strides
     }
@@ -42,7 +42,7 @@ public struct PlanarPicture {
 
 /// A source that can read each frame straight into the consumer's picture, saving a frame buffer
 /// and a copy: a file can, a camera (whose frames live in the driver's mapped buffers) cannot.
-public protocol PlanarReadingSource: FrameSource {
+package protocol PlanarReadingSource: FrameSource {
     /// Reads the next frame into `picture`, which must have a plane, with rows at least as wide as
     /// the format's, for each of `format.pixelFormat.planeSizes`. Returns nil at the end of a
     /// finite source, or when `stop` was signalled.

@@ -3,8 +3,8 @@ import Glibc
 #endif
 
 /// CLOCK_MONOTONIC, the clock V4L2 stamps buffers with.
-public enum MonotonicClock {
-    public static func nowMicroseconds() -> Int64 {
+package enum MonotonicClock {
+    package static func nowMicroseconds() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000

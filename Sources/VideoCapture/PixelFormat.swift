@@ -1,5 +1,5 @@
 /// A pixel format a frame can arrive in, named after its V4L2 fourcc.
-public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible {
+package enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible {
     case yuyv = 0x5659_5559  // 'YUYV'
     case yvyu = 0x5559_5659  // 'YVYU'
     case uyvy = 0x5956_5955  // 'UYVY'
@@ -19,17 +19,17 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
     case h264 = 0x3436_3248  // 'H264'
 
     /// The four-character code, as `v4l2-ctl` prints it.
-    public var fourcc: String { Self.fourccString(rawValue) }
+    package var fourcc: String { Self.fourccString(rawValue) }
 
     /// Any V4L2 fourcc code as its four characters, known to this enum or not.
     static func fourccString(_ code: UInt32) -> String {
         String(decoding: (0..<4).map { UInt8((code >> ($0 * 8)) & 0xFF) }, as: UTF8.self)
     }
 
-    public var description: String { name }
+    package var description: String { name }
 
     /// The name users type after `--format`.
-    public var name: String {
+    package var name: String {
         switch self {
         case .yuyv: "yuyv"
         case .yvyu: "yvyu"
@@ -52,7 +52,7 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
     }
 
     /// Parses a user-supplied name or fourcc (`yuyv`, `YUYV`, `i420`, `RGB3` ...).
-    public init?(name: String) {
+    package init?(name: String) {
         let lowered = name.lowercased()
         let aliases: [String: PixelFormat] = [
             "i420": .yu12, "yuv420": .yu12, "yuv420p": .yu12, "yvu420": .yv12, "rgb3": .rgb24,
@@ -68,12 +68,12 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
     }
 
     /// True for formats that need decoding (JPEG family) or carry an encoded stream (H.264).
-    public var isCompressed: Bool { self == .mjpeg || self == .jpeg || self == .h264 }
+    package var isCompressed: Bool { self == .mjpeg || self == .jpeg || self == .h264 }
 
     /// Relative CPU cost of turning this format into the encoder's input, lowest first:
     /// H.264 is copied as is, planar 4:2:0 goes straight to the encoder, packed YUV needs one cheap
     /// conversion, RGB a colour-space conversion, and JPEG a full decode.
-    public var cpuCost: Int {
+    package var cpuCost: Int {
         switch self {
         case .h264: 0
         case .yu12: 1
@@ -87,7 +87,7 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
 
     /// Bytes of one line of the first plane for an image `width` pixels wide, when the driver
     /// does not say (test pattern and Y4M sources).
-    public func minimumBytesPerLine(width: Int) -> Int {
+    package func minimumBytesPerLine(width: Int) -> Int {
         switch self {
         case .yuyv, .yvyu, .uyvy, .rgb565: width * 2
         case .rgb24, .bgr24: width * 3
@@ -99,7 +99,7 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
 
     /// Width in bytes and height in rows of each plane of a planar format, in memory order; nil for
     /// packed, semi-planar and compressed formats.
-    public func planeSizes(width: Int, height: Int) -> [(width: Int, height: Int)]? {
+    package func planeSizes(width: Int, height: Int) -> [(width: Int, height: Int)]? {
         let chromaW = (width + 1) / 2, chromaH = (height + 1) / 2
         switch self {
         case .yu12, .yv12: return [(width, height), (chromaW, chromaH), (chromaW, chromaH)]
@@ -110,7 +110,7 @@ public enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertible
     }
 
     /// Bytes of one whole uncompressed image, or nil for compressed formats.
-    public func imageSize(width: Int, height: Int) -> Int? {
+    package func imageSize(width: Int, height: Int) -> Int? {
         let luma = width * height
         let chromaW = (width + 1) / 2, chromaH = (height + 1) / 2
         switch self {

@@ -4,16 +4,16 @@ import Glibc
 
 /// The built-in test pattern (`--device testsrc`): colour bars, a sweeping bar and a frame counter,
 /// in planar 4:2:0 (so it needs no conversion), paced in real time like a camera.
-public final class TestPatternSource: FrameSource {
-    public let format: CaptureFormat
-    public let name = "test pattern"
+package final class TestPatternSource: FrameSource {
+    package let format: CaptureFormat
+    package let name = "test pattern"
     private var image: [UInt8]
     private var index: UInt64 = 0
     private var startMicroseconds: Int64 = 0
     private let paced: Bool
 
     /// - Parameter paced: false delivers frames as fast as they are asked for (benchmarks, tests).
-    public init(size: FrameSize = CaptureRequest.defaultSize, frameRate: FrameRate = CaptureRequest.defaultFrameRate,
+    package init(size: FrameSize = CaptureRequest.defaultSize, frameRate: FrameRate = CaptureRequest.defaultFrameRate,
                 paced: Bool = true) throws(CaptureError) {
         guard size.width >= 16, size.height >= 16, size.width % 2 == 0, size.height % 2 == 0 else {
             throw CaptureError(.badInput, device: "testsrc", operation: "",
@@ -24,7 +24,7 @@ public final class TestPatternSource: FrameSource {
         self.paced = paced
     }
 
-    public func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) throws -> Void) throws -> Bool {
+    package func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) throws -> Void) throws -> Bool {
         if index == 0 { startMicroseconds = MonotonicClock.nowMicroseconds() }
         let rate = format.frameRate
         let due = startMicroseconds + Int64(index) * 1_000_000 * Int64(rate.denominator) / Int64(rate.numerator)
@@ -46,11 +46,11 @@ public final class TestPatternSource: FrameSource {
         return true
     }
 
-    public func close() {}
+    package func close() {}
 }
 
 /// Draws the test picture into an I420 image.
-public enum TestPattern {
+package enum TestPattern {
     // SMPTE-like bars as (Y, U, V).
     static let bars: [(UInt8, UInt8, UInt8)] = [
         (235, 128, 128), (210, 16, 146), (170, 166, 16), (145, 54, 34),
@@ -63,7 +63,7 @@ public enum TestPattern {
         [7, 4, 7, 1, 7], [7, 4, 7, 5, 7], [7, 1, 1, 1, 1], [7, 5, 7, 5, 7], [7, 5, 7, 1, 7],
     ]
 
-    public static func draw(into image: inout [UInt8], width: Int, height: Int, frame: UInt64) {
+    package static func draw(into image: inout [UInt8], width: Int, height: Int, frame: UInt64) {
         let cw = width / 2, ch = height / 2
         let uBase = width * height, vBase = uBase + cw * ch
         image.withUnsafeMutableBufferPointer { p in

@@ -5,14 +5,14 @@ import Glibc
 
 /// A V4L2 camera, streaming through mmap buffers as in the kernel's capture.c:
 /// open, query caps, negotiate format, request and map buffers, stream, dequeue/requeue, stop, unmap, close.
-public final class V4L2CaptureSource: FrameSource {
-    public let path: String
-    public let name: String
-    public private(set) var format: CaptureFormat
+package final class V4L2CaptureSource: FrameSource {
+    package let path: String
+    package let name: String
+    package private(set) var format: CaptureFormat
     /// What negotiation picked and why it differs from the request.
-    public let choice: CaptureChoice
+    package let choice: CaptureChoice
     /// How long the loop waits for a frame before declaring the camera stalled.
-    public let stallTimeout: Double
+    package let stallTimeout: Double
 
     private let device: V4L2Device
     private var buffers: [UnsafeMutableRawBufferPointer] = []
@@ -28,7 +28,7 @@ public final class V4L2CaptureSource: FrameSource {
     private static let pollSliceMilliseconds: Int32 = 100
 
     /// Opens and configures the device; on return it is streaming. Any failure releases the device.
-    public init(path: String, request: CaptureRequest, stallTimeout: Double = 5) throws(CaptureError) {
+    package init(path: String, request: CaptureRequest, stallTimeout: Double = 5) throws(CaptureError) {
         self.path = path
         self.stallTimeout = stallTimeout
         let device = try V4L2Device(path: path)
@@ -125,7 +125,7 @@ public final class V4L2CaptureSource: FrameSource {
         try device.ioctl(CV4L2_VIDIOC_QBUF, "VIDIOC_QBUF", &buf)
     }
 
-    public func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) throws -> Void) throws -> Bool {
+    package func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) throws -> Void) throws -> Bool {
         // Time without a frame, by the clock: EAGAIN after a ready poll (a driver with nothing
         // to give after all) counts as well as poll timeouts.
         var lastProgress = MonotonicClock.nowMicroseconds()
@@ -209,7 +209,7 @@ public final class V4L2CaptureSource: FrameSource {
     }
 
     /// Stops streaming and unmaps; the descriptor itself closes when the source is released.
-    public func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         staging?.deallocate()

@@ -3,17 +3,17 @@
 /// Its bytes are the source's own buffer (a V4L2 mmap buffer, for instance), valid only while the
 /// source lends the frame. The compiler keeps it that way: the frame is `~Copyable` and handed over
 /// `borrowing`, so it cannot be stored, and its bytes are reached only inside `withBytes`.
-public struct VideoFrame: ~Copyable {
-    public let format: CaptureFormat
+package struct VideoFrame: ~Copyable {
+    package let format: CaptureFormat
     private let bytes: UnsafeRawBufferPointer
     /// Capture time in microseconds on the source's monotonic clock.
-    public let timestampMicroseconds: Int64
+    package let timestampMicroseconds: Int64
     /// The driver's frame counter; gaps mean the driver dropped frames.
-    public let sequence: UInt64
+    package let sequence: UInt64
     /// True when the driver flagged the buffer as possibly corrupted (V4L2_BUF_FLAG_ERROR).
-    public let isDamaged: Bool
+    package let isDamaged: Bool
 
-    public init(format: CaptureFormat, bytes: UnsafeRawBufferPointer, timestampMicroseconds: Int64,
+    package init(format: CaptureFormat, bytes: UnsafeRawBufferPointer, timestampMicroseconds: Int64,
                 sequence: UInt64, isDamaged: Bool = false) {
         self.format = format
         self.bytes = bytes
@@ -23,13 +23,13 @@ public struct VideoFrame: ~Copyable {
     }
 
     /// The picture's bytes, for the length of `body` (converted or copied there, never kept).
-    public func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    package func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(bytes)
     }
 
     /// How many bytes the picture has.
-    public var byteCount: Int { bytes.count }
+    package var byteCount: Int { bytes.count }
 
     /// When the frame was taken and its place in the count.
-    public var stamp: FrameStamp { FrameStamp(timestampMicroseconds: timestampMicroseconds, sequence: sequence) }
+    package var stamp: FrameStamp { FrameStamp(timestampMicroseconds: timestampMicroseconds, sequence: sequence) }
 }

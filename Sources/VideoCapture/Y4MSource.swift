@@ -5,9 +5,9 @@ import Glibc
 /// A YUV4MPEG2 file (`--device y4m:clip.y4m`), read as fast as the consumer pulls, with timestamps
 /// taken from the header's frame rate. For tests and benchmarks: identical input every run.
 /// Frames can be read straight into the encoder's picture (`readFrame`) or lent from a buffer.
-public final class Y4MSource: PlanarReadingSource {
-    public let format: CaptureFormat
-    public let name: String
+package final class Y4MSource: PlanarReadingSource {
+    package let format: CaptureFormat
+    package let name: String
     private let fd: Int32
     private let planeSizes: [(width: Int, height: Int)]
     /// Only for `nextFrame`: `readFrame` reads straight into the caller's picture.
@@ -15,7 +15,7 @@ public final class Y4MSource: PlanarReadingSource {
     private var index: UInt64 = 0
     private var pending: [UInt8] = []
 
-    public init(path: String) throws(CaptureError) {
+    package init(path: String) throws(CaptureError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
@@ -39,7 +39,7 @@ public final class Y4MSource: PlanarReadingSource {
     deinit { Glibc.close(fd) }
 
     /// Parses `YUV4MPEG2 W.. H.. F..:.. C..`; other tags are ignored.
-    public static func parseHeader(_ line: String, path: String) throws(CaptureError) -> CaptureFormat {
+    package static func parseHeader(_ line: String, path: String) throws(CaptureError) -> CaptureFormat {
         let fields = line.split(separator: " ")
         guard fields.first == "YUV4MPEG2" else {
             throw CaptureError(.badInput, device: path, operation: "read header",
@@ -75,7 +75,7 @@ public final class Y4MSource: PlanarReadingSource {
     }
 
     /// Reads the next frame's planes from the file straight into `picture`.
-    public func readFrame(into picture: PlanarPicture, stop: StopSignal) throws -> FrameStamp? {
+    package func readFrame(into picture: PlanarPicture, stop: StopSignal) throws -> FrameStamp? {
         if stop.isSet { return nil }
         guard let marker = try Self.readLine(fd: fd, path: name, pending: &pending) else { return nil }
         guard marker.hasPrefix("FRAME") else {
@@ -95,7 +95,7 @@ public final class Y4MSource: PlanarReadingSource {
         return FrameStamp(timestampMicroseconds: timestamp, sequence: index)
     }
 
-    public func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) throws -> Void) throws -> Bool {
+    package func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) throws -> Void) throws -> Bool {
         if frame.isEmpty { frame = [UInt8](repeating: 0, count: planeSizes.reduce(0) { $0 + $1.width * $1.height }) }
         let stamp = try frame.withUnsafeMutableBytes { buffer -> FrameStamp? in
             var planes: [UnsafeMutablePointer<UInt8>] = []
@@ -134,7 +134,7 @@ public final class Y4MSource: PlanarReadingSource {
         }
     }
 
-    public func close() {}
+    package func close() {}
 
     /// Reads up to a newline, keeping whatever was read past it in `pending`; nil at the end of the file.
     static func readLine(fd: Int32, path: String, pending: inout [UInt8]) throws(CaptureError) -> String? {
