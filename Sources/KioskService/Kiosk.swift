@@ -105,10 +105,6 @@ package final class Kiosk: Sendable {
             case .shotDiscarded(let why):
                 logger.notice("shot not kept: \(why.message)")
                 announce.call("state")
-            case .posted(let item):
-                logger.notice("queued post \(item.metadata.id)")
-                announce.call("posted")
-                drain.wake()
             }
         }
     }
@@ -169,6 +165,20 @@ package final class Kiosk: Sendable {
                           uploaded: outbox.uploadedCount),
             disk: .init(workspaceFreeBytes: workspaceFree, outboxFreeBytes: outboxFree, low: low),
             shotSeconds: settings.seconds, countdownSeconds: settings.countdown, version: Self.version)
+    }
+
+    /// Queues the current shot as a post (durably, in the outbox) while the manager holds it still,
+    /// and wakes the drain to upload it.
+    func post(caption: String) async throws(RecorderError) -> OutboxItem {
+        let enqueuer = self.enqueuer
+        let item = try await manager.holdingCurrentShot { () async throws(RecorderError) -> OutboxItem in
+            try await BlockingWork.run { () throws(RecorderError) in try enqueuer.enqueue(try enqueuer.plan(caption: caption)) }
+        }
+        metrics.postQueued()
+        logger.notice("queued post \(item.metadata.id)")
+        announce.call("posted")
+        drain.wake()
+        return item
     }
 
     /// The workspace's current shot (a readlink and a JSON read, on a helper thread).

@@ -64,10 +64,10 @@ package final class KioskMetrics: Sendable {
             shotsFailed.increment()
         case .shotDiscarded:
             shotsDiscarded.increment()
-        case .posted:
-            postsQueued.increment()
         }
     }
+
+    func postQueued() { postsQueued.increment() }
 
     func record(_ event: OutboxDrain.Event) {
         switch event {

@@ -63,7 +63,7 @@ enum ShotRoutes {
                     throw APIError.badRequest("caption is required (it may be empty: {\"caption\": \"\"}).")
                 }
                 do {
-                    let item = try await kiosk.manager.post(caption: caption, enqueuer: kiosk.enqueuer)
+                    let item = try await kiosk.post(caption: caption)
                     return KioskAPI.encoded(KioskAPI.QueuedAnswer(id: item.metadata.id, status: "queued", bytes: item.metadata.byteSize), status: .accepted)
                 } catch {
                     throw APIError(RecorderError.wrap(error))

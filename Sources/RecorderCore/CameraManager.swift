@@ -5,7 +5,8 @@ import SystemSupport
 import VideoCapture
 
 /// Owns the camera for the life of the process: one shot at a time, its stop signal, the record
-/// state, the live preview, whether the camera is there at all, and posting the shot it made.
+/// state, the live preview and whether the camera is there at all; while a post is being queued it
+/// holds the current shot still (`holdingCurrentShot`).
 ///
 /// The state is a private enum that every method switches on, so an illegal transition (a second
 /// shoot while one records, a stop with nothing recording) is answered, never half-done. Blocking
@@ -54,7 +55,6 @@ package actor CameraManager {
         /// A stop ended the shot before its first frame or under the minimum length: nothing was
         /// kept, nothing failed, and the previous shot is still the current one.
         case shotDiscarded(RecorderError)
-        case posted(OutboxItem)
     }
 
     private enum State {
@@ -330,11 +330,12 @@ package actor CameraManager {
         }
     }
 
-    // MARK: - Posting
+    // MARK: - Holding the shot for a post
 
-    /// Queues the current shot as a post (durably, in the outbox); uploading is the drain's job.
-    /// Refused while a shot is under way, since the next shot replaces the one being posted.
-    package func post(caption: String, enqueuer: PostEnqueuer) async throws(RecorderError) -> OutboxItem {
+    /// Runs `body` (queueing the current shot as a post) while no shot may start: the next shot
+    /// would replace the one being posted. Refused while a shot is under way, or while another
+    /// `body` runs. The manager does not post; it only keeps the shot still.
+    package func holdingCurrentShot<T: Sendable>(_ body: @Sendable () async throws(RecorderError) -> T) async throws(RecorderError) -> T {
         switch state {
         case .countdown, .starting, .recording, .finishing:
             throw RecorderError("a shot is being recorded; post when it has finished.", exitStatus: .tempFail)
@@ -343,11 +344,7 @@ package actor CameraManager {
         guard !posting else { throw Self.busyPosting() }
         posting = true
         defer { posting = false }
-        let item = try await BlockingWork.run { () throws(RecorderError) in
-            try enqueuer.enqueue(try enqueuer.plan(caption: caption))
-        }
-        observer?(.posted(item))
-        return item
+        return try await body()
     }
 
     private static func busyPosting() -> RecorderError {

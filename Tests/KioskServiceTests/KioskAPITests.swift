@@ -417,7 +417,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         let store = fixture.directory + "/store"
         FileManager.default.createFile(atPath: store, contents: Data("in the way".utf8))
         _ = try await fixture.kiosk.manager.shoot(fixture.kiosk.settings.shotRequest())
-        let item = try await fixture.kiosk.manager.post(caption: "later", enqueuer: fixture.kiosk.enqueuer)
+        let item = try await fixture.kiosk.post(caption: "later")
         let drain = fixture.kiosk.drain
         drain.start()
         defer { drain.stop() }
