@@ -22,7 +22,10 @@ import collections, subprocess, sys
 path = sys.argv[1]
 log = sys.argv[2] if len(sys.argv) > 2 else None
 w, h = 320, 240
-raw = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "gray", "-"],
+# -fps_mode passthrough: every picture in the file exactly once. The ffmpeg CLI's default for raw
+# output is constant frame rate, which duplicates a picture wherever the timestamps leave a gap (a
+# writer that stalled under load) and drops one where two come close: it invented frames here.
+raw = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "gray", "-"],
                      check=True, stdout=subprocess.PIPE).stdout
 n = len(raw) // (w * h)
 indices, bad, values = [], 0, []
