@@ -227,9 +227,10 @@ package actor CameraManager {
                 observer?(.shotDiscarded(error))
                 throw error
             }
-            // A missing camera is what the probe says, not what the exit status suggests (69 is
-            // also a missing FFmpeg).
-            if device != nil, case .missing = await probe() {
+            // The cause says whether the camera went away; a capture failure that does not say
+            // (a stall, a driver refusing) is settled by looking for the camera. A missing FFmpeg
+            // or a full disk is never a missing camera.
+            if device != nil, await cameraWentAway(error) {
                 setState(.cameraMissing(error.message))
             } else {
                 setState(.failed(error))
@@ -327,6 +328,17 @@ package actor CameraManager {
             setState(.finishing)
         default:
             throw RecorderError("internal error: illegal record state change", exitStatus: .software)
+        }
+    }
+
+    private func cameraWentAway(_ error: RecorderError) async -> Bool {
+        guard case .capture(let capture) = error.cause else { return false }
+        switch capture.kind {
+        case .noSuchDevice, .disconnected: return true
+        case .stalled, .driverFailure:
+            if case .missing = await probe() { return true }
+            return false
+        default: return false
         }
     }
 

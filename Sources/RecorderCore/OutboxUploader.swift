@@ -175,7 +175,10 @@ package struct OutboxUploader: Sendable {
 
     private func saveMetadata(_ item: OutboxItem) throws(StorageError) {
         do throws(RecorderError) { try item.saveMetadata() } catch {
-            throw StorageError(.local(errno: EIO), error.message, retryable: false)
+            // The file's own error, errno and all.
+            if case .storage(let cause) = error.cause { throw cause }
+            // Only a metadata that cannot be encoded comes without one (a bug, not the disk).
+            throw StorageError(.mismatch, error.message, retryable: false)
         }
     }
 }

@@ -5,14 +5,24 @@ import VideoCapture
 import Glibc
 #endif
 
-/// Every failure the CLI and the service report: a message that names the fix, and an exit status.
+/// Every failure the CLI and the service report: a message that names the fix, an exit status,
+/// and the typed error it came from, kept so code decides by what happened, not by the status.
 package struct RecorderError: Error, Sendable, CustomStringConvertible {
+    /// The lower layer's own error, when there was one.
+    package enum Cause: Sendable {
+        case capture(CaptureError)
+        case media(MediaError)
+        case storage(StorageError)
+    }
+
     package var message: String
     package var exitStatus: SysExit
+    package var cause: Cause?
 
-    package init(_ message: String, exitStatus: SysExit) {
+    package init(_ message: String, exitStatus: SysExit, cause: Cause? = nil) {
         self.message = message
         self.exitStatus = exitStatus
+        self.cause = cause
     }
 
     package var description: String { message }
@@ -27,7 +37,7 @@ package struct RecorderError: Error, Sendable, CustomStringConvertible {
         case .unsupportedFormat: status = .usage
         case .badInput: status = .dataError
         }
-        self.init(error.description, exitStatus: status)
+        self.init(error.description, exitStatus: status, cause: .capture(error))
     }
 
     package init(_ error: MediaError) {
@@ -39,12 +49,12 @@ package struct RecorderError: Error, Sendable, CustomStringConvertible {
         case .badInput: status = .dataError
         case .failed: status = .software
         }
-        self.init(error.description, exitStatus: status)
+        self.init(error.description, exitStatus: status, cause: .media(error))
     }
 
     /// A store failure; `exitStatus` overrides the mapping by kind.
     package init(_ error: StorageError, exitStatus: SysExit? = nil) {
-        self.init(error.message, exitStatus: exitStatus ?? Self.status(for: error))
+        self.init(error.message, exitStatus: exitStatus ?? Self.status(for: error), cause: .storage(error))
     }
 
     static func status(for error: StorageError) -> SysExit {
