@@ -189,11 +189,14 @@ package final class Kiosk: Sendable {
 
     /// Why the kiosk is not healthy, or nothing when it is.
     package func problems() async -> [String] {
+        // Judged when asked: however long the status takes to gather, the loop's heartbeat is
+        // not counted stale for it.
+        let loopAlive = isCameraLoopAlive
         let status = await status()
         var problems: [String] = []
         if !status.camera.present { problems.append("camera missing: \(status.message ?? status.camera.device)") }
         if status.disk.low { problems.append("disk nearly full: free space in \(settings.workspace.root) or \(drain.outbox.root)") }
-        if !isCameraLoopAlive { problems.append("the camera loop has not run for over 10 s") }
+        if !loopAlive { problems.append("the camera loop has not run for over 10 s") }
         return problems
     }
 

@@ -5,8 +5,12 @@ import StorageUpload
 import SystemSupport
 
 /// The kiosk's gallery: pages of the feed and posted videos through the cache. Store requests and
-/// cache files block, so they run on `BlockingWork`'s threads, never on the cooperative pool.
+/// cache files block, and a video fetched from the store can take long: they run on a pool of their
+/// own (`recorder-store`), never on the cooperative pool, and never ahead of a status request.
 package final class KioskLibrary: Sendable {
+    /// The gallery's own threads: four fetches at once, whatever the other blocking work does.
+    static let storeWork = BlockingWork(name: "recorder-store", threads: 4)
+
     /// Posts per gallery page.
     package static let pageSize = 12
     let feed: PostFeed
@@ -32,7 +36,7 @@ package final class KioskLibrary: Sendable {
 
     private func offPool<T: Sendable>(_ work: @escaping @Sendable () throws(RecorderError) -> T) async throws(APIError) -> T {
         do throws(RecorderError) {
-            return try await BlockingWork.run(work)
+            return try await Self.storeWork.run(work)
         } catch {
             // A store that is down for now is unavailable here, not a conflict.
             if error.exitStatus == .tempFail { throw APIError(.serviceUnavailable, error.message, exitStatus: .tempFail) }

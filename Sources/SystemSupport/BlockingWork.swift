@@ -1,22 +1,40 @@
 import Glibc
 import Synchronization
 
-/// The one place short blocking calls run (a device probe, a store request, a JPEG, waiting for a
-/// thread to end): a few long-lived `recorder-blocking` threads and a queue, off Swift's
-/// cooperative pool and off every actor, in the manner of swift-subprocess's `Thread.swift` (with
-/// more than one thread, so a slow store request does not hold up a preview picture).
+/// Where blocking calls run (a device probe, a JPEG, a file read, a store request, waiting for a
+/// thread to end): a few long-lived threads and a queue, off Swift's cooperative pool and off every
+/// actor, in the manner of swift-subprocess's `Thread.swift`.
 ///
-/// Long work that owns a device for its whole life (a shot, the preview, the outbox drain) has a
-/// thread of its own (`WorkerThread`) instead.
-package enum BlockingWork {
-    /// Threads that run the queue. Four: the kiosk's gallery, preview and camera probes overlap,
-    /// and a box with two cores gains nothing from more.
-    static let threadCount = 4
+/// `BlockingWork.run` uses the shared pool (`recorder-blocking`) for short calls. Work that may
+/// take long (a video fetched from a store) gets a pool of its own, so it never holds up a status
+/// request or a preview picture behind it. Long work that owns a device for its whole life (a
+/// shot, the preview, the outbox drain) has a thread of its own (`WorkerThread`) instead.
+package final class BlockingWork: Sendable {
+    /// The shared pool. Four threads: the kiosk's status, preview and camera probes overlap, and
+    /// a box with two cores gains nothing from more.
+    package static let shared = BlockingWork(name: "recorder-blocking", threads: 4)
 
-    /// Runs `body` on a helper thread and returns what it returns. It always runs, even if the
-    /// calling task is cancelled meanwhile (releasing a device must not be skipped); use
-    /// `runUnlessCancelled` for work a cancelled caller no longer needs.
+    private let queue: WorkQueue
+
+    /// A pool of `threads` threads named `name` (15 bytes show in ps), started with its first job.
+    package init(name: String, threads: Int) {
+        queue = WorkQueue(name: name, threads: threads)
+    }
+
+    /// `run` on the shared pool.
     package static func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+        try await shared.run(body)
+    }
+
+    /// `runUnlessCancelled` on the shared pool.
+    package static func runUnlessCancelled<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T? {
+        try await shared.runUnlessCancelled(body)
+    }
+
+    /// Runs `body` on one of this pool's threads and returns what it returns. It always runs, even
+    /// if the calling task is cancelled meanwhile (releasing a device must not be skipped); use
+    /// `runUnlessCancelled` for work a cancelled caller no longer needs.
+    package func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
         let result: Result<T, E> = await withCheckedContinuation { continuation in
             queue.enqueue(Job(cancelled: nil) {
                 do throws(E) { continuation.resume(returning: .success(try body())) } catch {
@@ -29,10 +47,10 @@ package enum BlockingWork {
         return try result.get()
     }
 
-    /// Runs `body` on a helper thread, unless the calling task is cancelled before a thread takes
-    /// it up: then `body` never runs and this returns nil at once. (A call that has started runs
-    /// to its end: blocking calls cannot be interrupted.)
-    package static func runUnlessCancelled<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T? {
+    /// Runs `body` on one of this pool's threads, unless the calling task is cancelled before a
+    /// thread takes it up: then `body` never runs and this returns nil at once. (A call that has
+    /// started runs to its end: blocking calls cannot be interrupted.)
+    package func runUnlessCancelled<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T? {
         let flag = CancelFlag()
         let result: Result<T, E>? = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -50,10 +68,8 @@ package enum BlockingWork {
         return try result?.get()
     }
 
-    /// True on a helper thread (debug checks: work that must not block a helper can assert it).
+    /// True on a thread of any pool (debug checks: work that must not block a helper can assert it).
     package static var isHelperThread: Bool { WorkQueue.onHelper }
-
-    private static let queue = WorkQueue(threads: threadCount)
 }
 
 /// `run` never skips its job; its skip handler only satisfies the type.
@@ -86,6 +102,7 @@ private final class WorkQueue: @unchecked Sendable {
     private var head = 0
     private var started = false
     private let threads: Int
+    private let name: String
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let ready: UnsafeMutablePointer<pthread_cond_t>
     // Written once, by `keyCreated`'s initialiser (which Swift runs exactly once), before any read.
@@ -94,7 +111,8 @@ private final class WorkQueue: @unchecked Sendable {
 
     static var onHelper: Bool { keyCreated && pthread_getspecific(helperKey) != nil }
 
-    init(threads: Int) {
+    init(name: String, threads: Int) {
+        self.name = name
         self.threads = threads
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -114,7 +132,7 @@ private final class WorkQueue: @unchecked Sendable {
         if startThreads {
             _ = Self.keyCreated
             for _ in 0..<threads {
-                WorkerThread.start(name: "recorder-blocking", stackSize: 4 << 20) { [self] in
+                WorkerThread.start(name: name, stackSize: 4 << 20) { [self] in
                     pthread_setspecific(Self.helperKey, UnsafeRawPointer(bitPattern: 1))
                     serve()
                 }

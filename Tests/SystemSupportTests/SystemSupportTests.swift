@@ -77,26 +77,28 @@ import Testing
         #expect(!BlockingWork.isHelperThread)
         struct Refused: Error {}
         await #expect(throws: Refused.self) { try await BlockingWork.run { () throws(Refused) in throw Refused() } }
-        // Occupy every helper, then queue work from a task that is cancelled before a helper is free:
+        // A pool of the test's own (the shared one serves other tests running meanwhile): occupy
+        // both its threads, then queue work from a task that is cancelled before a thread is free:
         // it must never run.
+        let pool = BlockingWork(name: "test-blocking", threads: 2)
         let release = DispatchSemaphore(value: 0)
         let running = Counter()
-        let busy = (0..<4).map { _ in
-            Task { await BlockingWork.run { running.add(); release.wait() } }
+        let busy = (0..<2).map { _ in
+            Task { await pool.run { running.add(); release.wait() } }
         }
         let deadline = ContinuousClock.now + .seconds(60)
-        while running.value < 4 {
+        while running.value < 2 {
             guard ContinuousClock.now < deadline else {
-                Issue.record("the four helpers never all started")
-                for _ in 0..<4 { release.signal() }
+                Issue.record("the two threads never both started")
+                for _ in 0..<2 { release.signal() }
                 return
             }
             try await Task.sleep(for: .milliseconds(10))
         }
         let ran = Counter()
-        let skipped = Task { await BlockingWork.runUnlessCancelled { ran.add() } }
+        let skipped = Task { await pool.runUnlessCancelled { ran.add() } }
         skipped.cancel()
-        for _ in 0..<4 { release.signal() }
+        for _ in 0..<2 { release.signal() }
         for task in busy { await task.value }
         #expect(await skipped.value == nil)
         #expect(ran.value == 0)
