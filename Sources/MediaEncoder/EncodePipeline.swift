@@ -136,10 +136,10 @@ final class EncodePipeline: @unchecked Sendable {
             guard let job = state.withLock({ $0.jobs.isEmpty ? nil : $0.jobs.removeFirst() }) else { continue }
             switch job {
             case .encode(let index):
-                encodePicture(index)
+                encode(pictures[index])
                 freePictures.signal()
             case .finish:
-                drain()
+                encode(nil)
                 ended.signal()
                 return
             case .end:
@@ -149,25 +149,16 @@ final class EncodePipeline: @unchecked Sendable {
         }
     }
 
-    private func encodePicture(_ index: Int) {
+    /// Encodes `picture` (nil: drains the encoder) into the file, unless a failure or `abandon`
+    /// came first; the first failure is kept.
+    private func encode(_ picture: UnsafeMutablePointer<AVFrame>?) {
         guard state.withLock({ $0.failure == nil && !$0.abandoned }) else { return }
         do throws(MediaError) {
-            try encoder.encode(pictures[index]) { packet throws(MediaError) in
+            try encoder.encode(picture) { packet throws(MediaError) in
                 try writer.write(packet, from: timeBase, defaultDuration: frameTicks)
             }
         } catch {
             state.withLock { $0.failure = $0.failure ?? error }
-        }
-    }
-
-    private func drain() {
-        guard state.withLock({ $0.failure == nil && !$0.abandoned }) else { return }
-        do throws(MediaError) {
-            try encoder.encode(nil) { packet throws(MediaError) in
-                try writer.write(packet, from: timeBase, defaultDuration: frameTicks)
-            }
-        } catch {
-            state.withLock { $0.failure = error }
         }
     }
 }

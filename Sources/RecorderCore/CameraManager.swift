@@ -282,19 +282,23 @@ package actor CameraManager {
             report.yield(.ended(outcome))
             report.finish()
         }
-        var outcome: Result<ShotResult, RecorderError> = .failure(RecorderError("internal error: the shot's thread ended without an outcome",
-                                                                                exitStatus: .software))
-        for await phase in phases {
-            switch phase {
-            case .recording:
-                do throws(RecorderError) { try transition(to: .recording(stop)) } catch { stop.set() }
-            case .finishing:
-                do throws(RecorderError) { try transition(to: .finishing) } catch { stop.set() }
-            case .ended(let result):
-                outcome = result
+        // Heard to the end in a task of its own: a stream ends early when its reader is cancelled,
+        // but the thread finishes the shot regardless, and the state must follow it there.
+        return await Task {
+            var outcome: Result<ShotResult, RecorderError> = .failure(RecorderError("internal error: the shot's thread ended without an outcome",
+                                                                                    exitStatus: .software))
+            for await phase in phases {
+                switch phase {
+                case .recording:
+                    do throws(RecorderError) { try transition(to: .recording(stop)) } catch { stop.set() }
+                case .finishing:
+                    do throws(RecorderError) { try transition(to: .finishing) } catch { stop.set() }
+                case .ended(let result):
+                    outcome = result
+                }
             }
-        }
-        return outcome
+            return outcome
+        }.value
     }
 
     /// Asks the shot in progress to stop early; it is finished into a valid, shorter file. During a

@@ -41,6 +41,13 @@ enum DurableFile {
         }
     }
 
+    /// mkdir(2) of a workspace or outbox directory; one that exists already is fine.
+    static func makeDirectory(_ path: String, operation: String = "create") throws(RecorderError) {
+        do throws(StorageError) { try LocalFiles.makeDirectory(path, mode: 0o700, operation: operation, elsewhere: elsewhere) } catch {
+            throw RecorderError(error)
+        }
+    }
+
     /// The failure errno `code` describes, for a call that cannot go through `call`.
     static func ioError(_ operation: String, _ path: String, code: Int32) -> RecorderError {
         RecorderError(LocalFiles.error(operation, path, code: code, elsewhere: elsewhere))

@@ -31,9 +31,7 @@ package struct ShotWorkspace: Sendable {
     /// Creates the directories (private to this user) and checks they are writable.
     package func prepare() throws(RecorderError) {
         for dir in [root, shotsDirectory] {
-            do throws(Descriptors.Errno) { try SystemCall.run { mkdir(dir, 0o700) } } catch {
-                if error.code != EEXIST { throw DurableFile.ioError("create the shot workspace", dir, code: error.code) }
-            }
+            try DurableFile.makeDirectory(dir, operation: "create the shot workspace")
         }
         guard access(root, W_OK | X_OK) == 0 else {
             throw RecorderError("the shot workspace \(root) is not writable. Fix its permissions or choose another with --workspace.",
@@ -97,9 +95,7 @@ package struct ShotWorkspace: Sendable {
     /// Keeps `draft` as a finished shot beside the current one (which stays current): a recovered
     /// recording that is older than the current shot, kept until it is posted.
     package func keep(_ draft: ShotDraft, shot: Shot) throws(RecorderError) -> Shot {
-        do throws(Descriptors.Errno) { try SystemCall.run { mkdir(keptDirectory, 0o700) } } catch {
-            if error.code != EEXIST { throw DurableFile.ioError("create", keptDirectory, code: error.code) }
-        }
+        try DurableFile.makeDirectory(keptDirectory)
         let finalDir = "\(keptDirectory)/\(draft.id)"
         var shot = shot
         shot.videoPath = "\(finalDir)/\(ShotDraft.videoName)"

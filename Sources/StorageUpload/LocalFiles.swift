@@ -51,6 +51,14 @@ package enum LocalFiles {
         close(out)
     }
 
+    /// mkdir(2) of one directory; one that exists already is fine.
+    package static func makeDirectory(_ path: String, mode: mode_t, operation: String = "create",
+                                      elsewhere: String = "another directory in the configuration") throws(StorageError) {
+        do throws(Descriptors.Errno) { try SystemCall.run { mkdir(path, mode) } } catch {
+            if error.code != EEXIST { throw self.error(operation, path, code: error.code, elsewhere: elsewhere) }
+        }
+    }
+
     /// Runs a system call on `path` (retried on EINTR); a failure becomes the StorageError its
     /// errno, captured at the call, describes.
     @discardableResult
@@ -80,9 +88,7 @@ package enum LocalFiles {
         var built = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             built += "/" + part
-            do throws(Descriptors.Errno) { try SystemCall.run { mkdir(built, mode) } } catch {
-                if error.code != EEXIST { throw self.error("create the directory", built, code: error.code, elsewhere: elsewhere) }
-            }
+            try makeDirectory(built, mode: mode, operation: "create the directory", elsewhere: elsewhere)
         }
     }
 
