@@ -14,7 +14,8 @@ package struct EncodingSummary: Sendable, Hashable {
     /// "libx264" or "copy" (H.264 from the camera, not re-encoded).
     package var encoder: String
     package var input: CaptureFormat
-    /// Time from the first to the end of the last frame, from the capture timestamps.
+    /// Time from the first frame to the end of the last, from the capture timestamps: the last
+    /// lasts one frame, or until the end of the asked length when the shot ran to it.
     package var durationSeconds: Double
 }
 
@@ -153,7 +154,9 @@ package final class MP4Encoder {
     }
 
     /// Drains the encoder, writes the trailer and closes the file.
-    package func finish() throws(MediaError) -> EncodingSummary {
+    /// - Parameter endTimestamp: when the recording ran to a set length, the capture time it ends
+    ///   at (after the last frame); the summary's duration then reaches it.
+    package func finish(endTimestamp: Int64? = nil) throws(MediaError) -> EncodingSummary {
         if let pipeline {
             do { try pipeline.finish() } catch {
                 writer.abandon()
@@ -168,6 +171,9 @@ package final class MP4Encoder {
         try writer.finish()
         if let first = firstTimestamp, summary.framesWritten > 0 {
             summary.durationSeconds = Double(lastTimestamp - first) / 1_000_000 + Double(frameTicks) / 90_000
+            if let endTimestamp, endTimestamp > lastTimestamp {
+                summary.durationSeconds = Double(endTimestamp - first) / 1_000_000
+            }
         }
         return summary
     }

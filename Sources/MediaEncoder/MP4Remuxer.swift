@@ -3,7 +3,10 @@ internal import CFFmpeg
 /// Rewrites the crash-safe fragmented recording as a plain MP4 with its index first (faststart),
 /// copying packets without re-encoding.
 package enum MP4Remuxer {
-    package static func faststart(from source: String, to destination: String) throws(MediaError) {
+    /// - Parameter endSeconds: when the recording covers a known span (a shot that ran its full
+    ///   length), the time from the first picture to its end: the last picture stays on screen until
+    ///   then. Without it, the last picture lasts as long as the interval before it.
+    package static func faststart(from source: String, to destination: String, endSeconds: Double? = nil) throws(MediaError) {
         let input = try MediaInput(path: source)
         let writer = try MP4Writer(path: destination, fragmented: false)
         let stream = input.videoStream
@@ -50,7 +53,17 @@ package enum MP4Remuxer {
             cff_av_packet_move_ref(pending, packet)
             holding = true
         }
-        if holding { try write(pending, duration: lastInterval) }
+        if holding {
+            // A shot of 3 s whose camera dropped its last frames (or fell behind) still covers
+            // 3 s: the last picture is what the camera showed until the end.
+            var last = lastInterval
+            let base = stream.pointee.time_base
+            if let endSeconds, base.num > 0 {
+                let end = Int64((endSeconds * Double(base.den) / Double(base.num)).rounded())
+                if end > pending.pointee.pts { last = end - pending.pointee.pts }
+            }
+            try write(pending, duration: last)
+        }
         try writer.finish()
     }
 

@@ -22,6 +22,9 @@ final class ShotJob {
     private var ending: String?
     private var cameraLost: RecorderError?
     private var diskFull: MediaError?
+    /// The capture time a shot that ran its full length ends at: the first frame's plus the asked
+    /// length. Frames the camera dropped just before it do not shorten the clip.
+    private var endTimestamp: Int64?
 
     init(request: ShotRequest, workspace: ShotWorkspace, stop: StopSignal, preview: PreviewTap? = nil) {
         self.request = request
@@ -95,6 +98,7 @@ final class ShotJob {
             first = start
             elapsed = stamp.timestampMicroseconds - start
             reachedLimit = elapsed >= limit
+            if reachedLimit { endTimestamp = start + limit }
             return !reachedLimit
         }
         // A file of planar 4:2:0 is read straight into the encoder's pictures: no buffer, no copy.
@@ -155,7 +159,7 @@ final class ShotJob {
         }
         if let diskFull { return try keepWhatFitted(draft, source: source, recorder: recorder, error: diskFull) }
         let finished: Result<EncodingSummary, MediaError>
-        do throws(MediaError) { finished = .success(try recorder.finish()) } catch { finished = .failure(error) }
+        do throws(MediaError) { finished = .success(try recorder.finish(endTimestamp: endTimestamp)) } catch { finished = .failure(error) }
         if case .failure(let error) = finished, error.kind == .diskFull, recorder.framesWritten > 0 {
             // The last fragment did not fit: keep the whole ones, as when the disk fills mid-shot.
             diskFull = error
@@ -170,7 +174,7 @@ final class ShotJob {
             // The encoder's pictures and lookahead are the bulk of the memory; let them go before the
             // remux so the two never add up.
             self.recorder = nil
-            try keepRemuxedOrFragmented(draft)
+            try keepRemuxedOrFragmented(draft, endSeconds: summary.durationSeconds)
             let info = try MediaProbe.inspect(draft.videoPath)
             let size = LocalFiles.size(of: draft.videoPath) ?? 0
             let shot = Shot(
@@ -230,10 +234,10 @@ final class ShotJob {
 
     /// Remuxes to faststart; when that fails for any reason but a full disk, keeps the crash-safe
     /// fragmented recording (it plays) rather than leave it for the next start to delete.
-    private func keepRemuxedOrFragmented(_ draft: ShotDraft) throws(RecorderError) {
+    private func keepRemuxedOrFragmented(_ draft: ShotDraft, endSeconds: Double) throws(RecorderError) {
         let failure: MediaError
         do {
-            try MP4Remuxer.faststart(from: draft.recordingPath, to: draft.videoPath)
+            try MP4Remuxer.faststart(from: draft.recordingPath, to: draft.videoPath, endSeconds: endSeconds)
             unlink(draft.recordingPath)
             return
         } catch {

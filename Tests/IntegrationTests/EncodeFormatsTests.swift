@@ -72,6 +72,32 @@ import VideoCapture
         #expect(try Self.psnr("\(dir)/out.mp4", lumaOnly: format == .grey) > 30)
     }
 
+    /// A shot that ran its full length covers it even when the camera's last frames never came
+    /// (dropped, or a driver that fell behind): the last picture stays until the end, so a 10-frame
+    /// span whose frames 6 to 9 are missing still lasts 10 frames, as ffprobe reads the file.
+    @Test(arguments: [true, false])
+    func lastPictureLastsUntilTheShotsEnd(ranFullLength: Bool) throws {
+        let dir = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let frames = try Self.rawFrames("yuv420p", dir: dir).prefix(6)
+        let input = CaptureFormat(pixelFormat: .yu12, width: Self.width, height: Self.height, frameRate: FrameRate(15))
+        let recorder = try MP4Encoder(path: "\(dir)/out.frag", input: input, settings: EncoderSettings(crf: 18))
+        let start: Int64 = 5_000_000
+        for (i, data) in frames.enumerated() {
+            try data.withUnsafeBytes { bytes in
+                try recorder.append(VideoFrame(format: input, bytes: bytes, timestampMicroseconds: start + Int64(i) * 66_667,
+                                               sequence: UInt64(i)))
+            }
+        }
+        let summary = try recorder.finish(endTimestamp: ranFullLength ? start + 666_667 : nil)
+        try MP4Remuxer.faststart(from: "\(dir)/out.frag", to: "\(dir)/out.mp4", endSeconds: summary.durationSeconds)
+        let probe = try Probe("\(dir)/out.mp4")
+        let expected = ranFullLength ? 0.667 : 0.4
+        #expect(probe.frames == 6)
+        #expect(abs(summary.durationSeconds - expected) < 0.002, "summary says \(summary.durationSeconds) s")
+        #expect(abs(probe.duration - expected) < 0.002, "ffprobe reads \(probe.duration) s")
+    }
+
     @Test func yv12SwapsChromaPlanes() throws {
         let dir = try Tools.tempDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -21,5 +21,6 @@ v4l2-ctl -d "$VIVID" -c percentage_of_dropped_buffers=0 2>&1
 if [ $rc -eq 0 ]; then
   dropped=$(json "$T/d.json" framesDropped); dur=$(json "$T/d.json" durationSeconds)
   check "dropped buffers counted ($dropped)" [ "$dropped" -gt 0 ]
-  check "dropped buffers: duration stays true ($dur s)" near "$dur" 3 0.3
+  # The clip covers the 3 s asked even when the camera dropped its last frames before the end.
+  check "dropped buffers: duration stays true ($dur s)" near "$dur" 3 0.05
 else bad "dropped-buffers shot exit $rc: $(tail -c 300 "$T/d.err")"; fi
