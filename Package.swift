@@ -27,11 +27,14 @@ let package = Package(
         .systemLibrary(
             name: "CV4L2", pkgConfig: "libv4l2",
             providers: [.apt(["libv4l-dev"])]),
+        .systemLibrary(
+            name: "CAlsa", pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]),
         // FFmpeg's headers only (on the default include path): the libraries are opened with dlopen
         // when a shot needs them, so no pkg-config link flags (see Sources/CFFmpeg/shim.h).
         .systemLibrary(
             name: "CFFmpeg",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]),
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -44,17 +47,18 @@ let package = Package(
         // so the binary does not link all of Foundation and its ICU data.
         .target(name: "SystemSupport", swiftSettings: swiftSettings),
         .target(name: "VideoCapture", dependencies: ["CV4L2"], swiftSettings: swiftSettings),
-        .target(name: "MediaEncoder", dependencies: ["CFFmpeg", "VideoCapture"], swiftSettings: swiftSettings),
+        .target(name: "AudioCapture", dependencies: ["CAlsa", "SystemSupport"], swiftSettings: swiftSettings),
+        .target(name: "MediaEncoder", dependencies: ["CFFmpeg", "VideoCapture", "AudioCapture"], swiftSettings: swiftSettings),
         .target(name: "StorageUpload", dependencies: ["CCurl", "COpenSSL", "SystemSupport"],
                 swiftSettings: swiftSettings),
         .target(
             name: "RecorderCore",
-            dependencies: ["VideoCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
+            dependencies: ["VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
             swiftSettings: swiftSettings),
         // The kiosk daemon: services, the control API and the page, over the same RecorderCore the CLI uses.
         .target(
             name: "KioskService",
-            dependencies: ["RecorderCore", "VideoCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
+            dependencies: ["RecorderCore", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -74,6 +78,7 @@ let package = Package(
 
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "VideoCaptureTests", dependencies: ["VideoCapture"], swiftSettings: swiftSettings),
+        .testTarget(name: "AudioCaptureTests", dependencies: ["AudioCapture"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaEncoderTests", dependencies: ["MediaEncoder", "VideoCapture"], swiftSettings: swiftSettings),
         .testTarget(name: "StorageUploadTests", dependencies: ["StorageUpload"], swiftSettings: swiftSettings),
         .testTarget(name: "RecorderCoreTests", dependencies: ["RecorderCore", "VideoCapture", "MediaEncoder", "StorageUpload"],
@@ -91,7 +96,7 @@ let package = Package(
                     dependencies: ["RecorderCLI", "RecorderCore", "VideoCapture", "MediaEncoder",
                                    .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "IntegrationTests", dependencies: ["RecorderCore", "VideoCapture", "MediaEncoder", "StorageUpload"],
+        .testTarget(name: "IntegrationTests", dependencies: ["RecorderCore", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload"],
                     swiftSettings: swiftSettings),
     ]
 )

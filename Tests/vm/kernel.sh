@@ -12,7 +12,7 @@ vm_kernel_version() {
 # vm_pack_modules ROOT KVER MODULE...: copies each module and its dependencies, in load order,
 # decompressed, to ROOT/mods/NN-name.ko and lists them in ROOT/modules.order.
 vm_pack_modules() {
-  local root=$1 kver=$2 n=0 mod kind path name dest
+  local root=$1 kver=$2 n=0 mod kind path name dest packed=" "
   shift 2
   mkdir -p "$root/mods"
   : > "$root/modules.order"
@@ -20,7 +20,9 @@ vm_pack_modules() {
     while read -r kind path _; do
       [ "$kind" = insmod ] || continue
       name=$(basename "$path"); name=${name%.xz}; name=${name%.zst}
-      grep -q "/$name\$" "$root/modules.order" && continue
+      # A dependency shared by two modules (videodev, snd) is packed and loaded once.
+      case "$packed" in *" $name "*) continue ;; esac
+      packed="$packed$name "
       n=$((n + 1)); dest="mods/$(printf %02d $n)-$name"
       case "$path" in
         *.xz) xz -dc "$path" > "$root/$dest" ;;
@@ -33,7 +35,9 @@ vm_pack_modules() {
 }
 
 # The start of every guest's /init: busybox, the kernel's file systems, and the packed modules
-# loaded in order (vivid as one device; v4l2loopback, when packed, as two loopback nodes).
+# loaded in order (vivid as one device; v4l2loopback, when packed, as two loopback nodes; snd-aloop,
+# when packed, as the card "Loopback" with two substreams per device, after snd, snd-timer and
+# snd-pcm, which --show-depends lists first). devtmpfs makes /dev/video* and /dev/snd/* alike.
 vm_init_head() {
   cat <<'INIT'
 #!/bin/busybox sh
@@ -43,6 +47,7 @@ while read -r m; do
   case "$m" in
     *-vivid.ko) insmod "$m" n_devs=1 ;;
     *-v4l2loopback.ko) insmod "$m" devices=2 video_nr=10,11 card_label=recorder-loopback,recorder-loopback-2 exclusive_caps=1,1 ;;
+    *-snd-aloop.ko) insmod "$m" id=Loopback pcm_substreams=2 ;;
     *) insmod "$m" ;;
   esac || echo "vm: insmod $m failed"
 done < /modules.order

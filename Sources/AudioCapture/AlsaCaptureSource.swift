@@ -1,0 +1,406 @@
+internal import CAlsa
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+import SystemSupport
+
+/// A microphone through alsa-lib: open a capture PCM by name, negotiate, then capture on a thread
+/// of its own (`recorder-sound`) into a queue the shot's thread takes from.
+///
+/// Each read is stamped from the driver: `snd_pcm_status` just before the read gives a CLOCK_MONOTONIC
+/// time T and the frames A waiting at T, so the first frame read was captured at T - A/rate. A PCM
+/// without driver timestamps (a sound-server plugin) is stamped from the clock at the read instead,
+/// and says so in `timestampsAreEstimated`. alsa-lib's `null` PCM is no clock at all (its buffer is
+/// always full): it is read at real time, by the monotonic clock.
+///
+/// `@unchecked Sendable`: the PCM handle, the read buffer and the meter are used by the capture
+/// thread while it runs, and by `close` only after it has waited for that thread to end; what both
+/// sides share (the queue, the counters, the end, the level, the stop request) is behind `state`'s
+/// mutex, and `start` and `close` are serialised by `lifecycle`'s.
+package final class AlsaCaptureSource: AudioSource, @unchecked Sendable {
+    /// The ALSA name asked for: `hw:CARD=Loopback,DEV=1`, `plughw:1,0`, `default`, `null`.
+    package let device: String
+    /// "<device> (<card's long name>)", or the device alone when it is not a card's.
+    package let name: String
+    /// What every chunk holds: the negotiated rate and sample format, at most the asked channels.
+    package let format: AudioFormat
+    /// One period, in frames, as negotiated: about 10 ms (the buffer about 500 ms, so a 300 ms
+    /// stall of the process loses nothing).
+    package let periodFrames: Int
+    /// The driver's ring, in frames (see `periodFrames`).
+    package let bufferFrames: Int
+
+    private let pcm: OpaquePointer
+    /// Channels the device records; more than `format.channels` when it offers no fewer (only the
+    /// first ones are kept).
+    private let deviceChannels: Int
+    /// alsa-lib's `null` PCM: always full, read at real time by the clock.
+    private let pacedByClock: Bool
+    private let readBuffer: UnsafeMutableRawBufferPointer
+    private let state: Mutex<State>
+    private let lifecycle = Mutex(Phase.opened)
+    /// Signalled by the capture thread as it ends.
+    private let threadEnded = DispatchSemaphore(value: 0)
+
+    private struct State {
+        var chunks: [AudioChunk] = []
+        var queuedFrames = 0
+        var overruns = 0
+        /// Whether the queue has overflowed since the last take: one overrun per overflow.
+        var dropping = false
+        var ended: AudioEnd?
+        var level: AudioLevel?
+        var estimated: Bool
+        var stopRequested = false
+        /// CLOCK_MONOTONIC µs when capture started.
+        var startedAt: Int64 = 0
+    }
+
+    private enum Phase { case opened, capturing, closed }
+
+    /// How long one wait for sound lasts, so `close` stops the thread promptly.
+    private static let waitMilliseconds: Int32 = 100
+    /// The queue holds at most this much sound; beyond it the oldest is dropped (an overrun).
+    private static let queueSeconds = 10
+
+    /// Opens the capture PCM `device` and negotiates: interleaved S16_LE (else S32_LE, else
+    /// FLOAT_LE), 48000 Hz (else 44100, else the nearest, at least 8000), `channels` (else stereo,
+    /// else mono), a 10 ms period and a 500 ms buffer. Any failure releases the device.
+    package init(device: String, channels: Int? = nil) throws(AudioError) {
+        AudioDevices.quietLibrary()
+        self.device = device
+        var handle: OpaquePointer?
+        var code: Int32
+        // Non-blocking: a blocking open of a busy hw device waits for it instead of failing.
+        repeat { code = snd_pcm_open(&handle, device, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK) } while code == -EINTR
+        guard code == 0, let handle else { throw AudioError.fromOpen(errno: -code, device: device) }
+        let negotiated: Negotiated
+        do {
+            negotiated = try Self.negotiate(handle, device: device, channels: channels)
+        } catch {
+            snd_pcm_close(handle)
+            throw error
+        }
+        pcm = handle
+        format = negotiated.format
+        deviceChannels = negotiated.deviceChannels
+        periodFrames = negotiated.periodFrames
+        bufferFrames = negotiated.bufferFrames
+        pacedByClock = snd_pcm_type(handle) == SND_PCM_TYPE_NULL
+        state = Mutex(State(estimated: pacedByClock))
+        readBuffer = .allocate(byteCount: negotiated.bufferFrames * negotiated.deviceChannels * negotiated.format.sampleFormat.bytesPerSample,
+                               alignment: 16)
+        // alsa-lib's null PCM reads nothing into it: without this its "sound" is stale heap memory.
+        readBuffer.initializeMemory(as: UInt8.self, repeating: 0)
+        name = Self.cardLongName(handle).map { "\(device) (\($0))" } ?? device
+    }
+
+    deinit {
+        close()
+        readBuffer.deallocate()
+    }
+
+    // MARK: - AudioSource
+
+    /// Overruns the driver reported (recovered) plus overflows of the 10 s queue.
+    package var overruns: Int { state.withLock { $0.overruns } }
+    /// Set when the device went away (ENODEV) or failed beyond `snd_pcm_recover`.
+    package var ended: AudioEnd? { state.withLock { $0.ended } }
+    /// Whether some timestamps came from the clock at the read rather than from the driver.
+    package var timestampsAreEstimated: Bool { state.withLock { $0.estimated } }
+    /// The level of the last ~100 ms captured; nil before the first 100 ms.
+    package var level: AudioLevel? { state.withLock { $0.level } }
+
+    /// Starts the PCM and the capture thread; does nothing once started or closed.
+    package func start() throws(AudioError) {
+        try lifecycle.withLock { (phase: inout Phase) throws(AudioError) in
+            guard phase == .opened else { return }
+            let code = snd_pcm_start(pcm)
+            if code < 0 { throw AudioError.from(errno: -code, device: device, operation: "snd_pcm_start") }
+            state.withLock { $0.startedAt = Self.now() }
+            phase = .capturing
+            WorkerThread.start(name: "recorder-sound") { [self] in
+                capture()
+                threadEnded.signal()
+            }
+        }
+    }
+
+    /// Everything captured since the last call; `until` does not apply to a live device.
+    package func take(until timestampMicroseconds: Int64) -> [AudioChunk] {
+        state.withLock { state in
+            let chunks = state.chunks
+            state.chunks = []
+            state.queuedFrames = 0
+            state.dropping = false
+            return chunks
+        }
+    }
+
+    /// Stops the capture thread (waiting for it to end, at most about 100 ms), then closes the PCM.
+    /// Safe to call again.
+    package func close() {
+        lifecycle.withLock { phase in
+            switch phase {
+            case .closed: return
+            case .capturing:
+                state.withLock { $0.stopRequested = true }
+                threadEnded.wait()
+            case .opened: break
+            }
+            snd_pcm_close(pcm)
+            phase = .closed
+        }
+    }
+
+    // MARK: - Negotiation
+
+    private struct Negotiated {
+        var format: AudioFormat
+        var deviceChannels: Int
+        var periodFrames: Int
+        var bufferFrames: Int
+    }
+
+    private static func negotiate(_ pcm: OpaquePointer, device: String, channels asked: Int?) throws(AudioError) -> Negotiated {
+        func check(_ code: Int32, _ operation: String) throws(AudioError) {
+            if code < 0 { throw AudioError.from(errno: -code, device: device, operation: operation) }
+        }
+        func unsupported(_ operation: String, _ detail: String) -> AudioError {
+            AudioError(.unsupportedFormat, device: device, operation: operation, detail: detail)
+        }
+        var hwHandle: OpaquePointer?
+        guard snd_pcm_hw_params_malloc(&hwHandle) == 0, let hw = hwHandle else {
+            throw AudioError(.driverFailure, device: device, operation: "snd_pcm_hw_params_malloc", errno: ENOMEM)
+        }
+        defer { snd_pcm_hw_params_free(hw) }
+        try check(snd_pcm_hw_params_any(pcm, hw), "snd_pcm_hw_params_any")
+        guard snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED) == 0 else {
+            throw unsupported("snd_pcm_hw_params_set_access", "It offers no interleaved read access.")
+        }
+
+        let formats: [(snd_pcm_format_t, SampleFormat)] = [(SND_PCM_FORMAT_S16_LE, .s16), (SND_PCM_FORMAT_S32_LE, .s32),
+                                                           (SND_PCM_FORMAT_FLOAT_LE, .float32)]
+        guard let (alsaFormat, sampleFormat) = formats.first(where: { snd_pcm_hw_params_test_format(pcm, hw, $0.0) == 0 }) else {
+            throw unsupported("snd_pcm_hw_params_test_format", "It records none of S16_LE, S32_LE, FLOAT_LE.")
+        }
+        try check(snd_pcm_hw_params_set_format(pcm, hw, alsaFormat), "snd_pcm_hw_params_set_format")
+
+        var rate: UInt32
+        if snd_pcm_hw_params_test_rate(pcm, hw, 48000, 0) == 0 {
+            rate = 48000
+        } else if snd_pcm_hw_params_test_rate(pcm, hw, 44100, 0) == 0 {
+            rate = 44100
+        } else {
+            rate = 48000
+            var direction: Int32 = 0
+            try check(snd_pcm_hw_params_set_rate_near(pcm, hw, &rate, &direction), "snd_pcm_hw_params_set_rate_near")
+        }
+        guard rate >= 8000 else {
+            throw unsupported("snd_pcm_hw_params_set_rate_near", "Its nearest rate is \(rate) Hz; at least 8000 Hz is needed.")
+        }
+        try check(snd_pcm_hw_params_set_rate(pcm, hw, rate, 0), "snd_pcm_hw_params_set_rate")
+
+        var minChannels: UInt32 = 0
+        var maxChannels: UInt32 = 0
+        try check(snd_pcm_hw_params_get_channels_min(hw, &minChannels), "snd_pcm_hw_params_get_channels_min")
+        try check(snd_pcm_hw_params_get_channels_max(hw, &maxChannels), "snd_pcm_hw_params_get_channels_max")
+        func offers(_ count: Int) -> Bool { snd_pcm_hw_params_test_channels(pcm, hw, UInt32(count)) == 0 }
+        let wanted = asked ?? (offers(2) ? 2 : offers(1) ? 1 : 2)
+        let recorded: Int
+        if wanted >= 1 && offers(wanted) {
+            recorded = wanted
+        } else if wanted >= 1 && Int(minChannels) > wanted {
+            // A device with only more channels (a 4-microphone array): record its fewest, keep the first.
+            recorded = Int(minChannels)
+        } else {
+            throw unsupported("snd_pcm_hw_params_set_channels", "It records \(minChannels)-\(maxChannels) channels, not \(wanted).")
+        }
+        try check(snd_pcm_hw_params_set_channels(pcm, hw, UInt32(recorded)), "snd_pcm_hw_params_set_channels")
+
+        // The buffer first: its length is what rides out a stall; the period then fits into it.
+        var bufferTime: UInt32 = 500_000
+        var periodTime: UInt32 = 10_000
+        var direction: Int32 = 0
+        try check(snd_pcm_hw_params_set_buffer_time_near(pcm, hw, &bufferTime, &direction), "snd_pcm_hw_params_set_buffer_time_near")
+        direction = 0
+        try check(snd_pcm_hw_params_set_period_time_near(pcm, hw, &periodTime, &direction), "snd_pcm_hw_params_set_period_time_near")
+        try check(snd_pcm_hw_params(pcm, hw), "snd_pcm_hw_params")
+        var period: snd_pcm_uframes_t = 0
+        var buffer: snd_pcm_uframes_t = 0
+        direction = 0
+        try check(snd_pcm_hw_params_get_period_size(hw, &period, &direction), "snd_pcm_hw_params_get_period_size")
+        try check(snd_pcm_hw_params_get_buffer_size(hw, &buffer), "snd_pcm_hw_params_get_buffer_size")
+
+        var swHandle: OpaquePointer?
+        guard snd_pcm_sw_params_malloc(&swHandle) == 0, let sw = swHandle else {
+            throw AudioError(.driverFailure, device: device, operation: "snd_pcm_sw_params_malloc", errno: ENOMEM)
+        }
+        defer { snd_pcm_sw_params_free(sw) }
+        try check(snd_pcm_sw_params_current(pcm, sw), "snd_pcm_sw_params_current")
+        try check(snd_pcm_sw_params_set_tstamp_mode(pcm, sw, SND_PCM_TSTAMP_ENABLE), "snd_pcm_sw_params_set_tstamp_mode")
+        // The clock of V4L2 buffer timestamps, so sound and pictures line up.
+        try check(snd_pcm_sw_params_set_tstamp_type(pcm, sw, SND_PCM_TSTAMP_TYPE_MONOTONIC), "snd_pcm_sw_params_set_tstamp_type")
+        try check(snd_pcm_sw_params_set_avail_min(pcm, sw, period), "snd_pcm_sw_params_set_avail_min")
+        try check(snd_pcm_sw_params(pcm, sw), "snd_pcm_sw_params")
+
+        return Negotiated(format: AudioFormat(sampleRate: Int(rate), channels: min(wanted, recorded), sampleFormat: sampleFormat),
+                          deviceChannels: recorded, periodFrames: Int(period), bufferFrames: Int(buffer))
+    }
+
+    /// The long name of the card behind an open PCM ("Loopback 1"), nil when it is not a card's.
+    private static func cardLongName(_ pcm: OpaquePointer) -> String? {
+        var infoHandle: OpaquePointer?
+        guard snd_pcm_info_malloc(&infoHandle) == 0, let info = infoHandle else { return nil }
+        defer { snd_pcm_info_free(info) }
+        guard snd_pcm_info(pcm, info) == 0 else { return nil }
+        let card = snd_pcm_info_get_card(info)
+        return card >= 0 ? AudioDevices.longName(ofCard: Int(card)) : nil
+    }
+
+    // MARK: - The capture thread
+
+    /// Waits, stamps and reads until `close` asks it to stop or the device fails for good.
+    private func capture() {
+        var statusHandle: OpaquePointer?
+        guard snd_pcm_status_malloc(&statusHandle) == 0, let status = statusHandle else {
+            end(code: -ENOMEM, operation: "snd_pcm_status_malloc", lastEnd: nil)
+            return
+        }
+        defer { snd_pcm_status_free(status) }
+        let rate = Int64(format.sampleRate)
+        let startedAt = state.withLock { $0.startedAt }
+        var meter = AudioLevelMeter(format: format, windowFrames: format.sampleRate / 10)
+        var delivered: Int64 = 0
+        var lastEnd: Int64?
+
+        while !state.withLock({ $0.stopRequested }) {
+            // The null PCM: what real time has produced since the start and is not read yet.
+            var due = Int64.max
+            if pacedByClock {
+                due = (Self.now() - startedAt) * rate / 1_000_000 - delivered
+                if due < Int64(periodFrames) {
+                    let missing = (Int64(periodFrames) - due) * 1_000_000 / rate
+                    usleep(UInt32(min(max(missing, 1000), 10_000)))
+                    continue
+                }
+            }
+            let waited = snd_pcm_wait(pcm, Self.waitMilliseconds)
+            if waited < 0 {
+                if recover(waited, operation: "snd_pcm_wait", lastEnd: lastEnd) { continue }
+                return
+            }
+            if waited == 0 { continue }
+            let statusCode = snd_pcm_status(pcm, status)
+            if statusCode < 0 {
+                if recover(statusCode, operation: "snd_pcm_status", lastEnd: lastEnd) { continue }
+                return
+            }
+            let now = Self.now()
+            var available = min(Int64(snd_pcm_status_get_avail(status)), due)
+            // The null PCM stamps the moment it was asked, which says nothing about its frames.
+            var stamp = pacedByClock ? 0 : calsa_status_htstamp_us(status)
+            var estimated = false
+            if stamp == 0 {
+                stamp = now
+                estimated = true
+            }
+            available = min(available, Int64(bufferFrames))
+            guard available > 0 else {
+                // Ready with nothing to read: a plugin that wakes early would otherwise spin a core.
+                usleep(1000)
+                continue
+            }
+            let read = snd_pcm_readi(pcm, readBuffer.baseAddress, snd_pcm_uframes_t(available))
+            if read < 0 {
+                if recover(Int32(read), operation: "snd_pcm_readi", lastEnd: lastEnd) { continue }
+                return
+            }
+            guard read > 0 else { continue }
+            let first = stamp - available * 1_000_000 / rate
+            let bytes = keptSamples(frames: Int(read))
+            let level = bytes.withUnsafeBytes { meter.add($0, frames: Int(read)) }
+            delivered += Int64(read)
+            lastEnd = first + Int64(read) * 1_000_000 / rate
+            enqueue(AudioChunk(bytes: bytes, frames: Int(read), timestampMicroseconds: first), estimated: estimated, level: level)
+        }
+    }
+
+    /// The frames read, in the source's format: the first `format.channels` of each device frame.
+    private func keptSamples(frames: Int) -> [UInt8] {
+        let sampleBytes = format.sampleFormat.bytesPerSample
+        let deviceFrameBytes = deviceChannels * sampleBytes
+        if deviceChannels == format.channels {
+            return Array(UnsafeRawBufferPointer(rebasing: readBuffer[0..<frames * deviceFrameBytes]))
+        }
+        let keptBytes = format.bytesPerFrame
+        return [UInt8](unsafeUninitializedCapacity: frames * keptBytes) { output, count in
+            for frame in 0..<frames {
+                let from = readBuffer.baseAddress! + frame * deviceFrameBytes
+                UnsafeMutableRawPointer(output.baseAddress! + frame * keptBytes).copyMemory(from: from, byteCount: keptBytes)
+            }
+            count = frames * keptBytes
+        }
+    }
+
+    private func enqueue(_ chunk: AudioChunk, estimated: Bool, level: AudioLevel?) {
+        let limit = Self.queueSeconds * format.sampleRate
+        state.withLock { state in
+            state.chunks.append(chunk)
+            state.queuedFrames += chunk.frames
+            if estimated { state.estimated = true }
+            if let level { state.level = level }
+            var dropped = 0
+            while state.queuedFrames > limit && dropped < state.chunks.count - 1 {
+                state.queuedFrames -= state.chunks[dropped].frames
+                dropped += 1
+            }
+            guard dropped > 0 else { return }
+            state.chunks.removeFirst(dropped)
+            if !state.dropping {
+                state.overruns += 1
+                state.dropping = true
+            }
+        }
+    }
+
+    /// Handles a failed call (`code` is -errno): retries EINTR and EAGAIN, recovers an overrun or a
+    /// suspend and counts it (the next chunk's timestamp shows the gap), and ends capture on
+    /// anything else. Returns whether to go on.
+    private func recover(_ code: Int32, operation: String, lastEnd: Int64?) -> Bool {
+        if code == -EINTR || code == -EAGAIN { return true }
+        let fixed = snd_pcm_recover(pcm, code, 1)
+        guard fixed == 0, code == -EPIPE || code == -ESTRPIPE else {
+            end(code: fixed < 0 ? fixed : code, operation: operation, lastEnd: lastEnd)
+            return false
+        }
+        state.withLock { $0.overruns += 1 }
+        // recover leaves a capture stream prepared (a resumed one runs already): start it again.
+        if snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED {
+            let started = snd_pcm_start(pcm)
+            if started < 0 {
+                end(code: started, operation: "snd_pcm_start", lastEnd: lastEnd)
+                return false
+            }
+        }
+        return true
+    }
+
+    private func end(code: Int32, operation: String, lastEnd: Int64?) {
+        let errno = -code
+        let reason = errno == ENODEV
+            ? "the microphone was disconnected (ENODEV)"
+            : "\(operation) failed: \(String(cString: strerror(errno))) (errno \(errno))"
+        let at = lastEnd ?? Self.now()
+        state.withLock { $0.ended = AudioEnd(reason: reason, atMicroseconds: at) }
+    }
+
+    /// CLOCK_MONOTONIC in microseconds, the clock of the driver's timestamps.
+    private static func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+    }
+}

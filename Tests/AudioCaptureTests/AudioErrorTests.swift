@@ -1,0 +1,48 @@
+import AudioCapture
+import Testing
+
+/// Every message names the problem and the fix.
+@Suite struct AudioErrorTests {
+    @Test func noSuchDeviceListsTheMicrophonesAndTheWayOut() {
+        let message = AudioError(.noSuchDevice(available: ["hw:CARD=C920,DEV=0", "hw:CARD=Loopback,DEV=1"]),
+                                 device: "hw:CARD=Gone,DEV=0", operation: "snd_pcm_open", errno: 19).description
+        #expect(message.contains("no such microphone: hw:CARD=Gone,DEV=0"))
+        #expect(message.contains("hw:CARD=C920,DEV=0, hw:CARD=Loopback,DEV=1"))
+        #expect(message.contains("recorder devices") && message.contains("--audio none"))
+        let none = AudioError(.noSuchDevice(available: []), device: "default", operation: "snd_pcm_open", errno: 2).description
+        #expect(none.contains("no microphone") && none.contains("--audio none") && !none.contains("one of them"), "\(none)")
+    }
+
+    @Test func busyNamesTheHolder() {
+        let message = AudioError(.busy(holders: "4242 (arecord)"), device: "hw:CARD=C920,DEV=0",
+                                 operation: "snd_pcm_open", errno: 16).description
+        #expect(message.contains("busy") && message.contains("held by 4242 (arecord)"))
+        #expect(message.contains("fuser"))
+    }
+
+    @Test func permissionNamesTheGroupToJoin() {
+        let message = AudioError(.permissionDenied(group: "audio"), device: "hw:0", operation: "snd_pcm_open", errno: 13).description
+        #expect(message.contains("permission denied") && message.contains("usermod -aG audio"))
+        #expect(message.contains("SupplementaryGroups=audio"))
+    }
+
+    @Test func formatAndDisconnectNameTheirFix() {
+        let format = AudioError(.unsupportedFormat, device: "hw:0", operation: "snd_pcm_hw_params_set_rate_near",
+                                detail: "Its nearest rate is 4000 Hz; at least 8000 Hz is needed.").description
+        #expect(format.contains("4000 Hz") && format.contains("plughw:"))
+        let lost = AudioError(.disconnected, device: "hw:0", operation: "snd_pcm_readi", errno: 19).description
+        #expect(lost.contains("unplugged") && lost.contains("recorder devices"))
+    }
+
+    @Test func openErrorsAreClassifiedByErrno() {
+        // This host's /dev/snd decides what the holders and groups are; the kinds do not depend on it.
+        func kind(_ errno: Int32) -> AudioError.Kind { AudioError.fromOpen(errno: errno, device: "hw:CARD=X,DEV=0").kind }
+        if case .noSuchDevice = kind(2) {} else { Issue.record("ENOENT: \(kind(2))") }
+        if case .noSuchDevice = kind(19) {} else { Issue.record("ENODEV: \(kind(19))") }
+        if case .busy = kind(16) {} else { Issue.record("EBUSY: \(kind(16))") }
+        if case .permissionDenied = kind(13) {} else { Issue.record("EACCES: \(kind(13))") }
+        #expect(kind(5) == .driverFailure)
+        let error = AudioError.fromOpen(errno: 16, device: "hw:CARD=X,DEV=0")
+        #expect(error.operation == "snd_pcm_open" && error.errno == 16)
+    }
+}
