@@ -11,6 +11,9 @@
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
+#include <libavutil/audio_fifo.h>
+#include <libavutil/channel_layout.h>
 #include <libavutil/avutil.h>
 #include <libavutil/opt.h>
 #include <libavutil/imgutils.h>
@@ -36,15 +39,16 @@ static const int CFF_FF_QP2LAMBDA = FF_QP2LAMBDA;
 
 /// Returns the errno value an AVERROR code carries, or 0 when it is not an errno.
 
-enum { CFF_AVUTIL, CFF_AVCODEC, CFF_AVFORMAT, CFF_SWSCALE, CFF_LIBRARY_COUNT };
+enum { CFF_AVUTIL, CFF_AVCODEC, CFF_AVFORMAT, CFF_SWSCALE, CFF_SWRESAMPLE, CFF_LIBRARY_COUNT };
 
-/// The soname of each library, from the headers we compiled against (FFmpeg 5.1: 57, 59, 59, 6).
+/// The soname of each library, from the headers we compiled against (FFmpeg 5.1: 57, 59, 59, 6, 4).
 static inline const char *cff_soname(int library) {
     switch (library) {
     case CFF_AVUTIL: return "libavutil.so." AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR);
     case CFF_AVCODEC: return "libavcodec.so." AV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR);
     case CFF_AVFORMAT: return "libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR);
-    default: return "libswscale.so." AV_STRINGIFY(LIBSWSCALE_VERSION_MAJOR);
+    case CFF_SWSCALE: return "libswscale.so." AV_STRINGIFY(LIBSWSCALE_VERSION_MAJOR);
+    default: return "libswresample.so." AV_STRINGIFY(LIBSWRESAMPLE_VERSION_MAJOR);
     }
 }
 
@@ -101,6 +105,16 @@ static inline int cff_strerror(int code, char *buffer, size_t size) { return CFF
 static inline void cff_av_log_set_level(int level) { CFF_FN(CFF_AVUTIL, av_log_set_level)(level); }
 static inline const char *cff_av_get_pix_fmt_name(enum AVPixelFormat format) { return CFF_FN(CFF_AVUTIL, av_get_pix_fmt_name)(format); }
 static inline AVRational cff_av_d2q(double value, int max) { return CFF_FN(CFF_AVUTIL, av_d2q)(value, max); }
+static inline int64_t cff_av_rescale_q(int64_t value, AVRational from, AVRational to) { return CFF_FN(CFF_AVUTIL, av_rescale_q)(value, from, to); }
+static inline int cff_av_opt_set_double(void *object, const char *name, double value, int flags) { return CFF_FN(CFF_AVUTIL, av_opt_set_double)(object, name, value, flags); }
+static inline void cff_av_channel_layout_default(AVChannelLayout *layout, int channels) { CFF_FN(CFF_AVUTIL, av_channel_layout_default)(layout, channels); }
+static inline AVAudioFifo *cff_av_audio_fifo_alloc(enum AVSampleFormat format, int channels, int samples) { return CFF_FN(CFF_AVUTIL, av_audio_fifo_alloc)(format, channels, samples); }
+static inline void cff_av_audio_fifo_free(AVAudioFifo *fifo) { CFF_FN(CFF_AVUTIL, av_audio_fifo_free)(fifo); }
+static inline int cff_av_audio_fifo_write(AVAudioFifo *fifo, void **data, int samples) { return CFF_FN(CFF_AVUTIL, av_audio_fifo_write)(fifo, data, samples); }
+static inline int cff_av_audio_fifo_read(AVAudioFifo *fifo, void **data, int samples) { return CFF_FN(CFF_AVUTIL, av_audio_fifo_read)(fifo, data, samples); }
+static inline int cff_av_audio_fifo_size(AVAudioFifo *fifo) { return CFF_FN(CFF_AVUTIL, av_audio_fifo_size)(fifo); }
+static inline int cff_av_samples_alloc(uint8_t **data, int *linesize, int channels, int samples, enum AVSampleFormat format, int align) { return CFF_FN(CFF_AVUTIL, av_samples_alloc)(data, linesize, channels, samples, format, align); }
+static inline void cff_av_freep(void *pointer) { CFF_FN(CFF_AVUTIL, av_freep)(pointer); }
 
 // libavcodec
 static inline AVPacket *cff_av_packet_alloc(void) { return CFF_FN(CFF_AVCODEC, av_packet_alloc)(); }
@@ -140,6 +154,14 @@ static inline int cff_av_find_best_stream(AVFormatContext *context, enum AVMedia
 static inline struct SwsContext *cff_sws_getCachedContext(struct SwsContext *context, int srcW, int srcH, enum AVPixelFormat srcFormat, int dstW, int dstH, enum AVPixelFormat dstFormat, int flags, SwsFilter *srcFilter, SwsFilter *dstFilter, const double *param) { return CFF_FN(CFF_SWSCALE, sws_getCachedContext)(context, srcW, srcH, srcFormat, dstW, dstH, dstFormat, flags, srcFilter, dstFilter, param); }
 static inline int cff_sws_scale(struct SwsContext *context, const uint8_t *const source[], const int sourceStride[], int sliceY, int sliceH, uint8_t *const destination[], const int destinationStride[]) { return CFF_FN(CFF_SWSCALE, sws_scale)(context, source, sourceStride, sliceY, sliceH, destination, destinationStride); }
 static inline void cff_sws_freeContext(struct SwsContext *context) { CFF_FN(CFF_SWSCALE, sws_freeContext)(context); }
+
+// libswresample
+static inline int cff_swr_alloc_set_opts2(struct SwrContext **context, const AVChannelLayout *outLayout, enum AVSampleFormat outFormat, int outRate, const AVChannelLayout *inLayout, enum AVSampleFormat inFormat, int inRate) { return CFF_FN(CFF_SWRESAMPLE, swr_alloc_set_opts2)(context, outLayout, outFormat, outRate, inLayout, inFormat, inRate, 0, NULL); }
+static inline int cff_swr_init(struct SwrContext *context) { return CFF_FN(CFF_SWRESAMPLE, swr_init)(context); }
+static inline void cff_swr_free(struct SwrContext **context) { CFF_FN(CFF_SWRESAMPLE, swr_free)(context); }
+static inline int cff_swr_convert(struct SwrContext *context, uint8_t **out, int outCount, const uint8_t **in, int inCount) { return CFF_FN(CFF_SWRESAMPLE, swr_convert)(context, out, outCount, in, inCount); }
+static inline int64_t cff_swr_next_pts(struct SwrContext *context, int64_t pts) { return CFF_FN(CFF_SWRESAMPLE, swr_next_pts)(context, pts); }
+static inline int cff_swr_get_out_samples(struct SwrContext *context, int inSamples) { return CFF_FN(CFF_SWRESAMPLE, swr_get_out_samples)(context, inSamples); }
 
 /// Opts the whole process out of transparent huge pages (prctl is variadic). x264 advises its
 /// picture buffers into 2 MiB pages (madvise), which are zeroed and counted in full when touched.

@@ -2,9 +2,11 @@ internal import CFFmpeg
 import Dispatch
 import Synchronization
 import SystemSupport
+import AudioCapture
 
 /// Encodes and muxes on a thread of its own, so that capturing and converting the next frame
-/// overlaps encoding the previous one.
+/// overlaps encoding the previous one. Sound, when the shot has it, is encoded on the same thread,
+/// in the order it was handed over, so the file has one writer.
 ///
 /// Two pictures circulate: the caller fills one while the encoding thread works on the other. When
 /// both are taken the caller waits, so a slow encoder holds back the capture loop (a live camera
@@ -28,6 +30,8 @@ final class EncodePipeline: @unchecked Sendable {
 
     private enum Job {
         case encode(picture: Int)
+        /// Sound to encode, timed from `origin` and cut at `end`; `last` flushes the sound encoder.
+        case audio([AudioChunk], origin: Int64, end: Int64?, last: Bool)
         /// Drain the encoder into the file (unless abandoned), then end the thread.
         case finish
         /// End the thread, skipping whatever is queued.
@@ -35,6 +39,7 @@ final class EncodePipeline: @unchecked Sendable {
     }
 
     private let encoder: H264Encoder
+    private let audio: AACEncoder?
     private let writer: MP4Writer
     private let timeBase: AVRational
     private let frameTicks: Int64
@@ -50,8 +55,9 @@ final class EncodePipeline: @unchecked Sendable {
     /// - Parameters:
     ///   - timeBase: the time base of the pts given to `encode`.
     ///   - frameTicks: a frame's duration in `timeBase`, for packets the encoder leaves without one.
-    init(encoder: H264Encoder, writer: MP4Writer, timeBase: AVRational, frameTicks: Int64) throws(MediaError) {
+    init(encoder: H264Encoder, audio: AACEncoder?, writer: MP4Writer, timeBase: AVRational, frameTicks: Int64) throws(MediaError) {
         self.encoder = encoder
+        self.audio = audio
         self.writer = writer
         self.timeBase = timeBase
         self.frameTicks = frameTicks
@@ -104,6 +110,12 @@ final class EncodePipeline: @unchecked Sendable {
         return true
     }
 
+    /// Queues sound for the encoding thread (see `AACEncoder.append`); `last` flushes it after.
+    func encodeAudio(_ chunks: [AudioChunk], origin: Int64, end: Int64?, last: Bool) {
+        guard audio != nil, !chunks.isEmpty || last else { return }
+        submit(.audio(chunks, origin: origin, end: end, last: last))
+    }
+
     /// Waits for every queued picture, drains the encoder into the file, and reports the first failure.
     func finish() throws(MediaError) {
         if submit(.finish) { ended.wait() }
@@ -121,7 +133,10 @@ final class EncodePipeline: @unchecked Sendable {
     private func submit(_ job: Job) -> Bool {
         let accepted = state.withLock { state -> Bool in
             guard !state.ending else { return false }
-            if case .encode = job {} else { state.ending = true }
+            switch job {
+            case .encode, .audio: break
+            case .finish, .end: state.ending = true
+            }
             state.jobs.append(job)
             return true
         }
@@ -138,6 +153,8 @@ final class EncodePipeline: @unchecked Sendable {
             case .encode(let index):
                 encode(pictures[index])
                 freePictures.signal()
+            case .audio(let chunks, let origin, let end, let last):
+                writeAudio(chunks, origin: origin, end: end, last: last)
             case .finish:
                 encode(nil)
                 ended.signal()
@@ -146,6 +163,24 @@ final class EncodePipeline: @unchecked Sendable {
                 ended.signal()
                 return
             }
+        }
+    }
+
+    /// Encodes sound into the file on the encoding thread, unless a failure or `abandon` came first.
+    private func writeAudio(_ chunks: [AudioChunk], origin: Int64, end: Int64?, last: Bool) {
+        guard let audio, state.withLock({ $0.failure == nil && !$0.abandoned }) else { return }
+        do throws(MediaError) {
+            let base = audio.codecContext.pointee.time_base
+            for chunk in chunks {
+                try audio.append(chunk, origin: origin, end: end) { packet throws(MediaError) in
+                    try writer.writeAudio(packet, from: base)
+                }
+            }
+            if last {
+                try audio.finish { packet throws(MediaError) in try writer.writeAudio(packet, from: base) }
+            }
+        } catch {
+            state.withLock { $0.failure = $0.failure ?? error }
         }
     }
 

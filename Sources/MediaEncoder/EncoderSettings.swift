@@ -10,8 +10,12 @@ package struct EncoderSettings: Sendable, Hashable {
     package var bitrateKbps: Int?
     /// Seconds between keyframes; also the length of each crash-safe fragment.
     package var keyframeIntervalSeconds: Double = 1
+    /// AAC bits per second; nil: 128 kb/s for stereo, 96 kb/s for mono.
+    package var audioBitRate: Int?
 
-    package init(preset: String = "veryfast", crf: Int = 23, bitrateKbps: Int? = nil, keyframeIntervalSeconds: Double = 1) {
+    package init(preset: String = "veryfast", crf: Int = 23, bitrateKbps: Int? = nil, keyframeIntervalSeconds: Double = 1,
+                 audioBitRate: Int? = nil) {
+        self.audioBitRate = audioBitRate
         self.preset = preset
         self.crf = crf
         self.bitrateKbps = bitrateKbps

@@ -1,5 +1,17 @@
 internal import CFFmpeg
 import VideoCapture
+import AudioCapture
+
+/// The sound track of a recording, as written.
+package struct AudioTrackSummary: Sendable, Hashable {
+    /// "aac".
+    package var codec: String
+    package var sampleRate: Int
+    package var channels: Int
+    package var bitRate: Int
+    /// Seconds of sound in the track (silence filled into gaps included).
+    package var seconds: Double
+}
 
 /// What one recording produced, as counted while writing it.
 package struct EncodingSummary: Sendable, Hashable {
@@ -14,6 +26,10 @@ package struct EncodingSummary: Sendable, Hashable {
     /// "libx264" or "copy" (H.264 from the camera, not re-encoded).
     package var encoder: String
     package var input: CaptureFormat
+    /// The sound track; nil for a silent recording.
+    package var audio: AudioTrackSummary?
+    /// The capture time of the first recorded frame (the file's time 0), in microseconds.
+    package var firstTimestamp: Int64?
     /// Time from the first frame to the end of the last, from the capture timestamps: the last
     /// lasts one frame, or until the end of the asked length when the shot ran to it.
     package var durationSeconds: Double
@@ -33,6 +49,10 @@ package final class MP4Encoder {
     private let converter: PixelConverter?
     private let decoder: MJPEGDecoder?
     private let copyPacket: OwnedPacket
+    private let audio: AACEncoder?
+    /// Sound not yet encoded: it waits for the picture to catch up (and for the first picture,
+    /// which sets the origin), so nothing is written past the picture's end.
+    private var pendingAudio: [AudioChunk] = []
 
     /// Encoder-side time base: 90 kHz, the MPEG convention, exact for every common frame rate.
     private let timeBase = AVRational(num: 1, den: 90_000)
@@ -46,7 +66,8 @@ package final class MP4Encoder {
     /// (`RECORDER_FRAME_LOG`) that lets tests compare what was recorded with what the device sent.
     package var onFrameRecorded: ((FrameStamp) -> Void)?
 
-    package init(path: String, input: CaptureFormat, settings: EncoderSettings) throws(MediaError) {
+    /// - Parameter audio: the format of the sound to record with the picture; nil for none.
+    package init(path: String, input: CaptureFormat, settings: EncoderSettings, audio audioFormat: AudioFormat? = nil) throws(MediaError) {
         guard input.width >= 16, input.height >= 16, input.width % 2 == 0, input.height % 2 == 0 else {
             throw MediaError(.badInput, operation: "configure encoder",
                              detail: "H.264 in yuv420p needs an even size of at least 16x16; the source gives \(input.width)x\(input.height).")
@@ -59,6 +80,8 @@ package final class MP4Encoder {
         writer = try MP4Writer(path: path, fragmented: true)
         summary = EncodingSummary(framesWritten: 0, framesDropped: 0, framesSkipped: 0, encoder: "copy", input: input,
                                   durationSeconds: 0)
+        audio = try audioFormat.map { format throws(MediaError) in try AACEncoder(input: format, bitRate: settings.audioBitRate) }
+        if let audio { try writer.addAudio(from: audio.codecContext) }
         if input.pixelFormat == .h264 {
             pipeline = nil
             converter = nil
@@ -76,7 +99,7 @@ package final class MP4Encoder {
         converter = PixelConverter()
         try writer.configure(from: encoder.context)
         try writer.writeHeader()
-        pipeline = try EncodePipeline(encoder: encoder, writer: writer, timeBase: timeBase, frameTicks: frameTicks)
+        pipeline = try EncodePipeline(encoder: encoder, audio: audio, writer: writer, timeBase: timeBase, frameTicks: frameTicks)
     }
 
     package var framesWritten: Int { summary.framesWritten }
@@ -153,10 +176,64 @@ package final class MP4Encoder {
         pipeline?.abandon()
     }
 
+    /// Whether the recording has a sound track.
+    package var recordsAudio: Bool { audio != nil }
+
+    /// Hands over captured sound (in capture order). It is encoded once the picture has reached
+    /// it; sound from before the first picture is cut off.
+    package func appendAudio(_ chunks: [AudioChunk]) throws(MediaError) {
+        guard audio != nil else { return }
+        pendingAudio.append(contentsOf: chunks)
+        guard let origin = firstTimestamp, writer.isStarted else {
+            // No picture yet (a camera's H.264 waits for its first keyframe): keep the last 10 s.
+            trimPendingAudio()
+            return
+        }
+        let rate = Int64(max(audio?.input.sampleRate ?? 1, 1))
+        let ready = pendingAudio.prefix { $0.timestampMicroseconds + Int64($0.frames) * 1_000_000 / rate <= lastTimestamp }
+        guard !ready.isEmpty else { return }
+        let chunks = Array(ready)
+        pendingAudio.removeFirst(chunks.count)
+        try encodeAudio(chunks, origin: origin, end: nil, last: false)
+    }
+
+    private func trimPendingAudio() {
+        guard let newest = pendingAudio.last else { return }
+        let keepFrom = newest.timestampMicroseconds - 10_000_000
+        if let first = pendingAudio.firstIndex(where: { $0.timestampMicroseconds >= keepFrom }), first > 0 {
+            pendingAudio.removeFirst(first)
+        }
+    }
+
+    private func encodeAudio(_ chunks: [AudioChunk], origin: Int64, end: Int64?, last: Bool) throws(MediaError) {
+        guard let audio else { return }
+        if let pipeline {
+            try pipeline.throwIfFailed()
+            pipeline.encodeAudio(chunks, origin: origin, end: end, last: last)
+            return
+        }
+        let base = audio.codecContext.pointee.time_base
+        for chunk in chunks {
+            try audio.append(chunk, origin: origin, end: end) { packet throws(MediaError) in try writer.writeAudio(packet, from: base) }
+        }
+        if last { try audio.finish { packet throws(MediaError) in try writer.writeAudio(packet, from: base) } }
+    }
+
     /// Drains the encoder, writes the trailer and closes the file.
     /// - Parameter endTimestamp: when the recording ran to a set length, the capture time it ends
     ///   at (after the last frame); the summary's duration then reaches it.
     package func finish(endTimestamp: Int64? = nil) throws(MediaError) -> EncodingSummary {
+        if audio != nil, let origin = firstTimestamp, writer.isStarted {
+            // The sound ends with the picture: at the asked length, or one frame after the last.
+            let end = endTimestamp ?? (lastTimestamp + frameTicks * 100 / 9)
+            let chunks = pendingAudio
+            pendingAudio = []
+            do { try encodeAudio(chunks, origin: origin, end: end, last: true) } catch {
+                pipeline?.abandon()
+                writer.abandon()
+                throw error
+            }
+        }
         if let pipeline {
             do { try pipeline.finish() } catch {
                 writer.abandon()
@@ -174,6 +251,11 @@ package final class MP4Encoder {
             if let endTimestamp, endTimestamp > lastTimestamp {
                 summary.durationSeconds = Double(endTimestamp - first) / 1_000_000
             }
+        }
+        summary.firstTimestamp = firstTimestamp
+        if let audio {
+            summary.audio = AudioTrackSummary(codec: "aac", sampleRate: Int(audio.sampleRate), channels: Int(audio.channels),
+                                              bitRate: audio.bitRate, seconds: Double(audio.samplesEncoded) / Double(audio.sampleRate))
         }
         return summary
     }

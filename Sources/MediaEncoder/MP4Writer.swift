@@ -1,6 +1,6 @@
 internal import CFFmpeg
 
-/// One video stream into an MP4 file through libavformat.
+/// A video stream, and optionally a sound stream, into an MP4 file through libavformat.
 ///
 /// `fragmented` writes an empty moov and a fragment per keyframe, flushing each packet to the
 /// file, so a crash leaves a file that plays up to its last complete fragment.
@@ -8,7 +8,10 @@ final class MP4Writer {
     let path: String
     private let context: UnsafeMutablePointer<AVFormatContext>
     let stream: UnsafeMutablePointer<AVStream>
+    /// The sound stream, once `addAudio` made one.
+    private(set) var audioStream: UnsafeMutablePointer<AVStream>?
     private var headerWritten = false
+    private let fragmented: Bool
     private var closed = false
 
     init(path: String, fragmented: Bool) throws(MediaError) {
@@ -23,6 +26,7 @@ final class MP4Writer {
         self.path = path
         self.context = context
         self.stream = stream
+        self.fragmented = fragmented
         if fragmented { context.pointee.flush_packets = 1 }
         // Without its movflags a recording would not survive a crash: a refusal fails the shot.
         let movflags = fragmented ? "frag_keyframe+empty_moov+default_base_moof" : "faststart"
@@ -67,6 +71,54 @@ final class MP4Writer {
         par.pointee.extradata_size = Int32(extradata.count)
         stream.pointee.time_base = timeBase
         stream.pointee.avg_frame_rate = frameRate
+    }
+
+    /// Adds a sound stream with an encoder's parameters; before `writeHeader`.
+    func addAudio(from encoder: UnsafeMutablePointer<AVCodecContext>) throws(MediaError) {
+        let audio = try newStream()
+        try MediaError.check(cff_avcodec_parameters_from_context(audio.pointee.codecpar, encoder), "avcodec_parameters_from_context")
+        audio.pointee.time_base = encoder.pointee.time_base
+        audioStream = audio
+        if fragmented && encoder.pointee.initial_padding > 0 && encoder.pointee.sample_rate > 0 {
+            // The sound encoder's priming starts before the first picture (negative timestamps),
+            // which a fragmented file cannot trim. The muxer would shift every stream to start at 0,
+            // but only from the first negative packet on: a picture written before it kept its time
+            // and the sound came out 21 ms late. Shifting everything by the priming from the start
+            // puts the priming at 0 and keeps the two in step; the remux shifts back and trims it.
+            let padding = Int64(encoder.pointee.initial_padding), rate = Int64(encoder.pointee.sample_rate)
+            context.pointee.output_ts_offset = (padding * 1_000_000 + rate - 1) / rate
+        }
+    }
+
+    /// Adds a stream with parameters read from another file (a remux); before `writeHeader`.
+    func addStream(from parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational) throws(MediaError) -> UnsafeMutablePointer<AVStream> {
+        let added = try newStream()
+        try MediaError.check(cff_avcodec_parameters_copy(added.pointee.codecpar, parameters), "avcodec_parameters_copy")
+        added.pointee.codecpar.pointee.codec_tag = 0
+        added.pointee.time_base = timeBase
+        if parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO { audioStream = added }
+        return added
+    }
+
+    private func newStream() throws(MediaError) -> UnsafeMutablePointer<AVStream> {
+        guard let added = cff_avformat_new_stream(context, nil) else {
+            throw MediaError(.failed, operation: "avformat_new_stream", path: path)
+        }
+        return added
+    }
+
+    /// Writes one sound packet whose timestamps are in `source`.
+    func writeAudio(_ packet: UnsafeMutablePointer<AVPacket>, from source: AVRational) throws(MediaError) {
+        guard let audioStream else { return }
+        cff_av_packet_rescale_ts(packet, source, audioStream.pointee.time_base)
+        packet.pointee.stream_index = audioStream.pointee.index
+        try MediaError.check(cff_av_write_frame(context, packet), "av_write_frame", path: path)
+    }
+
+    /// Writes one packet of `target` (a remux), its timestamps already in that stream's time base.
+    func write(_ packet: UnsafeMutablePointer<AVPacket>, to target: UnsafeMutablePointer<AVStream>) throws(MediaError) {
+        packet.pointee.stream_index = target.pointee.index
+        try MediaError.check(cff_av_write_frame(context, packet), "av_write_frame", path: path)
     }
 
     /// The stream's time base; valid after `writeHeader` (the muxer may change it).

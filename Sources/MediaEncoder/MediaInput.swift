@@ -8,6 +8,8 @@ internal import CFFmpeg
 final class MediaInput {
     let context: UnsafeMutablePointer<AVFormatContext>
     let videoStream: UnsafeMutablePointer<AVStream>
+    /// The sound stream, when the file has one.
+    let audioStream: UnsafeMutablePointer<AVStream>?
 
     init(path: String) throws(MediaError) {
         try FFmpegLibraries.load()
@@ -22,6 +24,8 @@ final class MediaInput {
         }
         self.context = context
         self.videoStream = context.pointee.streams[Int(index)]!
+        let audio = cff_av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        audioStream = audio >= 0 ? context.pointee.streams[Int(audio)]! : nil
     }
 
     deinit {

@@ -30,6 +30,11 @@ struct ShootCommand: AsyncParsableCommand {
             completion: .custom { _, _, _ in DeviceDiscovery.nodes() + ["testsrc", "y4m:"] })
     var device: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Sound (audio.device): auto (the camera's own microphone; the test beep with the test pattern), none, beep (the test beep), or an ALSA capture device such as hw:CARD=C920,DEV=0 (`recorder devices` lists them).",
+        valueName: "device"))
+    var audio: String?
+
     @Option(name: .shortAndLong, parsing: .unconditional,
             help: ArgumentHelp("Picture size (shoot.size), e.g. 1280x720 (default 1280x720, or the closest the camera offers).", valueName: "WxH"),
             transform: FrameSize.parse)
@@ -136,15 +141,17 @@ struct ShootCommand: AsyncParsableCommand {
             capture: CaptureRequest(pixelFormat: format == "auto" ? nil : PixelFormat(name: format),
                                     size: size ?? configuration.values["shoot.size"].flatMap(FrameSize.init(parsing:)),
                                     frameRate: rate.map { FrameRate(Int(($0 * 1000).rounded()), 1000).reduced }),
-            encoder: EncoderSettings(preset: preset ?? configuration.text("shoot.preset") ?? "veryfast", crf: crf, bitrateKbps: bitrate),
-            stallTimeout: stallTimeout.value, minimumSeconds: minimum)
+            encoder: EncoderSettings(preset: preset ?? configuration.text("shoot.preset") ?? "veryfast", crf: crf, bitrateKbps: bitrate,
+                                     audioBitRate: try configuration.optionalNumber("audio.bitrate_kbps").map { Int($0) * 1000 }),
+            stallTimeout: stallTimeout.value, minimumSeconds: minimum,
+            audio: AudioChoice(audio ?? configuration.text("audio.device") ?? "auto"))
     }
 
     /// Where each shot setting came from, for --verbose.
     private func origins(_ configuration: RecorderConfiguration) -> [String] {
         let flags: [(String, Bool)] = [("shoot.device", device != nil), ("shoot.seconds", seconds != nil), ("shoot.size", size != nil),
                                        ("shoot.fps", fps != nil), ("shoot.format", format != nil), ("shoot.preset", preset != nil),
-                                       ("shoot.crf", crf != nil), ("shoot.bitrate", bitrate != nil), ("shoot.min_seconds", minimumSeconds != nil)]
+                                       ("shoot.crf", crf != nil), ("shoot.bitrate", bitrate != nil), ("shoot.min_seconds", minimumSeconds != nil), ("audio.device", audio != nil)]
         return flags.map { key, flagged in
             "recorder: \(key) from \(flagged ? "flag" : configuration.origins[key] ?? "default")"
         } + ["recorder: workspace \(workspaceOptions.shotWorkspace(configuration).root) from \(workspaceOptions.workspace != nil ? "flag" : configuration.origins["workspace"] ?? "default")"]
@@ -197,6 +204,17 @@ struct ShootCommand: AsyncParsableCommand {
         let duration = String(cFormat: "%.2f", shot.durationSeconds)
         print("  \(shot.frames) frames (\(shot.framesDropped) dropped), \(duration) s, \(shot.width)x\(shot.height) \(shot.codec) (\(shot.encoder)), \(ByteCount.human(shot.byteSize))")
         print("  input \(shot.inputFormat) at \(String(cFormat: "%g", shot.frameRate)) fps from \(shot.source)")
+        if let audio = shot.audio {
+            let channels = audio.channels == 1 ? "mono" : audio.channels == 2 ? "stereo" : "\(audio.channels) channels"
+            var line = "  sound \(audio.codec) \(audio.sampleRate) Hz \(channels) at \(audio.bitRate / 1000) kb/s from \(audio.source)"
+            if audio.overruns > 0 { line += ", \(audio.overruns) overrun(s) filled with silence" }
+            print(line)
+            if let ended = audio.endedEarly {
+                print("  sound stopped at \(String(cFormat: "%.1f", audio.endedAtSeconds ?? 0)) s: \(ended)")
+            }
+        } else {
+            print("  no sound")
+        }
         if let ended = shot.endedEarly { print("  ended early: \(ended)") }
     }
 }

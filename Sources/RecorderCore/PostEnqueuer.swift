@@ -67,7 +67,8 @@ package struct PostEnqueuer: Sendable {
             url: backend.url(forKey: key), ext: "mp4", width: shot.width, height: shot.height,
             durationSeconds: shot.durationSeconds, frameRate: shot.frameRate, codec: shot.codec,
             byteSize: digest.size, sha256: digest.sha256, caption: caption, author: configuration.author,
-            createdAt: RFC3339.string(now), camera: shot.source, likeCount: 0, shareCount: 0, commentCount: 0)
+            createdAt: RFC3339.string(now), camera: shot.source, likeCount: 0, shareCount: 0, commentCount: 0,
+            audio: shot.audio)
         return Plan(shot: shot, metadata: metadata, store: backend.location,
                     metadataURL: backend.url(forKey: metadata.metadataKey), digest: digest, destination: backend.destination)
     }

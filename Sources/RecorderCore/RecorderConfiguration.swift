@@ -48,6 +48,8 @@ package struct RecorderConfiguration: Sendable {
         "shoot.bitrate": "average bitrate of `recorder shoot` in kbit/s (--bitrate), 50-200000 (default: constant quality)",
         "shoot.seconds": "length of a `recorder shoot` shot (--seconds), more than 0, at most 21600 (default 15)",
         "shoot.min_seconds": "a shot stopped early with less than this is discarded (--min-seconds), 0-600 (default 1)",
+        "audio.device": "sound of `recorder shoot` and the kiosk (--audio): auto (default: the camera's own microphone, the test beep with the test pattern), none, beep, or an ALSA capture device such as hw:CARD=C920,DEV=0",
+        "audio.bitrate_kbps": "AAC bitrate in kbit/s, 32-320 (default 128 for stereo, 96 for mono)",
         "kiosk.listen": "address:port the kiosk's page and API listen on (default 127.0.0.1:8080)",
         "kiosk.device": "the kiosk's camera: auto (default: the first camera, else the test pattern), a /dev path or a by-id name",
         "kiosk.seconds": "length of a kiosk shot in seconds (default 15)",
@@ -94,6 +96,7 @@ package struct RecorderConfiguration: Sendable {
         "shoot.min_seconds": .number(0...600),
         "kiosk.listen": .listen,
         "kiosk.seconds": .number(1...600),
+        "audio.bitrate_kbps": .number(32...320, integer: true),
         "kiosk.countdown_seconds": .number(0...60, integer: true),
         "kiosk.token": .token,
     ]
@@ -105,7 +108,7 @@ package struct RecorderConfiguration: Sendable {
         "network.connect_timeout_seconds": "10", "network.stall_timeout_seconds": "30",
         "retry.initial_seconds": "1", "retry.max_seconds": "60", "cache.max_mib": "1024", "cache.memory_mib": "64",
         "shoot.device": "auto", "shoot.format": "auto", "shoot.preset": "veryfast", "shoot.crf": "23",
-        "shoot.seconds": "15", "shoot.min_seconds": "1",
+        "shoot.seconds": "15", "shoot.min_seconds": "1", "audio.device": "auto",
         "kiosk.listen": "127.0.0.1:8080", "kiosk.device": "auto", "kiosk.seconds": "15", "kiosk.countdown_seconds": "3",
         "kiosk.hosts": "",
     ]

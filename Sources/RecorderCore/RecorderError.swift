@@ -1,3 +1,4 @@
+import AudioCapture
 import MediaEncoder
 import StorageUpload
 import VideoCapture
@@ -13,6 +14,7 @@ package struct RecorderError: Error, Sendable, CustomStringConvertible {
         case capture(CaptureError)
         case media(MediaError)
         case storage(StorageError)
+        case audio(AudioError)
     }
 
     package var message: String
@@ -52,6 +54,17 @@ package struct RecorderError: Error, Sendable, CustomStringConvertible {
         self.init(error.description, exitStatus: status, cause: .media(error))
     }
 
+    package init(_ error: AudioError) {
+        let status: SysExit
+        switch error.kind {
+        case .noSuchDevice: status = .noInput
+        case .permissionDenied: status = .noPermission
+        case .busy, .disconnected, .driverFailure: status = .unavailable
+        case .unsupportedFormat: status = .usage
+        }
+        self.init(error.description, exitStatus: status, cause: .audio(error))
+    }
+
     /// A store failure; `exitStatus` overrides the mapping by kind.
     package init(_ error: StorageError, exitStatus: SysExit? = nil) {
         self.init(error.message, exitStatus: exitStatus ?? Self.status(for: error), cause: .storage(error))
@@ -74,6 +87,7 @@ package struct RecorderError: Error, Sendable, CustomStringConvertible {
         case let e as CaptureError: RecorderError(e)
         case let e as MediaError: RecorderError(e)
         case let e as StorageError: RecorderError(e)
+        case let e as AudioError: RecorderError(e)
         default: RecorderError("\(error)", exitStatus: .software)
         }
     }

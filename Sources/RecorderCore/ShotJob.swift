@@ -1,3 +1,4 @@
+import AudioCapture
 import FoundationEssentials
 import Glibc
 import MediaEncoder
@@ -16,6 +17,8 @@ final class ShotJob {
     private var lock: FileLock?
     private var draft: ShotDraft?
     private var source: (any FrameSource)?
+    /// The microphone or the test beep; nil for a silent shot.
+    private var audio: (any AudioSource)?
     private var recorder: MP4Encoder?
     private(set) var notes: [String] = []
     private(set) var cleaned: [String] = []
@@ -39,6 +42,8 @@ final class ShotJob {
     func release() {
         recorder?.abandon()
         recorder = nil
+        audio?.close()
+        audio = nil
         source?.close()
         source = nil
         lock = nil
@@ -63,12 +68,18 @@ final class ShotJob {
             let (source, sourceNotes) = try SourceSelector.open(request)
             self.source = source
             notes += sourceNotes
-            recorder = try MP4Encoder(path: draft.recordingPath, input: source.format, settings: request.encoder)
+            let (audio, audioNotes) = try AudioSelector.open(request.audio, for: source)
+            self.audio = audio
+            notes += audioNotes
+            recorder = try MP4Encoder(path: draft.recordingPath, input: source.format, settings: request.encoder,
+                                      audio: audio?.format)
             if let path = ProcessInfo.processInfo.environment["RECORDER_FRAME_LOG"], !path.isEmpty,
                let log = FrameLog(path: path) {
                 recorder?.onFrameRecorded = { log.record($0) }
             }
         } catch {
+            audio?.close()
+            audio = nil
             source?.close()
             source = nil
             // Nothing was recorded: no leftover for the next start to report as interrupted.
@@ -92,15 +103,23 @@ final class ShotJob {
         var first: Int64?
         var reachedLimit = false
         var elapsed: Int64 = 0
+        var lastAdmitted: Int64?
+        var meter = audio.map { AudioLevelMeter(format: $0.format, windowFrames: $0.format.sampleRate / 10) }
+        var soundLevel: AudioLevel?
+        // A meter's peak hold: the loudest of the last five 100 ms windows, so a short sound is
+        // still on the meter when a page reads the status a few times a second.
+        var recentLevels: [AudioLevel] = []
         // Admits frames until the asked duration is reached, timed from the first frame.
         func admit(_ stamp: FrameStamp) -> Bool {
             let start = first ?? stamp.timestampMicroseconds
             first = start
             elapsed = stamp.timestampMicroseconds - start
             reachedLimit = elapsed >= limit
-            if reachedLimit { endTimestamp = start + limit }
+            if reachedLimit { endTimestamp = start + limit } else { lastAdmitted = stamp.timestampMicroseconds }
             return !reachedLimit
         }
+        // Sound from the moment the picture starts: the microphone opens its stream now.
+        do { try audio?.start() } catch { throw RecorderError(error) }
         // A file of planar 4:2:0 is read straight into the encoder's pictures: no buffer, no copy.
         let planarSource = recorder.readsPlanarFrames ? source as? any PlanarReadingSource : nil
         do {
@@ -114,9 +133,23 @@ final class ShotJob {
                         if admit(frame.stamp) { try recorder.append(frame) }
                     }
                 }
+                if delivered, let audio, let lastAdmitted {
+                    let chunks = audio.take(until: lastAdmitted)
+                    for chunk in chunks {
+                        chunk.bytes.withUnsafeBytes { bytes in
+                            if let level = meter?.add(bytes, frames: chunk.frames) {
+                                recentLevels = Array((recentLevels + [level]).suffix(5))
+                                soundLevel = AudioLevel(peakDBFS: recentLevels.map(\.peakDBFS).max()!,
+                                                        rmsDBFS: recentLevels.map(\.rmsDBFS).max()!)
+                            }
+                        }
+                    }
+                    try recorder.appendAudio(chunks)
+                }
                 if delivered && !reachedLimit {
                     progress(ShotProgress(elapsedSeconds: Double(elapsed) / 1_000_000, totalSeconds: request.seconds,
-                                          frames: recorder.framesWritten, dropped: recorder.framesDropped))
+                                          frames: recorder.framesWritten, dropped: recorder.framesDropped,
+                                          soundLevel: soundLevel))
                 }
                 if !delivered {
                     ending = stop.isSet ? "stopped" : "end of input"
@@ -136,6 +169,11 @@ final class ShotJob {
             throw RecorderError.wrap(error)
         }
         source.close()
+        if let audio, let lastAdmitted {
+            // The sound goes on to where the picture ends: the asked length, or one frame after the last.
+            let interval = Int64(1_000_000 / max(source.format.frameRate.value, 1))
+            try finishAudio(audio, until: endTimestamp ?? lastAdmitted + interval, recorder: recorder)
+        }
         if stop.isSet && recorder.framesWritten == 0 {
             // Nothing to keep: the draft goes now rather than as a leftover at the next start.
             discardDraft()
@@ -150,6 +188,24 @@ final class ShotJob {
             throw RecorderError(String(cFormat: "stopped after %.1f s, under the %g s a shot must last (--min-seconds): it was discarded, and the previous shot is still the current one.",
                                        recorded, request.minimumSeconds), exitStatus: .interrupted)
         }
+    }
+
+    /// Takes the last of the sound, waiting briefly for a microphone to deliver up to `end` (it
+    /// hands over a period, about 10 ms, at a time), and stops it.
+    private func finishAudio(_ audio: any AudioSource, until end: Int64, recorder: MP4Encoder) throws(RecorderError) {
+        let deadline = MonotonicClock.nowMicroseconds() + 300_000
+        var chunks: [AudioChunk] = []
+        while true {
+            chunks += audio.take(until: end)
+            let reached = chunks.last.map { $0.timestampMicroseconds + Int64($0.frames) * 1_000_000 / Int64(audio.format.sampleRate) >= end } ?? false
+            if reached || audio.ended != nil || MonotonicClock.nowMicroseconds() >= deadline { break }
+            usleep(5_000)
+        }
+        do { try recorder.appendAudio(chunks) } catch { throw RecorderError(error) }
+        if let ended = audio.ended {
+            notes.append("the sound stopped early: \(ended.reason)")
+        }
+        audio.close()
     }
 
     /// Finishes the MP4, remuxes it with the index first, and makes it the current shot.
@@ -182,12 +238,24 @@ final class ShotJob {
                 inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,
                 frameRate: summary.input.frameRate.value, frames: info.frameCount, framesDropped: summary.framesDropped,
                 durationSeconds: info.durationSeconds, byteSize: size, codec: info.codec, encoder: summary.encoder,
-                endedEarly: ending, notes: notes)
+                endedEarly: ending, notes: notes, audio: shotAudio(summary))
             let committed = try workspace.commit(draft, shot: shot)
             return ShotResult(shot: committed, cameraLost: cameraLost)
         } catch {
             throw RecorderError.wrap(error)
         }
+    }
+
+    /// The sound as recorded, with what the source knows: its name, overruns, an early end.
+    private func shotAudio(_ summary: EncodingSummary) -> ShotAudio? {
+        guard let track = summary.audio, let audio else { return nil }
+        var result = ShotAudio(codec: track.codec, sampleRate: track.sampleRate, channels: track.channels, bitRate: track.bitRate,
+                               source: audio.name, seconds: track.seconds, overruns: audio.overruns)
+        if let ended = audio.ended {
+            result.endedEarly = ended.reason
+            result.endedAtSeconds = summary.firstTimestamp.map { Double(ended.atMicroseconds - $0) / 1_000_000 }
+        }
+        return result
     }
 
     /// The disk filled mid-shot: the recording is cut back to its last whole fragment and kept as

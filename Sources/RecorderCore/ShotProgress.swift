@@ -1,9 +1,13 @@
+import AudioCapture
+
 /// Where a recording stands; sent after every frame.
 package struct ShotProgress: Sendable {
     package var elapsedSeconds: Double
     package var totalSeconds: Double
     package var frames: Int
     package var dropped: Int
+    /// The sound's level over the last ~100 ms (peak and RMS in dBFS); nil for a silent shot.
+    package var soundLevel: AudioLevel? = nil
     /// Frames per second over the whole shot so far.
     package var framesPerSecond: Double {
         elapsedSeconds > 0 ? Double(frames) / elapsedSeconds : 0

@@ -16,9 +16,13 @@ package struct ShotRequest: Sendable {
     /// A shot stopped early with less than this (and less than `seconds`) is discarded and the
     /// previous shot kept: a stop a moment in must not replace a good shot with a few frames.
     package var minimumSeconds: Double
+    /// Which sound to record with the picture.
+    package var audio: AudioChoice
 
     package init(device: String? = nil, seconds: Double, capture: CaptureRequest = CaptureRequest(),
-                encoder: EncoderSettings = EncoderSettings(), stallTimeout: Double = 5, minimumSeconds: Double = 1) {
+                encoder: EncoderSettings = EncoderSettings(), stallTimeout: Double = 5, minimumSeconds: Double = 1,
+                audio: AudioChoice = .auto) {
+        self.audio = audio
         self.minimumSeconds = minimumSeconds
         self.device = device
         self.seconds = seconds

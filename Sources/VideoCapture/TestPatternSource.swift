@@ -2,8 +2,10 @@
 import Glibc
 #endif
 
-/// The built-in test pattern (`--device testsrc`): colour bars, a sweeping bar and a frame counter,
-/// in planar 4:2:0 (so it needs no conversion), paced in real time like a camera.
+/// The built-in test pattern (`--device testsrc`): colour bars, a sweeping bar, a frame counter and
+/// a white square flashed on the first frame of every second (the moment the test beep starts, so
+/// sync can be checked on a file), in planar 4:2:0 (so it needs no conversion), paced in real time
+/// like a camera.
 package final class TestPatternSource: FrameSource {
     package let format: CaptureFormat
     package let name = "test pattern"
@@ -38,7 +40,10 @@ package final class TestPatternSource: FrameSource {
         } else if stop.isSet {
             return false
         }
-        TestPattern.draw(into: &image, width: format.width, height: format.height, frame: index)
+        // The first frame at or after each whole second since the first frame.
+        let num = UInt64(rate.numerator), den = UInt64(rate.denominator)
+        let flash = index == 0 || (index * den) / num != ((index - 1) * den) / num
+        TestPattern.draw(into: &image, width: format.width, height: format.height, frame: index, flash: flash)
         try image.withUnsafeBytes { bytes in
             try body(VideoFrame(format: format, bytes: bytes, timestampMicroseconds: due, sequence: index))
         }
@@ -63,7 +68,7 @@ package enum TestPattern {
         [7, 4, 7, 1, 7], [7, 4, 7, 5, 7], [7, 1, 1, 1, 1], [7, 5, 7, 5, 7], [7, 5, 7, 1, 7],
     ]
 
-    package static func draw(into image: inout [UInt8], width: Int, height: Int, frame: UInt64) {
+    package static func draw(into image: inout [UInt8], width: Int, height: Int, frame: UInt64, flash: Bool = false) {
         let cw = width / 2, ch = height / 2
         let uBase = width * height, vBase = uBase + cw * ch
         image.withUnsafeMutableBufferPointer { p in
@@ -82,6 +87,18 @@ package enum TestPattern {
                     let bar = bars[min((x * 2) / barWidth, bars.count - 1)]
                     p[uBase + y * cw + x] = bar.1
                     p[vBase + y * cw + x] = bar.2
+                }
+            }
+            // The second's flash, top right: a white square a quarter of the picture wide and high.
+            if flash {
+                for y in 0..<height / 4 {
+                    for x in (width - width / 4)..<width { p[y * width + x] = 235 }
+                }
+                for y in 0..<ch / 4 {
+                    for x in (cw - cw / 4)..<cw {
+                        p[uBase + y * cw + x] = 128
+                        p[vBase + y * cw + x] = 128
+                    }
                 }
             }
             // Frame counter, bottom left: black box with white digits.

@@ -47,9 +47,23 @@ import Testing
         #expect(lines.count == 1 && !shot.stdout.contains("\\/") && shot.stdout.contains("\"videoPath\":\"/"), "\(shot.stdout)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(shot.stdout.utf8)) as? [String: Any])
         #expect((document["createdAt"] as? String)?.hasSuffix("Z") == true, "\(document["createdAt"] ?? "none")")
-        let keys = document.keys.sorted()
-        let order = keys.compactMap { shot.stdout.range(of: "\"\($0)\":")?.lowerBound }
-        #expect(order == order.sorted(), "keys not in sorted order: \(shot.stdout)")
+        // The top-level keys in the order written (nested objects, like "audio", have their own).
+        var written: [String] = [], depth = 0, inString = false, escaped = false, current = ""
+        for character in shot.stdout {
+            if inString {
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false } else { current.append(character) }
+                continue
+            }
+            switch character {
+            case "\"": inString = true; current = ""
+            case "{", "[": depth += 1
+            case "}", "]": depth -= 1
+            case ":" where depth == 1: written.append(current)
+            default: break
+            }
+        }
+        #expect(written == document.keys.sorted(), "keys not in sorted order: \(shot.stdout)")
+        #expect(document.keys.contains("audio"), "no audio key: \(shot.stdout)")
 
         let devices = try Tools.run("recorder", ["devices", "--json"], environment: ["RECORDER_CONFIG": ""])
         if !FileManager.default.fileExists(atPath: "/dev/video0") {
@@ -147,6 +161,11 @@ import Testing
         let kept = try Probe("\(ws)/kept/\(keptID)/video.mp4")
         #expect(kept.frames >= 30 && kept.width == 320)
         #expect(try Probe.decodesCleanly("\(ws)/kept/\(keptID)/video.mp4"))
+        // With its sound: the cut-off recording and the recovered shot both have the beep, in sync.
+        #expect(try SoundTests.audioStream("\(ws)/kept/\(keptID)/video.mp4")["codec_name"] == "aac")
+        let offsets = try SoundTests.offsets("\(ws)/kept/\(keptID)/video.mp4")
+        #expect(!offsets.isEmpty && offsets.allSatisfy { $0.offset >= SoundTests.earliest && $0.offset <= SoundTests.latest },
+                "recovered shot's beeps against its flashes: \(offsets)")
         #expect(!FileManager.default.fileExists(atPath: path))
         // The shot after that records normally and only reminds of the kept one.
         let after = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "0.5", "--size", "160x120"])

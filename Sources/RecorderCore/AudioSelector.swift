@@ -1,0 +1,31 @@
+import AudioCapture
+import VideoCapture
+
+/// Opens the sound source an `AudioChoice` names, for the picture source already open.
+enum AudioSelector {
+    /// nil when the shot is silent; `notes` says why when the user might have expected sound.
+    static func open(_ choice: AudioChoice, for video: any FrameSource) throws(AudioError) -> (source: (any AudioSource)?, notes: [String]) {
+        switch choice {
+        case .none:
+            return (nil, [])
+        case .beep:
+            return (ToneSource(), [])
+        case .device(let name):
+            return (try AlsaCaptureSource(device: name), [])
+        case .auto:
+            if video is TestPatternSource { return (ToneSource(), []) }
+            guard let camera = video as? V4L2CaptureSource else {
+                return (nil, ["no sound: a file has no microphone (use --audio DEVICE to record one)"])
+            }
+            guard let microphone = AudioDevices.microphone(pairedWithCamera: camera.path) else {
+                return (nil, ["no sound: \(camera.path) has no microphone of its own (use --audio DEVICE to pick one; `recorder devices` lists them)"])
+            }
+            do {
+                return (try AlsaCaptureSource(device: microphone.name), [])
+            } catch {
+                // The camera's own microphone, found but not usable: the picture is still wanted.
+                return (nil, ["no sound: the camera's microphone could not be opened: \(error)"])
+            }
+        }
+    }
+}
