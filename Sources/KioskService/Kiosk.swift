@@ -6,6 +6,7 @@ import RecorderCore
 import Synchronization
 import StorageUpload
 import SystemSupport
+import AudioCapture
 import VideoCapture
 
 /// One kiosk: the camera manager, the outbox drain, the event hub and the metrics, wired together.
@@ -147,7 +148,8 @@ package final class Kiosk: Sendable {
                     id: shot.id, createdAt: RFC3339.string(shot.createdAt), durationSeconds: shot.durationSeconds, frames: shot.frames,
                     framesDropped: shot.framesDropped, width: shot.width, height: shot.height, byteSize: shot.byteSize,
                     endedEarly: shot.endedEarly, cameraLost: cameraLost,
-                    videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: enqueuer.postedID(shot))
+                    videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: enqueuer.postedID(shot),
+                    audio: shot.audio)
             }
             return (current, LocalFiles.freeBytes(workspace.root), LocalFiles.freeBytes(outboxRoot))
         }
@@ -156,7 +158,11 @@ package final class Kiosk: Sendable {
         return KioskStatus(
             state: camera.state.name, countdown: countdown, message: message,
             camera: .init(device: camera.camera, present: camera.cameraPresent, previewRunning: previewRunning),
-            progress: camera.progress.map { .init(elapsedSeconds: $0.elapsedSeconds, totalSeconds: $0.totalSeconds, frames: $0.frames, dropped: $0.dropped) },
+            sound: .init(choice: settings.audio.text, muted: settings.audio == .none),
+            progress: camera.progress.map {
+                .init(elapsedSeconds: $0.elapsedSeconds, totalSeconds: $0.totalSeconds, frames: $0.frames, dropped: $0.dropped,
+                      soundPeakDBFS: $0.soundLevel?.peakDBFS, soundRmsDBFS: $0.soundLevel?.rmsDBFS)
+            },
             currentShot: current,
             outbox: .init(depth: outbox.queued.count, queued: outbox.queued, uploading: outbox.uploading,
                           uploadingBytes: outbox.uploadingBytes, uploadingTotal: outbox.uploadingTotal,

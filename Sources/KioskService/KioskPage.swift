@@ -50,6 +50,8 @@ enum KioskPage {
   .post .caption { font-weight: 600; overflow-wrap: anywhere; }
   .post.damaged .caption { color: var(--warn); }
   #more { margin-top: 12px; display: none; }
+  #sound { display: flex; align-items: center; gap: 8px; }
+  #sound-meter { width: 120px; height: 14px; }
 </style>
 </head>
 <body>
@@ -68,6 +70,7 @@ enum KioskPage {
       <button id="stop" disabled>Stop</button>
       <button id="live" style="display:none">Back to camera</button>
       <div id="progress" class="muted"></div>
+      <div id="sound" class="muted"><span id="sound-label">sound</span><meter id="sound-meter" min="-60" max="0" low="-20" high="-6" optimum="-30" value="-60" aria-label="sound level"></meter></div>
     </div>
   </section>
   <aside>
@@ -149,6 +152,13 @@ function render(s) {
   } else {
     $("progress").textContent = "";
   }
+  // The sound: off by configuration, or its level while recording (peak, -60 to 0 dBFS).
+  const muted = s.sound && s.sound.muted;
+  $("sound-label").textContent = muted ? "sound off" : "sound";
+  $("sound-meter").style.display = muted ? "none" : "inline-block";
+  const peak = s.progress && s.state === "recording" ? s.progress.soundPeakDBFS : null;
+  $("sound-meter").value = peak == null ? -60 : Math.max(-60, Math.min(0, peak));
+  $("sound-meter").dataset.peak = peak == null ? "" : String(peak);
   // Problems first: the camera, then the disk, then a failed shot.
   if (!s.camera.present) banner("The camera is missing: " + (s.message || s.camera.device) + ". Plug it in; the kiosk picks it up by itself.", true);
   else if (s.disk.low) banner("The disk is nearly full: new shots may fail. Free some space.", true);
@@ -160,6 +170,7 @@ function render(s) {
   if (shot) {
     $("shot-info").textContent = shot.durationSeconds.toFixed(1) + " s · " + shot.width + "×" + shot.height + " · " +
       shot.frames + " frames (" + shot.framesDropped + " dropped) · " + mb(shot.byteSize) +
+      (shot.audio ? " · sound" : " · no sound") +
       (shot.endedEarly ? " · ended early: " + shot.endedEarly : "") + (shot.postedAs ? " · posted as " + shot.postedAs : "");
     if (shot.videoURL && shot.id !== playedShot && !busy) {
       playedShot = shot.id;
@@ -306,9 +317,13 @@ function connect() {
 }
 connect();
 loadGallery(true);
-// Progress and upload percentages change between events: re-read while something moves.
+// Progress, the sound meter and upload percentages change between events: re-read while something
+// moves (four times a second while recording, for the meter).
 setInterval(() => {
-  if (status && (["countdown", "starting", "recording", "finishing"].includes(status.state) || status.outbox.uploading || status.outbox.depth > 0)) refreshStatus();
+  if (status && status.state === "recording") refreshStatus();
+}, 250);
+setInterval(() => {
+  if (status && (["countdown", "starting", "finishing"].includes(status.state) || status.outbox.uploading || status.outbox.depth > 0)) refreshStatus();
 }, 700);
 setInterval(refreshStatus, 5000);
 setInterval(refreshPreview, 500);

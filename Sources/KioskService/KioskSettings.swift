@@ -23,10 +23,14 @@ package struct KioskSettings: Sendable {
     /// Host names (beyond the listen address, localhost, this machine's name and IP literals) the
     /// page and API answer to: `kiosk.hosts`. Any other Host is refused (DNS rebinding).
     package var hosts: [String]
+    /// The shots' sound (`audio.device`).
+    package var audio: AudioChoice
 
     package init(host: String = "127.0.0.1", port: Int = 8080, device: String? = nil, seconds: Double = 15,
-                countdown: Int = 3, token: String? = nil, workspace: ShotWorkspace, hosts: [String] = []) {
+                countdown: Int = 3, token: String? = nil, workspace: ShotWorkspace, hosts: [String] = [],
+                audio: AudioChoice = .auto) {
         self.hosts = hosts
+        self.audio = audio
         self.host = host
         self.port = port
         self.device = device
@@ -49,6 +53,7 @@ package struct KioskSettings: Sendable {
         let device = values["kiosk.device"]
         self.device = (device == nil || device == "auto" || device == "") ? nil : device
         seconds = try configuration.number("kiosk.seconds")
+        audio = AudioChoice(configuration.text("audio.device") ?? "auto")
         countdown = Int(try configuration.number("kiosk.countdown_seconds"))
         workspace = ShotWorkspace(root: configuration.workspaceDirectory)
 
@@ -159,7 +164,7 @@ package struct KioskSettings: Sendable {
 
     /// The kiosk's shot: its length and camera, everything else at the defaults.
     func shotRequest(seconds: Double? = nil) -> ShotRequest {
-        ShotRequest(device: device, seconds: seconds ?? self.seconds)
+        ShotRequest(device: device, seconds: seconds ?? self.seconds, audio: audio)
     }
 
     /// What the preview streams: small and slow, since it is only looked at.

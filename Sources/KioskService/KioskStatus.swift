@@ -14,6 +14,17 @@ package struct KioskStatus: Codable, Sendable, Equatable {
         package var totalSeconds: Double
         package var frames: Int
         package var dropped: Int
+        /// The sound's level while recording, in dBFS (peak and RMS of the last ~100 ms).
+        package var soundPeakDBFS: Double?
+        package var soundRmsDBFS: Double?
+    }
+
+    /// The sound the kiosk records (`audio.device`).
+    package struct Sound: Codable, Sendable, Equatable {
+        /// auto, none, beep, or an ALSA device name.
+        package var choice: String
+        /// Sound is off by configuration (`audio.device = none`).
+        package var muted: Bool
     }
 
     package struct CurrentShot: Codable, Sendable, Equatable {
@@ -31,6 +42,8 @@ package struct KioskStatus: Codable, Sendable, Equatable {
         package var videoURL: String?
         /// The post it became, if it was posted.
         package var postedAs: String?
+        /// Its sound; nil for a silent shot.
+        package var audio: ShotAudio?
     }
 
     package struct Outbox: Codable, Sendable, Equatable {
@@ -60,6 +73,7 @@ package struct KioskStatus: Codable, Sendable, Equatable {
     /// Why the state is failed or camera-missing; when idle, why the last shot was not kept.
     package var message: String?
     package var camera: Camera
+    package var sound: Sound
     package var progress: Progress?
     package var currentShot: CurrentShot?
     package var outbox: Outbox

@@ -109,6 +109,16 @@ try:
         check("then it records (REC shown)", page.is_visible("#rec-dot"))
         check("the record button is disabled while recording", page.is_disabled("#record"))
         page.screenshot(path=str(artifacts / "3-recording.png"))
+        # The sound meter follows the test pattern's beep (0.1 s at -6 dBFS every second, silence
+        # between): it must reach the beep and fall back to silence while recording.
+        peaks = []
+        while page.evaluate("document.body.dataset.state") == "recording" and len(peaks) < 60:
+            value = page.evaluate("document.getElementById('sound-meter').dataset.peak")
+            if value:
+                peaks.append(float(value))
+            time.sleep(0.1)
+        check("the sound meter moves with the beep while recording (peak dBFS seen)",
+              peaks and max(peaks) > -12 and min(peaks) < -40, f"peaks={sorted(set(round(p) for p in peaks))}")
         page.wait_for_function("document.body.dataset.state === 'idle'", timeout=60000)
 
         page.wait_for_function("(() => { const v = document.getElementById('playback');"
@@ -118,6 +128,12 @@ try:
         page.evaluate("document.getElementById('playback').currentTime = 1.5")
         page.wait_for_function("document.getElementById('playback').currentTime >= 1.4", timeout=10000)
         check("seeking works (Range requests)", True)
+        # Chromium counts the sound it decoded: the shot played back with its sound track.
+        page.evaluate("(() => { const v = document.getElementById('playback'); v.muted = false; v.currentTime = 0; return v.play(); })()")
+        page.wait_for_function("document.getElementById('playback').webkitAudioDecodedByteCount > 0", timeout=15000)
+        check("the shot plays back with sound (audio decoded)", True)
+        check("the shot's details say it has sound", "sound" in page.inner_text("#shot-info") and "no sound" not in page.inner_text("#shot-info"),
+              page.inner_text("#shot-info"))
         page.screenshot(path=str(artifacts / "4-playback.png"))
 
         page.fill("#caption", caption)
@@ -140,6 +156,9 @@ try:
         store_duration = float(info.get("format", {}).get("duration", 0))
         check("the uploaded video is H.264 of ~3 s (ffprobe)",
               info.get("streams", [{}])[0].get("codec_name") == "h264" and 2.5 < store_duration < 3.6, probe.stdout)
+        check("the uploaded video has its AAC sound, and its metadata says so",
+              [st.get("codec_name") for st in info.get("streams", [])] == ["h264", "aac"]
+              and (meta.get("audio") or {}).get("codec") == "aac", f"{probe.stdout} audio={meta.get('audio')}")
         # The gallery: the new post first, 12 to a page, "More" for the rest, played from the cache.
         page.wait_for_function(f"(() => {{ const c = document.querySelector('#gallery .post');"
                                f" return c && c.dataset.id === '{post_id}'; }})()", timeout=30000)
