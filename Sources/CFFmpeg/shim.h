@@ -145,6 +145,7 @@ static inline AVStream *cff_avformat_new_stream(AVFormatContext *context, const 
 static inline int cff_avformat_alloc_output_context2(AVFormatContext **context, const AVOutputFormat *format, const char *name, const char *path) { return CFF_FN(CFF_AVFORMAT, avformat_alloc_output_context2)(context, format, name, path); }
 static inline int cff_av_write_trailer(AVFormatContext *context) { return CFF_FN(CFF_AVFORMAT, av_write_trailer)(context); }
 static inline int cff_av_write_frame(AVFormatContext *context, AVPacket *packet) { return CFF_FN(CFF_AVFORMAT, av_write_frame)(context, packet); }
+static inline int cff_av_interleaved_write_frame(AVFormatContext *context, AVPacket *packet) { return CFF_FN(CFF_AVFORMAT, av_interleaved_write_frame)(context, packet); }
 static inline int cff_avio_open(AVIOContext **context, const char *url, int flags) { return CFF_FN(CFF_AVFORMAT, avio_open)(context, url, flags); }
 static inline int cff_avio_closep(AVIOContext **context) { return CFF_FN(CFF_AVFORMAT, avio_closep)(context); }
 static inline const AVInputFormat *cff_av_find_input_format(const char *name) { return CFF_FN(CFF_AVFORMAT, av_find_input_format)(name); }

@@ -17,27 +17,21 @@ package enum MP4Remuxer {
                                 isVideo: false))
         }
         try writer.writeHeader()
-        // A fragmented file cannot carry an edit list. With sound, the writer shifted every stream
-        // by the AAC encoder's priming (1024 samples) so that it starts at 0 (see
-        // `MP4Writer.addAudio`), and the muxer stretched the first picture back to 0. Shifting all
-        // of them back by the priming puts the first picture at 0 again (its stretch cut off) and
-        // the priming before it, which this muxer trims with an edit list: the first word is not
-        // early, and the sound stays where it was against the picture. Without sound, the
-        // picture's own start is the shift.
-        let shift: (value: Int64, base: AVRational)
-        if let audio = input.audioStream, audio.pointee.codecpar.pointee.sample_rate > 0 {
-            let rate = Int64(audio.pointee.codecpar.pointee.sample_rate)
-            let padding = Int64(max(audio.pointee.codecpar.pointee.initial_padding, 1024))
-            shift = ((padding * 1_000_000 + rate - 1) / rate, AVRational(num: 1, den: 1_000_000))
-        } else {
-            shift = (video.pointee.start_time == CFF_AV_NOPTS_VALUE ? 0 : video.pointee.start_time, video.pointee.time_base)
-        }
+        // A fragmented file cannot carry an edit list, so the writer put the sound's AAC priming
+        // (1024 samples, before the first picture) at 0 and the sound after it 1024 samples late
+        // (see `MP4Writer.addAudio`). Moving the sound back by the priming puts it where it was
+        // captured against the picture and the priming before 0, which this muxer trims with an
+        // edit list: the first word is not early. The picture starts at 0 as it is.
         let packetOwner = try OwnedPacket()
         let packet = packetOwner.pointer
         defer { withExtendedLifetime(packetOwner) {} }
-        for track in tracks {
-            track.shift = cff_av_rescale_q(shift.value, shift.base, track.input.pointee.time_base)
+        for track in tracks where !track.isVideo && track.input.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_AAC {
+            let priming = Int64(max(track.input.pointee.codecpar.pointee.initial_padding, 1024))
+            let rate = track.input.pointee.codecpar.pointee.sample_rate
+            if rate > 0 { track.shift = cff_av_rescale_q(priming, AVRational(num: 1, den: rate), track.input.pointee.time_base) }
         }
+        let videoStart = video.pointee.start_time == CFF_AV_NOPTS_VALUE ? 0 : video.pointee.start_time
+        tracks[0].shift = videoStart
         do {
             while true {
                 let code = cff_av_read_frame(input.context, packet)
@@ -74,7 +68,6 @@ package enum MP4Remuxer {
         var shift: Int64 = 0
         private let pendingOwner: OwnedPacket?
         private var holding = false
-        private var wroteAny = false
         private var lastInterval: Int64
 
         init(input: UnsafeMutablePointer<AVStream>, output: UnsafeMutablePointer<AVStream>, isVideo: Bool) {
@@ -92,11 +85,6 @@ package enum MP4Remuxer {
             }
             packet.pointee.pts -= shift
             packet.pointee.dts -= shift
-            // The picture the fragmented muxer stretched back to 0 starts at 0, not before.
-            if isVideo && !holding && !wroteAny {
-                packet.pointee.pts = max(packet.pointee.pts, 0)
-                packet.pointee.dts = max(packet.pointee.dts, 0)
-            }
             if holding {
                 let interval = packet.pointee.dts - pending.pointee.dts
                 if interval > 0 { lastInterval = interval }
@@ -107,7 +95,6 @@ package enum MP4Remuxer {
             }
             cff_av_packet_move_ref(pending, packet)
             holding = true
-            wroteAny = true
         }
 
         func flush(writer: MP4Writer, endSeconds: Double?) throws(MediaError) {

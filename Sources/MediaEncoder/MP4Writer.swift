@@ -12,6 +12,9 @@ final class MP4Writer {
     private(set) var audioStream: UnsafeMutablePointer<AVStream>?
     private var headerWritten = false
     private let fragmented: Bool
+    /// Added to the sound's timestamps (in its time base): the sound encoder's priming, see `addAudio`.
+    private var audioShift: Int64 = 0
+    private var audioShiftBase = AVRational(num: 1, den: 1)
     private var closed = false
 
     init(path: String, fragmented: Bool) throws(MediaError) {
@@ -81,12 +84,14 @@ final class MP4Writer {
         audioStream = audio
         if fragmented && encoder.pointee.initial_padding > 0 && encoder.pointee.sample_rate > 0 {
             // The sound encoder's priming starts before the first picture (negative timestamps),
-            // which a fragmented file cannot trim. The muxer would shift every stream to start at 0,
-            // but only from the first negative packet on: a picture written before it kept its time
-            // and the sound came out 21 ms late. Shifting everything by the priming from the start
-            // puts the priming at 0 and keeps the two in step; the remux shifts back and trims it.
-            let padding = Int64(encoder.pointee.initial_padding), rate = Int64(encoder.pointee.sample_rate)
-            context.pointee.output_ts_offset = (padding * 1_000_000 + rate - 1) / rate
+            // which a fragmented file cannot trim: the muxer would shift the streams to start at 0,
+            // but only from the first negative packet on (pictures written before it kept their
+            // times, and behind a camera's first keyframe the sound failed to write), and it starts
+            // each track of a fragmented file at 0 anyway. So the sound is written priming first at
+            // 0: in the crash-safe file it plays 1024 samples (21 ms) late, within lip-sync limits,
+            // and the remux (`MP4Remuxer`) moves it back and trims the priming with an edit list.
+            audioShift = Int64(encoder.pointee.initial_padding)
+            audioShiftBase = encoder.pointee.time_base
         }
     }
 
@@ -96,7 +101,13 @@ final class MP4Writer {
         try MediaError.check(cff_avcodec_parameters_copy(added.pointee.codecpar, parameters), "avcodec_parameters_copy")
         added.pointee.codecpar.pointee.codec_tag = 0
         added.pointee.time_base = timeBase
-        if parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO { audioStream = added }
+        if parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO {
+            // The demuxer leaves AAC's frame size out; the muxer wants it for the sound's index.
+            if added.pointee.codecpar.pointee.frame_size == 0 && parameters.pointee.codec_id == AV_CODEC_ID_AAC {
+                added.pointee.codecpar.pointee.frame_size = 1024
+            }
+            audioStream = added
+        }
         return added
     }
 
@@ -111,14 +122,22 @@ final class MP4Writer {
     func writeAudio(_ packet: UnsafeMutablePointer<AVPacket>, from source: AVRational) throws(MediaError) {
         guard let audioStream else { return }
         cff_av_packet_rescale_ts(packet, source, audioStream.pointee.time_base)
+        if audioShift != 0 {
+            let offset = cff_av_rescale_q(audioShift, audioShiftBase, audioStream.pointee.time_base)
+            if packet.pointee.pts != CFF_AV_NOPTS_VALUE { packet.pointee.pts += offset }
+            if packet.pointee.dts != CFF_AV_NOPTS_VALUE { packet.pointee.dts += offset }
+        }
         packet.pointee.stream_index = audioStream.pointee.index
         try MediaError.check(cff_av_write_frame(context, packet), "av_write_frame", path: path)
     }
 
     /// Writes one packet of `target` (a remux), its timestamps already in that stream's time base.
+    /// Interleaved by the muxer: a fragmented recording holds each fragment's picture before its
+    /// sound, and the sound's priming (before the first picture) must reach the muxer first, or it
+    /// cannot be trimmed. (The remux is not crash-safe anyway, so buffering costs nothing.)
     func write(_ packet: UnsafeMutablePointer<AVPacket>, to target: UnsafeMutablePointer<AVStream>) throws(MediaError) {
         packet.pointee.stream_index = target.pointee.index
-        try MediaError.check(cff_av_write_frame(context, packet), "av_write_frame", path: path)
+        try MediaError.check(cff_av_interleaved_write_frame(context, packet), "av_interleaved_write_frame", path: path)
     }
 
     /// The stream's time base; valid after `writeHeader` (the muxer may change it).

@@ -95,6 +95,46 @@ import VideoCapture
         #expect(try Self.audioStream("\(ws)/current/video.mp4")["codec_name"] == nil)
     }
 
+    /// A camera's own H.264 (copied, not re-encoded) gets sound too: the sound waits for the first
+    /// keyframe (the file's time 0) and starts there, in sync.
+    @Test func cameraH264GetsSoundToo() throws {
+        let dir = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // 4 s of the flashing pattern at 15 fps as H.264 access units, a keyframe every 15 frames.
+        let width = 320, height = 240, fps = 15, count = 60
+        var image = [UInt8](repeating: 0, count: width * height * 3 / 2)
+        var raw = Data()
+        for frame in 0..<count {
+            TestPattern.draw(into: &image, width: width, height: height, frame: UInt64(frame), flash: frame % fps == 0)
+            raw.append(contentsOf: image)
+        }
+        try raw.write(to: URL(fileURLWithPath: "\(dir)/in.yuv"))
+        let encoded = try Tools.run("ffmpeg", ["-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-r", "\(fps)",
+                                               "-i", "\(dir)/in.yuv", "-c:v", "libx264", "-bf", "0", "-g", "\(fps)", "-x264-params", "repeat-headers=1",
+                                               "-bsf:v", "h264_mp4toannexb", "-f", "image2", "\(dir)/f%03d.h264"])
+        try #require(encoded.status == 0, "\(encoded.stderr)")
+        let input = CaptureFormat(pixelFormat: .h264, width: width, height: height, frameRate: FrameRate(fps))
+        let recorder = try MP4Encoder(path: "\(dir)/out.frag", input: input, settings: EncoderSettings(), audio: ToneSource().format)
+        let tone = ToneSource(origin: 1_000_000)
+        for frame in 0..<count {
+            let time = 1_000_000 + Int64(frame) * 1_000_000 / Int64(fps)
+            let unit = try Data(contentsOf: URL(fileURLWithPath: String(format: "\(dir)/f%03d.h264", frame + 1)))
+            try unit.withUnsafeBytes { bytes in
+                try recorder.append(VideoFrame(format: input, bytes: bytes, timestampMicroseconds: time, sequence: UInt64(frame)))
+            }
+            try recorder.appendAudio(tone.take(until: time))
+        }
+        let summary = try recorder.finish()
+        #expect(summary.encoder == "copy" && summary.audio?.codec == "aac")
+        try MP4Remuxer.faststart(from: "\(dir)/out.frag", to: "\(dir)/out.mp4", endSeconds: summary.durationSeconds)
+        #expect(try Self.audioStream("\(dir)/out.mp4")["codec_name"] == "aac")
+        let offsets = try Self.offsets("\(dir)/out.mp4")
+        #expect(offsets.count == 3, "\(offsets)")
+        for pair in offsets {
+            #expect(pair.offset >= Self.earliest && pair.offset <= Self.latest, "beep at \(pair.flash) s is \(Int((pair.offset * 1000).rounded())) ms off")
+        }
+    }
+
     /// A sound card whose clock runs 0.3% fast or slow against the camera's (uncorrected: 60 ms
     /// after 20 s, 360 ms after 2 minutes) stays in sync: the encoder follows the capture times.
     /// The card is simulated only in its clock: its samples are stamped with the true times, as a
