@@ -46,7 +46,7 @@ let package = Package(
         // What the code needs beyond FoundationEssentials (threads, a lock, paths, printf, trimming),
         // so the binary does not link all of Foundation and its ICU data.
         .target(name: "SystemSupport", swiftSettings: swiftSettings),
-        .target(name: "VideoCapture", dependencies: ["CV4L2"], swiftSettings: swiftSettings),
+        .target(name: "VideoCapture", dependencies: ["CV4L2", "SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "AudioCapture", dependencies: ["CAlsa", "SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "MediaEncoder", dependencies: ["CFFmpeg", "VideoCapture", "AudioCapture"], swiftSettings: swiftSettings),
         .target(name: "StorageUpload", dependencies: ["CCurl", "COpenSSL", "SystemSupport"],

@@ -79,18 +79,7 @@ enum SoundNodes {
             .map { "\(directory)/\($0)" }.first { access($0, R_OK | W_OK) != 0 && errno == EACCES }
     }
 
-    static func listDirectory(_ path: String) -> [String] {
-        guard let dir = opendir(path) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
+    static func listDirectory(_ path: String) -> [String] { DirectoryListing.namesIfReadable(path) }
 
     private static func readLink(_ path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 512)

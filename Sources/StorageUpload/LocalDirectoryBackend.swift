@@ -96,14 +96,12 @@ extension LocalDirectoryBackend {
         let folder = slash.map { String(prefix[..<$0]) } ?? ""
         let directory = folder.isEmpty ? path(forKey: "").dropLastSlash : path(forKey: folder)
         let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        do throws(Descriptors.Errno) {
+            names = try DirectoryListing.names(in: directory)
         } catch {
-            if try !LocalFiles.exists(directory, operation: "list") { return ObjectListing(entries: [], isTruncated: false) }
-            // It exists but cannot be listed: the reason is what opening it says.
-            let fd = try LocalFiles.call("list", directory) { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-            close(fd)
-            throw StorageError(.local(errno: EIO), "cannot list \(directory): \(error).", retryable: false)
+            // A folder nothing was stored in yet is an empty listing; any other failure keeps its errno.
+            if error.code == ENOENT { return ObjectListing(entries: [], isTruncated: false) }
+            throw LocalFiles.error("list", directory, code: error.code)
         }
         let limit = min(max(maxKeys, 1), 1000)
         var keys = names.filter { !$0.hasPrefix(".") }.map { folder.isEmpty ? $0 : "\(folder)/\($0)" }

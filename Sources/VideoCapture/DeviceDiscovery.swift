@@ -1,6 +1,7 @@
 internal import CV4L2
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// One V4L2 node as `recorder devices` shows it.
@@ -125,18 +126,7 @@ package enum DeviceDiscovery {
         return result
     }
 
-    static func listDirectory(_ path: String) -> [String] {
-        guard let dir = opendir(path) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
+    static func listDirectory(_ path: String) -> [String] { DirectoryListing.namesIfReadable(path) }
 }
 
 /// Whether a camera can be opened right now.

@@ -170,6 +170,22 @@ import Glibc
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(root)/p/videos") == ["x.mp4"])
     }
 
+    /// Listing: a folder nothing was stored in is an empty page; a folder that cannot be listed is
+    /// an error with its own errno (here ENOTDIR: a file where the folder should be), never EIO or
+    /// an empty page that would hide the posts.
+    @Test func listingSaysWhyAFolderCannotBeListed() throws {
+        let root = NSTemporaryDirectory() + "store-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = LocalDirectoryBackend(root: root, prefix: "p/")
+        try store.prepare()
+        #expect(try store.list(prefix: "feed/", startAfter: nil, maxKeys: 10).entries.isEmpty)
+        try FileManager.default.createDirectory(atPath: "\(root)/p", withIntermediateDirectories: true)
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: "\(root)/p/feed"))
+        let error = #expect(throws: StorageError.self) { try store.list(prefix: "feed/", startAfter: nil, maxKeys: 10) }
+        #expect(error?.kind == .local(errno: ENOTDIR), "\(String(describing: error))")
+        #expect(error?.message.contains("list") == true && error?.message.contains("\(root)/p/feed") == true, "\(String(describing: error))")
+    }
+
     /// A queued post's store compares as the store, not as typed: a relative path is absolute, a
     /// missing directory's path is normalised lexically, an endpoint keeps no credentials and no
     /// default port.
