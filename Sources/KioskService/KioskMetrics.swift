@@ -13,6 +13,10 @@ package final class KioskMetrics: Sendable {
     let framesCaptured: Counter
     let framesDropped: Counter
     let encodeFPS: Gauge
+    let shotsWithSound: Counter
+    let shotsSilent: Counter
+    let soundOverruns: Counter
+    let soundLost: Counter
     let postsQueued: Counter
     let postsUploaded: Counter
     let postsFailed: Counter
@@ -37,6 +41,13 @@ package final class KioskMetrics: Sendable {
         framesDropped = registry.makeCounter(
             descriptor: name("frames_dropped", "total", "Frames the camera delivered late or the encoder could not keep up with."))
         encodeFPS = registry.makeGauge(descriptor: name("encode", "fps", "Frames per second of the last finished shot."))
+        let soundName = name("shots_sound", "total", "Shots kept, by sound: with (a sound track) or without (no microphone, or sound off).")
+        shotsWithSound = registry.makeCounter(descriptor: soundName, labels: [("sound", "with")])
+        shotsSilent = registry.makeCounter(descriptor: soundName, labels: [("sound", "without")])
+        soundOverruns = registry.makeCounter(
+            descriptor: name("sound_overruns", "total", "Times the microphone's buffer overflowed (the process did not read it in time); each gap was filled with silence."))
+        soundLost = registry.makeCounter(
+            descriptor: name("sound_lost", "total", "Shots whose sound stopped before the picture (the microphone went away)."))
         postsQueued = registry.makeCounter(descriptor: name("posts_queued", "total", "Posts put into the outbox."))
         postsUploaded = registry.makeCounter(descriptor: name("posts_uploaded", "total", "Posts the store confirmed."))
         postsFailed = registry.makeCounter(
@@ -57,6 +68,13 @@ package final class KioskMetrics: Sendable {
             (result.cameraLost == nil ? shots : shotsCameraLost).increment()
             framesCaptured.increment(by: Int64(result.shot.frames))
             framesDropped.increment(by: Int64(result.shot.framesDropped))
+            if let audio = result.shot.audio {
+                shotsWithSound.increment()
+                soundOverruns.increment(by: Int64(audio.overruns))
+                if audio.endedEarly != nil { soundLost.increment() }
+            } else {
+                shotsSilent.increment()
+            }
             if result.shot.durationSeconds > 0 {
                 encodeFPS.set(to: Double(result.shot.frames) / result.shot.durationSeconds)
             }

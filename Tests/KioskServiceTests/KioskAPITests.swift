@@ -249,6 +249,9 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
             try await client.execute(uri: "/metrics", method: .get) { response in
                 let text = String(buffer: response.body)
                 #expect(text.contains(#"recorder_shots_total{result="ok"} 1"#))
+                // The test pattern's shot has its beep.
+                #expect(text.contains(#"recorder_shots_sound_total{sound="with"} 1"#), "\(text)")
+                #expect(text.contains("recorder_sound_overruns_total 0"))
                 #expect(text.contains("recorder_posts_queued_total 1"))
                 #expect(text.contains("recorder_posts_uploaded_total 1"))
                 #expect(text.contains("recorder_upload_bytes_total \(size)"))
