@@ -140,7 +140,8 @@ package final class Kiosk: Sendable {
         // helper thread: every status request and event asks for them.
         let workspace = settings.workspace, enqueuer = self.enqueuer, outboxRoot = drain.outbox.root
         let cameraLost = camera.lastShotCameraLost
-        let (current, workspaceFree, outboxFree) = await BlockingWork.run { () -> (KioskStatus.CurrentShot?, Int64?, Int64?) in
+        let audioChoice = settings.audio, cameraName = camera.camera
+        let (current, workspaceFree, outboxFree, soundSource) = await BlockingWork.run { () -> (KioskStatus.CurrentShot?, Int64?, Int64?, String?) in
             var current: KioskStatus.CurrentShot?
             if let shot = workspace.currentShot() {
                 let playable = FileManager.default.isReadableFile(atPath: shot.videoPath)
@@ -151,14 +152,15 @@ package final class Kiosk: Sendable {
                     videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: enqueuer.postedID(shot),
                     audio: shot.audio)
             }
-            return (current, LocalFiles.freeBytes(workspace.root), LocalFiles.freeBytes(outboxRoot))
+            return (current, LocalFiles.freeBytes(workspace.root), LocalFiles.freeBytes(outboxRoot),
+                    AudioSelector.describe(audioChoice, camera: cameraName))
         }
         let needed = settings.shotRequest().bytesNeeded
         let low = (workspaceFree.map { $0 < needed } ?? false) || (outboxFree.map { $0 < needed / 2 } ?? false)
         return KioskStatus(
             state: camera.state.name, countdown: countdown, message: message,
             camera: .init(device: camera.camera, present: camera.cameraPresent, previewRunning: previewRunning),
-            sound: .init(choice: settings.audio.text, muted: settings.audio == .none),
+            sound: .init(choice: settings.audio.text, muted: settings.audio == .none, source: soundSource),
             progress: camera.progress.map {
                 .init(elapsedSeconds: $0.elapsedSeconds, totalSeconds: $0.totalSeconds, frames: $0.frames, dropped: $0.dropped,
                       soundPeakDBFS: $0.soundLevel?.peakDBFS, soundRmsDBFS: $0.soundLevel?.rmsDBFS)

@@ -153,9 +153,10 @@ function render(s) {
     $("progress").textContent = "";
   }
   // The sound: off by configuration, or its level while recording (peak, -60 to 0 dBFS).
-  const muted = s.sound && s.sound.muted;
-  $("sound-label").textContent = muted ? "sound off" : "sound";
-  $("sound-meter").style.display = muted ? "none" : "inline-block";
+  const muted = s.sound && s.sound.muted, source = s.sound && s.sound.source;
+  $("sound-label").textContent = muted ? "sound off" : source ? "sound" : "no microphone";
+  $("sound").title = source ? "sound from " + source : "";
+  $("sound-meter").style.display = muted || !source ? "none" : "inline-block";
   const peak = s.progress && s.state === "recording" ? s.progress.soundPeakDBFS : null;
   $("sound-meter").value = peak == null ? -60 : Math.max(-60, Math.min(0, peak));
   $("sound-meter").dataset.peak = peak == null ? "" : String(peak);

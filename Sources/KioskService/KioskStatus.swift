@@ -25,6 +25,9 @@ package struct KioskStatus: Codable, Sendable, Equatable {
         package var choice: String
         /// Sound is off by configuration (`audio.device = none`).
         package var muted: Bool
+        /// What a shot would record its sound from ("test beep", "hw:CARD=C920,DEV=0"); nil when
+        /// there is none: sound off, or a camera without a microphone of its own.
+        package var source: String?
     }
 
     package struct CurrentShot: Codable, Sendable, Equatable {

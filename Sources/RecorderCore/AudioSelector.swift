@@ -2,7 +2,23 @@ import AudioCapture
 import VideoCapture
 
 /// Opens the sound source an `AudioChoice` names, for the picture source already open.
-enum AudioSelector {
+package enum AudioSelector {
+    /// What a shot from `camera` (a device path, "testsrc", or `DeviceDiscovery.testPatternName`)
+    /// would take its sound from, without opening anything: nil for none (sound off, or a camera
+    /// without a microphone of its own).
+    package static func describe(_ choice: AudioChoice, camera: String) -> String? {
+        switch choice {
+        case .none: return nil
+        case .beep: return "test beep"
+        case .device(let name): return name
+        case .auto:
+            // The kiosk names the pattern "test pattern", or "test pattern (no camera found)".
+            if camera == SourceSelector.testPattern || camera.hasPrefix("test pattern") { return "test beep" }
+            guard camera.hasPrefix("/dev/") else { return nil }
+            return AudioDevices.microphone(pairedWithCamera: camera)?.name
+        }
+    }
+
     /// nil when the shot is silent; `notes` says why when the user might have expected sound.
     static func open(_ choice: AudioChoice, for video: any FrameSource) throws(AudioError) -> (source: (any AudioSource)?, notes: [String]) {
         switch choice {

@@ -91,6 +91,9 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
                 let status = object(response)
                 #expect(status["state"] as? String == "idle")
                 #expect((status["camera"] as? [String: Any])?["present"] as? Bool == true)
+                // The test pattern's shots have its beep: the page shows a meter, not "no microphone".
+                let sound = status["sound"] as? [String: Any]
+                #expect(sound?["source"] as? String == "test beep" && sound?["muted"] as? Bool == false, "\(String(describing: sound)) camera \(String(describing: status["camera"]))")
                 #expect((status["outbox"] as? [String: Any])?["depth"] as? Int == 0)
                 #expect((status["disk"] as? [String: Any])?["workspaceFreeBytes"] as? Int ?? 0 > 0)
             }
