@@ -40,3 +40,22 @@ package struct AudioLevelMeter: Sendable {
         return level
     }
 }
+
+extension AudioLevelMeter {
+    /// The level of every window `chunk` completes, in order: a chunk longer than a window (the
+    /// test beep hands over as much as was asked) is measured window by window, not as one.
+    package mutating func levels(of chunk: AudioChunk) -> [AudioLevel] {
+        let bytesPerFrame = format.bytesPerFrame
+        var levels: [AudioLevel] = []
+        chunk.bytes.withUnsafeBytes { bytes in
+            var frame = 0
+            while frame < chunk.frames {
+                let count = min(window, chunk.frames - frame)
+                let slice = UnsafeRawBufferPointer(rebasing: bytes[(frame * bytesPerFrame)..<min((frame + count) * bytesPerFrame, bytes.count)])
+                if let level = add(slice, frames: count) { levels.append(level) }
+                frame += count
+            }
+        }
+        return levels
+    }
+}

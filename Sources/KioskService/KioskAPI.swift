@@ -46,6 +46,21 @@ package enum KioskAPI {
         var caption: String?
     }
 
+    /// `GET /api/sound`: the sound's level for the page's meter (nulls when there is none).
+    struct SoundLevel: Encodable {
+        var peakDBFS: Double?
+        var rmsDBFS: Double?
+
+        // Written by hand so that no level is `null`, not a missing key.
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(peakDBFS, forKey: .peakDBFS)
+            try c.encode(rmsDBFS, forKey: .rmsDBFS)
+        }
+
+        enum CodingKeys: String, CodingKey { case peakDBFS, rmsDBFS }
+    }
+
     struct Health: Encodable {
         var healthy: Bool
         var reasons: [String]?

@@ -157,9 +157,7 @@ function render(s) {
   $("sound-label").textContent = muted ? "sound off" : source ? "sound" : "no microphone";
   $("sound").title = source ? "sound from " + source : "";
   $("sound-meter").style.display = muted || !source ? "none" : "inline-block";
-  const peak = s.progress && s.state === "recording" ? s.progress.soundPeakDBFS : null;
-  $("sound-meter").value = peak == null ? -60 : Math.max(-60, Math.min(0, peak));
-  $("sound-meter").dataset.peak = peak == null ? "" : String(peak);
+  if (s.state === "recording") showLevel(s.progress ? s.progress.soundPeakDBFS : null);
   // Problems first: the camera, then the disk, then a failed shot.
   if (!s.camera.present) banner("The camera is missing: " + (s.message || s.camera.device) + ". Plug it in; the kiosk picks it up by itself.", true);
   else if (s.disk.low) banner("The disk is nearly full: new shots may fail. Free some space.", true);
@@ -318,6 +316,19 @@ function connect() {
 }
 connect();
 loadGallery(true);
+// The sound meter: the peak of the last half second, -60 to 0 dBFS.
+function showLevel(peak) {
+  $("sound-meter").value = peak == null ? -60 : Math.max(-60, Math.min(0, peak));
+  $("sound-meter").dataset.peak = peak == null ? "" : String(peak);
+}
+// While idle, the microphone's level four times a second (the kiosk opens it for the meter and
+// lets go of it when a shot starts or nobody asks).
+let soundBusy = false;
+setInterval(() => {
+  if (soundBusy || !status || document.hidden || status.state !== "idle" || !status.sound || !status.sound.source) return;
+  soundBusy = true;
+  api("/api/sound").then((l) => showLevel(l.peakDBFS)).catch(() => {}).finally(() => { soundBusy = false; });
+}, 250);
 // Progress, the sound meter and upload percentages change between events: re-read while something
 // moves (four times a second while recording, for the meter).
 setInterval(() => {

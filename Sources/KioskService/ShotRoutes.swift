@@ -5,6 +5,7 @@ import NIOCore
 import RecorderCore
 import StorageUpload
 import SystemSupport
+import AudioCapture
 
 /// The camera and the shot, under `/api`: status and its event stream, shoot, stop, post, the
 /// current shot's video and the live preview.
@@ -14,6 +15,11 @@ enum ShotRoutes {
 
         routes.get("status") { _, _ in
             KioskAPI.encoded(await kiosk.status())
+        }
+
+        routes.get("sound") { _, _ in
+            let level = await kiosk.manager.soundLevel(kiosk.settings.audio)
+            return KioskAPI.encoded(KioskAPI.SoundLevel(peakDBFS: level?.peakDBFS, rmsDBFS: level?.rmsDBFS))
         }
 
         routes.get("events") { _, _ in

@@ -1,3 +1,4 @@
+import AudioCapture
 import Dispatch
 import FoundationEssentials
 import Synchronization
@@ -83,6 +84,11 @@ package actor CameraManager {
     /// Why the last shot was not kept, until the next one starts.
     private var lastDiscarded: String?
     private var cameraDescription: String
+    /// The microphone while idle, for the page's meter; see `soundLevel`.
+    private var soundMonitor: SoundMonitor?
+    private var lastSoundRequest: ContinuousClock.Instant?
+    /// When opening the idle microphone last failed: not tried again for a few seconds.
+    private var soundMonitorFailedAt: ContinuousClock.Instant?
 
     package init(workspace: ShotWorkspace, device: String? = nil, preview: PreviewTap = PreviewTap()) {
         self.workspace = workspace
@@ -206,6 +212,8 @@ package actor CameraManager {
                         notice: @escaping @Sendable (String) -> Void,
                         progress: @escaping @Sendable (ShotProgress) -> Void) async throws(RecorderError) -> ShotResult {
         await closePreview()
+        // The shot opens the microphone itself: the idle meter lets go of it first.
+        await closeSoundMonitor()
         // Copies for the preview only while somebody watches it (never for `recorder shoot`).
         let watched = lastPreviewRequest.map { ContinuousClock.now - $0 < .seconds(Self.previewIdleSeconds) } ?? false
         let outcome = await run(request, stop: stop, preview: watched ? preview : nil, notice: notice, progress: progress)
@@ -421,10 +429,51 @@ package actor CameraManager {
 
     /// Closes the preview camera when nobody asked for a picture for `idleSeconds`.
     package func expirePreview(idleSeconds: Double) async {
+        if let last = lastSoundRequest, soundMonitor != nil, ContinuousClock.now - last > .seconds(idleSeconds) {
+            await closeSoundMonitor()
+        }
         guard let last = lastPreviewRequest, previewSession != nil else { return }
         if ContinuousClock.now - last > .seconds(idleSeconds) || previewSession?.isFinished == true {
             await closePreview()
         }
+    }
+
+    /// The sound's level for a meter: the shot's while recording; while idle, the microphone's
+    /// (opened on the first ask, closed before a shot and when nobody asked for a while). nil when
+    /// there is no sound to measure (sound off, no microphone, or it cannot be opened).
+    package func soundLevel(_ choice: AudioChoice) async -> AudioLevel? {
+        switch state {
+        case .idle, .failed: break
+        case .countdown, .starting, .finishing, .cameraMissing: return nil
+        case .recording: return progressBox.value.withLock { $0?.soundLevel }
+        }
+        lastSoundRequest = .now
+        if soundMonitor == nil {
+            if let failed = soundMonitorFailedAt, ContinuousClock.now - failed < .seconds(5) { return nil }
+            guard let device = AudioSelector.describe(choice, camera: cameraDescription) else { return nil }
+            let opened = await Self.onQueue { () -> Result<SoundMonitor, AudioError> in
+                do throws(AudioError) { return .success(try SoundMonitor.open(device)) } catch { return .failure(error) }
+            }
+            guard case .success(let monitor) = opened else {
+                soundMonitorFailedAt = .now
+                return nil
+            }
+            // A shot may have started while it opened: it needs the microphone.
+            switch state {
+            case .idle, .failed:
+                if soundMonitor == nil { soundMonitor = monitor } else { await Self.onQueue { monitor.close() } }
+            default:
+                await Self.onQueue { monitor.close() }
+                return nil
+            }
+        }
+        return soundMonitor?.level()
+    }
+
+    private func closeSoundMonitor() async {
+        guard let monitor = soundMonitor else { return }
+        soundMonitor = nil
+        await Self.onQueue { monitor.close() }
     }
 
     /// Whether the preview camera is streaming.

@@ -106,9 +106,7 @@ final class ShotJob {
         var lastAdmitted: Int64?
         var meter = audio.map { AudioLevelMeter(format: $0.format, windowFrames: $0.format.sampleRate / 10) }
         var soundLevel: AudioLevel?
-        // A meter's peak hold: the loudest of the last five 100 ms windows, so a short sound is
-        // still on the meter when a page reads the status a few times a second.
-        var recentLevels: [AudioLevel] = []
+        var hold = AudioLevelHold()
         // Admits frames until the asked duration is reached, timed from the first frame.
         func admit(_ stamp: FrameStamp) -> Bool {
             let start = first ?? stamp.timestampMicroseconds
@@ -136,13 +134,7 @@ final class ShotJob {
                 if delivered, let audio, let lastAdmitted {
                     let chunks = audio.take(until: lastAdmitted)
                     for chunk in chunks {
-                        chunk.bytes.withUnsafeBytes { bytes in
-                            if let level = meter?.add(bytes, frames: chunk.frames) {
-                                recentLevels = Array((recentLevels + [level]).suffix(5))
-                                soundLevel = AudioLevel(peakDBFS: recentLevels.map(\.peakDBFS).max()!,
-                                                        rmsDBFS: recentLevels.map(\.rmsDBFS).max()!)
-                            }
-                        }
+                        for level in meter?.levels(of: chunk) ?? [] { soundLevel = hold.add(level) }
                     }
                     try recorder.appendAudio(chunks)
                 }

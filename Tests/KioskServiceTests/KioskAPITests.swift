@@ -81,6 +81,27 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
 }
 
 @Suite(.serialized) struct KioskAPITests {
+    /// While idle, `/api/sound` gives the meter the test beep's level a few times a second: it
+    /// reaches the beep (-6 dBFS) and falls back to silence between beeps.
+    @Test func idleSoundLevelFollowsTheBeep() async throws {
+        let fixture = try KioskFixture()
+        defer { fixture.remove() }
+        await fixture.start()
+        try await fixture.application().test(.router) { client in
+            var peaks: [Double] = []
+            for _ in 0..<14 {
+                try await client.execute(uri: "/api/sound", method: .get) { response in
+                    #expect(response.status == .ok)
+                    let level = object(response)
+                    #expect(level.keys.contains("peakDBFS") && level.keys.contains("rmsDBFS"), "\(level)")
+                    if let peak = level["peakDBFS"] as? Double { peaks.append(peak) }
+                }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            #expect((peaks.max() ?? -200) > -12 && (peaks.min() ?? 0) < -40, "peaks \(peaks)")
+        }
+    }
+
     @Test func statusHealthAndPage() async throws {
         let fixture = try KioskFixture()
         defer { fixture.remove() }

@@ -99,6 +99,15 @@ try:
         width = page.evaluate("document.getElementById('preview').naturalWidth")
         check("the live preview shows a camera picture", width == 640, f"naturalWidth={width}")
         page.screenshot(path=str(artifacts / "1-idle-preview.png"))
+        # While idle the meter shows the microphone (here the test beep) too.
+        idle_peaks = []
+        for _ in range(25):
+            value = page.evaluate("document.getElementById('sound-meter').dataset.peak")
+            if value:
+                idle_peaks.append(float(value))
+            time.sleep(0.1)
+        check("the sound meter moves with the beep while idle",
+              idle_peaks and max(idle_peaks) > -12 and min(idle_peaks) < -40, f"peaks={sorted(set(round(p) for p in idle_peaks))}")
 
         page.click("#record")
         page.wait_for_function("document.body.dataset.state === 'countdown'", timeout=10000)
