@@ -99,15 +99,18 @@ try:
         width = page.evaluate("document.getElementById('preview').naturalWidth")
         check("the live preview shows a camera picture", width == 640, f"naturalWidth={width}")
         page.screenshot(path=str(artifacts / "1-idle-preview.png"))
-        # While idle the meter shows the microphone (here the test beep) too.
-        idle_peaks = []
-        for _ in range(25):
-            value = page.evaluate("document.getElementById('sound-meter').dataset.peak")
-            if value:
-                idle_peaks.append(float(value))
-            time.sleep(0.1)
-        check("the sound meter moves with the beep while idle",
-              idle_peaks and max(idle_peaks) > -12 and min(idle_peaks) < -40, f"peaks={sorted(set(round(p) for p in idle_peaks))}")
+        # The sound meter follows the test pattern's beep (0.1 s at -6 dBFS every second, silence
+        # between): it must reach the beep and fall back to silence, while idle and while recording.
+        def meter_follows_beep(state, samples):
+            peaks = []
+            while page.evaluate("document.body.dataset.state") == state and len(peaks) < samples:
+                value = page.evaluate("document.getElementById('sound-meter').dataset.peak")
+                if value:
+                    peaks.append(float(value))
+                time.sleep(0.1)
+            check(f"the sound meter moves with the beep while {state}",
+                  peaks and max(peaks) > -12 and min(peaks) < -40, f"peaks={sorted(set(round(p) for p in peaks))}")
+        meter_follows_beep("idle", 25)
 
         page.click("#record")
         page.wait_for_function("document.body.dataset.state === 'countdown'", timeout=10000)
@@ -118,16 +121,7 @@ try:
         check("then it records (REC shown)", page.is_visible("#rec-dot"))
         check("the record button is disabled while recording", page.is_disabled("#record"))
         page.screenshot(path=str(artifacts / "3-recording.png"))
-        # The sound meter follows the test pattern's beep (0.1 s at -6 dBFS every second, silence
-        # between): it must reach the beep and fall back to silence while recording.
-        peaks = []
-        while page.evaluate("document.body.dataset.state") == "recording" and len(peaks) < 60:
-            value = page.evaluate("document.getElementById('sound-meter').dataset.peak")
-            if value:
-                peaks.append(float(value))
-            time.sleep(0.1)
-        check("the sound meter moves with the beep while recording (peak dBFS seen)",
-              peaks and max(peaks) > -12 and min(peaks) < -40, f"peaks={sorted(set(round(p) for p in peaks))}")
+        meter_follows_beep("recording", 60)
         page.wait_for_function("document.body.dataset.state === 'idle'", timeout=60000)
 
         page.wait_for_function("(() => { const v = document.getElementById('playback');"
