@@ -69,7 +69,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "RecorderCLI",
-            dependencies: ["RecorderCore", "KioskService", "VideoCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
+            dependencies: ["RecorderCore", "KioskService", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
                            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioCapture
 import Dispatch
 import FoundationEssentials
 import Glibc
@@ -32,7 +33,9 @@ struct ShootCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp(
         "Sound (audio.device): auto (the camera's own microphone; the test beep with the test pattern), none, beep (the test beep), or an ALSA capture device such as hw:CARD=C920,DEV=0 (`recorder devices` lists them).",
-        valueName: "device"))
+        valueName: "device"),
+            // Completes the microphones this machine has now, and the built-in choices.
+            completion: .custom { _, _, _ in ["auto", "none", "beep"] + AudioDevices.list().map(\.name) })
     var audio: String?
 
     @Option(name: .shortAndLong, parsing: .unconditional,

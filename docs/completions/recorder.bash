@@ -188,7 +188,7 @@ _recorder_shoot() {
     repeating_flags=()
     non_repeating_flags=(--quiet -q --verbose -v --json --version -h --help)
     repeating_options=(--set)
-    non_repeating_options=(-t --seconds --device -d --size -s -r --fps --format --bitrate --preset --crf --stall-timeout --min-seconds --config --workspace)
+    non_repeating_options=(-t --seconds --device -d --audio --size -s -r --fps --format --bitrate --preset --crf --stall-timeout --min-seconds --config --workspace)
     __recorder_offer_flags_options 0
 
     # Offer option value completions
@@ -198,6 +198,10 @@ _recorder_shoot() {
         ;;
     '--device'|'-d')
         __recorder_add_completions -W "$(__recorder_custom_complete ---completion shoot -- --device "${COMP_CWORD}" "$(__recorder_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--audio')
+        __recorder_add_completions -W "$(__recorder_custom_complete ---completion shoot -- --audio "${COMP_CWORD}" "$(__recorder_cursor_index_in_current_word)")"
         return
         ;;
     '--size'|'-s')

@@ -23,7 +23,7 @@ function __recorder_parse_tokens -S
         __recorder_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'shoot'
-            __recorder_parse_subcommand 0 't/seconds=' 'd/device=' 's/size=' 'r/fps=' 'format=' 'bitrate=' 'preset=' 'crf=' 'stall-timeout=' 'min-seconds=' 'q/quiet' 'v/verbose' 'config=' 'set=+' 'workspace=' 'json' 'version' 'h/help'
+            __recorder_parse_subcommand 0 't/seconds=' 'd/device=' 'audio=' 's/size=' 'r/fps=' 'format=' 'bitrate=' 'preset=' 'crf=' 'stall-timeout=' 'min-seconds=' 'q/quiet' 'v/verbose' 'config=' 'set=+' 'workspace=' 'json' 'version' 'h/help'
         case 'post'
             __recorder_parse_subcommand 0 'caption=' 'caption-file=' 'shot=' 'dry-run' 'attempts=' 'q/quiet' 'config=' 'set=+' 'backend=' 'store-dir=' 'create' 'endpoint=' 'bucket=' 'region=' 'prefix=' 'outbox=' 'workspace=' 'json' 'version' 'h/help'
         case 'outbox'
@@ -129,6 +129,7 @@ complete -c 'recorder' -n '__recorder_should_offer_completions_for_positional "r
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_positional "recorder" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder shoot" seconds t' -s 't' -l 'seconds' -d 'How long to record, in seconds (shoot.seconds, default 15).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder shoot" d device' -l 'device' -s 'd' -d 'Camera (shoot.device): a /dev/video path, a /dev/v4l/by-id name, an index from `recorder devices`, \'testsrc\' for the built-in test pattern, or y4m:FILE. Default: the first camera, else the test pattern.' -rfka '(__recorder_custom_completion ---completion shoot -- --device (count (__recorder_tokens -pc)) (__recorder_tokens -tC))'
+complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder shoot" audio' -l 'audio' -d 'Sound (audio.device): auto (the camera\'s own microphone; the test beep with the test pattern), none, beep (the test beep), or an ALSA capture device such as hw:CARD=C920,DEV=0 (`recorder devices` lists them).' -rfka '(__recorder_custom_completion ---completion shoot -- --audio (count (__recorder_tokens -pc)) (__recorder_tokens -tC))'
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder shoot" s size' -l 'size' -s 's' -d 'Picture size (shoot.size), e.g. 1280x720 (default 1280x720, or the closest the camera offers).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder shoot" fps r' -s 'r' -l 'fps' -d 'Frames per second (shoot.fps; default 30, or the closest the camera offers).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder shoot" format' -l 'format' -d 'Camera pixel format (shoot.format): auto (cheapest for the CPU), yuyv, uyvy, nv12, yu12, rgb24, grey, mjpeg, h264, ...' -rfka 'auto yuyv yvyu uyvy nv12 nv21 yu12 yv12 yuv422p rgb24 bgr24 xbgr32 abgr32 rgb565 grey mjpeg jpeg h264'

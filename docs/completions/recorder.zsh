@@ -82,6 +82,7 @@ _recorder_shoot() {
     local -ar arg_specs=(
         '(-t --seconds)'{-t,--seconds}'[How long to record, in seconds (shoot.seconds, default 15).]:seconds:'
         '(--device -d)'{--device,-d}'[Camera (shoot.device)\: a /dev/video path, a /dev/v4l/by-id name, an index from `recorder devices`, '\''testsrc'\'' for the built-in test pattern, or y4m\:FILE. Default\: the first camera, else the test pattern.]:device:{__recorder_custom_complete ---completion shoot -- --device "${current_word_index}" "$(__recorder_cursor_index_in_current_word)"}'
+        '--audio[Sound (audio.device)\: auto (the camera'\''s own microphone; the test beep with the test pattern), none, beep (the test beep), or an ALSA capture device such as hw\:CARD=C920,DEV=0 (`recorder devices` lists them).]:device:{__recorder_custom_complete ---completion shoot -- --audio "${current_word_index}" "$(__recorder_cursor_index_in_current_word)"}'
         '(--size -s)'{--size,-s}'[Picture size (shoot.size), e.g. 1280x720 (default 1280x720, or the closest the camera offers).]:WxH:'
         '(-r --fps)'{-r,--fps}'[Frames per second (shoot.fps; default 30, or the closest the camera offers).]:fps:'
         '--format[Camera pixel format (shoot.format)\: auto (cheapest for the CPU), yuyv, uyvy, nv12, yu12, rgb24, grey, mjpeg, h264, ...]:format:{__recorder_complete "${___format[@]}"}'
