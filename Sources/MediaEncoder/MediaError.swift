@@ -55,7 +55,7 @@ package struct MediaError: Error, Sendable, CustomStringConvertible {
         case .permissionDenied:
             return "permission denied writing\(target) (\(operation)). Choose a writable --workspace."
         case .missingCodec:
-            return "\(detail) Install FFmpeg's libraries with `apt-get install libavcodec59 libavformat59 libswscale6 libavutil57` (scripts/setup.sh does); the previous shot was kept."
+            return "\(detail) Install FFmpeg's libraries with `apt-get install libavcodec59 libavformat59 libswscale6 libswresample4 libavutil57` (scripts/setup.sh does); the previous shot was kept."
         case .badInput:
             return "\(operation): \(detail)"
         case .failed:
