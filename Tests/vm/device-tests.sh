@@ -7,7 +7,9 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=device/lib.sh
 source "$HERE/device/lib.sh"
 # One file per concern, in order: the disconnect is last (vivid is gone afterwards).
+# DEVICE_TESTS="10 65" runs only the files with those numbers (while working on one concern).
 for part in "$HERE"/device/[0-9][0-9]-*.sh; do
+  if [ -n "${DEVICE_TESTS:-}" ] && ! grep -qw "$(basename "$part" | cut -c1-2)" <<< "$DEVICE_TESTS"; then continue; fi
   # shellcheck disable=SC1090
   source "$part"
 done
