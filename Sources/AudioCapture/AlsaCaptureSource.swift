@@ -4,7 +4,7 @@ import Dispatch
 import Glibc
 #endif
 import Synchronization
-import SystemSupport
+internal import SystemSupport
 
 /// A microphone through alsa-lib: open a capture PCM by name, negotiate, then capture on a thread
 /// of its own (`recorder-sound`) into a queue the shot's thread takes from.

@@ -2,7 +2,7 @@ internal import CAlsa
 #if canImport(Glibc)
 import Glibc
 #endif
-import SystemSupport
+internal import SystemSupport
 
 /// Finds ALSA capture devices and the microphone built into a camera.
 package enum AudioDevices {

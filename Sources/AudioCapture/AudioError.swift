@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+package import SystemSupport
 
 /// Why sound capture failed, with the ALSA call and its errno, and a message that names the fix.
 package struct AudioError: Error, Sendable, CustomStringConvertible {
@@ -77,21 +78,34 @@ package struct AudioError: Error, Sendable, CustomStringConvertible {
         switch kind {
         case .noSuchDevice(let available):
             if available.isEmpty {
-                return "no such microphone: \(device)\(cause). This machine has no microphone (`recorder devices` lists them): use --audio none to record without sound."
+                return "no such microphone: \(device)\(cause). This machine has no microphone (`recorder devices` lists them)."
             }
-            return "no such microphone: \(device)\(cause). Microphones here: \(available.joined(separator: ", ")). Use --audio with one of them (`recorder devices` lists them), or --audio none to record without sound."
+            return "no such microphone: \(device)\(cause). Microphones here: \(available.joined(separator: ", ")) (`recorder devices` lists them)."
         case .permissionDenied(let group):
             let name = group ?? "audio"
             return "permission denied opening the microphone \(device)\(cause). Fix: `sudo usermod -aG \(name) $USER` then log out and in again (for a service, add SupplementaryGroups=\(name))."
         case .busy(let holders):
             let who = holders.map { " (held by \($0))" } ?? ""
-            return "the microphone \(device) is busy: another process is using it\(who)\(cause). Close it (`fuser -v /dev/snd/*` shows which; a desktop sound server lets go of a card with `pw-reserve`), or use --audio none."
+            return "the microphone \(device) is busy: another process is using it\(who)\(cause). Close it (`fuser -v /dev/snd/*` shows which; a desktop sound server lets go of a card with `pw-reserve`)."
         case .disconnected:
             return "the microphone \(device) was lost (unplugged or reset)\(cause).\(extra) Check the cable and run `recorder devices`."
         case .unsupportedFormat:
             return "the microphone \(device) offers no format the recorder can use\(cause).\(extra) Try its plughw: name, which converts in software."
         case .driverFailure:
-            return "the microphone \(device): the driver refused the request\(cause).\(extra) Reconnect it, or use --audio none."
+            return "the microphone \(device): the driver refused the request\(cause).\(extra) Reconnect it."
+        }
+    }
+}
+
+extension AudioError {
+    /// The settings that would help, spelled by the edge that reports the error.
+    package var advice: [SettingAdvice] {
+        let none = SettingAdvice(.microphone, "none", "to record without sound")
+        switch kind {
+        case .noSuchDevice(let available):
+            return available.isEmpty ? [none] : [SettingAdvice(.microphone, "DEVICE", "with one of them"), none]
+        case .busy, .driverFailure, .unsupportedFormat, .disconnected: return [none]
+        case .permissionDenied: return []
         }
     }
 }

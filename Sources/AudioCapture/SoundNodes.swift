@@ -2,7 +2,7 @@ internal import CAlsa
 #if canImport(Glibc)
 import Glibc
 #endif
-import SystemSupport
+internal import SystemSupport
 
 /// The /dev/snd nodes behind an ALSA name, and who holds them: what an open failure needs to name
 /// the fix.

@@ -2,18 +2,22 @@ import FoundationEssentials
 import HTTPTypes
 import Hummingbird
 import RecorderCore
+import SystemSupport
 
-/// A failed API request: an HTTP status, a message that names the fix, and the CLI's exit status
-/// for the same failure, sent as `{"error": ..., "exitStatus": ...}`.
+/// A failed API request: an HTTP status, a message that names the fix (for the operator), one
+/// plain sentence for a guest, and the CLI's exit status for the same failure, sent as
+/// `{"error": ..., "guestMessage": ..., "exitStatus": ..., "status": ...}`.
 package struct APIError: Error, Sendable {
     package var status: HTTPResponse.Status
     package var message: String
+    package var guestMessage: String
     package var exitStatus: SysExit
 
-    package init(_ status: HTTPResponse.Status, _ message: String, exitStatus: SysExit) {
+    package init(_ status: HTTPResponse.Status, _ message: String, exitStatus: SysExit, guestMessage: String? = nil) {
         self.status = status
         self.message = message
         self.exitStatus = exitStatus
+        self.guestMessage = guestMessage ?? GuestWording.sentence(for: RecorderError(message, exitStatus: exitStatus))
     }
 
     /// The HTTP meaning of each sysexits status: a busy camera is a conflict, a missing one unavailable.
@@ -28,17 +32,20 @@ package struct APIError: Error, Sendable {
         case .ioError: status = .init(code: 507, reasonPhrase: "Insufficient Storage")
         case .ok, .software, .cantCreate, .config, .interrupted: status = .internalServerError
         }
-        self.init(status, error.message, exitStatus: error.exitStatus)
+        // The kiosk spells settings as configuration keys: its operator has no command line.
+        self.init(status, error.text(.configuration), exitStatus: error.exitStatus, guestMessage: GuestWording.sentence(for: error))
     }
 
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, message, exitStatus: .usage) }
 
     var response: Response {
-        KioskAPI.encoded(Body(error: message, exitStatus: Int(exitStatus.rawValue), status: status.code), status: status)
+        KioskAPI.encoded(Body(error: message, guestMessage: guestMessage, exitStatus: Int(exitStatus.rawValue), status: status.code),
+                         status: status)
     }
 
     private struct Body: Encodable {
         var error: String
+        var guestMessage: String
         var exitStatus: Int
         var status: Int
     }

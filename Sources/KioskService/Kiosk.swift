@@ -66,7 +66,7 @@ package final class Kiosk: Sendable {
                 switch event {
                 case .changed: announce.call("outbox")
                 case .uploaded(let receipt, _): logger.notice("posted \(receipt.id): \(receipt.videoURL)")
-                case .failed(let error): logger.warning("upload failed, will retry: \(error.message)")
+                case .failed(let error): logger.warning("upload failed, will retry: \(error)")
                 case .retrying(let id): logger.info("sending post \(id) again")
                 }
             })
@@ -100,11 +100,11 @@ package final class Kiosk: Sendable {
             case .shotFinished(let result):
                 let shot = result.shot
                 announce.call("shot")
-                logger.notice("shot \(shot.id): \(shot.frames) frames (\(shot.framesDropped) dropped), \(String(cFormat: "%.2f", shot.durationSeconds)) s\(result.cameraLost.map { "; camera lost: \($0.message)" } ?? "")")
+                logger.notice("shot \(shot.id): \(shot.frames) frames (\(shot.framesDropped) dropped), \(String(cFormat: "%.2f", shot.durationSeconds)) s\(result.cameraLost.map { "; camera lost: \($0)" } ?? "")")
             case .shotFailed:
                 announce.call("state")
             case .shotDiscarded(let why):
-                logger.notice("shot not kept: \(why.message)")
+                logger.notice("shot not kept: \(why)")
                 announce.call("state")
             }
         }
@@ -129,11 +129,16 @@ package final class Kiosk: Sendable {
         let previewRunning = await manager.previewRunning
         let outbox = drain.status
         var countdown: Int?
-        var message: String?
+        var message: String?, guestMessage: String?
         switch camera.state {
         case .countdown(let n): countdown = n
-        case .failed(let why), .cameraMissing(let why): message = why
-        case .idle: message = camera.lastShotDiscarded
+        case .failed(let why):
+            message = why
+            guestMessage = camera.failure.map(GuestWording.sentence(for:)) ?? GuestWording.notSaved
+        case .cameraMissing(let why): (message, guestMessage) = (why, GuestWording.cameraUnavailable)
+        case .idle:
+            message = camera.lastShotDiscarded
+            if message != nil { guestMessage = GuestWording.tooShort }
         default: break
         }
         // The files (the current shot's link and JSON, its posted marker, free space) are read on a
@@ -158,7 +163,7 @@ package final class Kiosk: Sendable {
         let needed = settings.shotRequest().bytesNeeded
         let low = (workspaceFree.map { $0 < needed } ?? false) || (outboxFree.map { $0 < needed / 2 } ?? false)
         return KioskStatus(
-            state: camera.state.name, countdown: countdown, message: message,
+            state: camera.state.name, countdown: countdown, message: message, guestMessage: guestMessage,
             camera: .init(device: camera.camera, present: camera.cameraPresent, previewRunning: previewRunning),
             sound: .init(choice: settings.audio.text, muted: settings.audio == .none, source: soundSource),
             progress: camera.progress.map {

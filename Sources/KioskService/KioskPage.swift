@@ -113,16 +113,23 @@ function api(path, options = {}) {
   return fetch(path, options).then(async (response) => {
     const body = await response.json().catch(() => ({}));
     if (response.status === 401) { $("token-form").style.display = "block"; }
-    if (!response.ok) { throw new Error(body.error || ("HTTP " + response.status)); }
+    // A guest sees the plain sentence; the operator's detail stays in the error's `detail`.
+    if (!response.ok) {
+      const error = new Error(body.guestMessage || "Something went wrong. Please try again.");
+      error.detail = body.error || ("HTTP " + response.status);
+      throw error;
+    }
     return body;
   });
 }
 function postJSON(path, object) {
   return api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(object) });
 }
-function banner(text, isError) {
+// Guest words only; the operator's detail (paths, settings, errno) is kept as the tooltip.
+function banner(text, isError, detail) {
   const b = $("banner");
   b.textContent = text || "";
+  b.title = detail || "";
   b.className = isError ? "error" : "";
   b.style.display = text ? "block" : "none";
 }
@@ -159,10 +166,11 @@ function render(s) {
   $("sound-meter").style.display = muted || !source ? "none" : "inline-block";
   if (s.state === "recording") showLevel(s.progress ? s.progress.soundPeakDBFS : null);
   // Problems first: the camera, then the disk, then a failed shot.
-  if (!s.camera.present) banner("The camera is missing: " + (s.message || s.camera.device) + ". Plug it in; the kiosk picks it up by itself.", true);
-  else if (s.disk.low) banner("The disk is nearly full: new shots may fail. Free some space.", true);
-  else if (s.state === "failed") banner("The last shot failed: " + s.message, true);
-  else if (s.state === "idle" && s.message) banner("That recording was stopped too soon and was not kept. Press REC to try again.", false);
+  // (the sentences are the service's GuestWording; s.message is the operator's detail)
+  if (!s.camera.present) banner(s.guestMessage, true, s.message);
+  else if (s.disk.low) banner("The booth is nearly out of space. Please tell the host.", true);
+  else if (s.state === "failed") banner(s.guestMessage, true, s.message);
+  else if (s.state === "idle" && s.message) banner(s.guestMessage, false, s.message);
   else banner("");
 
   const shot = s.currentShot;
@@ -187,7 +195,8 @@ function render(s) {
       (o.depth > 1 ? " (" + (o.depth - 1) + " more queued)" : "");
     progressBar.style.display = "block"; progressBar.value = fraction;
   } else if (o.depth > 0) {
-    $("upload").textContent = o.depth + " queued" + (o.lastError ? " · waiting to retry" + (o.retryInSeconds != null ? " in " + Math.ceil(o.retryInSeconds) + " s" : "") + ": " + o.lastError : "");
+    $("upload").textContent = o.depth + " queued" + (o.lastError ? " · waiting to retry" + (o.retryInSeconds != null ? " in " + Math.ceil(o.retryInSeconds) + " s" : "") : "");
+    $("upload").title = o.lastError || "";
     progressBar.style.display = "none";
   } else {
     $("upload").textContent = o.uploaded > 0 ? "All posts are uploaded." : "Nothing queued.";
@@ -239,13 +248,13 @@ function refreshPreview() {
   }).catch(() => {}).finally(() => { previewBusy = false; });
 }
 
-function refreshStatus() { return api("/api/status").then(render).catch((e) => banner("Cannot reach the kiosk: " + e.message, true)); }
+function refreshStatus() { return api("/api/status").then(render).catch((e) => banner("The booth is not answering. Please ask the host for help.", true, e.detail || e.message)); }
 
 $("record").onclick = () => {
   showLive();
-  postJSON("/api/shoot", {}).then(render).catch((e) => banner(e.message, true));
+  postJSON("/api/shoot", {}).then(render).catch((e) => banner(e.message, true, e.detail));
 };
-$("stop").onclick = () => postJSON("/api/stop", {}).then(refreshStatus).catch((e) => banner(e.message, true));
+$("stop").onclick = () => postJSON("/api/stop", {}).then(refreshStatus).catch((e) => banner(e.message, true, e.detail));
 $("live").onclick = showLive;
 $("caption").oninput = () => { $("caption-count").textContent = [...$("caption").value].length + " / 2200"; };
 $("post").onclick = () => {
@@ -299,7 +308,7 @@ function loadGallery(reset) {
     galleryPage = r.page;
     $("more").style.display = r.hasMore ? "inline-block" : "none";
     document.body.dataset.galleryPages = String(galleryPage);
-  }).catch((e) => { $("gallery").textContent = "Cannot list the posts: " + e.message; })
+  }).catch((e) => { $("gallery").textContent = "The videos cannot be shown right now."; $("gallery").title = e.detail || e.message; })
     .finally(() => { galleryBusy = false; });
 }
 $("more").onclick = () => loadGallery(false);

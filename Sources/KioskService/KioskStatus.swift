@@ -73,8 +73,11 @@ package struct KioskStatus: Codable, Sendable, Equatable {
     package var state: String
     /// Seconds left while counting down.
     package var countdown: Int?
-    /// Why the state is failed or camera-missing; when idle, why the last shot was not kept.
+    /// Why the state is failed or camera-missing; when idle, why the last shot was not kept (the
+    /// operator's detail: for the journal and the operator page).
     package var message: String?
+    /// The same, as one plain sentence for the guest at the booth (GuestWording).
+    package var guestMessage: String?
     package var camera: Camera
     package var sound: Sound
     package var progress: Progress?

@@ -1,7 +1,7 @@
 internal import CFFmpeg
 import Dispatch
 import Synchronization
-import SystemSupport
+internal import SystemSupport
 import AudioCapture
 
 /// Encodes and muxes on a thread of its own, so that capturing and converting the next frame

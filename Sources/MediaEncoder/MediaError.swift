@@ -1,6 +1,8 @@
 internal import CFFmpeg
+package import SystemSupport
 
-/// A failed FFmpeg call: which operation, its AVERROR code, FFmpeg's own text, and the fix.
+/// A failed FFmpeg call: which operation, its AVERROR code, FFmpeg's own text, what to do, and
+/// `advice`, the settings that would help (each edge spells them).
 package struct MediaError: Error, Sendable, CustomStringConvertible {
     package enum Kind: Sendable, Equatable {
         case diskFull
@@ -51,15 +53,26 @@ package struct MediaError: Error, Sendable, CustomStringConvertible {
         let target = path.map { " \($0)" } ?? ""
         switch kind {
         case .diskFull:
-            return "the disk is full while writing\(target) (\(operation)). Free some space or point --workspace at a larger disk; the previous shot was kept."
+            return "the disk is full while writing\(target) (\(operation)). Free some space; the previous shot was kept."
         case .permissionDenied:
-            return "permission denied writing\(target) (\(operation)). Choose a writable --workspace."
+            return "permission denied writing\(target) (\(operation))."
         case .missingCodec:
             return "\(detail) Install FFmpeg's libraries with `apt-get install libavcodec59 libavformat59 libswscale6 libswresample4 libavutil57` (scripts/setup.sh does); the previous shot was kept."
         case .badInput:
             return "\(operation): \(detail)"
         case .failed:
             return "\(operation) failed\(target.isEmpty ? "" : " for\(target)"): \(detail). The previous shot was kept; try again, and if it repeats, report this message with `recorder devices` output."
+        }
+    }
+}
+
+extension MediaError {
+    /// The settings that would help, spelled by the edge that reports the error.
+    package var advice: [SettingAdvice] {
+        switch kind {
+        case .diskFull: [SettingAdvice(.workspace, "DIRECTORY", "on a larger disk")]
+        case .permissionDenied: [SettingAdvice(.workspace, "DIRECTORY", "with a writable directory")]
+        case .missingCodec, .badInput, .failed: []
         }
     }
 }

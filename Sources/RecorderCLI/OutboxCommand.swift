@@ -92,7 +92,7 @@ struct OutboxFlushCommand: ParsableCommand {
             printError("recorder: note: post \(item.metadata.id) is queued for \(item.state.destination?.description ?? "?"), not for this flush's \(here); it stays queued. Flush with that store's settings, or send it to this one: recorder outbox retarget \(item.metadata.id) (with these store options).")
         }
         if let failure = report.failure {
-            throw RecorderError("\(failure.message) \(report.remaining.count) post(s) still queued.", exitStatus: failure.exitStatus)
+            throw failure.retold("\(failure.message) \(report.remaining.count) post(s) still queued.")
         }
         if !output.json && report.uploaded.isEmpty {
             print(report.elsewhere.isEmpty ? "nothing to upload" : "nothing to upload to \(here)")

@@ -104,7 +104,7 @@ struct PostCommand: ParsableCommand {
         let report: OutboxUploader.Report
         do { report = try uploader.flush() } catch {
             printResult(status: "queued", id: item.metadata.id, item: item.directory, receipt: nil, error: error.message)
-            throw RecorderError("\(error.message) Post \(item.metadata.id) is queued in \(item.directory).", exitStatus: error.exitStatus)
+            throw error.retold("\(error.message) Post \(item.metadata.id) is queued in \(item.directory).")
         }
         for receipt in report.uploaded where receipt.shotID != plan.shot.id {
             note("also uploaded earlier post \(receipt.id)")

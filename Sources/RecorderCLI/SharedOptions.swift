@@ -23,9 +23,11 @@ struct OutputOptions: ParsableArguments {
 
 /// Prints a failure and gives its sysexits status (used once, by `RecorderCommand.runFromCommandLine`).
 func fail(_ error: RecorderError) -> ExitCode {
-    Descriptors.printError("recorder: error: \(error.message)\n")
+    // The one place the CLI spells a failure's advice, as flags.
+    let text = error.text(.flag)
+    Descriptors.printError("recorder: error: \(text)\n")
     if jsonRequested && !jsonAnswered.load(ordering: .relaxed) {
-        printJSON(JSONFailure(error: error.message, exitStatus: Int(error.exitStatus.rawValue)))
+        printJSON(JSONFailure(error: text, exitStatus: Int(error.exitStatus.rawValue)))
     }
     return ExitCode(error.exitStatus.rawValue)
 }

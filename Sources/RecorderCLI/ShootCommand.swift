@@ -188,7 +188,7 @@ struct ShootCommand: AsyncParsableCommand {
             report(result)
             if let full = result.diskFull { throw full }
             if let lost = result.cameraLost {
-                throw RecorderError("the shot was kept, but \(lost.message)", exitStatus: lost.exitStatus)
+                throw lost.retold("the shot was kept, but \(lost.message)")
             }
         } catch {
             progress.finish()

@@ -2,7 +2,7 @@ import AudioCapture
 import Dispatch
 import FoundationEssentials
 import Synchronization
-import SystemSupport
+internal import SystemSupport
 import VideoCapture
 
 /// Owns the camera for the life of the process: one shot at a time, its stop signal, the record
@@ -104,7 +104,8 @@ package actor CameraManager {
         case .starting: .starting
         case .recording: .recording
         case .finishing: .finishing
-        case .failed(let error): .failed(error.message)
+        // (the kiosk's words: settings spelled as configuration keys)
+        case .failed(let error): .failed(error.text(.configuration))
         case .cameraMissing(let why): .cameraMissing(why)
         }
     }
@@ -119,16 +120,20 @@ package actor CameraManager {
         package var lastShotCameraLost: String?
         /// Why the last shot was not kept (stopped too early), until the next one starts.
         package var lastShotDiscarded: String?
+        /// The typed failure while the state is failed, for the edges to word it.
+        package var failure: RecorderError?
         package var posting: Bool
     }
 
     package func status() -> Status {
         let present: Bool
         if case .cameraMissing = state { present = false } else { present = true }
+        var failure: RecorderError?
+        if case .failed(let error) = state { failure = error }
         return Status(state: recordState, camera: cameraDescription, cameraPresent: present,
                       progress: recordState.isBusy ? progressBox.value.withLock { $0 } : nil,
-                      lastShotCameraLost: lastResult?.cameraLost?.message,
-                      lastShotDiscarded: lastDiscarded, posting: posting)
+                      lastShotCameraLost: lastResult?.cameraLost?.text(.configuration),
+                      lastShotDiscarded: lastDiscarded, failure: failure, posting: posting)
     }
 
     /// Sets the one observer of events (the kiosk's hub fans them out).
@@ -221,7 +226,7 @@ package actor CameraManager {
         case .success(let result):
             lastResult = result
             if let lost = result.cameraLost, device != nil {
-                setState(.cameraMissing(lost.message))
+                setState(.cameraMissing(lost.text(.configuration)))
             } else {
                 setState(.idle)
             }
@@ -239,7 +244,7 @@ package actor CameraManager {
             // (a stall, a driver refusing) is settled by looking for the camera. A missing FFmpeg
             // or a full disk is never a missing camera.
             if device != nil, await cameraWentAway(error) {
-                setState(.cameraMissing(error.message))
+                setState(.cameraMissing(error.text(.configuration)))
             } else {
                 setState(.failed(error))
             }

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import StorageUpload
-import SystemSupport
+internal import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +9,7 @@ import Glibc
 /// fsync is checked: a write the disk did not take is a failure, not a file that may vanish later.
 enum DurableFile {
     /// Where another location is chosen, for the fix in a workspace or outbox error.
-    static let elsewhere = "another location (--workspace for shots, `outbox` in the configuration for posts)"
+    static let elsewhere = "another location (the workspace setting for shots, the outbox setting for posts)"
 
     static func write(_ data: Data, to path: String) throws(RecorderError) {
         do throws(StorageError) { try LocalFiles.writeDurably(Array(data), to: path) } catch {

@@ -1,7 +1,7 @@
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
-import SystemSupport
+internal import SystemSupport
 #endif
 
 /// An exclusive flock(2) on a file (the shot workspace, the outbox, posting, a cached video),

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
 import StorageUpload
-import SystemSupport
+internal import SystemSupport
 
 /// The durable queue of posts waiting for the store.
 ///
@@ -79,7 +79,7 @@ package struct Outbox: Sendable {
                 try DurableFile.fsyncFile(videoCopy)
             } else {
                 do throws(StorageError) { try LocalFiles.copySynced(from: video, to: videoCopy) } catch {
-                    throw RecorderError(error.message + " The shot was kept; post it again once there is room.", exitStatus: .ioError)
+                    throw RecorderError(error.message + " The shot was kept; post it again once there is room.", storage: error, exitStatus: .ioError)
                 }
             }
             var ts = timespec()

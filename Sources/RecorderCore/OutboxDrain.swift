@@ -2,7 +2,7 @@ import Dispatch
 import FoundationEssentials
 import StorageUpload
 import Synchronization
-import SystemSupport
+internal import SystemSupport
 
 /// Sends queued posts up by itself, on a thread of its own: the kiosk's background `outbox flush`.
 ///

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
 import StorageUpload
-import SystemSupport
+internal import SystemSupport
 
 /// Sends the outbox to a store, oldest post first. A retryable failure (network, timeout, 5xx,
 /// throttling) is retried with backoff and full jitter, forever unless the policy caps the
@@ -76,7 +76,7 @@ package struct OutboxUploader: Sendable {
                 failures += 1
                 guard error.isRetryable else {
                     throw RecorderError("post \(item.metadata.id) was not uploaded: \(error.message) It stays queued in \(item.directory).",
-                                        exitStatus: RecorderError.status(for: error))
+                                        storage: error)
                 }
                 guard policy.allowsAnother(after: failures) else {
                     // The post's own count, kept across flushes: the kiosk's drain flushes once per

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
 import StorageUpload
-import SystemSupport
+internal import SystemSupport
 
 /// Turns the current shot into a post: a random name, its metadata, and a durable place in the
 /// outbox. Uploading is the `OutboxUploader`'s job, so a post survives any failure after `enqueue`.

@@ -113,7 +113,7 @@ package struct PostFeed: Sendable {
         do throws(StorageError) {
             bytes = try store.read(key: PostMetadata.metadataKey(id: id), limit: 1 << 20)
         } catch {
-            throw RecorderError("cannot read post \(id): \(error.message)", exitStatus: RecorderError.status(for: error))
+            throw RecorderError("cannot read post \(id): \(error.message)", storage: error)
         }
         guard let bytes else {
             throw RecorderError("post \(id) is not in the store (\(store.location)). Check the id with `recorder feed`, and that the store settings are the ones it was posted to.",
@@ -233,6 +233,6 @@ package struct PostFeed: Sendable {
     }
 
     static func listingError(_ error: StorageError) -> RecorderError {
-        RecorderError("cannot read the feed: \(error.message)", exitStatus: RecorderError.status(for: error))
+        RecorderError("cannot read the feed: \(error.message)", storage: error)
     }
 }

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import SystemSupport
+internal import SystemSupport
 
 /// The JSON document stored beside each posted video (`posts/<id>.json` next to `videos/<id>.mp4`).
 package struct PostMetadata: Sendable, Codable, Equatable {

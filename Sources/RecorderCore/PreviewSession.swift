@@ -1,6 +1,6 @@
 import Dispatch
 import Synchronization
-import SystemSupport
+internal import SystemSupport
 import VideoCapture
 
 /// Streams the kiosk's camera into a `PreviewTap` while no shot is recording, on its own thread.

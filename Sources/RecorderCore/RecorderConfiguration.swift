@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
 import StorageUpload
-import SystemSupport
+internal import SystemSupport
 import VideoCapture
 import MediaEncoder
 

@@ -2,12 +2,14 @@ import AudioCapture
 import MediaEncoder
 import StorageUpload
 import VideoCapture
+package import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Every failure the CLI and the service report: a message that names the fix, an exit status,
-/// and the typed error it came from, kept so code decides by what happened, not by the status.
+/// Every failure the CLI and the service report: a message that says what happened, an exit
+/// status, the typed error it came from (kept so code decides by what happened, not by the
+/// status), and the settings that would help, which each edge spells its own way (`text(_:)`).
 package struct RecorderError: Error, Sendable, CustomStringConvertible {
     /// The lower layer's own error, when there was one.
     package enum Cause: Sendable {
@@ -20,14 +22,30 @@ package struct RecorderError: Error, Sendable, CustomStringConvertible {
     package var message: String
     package var exitStatus: SysExit
     package var cause: Cause?
+    /// Settings that would help; the cause's own advice unless given.
+    package var advice: [SettingAdvice]
 
-    package init(_ message: String, exitStatus: SysExit, cause: Cause? = nil) {
+    package init(_ message: String, exitStatus: SysExit, cause: Cause? = nil, advice: [SettingAdvice]? = nil) {
         self.message = message
         self.exitStatus = exitStatus
         self.cause = cause
+        self.advice = advice ?? cause?.advice ?? []
     }
 
-    package var description: String { message }
+    /// The message and its advice, with the settings spelled as flags (the CLI) or as
+    /// configuration keys (the kiosk's operator page and journal).
+    package func text(_ spelling: SettingAdvice.Spelling) -> String {
+        message + SettingAdvice.sentence(advice, spelling)
+    }
+
+    /// The message with the advice spelled as configuration keys: what a log line shows.
+    package var description: String { text(.configuration) }
+
+    /// The same failure told in other words (with what it means here before or after it): the
+    /// cause and the advice stay.
+    package func retold(_ message: String, exitStatus: SysExit? = nil) -> RecorderError {
+        RecorderError(message, exitStatus: exitStatus ?? self.exitStatus, cause: cause, advice: advice)
+    }
 
     package init(_ error: CaptureError) {
         let status: SysExit
@@ -92,6 +110,11 @@ package struct RecorderError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A store failure told in other words.
+    package init(_ message: String, storage error: StorageError, exitStatus: SysExit? = nil) {
+        self.init(message, exitStatus: exitStatus ?? Self.status(for: error), cause: .storage(error))
+    }
+
     /// A stop (Ctrl-C, SIGTERM, the kiosk's Stop) that came before the first frame.
     static func stoppedBeforeFirstFrame() -> RecorderError {
         RecorderError("stopped before the first frame: nothing was recorded, and the previous shot is still the current one.",
@@ -99,6 +122,18 @@ package struct RecorderError: Error, Sendable, CustomStringConvertible {
     }
 
     static func alreadyRecording() -> RecorderError {
-        RecorderError("a shot is already being recorded. Wait for it to finish or stop it (Ctrl-C) first.", exitStatus: .tempFail)
+        RecorderError("a shot is already being recorded. Wait for it to finish or stop it first.", exitStatus: .tempFail)
+    }
+}
+
+extension RecorderError.Cause {
+    /// The lower layer's advice.
+    var advice: [SettingAdvice] {
+        switch self {
+        case .capture(let error): error.advice
+        case .media(let error): error.advice
+        case .storage(let error): error.advice
+        case .audio(let error): error.advice
+        }
     }
 }

@@ -3,7 +3,7 @@ import FoundationEssentials
 import Glibc
 import MediaEncoder
 import StorageUpload
-import SystemSupport
+internal import SystemSupport
 import VideoCapture
 
 /// The blocking work of one shot: open, record, finish, release. It is made, used and let go on
@@ -177,7 +177,7 @@ final class ShotJob {
         // Only a shot the stop ended: one that ended by itself (end of input) is what was asked.
         if ending == "stopped" && recorded < min(request.minimumSeconds, request.seconds) {
             discardDraft()
-            throw RecorderError(String(cFormat: "stopped after %.1f s, under the %g s a shot must last (--min-seconds): it was discarded, and the previous shot is still the current one.",
+            throw RecorderError(String(cFormat: "stopped after %.1f s, under the %g s a shot must last: it was discarded, and the previous shot is still the current one.",
                                        recorded, request.minimumSeconds), exitStatus: .interrupted)
         }
     }
@@ -260,8 +260,8 @@ final class ShotJob {
         let size = LocalFiles.size(of: draft.recordingPath) ?? 0
         guard let whole = ShotSalvage.completeLength(of: draft.recordingPath), whole > 0, truncate(draft.recordingPath, off_t(whole)) == 0 else {
             discardDraft()
-            throw RecorderError("the disk filled up before the first second of the shot was written: nothing was kept, and the previous shot is still the current one. Free some space in \(workspace.root) or use --workspace on a larger disk.",
-                                exitStatus: .ioError)
+            throw RecorderError("the disk filled up before the first second of the shot was written: nothing was kept, and the previous shot is still the current one. Free some space in \(workspace.root).",
+                                exitStatus: .ioError, advice: [Self.largerDisk])
         }
         do {
             try DurableFile.rename(draft.recordingPath, to: draft.videoPath)
@@ -270,7 +270,7 @@ final class ShotJob {
             if info.durationSeconds < min(request.minimumSeconds, request.seconds) {
                 discardDraft()
                 throw RecorderError(String(cFormat: "the disk filled up after %.1f s, under the %g s a shot must last: it was discarded, and the previous shot is still the current one. Free some space in ", info.durationSeconds, request.minimumSeconds)
-                                    + "\(workspace.root) or use --workspace on a larger disk.", exitStatus: .ioError)
+                                    + "\(workspace.root).", exitStatus: .ioError, advice: [Self.largerDisk])
             }
             let lost = String(cFormat: "%.1f of the %g s asked", info.durationSeconds, request.seconds)
             let note = "the disk filled up: kept \(lost), as recorded (not remuxed), \(ByteCount.human(size - whole)) of a half-written fragment dropped"
@@ -285,8 +285,8 @@ final class ShotJob {
             _ = workspace.cleanStale()
             let free = workspace.freeBytes().map { ByteCount.human($0) } ?? "?"
             return ShotResult(shot: committed, cameraLost: nil, diskFull: RecorderError(
-                "the disk in \(workspace.root) filled up after \(String(cFormat: "%.1f", info.durationSeconds)) s: those \(lost) were kept as the current shot, and the previous shot was removed to free space (\(free) free now). Free more space or use --workspace on a larger disk before the next shot.",
-                exitStatus: .ioError))
+                "the disk in \(workspace.root) filled up after \(String(cFormat: "%.1f", info.durationSeconds)) s: those \(lost) were kept as the current shot, and the previous shot was removed to free space (\(free) free now). Free more space before the next shot.",
+                exitStatus: .ioError, advice: [Self.largerDisk]))
         } catch {
             throw RecorderError.wrap(error)
         }
@@ -311,13 +311,16 @@ final class ShotJob {
     }
 
     /// Refuses to start a shot that cannot fit: the recording and its faststart copy both need room.
+    /// A workspace on a larger disk: what helps with every disk-full failure.
+    static let largerDisk = SettingAdvice(.workspace, "DIRECTORY", "on a larger disk")
+
     private func checkFreeSpace() throws(RecorderError) {
         guard let free = workspace.freeBytes() else { return }
         let needed = request.bytesNeeded
         if free < needed {
             throw RecorderError(
-                "not enough disk space in \(workspace.root): about \(ByteCount.human(needed)) needed for \(String(cFormat: "%g", request.seconds)) s, \(ByteCount.human(free)) free. Free some space, record a shorter shot, or use --workspace on a larger disk; the previous shot was kept.",
-                exitStatus: .ioError)
+                "not enough disk space in \(workspace.root): about \(ByteCount.human(needed)) needed for \(String(cFormat: "%g", request.seconds)) s, \(ByteCount.human(free)) free. Free some space or record a shorter shot; the previous shot was kept.",
+                exitStatus: .ioError, advice: [Self.largerDisk])
         }
     }
 }

@@ -2,7 +2,7 @@ import FoundationEssentials
 import Glibc
 import MediaEncoder
 import StorageUpload
-import SystemSupport
+internal import SystemSupport
 
 /// Turns a recording that was interrupted (kill -9, a crash, a power cut) back into a shot.
 ///

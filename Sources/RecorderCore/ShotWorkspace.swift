@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
 import StorageUpload
-import SystemSupport
+internal import SystemSupport
 
 /// The directory that holds the latest good shot and the one being recorded.
 ///
@@ -34,15 +34,15 @@ package struct ShotWorkspace: Sendable {
             try DurableFile.makeDirectory(dir, operation: "create the shot workspace")
         }
         guard access(root, W_OK | X_OK) == 0 else {
-            throw RecorderError("the shot workspace \(root) is not writable. Fix its permissions or choose another with --workspace.",
-                                exitStatus: .cantCreate)
+            throw RecorderError("the shot workspace \(root) is not writable. Fix its permissions.",
+                                exitStatus: .cantCreate, advice: [SettingAdvice(.workspace, "DIRECTORY", "with another directory")])
         }
     }
 
     /// Takes the workspace for one shot; a second recorder process gets a clear error instead of a race.
     package func lock() throws(RecorderError) -> FileLock {
         try FileLock(path: root + "/.lock",
-                          busy: "another recorder is recording into this workspace (\(root)/.lock is locked). Wait for it to finish, or use another --workspace.")
+                          busy: "another recorder is recording into this workspace (\(root)/.lock is locked). Wait for it to finish, or give this one another workspace.")
     }
 
     /// Removes what a crashed or failed shot left: `.incoming-*` folders and shots no link points to,

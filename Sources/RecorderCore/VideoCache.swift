@@ -2,7 +2,7 @@ import FoundationEssentials
 import Synchronization
 import Glibc
 import StorageUpload
-import SystemSupport
+internal import SystemSupport
 
 /// Posted videos kept close for playback, in two levels: memory (small videos, LRU, bounded in
 /// bytes) over disk (LRU by last use, bounded in bytes).
@@ -143,7 +143,7 @@ package final class VideoCache: Sendable {
             try LocalFiles.createDirectories(settings.directory + "/.locks")
         } catch {
             throw RecorderError("cannot use the video cache \(settings.directory): \(error.message) Set cache.path to a writable directory.",
-                                exitStatus: .cantCreate)
+                                storage: error, exitStatus: .cantCreate)
         }
     }
 
@@ -187,7 +187,7 @@ package final class VideoCache: Sendable {
         do throws(StorageError) {
             got = try store.download(key: metadata.key, into: fd)
         } catch {
-            throw RecorderError("cannot fetch post \(metadata.id)'s video: \(error.message)", exitStatus: RecorderError.status(for: error))
+            throw RecorderError("cannot fetch post \(metadata.id)'s video: \(error.message)", storage: error)
         }
         guard let got else {
             throw RecorderError("post \(metadata.id)'s video (\(metadata.key)) is not in the store \(store.location). Its metadata exists, so the upload may still be under way; try again later.",

@@ -2,7 +2,7 @@ internal import CCurl
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
-import SystemSupport
+internal import SystemSupport
 #endif
 
 /// Owns one libcurl easy handle. Reused for consecutive requests so connections are kept alive;

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import SystemSupport
+internal import SystemSupport
 
 /// One HTTP request as the S3 client sends it. Header values are built by this module only, never
 /// from user text: libcurl passes CR/LF in header values through unchanged.

@@ -1,7 +1,7 @@
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
-import SystemSupport
+internal import SystemSupport
 #endif
 
 /// A store in a local directory, with the same layout as a bucket (`<root>/<prefix><key>`) and the
@@ -78,14 +78,14 @@ extension LocalDirectoryBackend {
     func ensureRoot() throws(StorageError) {
         if let status = LocalFiles.status(of: root) {
             guard status.isDirectory else {
-                throw StorageError(.local(errno: ENOTDIR), "the store path \(root) is not a directory. Point local.path (--store-dir) at a directory.",
-                                   retryable: false)
+                throw StorageError(.local(errno: ENOTDIR), "the store path \(root) is not a directory.",
+                                   retryable: false, advice: [SettingAdvice(.storeDirectory, "DIRECTORY", "with a directory")])
             }
         } else if createsRoot {
             try LocalFiles.createDirectories(root, elsewhere: "a writable directory for local.path")
         } else {
-            throw StorageError(.local(errno: ENOENT), "the store directory \(root) does not exist (a disk that is not mounted?). Mount it, or create it: add --create (or set local.create = true).",
-                               retryable: false)
+            throw StorageError(.local(errno: ENOENT), "the store directory \(root) does not exist (a disk that is not mounted?). Mount it, or create it.",
+                               retryable: false, advice: [SettingAdvice(.createStoreDirectory, "true", "to have recorder create it")])
         }
     }
 

@@ -1,7 +1,7 @@
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
-import SystemSupport
+internal import SystemSupport
 #endif
 
 /// Crash-safe file operations for the stores, the part journal and the outbox: write to a temp

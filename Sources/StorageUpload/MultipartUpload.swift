@@ -3,7 +3,7 @@ import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc
-import SystemSupport
+internal import SystemSupport
 #endif
 
 /// One object sent in parts: create (or resume from the journal), send the missing parts a few at

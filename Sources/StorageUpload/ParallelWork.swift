@@ -1,6 +1,6 @@
 import Dispatch
 import Synchronization
-import SystemSupport
+internal import SystemSupport
 
 /// Runs blocking work (network requests) on real threads, `width` at a time. Unlike
 /// `DispatchQueue.concurrentPerform`, which libdispatch sizes to the active CPUs, the width is what

@@ -1,7 +1,7 @@
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
-import SystemSupport
+internal import SystemSupport
 #endif
 
 /// An S3-compatible bucket (AWS, GCS interoperability, R2, SeaweedFS, MinIO), signed with

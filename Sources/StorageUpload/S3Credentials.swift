@@ -1,7 +1,7 @@
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
-import SystemSupport
+internal import SystemSupport
 #endif
 
 /// An access key pair. Never printed: `description` names only where it came from.

@@ -1,3 +1,5 @@
+package import SystemSupport
+
 /// Why talking to a store failed, and whether trying again later can help.
 package struct StorageError: Error, Sendable, CustomStringConvertible {
     package enum Kind: Sendable, Equatable {
@@ -18,15 +20,18 @@ package struct StorageError: Error, Sendable, CustomStringConvertible {
     }
 
     package var kind: Kind
-    /// One sentence naming the problem and the fix.
+    /// What happened and what to do about it, in the store's terms (no edge's flags).
     package var message: String
     /// True when the same request may succeed later: network faults, timeouts, 5xx, throttling.
     package var isRetryable: Bool
+    /// The settings that would help, spelled by the edge that reports the error.
+    package var advice: [SettingAdvice]
 
-    package init(_ kind: Kind, _ message: String, retryable: Bool) {
+    package init(_ kind: Kind, _ message: String, retryable: Bool, advice: [SettingAdvice] = []) {
         self.kind = kind
         self.message = message
         self.isRetryable = retryable
+        self.advice = advice
     }
 
     package var description: String { message }

@@ -1,8 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+package import SystemSupport
 
-/// Why capture failed, with the errno and the operation, and a message that names the fix.
+/// Why capture failed, with the errno and the operation: a message that says what happened and
+/// what to do about the camera, and `advice`, the settings that would help (each edge spells them).
 package struct CaptureError: Error, Sendable, CustomStringConvertible {
     package enum Kind: Sendable, Equatable {
         case noSuchDevice
@@ -49,7 +51,7 @@ package struct CaptureError: Error, Sendable, CustomStringConvertible {
         let extra = detail.isEmpty ? "" : " \(detail)"
         switch kind {
         case .noSuchDevice:
-            return "no such camera: \(device)\(cause).\(extra) Run `recorder devices` to list cameras, or use --device testsrc for the built-in test pattern."
+            return "no such camera: \(device)\(cause).\(extra) Run `recorder devices` to list cameras."
         case .notACaptureDevice:
             return "\(device) is not a video capture device\(cause).\(extra) Pick a capture node from `recorder devices` (output-only and metadata nodes cannot record)."
         case .permissionDenied(let group):
@@ -61,13 +63,26 @@ package struct CaptureError: Error, Sendable, CustomStringConvertible {
         case .disconnected:
             return "the camera \(device) was lost (unplugged or reset)\(cause).\(extra) Check the cable and run `recorder devices`."
         case .stalled(let seconds):
-            return "\(device) delivered no frame for \(String(format2: seconds)) s\(cause). The camera may be stuck or starved of USB bandwidth: unplug it or try a smaller --size or --fps."
+            return "\(device) delivered no frame for \(String(format2: seconds)) s\(cause). The camera may be stuck or starved of USB bandwidth: unplug it and plug it in again."
         case .unsupportedFormat:
             return "\(device): \(detail)"
         case .badInput:
             return "\(device): \(detail)"
         case .driverFailure:
-            return "\(device): the driver refused the request\(cause).\(extra) Try another --format or --size, or reconnect the camera."
+            return "\(device): the driver refused the request\(cause).\(extra) Reconnect the camera."
+        }
+    }
+}
+
+extension CaptureError {
+    /// The settings that would help, spelled by the edge that reports the error.
+    package var advice: [SettingAdvice] {
+        switch kind {
+        case .noSuchDevice: [SettingAdvice(.camera, "testsrc", "for the built-in test pattern")]
+        case .stalled: [SettingAdvice(.size, "WIDTHxHEIGHT", "with a smaller picture"), SettingAdvice(.frameRate, "N", "with fewer frames per second")]
+        case .unsupportedFormat: [SettingAdvice(.pixelFormat, "auto", "to let recorder choose")]
+        case .driverFailure: [SettingAdvice(.pixelFormat, "FORMAT", "with another of the camera's formats"), SettingAdvice(.size, "WIDTHxHEIGHT", "with another size")]
+        case .notACaptureDevice, .permissionDenied, .busy, .disconnected, .badInput: []
         }
     }
 }

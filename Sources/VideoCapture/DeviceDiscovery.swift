@@ -1,7 +1,7 @@
 internal import CV4L2
 #if canImport(Glibc)
 import Glibc
-import SystemSupport
+internal import SystemSupport
 #endif
 
 /// One V4L2 node as `recorder devices` shows it.

@@ -14,7 +14,7 @@ package enum FormatNegotiator {
                 let offered = usable.compactMap(\.pixelFormat?.name)
                 let list = offered.isEmpty ? "none that recorder can read" : offered.joined(separator: ", ")
                 throw CaptureError(.unsupportedFormat, device: device, operation: "negotiate",
-                                   detail: "the camera does not offer --format \(wanted.name). It offers: \(list). Use one of those or --format auto.")
+                                   detail: "the camera does not offer the format \(wanted.name). It offers: \(list).")
             }
         }
         if candidates.isEmpty {

@@ -67,7 +67,7 @@ package final class V4L2CaptureSource: FrameSource {
         let pix = fmt.fmt.pix
         guard let actual = PixelFormat(rawValue: pix.pixelformat) else {
             throw CaptureError(.unsupportedFormat, device: device.path, operation: "VIDIOC_S_FMT",
-                               detail: "the driver switched to \(PixelFormat.fourccString(pix.pixelformat)), which recorder cannot read. Pick another --format.")
+                               detail: "the driver switched to \(PixelFormat.fourccString(pix.pixelformat)), which recorder cannot read.")
         }
 
         var parm = v4l2_streamparm()

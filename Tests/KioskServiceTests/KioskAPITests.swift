@@ -187,6 +187,8 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
                 let error = object(response)
                 #expect(error["exitStatus"] as? Int == 75)
                 #expect((error["error"] as? String)?.contains("already being recorded") == true)
+                // A guest is told in plain words (GuestWording), without the operator's detail.
+                #expect(error["guestMessage"] as? String == GuestWording.busy)
             }
             // Posting while recording would race the next shot: refused too.
             try await fixture.waitFor("recording")

@@ -121,6 +121,14 @@ try:
         check("then it records (REC shown)", page.is_visible("#rec-dot"))
         check("the record button is disabled while recording", page.is_disabled("#record"))
         page.screenshot(path=str(artifacts / "3-recording.png"))
+        # A failed request, through the page's own api(): the guest's words, the operator's detail apart.
+        logged = len(console)
+        refused = page.evaluate("postJSON('/api/shoot', {}).then(() => null, (e) => [e.message, e.detail])")
+        # (chromium logs the refused request, asked for on purpose, as a console error: not the page's)
+        console[logged:] = [line for line in console[logged:] if "409 (Conflict)" not in line]
+        check("a refused request shows the guest a plain sentence, the operator detail kept apart",
+              refused is not None and refused[0] == "The booth is busy. Please try again in a moment."
+              and "already being recorded" in (refused[1] or ""), str(refused))
         meter_follows_beep("recording", 60)
         page.wait_for_function("document.body.dataset.state === 'idle'", timeout=60000)
 

@@ -1,0 +1,37 @@
+import AudioCapture
+import MediaEncoder
+import RecorderCore
+import StorageUpload
+import Testing
+import VideoCapture
+@testable import KioskService
+
+/// Guests are told one plain sentence, chosen by what happened; the operator's detail (paths,
+/// errno, settings, commands) never reaches it.
+@Suite struct GuestWordingTests {
+    @Test func failuresAreWordedByWhatHappened() {
+        let unplugged = RecorderError(CaptureError(.disconnected, device: "/dev/video0", operation: "VIDIOC_DQBUF", errno: 19))
+        #expect(GuestWording.sentence(for: unplugged) == GuestWording.cameraUnavailable)
+        let full = RecorderError(MediaError(.diskFull, operation: "av_write_frame", code: -28, path: "/run/recorder/x/video.mp4"))
+        #expect(GuestWording.sentence(for: full) == GuestWording.storageFull)
+        let busyCamera = RecorderError(CaptureError(.busy, device: "/dev/video0", operation: "open", errno: 16))
+        #expect(GuestWording.sentence(for: busyCamera) == GuestWording.busy)
+        let micGone = RecorderError(AudioError(.driverFailure, device: "hw:CARD=A,DEV=0", operation: "snd_pcm_prepare", errno: 5))
+        #expect(GuestWording.sentence(for: micGone) == GuestWording.notSaved)
+        let store = RecorderError(StorageError(.local(errno: 13), "permission denied writing /srv/store/x", retryable: false))
+        #expect(GuestWording.sentence(for: store) == GuestWording.notSaved)
+        let short = RecorderError("stopped after 0.2 s, under the 1 s a shot must last", exitStatus: .interrupted)
+        #expect(GuestWording.sentence(for: short) == GuestWording.tooShort)
+    }
+
+    @Test func noSentenceCarriesOperatorDetail() {
+        let sentences = [GuestWording.cameraUnavailable, GuestWording.notSaved, GuestWording.storageFull, GuestWording.busy,
+                         GuestWording.tooShort, GuestWording.tryAgain]
+        for sentence in sentences {
+            for detail in ["--", "/", "errno", "recorder ", "`", "Ctrl-C", "=", "exit"] {
+                #expect(!sentence.contains(detail), "\(sentence) contains \(detail)")
+            }
+            #expect(sentence.hasSuffix("."), "\(sentence)")
+        }
+    }
+}
