@@ -42,34 +42,7 @@ package struct PostMetadata: Sendable, Codable, Equatable {
     package var shareCount: Int
     package var commentCount: Int
     /// The sound track (codec, rate, channels, overruns, an early end); null for a silent video.
-    package var audio: ShotAudio?
-
-    // Written by hand only so that a silent video says `"audio": null` instead of leaving the key
-    // out (older posts, read back, have no key: nil as well).
-    package func encode(to coder: any Encoder) throws {
-        var c = coder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(video, forKey: .video)
-        try c.encode(key, forKey: .key)
-        try c.encode(metadataKey, forKey: .metadataKey)
-        try c.encode(url, forKey: .url)
-        try c.encode(ext, forKey: .ext)
-        try c.encode(width, forKey: .width)
-        try c.encode(height, forKey: .height)
-        try c.encode(durationSeconds, forKey: .durationSeconds)
-        try c.encode(frameRate, forKey: .frameRate)
-        try c.encode(codec, forKey: .codec)
-        try c.encode(byteSize, forKey: .byteSize)
-        try c.encode(sha256, forKey: .sha256)
-        try c.encode(caption, forKey: .caption)
-        try c.encode(author, forKey: .author)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(camera, forKey: .camera)
-        try c.encode(likeCount, forKey: .likeCount)
-        try c.encode(shareCount, forKey: .shareCount)
-        try c.encode(commentCount, forKey: .commentCount)
-        try c.encode(audio, forKey: .audio)
-    }
+    @NullWhenAbsent package var audio: ShotAudio?
 
     package static func videoKey(id: String) -> String { "videos/\(id).mp4" }
     package static func metadataKey(id: String) -> String { "posts/\(id).json" }

@@ -23,32 +23,9 @@ package struct Shot: Sendable, Codable, Hashable {
     package var notes: [String]
     /// True for a shot rebuilt at start-up from a recording that was interrupted (see `ShotSalvage`).
     package var recovered: Bool?
-    /// The sound track; nil (written as null) for a silent shot.
-    package var audio: ShotAudio?
-
-    // Written by hand only so that a silent shot says `"audio": null` rather than leaving the key
-    // out: a reader of the JSON sees that sound was considered, and absent.
-    package func encode(to coder: any Encoder) throws {
-        var c = coder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(videoPath, forKey: .videoPath)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(source, forKey: .source)
-        try c.encode(inputFormat, forKey: .inputFormat)
-        try c.encode(width, forKey: .width)
-        try c.encode(height, forKey: .height)
-        try c.encode(frameRate, forKey: .frameRate)
-        try c.encode(frames, forKey: .frames)
-        try c.encode(framesDropped, forKey: .framesDropped)
-        try c.encode(durationSeconds, forKey: .durationSeconds)
-        try c.encode(byteSize, forKey: .byteSize)
-        try c.encode(codec, forKey: .codec)
-        try c.encode(encoder, forKey: .encoder)
-        try c.encodeIfPresent(endedEarly, forKey: .endedEarly)
-        try c.encode(notes, forKey: .notes)
-        try c.encodeIfPresent(recovered, forKey: .recovered)
-        try c.encode(audio, forKey: .audio)
-    }
+    /// The sound track; nil, written as null, for a silent shot (a reader of the JSON sees that
+    /// sound was considered, and absent).
+    @NullWhenAbsent package var audio: ShotAudio?
 }
 
 extension Shot {
