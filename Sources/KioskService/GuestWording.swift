@@ -3,6 +3,7 @@ import MediaEncoder
 import RecorderCore
 import StorageUpload
 import VideoCapture
+import SystemSupport
 
 /// What a guest at the booth is told when something fails: one plain sentence, decided by what
 /// happened (the typed cause, else the status), never the operator's detail. The detail (paths,

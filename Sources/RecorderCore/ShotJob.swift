@@ -342,7 +342,7 @@ final class FrameLog {
     }
 }
 
-extension CaptureError.Kind {
+extension CaptureFailure {
     var isStall: Bool {
         if case .stalled = self { return true }
         return false

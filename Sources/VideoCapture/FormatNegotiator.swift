@@ -1,3 +1,4 @@
+internal import SystemSupport
 /// Picks the best format, size and frame rate a device offers for a request.
 ///
 /// Closeness to the asked size and rate comes first, then native over libv4l-emulated formats,

@@ -2,6 +2,7 @@ internal import CV4L2
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import SystemSupport
 
 /// Owns one libv4l2 file descriptor; closing it with `v4l2_close` when the owner goes away.
 struct V4L2Device: ~Copyable {

@@ -41,7 +41,7 @@ import Testing
 
     @Test func openErrorsAreClassifiedByErrno() {
         // This host's /dev/snd decides what the holders and groups are; the kinds do not depend on it.
-        func kind(_ errno: Int32) -> AudioError.Kind { AudioError.fromOpen(errno: errno, device: "hw:CARD=X,DEV=0").kind }
+        func kind(_ errno: Int32) -> AudioFailure { AudioError.fromOpen(errno: errno, device: "hw:CARD=X,DEV=0").kind }
         if case .noSuchDevice = kind(2) {} else { Issue.record("ENOENT: \(kind(2))") }
         if case .noSuchDevice = kind(19) {} else { Issue.record("ENODEV: \(kind(19))") }
         if case .busy = kind(16) {} else { Issue.record("EBUSY: \(kind(16))") }

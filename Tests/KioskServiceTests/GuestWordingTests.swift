@@ -5,6 +5,7 @@ import StorageUpload
 import Testing
 import VideoCapture
 @testable import KioskService
+import SystemSupport
 
 /// Guests are told one plain sentence, chosen by what happened; the operator's detail (paths,
 /// errno, settings, commands) never reaches it.

@@ -9,9 +9,9 @@ import VideoCapture
 /// Lower layers say what happened; the settings that help are advice, spelled by each edge: flags
 /// on the command line, configuration keys in the kiosk (issue 18: no CLI flag reaches a kiosk).
 @Suite struct ErrorAdviceTests {
-    static let captureKinds: [CaptureError.Kind] = [.noSuchDevice, .notACaptureDevice, .permissionDenied(group: "video"), .busy,
+    static let captureKinds: [CaptureFailure] = [.noSuchDevice, .notACaptureDevice, .permissionDenied(group: "video"), .busy,
                                                     .disconnected, .stalled(seconds: 5), .unsupportedFormat, .badInput, .driverFailure]
-    static let audioKinds: [AudioError.Kind] = [.noSuchDevice(available: ["hw:CARD=A,DEV=0"]), .noSuchDevice(available: []),
+    static let audioKinds: [AudioFailure] = [.noSuchDevice(available: ["hw:CARD=A,DEV=0"]), .noSuchDevice(available: []),
                                                 .permissionDenied(group: "audio"), .busy(holders: "7 (arecord)"),
                                                 .disconnected, .unsupportedFormat, .driverFailure]
     static let mediaKinds: [MediaError.Kind] = [.diskFull, .permissionDenied, .missingCodec, .badInput, .failed]

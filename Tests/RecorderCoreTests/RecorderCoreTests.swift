@@ -4,6 +4,7 @@ import Testing
 import MediaEncoder
 @testable import RecorderCore
 import VideoCapture
+import SystemSupport
 
 @Suite struct ShotRequestTests {
     @Test(arguments: [0.0, -1, .infinity, .nan, 7 * 3600])
@@ -30,7 +31,7 @@ import VideoCapture
 
 @Suite struct ErrorMappingTests {
     @Test func captureErrorsMapToSysexits() {
-        let cases: [(CaptureError.Kind, SysExit)] = [
+        let cases: [(CaptureFailure, SysExit)] = [
             (.noSuchDevice, .noInput), (.notACaptureDevice, .noInput), (.permissionDenied(group: "video"), .noPermission),
             (.busy, .tempFail), (.disconnected, .unavailable), (.stalled(seconds: 5), .unavailable),
             (.unsupportedFormat, .usage), (.badInput, .dataError),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VideoCapture
+import SystemSupport
 
 @Suite struct FormatNegotiatorTests {
     static func format(_ pf: PixelFormat, emulated: Bool = false, _ sizes: [(Int, Int, [Int])]) -> FormatCapability {

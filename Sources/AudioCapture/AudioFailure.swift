@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+package import SystemSupport
+
+/// Why sound capture failed: the ALSA call, its errno (ALSA returns -errno; this is positive) and
+/// the device (`DeviceError`), worded as what happened and what to do about the microphone;
+/// `advice` names the settings that would help.
+package typealias AudioError = DeviceError<AudioFailure>
+
+/// The kinds of sound capture failure.
+package enum AudioFailure: DeviceErrorKind {
+    /// No such sound device; `available` lists the microphones there are, by stable name.
+    case noSuchDevice(available: [String])
+    case permissionDenied(group: String?)
+    /// Another process holds the device; `holders` names it when that can be found.
+    case busy(holders: String?)
+    /// The device went away (ENODEV: a USB microphone unplugged).
+    case disconnected
+    /// No rate, channel count or sample format the recorder can use.
+    case unsupportedFormat
+    case driverFailure
+
+    package func describe(_ error: AudioError) -> String {
+        let (device, cause, extra) = (error.device, error.cause, error.extra)
+        switch self {
+        case .noSuchDevice(let available):
+            if available.isEmpty {
+                return "no such microphone: \(device)\(cause). This machine has no microphone (`recorder devices` lists them)."
+            }
+            return "no such microphone: \(device)\(cause). Microphones here: \(available.joined(separator: ", ")) (`recorder devices` lists them)."
+        case .permissionDenied(let group):
+            let name = group ?? "audio"
+            return "permission denied opening the microphone \(device)\(cause). Fix: `sudo usermod -aG \(name) $USER` then log out and in again (for a service, add SupplementaryGroups=\(name))."
+        case .busy(let holders):
+            let who = holders.map { " (held by \($0))" } ?? ""
+            return "the microphone \(device) is busy: another process is using it\(who)\(cause). Close it (`fuser -v /dev/snd/*` shows which; a desktop sound server lets go of a card with `pw-reserve`)."
+        case .disconnected:
+            return "the microphone \(device) was lost (unplugged or reset)\(cause).\(extra) Check the cable and run `recorder devices`."
+        case .unsupportedFormat:
+            return "the microphone \(device) offers no format the recorder can use\(cause).\(extra) Try its plughw: name, which converts in software."
+        case .driverFailure:
+            return "the microphone \(device): the driver refused the request\(cause).\(extra) Reconnect it."
+        }
+    }
+
+    package var advice: [SettingAdvice] {
+        let none = SettingAdvice(.microphone, "none", "to record without sound")
+        switch self {
+        case .noSuchDevice(let available):
+            return available.isEmpty ? [none] : [SettingAdvice(.microphone, "DEVICE", "with one of them"), none]
+        case .busy, .driverFailure, .unsupportedFormat, .disconnected: return [none]
+        case .permissionDenied: return []
+        }
+    }
+}
+
+extension AudioError {
+    /// Classifies the errno of a failed `snd_pcm_open` of `device` (the ALSA name): a missing
+    /// device lists the microphones there are, a busy one names its holders, a forbidden one the
+    /// group that may open it.
+    package static func fromOpen(errno code: Int32, device: String) -> AudioError {
+        let operation = "snd_pcm_open"
+        let node = SoundNodes.cardAndDevice(of: device).map { SoundNodes.captureNode(card: $0.card, device: $0.device) }
+        switch code {
+        case ENOENT, ENODEV, ENXIO:
+            // alsa-lib does not see a card whose control node this user may not open, and calls
+            // it missing: name the permission instead.
+            if let forbidden = SoundNodes.forbiddenControlNode() {
+                return AudioError(.permissionDenied(group: SoundNodes.owningGroup(of: forbidden)), device: device,
+                                  operation: operation, errno: EACCES, detail: "\(forbidden) cannot be opened.")
+            }
+            return AudioError(.noSuchDevice(available: AudioDevices.list().map(\.name)), device: device,
+                              operation: operation, errno: code)
+        case EBUSY:
+            return AudioError(.busy(holders: SoundNodes.holders(of: node)), device: device, operation: operation, errno: code)
+        case EACCES, EPERM:
+            let path = node ?? SoundNodes.forbiddenControlNode()
+            return AudioError(.permissionDenied(group: path.flatMap(SoundNodes.owningGroup(of:))), device: device,
+                              operation: operation, errno: code)
+        default:
+            return from(errno: code, device: device, operation: operation)
+        }
+    }
+
+    /// Classifies the errno of any other failed ALSA call on an open device.
+    package static func from(errno code: Int32, device: String, operation: String, detail: String = "") -> AudioError {
+        switch code {
+        case ENODEV: AudioError(.disconnected, device: device, operation: operation, errno: code, detail: detail)
+        case EBUSY:
+            AudioError(.busy(holders: SoundNodes.holders(of: SoundNodes.cardAndDevice(of: device).map {
+                SoundNodes.captureNode(card: $0.card, device: $0.device) })), device: device, operation: operation, errno: code, detail: detail)
+        default: AudioError(.driverFailure, device: device, operation: operation, errno: code, detail: detail)
+        }
+    }
+}
