@@ -129,16 +129,14 @@ package final class Kiosk: Sendable {
         let previewRunning = await manager.previewRunning
         let outbox = drain.status
         var countdown: Int?
-        var message: String?, guestMessage: String?
+        var message: String?, guestKey: GuestStrings.Key?
         switch camera.state {
         case .countdown(let n): countdown = n
-        case .failed(let why):
-            message = why
-            guestMessage = camera.failure.map(GuestWording.sentence(for:)) ?? GuestWording.notSaved
-        case .cameraMissing(let why): (message, guestMessage) = (why, GuestWording.cameraUnavailable)
+        case .failed(let why): (message, guestKey) = (why, camera.failure.map(GuestWording.key(for:)) ?? .notSaved)
+        case .cameraMissing(let why): (message, guestKey) = (why, .cameraUnavailable)
         case .idle:
             message = camera.lastShotDiscarded
-            if message != nil { guestMessage = GuestWording.tooShort }
+            if message != nil { guestKey = .tooShort }
         default: break
         }
         // The files (the current shot's link and JSON, its posted marker, free space) are read on a
@@ -163,7 +161,8 @@ package final class Kiosk: Sendable {
         let needed = settings.shotRequest().bytesNeeded
         let low = (workspaceFree.map { $0 < needed } ?? false) || (outboxFree.map { $0 < needed / 2 } ?? false)
         return KioskStatus(
-            state: camera.state.name, countdown: countdown, message: message, guestMessage: guestMessage,
+            state: camera.state.name, countdown: countdown, message: message,
+            guestMessage: guestKey.map { GuestStrings.text($0) }, guestKey: guestKey?.rawValue,
             camera: .init(device: camera.camera, present: camera.cameraPresent, previewRunning: previewRunning),
             sound: .init(choice: settings.audio.text, muted: settings.audio == .none, source: soundSource),
             progress: camera.progress.map {
@@ -176,7 +175,7 @@ package final class Kiosk: Sendable {
                           lastError: outbox.lastError, retryInSeconds: outbox.retryInSeconds,
                           lastUploaded: outbox.lastUploaded?.id, lastUploadedURL: outbox.lastUploaded?.videoURL,
                           uploaded: outbox.uploadedCount),
-            disk: .init(workspaceFreeBytes: workspaceFree, outboxFreeBytes: outboxFree, low: low),
+            disk: .init(workspaceFreeBytes: workspaceFree, outboxFreeBytes: outboxFree, low: low), booth: settings.booth,
             shotSeconds: settings.seconds, countdownSeconds: settings.countdown, version: Self.version)
     }
 
@@ -192,6 +191,21 @@ package final class Kiosk: Sendable {
         announce.call("posted")
         drain.wake()
         return item
+    }
+
+    /// Deletes the current shot, when it is `shotID` and not posted: a guest's "Delete" in review.
+    func discard(shotID: String) async throws(RecorderError) {
+        let workspace = settings.workspace, enqueuer = self.enqueuer
+        try await manager.holdingCurrentShot { () async throws(RecorderError) in
+            try await BlockingWork.run { () throws(RecorderError) in
+                let lock = try workspace.lock()
+                if let shot = workspace.currentShot(), shot.id == shotID, let error = enqueuer.alreadyPosted(shot) { throw error }
+                try workspace.discardCurrent(id: shotID)
+                _ = consume lock
+            }
+        }
+        logger.notice("shot \(shotID) deleted at the booth")
+        announce.call("shot")
     }
 
     /// The workspace's current shot (a readlink and a JSON read, on a helper thread).

@@ -46,6 +46,10 @@ package enum KioskAPI {
         var caption: String?
     }
 
+    struct DiscardFields: Decodable {
+        var id: String?
+    }
+
     /// `GET /api/sound`: the sound's level for the page's meter (nulls when there is none).
     struct SoundLevel: Encodable {
         var peakDBFS: Double?

@@ -77,6 +77,22 @@ enum ShotRoutes {
             }
         }
 
+        // A guest's "Delete" in review: {"id": ...} names the shot, so a delete that arrives after
+        // the next guest's shot never deletes that one.
+        routes.post("shot/current/discard") { request, _ in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                let body = try await JSONBody.read(request, allowed: ["id"])
+                let fields = try body.decode(KioskAPI.DiscardFields.self)
+                guard let id = fields.id, !id.isEmpty else { throw APIError.badRequest("id is required: the shot to delete.") }
+                do {
+                    try await kiosk.discard(shotID: id)
+                } catch {
+                    throw APIError(RecorderError.wrap(error))
+                }
+                return KioskAPI.encoded(await kiosk.status())
+            }
+        }
+
         routes.get("shot/current/video.mp4") { request, context in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 guard let shot = await kiosk.currentShot() else {

@@ -104,7 +104,7 @@ package struct PostEnqueuer: Sendable {
     }
 
     /// The answer to posting a shot twice: where the first post went.
-    func alreadyPosted(_ shot: Shot) -> RecorderError? {
+    package func alreadyPosted(_ shot: Shot) -> RecorderError? {
         var id = postedID(shot)
         if id == nil, let queued = outbox.items().first(where: { $0.state.shotID == shot.id }) {
             id = queued.metadata.id

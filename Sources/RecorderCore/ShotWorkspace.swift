@@ -92,6 +92,17 @@ package struct ShotWorkspace: Sendable {
         return shot
     }
 
+    /// Deletes the current shot when it is `id` (a guest's "Delete" at the booth): the `current`
+    /// link goes first, so a failure halfway leaves no link to a half-deleted shot. A newer shot
+    /// (another one started meanwhile) is never touched. Call only while holding the lock.
+    package func discardCurrent(id: String) throws(RecorderError) {
+        guard currentShotID() == id else {
+            throw RecorderError("shot \(id) is not the current shot any more; nothing was deleted.", exitStatus: .noInput)
+        }
+        try DurableFile.call("unlink", currentLink) { unlink(currentLink) }
+        try? FileManager.default.removeItem(atPath: "\(shotsDirectory)/\(id)")
+    }
+
     /// Keeps `draft` as a finished shot beside the current one (which stays current): a recovered
     /// recording that is older than the current shot, kept until it is posted.
     package func keep(_ draft: ShotDraft, shot: Shot) throws(RecorderError) -> Shot {
