@@ -10,14 +10,15 @@ import SystemSupport
 package struct APIError: Error, Sendable {
     package var status: HTTPResponse.Status
     package var message: String
-    package var guestMessage: String
+    /// What a guest is told (GuestStrings), by key for the page's language.
+    package var guestKey: GuestStrings.Key
     package var exitStatus: SysExit
 
-    package init(_ status: HTTPResponse.Status, _ message: String, exitStatus: SysExit, guestMessage: String? = nil) {
+    package init(_ status: HTTPResponse.Status, _ message: String, exitStatus: SysExit, guestKey: GuestStrings.Key? = nil) {
         self.status = status
         self.message = message
         self.exitStatus = exitStatus
-        self.guestMessage = guestMessage ?? GuestWording.sentence(for: RecorderError(message, exitStatus: exitStatus))
+        self.guestKey = guestKey ?? GuestWording.key(for: RecorderError(message, exitStatus: exitStatus))
     }
 
     /// The HTTP meaning of each sysexits status: a busy camera is a conflict, a missing one unavailable.
@@ -33,19 +34,21 @@ package struct APIError: Error, Sendable {
         case .ok, .software, .cantCreate, .config, .interrupted: status = .internalServerError
         }
         // The kiosk spells settings as configuration keys: its operator has no command line.
-        self.init(status, error.text(.configuration), exitStatus: error.exitStatus, guestMessage: GuestWording.sentence(for: error))
+        self.init(status, error.text(.configuration), exitStatus: error.exitStatus, guestKey: GuestWording.key(for: error))
     }
 
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, message, exitStatus: .usage) }
 
     var response: Response {
-        KioskAPI.encoded(Body(error: message, guestMessage: guestMessage, exitStatus: Int(exitStatus.rawValue), status: status.code),
+        KioskAPI.encoded(Body(error: message, guestMessage: GuestStrings.text(guestKey), guestKey: guestKey.rawValue,
+                              exitStatus: Int(exitStatus.rawValue), status: status.code),
                          status: status)
     }
 
     private struct Body: Encodable {
         var error: String
         var guestMessage: String
+        var guestKey: String
         var exitStatus: Int
         var status: Int
     }

@@ -25,6 +25,9 @@ package struct KioskSettings: Sendable {
     package var hosts: [String]
     /// The shots' sound (`audio.device`).
     package var audio: AudioChoice
+    /// What the guest page needs: `kiosk.review_seconds`, `kiosk.review_unposted`,
+    /// `kiosk.language`, `kiosk.trigger_key`.
+    package var booth = KioskStatus.Booth(reviewSeconds: 30, reviewUnposted: "keep", language: "en", triggerKey: nil)
 
     package init(host: String = "127.0.0.1", port: Int = 8080, device: String? = nil, seconds: Double = 15,
                 countdown: Int = 3, token: String? = nil, workspace: ShotWorkspace, hosts: [String] = [],
@@ -55,6 +58,10 @@ package struct KioskSettings: Sendable {
         seconds = try configuration.number("kiosk.seconds")
         audio = AudioChoice(configuration.text("audio.device") ?? "auto")
         countdown = Int(try configuration.number("kiosk.countdown_seconds"))
+        booth = KioskStatus.Booth(reviewSeconds: Int(try configuration.number("kiosk.review_seconds")),
+                                  reviewUnposted: configuration.text("kiosk.review_unposted") ?? "keep",
+                                  language: configuration.text("kiosk.language") ?? "en",
+                                  triggerKey: configuration.text("kiosk.trigger_key").flatMap { $0.isEmpty ? nil : $0 })
         workspace = ShotWorkspace(root: configuration.workspaceDirectory)
 
         var token = values["kiosk.token"].flatMap { $0.isEmpty ? nil : $0 }

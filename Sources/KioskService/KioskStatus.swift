@@ -62,6 +62,18 @@ package struct KioskStatus: Codable, Sendable, Equatable {
         package var uploaded: Int
     }
 
+    /// The guest page's settings.
+    package struct Booth: Codable, Sendable, Equatable {
+        /// Seconds the review shows a new clip before the page returns to the live camera.
+        package var reviewSeconds: Int
+        /// "keep" or "discard": what the review's timeout does with a clip nobody posted.
+        package var reviewUnposted: String
+        /// The guest page's language: "en" or "de".
+        package var language: String
+        /// One more key that works like the record button (beside Space and Enter).
+        package var triggerKey: String?
+    }
+
     package struct Disk: Codable, Sendable, Equatable {
         package var workspaceFreeBytes: Int64?
         package var outboxFreeBytes: Int64?
@@ -76,14 +88,17 @@ package struct KioskStatus: Codable, Sendable, Equatable {
     /// Why the state is failed or camera-missing; when idle, why the last shot was not kept (the
     /// operator's detail: for the journal and the operator page).
     package var message: String?
-    /// The same, as one plain sentence for the guest at the booth (GuestWording).
+    /// The same, as one plain sentence for the guest at the booth (GuestWording), in English.
     package var guestMessage: String?
+    /// Its key in the guest page's table of strings (GuestStrings), for the page's language.
+    package var guestKey: String?
     package var camera: Camera
     package var sound: Sound
     package var progress: Progress?
     package var currentShot: CurrentShot?
     package var outbox: Outbox
     package var disk: Disk
+    package var booth: Booth
     package var shotSeconds: Double
     package var countdownSeconds: Int
     package var version: String

@@ -57,6 +57,10 @@ package struct RecorderConfiguration: Sendable {
         "kiosk.token_file": "file holding the API token (needed when listening beyond loopback; systemd: LoadCredential=kiosk-token)",
         "kiosk.hosts": "more host names the kiosk answers to (comma-separated), beyond the listen address, localhost, this machine's name and IP addresses; any other Host header is refused with 421 (DNS rebinding)",
         "kiosk.token": "the API token itself (prefer kiosk.token_file, which keeps it out of the configuration)",
+        "kiosk.review_seconds": "how long the guest page shows a new clip (Post, Retake, Delete) before it returns to the live camera by itself, 3-600 (default 30)",
+        "kiosk.review_unposted": "what happens to a clip nobody posted or deleted when the review times out: keep (default: it stays the current shot, for the operator) or discard",
+        "kiosk.language": "the guest page's language: en (default) or de",
+        "kiosk.trigger_key": "one more key that works like the record button on the guest page, beside Space and Enter, as a browser names it (KeyboardEvent.key or .code, e.g. F13 or KeyR); empty for none",
     ]
 
     /// What a key's value must look like; keys not listed take any text.
@@ -99,6 +103,9 @@ package struct RecorderConfiguration: Sendable {
         "audio.bitrate_kbps": .number(32...320, integer: true),
         "kiosk.countdown_seconds": .number(0...60, integer: true),
         "kiosk.token": .token,
+        "kiosk.review_seconds": .number(3...600, integer: true),
+        "kiosk.review_unposted": .choice(["keep", "discard"]),
+        "kiosk.language": .choice(["en", "de"]),
     ]
 
     /// The fixed defaults (the others depend on the environment: see `effectiveValue(_:)`).
@@ -110,7 +117,7 @@ package struct RecorderConfiguration: Sendable {
         "shoot.device": "auto", "shoot.format": "auto", "shoot.preset": "veryfast", "shoot.crf": "23",
         "shoot.seconds": "15", "shoot.min_seconds": "1", "audio.device": "auto",
         "kiosk.listen": "127.0.0.1:8080", "kiosk.device": "auto", "kiosk.seconds": "15", "kiosk.countdown_seconds": "3",
-        "kiosk.hosts": "",
+        "kiosk.hosts": "", "kiosk.review_seconds": "30", "kiosk.review_unposted": "keep", "kiosk.language": "en", "kiosk.trigger_key": "",
     ]
 
     /// One thing wrong with the configuration, and where: "file:line", an environment variable's

@@ -1,0 +1,96 @@
+import FoundationEssentials
+
+/// Every string a guest at the booth reads, in each language the guest page offers
+/// (`kiosk.language`): the page's own words and the failures `GuestWording` chooses.
+///
+/// One table, so a translation is one column and nothing a guest sees is worded elsewhere.
+package enum GuestStrings {
+    package enum Key: String, CaseIterable, Sendable, Codable {
+        case title, invite, record, hint, getReady, recording, secondsLeft, stop, saving
+        case reviewTitle, caption, post, retake, delete, sending, thanks, thanksDetail, deleted, returning, notReady
+        case cameraUnavailable, notSaved, storageFull, busy, tooShort, tryAgain, notAnswering, lowSpace
+    }
+
+    /// The languages there are, English first (the fallback for a missing string).
+    package static let languages = ["en", "de"]
+
+    // "{n}" is filled in by the page (seconds).
+    static let table: [String: [Key: String]] = [
+        "en": [
+            .title: "Leave a video message!",
+            .invite: "Press the button and talk to the camera for {n} seconds.",
+            .record: "Record",
+            .hint: "Tap the red button, or press the booth's button.",
+            .getReady: "Get ready…",
+            .recording: "Recording",
+            .secondsLeft: "{n} s left",
+            .stop: "Stop",
+            .saving: "Saving your video…",
+            .reviewTitle: "How was it?",
+            .caption: "Add a message (optional)",
+            .post: "Post",
+            .retake: "Retake",
+            .delete: "Delete",
+            .sending: "Sending…",
+            .thanks: "Thank you!",
+            .thanksDetail: "Your video is saved and on its way.",
+            .deleted: "Deleted. Nothing was kept.",
+            .returning: "Back to the camera in {n} s",
+            .notReady: "This booth is not set up yet. Please ask the host for help.",
+            .cameraUnavailable: "The camera is not available right now. Please ask the host for help.",
+            .notSaved: "We could not save your video. Please ask the host for help.",
+            .storageFull: "The booth is out of space, so your video could not be saved. Please ask the host for help.",
+            .busy: "The booth is busy. Please try again in a moment.",
+            .tooShort: "That recording was too short to keep. Press the button to try again.",
+            .tryAgain: "Something went wrong. Please try again.",
+            .notAnswering: "The booth is not answering. Please ask the host for help.",
+            .lowSpace: "The booth is nearly out of space. Please tell the host.",
+        ],
+        "de": [
+            .title: "Hinterlasst eine Videobotschaft!",
+            .invite: "Drückt den Knopf und sprecht {n} Sekunden in die Kamera.",
+            .record: "Aufnehmen",
+            .hint: "Tippt auf den roten Knopf oder drückt den Knopf der Box.",
+            .getReady: "Macht euch bereit…",
+            .recording: "Aufnahme",
+            .secondsLeft: "noch {n} s",
+            .stop: "Stopp",
+            .saving: "Euer Video wird gespeichert…",
+            .reviewTitle: "Wie war's?",
+            .caption: "Nachricht hinzufügen (optional)",
+            .post: "Posten",
+            .retake: "Nochmal",
+            .delete: "Löschen",
+            .sending: "Wird gesendet…",
+            .thanks: "Danke!",
+            .thanksDetail: "Euer Video ist gespeichert und unterwegs.",
+            .deleted: "Gelöscht. Nichts wurde behalten.",
+            .returning: "Zurück zur Kamera in {n} s",
+            .notReady: "Diese Box ist noch nicht eingerichtet. Bitte fragt die Gastgeber um Hilfe.",
+            .cameraUnavailable: "Die Kamera ist gerade nicht verfügbar. Bitte fragt die Gastgeber um Hilfe.",
+            .notSaved: "Wir konnten euer Video nicht speichern. Bitte fragt die Gastgeber um Hilfe.",
+            .storageFull: "Die Box hat keinen Platz mehr, euer Video wurde nicht gespeichert. Bitte fragt die Gastgeber um Hilfe.",
+            .busy: "Die Box ist gerade beschäftigt. Bitte versucht es gleich noch einmal.",
+            .tooShort: "Die Aufnahme war zu kurz. Drückt den Knopf, um es noch einmal zu versuchen.",
+            .tryAgain: "Etwas ist schiefgegangen. Bitte versucht es noch einmal.",
+            .notAnswering: "Die Box antwortet nicht. Bitte fragt die Gastgeber um Hilfe.",
+            .lowSpace: "Die Box hat bald keinen Platz mehr. Bitte sagt den Gastgebern Bescheid.",
+        ],
+    ]
+
+    /// The string in `language`, else in English.
+    package static func text(_ key: Key, _ language: String = "en") -> String {
+        table[language]?[key] ?? table["en"]![key]!
+    }
+
+    /// The whole column for the page, as a JSON object (key: string), safe inside a <script>.
+    static func json(_ language: String) -> String {
+        var column: [String: String] = [:]
+        for key in Key.allCases { column[key.rawValue] = text(key, language) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(column)) ?? Data("{}".utf8)
+        // (no "</script>" can end the script early: every < is escaped)
+        return String(decoding: data, as: UTF8.self).replacing("<", with: "\\u003c")
+    }
+}
