@@ -1,16 +1,17 @@
-/// The kiosk's one page: self-contained (no CDN, no build step), served at `/`.
+/// The operator's page, served at `/admin`: self-contained (no CDN, no build step).
 ///
 /// It follows `/api/events` (Server-Sent Events) and re-reads `/api/status` while recording or
-/// uploading, refreshes the preview picture, records, plays the shot back, and posts it. Below, a
-/// gallery of the posts in the store (`/api/feed`, 12 a page) plays them through the cache.
-enum KioskPage {
+/// uploading, refreshes the preview picture, records, plays the shot back, and posts it, with the
+/// detail a guest does not see (frames, drops, sizes, ids, uploads). Below, a gallery of the posts
+/// in the store (`/api/feed`, 12 a page) plays them through the cache. Guests use `GuestPage`.
+enum OperatorPage {
     static let html = #"""
 <!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>recorder kiosk</title>
+<title>recorder kiosk: operator</title>
 <link rel="icon" href="data:,">
 <style>
   :root { color-scheme: dark; --accent: #e53935; --ok: #43a047; --warn: #fb8c00; }
@@ -55,7 +56,7 @@ enum KioskPage {
 </style>
 </head>
 <body>
-<header><h1>recorder kiosk</h1><div>state: <span id="state">connecting…</span></div></header>
+<header><h1>recorder kiosk: operator</h1><div>state: <span id="state">connecting…</span></div></header>
 <div id="banner" role="alert"></div>
 <main>
   <section>

@@ -25,6 +25,20 @@ import SystemSupport
         #expect(GuestWording.sentence(for: short) == GuestWording.tooShort)
     }
 
+    @Test func everyStringInEveryLanguage() {
+        for language in GuestStrings.languages {
+            for key in GuestStrings.Key.allCases {
+                #expect(GuestStrings.table[language]?[key]?.isEmpty == false, "\(language) has no \(key)")
+            }
+        }
+        #expect(GuestStrings.text(.record, "de") == "Aufnehmen")
+        #expect(GuestStrings.text(.record, "xx") == "Record")
+        let page = GuestPage.html(language: "de")
+        #expect(page.contains("<html lang=\"de\">") && page.contains(#""post":"Posten""#), "\(page.prefix(300))")
+        // The table goes into a <script>: nothing in it can close the script early.
+        #expect(!GuestStrings.json("en").contains("<"))
+    }
+
     @Test func noSentenceCarriesOperatorDetail() {
         let sentences = [GuestWording.cameraUnavailable, GuestWording.notSaved, GuestWording.storageFull, GuestWording.busy,
                          GuestWording.tooShort, GuestWording.tryAgain]

@@ -104,6 +104,35 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         }
     }
 
+    /// A guest's Delete in review: only the shot it names, only the current one; a wrong or
+    /// missing id deletes nothing.
+    @Test func discardDeletesOnlyTheNamedCurrentShot() async throws {
+        let fixture = try KioskFixture(seconds: 1, countdown: 0)
+        defer { fixture.remove() }
+        await fixture.start()
+        try await fixture.application().test(.router) { client in
+            try await client.execute(uri: "/api/shoot", method: .post, headers: jsonHeaders, body: body("{}")) { #expect($0.status == .accepted) }
+            try await fixture.waitFor("idle")
+            let shot = try #require(fixture.kiosk.manager.workspace.currentShot())
+            try await client.execute(uri: "/api/shot/current/discard", method: .post, headers: jsonHeaders, body: body("{}")) { response in
+                #expect(response.status == .badRequest)
+                #expect(object(response)["guestKey"] as? String == "tryAgain")
+            }
+            try await client.execute(uri: "/api/shot/current/discard", method: .post, headers: jsonHeaders,
+                                     body: body(#"{"id": "an-older-one"}"#)) { response in
+                #expect(response.status == .notFound)
+                #expect(fixture.kiosk.manager.workspace.currentShotID() == shot.id)
+            }
+            try await client.execute(uri: "/api/shot/current/discard", method: .post, headers: jsonHeaders,
+                                     body: body(#"{"id": "\#(shot.id)"}"#)) { response in
+                #expect(response.status == .ok)
+                #expect(object(response)["currentShot"] == nil)
+            }
+            #expect(fixture.kiosk.manager.workspace.currentShotID() == nil)
+            #expect(!FileManager.default.fileExists(atPath: shot.videoPath))
+        }
+    }
+
     @Test func statusHealthAndPage() async throws {
         let fixture = try KioskFixture()
         defer { fixture.remove() }
@@ -130,8 +159,13 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
                 #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
                 let page = String(buffer: response.body)
                 #expect(page.contains("id=\"record\"") && page.contains("/api/events"))
-                // Self-contained: nothing loaded from elsewhere.
+                // Self-contained: nothing loaded from elsewhere; the guest's words put in.
                 #expect(!page.contains("http://") && !page.contains("https://"))
+                #expect(page.contains(#""record":"Record""#) && !page.contains("/*STRINGS*/"))
+            }
+            try await client.execute(uri: "/admin", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("recorder kiosk: operator"))
             }
         }
     }
@@ -235,6 +269,13 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
             try await client.execute(uri: "/api/post", method: .post, headers: jsonHeaders, body: body(captionJSON)) { response in
                 #expect(response.status == .badRequest)
                 #expect((object(response)["error"] as? String)?.contains("already posted as \(id)") == true)
+            }
+            // A posted shot is not the guest's to delete any more.
+            try await client.execute(uri: "/api/shot/current/discard", method: .post, headers: jsonHeaders,
+                                     body: body(#"{"id": "\#(shot.id)"}"#)) { response in
+                #expect(response.status == .badRequest)
+                #expect((object(response)["error"] as? String)?.contains("already posted as \(id)") == true)
+                #expect(fixture.kiosk.manager.workspace.currentShotID() == shot.id)
             }
             // The drain sends it up by itself.
             fixture.kiosk.drain.start()

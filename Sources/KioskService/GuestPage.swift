@@ -1,0 +1,325 @@
+/// The page a guest at the booth uses, served at `/`: self-contained (no CDN, no build step),
+/// full screen at any size, in the language of `kiosk.language` (its words come from
+/// `GuestStrings`, put into the page when it is served).
+///
+/// The flow, as photobooth apps do it: attract (the live camera, mirrored, an invitation and the
+/// record button), countdown, recording (a ring and the seconds left; a second press stops),
+/// saving, review (the clip plays once with sound, then Post, Retake or Delete; with no touch for
+/// `kiosk.review_seconds` it returns to attract and keeps or discards the clip as
+/// `kiosk.review_unposted` says), then a thank-you and back to attract. A failure is one plain
+/// sentence. Space, Enter and `kiosk.trigger_key` work like the button (a USB arcade button is a
+/// keyboard). A clip is never shown to the next guest: the page reviews only shots made while it
+/// was open, and never plays one on load.
+enum GuestPage {
+    /// The page with the strings of `language`.
+    static func html(language: String) -> String {
+        template.replacing("/*STRINGS*/{}", with: GuestStrings.json(language))
+            .replacing("<html lang=\"en\">", with: "<html lang=\"\(GuestStrings.languages.contains(language) ? language : "en")\">")
+    }
+
+    static let template = #"""
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, user-scalable=no">
+<title>recorder booth</title>
+<link rel="icon" href="data:,">
+<style>
+  :root { color-scheme: dark; --accent: #e53935; --ok: #43a047; --panel: rgba(0, 0, 0, .62); }
+  * { box-sizing: border-box; }
+  html, body { margin: 0; height: 100%; overflow: hidden; background: #000; color: #fff; }
+  /* Readable from 2 m; emoji from Noto Color Emoji (fonts-noto-color-emoji) where system-ui has none. */
+  body { font: clamp(20px, 3.2vmin, 34px)/1.3 system-ui, "Noto Sans", sans-serif, "Noto Color Emoji";
+         -webkit-user-select: none; user-select: none; -webkit-touch-callout: none; touch-action: manipulation; }
+  #stage { position: fixed; inset: 0; }
+  #live, #clip { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: contain; }
+  /* A mirror on screen, as guests expect; the recording is never mirrored. */
+  #live { transform: scaleX(-1); }
+  #clip { display: none; background: #000; }
+  .overlay { position: absolute; inset: 0; display: none; flex-direction: column; align-items: center; justify-content: flex-end;
+             gap: 2.2vmin; padding: 4vmin; text-align: center; }
+  body[data-phase="attract"] #attract, body[data-phase="countdown"] #countdown, body[data-phase="recording"] #recording,
+  body[data-phase="saving"] #saving, body[data-phase="review"] #review, body[data-phase="done"] #done,
+  body[data-phase="problem"] #problem { display: flex; }
+  body[data-phase="review"] #clip { display: block; }
+  body[data-phase="review"] #live { display: none; }
+  .card { background: var(--panel); border-radius: 3vmin; padding: 2.5vmin 4vmin; max-width: 92vw; }
+  h1 { font-size: clamp(32px, 6.5vmin, 80px); margin: 0; line-height: 1.15; }
+  h2 { font-size: clamp(28px, 5vmin, 64px); margin: 0; }
+  p { margin: 0; }
+  button { font: inherit; font-weight: 700; border: 0; color: #fff; cursor: pointer; min-width: 64px; min-height: 64px;
+           border-radius: 999px; padding: 0 5vmin; background: #444; }
+  button:focus-visible { outline: 4px solid #fff; outline-offset: 4px; }
+  button:disabled { opacity: .5; }
+  #record { width: clamp(120px, 24vmin, 260px); height: clamp(120px, 24vmin, 260px); padding: 0; background: var(--accent);
+            box-shadow: 0 0 0 1.2vmin rgba(255, 255, 255, .85); font-size: clamp(22px, 4vmin, 44px); }
+  #count { font-size: clamp(120px, 40vmin, 420px); font-weight: 800; line-height: 1; text-shadow: 0 0 4vmin #000; }
+  #countdown { justify-content: center; }
+  #ring { width: clamp(120px, 22vmin, 240px); height: clamp(120px, 22vmin, 240px); }
+  #ring circle { fill: none; stroke-width: 10; }
+  #ring .track { stroke: rgba(255, 255, 255, .3); }
+  #ring .done { stroke: var(--accent); stroke-linecap: round; transform: rotate(-90deg); transform-origin: 50% 50%; }
+  #ring text { fill: #fff; font-size: 44px; font-weight: 800; }
+  #recording { justify-content: flex-end; }
+  #rec { position: absolute; top: 4vmin; left: 4vmin; background: var(--accent); border-radius: 999px; padding: .2em .8em; font-weight: 800; }
+  #stop { min-height: clamp(64px, 11vmin, 120px); background: #222; border: .5vmin solid #fff; }
+  .choices { display: flex; gap: 3vmin; flex-wrap: wrap; justify-content: center; }
+  .choices button { min-height: clamp(72px, 12vmin, 140px); min-width: clamp(150px, 24vmin, 300px); }
+  #post { background: var(--ok); }
+  #delete { background: #6d2020; }
+  #caption { font: inherit; width: min(80vw, 900px); min-height: 64px; padding: .3em .6em; border-radius: 2vmin; border: 0;
+             background: rgba(255, 255, 255, .92); color: #111; -webkit-user-select: text; user-select: text; }
+  /* A caption shown back: its own direction, isolated, a few lines at most. */
+  .said { unicode-bidi: isolate; display: -webkit-box; -webkit-line-clamp: 3; -webkit-box-orient: vertical; overflow: hidden; }
+  #problem, #saving, #done { justify-content: center; }
+  #notice { position: absolute; top: 2vmin; left: 50%; transform: translateX(-50%); display: none; background: #fb8c00; color: #111;
+            border-radius: 2vmin; padding: .4em 1em; font-weight: 700; max-width: 92vw; }
+</style>
+</head>
+<body data-phase="attract">
+<div id="stage">
+  <img id="live" alt="">
+  <video id="clip" playsinline preload="auto"></video>
+  <div id="attract" class="overlay">
+    <div class="card"><h1 data-t="title"></h1><p id="invite"></p></div>
+    <button id="record" data-t="record"></button>
+    <p class="card" data-t="hint"></p>
+  </div>
+  <div id="countdown" class="overlay" aria-live="assertive">
+    <div id="count"></div>
+    <p class="card" data-t="getReady"></p>
+  </div>
+  <div id="recording" class="overlay">
+    <div id="rec">● <span data-t="recording"></span></div>
+    <svg id="ring" viewBox="0 0 120 120" role="img">
+      <circle class="track" cx="60" cy="60" r="52"></circle>
+      <circle class="done" cx="60" cy="60" r="52" stroke-dasharray="326.7" stroke-dashoffset="326.7"></circle>
+      <text id="left" x="60" y="75" text-anchor="middle"></text>
+    </svg>
+    <p id="left-label" class="card"></p>
+    <button id="stop" data-t="stop"></button>
+  </div>
+  <div id="saving" class="overlay"><h2 class="card" data-t="saving"></h2></div>
+  <div id="review" class="overlay">
+    <h2 class="card" data-t="reviewTitle"></h2>
+    <input id="caption" dir="auto" maxlength="2200" autocomplete="off" enterkeyhint="done">
+    <div class="choices">
+      <button id="post" data-t="post"></button>
+      <button id="retake" data-t="retake"></button>
+      <button id="delete" data-t="delete"></button>
+    </div>
+    <p id="returning" class="card"></p>
+  </div>
+  <div id="done" class="overlay"><div class="card"><h1 id="done-title"></h1><p id="done-detail" class="said" dir="auto"></p></div></div>
+  <div id="problem" class="overlay" role="alert"><h2 id="problem-text" class="card"></h2></div>
+  <div id="notice" role="status"></div>
+</div>
+<script>
+"use strict";
+const T = /*STRINGS*/{};
+const $ = (id) => document.getElementById(id);
+const t = (key, n) => (T[key] || "").replace("{n}", n);
+for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+$("caption").placeholder = t("caption");
+
+let status = null, knownShot, reviewShot = null, reviewDeadline = 0, phaseTimer = null, lastPress = 0, previewBusy = false;
+let shownFailure = null;
+
+function setPhase(phase) {
+  if (document.body.dataset.phase === phase) return;
+  clearTimeout(phaseTimer);
+  phaseTimer = null;
+  document.body.dataset.phase = phase;
+  if (phase !== "review") { const v = $("clip"); v.pause(); v.removeAttribute("src"); v.load(); reviewShot = null; }
+  if (phase === "attract") { $("caption").value = ""; refreshPreview(); }
+}
+// A message, then attract again.
+function showFor(phase, seconds) {
+  setPhase(phase);
+  phaseTimer = setTimeout(() => { phaseTimer = null; setPhase("attract"); }, seconds * 1000);
+}
+function problem(key) {
+  $("problem-text").textContent = t(key) || t("tryAgain");
+  showFor("problem", 6);
+}
+
+function api(path, options = {}) {
+  options.credentials = "same-origin";
+  options.headers = Object.assign({ "Accept": "application/json" }, options.headers || {});
+  return fetch(path, options).then(async (response) => {
+    const body = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      const error = new Error(body.error || ("HTTP " + response.status));
+      error.key = response.status === 401 ? "notReady" : (body.guestKey || "tryAgain");
+      throw error;
+    }
+    return body;
+  });
+}
+const postJSON = (path, object) =>
+  api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(object) });
+
+function render(s) {
+  status = s;
+  const shot = s.currentShot;
+  // What was there when the page opened is not this guest's: never reviewed, never played.
+  if (knownShot === undefined) knownShot = shot ? shot.id : null;
+  $("invite").textContent = t("invite", Math.round(s.shotSeconds));
+  const phase = document.body.dataset.phase;
+  $("notice").textContent = s.disk.low ? t("lowSpace") : "";
+  $("notice").style.display = s.disk.low && phase === "attract" ? "block" : "none";
+  switch (s.state) {
+    case "countdown": case "starting":
+      $("count").textContent = s.countdown || "";
+      setPhase("countdown");
+      return;
+    case "recording": {
+      const p = s.progress || { elapsedSeconds: 0, totalSeconds: s.shotSeconds };
+      const fraction = p.totalSeconds > 0 ? Math.min(p.elapsedSeconds / p.totalSeconds, 1) : 0;
+      document.querySelector("#ring .done").setAttribute("stroke-dashoffset", String(326.7 * (1 - fraction)));
+      const left = Math.max(0, Math.ceil(p.totalSeconds - p.elapsedSeconds));
+      $("left").textContent = String(left);
+      $("left-label").textContent = t("secondsLeft", left);
+      setPhase("recording");
+      return;
+    }
+    case "finishing": setPhase("saving"); return;
+    case "camera-missing":
+      // Nothing works until the camera is back: the sentence stays.
+      $("problem-text").textContent = t(s.guestKey || "cameraUnavailable");
+      setPhase("problem");
+      return;
+    case "failed":
+      // The last shot failed: said once, then the booth invites the next try.
+      if (s.message !== shownFailure) { shownFailure = s.message; problem(s.guestKey || "notSaved"); }
+      return;
+  }
+  // Idle: a new shot is this guest's to review; a shot that was not kept says why, briefly.
+  if (shot && shot.id !== knownShot && shot.videoURL && !shot.postedAs) {
+    knownShot = shot.id;
+    review(shot);
+  } else if (shot && shot.id !== knownShot) {
+    knownShot = shot.id;
+  } else if (["countdown", "recording", "saving"].includes(phase)) {
+    if (s.guestKey) problem(s.guestKey); else setPhase("attract");
+  } else if (phase === "problem" && !phaseTimer) {
+    setPhase("attract");
+  }
+}
+
+function review(shot) {
+  setPhase("review");
+  reviewShot = shot.id;
+  touchReview();
+  const v = $("clip");
+  v.src = shot.videoURL;
+  v.muted = false;
+  // Once, with sound; a browser that refuses sound before a touch plays it muted.
+  v.play().catch(() => { v.muted = true; return v.play(); }).catch(() => {});
+}
+function touchReview() {
+  reviewDeadline = Date.now() + status.booth.reviewSeconds * 1000;
+  $("returning").textContent = t("returning", status.booth.reviewSeconds);
+}
+function endReview() {
+  const id = reviewShot;
+  setPhase("attract");
+  if (id && status.booth.reviewUnposted === "discard") postJSON("/api/shot/current/discard", { id }).catch(() => {});
+}
+setInterval(() => {
+  if (document.body.dataset.phase !== "review") return;
+  const left = Math.ceil((reviewDeadline - Date.now()) / 1000);
+  $("returning").textContent = t("returning", Math.max(left, 0));
+  if (left <= 0) endReview();
+}, 250);
+for (const kind of ["pointerdown", "keydown", "input"]) {
+  document.addEventListener(kind, () => { if (document.body.dataset.phase === "review") touchReview(); }, true);
+}
+
+function record() {
+  setPhase("countdown");
+  $("count").textContent = "";
+  postJSON("/api/shoot", {}).then(render).catch((e) => problem(e.key));
+}
+function stop() { postJSON("/api/stop", {}).catch((e) => problem(e.key)); }
+// One press, however it comes (touch, Space, Enter, the booth's button): what it means depends on
+// where the guest is. Held keys repeat and buttons chatter: one press per 400 ms.
+function press() {
+  const now = Date.now();
+  if (now - lastPress < 400) return;
+  lastPress = now;
+  const phase = document.body.dataset.phase;
+  if (phase === "countdown" || phase === "recording") stop();
+  else if (phase === "attract" || phase === "problem" || phase === "done" || phase === "review") record();
+}
+$("record").onclick = press;
+$("stop").onclick = press;
+$("retake").onclick = record;
+$("post").onclick = () => {
+  const id = reviewShot, caption = $("caption").value;
+  $("post").disabled = true;
+  postJSON("/api/post", { caption }).then(() => {
+    $("done-title").textContent = t("thanks");
+    $("done-detail").textContent = caption ? "“" + caption + "”" : t("thanksDetail");
+    document.body.dataset.posted = id;
+    showFor("done", 8);
+  }).catch((e) => problem(e.key)).finally(() => { $("post").disabled = false; });
+};
+$("delete").onclick = () => {
+  const id = reviewShot;
+  postJSON("/api/shot/current/discard", { id }).then(() => {
+    $("done-title").textContent = t("deleted");
+    $("done-detail").textContent = "";
+    showFor("done", 4);
+  }).catch((e) => problem(e.key));
+};
+document.addEventListener("keydown", (e) => {
+  const trigger = status && status.booth.triggerKey;
+  const isTrigger = trigger && (e.key === trigger || e.code === trigger);
+  // Typing a caption: Space, Enter and any character are text there; only a booth key that types
+  // nothing (F13, a media key) still presses.
+  if (e.target === $("caption") && (!isTrigger || e.key.length === 1)) return;
+  if (e.key === " " || e.key === "Enter" || isTrigger) {
+    e.preventDefault();
+    if (!e.repeat) press();
+  }
+});
+document.addEventListener("contextmenu", (e) => { if (e.target !== $("caption")) e.preventDefault(); });
+
+function refreshPreview() {
+  const phase = document.body.dataset.phase;
+  if (previewBusy || document.hidden || phase === "review" || !status || !status.camera.present) return;
+  previewBusy = true;
+  fetch("/api/preview.jpg?t=" + Date.now(), { credentials: "same-origin" }).then((r) => r.ok ? r.blob() : null).then((blob) => {
+    if (blob) {
+      const img = $("live"), old = img.src;
+      img.src = URL.createObjectURL(blob);
+      if (old.startsWith("blob:")) URL.revokeObjectURL(old);
+    }
+  }).catch(() => {}).finally(() => { previewBusy = false; });
+}
+const refreshStatus = () => api("/api/status").then(render).catch((e) => {
+  $("problem-text").textContent = t(e.key === "notReady" ? "notReady" : "notAnswering");
+  setPhase("problem");
+});
+
+let events = null;
+function connect() {
+  if (events) events.close();
+  events = new EventSource("/api/events");
+  for (const kind of ["status", "state", "shot", "posted", "outbox"]) {
+    events.addEventListener(kind, (e) => { try { render(JSON.parse(e.data)); } catch (_) {} });
+  }
+  events.onerror = () => { refreshStatus(); };
+  refreshStatus();
+}
+connect();
+setInterval(() => { if (status && ["recording", "countdown", "starting", "finishing"].includes(status.state)) refreshStatus(); }, 250);
+setInterval(refreshStatus, 5000);
+setInterval(refreshPreview, 200);
+</script>
+</body>
+</html>
+"""#
+}
