@@ -92,7 +92,7 @@ try:
         console = []
         page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
         page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
-        page.goto(base + "/")
+        page.goto(base + "/admin")
         page.wait_for_function("document.body.dataset.state === 'idle'", timeout=30000)
         check("the page loads and shows the state (idle)", page.inner_text("#state").startswith("idle"))
         page.wait_for_function("document.getElementById('preview').naturalWidth > 0", timeout=30000)

@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""The guest page (/) in a real browser, as guests use it: Debian's chromium, headless, Playwright.
+
+Starts `recorder kiosk` on the built-in test pattern (3 s shots, a 1 s countdown, a 4 s review),
+then at three screen sizes goes through the booth's flow as a guest would:
+  - 1280x800 (the booth's touch screen), by touch: Record, the countdown, the recording ring,
+    the review playing the clip, a caption with emoji, Post, the thank-you, back to attract;
+  - 800x1280 (a tablet upright), by the keyboard (a USB arcade button is a keyboard): Space
+    records, Space again stops early, and the review returns to attract by itself, keeping the clip;
+  - 1920x1080, by the booth's own key (kiosk.trigger_key = KeyB, the "b" key): Record, then Delete in review.
+At every state: no scrollbars, touch targets of at least 64 px, no developer text; the live
+camera is mirrored; a page opened later never plays the previous guest's clip. Screenshots of
+every state go to ARTIFACTS/booth (default .cache/browser-artifacts/booth).
+
+    python Tests/browser/booth_page.py RECORDER_BINARY
+"""
+import json, os, pathlib, shutil, socket, subprocess, sys, tempfile, time, urllib.request
+
+from playwright.sync_api import sync_playwright
+
+binary = sys.argv[1]
+repo = pathlib.Path(__file__).resolve().parents[2]
+artifacts = pathlib.Path(os.environ.get("ARTIFACTS", repo / ".cache" / "browser-artifacts")) / "booth"
+shutil.rmtree(artifacts, ignore_errors=True)
+artifacts.mkdir(parents=True)
+passed = failed = 0
+
+
+def check(what, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"PASS: {what}")
+    else:
+        failed += 1
+        print(f"FAIL: {what} {detail}")
+
+
+with socket.socket() as s:
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+work = pathlib.Path(tempfile.mkdtemp(prefix="recorder-booth-"))
+base = f"http://127.0.0.1:{port}"
+env = dict(os.environ)
+env.pop("RECORDER_CONFIG", None)
+env.update({"XDG_CACHE_HOME": str(work / "cache"), "RECORDER_KIOSK_REVIEW_SECONDS": "4",
+            "RECORDER_KIOSK_TRIGGER_KEY": "KeyB"})
+
+
+def status():
+    with urllib.request.urlopen(base + "/api/status", timeout=10) as r:
+        return json.load(r)
+
+
+# What a guest must never read: the operator's words.
+DEVELOPER_TEXT = ["idle", "countdown", "finishing", "frames", "dropped", "MB", "Bearer", "errno", "Ctrl-C", "/api",
+                  "exit status", "recorder ", "outbox", "--"]
+
+
+def looks_right(page, size, state):
+    """No scrollbars, every visible button at least 64 px, no developer text; a screenshot."""
+    scroll = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight, innerWidth, innerHeight]")
+    check(f"{size} {state}: no scrollbars", scroll[0] <= scroll[2] and scroll[1] <= scroll[3], str(scroll))
+    small = page.evaluate("""[...document.querySelectorAll('button')].filter((b) => b.offsetParent !== null)
+        .map((b) => [b.id, b.getBoundingClientRect().width, b.getBoundingClientRect().height])
+        .filter(([, w, h]) => w < 64 || h < 64)""")
+    check(f"{size} {state}: touch targets of at least 64 px", not small, str(small))
+    text = page.inner_text("body")
+    seen = [word for word in DEVELOPER_TEXT if word in text]
+    check(f"{size} {state}: no developer text", not seen, f"{seen} in {text!r}")
+    page.screenshot(path=str(artifacts / f"{size}-{state}.png"))
+
+
+def wait_phase(page, phase, seconds):
+    page.wait_for_function(f"document.body.dataset.phase === '{phase}'", timeout=seconds * 1000)
+
+
+def through_recording(page, size):
+    """From the press to the review: the countdown, the ring, the saving; returns the reviewed shot."""
+    wait_phase(page, "countdown", 10)
+    looks_right(page, size, "2-countdown")
+    wait_phase(page, "recording", 20)
+    ring = page.get_attribute("#ring .done", "stroke-dashoffset")
+    left = [page.text_content("#left"), page.inner_text("#left-label")]
+    check(f"{size}: the recording shows the seconds left", left[0] and left[0].isdigit() and left[1] == f"{left[0]} s left", str(left))
+    looks_right(page, size, "3-recording")
+    check(f"{size}: the ring fills as the shot goes on", ring is not None)
+    wait_phase(page, "review", 60)
+    page.wait_for_function("(() => { const v = document.getElementById('clip'); return v.readyState >= 2 && v.duration > 0.5; })()",
+                           timeout=30000)
+    played = page.evaluate("document.getElementById('clip').duration")
+    return played
+
+
+log = open(artifacts / "kiosk.log", "w")
+kiosk = subprocess.Popen(
+    [binary, "kiosk", "--device", "testsrc", "--listen", f"127.0.0.1:{port}", "--seconds", "3", "--countdown", "1",
+     "--workspace", str(work / "ws"), "--outbox", str(work / "outbox"), "--store-dir", str(work / "store"), "--create"],
+    stdout=log, stderr=subprocess.STDOUT, env=env)
+caption = "Happy birthday 🎂🎉 — عيد ميلاد سعيد"
+try:
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(base + "/healthz", timeout=1)
+            break
+        except Exception:
+            time.sleep(0.1)
+    fonts = subprocess.run(["fc-list", ":family"], capture_output=True, text=True).stdout
+    check("the emoji font the page names is installed (fonts-noto-color-emoji)", "Noto Color Emoji" in fonts)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                    args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"])
+        errors = []
+
+        def open_page(width, height, touch=False):
+            page = browser.new_page(viewport={"width": width, "height": height}, has_touch=touch, bypass_csp=True)
+            page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+            page.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+            page.goto(base + "/")
+            wait_phase(page, "attract", 30)
+            page.wait_for_function("document.getElementById('live').naturalWidth > 0", timeout=30000)
+            return page
+
+        # 1. The booth's touch screen: the whole flow by touch, and a post.
+        size = "1280x800"
+        page = open_page(1280, 800, touch=True)
+        check(f"{size}: the invitation says how long a shot is", "3 seconds" in page.inner_text("#invite"), page.inner_text("#invite"))
+        mirrored = page.evaluate("getComputedStyle(document.getElementById('live')).transform")
+        check(f"{size}: the live camera is a mirror", mirrored == "matrix(-1, 0, 0, 1, 0, 0)", mirrored)
+        looks_right(page, size, "1-attract")
+        page.tap("#record")
+        played = through_recording(page, size)
+        check(f"{size}: the review plays the clip (~3 s)", 2.5 < played < 3.6, f"duration={played}")
+        check(f"{size}: the review plays it with sound", not page.evaluate("document.getElementById('clip').muted"))
+        looks_right(page, size, "4-review")
+        shot_id = status()["currentShot"]["id"]
+        page.tap("#caption")
+        page.keyboard.type(caption)
+        page.tap("#post")
+        wait_phase(page, "done", 10)
+        check(f"{size}: the thank-you shows the caption, emoji and all", caption in page.inner_text("#done"), page.inner_text("#done"))
+        direction = page.evaluate("[getComputedStyle(document.getElementById('done-detail')).unicodeBidi, document.getElementById('done-detail').dir]")
+        check(f"{size}: the caption is bidi-isolated with its own direction", direction == ["isolate", "auto"], str(direction))
+        looks_right(page, size, "5-thanks")
+        wait_phase(page, "attract", 15)
+        check(f"{size}: after the thank-you, back to attract by itself", True)
+        posted = (status().get("currentShot") or {}).get("postedAs")
+        meta = json.loads((work / "store" / "posts" / f"{posted}.json").read_text()) if posted else {}
+        check(f"{size}: the post reached the store with its caption", meta.get("caption") == caption, str(meta.get("caption")))
+        page.close()
+
+        # A page opened now must not show the last guest's clip.
+        size = "800x1280"
+        page = open_page(800, 1280)
+        time.sleep(1.5)
+        fresh = page.evaluate("[document.body.dataset.phase, document.getElementById('clip').getAttribute('src')]")
+        check("a page opened later stays on attract and never plays the previous clip", fresh == ["attract", None], str(fresh))
+
+        # 2. A tablet upright, by the keyboard: Space records, Space stops early, the review times out.
+        looks_right(page, size, "1-attract")
+        page.keyboard.press("Space")
+        wait_phase(page, "recording", 30)
+        page.wait_for_function("(() => { const t = document.getElementById('left').textContent; return t && t !== '3'; })()",
+                               timeout=20000)
+        looks_right(page, size, "3-recording")
+        page.keyboard.press("Space")
+        wait_phase(page, "review", 60)
+        page.wait_for_function("document.getElementById('clip').readyState >= 2", timeout=30000)
+        stopped = page.evaluate("document.getElementById('clip').duration")
+        check(f"{size}: a second press stops the shot early (clip {stopped:.2f} s of 3)", 0.9 < stopped < 2.9, f"duration={stopped}")
+        looks_right(page, size, "4-review")
+        reviewed = status()["currentShot"]["id"]
+        started = time.time()
+        wait_phase(page, "attract", 15)
+        waited = time.time() - started
+        check(f"{size}: with no touch the review returns to attract by itself ({waited:.1f} s, review_seconds 4)", 2 < waited < 10)
+        kept = status().get("currentShot")
+        check(f"{size}: the unposted clip is kept for the operator (review_unposted = keep)",
+              kept and kept["id"] == reviewed and not kept.get("postedAs"), str(kept))
+        page.close()
+
+        # 3. A large screen, by the booth's own key: record, then Delete.
+        size = "1920x1080"
+        page = open_page(1920, 1080)
+        looks_right(page, size, "1-attract")
+        page.keyboard.press("b")
+        through_recording(page, size)
+        looks_right(page, size, "4-review")
+        deleted = status()["currentShot"]["id"]
+        page.click("#delete")
+        wait_phase(page, "done", 10)
+        looks_right(page, size, "5-deleted")
+        after = status().get("currentShot")
+        check(f"{size}: Delete removes the clip (no current shot now)", after is None and not (work / "ws" / "shots" / deleted).exists(),
+              str(after))
+        wait_phase(page, "attract", 10)
+        page.close()
+
+        page_errors = [e for e in errors if not e.startswith("error: Failed to load resource")]
+        check("no script errors in the pages", not page_errors, "; ".join(page_errors))
+        browser.close()
+finally:
+    kiosk.terminate()
+    try:
+        kiosk.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        kiosk.kill()
+    log.close()
+    shutil.rmtree(work, ignore_errors=True)
+
+print(f"screenshots: {artifacts}")
+print(f"booth: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
