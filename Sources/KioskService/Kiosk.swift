@@ -28,6 +28,8 @@ package final class Kiosk: Sendable {
     let logger: Logger
     /// When the camera service last went round its loop (MonotonicClock microseconds).
     let cameraLoopTick = Atomic<Int64>(0)
+    /// Set when the service stops: the live streams end, so the HTTP server can close.
+    let closing = Atomic<Bool>(false)
     /// Signalled once the camera's presence was first checked (READY=1 waits for it).
     let cameraReady = Signal()
     private let snapshots = SnapshotEncoder()
@@ -80,7 +82,10 @@ package final class Kiosk: Sendable {
     }
 
     /// Lets `publishEvents` send what is announced so far, then return.
-    func endEvents() { announce.finish() }
+    func endEvents() {
+        closing.store(true, ordering: .relaxed)
+        announce.finish()
+    }
 
     /// Connects the manager's events to the hub, the metrics, the journal and systemd's STATUS=.
     func wire() async {
@@ -233,6 +238,24 @@ package final class Kiosk: Sendable {
 
     /// A JPEG of a recent camera picture. While idle the preview camera is started (and kept for a
     /// while); waits up to `wait` seconds for the first picture.
+    /// The next preview JPEG after picture `serial` (0: any), for the live stream: waits up to
+    /// `wait` seconds for a newer picture; nil when none came (the camera stopped) or the kiosk is
+    /// closing. Keeps the preview camera open while a stream asks.
+    func nextPreviewJPEG(after serial: UInt64, wait: Double = 2) async -> (jpeg: [UInt8], serial: UInt64, ageMilliseconds: Int64)? {
+        await manager.wantPreview(request: settings.previewRequest)
+        let deadline = ContinuousClock.now + .milliseconds(Int64(wait * 1000))
+        while !closing.load(ordering: .relaxed) && ContinuousClock.now < deadline {
+            // (a picture comes every 66 ms at most: asking every 10 ms costs nothing and adds
+            // at most 10 ms)
+            if let picture = manager.preview.picture(maximumAge: 2), picture.serial != serial {
+                guard let jpeg = try? await snapshots.jpeg(of: picture) else { return nil }
+                return (jpeg, picture.serial, (MonotonicClock.nowMicroseconds() - picture.copiedAtMicroseconds) / 1000)
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
     package func previewJPEG(wait: Double = 3) async throws(APIError) -> [UInt8] {
         await manager.wantPreview(request: settings.previewRequest)
         let deadline = ContinuousClock.now + .milliseconds(Int64(wait * 1000))

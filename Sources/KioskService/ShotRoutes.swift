@@ -10,6 +10,8 @@ import AudioCapture
 /// The camera and the shot, under `/api`: status and its event stream, shoot, stop, post, the
 /// current shot's video and the live preview.
 enum ShotRoutes {
+    static let boundary = "recorderframe"
+
     static func collection(_ kiosk: Kiosk) -> RouteCollection<BasicRequestContext> {
         let routes = RouteCollection(context: BasicRequestContext.self)
 
@@ -101,6 +103,29 @@ enum ShotRoutes {
                 return try await KioskAPI.serveFile(shot.videoPath, contentType: "video/mp4", request: request, context: context,
                                            missing: "the current shot's video is no longer in the workspace (it was posted).")
             }
+        }
+
+        // The live mirror: multipart/x-mixed-replace, one JPEG per camera picture (15 a second at
+        // most), which an <img> shows as it comes. It ends when no picture came for 2 s (the page
+        // opens it again) or the kiosk stops.
+        routes.get("preview.mjpeg") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "multipart/x-mixed-replace; boundary=\(Self.boundary)"
+            headers[.cacheControl] = "no-store"
+            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                var serial: UInt64 = 0
+                while let (jpeg, next, age) = await kiosk.nextPreviewJPEG(after: serial) {
+                    serial = next
+                    // X-Age-Ms: how long ago the camera's picture was taken (the page adds its own
+                    // decode and paint, and shows the sum as the mirror's latency).
+                    var part = ByteBuffer(string: "--\(Self.boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\nX-Age-Ms: \(age)\r\n\r\n")
+                    part.writeBytes(jpeg)
+                    part.writeString("\r\n")
+                    // (throws when the viewer has gone: the loop ends with it)
+                    try await writer.write(part)
+                }
+                try await writer.finish(nil)
+            })
         }
 
         routes.get("preview.jpg") { _, _ in

@@ -31,6 +31,12 @@ package final class JPEGSnapshot {
     /// The JPEG of `bytes`, a whole frame laid out as `format` describes. Compressed H.264 frames
     /// have no preview (decoding a GOP for a thumbnail is not worth a kiosk's CPU).
     package func jpeg(of bytes: UnsafeRawBufferPointer, format: CaptureFormat) throws(MediaError) -> [UInt8] {
+        // A camera's own JPEG that fits goes out as it is, with no decode and no encode, when a
+        // browser can show it alone: UVC cameras often leave the Huffman tables (DHT) out of their
+        // frames, and such a frame is decoded and encoded again below.
+        if format.pixelFormat == .mjpeg || format.pixelFormat == .jpeg, format.width <= maximumWidth, Self.hasHuffmanTables(bytes) {
+            return Array(bytes)
+        }
         let (width, height) = outputSize(format.width, format.height)
         let output = try preparedPicture(width: width, height: height)
         switch format.pixelFormat {
@@ -51,6 +57,19 @@ package final class JPEGSnapshot {
                                   width: Int32(format.width), height: Int32(format.height), into: output)
         }
         return try encode(output)
+    }
+
+    /// Whether `jpeg` starts with SOI and has a DHT segment before its scan (SOS).
+    static func hasHuffmanTables(_ jpeg: UnsafeRawBufferPointer) -> Bool {
+        guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return false }
+        var i = 2
+        while i + 4 <= jpeg.count, jpeg[i] == 0xFF {
+            let marker = jpeg[i + 1]
+            if marker == 0xC4 { return true }
+            if marker == 0xDA { return false }
+            i += 2 + (Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3]))
+        }
+        return false
     }
 
     private func outputSize(_ width: Int, _ height: Int) -> (Int, Int) {
