@@ -37,6 +37,8 @@ enum GuestPage {
   /* A mirror on screen, as guests expect; the recording is never mirrored. */
   #live { transform: scaleX(-1); }
   #clip { display: none; background: #000; }
+  /* Upright, the picture takes the top and the words and buttons the space below it. */
+  @media (orientation: portrait) { #live, #clip { height: 60%; } }
   .overlay { position: absolute; inset: 0; display: none; flex-direction: column; align-items: center; justify-content: flex-end;
              gap: 2.2vmin; padding: 4vmin; text-align: center; }
   body[data-phase="attract"] #attract, body[data-phase="countdown"] #countdown, body[data-phase="recording"] #recording,
@@ -79,7 +81,7 @@ enum GuestPage {
 </head>
 <body data-phase="attract">
 <div id="stage">
-  <img id="live" alt="">
+  <canvas id="live" width="640" height="360"></canvas>
   <video id="clip" playsinline preload="auto"></video>
   <div id="attract" class="overlay">
     <div class="card"><h1 data-t="title"></h1><p id="invite"></p></div>
@@ -123,7 +125,7 @@ const t = (key, n) => (T[key] || "").replace("{n}", n);
 for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
 $("caption").placeholder = t("caption");
 
-let status = null, knownShot, reviewShot = null, reviewDeadline = 0, phaseTimer = null, lastPress = 0, previewBusy = false;
+let status = null, knownShot, reviewShot = null, reviewDeadline = 0, phaseTimer = null, lastPress = 0;
 let shownFailure = null;
 
 function setPhase(phase) {
@@ -132,7 +134,10 @@ function setPhase(phase) {
   phaseTimer = null;
   document.body.dataset.phase = phase;
   if (phase !== "review") { const v = $("clip"); v.pause(); v.removeAttribute("src"); v.load(); reviewShot = null; }
-  if (phase === "attract") { $("caption").value = ""; refreshPreview(); }
+  // The review needs no camera: the stream stops, so the kiosk can let the camera go.
+  else if (liveReader) liveReader.cancel().catch(() => {});
+  if (phase === "attract") { $("caption").value = ""; }
+  liveStream();
 }
 // A message, then attract again.
 function showFor(phase, seconds) {
@@ -287,17 +292,62 @@ document.addEventListener("keydown", (e) => {
 });
 document.addEventListener("contextmenu", (e) => { if (e.target !== $("caption")) e.preventDefault(); });
 
-function refreshPreview() {
+// The live mirror: /api/preview.mjpeg read as a stream (multipart, one JPEG per camera picture)
+// and painted on a canvas as each arrives; a picture that comes while the last is still being
+// decoded is skipped, so the mirror never lags behind. Counts for the tests: data-frames (painted)
+// and data-latency (ms from the camera's picture to the paint).
+let liveReader = null, decoding = false, painted = 0;
+const CRLF2 = [13, 10, 13, 10];
+function headerEnd(bytes) {
+  outer: for (let i = 0; i + 3 < bytes.length; i++) {
+    for (let j = 0; j < 4; j++) if (bytes[i + j] !== CRLF2[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+async function liveStream() {
   const phase = document.body.dataset.phase;
-  if (previewBusy || document.hidden || phase === "review" || !status || !status.camera.present) return;
-  previewBusy = true;
-  fetch("/api/preview.jpg?t=" + Date.now(), { credentials: "same-origin" }).then((r) => r.ok ? r.blob() : null).then((blob) => {
-    if (blob) {
-      const img = $("live"), old = img.src;
-      img.src = URL.createObjectURL(blob);
-      if (old.startsWith("blob:")) URL.revokeObjectURL(old);
+  if (liveReader || document.hidden || phase === "review" || !status || !status.camera.present) return;
+  try {
+    const response = await fetch("/api/preview.mjpeg", { credentials: "same-origin", cache: "no-store" });
+    if (!response.ok || !response.body) return;
+    liveReader = response.body.getReader();
+    let buffer = new Uint8Array(0);
+    for (;;) {
+      const { value, done } = await liveReader.read();
+      if (done) break;
+      const joined = new Uint8Array(buffer.length + value.length);
+      joined.set(buffer); joined.set(value, buffer.length);
+      buffer = joined;
+      for (;;) {
+        const end = headerEnd(buffer);
+        if (end < 0) break;
+        const head = new TextDecoder().decode(buffer.subarray(0, end));
+        const length = +((/Content-Length: *(\d+)/i.exec(head) || [])[1] ?? -1);
+        const age = +((/X-Age-Ms: *(\d+)/i.exec(head) || [])[1] ?? 0);
+        if (length < 0 || buffer.length < end + 4 + length) break;
+        const jpeg = buffer.slice(end + 4, end + 4 + length);
+        buffer = buffer.slice(end + 4 + length);
+        paint(jpeg, age, performance.now());
+      }
     }
-  }).catch(() => {}).finally(() => { previewBusy = false; });
+  } catch (_) {
+  } finally {
+    liveReader = null;
+  }
+}
+function paint(jpeg, age, received) {
+  if (decoding) return;
+  decoding = true;
+  createImageBitmap(new Blob([jpeg], { type: "image/jpeg" })).then((bitmap) => {
+    const canvas = $("live");
+    if (canvas.width !== bitmap.width || canvas.height !== bitmap.height) { canvas.width = bitmap.width; canvas.height = bitmap.height; }
+    canvas.getContext("2d").drawImage(bitmap, 0, 0);
+    bitmap.close();
+    painted++;
+    document.body.dataset.frames = String(painted);
+    document.body.dataset.latency = String(Math.round(age + performance.now() - received));
+  }).catch(() => {}).finally(() => { decoding = false; });
 }
 const refreshStatus = () => api("/api/status").then(render).catch((e) => {
   $("problem-text").textContent = t(e.key === "notReady" ? "notReady" : "notAnswering");
@@ -317,7 +367,8 @@ function connect() {
 connect();
 setInterval(() => { if (status && ["recording", "countdown", "starting", "finishing"].includes(status.state)) refreshStatus(); }, 250);
 setInterval(refreshStatus, 5000);
-setInterval(refreshPreview, 200);
+// (the stream ends when the camera gave nothing for 2 s, or the kiosk restarted: open it again)
+setInterval(liveStream, 1000);
 </script>
 </body>
 </html>
