@@ -145,7 +145,7 @@ def main():
     stamped = beep_onsets(args.file, by_samples=False)
     stretch = max((abs(a - b) * 1000 for a, b in zip(beeps, stamped)), default=0) if len(beeps) == len(stamped) else None
 
-    if first_k is not None and first_k != 0:
+    if not args.summary and first_k is not None and first_k != 0:
         others = [s for s, t, k in starts if abs(s - (first_t - first_k / args.fps)) < 0.3]
         if others:
             late = (first_t - first_k / args.fps - statistics.median(others)) * 1000
