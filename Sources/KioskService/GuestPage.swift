@@ -14,6 +14,7 @@ enum GuestPage {
     /// The page with the strings of `language`.
     static func html(language: String) -> String {
         template.replacing("/*STRINGS*/{}", with: GuestStrings.json(language))
+            .replacing("/*EVENTS*/", with: PageScript.events)
             .replacing("<html lang=\"en\">", with: "<html lang=\"\(GuestStrings.languages.contains(language) ? language : "en")\">")
     }
 
@@ -354,16 +355,7 @@ const refreshStatus = () => api("/api/status").then(render).catch((e) => {
   setPhase("problem");
 });
 
-let events = null;
-function connect() {
-  if (events) events.close();
-  events = new EventSource("/api/events");
-  for (const kind of ["status", "state", "shot", "posted", "outbox"]) {
-    events.addEventListener(kind, (e) => { try { render(JSON.parse(e.data)); } catch (_) {} });
-  }
-  events.onerror = () => { refreshStatus(); };
-  refreshStatus();
-}
+/*EVENTS*/
 connect();
 setInterval(() => { if (status && ["recording", "countdown", "starting", "finishing"].includes(status.state)) refreshStatus(); }, 250);
 setInterval(refreshStatus, 5000);

@@ -5,7 +5,9 @@
 /// detail a guest does not see (frames, drops, sizes, ids, uploads). Below, a gallery of the posts
 /// in the store (`/api/feed`, 12 a page) plays them through the cache. Guests use `GuestPage`.
 enum OperatorPage {
-    static let html = #"""
+    static let html = template.replacing("/*EVENTS*/", with: PageScript.events)
+
+    static let template = #"""
 <!doctype html>
 <html lang="en">
 <head>
@@ -314,16 +316,7 @@ function loadGallery(reset) {
 }
 $("more").onclick = () => loadGallery(false);
 
-let events = null;
-function connect() {
-  if (events) events.close();
-  events = new EventSource("/api/events");
-  for (const kind of ["status", "state", "shot", "posted", "outbox"]) {
-    events.addEventListener(kind, (e) => { try { render(JSON.parse(e.data)); } catch (_) {} });
-  }
-  events.onerror = () => { refreshStatus(); };
-  refreshStatus();
-}
+/*EVENTS*/
 connect();
 loadGallery(true);
 // The sound meter: the peak of the last half second, -60 to 0 dBFS.

@@ -14,37 +14,20 @@ every state go to ARTIFACTS/booth (default .cache/browser-artifacts/booth).
 
     python Tests/browser/booth_page.py RECORDER_BINARY
 """
-import json, os, pathlib, shutil, socket, subprocess, sys, tempfile, time, urllib.request
+import json, os, pathlib, shutil, subprocess, sys, time, urllib.request
 
 from playwright.sync_api import sync_playwright
 
+from browser_support import Checks, Kiosk, launch, repo
+
 binary = sys.argv[1]
-repo = pathlib.Path(__file__).resolve().parents[2]
 artifacts = pathlib.Path(os.environ.get("ARTIFACTS", repo / ".cache" / "browser-artifacts")) / "booth"
 shutil.rmtree(artifacts, ignore_errors=True)
 artifacts.mkdir(parents=True)
-passed = failed = 0
-
-
-def check(what, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"PASS: {what}")
-    else:
-        failed += 1
-        print(f"FAIL: {what} {detail}")
-
-
-with socket.socket() as s:
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-work = pathlib.Path(tempfile.mkdtemp(prefix="recorder-booth-"))
-base = f"http://127.0.0.1:{port}"
-env = dict(os.environ)
-env.pop("RECORDER_CONFIG", None)
-env.update({"XDG_CACHE_HOME": str(work / "cache"), "RECORDER_KIOSK_REVIEW_SECONDS": "4",
-            "RECORDER_KIOSK_TRIGGER_KEY": "KeyB"})
+check = Checks()
+kiosk = Kiosk(binary, artifacts / "kiosk.log", args=["--seconds", "3", "--countdown", "1"], prefix="recorder-booth-",
+              env={"RECORDER_KIOSK_REVIEW_SECONDS": "4", "RECORDER_KIOSK_TRIGGER_KEY": "KeyB"})
+work, base = kiosk.work, kiosk.base
 
 
 def status():
@@ -92,24 +75,13 @@ def through_recording(page, size):
     return played
 
 
-log = open(artifacts / "kiosk.log", "w")
-kiosk = subprocess.Popen(
-    [binary, "kiosk", "--device", "testsrc", "--listen", f"127.0.0.1:{port}", "--seconds", "3", "--countdown", "1",
-     "--workspace", str(work / "ws"), "--outbox", str(work / "outbox"), "--store-dir", str(work / "store"), "--create"],
-    stdout=log, stderr=subprocess.STDOUT, env=env)
 caption = "Happy birthday 🎂🎉 — عيد ميلاد سعيد"
 try:
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(base + "/healthz", timeout=1)
-            break
-        except Exception:
-            time.sleep(0.1)
+    kiosk.start()
     fonts = subprocess.run(["fc-list", ":family"], capture_output=True, text=True).stdout
     check("the emoji font the page names is installed (fonts-noto-color-emoji)", "Noto Color Emoji" in fonts)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                    args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"])
+        browser = launch(p)
         errors = []
 
         def open_page(width, height, touch=False):
@@ -208,14 +180,9 @@ try:
         check("no script errors in the pages", not page_errors, "; ".join(page_errors))
         browser.close()
 finally:
-    kiosk.terminate()
-    try:
-        kiosk.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        kiosk.kill()
-    log.close()
-    shutil.rmtree(work, ignore_errors=True)
+    status_at_exit = kiosk.stop()
 
+check("the kiosk exits 0 on SIGTERM", status_at_exit == 0, f"exit {status_at_exit}")
 print(f"screenshots: {artifacts}")
-print(f"booth: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+print(f"booth: {check.passed} passed, {check.failed} failed")
+sys.exit(1 if check.failed else 0)

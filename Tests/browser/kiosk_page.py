@@ -12,40 +12,19 @@ ARTIFACTS (default .cache/browser-artifacts). Prints 'N passed, N failed'; exits
 
     python Tests/browser/kiosk_page.py RECORDER_BINARY
 """
-import json, os, pathlib, shutil, socket, subprocess, sys, tempfile, time, urllib.request
+import json, os, pathlib, shutil, subprocess, sys, time
 
 from playwright.sync_api import sync_playwright
 
+from browser_support import Checks, Kiosk, launch, repo
+
 binary = sys.argv[1]
-repo = pathlib.Path(__file__).resolve().parents[2]
 artifacts = pathlib.Path(os.environ.get("ARTIFACTS", repo / ".cache" / "browser-artifacts"))
 shutil.rmtree(artifacts, ignore_errors=True)
 artifacts.mkdir(parents=True)
-passed = failed = 0
-
-
-def check(what, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"PASS: {what}")
-    else:
-        failed += 1
-        print(f"FAIL: {what} {detail}")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-work = pathlib.Path(tempfile.mkdtemp(prefix="recorder-browser-"))
-port = free_port()
-base = f"http://127.0.0.1:{port}"
-env = dict(os.environ)
-env.pop("RECORDER_CONFIG", None)
-env["XDG_CACHE_HOME"] = str(work / "cache")
+check = Checks()
+kiosk = Kiosk(binary, artifacts / "kiosk.log", args=["--seconds", "3", "--countdown", "2"])
+work, base = kiosk.work, kiosk.base
 
 
 def seed_posts(store, count):
@@ -71,22 +50,11 @@ def seed_posts(store, count):
 
 
 seeded = seed_posts(work / "store", 12)
-log = open(artifacts / "kiosk.log", "w")
-kiosk = subprocess.Popen(
-    [binary, "kiosk", "--device", "testsrc", "--listen", f"127.0.0.1:{port}", "--seconds", "3", "--countdown", "2",
-     "--workspace", str(work / "ws"), "--outbox", str(work / "outbox"), "--store-dir", str(work / "store"), "--create"],
-    stdout=log, stderr=subprocess.STDOUT, env=env)
 caption = "Party at the booth 🎉👩‍👩‍👧 — مرحبا!"
 try:
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(base + "/healthz", timeout=1)
-            break
-        except Exception:
-            time.sleep(0.1)
+    kiosk.start()
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                    args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"])
+        browser = launch(p)
         # Playwright evaluates its wait conditions as strings, which the page's CSP (no eval) forbids.
         page = browser.new_page(viewport={"width": 1280, "height": 800}, bypass_csp=True)
         console = []
@@ -202,15 +170,9 @@ try:
         check("no script errors in the page", not errors, "; ".join(errors))
         browser.close()
 finally:
-    kiosk.terminate()
-    try:
-        kiosk.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        kiosk.kill()
-    log.close()
-    shutil.rmtree(work, ignore_errors=True)
+    status = kiosk.stop()
 
-check("the kiosk exits 0 on SIGTERM", kiosk.returncode == 0, f"exit {kiosk.returncode}")
+check("the kiosk exits 0 on SIGTERM", status == 0, f"exit {status}")
 print(f"screenshots: {artifacts}")
-print(f"browser: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+print(f"browser: {check.passed} passed, {check.failed} failed")
+sys.exit(1 if check.failed else 0)
