@@ -35,6 +35,8 @@ package final class Kiosk: Sendable {
     private let snapshots = SnapshotEncoder()
     /// What changed, in order; `publishEvents` sends each to the event-stream clients.
     let announce: Announcements
+    /// `kiosk.on_state`, when set.
+    let stateHook: StateHook?
 
     package init(settings: KioskSettings, configuration: RecorderConfiguration, logger: Logger,
                 notifier: SystemdNotifier = SystemdNotifier()) throws(RecorderError) {
@@ -55,6 +57,7 @@ package final class Kiosk: Sendable {
         let onePerFlush = try configuration.retryPolicy(maximumAttempts: 1)
         let hub = EventHub(), metrics = KioskMetrics(), announce = Announcements()
         self.announce = announce
+        stateHook = settings.stateHook.map { path in StateHook(path: path, log: { [logger] in logger.warning("\($0)") }) }
         self.hub = hub
         self.metrics = metrics
         drain = OutboxDrain(
@@ -90,12 +93,13 @@ package final class Kiosk: Sendable {
     /// Connects the manager's events to the hub, the metrics, the journal and systemd's STATUS=.
     func wire() async {
         let metrics = self.metrics, logger = self.logger, notifier = self.notifier, drain = self.drain
-        let announce = self.announce
+        let announce = self.announce, stateHook = self.stateHook
         await manager.observe { event in
             metrics.record(event)
             switch event {
             case .state(let state):
                 announce.call("state")
+                stateHook?.call(state.name)
                 notifier.status(Self.statusLine(state))
                 switch state {
                 case .failed(let why): logger.error("shot failed: \(why)")

@@ -28,6 +28,8 @@ package struct KioskSettings: Sendable {
     /// What the guest page needs: `kiosk.review_seconds`, `kiosk.review_unposted`,
     /// `kiosk.language`, `kiosk.trigger_key`.
     package var booth = KioskStatus.Booth(reviewSeconds: 30, reviewUnposted: "keep", language: "en", triggerKey: nil)
+    /// `kiosk.on_state`: an executable run with each new state as its argument.
+    package var stateHook: String?
 
     package init(host: String = "127.0.0.1", port: Int = 8080, device: String? = nil, seconds: Double = 15,
                 countdown: Int = 3, token: String? = nil, workspace: ShotWorkspace, hosts: [String] = [],
@@ -62,6 +64,13 @@ package struct KioskSettings: Sendable {
                                   reviewUnposted: configuration.text("kiosk.review_unposted") ?? "keep",
                                   language: configuration.text("kiosk.language") ?? "en",
                                   triggerKey: configuration.text("kiosk.trigger_key").flatMap { $0.isEmpty ? nil : $0 })
+        if let hook = configuration.text("kiosk.on_state"), !hook.isEmpty {
+            guard hook.hasPrefix("/"), access(hook, X_OK) == 0 else {
+                throw RecorderError("kiosk.on_state = \(hook) (from \(configuration.origin("kiosk.on_state"))) is not an executable file given by its full path. Give the full path of a script it may run (chmod +x), or leave kiosk.on_state out.",
+                                    exitStatus: .config)
+            }
+            stateHook = hook
+        }
         workspace = ShotWorkspace(root: configuration.workspaceDirectory)
 
         var token = values["kiosk.token"].flatMap { $0.isEmpty ? nil : $0 }

@@ -60,6 +60,7 @@ package struct RecorderConfiguration: Sendable {
         "kiosk.review_seconds": "how long the guest page shows a new clip (Post, Retake, Delete) before it returns to the live camera by itself, 3-600 (default 30)",
         "kiosk.review_unposted": "what happens to a clip nobody posted or deleted when the review times out: keep (default: it stays the current shot, for the operator) or discard",
         "kiosk.language": "the guest page's language: en (default) or de",
+        "kiosk.on_state": "an executable (full path) the kiosk runs with each new state as its argument (idle, countdown, starting, recording, finishing, failed, camera-missing), to drive a lamp or a relay; at most 5 s a run, never waited for",
         "kiosk.trigger_key": "one more key that works like the record button on the guest page, beside Space and Enter, as a browser names it (KeyboardEvent.key or .code, e.g. F13 or KeyR); empty for none",
     ]
 

@@ -1,0 +1,87 @@
+import Glibc
+import Synchronization
+import SystemSupport
+import VideoCapture
+
+/// Runs `kiosk.on_state` (a lamp, a relay, a sound) with each new state as its one argument:
+/// `on_state countdown`, `on_state recording`, ... The camera never waits for it: a state is handed
+/// over and the call returns. One thread of its own runs the hook, one run at a time, each at most
+/// `timeoutSeconds` (then SIGKILL); states that come while it runs are not queued up behind a slow
+/// script: only the newest waits, so the lamp shows where the booth is now.
+final class StateHook: Sendable {
+    let path: String
+    let timeoutSeconds: Double
+    private let next = Mutex<String?>(nil)
+    /// The thread sleeps in read() on this pipe; `call` writes a byte to wake it.
+    private let wake: (read: Int32, write: Int32)
+    private let log: @Sendable (String) -> Void
+
+    init(path: String, timeoutSeconds: Double = 5, log: @escaping @Sendable (String) -> Void) {
+        self.path = path
+        self.timeoutSeconds = timeoutSeconds
+        self.log = log
+        var fds: [Int32] = [0, 0]
+        // (a pipe cannot fail here but for a process out of descriptors: then the hook is off)
+        if pipe(&fds) != 0 { fds = [-1, -1] }
+        // Not inherited by the hook (or any other child).
+        for fd in fds where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        wake = (fds[0], fds[1])
+        if wake.read >= 0 {
+            WorkerThread.start(name: "recorder-hook") { [self] in loop() }
+        }
+    }
+
+    /// Hands `state` to the hook's thread and returns at once.
+    func call(_ state: String) {
+        guard wake.write >= 0 else { return }
+        next.withLock { $0 = state }
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+    }
+
+    private func loop() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let n = read(wake.read, &buffer, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            while let state = next.withLock({ value -> String? in defer { value = nil }; return value }) {
+                run(state)
+            }
+        }
+    }
+
+    private func run(_ state: String) {
+        var pid: pid_t = 0
+        var argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), strdup(state), nil]
+        defer { for pointer in argv { free(pointer) } }
+        var status = posix_spawn(&pid, path, nil, nil, &argv, environ)
+        // Being written right now (an operator saving the script): a moment later it runs.
+        for _ in 0..<5 where status == ETXTBSY {
+            usleep(100_000)
+            status = posix_spawn(&pid, path, nil, nil, &argv, environ)
+        }
+        guard status == 0 else {
+            log("kiosk.on_state: cannot run \(path): \(String(cString: strerror(status)))")
+            return
+        }
+        let deadline = MonotonicClock.nowMicroseconds() + Int64(timeoutSeconds * 1_000_000)
+        var exitStatus: Int32 = 0
+        while true {
+            let done = waitpid(pid, &exitStatus, WNOHANG)
+            if done == pid { break }
+            if done < 0 && errno != EINTR { return }
+            if MonotonicClock.nowMicroseconds() > deadline {
+                kill(pid, SIGKILL)
+                _ = waitpid(pid, &exitStatus, 0)
+                log("kiosk.on_state: \(path) \(state) took over \(String(cFormat: "%g", timeoutSeconds)) s and was stopped")
+                return
+            }
+            usleep(20_000)
+        }
+        // (exited normally with a status other than 0)
+        if exitStatus & 0x7f == 0, (exitStatus >> 8) & 0xff != 0 {
+            log("kiosk.on_state: \(path) \(state) exited with status \((exitStatus >> 8) & 0xff)")
+        }
+    }
+}
