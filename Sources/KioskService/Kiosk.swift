@@ -240,35 +240,34 @@ package final class Kiosk: Sendable {
         MonotonicClock.nowMicroseconds() - cameraLoopTick.load(ordering: .relaxed) < 10_000_000
     }
 
-    /// A JPEG of a recent camera picture. While idle the preview camera is started (and kept for a
-    /// while); waits up to `wait` seconds for the first picture.
-    /// The next preview JPEG after picture `serial` (0: any), for the live stream: waits up to
-    /// `wait` seconds for a newer picture; nil when none came (the camera stopped) or the kiosk is
-    /// closing. Keeps the preview camera open while a stream asks.
-    func nextPreviewJPEG(after serial: UInt64, wait: Double = 2) async -> (jpeg: [UInt8], serial: UInt64, ageMilliseconds: Int64)? {
+    /// A camera picture other than `serial` (0: any), at most 2 s old. While idle the preview
+    /// camera is started (and kept while somebody asks); waits up to `wait` seconds for one, and
+    /// gives up at once when the kiosk is closing.
+    private func previewPicture(after serial: UInt64 = 0, wait: Double) async -> PreviewTap.Picture? {
         await manager.wantPreview(request: settings.previewRequest)
         let deadline = ContinuousClock.now + .milliseconds(Int64(wait * 1000))
-        while !closing.load(ordering: .relaxed) && ContinuousClock.now < deadline {
+        while !closing.load(ordering: .relaxed) {
+            if let picture = manager.preview.picture(maximumAge: 2), picture.serial != serial { return picture }
+            guard ContinuousClock.now < deadline else { return nil }
             // (a picture comes every 66 ms at most: asking every 10 ms costs nothing and adds
             // at most 10 ms)
-            if let picture = manager.preview.picture(maximumAge: 2), picture.serial != serial {
-                guard let jpeg = try? await snapshots.jpeg(of: picture) else { return nil }
-                return (jpeg, picture.serial, (MonotonicClock.nowMicroseconds() - picture.copiedAtMicroseconds) / 1000)
-            }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return nil
     }
 
+    /// The next preview JPEG after picture `serial` (0: any), for the live stream: waits up to
+    /// `wait` seconds for a newer picture; nil when none came (the camera stopped) or the kiosk is
+    /// closing.
+    func nextPreviewJPEG(after serial: UInt64, wait: Double = 2) async -> (jpeg: [UInt8], serial: UInt64, ageMilliseconds: Int64)? {
+        guard let picture = await previewPicture(after: serial, wait: wait),
+              let jpeg = try? await snapshots.jpeg(of: picture) else { return nil }
+        return (jpeg, picture.serial, (MonotonicClock.nowMicroseconds() - picture.copiedAtMicroseconds) / 1000)
+    }
+
+    /// A JPEG of a recent camera picture; waits up to `wait` seconds for the first picture.
     package func previewJPEG(wait: Double = 3) async throws(APIError) -> [UInt8] {
-        await manager.wantPreview(request: settings.previewRequest)
-        let deadline = ContinuousClock.now + .milliseconds(Int64(wait * 1000))
-        var picture = manager.preview.picture(maximumAge: 2)
-        while picture == nil && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(50))
-            picture = manager.preview.picture(maximumAge: 2)
-        }
-        guard let picture else {
+        guard let picture = await previewPicture(wait: wait) else {
             let state = await manager.recordState
             if case .cameraMissing(let why) = state {
                 throw APIError(.serviceUnavailable, "no preview: the camera is missing (\(why))", exitStatus: .unavailable)
@@ -280,4 +279,5 @@ package final class Kiosk: Sendable {
         } catch {
             throw APIError(.serviceUnavailable, "no preview: \(error)", exitStatus: .unavailable)
         }
-    }}
+    }
+}
