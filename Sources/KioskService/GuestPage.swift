@@ -167,6 +167,7 @@ const postJSON = (path, object) =>
   api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(object) });
 
 function render(s) {
+  if (stale(s)) return;
   status = s;
   const shot = s.currentShot;
   // What was there when the page opened is not this guest's: never reviewed, never played.

@@ -14,6 +14,8 @@ import VideoCapture
 /// its own - those are RecorderCore's, exactly as the CLI uses them.
 package final class Kiosk: Sendable {
     package static let version = RecorderVersion.string
+    /// This run of the kiosk, for telling its statuses from another run's (KioskStatus.run).
+    package let run = String(UInt64.random(in: 0...UInt64.max), radix: 16)
 
     package let settings: KioskSettings
     package let configuration: RecorderConfiguration
@@ -170,7 +172,7 @@ package final class Kiosk: Sendable {
         let needed = settings.shotRequest().bytesNeeded
         let low = (workspaceFree.map { $0 < needed } ?? false) || (outboxFree.map { $0 < needed / 2 } ?? false)
         return KioskStatus(
-            state: camera.state.name, countdown: countdown, message: message,
+            state: camera.state.name, run: run, revision: camera.revision, countdown: countdown, message: message,
             guestMessage: guestKey.map { GuestStrings.text($0) }, guestKey: guestKey?.rawValue,
             camera: .init(device: camera.camera, present: camera.cameraPresent, previewRunning: previewRunning),
             sound: .init(choice: settings.audio.text, muted: settings.audio == .none, source: soundSource),

@@ -83,6 +83,12 @@ package struct KioskStatus: Codable, Sendable, Equatable {
 
     /// idle, countdown, starting, recording, finishing, failed, camera-missing.
     package var state: String
+    /// Which kiosk run this came from (random, new at each start) and how many state changes that
+    /// run had made when it was taken: of two statuses from one run, the lower revision is older.
+    /// Statuses are read while requests overlap (a poll answered after a newer event), so a page
+    /// drops one older than what it shows.
+    package var run: String
+    package var revision: Int
     /// Seconds left while counting down.
     package var countdown: Int?
     /// Why the state is failed or camera-missing; when idle, why the last shot was not kept (the

@@ -145,6 +145,7 @@ function mb(bytes) {
 }
 
 function render(s) {
+  if (stale(s)) return;
   status = s;
   document.body.dataset.state = s.state;
   $("state").textContent = s.state + (s.camera.present ? "" : " (no camera)");

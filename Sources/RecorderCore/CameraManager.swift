@@ -74,6 +74,9 @@ package actor CameraManager {
     /// Where the preview and the recording loop leave their latest picture.
     package nonisolated let preview: PreviewTap
     private var state: State = .idle
+    /// State changes so far: statuses taken at different moments can arrive out of order (a slow
+    /// poll after a newer event), and this says which is newer.
+    private var revision = 0
     private var observer: (@Sendable (Event) -> Void)?
     private var shotTask: Task<Void, Never>?
     private var previewSession: PreviewSession?
@@ -123,6 +126,8 @@ package actor CameraManager {
         /// The typed failure while the state is failed, for the edges to word it.
         package var failure: RecorderError?
         package var posting: Bool
+        /// The manager's state changes so far when this was taken: higher is newer.
+        package var revision: Int
     }
 
     package func status() -> Status {
@@ -133,7 +138,8 @@ package actor CameraManager {
         return Status(state: recordState, camera: cameraDescription, cameraPresent: present,
                       progress: recordState.isBusy ? progressBox.value.withLock { $0 } : nil,
                       lastShotCameraLost: lastResult?.cameraLost?.text(.configuration),
-                      lastShotDiscarded: lastDiscarded, failure: failure, posting: posting)
+                      lastShotDiscarded: lastDiscarded, failure: failure, posting: posting,
+                      revision: revision)
     }
 
     /// Sets the one observer of events (the kiosk's hub fans them out).
@@ -143,6 +149,7 @@ package actor CameraManager {
 
     private func setState(_ next: State) {
         state = next
+        revision += 1
         observer?(.state(recordState))
     }
 

@@ -213,9 +213,11 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         defer { fixture.remove() }
         await fixture.start()
         try await fixture.application().test(.router) { client in
+            var counting: [String: Any] = [:]
             try await client.execute(uri: "/api/shoot", method: .post, headers: jsonHeaders, body: body("{}")) { response in
                 #expect(response.status == .accepted)
-                #expect(object(response)["state"] as? String == "countdown")
+                counting = object(response)
+                #expect(counting["state"] as? String == "countdown")
             }
             // A second shoot while one is under way is a conflict, with the CLI's "busy" status.
             try await client.execute(uri: "/api/shoot", method: .post, headers: jsonHeaders, body: body("{}")) { response in
@@ -232,6 +234,13 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
                 #expect(response.status == .conflict)
             }
             try await fixture.waitFor("idle")
+            // Statuses say which is newer: the same run, a higher revision after the shot's
+            // countdown, recording and finishing (a page drops a status older than what it shows).
+            try await client.execute(uri: "/api/status", method: .get) { response in
+                let idle = object(response)
+                #expect(idle["run"] as? String == counting["run"] as? String && (idle["run"] as? String)?.isEmpty == false)
+                #expect((idle["revision"] as? Int ?? 0) >= (counting["revision"] as? Int ?? .max) + 3, "\(idle["revision"] ?? "none") after \(counting["revision"] ?? "none")")
+            }
             let shot = try #require(fixture.kiosk.manager.workspace.currentShot())
             let size = shot.byteSize
             #expect(shot.durationSeconds > 1.5)

@@ -55,7 +55,16 @@ def looks_right(page, size, state):
 
 
 def wait_phase(page, phase, seconds):
-    page.wait_for_function(f"document.body.dataset.phase === '{phase}'", timeout=seconds * 1000)
+    try:
+        page.wait_for_function(f"document.body.dataset.phase === '{phase}'", timeout=seconds * 1000)
+    except Exception:
+        # What CI needs to tell a slow machine from a page that went wrong.
+        print(f"waited {seconds} s for {phase!r}; the page shows {page.evaluate('document.body.dataset.phase')!r}, "
+              f"its status {page.evaluate('status && [status.state, status.revision, status.currentShot && status.currentShot.id]')}, "
+              f"the kiosk's {[status()[k] for k in ('state', 'revision')]}")
+        kiosk.log.flush()
+        print("the kiosk's log ends:\n" + "\n".join(pathlib.Path(kiosk.log_path).read_text().splitlines()[-30:]))
+        raise
 
 
 def through_recording(page, size):
@@ -68,7 +77,13 @@ def through_recording(page, size):
     check(f"{size}: the recording shows the seconds left", left[0] and left[0].isdigit() and left[1] == f"{left[0]} s left", str(left))
     looks_right(page, size, "3-recording")
     check(f"{size}: the ring fills as the shot goes on", ring is not None)
+    recording_status = page.evaluate("JSON.stringify(status)")
     wait_phase(page, "review", 60)
+    # A status taken while recording that arrives late (a slow poll answered after the event that
+    # the shot was saved) must not take the guest out of the review.
+    page.evaluate("(s) => render(JSON.parse(s))", recording_status)
+    late = page.evaluate("[document.body.dataset.phase, !!document.getElementById('clip').getAttribute('src')]")
+    check(f"{size}: a late status from before the review leaves the review alone", late == ["review", True], str(late))
     page.wait_for_function("(() => { const v = document.getElementById('clip'); return v.readyState >= 2 && v.duration > 0.5; })()",
                            timeout=30000)
     played = page.evaluate("document.getElementById('clip').duration")
