@@ -47,6 +47,12 @@ package struct PostFeed: Sendable {
     struct IndexRecord: Codable {
         var id: String
         var createdAt: String
+        /// In `feed-hidden/`: an operator took it out of the feed.
+        var hidden: Bool?
+    }
+
+    static func record(id: String, createdAt: String, hidden: Bool) -> [UInt8] {
+        (try? JSONEncoder().encode(IndexRecord(id: id, createdAt: createdAt, hidden: hidden ? true : nil))).map { [UInt8]($0) } ?? []
     }
 
     /// The index key of a post created at `createdAt` (RFC 3339; seconds since 1970 as a fallback).
@@ -72,8 +78,7 @@ package struct PostFeed: Sendable {
     }
 
     private func writeIndex(id: String, createdAt: String, fallbackSeconds: Double? = nil) throws(StorageError) {
-        let bytes = (try? JSONEncoder().encode(IndexRecord(id: id, createdAt: createdAt))).map { [UInt8]($0) } ?? []
-        try store.write(bytes, key: Self.indexKey(id: id, createdAt: createdAt, fallbackSeconds: fallbackSeconds),
+        try store.write(Self.record(id: id, createdAt: createdAt, hidden: false), key: Self.indexKey(id: id, createdAt: createdAt, fallbackSeconds: fallbackSeconds),
                         contentType: "application/json")
     }
 
@@ -189,18 +194,12 @@ package struct PostFeed: Sendable {
 
     /// Lists every post's metadata once and writes the index objects that are missing (posts
     /// uploaded before the feed existed). A damaged document is indexed by its store time and
-    /// shown as damaged.
+    /// shown as damaged. A hidden post stays hidden.
     package func reindex() throws(RecorderError) -> ReindexReport {
         var report = ReindexReport()
         do throws(StorageError) {
-            var existing = Set<String>()
+            let existing = try indexedIDs(in: Self.folder).union(indexedIDs(in: Self.hiddenFolder))
             var after: String?
-            repeat {
-                let listing = try store.list(prefix: Self.folder, startAfter: after, maxKeys: Self.maximumPageSize)
-                for entry in listing.entries { if let id = Self.id(inIndexKey: entry.key) { existing.insert(id) } }
-                after = listing.isTruncated ? listing.entries.last?.key : nil
-            } while after != nil
-            after = nil
             repeat {
                 let listing = try store.list(prefix: "posts/", startAfter: after, maxKeys: Self.maximumPageSize)
                 let missing = listing.entries.compactMap { item -> ObjectListing.Entry? in

@@ -107,6 +107,20 @@ package final class VideoCache: Sendable {
     /// Bytes the disk level holds.
     package var usedBytes: Int64 { files().reduce(0) { $0 + $1.size } }
 
+    /// Forgets the video at `url` (memory and disk): a post an operator hid or deleted is not
+    /// played from here again.
+    package func remove(url: String) {
+        let name = Self.name(forURL: url)
+        levels.withLock { state in
+            if let index = state.memory.firstIndex(where: { $0.name == name }) {
+                state.memoryBytes -= Int64(state.memory[index].bytes.count)
+                state.memory.remove(at: index)
+            }
+            state.verified[name] = nil
+        }
+        _ = unlink(path(name))
+    }
+
     /// What `clear` removed.
     package struct ClearReport: Sendable, Codable, Equatable {
         package var files: Int

@@ -143,6 +143,14 @@ extension LocalDirectoryBackend {
         try LocalFiles.createDirectories(FilePaths.directory(of: destination))
         try LocalFiles.writeDurably(bytes, to: destination)
     }
+
+    package func delete(key: String) throws(StorageError) {
+        let path = path(forKey: key)
+        guard try LocalFiles.exists(path, operation: "delete") else { return }
+        try LocalFiles.call("delete", path) { unlink(path) }
+        // (the removal is durable too: a power cut must not bring a deleted post back)
+        try LocalFiles.syncDirectory(of: path)
+    }
 }
 
 private extension String {

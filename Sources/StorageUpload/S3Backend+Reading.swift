@@ -64,6 +64,16 @@ extension S3Backend {
         let response = try handles.withHandle { handle throws(StorageError) in try send(request, payloadSHA256: sha, on: handle) }
         guard response.status == 200 else { throw failure(response, "write", configuration.prefix + key) }
     }
+
+    package func delete(key: String) throws(StorageError) {
+        let response = try handles.withHandle { handle throws(StorageError) in
+            try send(HTTPRequest(method: .delete, url: url(forKey: key)), payloadSHA256: Self.emptySHA256, on: handle)
+        }
+        // S3 answers 204 whether or not there was an object; some stores say 404 for none.
+        guard response.status == 204 || response.status == 200 || response.status == 404 else {
+            throw failure(response, "delete", configuration.prefix + key)
+        }
+    }
 }
 
 extension S3Response {

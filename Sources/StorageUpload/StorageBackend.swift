@@ -66,6 +66,9 @@ package protocol ReadableStorage: Sendable {
 
     /// Stores a small object from memory, replacing what is at `key`.
     func write(_ bytes: [UInt8], key: String, contentType: String) throws(StorageError)
+
+    /// Removes the object at `key`; nothing there is no error (so a removal can be said again).
+    func delete(key: String) throws(StorageError)
 }
 
 /// One page of a listing.

@@ -192,6 +192,7 @@ final class CountingStore: StorageBackend, @unchecked Sendable {
     func write(_ bytes: [UInt8], key: String, contentType: String) throws(StorageError) {
         try base.write(bytes, key: key, contentType: contentType)
     }
+    func delete(key: String) throws(StorageError) { try base.delete(key: key) }
 }
 
 @Suite struct VideoCacheTests {
