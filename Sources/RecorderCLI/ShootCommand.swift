@@ -124,30 +124,19 @@ struct ShootCommand: AsyncParsableCommand {
     /// The shot asked for: each setting from its flag, else the configuration (environment, then
     /// file: `shoot.*`), else the default.
     func request(_ configuration: RecorderConfiguration) throws(RecorderError) -> ShotRequest {
-        let device = self.device ?? configuration.values["shoot.device"].flatMap { $0 == "auto" || $0.isEmpty ? nil : $0 }
-        let format = self.format ?? configuration.text("shoot.format") ?? "auto"
-        // (`??` would lose the typed error.)
-        func flag<T>(_ value: T?, else configured: () throws(RecorderError) -> T) throws(RecorderError) -> T {
-            if let value { return value }
-            return try configured()
-        }
-        // Keys without a default: the flag, else the configured value, else none.
-        let configuredRate = try configuration.optionalNumber("shoot.fps")
-        let rate = fps.map(\.value) ?? configuredRate
-        let seconds = try flag(seconds?.value) { () throws(RecorderError) in try configuration.number("shoot.seconds") }
-        let crf = try flag(crf) { () throws(RecorderError) in Int(try configuration.number("shoot.crf")) }
-        let configuredBitrate = try configuration.optionalNumber("shoot.bitrate").map { Int($0) }
-        let bitrate = self.bitrate ?? configuredBitrate
-        let minimum = try flag(minimumSeconds?.value) { () throws(RecorderError) in try configuration.number("shoot.min_seconds") }
-        return ShotRequest(
-            device: device, seconds: seconds,
-            capture: CaptureRequest(pixelFormat: format == "auto" ? nil : PixelFormat(name: format),
-                                    size: size ?? configuration.values["shoot.size"].flatMap(FrameSize.init(parsing:)),
-                                    frameRate: rate.map { FrameRate(Int(($0 * 1000).rounded()), 1000).reduced }),
-            encoder: EncoderSettings(preset: preset ?? configuration.text("shoot.preset") ?? "veryfast", crf: crf, bitrateKbps: bitrate,
-                                     audioBitRate: try configuration.optionalNumber("audio.bitrate_kbps").map { Int($0) * 1000 }),
-            stallTimeout: stallTimeout.value, minimumSeconds: minimum,
-            audio: AudioChoice(audio ?? configuration.text("audio.device") ?? "auto"))
+        var request = try ShotRequest.configured(configuration)
+        if let device { request.device = device }
+        if let seconds { request.seconds = seconds.value }
+        if let format { request.capture.pixelFormat = format == "auto" ? nil : PixelFormat(name: format) }
+        if let size { request.capture.size = size }
+        if let fps { request.capture.frameRate = FrameRate(Int((fps.value * 1000).rounded()), 1000).reduced }
+        if let preset { request.encoder.preset = preset }
+        if let crf { request.encoder.crf = crf }
+        if let bitrate { request.encoder.bitrateKbps = bitrate }
+        if let minimumSeconds { request.minimumSeconds = minimumSeconds.value }
+        if let audio { request.audio = AudioChoice(audio) }
+        request.stallTimeout = stallTimeout.value
+        return request
     }
 
     /// Where each shot setting came from, for --verbose.
@@ -219,14 +208,5 @@ struct ShootCommand: AsyncParsableCommand {
             print("  no sound")
         }
         if let ended = shot.endedEarly { print("  ended early: \(ended)") }
-    }
-}
-
-extension FrameRate {
-    /// The same rate with the fraction reduced (30000/1000 becomes 30).
-    var reduced: FrameRate {
-        func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
-        let g = max(gcd(numerator, denominator), 1)
-        return FrameRate(numerator / g, denominator / g)
     }
 }

@@ -26,3 +26,12 @@ extension String {
         self = scaled == scaled.rounded() ? String(Int(scaled)) : String(scaled)
     }
 }
+
+extension FrameRate {
+    /// The same rate with the fraction reduced (30000/1000 becomes 30).
+    package var reduced: FrameRate {
+        func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+        let g = max(gcd(numerator, denominator), 1)
+        return FrameRate(numerator / g, denominator / g)
+    }
+}
