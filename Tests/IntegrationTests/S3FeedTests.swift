@@ -45,6 +45,33 @@ extension S3UploadTests {
         #expect(across.entries.map(\.id) == Array(ids[996..<1006]))
     }
 
+    @Test func moderationHidesShowsAndDeletesOnARealStore() throws {
+        let s3 = try S3Fixture()
+        let store = try backend(s3, prefix: "booth-2/")
+        let seeder = StoreSeeder(store: store)
+        let now = RFC3339.date(RFC3339.string(Date()))!
+        let ids = (0..<3).map { StoreSeeder.id($0) }
+        for (i, id) in ids.enumerated() {
+            try seeder.post(seeder.metadata(id: id, caption: "post \(i)", created: now.addingTimeInterval(-Double(i)), video: Array("video \(i)".utf8)),
+                            video: Array("video \(i)".utf8))
+        }
+        let feed = PostFeed(store: store)
+        try feed.hide(id: ids[1])
+        #expect(try feed.page(1, size: 10).entries.map(\.id) == [ids[0], ids[2]])
+        #expect(try feed.hiddenPosts(size: 10).map(\.id) == [ids[1]])
+        #expect(try s3.keys(prefix: "booth-2/feed-hidden/").count == 1)
+        #expect(try feed.reindex().added == 0)
+        try feed.show(id: ids[1])
+        #expect(try feed.page(1, size: 10).entries.map(\.id) == ids)
+        #expect(try s3.keys(prefix: "booth-2/feed-hidden/").isEmpty)
+
+        try feed.delete(id: ids[0])
+        #expect(try feed.page(1, size: 10).entries.map(\.id) == [ids[1], ids[2]])
+        // Gone from the server itself: no index object, video or metadata left.
+        #expect(try s3.keys(prefix: "booth-2/").filter { $0.contains(ids[0]) }.isEmpty)
+        #expect { try feed.delete(id: ids[0]) } throws: { ($0 as? RecorderError)?.exitStatus == .noInput }
+    }
+
     @Test func postedVideosAreListedAndFetchedThroughTheCache() throws {
         let s3 = try S3Fixture()
         let box = try sandbox(s3, ["RECORDER_S3_PREFIX": "booth-1/", "XDG_CACHE_HOME": "\(try Tools.tempDirectory())"])
