@@ -39,6 +39,8 @@ let package = Package(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
         // libcrypto's digests: the OpenSSL that libcurl loads anyway, instead of a second copy (BoringSSL) in the binary.
+        // Kernel headers only (linux/input.h): the evdev ioctls for the booth's button.
+        .systemLibrary(name: "CInput"),
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
@@ -48,6 +50,7 @@ let package = Package(
         .target(name: "SystemSupport", swiftSettings: swiftSettings),
         .target(name: "VideoCapture", dependencies: ["CV4L2", "SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "AudioCapture", dependencies: ["CAlsa", "SystemSupport"], swiftSettings: swiftSettings),
+        .target(name: "TriggerInput", dependencies: ["CInput", "SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "MediaEncoder", dependencies: ["CFFmpeg", "VideoCapture", "AudioCapture", "SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "StorageUpload", dependencies: ["CCurl", "COpenSSL", "SystemSupport"],
                 swiftSettings: swiftSettings),
@@ -58,7 +61,7 @@ let package = Package(
         // The kiosk daemon: services, the control API and the page, over the same RecorderCore the CLI uses.
         .target(
             name: "KioskService",
-            dependencies: ["RecorderCore", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
+            dependencies: ["RecorderCore", "TriggerInput", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -83,8 +86,9 @@ let package = Package(
         .testTarget(name: "StorageUploadTests", dependencies: ["StorageUpload"], swiftSettings: swiftSettings),
         .testTarget(name: "RecorderCoreTests", dependencies: ["RecorderCore", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
                     swiftSettings: swiftSettings),
+        .testTarget(name: "TriggerInputTests", dependencies: ["TriggerInput"], swiftSettings: swiftSettings),
         .testTarget(name: "KioskServiceTests",
-                    dependencies: ["KioskService", "RecorderCore", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
+                    dependencies: ["KioskService", "TriggerInput", "RecorderCore", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "HummingbirdTesting", package: "hummingbird"),
                                    .product(name: "HTTPTypes", package: "swift-http-types"),

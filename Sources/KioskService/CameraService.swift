@@ -19,6 +19,7 @@ struct CameraService: Service {
         await withDiscardingTaskGroup { group in
             // The event stream's one publisher, for as long as the camera side runs.
             group.addTask { await kiosk.publishEvents() }
+            group.addTask { await kiosk.followButton() }
             await watchCamera()
             // What was announced while stopping still reaches the clients, then their streams end.
             kiosk.endEvents()
@@ -34,6 +35,7 @@ struct CameraService: Service {
         // The periodic work ends the moment a graceful shutdown begins (its sleep is cancelled),
         // not at the next tick.
         await cancelWhenGracefulShutdown { await tickUntilCancelled() }
+        kiosk.stopButton()
         // SIGTERM during a shot: finish and keep what was recorded, then let the process exit.
         let state = await manager.recordState
         kiosk.notifier.stopping(status: state.isBusy ? "stopping: finishing the shot under way" : "stopping")

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import RecorderCore
 import SystemSupport
+import TriggerInput
 import VideoCapture
 
 /// The kiosk's own settings, read from the same configuration (flags > environment > file) as
@@ -30,6 +31,11 @@ package struct KioskSettings: Sendable {
     package var booth = KioskStatus.Booth(reviewSeconds: 30, reviewUnposted: "keep", language: "en", triggerKey: nil)
     /// `kiosk.on_state`: an executable run with each new state as its argument.
     package var stateHook: String?
+    /// `kiosk.trigger`: the booth's button, which recorder reads itself; nil for none.
+    package var trigger: TriggerChoice?
+    /// What a shot is made like beyond its camera and length: `shoot.size`, `shoot.fps`,
+    /// `shoot.format`, `shoot.preset`, `shoot.crf`, `shoot.bitrate`, `shoot.min_seconds`, `audio.*`.
+    package var shot = ShotRequest(seconds: 15)
 
     package init(host: String = "127.0.0.1", port: Int = 8080, device: String? = nil, seconds: Double = 15,
                 countdown: Int = 3, token: String? = nil, workspace: ShotWorkspace, hosts: [String] = [],
@@ -58,6 +64,7 @@ package struct KioskSettings: Sendable {
         let device = values["kiosk.device"]
         self.device = (device == nil || device == "auto" || device == "") ? nil : device
         seconds = try configuration.number("kiosk.seconds")
+        shot = try ShotRequest.configured(configuration)
         audio = AudioChoice(configuration.text("audio.device") ?? "auto")
         countdown = Int(try configuration.number("kiosk.countdown_seconds"))
         booth = KioskStatus.Booth(reviewSeconds: Int(try configuration.number("kiosk.review_seconds")),
@@ -70,6 +77,17 @@ package struct KioskSettings: Sendable {
                                     exitStatus: .config)
             }
             stateHook = hook
+        }
+        let trigger = configuration.text("kiosk.trigger") ?? ""
+        if !trigger.isEmpty, trigger != "auto", trigger != "none", !trigger.hasPrefix("/") {
+            throw RecorderError("kiosk.trigger = \(trigger) (from \(configuration.origin("kiosk.trigger"))) must be an input device's full path (ls /dev/input/by-id/ lists them: take the one ending in -event-kbd), auto, or empty for none.",
+                                exitStatus: .config)
+        }
+        let match = configuration.text("kiosk.trigger_match") ?? ""
+        self.trigger = TriggerChoice(setting: trigger, match: match)
+        if case .auto(let words)? = self.trigger, words.isEmpty {
+            throw RecorderError("kiosk.trigger = auto needs words to look for in kiosk.trigger_match (from \(configuration.origin("kiosk.trigger_match"))), e.g. button|switch|pedal.",
+                                exitStatus: .config)
         }
         workspace = ShotWorkspace(root: configuration.workspaceDirectory)
 
@@ -180,7 +198,11 @@ package struct KioskSettings: Sendable {
 
     /// The kiosk's shot: its length and camera, everything else at the defaults.
     func shotRequest(seconds: Double? = nil) -> ShotRequest {
-        ShotRequest(device: device, seconds: seconds ?? self.seconds, audio: audio)
+        var request = shot
+        request.device = device
+        request.seconds = seconds ?? self.seconds
+        request.audio = audio
+        return request
     }
 
     /// What the preview streams: small and slow, since it is only looked at.

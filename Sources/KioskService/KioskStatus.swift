@@ -74,6 +74,21 @@ package struct KioskStatus: Codable, Sendable, Equatable {
         package var triggerKey: String?
     }
 
+    /// The booth's button (`kiosk.trigger`), which recorder reads itself.
+    package struct Trigger: Codable, Sendable, Equatable {
+        /// The setting: a device path, or auto with the words it looks for.
+        package var setting: String
+        /// waiting (not there), ready, unplugged, refused.
+        package var state: String
+        /// The device node in use, and its name.
+        package var device: String?
+        package var name: String?
+        /// Why it is refused, and what to change.
+        package var message: String?
+        /// Presses since the kiosk started.
+        package var presses: Int
+    }
+
     package struct Disk: Codable, Sendable, Equatable {
         package var workspaceFreeBytes: Int64?
         package var outboxFreeBytes: Int64?
@@ -105,6 +120,8 @@ package struct KioskStatus: Codable, Sendable, Equatable {
     package var outbox: Outbox
     package var disk: Disk
     package var booth: Booth
+    /// nil when no button is configured.
+    package var trigger: Trigger?
     package var shotSeconds: Double
     package var countdownSeconds: Int
     package var version: String

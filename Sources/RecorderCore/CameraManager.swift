@@ -321,6 +321,24 @@ package actor CameraManager {
         }.value
     }
 
+    /// What a press of the booth's button did.
+    package enum PressOutcome: Sendable, Equatable {
+        case started, stopped, ignored
+    }
+
+    /// The booth's button, one press: a shot (after the countdown) when none is under way; the
+    /// end of one counting down or recording; nothing while a shot is being saved. Decided here on
+    /// the actor, so a press never acts on a state that has just changed.
+    package func press(_ request: ShotRequest, countdown: Int) throws(RecorderError) -> PressOutcome {
+        switch state {
+        case .countdown, .starting, .recording: return stop() ? .stopped : .ignored
+        case .finishing: return .ignored
+        case .idle, .failed, .cameraMissing:
+            try begin(request, countdown: countdown)
+            return .started
+        }
+    }
+
     /// Asks the shot in progress to stop early; it is finished into a valid, shorter file. During a
     /// countdown the shot is called off. Returns false when nothing is under way.
     @discardableResult

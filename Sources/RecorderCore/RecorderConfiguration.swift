@@ -40,14 +40,14 @@ package struct RecorderConfiguration: Sendable {
         "cache.memory_mib": "memory the kiosk's video cache may use, in MiB (default 64)",
         "workspace": "shot workspace directory of `recorder shoot`, `post` and `kiosk` (default: $XDG_RUNTIME_DIR/recorder)",
         "shoot.device": "camera of `recorder shoot` (--device): auto (default: the first camera, else the test pattern), a /dev path, a by-id name, an index, testsrc or y4m:FILE",
-        "shoot.size": "picture size of `recorder shoot` (--size), WIDTHxHEIGHT (default 1280x720, or the closest the camera offers)",
-        "shoot.fps": "frames per second of `recorder shoot` (--fps), 1-240 (default 30, or the closest the camera offers)",
-        "shoot.format": "camera pixel format of `recorder shoot` (--format): auto (default) or yuyv, nv12, mjpeg, ...",
-        "shoot.preset": "x264 preset of `recorder shoot` (--preset): ultrafast ... veryslow (default veryfast)",
-        "shoot.crf": "x264 constant rate factor of `recorder shoot` (--crf), 0-51 (default 23)",
-        "shoot.bitrate": "average bitrate of `recorder shoot` in kbit/s (--bitrate), 50-200000 (default: constant quality)",
+        "shoot.size": "picture size of `recorder shoot` and of kiosk shots (--size), WIDTHxHEIGHT (default 1280x720, or the closest the camera offers)",
+        "shoot.fps": "frames per second of `recorder shoot` and of kiosk shots (--fps), 1-240 (default 30, or the closest the camera offers)",
+        "shoot.format": "camera pixel format of `recorder shoot` and of kiosk shots (--format): auto (default) or yuyv, nv12, mjpeg, ...",
+        "shoot.preset": "x264 preset of `recorder shoot` and of kiosk shots (--preset): ultrafast ... veryslow (default veryfast)",
+        "shoot.crf": "x264 constant rate factor of `recorder shoot` and of kiosk shots (--crf), 0-51 (default 23)",
+        "shoot.bitrate": "average bitrate of `recorder shoot` and of kiosk shots in kbit/s (--bitrate), 50-200000 (default: constant quality)",
         "shoot.seconds": "length of a `recorder shoot` shot (--seconds), more than 0, at most 21600 (default 15)",
-        "shoot.min_seconds": "a shot stopped early with less than this is discarded (--min-seconds), 0-600 (default 1)",
+        "shoot.min_seconds": "a shot (also a kiosk shot) stopped early with less than this is discarded (--min-seconds), 0-600 (default 1)",
         "audio.device": "sound of `recorder shoot` and the kiosk (--audio): auto (default: the camera's own microphone, the test beep with the test pattern), none, beep, or an ALSA capture device such as hw:CARD=C920,DEV=0",
         "audio.bitrate_kbps": "AAC bitrate in kbit/s, 32-320 (default 128 for stereo, 96 for mono)",
         "kiosk.listen": "address:port the kiosk's page and API listen on (default 127.0.0.1:8080)",
@@ -61,6 +61,8 @@ package struct RecorderConfiguration: Sendable {
         "kiosk.review_unposted": "what happens to a clip nobody posted or deleted when the review times out: keep (default: it stays the current shot, for the operator) or discard",
         "kiosk.language": "the guest page's language: en (default) or de",
         "kiosk.on_state": "an executable (full path) the kiosk runs with each new state as its argument (idle, countdown, starting, recording, finishing, failed, camera-missing), to drive a lamp or a relay; at most 5 s a run, never waited for",
+        "kiosk.trigger": "the booth's button, read by recorder itself: an input device node (a USB arcade button or foot switch is a keyboard: /dev/input/by-id/...-event-kbd), auto for the first USB or Bluetooth one whose name matches kiosk.trigger_match (never the machine's own power button), or empty for none; taken for recorder alone (its key reaches no other program), it records, or stops a shot under way, and is taken again after it is unplugged and plugged back",
+        "kiosk.trigger_match": "for kiosk.trigger = auto: words separated by |, one of which (in any case) the input device's name contains (default button|switch|pedal|foot)",
         "kiosk.trigger_key": "one more key that works like the record button on the guest page, beside Space and Enter, as a browser names it (KeyboardEvent.key or .code, e.g. F13 or KeyR); empty for none",
     ]
 
@@ -119,6 +121,7 @@ package struct RecorderConfiguration: Sendable {
         "shoot.seconds": "15", "shoot.min_seconds": "1", "audio.device": "auto",
         "kiosk.listen": "127.0.0.1:8080", "kiosk.device": "auto", "kiosk.seconds": "15", "kiosk.countdown_seconds": "3",
         "kiosk.hosts": "", "kiosk.review_seconds": "30", "kiosk.review_unposted": "keep", "kiosk.language": "en", "kiosk.trigger_key": "",
+        "kiosk.trigger": "", "kiosk.trigger_match": "button|switch|pedal|foot",
     ]
 
     /// One thing wrong with the configuration, and where: "file:line", an environment variable's

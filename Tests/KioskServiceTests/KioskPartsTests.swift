@@ -1,6 +1,9 @@
 import Foundation
 import RecorderCore
 import Testing
+import TriggerInput
+import VideoCapture
+import MediaEncoder
 @testable import KioskService
 import NIOCore
 #if canImport(Glibc)
@@ -108,6 +111,31 @@ final class NotifySocket {
         }
         #expect { try settings(["kiosk.listen": "nonsense"]) } throws: { error in
             (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("nonsense") } == true
+        }
+    }
+
+    @Test func kioskShotsAreMadeAsTheShootSettingsSay() throws {
+        let kiosk = try settings(["kiosk.device": "testsrc", "kiosk.seconds": "7"],
+                                 environment: ["RECORDER_SHOOT_SIZE": "320x240", "RECORDER_SHOOT_FPS": "15", "RECORDER_SHOOT_PRESET": "ultrafast",
+                                               "RECORDER_SHOOT_CRF": "30", "RECORDER_SHOOT_MIN_SECONDS": "2", "RECORDER_AUDIO_DEVICE": "none"])
+        let request = kiosk.shotRequest()
+        // The kiosk's own camera and length, the shoot.* settings for the rest.
+        #expect(request.device == "testsrc" && request.seconds == 7)
+        #expect(request.capture.size == FrameSize(width: 320, height: 240) && request.capture.frameRate == FrameRate(15))
+        #expect(request.encoder.preset == "ultrafast" && request.encoder.crf == 30 && request.minimumSeconds == 2)
+        #expect(request.audio == .none)
+        #expect(kiosk.shotRequest(seconds: 3).seconds == 3)
+    }
+
+    @Test func triggerSettings() throws {
+        #expect(try settings([:]).trigger == nil)
+        #expect(try settings(["kiosk.trigger": "auto"]).trigger == .auto(matching: ["button", "switch", "pedal", "foot"]))
+        #expect(try settings(["kiosk.trigger": "/dev/input/by-id/usb-x-event-kbd"]).trigger == .device("/dev/input/by-id/usb-x-event-kbd"))
+        #expect { try settings(["kiosk.trigger": "event3"]) } throws: { error in
+            (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("/dev/input/by-id/") } == true
+        }
+        #expect { try settings(["kiosk.trigger": "auto", "kiosk.trigger_match": " | "]) } throws: { error in
+            (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("kiosk.trigger_match") } == true
         }
     }
 

@@ -32,7 +32,7 @@ if [ ! -f "$initrd" ] || [ "$here/run-in-vm.sh" -nt "$initrd" ] || [ "$here/kern
   trap 'rm -rf "$root"' EXIT
   mkdir -p "$root"/{bin,proc,sys,dev,host,mods}
   cp /bin/busybox "$root/bin/busybox"
-  vm_pack_modules "$root" "$kver" virtio_pci 9pnet_virtio 9p vivid v4l2loopback snd-aloop
+  vm_pack_modules "$root" "$kver" virtio_pci 9pnet_virtio 9p vivid v4l2loopback snd-aloop uinput evdev
   { vm_init_head; cat <<'INIT'; } > "$root/init"
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288,cache=loose hostroot /host || echo "vm: cannot mount host root"
 mount --bind /dev /host/dev; mount --bind /proc /host/proc; mount --bind /sys /host/sys

@@ -1,0 +1,166 @@
+internal import CInput
+import Glibc
+import Synchronization
+import SystemSupport
+
+/// The booth's button (a USB arcade button or foot switch: a keyboard to the kernel), read by
+/// recorder itself from its evdev node, so it works with no browser in front and its key never
+/// reaches one: the device is taken with EVIOCGRAB while open.
+///
+/// One thread of its own owns the device for the life of the kiosk: it finds the device (a path,
+/// or by name), opens and takes it, turns key events into presses (`PressFilter`: a hold is one
+/// press, a bounce none) and calls `onPress` for each; when the device goes away (unplugged) it
+/// says so and takes it again when it is back. `onState` hears each change of `TriggerState`.
+package final class TriggerButton: Sendable {
+    package let choice: TriggerChoice
+    private let onPress: @Sendable () -> Void
+    private let onState: @Sendable (TriggerState) -> Void
+    private let current = Mutex<(state: TriggerState, presses: Int)>((.waiting, 0))
+    /// The thread sleeps in poll(); `stop` writes a byte here to end it.
+    private let wake: (read: Int32, write: Int32)
+    private let stopped = Atomic<Bool>(false)
+    private let sysfs: String
+
+    package init(_ choice: TriggerChoice, sysfs: String = "/sys/class/input",
+                 onPress: @escaping @Sendable () -> Void, onState: @escaping @Sendable (TriggerState) -> Void) {
+        self.choice = choice
+        self.onPress = onPress
+        self.onState = onState
+        self.sysfs = sysfs
+        var fds: [Int32] = [-1, -1]
+        // (a pipe cannot fail here but for a process out of descriptors: then the button is off)
+        if pipe(&fds) != 0 { fds = [-1, -1] }
+        for fd in fds where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        wake = (fds[0], fds[1])
+        if wake.read >= 0 {
+            WorkerThread.start(name: "recorder-button") { [self] in run() }
+        } else {
+            set(.refused(device: choice.text, why: "recorder is out of file descriptors"))
+        }
+    }
+
+    /// The button's state now, and the presses it has sent since the kiosk started.
+    package var state: (state: TriggerState, presses: Int) { current.withLock { $0 } }
+
+    /// Ends the thread and lets the device go (the kiosk is stopping).
+    package func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing), wake.write >= 0 else { return }
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+    }
+
+    private func set(_ state: TriggerState) {
+        let changed = current.withLock { value -> Bool in
+            defer { value.state = state }
+            return value.state != state
+        }
+        if changed { onState(state) }
+    }
+
+    private func run() {
+        defer {
+            close(wake.read)
+            close(wake.write)
+        }
+        while !stopped.load(ordering: .acquiring) {
+            if let (fd, device, name) = open() {
+                set(.ready(device: device, name: name))
+                let gone = read(fd)
+                _ = cinput_grab(fd, 0)
+                close(fd)
+                if gone { set(.unplugged(device: device, name: name)) }
+            }
+            // Not there, not usable, or just unplugged: look again in a second.
+            if sleep(milliseconds: 1000) { break }
+        }
+    }
+
+    /// The device, opened and taken; nil (with the state saying why) when it cannot be.
+    private func open() -> (fd: Int32, device: String, name: String)? {
+        let device: String
+        switch choice {
+        case .device(let path):
+            device = path
+        case .auto:
+            guard let found = InputDevices.all(sysfs: sysfs).first(where: { $0.isExternal && choice.matches(name: $0.name) }) else {
+                if case .unplugged = state.state {} else { set(.waiting) }
+                return nil
+            }
+            device = found.path
+        }
+        let fd: Int32
+        do {
+            fd = try SystemCall.run { Glibc.open(device, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        } catch {
+            switch error.code {
+            case ENOENT, ENODEV, ENXIO:
+                // Not plugged in (yet): an unplugged button stays "unplugged" until it is back.
+                if case .unplugged = state.state {} else { set(.waiting) }
+            case EACCES, EPERM:
+                set(.refused(device: device, why: "no permission to read \(device): recorder's user must be in the group that owns it (usually input)"))
+            default:
+                set(.refused(device: device, why: "cannot open \(device): \(error.description)"))
+            }
+            return nil
+        }
+        var buffer = [CChar](repeating: 0, count: 256)
+        let named = buffer.withUnsafeMutableBufferPointer { cinput_name(fd, $0.baseAddress, Int32($0.count)) }
+        guard named >= 0, cinput_has_keys(fd) == 1 else {
+            close(fd)
+            set(.refused(device: device, why: "\(device) is not an input device with keys (a keyboard, a button): give a /dev/input/by-id/...-event-kbd path"))
+            return nil
+        }
+        let name = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        if cinput_grab(fd, 1) != 0 {
+            let why = errno == EBUSY ? "another program has taken \(device) for itself" : "cannot take \(device): \(String(cString: strerror(errno)))"
+            close(fd)
+            set(.refused(device: device, why: why))
+            return nil
+        }
+        // (without it, the events' times are the wall clock's: a time change would upset the filter)
+        _ = cinput_use_monotonic_clock(fd)
+        return (fd, device, name)
+    }
+
+    /// Reads key events until the device goes away (true) or `stop` (false).
+    private func read(_ fd: Int32) -> Bool {
+        var filter = PressFilter()
+        let size = Int(CINPUT_EVENT_SIZE)
+        var events = [UInt8](repeating: 0, count: size * 64)
+        while !stopped.load(ordering: .acquiring) {
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return true
+            }
+            if fds[1].revents != 0 { return false }
+            let n = events.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                let code = errno
+                if code == EINTR || code == EAGAIN { continue }
+                // ENODEV: unplugged (the kernel ends every open descriptor of a removed device).
+                return true
+            }
+            if n == 0 { return true }
+            events.withUnsafeBytes { bytes in
+                for offset in stride(from: 0, to: n - size + 1, by: size) {
+                    let event = bytes.baseAddress! + offset
+                    guard cinput_event_type(event) == CINPUT_EV_KEY else { continue }
+                    if filter.key(value: cinput_event_value(event), at: cinput_event_microseconds(event)) {
+                        current.withLock { $0.presses += 1 }
+                        onPress()
+                    }
+                }
+            }
+        }
+        return false
+    }
+
+    /// Waits `milliseconds`, or less when `stop` is called (then true).
+    private func sleep(milliseconds: Int32) -> Bool {
+        var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+        while poll(&fds, 1, milliseconds) < 0 && errno == EINTR {}
+        return fds[0].revents != 0 || stopped.load(ordering: .acquiring)
+    }
+}
