@@ -7,6 +7,7 @@ import Synchronization
 import StorageUpload
 import SystemSupport
 import AudioCapture
+import TriggerInput
 import VideoCapture
 
 /// One kiosk: the camera manager, the outbox drain, the event hub and the metrics, wired together.
@@ -28,6 +29,8 @@ package final class Kiosk: Sendable {
     package let library: KioskLibrary
     let enqueuer: PostEnqueuer
     let logger: Logger
+    /// The last warnings and errors, for the operator page.
+    package let problems = ProblemLog()
     /// When the camera service last went round its loop (MonotonicClock microseconds).
     let cameraLoopTick = Atomic<Int64>(0)
     /// Set when the service stops: the live streams end, so the HTTP server can close.
@@ -39,12 +42,20 @@ package final class Kiosk: Sendable {
     let announce: Announcements
     /// `kiosk.on_state`, when set.
     let stateHook: StateHook?
+    /// The booth's button (`kiosk.trigger`), when set; its presses queue here for `followButton`.
+    let trigger: TriggerButton?
+    private let presses: AsyncStream<Void>.Continuation
+    private let pressStream: AsyncStream<Void>
 
     package init(settings: KioskSettings, configuration: RecorderConfiguration, logger: Logger,
                 notifier: SystemdNotifier = SystemdNotifier()) throws(RecorderError) {
         self.settings = settings
         self.configuration = configuration
-        self.logger = logger
+        // Warnings and errors also go to the operator page's list.
+        var teed = logger
+        teed.handler = MultiplexLogHandler([logger.handler, problems.handler])
+        self.logger = teed
+        let logger = teed
         self.notifier = notifier
         let outbox = Outbox(root: configuration.outboxDirectory)
         try outbox.prepare()
@@ -60,6 +71,20 @@ package final class Kiosk: Sendable {
         let hub = EventHub(), metrics = KioskMetrics(), announce = Announcements()
         self.announce = announce
         stateHook = settings.stateHook.map { path in StateHook(path: path, log: { [logger] in logger.warning("\($0)") }) }
+        // (presses while one is acted on wait their turn; a burst beyond a few is one impatient guest)
+        let (pressStream, presses) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(4))
+        (self.pressStream, self.presses) = (pressStream, presses)
+        trigger = settings.trigger.map { choice in
+            TriggerButton(choice, onPress: { presses.yield() }, onState: { state in
+                switch state {
+                case .waiting: logger.notice("button \(choice.text): not there (yet)")
+                case .ready(let device, let name): logger.notice("button ready: \(name) (\(device))")
+                case .unplugged(let device, let name): logger.warning("button unplugged: \(name) (\(device)); waiting for it")
+                case .refused(_, let why): logger.error("button: \(why)")
+                }
+                announce.call("trigger")
+            })
+        }
         self.hub = hub
         self.metrics = metrics
         drain = OutboxDrain(
@@ -84,6 +109,27 @@ package final class Kiosk: Sendable {
     /// `endEvents()` (or its task is cancelled).
     func publishEvents() async {
         await announce.forEach { kind in hub.publish(kind, value: await status()) }
+    }
+
+    /// Acts on the button's presses, one after another, until `stopButton()`.
+    func followButton() async {
+        for await _ in pressStream {
+            do {
+                switch try await manager.press(settings.shotRequest(), countdown: settings.countdown) {
+                case .started: logger.info("button: shot started")
+                case .stopped: logger.info("button: shot stopped")
+                case .ignored: logger.info("button: pressed while a shot is being saved; nothing to do")
+                }
+            } catch {
+                logger.warning("button: \(error.text(.configuration))")
+            }
+        }
+    }
+
+    /// Lets the button go and ends `followButton` (the kiosk is stopping: a press must not start a shot now).
+    func stopButton() {
+        trigger?.stop()
+        presses.finish()
     }
 
     /// Lets `publishEvents` send what is announced so far, then return.
@@ -187,7 +233,44 @@ package final class Kiosk: Sendable {
                           lastUploaded: outbox.lastUploaded?.id, lastUploadedURL: outbox.lastUploaded?.videoURL,
                           uploaded: outbox.uploadedCount),
             disk: .init(workspaceFreeBytes: workspaceFree, outboxFreeBytes: outboxFree, low: low), booth: settings.booth,
+            trigger: trigger.map(Self.triggerStatus),
             shotSeconds: settings.seconds, countdownSeconds: settings.countdown, version: Self.version)
+    }
+
+    /// What the operator page shows beyond the status: the outbox post by post with where each
+    /// goes, the last problems in full, free space, and the configuration (secrets masked).
+    package func overview() async -> AdminOverview {
+        let status = await status()
+        let outbox = drain.outbox, store = library.feed.store, configuration = self.configuration
+        let uploading = status.outbox.uploading
+        let workspace = settings.workspace.root, cache = library.cache.settings.directory
+        let (queued, unreadable, disk) = await BlockingWork.run { () -> ([AdminOverview.QueuedPost], [String], [AdminOverview.Space]) in
+            let queued = outbox.items().map { item in
+                AdminOverview.QueuedPost(
+                    id: item.metadata.id, caption: item.metadata.caption, bytes: item.metadata.byteSize, queuedAt: item.state.queuedAt,
+                    attempts: item.state.attempts, lastError: item.state.lastError,
+                    destination: item.state.destination?.description ?? store.destination.description,
+                    videoURL: store.url(forKey: item.metadata.key), uploading: item.metadata.id == uploading)
+            }
+            var disk = [("workspace", workspace), ("outbox", outbox.root), ("cache", cache)]
+            if store.destination.backend == "local", let path = store.destination.path { disk.append(("store", path)) }
+            return (queued, outbox.unreadableItems(),
+                    disk.map { AdminOverview.Space(what: $0.0, path: $0.1, freeBytes: LocalFiles.freeBytes($0.1)) })
+        }
+        return AdminOverview(
+            status: status, store: store.location, outbox: queued, unreadable: unreadable, problems: problems.newestFirst, disk: disk,
+            configuration: configuration.effectiveValues().map { AdminOverview.Setting(key: $0.key, value: $0.value, origin: $0.origin) })
+    }
+
+    static func triggerStatus(_ button: TriggerButton) -> KioskStatus.Trigger {
+        let (state, presses) = button.state
+        var status = KioskStatus.Trigger(setting: button.choice.text, state: state.name, presses: presses)
+        switch state {
+        case .waiting: break
+        case .ready(let device, let name), .unplugged(let device, let name): (status.device, status.name) = (device, name)
+        case .refused(let device, let why): (status.device, status.message) = (device, why)
+        }
+        return status
     }
 
     /// Queues the current shot as a post (durably, in the outbox) while the manager holds it still,

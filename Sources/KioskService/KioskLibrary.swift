@@ -26,12 +26,41 @@ package final class KioskLibrary: Sendable {
         try await offPool { () throws(RecorderError) in try self.feed.page(number, size: Self.pageSize) }
     }
 
-    /// A posted video, checked and cached.
+    /// A posted video, checked and cached. A hidden post's is not played.
     func video(id: String) async throws(APIError) -> VideoCache.Video {
         try await offPool { () throws(RecorderError) in
             let metadata = try self.feed.metadata(id: id)
+            guard !self.feed.isHidden(metadata) else {
+                throw RecorderError("post \(id) is hidden by the operator.", exitStatus: .noInput)
+            }
             return try self.cache.video(for: metadata, from: self.feed.store)
         }
+    }
+
+    /// The operator takes post `id` out of the gallery (it stays in the store).
+    func hide(id: String) async throws(APIError) {
+        try await offPool { () throws(RecorderError) in
+            try self.feed.hide(id: id)
+            self.cache.remove(url: self.feed.store.url(forKey: PostMetadata.videoKey(id: id)))
+        }
+    }
+
+    /// The operator puts a hidden post back in the gallery.
+    func show(id: String) async throws(APIError) {
+        try await offPool { () throws(RecorderError) in try self.feed.show(id: id) }
+    }
+
+    /// The operator deletes post `id` from the store (and the cache).
+    func delete(id: String) async throws(APIError) {
+        try await offPool { () throws(RecorderError) in
+            try self.feed.delete(id: id)
+            self.cache.remove(url: self.feed.store.url(forKey: PostMetadata.videoKey(id: id)))
+        }
+    }
+
+    /// The hidden posts, newest first (the first 100).
+    func hiddenPosts() async throws(APIError) -> [FeedEntry] {
+        try await offPool { () throws(RecorderError) in try self.feed.hiddenPosts(size: 100) }
     }
 
     private func offPool<T: Sendable>(_ work: @escaping @Sendable () throws(RecorderError) -> T) async throws(APIError) -> T {

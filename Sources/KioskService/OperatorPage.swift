@@ -2,8 +2,12 @@
 ///
 /// It follows `/api/events` (Server-Sent Events) and re-reads `/api/status` while recording or
 /// uploading, refreshes the preview picture, records, plays the shot back, and posts it, with the
-/// detail a guest does not see (frames, drops, sizes, ids, uploads). Below, a gallery of the posts
-/// in the store (`/api/feed`, 12 a page) plays them through the cache. Guests use `GuestPage`.
+/// detail a guest does not see (frames, drops, sizes, ids, uploads, errors in full). Beside it,
+/// `/api/admin/overview`: the camera, microphone and button, the outbox post by post with where
+/// each goes, the last warnings and errors in full, free space and the configuration (secrets
+/// masked). Below, a gallery of the posts in the store (`/api/feed`, 12 a page) plays them through
+/// the cache, and moderates them: hide, show again, delete from the store (confirmed). Guests use
+/// `GuestPage`.
 enum OperatorPage {
     static let html = template.replacing("/*EVENTS*/", with: PageScript.events)
 
@@ -55,6 +59,21 @@ enum OperatorPage {
   #more { margin-top: 12px; display: none; }
   #sound { display: flex; align-items: center; gap: 8px; }
   #sound-meter { width: 120px; height: 14px; }
+  .log { margin: 0; padding-left: 18px; font-size: 14px; max-height: 260px; overflow: auto; }
+  .log li { white-space: pre-wrap; overflow-wrap: anywhere; margin-bottom: 6px; }
+  .log .error, .log .critical { color: #ff8a80; }
+  .log .warning { color: #ffcc80; }
+  .log .none { list-style: none; margin-left: -18px; color: #999; }
+  #disk td:last-child { white-space: nowrap; }
+  table.facts { width: 100%; font-size: 14px; border-collapse: collapse; }
+  table.facts td { padding: 2px 6px 2px 0; vertical-align: top; overflow-wrap: anywhere; }
+  table.facts td:first-child { color: #aaa; white-space: nowrap; }
+  .post .actions { display: flex; gap: 8px; flex-wrap: wrap; }
+  .post .actions button { padding: 8px 14px; }
+  button.danger { background: #7f1d1d; }
+  #hidden-section { padding: 0 18px 18px; }
+  #hidden-section h2 { font-size: 16px; color: #aaa; text-transform: uppercase; letter-spacing: .05em; }
+  #hidden { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 12px; }
 </style>
 </head>
 <body>
@@ -93,6 +112,26 @@ enum OperatorPage {
       <progress id="upload-progress" max="1" value="0" style="display:none"></progress>
       <div>Last posted: <span id="posted-id">–</span></div>
     </div>
+    <div class="panel" id="booth-panel">
+      <h2>Booth</h2>
+      <table class="facts"><tr><td>camera</td><td id="booth-camera">–</td></tr><tr><td>microphone</td><td id="booth-mic">–</td></tr>
+        <tr><td>button</td><td id="booth-button">–</td></tr><tr><td>store</td><td id="booth-store">–</td></tr></table>
+    </div>
+    <div class="panel">
+      <h2>Outbox</h2>
+      <ol id="outbox-list" class="log"></ol>
+    </div>
+    <div class="panel">
+      <h2>Warnings and errors</h2>
+      <ol id="problems" class="log"></ol>
+    </div>
+    <div class="panel">
+      <h2>Disk</h2>
+      <table id="disk" class="facts"></table>
+    </div>
+    <div class="panel">
+      <details id="config-panel"><summary>Configuration</summary><table id="config" class="facts"></table></details>
+    </div>
     <div class="panel" id="token-form">
       <h2>API token</h2>
       <input id="token" type="password" autocomplete="off" style="width:100%">
@@ -105,6 +144,10 @@ enum OperatorPage {
   <div id="gallery" aria-live="polite"><span class="muted">Loading the posts…</span></div>
   <button id="more">More</button>
 </section>
+<section id="hidden-section">
+  <h2>Hidden from the gallery</h2>
+  <div id="hidden"><span class="muted">None.</span></div>
+</section>
 <script>
 "use strict";
 const $ = (id) => document.getElementById(id);
@@ -116,10 +159,11 @@ function api(path, options = {}) {
   return fetch(path, options).then(async (response) => {
     const body = await response.json().catch(() => ({}));
     if (response.status === 401) { $("token-form").style.display = "block"; }
-    // A guest sees the plain sentence; the operator's detail stays in the error's `detail`.
+    // The operator reads the whole error (what happened, what to change); the guest's sentence
+    // is kept as `guest`.
     if (!response.ok) {
-      const error = new Error(body.guestMessage || "Something went wrong. Please try again.");
-      error.detail = body.error || ("HTTP " + response.status);
+      const error = new Error(body.error || ("HTTP " + response.status));
+      error.guest = body.guestMessage || "";
       throw error;
     }
     return body;
@@ -128,11 +172,10 @@ function api(path, options = {}) {
 function postJSON(path, object) {
   return api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(object) });
 }
-// Guest words only; the operator's detail (paths, settings, errno) is kept as the tooltip.
-function banner(text, isError, detail) {
+// The operator's words in full (paths, settings, errno).
+function banner(text, isError) {
   const b = $("banner");
   b.textContent = text || "";
-  b.title = detail || "";
   b.className = isError ? "error" : "";
   b.style.display = text ? "block" : "none";
 }
@@ -169,13 +212,13 @@ function render(s) {
   $("sound").title = source ? "sound from " + source : "";
   $("sound-meter").style.display = muted || !source ? "none" : "inline-block";
   if (s.state === "recording") showLevel(s.progress ? s.progress.soundPeakDBFS : null);
-  // Problems first: the camera, then the disk, then a failed shot.
-  // (the sentences are the service's GuestWording; s.message is the operator's detail)
-  if (!s.camera.present) banner(s.guestMessage, true, s.message);
-  else if (s.disk.low) banner("The booth is nearly out of space. Please tell the host.", true);
-  else if (s.state === "failed") banner(s.guestMessage, true, s.message);
-  else if (s.state === "idle" && s.message) banner(s.guestMessage, false, s.message);
+  // Problems first: the camera, then the disk, then a failed shot; in the operator's words.
+  if (!s.camera.present) banner("No camera: " + (s.message || s.camera.device), true);
+  else if (s.disk.low) banner("Too little free space for one more shot: see Disk.", true);
+  else if (s.state === "failed") banner("The last shot failed: " + s.message, true);
+  else if (s.state === "idle" && s.message) banner("The last shot was not kept: " + s.message, false);
   else banner("");
+  scheduleOverview();
 
   const shot = s.currentShot;
   if (shot) {
@@ -252,13 +295,13 @@ function refreshPreview() {
   }).catch(() => {}).finally(() => { previewBusy = false; });
 }
 
-function refreshStatus() { return api("/api/status").then(render).catch((e) => banner("The booth is not answering. Please ask the host for help.", true, e.detail || e.message)); }
+function refreshStatus() { return api("/api/status").then(render).catch((e) => banner("The kiosk is not answering: " + e.message, true)); }
 
 $("record").onclick = () => {
   showLive();
-  postJSON("/api/shoot", {}).then(render).catch((e) => banner(e.message, true, e.detail));
+  postJSON("/api/shoot", {}).then(render).catch((e) => banner(e.message, true));
 };
-$("stop").onclick = () => postJSON("/api/stop", {}).then(refreshStatus).catch((e) => banner(e.message, true, e.detail));
+$("stop").onclick = () => postJSON("/api/stop", {}).then(refreshStatus).catch((e) => banner(e.message, true));
 $("live").onclick = showLive;
 $("caption").oninput = () => { $("caption-count").textContent = [...$("caption").value].length + " / 2200"; };
 $("post").onclick = () => {
@@ -278,7 +321,7 @@ $("token-save").onclick = () => {
 
 // The gallery: 12 posts a page from /api/feed, newest first; "More" appends the next page.
 let galleryPage = 0, galleryBusy = false, galleryNewest = null;
-function postCard(p) {
+function postCard(p, hidden = false) {
   const card = document.createElement("div");
   card.className = "post" + (p.problem ? " damaged" : "");
   card.dataset.id = p.id;
@@ -291,14 +334,40 @@ function postCard(p) {
   meta.textContent = p.problem ? "" : p.createdAt.replace("T", " ").replace("Z", " UTC") + " · " +
     (p.durationSeconds || 0).toFixed(1) + " s · " + mb(p.byteSize || 0) + (p.author ? " · " + p.author : "");
   card.appendChild(meta);
-  if (!p.problem) {
-    const play = document.createElement("button");
-    play.textContent = "Play";
-    play.className = "play";
-    play.onclick = () => showPlayback("/api/videos/" + encodeURIComponent(p.id) + ".mp4");
-    card.appendChild(play);
-  }
+  const actions = document.createElement("div");
+  actions.className = "actions";
+  if (!p.problem && !hidden) actions.appendChild(button("Play", "play", () => showPlayback("/api/videos/" + encodeURIComponent(p.id) + ".mp4")));
+  if (hidden) actions.appendChild(button("Show again", "show", () => moderate(p.id, "show")));
+  else actions.appendChild(button("Hide", "hide", () => moderate(p.id, "hide")));
+  actions.appendChild(button("Delete", "delete danger", () => {
+    if (confirm("Delete post " + p.id + (p.caption ? " (“" + p.caption + "”)" : "") + " from the store? This cannot be undone.")) moderate(p.id, "delete");
+  }));
+  card.appendChild(actions);
   return card;
+}
+function button(text, className, onclick) {
+  const b = document.createElement("button");
+  b.textContent = text;
+  b.className = className;
+  b.onclick = onclick;
+  return b;
+}
+// Hide, show again, delete: the gallery and the hidden list are read again afterwards.
+function moderate(id, action) {
+  const body = action === "delete" ? { confirm: id } : {};
+  return postJSON("/api/admin/posts/" + encodeURIComponent(id) + "/" + action, body).then(() => {
+    banner("");
+    document.body.dataset.moderated = action + ":" + id;
+    return Promise.all([loadGallery(true), loadHidden()]);
+  }).catch((e) => banner("Could not " + action + " post " + id + ": " + e.message, true));
+}
+function loadHidden() {
+  return api("/api/admin/hidden").then((r) => {
+    const list = $("hidden");
+    list.textContent = "";
+    for (const p of r.posts) list.appendChild(postCard(p, true));
+    if (r.posts.length === 0) list.innerHTML = '<span class="muted">None.</span>';
+  }).catch((e) => { $("hidden").textContent = "The hidden posts cannot be listed: " + e.message; });
 }
 function loadGallery(reset) {
   if (galleryBusy) return Promise.resolve();
@@ -312,14 +381,64 @@ function loadGallery(reset) {
     galleryPage = r.page;
     $("more").style.display = r.hasMore ? "inline-block" : "none";
     document.body.dataset.galleryPages = String(galleryPage);
-  }).catch((e) => { $("gallery").textContent = "The videos cannot be shown right now."; $("gallery").title = e.detail || e.message; })
+  }).catch((e) => { $("gallery").textContent = "The posts cannot be listed: " + e.message; })
     .finally(() => { galleryBusy = false; });
 }
 $("more").onclick = () => loadGallery(false);
 
+// The overview: read again a second after a change (at most once a second), and every 10 s.
+let overviewTimer = null;
+function scheduleOverview() {
+  if (!overviewTimer) overviewTimer = setTimeout(() => { overviewTimer = null; loadOverview(); }, 1000);
+}
+function facts(table, rows) {
+  table.textContent = "";
+  for (const cells of rows) {
+    const tr = table.insertRow();
+    for (const text of cells) tr.insertCell().textContent = text;
+  }
+}
+function item(list, text, className) {
+  const li = document.createElement("li");
+  li.textContent = text;
+  if (className) li.className = className;
+  list.appendChild(li);
+}
+function loadOverview() {
+  return api("/api/admin/overview").then((o) => {
+    const s = o.status;
+    $("booth-camera").textContent = s.camera.device + (s.camera.present ? "" : " (missing)");
+    $("booth-mic").textContent = s.sound.muted ? "off (audio.device = none)" : (s.sound.source || "none: this camera has no microphone of its own");
+    const t = s.trigger;
+    $("booth-button").textContent = !t ? "none (kiosk.trigger)" :
+      t.state + (t.name ? ": " + t.name : "") + (t.device ? " (" + t.device + ")" : "") + " · " + t.presses + " presses" +
+      (t.message ? " · " + t.message : "") + (t.state === "waiting" ? " · looking for " + t.setting : "");
+    document.body.dataset.button = t ? t.state : "none";
+    $("booth-store").textContent = o.store;
+    const list = $("outbox-list");
+    list.textContent = "";
+    for (const q of o.outbox) {
+      item(list, q.id + (q.uploading ? " (uploading)" : "") + " · " + mb(q.bytes) + " · “" + q.caption + "”\nto " + q.destination +
+        "\nas " + q.videoURL + "\nqueued " + q.queuedAt + (q.attempts ? " · " + q.attempts + " attempts" : "") +
+        (q.lastError ? "\nlast error: " + q.lastError : ""), q.lastError ? "warning" : "");
+    }
+    for (const dir of o.unreadable) item(list, "unreadable outbox entry " + dir + ": see `recorder outbox list`", "error");
+    if (!list.children.length) item(list, "Nothing queued.", "none");
+    const problems = $("problems");
+    problems.textContent = "";
+    for (const p of o.problems) item(problems, p.at.replace("T", " ").replace("Z", " UTC") + " " + p.level + ": " + p.message, p.level);
+    if (!o.problems.length) item(problems, "None since the kiosk started.", "none");
+    facts($("disk"), o.disk.map((d) => [d.what, d.path, d.freeBytes == null ? "?" : mb(d.freeBytes) + " free"]));
+    facts($("config"), o.configuration.map((c) => [c.key, c.value == null ? "(not set)" : c.value, c.origin]));
+    document.body.dataset.overview = String(Date.now());
+  }).catch((e) => { $("problems").textContent = "The overview cannot be read: " + e.message; });
+}
+setInterval(loadOverview, 10000);
+
 /*EVENTS*/
 connect();
 loadGallery(true);
+loadHidden();
 // The sound meter: the peak of the last half second, -60 to 0 dBFS.
 function showLevel(peak) {
   $("sound-meter").value = peak == null ? -60 : Math.max(-60, Math.min(0, peak));

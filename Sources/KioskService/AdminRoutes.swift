@@ -1,0 +1,86 @@
+import FoundationEssentials
+import HTTPTypes
+import Logging
+import Hummingbird
+import NIOCore
+import RecorderCore
+import StorageUpload
+import SystemSupport
+
+/// The operator's API, under `/api/admin`: the overview the operator page shows, and moderation
+/// (hide a post from the gallery, show it again, delete it from the store). Like every `/api`
+/// route it needs the token whenever one is configured, on loopback too.
+enum AdminRoutes {
+    struct DeleteFields: Decodable {
+        /// The post's id again: a delete is confirmed by naming what it deletes.
+        var confirm: String?
+    }
+
+    struct Moderated: Encodable {
+        var id: String
+        var hidden: Bool?
+        var deleted: Bool?
+    }
+
+    struct HiddenPosts: Encodable {
+        var posts: [FeedEntry]
+    }
+
+    static func collection(_ kiosk: Kiosk) -> RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+
+        routes.get("overview") { _, _ in
+            KioskAPI.encoded(await kiosk.overview())
+        }
+
+        routes.get("hidden") { _, _ in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                KioskAPI.encoded(HiddenPosts(posts: try await kiosk.library.hiddenPosts()))
+            }
+        }
+
+        routes.post("posts/:id/hide") { request, context in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                let id = try postID(context)
+                _ = try await JSONBody.read(request, allowed: [], optional: true)
+                try await kiosk.library.hide(id: id)
+                kiosk.logger.notice("post \(id) hidden from the gallery by the operator")
+                return KioskAPI.encoded(Moderated(id: id, hidden: true))
+            }
+        }
+
+        routes.post("posts/:id/show") { request, context in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                let id = try postID(context)
+                _ = try await JSONBody.read(request, allowed: [], optional: true)
+                try await kiosk.library.show(id: id)
+                kiosk.logger.notice("post \(id) shown in the gallery again by the operator")
+                return KioskAPI.encoded(Moderated(id: id, hidden: false))
+            }
+        }
+
+        routes.post("posts/:id/delete") { request, context in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                let id = try postID(context)
+                let body = try await JSONBody.read(request, allowed: ["confirm"])
+                let fields = try body.decode(DeleteFields.self)
+                guard fields.confirm == id else {
+                    throw APIError.badRequest("deleting post \(id) from the store cannot be undone: confirm it with {\"confirm\": \"\(id)\"}.")
+                }
+                try await kiosk.library.delete(id: id)
+                kiosk.logger.notice("post \(id) deleted from the store by the operator")
+                return KioskAPI.encoded(Moderated(id: id, deleted: true))
+            }
+        }
+
+        return routes
+    }
+
+    private static func postID(_ context: BasicRequestContext) throws(APIError) -> String {
+        let id = context.parameters.get("id") ?? ""
+        guard PostID.isValid(id) else {
+            throw APIError(.notFound, "no such post: '\(id)' is not a post id (10 letters and digits, as the gallery shows them).", exitStatus: .noInput)
+        }
+        return id
+    }
+}
