@@ -332,11 +332,13 @@ package final class Kiosk: Sendable {
         await manager.wantPreview(request: settings.previewRequest)
         let deadline = ContinuousClock.now + .milliseconds(Int64(wait * 1000))
         while !closing.load(ordering: .relaxed) {
-            if let picture = manager.preview.picture(maximumAge: 2), picture.serial != serial { return picture }
-            guard ContinuousClock.now < deadline else { return nil }
-            // (a picture comes every 66 ms at most: asking every 10 ms costs nothing and adds
-            // at most 10 ms)
-            try? await Task.sleep(for: .milliseconds(10))
+            let newest = manager.preview.picture(maximumAge: 2)
+            if let newest, newest.serial != serial { return newest }
+            guard ContinuousClock.now < deadline, !Task.isCancelled else { return nil }
+            // Asleep until the next picture is due (the tap takes one every intervalMicroseconds),
+            // then every 10 ms while it is late: about 15 wake-ups a second, not 100.
+            let due = newest.map { $0.copiedAtMicroseconds + manager.preview.intervalMicroseconds + 1000 - MonotonicClock.nowMicroseconds() } ?? 0
+            try? await Task.sleep(for: .microseconds(due > 1000 ? min(due, 100_000) : 10_000))
         }
         return nil
     }

@@ -9,7 +9,7 @@ then at three screen sizes goes through the booth's flow as a guest would:
     records, Space again stops early, and the review returns to attract by itself, keeping the clip;
   - 1920x1080, by the booth's own key (kiosk.trigger_key = KeyB, the "b" key): Record, then Delete in review.
 At every state: no scrollbars, touch targets of at least 64 px, no developer text; the live
-camera is mirrored; a page opened later never plays the previous guest's clip. Screenshots of
+camera is mirrored, its rate and camera-to-screen time measured in the page; a page opened later never plays the previous guest's clip. Screenshots of
 every state go to ARTIFACTS/booth (default .cache/browser-artifacts/booth).
 
     python Tests/browser/booth_page.py RECORDER_BINARY
@@ -52,6 +52,46 @@ def looks_right(page, size, state):
     seen = [word for word in DEVELOPER_TEXT if word in text]
     check(f"{size} {state}: no developer text", not seen, f"{seen} in {text!r}")
     page.screenshot(path=str(artifacts / f"{size}-{state}.png"))
+
+
+# Reads, at each animation frame for SECONDS, the clock the test pattern draws into its pictures
+# (TestPattern: 5 digits, the wall clock's milliseconds modulo 100,000, in 3x5 cells above the
+# frame counter, bottom left) off the live canvas; for each new picture, how long ago it was made.
+SCREEN_LATENCY = """async (seconds) => {
+  const canvas = document.getElementById('live'), ctx = canvas.getContext('2d', { willReadFrequently: true });
+  const glyphs = [[7,5,5,5,7],[2,6,2,2,7],[7,1,7,4,7],[7,1,7,1,7],[5,5,7,1,1],[7,4,7,1,7],[7,4,7,5,7],[7,1,1,1,1],[7,5,7,5,7],[7,5,7,1,7]];
+  const read = () => {
+    const h = canvas.height, cell = Math.max(Math.floor(h / 60), 2), boxH = 7 * cell, w = 21 * cell;
+    const top = h - 2 * (boxH + cell);
+    if (top < 0 || canvas.width < w) return null;
+    const data = ctx.getImageData(0, top, w, boxH).data;
+    let value = 0;
+    for (let i = 0; i < 5; i++) {
+      const rows = [];
+      for (let gy = 0; gy < 5; gy++) {
+        let bits = 0;
+        for (let gx = 0; gx < 3; gx++) {
+          const x = (1 + i * 4 + gx) * cell + (cell >> 1), y = (1 + gy) * cell + (cell >> 1);
+          if (data[(y * w + x) * 4] > 128) bits |= 4 >> gx;
+        }
+        rows.push(bits);
+      }
+      const digit = glyphs.findIndex((g) => g.every((r, k) => r === rows[k]));
+      if (digit < 0) return null;
+      value = value * 10 + digit;
+    }
+    return value;
+  };
+  const samples = [];
+  let last = null;
+  const end = performance.now() + seconds * 1000;
+  while (performance.now() < end) {
+    await new Promise((r) => requestAnimationFrame(r));
+    const drawn = read();
+    if (drawn !== null && drawn !== last) { last = drawn; samples.push((Date.now() % 100000 - drawn + 100000) % 100000); }
+  }
+  return samples;
+}"""
 
 
 def wait_phase(page, phase, seconds):
@@ -112,14 +152,20 @@ try:
         size = "1280x800"
         page = open_page(1280, 800, touch=True)
         check(f"{size}: the invitation says how long a shot is", "3 seconds" in page.inner_text("#invite"), page.inner_text("#invite"))
-        # The live mirror is a moving picture (frames painted over 3 s; its rate and latency are
-        # measured by Benchmarks/kiosk.sh, not judged here: only that it is no slideshow).
+        # The live mirror, measured in the browser over 5 s: pictures painted a second, and camera to
+        # screen (the clock the test pattern draws into each picture, read off the canvas when a new
+        # one is on screen, against the browser's clock). Reported; judged only against a slideshow
+        # (Benchmarks/kiosk.sh has the figures that count).
         before = int(page.evaluate("document.body.dataset.frames"))
-        time.sleep(3)
+        samples = page.evaluate(SCREEN_LATENCY, 5)
         after = int(page.evaluate("document.body.dataset.frames"))
-        latency = page.evaluate("document.body.dataset.latency")
-        check(f"{size}: the live mirror moves ({(after - before) / 3:.1f} pictures a second painted, latency {latency} ms)",
-              after - before >= 15, f"{after - before} in 3 s")
+        rate = (after - before) / 5
+        samples.sort()
+        median = samples[len(samples) // 2] if samples else None
+        p95 = samples[int(len(samples) * 0.95)] if samples else None
+        check(f"{size}: the live mirror moves: {rate:.1f} pictures a second painted over 5 s", rate >= 10, f"{after - before} in 5 s")
+        check(f"{size}: camera to screen, read from the pattern's clock: median {median} ms, 95% {p95} ms ({len(samples)} pictures)",
+              len(samples) >= 25 and median is not None and median < 500, str(samples[:10]))
         mirrored = page.evaluate("getComputedStyle(document.getElementById('live')).transform")
         check(f"{size}: the live camera is a mirror", mirrored == "matrix(-1, 0, 0, 1, 0, 0)", mirrored)
         looks_right(page, size, "1-attract")
