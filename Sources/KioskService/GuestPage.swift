@@ -38,6 +38,10 @@ enum GuestPage {
   /* A mirror on screen, as guests expect; the recording is never mirrored. */
   #live { transform: scaleX(-1); }
   #clip { display: none; background: #000; }
+  /* The attract loop: recent posts, muted, over the live camera until somebody comes. */
+  #loop { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: contain; display: none; background: #000; }
+  body[data-phase="attract"][data-loop="on"] #loop { display: block; }
+  body[data-phase="attract"][data-loop="on"] #live { display: none; }
   /* Upright, the picture takes the top and the words and buttons the space below it. */
   @media (orientation: portrait) { #live, #clip { height: 60%; } }
   .overlay { position: absolute; inset: 0; display: none; flex-direction: column; align-items: center; justify-content: flex-end;
@@ -84,6 +88,7 @@ enum GuestPage {
 <div id="stage">
   <canvas id="live" width="640" height="360"></canvas>
   <video id="clip" playsinline preload="auto"></video>
+  <video id="loop" playsinline muted preload="auto"></video>
   <div id="attract" class="overlay">
     <div class="card"><h1 data-t="title"></h1><p id="invite"></p></div>
     <button id="record" data-t="record"></button>
@@ -137,9 +142,73 @@ function setPhase(phase) {
   if (phase !== "review") { const v = $("clip"); v.pause(); v.removeAttribute("src"); v.load(); reviewShot = null; }
   // The review needs no camera: the stream stops, so the kiosk can let the camera go.
   else if (liveReader) liveReader.cancel().catch(() => {});
-  if (phase === "attract") { $("caption").value = ""; }
+  if (phase === "attract") { $("caption").value = ""; lastActivity = Date.now(); }
+  stopLoop();
   liveStream();
+  if (phase === "countdown") beep(660);
+  if (phase === "recording") beep(990);
 }
+
+// kiosk.countdown_sound: a short beep per number, a higher one as recording starts (WebAudio:
+// nothing to download). Counted in data-beeps for the tests.
+let audio = null, beeps = 0;
+function beep(frequency) {
+  if (!status || !status.booth.countdownSound) return;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator(), gain = audio.createGain();
+    osc.frequency.value = frequency;
+    gain.gain.setValueAtTime(0.25, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.15);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(); osc.stop(audio.currentTime + 0.16);
+    document.body.dataset.beeps = String(++beeps);
+  } catch (_) {}
+}
+
+// kiosk.attract_seconds: after that long on the start screen with nobody there, the recent posts
+// play one after another (muted) over the live camera; a touch or a key brings the camera back.
+let lastActivity = Date.now(), loopPosts = [], loopIndex = 0;
+function stopLoop() {
+  if (document.body.dataset.loop !== "on") return;
+  document.body.dataset.loop = "off";
+  const v = $("loop"); v.pause(); v.removeAttribute("src"); v.load();
+  lastActivity = Date.now();
+}
+function playNextInLoop() {
+  if (document.body.dataset.loop !== "on" || !loopPosts.length) return stopLoop();
+  const v = $("loop");
+  v.src = "/api/videos/" + encodeURIComponent(loopPosts[loopIndex++ % loopPosts.length]) + ".mp4";
+  v.play().catch(() => stopLoop());
+  document.body.dataset.loopPlayed = String(loopIndex);
+}
+$("loop").onended = playNextInLoop;
+$("loop").onerror = playNextInLoop;
+function startLoop() {
+  document.body.dataset.loop = "starting";
+  api("/api/feed?page=1").then((r) => {
+    loopPosts = r.posts.filter((p) => !p.problem).map((p) => p.id);
+    if (document.body.dataset.loop !== "starting" || document.body.dataset.phase !== "attract" || !loopPosts.length) {
+      document.body.dataset.loop = "off"; lastActivity = Date.now(); return;
+    }
+    document.body.dataset.loop = "on";
+    if (liveReader) liveReader.cancel().catch(() => {});
+    loopIndex = 0;
+    playNextInLoop();
+  }).catch(() => { document.body.dataset.loop = "off"; lastActivity = Date.now(); });
+}
+for (const kind of ["pointerdown", "keydown"]) {
+  document.addEventListener(kind, (e) => {
+    lastActivity = Date.now();
+    // The first touch on the loop only brings the camera back; it does not record.
+    if (document.body.dataset.loop === "on") { e.preventDefault(); e.stopPropagation(); stopLoop(); liveStream(); }
+  }, true);
+}
+setInterval(() => {
+  const seconds = status ? status.booth.attractSeconds : 0;
+  if (seconds > 0 && document.body.dataset.phase === "attract" && (document.body.dataset.loop || "off") === "off"
+      && Date.now() - lastActivity > seconds * 1000) startLoop();
+}, 1000);
 // A message, then attract again.
 function showFor(phase, seconds) {
   setPhase(phase);
@@ -177,10 +246,14 @@ function render(s) {
   $("notice").textContent = s.disk.low ? t("lowSpace") : "";
   $("notice").style.display = s.disk.low && phase === "attract" ? "block" : "none";
   switch (s.state) {
-    case "countdown": case "starting":
+    case "countdown": case "starting": {
+      const before = $("count").textContent;
       $("count").textContent = s.countdown || "";
+      // (setPhase beeps for the first number; each later one beeps here)
+      if (document.body.dataset.phase === "countdown" && s.countdown && String(s.countdown) !== before) beep(660);
       setPhase("countdown");
       return;
+    }
     case "recording": {
       const p = s.progress || { elapsedSeconds: 0, totalSeconds: s.shotSeconds };
       const fraction = p.totalSeconds > 0 ? Math.min(p.elapsedSeconds / p.totalSeconds, 1) : 0;
@@ -309,7 +382,7 @@ function headerEnd(bytes) {
 }
 async function liveStream() {
   const phase = document.body.dataset.phase;
-  if (liveReader || document.hidden || phase === "review" || !status || !status.camera.present) return;
+  if (liveReader || document.hidden || phase === "review" || document.body.dataset.loop === "on" || !status || !status.camera.present) return;
   try {
     const response = await fetch("/api/preview.mjpeg", { credentials: "same-origin", cache: "no-store" });
     if (!response.ok || !response.body) return;

@@ -27,7 +27,7 @@ package struct KioskSettings: Sendable {
     /// The shots' sound (`audio.device`).
     package var audio: AudioChoice
     /// What the guest page needs: `kiosk.review_seconds`, `kiosk.review_unposted`,
-    /// `kiosk.language`, `kiosk.trigger_key`.
+    /// `kiosk.language`, `kiosk.trigger_key`, `kiosk.attract_seconds`, `kiosk.countdown_sound`.
     package var booth = KioskStatus.Booth(reviewSeconds: 30, reviewUnposted: "keep", language: "en", triggerKey: nil)
     /// `kiosk.on_state`: an executable run with each new state as its argument.
     package var stateHook: String?
@@ -70,7 +70,9 @@ package struct KioskSettings: Sendable {
         booth = KioskStatus.Booth(reviewSeconds: Int(try configuration.number("kiosk.review_seconds")),
                                   reviewUnposted: configuration.text("kiosk.review_unposted") ?? "keep",
                                   language: configuration.text("kiosk.language") ?? "en",
-                                  triggerKey: configuration.text("kiosk.trigger_key").flatMap { $0.isEmpty ? nil : $0 })
+                                  triggerKey: configuration.text("kiosk.trigger_key").flatMap { $0.isEmpty ? nil : $0 },
+                                  attractSeconds: Int(try configuration.number("kiosk.attract_seconds")),
+                                  countdownSound: configuration.text("kiosk.countdown_sound") == "on")
         if let hook = configuration.text("kiosk.on_state"), !hook.isEmpty {
             guard hook.hasPrefix("/"), access(hook, X_OK) == 0 else {
                 throw RecorderError("kiosk.on_state = \(hook) (from \(configuration.origin("kiosk.on_state"))) is not an executable file given by its full path. Give the full path of a script it may run (chmod +x), or leave kiosk.on_state out.",

@@ -72,6 +72,12 @@ package struct KioskStatus: Codable, Sendable, Equatable {
         package var language: String
         /// One more key that works like the record button (beside Space and Enter).
         package var triggerKey: String?
+        /// Seconds without a guest before the start screen plays recent posts (muted) over the
+        /// live camera; 0: never (`kiosk.attract_seconds`).
+        package var attractSeconds: Int = 0
+        /// A short beep at each number of the countdown and a higher one as recording starts
+        /// (`kiosk.countdown_sound`).
+        package var countdownSound: Bool = false
     }
 
     /// The booth's button (`kiosk.trigger`), which recorder reads itself.

@@ -7,7 +7,9 @@ then at three screen sizes goes through the booth's flow as a guest would:
     the review playing the clip, a caption with emoji, Post, the thank-you, back to attract;
   - 800x1280 (a tablet upright), by the keyboard (a USB arcade button is a keyboard): Space
     records, Space again stops early, and the review returns to attract by itself, keeping the clip;
-  - 1920x1080, by the booth's own key (kiosk.trigger_key = KeyB, the "b" key): Record, then Delete in review.
+  - 1920x1080, by the booth's own key (kiosk.trigger_key = KeyB, the "b" key): Record, then Delete in review;
+  - 1280x800 left alone for kiosk.attract_seconds: the posted clip plays muted; a touch brings the camera back.
+The countdown beeps (kiosk.countdown_sound = on).
 At every state: no scrollbars, touch targets of at least 64 px, no developer text; the live
 camera is mirrored, its rate and camera-to-screen time measured in the page; a page opened later never plays the previous guest's clip. Screenshots of
 every state go to ARTIFACTS/booth (default .cache/browser-artifacts/booth).
@@ -26,7 +28,8 @@ shutil.rmtree(artifacts, ignore_errors=True)
 artifacts.mkdir(parents=True)
 check = Checks()
 kiosk = Kiosk(binary, artifacts / "kiosk.log", args=["--seconds", "3", "--countdown", "1"], prefix="recorder-booth-",
-              env={"RECORDER_KIOSK_REVIEW_SECONDS": "4", "RECORDER_KIOSK_TRIGGER_KEY": "KeyB"})
+              env={"RECORDER_KIOSK_REVIEW_SECONDS": "4", "RECORDER_KIOSK_TRIGGER_KEY": "KeyB",
+                   "RECORDER_KIOSK_ATTRACT_SECONDS": "20", "RECORDER_KIOSK_COUNTDOWN_SOUND": "on"})
 work, base = kiosk.work, kiosk.base
 
 
@@ -117,6 +120,8 @@ def through_recording(page, size):
     check(f"{size}: the recording shows the seconds left", left[0] and left[0].isdigit() and left[1] == f"{left[0]} s left", str(left))
     looks_right(page, size, "3-recording")
     check(f"{size}: the ring fills as the shot goes on", ring is not None)
+    beeps = int(page.evaluate("document.body.dataset.beeps || 0"))
+    check(f"{size}: the countdown beeps, and again as recording starts (kiosk.countdown_sound = on)", beeps >= 2, f"{beeps} beeps")
     recording_status = page.evaluate("JSON.stringify(status)")
     wait_phase(page, "review", 60)
     # A status taken while recording that arrives late (a slow poll answered after the event that
@@ -235,6 +240,24 @@ try:
         check(f"{size}: Delete removes the clip (no current shot now)", after is None and not (work / "ws" / "shots" / deleted).exists(),
               str(after))
         wait_phase(page, "attract", 10)
+        page.close()
+
+        # 4. Nobody there for kiosk.attract_seconds (20): the recent posts play, muted, over the
+        # live camera; the first touch brings the camera back and records nothing.
+        size = "1280x800"
+        page = open_page(1280, 800, touch=True)
+        page.wait_for_function("document.body.dataset.loop === 'on' && document.getElementById('loop').currentTime > 0.3", timeout=60000)
+        loop = page.evaluate("[document.getElementById('loop').getAttribute('src'), document.getElementById('loop').muted,"
+                             " getComputedStyle(document.getElementById('live')).display]")
+        check(f"{size}: left alone, the start screen plays the posted clip, muted, instead of the camera",
+              posted is not None and loop[0] == f"/api/videos/{posted}.mp4" and loop[1] is True and loop[2] == "none", str(loop))
+        looks_right(page, size, "6-attract-loop")
+        page.tap("#stage")
+        page.wait_for_function("document.body.dataset.loop === 'off'", timeout=10000)
+        time.sleep(1)
+        after_touch = [page.evaluate("document.body.dataset.phase"), page.evaluate("getComputedStyle(document.getElementById('live')).display"),
+                       status()["state"]]
+        check(f"{size}: a touch brings the live camera back and starts no shot", after_touch == ["attract", "block", "idle"], str(after_touch))
         page.close()
 
         page_errors = [e for e in errors if not e.startswith("error: Failed to load resource")]
