@@ -62,7 +62,7 @@ struct CameraService: Service {
                 sinceProbe = .zero
                 await manager.checkCamera()
             }
-            await manager.expirePreview(idleSeconds: CameraManager.previewIdleSeconds)
+            await manager.expirePreview(idleSeconds: manager.previewIdleSeconds)
             if sinceKeepAlive >= .seconds(15) {
                 sinceKeepAlive = .zero
                 kiosk.hub.keepAlive()

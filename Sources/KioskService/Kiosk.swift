@@ -65,7 +65,7 @@ package final class Kiosk: Sendable {
         // A shot cut off by a crash or power cut becomes the current shot again, to post or replace.
         for note in settings.workspace.recoverInterrupted().notes { logger.notice("\(note)") }
         enqueuer = PostEnqueuer(workspace: settings.workspace, outbox: outbox, configuration: configuration)
-        manager = CameraManager(workspace: settings.workspace, device: settings.device)
+        manager = CameraManager(workspace: settings.workspace, device: settings.device, previewIdleSeconds: settings.previewIdleSeconds)
         let policy = try configuration.retryPolicy(maximumAttempts: nil)
         let onePerFlush = try configuration.retryPolicy(maximumAttempts: 1)
         let hub = EventHub(), metrics = KioskMetrics(), announce = Announcements()

@@ -36,6 +36,9 @@ package struct KioskSettings: Sendable {
     /// What a shot is made like beyond its camera and length: `shoot.size`, `shoot.fps`,
     /// `shoot.format`, `shoot.preset`, `shoot.crf`, `shoot.bitrate`, `shoot.min_seconds`, `audio.*`.
     package var shot = ShotRequest(seconds: 15)
+    /// `kiosk.preview_idle_seconds`: the live preview lets the camera go this long after the last
+    /// viewer.
+    package var previewIdleSeconds = 10.0
 
     package init(host: String = "127.0.0.1", port: Int = 8080, device: String? = nil, seconds: Double = 15,
                 countdown: Int = 3, token: String? = nil, workspace: ShotWorkspace, hosts: [String] = [],
@@ -65,6 +68,7 @@ package struct KioskSettings: Sendable {
         self.device = (device == nil || device == "auto" || device == "") ? nil : device
         seconds = try configuration.number("kiosk.seconds")
         shot = try ShotRequest.configured(configuration)
+        previewIdleSeconds = try configuration.number("kiosk.preview_idle_seconds")
         audio = AudioChoice(configuration.text("audio.device") ?? "auto")
         countdown = Int(try configuration.number("kiosk.countdown_seconds"))
         booth = KioskStatus.Booth(reviewSeconds: Int(try configuration.number("kiosk.review_seconds")),

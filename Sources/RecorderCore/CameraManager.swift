@@ -93,8 +93,9 @@ package actor CameraManager {
     /// When opening the idle microphone last failed: not tried again for a few seconds.
     private var soundMonitorFailedAt: ContinuousClock.Instant?
 
-    package init(workspace: ShotWorkspace, device: String? = nil, preview: PreviewTap = PreviewTap()) {
+    package init(workspace: ShotWorkspace, device: String? = nil, preview: PreviewTap = PreviewTap(), previewIdleSeconds: Double = 10) {
         self.workspace = workspace
+        self.previewIdleSeconds = previewIdleSeconds
         self.device = device == "auto" ? nil : device
         self.preview = preview
         self.cameraDescription = device ?? "auto"
@@ -227,7 +228,7 @@ package actor CameraManager {
         // The shot opens the microphone itself: the idle meter lets go of it first.
         await closeSoundMonitor()
         // Copies for the preview only while somebody watches it (never for `recorder shoot`).
-        let watched = lastPreviewRequest.map { ContinuousClock.now - $0 < .seconds(Self.previewIdleSeconds) } ?? false
+        let watched = lastPreviewRequest.map { ContinuousClock.now - $0 < .seconds(previewIdleSeconds) } ?? false
         let outcome = await run(request, stop: stop, preview: watched ? preview : nil, notice: notice, progress: progress)
         switch outcome {
         case .success(let result):
@@ -454,8 +455,9 @@ package actor CameraManager {
         previewSession = PreviewSession(request: request, tap: preview)
     }
 
-    /// How long the preview keeps the camera after the last request for a picture.
-    package static let previewIdleSeconds = 10.0
+    /// How long the preview keeps the camera after the last request for a picture
+    /// (`kiosk.preview_idle_seconds`).
+    package let previewIdleSeconds: Double
 
     /// Closes the preview camera when nobody asked for a picture for `idleSeconds`.
     package func expirePreview(idleSeconds: Double) async {

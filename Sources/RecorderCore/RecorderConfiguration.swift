@@ -63,6 +63,7 @@ package struct RecorderConfiguration: Sendable {
         "kiosk.on_state": "an executable (full path) the kiosk runs with each new state as its argument (idle, countdown, starting, recording, finishing, failed, camera-missing), to drive a lamp or a relay; at most 5 s a run, never waited for",
         "kiosk.trigger": "the booth's button, read by recorder itself: an input device node (a USB arcade button or foot switch is a keyboard: /dev/input/by-id/...-event-kbd), auto for the first USB or Bluetooth one whose name matches kiosk.trigger_match (never the machine's own power button), or empty for none; taken for recorder alone (its key reaches no other program), it records, or stops a shot under way, and is taken again after it is unplugged and plugged back",
         "kiosk.trigger_match": "for kiosk.trigger = auto: words separated by |, one of which (in any case) the input device's name contains (default button|switch|pedal|foot)",
+        "kiosk.preview_idle_seconds": "how long the live camera stays open after the last viewer (the guest page, the operator page's preview), 1-3600 s (default 10); then the camera is closed until somebody looks again",
         "kiosk.attract_seconds": "seconds without a guest before the start screen plays the recent posts (muted, one after another) over the live camera until somebody touches it; 0 (default) for never",
         "kiosk.countdown_sound": "on: a short beep at each number of the countdown and a higher one as recording starts, from the guest page; off (default)",
         "kiosk.trigger_key": "one more key that works like the record button on the guest page, beside Space and Enter, as a browser names it (KeyboardEvent.key or .code, e.g. F13 or KeyR); empty for none",
@@ -112,6 +113,7 @@ package struct RecorderConfiguration: Sendable {
         "kiosk.review_unposted": .choice(["keep", "discard"]),
         "kiosk.language": .choice(["en", "de"]),
         "kiosk.attract_seconds": .number(0...86400, integer: true),
+        "kiosk.preview_idle_seconds": .number(1...3600),
         "kiosk.countdown_sound": .choice(["on", "off"]),
     ]
 
@@ -126,6 +128,7 @@ package struct RecorderConfiguration: Sendable {
         "kiosk.listen": "127.0.0.1:8080", "kiosk.device": "auto", "kiosk.seconds": "15", "kiosk.countdown_seconds": "3",
         "kiosk.hosts": "", "kiosk.review_seconds": "30", "kiosk.review_unposted": "keep", "kiosk.language": "en", "kiosk.trigger_key": "",
         "kiosk.trigger": "", "kiosk.trigger_match": "button|switch|pedal|foot", "kiosk.attract_seconds": "0", "kiosk.countdown_sound": "off",
+        "kiosk.preview_idle_seconds": "10",
     ]
 
     /// One thing wrong with the configuration, and where: "file:line", an environment variable's

@@ -127,6 +127,15 @@ final class NotifySocket {
         #expect(kiosk.shotRequest(seconds: 3).seconds == 3)
     }
 
+    @Test func previewIdleSetting() throws {
+        #expect(try settings([:]).previewIdleSeconds == 10)
+        let kiosk = try settings(["kiosk.preview_idle_seconds": "30"])
+        #expect(kiosk.previewIdleSeconds == 30)
+        #expect { try settings(["kiosk.preview_idle_seconds": "0"]) } throws: { error in
+            (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("kiosk.preview_idle_seconds") } == true
+        }
+    }
+
     @Test func triggerSettings() throws {
         #expect(try settings([:]).trigger == nil)
         #expect(try settings(["kiosk.trigger": "auto"]).trigger == .auto(matching: ["button", "switch", "pedal", "foot"]))
