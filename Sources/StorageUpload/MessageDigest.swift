@@ -47,3 +47,19 @@ struct MessageDigest: ~Copyable {
         }
     }
 }
+
+/// HMAC-SHA256 (RFC 2104) through libcrypto's one-shot `HMAC`: SigV4's signing key and signature.
+enum HMACSHA256 {
+    static func mac(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let done = key.withUnsafeBytes { k in
+            message.withUnsafeBytes { m in
+                HMAC(EVP_sha256(), k.baseAddress, Int32(k.count), m.bindMemory(to: UInt8.self).baseAddress, m.count, &out, &length)
+            }
+        }
+        // Only out of memory makes it fail, and a link cannot be signed without it.
+        guard done != nil else { fatalError("libcrypto cannot compute an HMAC") }
+        return Array(out.prefix(Int(length)))
+    }
+}

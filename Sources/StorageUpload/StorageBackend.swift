@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// An object store the outbox uploads into: the local directory (the default) or an S3-compatible
 /// bucket. Keys are relative paths such as `videos/Ab3dE5fG7h.mp4`; the backend adds its prefix.
 package protocol StorageBackend: ReadableStorage {
@@ -32,6 +34,14 @@ package protocol StorageBackend: ReadableStorage {
 
     /// Whether `object` holds exactly the bytes of the file at `path` (described by `digest`).
     func matches(_ object: StoredObject, path: String, digest: FileDigest) throws(StorageError) -> Bool
+
+    /// A link that lets anyone GET `key` for `expiresSeconds` with no credentials (an S3 store's
+    /// presigned URL), or nil when the store has no such thing (the local directory).
+    func presignedURL(forKey key: String, expiresSeconds: Int, at date: Date) throws(StorageError) -> String?
+}
+
+extension StorageBackend {
+    package func presignedURL(forKey key: String, expiresSeconds: Int, at date: Date) throws(StorageError) -> String? { nil }
 }
 
 /// What a store reports about one object.
