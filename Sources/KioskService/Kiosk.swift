@@ -91,7 +91,7 @@ package final class Kiosk: Sendable {
             outbox: outbox, policy: policy,
             makeUploader: { willSend throws(RecorderError) in
                 OutboxUploader(outbox: outbox, backend: try configuration.makeBackend(), policy: onePerFlush,
-                               log: { logger.info("\($0)") }, willSend: willSend)
+                               share: try ShareLinks(configuration), log: { logger.info("\($0)") }, willSend: willSend)
             },
             observer: { event in
                 metrics.record(event)

@@ -77,7 +77,7 @@ struct OutboxFlushCommand: ParsableCommand {
     func run() throws {
         let configuration = try store.configuration()
         let uploader = OutboxUploader(outbox: Outbox(root: configuration.outboxDirectory), backend: try configuration.makeBackend(),
-                                      policy: try configuration.retryPolicy(maximumAttempts: attempts),
+                                      policy: try configuration.retryPolicy(maximumAttempts: attempts), share: try ShareLinks(configuration),
                                       log: { printError("recorder: note: \($0)") })
         let report = try uploader.flush()
         for receipt in report.uploaded {

@@ -95,12 +95,14 @@ struct PostCommand: ParsableCommand {
         for line in recovery.notes { note(line) }
         let enqueuer = PostEnqueuer(workspace: workspace, outbox: outbox, configuration: configuration)
         let plan = try enqueuer.plan(caption: try captionText(), shotID: shot)
+        // Settings the upload needs are checked before anything is queued.
+        let share = try ShareLinks(configuration)
         if dryRun { return printPlan(plan) }
         let item = try enqueuer.enqueue(plan)
         if !quiet { printError("recorder: queued post \(item.metadata.id) in \(item.directory)") }
         let uploader = OutboxUploader(outbox: outbox, backend: try configuration.makeBackend(),
                                       policy: try configuration.retryPolicy(maximumAttempts: attempts),
-                                      log: note)
+                                      share: share, log: note)
         let report: OutboxUploader.Report
         do { report = try uploader.flush() } catch {
             printResult(status: "queued", id: item.metadata.id, item: item.directory, receipt: nil, error: error.message)
@@ -139,13 +141,17 @@ struct PostCommand: ParsableCommand {
     private func printResult(status: String, id: String, item: String?, receipt: PostReceipt?, error: String?) {
         if output.json {
             printJSON(JSONResult(status: status, id: id, outboxItem: item, videoURL: receipt?.videoURL,
-                             metadataURL: receipt?.metadataURL, error: error), answersFailure: true)
+                             metadataURL: receipt?.metadataURL, shareURL: receipt?.shareURL, shareExpiresAt: receipt?.shareExpiresAt,
+                             error: error), answersFailure: true)
             return
         }
         if let receipt {
             print("posted \(receipt.id)")
             print("  video     \(receipt.videoURL)")
             print("  metadata  \(receipt.metadataURL)")
+            if let share = receipt.shareURL {
+                print("  share     \(share)\(receipt.shareExpiresAt.map { "  (until \($0))" } ?? "")")
+            }
         } else {
             print("queued \(id) (not uploaded yet)")
             if let item { print("  outbox    \(item)") }
@@ -159,6 +165,9 @@ struct PostCommand: ParsableCommand {
         var outboxItem: String?
         var videoURL: String?
         var metadataURL: String?
+        /// The link to give a guest (share.base_url, or a presigned S3 link); absent when there is none.
+        var shareURL: String?
+        var shareExpiresAt: String?
         var error: String?
     }
 }

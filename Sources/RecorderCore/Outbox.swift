@@ -213,6 +213,9 @@ package struct PostReceipt: Sendable, Codable, Equatable {
     package var metadataURL: String
     package var store: String
     package var uploadedAt: String
+    /// The link to give a guest (ShareLinks); nil when the store gives none.
+    package var shareURL: String? = nil
+    package var shareExpiresAt: String? = nil
 
     static let encoder = PostMetadata.encoder
 }

@@ -11,12 +11,15 @@ package struct OutboxUploader: Sendable {
     package let outbox: Outbox
     package let backend: any StorageBackend
     package let policy: RetryPolicy
+    /// Where each post's share link points.
+    package let share: ShareLinks
     let log: @Sendable (String) -> Void
     /// Told which post is about to go up, before each attempt (the kiosk shows it with its progress).
     let willSend: @Sendable (OutboxItem) -> Void
 
-    package init(outbox: Outbox, backend: any StorageBackend, policy: RetryPolicy, log: @escaping @Sendable (String) -> Void,
-                willSend: @escaping @Sendable (OutboxItem) -> Void = { _ in }) {
+    package init(outbox: Outbox, backend: any StorageBackend, policy: RetryPolicy, share: ShareLinks = ShareLinks(),
+                log: @escaping @Sendable (String) -> Void, willSend: @escaping @Sendable (OutboxItem) -> Void = { _ in }) {
+        self.share = share
         self.outbox = outbox
         self.backend = backend
         self.policy = policy
@@ -162,14 +165,18 @@ package struct OutboxUploader: Sendable {
         try PostFeed(store: backend).index(item.metadata)
         return PostReceipt(id: item.metadata.id, shotID: item.state.shotID, videoURL: backend.url(forKey: item.metadata.key),
                            metadataURL: backend.url(forKey: item.metadata.metadataKey), store: backend.location,
-                           uploadedAt: RFC3339.string(Date()))
+                           uploadedAt: RFC3339.string(Date()), shareURL: item.metadata.shareURL, shareExpiresAt: item.metadata.shareExpiresAt)
     }
 
     /// The metadata names the store it is sent to (the configuration may have changed since `post`).
+    /// ... and the share link to it (a presigned one is made anew for each attempt, so it lives
+    /// its whole time from the upload).
     private func refreshURL(_ item: inout OutboxItem) throws(StorageError) {
         let url = backend.url(forKey: item.metadata.key)
-        guard item.metadata.url != url else { return }
+        let link = share.link(id: item.metadata.id, key: item.metadata.key, store: backend)
+        guard item.metadata.url != url || item.metadata.shareURL != link?.url else { return }
         item.metadata.url = url
+        (item.metadata.shareURL, item.metadata.shareExpiresAt) = (link?.url, link?.expiresAt)
         try saveMetadata(item)
     }
 

@@ -12,6 +12,9 @@ package struct FeedEntry: Sendable, Codable, Equatable {
     package var byteSize: Int64?
     package var author: String?
     package var sha256: String?
+    /// The post's share link and when it stops working, as its metadata has them.
+    package var shareURL: String?
+    package var shareExpiresAt: String?
     /// Why the entry is incomplete ("metadata missing", "metadata damaged: ..."); nil when it is whole.
     package var problem: String?
 }
@@ -178,6 +181,7 @@ package struct PostFeed: Sendable {
             entry.byteSize = metadata.byteSize
             entry.author = metadata.author.name
             entry.sha256 = metadata.sha256
+            (entry.shareURL, entry.shareExpiresAt) = (metadata.shareURL, metadata.shareExpiresAt)
             if metadata.id != id { entry.problem = "metadata damaged: it names post \(metadata.id)" }
         } catch {
             entry.problem = "metadata damaged: not a post's JSON document"

@@ -43,6 +43,10 @@ package struct PostMetadata: Sendable, Codable, Equatable {
     package var commentCount: Int
     /// The sound track (codec, rate, channels, overruns, an early end); null for a silent video.
     @NullWhenAbsent package var audio: ShotAudio?
+    /// A link that opens the video on a phone (ShareLinks), when the store gives one; absent
+    /// otherwise. Made at upload: a presigned one stops working at `shareExpiresAt`.
+    package var shareURL: String?
+    package var shareExpiresAt: String?
 
     package static func videoKey(id: String) -> String { "videos/\(id).mp4" }
     package static func metadataKey(id: String) -> String { "posts/\(id).json" }

@@ -63,6 +63,8 @@ package struct RecorderConfiguration: Sendable {
         "kiosk.on_state": "an executable (full path) the kiosk runs with each new state as its argument (idle, countdown, starting, recording, finishing, failed, camera-missing), to drive a lamp or a relay; at most 5 s a run, never waited for",
         "kiosk.trigger": "the booth's button, read by recorder itself: an input device node (a USB arcade button or foot switch is a keyboard: /dev/input/by-id/...-event-kbd), auto for the first USB or Bluetooth one whose name matches kiosk.trigger_match (never the machine's own power button), or empty for none; taken for recorder alone (its key reaches no other program), it records, or stops a shot under way, and is taken again after it is unplugged and plugged back",
         "kiosk.trigger_match": "for kiosk.trigger = auto: words separated by |, one of which (in any case) the input device's name contains (default button|switch|pedal|foot)",
+        "share.base_url": "where a post's share link points, as a template with {id} (the post's id) and {key} (its video's key in the store, prefix included), e.g. https://cdn.example.com/{key} for a public bucket or a CDN; empty (default): a presigned link for an S3 store",
+        "share.expires_hours": "how long a presigned share link works, 1-168 hours (default 168: 7 days, SigV4's limit)",
         "kiosk.preview_idle_seconds": "how long the live camera stays open after the last viewer (the guest page, the operator page's preview), 1-3600 s (default 10); then the camera is closed until somebody looks again",
         "kiosk.attract_seconds": "seconds without a guest before the start screen plays the recent posts (muted, one after another) over the live camera until somebody touches it; 0 (default) for never",
         "kiosk.countdown_sound": "on: a short beep at each number of the countdown and a higher one as recording starts, from the guest page; off (default)",
@@ -114,6 +116,7 @@ package struct RecorderConfiguration: Sendable {
         "kiosk.language": .choice(["en", "de"]),
         "kiosk.attract_seconds": .number(0...86400, integer: true),
         "kiosk.preview_idle_seconds": .number(1...3600),
+        "share.expires_hours": .number(1...168),
         "kiosk.countdown_sound": .choice(["on", "off"]),
     ]
 
@@ -128,7 +131,7 @@ package struct RecorderConfiguration: Sendable {
         "kiosk.listen": "127.0.0.1:8080", "kiosk.device": "auto", "kiosk.seconds": "15", "kiosk.countdown_seconds": "3",
         "kiosk.hosts": "", "kiosk.review_seconds": "30", "kiosk.review_unposted": "keep", "kiosk.language": "en", "kiosk.trigger_key": "",
         "kiosk.trigger": "", "kiosk.trigger_match": "button|switch|pedal|foot", "kiosk.attract_seconds": "0", "kiosk.countdown_sound": "off",
-        "kiosk.preview_idle_seconds": "10",
+        "kiosk.preview_idle_seconds": "10", "share.expires_hours": "168",
     ]
 
     /// One thing wrong with the configuration, and where: "file:line", an environment variable's

@@ -45,6 +45,81 @@ extension S3UploadTests {
         #expect(across.entries.map(\.id) == Array(ids[996..<1006]))
     }
 
+    @Test func presignedLinksWorkWithNoCredentialsAndNothingElseDoes() throws {
+        let s3 = try S3Fixture()
+        // Straight to the server: the Host a client sends is what the link signs.
+        let store = try backend(s3, prefix: "booth-3/", throughProxy: false)
+        let bytes = Array("the guest's video, byte for byte \(UUID().uuidString)".utf8)
+        try store.write(bytes, key: "videos/SHARE00001.mp4", contentType: "video/mp4")
+        let presigner = S3Presigner(store.configuration)
+        func fetch(_ url: String) throws -> (status: String, body: String) {
+            let out = try Tools.run("curl", ["-sS", "-o", "-", "-w", "\n%{http_code}", url])
+            let lines = out.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            return (String(lines.last ?? ""), lines.dropLast().joined(separator: "\n"))
+        }
+        let link = try presigner.url(forKey: "videos/SHARE00001.mp4", expiresSeconds: 3600)
+        let good = try fetch(link)
+        #expect(good.status == "200" && good.body == String(decoding: bytes, as: UTF8.self), "\(good)")
+
+        // One byte of the signature changed.
+        var tampered = link
+        let last = tampered.removeLast()
+        tampered.append(last == "0" ? "1" : "0")
+        #expect(try fetch(tampered).status == "403")
+        // Signed with a wrong secret.
+        var wrong = store.configuration
+        wrong.credentials = S3Credentials(accessKeyID: S3Fixture.access, secretAccessKey: "not-the-secret", source: "test")
+        #expect(try fetch(try S3Presigner(wrong).url(forKey: "videos/SHARE00001.mp4", expiresSeconds: 3600)).status == "403")
+        // Expired: a link that lived 1 s, made 5 s ago.
+        let expired = try presigner.url(forKey: "videos/SHARE00001.mp4", expiresSeconds: 1, at: Date().addingTimeInterval(-5))
+        #expect(try fetch(expired).status == "403")
+        // It opens that one object only: another key under the same signature is refused.
+        try store.write(Array("another".utf8), key: "videos/OTHER00001.mp4", contentType: "video/mp4")
+        #expect(try fetch(link.replacingOccurrences(of: "SHARE00001", with: "OTHER00001")).status == "403")
+    }
+
+    @Test func aPostGivesAShareLinkThatOpensItsVideoWithNoCredentials() throws {
+        let s3 = try S3Fixture()
+        let box = try sandbox(s3, ["RECORDER_SHARE_EXPIRES_HOURS": "2"])
+        defer { box.remove() }
+        let shotSHA = try box.shoot()
+        let posted = try box.recorder(["post", "--caption", "share me", "--json"])
+        let id = try postedID(posted)
+        let answer = try jsonObject(posted.stdout)
+        let link = try #require(answer["shareURL"] as? String, "\(answer)")
+        #expect(link.contains("/videos/\(id).mp4?X-Amz-Algorithm=AWS4-HMAC-SHA256&") && link.contains("X-Amz-Expires=7200"))
+        let expires = try #require((answer["shareExpiresAt"] as? String).flatMap(RFC3339.date))
+        #expect(abs(expires.timeIntervalSinceNow - 7200) < 120)
+        // curl with no credentials at all gets exactly the posted video.
+        let file = "\(box.root)/shared.mp4"
+        let got = try Tools.run("curl", ["-sS", "-o", file, "-w", "%{http_code}", link])
+        #expect(got.stdout == "200", "\(got.stdout) \(got.stderr)")
+        #expect(try sha256(of: file) == shotSHA)
+        // The metadata in the store and the feed carry the same link.
+        let metadata = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
+        #expect(metadata["shareURL"] as? String == link)
+        let feed = try jsonObject(try box.recorder(["feed", "--json"]).stdout)
+        #expect((feed["entries"] as? [[String: Any]])?.first?["shareURL"] as? String == link)
+
+        // share.base_url (a public bucket or a CDN): the template, filled in, and no expiry.
+        let cdn = try sandbox(s3, ["RECORDER_SHARE_BASE_URL": "https://cdn.example.com/{key}?post={id}"])
+        defer { cdn.remove() }
+        _ = try cdn.shoot()
+        let public_ = try cdn.recorder(["post", "--caption", "cdn", "--json"])
+        let publicID = try postedID(public_)
+        let publicAnswer = try jsonObject(public_.stdout)
+        #expect(publicAnswer["shareURL"] as? String == "https://cdn.example.com/videos/\(publicID).mp4?post=\(publicID)")
+        #expect(publicAnswer["shareExpiresAt"] == nil)
+        // A template that names no post is refused before anything is queued.
+        let bad = try sandbox(s3, ["RECORDER_SHARE_BASE_URL": "https://cdn.example.com/"])
+        defer { bad.remove() }
+        _ = try bad.shoot()
+        let refused = try bad.recorder(["post", "--caption", "bad"])
+        #expect(refused.status == 78 && refused.stderr.contains("share.base_url"), "\(refused.status) \(refused.stderr)")
+        // (nothing queued: the outbox has no post in it)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: bad.outbox)) ?? []).filter { !$0.hasPrefix(".") }.isEmpty)
+    }
+
     @Test func moderationHidesShowsAndDeletesOnARealStore() throws {
         let s3 = try S3Fixture()
         let store = try backend(s3, prefix: "booth-2/")
