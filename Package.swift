@@ -42,6 +42,9 @@ let package = Package(
         // Kernel headers only (linux/input.h): the evdev ioctls for the booth's button.
         .systemLibrary(name: "CInput"),
         .systemLibrary(
+            name: "CQRencode", pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(
             name: "COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
 
@@ -51,6 +54,7 @@ let package = Package(
         .target(name: "VideoCapture", dependencies: ["CV4L2", "SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "AudioCapture", dependencies: ["CAlsa", "SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "TriggerInput", dependencies: ["CInput", "SystemSupport"], swiftSettings: swiftSettings),
+        .target(name: "ShareCode", dependencies: ["CQRencode", "SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "MediaEncoder", dependencies: ["CFFmpeg", "VideoCapture", "AudioCapture", "SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "StorageUpload", dependencies: ["CCurl", "COpenSSL", "SystemSupport"],
                 swiftSettings: swiftSettings),
@@ -61,7 +65,7 @@ let package = Package(
         // The kiosk daemon: services, the control API and the page, over the same RecorderCore the CLI uses.
         .target(
             name: "KioskService",
-            dependencies: ["RecorderCore", "TriggerInput", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
+            dependencies: ["RecorderCore", "TriggerInput", "ShareCode", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -87,6 +91,7 @@ let package = Package(
         .testTarget(name: "RecorderCoreTests", dependencies: ["RecorderCore", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TriggerInputTests", dependencies: ["TriggerInput"], swiftSettings: swiftSettings),
+        .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], swiftSettings: swiftSettings),
         .testTarget(name: "KioskServiceTests",
                     dependencies: ["KioskService", "TriggerInput", "RecorderCore", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
                                    .product(name: "Hummingbird", package: "hummingbird"),
