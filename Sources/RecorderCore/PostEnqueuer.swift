@@ -68,7 +68,7 @@ package struct PostEnqueuer: Sendable {
             durationSeconds: shot.durationSeconds, frameRate: shot.frameRate, codec: shot.codec,
             byteSize: digest.size, sha256: digest.sha256, caption: caption, author: configuration.author,
             createdAt: RFC3339.string(now), camera: shot.source, likeCount: 0, shareCount: 0, commentCount: 0,
-            audio: shot.audio)
+            audio: shot.audio, shareToken: ShareToken.random())
         return Plan(shot: shot, metadata: metadata, store: backend.location,
                     metadataURL: backend.url(forKey: metadata.metadataKey), digest: digest, destination: backend.destination)
     }

@@ -47,6 +47,9 @@ package struct PostMetadata: Sendable, Codable, Equatable {
     /// otherwise. Made at upload: a presigned one stops working at `shareExpiresAt`.
     package var shareURL: String?
     package var shareExpiresAt: String?
+    /// The capability in the kiosk's own share page link (`/s/<token>`): 22 random letters and
+    /// digits (131 bits), not the post id, so a link opens this one post and guesses open none.
+    package var shareToken: String?
 
     package static func videoKey(id: String) -> String { "videos/\(id).mp4" }
     package static func metadataKey(id: String) -> String { "posts/\(id).json" }
@@ -93,6 +96,28 @@ package enum PostID {
 
     package static func isValid(_ id: String) -> Bool {
         id.count == length && id.unicodeScalars.allSatisfy { $0.isASCII && alphabet.contains(Character($0)) }
+    }
+}
+
+/// Share tokens: 22 characters from [A-Za-z0-9] (131 bits) from the system CSPRNG, the capability a
+/// local share page link carries instead of the post id.
+package enum ShareToken {
+    package static let length = 22
+
+    package static func random() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<length).map { _ in PostID.alphabet.randomElement(using: &generator)! })
+    }
+
+    package static func isValid(_ token: String) -> Bool {
+        token.utf8.count == length && token.unicodeScalars.allSatisfy { $0.isASCII && PostID.alphabet.contains(Character($0)) }
+    }
+
+    /// Compares two tokens in time that does not depend on where they differ.
+    package static func equal(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
 

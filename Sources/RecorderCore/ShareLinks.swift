@@ -1,39 +1,53 @@
 import FoundationEssentials
 import StorageUpload
 
-/// Where a post's share link (`shareURL`) points, for a guest's phone: `share.base_url` with `{id}`
-/// and `{key}` filled in (a public bucket, a CDN, a reverse proxy), else for an S3 store a presigned
-/// GET of the video that lives `share.expires_hours` (at most 7 days: SigV4's limit), else none.
+/// Where a post's share link (`shareURL`) points, for a guest's phone: `share.base_url` with `{id}`,
+/// `{key}` and `{token}` filled in (a public bucket, a CDN, a reverse proxy), else for an S3 store a
+/// presigned GET of the video that lives `share.expires_hours` (at most 7 days: SigV4's limit), else
+/// the kiosk's own share page `/s/<token>` when a kiosk uploads it, else none.
 package struct ShareLinks: Sendable {
     /// A template such as `https://cdn.example.com/{key}`; nil for none.
     package var baseURL: String?
     package var expiresSeconds: Int
+    /// The kiosk's address as a phone reaches it (`http://192.168.1.20:8080`), for its share page
+    /// `/s/<token>`; nil where no kiosk serves one (the CLI).
+    package var pageBase: String?
 
-    package init(baseURL: String? = nil, expiresSeconds: Int = 168 * 3600) {
+    package init(baseURL: String? = nil, expiresSeconds: Int = 168 * 3600, pageBase: String? = nil) {
         self.baseURL = baseURL
         self.expiresSeconds = expiresSeconds
+        self.pageBase = pageBase.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
     }
 
-    package init(_ configuration: RecorderConfiguration) throws(RecorderError) {
+    package init(_ configuration: RecorderConfiguration, pageBase: String? = nil) throws(RecorderError) {
         let template = configuration.text("share.base_url").flatMap { $0.isEmpty ? nil : $0 }
         if let template {
-            guard template.hasPrefix("https://") || template.hasPrefix("http://"), template.contains("{id}") || template.contains("{key}") else {
-                throw RecorderError("share.base_url = \(template) (from \(configuration.origin("share.base_url"))) must be an http(s) address with {id} or {key} in it, e.g. https://cdn.example.com/{key}.",
+            guard template.hasPrefix("https://") || template.hasPrefix("http://"),
+                  ["{id}", "{key}", "{token}"].contains(where: { template.contains($0) }) else {
+                throw RecorderError("share.base_url = \(template) (from \(configuration.origin("share.base_url"))) must be an http(s) address with {id}, {key} or {token} in it, e.g. https://cdn.example.com/{key} or https://booth.example.com/s/{token}.",
                                     exitStatus: .config)
             }
         }
         let hours = try configuration.number("share.expires_hours")
-        self.init(baseURL: template, expiresSeconds: Int((hours * 3600).rounded()))
+        self.init(baseURL: template, expiresSeconds: Int((hours * 3600).rounded()), pageBase: pageBase)
     }
 
     /// The link to post `id`'s video (`key`, without the store's prefix) in `store`, and when it
-    /// stops working (RFC 3339; nil: it does not expire); nil when the store can give none.
-    package func link(id: String, key: String, store: any StorageBackend, at date: Date = Date()) -> (url: String, expiresAt: String?)? {
+    /// stops working (RFC 3339; nil: it does not expire); nil when there can be none. `token` is the
+    /// post's share token (`PostMetadata.shareToken`), for a link to a share page.
+    package func link(id: String, key: String, token: String? = nil, store: any StorageBackend, at date: Date = Date()) -> (url: String, expiresAt: String?)? {
         if let baseURL {
-            return (baseURL.replacing("{id}", with: id).replacing("{key}", with: store.destination.prefix + key), nil)
+            if baseURL.contains("{token}") && token == nil { return nil }
+            let url = baseURL.replacing("{id}", with: id).replacing("{key}", with: store.destination.prefix + key)
+                .replacing("{token}", with: token ?? "")
+            // A share page (a template with the token) honours share.expires_hours; a plain address does not expire.
+            return (url, baseURL.contains("{token}") ? RFC3339.string(date.addingTimeInterval(Double(expiresSeconds))) : nil)
         }
         let seconds = min(expiresSeconds, S3Presigner.maximumExpiry)
-        guard let url = try? store.presignedURL(forKey: key, expiresSeconds: seconds, at: date) else { return nil }
-        return (url, RFC3339.string(date.addingTimeInterval(Double(seconds))))
+        if let url = try? store.presignedURL(forKey: key, expiresSeconds: seconds, at: date) {
+            return (url, RFC3339.string(date.addingTimeInterval(Double(seconds))))
+        }
+        guard let pageBase, let token else { return nil }
+        return (pageBase + "/s/" + token, RFC3339.string(date.addingTimeInterval(Double(expiresSeconds))))
     }
 }
