@@ -5,6 +5,7 @@ import NIOCore
 import RecorderCore
 import StorageUpload
 import SystemSupport
+import ShareCode
 
 /// The gallery, under `/api`: pages of posts and their videos through the cache.
 enum GalleryRoutes {
@@ -37,6 +38,45 @@ enum GalleryRoutes {
             }
         }
 
+        // A post's share link, for the guest's phone, and its QR code (SVG).
+        routes.get("posts/:id/share") { _, context in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                let (id, link) = try await shareLink(kiosk, context)
+                return KioskAPI.encoded(ShareAnswer(id: id, shareURL: link.url, shareExpiresAt: link.expiresAt))
+            }
+        }
+
+        routes.get("posts/:id/qr.svg") { _, context in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                let (_, link) = try await shareLink(kiosk, context)
+                let svg: String
+                do throws(QRCodeError) { svg = try QRCode(link.url).svg() } catch {
+                    throw APIError(.internalServerError, error.description, exitStatus: .software)
+                }
+                var headers = HTTPFields()
+                headers[.contentType] = "image/svg+xml"
+                headers[.cacheControl] = "no-store"
+                return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
+            }
+        }
+
         return routes
+    }
+
+    struct ShareAnswer: Encodable {
+        var id: String
+        var shareURL: String
+        var shareExpiresAt: String?
+    }
+
+    private static func shareLink(_ kiosk: Kiosk, _ context: BasicRequestContext) async throws(APIError) -> (String, (url: String, expiresAt: String?)) {
+        let id = context.parameters.get("id") ?? ""
+        guard PostID.isValid(id) else {
+            throw APIError(.notFound, "no such post: '\(id)' is not a post id.", exitStatus: .noInput)
+        }
+        guard let link = try await kiosk.library.share(id: id) else {
+            throw APIError(.notFound, "post \(id) has no share link: its store gives none. Set share.base_url, or use an S3 store.", exitStatus: .noInput)
+        }
+        return (id, link)
     }
 }

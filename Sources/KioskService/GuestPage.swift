@@ -80,6 +80,12 @@ enum GuestPage {
   /* A caption shown back: its own direction, isolated, a few lines at most. */
   .said { unicode-bidi: isolate; display: -webkit-box; -webkit-line-clamp: 3; -webkit-box-orient: vertical; overflow: hidden; }
   #problem, #saving, #done { justify-content: center; }
+  /* The share code: big enough to scan from a step away, on white with its quiet zone. */
+  #share { display: flex; flex-direction: column; align-items: center; gap: 1.2vmin; margin-top: 2vmin; }
+  #share[hidden] { display: none; }
+  #qr { width: clamp(180px, 34vmin, 380px); height: clamp(180px, 34vmin, 380px); background: #fff; border-radius: 1vmin; }
+  #share-link { font-size: .55em; max-width: min(80vw, 900px); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; opacity: .8; }
+  @media (orientation: portrait) { #qr { width: clamp(180px, 48vmin, 420px); height: clamp(180px, 48vmin, 420px); } }
   #notice { position: absolute; top: 2vmin; left: 50%; transform: translateX(-50%); display: none; background: #fb8c00; color: #111;
             border-radius: 2vmin; padding: .4em 1em; font-weight: 700; max-width: 92vw; }
 </style>
@@ -119,7 +125,9 @@ enum GuestPage {
     </div>
     <p id="returning" class="card"></p>
   </div>
-  <div id="done" class="overlay"><div class="card"><h1 id="done-title"></h1><p id="done-detail" class="said" dir="auto"></p></div></div>
+  <div id="done" class="overlay"><div class="card"><h1 id="done-title"></h1><p id="done-detail" class="said" dir="auto"></p>
+    <div id="share" hidden><img id="qr" alt=""><p data-t="scanToGet"></p><p id="share-link" dir="ltr"></p><p id="share-until"></p></div>
+  </div></div>
   <div id="problem" class="overlay" role="alert"><h2 id="problem-text" class="card"></h2></div>
   <div id="notice" role="status"></div>
 </div>
@@ -132,6 +140,8 @@ for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.da
 $("caption").placeholder = t("caption");
 
 let status = null, knownShot, reviewShot = null, reviewDeadline = 0, phaseTimer = null, lastPress = 0;
+// The post whose share link the thank-you waits for (shown once it is uploaded).
+let sharing = null;
 let shownFailure = null;
 
 function setPhase(phase) {
@@ -143,6 +153,7 @@ function setPhase(phase) {
   // The review needs no camera: the stream stops, so the kiosk can let the camera go.
   else if (liveReader) liveReader.cancel().catch(() => {});
   if (phase === "attract") { $("caption").value = ""; lastActivity = Date.now(); }
+  if (phase !== "done") { $("share").hidden = true; sharing = null; }
   stopLoop();
   liveStream();
   if (phase === "countdown") beep(660);
@@ -275,6 +286,7 @@ function render(s) {
       if (s.message !== shownFailure) { shownFailure = s.message; problem(s.guestKey || "notSaved"); }
       return;
   }
+  if (sharing && s.outbox.lastUploaded === sharing && document.body.dataset.phase === "done") showShare(sharing);
   // Idle: a new shot is this guest's to review; a shot that was not kept says why, briefly.
   if (shot && shot.id !== knownShot && shot.videoURL && !shot.postedAs) {
     knownShot = shot.id;
@@ -286,6 +298,21 @@ function render(s) {
   } else if (phase === "problem" && !phaseTimer) {
     setPhase("attract");
   }
+}
+
+// Once the post is in the store: its QR code and link (when the store gives one), and 30 s to scan.
+function showShare(id) {
+  sharing = null;
+  api("/api/posts/" + encodeURIComponent(id) + "/share").then((r) => {
+    if (document.body.dataset.phase !== "done") return;
+    $("qr").src = "/api/posts/" + encodeURIComponent(id) + "/qr.svg";
+    $("share-link").textContent = r.shareURL;
+    $("share-until").textContent = r.shareExpiresAt ? t("linkUntil", new Date(r.shareExpiresAt).toLocaleString(document.documentElement.lang)) : "";
+    $("share").hidden = false;
+    document.body.dataset.shared = id;
+    clearTimeout(phaseTimer);
+    phaseTimer = setTimeout(() => { phaseTimer = null; setPhase("attract"); }, 30000);
+  }).catch(() => {});
 }
 
 function review(shot) {
@@ -339,11 +366,13 @@ $("retake").onclick = record;
 $("post").onclick = () => {
   const id = reviewShot, caption = $("caption").value;
   $("post").disabled = true;
-  postJSON("/api/post", { caption }).then(() => {
+  postJSON("/api/post", { caption }).then((queued) => {
     $("done-title").textContent = t("thanks");
     $("done-detail").textContent = caption ? "“" + caption + "”" : t("thanksDetail");
     document.body.dataset.posted = id;
     showFor("done", 8);
+    sharing = queued.id;
+    if (status && status.outbox.lastUploaded === sharing) showShare(sharing);
   }).catch((e) => problem(e.key)).finally(() => { $("post").disabled = false; });
 };
 $("delete").onclick = () => {

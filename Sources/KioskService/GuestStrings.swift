@@ -7,7 +7,7 @@ import FoundationEssentials
 package enum GuestStrings {
     package enum Key: String, CaseIterable, Sendable, Codable {
         case title, invite, record, hint, getReady, recording, secondsLeft, stop, saving
-        case reviewTitle, caption, post, retake, delete, sending, thanks, thanksDetail, deleted, returning, notReady
+        case reviewTitle, caption, post, retake, delete, sending, thanks, thanksDetail, deleted, returning, notReady, scanToGet, linkUntil, shareTitle, download, shareGone
         case cameraUnavailable, notSaved, storageFull, busy, tooShort, tryAgain, notAnswering, lowSpace
     }
 
@@ -35,6 +35,11 @@ package enum GuestStrings {
             .thanks: "Thank you!",
             .thanksDetail: "Your video is saved and on its way.",
             .deleted: "Deleted. Nothing was kept.",
+            .scanToGet: "Scan this with your phone to get your video",
+            .linkUntil: "The link works until {n}.",
+            .shareTitle: "Your video from the booth",
+            .download: "Download the video",
+            .shareGone: "This link does not open a video: it has expired, or the video was taken down.",
             .returning: "Back to the camera in {n} s",
             .notReady: "This booth is not set up yet. Please ask the host for help.",
             .cameraUnavailable: "The camera is not available right now. Please ask the host for help.",
@@ -65,6 +70,11 @@ package enum GuestStrings {
             .thanks: "Danke!",
             .thanksDetail: "Euer Video ist gespeichert und unterwegs.",
             .deleted: "Gelöscht. Nichts wurde behalten.",
+            .scanToGet: "Mit dem Handy scannen und das Video holen",
+            .linkUntil: "Der Link gilt bis {n}.",
+            .shareTitle: "Euer Video aus der Box",
+            .download: "Video herunterladen",
+            .shareGone: "Dieser Link öffnet kein Video: Er ist abgelaufen, oder das Video wurde entfernt.",
             .returning: "Zurück zur Kamera in {n} s",
             .notReady: "Diese Box ist noch nicht eingerichtet. Bitte fragt die Gastgeber um Hilfe.",
             .cameraUnavailable: "Die Kamera ist gerade nicht verfügbar. Bitte fragt die Gastgeber um Hilfe.",

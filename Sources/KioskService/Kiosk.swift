@@ -61,7 +61,10 @@ package final class Kiosk: Sendable {
         try outbox.prepare()
         // Fail at start, not at the first post, when the store is misconfigured.
         let backend = try configuration.makeBackend()
-        library = KioskLibrary(store: backend, cache: VideoCache(settings: try configuration.videoCacheSettings()))
+        // A post sent from here links to this kiosk's share page when the store gives no link of its
+        // own: at the address a phone on the same network opens (the first non-loopback one).
+        let share = try ShareLinks(configuration, pageBase: settings.pageAddresses.first)
+        library = KioskLibrary(store: backend, cache: VideoCache(settings: try configuration.videoCacheSettings()), share: share)
         // A shot cut off by a crash or power cut becomes the current shot again, to post or replace.
         for note in settings.workspace.recoverInterrupted().notes { logger.notice("\(note)") }
         enqueuer = PostEnqueuer(workspace: settings.workspace, outbox: outbox, configuration: configuration)
@@ -91,7 +94,7 @@ package final class Kiosk: Sendable {
             outbox: outbox, policy: policy,
             makeUploader: { willSend throws(RecorderError) in
                 OutboxUploader(outbox: outbox, backend: try configuration.makeBackend(), policy: onePerFlush,
-                               share: try ShareLinks(configuration), log: { logger.info("\($0)") }, willSend: willSend)
+                               share: share, log: { logger.info("\($0)") }, willSend: willSend)
             },
             observer: { event in
                 metrics.record(event)

@@ -25,6 +25,7 @@ package enum KioskAPI {
         router.addRoutes(ShotRoutes.collection(kiosk), atPath: "/api")
         router.addRoutes(GalleryRoutes.collection(kiosk), atPath: "/api")
         router.addRoutes(AdminRoutes.collection(kiosk), atPath: "/api/admin")
+        router.addRoutes(ShareRoutes.collection(kiosk), atPath: "/s")
         // Last, so it sees only what no route took: the router's bare 404 becomes the API's JSON
         // error, and a route asked with the wrong method 405 with Allow.
         router.add(middleware: UnmatchedRoute(routes: routes))
@@ -36,6 +37,7 @@ package enum KioskAPI {
         ("/", [.get]), ("/healthz", [.get]), ("/metrics", [.get]), ("/api/status", [.get]), ("/api/events", [.get]),
         ("/api/shoot", [.post]), ("/api/stop", [.post]), ("/api/post", [.post]),
         ("/api/shot/current/video.mp4", [.get]), ("/api/feed", [.get]), ("/api/videos/:file", [.get]), ("/api/preview.jpg", [.get]),
+        ("/api/posts/:id/share", [.get]), ("/api/posts/:id/qr.svg", [.get]), ("/s/:token", [.get]), ("/s/:token/video.mp4", [.get]),
         ("/api/admin/overview", [.get]), ("/api/admin/hidden", [.get]), ("/api/admin/posts/:id/hide", [.post]),
         ("/api/admin/posts/:id/show", [.post]), ("/api/admin/posts/:id/delete", [.post]),
     ]

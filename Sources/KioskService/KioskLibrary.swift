@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTTPTypes
+import Synchronization
 import RecorderCore
 import StorageUpload
 import SystemSupport
@@ -15,10 +16,15 @@ package final class KioskLibrary: Sendable {
     package static let pageSize = 12
     let feed: PostFeed
     let cache: VideoCache
+    /// Where share links point (the kiosk's share page among them).
+    let share: ShareLinks
+    /// Share tokens to post ids, learnt from the posts' metadata (`sharedPost(token:)`).
+    private let shareTokens = Mutex<(ids: [String: String], scannedAt: ContinuousClock.Instant?)>(([:], nil))
 
-    package init(store: any StorageBackend, cache: VideoCache) {
+    package init(store: any StorageBackend, cache: VideoCache, share: ShareLinks = ShareLinks()) {
         feed = PostFeed(store: store)
         self.cache = cache
+        self.share = share
     }
 
     /// Gallery page `number` (1 = newest).
@@ -56,6 +62,74 @@ package final class KioskLibrary: Sendable {
             try self.feed.delete(id: id)
             self.cache.remove(url: self.feed.store.url(forKey: PostMetadata.videoKey(id: id)))
         }
+    }
+
+    /// Post `id`'s share link as its metadata has it (ShareLinks made it at upload), or this kiosk's
+    /// share page for a post that has a token and no link (sent by `recorder post`); nil when there
+    /// is none.
+    func share(id: String) async throws(APIError) -> (url: String, expiresAt: String?)? {
+        try await offPool { () throws(RecorderError) -> (url: String, expiresAt: String?)? in
+            let metadata = try self.feed.metadata(id: id)
+            guard !self.feed.isHidden(metadata) else { throw RecorderError("post \(id) is hidden by the operator.", exitStatus: .noInput) }
+            if let token = metadata.shareToken { self.shareTokens.withLock { $0.ids[token] = id } }
+            if let url = metadata.shareURL { return (url, metadata.shareExpiresAt) }
+            guard let token = metadata.shareToken, let base = self.share.pageBase else { return nil }
+            return (base + "/s/" + token, RFC3339.string(self.shareExpiry(metadata)))
+        }
+    }
+
+    /// The post a share link's `token` opens, with its video checked and cached: one that is
+    /// listed (not hidden, not deleted) and whose link has not expired. Nil for anything else, a
+    /// wrong token, a removed post or an expired link alike, so an answer tells nothing more.
+    func sharedPost(token: String, now: Date = Date()) async -> (metadata: PostMetadata, video: VideoCache.Video)? {
+        guard ShareToken.isValid(token) else { return nil }
+        return try? await offPool { () throws(RecorderError) -> (metadata: PostMetadata, video: VideoCache.Video)? in
+            var metadata = self.lookUp(token, now: now)
+            if metadata == nil, self.rescanDue() {
+                self.shareTokens.withLock { $0.ids = self.tokensInTheFeed() }
+                metadata = self.lookUp(token, now: now)
+            }
+            guard let metadata else { return nil }
+            return (metadata, try self.cache.video(for: metadata, from: self.feed.store))
+        }
+    }
+
+    /// When a post's share page stops opening: its link's expiry, or for a post sent without one
+    /// (by `recorder post`), share.expires_hours after it was made.
+    func shareExpiry(_ metadata: PostMetadata) -> Date {
+        if let text = metadata.shareExpiresAt, let date = RFC3339.date(text) { return date }
+        return (RFC3339.date(metadata.createdAt) ?? Date()).addingTimeInterval(Double(share.expiresSeconds))
+    }
+
+    private func lookUp(_ token: String, now: Date) -> PostMetadata? {
+        guard let id = shareTokens.withLock({ $0.ids[token] }),
+              let metadata = try? feed.metadata(id: id), let stored = metadata.shareToken,
+              ShareToken.equal(stored, token),
+              shareExpiry(metadata) > now, !feed.isHidden(metadata) else { return nil }
+        return metadata
+    }
+
+    /// A token this kiosk has not seen sends it through the feed once; wrong tokens may ask again
+    /// only every 10 s, so guessing costs the store nothing more.
+    private func rescanDue() -> Bool {
+        shareTokens.withLock { index in
+            let now = ContinuousClock.now
+            if let last = index.scannedAt, now - last < .seconds(10) { return false }
+            index.scannedAt = now
+            return true
+        }
+    }
+
+    private func tokensInTheFeed() -> [String: String] {
+        var ids: [String: String] = [:]
+        var page = try? feed.page(1, size: 100)
+        while let current = page {
+            for entry in current.entries {
+                if let token = (try? feed.metadata(id: entry.id))?.shareToken { ids[token] = entry.id }
+            }
+            page = current.next.flatMap { try? feed.page(after: $0, size: 100) }
+        }
+        return ids
     }
 
     /// The hidden posts, newest first (the first 100).

@@ -1,0 +1,54 @@
+import FoundationEssentials
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import RecorderCore
+
+/// The share page a guest's phone opens, under `/s`: `/s/<token>` and its video. No API token is
+/// asked (the link is the capability), nothing lists or names another post, and every link that
+/// opens nothing, whatever the reason, gets the same 404.
+enum ShareRoutes {
+    static func collection(_ kiosk: Kiosk) -> RouteCollection<BasicRequestContext> {
+        let routes = RouteCollection(context: BasicRequestContext.self)
+        let language = kiosk.settings.booth.language
+
+        routes.get(":token") { _, context in
+            let token = context.parameters.get("token") ?? ""
+            guard let shared = await kiosk.library.sharedPost(token: token) else { return gone(language) }
+            let expires = kiosk.library.shareExpiry(shared.metadata)
+            return page(SharePage.html(shared.metadata, videoPath: "/s/\(token)/video.mp4", expires: expires, language: language))
+        }
+
+        routes.get(":token/video.mp4") { request, context in
+            let token = context.parameters.get("token") ?? ""
+            guard let shared = await kiosk.library.sharedPost(token: token) else { return gone(language) }
+            var response: Response
+            if let bytes = shared.video.bytes {
+                response = KioskAPI.serveBytes(bytes, contentType: "video/mp4", request: request)
+            } else {
+                do {
+                    response = try await KioskAPI.serveFile(shared.video.path, contentType: "video/mp4", request: request, context: context, missing: "")
+                } catch {
+                    return gone(language)
+                }
+            }
+            response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+            response.headers[.cacheControl] = "private, no-store"
+            return response
+        }
+        return routes
+    }
+
+    static func page(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+        var response = ServiceRoutes.page(html)
+        response.status = status
+        // The token is in the address: no other site learns it from a Referer, and no robot lists it.
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        response.headers[HTTPField.Name("X-Robots-Tag")!] = "noindex"
+        return response
+    }
+
+    static func gone(_ language: String) -> Response {
+        page(SharePage.gone(language: language), status: .notFound)
+    }
+}
