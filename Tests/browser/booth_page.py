@@ -16,7 +16,7 @@ every state go to ARTIFACTS/booth (default .cache/browser-artifacts/booth).
 
     python Tests/browser/booth_page.py RECORDER_BINARY
 """
-import json, os, pathlib, shutil, subprocess, sys, time, urllib.request
+import json, os, pathlib, shutil, subprocess, sys, time, urllib.error, urllib.request
 
 from playwright.sync_api import sync_playwright
 
@@ -43,6 +43,40 @@ DEVELOPER_TEXT = ["idle", "countdown", "finishing", "frames", "dropped", "MB", "
                   "exit status", "recorder ", "outbox", "--"]
 
 
+def fetch(url):
+    """GET with no cookie and no token, as a phone would: (status, body)."""
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def share_page(link, post_id):
+    """The share page a phone opens from the QR code: the clip, byte for byte the store's, plays at a
+    phone's size (390x844); a wrong token gets the 404 of a link that opens nothing."""
+    code, html = fetch(link)
+    check("share page: opens with no cookie or token", code == 200 and caption.encode() in html, f"{code} {html[:200]!r}")
+    code, video = fetch(link + "/video.mp4")
+    stored = (work / "store" / "videos" / f"{post_id}.mp4").read_bytes()
+    check("share page: its video is the stored one byte for byte", code == 200 and video == stored, f"{code}, {len(video)} vs {len(stored)} bytes")
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, bypass_csp=True)
+    phone.goto(link)
+    phone.wait_for_function("document.getElementById('video').readyState >= 2", timeout=30000)
+    phone.evaluate("(() => { const v = document.getElementById('video'); v.muted = true; return v.play(); })()")
+    phone.wait_for_function("document.getElementById('video').currentTime > 0.5", timeout=30000)
+    check("share page (390x844): the clip plays", True)
+    width = phone.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    check("share page (390x844): no sideways scrolling", width[0] <= width[1], str(width))
+    box = phone.evaluate("(() => { const r = document.querySelector('a.download').getBoundingClientRect(); return [r.width, r.height, r.bottom, innerHeight]; })()")
+    check("share page (390x844): the download button is large and on the first screen", box[0] >= 200 and box[1] >= 48 and box[2] <= box[3], str(box))
+    phone.screenshot(path=str(artifacts / "390x844-share.png"))
+    phone.close()
+    wrong = link[:-4] + ("AAAA" if not link.endswith("AAAA") else "BBBB")
+    code, body = fetch(wrong)
+    check("share page: a wrong token gets 404 and no video", code == 404 and b"<video" not in body, f"{code} {body[:200]!r}")
+
+
 def looks_right(page, size, state):
     """No scrollbars, every visible button at least 64 px, no developer text; a screenshot."""
     scroll = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight, innerWidth, innerHeight]")
@@ -51,7 +85,8 @@ def looks_right(page, size, state):
         .map((b) => [b.id, b.getBoundingClientRect().width, b.getBoundingClientRect().height])
         .filter(([, w, h]) => w < 64 || h < 64)""")
     check(f"{size} {state}: touch targets of at least 64 px", not small, str(small))
-    text = page.inner_text("body")
+    # (the share link under the QR code is an address, not the operator's words)
+    text = page.inner_text("body").replace(page.inner_text("#share-link"), "")
     seen = [word for word in DEVELOPER_TEXT if word in text]
     check(f"{size} {state}: no developer text", not seen, f"{seen} in {text!r}")
     page.screenshot(path=str(artifacts / f"{size}-{state}.png"))
@@ -187,8 +222,20 @@ try:
         check(f"{size}: the thank-you shows the caption, emoji and all", caption in page.inner_text("#done"), page.inner_text("#done"))
         direction = page.evaluate("[getComputedStyle(document.getElementById('done-detail')).unicodeBidi, document.getElementById('done-detail').dir]")
         check(f"{size}: the caption is bidi-isolated with its own direction", direction == ["isolate", "auto"], str(direction))
+        # Once uploaded, the thank-you shows the post's QR code: read off the screen by zbarimg, it is
+        # the kiosk's own share page for this post (the local store gives no link of its own).
+        page.wait_for_function("!!document.body.dataset.shared && document.getElementById('qr').complete"
+                               " && document.getElementById('qr').naturalWidth > 0", timeout=60000)
+        shared = page.evaluate("document.body.dataset.shared")
+        page.locator("#qr").screenshot(path=str(artifacts / "qr.png"))
+        decoded = subprocess.run(["zbarimg", "--raw", "-q", str(artifacts / "qr.png")], capture_output=True, text=True).stdout.strip()
+        token = json.loads((work / "store" / "posts" / f"{shared}.json").read_text()).get("shareToken") or "none"
+        check(f"{size}: the thank-you's QR code reads (zbarimg) as the post's share page", decoded == f"{base}/s/{token}", decoded)
+        check(f"{size}: the link is written under the code", page.inner_text("#share-link") == decoded)
+        check(f"{size}: the share link carries a token, not the post id", shared not in decoded and len(token) == 22, decoded)
         looks_right(page, size, "5-thanks")
-        wait_phase(page, "attract", 15)
+        share_page(decoded, shared)
+        wait_phase(page, "attract", 45)
         check(f"{size}: after the thank-you, back to attract by itself", True)
         posted = (status().get("currentShot") or {}).get("postedAs")
         meta = json.loads((work / "store" / "posts" / f"{posted}.json").read_text()) if posted else {}
