@@ -130,6 +130,7 @@ static inline int cff_avcodec_receive_packet(AVCodecContext *context, AVPacket *
 static inline int cff_avcodec_send_packet(AVCodecContext *context, const AVPacket *packet) { return CFF_FN(CFF_AVCODEC, avcodec_send_packet)(context, packet); }
 static inline int cff_avcodec_receive_frame(AVCodecContext *context, AVFrame *frame) { return CFF_FN(CFF_AVCODEC, avcodec_receive_frame)(context, frame); }
 static inline int cff_avcodec_parameters_from_context(AVCodecParameters *parameters, const AVCodecContext *context) { return CFF_FN(CFF_AVCODEC, avcodec_parameters_from_context)(parameters, context); }
+static inline int cff_avcodec_parameters_to_context(AVCodecContext *context, const AVCodecParameters *parameters) { return CFF_FN(CFF_AVCODEC, avcodec_parameters_to_context)(context, parameters); }
 static inline int cff_avcodec_parameters_copy(AVCodecParameters *to, const AVCodecParameters *from) { return CFF_FN(CFF_AVCODEC, avcodec_parameters_copy)(to, from); }
 static inline const AVCodec *cff_avcodec_find_encoder_by_name(const char *name) { return CFF_FN(CFF_AVCODEC, avcodec_find_encoder_by_name)(name); }
 static inline const AVCodec *cff_avcodec_find_decoder(enum AVCodecID id) { return CFF_FN(CFF_AVCODEC, avcodec_find_decoder)(id); }

@@ -59,6 +59,14 @@ package final class JPEGSnapshot {
         return try encode(output)
     }
 
+    /// The JPEG of a decoded picture (a poster from a posted video), scaled as a camera frame is.
+    func jpeg(of frame: UnsafeMutablePointer<AVFrame>) throws(MediaError) -> [UInt8] {
+        let (width, height) = outputSize(Int(frame.pointee.width), Int(frame.pointee.height))
+        let output = try preparedPicture(width: width, height: height)
+        try converter.convert(frame, into: output)
+        return try encode(output)
+    }
+
     /// Whether `jpeg` starts with SOI and has a DHT segment before its scan (SOS).
     static func hasHuffmanTables(_ jpeg: UnsafeRawBufferPointer) -> Bool {
         guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return false }

@@ -1,0 +1,79 @@
+internal import CFFmpeg
+
+/// A posted video's poster: the picture about a second in (the middle of a shorter clip), as a
+/// JPEG at most `maximumWidth` wide, for the gallery's grid and the share page. The video is
+/// decoded from its start up to that picture with one decoder thread: a second of a small clip.
+package enum PosterFrame {
+    package static func jpeg(ofVideoAt path: String, seconds: Double = 1, maximumWidth: Int = 640) throws(MediaError) -> [UInt8] {
+        let input = try MediaInput(path: path)
+        let stream = input.videoStream
+        let timeBase = stream.pointee.time_base
+        let length = stream.pointee.duration > 0 ? Double(stream.pointee.duration) * Double(timeBase.num) / Double(timeBase.den) : seconds * 2
+        let target = min(seconds, length / 2)
+        let decoder = try PictureDecoder(stream)
+        let snapshot = try JPEGSnapshot(maximumWidth: maximumWidth)
+        var first: [UInt8]?
+        var ended = false
+        while true {
+            let received = cff_avcodec_receive_frame(decoder.context, decoder.frame)
+            if received >= 0 {
+                let pts = decoder.frame.pointee.best_effort_timestamp
+                let time = pts == CFF_AV_NOPTS_VALUE ? 0 : Double(pts) * Double(timeBase.num) / Double(timeBase.den)
+                if time + 0.001 >= target { return try snapshot.jpeg(of: decoder.frame) }
+                // A picture from before the target, kept in case the clip ends before it.
+                if first == nil { first = try snapshot.jpeg(of: decoder.frame) }
+                continue
+            }
+            guard received == CFF_AVERROR_EAGAIN, !ended else { break }
+            if cff_av_read_frame(input.context, decoder.packet) < 0 {
+                ended = true
+                _ = cff_avcodec_send_packet(decoder.context, nil)
+                continue
+            }
+            if decoder.packet.pointee.stream_index == stream.pointee.index {
+                _ = cff_avcodec_send_packet(decoder.context, decoder.packet)
+            }
+            cff_av_packet_unref(decoder.packet)
+        }
+        guard let first else {
+            throw MediaError(.badInput, operation: "poster of \(path)", detail: "no picture in it could be decoded")
+        }
+        return first
+    }
+
+    /// The stream's decoder, a packet and a picture, freed together.
+    private final class PictureDecoder {
+        let context: UnsafeMutablePointer<AVCodecContext>
+        let packet: UnsafeMutablePointer<AVPacket>
+        let frame: UnsafeMutablePointer<AVFrame>
+
+        init(_ stream: UnsafeMutablePointer<AVStream>) throws(MediaError) {
+            guard let parameters = stream.pointee.codecpar, let codec = cff_avcodec_find_decoder(parameters.pointee.codec_id) else {
+                throw MediaError(.missingCodec, operation: "avcodec_find_decoder", detail: "This FFmpeg build cannot decode the video.")
+            }
+            var c: UnsafeMutablePointer<AVCodecContext>? = cff_avcodec_alloc_context3(codec)
+            var p: UnsafeMutablePointer<AVPacket>? = c == nil ? nil : cff_av_packet_alloc()
+            var f: UnsafeMutablePointer<AVFrame>? = p == nil ? nil : cff_av_frame_alloc()
+            guard let context = c, let packet = p, let frame = f else {
+                cff_av_frame_free(&f)
+                cff_av_packet_free(&p)
+                cff_avcodec_free_context(&c)
+                throw MediaError(.failed, operation: "avcodec_alloc_context3")
+            }
+            (self.context, self.packet, self.frame) = (context, packet, frame)
+            try MediaError.check(cff_avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context")
+            // One thread: a frame-threaded decoder holds a picture per thread for a poster's few frames.
+            context.pointee.thread_count = 1
+            try MediaError.check(cff_avcodec_open2(context, codec, nil), "avcodec_open2(decoder)")
+        }
+
+        deinit {
+            var c: UnsafeMutablePointer<AVCodecContext>? = context
+            cff_avcodec_free_context(&c)
+            var p: UnsafeMutablePointer<AVPacket>? = packet
+            cff_av_packet_free(&p)
+            var f: UnsafeMutablePointer<AVFrame>? = frame
+            cff_av_frame_free(&f)
+        }
+    }
+}
