@@ -56,6 +56,8 @@ struct FeedCommand: ParsableCommand {
             } else {
                 print("indexed \(report.added) of \(report.posts) post(s) in \(backend.location)")
                 for id in report.damaged { print("  \(id): metadata damaged or missing; listed as such") }
+                print("made \(report.posters) poster(s) for posts that had none")
+                for (id, why) in report.noPoster.sorted(by: { $0.key < $1.key }) { print("  \(id): no poster: \(why)") }
             }
             return
         }

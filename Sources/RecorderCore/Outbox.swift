@@ -169,6 +169,8 @@ package struct OutboxItem: Sendable {
 
     package var videoPath: String { "\(directory)/\(Self.videoName)" }
     package var metadataPath: String { "\(directory)/\(Self.metadataName)" }
+    /// The poster, made from the video on the first upload attempt.
+    var posterPath: String { "\(directory)/poster.jpg" }
     var statePath: String { "\(directory)/\(Self.stateName)" }
     var journalPath: String { "\(directory)/\(Self.journalName)" }
 

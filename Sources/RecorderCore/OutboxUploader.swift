@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import StorageUpload
+import MediaEncoder
 internal import SystemSupport
 
 /// Sends the outbox to a store, oldest post first. A retryable failure (network, timeout, 5xx,
@@ -138,6 +139,7 @@ package struct OutboxUploader: Sendable {
             expectedETag = try backend.upload(path: item.videoPath, key: item.metadata.key, contentType: "video/mp4",
                                               digest: digest, journal: item.journalPath)
         }
+        try storePoster(&item)
         let metadataDigest = try FileDigest.compute(path: item.metadataPath)
         var metadataStored = false
         if !metadataMissing, let stored = try backend.stat(key: item.metadata.metadataKey) {
@@ -166,6 +168,32 @@ package struct OutboxUploader: Sendable {
         return PostReceipt(id: item.metadata.id, shotID: item.state.shotID, videoURL: backend.url(forKey: item.metadata.key),
                            metadataURL: backend.url(forKey: item.metadata.metadataKey), store: backend.location,
                            uploadedAt: RFC3339.string(Date()), shareURL: item.metadata.shareURL, shareExpiresAt: item.metadata.shareExpiresAt)
+    }
+
+    /// The poster (`thumbs/<id>.jpg`), made from the queued video on the first attempt and kept
+    /// beside it, goes up before the metadata that names it. A video no poster can be made of goes
+    /// up without one (the log says why): a missing picture never holds a post back.
+    private func storePoster(_ item: inout OutboxItem) throws(StorageError) {
+        var poster = FileManager.default.contents(atPath: item.posterPath).map { [UInt8]($0) }
+        if poster == nil {
+            do throws(MediaError) {
+                let made = try PosterFrame.jpeg(ofVideoAt: item.videoPath)
+                // Kept so a retry sends the same bytes; if it cannot be kept, the next attempt makes it again.
+                try? DurableFile.write(Data(made), to: item.posterPath)
+                poster = made
+            } catch {
+                log("post \(item.metadata.id) goes up without a poster: \(error.description)")
+            }
+        }
+        guard let poster else { return }
+        let key = PostMetadata.thumbnailKey(id: item.metadata.id)
+        if try backend.stat(key: key)?.size != Int64(poster.count) {
+            try backend.write(poster, key: key, contentType: "image/jpeg")
+        }
+        let url = backend.url(forKey: key)
+        guard item.metadata.thumbnailKey != key || item.metadata.thumbnailURL != url else { return }
+        (item.metadata.thumbnailKey, item.metadata.thumbnailURL) = (key, url)
+        try saveMetadata(item)
     }
 
     /// The metadata names the store it is sent to (the configuration may have changed since `post`).

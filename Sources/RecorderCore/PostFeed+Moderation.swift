@@ -39,7 +39,7 @@ extension PostFeed {
     }
 
     /// Deletes post `id` from the store: its index objects first (it leaves the feed at once),
-    /// then its video, then its metadata last (what a repeated delete needs to find the rest).
+    /// then its video and poster, then its metadata last (what a repeated delete needs to find the rest).
     /// A post whose metadata is damaged is deleted too: its index objects are then found by
     /// listing the feed.
     package func delete(id: String) throws(RecorderError) {
@@ -55,7 +55,7 @@ extension PostFeed {
             } else {
                 index = try indexKeys(of: id, in: Self.folder) + indexKeys(of: id, in: Self.hiddenFolder)
             }
-            keys = index + [PostMetadata.videoKey(id: id), PostMetadata.metadataKey(id: id)]
+            keys = index + [PostMetadata.videoKey(id: id), PostMetadata.thumbnailKey(id: id), PostMetadata.metadataKey(id: id)]
             if index.isEmpty, try store.stat(key: PostMetadata.metadataKey(id: id)) == nil, try store.stat(key: PostMetadata.videoKey(id: id)) == nil {
                 keys = []
             }

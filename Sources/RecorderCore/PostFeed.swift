@@ -15,6 +15,9 @@ package struct FeedEntry: Sendable, Codable, Equatable {
     /// The post's share link and when it stops working, as its metadata has them.
     package var shareURL: String?
     package var shareExpiresAt: String?
+    /// The post's poster in the store (`thumbs/<id>.jpg`) and its address; absent for a post without one.
+    package var thumbnailKey: String?
+    package var thumbnailURL: String?
     /// Why the entry is incomplete ("metadata missing", "metadata damaged: ..."); nil when it is whole.
     package var problem: String?
 }
@@ -182,6 +185,7 @@ package struct PostFeed: Sendable {
             entry.author = metadata.author.name
             entry.sha256 = metadata.sha256
             (entry.shareURL, entry.shareExpiresAt) = (metadata.shareURL, metadata.shareExpiresAt)
+            (entry.thumbnailKey, entry.thumbnailURL) = (metadata.thumbnailKey, metadata.thumbnailURL)
             if metadata.id != id { entry.problem = "metadata damaged: it names post \(metadata.id)" }
         } catch {
             entry.problem = "metadata damaged: not a post's JSON document"
@@ -194,11 +198,14 @@ package struct PostFeed: Sendable {
         package var posts = 0
         package var added = 0
         package var damaged: [String] = []
+        /// Posters made for posts that had none, and the posts none could be made for (with why).
+        package var posters = 0
+        package var noPoster: [String: String] = [:]
     }
 
     /// Lists every post's metadata once and writes the index objects that are missing (posts
     /// uploaded before the feed existed). A damaged document is indexed by its store time and
-    /// shown as damaged. A hidden post stays hidden.
+    /// shown as damaged. A hidden post stays hidden. Then makes the posters posts lack.
     package func reindex() throws(RecorderError) -> ReindexReport {
         var report = ReindexReport()
         do throws(StorageError) {
@@ -225,6 +232,8 @@ package struct PostFeed: Sendable {
         } catch {
             throw Self.listingError(error)
         }
+        let posters = try makeMissingPosters()
+        (report.posters, report.noPoster) = (posters.made, posters.failed)
         return report
     }
 

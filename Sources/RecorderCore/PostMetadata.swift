@@ -47,12 +47,17 @@ package struct PostMetadata: Sendable, Codable, Equatable {
     /// otherwise. Made at upload: a presigned one stops working at `shareExpiresAt`.
     package var shareURL: String?
     package var shareExpiresAt: String?
+    /// The poster's key in the store (`thumbs/<id>.jpg`: the picture about a second in, at most
+    /// 640 wide) and its address; absent until it is stored, and for a video no poster could be made of.
+    package var thumbnailKey: String?
+    package var thumbnailURL: String?
     /// The capability in the kiosk's own share page link (`/s/<token>`): 22 random letters and
     /// digits (131 bits), not the post id, so a link opens this one post and guesses open none.
     package var shareToken: String?
 
     package static func videoKey(id: String) -> String { "videos/\(id).mp4" }
     package static func metadataKey(id: String) -> String { "posts/\(id).json" }
+    package static func thumbnailKey(id: String) -> String { "thumbs/\(id).jpg" }
 
     /// Gives the post another id (after a name collision in the store) and the matching keys and URL.
     mutating func rename(to newID: String, url: String) {
@@ -61,6 +66,8 @@ package struct PostMetadata: Sendable, Codable, Equatable {
         key = Self.videoKey(id: newID)
         metadataKey = Self.metadataKey(id: newID)
         self.url = url
+        // The poster is stored under the new name when the post goes up.
+        (thumbnailKey, thumbnailURL) = (nil, nil)
     }
 
     static let encoder: JSONEncoder = {

@@ -120,6 +120,49 @@ extension S3UploadTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: bad.outbox)) ?? []).filter { !$0.hasPrefix(".") }.isEmpty)
     }
 
+    @Test func postersGoUpBesideTheirVideosAndReindexMakesTheMissingOnes() throws {
+        let s3 = try S3Fixture()
+        let box = try sandbox(s3)
+        defer { box.remove() }
+        let shotSHA = try box.shoot()
+        let id = try postedID(try box.recorder(["post", "--caption", "poster", "--json"]))
+        // The poster is on the server beside the video: a JPEG (ffprobe) at most 640 wide.
+        func poster() throws -> [String: Any] {
+            let file = "\(box.root)/poster.jpg"
+            try? FileManager.default.removeItem(atPath: file)
+            #expect(try s3.get("thumbs/\(id).jpg", to: file) == 200)
+            let probe = try Tools.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "json", file])
+            let streams = try jsonObject(probe.stdout.replacingOccurrences(of: "\n", with: ""))["streams"] as? [[String: Any]]
+            return try #require(streams?.first, "\(probe.stdout) \(probe.stderr)")
+        }
+        let picture = try poster()
+        #expect(picture["codec_name"] as? String == "mjpeg")
+        #expect(((picture["width"] as? Int) ?? 0) > 0 && ((picture["width"] as? Int) ?? 999) <= 640, "\(picture)")
+        let metadata = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
+        #expect(metadata["thumbnailKey"] as? String == "thumbs/\(id).jpg")
+        #expect((metadata["thumbnailURL"] as? String)?.hasSuffix("/thumbs/\(id).jpg") == true)
+        let feed = try jsonObject(try box.recorder(["feed", "--json"]).stdout)
+        #expect((feed["entries"] as? [[String: Any]])?.first?["thumbnailKey"] as? String == "thumbs/\(id).jpg")
+
+        // A post from before posters: its poster gone and its metadata naming none. --reindex makes it again.
+        let store = try backend(s3)
+        var old = try PostFeed(store: store).metadata(id: id)
+        (old.thumbnailKey, old.thumbnailURL) = (nil, nil)
+        try store.write(Array(try old.jsonData()), key: old.metadataKey, contentType: "application/json")
+        try store.delete(key: "thumbs/\(id).jpg")
+        let reindexed = try box.recorder(["feed", "--reindex", "--json"])
+        let made = try jsonObject(reindexed.stdout.replacingOccurrences(of: "\n", with: ""))["posters"] as? Int
+        #expect(reindexed.status == 0 && made == 1, "\(reindexed.stdout) \(reindexed.stderr)")
+        #expect(try poster()["codec_name"] as? String == "mjpeg")
+        #expect(try PostFeed(store: store).metadata(id: id).thumbnailKey == "thumbs/\(id).jpg")
+        // Nothing left to make the second time.
+        let again = try jsonObject(try box.recorder(["feed", "--reindex", "--json"]).stdout.replacingOccurrences(of: "\n", with: ""))["posters"] as? Int
+        #expect(again == 0)
+        // Deleting the post deletes its poster too.
+        try PostFeed(store: store).delete(id: id)
+        #expect(try s3.keys(prefix: "thumbs/").isEmpty)
+    }
+
     @Test func moderationHidesShowsAndDeletesOnARealStore() throws {
         let s3 = try S3Fixture()
         let store = try backend(s3, prefix: "booth-2/")
