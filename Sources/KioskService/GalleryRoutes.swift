@@ -38,6 +38,19 @@ enum GalleryRoutes {
             }
         }
 
+        routes.get("thumbs/:file") { request, context in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                let file = context.parameters.get("file") ?? ""
+                guard file.hasSuffix(".jpg"), PostID.isValid(String(file.dropLast(4))) else {
+                    throw APIError(.notFound, "no such poster: ask for /api/thumbs/<post id>.jpg with an id from /api/feed.", exitStatus: .noInput)
+                }
+                var response = KioskAPI.serveBytes(Data(try await kiosk.library.poster(id: String(file.dropLast(4)))), contentType: "image/jpeg", request: request)
+                // A post's poster never changes: the page may keep it for an hour.
+                response.headers[.cacheControl] = "private, max-age=3600"
+                return response
+            }
+        }
+
         // A post's share link, for the guest's phone, and its QR code (SVG).
         routes.get("posts/:id/share") { _, context in
             await KioskAPI.handle { () async throws(APIError) -> Response in

@@ -36,7 +36,7 @@ package enum KioskAPI {
     static let routes: [(path: String, methods: [HTTPRequest.Method])] = [
         ("/", [.get]), ("/healthz", [.get]), ("/metrics", [.get]), ("/api/status", [.get]), ("/api/events", [.get]),
         ("/api/shoot", [.post]), ("/api/stop", [.post]), ("/api/post", [.post]),
-        ("/api/shot/current/video.mp4", [.get]), ("/api/feed", [.get]), ("/api/videos/:file", [.get]), ("/api/preview.jpg", [.get]),
+        ("/api/shot/current/video.mp4", [.get]), ("/api/feed", [.get]), ("/api/videos/:file", [.get]), ("/api/thumbs/:file", [.get]), ("/api/preview.jpg", [.get]),
         ("/api/posts/:id/share", [.get]), ("/api/posts/:id/qr.svg", [.get]), ("/s/:token", [.get]), ("/s/:token/video.mp4", [.get]),
         ("/api/admin/overview", [.get]), ("/api/admin/hidden", [.get]), ("/api/admin/posts/:id/hide", [.post]),
         ("/api/admin/posts/:id/show", [.post]), ("/api/admin/posts/:id/delete", [.post]),

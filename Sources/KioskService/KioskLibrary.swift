@@ -43,6 +43,24 @@ package final class KioskLibrary: Sendable {
         }
     }
 
+    /// A post's poster (`thumbs/<id>.jpg`, a small JPEG, read whole); a hidden post's is not shown.
+    func poster(id: String) async throws(APIError) -> [UInt8] {
+        try await offPool { () throws(RecorderError) -> [UInt8] in
+            let metadata = try self.feed.metadata(id: id)
+            guard !self.feed.isHidden(metadata) else {
+                throw RecorderError("post \(id) is hidden by the operator.", exitStatus: .noInput)
+            }
+            let bytes: [UInt8]?
+            do throws(StorageError) {
+                bytes = try metadata.thumbnailKey.flatMap { key throws(StorageError) in try self.feed.store.read(key: key, limit: 4 << 20) }
+            } catch {
+                throw RecorderError("cannot read post \(id)'s poster: \(error.message)", storage: error)
+            }
+            guard let bytes else { throw RecorderError("post \(id) has no poster.", exitStatus: .noInput) }
+            return bytes
+        }
+    }
+
     /// The operator takes post `id` out of the gallery (it stays in the store).
     func hide(id: String) async throws(APIError) {
         try await offPool { () throws(RecorderError) in

@@ -57,6 +57,12 @@ enum OperatorPage {
   .post .caption { font-weight: 600; overflow-wrap: anywhere; }
   .post.damaged .caption { color: var(--warn); }
   #more { margin-top: 12px; display: none; }
+  .post img.poster { width: 100%; aspect-ratio: 16 / 9; object-fit: cover; border-radius: 6px; background: #000; cursor: pointer; }
+  /* A post plays over the page, wherever the gallery is scrolled to. */
+  #lightbox { border: 0; padding: 0; background: #000; border-radius: 12px; max-width: 94vw; max-height: 94vh; }
+  #lightbox::backdrop { background: rgba(0, 0, 0, .8); }
+  #lightbox video { display: block; max-width: 94vw; max-height: calc(94vh - 56px); }
+  #lightbox-bar { display: flex; justify-content: space-between; align-items: center; gap: 12px; padding: 8px 12px; color: #ddd; }
   #sound { display: flex; align-items: center; gap: 8px; }
   #sound-meter { width: 120px; height: 14px; }
   .log { margin: 0; padding-left: 18px; font-size: 14px; max-height: 260px; overflow: auto; }
@@ -144,6 +150,10 @@ enum OperatorPage {
   <div id="gallery" aria-live="polite"><span class="muted">Loading the posts…</span></div>
   <button id="more">More</button>
 </section>
+<dialog id="lightbox" aria-label="Playing a post">
+  <video id="lightbox-video" controls playsinline></video>
+  <div id="lightbox-bar"><span id="lightbox-caption" dir="auto"></span><button id="lightbox-close">Close</button></div>
+</dialog>
 <section id="hidden-section">
   <h2>Hidden from the gallery</h2>
   <div id="hidden"><span class="muted">None.</span></div>
@@ -325,6 +335,15 @@ function postCard(p, hidden = false) {
   const card = document.createElement("div");
   card.className = "post" + (p.problem ? " damaged" : "");
   card.dataset.id = p.id;
+  if (p.thumbnailKey && !p.problem && !hidden) {
+    const poster = document.createElement("img");
+    poster.className = "poster";
+    poster.alt = "";
+    poster.loading = "lazy";
+    poster.src = "/api/thumbs/" + encodeURIComponent(p.id) + ".jpg";
+    poster.onclick = () => openLightbox(p);
+    card.appendChild(poster);
+  }
   const caption = document.createElement("div");
   caption.className = "caption";
   caption.textContent = p.problem ? p.id + ": " + p.problem : (p.caption || "(no caption)");
@@ -336,7 +355,7 @@ function postCard(p, hidden = false) {
   card.appendChild(meta);
   const actions = document.createElement("div");
   actions.className = "actions";
-  if (!p.problem && !hidden) actions.appendChild(button("Play", "play", () => showPlayback("/api/videos/" + encodeURIComponent(p.id) + ".mp4")));
+  if (!p.problem && !hidden) actions.appendChild(button("Play", "play", () => openLightbox(p)));
   if (hidden) actions.appendChild(button("Show again", "show", () => moderate(p.id, "show")));
   else actions.appendChild(button("Hide", "hide", () => moderate(p.id, "hide")));
   actions.appendChild(button("Delete", "delete danger", () => {
@@ -345,6 +364,23 @@ function postCard(p, hidden = false) {
   card.appendChild(actions);
   return card;
 }
+// A post plays in a dialog over the page; Close, Escape or a click beside it ends it.
+function openLightbox(p) {
+  const video = $("lightbox-video");
+  video.src = "/api/videos/" + encodeURIComponent(p.id) + ".mp4";
+  if (p.thumbnailKey) video.poster = "/api/thumbs/" + encodeURIComponent(p.id) + ".jpg"; else video.removeAttribute("poster");
+  $("lightbox-caption").textContent = p.caption || "";
+  $("lightbox").showModal();
+  video.play().catch(() => {});
+}
+$("lightbox").addEventListener("close", () => {
+  const video = $("lightbox-video");
+  video.pause();
+  video.removeAttribute("src");
+  video.load();
+});
+$("lightbox-close").onclick = () => $("lightbox").close();
+$("lightbox").onclick = (e) => { if (e.target === $("lightbox")) $("lightbox").close(); };
 function button(text, className, onclick) {
   const b = document.createElement("button");
   b.textContent = text;

@@ -146,7 +146,7 @@ try:
         check("the gallery shows the new post first, 12 to a page", len(cards) == 12 and cards[0] == post_id and cards[1] == seeded[0],
               str(cards))
         check("a caption is shown as text, never as markup",
-              page.eval_on_selector_all("#gallery img", "imgs => imgs.length") == 0
+              page.eval_on_selector_all("#gallery .caption img", "imgs => imgs.length") == 0
               and "<img src=x" in page.inner_text(f"#gallery .post[data-id='{seeded[0]}']"))
         damaged = page.inner_text(f"#gallery .post[data-id='{seeded[5]}']")
         check("a post with damaged metadata is shown as such", "metadata damaged" in damaged, damaged)
@@ -155,17 +155,45 @@ try:
         page.wait_for_function("document.querySelectorAll('#gallery .post').length === 13", timeout=30000)
         check("'More' loads the next page and then hides", not page.is_visible("#more")
               and page.eval_on_selector_all("#gallery .post", "cs => cs[12].dataset.id") == seeded[11])
+        # Posters: the new post's is in the store (a JPEG at most 640 wide, read by ffprobe), named by
+        # its metadata, and shown on its card; the seeded posts (no poster) show none.
+        poster = work / "store" / "thumbs" / f"{post_id}.jpg"
+        probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "json", str(poster)],
+                               capture_output=True, text=True)
+        pic = (json.loads(probe.stdout or "{}").get("streams") or [{}])[0]
+        check("the post's poster is in the store: a JPEG at most 640 wide (ffprobe)",
+              pic.get("codec_name") == "mjpeg" and 0 < pic.get("width", 0) <= 640 and pic.get("height", 0) > 0, probe.stdout + probe.stderr)
+        check("its metadata names the poster", meta.get("thumbnailKey") == f"thumbs/{post_id}.jpg" and meta.get("thumbnailURL", "").endswith(f"thumbs/{post_id}.jpg"),
+              str(meta.get("thumbnailKey")))
+        page.wait_for_function(f"(() => {{ const i = document.querySelector(\"#gallery .post[data-id='{post_id}'] img.poster\");"
+                               f" return i && i.complete && i.naturalWidth > 0; }})()", timeout=30000)
+        shown = page.evaluate(f"document.querySelector(\"#gallery .post[data-id='{post_id}'] img.poster\").naturalWidth")
+        check("the gallery shows the post's poster", shown == pic.get("width"), f"{shown} px")
+        check("posts without a poster show none", page.eval_on_selector_all("#gallery img.poster", "imgs => imgs.length") == 1)
         page.screenshot(path=str(artifacts / "6-gallery.png"), full_page=True)
-        page.click(f"#gallery .post[data-id='{post_id}'] button.play")
-        page.wait_for_function(f"(() => {{ const v = document.getElementById('playback');"
+        # Played in a lightbox over the page, wherever it is scrolled to.
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        page.click(f"#gallery .post[data-id='{post_id}'] img.poster")
+        page.wait_for_function(f"(() => {{ const v = document.getElementById('lightbox-video');"
                                f" return v.src.endsWith('/api/videos/{post_id}.mp4') && v.readyState >= 2 && v.duration > 2; }})()",
                                timeout=30000)
-        played = page.evaluate("document.getElementById('playback').duration")
+        played = page.evaluate("document.getElementById('lightbox-video').duration")
         check("a gallery post plays from the cache (a <video> of ~3 s)", 2.5 < played < 3.6, f"duration={played}")
+        box = page.evaluate("(() => { const r = document.getElementById('lightbox-video').getBoundingClientRect();"
+                            " return [document.getElementById('lightbox').open, r.top, r.bottom, innerHeight]; })()")
+        check("it plays in a lightbox over the page, in view", box[0] is True and box[1] >= 0 and box[2] <= box[3], str(box))
         cached = list((work / "cache" / "recorder" / "videos").glob("*.mp4"))
         check("the played video is in the cache, byte for byte the posted one",
               len(cached) == 1 and cached[0].read_bytes() == video.read_bytes(), str(cached))
         page.screenshot(path=str(artifacts / "7-gallery-playback.png"))
+        page.keyboard.press("Escape")
+        page.wait_for_function("!document.getElementById('lightbox').open", timeout=5000)
+        check("Escape closes the lightbox", True)
+        page.click(f"#gallery .post[data-id='{post_id}'] button.play")
+        page.wait_for_function("document.getElementById('lightbox').open", timeout=5000)
+        page.click("#lightbox-close")
+        page.wait_for_function("!document.getElementById('lightbox').open && !document.getElementById('lightbox-video').getAttribute('src')", timeout=5000)
+        check("Play opens it too, and Close ends it", True)
 
         # The operator's overview: where each thing is, in full, never a secret.
         page.wait_for_function("+(document.body.dataset.overview || 0) > 0", timeout=30000)
