@@ -29,12 +29,8 @@ enum GalleryRoutes {
                 guard file.hasSuffix(".mp4"), PostID.isValid(String(file.dropLast(4))) else {
                     throw APIError(.notFound, "no such video: ask for /api/videos/<post id>.mp4 with an id from /api/feed.", exitStatus: .noInput)
                 }
-                let video = try await kiosk.library.video(id: String(file.dropLast(4)))
-                if let bytes = video.bytes {
-                    return KioskAPI.serveBytes(bytes, contentType: "video/mp4", request: request)
-                }
-                return try await KioskAPI.serveFile(video.path, contentType: "video/mp4", request: request, context: context,
-                                           missing: "the cached video was removed meanwhile; ask again.")
+                let playback = try await kiosk.library.playback(id: String(file.dropLast(4)))
+                return try await VideoResponder.response(playback, request: request, context: context)
             }
         }
 

@@ -61,6 +61,24 @@ package final class KioskLibrary: Sendable {
         }
     }
 
+    /// A posted video for playback: from the cache at once, or arriving from the store, its fetch
+    /// running on the store's pool (to the end, so the cache gets it even if the viewer leaves)
+    /// while the caller streams what has come.
+    func playback(id: String) async throws(APIError) -> VideoCache.Lookup {
+        let metadata = try await offPool { () throws(RecorderError) -> PostMetadata in
+            let metadata = try self.feed.metadata(id: id)
+            guard !self.feed.isHidden(metadata) else {
+                throw RecorderError("post \(id) is hidden by the operator.", exitStatus: .noInput)
+            }
+            return metadata
+        }
+        return playback(metadata)
+    }
+
+    func playback(_ metadata: PostMetadata) -> VideoCache.Lookup {
+        cache.lookUp(metadata, from: feed.store) { fetch in Self.storeWork.submit(fetch) }
+    }
+
     /// The operator takes post `id` out of the gallery (it stays in the store).
     func hide(id: String) async throws(APIError) {
         try await offPool { () throws(RecorderError) in
@@ -96,19 +114,16 @@ package final class KioskLibrary: Sendable {
         }
     }
 
-    /// The post a share link's `token` opens, with its video checked and cached: one that is
-    /// listed (not hidden, not deleted) and whose link has not expired. Nil for anything else, a
-    /// wrong token, a removed post or an expired link alike, so an answer tells nothing more.
-    func sharedPost(token: String, now: Date = Date()) async -> (metadata: PostMetadata, video: VideoCache.Video)? {
+    /// The post a share link's `token` opens: one that is listed (not hidden, not deleted) and
+    /// whose link has not expired. Nil for anything else, a wrong token, a removed post or an
+    /// expired link alike, so an answer tells nothing more.
+    func sharedPost(token: String, now: Date = Date()) async -> PostMetadata? {
         guard ShareToken.isValid(token) else { return nil }
-        return try? await offPool { () throws(RecorderError) -> (metadata: PostMetadata, video: VideoCache.Video)? in
-            var metadata = self.lookUp(token, now: now)
-            if metadata == nil, self.rescanDue() {
-                self.shareTokens.withLock { $0.ids = self.tokensInTheFeed() }
-                metadata = self.lookUp(token, now: now)
-            }
-            guard let metadata else { return nil }
-            return (metadata, try self.cache.video(for: metadata, from: self.feed.store))
+        return await Self.storeWork.run { () -> PostMetadata? in
+            if let metadata = self.lookUp(token, now: now) { return metadata }
+            guard self.rescanDue() else { return nil }
+            self.shareTokens.withLock { $0.ids = self.tokensInTheFeed() }
+            return self.lookUp(token, now: now)
         }
     }
 

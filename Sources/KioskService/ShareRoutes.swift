@@ -14,23 +14,19 @@ enum ShareRoutes {
 
         routes.get(":token") { _, context in
             let token = context.parameters.get("token") ?? ""
-            guard let shared = await kiosk.library.sharedPost(token: token) else { return gone(language) }
-            let expires = kiosk.library.shareExpiry(shared.metadata)
-            return page(SharePage.html(shared.metadata, videoPath: "/s/\(token)/video.mp4", expires: expires, language: language))
+            guard let metadata = await kiosk.library.sharedPost(token: token) else { return gone(language) }
+            let expires = kiosk.library.shareExpiry(metadata)
+            return page(SharePage.html(metadata, videoPath: "/s/\(token)/video.mp4", expires: expires, language: language))
         }
 
         routes.get(":token/video.mp4") { request, context in
             let token = context.parameters.get("token") ?? ""
-            guard let shared = await kiosk.library.sharedPost(token: token) else { return gone(language) }
+            guard let metadata = await kiosk.library.sharedPost(token: token) else { return gone(language) }
             var response: Response
-            if let bytes = shared.video.bytes {
-                response = KioskAPI.serveBytes(bytes, contentType: "video/mp4", request: request)
-            } else {
-                do {
-                    response = try await KioskAPI.serveFile(shared.video.path, contentType: "video/mp4", request: request, context: context, missing: "")
-                } catch {
-                    return gone(language)
-                }
+            do throws(APIError) {
+                response = try await VideoResponder.response(kiosk.library.playback(metadata), request: request, context: context)
+            } catch {
+                return gone(language)
             }
             response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
             response.headers[.cacheControl] = "private, no-store"

@@ -61,6 +61,8 @@ package final class VideoCache: Sendable {
         var verified: [String: (inode: UInt64, size: Int64)] = [:]
     }
     private let levels = Mutex(Levels())
+    /// Videos on their way from the store, by file name: a request for one streams from it.
+    private let arrivals = Mutex<[String: Arrival]>([:])
 
     package init(settings: Settings) {
         self.settings = settings
@@ -73,6 +75,10 @@ package final class VideoCache: Sendable {
 
     /// The video of `metadata` from the cache, else from `store` (then kept).
     package func video(for metadata: PostMetadata, from store: any StorageBackend) throws(RecorderError) -> Video {
+        try video(for: metadata, from: store, arrival: nil)
+    }
+
+    private func video(for metadata: PostMetadata, from store: any StorageBackend, arrival: Arrival?) throws(RecorderError) -> Video {
         let name = Self.name(forURL: store.url(forKey: metadata.key))
         if let bytes = memoryHit(name) {
             touch(path(name))
@@ -85,7 +91,7 @@ package final class VideoCache: Sendable {
         if let found = try checkedFile(name, metadata: metadata, replaced: &replaced) {
             video = found
         } else {
-            video = try download(name, metadata: metadata, from: store)
+            video = try download(name, metadata: metadata, from: store, into: arrival?.path)
             video.replaced = replaced
             try evict(keeping: name)
         }
@@ -97,6 +103,40 @@ package final class VideoCache: Sendable {
         }
         _ = consume lockFile
         return video
+    }
+
+    /// What `lookUp` found: a video to serve as it is, or one arriving from the store.
+    package enum Lookup: Sendable {
+        case cached(Video)
+        case arriving(Arrival)
+    }
+
+    /// The video of `metadata` at once when the memory level holds it or it is on its way already;
+    /// otherwise its fetch (`video(for:from:)`: a disk hit, or a download) is handed to `start`,
+    /// which runs it on a thread of the caller's, and its arrival is returned at once, so the caller
+    /// can stream the bytes as they come.
+    package func lookUp(_ metadata: PostMetadata, from store: any StorageBackend,
+                        start: (@escaping @Sendable () -> Void) -> Void) -> Lookup {
+        let name = Self.name(forURL: store.url(forKey: metadata.key))
+        if let bytes = memoryHit(name) {
+            touch(path(name))
+            return .cached(Video(path: path(name), size: Int64(bytes.count), bytes: bytes, level: .memory, replaced: nil))
+        }
+        let (arrival, isNew) = arrivals.withLock { running -> (Arrival, Bool) in
+            if let known = running[name] { return (known, false) }
+            let made = Arrival(path: path(".tmp-\(name)-\(getpid())-\(UInt64.random(in: 0..<UInt64.max))"), size: metadata.byteSize)
+            running[name] = made
+            return (made, true)
+        }
+        if isNew {
+            start { [self] in
+                let outcome: Result<Video, RecorderError>
+                do throws(RecorderError) { outcome = .success(try video(for: metadata, from: store, arrival: arrival)) } catch { outcome = .failure(error) }
+                arrivals.withLock { $0[name] = nil }
+                arrival.end(outcome)
+            }
+        }
+        return .arriving(arrival)
     }
 
     /// The files of the disk level, most recently used first.
@@ -183,9 +223,11 @@ package final class VideoCache: Sendable {
         return nil
     }
 
-    private func download(_ name: String, metadata: PostMetadata, from store: any StorageBackend) throws(RecorderError) -> Video {
+    /// Downloads into `temp` (a new temporary name when nil: an arrival names its own, for its
+    /// readers), checks size and SHA-256, then renames it into place.
+    private func download(_ name: String, metadata: PostMetadata, from store: any StorageBackend, into temp: String?) throws(RecorderError) -> Video {
         let final = path(name)
-        let temp = path(".tmp-\(name)-\(getpid())-\(UInt64.random(in: 0..<UInt64.max))")
+        let temp = temp ?? path(".tmp-\(name)-\(getpid())-\(UInt64.random(in: 0..<UInt64.max))")
         let fd: Int32
         do throws(StorageError) {
             fd = try LocalFiles.call("create", temp, elsewhere: "another cache.path") { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }

@@ -68,6 +68,12 @@ package final class BlockingWork: Sendable {
         return try result?.get()
     }
 
+    /// Starts `body` on one of this pool's threads and returns at once: work whose end nobody
+    /// awaits (a download that fills the video cache whether or not the viewer who asked stays).
+    package func submit(_ body: @escaping @Sendable () -> Void) {
+        queue.enqueue(Job(cancelled: nil) { body() } skip: {})
+    }
+
     /// True on a thread of any pool (debug checks: work that must not block a helper can assert it).
     package static var isHelperThread: Bool { WorkQueue.onHelper }
 }

@@ -1,0 +1,125 @@
+import FoundationEssentials
+import Glibc
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import RecorderCore
+import SystemSupport
+
+/// Answers a request for a posted video: from the cache as it is, or, for a video still arriving
+/// from the store, as its bytes come (a faststart MP4 starts playing at once), ranges included: a
+/// range answers from what has arrived, or waits for it. The last byte goes out only once the whole
+/// file matched the post's size and SHA-256: a mismatch ends the response with an error (the
+/// connection closes short of its Content-Length), so bad bytes never pass as a whole video.
+enum VideoResponder {
+    /// The most a read sends at once.
+    static let chunk = 256 * 1024
+
+    static func response(_ lookup: VideoCache.Lookup, request: Request, context: BasicRequestContext) async throws(APIError) -> Response {
+        switch lookup {
+        case .cached(let video):
+            return try await serve(video, request: request, context: context)
+        case .arriving(let arrival):
+            switch arrival.outcome {
+            case .success(let video): return try await serve(video, request: request, context: context)
+            case .failure(let error): throw APIError(error)
+            case nil: return streamed(arrival, request: request)
+            }
+        }
+    }
+
+    private static func serve(_ video: VideoCache.Video, request: Request, context: BasicRequestContext) async throws(APIError) -> Response {
+        if let bytes = video.bytes {
+            return KioskAPI.serveBytes(bytes, contentType: "video/mp4", request: request)
+        }
+        return try await KioskAPI.serveFile(video.path, contentType: "video/mp4", request: request, context: context,
+                                            missing: "the cached video was removed meanwhile; ask again.")
+    }
+
+    /// Why a stream stopped short: the store failed, or its bytes did not match the post.
+    struct ArrivalFailed: Error {
+        var reason: String
+    }
+
+    private static func streamed(_ arrival: VideoCache.Arrival, request: Request) -> Response {
+        let (status, headers, range): (HTTPResponse.Status, HTTPFields, ClosedRange<Int>)
+        switch KioskAPI.ranged(size: Int(arrival.size), contentType: "video/mp4", request: request) {
+        case .done(let response): return response
+        case .body(let s, let h, let r): (status, headers, range) = (s, h, r)
+        }
+        return Response(status: status, headers: headers, body: ResponseBody { writer in
+            let file = ArrivingFile(arrival)
+            defer { file.close() }
+            var offset = range.lowerBound
+            while offset <= range.upperBound {
+                let (at, count) = (offset, min(chunk, range.upperBound + 1 - offset))
+                let bytes = try await BlockingWork.run { () throws(ArrivalFailed) -> [UInt8]? in try file.read(at: at, count: count) }
+                guard let bytes else {
+                    // Nothing new yet: the store is slower than the viewer.
+                    try await Task.sleep(for: .milliseconds(20))
+                    continue
+                }
+                try await writer.write(ByteBuffer(bytes: bytes))
+                offset += bytes.count
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// The arriving file, opened once it exists (or the cached file, once renamed into place).
+    /// Used by one response at a time, from the blocking pool.
+    private final class ArrivingFile: @unchecked Sendable {
+        // (@unchecked: its descriptor is used by one response's loop, one read at a time, in order.)
+        let arrival: VideoCache.Arrival
+        private var descriptor: Int32 = -1
+
+        init(_ arrival: VideoCache.Arrival) { self.arrival = arrival }
+
+        /// Up to `count` bytes at `offset`; nil when none have arrived there yet.
+        func read(at offset: Int, count: Int) throws(ArrivalFailed) -> [UInt8]? {
+            // Read before the bytes are counted: an outcome seen first means every byte is in.
+            let outcome = arrival.outcome
+            if case .failure(let error) = outcome { throw ArrivalFailed(reason: error.message) }
+            if descriptor < 0 {
+                descriptor = open(arrival.path, O_RDONLY | O_CLOEXEC)
+                if descriptor < 0, case .success(let video) = outcome { descriptor = open(video.path, O_RDONLY | O_CLOEXEC) }
+                guard descriptor >= 0 else {
+                    if outcome != nil { throw ArrivalFailed(reason: "the cached video went away") }
+                    return nil
+                }
+            }
+            let fd = descriptor
+            var status = stat()
+            do throws(Descriptors.Errno) { try SystemCall.run { fstat(fd, &status) } } catch {
+                throw ArrivalFailed(reason: error.description)
+            }
+            // Until the whole file is checked, its last byte is held back.
+            let available = outcome == nil ? min(Int(status.st_size), Int(arrival.size) - 1) : Int(status.st_size)
+            guard available > offset else {
+                if outcome != nil { throw ArrivalFailed(reason: "the video is shorter than its post says") }
+                return nil
+            }
+            var bytes = [UInt8](repeating: 0, count: min(count, available - offset))
+            var read: Result<Int, Descriptors.Errno> = .success(0)
+            bytes.withUnsafeMutableBytes { buffer in
+                do throws(Descriptors.Errno) {
+                    read = .success(try SystemCall.run { pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) })
+                } catch {
+                    read = .failure(error)
+                }
+            }
+            let got: Int
+            switch read {
+            case .success(let count): got = count
+            case .failure(let error): throw ArrivalFailed(reason: error.description)
+            }
+            guard got > 0 else { throw ArrivalFailed(reason: "the file ended early") }
+            return Array(bytes.prefix(got))
+        }
+
+        func close() {
+            if descriptor >= 0 { _ = Glibc.close(descriptor) }
+            descriptor = -1
+        }
+    }
+}
