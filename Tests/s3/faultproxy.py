@@ -16,6 +16,8 @@ of rules, each used at most "count" times (the file is rewritten as counts drop)
       answer the request itself with this status and body instead of forwarding it
   {"match": "", "action": "throttle", "rate": 2000000, "count": 1000000}
       forward the body at about `rate` bytes per second
+  {"match": "GET /bucket/videos/", "action": "throttle-download", "rate": 2000000, "count": 1000000}
+      send the answer back at about `rate` bytes per second (from then on, for that connection)
 
 While STATE_DIR/opaque-etags exists, ETag response headers are rewritten so they are not the MD5 of
 the body, as with SSE-KMS. "match" is a substring of "METHOD TARGET". Writes "ready" to STATE_DIR/ready once listening, and the
@@ -67,12 +69,14 @@ def reset(sock):
 ETAG_HEADER = re.compile(rb'(\r\netag: *")([0-9a-f]{32})', re.IGNORECASE)
 
 
-def pump_back(upstream, client):
+def pump_back(upstream, client, pace):
     try:
         while True:
-            data = upstream.recv(65536)
+            data = upstream.recv(65536 if not pace.get("rate") else 16384)
             if not data:
                 break
+            if pace.get("rate"):
+                time.sleep(len(data) / float(pace["rate"]))
             if os.path.exists(os.path.join(state, "opaque-etags")):
                 # As SSE-KMS and several S3-compatible stores answer: an ETag that is not the MD5 of
                 # the body (here the MD5's hex reversed: stable per object, never equal to it).
@@ -117,7 +121,9 @@ def bodies_in_flight(change):
 
 def handle(client):
     upstream = socket.create_connection(("127.0.0.1", target_port))
-    threading.Thread(target=pump_back, args=(upstream, client), daemon=True).start()
+    # How fast answers go back on this connection (a throttle-download fault sets it).
+    pace = {}
+    threading.Thread(target=pump_back, args=(upstream, client, pace), daemon=True).start()
     buffer = b""
     try:
         while True:
@@ -133,6 +139,9 @@ def handle(client):
                 if name.strip().lower() == "content-length":
                     length = int(value.strip())
             fault = take_fault(request_line)
+            if fault and fault["action"] == "throttle-download":
+                pace["rate"] = fault["rate"]
+                fault = None
             if fault and fault["action"] == "respond":
                 # Swallow the body, answer in the server's place.
                 body_left = length
