@@ -303,11 +303,18 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
             #expect(posted["caption"] as? String == caption)
             #expect(posted["byteSize"] as? Int == Int(size))
 
-            try await client.execute(uri: "/api/status", method: .get) { response in
-                let outbox = try #require(object(response)["outbox"] as? [String: Any])
-                #expect(outbox["lastUploaded"] as? String == id)
-                #expect(outbox["depth"] as? Int == 0)
+            // The metadata is stored before the upload is confirmed, indexed and taken off the queue:
+            // the status says so a moment later.
+            var outbox: [String: Any] = [:]
+            while ContinuousClock.now < end {
+                try await client.execute(uri: "/api/status", method: .get) { response in
+                    outbox = (object(response)["outbox"] as? [String: Any]) ?? [:]
+                }
+                if outbox["lastUploaded"] as? String == id { break }
+                try await Task.sleep(for: .milliseconds(50))
             }
+            #expect(outbox["lastUploaded"] as? String == id)
+            #expect(outbox["depth"] as? Int == 0)
             // The gallery lists the post and plays it through the cache, with ranges.
             try await client.execute(uri: "/api/feed?page=1", method: .get) { response in
                 #expect(response.status == .ok)
