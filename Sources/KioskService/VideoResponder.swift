@@ -67,9 +67,9 @@ enum VideoResponder {
     }
 
     /// The arriving file, opened once it exists (or the cached file, once renamed into place).
-    /// Used by one response at a time, from the blocking pool.
+    /// `@unchecked Sendable`: its descriptor belongs to one response's loop, which reads one chunk
+    /// at a time, in order, each read on the blocking pool awaited before the next.
     private final class ArrivingFile: @unchecked Sendable {
-        // (@unchecked: its descriptor is used by one response's loop, one read at a time, in order.)
         let arrival: VideoCache.Arrival
         private var descriptor: Int32 = -1
 

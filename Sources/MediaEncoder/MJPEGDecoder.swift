@@ -2,38 +2,17 @@ internal import CFFmpeg
 
 /// Decodes the JPEG pictures MJPEG cameras send, one whole picture per buffer.
 final class MJPEGDecoder {
-    private let context: UnsafeMutablePointer<AVCodecContext>
-    private let packet: UnsafeMutablePointer<AVPacket>
-    let frame: UnsafeMutablePointer<AVFrame>
+    private let decoder: DecoderContext
+    private var context: UnsafeMutablePointer<AVCodecContext> { decoder.context }
+    private var packet: UnsafeMutablePointer<AVPacket> { decoder.packet }
+    var frame: UnsafeMutablePointer<AVFrame> { decoder.frame }
 
     init() throws(MediaError) {
         guard let codec = cff_avcodec_find_decoder(AV_CODEC_ID_MJPEG) else {
             throw MediaError(.missingCodec, operation: "avcodec_find_decoder", detail: "This FFmpeg build has no MJPEG decoder.")
         }
-        // No deinit runs for a half-built object: free what was allocated before a failure.
-        var c: UnsafeMutablePointer<AVCodecContext>? = cff_avcodec_alloc_context3(codec)
-        var p: UnsafeMutablePointer<AVPacket>? = c == nil ? nil : cff_av_packet_alloc()
-        var f: UnsafeMutablePointer<AVFrame>? = p == nil ? nil : cff_av_frame_alloc()
-        guard let context = c, let packet = p, let frame = f else {
-            cff_av_frame_free(&f)
-            cff_av_packet_free(&p)
-            cff_avcodec_free_context(&c)
-            throw MediaError(.failed, operation: "avcodec_alloc_context3")
-        }
-        self.context = context
-        self.packet = packet
-        self.frame = frame
-        // Fully initialised from here on: deinit frees all three if opening fails.
-        try MediaError.check(cff_avcodec_open2(context, codec, nil), "avcodec_open2(mjpeg)")
-    }
-
-    deinit {
-        var c: UnsafeMutablePointer<AVCodecContext>? = context
-        cff_avcodec_free_context(&c)
-        var p: UnsafeMutablePointer<AVPacket>? = packet
-        cff_av_packet_free(&p)
-        var f: UnsafeMutablePointer<AVFrame>? = frame
-        cff_av_frame_free(&f)
+        decoder = try DecoderContext(codec)
+        try MediaError.check(cff_avcodec_open2(decoder.context, codec, nil), "avcodec_open2(mjpeg)")
     }
 
     /// Decodes one JPEG; returns nil when the camera sent a damaged picture, so the caller can

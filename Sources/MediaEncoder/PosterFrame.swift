@@ -10,7 +10,7 @@ package enum PosterFrame {
         let timeBase = stream.pointee.time_base
         let length = stream.pointee.duration > 0 ? Double(stream.pointee.duration) * Double(timeBase.num) / Double(timeBase.den) : seconds * 2
         let target = min(seconds, length / 2)
-        let decoder = try PictureDecoder(stream)
+        let decoder = try decoder(for: stream)
         let snapshot = try JPEGSnapshot(maximumWidth: maximumWidth)
         var first: [UInt8]?
         var ended = false
@@ -41,39 +41,16 @@ package enum PosterFrame {
         return first
     }
 
-    /// The stream's decoder, a packet and a picture, freed together.
-    private final class PictureDecoder {
-        let context: UnsafeMutablePointer<AVCodecContext>
-        let packet: UnsafeMutablePointer<AVPacket>
-        let frame: UnsafeMutablePointer<AVFrame>
-
-        init(_ stream: UnsafeMutablePointer<AVStream>) throws(MediaError) {
-            guard let parameters = stream.pointee.codecpar, let codec = cff_avcodec_find_decoder(parameters.pointee.codec_id) else {
-                throw MediaError(.missingCodec, operation: "avcodec_find_decoder", detail: "This FFmpeg build cannot decode the video.")
-            }
-            var c: UnsafeMutablePointer<AVCodecContext>? = cff_avcodec_alloc_context3(codec)
-            var p: UnsafeMutablePointer<AVPacket>? = c == nil ? nil : cff_av_packet_alloc()
-            var f: UnsafeMutablePointer<AVFrame>? = p == nil ? nil : cff_av_frame_alloc()
-            guard let context = c, let packet = p, let frame = f else {
-                cff_av_frame_free(&f)
-                cff_av_packet_free(&p)
-                cff_avcodec_free_context(&c)
-                throw MediaError(.failed, operation: "avcodec_alloc_context3")
-            }
-            (self.context, self.packet, self.frame) = (context, packet, frame)
-            try MediaError.check(cff_avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context")
-            // One thread: a frame-threaded decoder holds a picture per thread for a poster's few frames.
-            context.pointee.thread_count = 1
-            try MediaError.check(cff_avcodec_open2(context, codec, nil), "avcodec_open2(decoder)")
+    /// The stream's decoder (one thread), opened.
+    private static func decoder(for stream: UnsafeMutablePointer<AVStream>) throws(MediaError) -> DecoderContext {
+        guard let parameters = stream.pointee.codecpar, let codec = cff_avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw MediaError(.missingCodec, operation: "avcodec_find_decoder", detail: "This FFmpeg build cannot decode the video.")
         }
-
-        deinit {
-            var c: UnsafeMutablePointer<AVCodecContext>? = context
-            cff_avcodec_free_context(&c)
-            var p: UnsafeMutablePointer<AVPacket>? = packet
-            cff_av_packet_free(&p)
-            var f: UnsafeMutablePointer<AVFrame>? = frame
-            cff_av_frame_free(&f)
-        }
+        let decoder = try DecoderContext(codec)
+        try MediaError.check(cff_avcodec_parameters_to_context(decoder.context, parameters), "avcodec_parameters_to_context")
+        // One thread: a frame-threaded decoder holds a picture per thread for a poster's few frames.
+        decoder.context.pointee.thread_count = 1
+        try MediaError.check(cff_avcodec_open2(decoder.context, codec, nil), "avcodec_open2(decoder)")
+        return decoder
     }
 }

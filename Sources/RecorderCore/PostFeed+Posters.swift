@@ -58,7 +58,7 @@ extension PostFeed {
             let code = errno
             throw RecorderError("cannot make a temporary file in \(directory) for post \(metadata.id)'s video: \(String(cString: strerror(code)))", exitStatus: .cantCreate)
         }
-        let path = String(cString: template)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         defer {
             close(descriptor)
             unlink(path)
