@@ -8,10 +8,12 @@ import Testing
 /// and a bad path is refused at start.
 // (one at a time: a script written by one test while another forks gets ETXTBSY)
 @Suite(.serialized) struct StateHookTests {
-    /// A script that appends its argument to `out` after `delay` seconds.
-    static func script(_ dir: String, delay: Double) throws -> (path: String, out: String) {
+    /// A script that appends its argument to `out` after `delay` seconds (or first, then takes
+    /// `delay` seconds: its line then says a run is under way).
+    static func script(_ dir: String, delay: Double, writeFirst: Bool = false) throws -> (path: String, out: String) {
         let path = dir + "/hook.sh", out = dir + "/states"
-        try "#!/bin/sh\nsleep \(delay)\necho \"$1\" >> \(out)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let body = writeFirst ? "echo \"$1\" >> \(out)\nsleep \(delay)\n" : "sleep \(delay)\necho \"$1\" >> \(out)\n"
+        try ("#!/bin/sh\n" + body).write(toFile: path, atomically: true, encoding: .utf8)
         chmod(path, 0o755)
         return (path, out)
     }
@@ -33,21 +35,22 @@ import Testing
         let dir = NSTemporaryDirectory() + "hook-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let (path, out) = try Self.script(dir, delay: 0.3)
+        // Each run writes its state first, then takes 2 s: a line says a run is under way.
+        let (path, out) = try Self.script(dir, delay: 2, writeFirst: true)
         let hook = StateHook(path: path, log: { _ in })
         let started = Date()
         hook.call("countdown")
-        // The caller (the camera's observer) never waits for the script.
-        #expect(Date().timeIntervalSince(started) < 0.1)
-        #expect(try await Self.eventually(5) { Self.lines(out) == ["countdown"] }, "\(Self.lines(out))")
+        // The caller (the camera's observer) never waits for the script (2 s): it is back long before.
+        #expect(Date().timeIntervalSince(started) < 1)
+        #expect(try await Self.eventually(10) { Self.lines(out) == ["countdown"] }, "\(Self.lines(out))")
         // While one run is under way, only the newest state waits: the lamp shows the booth as it is now.
         hook.call("recording")
-        try await Task.sleep(for: .milliseconds(50))
         hook.call("finishing")
         hook.call("idle")
-        #expect(try await Self.eventually(5) { Self.lines(out).count == 3 }, "\(Self.lines(out))")
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(Self.lines(out) == ["countdown", "recording", "idle"])
+        #expect(try await Self.eventually(15) { Self.lines(out).count == 2 }, "\(Self.lines(out))")
+        // ("idle"'s run is under way now; nothing else waits behind it)
+        try await Task.sleep(for: .milliseconds(2500))
+        #expect(Self.lines(out) == ["countdown", "idle"])
     }
 
     @Test func aSlowHookIsStoppedAndSaidSo() async throws {
