@@ -97,7 +97,14 @@ post=$(json_post /api/post '{"caption": "systemd test 🎥"}')
 post_id=$(echo "$post" | post_id_of)
 check "POST /api/post queues the shot ($post_id)" test -n "$post_id"
 check "the outbox drain uploads it to the local store" wait_for 60 test -f "/var/lib/recorder/store/videos/$post_id.mp4"
-check "its metadata has the caption" sh -c "grep -q 'systemd test' /var/lib/recorder/store/posts/$post_id.json"
+# (the video goes up first, then its poster, then the metadata that names it)
+check "its metadata has the caption" wait_for 60 sh -c "grep -q 'systemd test' /var/lib/recorder/store/posts/$post_id.json"
+# (the host reads the poster with ffprobe afterwards: the guest has none)
+check "its poster is beside it, named by the metadata" sh -c \
+  "cp /var/lib/recorder/store/thumbs/$post_id.jpg /vm/artifacts/poster.jpg && grep -q '\"thumbs/$post_id.jpg\"' /var/lib/recorder/store/posts/$post_id.json"
+share=$(api "http://127.0.0.1:8080/api/posts/$post_id/share" | sed -n 's/.*"shareURL" *: *"\([^"]*\)".*/\1/p')
+check "the post's share page (${share:-none}) opens with no token and plays its video byte for byte" sh -c \
+  "[ -n '$share' ] && curl -sf --max-time 20 '$share' | grep -q 'systemd test' && curl -sf --max-time 30 -o /tmp/shared.mp4 '$share/video.mp4' && cmp -s /tmp/shared.mp4 /var/lib/recorder/store/videos/$post_id.mp4"
 check "the store is in StateDirectory, owned by the dynamic user" sh -c "[ \"\$(stat -c %U /var/lib/private/recorder)\" != root ]"
 
 section "the watchdog: a stopped process is restarted"

@@ -108,5 +108,16 @@ for video in "$cache"/systemd-vm-artifacts/*.mp4; do
     status=1; bad=$((bad + 1))
   fi
 done
+# Posters the guest's kiosk made: JPEGs at most 640 wide.
+for poster in "$cache"/systemd-vm-artifacts/*.jpg; do
+  [ -f "$poster" ] || continue
+  picture=$(ffprobe -v error -show_entries stream=codec_name,width -of csv=p=0 "$poster" 2>/dev/null || echo none)
+  if [ "${picture%%,*}" = mjpeg ] && [ "${picture##*,}" -le 640 ] 2>/dev/null; then
+    echo "PASS: $(basename "$poster") is a JPEG $((${picture##*,})) wide (ffprobe)"; probed=$((probed + 1))
+  else
+    echo "FAIL: $(basename "$poster") is not a JPEG at most 640 wide (ffprobe: $picture)"
+    status=1; bad=$((bad + 1))
+  fi
+done
 echo "kept shots: $probed passed, $bad failed"
 exit "$status"
