@@ -1,7 +1,7 @@
 import FoundationEssentials
-import HTTPTypes
+package import HTTPTypes
 import Hummingbird
-import RecorderCore
+package import RecorderCore
 import SystemSupport
 
 /// A failed API request: an HTTP status, a message that names the fix (for the operator), one

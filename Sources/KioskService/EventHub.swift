@@ -1,5 +1,5 @@
-import FoundationEssentials
-import NIOCore
+package import FoundationEssentials
+package import NIOCore
 import Synchronization
 
 /// Fans kiosk events out to every `/api/events` client as Server-Sent Events. A client that reads

@@ -1,6 +1,6 @@
 import AudioCapture
 import MediaEncoder
-import RecorderCore
+package import RecorderCore
 import StorageUpload
 import SystemSupport
 import VideoCapture

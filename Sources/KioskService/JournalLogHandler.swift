@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Logging
+package import Logging
 import Synchronization
 import SystemSupport
 

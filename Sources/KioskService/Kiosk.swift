@@ -1,8 +1,8 @@
 import FoundationEssentials
 import HTTPTypes
-import Logging
+package import Logging
 import MediaEncoder
-import RecorderCore
+package import RecorderCore
 import Synchronization
 import StorageUpload
 import SystemSupport

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import HTTPTypes
-import Hummingbird
+package import Hummingbird
 import NIOCore
 import RecorderCore
 import StorageUpload

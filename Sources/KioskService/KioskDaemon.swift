@@ -1,8 +1,8 @@
 import Glibc
-import Hummingbird
+package import Hummingbird
 import NIOCore
 import Logging
-import RecorderCore
+package import RecorderCore
 import ServiceLifecycle
 import UnixSignals
 

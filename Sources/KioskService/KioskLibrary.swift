@@ -1,8 +1,8 @@
 import FoundationEssentials
 import HTTPTypes
 import Synchronization
-import RecorderCore
-import StorageUpload
+package import RecorderCore
+package import StorageUpload
 import SystemSupport
 
 /// The kiosk's gallery: pages of the feed and posted videos through the cache. Store requests and

@@ -1,4 +1,4 @@
-import Prometheus
+package import Prometheus
 import RecorderCore
 
 /// The kiosk's Prometheus metrics, in a registry of its own (no global bootstrap, so several

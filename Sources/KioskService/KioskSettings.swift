@@ -1,8 +1,8 @@
 import FoundationEssentials
 import Glibc
-import RecorderCore
+package import RecorderCore
 import SystemSupport
-import TriggerInput
+package import TriggerInput
 import VideoCapture
 
 /// The kiosk's own settings, read from the same configuration (flags > environment > file) as

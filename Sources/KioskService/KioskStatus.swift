@@ -1,5 +1,5 @@
 import FoundationEssentials
-import RecorderCore
+package import RecorderCore
 
 /// The JSON of `GET /api/status` and of every `status` event.
 package struct KioskStatus: Codable, Sendable, Equatable {

@@ -1,6 +1,6 @@
 internal import CFFmpeg
-import VideoCapture
-import AudioCapture
+package import VideoCapture
+package import AudioCapture
 
 /// The sound track of a recording, as written.
 package struct AudioTrackSummary: Sendable, Hashable {

@@ -1,9 +1,9 @@
-import AudioCapture
+package import AudioCapture
 import Dispatch
 import FoundationEssentials
 import Synchronization
 internal import SystemSupport
-import VideoCapture
+package import VideoCapture
 
 /// Owns the camera for the life of the process: one shot at a time, its stop signal, the record
 /// state, the live preview and whether the camera is there at all; while a post is being queued it

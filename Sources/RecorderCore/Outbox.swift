@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import StorageUpload
+package import StorageUpload
 internal import SystemSupport
 
 /// The durable queue of posts waiting for the store.

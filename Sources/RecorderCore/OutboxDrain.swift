@@ -1,6 +1,6 @@
 import Dispatch
 import FoundationEssentials
-import StorageUpload
+package import StorageUpload
 import Synchronization
 internal import SystemSupport
 

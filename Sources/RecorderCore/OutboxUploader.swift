@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import StorageUpload
+package import StorageUpload
 import MediaEncoder
 internal import SystemSupport
 

@@ -1,6 +1,6 @@
-import FoundationEssentials
+package import FoundationEssentials
 import Glibc
-import StorageUpload
+package import StorageUpload
 internal import SystemSupport
 
 /// Turns the current shot into a post: a random name, its metadata, and a durable place in the

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import StorageUpload
+package import StorageUpload
 
 /// One post as the feed shows it.
 package struct FeedEntry: Sendable, Codable, Equatable {

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 internal import SystemSupport
 
 /// The JSON document stored beside each posted video (`posts/<id>.json` next to `videos/<id>.mp4`).

@@ -1,5 +1,5 @@
 import Synchronization
-import VideoCapture
+package import VideoCapture
 
 /// The latest camera picture, kept for the kiosk's live preview.
 ///

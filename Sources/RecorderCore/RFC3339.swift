@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 import Glibc
 
 /// UTC timestamps in RFC 3339 form, whole seconds: `2026-11-22T10:42:38Z`.

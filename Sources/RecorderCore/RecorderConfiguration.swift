@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import StorageUpload
+package import StorageUpload
 internal import SystemSupport
 import VideoCapture
 import MediaEncoder

@@ -1,7 +1,7 @@
-import AudioCapture
-import MediaEncoder
-import StorageUpload
-import VideoCapture
+package import AudioCapture
+package import MediaEncoder
+package import StorageUpload
+package import VideoCapture
 package import SystemSupport
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// A finished shot as recorded in the workspace's `shot.json`.
 package struct Shot: Sendable, Codable, Hashable {

@@ -1,4 +1,4 @@
-import AudioCapture
+package import AudioCapture
 
 /// Where a recording stands; sent after every frame.
 package struct ShotProgress: Sendable {

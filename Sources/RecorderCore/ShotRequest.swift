@@ -1,5 +1,5 @@
-import MediaEncoder
-import VideoCapture
+package import MediaEncoder
+package import VideoCapture
 
 /// Everything `recorder shoot` was asked for.
 package struct ShotRequest: Sendable {

@@ -1,4 +1,4 @@
-import VideoCapture
+package import VideoCapture
 
 /// Opens the frame source a `--device` value names.
 package enum SourceSelector {

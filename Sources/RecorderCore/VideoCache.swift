@@ -1,7 +1,7 @@
-import FoundationEssentials
+package import FoundationEssentials
 import Synchronization
 import Glibc
-import StorageUpload
+package import StorageUpload
 internal import SystemSupport
 
 /// Posted videos kept close for playback, in two levels: memory (small videos, LRU, bounded in

@@ -1,6 +1,6 @@
 import FoundationEssentials
 #if canImport(Glibc)
-import Glibc
+package import Glibc
 internal import SystemSupport
 #endif
 

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
