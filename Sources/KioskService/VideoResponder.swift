@@ -5,6 +5,7 @@ import Hummingbird
 import NIOCore
 import RecorderCore
 import SystemSupport
+import StorageUpload
 
 /// Answers a request for a posted video: from the cache as it is, or, for a video still arriving
 /// from the store, as its bytes come (a faststart MP4 starts playing at once), ranges included: a
@@ -20,12 +21,22 @@ enum VideoResponder {
         case .cached(let video):
             return try await serve(video, request: request, context: context)
         case .arriving(let arrival):
+            // The answer's status waits for the store's: until its first byte has arrived (only a 200's
+            // body is written) or the fetch has ended, so a video the store does not have is a 404,
+            // never a 200 cut short.
+            while arrival.outcome == nil, !Task.isCancelled, await !hasBytes(arrival) {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
             switch arrival.outcome {
             case .success(let video): return try await serve(video, request: request, context: context)
             case .failure(let error): throw APIError(error)
             case nil: return streamed(arrival, request: request)
             }
         }
+    }
+
+    private static func hasBytes(_ arrival: VideoCache.Arrival) async -> Bool {
+        await BlockingWork.run { (LocalFiles.size(of: arrival.path) ?? 0) > 0 }
     }
 
     private static func serve(_ video: VideoCache.Video, request: Request, context: BasicRequestContext) async throws(APIError) -> Response {
