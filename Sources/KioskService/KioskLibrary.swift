@@ -32,17 +32,6 @@ package final class KioskLibrary: Sendable {
         try await offPool { () throws(RecorderError) in try self.feed.page(number, size: Self.pageSize) }
     }
 
-    /// A posted video, checked and cached. A hidden post's is not played.
-    func video(id: String) async throws(APIError) -> VideoCache.Video {
-        try await offPool { () throws(RecorderError) in
-            let metadata = try self.feed.metadata(id: id)
-            guard !self.feed.isHidden(metadata) else {
-                throw RecorderError("post \(id) is hidden by the operator.", exitStatus: .noInput)
-            }
-            return try self.cache.video(for: metadata, from: self.feed.store)
-        }
-    }
-
     /// A post's poster (`thumbs/<id>.jpg`, a small JPEG, read whole); a hidden post's is not shown.
     func poster(id: String) async throws(APIError) -> [UInt8] {
         try await offPool { () throws(RecorderError) -> [UInt8] in
