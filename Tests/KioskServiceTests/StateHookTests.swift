@@ -8,11 +8,12 @@ import Testing
 /// and a bad path is refused at start.
 // (one at a time: a script written by one test while another forks gets ETXTBSY)
 @Suite(.serialized) struct StateHookTests {
-    /// A script that appends its argument to `out` after `delay` seconds (or first, then takes
-    /// `delay` seconds: its line then says a run is under way).
-    static func script(_ dir: String, delay: Double, writeFirst: Bool = false) throws -> (path: String, out: String) {
+    /// A script that appends its argument to `out` after `delay` seconds; or, with a `gate`, first,
+    /// and then waits until the file `gate` exists (its line says a run is under way, and the run
+    /// lasts until the test lets it end).
+    static func script(_ dir: String, delay: Double, gate: String? = nil) throws -> (path: String, out: String) {
         let path = dir + "/hook.sh", out = dir + "/states"
-        let body = writeFirst ? "echo \"$1\" >> \(out)\nsleep \(delay)\n" : "sleep \(delay)\necho \"$1\" >> \(out)\n"
+        let body = gate.map { "echo \"$1\" >> \(out)\nwhile [ ! -e \($0) ]; do sleep 0.05; done\n" } ?? "sleep \(delay)\necho \"$1\" >> \(out)\n"
         try ("#!/bin/sh\n" + body).write(toFile: path, atomically: true, encoding: .utf8)
         chmod(path, 0o755)
         return (path, out)
@@ -35,21 +36,24 @@ import Testing
         let dir = NSTemporaryDirectory() + "hook-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        // Each run writes its state first, then takes 2 s: a line says a run is under way.
-        let (path, out) = try Self.script(dir, delay: 2, writeFirst: true)
-        let hook = StateHook(path: path, log: { _ in })
+        // Each run writes its state first, then waits for the gate: a line says a run is under way,
+        // and it stays under way until the test opens the gate, however slow the machine.
+        let gate = dir + "/gate"
+        let (path, out) = try Self.script(dir, delay: 0, gate: gate)
+        let hook = StateHook(path: path, timeoutSeconds: 120, log: { _ in })
         let started = Date()
         hook.call("countdown")
-        // The caller (the camera's observer) never waits for the script (2 s): it is back long before.
-        #expect(Date().timeIntervalSince(started) < 1)
-        #expect(try await Self.eventually(10) { Self.lines(out) == ["countdown"] }, "\(Self.lines(out))")
+        // The caller (the camera's observer) never waits for the script (which waits for the gate).
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(try await Self.eventually(30) { Self.lines(out) == ["countdown"] }, "\(Self.lines(out))")
         // While one run is under way, only the newest state waits: the lamp shows the booth as it is now.
         hook.call("recording")
         hook.call("finishing")
         hook.call("idle")
-        #expect(try await Self.eventually(15) { Self.lines(out).count == 2 }, "\(Self.lines(out))")
-        // ("idle"'s run is under way now; nothing else waits behind it)
-        try await Task.sleep(for: .milliseconds(2500))
+        _ = FileManager.default.createFile(atPath: gate, contents: Data())
+        #expect(try await Self.eventually(30) { Self.lines(out).count == 2 }, "\(Self.lines(out))")
+        // (and nothing after it)
+        try await Task.sleep(for: .milliseconds(1000))
         #expect(Self.lines(out) == ["countdown", "idle"])
     }
 
