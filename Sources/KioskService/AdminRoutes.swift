@@ -26,20 +26,20 @@ enum AdminRoutes {
         var posts: [FeedEntry]
     }
 
-    static func collection(_ kiosk: Kiosk) -> RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    static func collection(_ kiosk: Kiosk, table: @escaping @Sendable () -> [KioskRoute]) -> GuardedRoutes {
+        let routes = GuardedRoutes()
 
-        routes.get("overview") { _, _ in
+        routes.get("overview", .operator, "camera, microphone, button, the outbox post by post, problems, disk, configuration (secrets masked)") { _, _ in
             KioskAPI.encoded(await kiosk.overview())
         }
 
-        routes.get("hidden") { _, _ in
+        routes.get("hidden", .operator, "the posts hidden from the gallery") { _, _ in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 KioskAPI.encoded(HiddenPosts(posts: try await kiosk.library.hiddenPosts()))
             }
         }
 
-        routes.post("posts/:id/hide") { request, context in
+        routes.post("posts/:id/hide", .operator, "hides a post from the gallery (it stays in the store)") { request, context in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let id = try postID(context)
                 _ = try await JSONBody.read(request, allowed: [], optional: true)
@@ -49,7 +49,7 @@ enum AdminRoutes {
             }
         }
 
-        routes.post("posts/:id/show") { request, context in
+        routes.post("posts/:id/show", .operator, "shows a hidden post again") { request, context in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let id = try postID(context)
                 _ = try await JSONBody.read(request, allowed: [], optional: true)
@@ -59,7 +59,7 @@ enum AdminRoutes {
             }
         }
 
-        routes.post("posts/:id/delete") { request, context in
+        routes.post("posts/:id/delete", .operator, "deletes a post from the store: {\"confirm\": id}") { request, context in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let id = try postID(context)
                 let body = try await JSONBody.read(request, allowed: ["confirm"])
@@ -73,10 +73,14 @@ enum AdminRoutes {
             }
         }
 
+        routes.get("routes", .operator, "every route of the kiosk and who may call it") { _, _ in
+            KioskAPI.encoded(table())
+        }
+
         return routes
     }
 
-    private static func postID(_ context: BasicRequestContext) throws(APIError) -> String {
+    private static func postID(_ context: KioskRequestContext) throws(APIError) -> String {
         let id = context.parameters.get("id") ?? ""
         guard PostID.isValid(id) else {
             throw APIError(.notFound, "no such post: '\(id)' is not a post id (10 letters and digits, as the gallery shows them).", exitStatus: .noInput)

@@ -9,10 +9,10 @@ import ShareCode
 
 /// The gallery, under `/api`: pages of posts and their videos through the cache.
 enum GalleryRoutes {
-    static func collection(_ kiosk: Kiosk) -> RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    static func collection(_ kiosk: Kiosk) -> GuardedRoutes {
+        let routes = GuardedRoutes()
 
-        routes.get("feed") { request, _ in
+        routes.get("feed", .operator, "a page of the feed: ?page=N (12 posts, newest first, with their share links)") { request, _ in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let text = request.uri.queryParameters.get("page") ?? "1"
                 guard let number = Int(text), (1...100_000).contains(number) else {
@@ -23,18 +23,27 @@ enum GalleryRoutes {
             }
         }
 
-        routes.get("videos/:file") { request, context in
+        // The attract loop plays the recent posts on the booth's screen: their ids, nothing more.
+        routes.get("attract", .booth, "the ids of the newest visible posts, for the booth's attract loop") { _, _ in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                let page = try await kiosk.library.page(1)
+                return KioskAPI.encoded(AttractPosts(posts: page.entries.filter { $0.problem == nil }.map { AttractPosts.Post(id: $0.id) }))
+            }
+        }
+
+        routes.get("videos/:file", .booth, "a posted video, not hidden (ranges)") { request, context in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let file = context.parameters.get("file") ?? ""
                 guard file.hasSuffix(".mp4"), PostID.isValid(String(file.dropLast(4))) else {
                     throw APIError(.notFound, "no such video: ask for /api/videos/<post id>.mp4 with an id from /api/feed.", exitStatus: .noInput)
                 }
+                guard let slot = kiosk.limits.videos.take(context.client) else { throw kiosk.limits.videos.busy() }
                 let playback = try await kiosk.library.playback(id: String(file.dropLast(4)))
-                return try await VideoResponder.response(playback, request: request, context: context)
+                return try await VideoResponder.response(playback, request: request, context: context, slot: slot)
             }
         }
 
-        routes.get("thumbs/:file") { request, context in
+        routes.get("thumbs/:file", .booth, "a post's poster (JPEG), not hidden") { request, context in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let file = context.parameters.get("file") ?? ""
                 guard file.hasSuffix(".jpg"), PostID.isValid(String(file.dropLast(4))) else {
@@ -48,14 +57,14 @@ enum GalleryRoutes {
         }
 
         // A post's share link, for the guest's phone, and its QR code (SVG).
-        routes.get("posts/:id/share") { _, context in
+        routes.get("posts/:id/share", .booth, "a post's share link (the booth: only posts it queued itself)") { _, context in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let (id, link) = try await shareLink(kiosk, context)
                 return KioskAPI.encoded(ShareAnswer(id: id, shareURL: link.url, shareExpiresAt: link.expiresAt))
             }
         }
 
-        routes.get("posts/:id/qr.svg") { _, context in
+        routes.get("posts/:id/qr.svg", .booth, "a post's share link as a QR code (SVG; the booth: only its own posts)") { _, context in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let (_, link) = try await shareLink(kiosk, context)
                 let svg: String
@@ -78,10 +87,16 @@ enum GalleryRoutes {
         var shareExpiresAt: String?
     }
 
-    private static func shareLink(_ kiosk: Kiosk, _ context: BasicRequestContext) async throws(APIError) -> (String, (url: String, expiresAt: String?)) {
+    struct AttractPosts: Encodable {
+        struct Post: Encodable { var id: String }
+        var posts: [Post]
+    }
+
+    private static func shareLink(_ kiosk: Kiosk, _ context: KioskRequestContext) async throws(APIError) -> (String, (url: String, expiresAt: String?)) {
         let id = context.parameters.get("id") ?? ""
-        guard PostID.isValid(id) else {
-            throw APIError(.notFound, "no such post: '\(id)' is not a post id.", exitStatus: .noInput)
+        // The booth's screen shows the link of the post a guest just made there, never another's.
+        guard PostID.isValid(id), context.identity?.role == .operator || kiosk.queuedHere(id) else {
+            throw APIError(.notFound, "no such post: '\(id)' is not a post this booth made.", exitStatus: .noInput)
         }
         guard let link = try await kiosk.library.share(id: id) else {
             throw APIError(.notFound, "post \(id) has no share link: its store gives none. Set share.base_url, or use an S3 store.", exitStatus: .noInput)

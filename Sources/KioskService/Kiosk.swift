@@ -31,6 +31,10 @@ package final class Kiosk: Sendable {
     let logger: Logger
     /// The last warnings and errors, for the operator page.
     package let problems = ProblemLog()
+    /// What may be open at once: connections, video answers, live mirrors.
+    package let limits: KioskLimits
+    /// The posts this kiosk queued lately (id, when): the booth's screen may show their share links.
+    private let queued = Mutex<[(id: String, at: ContinuousClock.Instant)]>([])
     /// When the camera service last went round its loop (MonotonicClock microseconds).
     let cameraLoopTick = Atomic<Int64>(0)
     /// Set when the service stops: the live streams end, so the HTTP server can close.
@@ -51,6 +55,7 @@ package final class Kiosk: Sendable {
                 notifier: SystemdNotifier = SystemdNotifier()) throws(RecorderError) {
         self.settings = settings
         self.configuration = configuration
+        limits = KioskLimits(settings)
         // Warnings and errors also go to the operator page's list.
         var teed = logger
         teed.handler = MultiplexLogHandler([logger.handler, problems.handler])
@@ -287,10 +292,19 @@ package final class Kiosk: Sendable {
             try await BlockingWork.run { () throws(RecorderError) in try enqueuer.enqueue(try enqueuer.plan(caption: caption)) }
         }
         metrics.postQueued()
+        queued.withLock { list in
+            let dayAgo = ContinuousClock.now - .seconds(86_400)
+            list = list.filter { $0.at > dayAgo }.suffix(49) + [(item.metadata.id, ContinuousClock.now)]
+        }
         logger.notice("queued post \(item.metadata.id)")
         announce.call("posted")
         drain.wake()
         return item
+    }
+
+    /// Whether this kiosk queued post `id` in the last day (its booth may show the post's share link).
+    func queuedHere(_ id: String) -> Bool {
+        queued.withLock { list in list.contains { $0.id == id && ContinuousClock.now - $0.at < .seconds(86_400) } }
     }
 
     /// Deletes the current shot, when it is `shotID` and not posted: a guest's "Delete" in review.

@@ -5,42 +5,54 @@ import NIOCore
 import RecorderCore
 import StorageUpload
 import SystemSupport
+import Synchronization
 
 /// The kiosk's HTTP surface: the page, the control API, health and metrics, over one `Kiosk`.
 ///
 /// JSON in and out; failures are `{"error", "exitStatus", "status"}` with the CLI's exit status for
-/// the same failure. Every `/api` route and `/metrics` need the token when one is set, and POSTs
-/// from another origin are refused, so a web page elsewhere cannot drive the kiosk.
+/// the same failure. Every route says who may call it (`RouteAccess`: public, the booth's token, the
+/// operator's), checked inside the route the router matched; POSTs from another origin are
+/// refused, so a web page elsewhere cannot drive the kiosk.
 package enum KioskAPI {
     /// The largest request body accepted (a caption is at most 2,200 characters).
     static let maximumBody = 64 * 1024
 
-    package static func router(_ kiosk: Kiosk) -> Router<BasicRequestContext> {
+    /// The kiosk's router and the table of its routes (who may call each).
+    package static func router(_ kiosk: Kiosk) -> (router: Router<KioskRequestContext>, routes: [KioskRoute]) {
         // HEAD answers as GET without a body (uptime monitors use it).
-        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.add(middleware: KioskGuard(settings: kiosk.settings))
+        let router = Router(context: KioskRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let credentials = KioskCredentials(operatorToken: kiosk.settings.token, boothToken: kiosk.settings.boothToken)
+        let throttle = LoginThrottle()
+        router.add(middleware: KioskGuard(settings: kiosk.settings, credentials: credentials, throttle: throttle))
 
-        // One collection per concern; `routes` below lists them all for 405's Allow header.
-        router.addRoutes(ServiceRoutes.collection(kiosk))
-        router.addRoutes(ShotRoutes.collection(kiosk), atPath: "/api")
-        router.addRoutes(GalleryRoutes.collection(kiosk), atPath: "/api")
-        router.addRoutes(AdminRoutes.collection(kiosk), atPath: "/api/admin")
-        router.addRoutes(ShareRoutes.collection(kiosk), atPath: "/s")
+        // One collection per concern, each route with who may call it; the table of them all
+        // answers /api/admin/routes and 405's Allow header.
+        let table = Mutex<[KioskRoute]>([])
+        let collections: [(String, GuardedRoutes)] = [
+            ("", ServiceRoutes.collection(kiosk)),
+            ("", AuthRoutes.collection(kiosk, credentials: credentials, throttle: throttle)),
+            ("/api", ShotRoutes.collection(kiosk)),
+            ("/api", GalleryRoutes.collection(kiosk)),
+            ("/api/admin", AdminRoutes.collection(kiosk, table: { table.withLock { $0 } })),
+            ("/s", ShareRoutes.collection(kiosk)),
+        ]
+        var routes: [KioskRoute] = []
+        for (prefix, collection) in collections {
+            router.addRoutes(collection.collection, atPath: RouterPath(prefix))
+            routes += collection.routes.map { route in
+                var route = route
+                // As the router joins them: one slash between, none at the end; parameters as `:name`.
+                let parts = (prefix + "/" + route.path).split(separator: "/")
+                route.path = "/" + parts.joined(separator: "/")
+                return route
+            }
+        }
+        table.withLock { $0 = routes }
         // Last, so it sees only what no route took: the router's bare 404 becomes the API's JSON
         // error, and a route asked with the wrong method 405 with Allow.
         router.add(middleware: UnmatchedRoute(routes: routes))
-        return router
+        return (router, routes)
     }
-
-    /// Every route and its methods, for 405's Allow header (KioskAPITests checks it against the router).
-    static let routes: [(path: String, methods: [HTTPRequest.Method])] = [
-        ("/", [.get]), ("/healthz", [.get]), ("/metrics", [.get]), ("/api/status", [.get]), ("/api/events", [.get]),
-        ("/api/shoot", [.post]), ("/api/stop", [.post]), ("/api/post", [.post]),
-        ("/api/shot/current/video.mp4", [.get]), ("/api/feed", [.get]), ("/api/videos/:file", [.get]), ("/api/thumbs/:file", [.get]), ("/api/preview.jpg", [.get]),
-        ("/api/posts/:id/share", [.get]), ("/api/posts/:id/qr.svg", [.get]), ("/s/:token", [.get]), ("/s/:token/video.mp4", [.get]),
-        ("/api/admin/overview", [.get]), ("/api/admin/hidden", [.get]), ("/api/admin/posts/:id/hide", [.post]),
-        ("/api/admin/posts/:id/show", [.post]), ("/api/admin/posts/:id/delete", [.post]),
-    ]
 
     struct ShootFields: Decodable {
         var seconds: Double?
@@ -146,18 +158,29 @@ package enum KioskAPI {
         return .body(status: status, headers: headers, range: range)
     }
 
-    /// Bytes in memory (the cache's memory level), with ranges.
-    static func serveBytes(_ bytes: Data, contentType: String, request: Request) -> Response {
+    /// Bytes in memory (the cache's memory level, a poster), with ranges: written a chunk at a time
+    /// as the client takes them, never copied whole for a response (three hundred slow readers of
+    /// one video hold one copy of it, not three hundred). `slot` is held until the last byte.
+    static func serveBytes(_ bytes: Data, contentType: String, request: Request, slot: ClientSlots.Slot? = nil) -> Response {
         switch ranged(size: bytes.count, contentType: contentType, request: request) {
         case .done(let response): return response
         case .body(let status, let headers, let range):
-            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes[range])))
+            return Response(status: status, headers: headers, body: ResponseBody(contentLength: range.count) { writer in
+                _ = slot
+                var offset = range.lowerBound
+                while offset <= range.upperBound {
+                    let end = min(offset + VideoResponder.chunk, range.upperBound + 1)
+                    try await writer.write(ByteBuffer(bytes: bytes[offset..<end]))
+                    offset = end
+                }
+                try await writer.finish(nil)
+            })
         }
     }
 
-    /// A file, with ranges.
-    static func serveFile(_ path: String, contentType: String, request: Request, context: BasicRequestContext,
-                          missing: String) async throws(APIError) -> Response {
+    /// A file, with ranges; `slot` is held until the last byte.
+    static func serveFile(_ path: String, contentType: String, request: Request, context: KioskRequestContext,
+                          missing: String, slot: ClientSlots.Slot? = nil) async throws(APIError) -> Response {
         guard let size = LocalFiles.status(of: path).map({ Int($0.size) }) else {
             throw APIError(.notFound, missing, exitStatus: .noInput)
         }
@@ -166,7 +189,11 @@ package enum KioskAPI {
         case .body(let status, let headers, let range):
             do {
                 let body = try await FileIO().loadFile(path: path, range: range, context: context)
-                return Response(status: status, headers: headers, body: body)
+                guard let slot else { return Response(status: status, headers: headers, body: body) }
+                return Response(status: status, headers: headers, body: ResponseBody(contentLength: body.contentLength) { writer in
+                    _ = slot
+                    try await body.write(writer)
+                })
             } catch {
                 throw APIError(.notFound, missing, exitStatus: .noInput)
             }
@@ -197,7 +224,7 @@ enum ByteRange {
 /// What no route answered: a known path asked with another method is 405 with `Allow`, anything
 /// else 404; both with the API's JSON error body, like every other failure.
 struct UnmatchedRoute<Context: RequestContext>: RouterMiddleware {
-    let routes: [(path: String, methods: [HTTPRequest.Method])]
+    let routes: [KioskRoute]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -208,7 +235,7 @@ struct UnmatchedRoute<Context: RequestContext>: RouterMiddleware {
             var allowed = routes.filter { route in
                 let parts = route.path.split(separator: "/")
                 return parts.count == asked.count && zip(parts, asked).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
-            }.flatMap(\.methods)
+            }.compactMap { HTTPRequest.Method($0.method) }
             guard !allowed.isEmpty else {
                 return APIError(.notFound, "there is no \(path) here: the page is /, the API is under /api/ (see the README).", exitStatus: .noInput).response
             }

@@ -15,12 +15,20 @@ package struct KioskDaemon: Sendable {
         self.kiosk = kiosk
     }
 
+    /// How long a connection may stay silent: a request's head must have arrived this long after
+    /// the connection opened or its last answer ended (so a connection that sends nothing, or a
+    /// header a byte at a time, is closed), and a kept-alive one is closed after this long unused.
+    /// Answers being written (a video, the event stream) are not cut.
+    package static let idleTimeout = TimeAmount.seconds(15)
+
     /// The HTTP application alone (the tests drive it with Hummingbird's test client).
     package func application(onServerRunning: @escaping @Sendable () -> Void = {}) -> some ApplicationProtocol {
         var logger = kiosk.logger
         logger.logLevel = .warning
+        let limits = kiosk.limits.connections
         return Application(
-            router: KioskAPI.router(kiosk),
+            router: KioskAPI.router(kiosk).router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [limits.gate()], idleTimeout: Self.idleTimeout)),
             configuration: ApplicationConfiguration(address: .hostname(kiosk.settings.host, port: kiosk.settings.port),
                                                     serverName: "recorder"),
             onServerRunning: { _ in onServerRunning() },

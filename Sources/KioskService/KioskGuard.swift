@@ -6,52 +6,93 @@ import RecorderCore
 import StorageUpload
 import SystemSupport
 
-/// Refuses a Host the kiosk does not answer to (421), checks the token (Bearer header or
-/// `recorder_token` cookie) on `/api` and `/metrics`, and refuses state-changing requests from
-/// another origin.
-struct KioskGuard<Context: RequestContext>: RouterMiddleware {
+/// What every request goes through before the router matches it. It never lets a request reach a
+/// route: each route decides who may call it (`GuardedRoutes`). It refuses what no route should
+/// see - a Host the kiosk does not answer to (DNS rebinding), a client throttled for guessing
+/// tokens, a wrong bearer token, a state-changing request from another site's page - and finds who
+/// the request is from its token (`context.identity`). Every answer gets `nosniff`.
+struct KioskGuard: RouterMiddleware {
+    typealias Context = KioskRequestContext
     let settings: KioskSettings
-    var token: String? { settings.token }
+    let credentials: KioskCredentials
+    let throttle: LoginThrottle
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let path = request.uri.path
+        var response = try await decide(request, context: context, next: next)
+        response.headers[.xContentTypeOptions] = "nosniff"
+        if response.headers[HTTPField.Name("Referrer-Policy")!] == nil {
+            response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        }
+        return response
+    }
+
+    private func decide(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // Before anything else, on every route: a page on another name that resolves here (DNS
         // rebinding) gets nothing, not even a GET's data.
         if let authority = request.head.authority, !settings.answers(toHost: authority) {
             return APIError(.misdirectedRequest, "this kiosk does not answer to the host name in '\(authority)'. If that name is yours, add it to kiosk.hosts.",
                             exitStatus: .noPermission).response
         }
-        if request.method == .post || request.method == .put || request.method == .delete || request.method == .patch {
-            if let refusal = Self.crossOrigin(request) { return refusal.response }
+        let presented = credentials.presented(request)
+        let client = context.client
+        if presented != .nothing, let wait = throttle.wait(client) {
+            return Self.throttled(wait)
         }
-        if let token, path.hasPrefix("/api/") || path == "/metrics" {
-            guard Self.presented(request).map({ Self.constantTimeEqual($0, token) }) == true else {
-                var response = APIError(.unauthorized, "a valid API token is required: send Authorization: Bearer TOKEN (the page asks for it once).",
-                                        exitStatus: .noPermission).response
-                response.headers[.wwwAuthenticate] = "Bearer realm=\"recorder\""
-                return response
+        var context = context
+        var clearStaleCookie = false
+        switch presented {
+        case .nothing: break
+        case .valid(let identity):
+            context.identity = identity
+        case .wrongToken:
+            let wait = throttle.failed(client)
+            if let wait { return Self.throttled(wait) }
+            return Self.unauthorized("the token sent in Authorization is not this kiosk's. Send the booth's or the operator's token: Authorization: Bearer TOKEN.")
+        case .staleCookie:
+            // The token was changed since this browser logged in (or the cookie was made up): it
+            // counts as a wrong guess, and the browser is told to forget it.
+            if let wait = throttle.failed(client) { return Self.throttled(wait) }
+            clearStaleCookie = true
+        }
+        if request.method != .get && request.method != .head && request.method != .options {
+            if let refusal = Self.crossOrigin(request, identity: context.identity) {
+                return refusal.response
             }
         }
-        return try await next(request, context)
+        var response = try await next(request, context)
+        if clearStaleCookie && response.headers[.setCookie] == nil {
+            response.headers[.setCookie] = KioskCredentials.clearCookie(secure: Self.overTLS(request, client: client))
+        }
+        return response
     }
 
-    static func presented(_ request: Request) -> String? {
-        if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
-            return header.dropFirst(7).trimmed()
-        }
-        for cookie in request.headers[values: .cookie].flatMap({ $0.split(separator: ";") }) {
-            let pair = cookie.trimmed()
-            if pair.hasPrefix("recorder_token=") { return String(pair.dropFirst("recorder_token=".count)) }
-        }
-        return nil
+    /// 401 with `WWW-Authenticate`, the API's JSON body.
+    static func unauthorized(_ message: String = "this needs the booth's or the operator's token: log in on the page (POST /login), or send Authorization: Bearer TOKEN.") -> Response {
+        var response = APIError(.unauthorized, message, exitStatus: .noPermission).response
+        response.headers[.wwwAuthenticate] = "Bearer realm=\"recorder\""
+        return response
     }
 
-    /// A browser names the page that sent a request in Origin (and Sec-Fetch-Site); it must be ours.
-    static func crossOrigin(_ request: Request) -> APIError? {
+    static func throttled(_ seconds: Int) -> Response {
+        var response = APIError(.tooManyRequests, "too many wrong tokens from this address: try again in \(seconds) s.", exitStatus: .tempFail).response
+        response.headers[.retryAfter] = String(seconds)
+        return response
+    }
+
+    /// A browser names the page that sent a request in Origin (and Sec-Fetch-Site); it must be
+    /// ours. A request that comes with the session cookie must name it: the browser attaches the
+    /// cookie whoever's page asks, and only Origin tells.
+    static func crossOrigin(_ request: Request, identity: KioskIdentity?) -> APIError? {
         if request.headers[HTTPField.Name("Sec-Fetch-Site")!] == "cross-site" {
             return APIError(.forbidden, "requests from other sites are refused.", exitStatus: .noPermission)
         }
-        guard let origin = request.headers[.origin] else { return nil }
+        guard let origin = request.headers[.origin] else {
+            if identity?.via == .cookie {
+                return APIError(.forbidden, "a request with the kiosk's session cookie must say where it comes from (Origin); use the kiosk's own page, or send Authorization: Bearer TOKEN instead of the cookie.",
+                                exitStatus: .noPermission)
+            }
+            return nil
+        }
         let host = request.head.authority ?? ""
         let originHost = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? ""
         if origin == "null" || originHost.lowercased() != host.lowercased() {
@@ -60,11 +101,9 @@ struct KioskGuard<Context: RequestContext>: RouterMiddleware {
         return nil
     }
 
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for i in x.indices { difference |= x[i] ^ y[i] }
-        return difference == 0
+    /// Whether the browser reached the page over TLS: through a proxy on this machine that says so
+    /// (`X-Forwarded-Proto: https`; nobody else is believed).
+    static func overTLS(_ request: Request, client: ClientAddress) -> Bool {
+        client.isLoopback && request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https"
     }
 }

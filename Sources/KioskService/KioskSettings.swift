@@ -18,8 +18,14 @@ package struct KioskSettings: Sendable {
     package var device: String?
     package var seconds: Double
     package var countdown: Int
-    /// Required on every API request when set; always set when listening beyond loopback.
+    /// The operator's token: every route (the booth's, moderation, the feed, metrics). Required on
+    /// every API request when set; always set when listening beyond loopback.
     package var token: String?
+    /// The booth's token: the guest page's routes only. nil: the booth uses the operator's.
+    package var boothToken: String?
+    /// Connections kept open at once from other machines (loopback is not counted), and from one address.
+    package var maxConnections = 512
+    package var maxConnectionsPerClient = 32
     package var workspace: ShotWorkspace
     /// Host names (beyond the listen address, localhost, this machine's name and IP literals) the
     /// page and API answer to: `kiosk.hosts`. Any other Host is refused (DNS rebinding).
@@ -41,7 +47,7 @@ package struct KioskSettings: Sendable {
     package var previewIdleSeconds = 10.0
 
     package init(host: String = "127.0.0.1", port: Int = 8080, device: String? = nil, seconds: Double = 15,
-                countdown: Int = 3, token: String? = nil, workspace: ShotWorkspace, hosts: [String] = [],
+                countdown: Int = 3, token: String? = nil, boothToken: String? = nil, workspace: ShotWorkspace, hosts: [String] = [],
                 audio: AudioChoice = .auto) {
         self.hosts = hosts
         self.audio = audio
@@ -51,6 +57,7 @@ package struct KioskSettings: Sendable {
         self.seconds = seconds
         self.countdown = countdown
         self.token = token
+        self.boothToken = boothToken
         self.workspace = workspace
     }
 
@@ -97,30 +104,20 @@ package struct KioskSettings: Sendable {
         }
         workspace = ShotWorkspace(root: configuration.workspaceDirectory)
 
-        var token = values["kiosk.token"].flatMap { $0.isEmpty ? nil : $0 }
-        if let file = values["kiosk.token_file"] ?? configuration.credentialFile("kiosk-token") {
-            // As for the S3 keys: a token others can read is no secret. systemd's own credential
-            // directory is private to the service, whatever the file's mode.
-            var info = stat()
-            if !configuration.isSystemdCredential(file), stat(file, &info) == 0, info.st_mode & 0o077 != 0 {
-                throw RecorderError("the kiosk token file \(file) is readable by other users (mode \(String(info.st_mode & 0o777, radix: 8))). Run: chmod 600 \(file)",
-                                    exitStatus: .config)
-            }
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw RecorderError("cannot read the kiosk token file \(file). Create it (one line, at least 16 characters) or fix its permissions.",
-                                    exitStatus: .config)
-            }
-            let trimmed = text.trimmed()
-            // An empty file (the unit installs one) means no token: loopback only.
-            token = trimmed.isEmpty ? nil : trimmed
+        let token = try Self.readToken(configuration, key: "kiosk.token", file: "kiosk.token_file", credential: "kiosk-token", role: "operator")
+        let boothToken = try Self.readToken(configuration, key: "kiosk.booth_token", file: "kiosk.booth_token_file", credential: "kiosk-booth-token", role: "booth")
+        if let token, let boothToken, token == boothToken {
+            throw RecorderError("the booth's token and the operator's token are the same: the booth's screen would be able to do everything the operator can. Give the booth its own (head -c 24 /dev/urandom | base64 > the kiosk.booth_token_file).",
+                                exitStatus: .config)
         }
-        if let token {
-            guard RecorderConfiguration.isValidToken(token) else {
-                throw RecorderError("the kiosk token must be at least 16 printable ASCII characters without spaces. Make one with: head -c 24 /dev/urandom | base64",
-                                    exitStatus: .config)
-            }
+        if boothToken != nil && token == nil {
+            throw RecorderError("a booth token is set but no operator token: nobody could reach the operator page or moderate. Set kiosk.token_file too (systemd: LoadCredential=kiosk-token:FILE).",
+                                exitStatus: .config)
         }
         self.token = token
+        self.boothToken = boothToken
+        maxConnections = Int(try configuration.number("kiosk.max_connections"))
+        maxConnectionsPerClient = Int(try configuration.number("kiosk.max_connections_per_client"))
         // As a Host header is compared: lower case, no port, no trailing dot.
         hosts = (values["kiosk.hosts"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map { entry in
             var name = Substring(entry.lowercased())
@@ -132,6 +129,36 @@ package struct KioskSettings: Sendable {
             throw RecorderError("kiosk.listen = \(listen) is reachable from other machines, and no API token is set. Set kiosk.token_file (systemd: LoadCredential=kiosk-token:FILE), or listen on 127.0.0.1.",
                                 exitStatus: .config)
         }
+    }
+
+    /// A token from its setting (`key`) or its file (`file`, or systemd's credential `credential`);
+    /// nil when neither is set or the file is empty (the unit installs an empty one). Refuses a file
+    /// others can read and a token that is easy to guess.
+    static func readToken(_ configuration: RecorderConfiguration, key: String, file fileKey: String, credential: String,
+                          role: String) throws(RecorderError) -> String? {
+        let values = configuration.values
+        var token = values[key].flatMap { $0.isEmpty ? nil : $0 }
+        var origin = configuration.origin(key)
+        if let file = values[fileKey] ?? configuration.credentialFile(credential) {
+            // As for the S3 keys: a token others can read is no secret. systemd's own credential
+            // directory is private to the service, whatever the file's mode.
+            var info = stat()
+            if !configuration.isSystemdCredential(file), stat(file, &info) == 0, info.st_mode & 0o077 != 0 {
+                throw RecorderError("the \(role)'s token file \(file) is readable by other users (mode \(String(info.st_mode & 0o777, radix: 8))). Run: chmod 600 \(file)",
+                                    exitStatus: .config)
+            }
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw RecorderError("cannot read the \(role)'s token file \(file). Create it (head -c 24 /dev/urandom | base64 > \(file); chmod 600 \(file)) or fix its permissions.",
+                                    exitStatus: .config)
+            }
+            let trimmed = text.trimmed()
+            token = trimmed.isEmpty ? nil : trimmed
+            origin = file
+        }
+        if let token, let problem = TokenStrength.problem(token) {
+            throw RecorderError("the \(role)'s token (from \(origin)) \(problem)", exitStatus: .config)
+        }
+        return token
     }
 
     static func parseListen(_ text: String) -> (String, Int)? { RecorderConfiguration.parseListen(text) }
@@ -180,11 +207,8 @@ package struct KioskSettings: Sendable {
             while let entry = next?.pointee {
                 next = entry.ifa_next
                 guard let address = entry.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
-                var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-                address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
-                    var raw = ipv4.pointee.sin_addr
-                    _ = inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
-                }
+                var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+                guard getnameinfo(address, socklen_t(MemoryLayout<sockaddr_in>.size), &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
                 let name = String(cString: text)
                 if !name.isEmpty && !name.hasPrefix("127.") { addresses.append(url(name)) }
             }

@@ -8,21 +8,23 @@ import SystemSupport
 
 /// The pages and what watches the kiosk: `/` (guests), `/admin` (the operator), `/healthz` and `/metrics`.
 enum ServiceRoutes {
-    static func collection(_ kiosk: Kiosk) -> RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    static func collection(_ kiosk: Kiosk) -> GuardedRoutes {
+        let routes = GuardedRoutes()
 
-        // The guest's page, in the booth's language, and the operator's.
+        // The pages are shells: they hold no data, and fetch it through the API with a token.
         let guestPage = GuestPage.html(language: kiosk.settings.booth.language)
-        routes.get("/") { _, _ in page(guestPage) }
-        routes.get("/admin") { _, _ in page(OperatorPage.html) }
+        routes.get("/", .public, "the booth's page (its data needs the booth's token)") { _, _ in page(guestPage) }
+        routes.get("/admin", .public, "the operator's page (its data needs the operator's token)") { _, _ in page(OperatorPage.html) }
 
-        routes.get("/healthz") { _, _ in
+        // Monitors ask without a token: they learn ok or not ok. The operator also learns why.
+        routes.get("/healthz", .public, "ok or not ok (200 or 503); the reasons for the operator's token") { _, context in
             let problems = await kiosk.problems()
-            return KioskAPI.encoded(KioskAPI.Health(healthy: problems.isEmpty, reasons: problems.isEmpty ? nil : problems),
-                           status: problems.isEmpty ? .ok : .serviceUnavailable)
+            let reasons = context.identity?.role == .operator && !problems.isEmpty ? problems : nil
+            return KioskAPI.encoded(KioskAPI.Health(healthy: problems.isEmpty, reasons: reasons),
+                                    status: problems.isEmpty ? .ok : .serviceUnavailable)
         }
 
-        routes.get("/metrics") { _, _ in
+        routes.get("/metrics", .operator, "Prometheus metrics") { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: kiosk.metrics.text())))

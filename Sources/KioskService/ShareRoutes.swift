@@ -8,23 +8,24 @@ import RecorderCore
 /// asked (the link is the capability), nothing lists or names another post, and every link that
 /// opens nothing, whatever the reason, gets the same 404.
 enum ShareRoutes {
-    static func collection(_ kiosk: Kiosk) -> RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    static func collection(_ kiosk: Kiosk) -> GuardedRoutes {
+        let routes = GuardedRoutes()
         let language = kiosk.settings.booth.language
 
-        routes.get(":token") { _, context in
+        routes.get(":token", .public, "a share link's page (the token is the capability)") { _, context in
             let token = context.parameters.get("token") ?? ""
             guard let metadata = await kiosk.library.sharedPost(token: token) else { return gone(language) }
             let expires = kiosk.library.shareExpiry(metadata)
             return page(SharePage.html(metadata, videoPath: "/s/\(token)/video.mp4", expires: expires, language: language))
         }
 
-        routes.get(":token/video.mp4") { request, context in
+        routes.get(":token/video.mp4", .public, "a share link's video (ranges)") { request, context in
             let token = context.parameters.get("token") ?? ""
             guard let metadata = await kiosk.library.sharedPost(token: token) else { return gone(language) }
+            guard let slot = kiosk.limits.videos.take(context.client) else { return kiosk.limits.videos.busy().response }
             var response: Response
             do throws(APIError) {
-                response = try await VideoResponder.response(kiosk.library.playback(metadata), request: request, context: context)
+                response = try await VideoResponder.response(kiosk.library.playback(metadata), request: request, context: context, slot: slot)
             } catch {
                 return gone(language)
             }

@@ -12,19 +12,19 @@ import AudioCapture
 enum ShotRoutes {
     static let boundary = "recorderframe"
 
-    static func collection(_ kiosk: Kiosk) -> RouteCollection<BasicRequestContext> {
-        let routes = RouteCollection(context: BasicRequestContext.self)
+    static func collection(_ kiosk: Kiosk) -> GuardedRoutes {
+        let routes = GuardedRoutes()
 
-        routes.get("status") { _, _ in
+        routes.get("status", .booth, "the kiosk's status: state, current shot, outbox, disk") { _, _ in
             KioskAPI.encoded(await kiosk.status())
         }
 
-        routes.get("sound") { _, _ in
+        routes.get("sound", .booth, "the microphone's level") { _, _ in
             let level = await kiosk.manager.soundLevel(kiosk.settings.audio)
             return KioskAPI.encoded(KioskAPI.SoundLevel(peakDBFS: level?.peakDBFS, rmsDBFS: level?.rmsDBFS))
         }
 
-        routes.get("events") { _, _ in
+        routes.get("events", .booth, "the status as Server-Sent Events, at each change") { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/event-stream"
             headers[.cacheControl] = "no-store"
@@ -34,7 +34,7 @@ enum ShotRoutes {
             return Response(status: .ok, headers: headers, body: ResponseBody(asyncSequence: stream))
         }
 
-        routes.post("shoot") { request, _ in
+        routes.post("shoot", .booth, "starts a shot: {\"seconds\", \"countdown\"}") { request, _ in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let body = try await JSONBody.read(request, allowed: ["seconds", "countdown"])
                 let fields = try body.decode(KioskAPI.ShootFields.self)
@@ -55,7 +55,7 @@ enum ShotRoutes {
             }
         }
 
-        routes.post("stop") { request, _ in
+        routes.post("stop", .booth, "stops the shot under way (or its countdown)") { request, _ in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 _ = try await JSONBody.read(request, allowed: [], optional: true)
                 let stopped = await kiosk.manager.stop()
@@ -63,7 +63,7 @@ enum ShotRoutes {
             }
         }
 
-        routes.post("post") { request, _ in
+        routes.post("post", .booth, "posts the current shot: {\"caption\"}") { request, _ in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let body = try await JSONBody.read(request, allowed: ["caption"])
                 let fields = try body.decode(KioskAPI.PostFields.self)
@@ -81,7 +81,7 @@ enum ShotRoutes {
 
         // A guest's "Delete" in review: {"id": ...} names the shot, so a delete that arrives after
         // the next guest's shot never deletes that one.
-        routes.post("shot/current/discard") { request, _ in
+        routes.post("shot/current/discard", .booth, "deletes the current shot if it is {\"id\"} and not posted") { request, _ in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let body = try await JSONBody.read(request, allowed: ["id"])
                 let fields = try body.decode(KioskAPI.DiscardFields.self)
@@ -95,7 +95,7 @@ enum ShotRoutes {
             }
         }
 
-        routes.get("shot/current/video.mp4") { request, context in
+        routes.get("shot/current/video.mp4", .booth, "the current shot's video, for review (ranges)") { request, context in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 guard let shot = await kiosk.currentShot() else {
                     throw APIError(.notFound, "there is no shot yet: record one first.", exitStatus: .noInput)
@@ -108,11 +108,14 @@ enum ShotRoutes {
         // The live mirror: multipart/x-mixed-replace, one JPEG per camera picture (15 a second at
         // most), which an <img> shows as it comes. It ends when no picture came for 2 s (the page
         // opens it again) or the kiosk stops.
-        routes.get("preview.mjpeg") { _, _ in
+        routes.get("preview.mjpeg", .booth, "the live mirror: one JPEG per camera picture") { _, context in
+            guard let slot = kiosk.limits.mirrors.take(context.client) else { return kiosk.limits.mirrors.busy().response }
             var headers = HTTPFields()
             headers[.contentType] = "multipart/x-mixed-replace; boundary=\(Self.boundary)"
             headers[.cacheControl] = "no-store"
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                // (the place is the viewer's for as long as this runs)
+                _ = slot
                 var serial: UInt64 = 0
                 while let (jpeg, next, age) = await kiosk.nextPreviewJPEG(after: serial) {
                     serial = next
@@ -128,7 +131,7 @@ enum ShotRoutes {
             })
         }
 
-        routes.get("preview.jpg") { _, _ in
+        routes.get("preview.jpg", .booth, "one picture of the camera") { _, _ in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let jpeg = try await kiosk.previewJPEG()
                 var headers = HTTPFields()

@@ -16,10 +16,12 @@ enum VideoResponder {
     /// The most a read sends at once.
     static let chunk = 256 * 1024
 
-    static func response(_ lookup: VideoCache.Lookup, request: Request, context: BasicRequestContext) async throws(APIError) -> Response {
+    /// `slot` (the viewer's place among the video answers) is held until the last byte is written.
+    static func response(_ lookup: VideoCache.Lookup, request: Request, context: KioskRequestContext,
+                         slot: ClientSlots.Slot) async throws(APIError) -> Response {
         switch lookup {
         case .cached(let video):
-            return try await serve(video, request: request, context: context)
+            return try await serve(video, request: request, context: context, slot: slot)
         case .arriving(let arrival):
             // The answer's status waits for the store's: until its first byte has arrived (only a 200's
             // body is written) or the fetch has ended, so a video the store does not have is a 404,
@@ -28,9 +30,9 @@ enum VideoResponder {
                 try? await Task.sleep(for: .milliseconds(10))
             }
             switch arrival.outcome {
-            case .success(let video): return try await serve(video, request: request, context: context)
+            case .success(let video): return try await serve(video, request: request, context: context, slot: slot)
             case .failure(let error): throw APIError(error)
-            case nil: return streamed(arrival, request: request)
+            case nil: return streamed(arrival, request: request, slot: slot)
             }
         }
     }
@@ -39,12 +41,13 @@ enum VideoResponder {
         await BlockingWork.run { (LocalFiles.size(of: arrival.path) ?? 0) > 0 }
     }
 
-    private static func serve(_ video: VideoCache.Video, request: Request, context: BasicRequestContext) async throws(APIError) -> Response {
+    private static func serve(_ video: VideoCache.Video, request: Request, context: KioskRequestContext,
+                              slot: ClientSlots.Slot) async throws(APIError) -> Response {
         if let bytes = video.bytes {
-            return KioskAPI.serveBytes(bytes, contentType: "video/mp4", request: request)
+            return KioskAPI.serveBytes(bytes, contentType: "video/mp4", request: request, slot: slot)
         }
         return try await KioskAPI.serveFile(video.path, contentType: "video/mp4", request: request, context: context,
-                                            missing: "the cached video was removed meanwhile; ask again.")
+                                            missing: "the cached video was removed meanwhile; ask again.", slot: slot)
     }
 
     /// Why a stream stopped short: the store failed, or its bytes did not match the post.
@@ -52,13 +55,14 @@ enum VideoResponder {
         var reason: String
     }
 
-    private static func streamed(_ arrival: VideoCache.Arrival, request: Request) -> Response {
+    private static func streamed(_ arrival: VideoCache.Arrival, request: Request, slot: ClientSlots.Slot) -> Response {
         let (status, headers, range): (HTTPResponse.Status, HTTPFields, ClosedRange<Int>)
         switch KioskAPI.ranged(size: Int(arrival.size), contentType: "video/mp4", request: request) {
         case .done(let response): return response
         case .body(let s, let h, let r): (status, headers, range) = (s, h, r)
         }
         return Response(status: status, headers: headers, body: ResponseBody { writer in
+            _ = slot
             let file = ArrivingFile(arrival)
             defer { file.close() }
             var offset = range.lowerBound

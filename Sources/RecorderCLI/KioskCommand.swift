@@ -10,8 +10,9 @@ struct KioskCommand: AsyncParsableCommand {
         commandName: "kiosk",
         abstract: "Run the kiosk service: a page and an HTTP API to shoot and post, with uploads in the background.",
         discussion: """
-        Open http://127.0.0.1:8080/ (kiosk.listen) in a browser. Listening beyond loopback needs an API token \
-        (kiosk.token_file). Under systemd (Type=notify) it reports READY, STATUS and WATCHDOG; SIGTERM finishes \
+        Open http://127.0.0.1:8080/ (kiosk.listen) in a browser. Listening beyond loopback needs the operator's \
+        token (kiosk.token_file), and the booth's screen may have its own, which can only drive the guest page \
+        (kiosk.booth_token_file). Under systemd (Type=notify) it reports READY, STATUS and WATCHDOG; SIGTERM finishes \
         a shot under way, keeps it, and exits 0.
         """)
 
@@ -29,8 +30,11 @@ struct KioskCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Countdown before a shot, in seconds (kiosk.countdown_seconds, default 3).")
     var countdown: Int?
 
-    @Option(name: .customLong("token-file"), help: ArgumentHelp("File with the API token (kiosk.token_file).", valueName: "file"))
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("File with the operator's token (kiosk.token_file).", valueName: "file"))
     var tokenFile: String?
+
+    @Option(name: .customLong("booth-token-file"), help: ArgumentHelp("File with the booth's token (kiosk.booth_token_file).", valueName: "file"))
+    var boothTokenFile: String?
 
     @Option(name: .long, help: ArgumentHelp("Shot workspace directory (workspace).", valueName: "dir"))
     var workspace: String?
@@ -58,7 +62,7 @@ struct KioskCommand: AsyncParsableCommand {
         var flags = try store.flags()
         let named: [(String, String?)] = [("kiosk.listen", listen), ("kiosk.device", device), ("kiosk.seconds", seconds.map { "\($0.value)" }),
                                           ("kiosk.countdown_seconds", countdown.map(String.init)), ("kiosk.token_file", tokenFile),
-                                          ("workspace", workspace)]
+                                          ("kiosk.booth_token_file", boothTokenFile), ("workspace", workspace)]
         for case let (key, value?) in named { flags[key] = value }
         return flags
     }

@@ -54,9 +54,13 @@ package struct RecorderConfiguration: Sendable {
         "kiosk.device": "the kiosk's camera: auto (default: the first camera, else the test pattern), a /dev path or a by-id name",
         "kiosk.seconds": "length of a kiosk shot in seconds (default 15)",
         "kiosk.countdown_seconds": "countdown before a kiosk shot starts (default 3)",
-        "kiosk.token_file": "file holding the API token (needed when listening beyond loopback; systemd: LoadCredential=kiosk-token)",
+        "kiosk.token_file": "file holding the operator's token (everything: the booth's calls, the operator page, moderation, the feed, metrics; needed when listening beyond loopback; systemd: LoadCredential=kiosk-token)",
+        "kiosk.booth_token_file": "file holding the booth's token (the guest page's calls only: shoot, stop, review, post, discard its own shot, the live mirror, the status; systemd: LoadCredential=kiosk-booth-token); empty or absent: the booth logs in with the operator's token",
+        "kiosk.booth_token": "the booth's token itself (prefer kiosk.booth_token_file)",
+        "kiosk.max_connections": "connections the kiosk keeps open at once from other machines, 16-10000 (default 512; the booth's own browser on loopback is never refused for this)",
+        "kiosk.max_connections_per_client": "connections one address may keep open at once, 4-1000 (default 32)",
         "kiosk.hosts": "more host names the kiosk answers to (comma-separated), beyond the listen address, localhost, this machine's name and IP addresses; any other Host header is refused with 421 (DNS rebinding)",
-        "kiosk.token": "the API token itself (prefer kiosk.token_file, which keeps it out of the configuration)",
+        "kiosk.token": "the operator's token itself (prefer kiosk.token_file, which keeps it out of the configuration)",
         "kiosk.review_seconds": "how long the guest page shows a new clip (Post, Retake, Delete) before it returns to the live camera by itself, 3-600 (default 30)",
         "kiosk.review_unposted": "what happens to a clip nobody posted or deleted when the review times out: keep (default: it stays the current shot, for the operator) or discard",
         "kiosk.language": "the guest page's language: en (default) or de",
@@ -111,6 +115,9 @@ package struct RecorderConfiguration: Sendable {
         "audio.bitrate_kbps": .number(32...320, integer: true),
         "kiosk.countdown_seconds": .number(0...60, integer: true),
         "kiosk.token": .token,
+        "kiosk.booth_token": .token,
+        "kiosk.max_connections": .number(16...10000, integer: true),
+        "kiosk.max_connections_per_client": .number(4...1000, integer: true),
         "kiosk.review_seconds": .number(3...600, integer: true),
         "kiosk.review_unposted": .choice(["keep", "discard"]),
         "kiosk.language": .choice(["en", "de"]),
@@ -132,6 +139,7 @@ package struct RecorderConfiguration: Sendable {
         "kiosk.hosts": "", "kiosk.review_seconds": "30", "kiosk.review_unposted": "keep", "kiosk.language": "en", "kiosk.trigger_key": "",
         "kiosk.trigger": "", "kiosk.trigger_match": "button|switch|pedal|foot", "kiosk.attract_seconds": "0", "kiosk.countdown_sound": "off",
         "kiosk.preview_idle_seconds": "10", "share.expires_hours": "168",
+        "kiosk.max_connections": "512", "kiosk.max_connections_per_client": "32",
     ]
 
     /// One thing wrong with the configuration, and where: "file:line", an environment variable's
@@ -368,10 +376,7 @@ package struct RecorderConfiguration: Sendable {
             return parseListen(value) == nil
                 ? "must be HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080, with a port from 1 to 65535." : nil
         case .token:
-            guard value.isEmpty || isValidToken(value) else {
-                return "must be at least 16 printable ASCII characters without spaces. Make one with: head -c 24 /dev/urandom | base64"
-            }
-            return nil
+            return value.isEmpty ? nil : TokenStrength.problem(value)
         case .frameSize:
             guard let size = FrameSize(parsing: value), (16...8192).contains(size.width), (16...8192).contains(size.height) else {
                 return "must be WIDTHxHEIGHT with each from 16 to 8192, e.g. 1280x720."
@@ -395,11 +400,6 @@ package struct RecorderConfiguration: Sendable {
         case "false", "no", "0", "off": false
         default: nil
         }
-    }
-
-    /// An API token: 16 or more printable ASCII characters, no spaces.
-    package static func isValidToken(_ token: String) -> Bool {
-        token.count >= 16 && token.utf8.allSatisfy { $0 >= 0x21 && $0 < 0x7f }
     }
 
     /// "127.0.0.1:8080", "[::1]:8080", "0.0.0.0:80", "localhost:8080" as host and port.
@@ -485,6 +485,7 @@ package struct RecorderConfiguration: Sendable {
         case "author_id": return author.id
         case "author_name": return author.name
         case "kiosk.token_file": return credentialFile("kiosk-token")
+        case "kiosk.booth_token_file": return credentialFile("kiosk-booth-token")
         default: return Self.defaults[key]
         }
     }

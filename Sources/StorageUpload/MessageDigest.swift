@@ -49,8 +49,8 @@ struct MessageDigest: ~Copyable {
 }
 
 /// HMAC-SHA256 (RFC 2104) through libcrypto's one-shot `HMAC`: SigV4's signing key and signature.
-enum HMACSHA256 {
-    static func mac(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
+package enum HMACSHA256 {
+    package static func mac(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let done = key.withUnsafeBytes { k in

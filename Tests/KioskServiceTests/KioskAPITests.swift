@@ -178,7 +178,9 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         await fixture.start()
         fixture.tickCameraLoop()
         try await fixture.application().test(.router) { client in
-            for (path, methods) in KioskAPI.routes where methods.contains(.get) {
+            let routes = KioskAPI.router(fixture.kiosk).routes
+            for route in routes where route.method == "GET" {
+                let path = route.path
                 let uri = path.replacingOccurrences(of: ":file", with: "nosuchpost.mp4")
                 try await client.execute(uri: uri, method: .head) { response in
                     // Only what names a post may be missing (no such post, no shot yet, no such share
@@ -450,15 +452,29 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
             try await client.execute(uri: "/api/status", method: .get, headers: [.authorization: "Bearer \(token)"]) {
                 #expect($0.status == .ok)
             }
-            try await client.execute(uri: "/api/status", method: .get, headers: [.cookie: "a=b; recorder_token=\(token)"]) {
+            // A browser logs in once; the server sets the cookie (HttpOnly, SameSite=Strict), which is
+            // not the token.
+            var cookie = ""
+            try await client.execute(uri: "/login", method: .post, headers: jsonHeaders, body: body(#"{"token": "\#(token)"}"#)) { response in
+                #expect(response.status == .ok)
+                #expect(object(response)["role"] as? String == "operator")
+                let set = response.headers[.setCookie] ?? ""
+                #expect(set.contains("HttpOnly") && set.contains("SameSite=Strict") && set.contains("Path=/") && !set.contains(token), "\(set)")
+                cookie = String(set.split(separator: ";")[0])
+            }
+            try await client.execute(uri: "/api/status", method: .get, headers: [.cookie: "a=b; \(cookie)"]) {
                 #expect($0.status == .ok)
+            }
+            // The old way (the token itself in a cookie the page wrote) is no credential.
+            try await client.execute(uri: "/api/status", method: .get, headers: [.cookie: "recorder_token=\(token)"]) {
+                #expect($0.status == .unauthorized)
             }
             // The page and the health check stay open (the page asks for the token; systemd and probes need health).
             try await client.execute(uri: "/", method: .get) { #expect($0.status == .ok) }
             fixture.tickCameraLoop()
             try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
             // Another site's page cannot drive the kiosk, even with the cookie the browser would attach.
-            var crossSite: HTTPFields = [.contentType: "application/json", .cookie: "recorder_token=\(token)", .origin: "http://evil.example"]
+            var crossSite: HTTPFields = [.contentType: "application/json", .cookie: cookie, .origin: "http://evil.example"]
             try await client.execute(uri: "/api/stop", method: .post, headers: crossSite, body: body("{}")) { response in
                 #expect(response.status == .forbidden)
                 #expect((object(response)["error"] as? String)?.contains("another origin") == true)
@@ -466,6 +482,14 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
             crossSite[.origin] = nil
             crossSite[HTTPField.Name("Sec-Fetch-Site")!] = "cross-site"
             try await client.execute(uri: "/api/shoot", method: .post, headers: crossSite, body: body("{}")) { #expect($0.status == .forbidden) }
+            // With the cookie, a POST must say where it comes from; with the bearer token it need not.
+            crossSite[HTTPField.Name("Sec-Fetch-Site")!] = nil
+            try await client.execute(uri: "/api/stop", method: .post, headers: crossSite, body: body("{}")) { response in
+                #expect(response.status == .forbidden)
+                #expect((object(response)["error"] as? String)?.contains("Origin") == true)
+            }
+            try await client.execute(uri: "/api/stop", method: .post, headers: [.contentType: "application/json", .authorization: "Bearer \(token)"],
+                                     body: body("{}")) { #expect($0.status == .ok) }
             #expect(await fixture.kiosk.manager.recordState == .idle)
         }
     }

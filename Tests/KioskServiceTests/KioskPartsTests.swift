@@ -159,8 +159,31 @@ final class NotifySocket {
         #expect { try settings(["kiosk.listen": "0.0.0.0:8080", "kiosk.token": "short"]) } throws: { error in
             (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("token") } == true
         }
-        let open = try settings(["kiosk.listen": "0.0.0.0:8080"], environment: ["RECORDER_KIOSK_TOKEN": "0123456789abcdef0123"])
-        #expect(open.token == "0123456789abcdef0123")
+        // Fewer than 128 bits is refused at start: 20 hex digits (80 bits), a long repeated pattern.
+        for weak in ["0123456789abcdef0123", String(repeating: "ab", count: 40), "Passw0rd!Passw0rd!"] {
+            #expect { try settings(["kiosk.listen": "0.0.0.0:8080"], environment: ["RECORDER_KIOSK_TOKEN": weak]) } throws: { error in
+                (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("too easy to guess") && $0.message.contains("/dev/urandom") } == true
+            }
+        }
+        // What the advice makes passes, + and / included; so does `openssl rand -hex 16` (128 bits).
+        let base64 = "Xk3+q9/Lw2ZtR8vB0aYcN1pE4sHfJ6uD"
+        let open = try settings(["kiosk.listen": "0.0.0.0:8080"], environment: ["RECORDER_KIOSK_TOKEN": base64])
+        #expect(open.token == base64)
+        #expect(try settings(["kiosk.listen": "0.0.0.0:8080", "kiosk.token": "9f86d081884c7d659a2feaa0c55ad015"]).token != nil)
+        #expect(TokenStrength.estimatedBits(base64) >= 190 && TokenStrength.estimatedBits("0123456789abcdef0123") == 80)
+    }
+
+    @Test func twoRolesTwoTokens() throws {
+        let booth = "booth-Qh7vK2mZ9xR4tW8pL3nB6yF1"
+        let both = try settings(["kiosk.listen": "0.0.0.0:8080", "kiosk.token": "operator-Jd8sH3kL9qW2eR5tY7uI0pA4", "kiosk.booth_token": booth])
+        #expect(both.boothToken == booth)
+        // The same token twice would give the booth the operator's powers.
+        #expect { try settings(["kiosk.token": booth, "kiosk.booth_token": booth]) } throws: { error in
+            (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("the same") } == true
+        }
+        #expect { try settings(["kiosk.booth_token": booth]) } throws: { error in
+            (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("no operator token") } == true
+        }
     }
 
     @Test func tokenFromSystemdCredentials() throws {

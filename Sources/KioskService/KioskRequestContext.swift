@@ -1,0 +1,82 @@
+package import Hummingbird
+package import NIOCore
+
+/// The kiosk's request context: the client's address (for the per-client limits and the login
+/// throttle) and who the request is, as `KioskGuard` found from its token.
+package struct KioskRequestContext: RequestContext, RemoteAddressRequestContext {
+    package var coreContext: CoreRequestContextStorage
+    package let remoteAddress: SocketAddress?
+    /// Set by `KioskGuard` before any route runs: nil when the request presented no valid token.
+    package var identity: KioskIdentity?
+
+    package init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// The client as the limits count it: its IP address (an IPv6 one by its /64, which one
+    /// machine usually holds whole), or "unknown".
+    var client: ClientAddress { ClientAddress(remoteAddress) }
+}
+
+/// A valid token a request presented, and how it came.
+package struct KioskIdentity: Sendable, Equatable {
+    package var role: KioskRole
+    package var via: Via
+
+    package enum Via: Sendable, Equatable {
+        /// `Authorization: Bearer`: a program (curl, a monitor); no browser attaches it by itself.
+        case bearer
+        /// The session cookie the kiosk set at `/login`: a browser, which attaches it to requests
+        /// other sites' pages make too, so such a POST must also show it comes from our page.
+        case cookie
+        /// No token is configured: the kiosk listens on loopback only, and whoever reaches it is
+        /// this machine's own user.
+        case loopbackOnly
+    }
+}
+
+/// A client's address as the limits count it.
+package struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
+    package let key: String
+    /// The address is this machine's own (127.0.0.0/8, ::1): the booth's screen.
+    package let isLoopback: Bool
+
+    package init(_ address: SocketAddress?) {
+        switch address {
+        case .v4(let v4)?:
+            let ip = v4.host
+            key = ip
+            isLoopback = ip.hasPrefix("127.")
+        case .v6(let v6)?:
+            let ip = v6.host
+            if ip.lowercased().hasPrefix("::ffff:") {
+                let mapped = String(ip.dropFirst(7))
+                key = mapped
+                isLoopback = mapped.hasPrefix("127.")
+            } else {
+                // One machine gets a whole /64; counting per address would let it take 2^64 shares.
+                key = Self.prefix64(ip) + "::/64"
+                isLoopback = ip == "::1"
+            }
+        default:
+            key = "unknown"
+            isLoopback = false
+        }
+    }
+
+    package var description: String { key }
+
+    /// The first four groups of an IPv6 address's text.
+    static func prefix64(_ ip: String) -> String {
+        var groups: [Substring] = []
+        let halves = ip.split(separator: "::", maxSplits: 1, omittingEmptySubsequences: false)
+        let head = halves.first.map { $0.split(separator: ":", omittingEmptySubsequences: true) } ?? []
+        let tail = halves.count > 1 ? halves[1].split(separator: ":", omittingEmptySubsequences: true) : []
+        groups = head
+        if halves.count > 1 {
+            groups += Array(repeating: "0", count: max(0, 8 - head.count - tail.count)) + tail
+        }
+        return groups.prefix(4).joined(separator: ":").lowercased()
+    }
+}
