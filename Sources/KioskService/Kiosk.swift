@@ -292,6 +292,7 @@ package final class Kiosk: Sendable {
             try await BlockingWork.run { () throws(RecorderError) in try enqueuer.enqueue(try enqueuer.plan(caption: caption)) }
         }
         metrics.postQueued()
+        library.shareTokens.learn(token: item.metadata.shareToken, id: item.metadata.id)
         queued.withLock { list in
             let dayAgo = ContinuousClock.now - .seconds(86_400)
             list = list.filter { $0.at > dayAgo }.suffix(49) + [(item.metadata.id, ContinuousClock.now)]

@@ -18,18 +18,24 @@ package final class KioskLibrary: Sendable {
     let cache: VideoCache
     /// Where share links point (the kiosk's share page among them).
     let share: ShareLinks
-    /// Share tokens to post ids, learnt from the posts' metadata (`sharedPost(token:)`).
-    private let shareTokens = Mutex<(ids: [String: String], scannedAt: ContinuousClock.Instant?)>(([:], nil))
+    /// Share tokens to post ids (`sharedPost(token:)`).
+    let shareTokens = ShareTokenIndex()
 
     package init(store: any StorageBackend, cache: VideoCache, share: ShareLinks = ShareLinks()) {
         feed = PostFeed(store: store)
         self.cache = cache
         self.share = share
+        // The tokens of the posts whose links can still open, learnt once, in the background.
+        Self.storeWork.submit { [self] in self.learnTokens(newerThan: Date().addingTimeInterval(-Double(share.expiresSeconds))) }
     }
 
-    /// Gallery page `number` (1 = newest).
+    /// Gallery page `number` (1 = newest), with every share link checked (`shown(_:)`).
     func page(_ number: Int) async throws(APIError) -> FeedPage {
-        try await offPool { () throws(RecorderError) in try self.feed.page(number, size: Self.pageSize) }
+        var page = try await offPool { () throws(RecorderError) in try self.feed.page(number, size: Self.pageSize) }
+        for index in page.entries.indices where page.entries[index].shareURL.map({ !share.isOurs($0, store: feed.store) }) == true {
+            (page.entries[index].shareURL, page.entries[index].shareExpiresAt) = (nil, nil)
+        }
+        return page
     }
 
     /// A post's poster (`thumbs/<id>.jpg`, a small JPEG, read whole); a hidden post's is not shown.
@@ -85,6 +91,7 @@ package final class KioskLibrary: Sendable {
     func delete(id: String) async throws(APIError) {
         try await offPool { () throws(RecorderError) in
             try self.feed.delete(id: id)
+            self.shareTokens.forget(id: id)
             self.cache.remove(url: self.feed.store.url(forKey: PostMetadata.videoKey(id: id)))
         }
     }
@@ -96,10 +103,14 @@ package final class KioskLibrary: Sendable {
         try await offPool { () throws(RecorderError) -> (url: String, expiresAt: String?)? in
             let metadata = try self.feed.metadata(id: id)
             guard !self.feed.isHidden(metadata) else { throw RecorderError("post \(id) is hidden by the operator.", exitStatus: .noInput) }
-            if let token = metadata.shareToken { self.shareTokens.withLock { $0.ids[token] = id } }
-            if let url = metadata.shareURL { return (url, metadata.shareExpiresAt) }
-            guard let token = metadata.shareToken, let base = self.share.pageBase else { return nil }
-            return (base + "/s/" + token, RFC3339.string(self.shareExpiry(metadata)))
+            self.shareTokens.learn(token: metadata.shareToken, id: id)
+            // A link from the store is shown only if it points where this kiosk's links point;
+            // anything else (a store others can write to) is made anew.
+            if let url = metadata.shareURL, self.share.isOurs(url, store: self.feed.store) { return (url, metadata.shareExpiresAt) }
+            guard let link = self.share.link(id: id, key: PostMetadata.videoKey(id: id), token: metadata.shareToken, store: self.feed.store) else { return nil }
+            // This kiosk's own page opens for share.expires_hours from the post's making.
+            if let base = self.share.pageBase, link.url.hasPrefix(base + "/s/") { return (link.url, RFC3339.string(self.shareExpiry(metadata))) }
+            return link
         }
     }
 
@@ -110,8 +121,9 @@ package final class KioskLibrary: Sendable {
         guard ShareToken.isValid(token) else { return nil }
         return await Self.storeWork.run { () -> PostMetadata? in
             if let metadata = self.lookUp(token, now: now) { return metadata }
-            guard self.rescanDue() else { return nil }
-            self.shareTokens.withLock { $0.ids = self.tokensInTheFeed() }
+            // Not known: a post another kiosk just sent? Only the newest are read, at most every 30 s.
+            guard self.shareTokens.id(forToken: token) == nil, self.shareTokens.refreshDue() else { return nil }
+            self.learnTokens(newest: 100)
             return self.lookUp(token, now: now)
         }
     }
@@ -124,34 +136,28 @@ package final class KioskLibrary: Sendable {
     }
 
     private func lookUp(_ token: String, now: Date) -> PostMetadata? {
-        guard let id = shareTokens.withLock({ $0.ids[token] }),
+        guard let id = shareTokens.id(forToken: token),
               let metadata = try? feed.metadata(id: id), let stored = metadata.shareToken,
               ShareToken.equal(stored, token),
               shareExpiry(metadata) > now, !feed.isHidden(metadata) else { return nil }
         return metadata
     }
 
-    /// A token this kiosk has not seen sends it through the feed once; wrong tokens may ask again
-    /// only every 10 s, so guessing costs the store nothing more.
-    private func rescanDue() -> Bool {
-        shareTokens.withLock { index in
-            let now = ContinuousClock.now
-            if let last = index.scannedAt, now - last < .seconds(10) { return false }
-            index.scannedAt = now
-            return true
-        }
-    }
-
-    private func tokensInTheFeed() -> [String: String] {
-        var ids: [String: String] = [:]
-        var page = try? feed.page(1, size: 100)
+    /// Learns the tokens of the feed's posts newest first, reading only posts not read before,
+    /// until one older than `newerThan` or `newest` posts.
+    func learnTokens(newerThan oldest: Date? = nil, newest limit: Int = .max) {
+        var seen = 0
+        var page = try? feed.page(1, size: min(100, limit))
         while let current = page {
             for entry in current.entries {
-                if let token = (try? feed.metadata(id: entry.id))?.shareToken { ids[token] = entry.id }
+                seen += 1
+                if let oldest, let created = RFC3339.date(entry.createdAt), created < oldest { return }
+                guard !shareTokens.isKnown(entry.id) else { continue }
+                if let metadata = try? feed.metadata(id: entry.id) { shareTokens.learn(token: metadata.shareToken, id: entry.id) }
             }
+            guard seen < limit else { return }
             page = current.next.flatMap { try? feed.page(after: $0, size: 100) }
         }
-        return ids
     }
 
     /// The hidden posts, newest first (the first 100).

@@ -43,14 +43,13 @@ package struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
     package let isLoopback: Bool
 
     package init(_ address: SocketAddress?) {
-        switch address {
-        case .v4(let v4)?:
-            let ip = v4.host
+        // (`ipAddress` is the address's numeric text; `host` would be the name it was made from, often empty)
+        switch (address?.protocol, address?.ipAddress) {
+        case (.inet?, let ip?):
             key = ip
             isLoopback = ip.hasPrefix("127.")
-        case .v6(let v6)?:
-            let ip = v6.host
-            if ip.lowercased().hasPrefix("::ffff:") {
+        case (.inet6?, let ip?):
+            if ip.lowercased().hasPrefix("::ffff:") && ip.contains(".") {
                 let mapped = String(ip.dropFirst(7))
                 key = mapped
                 isLoopback = mapped.hasPrefix("127.")

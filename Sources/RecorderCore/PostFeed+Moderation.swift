@@ -73,10 +73,16 @@ extension PostFeed {
         }
     }
 
-    /// Whether an operator hid the post (its index object is in `feed-hidden/`). One request.
+    /// Whether an operator hid the post (its index object is in `feed-hidden/`). One request. A
+    /// store that cannot answer counts as hiding it: a post is shown only when the store says it
+    /// may be.
     package func isHidden(_ metadata: PostMetadata) -> Bool {
         let visible = Self.indexKey(id: metadata.id, createdAt: metadata.createdAt)
-        return (try? store.stat(key: Self.hiddenFolder + visible.dropFirst(Self.folder.count))) != nil
+        do throws(StorageError) {
+            return try store.stat(key: Self.hiddenFolder + visible.dropFirst(Self.folder.count)) != nil
+        } catch {
+            return true
+        }
     }
 
     /// The hidden posts, newest first (at most `size`), for the operator to show again or delete.

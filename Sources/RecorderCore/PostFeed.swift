@@ -132,10 +132,11 @@ package struct PostFeed: Sendable {
         }
         do throws(RecorderError) {
             let metadata = try PostMetadata.decode(Data(bytes))
-            guard metadata.id == id, PostID.isValid(metadata.id), metadata.sha256.count == 64 else {
+            guard metadata.id == id, PostID.isValid(metadata.id), metadata.sha256.count == 64,
+                  metadata.sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
                 throw RecorderError("", exitStatus: .dataError)
             }
-            return metadata
+            return metadata.trusted(in: store)
         } catch {
             throw RecorderError("post \(id)'s metadata (\(PostMetadata.metadataKey(id: id))) is damaged, so its video cannot be checked. Re-post the video, or repair the document in the store.",
                                 exitStatus: .dataError)
@@ -185,8 +186,12 @@ package struct PostFeed: Sendable {
             entry.author = metadata.author.name
             entry.sha256 = metadata.sha256
             (entry.shareURL, entry.shareExpiresAt) = (metadata.shareURL, metadata.shareExpiresAt)
-            (entry.thumbnailKey, entry.thumbnailURL) = (metadata.thumbnailKey, metadata.thumbnailURL)
             if metadata.id != id { entry.problem = "metadata damaged: it names post \(metadata.id)" }
+            // Where the poster is comes from the id, never from the document.
+            if metadata.thumbnailKey != nil {
+                let key = PostMetadata.thumbnailKey(id: id)
+                (entry.thumbnailKey, entry.thumbnailURL) = (key, store.url(forKey: key))
+            }
         } catch {
             entry.problem = "metadata damaged: not a post's JSON document"
         }

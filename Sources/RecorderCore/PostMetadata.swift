@@ -1,4 +1,5 @@
 package import FoundationEssentials
+package import StorageUpload
 internal import SystemSupport
 
 /// The JSON document stored beside each posted video (`posts/<id>.json` next to `videos/<id>.mp4`).
@@ -58,6 +59,26 @@ package struct PostMetadata: Sendable, Codable, Equatable {
     package static func videoKey(id: String) -> String { "videos/\(id).mp4" }
     package static func metadataKey(id: String) -> String { "posts/\(id).json" }
     package static func thumbnailKey(id: String) -> String { "thumbs/\(id).jpg" }
+
+    /// The metadata as read from a store, with nothing in it believed that says where to find
+    /// something: the keys and addresses are made again from the (checked) id, a poster's key only
+    /// when the document says there is one, and a share token only when it has a token's form. A
+    /// store anyone else can write to cannot make the kiosk read `../../run/credentials/...`.
+    package func trusted(in store: any StorageBackend) -> PostMetadata {
+        var metadata = self
+        metadata.video = "\(id).mp4"
+        metadata.key = Self.videoKey(id: id)
+        metadata.metadataKey = Self.metadataKey(id: id)
+        metadata.url = store.url(forKey: metadata.key)
+        if thumbnailKey != nil {
+            metadata.thumbnailKey = Self.thumbnailKey(id: id)
+            metadata.thumbnailURL = store.url(forKey: Self.thumbnailKey(id: id))
+        } else {
+            metadata.thumbnailURL = nil
+        }
+        if let token = shareToken, !ShareToken.isValid(token) { metadata.shareToken = nil }
+        return metadata
+    }
 
     /// Gives the post another id (after a name collision in the store) and the matching keys and URL.
     mutating func rename(to newID: String, url: String) {

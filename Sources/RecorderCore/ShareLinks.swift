@@ -32,6 +32,29 @@ package struct ShareLinks: Sendable {
         self.init(baseURL: template, expiresSeconds: Int((hours * 3600).rounded()), pageBase: pageBase)
     }
 
+    /// Whether `url` (a share link read from a store, which anyone with write access to it could
+    /// have put there) points where this configuration's links point: the template's fixed start,
+    /// this kiosk's share page, or the store's own address (a presigned link). Only such a link is
+    /// shown to a guest; another is made anew.
+    package func isOurs(_ url: String, store: any StorageBackend) -> Bool {
+        var starts: [String] = []
+        if let baseURL { starts.append(String(baseURL[..<(baseURL.firstIndex(of: "{") ?? baseURL.endIndex)])) }
+        if let pageBase { starts.append(pageBase + "/s/") }
+        let storeBase = store.url(forKey: "")
+        if storeBase.hasPrefix("https://") || storeBase.hasPrefix("http://") { starts.append(storeBase) }
+        // The whole origin must match too, not only a name that begins the same (cdn.example.com.evil.org).
+        return starts.contains { start in url.hasPrefix(start) && Self.origin(start) != nil && Self.origin(url) == Self.origin(start) }
+    }
+
+    /// `scheme://host[:port]` of an address, lowercased; nil when it has none.
+    static func origin(_ url: String) -> String? {
+        guard let scheme = url.firstRange(of: "://") else { return nil }
+        let rest = url[scheme.upperBound...]
+        let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+        guard end > rest.startIndex else { return nil }
+        return url[..<end].lowercased()
+    }
+
     /// The link to post `id`'s video (`key`, without the store's prefix) in `store`, and when it
     /// stops working (RFC 3339; nil: it does not expire); nil when there can be none. `token` is the
     /// post's share token (`PostMetadata.shareToken`), for a link to a share page.

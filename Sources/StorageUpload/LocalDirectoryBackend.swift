@@ -24,7 +24,13 @@ package struct LocalDirectoryBackend: StorageBackend {
 
     package var destination: StoreDestination { .local(path: root, prefix: prefix) }
 
-    func path(forKey key: String) -> String { "\(root)/\(prefix)\(key)" }
+    /// Where `key` lives: always inside the root. A `..` in a key (a store document can name any key)
+    /// is a file name here, never a step out of the store.
+    func path(forKey key: String) -> String {
+        let inside = (prefix + key).split(separator: "/", omittingEmptySubsequences: false)
+            .map { $0 == ".." ? "%2E%2E" : String($0) }.joined(separator: "/")
+        return "\(root)/\(inside)"
+    }
 
     package func url(forKey key: String) -> String {
         URL(filePath: path(forKey: key), directoryHint: .notDirectory).absoluteString

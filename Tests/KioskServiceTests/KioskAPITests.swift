@@ -16,7 +16,7 @@ struct KioskFixture {
     let directory: String
     let kiosk: Kiosk
 
-    init(token: String? = nil, seconds: Double = 1, countdown: Int = 0) throws {
+    init(token: String? = nil, boothToken: String? = nil, seconds: Double = 1, countdown: Int = 0, more: [String: String] = [:]) throws {
         directory = NSTemporaryDirectory() + "recorder-kiosk-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let config = directory + "/recorder.conf"
@@ -25,6 +25,8 @@ struct KioskFixture {
                      "kiosk.device": "testsrc", "kiosk.seconds": "\(seconds)", "kiosk.countdown_seconds": "\(countdown)",
                      "retry.initial_seconds": "0.1", "retry.max_seconds": "0.5"]
         if let token { flags["kiosk.token"] = token }
+        if let boothToken { flags["kiosk.booth_token"] = boothToken }
+        flags.merge(more) { $1 }
         let configuration = try RecorderConfiguration(flags: flags, configFile: config, environment: ["HOME": directory])
         let settings = try KioskSettings(configuration)
         kiosk = try Kiosk(settings: settings, configuration: configuration, logger: Logger(label: "test"),
@@ -47,12 +49,25 @@ struct KioskFixture {
     }
 
     func remove() {
+        kiosk.drain.stop()
         kiosk.endEvents()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
     func application() -> some ApplicationProtocol {
         KioskDaemon(kiosk: kiosk).application()
+    }
+
+    /// Starts the drain and waits until it has uploaded post `id` (indexed, off the queue), or fails after `seconds`.
+    func waitForUpload(_ id: String, seconds: Double = 60) async throws {
+        kiosk.drain.start()
+        let end = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < end {
+            if kiosk.drain.status.lastUploaded?.id == id { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("post \(id) was not uploaded in \(seconds) s")
+        throw CancellationError()
     }
 
     /// Polls the manager until `state` (a RecordState name), or fails after `seconds`.

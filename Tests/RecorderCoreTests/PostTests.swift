@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func effectiveValuesNameTheirOriginAndMaskSecrets() throws {
-        let path = try file("backend = local\nkiosk.token = 0123456789abcdefXYZ\ns3.endpoint = https://user:pw@host:9000/x\n")
+        let path = try file("backend = local\nkiosk.token = 0123456789abcdefXYZ0123456789\ns3.endpoint = https://user:pw@host:9000/x\n")
         defer { unlink(path) }
         let config = try RecorderConfiguration(flags: ["s3.bucket": "b"], configFile: path,
                                                environment: ["HOME": "/home/x", "RECORDER_S3_REGION": "eu", "XDG_RUNTIME_DIR": "/run/u"])

@@ -170,6 +170,22 @@ import Glibc
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(root)/p/videos") == ["x.mp4"])
     }
 
+    /// A key is a name inside the store, whatever it says: `..` never steps out of it (a store
+    /// document could name any key).
+    @Test func keysNeverLeaveTheStore() throws {
+        let root = NSTemporaryDirectory() + "store-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = LocalDirectoryBackend(root: root + "/store", prefix: "p/")
+        try store.prepare()
+        try Data("outside".utf8).write(to: URL(fileURLWithPath: root + "/secret"))
+        for key in ["../../secret", "thumbs/../../../secret", "a/../../../secret"] {
+            #expect(try store.read(key: key, limit: 100) == nil, "\(key)")
+            #expect(try store.stat(key: key) == nil, "\(key)")
+            #expect(store.path(forKey: key).hasPrefix(root + "/store/p/"), "\(store.path(forKey: key))")
+        }
+        #expect(store.path(forKey: "videos/x.mp4") == root + "/store/p/videos/x.mp4")
+    }
+
     /// Listing: a folder nothing was stored in is an empty page; a folder that cannot be listed is
     /// an error with its own errno (here ENOTDIR: a file where the folder should be), never EIO or
     /// an empty page that would hide the posts.
