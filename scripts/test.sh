@@ -40,6 +40,8 @@ bash Tests/systemd/verify-units.sh "$RECORDER_BIN"
 stage "kiosk pages in a real browser (chromium + Playwright): the operator's, and the guest's at three sizes"
 .cache/venv/bin/python Tests/browser/kiosk_page.py "$RECORDER_BIN"
 .cache/venv/bin/python Tests/browser/booth_page.py "$RECORDER_BIN"
+stage "the kiosk on a hostile network: every route bent every way, and an HTTP fuzz"
+.cache/venv/bin/python Tests/security/routes_fuzz.py "$RECORDER_BIN"
 stage "device tests (real V4L2 drivers)"
 if [ "${VM:-1}" = 0 ]; then
   bash Tests/vm/device-tests.sh

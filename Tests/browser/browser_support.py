@@ -24,12 +24,13 @@ class Kiosk:
     """`recorder kiosk` on the test pattern, listening on a free loopback port, with everything it
     writes in a temporary directory (`work`); `env` adds settings (RECORDER_* variables)."""
 
-    def __init__(self, binary, log_path, args=(), env=None, prefix="recorder-browser-"):
+    def __init__(self, binary, log_path, args=(), env=None, prefix="recorder-browser-", listen="127.0.0.1"):
         self.work = pathlib.Path(tempfile.mkdtemp(prefix=prefix))
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
+        self.listen = listen
         environment = dict(os.environ)
         environment.pop("RECORDER_CONFIG", None)
         environment["XDG_CACHE_HOME"] = str(self.work / "cache")
@@ -41,7 +42,7 @@ class Kiosk:
         self.log = open(self.log_path, "w")
         w = self.work
         self.process = subprocess.Popen(
-            [self.binary, "kiosk", "--device", "testsrc", "--listen", f"127.0.0.1:{self.port}", *self.args,
+            [self.binary, "kiosk", "--device", "testsrc", "--listen", f"{self.listen}:{self.port}", *self.args,
              "--workspace", str(w / "ws"), "--outbox", str(w / "outbox"), "--store-dir", str(w / "store"), "--create"],
             stdout=self.log, stderr=subprocess.STDOUT, env=self.environment)
         for _ in range(300):
