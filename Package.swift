@@ -63,7 +63,11 @@ let package = Package(
             name: "RecorderCore",
             dependencies: ["VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
             swiftSettings: swiftSettings),
-        // The kiosk daemon: services, the control API and the page, over the same RecorderCore the CLI uses.
+        // The kiosk's pages as files (Sources/KioskService/Pages), put into the binary as Swift strings
+        // at build time: no bundle and no Foundation to find them at run time.
+        .executableTarget(name: "PageEmbedder"),
+        .plugin(name: "EmbedPages", capability: .buildTool(), dependencies: ["PageEmbedder"]),
+        // The kiosk daemon: services, the control API and the pages, over the same RecorderCore the CLI uses.
         .target(
             name: "KioskService",
             dependencies: ["RecorderCore", "TriggerInput", "ShareCode", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
@@ -74,7 +78,9 @@ let package = Package(
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Prometheus", package: "swift-prometheus")],
-            swiftSettings: swiftSettings),
+            exclude: ["Pages"],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedPages"]),
         .target(
             name: "RecorderCLI",
             dependencies: ["RecorderCore", "KioskService", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",

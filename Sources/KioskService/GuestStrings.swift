@@ -7,7 +7,7 @@ import FoundationEssentials
 package enum GuestStrings {
     package enum Key: String, CaseIterable, Sendable, Codable {
         case title, invite, record, hint, getReady, recording, secondsLeft, stop, saving
-        case reviewTitle, caption, post, retake, delete, sending, thanks, thanksDetail, deleted, returning, notReady, scanToGet, linkUntil, shareTitle, download, shareGone
+        case reviewTitle, caption, post, retake, delete, sending, thanks, thanksDetail, deleted, returning, notReady, logIn, scanToGet, linkUntil, shareTitle, download, shareGone
         case cameraUnavailable, notSaved, storageFull, busy, tooShort, tryAgain, notAnswering, lowSpace
     }
 
@@ -42,6 +42,7 @@ package enum GuestStrings {
             .shareGone: "This link does not open a video: it has expired, or the video was taken down.",
             .returning: "Back to the camera in {n} s",
             .notReady: "This booth is not set up yet. Please ask the host for help.",
+            .logIn: "Staff: log this screen in",
             .cameraUnavailable: "The camera is not available right now. Please ask the host for help.",
             .notSaved: "We could not save your video. Please ask the host for help.",
             .storageFull: "The booth is out of space, so your video could not be saved. Please ask the host for help.",
@@ -77,6 +78,7 @@ package enum GuestStrings {
             .shareGone: "Dieser Link öffnet kein Video: Er ist abgelaufen, oder das Video wurde entfernt.",
             .returning: "Zurück zur Kamera in {n} s",
             .notReady: "Diese Box ist noch nicht eingerichtet. Bitte fragt die Gastgeber um Hilfe.",
+            .logIn: "Personal: diesen Bildschirm anmelden",
             .cameraUnavailable: "Die Kamera ist gerade nicht verfügbar. Bitte fragt die Gastgeber um Hilfe.",
             .notSaved: "Wir konnten euer Video nicht speichern. Bitte fragt die Gastgeber um Hilfe.",
             .storageFull: "Die Box hat keinen Platz mehr, euer Video wurde nicht gespeichert. Bitte fragt die Gastgeber um Hilfe.",
@@ -93,7 +95,7 @@ package enum GuestStrings {
         table[language]?[key] ?? table["en"]![key]!
     }
 
-    /// The whole column for the page, as a JSON object (key: string), safe inside a <script>.
+    /// The whole column for the page, as a JSON object (key: string), safe inside a script element (every less-than sign escaped).
     static func json(_ language: String) -> String {
         var column: [String: String] = [:]
         for key in Key.allCases { column[key.rawValue] = text(key, language) }

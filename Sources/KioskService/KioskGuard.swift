@@ -10,7 +10,7 @@ import SystemSupport
 /// route: each route decides who may call it (`GuardedRoutes`). It refuses what no route should
 /// see - a Host the kiosk does not answer to (DNS rebinding), a client throttled for guessing
 /// tokens, a wrong bearer token, a state-changing request from another site's page - and finds who
-/// the request is from its token (`context.identity`). Every answer gets `nosniff`.
+/// the request is from its token (`context.identity`). Every answer gets `nosniff` and the CSP.
 struct KioskGuard: RouterMiddleware {
     typealias Context = KioskRequestContext
     let settings: KioskSettings
@@ -20,6 +20,10 @@ struct KioskGuard: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await decide(request, context: context, next: next)
         response.headers[.xContentTypeOptions] = "nosniff"
+        // Every answer, not only the pages: an SVG or a JSON body opened on its own runs nothing either.
+        if response.headers[.contentSecurityPolicy] == nil {
+            response.headers[.contentSecurityPolicy] = PageFiles.contentSecurityPolicy
+        }
         if response.headers[HTTPField.Name("Referrer-Policy")!] == nil {
             response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
         }

@@ -15,6 +15,11 @@ enum ServiceRoutes {
         let guestPage = GuestPage.html(language: kiosk.settings.booth.language)
         routes.get("/", .public, "the booth's page (its data needs the booth's token)") { _, _ in page(guestPage) }
         routes.get("/admin", .public, "the operator's page (its data needs the operator's token)") { _, _ in page(OperatorPage.html) }
+        routes.get("/login", .public, "the login page (the booth's screen or the operator's browser)") { _, _ in page(PageFiles.text("login.html")) }
+        // The pages' scripts and styles: the same for everybody, and no data in them.
+        routes.get("/assets/:file", .public, "the pages' scripts and style sheets") { _, context in
+            PageFiles.asset(context.parameters.get("file") ?? "") ?? APIError(.notFound, "no such file: the pages use /assets/<name>.js and .css only.", exitStatus: .noInput).response
+        }
 
         // Monitors ask without a token: they learn ok or not ok. The operator also learns why.
         routes.get("/healthz", .public, "ok or not ok (200 or 503); the reasons for the operator's token") { _, context in
@@ -37,7 +42,6 @@ enum ServiceRoutes {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 }

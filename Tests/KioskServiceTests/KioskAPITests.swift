@@ -173,10 +173,26 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
                 let page = String(buffer: response.body)
-                #expect(page.contains("id=\"record\"") && page.contains("/api/events"))
+                #expect(page.contains("id=\"record\"") && page.contains(#"src="/assets/guest.js""#))
                 // Self-contained: nothing loaded from elsewhere; the guest's words put in.
                 #expect(!page.contains("http://") && !page.contains("https://"))
                 #expect(page.contains(#""record":"Record""#) && !page.contains("/*STRINGS*/"))
+                // No inline script or style may run: the policy says so, and the page needs none.
+                let policy = response.headers[.contentSecurityPolicy] ?? ""
+                #expect(policy.contains("script-src 'self'") && policy.contains("style-src 'self'") && !policy.contains("unsafe"), "\(policy)")
+            }
+            // Its scripts and styles are files of their own, with their types; nothing else is served there.
+            try await client.execute(uri: "/assets/common.js", method: .get) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "text/javascript; charset=utf-8")
+                #expect(String(buffer: response.body).contains("/api/events"))
+            }
+            try await client.execute(uri: "/assets/guest.css", method: .get) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "text/css; charset=utf-8")
+            }
+            for missing in ["/assets/guest.html", "/assets/package.json", "/assets/nothing.js", "/assets/..%2Fguest.js"] {
+                try await client.execute(uri: missing, method: .get) { response in
+                    #expect(response.status == .notFound, "\(missing): \(response.status)")
+                }
             }
             try await client.execute(uri: "/admin", method: .get) { response in
                 #expect(response.status == .ok)
@@ -207,7 +223,9 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
                 }
                 try await client.execute(uri: uri, method: .put) { response in
                     #expect(response.status == .methodNotAllowed, "PUT \(uri)")
-                    #expect(response.headers[.allow] == "GET, HEAD", "\(uri): \(response.headers[.allow] ?? "no Allow")")
+                    // (a path with a POST too, /login, allows it)
+                    let allowed = routes.contains { $0.path == path && $0.method == "POST" } ? "GET, POST, HEAD" : "GET, HEAD"
+                    #expect(response.headers[.allow] == allowed, "\(uri): \(response.headers[.allow] ?? "no Allow")")
                     #expect(object(response)["exitStatus"] as? Int == 64)
                 }
             }

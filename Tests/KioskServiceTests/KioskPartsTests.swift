@@ -246,4 +246,17 @@ final class NotifySocket {
             #expect(ByteRange.parse(bad, size: 100) == nil, "\(bad)")
         }
     }
+
+    /// The page templates are filled in one pass: a value is never searched for placeholders, so a
+    /// guest's caption saying {{video}} stays the guest's words; an unknown placeholder is left.
+    @Test func pageTemplatesAreFilledInOnePass() {
+        let filled = PageFiles.fill("<p>{{caption}}</p><video src=\"{{video}}\">{{unknown}}{{", ["caption": "{{video}} &amp; {{caption}}", "video": "/s/t/video.mp4"])
+        #expect(filled == "<p>{{video}} &amp; {{caption}}</p><video src=\"/s/t/video.mp4\">{{unknown}}{{")
+        // Every page file the kiosk serves was embedded, and every placeholder of the share pages is filled.
+        for name in ["guest.html", "operator.html", "login.html", "share.html", "share-gone.html", "common.js", "guest.js", "guest-logic.js", "plain.css"] {
+            #expect(EmbeddedPages.files[name]?.isEmpty == false, "\(name)")
+        }
+        let gone = SharePage.gone(language: "de")
+        #expect(gone.contains("lang=\"de\"") && !gone.contains("{{"))
+    }
 }

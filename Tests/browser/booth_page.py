@@ -138,7 +138,7 @@ def wait_phase(page, phase, seconds):
     except Exception:
         # What CI needs to tell a slow machine from a page that went wrong.
         print(f"waited {seconds} s for {phase!r}; the page shows {page.evaluate('document.body.dataset.phase')!r}, "
-              f"its status {page.evaluate('status && [status.state, status.revision, status.currentShot && status.currentShot.id]')}, "
+              f"its status {page.evaluate('(s => s && [s.state, s.revision, s.currentShot && s.currentShot.id])(kioskPage.status())')}, "
               f"the kiosk's {[status()[k] for k in ('state', 'revision')]}")
         kiosk.log.flush()
         print("the kiosk's log ends:\n" + "\n".join(pathlib.Path(kiosk.log_path).read_text().splitlines()[-30:]))
@@ -157,11 +157,11 @@ def through_recording(page, size):
     check(f"{size}: the ring fills as the shot goes on", ring is not None)
     beeps = int(page.evaluate("document.body.dataset.beeps || 0"))
     check(f"{size}: the countdown beeps, and again as recording starts (kiosk.countdown_sound = on)", beeps >= 2, f"{beeps} beeps")
-    recording_status = page.evaluate("JSON.stringify(status)")
+    recording_status = page.evaluate("JSON.stringify(kioskPage.status())")
     wait_phase(page, "review", 60)
     # A status taken while recording that arrives late (a slow poll answered after the event that
     # the shot was saved) must not take the guest out of the review.
-    page.evaluate("(s) => render(JSON.parse(s))", recording_status)
+    page.evaluate("(s) => kioskPage.render(JSON.parse(s))", recording_status)
     late = page.evaluate("[document.body.dataset.phase, !!document.getElementById('clip').getAttribute('src')]")
     check(f"{size}: a late status from before the review leaves the review alone", late == ["review", True], str(late))
     page.wait_for_function("(() => { const v = document.getElementById('clip'); return v.readyState >= 2 && v.duration > 0.5; })()",

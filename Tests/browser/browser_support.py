@@ -64,6 +64,20 @@ class Kiosk:
         return self.process.returncode
 
 
+def wait_until(page, expression, timeout=30000):
+    """Evaluates `expression` in the page every 0.2 s until it is truthy; raises TimeoutError after
+    `timeout` ms. (Playwright's wait_for_function evaluates its predicate with eval, which the
+    kiosk's CSP refuses, as it should: the pages are tested under their real policy.)"""
+    end = time.monotonic() + timeout / 1000
+    while True:
+        value = page.evaluate(expression)
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise TimeoutError(f"waited {timeout / 1000:.0f} s for {expression}")
+        time.sleep(0.2)
+
+
 def launch(playwright):
     """Debian's chromium, headless; sound may play before a touch (as the booth's kiosk mode allows)."""
     return playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,

@@ -13,11 +13,11 @@ ARTIFACTS (default .cache/browser-artifacts). Prints 'N passed, N failed'; exits
 
     python Tests/browser/kiosk_page.py RECORDER_BINARY
 """
-import json, os, pathlib, shutil, subprocess, sys, time
+import urllib.request, json, os, pathlib, shutil, subprocess, sys, time
 
 from playwright.sync_api import sync_playwright
 
-from browser_support import Checks, Kiosk, launch, repo
+from browser_support import Checks, Kiosk, launch, repo, wait_until
 
 binary = sys.argv[1]
 artifacts = pathlib.Path(os.environ.get("ARTIFACTS", repo / ".cache" / "browser-artifacts"))
@@ -57,14 +57,14 @@ try:
     with sync_playwright() as p:
         browser = launch(p)
         # Playwright evaluates its wait conditions as strings, which the page's CSP (no eval) forbids.
-        page = browser.new_page(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
         console = []
         page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
         page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
         page.goto(base + "/admin")
-        page.wait_for_function("document.body.dataset.state === 'idle'", timeout=30000)
+        wait_until(page, "document.body.dataset.state === 'idle'", timeout=30000)
         check("the page loads and shows the state (idle)", page.inner_text("#state").startswith("idle"))
-        page.wait_for_function("document.getElementById('preview').naturalWidth > 0", timeout=30000)
+        wait_until(page, "document.getElementById('preview').naturalWidth > 0", timeout=30000)
         width = page.evaluate("document.getElementById('preview').naturalWidth")
         check("the live preview shows a camera picture", width == 640, f"naturalWidth={width}")
         page.screenshot(path=str(artifacts / "1-idle-preview.png"))
@@ -82,35 +82,35 @@ try:
         meter_follows_beep("idle", 25)
 
         page.click("#record")
-        page.wait_for_function("document.body.dataset.state === 'countdown'", timeout=10000)
+        wait_until(page, "document.body.dataset.state === 'countdown'", timeout=10000)
         number = page.inner_text("#countdown")
         check("record starts the countdown on screen", number in ("1", "2"), f"countdown text {number!r}")
         page.screenshot(path=str(artifacts / "2-countdown.png"))
-        page.wait_for_function("document.body.dataset.state === 'recording'", timeout=20000)
+        wait_until(page, "document.body.dataset.state === 'recording'", timeout=20000)
         check("then it records (REC shown)", page.is_visible("#rec-dot"))
         check("the record button is disabled while recording", page.is_disabled("#record"))
         page.screenshot(path=str(artifacts / "3-recording.png"))
         # A failed request, through the page's own api(): the operator reads the whole error.
         logged = len(console)
-        refused = page.evaluate("postJSON('/api/shoot', {}).then(() => null, (e) => [e.message, e.guest])")
+        refused = page.evaluate("kioskPage.postJSON('/api/shoot', {}).then(() => null, (e) => [e.message, e.guest])")
         # (chromium logs the refused request, asked for on purpose, as a console error: not the page's)
         console[logged:] = [line for line in console[logged:] if "409 (Conflict)" not in line]
         check("a refused request shows the operator the whole error (the guest's sentence kept apart)",
               refused is not None and "already being recorded" in (refused[0] or "")
               and refused[1] == "The booth is busy. Please try again in a moment.", str(refused))
         meter_follows_beep("recording", 60)
-        page.wait_for_function("document.body.dataset.state === 'idle'", timeout=60000)
+        wait_until(page, "document.body.dataset.state === 'idle'", timeout=60000)
 
-        page.wait_for_function("(() => { const v = document.getElementById('playback');"
+        wait_until(page, "(() => { const v = document.getElementById('playback');"
                                " return v.style.display !== 'none' && v.readyState >= 2 && v.duration > 2; })()", timeout=30000)
         duration = page.evaluate("document.getElementById('playback').duration")
         check("the shot plays back in the page (a <video> of ~3 s)", 2.5 < duration < 3.6, f"duration={duration}")
         page.evaluate("document.getElementById('playback').currentTime = 1.5")
-        page.wait_for_function("document.getElementById('playback').currentTime >= 1.4", timeout=10000)
+        wait_until(page, "document.getElementById('playback').currentTime >= 1.4", timeout=10000)
         check("seeking works (Range requests)", True)
         # Chromium counts the sound it decoded: the shot played back with its sound track.
         page.evaluate("(() => { const v = document.getElementById('playback'); v.muted = false; v.currentTime = 0; return v.play(); })()")
-        page.wait_for_function("document.getElementById('playback').webkitAudioDecodedByteCount > 0", timeout=15000)
+        wait_until(page, "document.getElementById('playback').webkitAudioDecodedByteCount > 0", timeout=15000)
         check("the shot plays back with sound (audio decoded)", True)
         check("the shot's details say it has sound", "sound" in page.inner_text("#shot-info") and "no sound" not in page.inner_text("#shot-info"),
               page.inner_text("#shot-info"))
@@ -120,9 +120,9 @@ try:
         check("the caption counter counts characters, not bytes",
               page.inner_text("#caption-count").startswith(f"{len(caption)} /"), page.inner_text("#caption-count"))
         page.click("#post")
-        page.wait_for_function("document.body.dataset.posted !== undefined", timeout=60000)
+        wait_until(page, "document.body.dataset.posted !== undefined", timeout=60000)
         post_id = page.evaluate("document.body.dataset.posted")
-        page.wait_for_function(f"document.getElementById('posted-id').textContent === '{post_id}'", timeout=30000)
+        wait_until(page, f"document.getElementById('posted-id').textContent === '{post_id}'", timeout=30000)
         check("posting shows the posted id", len(post_id) == 10 and post_id in page.inner_text("#post-message"),
               page.inner_text("#post-message"))
         page.screenshot(path=str(artifacts / "5-posted.png"))
@@ -140,7 +140,7 @@ try:
               [st.get("codec_name") for st in info.get("streams", [])] == ["h264", "aac"]
               and (meta.get("audio") or {}).get("codec") == "aac", f"{probe.stdout} audio={meta.get('audio')}")
         # The gallery: the new post first, 12 to a page, "More" for the rest, played from the cache.
-        page.wait_for_function(f"(() => {{ const c = document.querySelector('#gallery .post');"
+        wait_until(page, f"(() => {{ const c = document.querySelector('#gallery .post');"
                                f" return c && c.dataset.id === '{post_id}'; }})()", timeout=30000)
         cards = page.eval_on_selector_all("#gallery .post", "cs => cs.map(c => c.dataset.id)")
         check("the gallery shows the new post first, 12 to a page", len(cards) == 12 and cards[0] == post_id and cards[1] == seeded[0],
@@ -152,7 +152,7 @@ try:
         check("a post with damaged metadata is shown as such", "metadata damaged" in damaged, damaged)
         check("'More' is offered when there are more posts", page.is_visible("#more"))
         page.click("#more")
-        page.wait_for_function("document.querySelectorAll('#gallery .post').length === 13", timeout=30000)
+        wait_until(page, "document.querySelectorAll('#gallery .post').length === 13", timeout=30000)
         check("'More' loads the next page and then hides", not page.is_visible("#more")
               and page.eval_on_selector_all("#gallery .post", "cs => cs[12].dataset.id") == seeded[11])
         # Posters: the new post's is in the store (a JPEG at most 640 wide, read by ffprobe), named by
@@ -165,7 +165,7 @@ try:
               pic.get("codec_name") == "mjpeg" and 0 < pic.get("width", 0) <= 640 and pic.get("height", 0) > 0, probe.stdout + probe.stderr)
         check("its metadata names the poster", meta.get("thumbnailKey") == f"thumbs/{post_id}.jpg" and meta.get("thumbnailURL", "").endswith(f"thumbs/{post_id}.jpg"),
               str(meta.get("thumbnailKey")))
-        page.wait_for_function(f"(() => {{ const i = document.querySelector(\"#gallery .post[data-id='{post_id}'] img.poster\");"
+        wait_until(page, f"(() => {{ const i = document.querySelector(\"#gallery .post[data-id='{post_id}'] img.poster\");"
                                f" return i && i.complete && i.naturalWidth > 0; }})()", timeout=30000)
         shown = page.evaluate(f"document.querySelector(\"#gallery .post[data-id='{post_id}'] img.poster\").naturalWidth")
         check("the gallery shows the post's poster", shown == pic.get("width"), f"{shown} px")
@@ -174,7 +174,7 @@ try:
         # Played in a lightbox over the page, wherever it is scrolled to.
         page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         page.click(f"#gallery .post[data-id='{post_id}'] img.poster")
-        page.wait_for_function(f"(() => {{ const v = document.getElementById('lightbox-video');"
+        wait_until(page, f"(() => {{ const v = document.getElementById('lightbox-video');"
                                f" return v.src.endsWith('/api/videos/{post_id}.mp4') && v.readyState >= 2 && v.duration > 2; }})()",
                                timeout=30000)
         played = page.evaluate("document.getElementById('lightbox-video').duration")
@@ -187,16 +187,16 @@ try:
               len(cached) == 1 and cached[0].read_bytes() == video.read_bytes(), str(cached))
         page.screenshot(path=str(artifacts / "7-gallery-playback.png"))
         page.keyboard.press("Escape")
-        page.wait_for_function("!document.getElementById('lightbox').open", timeout=5000)
+        wait_until(page, "!document.getElementById('lightbox').open", timeout=5000)
         check("Escape closes the lightbox", True)
         page.click(f"#gallery .post[data-id='{post_id}'] button.play")
-        page.wait_for_function("document.getElementById('lightbox').open", timeout=5000)
+        wait_until(page, "document.getElementById('lightbox').open", timeout=5000)
         page.click("#lightbox-close")
-        page.wait_for_function("!document.getElementById('lightbox').open && !document.getElementById('lightbox-video').getAttribute('src')", timeout=5000)
+        wait_until(page, "!document.getElementById('lightbox').open && !document.getElementById('lightbox-video').getAttribute('src')", timeout=5000)
         check("Play opens it too, and Close ends it", True)
 
         # The operator's overview: where each thing is, in full, never a secret.
-        page.wait_for_function("+(document.body.dataset.overview || 0) > 0", timeout=30000)
+        wait_until(page, "+(document.body.dataset.overview || 0) > 0", timeout=30000)
         config = page.text_content("#config")  # (inside a closed <details>: text, not rendered text)
         check("the overview lists the configuration in effect, with where each value came from",
               "kiosk.review_seconds" in config and "default" in config and "local.path" in config, config[:200])
@@ -215,7 +215,7 @@ try:
             return page.eval_on_selector_all("#gallery .post", "cs => cs.map(c => c.dataset.id)")
         hide = seeded[1]
         page.click(f"#gallery .post[data-id='{hide}'] button.hide")
-        page.wait_for_function(f"document.body.dataset.moderated === 'hide:{hide}'", timeout=30000)
+        wait_until(page, f"document.body.dataset.moderated === 'hide:{hide}'", timeout=30000)
         page.wait_for_selector(f"#hidden .post[data-id='{hide}']", timeout=30000)
         check("Hide takes a post out of the gallery into the hidden list",
               hide not in gallery_ids() and page.is_visible(f"#hidden .post[data-id='{hide}']"), str(gallery_ids()))
@@ -223,8 +223,8 @@ try:
               len(list((work / "store" / "feed-hidden").glob(f"*-{hide}.json"))) == 1 and not list((work / "store" / "feed").glob(f"*-{hide}.json")))
         page.screenshot(path=str(artifacts / "9-moderation-hidden.png"), full_page=True)
         page.click(f"#hidden .post[data-id='{hide}'] button.show")
-        page.wait_for_function(f"document.body.dataset.moderated === 'show:{hide}'", timeout=30000)
-        page.wait_for_function(f"!!document.querySelector(\"#gallery .post[data-id='{hide}']\")", timeout=30000)
+        wait_until(page, f"document.body.dataset.moderated === 'show:{hide}'", timeout=30000)
+        wait_until(page, f"!!document.querySelector(\"#gallery .post[data-id='{hide}']\")", timeout=30000)
         check("Show again puts it back in the gallery", hide in gallery_ids() and not page.is_visible(f"#hidden .post[data-id='{hide}']"))
         doomed = seeded[2]
         dialogs = []
@@ -236,14 +236,27 @@ try:
               and (work / "store" / "posts" / f"{doomed}.json").exists(), str(dialogs))
         page.once("dialog", lambda d: d.accept())
         page.click(f"#gallery .post[data-id='{doomed}'] button.delete")
-        page.wait_for_function(f"document.body.dataset.moderated === 'delete:{doomed}'", timeout=30000)
-        page.wait_for_function(f"!document.querySelector(\"#gallery .post[data-id='{doomed}']\")", timeout=30000)
+        wait_until(page, f"document.body.dataset.moderated === 'delete:{doomed}'", timeout=30000)
+        wait_until(page, f"!document.querySelector(\"#gallery .post[data-id='{doomed}']\")", timeout=30000)
         check("Delete, confirmed, removes the post from the gallery and the store",
               doomed not in gallery_ids() and not (work / "store" / "posts" / f"{doomed}.json").exists()
               and not list((work / "store" / "feed").glob(f"*-{doomed}.json")))
 
         errors = [line for line in console if line.startswith(("error", "pageerror"))]
-        check("no script errors in the page", not errors, "; ".join(errors))
+        check("no script errors in the page (a style or script the CSP refused would be one)", not errors, "; ".join(errors))
+
+        # The CSP holds in the browser: a script or a style put into the page by a script (as an
+        # injected caption would be) neither runs nor applies; the page's own files do.
+        policy = urllib.request.urlopen(kiosk.base + "/admin", timeout=10).headers.get("Content-Security-Policy", "")
+        check("the pages' CSP allows no inline script or style", "script-src 'self'" in policy and "unsafe-inline" not in policy, policy)
+        logged = len(console)
+        injected = page.evaluate("""() => new Promise((done) => {
+            const s = document.createElement('script'); s.textContent = 'window.injectedRan = true'; document.body.appendChild(s);
+            const d = document.createElement('div'); d.id = 'injected'; d.setAttribute('style', 'width: 123px'); document.body.appendChild(d);
+            setTimeout(() => done([!!window.injectedRan, getComputedStyle(d).width]), 300); })""")
+        refusals = [line for line in console[logged:] if "Content Security Policy" in line]
+        check("an injected inline script does not run and an inline style does not apply (the CSP refuses both)",
+              injected[0] is False and injected[1] != "123px" and len(refusals) >= 2, f"{injected} {refusals}")
         browser.close()
 finally:
     status = kiosk.stop()

@@ -1,0 +1,135 @@
+// The booth page's decisions, apart from the page itself so that node's test runner checks them
+// (Tests/pages/guest-logic.test.mjs): which screen a status means, what a press does, the
+// countdown's beeps, the recording ring, the words with their numbers, and the live mirror's
+// stream cut into pictures. No DOM here.
+
+/** The guest's screens, in the order a shot goes through them. */
+export const PHASES = ["attract", "countdown", "recording", "saving", "review", "done", "problem"];
+
+/** A guest string with its number: `{n}` in the text becomes `n`. An unknown key is "". */
+export function wording(strings, key, n) {
+  return (strings[key] || "").replace("{n}", n);
+}
+
+/** Held keys repeat and buttons chatter: a press within this many milliseconds of the last is not one. */
+export const PRESS_GAP_MS = 400;
+
+/** Whether a press at `now` counts, the last one counted having been at `last`. */
+export function pressCounts(last, now) {
+  return now - last >= PRESS_GAP_MS;
+}
+
+/**
+ * What one press means on screen `phase` (a touch, Space, Enter, the booth's button alike):
+ * "stop" while counting down or recording, "record" where a guest can start, else nothing.
+ */
+export function pressAction(phase) {
+  if (phase === "countdown" || phase === "recording") return "stop";
+  if (phase === "attract" || phase === "problem" || phase === "done" || phase === "review") return "record";
+  return null;
+}
+
+/** Whether a countdown number is new and so beeps (the first one beeps as the screen opens). */
+export function countdownBeeps(phase, shown, countdown) {
+  return phase === "countdown" && !!countdown && String(countdown) !== shown;
+}
+
+/** The recording ring's circumference in the page's SVG (r = 52). */
+export const RING = 326.7;
+
+/**
+ * The recording's progress as the ring shows it: the fraction done (0...1), the whole seconds
+ * left, and the ring's dash offset.
+ */
+export function recordingProgress(progress, shotSeconds) {
+  const p = progress || { elapsedSeconds: 0, totalSeconds: shotSeconds };
+  const fraction = p.totalSeconds > 0 ? Math.min(Math.max(p.elapsedSeconds / p.totalSeconds, 0), 1) : 0;
+  const left = Math.max(0, Math.ceil(p.totalSeconds - p.elapsedSeconds));
+  return { fraction, left, dashOffset: RING * (1 - fraction) };
+}
+
+/** Whole seconds left until `deadline` (never below 0). */
+export function secondsLeft(deadline, now) {
+  return Math.max(0, Math.ceil((deadline - now) / 1000));
+}
+
+/**
+ * What the kiosk's status `s` means for the booth's screen, which shows `page`:
+ * `{ phase, knownShot, shownFailure, sharing, messageShowing }` (messageShowing: a message is on
+ * screen for a while, and goes back to attract by itself). The answer's `kind`:
+ * - "countdown" (`count`), "recording" (`progress`), "saving": the shot under way;
+ * - "cameraMissing" (`key`): the sentence stays until the camera is back;
+ * - "failed" (`key`, `failure`): said once per failure; "none" when it was already said;
+ * - "idle": then `review` (a new shot of this guest's to review), `knownShot` (the shot now
+ *   known), `then` ("attract", or "problem" with `key`, or null to stay) and `share` (the post
+ *   being shared has arrived in the store: show its code).
+ * A shot that was there when the page opened (`knownShot` undefined then) is never this guest's.
+ */
+export function guestStep(s, page) {
+  switch (s.state) {
+    case "countdown": case "starting":
+      return { kind: "countdown", count: s.countdown || "" };
+    case "recording":
+      return { kind: "recording", progress: recordingProgress(s.progress, s.shotSeconds) };
+    case "finishing":
+      return { kind: "saving" };
+    case "camera-missing":
+      return { kind: "cameraMissing", key: s.guestKey || "cameraUnavailable" };
+    case "failed":
+      return s.message !== page.shownFailure ? { kind: "failed", key: s.guestKey || "notSaved", failure: s.message } : { kind: "none" };
+  }
+  const shot = s.currentShot;
+  const known = page.knownShot === undefined ? (shot ? shot.id : null) : page.knownShot;
+  const step = { kind: "idle", review: null, knownShot: known, then: null, key: null,
+                 share: !!page.sharing && !!s.outbox && s.outbox.lastUploaded === page.sharing && page.phase === "done" };
+  if (shot && shot.id !== known) {
+    step.knownShot = shot.id;
+    if (shot.videoURL && !shot.postedAs) step.review = shot;
+  } else if (page.phase === "countdown" || page.phase === "recording" || page.phase === "saving") {
+    // The shot ended with nothing new to review: it was not kept, and the kiosk says why.
+    if (s.guestKey) { step.then = "problem"; step.key = s.guestKey; } else step.then = "attract";
+  } else if (page.phase === "problem" && !page.messageShowing) {
+    step.then = "attract";
+  }
+  return step;
+}
+
+const HEAD_END = [13, 10, 13, 10];
+
+/** Where the blank line ending a part's head starts in `bytes`, or -1. */
+export function headEnd(bytes) {
+  outer: for (let i = 0; i + 3 < bytes.length; i++) {
+    for (let j = 0; j < 4; j++) if (bytes[i + j] !== HEAD_END[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+/**
+ * Cuts the live mirror's stream (multipart: a head with Content-Length and X-Age-Ms, a blank
+ * line, a JPEG) into its whole pictures: `{ pictures: [{ jpeg, ageMs }], rest }`, `rest` being the
+ * bytes of a picture still arriving. A head without a length ends the cutting (the rest waits).
+ */
+export function cutPictures(bytes) {
+  const pictures = [];
+  let buffer = bytes;
+  for (;;) {
+    const end = headEnd(buffer);
+    if (end < 0) break;
+    const head = new TextDecoder().decode(buffer.subarray(0, end));
+    const lengthMatch = /Content-Length: *(\d+)/i.exec(head);
+    const ageMatch = /X-Age-Ms: *(\d+)/i.exec(head);
+    const length = lengthMatch ? +lengthMatch[1] : -1;
+    if (length < 0 || buffer.length < end + 4 + length) break;
+    pictures.push({ jpeg: buffer.slice(end + 4, end + 4 + length), ageMs: ageMatch ? +ageMatch[1] : 0 });
+    buffer = buffer.slice(end + 4 + length);
+  }
+  return { pictures, rest: buffer };
+}
+
+/** `a` and `b` joined. */
+export function joined(a, b) {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a); out.set(b, a.length);
+  return out;
+}

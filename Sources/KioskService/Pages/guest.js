@@ -1,0 +1,311 @@
+// The booth's page (guest.html): the screens a guest goes through, drawn from the kiosk's status.
+// The decisions are guest-logic.js's; this file is the page around them.
+import { $, api as request, postJSON as send, followEvents, isStale } from "/assets/common.js";
+import { wording, pressCounts, pressAction, countdownBeeps, guestStep, secondsLeft, cutPictures, joined } from "/assets/guest-logic.js";
+
+// The guest's words in kiosk.language, put into the page by the kiosk as a JSON data block.
+const T = JSON.parse($("strings").textContent);
+const t = (key, n) => wording(T, key, n);
+for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+$("caption").placeholder = t("caption");
+
+let status = null, knownShot, reviewShot = null, reviewDeadline = 0, phaseTimer = null, lastPress = 0;
+// The post whose share link the thank-you waits for (shown once it is uploaded).
+let sharing = null;
+let shownFailure = null;
+
+function setPhase(phase) {
+  if (document.body.dataset.phase === phase) return;
+  clearTimeout(phaseTimer);
+  phaseTimer = null;
+  document.body.dataset.phase = phase;
+  if (phase !== "review") { const v = $("clip"); v.pause(); v.removeAttribute("src"); v.load(); reviewShot = null; }
+  // The review needs no camera: the stream stops, so the kiosk can let the camera go.
+  else if (liveReader) liveReader.cancel().catch(() => {});
+  if (phase === "attract") { $("caption").value = ""; lastActivity = Date.now(); }
+  if (phase !== "done") { $("share").hidden = true; sharing = null; }
+  stopLoop();
+  liveStream();
+  if (phase === "countdown") beep(660);
+  if (phase === "recording") beep(990);
+}
+
+// kiosk.countdown_sound: a short beep per number, a higher one as recording starts (WebAudio:
+// nothing to download). Counted in data-beeps for the tests.
+let audio = null, beeps = 0;
+function beep(frequency) {
+  if (!status || !status.booth.countdownSound) return;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator(), gain = audio.createGain();
+    osc.frequency.value = frequency;
+    gain.gain.setValueAtTime(0.25, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.15);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(); osc.stop(audio.currentTime + 0.16);
+    document.body.dataset.beeps = String(++beeps);
+  } catch (_) {}
+}
+
+// kiosk.attract_seconds: after that long on the start screen with nobody there, the recent posts
+// play one after another (muted) over the live camera; a touch or a key brings the camera back.
+let lastActivity = Date.now(), loopPosts = [], loopIndex = 0;
+function stopLoop() {
+  if (document.body.dataset.loop !== "on") return;
+  document.body.dataset.loop = "off";
+  const v = $("loop"); v.pause(); v.removeAttribute("src"); v.load();
+  lastActivity = Date.now();
+}
+function playNextInLoop() {
+  if (document.body.dataset.loop !== "on" || !loopPosts.length) return stopLoop();
+  const v = $("loop");
+  v.src = "/api/videos/" + encodeURIComponent(loopPosts[loopIndex++ % loopPosts.length]) + ".mp4";
+  v.play().catch(() => stopLoop());
+  document.body.dataset.loopPlayed = String(loopIndex);
+}
+$("loop").onended = playNextInLoop;
+$("loop").onerror = playNextInLoop;
+function startLoop() {
+  document.body.dataset.loop = "starting";
+  api("/api/feed?page=1").then((r) => {
+    loopPosts = r.posts.filter((p) => !p.problem).map((p) => p.id);
+    if (document.body.dataset.loop !== "starting" || document.body.dataset.phase !== "attract" || !loopPosts.length) {
+      document.body.dataset.loop = "off"; lastActivity = Date.now(); return;
+    }
+    document.body.dataset.loop = "on";
+    if (liveReader) liveReader.cancel().catch(() => {});
+    loopIndex = 0;
+    playNextInLoop();
+  }).catch(() => { document.body.dataset.loop = "off"; lastActivity = Date.now(); });
+}
+for (const kind of ["pointerdown", "keydown"]) {
+  document.addEventListener(kind, (e) => {
+    lastActivity = Date.now();
+    // The first touch on the loop only brings the camera back; it does not record.
+    if (document.body.dataset.loop === "on") { e.preventDefault(); e.stopPropagation(); stopLoop(); liveStream(); }
+  }, true);
+}
+setInterval(() => {
+  const seconds = status ? status.booth.attractSeconds : 0;
+  if (seconds > 0 && document.body.dataset.phase === "attract" && (document.body.dataset.loop || "off") === "off"
+      && Date.now() - lastActivity > seconds * 1000) startLoop();
+}, 1000);
+// A message, then attract again.
+function showFor(phase, seconds) {
+  setPhase(phase);
+  phaseTimer = setTimeout(() => { phaseTimer = null; setPhase("attract"); }, seconds * 1000);
+}
+function problem(key) {
+  $("problem-text").textContent = t(key) || t("tryAgain");
+  showFor("problem", 6);
+}
+
+// A refusal carries the key of the guest's sentence: "notReady" when this screen is not logged in.
+function refused(error) {
+  error.key = error.status === 401 ? "notReady" : ((error.body && error.body.guestKey) || "tryAgain");
+  throw error;
+}
+const api = (path, options) => request(path, options).catch(refused);
+const postJSON = (path, object) => send(path, object).catch(refused);
+
+function render(s) {
+  if (isStale(status, s)) return;
+  status = s;
+  const shot = s.currentShot;
+  // What was there when the page opened is not this guest's: never reviewed, never played.
+  if (knownShot === undefined) knownShot = shot ? shot.id : null;
+  $("invite").textContent = t("invite", Math.round(s.shotSeconds));
+  const phase = document.body.dataset.phase;
+  $("notice").textContent = s.disk.low ? t("lowSpace") : "";
+  $("notice").style.display = s.disk.low && phase === "attract" ? "block" : "none";
+  const step = guestStep(s, { phase, knownShot, shownFailure, sharing, messageShowing: !!phaseTimer });
+  switch (step.kind) {
+    case "countdown": {
+      const shown = $("count").textContent;
+      $("count").textContent = step.count;
+      // (setPhase beeps for the first number; each later one beeps here)
+      if (countdownBeeps(phase, shown, step.count)) beep(660);
+      setPhase("countdown");
+      return;
+    }
+    case "recording":
+      document.querySelector("#ring .done").setAttribute("stroke-dashoffset", String(step.progress.dashOffset));
+      $("left").textContent = String(step.progress.left);
+      $("left-label").textContent = t("secondsLeft", step.progress.left);
+      setPhase("recording");
+      return;
+    case "saving": setPhase("saving"); return;
+    case "cameraMissing":
+      // Nothing works until the camera is back: the sentence stays.
+      $("problem-text").textContent = t(step.key);
+      setPhase("problem");
+      return;
+    case "failed":
+      // The last shot failed: said once, then the booth invites the next try.
+      shownFailure = step.failure;
+      problem(step.key);
+      return;
+    case "none": return;
+  }
+  if (step.share) showShare(sharing);
+  knownShot = step.knownShot;
+  if (step.review) review(step.review);
+  else if (step.then === "problem") problem(step.key);
+  else if (step.then === "attract") setPhase("attract");
+}
+
+// Once the post is in the store: its QR code and link (when the store gives one), and 30 s to scan.
+function showShare(id) {
+  sharing = null;
+  api("/api/posts/" + encodeURIComponent(id) + "/share").then((r) => {
+    if (document.body.dataset.phase !== "done") return;
+    $("qr").src = "/api/posts/" + encodeURIComponent(id) + "/qr.svg";
+    $("share-link").textContent = r.shareURL;
+    $("share-until").textContent = r.shareExpiresAt ? t("linkUntil", new Date(r.shareExpiresAt).toLocaleString(document.documentElement.lang)) : "";
+    $("share").hidden = false;
+    document.body.dataset.shared = id;
+    clearTimeout(phaseTimer);
+    phaseTimer = setTimeout(() => { phaseTimer = null; setPhase("attract"); }, 30000);
+  }).catch(() => {});
+}
+
+function review(shot) {
+  setPhase("review");
+  reviewShot = shot.id;
+  touchReview();
+  const v = $("clip");
+  v.src = shot.videoURL;
+  v.muted = false;
+  // Once, with sound; a browser that refuses sound before a touch plays it muted.
+  v.play().catch(() => { v.muted = true; return v.play(); }).catch(() => {});
+}
+function touchReview() {
+  reviewDeadline = Date.now() + status.booth.reviewSeconds * 1000;
+  $("returning").textContent = t("returning", status.booth.reviewSeconds);
+}
+function endReview() {
+  const id = reviewShot;
+  setPhase("attract");
+  if (id && status.booth.reviewUnposted === "discard") postJSON("/api/shot/current/discard", { id }).catch(() => {});
+}
+setInterval(() => {
+  if (document.body.dataset.phase !== "review") return;
+  const left = secondsLeft(reviewDeadline, Date.now());
+  $("returning").textContent = t("returning", left);
+  if (left <= 0) endReview();
+}, 250);
+for (const kind of ["pointerdown", "keydown", "input"]) {
+  document.addEventListener(kind, () => { if (document.body.dataset.phase === "review") touchReview(); }, true);
+}
+
+function record() {
+  setPhase("countdown");
+  $("count").textContent = "";
+  postJSON("/api/shoot", {}).then(render).catch((e) => problem(e.key));
+}
+function stop() { postJSON("/api/stop", {}).catch((e) => problem(e.key)); }
+// One press, however it comes (touch, Space, Enter, the booth's button): what it means depends on
+// where the guest is. Held keys repeat and buttons chatter: one press per 400 ms.
+function press() {
+  const now = Date.now();
+  if (!pressCounts(lastPress, now)) return;
+  lastPress = now;
+  const action = pressAction(document.body.dataset.phase);
+  if (action === "stop") stop();
+  else if (action === "record") record();
+}
+$("record").onclick = press;
+$("stop").onclick = press;
+$("retake").onclick = record;
+$("post").onclick = () => {
+  const id = reviewShot, caption = $("caption").value;
+  $("post").disabled = true;
+  postJSON("/api/post", { caption }).then((queued) => {
+    $("done-title").textContent = t("thanks");
+    $("done-detail").textContent = caption ? "“" + caption + "”" : t("thanksDetail");
+    document.body.dataset.posted = id;
+    showFor("done", 8);
+    sharing = queued.id;
+    if (status && status.outbox.lastUploaded === sharing) showShare(sharing);
+  }).catch((e) => problem(e.key)).finally(() => { $("post").disabled = false; });
+};
+$("delete").onclick = () => {
+  const id = reviewShot;
+  postJSON("/api/shot/current/discard", { id }).then(() => {
+    $("done-title").textContent = t("deleted");
+    $("done-detail").textContent = "";
+    showFor("done", 4);
+  }).catch((e) => problem(e.key));
+};
+document.addEventListener("keydown", (e) => {
+  const trigger = status && status.booth.triggerKey;
+  const isTrigger = trigger && (e.key === trigger || e.code === trigger);
+  // Typing a caption: Space, Enter and any character are text there; only a booth key that types
+  // nothing (F13, a media key) still presses.
+  if (e.target === $("caption") && (!isTrigger || e.key.length === 1)) return;
+  if (e.key === " " || e.key === "Enter" || isTrigger) {
+    e.preventDefault();
+    if (!e.repeat) press();
+  }
+});
+document.addEventListener("contextmenu", (e) => { if (e.target !== $("caption")) e.preventDefault(); });
+
+// The live mirror: /api/preview.mjpeg read as a stream (multipart, one JPEG per camera picture)
+// and painted on a canvas as each arrives; a picture that comes while the last is still being
+// decoded is skipped, so the mirror never lags behind. Counts for the tests: data-frames (painted)
+// and data-latency (ms from the camera's picture to the paint).
+let liveReader = null, liveOpening = false, decoding = false, painted = 0;
+async function liveStream() {
+  const phase = document.body.dataset.phase;
+  if (liveReader || liveOpening || document.hidden || phase === "review" || document.body.dataset.loop === "on" || !status || !status.camera.present) return;
+  // One stream at a time: a second call while this one is still being opened returns above.
+  liveOpening = true;
+  const opened = fetch("/api/preview.mjpeg", { credentials: "same-origin", cache: "no-store" });
+  try {
+    const response = await opened;
+    if (!response.ok || !response.body) return;
+    const reader = response.body.getReader();
+    liveReader = reader;
+    liveOpening = false;
+    let buffer = new Uint8Array(0);
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      const cut = cutPictures(joined(buffer, value));
+      buffer = cut.rest;
+      for (const picture of cut.pictures) paint(picture.jpeg, picture.ageMs, performance.now());
+    }
+  } catch (_) {
+    // (the stream ended or was cancelled: liveStream opens it again when it is wanted)
+  } finally {
+    liveOpening = false;
+    liveReader = null;
+  }
+}
+function paint(jpeg, age, received) {
+  if (decoding) return;
+  decoding = true;
+  createImageBitmap(new Blob([jpeg], { type: "image/jpeg" })).then((bitmap) => {
+    const canvas = $("live");
+    if (canvas.width !== bitmap.width || canvas.height !== bitmap.height) { canvas.width = bitmap.width; canvas.height = bitmap.height; }
+    canvas.getContext("2d").drawImage(bitmap, 0, 0);
+    bitmap.close();
+    painted++;
+    document.body.dataset.frames = String(painted);
+    document.body.dataset.latency = String(Math.round(age + performance.now() - received));
+  }).catch(() => {}).finally(() => { decoding = false; });
+}
+const refreshStatus = () => api("/api/status").then(render).catch((e) => {
+  $("problem-text").textContent = t(e.key === "notReady" ? "notReady" : "notAnswering");
+  // A screen that is not logged in: the staff log it in once (/login, with the booth's token).
+  $("login-link").hidden = e.key !== "notReady";
+  setPhase("problem");
+});
+
+followEvents(render, refreshStatus);
+// What the browser tests reach into (a module's names are its own).
+window.kioskPage = { postJSON, status: () => status, render };
+setInterval(() => { if (status && ["recording", "countdown", "starting", "finishing"].includes(status.state)) refreshStatus(); }, 250);
+setInterval(refreshStatus, 5000);
+// (the stream ends when the camera gave nothing for 2 s, or the kiosk restarted: open it again)
+setInterval(liveStream, 1000);

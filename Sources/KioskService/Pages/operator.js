@@ -1,0 +1,331 @@
+// The operator's page (operator.html): the booth's state in full, the shot, the outbox, the
+// overview, and the gallery with moderation.
+import { $, api as request, postJSON as send, followEvents, isStale, byteCount as mb, login, logout, tokenTravelsInClear } from "/assets/common.js";
+
+let status = null, myPost = null, showingPlayback = false, playedShot = null, previewBusy = false;
+
+// The operator reads the whole error (what happened, what to change); the guest's sentence is
+// kept as `guest`. A refusal for want of a token opens the login form.
+function refused(error) {
+  if (error.status === 401) $("token-form").style.display = "block";
+  error.guest = (error.body && error.body.guestMessage) || "";
+  throw error;
+}
+const api = (path, options) => request(path, options).catch(refused);
+const postJSON = (path, object) => send(path, object).catch(refused);
+// The operator's words in full (paths, settings, errno).
+function banner(text, isError) {
+  const b = $("banner");
+  b.textContent = text || "";
+  b.className = isError ? "error" : "";
+  b.style.display = text ? "block" : "none";
+}
+
+function render(s) {
+  if (isStale(status, s)) return;
+  status = s;
+  document.body.dataset.state = s.state;
+  $("state").textContent = s.state + (s.camera.present ? "" : " (no camera)");
+  const busy = ["countdown", "starting", "recording", "finishing"].includes(s.state);
+  $("record").disabled = busy || !s.camera.present;
+  $("stop").disabled = !busy || s.state === "finishing";
+  $("countdown").style.display = s.state === "countdown" ? "flex" : "none";
+  $("countdown").textContent = s.state === "countdown" ? String(s.countdown) : "";
+  $("rec-dot").style.display = s.state === "recording" ? "block" : "none";
+  if (s.progress && s.state === "recording") {
+    $("progress").textContent = s.progress.elapsedSeconds.toFixed(1) + " / " + s.progress.totalSeconds.toFixed(0) +
+      " s · " + s.progress.frames + " frames · " + s.progress.dropped + " dropped";
+  } else if (s.state === "finishing") {
+    $("progress").textContent = "finishing the video…";
+  } else {
+    $("progress").textContent = "";
+  }
+  // The sound: off by configuration, or its level while recording (peak, -60 to 0 dBFS).
+  const muted = s.sound && s.sound.muted, source = s.sound && s.sound.source;
+  $("sound-label").textContent = muted ? "sound off" : source ? "sound" : "no microphone";
+  $("sound").title = source ? "sound from " + source : "";
+  $("sound-meter").style.display = muted || !source ? "none" : "inline-block";
+  if (s.state === "recording") showLevel(s.progress ? s.progress.soundPeakDBFS : null);
+  // Problems first: the camera, then the disk, then a failed shot; in the operator's words.
+  if (!s.camera.present) banner("No camera: " + (s.message || s.camera.device), true);
+  else if (s.disk.low) banner("Too little free space for one more shot: see Disk.", true);
+  else if (s.state === "failed") banner("The last shot failed: " + s.message, true);
+  else if (s.state === "idle" && s.message) banner("The last shot was not kept: " + s.message, false);
+  else banner("");
+  scheduleOverview();
+
+  const shot = s.currentShot;
+  if (shot) {
+    $("shot-info").textContent = shot.durationSeconds.toFixed(1) + " s · " + shot.width + "×" + shot.height + " · " +
+      shot.frames + " frames (" + shot.framesDropped + " dropped) · " + mb(shot.byteSize) +
+      (shot.audio ? " · sound" : " · no sound") +
+      (shot.endedEarly ? " · ended early: " + shot.endedEarly : "") + (shot.postedAs ? " · posted as " + shot.postedAs : "");
+    if (shot.videoURL && shot.id !== playedShot && !busy) {
+      playedShot = shot.id;
+      showPlayback(shot.videoURL);
+    }
+  }
+  $("post").disabled = busy || !shot || !!shot.postedAs || !shot.videoURL;
+  if (busy && showingPlayback) showLive();
+
+  const o = s.outbox;
+  const progressBar = $("upload-progress");
+  if (o.uploading) {
+    const fraction = o.uploadingTotal > 0 ? Math.min(o.uploadingBytes / o.uploadingTotal, 1) : 0;
+    $("upload").textContent = "uploading " + o.uploading + ": " + Math.round(fraction * 100) + "% of " + mb(o.uploadingTotal) +
+      (o.depth > 1 ? " (" + (o.depth - 1) + " more queued)" : "");
+    progressBar.style.display = "block"; progressBar.value = fraction;
+  } else if (o.depth > 0) {
+    $("upload").textContent = o.depth + " queued" + (o.lastError ? " · waiting to retry" + (o.retryInSeconds != null ? " in " + Math.ceil(o.retryInSeconds) + " s" : "") : "");
+    $("upload").title = o.lastError || "";
+    progressBar.style.display = "none";
+  } else {
+    $("upload").textContent = o.uploaded > 0 ? "All posts are uploaded." : "Nothing queued.";
+    progressBar.style.display = "none";
+  }
+  if (o.lastUploaded) $("posted-id").textContent = o.lastUploaded;
+  if (o.lastUploaded && o.lastUploaded !== galleryNewest) { galleryNewest = o.lastUploaded; loadGallery(true); }
+  if (myPost) {
+    if (o.lastUploaded === myPost || (o.queued.indexOf(myPost) < 0 && o.uploading !== myPost && o.uploaded > 0)) {
+      $("post-message").textContent = "Posted as " + myPost + ".";
+      document.body.dataset.posted = myPost;
+    } else if (o.uploading === myPost) {
+      $("post-message").textContent = "Uploading " + myPost + "…";
+    } else {
+      $("post-message").textContent = "Queued as " + myPost + (o.lastError ? " (the store is unreachable; it will be sent when it is back)" : "") + ".";
+    }
+  }
+}
+
+function showPlayback(url) {
+  showingPlayback = true;
+  const video = $("playback");
+  video.src = url;
+  video.style.display = "block";
+  $("preview").style.display = "none";
+  $("live").style.display = "inline-block";
+  video.play().catch(() => {});
+}
+function showLive() {
+  showingPlayback = false;
+  const video = $("playback");
+  video.pause();
+  video.removeAttribute("src");
+  video.load();
+  video.style.display = "none";
+  $("preview").style.display = "block";
+  $("live").style.display = "none";
+}
+
+function refreshPreview() {
+  if (showingPlayback || previewBusy || document.hidden || !status || !status.camera.present) return;
+  previewBusy = true;
+  fetch("/api/preview.jpg?t=" + Date.now(), { credentials: "same-origin" }).then((r) => r.ok ? r.blob() : null).then((blob) => {
+    if (blob) {
+      const img = $("preview"), old = img.src;
+      img.src = URL.createObjectURL(blob);
+      if (old.startsWith("blob:")) URL.revokeObjectURL(old);
+    }
+  }).catch(() => {}).finally(() => { previewBusy = false; });
+}
+
+function refreshStatus() { return api("/api/status").then(render).catch((e) => banner("The kiosk is not answering: " + e.message, true)); }
+
+$("record").onclick = () => {
+  showLive();
+  postJSON("/api/shoot", {}).then(render).catch((e) => banner(e.message, true));
+};
+$("stop").onclick = () => postJSON("/api/stop", {}).then(refreshStatus).catch((e) => banner(e.message, true));
+$("live").onclick = showLive;
+$("caption").oninput = () => { $("caption-count").textContent = [...$("caption").value].length + " / 2200"; };
+$("post").onclick = () => {
+  $("post").disabled = true;
+  postJSON("/api/post", { caption: $("caption").value }).then((r) => {
+    myPost = r.id;
+    $("post-message").textContent = "Queued as " + r.id + ".";
+    $("caption").value = ""; $("caption-count").textContent = "0 / 2200";
+    return refreshStatus();
+  }).catch((e) => { $("post-message").textContent = e.message; $("post").disabled = false; });
+};
+// Logging in: the kiosk sets its session cookie (HttpOnly: no script here keeps the token).
+$("token-save").onclick = () => {
+  const token = $("token").value;
+  $("token").value = "";
+  login(token).then((role) => {
+    $("token-message").textContent = role === "operator" ? "" : "That is the booth's token: this page needs the operator's.";
+    if (role === "operator") { $("token-form").style.display = "none"; reconnect(); loadGallery(true); loadHidden(); loadOverview(); }
+  }).catch((e) => { $("token-message").textContent = e.message; });
+};
+$("clear-text").hidden = !tokenTravelsInClear(location);
+$("logout").onclick = () => { logout().finally(() => { location.reload(); }); };
+
+// The gallery: 12 posts a page from /api/feed, newest first; "More" appends the next page.
+let galleryPage = 0, galleryBusy = false, galleryNewest = null;
+function postCard(p, hidden = false) {
+  const card = document.createElement("div");
+  card.className = "post" + (p.problem ? " damaged" : "");
+  card.dataset.id = p.id;
+  if (p.thumbnailKey && !p.problem && !hidden) {
+    const poster = document.createElement("img");
+    poster.className = "poster";
+    poster.alt = "";
+    poster.loading = "lazy";
+    poster.src = "/api/thumbs/" + encodeURIComponent(p.id) + ".jpg";
+    poster.onclick = () => openLightbox(p);
+    card.appendChild(poster);
+  }
+  const caption = document.createElement("div");
+  caption.className = "caption";
+  caption.textContent = p.problem ? p.id + ": " + p.problem : (p.caption || "(no caption)");
+  card.appendChild(caption);
+  const meta = document.createElement("div");
+  meta.className = "muted";
+  meta.textContent = p.problem ? "" : p.createdAt.replace("T", " ").replace("Z", " UTC") + " · " +
+    (p.durationSeconds || 0).toFixed(1) + " s · " + mb(p.byteSize || 0) + (p.author ? " · " + p.author : "");
+  card.appendChild(meta);
+  const actions = document.createElement("div");
+  actions.className = "actions";
+  if (!p.problem && !hidden) actions.appendChild(button("Play", "play", () => openLightbox(p)));
+  if (hidden) actions.appendChild(button("Show again", "show", () => moderate(p.id, "show")));
+  else actions.appendChild(button("Hide", "hide", () => moderate(p.id, "hide")));
+  actions.appendChild(button("Delete", "delete danger", () => {
+    if (confirm("Delete post " + p.id + (p.caption ? " (“" + p.caption + "”)" : "") + " from the store? This cannot be undone.")) moderate(p.id, "delete");
+  }));
+  card.appendChild(actions);
+  return card;
+}
+// A post plays in a dialog over the page; Close, Escape or a click beside it ends it.
+function openLightbox(p) {
+  const video = $("lightbox-video");
+  video.src = "/api/videos/" + encodeURIComponent(p.id) + ".mp4";
+  if (p.thumbnailKey) video.poster = "/api/thumbs/" + encodeURIComponent(p.id) + ".jpg"; else video.removeAttribute("poster");
+  $("lightbox-caption").textContent = p.caption || "";
+  $("lightbox").showModal();
+  video.play().catch(() => {});
+}
+$("lightbox").addEventListener("close", () => {
+  const video = $("lightbox-video");
+  video.pause();
+  video.removeAttribute("src");
+  video.load();
+});
+$("lightbox-close").onclick = () => $("lightbox").close();
+$("lightbox").onclick = (e) => { if (e.target === $("lightbox")) $("lightbox").close(); };
+function button(text, className, onclick) {
+  const b = document.createElement("button");
+  b.textContent = text;
+  b.className = className;
+  b.onclick = onclick;
+  return b;
+}
+// Hide, show again, delete: the gallery and the hidden list are read again afterwards.
+function moderate(id, action) {
+  const body = action === "delete" ? { confirm: id } : {};
+  return postJSON("/api/admin/posts/" + encodeURIComponent(id) + "/" + action, body).then(() => {
+    banner("");
+    document.body.dataset.moderated = action + ":" + id;
+    return Promise.all([loadGallery(true), loadHidden()]);
+  }).catch((e) => banner("Could not " + action + " post " + id + ": " + e.message, true));
+}
+function loadHidden() {
+  return api("/api/admin/hidden").then((r) => {
+    const list = $("hidden");
+    list.textContent = "";
+    for (const p of r.posts) list.appendChild(postCard(p, true));
+    if (r.posts.length === 0) list.innerHTML = '<span class="muted">None.</span>';
+  }).catch((e) => { $("hidden").textContent = "The hidden posts cannot be listed: " + e.message; });
+}
+function loadGallery(reset) {
+  if (galleryBusy) return Promise.resolve();
+  galleryBusy = true;
+  const next = reset ? 1 : galleryPage + 1;
+  return api("/api/feed?page=" + next).then((r) => {
+    const list = $("gallery");
+    if (reset) list.textContent = "";
+    for (const p of r.posts) list.appendChild(postCard(p));
+    if (reset && r.posts.length === 0) list.innerHTML = '<span class="muted">Nothing posted yet.</span>';
+    galleryPage = r.page;
+    $("more").style.display = r.hasMore ? "inline-block" : "none";
+    document.body.dataset.galleryPages = String(galleryPage);
+  }).catch((e) => { $("gallery").textContent = "The posts cannot be listed: " + e.message; })
+    .finally(() => { galleryBusy = false; });
+}
+$("more").onclick = () => loadGallery(false);
+
+// The overview: read again a second after a change (at most once a second), and every 10 s.
+let overviewTimer = null;
+function scheduleOverview() {
+  if (!overviewTimer) overviewTimer = setTimeout(() => { overviewTimer = null; loadOverview(); }, 1000);
+}
+function facts(table, rows) {
+  table.textContent = "";
+  for (const cells of rows) {
+    const tr = table.insertRow();
+    for (const text of cells) tr.insertCell().textContent = text;
+  }
+}
+function item(list, text, className) {
+  const li = document.createElement("li");
+  li.textContent = text;
+  if (className) li.className = className;
+  list.appendChild(li);
+}
+function loadOverview() {
+  return api("/api/admin/overview").then((o) => {
+    const s = o.status;
+    $("booth-camera").textContent = s.camera.device + (s.camera.present ? "" : " (missing)");
+    $("booth-mic").textContent = s.sound.muted ? "off (audio.device = none)" : (s.sound.source || "none: this camera has no microphone of its own");
+    const t = s.trigger;
+    $("booth-button").textContent = !t ? "none (kiosk.trigger)" :
+      t.state + (t.name ? ": " + t.name : "") + (t.device ? " (" + t.device + ")" : "") + " · " + t.presses + " presses" +
+      (t.message ? " · " + t.message : "") + (t.state === "waiting" ? " · looking for " + t.setting : "");
+    document.body.dataset.button = t ? t.state : "none";
+    $("booth-store").textContent = o.store;
+    const list = $("outbox-list");
+    list.textContent = "";
+    for (const q of o.outbox) {
+      item(list, q.id + (q.uploading ? " (uploading)" : "") + " · " + mb(q.bytes) + " · “" + q.caption + "”\nto " + q.destination +
+        "\nas " + q.videoURL + "\nqueued " + q.queuedAt + (q.attempts ? " · " + q.attempts + " attempts" : "") +
+        (q.lastError ? "\nlast error: " + q.lastError : ""), q.lastError ? "warning" : "");
+    }
+    for (const dir of o.unreadable) item(list, "unreadable outbox entry " + dir + ": see `recorder outbox list`", "error");
+    if (!list.children.length) item(list, "Nothing queued.", "none");
+    const problems = $("problems");
+    problems.textContent = "";
+    for (const p of o.problems) item(problems, p.at.replace("T", " ").replace("Z", " UTC") + " " + p.level + ": " + p.message, p.level);
+    if (!o.problems.length) item(problems, "None since the kiosk started.", "none");
+    facts($("disk"), o.disk.map((d) => [d.what, d.path, d.freeBytes == null ? "?" : mb(d.freeBytes) + " free"]));
+    facts($("config"), o.configuration.map((c) => [c.key, c.value == null ? "(not set)" : c.value, c.origin]));
+    document.body.dataset.overview = String(Date.now());
+  }).catch((e) => { $("problems").textContent = "The overview cannot be read: " + e.message; });
+}
+setInterval(loadOverview, 10000);
+
+const reconnect = followEvents(render, refreshStatus);
+// What the browser tests reach into (a module's names are its own).
+window.kioskPage = { postJSON, status: () => status, render };
+loadGallery(true);
+loadHidden();
+// The sound meter: the peak of the last half second, -60 to 0 dBFS.
+function showLevel(peak) {
+  $("sound-meter").value = peak == null ? -60 : Math.max(-60, Math.min(0, peak));
+  $("sound-meter").dataset.peak = peak == null ? "" : String(peak);
+}
+// While idle, the microphone's level four times a second (the kiosk opens it for the meter and
+// lets go of it when a shot starts or nobody asks).
+let soundBusy = false;
+setInterval(() => {
+  if (soundBusy || !status || document.hidden || status.state !== "idle" || !status.sound || !status.sound.source) return;
+  soundBusy = true;
+  api("/api/sound").then((l) => showLevel(l.peakDBFS)).catch(() => {}).finally(() => { soundBusy = false; });
+}, 250);
+// Progress, the sound meter and upload percentages change between events: re-read while something
+// moves (four times a second while recording, for the meter).
+setInterval(() => {
+  if (status && status.state === "recording") refreshStatus();
+}, 250);
+setInterval(() => {
+  if (status && (["countdown", "starting", "finishing"].includes(status.state) || status.outbox.uploading || status.outbox.depth > 0)) refreshStatus();
+}, 700);
+setInterval(refreshStatus, 5000);
+setInterval(refreshPreview, 500);

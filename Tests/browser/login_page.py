@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Logging in from the pages, in Debian's chromium, on a kiosk with both tokens (each with the + and
+/ that base64 gives): the booth's screen and the operator's browser log in through POST /login; the
+session cookie is set by the server (HttpOnly, SameSite=Strict) and no script can read it; the
+booth's session opens the booth and nothing of the operator's; wrong tokens are refused and then
+throttled; a login page reached by a name other than loopback warns that the token would travel in
+clear text, and on loopback it does not.
+
+    python Tests/browser/login_page.py RECORDER_BINARY
+"""
+import os, pathlib, sys
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from browser_support import Checks, Kiosk, launch, repo, wait_until  # noqa: E402
+
+OPERATOR = "op+Xk3q9/Lw2ZtR8vB0aYcN1pE4sHfJ6uD=="
+BOOTH = "bo/Qm3x+Zr8Kp1Lw9Tn2Vb4Hc5Jd6Fs7Gx=="
+binary = sys.argv[1]
+artifacts = pathlib.Path(os.environ.get("ARTIFACTS", repo / ".cache" / "browser-artifacts" / "login"))
+artifacts.mkdir(parents=True, exist_ok=True)
+check = Checks()
+kiosk = Kiosk(binary, artifacts / "kiosk.log", args=["--seconds", "2", "--countdown", "0"], prefix="recorder-login-",
+              env={"RECORDER_KIOSK_TOKEN": OPERATOR, "RECORDER_KIOSK_BOOTH_TOKEN": BOOTH,
+                   "RECORDER_KIOSK_HOSTS": "booth.test"})
+try:
+    kiosk.start()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                    args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required",
+                                          # booth.test is this machine, as a name on the event's network would be
+                                          f"--host-resolver-rules=MAP booth.test 127.0.0.1"])
+        errors = []
+
+        def watch(page):
+            page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+            return page
+
+        # The booth's screen, not logged in: the guest's sentence, and a way in for the staff.
+        booth = browser.new_context(viewport={"width": 1280, "height": 800})
+        page = watch(booth.new_page())
+        page.goto(kiosk.base + "/")
+        wait_until(page, "document.body.dataset.phase === 'problem'", timeout=15000)
+        check("a booth screen that is not logged in says it is not set up", "not set up" in page.inner_text("#problem-text"),
+              page.inner_text("#problem-text"))
+        check("and shows the staff the way to log it in", page.is_visible("#login-link"))
+        page.screenshot(path=str(artifacts / "1-booth-not-logged-in.png"))
+        page.click("#login-link")
+        page.wait_for_url("**/login")
+        check("the login page on loopback does not warn about clear text", not page.is_visible("#clear-text"))
+        page.fill("#token", "not-a-token-of-this-kiosk-at-all-000")
+        page.click("#submit")
+        page.wait_for_selector("#message:not([hidden])", timeout=10000)
+        check("a wrong token is refused with the kiosk's words", "neither the booth's nor the operator's" in page.inner_text("#message"),
+              page.inner_text("#message"))
+        page.fill("#token", BOOTH)
+        page.click("#submit")
+        page.wait_for_url(kiosk.base + "/", timeout=15000)
+        wait_until(page, "document.body.dataset.phase === 'attract'", timeout=20000)
+        check("the booth's token (with + and /) logs the screen in: it opens the booth", True)
+        cookies = [c for c in booth.cookies() if c["name"] == "recorder_session"]
+        check("the session cookie is the server's: HttpOnly, SameSite=Strict, not the token",
+              len(cookies) == 1 and cookies[0]["httpOnly"] and cookies[0]["sameSite"] == "Strict"
+              and BOOTH not in cookies[0]["value"], str(cookies))
+        check("no script on the page can read it", page.evaluate("document.cookie") == "", page.evaluate("document.cookie"))
+        refused = page.evaluate("fetch('/api/admin/overview').then((r) => r.status)")
+        check("the booth's session gets 403 from the operator's routes", refused == 403, str(refused))
+        page.click("#record")
+        wait_until(page, "document.body.dataset.phase === 'review'", timeout=60000)
+        page.screenshot(path=str(artifacts / "2-booth-logged-in-review.png"))
+        page.click("#post")
+        wait_until(page, "document.body.dataset.phase === 'done'", 30000)
+        check("the logged-in booth records, reviews and posts a shot", True)
+        booth.close()
+
+        # The operator's browser: the form, the booth's token is not enough, the operator's is.
+        admin = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = watch(admin.new_page())
+        page.goto(kiosk.base + "/admin")
+        page.wait_for_selector("#token-form", state="visible", timeout=15000)
+        check("the operator's page without a session shows its login form", True)
+        check("on loopback it does not warn about clear text", not page.is_visible("#clear-text"))
+        page.fill("#token", BOOTH)
+        page.click("#token-save")
+        wait_until(page, "document.getElementById('token-message').textContent.includes(\"booth's token\")", timeout=10000)
+        check("the booth's token on the operator's page says it is the booth's", True)
+        page.fill("#token", OPERATOR)
+        page.click("#token-save")
+        page.wait_for_selector("#token-form", state="hidden", timeout=15000)
+        wait_until(page, "document.getElementById('state').textContent.startsWith('idle')", timeout=20000)
+        page.wait_for_selector("#gallery .post", timeout=30000)
+        check("the operator's token logs in: the state and the gallery load", True)
+        page.screenshot(path=str(artifacts / "3-operator-logged-in.png"), full_page=True)
+        page.click("#logout")
+        page.wait_for_selector("#token-form", state="visible", timeout=15000)
+        check("Log out forgets the session: the form is back", not [c for c in admin.cookies() if c["name"] == "recorder_session" and c["value"]])
+        admin.close()
+
+        # Reached by a name on the network, over plain http: the login page warns.
+        remote = browser.new_context(viewport={"width": 390, "height": 844})
+        page = watch(remote.new_page())
+        page.goto(f"http://booth.test:{kiosk.port}/login")
+        check("the login page reached as http://booth.test warns that the token would travel in clear text",
+              page.is_visible("#clear-text"))
+        page.screenshot(path=str(artifacts / "4-login-clear-text-warning.png"))
+        page.goto(f"http://booth.test:{kiosk.port}/admin")
+        page.wait_for_selector("#token-form", state="visible", timeout=15000)
+        check("so does the operator's login form", page.is_visible("#clear-text"))
+        # Guessing: after a few wrong tokens the kiosk makes this address wait.
+        answers = []
+        for _ in range(12):
+            answers.append(page.evaluate("""fetch('/login', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+                body: JSON.stringify({ token: 'guess-' + Math.random() }) }).then((r) => r.status)"""))
+        check("wrong tokens in a row are throttled (429)", answers[0] == 401 and 429 in answers, str(answers))
+        remote.close()
+        check("no script errors in the pages", not errors, "; ".join(errors))
+        browser.close()
+finally:
+    status = kiosk.stop()
+
+check("the kiosk exits 0 on SIGTERM", status == 0, f"exit {status}")
+print(f"screenshots: {artifacts}")
+print(f"login: {check.passed} passed, {check.failed} failed")
+sys.exit(1 if check.failed else 0)
