@@ -2,13 +2,15 @@
 # Installs the Debian packages recorder needs. `setup.sh run`: build and run; `setup.sh test`: also
 # what the tests use (ffmpeg/ffprobe and curl as independent readers, qemu + Debian's kernel +
 # vivid/v4l2loopback, debootstrap for the systemd guest, chromium + Playwright + the emoji font for the pages, and
-# SeaweedFS from PyPI as the S3 server).
+# SeaweedFS from PyPI as the S3 server, nginx for the reverse-proxy test, iproute2 for the network namespace the security test's other machines live in,
+# node and Debian's eslint for the pages' scripts).
 set -euo pipefail
 profile=${1:-run}
 run_pkgs=(pkg-config libv4l-dev libasound2-dev libavcodec-dev libavformat-dev libswscale-dev libswresample-dev libavutil-dev libcurl4-openssl-dev libssl-dev libqrencode-dev)
 test_pkgs=(ffmpeg v4l-utils qemu-system-x86 linux-image-amd64 linux-headers-amd64 v4l2loopback-dkms dkms
            busybox-static kmod xz-utils zstd python3 python3-pip python3-venv curl util-linux
-           chromium fonts-noto-color-emoji fontconfig debootstrap systemd time bc alsa-utils zbar-tools)
+           chromium fonts-noto-color-emoji fontconfig debootstrap systemd time bc alsa-utils zbar-tools
+           nginx-light openssl iproute2 nodejs eslint)
 pkgs=("${run_pkgs[@]}")
 [ "$profile" = test ] && pkgs+=("${test_pkgs[@]}")
 
@@ -20,7 +22,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   SUDO=; [ "$(id -u)" -ne 0 ] && SUDO=sudo
   echo "setup: installing ${missing[*]}"
   $SUDO apt-get update -q
+  # No service a package brings (nginx for the proxy test) is started by installing it: the tests
+  # start their own, on loopback, and stop them.
+  made_policy=
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d > /dev/null && $SUDO chmod 755 /usr/sbin/policy-rc.d && made_policy=1
+  fi
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+  [ -z "$made_policy" ] || $SUDO rm -f /usr/sbin/policy-rc.d
 fi
 if ! command -v swift >/dev/null; then
   echo "setup: swift is not on PATH; install Swift 6.1 or newer (https://swift.org/install) and try again" >&2

@@ -31,6 +31,8 @@ bash scripts/setup.sh test
 stage "build (debug, with tests)"
 swift build --build-tests
 export RECORDER_BIN=$PWD/.build/debug/recorder
+stage "the pages' scripts: syntax, ESLint, no inline script or style, node --test on the page logic"
+bash Tests/pages/check.sh
 stage "man page and shell completions are what the command tree generates"
 bash scripts/make-docs.sh --check
 stage "swift test"
@@ -40,6 +42,7 @@ bash Tests/systemd/verify-units.sh "$RECORDER_BIN"
 stage "kiosk pages in a real browser (chromium + Playwright): the operator's, and the guest's at three sizes"
 .cache/venv/bin/python Tests/browser/kiosk_page.py "$RECORDER_BIN"
 .cache/venv/bin/python Tests/browser/booth_page.py "$RECORDER_BIN"
+.cache/venv/bin/python Tests/browser/login_page.py "$RECORDER_BIN"
 stage "the kiosk on a hostile network: every route bent every way, and an HTTP fuzz"
 .cache/venv/bin/python Tests/security/routes_fuzz.py "$RECORDER_BIN"
 stage "device tests (real V4L2 drivers)"

@@ -1,0 +1,153 @@
+// The booth page's decisions (Sources/KioskService/Pages/guest-logic.js) and the pages' shared
+// module, with node's own test runner: node --test Tests/pages
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, PHASES, RING }
+  from "../../Sources/KioskService/Pages/guest-logic.js";
+import { isStale, tokenTravelsInClear, byteCount } from "../../Sources/KioskService/Pages/common.js";
+
+const idle = (more = {}) => Object.assign({ state: "idle", run: "r1", revision: 5, currentShot: null, outbox: { lastUploaded: null }, shotSeconds: 15 }, more);
+const shot = (id, more = {}) => Object.assign({ id, videoURL: "/api/shot/current/video.mp4", postedAs: null }, more);
+const page = (more = {}) => Object.assign({ phase: "attract", knownShot: null, shownFailure: null, sharing: null, messageShowing: false }, more);
+
+test("words get their number", () => {
+  assert.equal(wording({ left: "{n} s left" }, "left", 3), "3 s left");
+  assert.equal(wording({}, "missing", 3), "");
+});
+
+test("a press means stop while counting down or recording, record where a guest can start, nothing while saving", () => {
+  assert.equal(pressAction("countdown"), "stop");
+  assert.equal(pressAction("recording"), "stop");
+  for (const phase of ["attract", "problem", "done", "review"]) assert.equal(pressAction(phase), "record", phase);
+  assert.equal(pressAction("saving"), null);
+  assert.deepEqual([...PHASES].sort(), ["attract", "countdown", "done", "problem", "recording", "review", "saving"]);
+});
+
+test("a button's chatter within 400 ms is one press", () => {
+  assert.equal(pressCounts(1000, 1399), false);
+  assert.equal(pressCounts(1000, 1400), true);
+  assert.equal(pressCounts(0, 5000), true);
+});
+
+test("each new countdown number beeps once, and only on the countdown screen", () => {
+  assert.equal(countdownBeeps("countdown", "3", 2), true);
+  assert.equal(countdownBeeps("countdown", "2", 2), false);
+  assert.equal(countdownBeeps("attract", "", 3), false);
+  assert.equal(countdownBeeps("countdown", "1", 0), false);
+});
+
+test("the ring fills with the recording and counts whole seconds down", () => {
+  assert.deepEqual(recordingProgress({ elapsedSeconds: 0, totalSeconds: 15 }, 15), { fraction: 0, left: 15, dashOffset: RING });
+  const half = recordingProgress({ elapsedSeconds: 7.5, totalSeconds: 15 }, 15);
+  assert.equal(half.fraction, 0.5);
+  assert.equal(half.left, 8);
+  assert.ok(Math.abs(half.dashOffset - RING / 2) < 1e-9);
+  // Past the end (a late status), and no progress yet: never beyond the ring, never negative.
+  assert.deepEqual(recordingProgress({ elapsedSeconds: 16, totalSeconds: 15 }, 15), { fraction: 1, left: 0, dashOffset: 0 });
+  assert.equal(recordingProgress(null, 15).left, 15);
+  assert.equal(recordingProgress({ elapsedSeconds: 1, totalSeconds: 0 }, 0).fraction, 0);
+});
+
+test("the review's seconds left never go below 0", () => {
+  assert.equal(secondsLeft(10500, 10000), 1);
+  assert.equal(secondsLeft(10000, 12000), 0);
+});
+
+test("statuses from another run are never stale; an older revision of the same run is", () => {
+  assert.equal(isStale(null, idle()), false);
+  assert.equal(isStale(idle({ revision: 5 }), idle({ revision: 4 })), true);
+  assert.equal(isStale(idle({ revision: 5 }), idle({ revision: 5 })), false);
+  assert.equal(isStale(idle({ revision: 5 }), idle({ revision: 6 })), false);
+  assert.equal(isStale(idle({ revision: 50 }), idle({ run: "r2", revision: 1 })), false);
+});
+
+test("a shot under way shows its screen", () => {
+  assert.deepEqual(guestStep(idle({ state: "countdown", countdown: 3 }), page()), { kind: "countdown", count: 3 });
+  assert.deepEqual(guestStep(idle({ state: "starting" }), page()), { kind: "countdown", count: "" });
+  assert.equal(guestStep(idle({ state: "recording", progress: { elapsedSeconds: 3, totalSeconds: 15 } }), page()).kind, "recording");
+  assert.deepEqual(guestStep(idle({ state: "finishing" }), page()), { kind: "saving" });
+  assert.deepEqual(guestStep(idle({ state: "camera-missing" }), page()), { kind: "cameraMissing", key: "cameraUnavailable" });
+});
+
+test("a failure is said once", () => {
+  const failed = idle({ state: "failed", message: "disk full", guestKey: "storageFull" });
+  assert.deepEqual(guestStep(failed, page()), { kind: "failed", key: "storageFull", failure: "disk full" });
+  assert.deepEqual(guestStep(failed, page({ shownFailure: "disk full" })), { kind: "none" });
+});
+
+test("a new shot of this guest's is reviewed; one already posted, or there when the page opened, is not", () => {
+  const fresh = guestStep(idle({ currentShot: shot("B") }), page({ phase: "saving", knownShot: "A" }));
+  assert.equal(fresh.review.id, "B");
+  assert.equal(fresh.knownShot, "B");
+  const posted = guestStep(idle({ currentShot: shot("B", { postedAs: "P1" }) }), page({ knownShot: "A" }));
+  assert.equal(posted.review, null);
+  assert.equal(posted.knownShot, "B");
+  // The page just opened (knownShot undefined): the shot there belongs to the last guest.
+  const opened = guestStep(idle({ currentShot: shot("A") }), page({ knownShot: undefined }));
+  assert.equal(opened.review, null);
+  assert.equal(opened.knownShot, "A");
+  // The same shot again: nothing to review twice.
+  assert.equal(guestStep(idle({ currentShot: shot("B") }), page({ phase: "review", knownShot: "B" })).review, null);
+});
+
+test("a shot that ends with nothing to review says why, or goes back to attract", () => {
+  const said = guestStep(idle({ guestKey: "tooShort" }), page({ phase: "recording" }));
+  assert.deepEqual([said.then, said.key], ["problem", "tooShort"]);
+  assert.equal(guestStep(idle(), page({ phase: "saving" })).then, "attract");
+  // A message on screen for a while is left to its timer; one that stays (camera back) ends now.
+  assert.equal(guestStep(idle(), page({ phase: "problem", messageShowing: true })).then, null);
+  assert.equal(guestStep(idle(), page({ phase: "problem" })).then, "attract");
+  assert.equal(guestStep(idle(), page({ phase: "attract" })).then, null);
+});
+
+test("the thank-you shows the share code once its post is in the store", () => {
+  assert.equal(guestStep(idle({ outbox: { lastUploaded: "P1" } }), page({ phase: "done", sharing: "P1" })).share, true);
+  assert.equal(guestStep(idle({ outbox: { lastUploaded: "P0" } }), page({ phase: "done", sharing: "P1" })).share, false);
+  assert.equal(guestStep(idle({ outbox: { lastUploaded: "P1" } }), page({ phase: "attract", sharing: "P1" })).share, false);
+});
+
+const encoder = new TextEncoder();
+const part = (bytes, age) => joined(encoder.encode(`--frame\r\nContent-Type: image/jpeg\r\nContent-Length: ${bytes.length}\r\nX-Age-Ms: ${age}\r\n\r\n`), bytes);
+
+test("the live mirror's stream is cut into whole pictures, however it arrives", () => {
+  const a = Uint8Array.from([0xff, 0xd8, 1, 2, 3, 0xff, 0xd9]), b = Uint8Array.from([0xff, 0xd8, 13, 10, 13, 10, 0xff, 0xd9]);
+  const stream = joined(part(a, 12), part(b, 40));
+  const whole = cutPictures(stream);
+  assert.equal(whole.pictures.length, 2);
+  assert.deepEqual([...whole.pictures[0].jpeg], [...a]);
+  assert.equal(whole.pictures[0].ageMs, 12);
+  // A picture holding CR LF CR LF itself is cut by its length, not by its bytes.
+  assert.deepEqual([...whole.pictures[1].jpeg], [...b]);
+  assert.equal(whole.rest.length, 0);
+  // Byte by byte: the same pictures, none early.
+  let buffer = new Uint8Array(0), got = [];
+  for (const byte of stream) {
+    const cut = cutPictures(joined(buffer, Uint8Array.of(byte)));
+    buffer = cut.rest;
+    got = got.concat(cut.pictures);
+  }
+  assert.deepEqual(got.map((p) => [...p.jpeg]), [[...a], [...b]]);
+  // A head without a length waits (nothing is made up).
+  assert.equal(cutPictures(encoder.encode("--frame\r\nContent-Type: image/jpeg\r\n\r\nxx")).pictures.length, 0);
+  assert.equal(headEnd(encoder.encode("ab\r\n\r\n")), 2);
+  assert.equal(headEnd(encoder.encode("ab\r\n\r")), -1);
+});
+
+test("a token typed into a page over plain http to another machine travels in clear", () => {
+  assert.equal(tokenTravelsInClear(new URL("http://192.168.1.20:8080/admin")), true);
+  assert.equal(tokenTravelsInClear(new URL("http://booth.local:8080/login")), true);
+  assert.equal(tokenTravelsInClear(new URL("http://127.0.0.1:8080/admin")), false);
+  assert.equal(tokenTravelsInClear(new URL("http://127.8.9.10/admin")), false);
+  assert.equal(tokenTravelsInClear(new URL("http://localhost:8080/login")), false);
+  assert.equal(tokenTravelsInClear(new URL("http://[::1]:8080/login")), false);
+  assert.equal(tokenTravelsInClear(new URL("https://booth.example/admin")), false);
+  // A name that only starts like loopback is not loopback.
+  assert.equal(tokenTravelsInClear(new URL("http://127.0.0.1.evil.example/admin")), true);
+});
+
+test("sizes read as the CLI prints them", () => {
+  assert.equal(byteCount(512), "512 bytes");
+  assert.equal(byteCount(1536), "1.50 KiB");
+  assert.equal(byteCount(20 * 1024 * 1024), "20.0 MiB");
+  assert.equal(byteCount(300 * 1024 * 1024), "300 MiB");
+});
