@@ -169,7 +169,7 @@ package enum KioskAPI {
                 _ = slot
                 var offset = range.lowerBound
                 while offset <= range.upperBound {
-                    let end = min(offset + VideoResponder.chunk, range.upperBound + 1)
+                    let end = min(offset + ChunkedFile.chunk, range.upperBound + 1)
                     try await writer.write(ByteBuffer(bytes: bytes[offset..<end]))
                     offset = end
                 }
@@ -187,16 +187,7 @@ package enum KioskAPI {
         switch ranged(size: size, contentType: contentType, request: request) {
         case .done(let response): return response
         case .body(let status, let headers, let range):
-            do {
-                let body = try await FileIO().loadFile(path: path, range: range, context: context)
-                guard let slot else { return Response(status: status, headers: headers, body: body) }
-                return Response(status: status, headers: headers, body: ResponseBody(contentLength: body.contentLength) { writer in
-                    _ = slot
-                    try await body.write(writer)
-                })
-            } catch {
-                throw APIError(.notFound, missing, exitStatus: .noInput)
-            }
+            return Response(status: status, headers: headers, body: ChunkedFile.body(path: path, range: range, keep: slot))
         }
     }
 }

@@ -13,9 +13,6 @@ import StorageUpload
 /// file matched the post's size and SHA-256: a mismatch ends the response with an error (the
 /// connection closes short of its Content-Length), so bad bytes never pass as a whole video.
 enum VideoResponder {
-    /// The most a read sends at once.
-    static let chunk = 256 * 1024
-
     /// `slot` (the viewer's place among the video answers) is held until the last byte is written.
     static func response(_ lookup: VideoCache.Lookup, request: Request, context: KioskRequestContext,
                          slot: ClientSlots.Slot) async throws(APIError) -> Response {
@@ -67,7 +64,7 @@ enum VideoResponder {
             defer { file.close() }
             var offset = range.lowerBound
             while offset <= range.upperBound {
-                let (at, count) = (offset, min(chunk, range.upperBound + 1 - offset))
+                let (at, count) = (offset, min(ChunkedFile.chunk, range.upperBound + 1 - offset))
                 let bytes = try await BlockingWork.run { () throws(ArrivalFailed) -> [UInt8]? in try file.read(at: at, count: count) }
                 guard let bytes else {
                     // Nothing new yet: the store is slower than the viewer.
