@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""The hostile crowd of Tests/security/exhaustion.py, run inside its network namespace (other
+machines on the event's network): from ADDRESSES source addresses it opens HALF_OPEN connections
+that send half a request head and then nothing, and SLOW readers of one share link's video that
+read a kilobyte every two seconds. It prints one JSON line when its connections are made, holds
+them until its standard input closes, then prints what the kiosk did to them (JSON).
+
+    python3 crowd.py HOST PORT PATH HALF_OPEN SLOW ADDRESS_PREFIX ADDRESSES
+"""
+import json, resource, select, socket, sys, time
+
+host, port, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+half_open, slow = int(sys.argv[4]), int(sys.argv[5])
+prefix, addresses = sys.argv[6], int(sys.argv[7])
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, half_open + slow + 256)), hard))
+
+
+def source(i):
+    return f"{prefix}{1 + i % addresses}"
+
+
+def connect(i):
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.bind((source(i), 0))
+    s.settimeout(10)
+    try:
+        s.connect((host, port))
+    except OSError:
+        s.close()
+        return None
+    s.setblocking(False)
+    return s
+
+
+started = time.monotonic()
+halves, readers, unconnected = [], [], 0
+for i in range(slow):
+    s = connect(i)
+    if s is None:
+        unconnected += 1
+        continue
+    try:
+        s.send(f"GET {path} HTTP/1.1\r\nHost: booth\r\n\r\n".encode())
+    except OSError:
+        pass
+    readers.append([s, b"", 0])
+# (the readers first: they take their places before the half-open connections fill the rest)
+for i in range(half_open):
+    s = connect(slow + i)
+    if s is None:
+        unconnected += 1
+        continue
+    try:
+        s.send(b"GET /healthz HTTP/1.1\r\nHost: booth\r\nX-Half: ")
+    except OSError:
+        pass
+    halves.append(s)
+print(json.dumps({"ready": True, "halfOpen": len(halves), "slow": len(readers), "unconnected": unconnected,
+                  "seconds": round(time.monotonic() - started, 1)}), flush=True)
+
+# Hold on until told to stop: the slow readers read a little now and then; a half-open connection
+# the kiosk closes is noted with when.
+closed_at = {}
+statuses = {}
+while True:
+    ready, _, _ = select.select([sys.stdin], [], [], 2.0)
+    if ready and not sys.stdin.readline():
+        break
+    now = time.monotonic() - started
+    for s in halves:
+        if s.fileno() in closed_at or s.fileno() < 0:
+            continue
+        try:
+            data = s.recv(4096)
+            if data == b"":
+                closed_at[s.fileno()] = now
+        except BlockingIOError:
+            pass
+        except OSError:
+            closed_at[s.fileno()] = now
+    for reader in readers:
+        s, head, got = reader
+        if got < 0:
+            continue
+        try:
+            data = s.recv(1024)
+            if data == b"":
+                reader[2] = -1
+                continue
+            if len(head) < 64:
+                reader[1] = head + data
+            reader[2] = got + len(data)
+        except BlockingIOError:
+            pass
+        except OSError:
+            reader[2] = -1
+for reader in readers:
+    head = reader[1]
+    status = head.split(b" ", 2)[1].decode() if head.startswith(b"HTTP/") else ("closed" if reader[2] < 0 else "none")
+    statuses[status] = statuses.get(status, 0) + 1
+times = sorted(closed_at.values())
+print(json.dumps({"halfOpenClosedByKiosk": len(times), "firstClosedAfter": round(times[0], 1) if times else None,
+                  "lastClosedAfter": round(times[-1], 1) if times else None, "slowReaderAnswers": statuses,
+                  "slowReadBytes": sum(max(r[2], 0) for r in readers)}), flush=True)

@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""A crowd on the event's network must not take the booth: a real `recorder kiosk` listening on the
+network with both tokens, and from a network namespace (other machines: 50 addresses on a veth
+link, Debian's iproute2) 1,100 connections that send half a request head and stop, and 300 slow
+readers of one share link's 29 MB video (Tests/security/crowd.py). Meanwhile, on the booth's own
+loopback:
+
+- /healthz answers, each time within 5 s;
+- a shot records (the booth's token), whole: ffprobe reads its length;
+- the kiosk's memory stays bounded (RSS at most its start + 250 MiB: a video read ahead per reader
+  was 2 MiB each, copied whole it would be 29 MB each) and its open files stay under the caps;
+- the half-open connections are closed by the kiosk (the idle timeout that bounds a head's arrival);
+- afterwards a phone from the network opens the share link again, and the kiosk is healthy.
+
+Prints its figures (FIGURES=1 prints only them, for Benchmarks/exhaustion.sh). Needs root (a
+network namespace).
+
+    python Tests/security/exhaustion.py RECORDER_BINARY
+"""
+import json, os, pathlib, shutil, subprocess, sys, threading, time, urllib.request
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "browser"))
+from browser_support import Checks, Kiosk, repo  # noqa: E402
+from raw_http import request  # noqa: E402
+
+OPERATOR = "op-Xk3+q9/Lw2ZtR8vB0aYcN1pE4sHfJ6uD"
+BOOTH = "bo-Qm+3x/Zr8Kp1Lw9Tn2Vb+4Hc/5Jd6Fs7"
+HALF_OPEN, SLOW, ADDRESSES = int(os.environ.get("HALF_OPEN", 1100)), int(os.environ.get("SLOW", 300)), 50
+HOLD_SECONDS = int(os.environ.get("HOLD_SECONDS", 40))
+binary = sys.argv[1]
+artifacts = pathlib.Path(os.environ.get("ARTIFACTS", repo / ".cache" / "security-artifacts"))
+artifacts.mkdir(parents=True, exist_ok=True)
+check = Checks()
+figures = {}
+ns = f"recorder-crowd-{os.getpid()}"
+host_side, ns_side = f"rcr{os.getpid() % 100000}h", f"rcr{os.getpid() % 100000}n"
+HOST_ADDRESS, CROWD_PREFIX, PHONE = "10.213.0.1", "10.213.1.", "10.213.2.1"
+
+
+def sh(*args):
+    subprocess.run(args, check=True, capture_output=True)
+
+
+def rss_kib(pid):
+    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def open_files(pid):
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+kiosk = Kiosk(binary, artifacts / "exhaustion-kiosk.log", args=["--seconds", "4", "--countdown", "0"], prefix="recorder-exhaustion-",
+              listen="0.0.0.0", env={"RECORDER_KIOSK_TOKEN": OPERATOR, "RECORDER_KIOSK_BOOTH_TOKEN": BOOTH,
+                                     "RECORDER_KIOSK_HOSTS": "booth"})
+crowd = None
+try:
+    # The other machines: a namespace with 50 addresses and one for a phone, on a veth link.
+    sh("ip", "netns", "add", ns)
+    sh("ip", "link", "add", host_side, "type", "veth", "peer", "name", ns_side)
+    sh("ip", "link", "set", ns_side, "netns", ns)
+    sh("ip", "addr", "add", f"{HOST_ADDRESS}/16", "dev", host_side)
+    sh("ip", "link", "set", host_side, "up")
+    inside = ["ip", "netns", "exec", ns]
+    sh(*inside, "ip", "link", "set", "lo", "up")
+    sh(*inside, "ip", "link", "set", ns_side, "up")
+    for i in range(1, ADDRESSES + 1):
+        sh(*inside, "ip", "addr", "add", f"{CROWD_PREFIX}{i}/16", "dev", ns_side)
+    sh(*inside, "ip", "addr", "add", f"{PHONE}/16", "dev", ns_side)
+
+    # A big post in the kiosk's store before it starts (a noisy 3 s 720p clip: 29 MB), made by the CLI.
+    y4m = kiosk.work / "noise.y4m"
+    sh("ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30,noise=alls=40:allf=t", "-t", "3",
+       "-pix_fmt", "yuv420p", str(y4m))
+    cli = dict(kiosk.environment)
+    sh(binary, "shoot", "--device", f"y4m:{y4m}", "--seconds", "3", "--audio", "none", "--workspace", str(kiosk.work / "cli-ws"))
+    posted = json.loads(subprocess.run([binary, "post", "--caption", "for the crowd", "--json", "--workspace", str(kiosk.work / "cli-ws"),
+                                        "--outbox", str(kiosk.work / "cli-outbox"), "--store-dir", str(kiosk.work / "store"), "--create"],
+                                       check=True, capture_output=True, text=True, env=cli).stdout)
+    y4m.unlink()
+    post = posted["id"]
+    metadata = json.loads((kiosk.work / "store" / "posts" / f"{post}.json").read_text())
+    token, size = metadata["shareToken"], metadata["byteSize"]
+    figures["shared video"] = f"{size / 1e6:.1f} MB"
+
+    kiosk.start()
+    pid = kiosk.process.pid
+    time.sleep(1)
+    base_rss, base_files = rss_kib(pid), open_files(pid)
+    figures["RSS before"] = f"{base_rss / 1024:.0f} MiB"
+    phone = subprocess.run([*inside, "curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{size_download}", "--max-time", "60",
+                            "--interface", PHONE, f"http://{HOST_ADDRESS}:{kiosk.port}/s/{token}/video.mp4"], capture_output=True, text=True)
+    check("a phone on the network opens the share link's video before the crowd comes", phone.stdout == f"200 {size}", phone.stdout)
+
+    # The crowd arrives and stays.
+    crowd = subprocess.Popen([*inside, sys.executable, str(pathlib.Path(__file__).parent / "crowd.py"), HOST_ADDRESS, str(kiosk.port),
+                              f"/s/{token}/video.mp4", str(HALF_OPEN), str(SLOW), CROWD_PREFIX, str(ADDRESSES)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    arrived = json.loads(crowd.stdout.readline())
+    figures["crowd connected"] = f"{arrived['halfOpen']} half-open + {arrived['slow']} slow readers in {arrived['seconds']} s"
+    check(f"the crowd is there ({HALF_OPEN} half-open connections and {SLOW} slow readers tried from {ADDRESSES} addresses)",
+          arrived["halfOpen"] + arrived["slow"] + arrived["unconnected"] == HALF_OPEN + SLOW, str(arrived))
+
+    samples, health = [], []
+    stop_sampling = threading.Event()
+
+    def sample():
+        while not stop_sampling.is_set():
+            try:
+                samples.append((rss_kib(pid), open_files(pid)))
+            except OSError:
+                pass
+            time.sleep(0.5)
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+
+    def healthz():
+        started = time.monotonic()
+        answer = request("127.0.0.1", kiosk.port, "GET", "/healthz", timeout=10)
+        health.append((answer.status, time.monotonic() - started))
+
+    # The booth records while the crowd holds on.
+    healthz()
+    shoot = request("127.0.0.1", kiosk.port, "POST", "/api/shoot", [("Authorization", f"Bearer {BOOTH}"), ("Content-Type", "application/json")],
+                    b"{}", timeout=30)
+    check("the booth starts a shot during the crowd (202)", shoot.status == 202, repr(shoot))
+    end = time.monotonic() + HOLD_SECONDS
+    shot = None
+    while time.monotonic() < end:
+        healthz()
+        status = json.loads(request("127.0.0.1", kiosk.port, "GET", "/api/status", [("Authorization", f"Bearer {BOOTH}")], timeout=10).body)
+        current = status.get("currentShot")
+        if status["state"] == "idle" and current and current.get("id") and shot is None:
+            shot = current
+        time.sleep(1)
+    crowd.stdin.close()
+    left = json.loads(crowd.stdout.readline())
+    crowd.wait(timeout=30)
+    crowd = None
+    stop_sampling.set()
+    sampler.join()
+
+    check("/healthz answered every time during the crowd, each within 5 s",
+          health and all(code == 200 and seconds < 5 for code, seconds in health), str([(c, round(s, 2)) for c, s in health if c != 200 or s >= 5]))
+    figures["/healthz under the crowd"] = f"{len(health)} asks, slowest {max(s for _, s in health) * 1000:.0f} ms"
+    check("a shot recorded during the crowd", shot is not None and shot.get("framesDropped", 1) == 0, str(shot))
+    if shot:
+        video = kiosk.work / "ws" / "current" / "video.mp4"
+        duration = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", str(video)],
+                                  capture_output=True, text=True).stdout.strip()
+        check("it is whole: ffprobe reads 4 s", duration and abs(float(duration) - 4) < 0.1, duration)
+        figures["shot under the crowd"] = f"{duration} s, {shot.get('frames')} frames, {shot.get('framesDropped')} dropped"
+    peak_rss = max(r for r, _ in samples)
+    peak_files = max(f for _, f in samples)
+    figures["RSS peak"] = f"{peak_rss / 1024:.0f} MiB (+{(peak_rss - base_rss) / 1024:.0f} MiB)"
+    figures["open files peak"] = f"{peak_files} (before: {base_files})"
+    # (a 4 s 720p shot costs about 100 MiB by itself; each slow reader a chunk and its socket's buffer)
+    check("the kiosk's memory stays bounded (RSS at most 250 MiB over its start)", peak_rss - base_rss < 250 * 1024,
+          figures["RSS peak"])
+    check("its open files stay under the caps (512 connections from other machines, 256 videos being sent) and what it needs besides",
+          peak_files < base_files + 512 + 256 + 64, figures["open files peak"])
+    figures["half-open closed by the kiosk"] = f"{left['halfOpenClosedByKiosk']} of {arrived['halfOpen']}, from {left['firstClosedAfter']} s to {left['lastClosedAfter']} s"
+    check("the kiosk closed the half-open connections (refused over the cap, or its idle timeout)",
+          left["halfOpenClosedByKiosk"] >= arrived["halfOpen"] * 0.95, json.dumps(left))
+    figures["slow readers' answers"] = json.dumps(left["slowReaderAnswers"])
+    check("slow readers were served or told to wait (200 or 429), none got an error",
+          set(left["slowReaderAnswers"]) <= {"200", "429", "closed"}, json.dumps(left["slowReaderAnswers"]))
+
+    time.sleep(2)
+    phone = subprocess.run([*inside, "curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{size_download}", "--max-time", "60",
+                            "--interface", PHONE, f"http://{HOST_ADDRESS}:{kiosk.port}/s/{token}/video.mp4"], capture_output=True, text=True)
+    check("after the crowd a phone opens the share link's video again", phone.stdout == f"200 {size}", phone.stdout)
+    check("the kiosk is healthy after it", request("127.0.0.1", kiosk.port, "GET", "/healthz").status == 200)
+    figures["RSS after"] = f"{rss_kib(pid) / 1024:.0f} MiB, {open_files(pid)} open files"
+finally:
+    if crowd:
+        crowd.kill()
+    status = kiosk.stop()
+    subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+    subprocess.run(["ip", "link", "del", host_side], capture_output=True)
+
+check("the kiosk exits 0 on SIGTERM", status == 0, f"exit {status}")
+print("figures:")
+for name, value in figures.items():
+    print(f"  {name:32} {value}")
+print(f"exhaustion: {check.passed} passed, {check.failed} failed")
+sys.exit(1 if check.failed else 0)
