@@ -19,17 +19,13 @@ network namespace).
 """
 import json, os, pathlib, shutil, subprocess, sys, threading, time, urllib.request
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "browser"))
-from browser_support import Checks, Kiosk, repo  # noqa: E402
-from raw_http import request  # noqa: E402
+from raw_http import request
+from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, repo
 
-OPERATOR = "op-Xk3+q9/Lw2ZtR8vB0aYcN1pE4sHfJ6uD"
-BOOTH = "bo-Qm+3x/Zr8Kp1Lw9Tn2Vb+4Hc/5Jd6Fs7"
 HALF_OPEN, SLOW, ADDRESSES = int(os.environ.get("HALF_OPEN", 1100)), int(os.environ.get("SLOW", 300)), 50
 HOLD_SECONDS = int(os.environ.get("HOLD_SECONDS", 40))
 binary = sys.argv[1]
-artifacts = pathlib.Path(os.environ.get("ARTIFACTS", repo / ".cache" / "security-artifacts"))
-artifacts.mkdir(parents=True, exist_ok=True)
+artifacts = artifacts_folder()
 check = Checks()
 figures = {}
 ns = f"recorder-crowd-{os.getpid()}"

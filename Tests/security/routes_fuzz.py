@@ -19,16 +19,12 @@ written.
 """
 import json, os, random, sys, time, pathlib
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "browser"))
-from browser_support import Checks, Kiosk, repo  # noqa: E402
-from raw_http import request  # noqa: E402
+from raw_http import request
+from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, repo
 
-OPERATOR = "op-Xk3+q9/Lw2ZtR8vB0aYcN1pE4sHfJ6uD"
-BOOTH = "bo-Qm+3x/Zr8Kp1Lw9Tn2Vb+4Hc/5Jd6Fs7"
 
 binary = sys.argv[1]
-artifacts = pathlib.Path(os.environ.get("ARTIFACTS", repo / ".cache" / "security-artifacts"))
-artifacts.mkdir(parents=True, exist_ok=True)
+artifacts = artifacts_folder()
 check = Checks()
 kiosk = Kiosk(binary, artifacts / "routes-fuzz-kiosk.log", args=["--seconds", "1", "--countdown", "0"], prefix="recorder-security-",
               listen="0.0.0.0", env={"RECORDER_KIOSK_TOKEN": OPERATOR, "RECORDER_KIOSK_BOOTH_TOKEN": BOOTH,
