@@ -2,7 +2,7 @@ package import HTTPTypes
 package import Hummingbird
 
 /// One route of the kiosk: its method, its path as the router has it, who may call it, and what
-/// it is for (`recorder kiosk --routes`, docs/security.md, the tests that try every route).
+/// it is for (`GET /api/admin/routes`, docs/security.md, the tests that try every route).
 package struct KioskRoute: Sendable, Equatable, Encodable {
     package var method: String
     package var path: String

@@ -66,6 +66,8 @@ try:
         check("no script on the page can read it", page.evaluate("document.cookie") == "", page.evaluate("document.cookie"))
         refused = page.evaluate("fetch('/api/admin/overview').then((r) => r.status)")
         check("the booth's session gets 403 from the operator's routes", refused == 403, str(refused))
+        asked = page.evaluate("Promise.all(['/api/attract', '/api/feed?page=1', '/metrics'].map((p) => fetch(p).then((r) => r.status)))")
+        check("the booth's own list for its attract loop is the booth's (200); the feed and metrics are not (403)", asked == [200, 403, 403], str(asked))
         page.click("#record")
         wait_until(page, "document.body.dataset.phase === 'review'", timeout=60000)
         page.screenshot(path=str(artifacts / "2-booth-logged-in-review.png"))

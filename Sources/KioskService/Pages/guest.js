@@ -67,8 +67,9 @@ $("loop").onended = playNextInLoop;
 $("loop").onerror = playNextInLoop;
 function startLoop() {
   document.body.dataset.loop = "starting";
-  api("/api/feed?page=1").then((r) => {
-    loopPosts = r.posts.filter((p) => !p.problem).map((p) => p.id);
+  // (the booth's own list: the feed itself is the operator's)
+  api("/api/attract").then((r) => {
+    loopPosts = r.posts.map((p) => p.id);
     if (document.body.dataset.loop !== "starting" || document.body.dataset.phase !== "attract" || !loopPosts.length) {
       document.body.dataset.loop = "off"; lastActivity = Date.now(); return;
     }
