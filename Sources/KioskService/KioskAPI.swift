@@ -228,7 +228,7 @@ struct UnmatchedRoute<Context: RequestContext>: RouterMiddleware {
                 return parts.count == asked.count && zip(parts, asked).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
             }.compactMap { HTTPRequest.Method($0.method) }
             guard !allowed.isEmpty else {
-                return APIError(.notFound, "there is no \(path) here: the page is /, the API is under /api/ (see the README).", exitStatus: .noInput).response
+                return APIError(.notFound, "there is no \(path) here: the page is /, the API is under /api/ (docs/kiosk.md, and GET /api/admin/routes for the operator).", exitStatus: .noInput).response
             }
             if allowed.contains(.get) { allowed.append(.head) }
             let names = allowed.map(\.rawValue).joined(separator: ", ")
