@@ -40,7 +40,7 @@ struct OutboxListCommand: ParsableCommand {
             if let error = item.state.lastError { print("      last error: \(error)") }
         }
         for folder in outbox.unreadableItems() {
-            printError("recorder: warning: \(folder) is queued but its post.json cannot be read; it is kept and skipped. Repair or move it by hand.")
+            printError("recorder: warning: \(folder) is queued but its post.json or state.json cannot be read; it is kept and skipped. Repair or move it by hand.")
         }
     }
 

@@ -35,8 +35,8 @@ package struct Outbox: Sendable {
         queuedFolders().compactMap { OutboxItem(directory: $0) }
     }
 
-    /// Queued folders whose metadata cannot be read (damaged by hand or by the disk): they are
-    /// never uploaded or removed, only reported, so nothing is lost silently.
+    /// Queued folders whose metadata or state cannot be read (damaged by hand or by the disk): they
+    /// are never uploaded or removed, only reported, so nothing is lost silently.
     package func unreadableItems() -> [String] {
         queuedFolders().filter { OutboxItem(directory: $0) == nil }
     }
@@ -160,8 +160,16 @@ package struct OutboxItem: Sendable {
     init?(directory: String) {
         guard let meta = FileManager.default.contents(atPath: "\(directory)/\(Self.metadataName)"),
               let metadata = try? PostMetadata.decode(meta) else { return nil }
-        let state = FileManager.default.contents(atPath: "\(directory)/\(Self.stateName)")
-            .flatMap { try? JSONDecoder().decode(OutboxItemState.self, from: $0) }
+        // A state that is there but cannot be read makes the item unreadable, never "for any store":
+        // its destination is in it, and a post must not go to another store than it was queued for.
+        // (Only a post queued before the state was kept has none; it goes to the flush's store.)
+        var state: OutboxItemState?
+        if let bytes = FileManager.default.contents(atPath: "\(directory)/\(Self.stateName)") {
+            guard let decoded = try? JSONDecoder().decode(OutboxItemState.self, from: bytes) else { return nil }
+            state = decoded
+        } else if FileManager.default.fileExists(atPath: "\(directory)/\(Self.stateName)") {
+            return nil
+        }
         self.directory = directory
         self.metadata = metadata
         self.state = state ?? OutboxItemState(shotID: "", queuedAt: metadata.createdAt, attempts: 0, lastError: nil, digest: nil)

@@ -191,6 +191,30 @@ import Testing
         }
     }
 
+    /// A damaged state.json (which says which store the post is for) keeps the post put and named:
+    /// before, it read as "queued before posts kept their store" and went to whichever store flushed.
+    @Test func aDamagedQueuedStateIsNeitherSentAnywhereNorLost() throws {
+        let root = NSTemporaryDirectory() + "outbox-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let outbox = Outbox(root: root + "/outbox")
+        try outbox.prepare()
+        let video = "\(root)/v"
+        try Data("video".utf8).write(to: URL(fileURLWithPath: video))
+        var meta = metadata(PostID.random())
+        let digest = try FileDigest.compute(path: video)
+        meta.sha256 = digest.sha256
+        meta.byteSize = digest.size
+        let item = try outbox.enqueue(video: video, metadata: meta, shotID: "s")
+        try Data("{\"shotID\": ".utf8).write(to: URL(fileURLWithPath: item.directory + "/state.json"))
+        #expect(outbox.items().isEmpty)
+        #expect(outbox.unreadableItems() == [item.directory])
+        let report = try OutboxUploader(outbox: outbox, backend: LocalDirectoryBackend(root: root + "/store"),
+                                        policy: RetryPolicy(maximumAttempts: 1), log: { _ in }).flush()
+        #expect(report.uploaded.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: "\(root)/store/videos"))
+        #expect(FileManager.default.fileExists(atPath: item.directory + "/video.mp4"), "the queued video is kept")
+    }
+
     @Test func aDamagedQueuedVideoIsNotUploadedAndStaysQueued() throws {
         let root = NSTemporaryDirectory() + "outbox-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: root) }
