@@ -35,9 +35,11 @@ if [ -n "$exposure" ] && awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }'; then
 else
   fail "systemd-analyze security: exposure '${exposure:-?}' is over 2.0"; echo "$report" | grep -E "^✗" | head -20
 fi
-for key in Type=notify WatchdogSec= DynamicUser=yes "SupplementaryGroups=video audio input" "DeviceAllow=char-video4linux rw" \
+for key in Type=notify WatchdogSec= DynamicUser=yes "SupplementaryGroups=video audio recorder-button" "DeviceAllow=char-video4linux rw" \
            "DeviceAllow=char-alsa rw" "DeviceAllow=char-input r" \
-           StateDirectory= CacheDirectory= RuntimeDirectory= LoadCredential= ProtectSystem=strict Restart=on-failure; do
+           StateDirectory= CacheDirectory= RuntimeDirectory= LoadCredential= ProtectSystem=strict Restart=on-failure \
+           "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK" IPAddressDeny=any IPAddressAllow= "SocketBindAllow=tcp:8080" "SocketBindDeny=any" \
+           LimitNOFILE= MemoryMax= TasksMax=; do
   if grep -q "^$key" "$repo/systemd/recorder.service"; then pass "recorder.service sets $key"; else fail "recorder.service lacks $key"; fi
 done
 echo "units: $passed passed, $failed failed"

@@ -6,7 +6,11 @@ set -uo pipefail
 exec 2>&1
 passed=0; failed=0
 pass() { echo "PASS: $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+fail() {
+  echo "FAIL: $*"; failed=$((failed + 1))
+  # What the guest was doing at the first failure (a slow emulated machine, or something stuck).
+  [ "$failed" -eq 1 ] && { echo "   --- top at the first failure:"; top -bn1 -w 160 | head -n 16 | sed 's/^/   /'; }
+}
 check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
 # section NAME: prints how long the previous section took, then the new one's heading (the host's
 # systemd-vm.sh names the last heading when the guest runs out of time).
@@ -27,10 +31,13 @@ finish() {
 }
 api() { curl -s --max-time 20 "$@"; }
 prop() { systemctl show -p "$1" --value recorder; }
-# The guest has no python or jq: the API's JSON has sorted keys and no nesting inside these objects.
+# json_of EXPR: EXPR of the JSON on standard input, as `s` (a command, so `sh -c` has it too).
+printf '#!/bin/sh\nexec python3 -c "import json, sys; s = json.load(sys.stdin); print($1)"\n' > /usr/local/bin/json_of && chmod 755 /usr/local/bin/json_of
+# (sed for these two: the API's JSON has sorted keys and no nesting inside these objects)
 shot_id_of() { sed -n 's/.*"currentShot":{[^}]*"id":"\([^"]*\)".*/\1/p'; }
 post_id_of() { sed -n 's/.*"id":"\([^"]*\)".*/\1/p'; }
-state() { api http://127.0.0.1:8080/api/status | sed -n 's/.*"state":"\([a-z-]*\)".*/\1/p'; }
+# (the status has more than one "state": the button's too)
+state() { api http://127.0.0.1:8080/api/status | json_of 's["state"]' 2>/dev/null; }
 # wait_for SECONDS COMMAND...: polls every half second.
 wait_for() { local limit=$1; shift; local end=$((SECONDS + limit)); while [ $SECONDS -lt $end ]; do "$@" && return 0; sleep 0.5; done; return 1; }
 state_is() { [ "$(state)" = "$1" ]; }
@@ -46,8 +53,11 @@ install -m 644 /vm/recorder.service /etc/systemd/system/recorder.service
 install -d /etc/recorder
 install -m 644 /vm/recorder.conf /etc/recorder/recorder.conf
 install -m 600 /dev/null /etc/recorder/kiosk-token
+install -m 600 /dev/null /etc/recorder/kiosk-booth-token
 install -m 600 /dev/null /etc/recorder/s3-credentials
-install -m 644 /vm/60-recorder-camera.rules /etc/udev/rules.d/60-recorder-camera.rules
+install -D -m 644 /vm/recorder-sysusers.conf /etc/sysusers.d/recorder.conf && systemd-sysusers
+install -m 644 /vm/60-recorder-camera.rules /vm/61-recorder-button.rules /etc/udev/rules.d/
+check "systemd-sysusers made the button's group (recorder-button)" getent group recorder-button
 # The test camera is vivid; a kiosk matches its own camera in the rule (see the rule's comments).
 # Each key is set once (a key set twice is a configuration error): the shipped lines are replaced.
 sed -i -e '/^kiosk\.device *=/d' -e '/^kiosk\.seconds *=/d' -e '/^kiosk\.countdown_seconds *=/d' /etc/recorder/recorder.conf
@@ -55,6 +65,7 @@ cat >> /etc/recorder/recorder.conf <<'CONF'
 kiosk.device = /dev/recorder-camera
 kiosk.seconds = 3
 kiosk.countdown_seconds = 0
+kiosk.trigger = auto
 CONF
 check "the configuration is valid (recorder config check)" recorder config check --config /etc/recorder/recorder.conf
 # A shorter watchdog than the shipped 20 s, so the hang test takes seconds, not minutes.
@@ -155,5 +166,64 @@ check "... with no restart (same MainPID, NRestarts unchanged)" sh -c "[ \"\$(sy
 before=$(readlink -f /run/recorder/current)
 json_post /api/shoot '{"seconds": 2, "countdown": 0}' > /dev/null
 check "the next shot works on the returned camera" wait_for 60 sh -c "c=\$(readlink -f /run/recorder/current); [ \"\$c\" != '$before' ] && [ -f \"\$c/shot.json\" ] && ! grep -q 'camera lost' \"\$c/shot.json\""
+
+section "the booth's button: its node alone, through group recorder-button, not input"
+# A USB button (button.py: a uinput keyboard with one key, bus USB) and a USB keyboard beside it.
+mkfifo /tmp/button.in /tmp/keyboard.in
+python3 /vm/button.py serve "recorder test button" < /tmp/button.in > /tmp/button.out 2>&1 &
+python3 /vm/button.py serve "recorder test keyboard" < /tmp/keyboard.in > /tmp/keyboard.out 2>&1 &
+exec 7> /tmp/button.in 8> /tmp/keyboard.in
+echo plug >&7; echo plug >&8
+# (python starts slowly under emulation, the first time from a cold cache over 9p)
+plugged=$SECONDS
+wait_for 180 grep -q "done plug" /tmp/button.out; wait_for 60 grep -q "done plug" /tmp/keyboard.out
+echo "   the virtual button and keyboard were made in $((SECONDS - plugged)) s"
+udevadm settle --timeout=30
+button=$(python3 /vm/button.py node "recorder test button"); keyboard=$(python3 /vm/button.py node "recorder test keyboard")
+[ -n "$button" ] && [ -n "$keyboard" ] || { echo "   button.py said:"; cat /tmp/button.out /tmp/keyboard.out; ls -la /dev/uinput; ps -ef | grep '[b]utton.py'
+  for d in /sys/class/input/event*; do echo "   ${d##*/}: $(cat "$d/device/name" 2>&1) bus $(cat "$d/device/id/bustype" 2>&1) $(ls -la /dev/input/${d##*/} 2>&1)"; done; }
+check "udev gives the button's node ($button) to group recorder-button, mode 0640" sh -c "[ \"\$(stat -c '%G %a' '$button')\" = 'recorder-button 640' ]"
+check "a keyboard that is no button stays group input's ($keyboard: $(stat -c '%G %a' "$keyboard"))" sh -c "[ \"\$(stat -c %G '$keyboard')\" = input ]"
+main=$(prop MainPID)
+check "the service is in group recorder-button and not in group input" sh -c \
+  "grep '^Groups:' /proc/$main/status | grep -qw $(getent group recorder-button | cut -d: -f3) && ! grep '^Groups:' /proc/$main/status | grep -qw $(getent group input | cut -d: -f3)"
+check "the kiosk finds the button (kiosk.trigger = auto) and reads it" wait_for 30 sh -c \
+  "curl -s http://127.0.0.1:8080/api/status | json_of 's[\"trigger\"][\"state\"]' | grep -qx ready"
+before=$(readlink -f /run/recorder/current)
+echo press >&7
+check "a press on the button records a shot" wait_for 60 sh -c "c=\$(readlink -f /run/recorder/current); [ \"\$c\" != '$before' ] && [ -f \"\$c/shot.json\" ]"
+exec 7>&- 8>&-
+
+section "on the event's network: tokens, its own address in the share link, only the local network let in"
+# The booth's network card (a dummy one: 192.168.77.2 is the event's Wi-Fi), and an address outside
+# the networks the unit allows (198.51.100.2, as a machine on the internet would be).
+ip link add booth0 type dummy && ip addr add 192.168.77.2/24 dev booth0 && ip addr add 198.51.100.2/24 dev booth0 && ip link set booth0 up
+head -c 24 /dev/urandom | base64 > /etc/recorder/kiosk-token
+head -c 24 /dev/urandom | base64 > /etc/recorder/kiosk-booth-token
+sed -i -e '/^kiosk\.listen *=/d' /etc/recorder/recorder.conf
+echo 'kiosk.listen = 0.0.0.0:8080' >> /etc/recorder/recorder.conf
+check "the configuration with tokens and every address is valid" recorder config check --config /etc/recorder/recorder.conf
+systemctl restart recorder
+operator="Authorization: Bearer $(cat /etc/recorder/kiosk-token)"
+lan=http://192.168.77.2:8080
+check "from the local network /healthz answers (IPAddressAllow)" wait_for 60 sh -c "curl -s --max-time 5 -o /dev/null -w '%{http_code}' $lan/healthz | grep -qx 200"
+check "from an address beyond it nothing gets through (IPAddressDeny=any)" sh -c \
+  "[ \"\$(curl -s --max-time 5 --interface 198.51.100.2 -o /dev/null -w '%{http_code}' http://198.51.100.2:8080/healthz)\" = 000 ]"
+check "without a token the API says 401, however the path is spelt" sh -c \
+  "for p in /api/status //api/status /api/status/ /api//admin/overview /metrics/ //api/preview.jpg; do [ \"\$(curl -s --path-as-is -o /dev/null -w '%{http_code}' $lan\$p)\" = 401 ] || exit 1; done"
+curl -s -X POST -H "$operator" -H 'Content-Type: application/json' -d '{"seconds": 2, "countdown": 0}' $lan/api/shoot > /dev/null
+wait_for 60 sh -c "curl -s -H '$operator' $lan/api/status | json_of 's[\"state\"]' | grep -qx idle"
+post_id=$(curl -s -X POST -H "$operator" -H 'Content-Type: application/json' -d '{"caption": "on the network"}' $lan/api/post | json_of 's["id"]')
+wait_for 60 test -f "/var/lib/recorder/store/posts/$post_id.json"
+link=$(curl -s -H "$operator" "$lan/api/posts/$post_id/share" | json_of 's["shareURL"]')
+echo "   the share link the QR code carries: $link"
+check "the share link is the booth's address on the network, not loopback (the unit lets it list its addresses: AF_NETLINK)" \
+  sh -c "case '$link' in http://192.168.77.2:8080/s/*|http://198.51.100.2:8080/s/*) exit 0 ;; *) exit 1 ;; esac"
+curl -s -H "$operator" -o /vm/artifacts/share-qr.svg "$lan/api/posts/$post_id/qr.svg"
+echo "$link" > /vm/artifacts/share-link.txt
+check "a phone on the network opens it with no token" sh -c "curl -sf --max-time 20 '$link' | grep -q 'on the network'"
+invocation=$(prop InvocationID)
+check "this run of the service logged that it is ready on the network and no notice that links point at loopback" sh -c \
+  "journalctl _SYSTEMD_INVOCATION_ID=$invocation --no-pager | grep -q 'ready: http://192.168.77.2:8080/' && ! journalctl _SYSTEMD_INVOCATION_ID=$invocation --no-pager | grep -q 'point at this machine.s loopback'"
 systemctl stop recorder
 finish

@@ -21,7 +21,7 @@ command -v debootstrap >/dev/null || die "debootstrap is missing: run scripts/se
 mirror=${DEBIAN_MIRROR:-$(sed -n 's/^URIs: *\(http[^ ]*\/debian\)\/*$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n1)}
 [ -n "$mirror" ] || mirror=$(sed -n 's/^deb \(http[^ ]*\/debian\)\/* bookworm .*/\1/p' /etc/apt/sources.list 2>/dev/null | head -n1)
 mirror=${mirror:-http://deb.debian.org/debian}
-pkgs=systemd,systemd-sysv,udev,libnss-systemd,dbus,kmod,procps,curl,ca-certificates,v4l-utils,libv4l-0,libasound2,libcurl4,libavcodec59,libavformat59,libswscale6,libswresample4,libavutil57,libqrencode4
+pkgs=systemd,systemd-sysv,udev,libnss-systemd,dbus,kmod,procps,curl,ca-certificates,v4l-utils,libv4l-0,libasound2,libcurl4,libavcodec59,libavformat59,libswscale6,libswresample4,libavutil57,libqrencode4,iproute2,python3
 mkdir -p "$cache"
 rm -rf "$root.tmp"
 echo "systemd-root: debootstrap bookworm from $mirror (a few minutes, once)" >&2

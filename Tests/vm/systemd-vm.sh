@@ -26,7 +26,7 @@ if [ ! -f "$initrd" ] || [ "$here/systemd-vm.sh" -nt "$initrd" ] || [ "$here/ker
   trap 'rm -rf "$root"' EXIT
   mkdir -p "$root"/{bin,proc,sys,dev,lower,upper,newroot}
   cp /bin/busybox "$root/bin/busybox"
-  vm_pack_modules "$root" "$kver" virtio_pci 9pnet_virtio 9p overlay vivid
+  vm_pack_modules "$root" "$kver" virtio_pci 9pnet_virtio 9p overlay vivid dummy uinput evdev
   { vm_init_head; cat <<'INIT'; } > "$root/init"
 opts=trans=virtio,version=9p2000.L,msize=524288
 # The read-only shares are cached in the guest (nothing changes them while it runs): every exec
@@ -69,7 +69,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/bin" "$work/artifacts"
 cp "$binary" "$work/bin/recorder"
 cp "$repo"/systemd/* "$work/"
-cp "$here/systemd-guest.sh" "$work/"
+cp "$here/systemd-guest.sh" "$here/button.py" "$work/"
 set +e
 timeout "$timeout_s" qemu-system-x86_64 -accel tcg -m 3072 -smp 2 -nographic -no-reboot \
   -kernel "/boot/vmlinuz-$kver" -initrd "$initrd" \
@@ -119,5 +119,20 @@ for poster in "$cache"/systemd-vm-artifacts/*.jpg; do
     status=1; bad=$((bad + 1))
   fi
 done
+# The QR code the kiosk made on the network, read here (chromium renders the SVG, zbarimg reads it:
+# neither is in the guest): it must carry the link the guest printed, which is not loopback.
+qr=$cache/systemd-vm-artifacts/share-qr.svg
+want=$(cat "$cache/systemd-vm-artifacts/share-link.txt" 2>/dev/null || true)
+read_qr=none
+if [ -f "$qr" ]; then
+  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --screenshot="$work/qr.png" --window-size=400,400 "file://$qr" > /dev/null 2>&1
+  read_qr=$(zbarimg -q --raw "$work/qr.png" 2>/dev/null || echo unreadable)
+fi
+if [ -n "$want" ] && [ "$read_qr" = "$want" ] && ! grep -q '//127\.' <<< "$read_qr"; then
+  echo "PASS: the QR code of the kiosk on the network reads (zbarimg) as $read_qr, not loopback"; probed=$((probed + 1))
+else
+  echo "FAIL: the QR code of the kiosk on the network reads as '$read_qr', the guest's link is '${want:-none}'"
+  status=1; bad=$((bad + 1))
+fi
 echo "kept shots: $probed passed, $bad failed"
 exit "$status"
