@@ -111,8 +111,14 @@ package enum KioskAPI {
     }
 
     static func encoded(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        let data = (try? jsonEncoder.encode(value)) ?? Data()
-        return jsonResponse(data, status: status)
+        do {
+            return jsonResponse(try jsonEncoder.encode(value), status: status)
+        } catch {
+            // Never an empty 200: the caller learns the answer could not be made. (Written out here:
+            // an APIError's own body is encoded by this function.)
+            let body = #"{"error":"the kiosk could not encode its answer as JSON (a bug: please report it).","exitStatus":70,"status":500}"#
+            return jsonResponse(Data(body.utf8), status: .internalServerError)
+        }
     }
 
     static func jsonResponse(_ data: Data, status: HTTPResponse.Status) -> Response {

@@ -76,7 +76,11 @@ package struct OutboxUploader: Sendable {
                 return receipt
             case .failure(let error):
                 item.state.lastError = error.message
-                try? item.saveState()
+                // The post stays queued either way; a state that cannot be written (a full or
+                // read-only disk) is said, not swallowed: its error and attempts would be stale.
+                do throws(RecorderError) { try item.saveState() } catch {
+                    log("warning: post \(item.metadata.id): cannot record its upload error in \(item.statePath): \(error.message)")
+                }
                 failures += 1
                 guard error.isRetryable else {
                     throw RecorderError("post \(item.metadata.id) was not uploaded: \(error.message) It stays queued in \(item.directory).",

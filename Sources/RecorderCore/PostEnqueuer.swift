@@ -37,6 +37,10 @@ package struct PostEnqueuer: Sendable {
         let shot: Shot
         if let shotID {
             guard let found = workspace.shot(id: shotID) else {
+                if let problem = workspace.problem(readingShot: shotID) {
+                    throw RecorderError("shot \(shotID) cannot be read: \(problem). It is kept as it is; repair or remove it by hand, or post another shot.",
+                                        exitStatus: .dataError)
+                }
                 let known = ([workspace.currentShotID()].compactMap { $0 } + workspace.keptShots().map(\.id)).joined(separator: ", ")
                 throw RecorderError("there is no shot \(shotID) in \(workspace.root) (\(known.isEmpty ? "it holds none" : "it holds: \(known)")). Leave out --shot to post the current shot.",
                                     exitStatus: .noInput)
@@ -44,6 +48,10 @@ package struct PostEnqueuer: Sendable {
             shot = found
         } else {
             guard let current = workspace.currentShot() else {
+                if let id = workspace.currentShotID(), let problem = workspace.problem(readingShot: id) {
+                    throw RecorderError("the current shot \(id) cannot be read: \(problem). It is kept as it is; record a new shot (recorder shoot), or post a kept one with --shot.",
+                                        exitStatus: .dataError)
+                }
                 throw RecorderError("there is no finished shot in \(workspace.root) to post. Record one first: recorder shoot",
                                     exitStatus: .noInput)
             }

@@ -18,7 +18,7 @@ extension PostFeed {
         do throws(StorageError) {
             // Written first, removed second: a failure in between leaves the post listed (the
             // operator sees it and tries again), never lost from both.
-            try store.write(Self.record(id: id, createdAt: metadata.createdAt, hidden: true), key: hidden, contentType: "application/json")
+            try store.write(try Self.record(id: id, createdAt: metadata.createdAt, hidden: true), key: hidden, contentType: "application/json")
             try store.delete(key: visible)
         } catch {
             throw RecorderError("cannot hide post \(id): \(error.message)", storage: error)
@@ -31,7 +31,7 @@ extension PostFeed {
         let visible = Self.indexKey(id: id, createdAt: metadata.createdAt)
         let hidden = Self.hiddenFolder + visible.dropFirst(Self.folder.count)
         do throws(StorageError) {
-            try store.write(Self.record(id: id, createdAt: metadata.createdAt, hidden: false), key: visible, contentType: "application/json")
+            try store.write(try Self.record(id: id, createdAt: metadata.createdAt, hidden: false), key: visible, contentType: "application/json")
             try store.delete(key: hidden)
         } catch {
             throw RecorderError("cannot show post \(id) again: \(error.message)", storage: error)

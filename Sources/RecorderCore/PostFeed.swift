@@ -57,8 +57,14 @@ package struct PostFeed: Sendable {
         var hidden: Bool?
     }
 
-    static func record(id: String, createdAt: String, hidden: Bool) -> [UInt8] {
-        (try? JSONEncoder().encode(IndexRecord(id: id, createdAt: createdAt, hidden: hidden ? true : nil))).map { [UInt8]($0) } ?? []
+    /// The index object's bytes. (Encoding two strings does not fail; were it ever to, the write
+    /// fails with it rather than putting an empty index object in the store.)
+    static func record(id: String, createdAt: String, hidden: Bool) throws(StorageError) -> [UInt8] {
+        do {
+            return [UInt8](try JSONEncoder().encode(IndexRecord(id: id, createdAt: createdAt, hidden: hidden ? true : nil)))
+        } catch {
+            throw StorageError(.configuration, "cannot encode the index object of post \(id): \(error)", retryable: false)
+        }
     }
 
     /// The index key of a post created at `createdAt` (RFC 3339; seconds since 1970 as a fallback).
@@ -84,7 +90,7 @@ package struct PostFeed: Sendable {
     }
 
     private func writeIndex(id: String, createdAt: String, fallbackSeconds: Double? = nil) throws(StorageError) {
-        try store.write(Self.record(id: id, createdAt: createdAt, hidden: false), key: Self.indexKey(id: id, createdAt: createdAt, fallbackSeconds: fallbackSeconds),
+        try store.write(try Self.record(id: id, createdAt: createdAt, hidden: false), key: Self.indexKey(id: id, createdAt: createdAt, fallbackSeconds: fallbackSeconds),
                         contentType: "application/json")
     }
 

@@ -133,8 +133,35 @@ package struct ShotWorkspace: Sendable {
     }
 
     private func readShot(_ directory: String) -> Shot? {
-        guard let data = FileManager.default.contents(atPath: "\(directory)/shot.json") else { return nil }
-        return try? Shot.decoder.decode(Shot.self, from: data)
+        try? loadShot(directory).get()
+    }
+
+    /// Why shot `id` (the current one, or a kept one) cannot be read, in words: its shot.json is
+    /// missing or damaged. nil when it reads, or when there is no such shot directory at all. So a
+    /// damaged shot is said as such, never as "no shot".
+    package func problem(readingShot id: String) -> String? {
+        guard !id.contains("/"), !id.hasPrefix(".") else { return nil }
+        for directory in ["\(shotsDirectory)/\(id)", "\(keptDirectory)/\(id)"] where FileManager.default.fileExists(atPath: directory) {
+            if case .failure(let problem) = loadShot(directory) { return problem.description }
+            return nil
+        }
+        return nil
+    }
+
+    private struct ShotFileProblem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private func loadShot(_ directory: String) -> Result<Shot, ShotFileProblem> {
+        let path = "\(directory)/shot.json"
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(ShotFileProblem(description: "\(path) is missing or cannot be read"))
+        }
+        do {
+            return .success(try Shot.decoder.decode(Shot.self, from: data))
+        } catch {
+            return .failure(ShotFileProblem(description: "\(path) is damaged (\(error))"))
+        }
     }
 
     /// Writes shot.json and moves the finished draft to its place.

@@ -74,6 +74,23 @@ import Testing
         #expect(result.stderr.contains("no finished shot") && result.stderr.contains("recorder shoot"))
     }
 
+    /// A current shot whose shot.json is damaged is said to be damaged (65), never "no shot", and is
+    /// left as it is.
+    @Test func aDamagedShotIsSaidToBeDamagedAndKept() throws {
+        let box = try PostSandbox()
+        defer { box.remove() }
+        let shotSHA = try box.shoot()
+        let shotJSON = URL(fileURLWithPath: box.currentVideo).deletingLastPathComponent().appendingPathComponent("shot.json").path
+        try Data("{\"id\": ".utf8).write(to: URL(fileURLWithPath: shotJSON))
+        let result = try box.recorder(["post", "--caption", "x"])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot be read") && result.stderr.contains("shot.json is damaged") && !result.stderr.contains("no finished shot"),
+                "\(result.stderr)")
+        #expect(box.queued().isEmpty)
+        #expect(try sha256(of: box.currentVideo) == shotSHA)
+        #expect(try String(contentsOfFile: shotJSON, encoding: .utf8) == "{\"id\": ")
+    }
+
     @Test func captionRulesAreEnforcedAndTheShotKept() throws {
         let box = try PostSandbox()
         defer { box.remove() }
