@@ -19,7 +19,8 @@ for shell in bash zsh fish; do
 done
 if [ "${1:-}" = --check ]; then
   # The page's date line says when it was generated, not what it says: left out of the comparison.
-  if diff -ru -I '^\.Dd ' docs "$out/docs" > "$out/diff"; then
+  # (only what it generates: docs/ also holds the hand-written pages)
+  if diff -ru -I '^\.Dd ' docs/recorder.1 "$out/docs/recorder.1" > "$out/diff" && diff -ru docs/completions "$out/docs/completions" >> "$out/diff"; then
     echo "PASS: docs/ (man page, completions) is what the command tree generates"
   else
     head -n 40 "$out/diff"

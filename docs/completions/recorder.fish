@@ -51,7 +51,7 @@ function __recorder_parse_tokens -S
         case 'devices'
             __recorder_parse_subcommand 0 'json' 'all' 'version' 'h/help'
         case 'kiosk'
-            __recorder_parse_subcommand 0 'listen=' 'd/device=' 't/seconds=' 'countdown=' 'token-file=' 'workspace=' 'v/verbose' 'config=' 'set=+' 'backend=' 'store-dir=' 'create' 'endpoint=' 'bucket=' 'region=' 'prefix=' 'outbox=' 'version' 'h/help'
+            __recorder_parse_subcommand 0 'listen=' 'd/device=' 't/seconds=' 'countdown=' 'token-file=' 'booth-token-file=' 'workspace=' 'v/verbose' 'config=' 'set=+' 'backend=' 'store-dir=' 'create' 'endpoint=' 'bucket=' 'region=' 'prefix=' 'outbox=' 'version' 'h/help'
         case 'config'
             __recorder_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -282,7 +282,8 @@ complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_opti
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" d device' -l 'device' -s 'd' -d 'Camera (kiosk.device): auto, a /dev path, a by-id name, or testsrc.' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" seconds t' -s 't' -l 'seconds' -d 'Shot length in seconds (kiosk.seconds, 1-600, default 15).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" countdown' -l 'countdown' -d 'Countdown before a shot, in seconds (kiosk.countdown_seconds, default 3).' -rfka ''
-complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" token-file' -l 'token-file' -d 'File with the API token (kiosk.token_file).' -rfka ''
+complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" token-file' -l 'token-file' -d 'File with the operator\'s token (kiosk.token_file).' -rfka ''
+complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" booth-token-file' -l 'booth-token-file' -d 'File with the booth\'s token (kiosk.booth_token_file).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" workspace' -l 'workspace' -d 'Shot workspace directory (workspace).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" v verbose' -l 'verbose' -s 'v' -d 'Log debug messages too.'
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" config' -l 'config' -d 'Configuration file (default: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).' -rfka ''
