@@ -38,8 +38,9 @@ enum ChunkedFile {
         }
     }
 
-    /// An open file, read by one response's loop, one awaited read at a time (`@unchecked Sendable`
-    /// for that reason: it is never read from two threads at once).
+    /// An open file of one response's loop.
+    /// `@unchecked Sendable`: its descriptor is read one awaited read at a time, never from two
+    /// threads at once, and closed by the same loop after its last read.
     final class Descriptor: @unchecked Sendable {
         private var fd: Int32
 

@@ -48,12 +48,15 @@ package final class Kiosk: Sendable {
     let stateHook: StateHook?
     /// The booth's button (`kiosk.trigger`), when set; its presses queue here for `followButton`.
     let trigger: TriggerButton?
+    /// Wrong tokens per client, for the guard and the login route alike.
+    let loginThrottle: LoginThrottle
     private let presses: AsyncStream<Void>.Continuation
     private let pressStream: AsyncStream<Void>
 
     package init(settings: KioskSettings, configuration: RecorderConfiguration, logger: Logger,
-                notifier: SystemdNotifier = SystemdNotifier()) throws(RecorderError) {
+                notifier: SystemdNotifier = SystemdNotifier(), loginThrottle: LoginThrottle = LoginThrottle()) throws(RecorderError) {
         self.settings = settings
+        self.loginThrottle = loginThrottle
         self.configuration = configuration
         limits = KioskLimits(settings)
         // Warnings and errors also go to the operator page's list.

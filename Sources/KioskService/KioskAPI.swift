@@ -22,7 +22,7 @@ package enum KioskAPI {
         // HEAD answers as GET without a body (uptime monitors use it).
         let router = Router(context: KioskRequestContext.self, options: .autoGenerateHeadEndpoints)
         let credentials = KioskCredentials(operatorToken: kiosk.settings.token, boothToken: kiosk.settings.boothToken)
-        let throttle = LoginThrottle()
+        let throttle = kiosk.loginThrottle
         router.add(middleware: KioskGuard(settings: kiosk.settings, credentials: credentials, throttle: throttle))
 
         // One collection per concern, each route with who may call it; the table of them all

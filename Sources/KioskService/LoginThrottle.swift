@@ -18,12 +18,18 @@ package final class LoginThrottle: Sendable {
     }
 
     private let records = Mutex<[ClientAddress: Record]>([:])
+    /// The time it counts by: the clock's, or a test's frozen one (a block that never runs out
+    /// while a loaded machine answers slowly).
+    private let clock: @Sendable () -> ContinuousClock.Instant
 
-    package init() {}
+    package init(clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+        self.clock = clock
+    }
 
     /// Seconds `client` must still wait, or nil when it may try.
-    package func wait(_ client: ClientAddress, now: ContinuousClock.Instant = .now) -> Int? {
-        records.withLock { table in
+    package func wait(_ client: ClientAddress, now: ContinuousClock.Instant? = nil) -> Int? {
+        let now = now ?? clock()
+        return records.withLock { table in
             guard let until = table[client]?.blockedUntil, until > now else { return nil }
             let left = now.duration(to: until)
             return max(1, Int(left.components.seconds) + (left.components.attoseconds > 0 ? 1 : 0))
@@ -32,8 +38,9 @@ package final class LoginThrottle: Sendable {
 
     /// A wrong token from `client`; returns the seconds it must now wait, if any.
     @discardableResult
-    package func failed(_ client: ClientAddress, now: ContinuousClock.Instant = .now) -> Int? {
-        records.withLock { table in
+    package func failed(_ client: ClientAddress, now: ContinuousClock.Instant? = nil) -> Int? {
+        let now = now ?? clock()
+        return records.withLock { table in
             if table[client] == nil, table.count >= Self.maximumClients { Self.forgetQuietest(&table, now: now) }
             var record = table[client] ?? Record(lastSeen: now)
             if now - record.lastSeen > .seconds(Self.forgetAfterSeconds) { record = Record(lastSeen: now) }

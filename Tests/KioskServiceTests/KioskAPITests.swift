@@ -16,7 +16,8 @@ struct KioskFixture {
     let directory: String
     let kiosk: Kiosk
 
-    init(token: String? = nil, boothToken: String? = nil, seconds: Double = 1, countdown: Int = 0, more: [String: String] = [:]) throws {
+    init(token: String? = nil, boothToken: String? = nil, seconds: Double = 1, countdown: Int = 0, more: [String: String] = [:],
+         throttle: LoginThrottle = LoginThrottle()) throws {
         directory = NSTemporaryDirectory() + "recorder-kiosk-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let config = directory + "/recorder.conf"
@@ -30,7 +31,7 @@ struct KioskFixture {
         let configuration = try RecorderConfiguration(flags: flags, configFile: config, environment: ["HOME": directory])
         let settings = try KioskSettings(configuration)
         kiosk = try Kiosk(settings: settings, configuration: configuration, logger: Logger(label: "test"),
-                          notifier: SystemdNotifier(environment: [:]))
+                          notifier: SystemdNotifier(environment: [:]), loginThrottle: throttle)
     }
 
     /// Wires the kiosk, starts its event publisher and checks the camera, as the camera service
