@@ -73,7 +73,10 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let notify = try NotifySocket()
         let port = Self.freePort()
-        let (process, errors) = try Self.startKiosk(Self.kioskArguments(port: port, dir: dir) + ["--countdown", "0"],
+        // A small, slow picture: what is tested is the process's signals and notifications, and a
+        // 720p30 encode competing with the other suites' encoders took 77 s here and over 120 s on
+        // CI's machine to reach 1.5 s.
+        let (process, errors) = try Self.startKiosk(Self.kioskArguments(port: port, dir: dir) + ["--countdown", "0", "--set", "shoot.size=320x240", "--set", "shoot.fps=15"],
                                                     extra: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "1000000"])
         defer { if process.isRunning { process.terminate() } }
 
@@ -102,8 +105,8 @@ import Glibc
         let (code, _) = Self.request("POST", "http://127.0.0.1:\(port)/api/shoot", json: #"{"seconds": 60}"#)
         #expect(code == 202)
         // (a generous deadline: on a loaded machine, with other suites encoding beside it, a shot
-        // has taken over 30 s to open)
-        let end = Date().addingTimeInterval(120)
+        // has taken over 30 s to open, and over 120 s to record 1.5 s at 720p)
+        let end = Date().addingTimeInterval(240)
         // Past the 1 s a kept shot must last (a shorter one is discarded, the previous kept).
         func elapsed() -> Double {
             let text = Self.request("GET", "http://127.0.0.1:\(port)/api/status").1
@@ -113,7 +116,15 @@ import Glibc
         while Date() < end, elapsed() < 1.5 {
             try await Task.sleep(for: .milliseconds(100))
         }
-        try #require(elapsed() >= 1.5, "the shot never recorded 1.5 s within 120 s")
+        if elapsed() < 1.5 {
+            // What CI needs to tell a machine too loaded to record from a kiosk that went wrong.
+            let status = Self.request("GET", "http://127.0.0.1:\(port)/api/status")
+            process.terminate()
+            process.waitUntilExit()
+            let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            Issue.record("the shot never recorded 1.5 s within 240 s; status \(status.0): \(status.1.prefix(600)); the kiosk's log ends: \(log.suffix(2000))")
+            return
+        }
         kill(process.processIdentifier, SIGTERM)
         // Watchdog pings keep coming meanwhile: look past them, for a minute at most.
         let stopping = notify.first(prefix: "STOPPING=1", within: 60)
