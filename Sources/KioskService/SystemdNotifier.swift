@@ -23,18 +23,29 @@ package struct SystemdNotifier: Sendable {
         watchdogInterval = interval
     }
 
-    package func ready(status: String) { send("READY=1\nSTATUS=\(Self.oneLine(status))") }
-    package func status(_ text: String) { send("STATUS=\(Self.oneLine(text))") }
-    package func watchdog() { send("WATCHDOG=1") }
-    package func stopping(status: String) { send("STOPPING=1\nSTATUS=\(Self.oneLine(status))") }
+    // READY and STOPPING wait a moment for room in the manager's queue; a status line or a
+    // watchdog ping never waits: a newer one follows, and a kiosk must not stop answering because
+    // the manager reads slowly (a full queue - 10 datagrams by default, net.unix.max_dgram_qlen -
+    // blocked sendto, and with it the threads the HTTP server and the camera run on).
+    package func ready(status: String) { send("READY=1\nSTATUS=\(Self.oneLine(status))", wait: true) }
+    package func status(_ text: String) { send("STATUS=\(Self.oneLine(text))", wait: false) }
+    package func watchdog() { send("WATCHDOG=1", wait: false) }
+    package func stopping(status: String) { send("STOPPING=1\nSTATUS=\(Self.oneLine(status))", wait: true) }
 
-    /// Sends one message; failures are ignored, as sd_notify's callers do (the service manager may be gone).
+    /// The longest a message that waits (READY, STOPPING) waits for room.
+    static let longestWait = timeval(tv_sec: 2, tv_usec: 0)
+
+    /// Sends one message; failures are ignored, as sd_notify's callers do (the service manager may
+    /// be gone). `wait`: wait up to `longestWait` for room in a full queue; else drop the message.
     @discardableResult
-    package func send(_ message: String) -> Bool {
+    package func send(_ message: String, wait: Bool = false) -> Bool {
         guard let socketPath else { return false }
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
+        var timeout = Self.longestWait
+        if wait { _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size)) }
+        let flags = Int32(MSG_NOSIGNAL) | (wait ? 0 : Int32(MSG_DONTWAIT))
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         var bytes = Array(socketPath.utf8)
@@ -50,7 +61,7 @@ package struct SystemdNotifier: Sendable {
         let sent = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
                 payload.withUnsafeBytes { body in
-                    sendto(fd, body.baseAddress, body.count, Int32(MSG_NOSIGNAL), socketAddress, socklen_t(length))
+                    sendto(fd, body.baseAddress, body.count, flags, socketAddress, socklen_t(length))
                 }
             }
         }

@@ -77,6 +77,22 @@ final class NotifySocket {
         #expect(notifier.watchdogInterval == nil)
     }
 
+    /// A manager that reads slowly never stops the kiosk: once its queue is full (10 datagrams,
+    /// net.unix.max_dgram_qlen), pings and status lines are dropped at once and READY/STOPPING give
+    /// up after a moment. (Before, sendto blocked: the kiosk's two cooperative threads stuck in it
+    /// and nothing answered, which a CI run caught as a kiosk that neither recorded nor stopped.)
+    @Test(.timeLimit(.minutes(1))) func aFullQueueNeverBlocksTheSender() throws {
+        let socket = try NotifySocket()
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "1000000"])
+        let sent = (0..<40).map { _ in notifier.send("WATCHDOG=1", wait: false) }
+        #expect(sent.contains(true) && sent.last == false, "\(sent)")
+        notifier.watchdog()
+        notifier.status("idle")
+        #expect(notifier.send("STOPPING=1", wait: true) == false)
+        // What got through is whole and in order.
+        #expect(socket.receive() == "WATCHDOG=1")
+    }
+
     @Test func watchdogMeantForAnotherProcessOrNoSocketIsOff() {
         let other = SystemdNotifier(environment: ["NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "1000000", "WATCHDOG_PID": "\(getpid() + 1)"])
         #expect(other.watchdogInterval == nil)
