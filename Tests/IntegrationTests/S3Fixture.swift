@@ -13,7 +13,7 @@ final class S3Fixture {
 
     let dir: String
     let serverPort: Int
-    let proxyPort: Int
+    private(set) var proxyPort = 0
     private var proxy: Process?
 
     static var repository: String {
@@ -31,14 +31,12 @@ final class S3Fixture {
         }
         try #require(server != 0, "no free port pair for SeaweedFS")
         serverPort = server
-        var port = try Self.freePort()
-        while port == server || port == server + 10_000 { port = try Self.freePort() }
-        proxyPort = port
         try startServer()
         try FileManager.default.createDirectory(atPath: "\(dir)/proxy", withIntermediateDirectories: true)
         let proxy = Process()
         proxy.executableURL = URL(fileURLWithPath: try Tools.path(of: "python3"))
-        proxy.arguments = ["\(Self.repository)/Tests/s3/faultproxy.py", "\(proxyPort)", "\(serverPort)", "\(dir)/proxy"]
+        // Port 0: the proxy binds a port the kernel picks and says which in proxy/ready.
+        proxy.arguments = ["\(Self.repository)/Tests/s3/faultproxy.py", "0", "\(serverPort)", "\(dir)/proxy"]
         proxy.standardOutput = FileHandle.nullDevice
         FileManager.default.createFile(atPath: "\(dir)/proxy.log", contents: nil)
         proxy.standardError = FileHandle(forWritingAtPath: "\(dir)/proxy.log") ?? FileHandle.nullDevice
@@ -48,6 +46,8 @@ final class S3Fixture {
         for _ in 0..<1200 where !FileManager.default.fileExists(atPath: "\(dir)/proxy/ready") && proxy.isRunning { usleep(50_000) }
         let log = (try? String(contentsOfFile: "\(dir)/proxy.log", encoding: .utf8)) ?? ""
         try #require(FileManager.default.fileExists(atPath: "\(dir)/proxy/ready"), "the fault proxy did not start: \(log)")
+        let ready = try String(contentsOfFile: "\(dir)/proxy/ready", encoding: .utf8)
+        proxyPort = try #require(Int(ready.trimmingCharacters(in: .whitespacesAndNewlines)), "the fault proxy's ready file says no port: \(ready)")
     }
 
     deinit {

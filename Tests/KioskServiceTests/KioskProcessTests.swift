@@ -17,18 +17,27 @@ import Glibc
         throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "build recorder first (swift build) or set RECORDER_BIN"])
     }
 
-    /// A free loopback port (bound, read, released).
+    /// A free loopback port for a kiosk process to listen on. Taken below the kernel's ephemeral
+    /// range (32768 and up): a port the kernel hands out is free again once released, and any
+    /// outgoing connection of the suites running alongside may take it before the kiosk binds it.
     static func freePort() -> Int {
+        for _ in 0..<200 {
+            let candidate = Int.random(in: 23_000...29_999)
+            if isFree(candidate) { return candidate }
+        }
+        return 0
+    }
+
+    static func isFree(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length); return getsockname(fd, $0, &length) }
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// `recorder kiosk ARGUMENTS` started as a process, with no configuration file, token or journal

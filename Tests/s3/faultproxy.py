@@ -20,7 +20,7 @@ of rules, each used at most "count" times (the file is rewritten as counts drop)
       send the answer back at about `rate` bytes per second (from then on, for that connection)
 
 While STATE_DIR/opaque-etags exists, ETag response headers are rewritten so they are not the MD5 of
-the body, as with SSE-KMS. "match" is a substring of "METHOD TARGET". Writes "ready" to STATE_DIR/ready once listening, and the
+the body, as with SSE-KMS. "match" is a substring of "METHOD TARGET". Writes the port it listens on to STATE_DIR/ready once listening (LISTEN_PORT 0: one the kernel picks), and the
 most request bodies it has seen forwarded at once to STATE_DIR/peak (the uploads' real parallelism).
 
 It ends promptly, closing its sockets and exiting 0, on SIGTERM or SIGINT (even when its parent
@@ -246,10 +246,14 @@ def main():
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
         server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # Port 0: the kernel picks a free port and this socket holds it from that moment; a port
+        # picked by the test and bound here later can be taken in between by any outgoing
+        # connection of the suites running alongside (CI saw EADDRINUSE). The port is in "ready".
         server.bind(("127.0.0.1", listen_port))
         server.listen(64)
-        with open(os.path.join(state, "ready"), "w") as f:
-            f.write("ready\n")
+        with open(os.path.join(state, "ready.new"), "w") as f:
+            f.write("%d\n" % server.getsockname()[1])
+        os.rename(os.path.join(state, "ready.new"), os.path.join(state, "ready"))
         while True:
             client, _ = server.accept()
             threading.Thread(target=handle, args=(client,), daemon=True).start()
