@@ -42,6 +42,19 @@ package struct LocalDirectoryBackend: StorageBackend {
             throw StorageError(.accessDenied, "the store directory \(root) is not writable by this user. Fix its permissions or set local.path to another directory.",
                                retryable: false)
         }
+        removeAbandonedCopies()
+    }
+
+    /// An object write cut off by kill -9 or a power cut leaves its hidden copy (`.incoming-` of a
+    /// video, `.tmp-` of a document) in the folder of its key, even when the object itself was
+    /// linked into place just before: cleared before the next upload, a live writer's left alone.
+    func removeAbandonedCopies() {
+        let top = path(forKey: "").dropLastSlash
+        for folder in DirectoryListing.namesIfReadable(top) where !folder.hasPrefix(".") {
+            let directory = "\(top)/\(folder)"
+            guard LocalFiles.status(of: directory)?.isDirectory == true else { continue }
+            for kind in ["incoming", "tmp"] { LocalFiles.removeAbandonedTemporaries(in: directory, kind: kind) }
+        }
     }
 
     package func partSize(forSize size: Int64) -> Int64? { nil }
@@ -60,7 +73,7 @@ package struct LocalDirectoryBackend: StorageBackend {
         let directory = FilePaths.directory(of: destination)
         try ensureRoot()
         try LocalFiles.createDirectories(directory)
-        let temp = "\(directory)/.incoming-\(FilePaths.name(of: key))-\(getpid())"
+        let temp = LocalFiles.temporaryPath(for: destination, kind: "incoming")
         unlink(temp)
         try LocalFiles.copySynced(from: source, to: temp)
         defer { unlink(temp) }

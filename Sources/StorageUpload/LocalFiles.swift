@@ -9,7 +9,8 @@ internal import SystemSupport
 package enum LocalFiles {
     /// Replaces `path` with `bytes` atomically and durably.
     package static func writeDurably(_ bytes: [UInt8], to path: String) throws(StorageError) {
-        let temp = "\(path).tmp-\(getpid())"
+        let temp = temporaryPath(for: path, kind: "tmp")
+        removeAbandonedTemporaries(in: FilePaths.directory(of: path), kind: "tmp", name: FilePaths.name(of: path))
         try writeSynced(bytes, to: temp)
         do throws(StorageError) {
             try call("rename", temp) { rename(temp, path) }
@@ -49,6 +50,33 @@ package enum LocalFiles {
             throw error
         }
         close(out)
+    }
+
+    /// Where this process writes `path` before it is renamed or linked into place:
+    /// `.<kind>-<name>-<pid>` beside it. The leading dot keeps it out of listings (a store's, the
+    /// feed's), so a write cut off by kill -9 or a power cut never shows as an object.
+    package static func temporaryPath(for path: String, kind: String) -> String {
+        let directory = FilePaths.directory(of: path)
+        return "\(directory.isEmpty ? "." : directory)/.\(kind)-\(FilePaths.name(of: path))-\(getpid())"
+    }
+
+    /// Removes, in `directory`, the temporaries of `kind` (`temporaryPath`; of the target `name`
+    /// only, when given) that a writer which is gone left behind (kill -9, a crash, a power cut):
+    /// its process no longer runs, or the file is older than this boot (after a power cut, the pid
+    /// may belong to another process by now). A live writer's is never touched. Best effort: what
+    /// cannot be removed stays hidden, as it was.
+    package static func removeAbandonedTemporaries(in directory: String, kind: String, name: String? = nil) {
+        let folder = directory.isEmpty ? "." : directory
+        let prefix = ".\(kind)-" + (name.map { "\($0)-" } ?? "")
+        var now = timespec(), sinceBoot = timespec()
+        let bootTime = clock_gettime(CLOCK_REALTIME, &now) == 0 && clock_gettime(CLOCK_BOOTTIME, &sinceBoot) == 0
+            ? Double(now.tv_sec - sinceBoot.tv_sec) : nil
+        for entry in DirectoryListing.namesIfReadable(folder) where entry.hasPrefix(prefix) {
+            guard let dash = entry.lastIndex(of: "-"), let pid = Int32(entry[entry.index(after: dash)...]), pid > 0, pid != getpid() else { continue }
+            let gone = kill(pid, 0) != 0 && errno == ESRCH
+            let beforeBoot = bootTime.map { boot in status(of: "\(folder)/\(entry)").map { $0.modified < boot } ?? false } ?? false
+            if gone || beforeBoot { unlink("\(folder)/\(entry)") }
+        }
     }
 
     /// mkdir(2) of one directory; one that exists already is fine.
