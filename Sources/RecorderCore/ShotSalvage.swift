@@ -56,9 +56,17 @@ package enum ShotSalvage {
         do {
             try FFmpegLibraries.load()
             if access(draft.recordingPath, F_OK) == 0 {
+                let whole = completeLength(of: draft.recordingPath)
+                // A power cut in a recording's first second leaves its header at most: no picture
+                // reached the disk, so there is nothing to recover, and nothing to wait for either.
+                if whole == nil, isHeaderOnly(draft.recordingPath) {
+                    try? FileManager.default.removeItem(atPath: draft.directory)
+                    outcome.notes.append("an interrupted recording with no whole fragment on the disk (cut off in its first second) was removed")
+                    return
+                }
                 // A power cut can leave the last fragment half written: cut back to the last whole
                 // one, so no picture in the recovered shot is missing its end.
-                if let whole = completeLength(of: draft.recordingPath), let size = LocalFiles.size(of: draft.recordingPath), whole < size,
+                if let whole, let size = LocalFiles.size(of: draft.recordingPath), whole < size,
                    truncate(draft.recordingPath, off_t(whole)) != 0 {
                     // Still recoverable: the remux stops at the damaged picture instead.
                     outcome.notes.append("could not cut the interrupted recording back to its last whole fragment (\(String(cString: strerror(errno)))); its last picture may be damaged")
@@ -125,6 +133,19 @@ package enum ShotSalvage {
 }
 
 extension ShotSalvage {
+    /// Whether the recording at `path` is empty or an MP4 header without any fragment: what a power
+    /// cut in a recording's first second leaves. Anything else (a file that is not an MP4, one that
+    /// cannot be read) is not, and goes the usual way.
+    static func isHeaderOnly(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 8)
+        let count = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 8, 0) }
+        if count == 0 { return true }
+        return count == 8 && String(decoding: head[4..<8], as: UTF8.self) == "ftyp" && completeLength(of: path) == nil
+    }
+
     /// The length of a fragmented MP4 up to the end of its last whole fragment (a `moof` followed
     /// by its complete `mdat`), from the top-level boxes; nil when the file cannot be read or has
     /// no whole fragment.

@@ -124,6 +124,19 @@ import VideoCapture
         #expect(next.status == 0 && next.stderr.contains("could not be recovered"), "\(next.stderr)")
         #expect(try Probe(ShootCommandTests.currentVideo(ws)).width == 160)
         #expect(!FileManager.default.fileExists(atPath: fake))
+
+        // What a power cut in a recording's first second leaves: an empty file, or the header
+        // without a fragment. Nothing to recover and nothing to wait for: removed, said so.
+        let header = try Data(contentsOf: URL(fileURLWithPath: Self.fixture("mp4/killed.mp4")))
+        let moof = try #require(header.firstRange(of: Data("moof".utf8))).lowerBound - 4
+        for (n, bytes) in [Data(), header.prefix(moof), header.prefix(moof + 100)].enumerated() {
+            let cut = "\(ws)/.incoming-\(String(format: "%010d", Int(Date().timeIntervalSince1970) + 20 + n))-000000000-3"
+            try FileManager.default.createDirectory(atPath: cut, withIntermediateDirectories: true)
+            try bytes.write(to: URL(fileURLWithPath: "\(cut)/recording.mp4"))
+            let after = try ShootCommandTests.shoot(ws, ["--device", "testsrc", "--seconds", "0.3", "--size", "160x120"])
+            #expect(after.status == 0 && after.stderr.contains("no whole fragment on the disk"), "\(bytes.count) bytes: \(after.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: cut) && !FileManager.default.fileExists(atPath: "\(ws)/.interrupted-\(cut.split(separator: "/").last!.dropFirst(".incoming-".count))"))
+        }
     }
 
     /// A recording that cannot be recovered for a reason that passes (FFmpeg damaged: the real
