@@ -6,7 +6,7 @@ import SystemSupport
 
 /// Where shots live.
 struct WorkspaceOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Shot workspace directory (workspace, default $XDG_RUNTIME_DIR/recorder).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Shot workspace directory (workspace, default $XDG_RUNTIME_DIR/recorder; under systemd $STATE_DIRECTORY/workspace).", valueName: "dir"))
     var workspace: String?
 
     /// `--workspace`, else the configured `workspace` (so the CLI finds the kiosk's shots), else the default.

@@ -38,7 +38,7 @@ package struct RecorderConfiguration: Sendable {
         "cache.path": "directory of the video cache (default: $CACHE_DIRECTORY/videos under systemd, else $XDG_CACHE_HOME/recorder/videos)",
         "cache.max_mib": "disk space the video cache may use, in MiB (default 1024)",
         "cache.memory_mib": "memory the kiosk's video cache may use, in MiB (default 64)",
-        "workspace": "shot workspace directory of `recorder shoot`, `post` and `kiosk` (default: $XDG_RUNTIME_DIR/recorder)",
+        "workspace": "shot workspace directory of `recorder shoot`, `post` and `kiosk` (default: $STATE_DIRECTORY/workspace under systemd, else $XDG_RUNTIME_DIR/recorder)",
         "shoot.device": "camera of `recorder shoot` (--device): auto (default: the first camera, else the test pattern), a /dev path, a by-id name, an index, testsrc or y4m:FILE",
         "shoot.size": "picture size of `recorder shoot` and of kiosk shots (--size), WIDTHxHEIGHT (default 1280x720, or the closest the camera offers)",
         "shoot.fps": "frames per second of `recorder shoot` and of kiosk shots (--fps), 1-240 (default 30, or the closest the camera offers)",
@@ -522,7 +522,7 @@ package struct RecorderConfiguration: Sendable {
         values["outbox"] ?? Self.home(environment, "XDG_STATE_HOME", ".local/state") + "/recorder/outbox"
     }
 
-    /// The shot workspace: `workspace`, else `$XDG_RUNTIME_DIR/recorder`.
+    /// The shot workspace: `workspace`, else `ShotWorkspace.defaultRoot`.
     package var workspaceDirectory: String {
         values["workspace"].flatMap { $0.isEmpty ? nil : $0 } ?? ShotWorkspace.defaultRoot(environment: environment)
     }

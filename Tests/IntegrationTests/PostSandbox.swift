@@ -16,7 +16,9 @@ struct PostSandbox {
     var environment: [String: String] {
         var env = ["HOME": "\(root)/home", "XDG_RUNTIME_DIR": "\(root)/run", "XDG_CONFIG_HOME": "\(root)/config",
                    "XDG_STATE_HOME": "\(root)/state", "XDG_DATA_HOME": "\(root)/data", "RECORDER_CONFIG": "",
-                   "AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": ""]
+                   "AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "",
+                   // (a test runner started by a systemd unit must not move the workspace or cache)
+                   "STATE_DIRECTORY": "", "CACHE_DIRECTORY": ""]
         // RECORDER_TEST_RUN stays: it is how the test command finds processes a test left running.
         for key in ProcessInfo.processInfo.environment.keys where key.hasPrefix("RECORDER_") && key != "RECORDER_BIN" && key != "RECORDER_TEST_RUN" {
             env[key] = ""

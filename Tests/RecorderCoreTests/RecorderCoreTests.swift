@@ -114,6 +114,10 @@ import SystemSupport
     @Test func defaultRootPrefersTheRuntimeDirectory() {
         #expect(ShotWorkspace.defaultRoot(environment: ["XDG_RUNTIME_DIR": "/run/user/7"]) == "/run/user/7/recorder")
         #expect(ShotWorkspace.defaultRoot(environment: ["TMPDIR": "/var/tmp"]).hasPrefix("/var/tmp/recorder-"))
+        // Under systemd the workspace is on the disk (StateDirectory=), so a power cut keeps it.
+        #expect(ShotWorkspace.defaultRoot(environment: ["STATE_DIRECTORY": "/var/lib/recorder:/var/lib/other", "XDG_RUNTIME_DIR": "/run"])
+                == "/var/lib/recorder/workspace")
+        #expect(ShotWorkspace.defaultRoot(environment: ["STATE_DIRECTORY": "", "XDG_RUNTIME_DIR": "/run/user/7"]) == "/run/user/7/recorder")
     }
 }
 

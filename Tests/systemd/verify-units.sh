@@ -37,7 +37,7 @@ else
 fi
 for key in Type=notify WatchdogSec= DynamicUser=yes "SupplementaryGroups=video audio recorder-button" "DeviceAllow=char-video4linux rw" \
            "DeviceAllow=char-alsa rw" "DeviceAllow=char-input r" \
-           StateDirectory= CacheDirectory= RuntimeDirectory= LoadCredential= ProtectSystem=strict Restart=on-failure \
+           StateDirectory= CacheDirectory= LoadCredential= ProtectSystem=strict Restart=on-failure \
            "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK" IPAddressDeny=any IPAddressAllow= "SocketBindAllow=tcp:8080" "SocketBindDeny=any" \
            LimitNOFILE= MemoryMax= TasksMax=; do
   if grep -q "^$key" "$repo/systemd/recorder.service"; then pass "recorder.service sets $key"; else fail "recorder.service lacks $key"; fi

@@ -133,7 +133,7 @@ stop_start=$SECONDS
 systemctl stop recorder
 check "systemctl stop during a shot ends cleanly (Result=success, exit 0, $((SECONDS - stop_start)) s)" \
   sh -c '[ "$(systemctl show -p Result --value recorder)" = success ] && [ "$(systemctl show -p ExecMainStatus --value recorder)" = 0 ]'
-kept=$(readlink -f /run/recorder/current 2>/dev/null)
+kept=$(readlink -f /var/lib/recorder/workspace/current 2>/dev/null)
 check "the stopped shot is kept as the current shot" sh -c "[ -f '$kept/video.mp4' ] && grep -q '\"endedEarly\" : \"stopped\"' '$kept/shot.json'"
 [ -f "$kept/video.mp4" ] && cp "$kept/video.mp4" /vm/artifacts/stopped-shot.mp4 && echo 1.0 > /vm/artifacts/stopped-shot.min-seconds
 check "journal shows the shot was finished on stop" sh -c 'journalctl -u recorder --no-pager | grep -q "finishing the shot under way"'
@@ -149,7 +149,7 @@ sleep 3
 # once the last user closes it, as a replugged camera would.
 v4l2-ctl -d /dev/video0 -c disconnect=1 > /dev/null 2>&1
 check "disconnect=1 during a shot ends the shot" wait_for 60 sh -c 'curl -s http://127.0.0.1:8080/api/status | grep -qE "\"state\":\"(idle|camera-missing)\""'
-kept=$(readlink -f /run/recorder/current 2>/dev/null)
+kept=$(readlink -f /var/lib/recorder/workspace/current 2>/dev/null)
 check "the part recorded before the unplug is the current shot" sh -c "grep -q 'camera lost' '$kept/shot.json'"
 [ -f "$kept/video.mp4" ] && cp "$kept/video.mp4" /vm/artifacts/unplugged-shot.mp4 && echo 1.0 > /vm/artifacts/unplugged-shot.min-seconds
 check "journal reports the camera lost and the part kept" sh -c 'journalctl -u recorder --no-pager | grep -q "camera lost"'
@@ -163,9 +163,9 @@ insmod /usr/local/lib/recorder-vm-modules/vivid.ko n_devs=1
 udevadm settle --timeout=30
 check "vivid reloaded: the service sees the camera back (idle)" wait_for 60 state_is idle
 check "... with no restart (same MainPID, NRestarts unchanged)" sh -c "[ \"\$(systemctl show -p MainPID --value recorder)\" = $pid ] && [ \"\$(systemctl show -p NRestarts --value recorder)\" = $restarts ]"
-before=$(readlink -f /run/recorder/current)
+before=$(readlink -f /var/lib/recorder/workspace/current)
 json_post /api/shoot '{"seconds": 2, "countdown": 0}' > /dev/null
-check "the next shot works on the returned camera" wait_for 60 sh -c "c=\$(readlink -f /run/recorder/current); [ \"\$c\" != '$before' ] && [ -f \"\$c/shot.json\" ] && ! grep -q 'camera lost' \"\$c/shot.json\""
+check "the next shot works on the returned camera" wait_for 60 sh -c "c=\$(readlink -f /var/lib/recorder/workspace/current); [ \"\$c\" != '$before' ] && [ -f \"\$c/shot.json\" ] && ! grep -q 'camera lost' \"\$c/shot.json\""
 
 section "the booth's button: its node alone, through group recorder-button, not input"
 # A USB button (button.py: a uinput keyboard with one key, bus USB) and a USB keyboard beside it.
@@ -189,9 +189,9 @@ check "the service is in group recorder-button and not in group input" sh -c \
   "grep '^Groups:' /proc/$main/status | grep -qw $(getent group recorder-button | cut -d: -f3) && ! grep '^Groups:' /proc/$main/status | grep -qw $(getent group input | cut -d: -f3)"
 check "the kiosk finds the button (kiosk.trigger = auto) and reads it" wait_for 30 sh -c \
   "curl -s http://127.0.0.1:8080/api/status | json_of 's[\"trigger\"][\"state\"]' | grep -qx ready"
-before=$(readlink -f /run/recorder/current)
+before=$(readlink -f /var/lib/recorder/workspace/current)
 echo press >&7
-check "a press on the button records a shot" wait_for 60 sh -c "c=\$(readlink -f /run/recorder/current); [ \"\$c\" != '$before' ] && [ -f \"\$c/shot.json\" ]"
+check "a press on the button records a shot" wait_for 60 sh -c "c=\$(readlink -f /var/lib/recorder/workspace/current); [ \"\$c\" != '$before' ] && [ -f \"\$c/shot.json\" ]"
 exec 7>&- 8>&-
 
 section "on the event's network: tokens, its own address in the share link, only the local network let in"
