@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test: installs what it needs, builds, runs the Swift tests (including the upload tests
 # against a real SeaweedFS S3 server on loopback), then the device tests on real V4L2 drivers (Debian's kernel under qemu with vivid and v4l2loopback, or the host's own modules
-# when it has them and VM=0), the kiosk page in headless chromium, and the service under a real
-# systemd booted in qemu. Prints each stage's time; ends by checking that no process the tests
+# when it has them and VM=0), power cuts (qemu killed while shooting and posting), the kiosk page in
+# headless chromium, and the service under a real systemd booted in qemu. Prints each stage's time; ends by checking that no process the tests
 # started is still running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,6 +53,9 @@ if [ "${VM:-1}" = 0 ]; then
 else
   Tests/vm/run-in-vm.sh "bash Tests/vm/device-tests.sh"
 fi
+stage "power cuts: qemu killed while shooting and posting, ext4 on a virtual disk, local store and S3"
+# A few cuts per run (the seed is printed: POWER_CUT_SEED replays it); POWER_CUTS=N for more.
+bash Tests/vm/power-cut.sh both "${POWER_CUTS:-2}"
 stage "systemd tests (a real systemd booted under qemu)"
 Tests/vm/systemd-vm.sh "$RECORDER_BIN"
 

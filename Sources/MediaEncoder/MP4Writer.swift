@@ -1,9 +1,14 @@
 internal import CFFmpeg
+internal import SystemSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A video stream, and optionally a sound stream, into an MP4 file through libavformat.
 ///
 /// `fragmented` writes an empty moov and a fragment per keyframe, flushing each packet to the
-/// file, so a crash leaves a file that plays up to its last complete fragment.
+/// file and putting each finished fragment on the disk (fdatasync), so a crash or a power cut
+/// leaves a file that plays up to its last complete fragment.
 final class MP4Writer {
     let path: String
     private let context: UnsafeMutablePointer<AVFormatContext>
@@ -16,6 +21,9 @@ final class MP4Writer {
     private var audioShift: Int64 = 0
     private var audioShiftBase = AVRational(num: 1, den: 1)
     private var closed = false
+    /// A second descriptor of a fragmented recording, only for fdatasync: libavformat's own is not
+    /// reachable, and a sync through any descriptor of a file puts all of its data on the disk.
+    private var syncDescriptor: Int32 = -1
 
     init(path: String, fragmented: Bool) throws(MediaError) {
         try FFmpegLibraries.load()
@@ -38,6 +46,21 @@ final class MP4Writer {
         if code >= 0 { code = cff_avio_open(&context.pointee.pb, path, CFF_AVIO_FLAG_WRITE) }
         // Fully initialised by now, so deinit (abandon) frees the context: freeing it here too was a double free.
         if code < 0 { throw MediaError.from(code, operation, path: path) }
+        if fragmented {
+            // Without it the kernel keeps a recording's fragments in memory for up to 30 s
+            // (vm.dirty_expire_centisecs): a power cut took whole clips (Tests/vm/power-cut.sh).
+            do throws(Descriptors.Errno) {
+                syncDescriptor = try SystemCall.run { open(path, O_WRONLY | O_CLOEXEC) }
+                // The file's name too, so the recording is found again after the cut.
+                let directory = FilePaths.directory(of: path)
+                let fd = try SystemCall.run { open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC) }
+                defer { close(fd) }
+                try SystemCall.run { fsync(fd) }
+            } catch {
+                throw MediaError(error.code == ENOSPC ? .diskFull : .failed, operation: "open and fsync", path: path,
+                                 detail: String(cString: strerror(error.code)))
+            }
+        }
     }
 
     deinit { abandon() }
@@ -158,10 +181,23 @@ final class MP4Writer {
         try write(packet)
     }
 
-    /// Writes one packet, its timestamps already in `timeBase`.
+    /// Writes one packet, its timestamps already in `timeBase`. A keyframe begins a fragment, and
+    /// the muxer has just written the one before it: that one goes to the disk now.
     func write(_ packet: UnsafeMutablePointer<AVPacket>) throws(MediaError) {
         packet.pointee.stream_index = stream.pointee.index
+        let keyframe = packet.pointee.flags & CFF_AV_PKT_FLAG_KEY != 0
         try MediaError.check(cff_av_write_frame(context, packet), "av_write_frame", path: path)
+        if keyframe { try syncFragments() }
+    }
+
+    /// fdatasync of what the muxer wrote so far (fragmented recordings only). A sync the disk
+    /// refuses fails the recording: its fragments would not survive a power cut.
+    private func syncFragments() throws(MediaError) {
+        guard syncDescriptor >= 0 else { return }
+        do throws(Descriptors.Errno) { try SystemCall.run { fdatasync(syncDescriptor) } } catch {
+            throw MediaError(error.code == ENOSPC ? .diskFull : .failed, operation: "fdatasync", path: path,
+                             detail: String(cString: strerror(error.code)))
+        }
     }
 
     /// Writes the trailer and closes the file.
@@ -170,7 +206,10 @@ final class MP4Writer {
         if headerWritten {
             let code = cff_av_write_trailer(context)
             if code < 0 { abandon(); throw MediaError.from(code, "av_write_trailer", path: path) }
+            // The last fragment, written by the trailer.
+            do throws(MediaError) { try syncFragments() } catch { abandon(); throw error }
         }
+        closeSyncDescriptor()
         closed = true
         let code = cff_avio_closep(&context.pointee.pb)
         cff_avformat_free_context(context)
@@ -180,8 +219,14 @@ final class MP4Writer {
     /// Closes without a trailer: what is on disk stays as the last flushed fragment left it.
     func abandon() {
         guard !closed else { return }
+        closeSyncDescriptor()
         closed = true
         cff_avio_closep(&context.pointee.pb)
         cff_avformat_free_context(context)
+    }
+
+    private func closeSyncDescriptor() {
+        if syncDescriptor >= 0 { close(syncDescriptor) }
+        syncDescriptor = -1
     }
 }

@@ -7,6 +7,12 @@
 # A repository under /tmp (a CI checkout, say) is shared on its own, at the same path.
 # Prints the command's output and exits with its exit status.
 #   Tests/vm/run-in-vm.sh 'v4l2-ctl --list-devices'
+# For the power-cut test (Tests/vm/power-cut.sh):
+#   VM_DISK=FILE        a raw disk image, the guest's /dev/vda (cache=writeback: the guest's flushes
+#                       reach the host's disk; what the guest has not flushed is lost with qemu)
+#   VM_NET=1            a network card (qemu's user network: the host's loopback is 10.0.2.2)
+#   VM_CUT_AFTER=SECS   SECS after the guest creates /tmp/vm/armed, qemu is killed with SIGKILL
+#                       (the guest gets no chance to flush): a power cut. Exits 0 after a cut.
 # Needs: qemu-system-x86 linux-image-amd64 v4l2loopback-dkms busybox-static kmod (scripts/setup.sh test).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,7 +38,7 @@ if [ ! -f "$initrd" ] || [ "$here/run-in-vm.sh" -nt "$initrd" ] || [ "$here/kern
   trap 'rm -rf "$root"' EXIT
   mkdir -p "$root"/{bin,proc,sys,dev,host,mods}
   cp /bin/busybox "$root/bin/busybox"
-  vm_pack_modules "$root" "$kver" virtio_pci 9pnet_virtio 9p vivid v4l2loopback snd-aloop uinput evdev
+  vm_pack_modules "$root" "$kver" virtio_pci 9pnet_virtio 9p vivid v4l2loopback snd-aloop uinput evdev virtio_blk ext4 virtio_net
   { vm_init_head; cat <<'INIT'; } > "$root/init"
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288,cache=loose hostroot /host || echo "vm: cannot mount host root"
 mount --bind /dev /host/dev; mount --bind /proc /host/proc; mount --bind /sys /host/sys
@@ -68,15 +74,36 @@ if [ -x "$binary" ]; then
   guest_bin='mkdir -p /tmp/bin && cp /tmp/vm/recorder /tmp/bin/recorder && export RECORDER_BIN=/tmp/bin/recorder || exit 70'
 fi
 printf 'cd %q || exit 70\n%s\n%s\n' "$PWD" "$guest_bin" "$cmd" > "$work/cmd.sh"
+extra=()
+[ -n "${VM_DISK:-}" ] && extra+=(-drive "file=$VM_DISK,format=raw,if=virtio,cache=writeback")
+[ "${VM_NET:-0}" = 1 ] && extra+=(-nic user,model=virtio-net-pci)
 set +e
 timeout "$timeout_s" qemu-system-x86_64 -accel tcg -m 2048 -smp 2 -nographic -no-reboot \
   -kernel "/boot/vmlinuz-$kver" -initrd "$initrd" -append "console=ttyS0 panic=-1 quiet recorder_repo=$repo" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=passthrough,readonly=on,multidevs=remap \
   -virtfs "local,path=$repo,mount_tag=repo,security_model=passthrough,readonly=on,multidevs=remap" \
-  -virtfs "local,path=$work,mount_tag=work,security_model=passthrough" > "$work/console" 2>&1
+  -virtfs "local,path=$work,mount_tag=work,security_model=passthrough" "${extra[@]}" > "$work/console" 2>&1 &
+vm=$!
+if [ -n "${VM_CUT_AFTER:-}" ]; then
+  # The cut: SIGKILL to qemu itself (timeout's child), never a shutdown the guest could see.
+  (
+    while [ ! -f "$work/armed" ] && kill -0 "$vm" 2>/dev/null; do sleep 0.1; done
+    [ -f "$work/armed" ] || exit 0
+    sleep "$VM_CUT_AFTER"
+    pkill -KILL -P "$vm" && touch "$work/cut"
+  ) &
+  cutter=$!
+fi
+# (bash would print "Killed" and the whole qemu command line after a cut)
+wait "$vm" 2> /dev/null
 qemu_status=$?
+[ -n "${cutter:-}" ] && wait "$cutter"
 set -e
 [ -f "$work/output" ] && cat "$work/output"
+if [ -f "$work/cut" ]; then
+  echo "run-in-vm: power cut: qemu killed ${VM_CUT_AFTER} s after the guest was ready for it"
+  exit 0
+fi
 if [ ! -f "$work/status" ]; then
   running=$(grep '^== ' "$work/output" 2>/dev/null | tail -n 1)
   if [ "$qemu_status" = 124 ]; then

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# One boot of the power-cut test (Tests/vm/power-cut.sh), INSIDE the qemu guest, on the ext4 file
+# system of the virtual disk (/dev/vda) that holds the workspace, the outbox and the local store:
+#   power-cut-guest.sh cycle|final BACKEND BOOT S3PORT PHASE [DIR BYTES]
+# Every boot after the first begins after a power cut: what the cut left is checked first, before
+# any recorder command touches it (power_cut_check.py after-cut; DIR BYTES: the recording under way
+# at the cut had BYTES flushed, the host worked out from the progress lines), then the interrupted
+# recording is recovered, the outbox flushed and the store checked. `cycle` then shoots and posts
+# in a loop and creates /tmp/vm/armed: the host cuts the power a random time after that. PHASE says
+# when it is created: as the loop starts (anywhere), as the first recording has data on the disk
+# (recording: its shots last 8 s), or as the first post starts (post).
+# Lines: PASS:/FAIL: checks, "progress UPTIME DIR BYTES" (the recording's size, 4 times a second),
+# "step UPTIME WHAT", and at the end (final) "power-cut guest: N passed, M failed".
+set -u
+mode=$1 backend=$2 boot=$3 port=$4 phase=$5 expect_dir=${6:-} expect_bytes=${7:-0}
+here=$(cd "$(dirname "$0")" && pwd)
+REC=${RECORDER_BIN:?}
+D=/tmp/disk
+pass=0; fail=0
+ok() { echo "PASS: $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+finish() { echo "power-cut guest: $pass passed, $fail failed"; exit $((fail > 0)); }
+checked() {  # runs power_cut_check.py, counting its PASS/FAIL lines and passing the rest through
+  local line
+  while IFS= read -r line; do
+    case $line in PASS:*) pass=$((pass + 1)) ;; FAIL:*) fail=$((fail + 1)) ;; esac
+    echo "$line"
+  done < <(python3 "$here/power_cut_check.py" "$@" | tee /tmp/last-check)
+}
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+
+# The guest's /dev is a bare devtmpfs (no udev): bash's <(...) needs /dev/fd.
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
+mkdir -p "$D"
+# noauto_da_alloc: ext4 otherwise writes a file replaced by a rename out early by itself, which
+# would hide a missing fsync; the test wants the file system to do only what it is asked.
+mount -t ext4 -o noauto_da_alloc /dev/vda "$D" || { bad "the disk mounts (journal replayed)"; finish; }
+WS=$D/ws OB=$D/outbox
+case $backend in
+  local) store=(--store-dir "$D/store" --create); check_store=(local "$D/store") ;;
+  s3)
+    ip link set lo up && ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2 ||
+      { bad "the guest's network (qemu user network to the host's SeaweedFS)"; finish; }
+    export AWS_ACCESS_KEY_ID=recorder-test AWS_SECRET_ACCESS_KEY=recorder-test-secret
+    store=(--backend s3 --endpoint "http://10.0.2.2:$port" --bucket clips --region us-east-1)
+    check_store=(s3 "http://10.0.2.2:$port" clips) ;;
+  *) echo "power-cut-guest: backend local or s3, not $backend"; exit 64 ;;
+esac
+shoot() { "$REC" shoot --workspace "$WS" --device testsrc --size 320x240 --fps 15 --quiet "$@" > /dev/null; }
+post() { "$REC" post --workspace "$WS" --outbox "$OB" "${store[@]}" --attempts 1 --quiet "$@" > /dev/null; }
+
+if [ -f "$D/started" ]; then
+  echo "== boot $boot: what the power cut left"
+  checked after-cut "$WS" "$OB" ${expect_dir:+"$expect_dir" "$expect_bytes"}
+  interrupted=$(ls -d "$WS"/.incoming-*/ 2>/dev/null | wc -l)
+  # The next shot recovers an interrupted recording (kept/<id>/, shot.json "recovered").
+  before=$(ls "$WS/kept" 2>/dev/null | wc -l)
+  # (not --quiet: the note that it recovered something is what is looked for)
+  if "$REC" shoot --workspace "$WS" --device testsrc --size 320x240 --fps 15 --seconds 1 > "$D/recover.out" 2> "$D/recover.err"; then ok "a shot after the cut records"; else bad "a shot after the cut records: $(head -c 400 "$D/recover.err")"; fi
+  after=$(ls "$WS/kept" 2>/dev/null | wc -l)
+  if [ "$interrupted" -gt 0 ]; then
+    if grep -q "recovered an interrupted recording" "$D/recover.err" && [ "$after" -gt "$before" ]; then
+      kept=$(ls -d "$WS"/kept/*/ | sort | tail -n 1)
+      frames=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of default=nw=1:nk=1 "${kept}video.mp4" 2>/dev/null)
+      if ffmpeg -v error -xerror -i "${kept}video.mp4" -f null - 2> "$D/kept.err" && [ "${frames:-0}" -gt 0 ]; then
+        ok "the interrupted recording was recovered and plays ($frames frames)"; echo "recovered $frames"
+      elif [ "${frames:-0}" = 0 ] && [ -z "$expect_dir" ]; then
+        ok "the interrupted recording had not reached a flushed fragment (younger than 2 s): nothing to recover"
+      else
+        bad "the recovered recording plays: ${frames:-no} frames, $(head -c 300 "$D/kept.err")"
+      fi
+    elif [ -z "$expect_dir" ]; then
+      ok "the interrupted recording was too young to hold a fragment; the next shot said: $(grep -m1 -i "recover\|interrupted" "$D/recover.err" || echo nothing)"
+    else
+      bad "the interrupted recording was recovered: $(head -c 400 "$D/recover.err")"
+    fi
+  fi
+  listed=$("$REC" outbox list --outbox "$OB" "${store[@]}" --json 2> "$D/list.err"); rc=$?
+  if [ $rc = 0 ]; then ok "outbox list reads the queue after the cut"; else bad "outbox list after the cut ($rc): $(head -c 400 "$D/list.err")"; fi
+  if "$REC" outbox flush --outbox "$OB" "${store[@]}" > "$D/flush.out" 2> "$D/flush.err"; then
+    ok "outbox flush sends what the cut left queued"
+  else
+    bad "outbox flush after the cut: $(head -c 600 "$D/flush.err")"
+  fi
+  left=$(ls -A "$OB/queue" 2>/dev/null)
+  if [ -z "$left" ]; then ok "nothing is left in the outbox's queue after the flush, not even a half-built post"; else bad "left in the outbox's queue after the flush: $left"; fi
+  left=$(cd "$WS" && ls -d .incoming-* .interrupted-* .current-* 2>/dev/null)
+  if [ -z "$left" ]; then ok "nothing half-made is left in the workspace after the next shot"; else bad "left in the workspace after the next shot: $left"; fi
+  checked store "${check_store[@]}"
+  # Each post queued at the cut is in the store now (exactly once: the store check counts captions).
+  for id in $(python3 -c 'import json, sys; [print(i["id"]) for i in json.load(sys.stdin)]' <<< "${listed:-[]}"); do
+    if grep -q "^stored $id " /tmp/last-check; then ok "post $id, queued at the cut, reached the store"; else bad "post $id, queued at the cut, reached the store"; fi
+  done
+else
+  echo "== boot $boot: a first shot and post before the cuts begin"
+  shoot --seconds 1 2> "$D/first.err" && post --caption "boot $boot first" 2>> "$D/first.err" ||
+    { bad "the first shot and post: $(head -c 400 "$D/first.err")"; finish; }
+  touch "$D/started"
+  ok "the first shot is recorded and posted"
+fi
+sync
+
+if [ "$mode" = final ]; then finish; fi
+[ "$fail" = 0 ] || finish
+
+echo "== boot $boot: shooting and posting until the power is cut"
+# Four times a second, the size of the recording under way: the host works out from the last
+# lines before the cut how much must have reached the disk.
+(
+  while :; do
+    for f in "$WS"/.incoming-*/recording.mp4; do
+      [ -f "$f" ] || continue
+      d=${f%/recording.mp4}
+      size=$(stat -c %s "$f" 2>/dev/null || echo 0)
+      echo "progress $(uptime_s) ${d##*/.incoming-} $size"
+      # Armed once the first fragment follows the header (the file grew past its first size).
+      if [ "$phase" = recording ] && [ "$size" -gt 0 ]; then
+        if [ -z "${header:-}" ]; then header=$size; elif [ "$size" -gt "$header" ]; then touch /tmp/vm/armed; fi
+      fi
+    done
+    sleep 0.25
+  done
+) &
+[ "$phase" = anywhere ] && touch /tmp/vm/armed
+n=0
+while :; do
+  n=$((n + 1))
+  echo "step $(uptime_s) shoot $n"
+  seconds=$((2 + RANDOM % 4)); [ "$phase" = recording ] && seconds=8
+  shoot --seconds $seconds 2> "$D/loop.err" || { bad "shot $n in the loop: $(head -c 400 "$D/loop.err")"; finish; }
+  echo "step $(uptime_s) post $n"
+  [ "$phase" = post ] && touch /tmp/vm/armed
+  post --caption "boot $boot shot $n" 2> "$D/loop.err"
+  rc=$?
+  # 75: the store did not take it now; it stays queued, which is what the next boot checks.
+  [ $rc = 0 ] || [ $rc = 75 ] || { bad "post $n in the loop ($rc): $(head -c 400 "$D/loop.err")"; finish; }
+done

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Power cuts, not only kill -9: kill -9 leaves the page cache to the kernel, a power cut does not.
+# The workspace, the outbox and the local store live on an ext4 file system on a virtual disk (a
+# raw image, cache=writeback: what the guest flushed is on the host's disk, what it did not is lost
+# with qemu). The guest shoots and posts in a loop (Tests/vm/power-cut-guest.sh) and qemu is killed
+# with SIGKILL at a random moment; the next boot checks what the cut left before anything touches
+# it, recovers, flushes the outbox and checks the store; the last boot only checks.
+#   Tests/vm/power-cut.sh [local|s3|both] [CUTS] [SEED]
+# CUTS per store (default $POWER_CUTS, else 3); SEED (default $POWER_CUT_SEED, else random) picks
+# the cut moments and is printed first: the same seed replays the same moments (the guest's own
+# timing under emulation varies, so a replay lands near the same step, not on the same instruction).
+# POWER_CUT_PHASE=recording (or post, anywhere) puts every cut in that phase.
+# Ends with "power cut: N cuts, ..., lost 0" and exits 1 on any failed check.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+which=${1:-both}
+cuts=${2:-${POWER_CUTS:-3}}
+seed=${3:-${POWER_CUT_SEED:-$(( $(od -An -N2 -tu2 /dev/urandom) ))}}
+case $which in local) backends=(local) ;; s3) backends=(s3) ;; both) backends=(local s3) ;;
+  *) echo "power-cut: local, s3 or both, not $which" >&2; exit 64 ;; esac
+echo "power cut: seed $seed (replay: Tests/vm/power-cut.sh $which $cuts $seed)"
+RANDOM=$seed
+command -v mkfs.ext4 > /dev/null || { echo "power-cut: mkfs.ext4 (e2fsprogs) is missing" >&2; exit 70; }
+
+mkdir -p "$repo/.vm"
+out=$(mktemp -d "$repo/.vm/power-cut.XXXXXX")
+server=
+cleanup() {
+  [ -z "$server" ] || bash "$repo/Tests/s3/seaweedfs.sh" stop "$server" > /dev/null 2>&1 || true
+  rm -rf "$out"
+}
+trap cleanup EXIT
+
+free_port() { ! (exec 3<> "/dev/tcp/127.0.0.1/$1") 2> /dev/null; }
+passed=0 failed=0 total_cuts=0 recovered=0 delivered=0
+
+for backend in "${backends[@]}"; do
+  port=0 net=0
+  if [ "$backend" = s3 ]; then
+    # SeaweedFS also listens on port + 10000 (gRPC): both below the ephemeral range, both free.
+    for _ in $(seq 100); do
+      port=$((20000 + RANDOM % 2000))
+      free_port "$port" && free_port $((port + 10000)) && break
+    done
+    server=$out/server
+    bash "$repo/Tests/s3/seaweedfs.sh" start "$server" "$port" clips > "$out/server.log" 2>&1 ||
+      { cat "$out/server.log"; echo "FAIL: SeaweedFS did not start for the power-cut test"; exit 1; }
+    net=1
+  fi
+  rm -f "$out/disk.img"
+  truncate -s 512M "$out/disk.img"
+  mkfs.ext4 -q -F "$out/disk.img"
+  expect=()
+  for boot in $(seq 1 $((cuts + 1))); do
+    if [ "$boot" -le "$cuts" ]; then mode=cycle; else mode=final; fi
+    # Where the cut falls: anywhere in the loop (0-12 s into it), in a recording (2.5-6 s after
+    # its first fragment reached the file), or in a post (0-3 s after it began).
+    phases=(anywhere recording post)
+    phase=${phases[RANDOM % 3]}; phase=${POWER_CUT_PHASE:-$phase}
+    case $phase in
+      anywhere) delay=$((RANDOM % 12)).$((RANDOM % 10)) where="the loop" ;;
+      recording) delay=$((2 + (5 + RANDOM % 35) / 10)).$((RANDOM % 10)) where="a recording" ;;
+      post) delay=$((RANDOM % 3)).$((RANDOM % 10)) where="a post" ;;
+    esac
+    echo "== power cut, $backend store, boot $boot of $((cuts + 1))$([ $mode = cycle ] && echo ": the power goes $delay s into $where")"
+    cut=(); [ $mode = final ] || cut=("VM_CUT_AFTER=$delay")
+    set +e
+    env VM_DISK="$out/disk.img" VM_NET=$net VM_TIMEOUT=900 "${cut[@]}" "$here/run-in-vm.sh" "bash Tests/vm/power-cut-guest.sh $mode $backend $boot $port $phase ${expect[*]}" > "$out/boot.log" 2>&1
+    rc=$?
+    set -e
+    grep -v '^progress ' "$out/boot.log" | sed 's/^/  /'
+    { grep '^progress ' "$out/boot.log" || true; } | tail -n 1 | sed 's/^/  last /'
+    passed=$((passed + $(grep -c '^PASS:' "$out/boot.log" || true)))
+    failed=$((failed + $(grep -c '^FAIL:' "$out/boot.log" || true)))
+    recovered=$((recovered + $(grep -c '^recovered ' "$out/boot.log" || true)))
+    delivered=$((delivered + $(grep -c '^PASS: post .*, queued at the cut, reached the store' "$out/boot.log" || true)))
+    if [ $mode = cycle ]; then
+      if grep -q '^run-in-vm: power cut' "$out/boot.log"; then
+        total_cuts=$((total_cuts + 1))
+      else
+        echo "FAIL: boot $boot ended before its power cut (exit $rc)"; failed=$((failed + 1))
+        break
+      fi
+    elif [ $rc != 0 ]; then
+      echo "FAIL: the last boot ended with exit $rc"; failed=$((failed + 1))
+    fi
+    # What must be on the disk of the recording under way at the cut: its size 2.5 s before the
+    # last progress line (a fragment a second, each fsynced as the next begins, plus the time an
+    # fsync takes under emulation), unless the shot had finished recording by then.
+    expect=()
+    read -r -a expect < <(python3 - "$out/boot.log" <<'PY'
+import sys
+lines = [l.split() for l in open(sys.argv[1], errors="replace")]
+progress = [(float(l[1]), l[2], int(l[3])) for l in lines if len(l) == 4 and l[0] == "progress"]
+steps = [l for l in lines if len(l) == 4 and l[0] == "step"]
+if progress and steps and steps[-1][2] == "shoot" and float(steps[-1][1]) <= progress[-1][0]:
+    last_time, name, _ = progress[-1]
+    earlier = [size for time, n, size in progress if n == name and time <= last_time - 2.5]
+    if earlier:
+        print(name, earlier[-1])
+PY
+    ) || true
+  done
+  if [ -n "$server" ]; then bash "$repo/Tests/s3/seaweedfs.sh" stop "$server" > /dev/null 2>&1 || true; server=; fi
+done
+
+summary="power cut: $total_cuts cuts ($which store, seed $seed), $recovered interrupted recordings recovered, $delivered posts queued at a cut delivered once, $passed checks passed"
+if [ "$failed" = 0 ]; then echo "$summary, lost 0"; else echo "$summary, $failed FAILED (see FAIL: above)"; exit 1; fi

@@ -1,0 +1,210 @@
+"""What a power cut left, read without recorder (Tests/vm/power-cut-guest.sh, inside the guest).
+
+    power_cut_check.py after-cut WS OUTBOX [DIR BYTES]
+        The workspace and the outbox as the cut left them, before any recorder command runs:
+        the current shot is whole (its video plays to the frame count shot.json says, or its
+        posted.json names a post that is queued or sent); every queued post is whole (state,
+        metadata and a video of the size and SHA-256 the metadata says); the interrupted
+        recording in .incoming-DIR, when one was under way long enough, kept at least BYTES.
+        Prints "queued ID" for each queued post and "incoming DIR BYTES" for each recording.
+    power_cut_check.py store local STOREDIR | s3 ENDPOINT BUCKET
+        The store once a flush has ended: every metadata names a video that is there, of its
+        size and SHA-256; every video has its metadata; no caption (one per shot) twice.
+        Prints "stored ID CAPTION" for each post.
+Every check prints PASS: or FAIL:; the exit status is the number of failures (at most 100).
+"""
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+failures = 0
+
+
+def check(name, ok, detail=""):
+    global failures
+    if ok:
+        print(f"PASS: {name}")
+    else:
+        failures += 1
+        print(f"FAIL: {name}{': ' + detail if detail else ''}")
+
+
+def sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def frames_and_errors(path):
+    """(decoded video frames, decoder complaints) as ffmpeg reads the file, independent of recorder."""
+    run = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+                          "-show_entries", "stream=nb_read_frames", "-of", "default=nw=1:nk=1", path],
+                         capture_output=True, text=True)
+    try:
+        frames = int(run.stdout.strip().splitlines()[0])
+    except (ValueError, IndexError):
+        frames = -1
+    return frames, run.stderr.strip()
+
+
+def read_json(path):
+    try:
+        with open(path, "rb") as f:
+            return json.load(f), None
+    except (OSError, ValueError) as error:
+        return None, str(error)
+
+
+def after_cut(ws, outbox, expect_dir=None, expect_bytes=0):
+    queue = os.path.join(outbox, "queue")
+    sent = os.path.join(outbox, "sent")
+    queued = sorted(n for n in (os.listdir(queue) if os.path.isdir(queue) else []) if not n.startswith("."))
+    queued_ids = {n.split("-", 1)[1]: n for n in queued if "-" in n}
+
+    # The current shot: there always is one (the first boot finished a shot before the cuts began).
+    current = os.path.join(ws, "current")
+    target = os.path.realpath(current) if os.path.islink(current) else None
+    check("the workspace still has a current shot after the cut", target is not None and os.path.isdir(target),
+          f"{current} -> {os.readlink(current) if os.path.islink(current) else 'missing'}")
+    if target and os.path.isdir(target):
+        shot, error = read_json(os.path.join(target, "shot.json"))
+        check(f"the current shot's shot.json reads ({os.path.basename(target)})", shot is not None, error or "")
+        video = os.path.join(target, "video.mp4")
+        posted, _ = read_json(os.path.join(target, "posted.json"))
+        if os.path.exists(video):
+            frames, complaints = frames_and_errors(video)
+            want = shot.get("frames") if shot else None
+            check(f"the current shot's video plays whole: {frames} frames, shot.json says {want}",
+                  frames == want and not complaints, complaints[:300])
+        else:
+            post = (posted or {}).get("id")
+            where = "queued" if post in queued_ids else "sent" if post and os.path.exists(os.path.join(sent, f"{post}.json")) else None
+            check(f"the current shot was posted and its post is {where or 'nowhere'} ({post})", where is not None,
+                  "no video.mp4 and no post queued or sent for it")
+
+    # Every queued post is whole: a post is in the queue completely or not at all.
+    for name in queued:
+        item = os.path.join(queue, name)
+        metadata, error = read_json(os.path.join(item, "post.json"))
+        state, state_error = read_json(os.path.join(item, "state.json"))
+        video = os.path.join(item, "video.mp4")
+        whole = metadata is not None and state is not None and os.path.isfile(video)
+        detail = error or state_error or ("" if os.path.isfile(video) else "no video.mp4")
+        if whole:
+            size = os.path.getsize(video)
+            digest = sha256_file(video)
+            whole = size == metadata.get("byteSize") and digest == metadata.get("sha256")
+            detail = f"{size} bytes, sha256 {digest[:12]}; post.json says {metadata.get('byteSize')}, {str(metadata.get('sha256'))[:12]}"
+        check(f"queued post {name} is whole (metadata, state, video of the size and SHA-256 it names)", whole, detail)
+        print(f"queued {name.split('-', 1)[1]}")
+
+    # A recording under way at the cut: what it wrote up to a flushed fragment is on the disk.
+    incoming = sorted(n for n in os.listdir(ws) if n.startswith(".incoming-")) if os.path.isdir(ws) else []
+    for name in incoming:
+        path = os.path.join(ws, name, "recording.mp4")
+        size = os.path.getsize(path) if os.path.exists(path) else 0
+        print(f"incoming {name[len('.incoming-'):]} {size}")
+    if expect_dir and not os.path.isdir(os.path.join(ws, f".incoming-{expect_dir}")) and os.path.isdir(os.path.join(ws, "shots", expect_dir)):
+        check(f"the recording under way at the cut had finished: it is shot {expect_dir}", True)
+    elif expect_dir:
+        path = os.path.join(ws, f".incoming-{expect_dir}", "recording.mp4")
+        size = os.path.getsize(path) if os.path.exists(path) else 0
+        check(f"the interrupted recording kept what was flushed: {size} bytes on disk, at least {expect_bytes} expected",
+              size >= expect_bytes, f"{path}")
+
+
+def s3(endpoint, bucket, path, output=None):
+    args = ["curl", "-sS", "--fail", "--aws-sigv4", "aws:amz:us-east-1:s3",
+            "--user", f"{os.environ['AWS_ACCESS_KEY_ID']}:{os.environ['AWS_SECRET_ACCESS_KEY']}",
+            "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD", f"{endpoint}/{bucket}/{path}"]
+    if output:
+        args[1:1] = ["-o", output]
+    run = subprocess.run(args, capture_output=True)
+    if run.returncode != 0:
+        raise OSError(f"curl {path}: {run.stderr.decode(errors='replace').strip()}")
+    return run.stdout
+
+
+def list_s3(endpoint, bucket):
+    keys, token = [], None
+    namespace = "{http://s3.amazonaws.com/doc/2006-03-01/}"
+    while True:
+        query = "?list-type=2" + (f"&continuation-token={token}" if token else "")
+        root = ET.fromstring(s3(endpoint, bucket, query))
+        keys += [c.find(f"{namespace}Key").text for c in root.findall(f"{namespace}Contents")]
+        more = root.find(f"{namespace}NextContinuationToken")
+        if more is None or not more.text:
+            return keys
+        token = more.text
+
+
+def store(kind, args):
+    if kind == "local":
+        root = args[0]
+        keys = []
+        for top in ("videos", "posts", "thumbs", "feed"):
+            folder = os.path.join(root, top)
+            keys += [f"{top}/{n}" for n in (os.listdir(folder) if os.path.isdir(folder) else [])]
+
+        def fetch(key, scratch):
+            return os.path.join(root, key)
+    else:
+        endpoint, bucket = args
+        keys = list_s3(endpoint, bucket)
+
+        def fetch(key, scratch):
+            s3(endpoint, bucket, key, scratch)
+            return scratch
+    videos = {m.group(1) for k in keys if (m := re.fullmatch(r"videos/([A-Za-z0-9]{10})\.mp4", k))}
+    posts = {m.group(1) for k in keys if (m := re.fullmatch(r"posts/([A-Za-z0-9]{10})\.json", k))}
+    thumbs = {m.group(1) for k in keys if (m := re.fullmatch(r"thumbs/([A-Za-z0-9]{10})\.jpg", k))}
+    feed = [m.group(1) for k in keys if (m := re.fullmatch(r"feed/[0-9]+-([A-Za-z0-9]{10})\.json", k))]
+    others = [k for k in keys if not re.fullmatch(r"(videos/[A-Za-z0-9]{10}\.mp4|posts/[A-Za-z0-9]{10}\.json|"
+                                                  r"thumbs/[A-Za-z0-9]{10}\.jpg|feed/[0-9]+-[A-Za-z0-9]{10}\.json)", k)]
+    check(f"the store holds nothing but videos, metadata, posters and feed entries ({len(others)} others)", not others, " ".join(others[:5]))
+    check(f"every video in the store has its metadata ({len(videos)} videos)", videos <= posts, " ".join(sorted(videos - posts)))
+    check(f"every poster in the store belongs to a post ({len(thumbs)} posters)", thumbs <= posts, " ".join(sorted(thumbs - posts)))
+    check(f"the feed lists every post once and nothing else ({len(feed)} entries)", sorted(feed) == sorted(posts),
+          f"in the feed only: {sorted(set(feed) - posts)}, not in the feed: {sorted(posts - set(feed))}, twice: {sorted({i for i in feed if feed.count(i) > 1})}")
+    captions = {}
+    scratch = "/tmp/power-cut-object"
+    for post in sorted(posts):
+        try:
+            metadata = json.load(open(fetch(f"posts/{post}.json", scratch), "rb"))
+        except (OSError, ValueError) as error:
+            check(f"post {post}'s metadata reads", False, str(error))
+            continue
+        if post not in videos:
+            check(f"post {post}'s metadata names a video that is in the store", False, f"videos/{post}.mp4 is missing")
+            continue
+        path = fetch(f"videos/{post}.mp4", scratch)
+        size, digest = os.path.getsize(path), sha256_file(path)
+        check(f"post {post}'s video is the one its metadata names ({size} bytes)",
+              size == metadata.get("byteSize") and digest == metadata.get("sha256"),
+              f"{size} bytes, sha256 {digest[:12]}; metadata says {metadata.get('byteSize')}, {str(metadata.get('sha256'))[:12]}")
+        captions.setdefault(metadata.get("caption"), []).append(post)
+        print(f"stored {post} {metadata.get('caption')}")
+    twice = {c: ids for c, ids in captions.items() if len(ids) > 1}
+    check(f"every shot is in the store once ({len(captions)} captions, {len(posts)} posts)", not twice, json.dumps(twice)[:300])
+
+
+def main(argv):
+    command = argv[1]
+    if command == "after-cut":
+        after_cut(argv[2], argv[3], *(argv[4:5]), *(int(a) for a in argv[5:6]))
+    elif command == "store":
+        store(argv[2], argv[3:])
+    else:
+        print(f"power_cut_check.py: unknown command {command}", file=sys.stderr)
+        return 64
+    return min(failures, 100)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
