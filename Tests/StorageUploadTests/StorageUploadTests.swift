@@ -95,6 +95,35 @@ import Glibc
         #expect(FileDigest.base64(hex: "9fd844c8a81f368f95a6ed29b05b63ca") == Data(FileDigest.bytes(hex: digest.md5)).base64EncodedString())
     }
 
+    /// MD5 in Swift, used where libcrypto refuses MD5 (an OpenSSL FIPS provider; Debian ships
+    /// none, so the refusal itself cannot be staged here): RFC 1321's test suite, then libcrypto's
+    /// own MD5 on random bytes of every length around the block edges, fed in uneven pieces.
+    @Test func md5InSwiftIsLibcryptosMD5() {
+        let suite = ["": "d41d8cd98f00b204e9800998ecf8427e", "a": "0cc175b9c0f1b6a831c399e269772661",
+                     "abc": "900150983cd24fb0d6963f7d28e17f72", "message digest": "f96b697d7cb7938d525a2f31aaf161d0",
+                     "abcdefghijklmnopqrstuvwxyz": "c3fcd3d76192e4007dfb496cca67e13b",
+                     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789": "d174ab98d277d9f5a5611c2c9f419d9f",
+                     String(repeating: "1234567890", count: 8): "57edf4a22be3c955ac49da2e2107b67a"]
+        for (text, expected) in suite {
+            var swift = MessageDigest(.md5, swiftMD5: true)
+            Array(text.utf8).withUnsafeBytes { swift.update($0) }
+            #expect(swift.finish().hex == expected, "\(text)")
+        }
+        var generator = SystemRandomNumberGenerator()
+        for length in [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 1000, 100_003] {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var swift = MessageDigest(.md5, swiftMD5: true)
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + Int.random(in: 1...150, using: &generator))
+                bytes[start..<end].withUnsafeBytes { swift.update($0) }
+                start = end
+            }
+            #expect(swift.finish().hex == MessageDigest.hash(.md5, bytes).hex, "\(length) bytes")
+        }
+        #expect(MessageDigest.libcryptoDoesMD5, "this machine's libcrypto gives MD5: the comparison above used it")
+    }
+
     @Test func journalKnowsWhatIsMissing() {
         var journal = MultipartJournal(key: "k", uploadID: "u", partSize: 5, fileSize: 12, sha256: "s")
         #expect(journal.partCount == 3 && journal.missingParts == [1, 2, 3])
