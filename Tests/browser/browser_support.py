@@ -1,6 +1,6 @@
 """What the browser tests share: PASS/FAIL counting, a kiosk process on a free port with its own
 workspace, outbox, store and cache, and Debian's chromium through Playwright."""
-import os, pathlib, shutil, socket, subprocess, tempfile, time, urllib.request
+import os, pathlib, random, shutil, socket, subprocess, tempfile, time, urllib.request
 
 repo = pathlib.Path(__file__).resolve().parents[2]
 
@@ -20,15 +20,29 @@ class Checks:
             print(f"FAIL: {what} {detail}")
 
 
+def free_port():
+    """A free port below the kernel's ephemeral range (32768 and up). A port the kernel hands out
+    for bind(0) is free again once released, and any outgoing connection on the machine may take
+    it before the kiosk binds it: CI saw "0.0.0.0:44033 is already in use" after a test spent 15 s
+    making its video between the two."""
+    for _ in range(500):
+        port = random.randint(23000, 29999)
+        with socket.socket() as s:
+            try:
+                s.bind(("0.0.0.0", port))
+                return port
+            except OSError:
+                continue
+    raise RuntimeError("no free port between 23000 and 29999")
+
+
 class Kiosk:
     """`recorder kiosk` on the test pattern, listening on a free loopback port, with everything it
     writes in a temporary directory (`work`); `env` adds settings (RECORDER_* variables)."""
 
     def __init__(self, binary, log_path, args=(), env=None, prefix="recorder-browser-", listen="127.0.0.1"):
         self.work = pathlib.Path(tempfile.mkdtemp(prefix=prefix))
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
+        self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.listen = listen
         environment = dict(os.environ)
@@ -50,7 +64,12 @@ class Kiosk:
                 urllib.request.urlopen(self.base + "/healthz", timeout=1)
                 return
             except Exception:
+                if self.process.poll() is not None:
+                    break
                 time.sleep(0.1)
+        # Said here, with the kiosk's own words, not later as a connection that fails.
+        self.log.flush()
+        raise RuntimeError(f"the kiosk did not start (exit {self.process.poll()}): {pathlib.Path(self.log_path).read_text()[-800:]}")
 
     def stop(self):
         """SIGTERM, as systemd stops it; returns the exit status."""

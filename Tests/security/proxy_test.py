@@ -16,20 +16,17 @@ booth.test. What a guest's phone reaches through it:
 import json, os, pathlib, shutil, socket, ssl, subprocess, sys, tempfile, time, urllib.request
 
 from raw_http import request
-from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, repo
+from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, free_port, repo
 
 binary = sys.argv[1]
 artifacts = artifacts_folder()
 check = Checks()
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-HTTP, HTTPS = free_port(), free_port()
+HTTP = free_port()
+HTTPS = free_port()
+while HTTPS == HTTP:
+    HTTPS = free_port()
 work = pathlib.Path(tempfile.mkdtemp(prefix="recorder-proxy-"))
 os.chmod(work, 0o755)
 kiosk = Kiosk(binary, artifacts / "proxy-kiosk.log", args=["--seconds", "2", "--countdown", "0"], prefix="recorder-proxy-kiosk-",

@@ -3,7 +3,7 @@
 import os, pathlib, sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "browser"))
-from browser_support import Checks, Kiosk, repo  # noqa: E402,F401
+from browser_support import Checks, Kiosk, free_port, repo  # noqa: E402,F401
 
 OPERATOR = "op-Xk3+q9/Lw2ZtR8vB0aYcN1pE4sHfJ6uD"
 BOOTH = "bo-Qm+3x/Zr8Kp1Lw9Tn2Vb+4Hc/5Jd6Fs7"
