@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Generates the man page and the shell completions from recorder's command tree (argument-parser),
-# into docs/: docs/recorder.1 (swift-argument-parser's generate-manual plugin) and
-# docs/completions/recorder.{bash,zsh,fish} (recorder --generate-completion-script). The
+# into docs/: docs/recorder.1 (swift-argument-parser's generate-manual plugin),
+# docs/completions/recorder.{bash,zsh,fish} (recorder --generate-completion-script) and
+# docs/configuration.md (recorder config keys --markdown, from the settings' declarations). The
 # completions complete values too: pixel formats and presets from lists, cameras by asking
 # recorder at completion time.
 #   bash scripts/make-docs.sh           # write docs/
@@ -17,20 +18,22 @@ cp .build/plugins/GenerateManual/outputs/recorder/recorder.1 "$out/docs/recorder
 for shell in bash zsh fish; do
   .build/debug/recorder --generate-completion-script "$shell" > "$out/docs/completions/recorder.$shell"
 done
+.build/debug/recorder config keys --markdown > "$out/docs/configuration.md"
 if [ "${1:-}" = --check ]; then
   # The page's date line says when it was generated, not what it says: left out of the comparison.
   # (only what it generates: docs/ also holds the hand-written pages)
-  if diff -ru -I '^\.Dd ' docs/recorder.1 "$out/docs/recorder.1" > "$out/diff" && diff -ru docs/completions "$out/docs/completions" >> "$out/diff"; then
-    echo "PASS: docs/ (man page, completions) is what the command tree generates"
+  if diff -ru -I '^\.Dd ' docs/recorder.1 "$out/docs/recorder.1" > "$out/diff" && diff -ru docs/completions "$out/docs/completions" >> "$out/diff" &&
+     diff -u docs/configuration.md "$out/docs/configuration.md" >> "$out/diff"; then
+    echo "PASS: docs/ (man page, completions, configuration keys) is what the code generates"
   else
     head -n 40 "$out/diff"
     echo "FAIL: docs/ is out of date: run bash scripts/make-docs.sh and commit docs/"
     exit 1
   fi
 else
-  rm -rf docs/recorder.1 docs/completions
+  rm -rf docs/recorder.1 docs/completions docs/configuration.md
   cp -r "$out/docs/." docs/
-  echo "wrote docs/recorder.1 and docs/completions/recorder.{bash,zsh,fish}"
+  echo "wrote docs/recorder.1, docs/completions/recorder.{bash,zsh,fish} and docs/configuration.md"
 fi
 # The completions complete values, as a person pressing Tab sees them (bash, with the built binary).
 offered=$(PATH=$PWD/.build/debug:$PATH bash -c 'source docs/completions/recorder.bash

@@ -45,7 +45,7 @@ struct KioskCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let configuration = try RecorderConfiguration(flags: try kioskFlags(), configFile: store.config)
+        let configuration = try RecorderConfiguration(flags: try kioskFlags(), configFile: store.config, settings: .withKiosk)
         let settings = try KioskSettings(configuration)
         let level: Logger.Level = verbose ? .debug : .info
         LoggingSystem.bootstrap { label in

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import KioskService
 import RecorderCore
 import SystemSupport
 
@@ -29,7 +30,7 @@ struct ConfigOptions: ParsableArguments {
 
     /// `--set` over environment over file; every value checked.
     func configuration() throws(RecorderError) -> RecorderConfiguration {
-        try RecorderConfiguration(flags: flags(), configFile: config)
+        try RecorderConfiguration(flags: flags(), configFile: config, settings: .withKiosk)
     }
 }
 
@@ -65,7 +66,7 @@ struct StoreOptions: ParsableArguments {
 
     /// Flags over environment over file.
     func configuration() throws(RecorderError) -> RecorderConfiguration {
-        try RecorderConfiguration(flags: try flags(), configFile: config)
+        try RecorderConfiguration(flags: try flags(), configFile: config, settings: .withKiosk)
     }
 
     /// The configuration keys these flags set.

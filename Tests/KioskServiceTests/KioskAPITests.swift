@@ -28,7 +28,7 @@ struct KioskFixture {
         if let token { flags["kiosk.token"] = token }
         if let boothToken { flags["kiosk.booth_token"] = boothToken }
         flags.merge(more) { $1 }
-        let configuration = try RecorderConfiguration(flags: flags, configFile: config, environment: ["HOME": directory])
+        let configuration = try RecorderConfiguration(flags: flags, configFile: config, environment: ["HOME": directory], settings: .withKiosk)
         let settings = try KioskSettings(configuration)
         kiosk = try Kiosk(settings: settings, configuration: configuration, logger: Logger(label: "test"),
                           notifier: SystemdNotifier(environment: [:]), loginThrottle: throttle)

@@ -113,7 +113,7 @@ final class NotifySocket {
     }()
 
     func settings(_ flags: [String: String], environment: [String: String] = [:]) throws(RecorderError) -> KioskSettings {
-        try KioskSettings(try RecorderConfiguration(flags: flags, configFile: Self.emptyConfig, environment: environment))
+        try KioskSettings(try RecorderConfiguration(flags: flags, configFile: Self.emptyConfig, environment: environment, settings: .withKiosk))
     }
 
     @Test func defaultsAndListenForms() throws {

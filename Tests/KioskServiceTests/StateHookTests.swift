@@ -76,7 +76,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: plain) }
         for bad in ["relative/hook.sh", "/nonexistent/hook.sh", plain] {
             #expect { try KioskSettings(try RecorderConfiguration(flags: ["kiosk.on_state": bad], configFile: KioskSettingsTests.emptyConfig,
-                                                                 environment: [:])) } throws: { error in
+                                                                 environment: [:], settings: .withKiosk)) } throws: { error in
                 (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("kiosk.on_state") } == true
             }
         }

@@ -3,6 +3,7 @@ import Foundation
 import MediaEncoder
 import RecorderCore
 @testable import RecorderCLI
+import KioskService
 import Testing
 import VideoCapture
 
@@ -140,6 +141,39 @@ private func parseMessage<C: ParsableCommand>(_ command: C.Type, _ arguments: [S
 
 /// Options that would do nothing are not accepted silently: a conflict is refused, an option the
 /// source ignores is named with why.
+@Suite struct ConfigurationCatalogueTests {
+    @Test func everyCommandReadsTheKiosksKeysFromTheSharedFile() throws {
+        // One file serves the kiosk and the command line: `recorder shoot` must accept the kiosk's keys in it.
+        let path = NSTemporaryDirectory() + "conf-\(UUID().uuidString)"
+        try "kiosk.listen = 127.0.0.1:9090\nkiosk.review_seconds = 12\nshoot.crf = 28\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { unlink(path) }
+        let configuration = try ShootCommand.parse(["--config", path]).configOptions.configuration()
+        #expect(configuration.text("kiosk.listen") == "127.0.0.1:9090" && configuration.origin("kiosk.review_seconds") == "\(path):2")
+        try "kiosk.review_seconds = 2\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let error = #expect(throws: RecorderError.self) { try ShootCommand.parse(["--config", path]).configOptions.configuration() }
+        #expect(error?.message.hasPrefix("\(path):1: kiosk.review_seconds = '2' must be a whole number from 3 to 600.") == true,
+                "\(String(describing: error))")
+    }
+
+    @Test func theKeysPageListsEveryKeyOnceWithItsDefault() throws {
+        let settings = SettingsCatalogue.withKiosk.settings
+        let page = ConfigCommand.Keys.markdown(settings)
+        let rows = page.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        #expect(rows.count == settings.count && page.contains("There are \(settings.count) keys."))
+        for setting in settings {
+            let row = rows.first { $0.hasPrefix("| `\(setting.key)` |") }
+            #expect(row != nil, "\(setting.key) has no row")
+            if let value = setting.defaultValue, !value.isEmpty {
+                #expect(row?.contains("| `\(value.replacing("|", with: "\\|"))` |") == true, "\(setting.key)")
+            }
+        }
+        // A value with a bar in it cannot break the table.
+        #expect(rows.first { $0.hasPrefix("| `kiosk.trigger_match` |") }?.contains("button\\|switch") == true)
+        #expect(page.contains("## `kiosk`") && page.contains("## `general`") && page.contains("| `kiosk.token` |"))
+        _ = try ConfigCommand.parseAsRoot(["keys", "--markdown"])
+    }
+}
+
 @Suite struct IgnoredOptionTests {
     @Test func crfAndBitrateTogetherAreRefused() throws {
         let message = try #require(parseMessage(ShootCommand.self, ["--crf", "20", "--bitrate", "3000"]))

@@ -110,47 +110,26 @@ import Testing
         #expect(missing?.message.contains("does not exist") == true)
     }
 
-    @Test func everyValueIsCheckedWhenRead() throws {
-        let path = try file("""
-            cache.max_mib = lots
-            local.create = maybe
-            backend = ftp
-            kiosk.listen = 8080
-            kiosk.countdown_seconds = 2.5
-            shoot.size = 10x10
-            shoot.crf = 60
-            shoot.format = bogus
-            shoot.preset = quick
-            shoot.seconds = 0
-            kiosk.token = short
-            """)
+    @Test func aKeyNoModuleDeclaredIsUnknown() throws {
+        // The core alone does not know the kiosk's keys: a program that reads them joins the kiosk's settings.
+        let path = try file("kiosk.listen = 127.0.0.1:8080\n")
         defer { unlink(path) }
-        let first = #expect(throws: RecorderError.self) { try RecorderConfiguration(flags: [:], configFile: path, environment: [:]) }
-        #expect(first?.message.hasPrefix("\(path):1: cache.max_mib = 'lots' must be a number from 1 to 16777216.") == true,
-                "\(String(describing: first))")
-        #expect(first?.message.contains("10 more problem(s)") == true && first?.exitStatus == .config)
-        let all = RecorderConfiguration(collecting: ["s3.parallel_parts": "99"], configFile: path,
-                                        environment: ["RECORDER_RETRY_MAX_SECONDS": "-1"])
-        #expect(all.problems.map(\.location) == (1...11).map { "\(path):\($0)" } + ["RECORDER_RETRY_MAX_SECONDS", "the command line"])
-        #expect(all.problems[4].message.contains("whole number") && all.problems[9].message.contains("more than 0"))
-        let good = try file("cache.max_mib = 2048\nkiosk.listen = [::1]:9000\nshoot.seconds = 0.5\nlocal.create = yes\n")
-        defer { unlink(good) }
-        #expect(RecorderConfiguration(collecting: [:], configFile: good, environment: [:]).problems.isEmpty)
+        let error = #expect(throws: RecorderError.self) { try RecorderConfiguration(flags: [:], configFile: path, environment: [:]) }
+        #expect(error?.message.hasPrefix("\(path):1: unknown configuration key 'kiosk.listen'.") == true, "\(String(describing: error))")
+        #expect(error?.exitStatus == .config)
     }
 
-    @Test func effectiveValuesNameTheirOriginAndMaskSecrets() throws {
-        let path = try file("backend = local\nkiosk.token = 0123456789abcdefXYZ0123456789\ns3.endpoint = https://user:pw@host:9000/x\n")
-        defer { unlink(path) }
-        let config = try RecorderConfiguration(flags: ["s3.bucket": "b"], configFile: path,
-                                               environment: ["HOME": "/home/x", "RECORDER_S3_REGION": "eu", "XDG_RUNTIME_DIR": "/run/u"])
-        let shown = Dictionary(uniqueKeysWithValues: config.effectiveValues().map { ($0.key, ($0.value, $0.origin)) })
-        #expect(shown.count == RecorderConfiguration.keys.count)
-        #expect(shown["backend"]! == ("local", "\(path):1"))
-        #expect(shown["kiosk.token"]! == ("********", "\(path):2"))
-        #expect(shown["s3.endpoint"]! == ("https://user:********@host:9000/x", "\(path):3"))
-        #expect(shown["s3.bucket"]! == ("b", "flag") && shown["s3.region"]! == ("eu", "RECORDER_S3_REGION"))
-        #expect(shown["shoot.crf"]! == ("23", "default") && shown["workspace"]! == ("/run/u/recorder", "default"))
-        #expect(shown["shoot.size"]! == (nil, "default"))
+    @Test func everyDefaultPassesItsOwnRuleAndEveryKeySaysWhatItDoes() throws {
+        let configuration = try RecorderConfiguration(flags: [:], configFile: nil, environment: ["HOME": "/nonexistent"])
+        for setting in SettingsCatalogue.core.settings {
+            if let value = setting.defaultValue, !value.isEmpty {
+                #expect(setting.rule.problem(with: value) == nil, "\(setting.key)'s default '\(value)'")
+            }
+            if case .number = setting.rule, setting.defaultValue != nil { _ = try configuration.number(setting.key) }
+            // Defaults live in the declaration, so the docs cannot say two things.
+            #expect(!setting.summary.isEmpty && !setting.summary.hasSuffix(".") && !setting.summary.contains("(default"), "\(setting.key)")
+            #expect(setting.defaultValue == nil || setting.defaultNote == nil, "\(setting.key) has a default and a note")
+        }
     }
 }
 

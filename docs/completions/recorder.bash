@@ -710,13 +710,13 @@ _recorder_config() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    check|show)
+    check|show|keys)
         # Offer subcommand argument completions
         "_recorder_config_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'check show' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'check show keys' -- "${cur}"))
         ;;
     esac
 }
@@ -797,6 +797,14 @@ _recorder_config_show() {
         return
         ;;
     esac
+}
+
+_recorder_config_keys() {
+    repeating_flags=()
+    non_repeating_flags=(--json --markdown --version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __recorder_offer_flags_options 0
 }
 
 _recorder_help() {

@@ -413,12 +413,13 @@ _recorder_config() {
         local -ar subcommands=(
             'check:Check the configuration file, the RECORDER_* environment and --set: '\''ok'\'' (exit 0), or each problem as file:line: problem (exit 78).'
             'show:Show every configuration value in effect and where it came from: flag, environment variable, file:line or default. Secrets are masked.'
+            'keys:List every configuration key: its values, its default, its environment variable and what it does.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        check|show)
+        check|show|keys)
             "_recorder_config_${words[1]}" && ret=0
             ;;
         esac
@@ -463,6 +464,19 @@ _recorder_config_show() {
         '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
         '--outbox[Outbox directory.]:dir:'
         '--json[Print the result as JSON on standard output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_config_keys() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--json[Print the result as JSON on standard output.]'
+        '--markdown[Print docs/configuration.md (scripts/make-docs.sh writes it from this).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

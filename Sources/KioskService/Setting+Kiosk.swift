@@ -1,0 +1,50 @@
+package import RecorderCore
+
+extension Setting {
+    /// The kiosk's settings (`kiosk.*`); it reads the core's too (shots, sound, the store, sharing).
+    package static let kiosk: [Setting] = [
+        Setting("kiosk.listen", .listen, default: KioskSettings.defaultListen,
+                "address:port the kiosk's page and API listen on ([::1]:PORT for IPv6); beyond loopback an operator token is required"),
+        Setting("kiosk.device", default: "auto",
+                "the kiosk's camera: auto (the first camera, else the test pattern), a /dev path, a by-id name or testsrc"),
+        Setting("kiosk.seconds", .number(1...KioskSettings.maximumSeconds), default: "15", "length of a kiosk shot in seconds"),
+        Setting("kiosk.countdown_seconds", .number(0...60, integer: true), default: "3", "countdown before a kiosk shot starts, in seconds"),
+        Setting("kiosk.token_file", credential: "kiosk-token",
+                "file holding the operator's token (everything: the booth's calls, the operator page, moderation, the feed, metrics; needed when listening beyond loopback); mode 0600 unless systemd hands it over; an empty file means none"),
+        Setting("kiosk.token", .token,
+                "the operator's token itself, e.g. as RECORDER_KIOSK_TOKEN (prefer kiosk.token_file, which keeps it out of the configuration)"),
+        Setting("kiosk.booth_token_file", credential: "kiosk-booth-token",
+                "file holding the booth's token (the guest page's calls only: shoot, stop, review, post, discard its own shot, the live mirror, the status); empty or absent: the booth logs in with the operator's token"),
+        Setting("kiosk.booth_token", .token, "the booth's token itself (prefer kiosk.booth_token_file)"),
+        Setting("kiosk.max_connections", .number(16...10000, integer: true), default: "512",
+                "connections the kiosk keeps open at once from other machines (the booth's own browser on loopback is never refused for this)"),
+        Setting("kiosk.max_connections_per_client", .number(4...1000, integer: true), default: "32",
+                "connections one address may keep open at once"),
+        Setting("kiosk.hosts", default: "",
+                "more host names the kiosk answers to (comma-separated), beyond the listen address, localhost, this machine's name and IP addresses; any other Host header is refused with 421 (DNS rebinding)"),
+        Setting("kiosk.review_seconds", .number(3...600, integer: true), default: "30",
+                "how long the guest page shows a new clip (Post, Retake, Delete) before it returns to the live camera by itself"),
+        Setting("kiosk.review_unposted", .choice(["keep", "discard"]), default: "keep",
+                "what happens to a clip nobody posted or deleted when the review times out: keep (it stays the current shot, for the operator) or discard"),
+        Setting("kiosk.language", .choice(["en", "de"]), default: "en", "the guest page's language"),
+        Setting("kiosk.on_state",
+                "an executable (full path) the kiosk runs with each new state as its argument (idle, countdown, starting, recording, finishing, failed, camera-missing), to drive a lamp or a relay; at most 5 s a run, never waited for"),
+        Setting("kiosk.trigger", default: "",
+                "the booth's button, read by recorder itself: an input device node (a USB arcade button or foot switch is a keyboard: /dev/input/by-id/...-event-kbd), auto for the first USB or Bluetooth one whose name matches kiosk.trigger_match (never the machine's own power button), or empty for none; taken for recorder alone, it records, or stops a shot under way, and is taken again after it is unplugged and plugged back"),
+        Setting("kiosk.trigger_match", default: "button|switch|pedal|foot",
+                "for kiosk.trigger = auto: words separated by |, one of which (in any case) the input device's name contains"),
+        Setting("kiosk.trigger_key", default: "",
+                "one more key that works like the record button on the guest page, beside Space and Enter, as a browser names it (KeyboardEvent.key or .code, e.g. F13 or KeyR); empty for none"),
+        Setting("kiosk.preview_idle_seconds", .number(1...3600), default: "10",
+                "how long the live camera stays open after the last viewer (the guest page, the operator page's preview); then it is closed until somebody looks again"),
+        Setting("kiosk.attract_seconds", .number(0...86400, integer: true), default: "0",
+                "seconds without a guest before the start screen plays the recent posts (muted, one after another) over the live camera until somebody touches it; 0 for never"),
+        Setting("kiosk.countdown_sound", .choice(["on", "off"]), default: "off",
+                "on: a short beep at each number of the countdown and a higher one as recording starts, from the guest page"),
+    ]
+}
+
+extension SettingsCatalogue {
+    /// The core's settings and the kiosk's: what `recorder` accepts.
+    package static let withKiosk = SettingsCatalogue(Setting.core, Setting.kiosk)
+}

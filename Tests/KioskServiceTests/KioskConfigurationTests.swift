@@ -1,0 +1,87 @@
+import Foundation
+import KioskService
+@testable import RecorderCore
+import Testing
+
+/// The configuration with the kiosk's settings joined to the core's, as `recorder` reads it.
+@Suite struct KioskConfigurationTests {
+    private func file(_ text: String) throws -> String {
+        let path = NSTemporaryDirectory() + "conf-\(UUID().uuidString)"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func everyValueIsCheckedWhenRead() throws {
+        let path = try file("""
+            cache.max_mib = lots
+            local.create = maybe
+            backend = ftp
+            kiosk.listen = 8080
+            kiosk.countdown_seconds = 2.5
+            shoot.size = 10x10
+            shoot.crf = 60
+            shoot.format = bogus
+            shoot.preset = quick
+            shoot.seconds = 0
+            kiosk.token = short
+            """)
+        defer { unlink(path) }
+        let first = #expect(throws: RecorderError.self) { try RecorderConfiguration(flags: [:], configFile: path, environment: [:], settings: .withKiosk) }
+        #expect(first?.message.hasPrefix("\(path):1: cache.max_mib = 'lots' must be a number from 1 to 16777216.") == true,
+                "\(String(describing: first))")
+        #expect(first?.message.contains("10 more problem(s)") == true && first?.exitStatus == .config)
+        let all = RecorderConfiguration(collecting: ["s3.parallel_parts": "99"], configFile: path,
+                                        environment: ["RECORDER_RETRY_MAX_SECONDS": "-1"], settings: .withKiosk)
+        #expect(all.problems.map(\.location) == (1...11).map { "\(path):\($0)" } + ["RECORDER_RETRY_MAX_SECONDS", "the command line"])
+        #expect(all.problems[4].message.contains("whole number") && all.problems[9].message.contains("more than 0"))
+        let good = try file("cache.max_mib = 2048\nkiosk.listen = [::1]:9000\nshoot.seconds = 0.5\nlocal.create = yes\n")
+        defer { unlink(good) }
+        #expect(RecorderConfiguration(collecting: [:], configFile: good, environment: [:], settings: .withKiosk).problems.isEmpty)
+    }
+
+    @Test func effectiveValuesNameTheirOriginAndMaskSecrets() throws {
+        let path = try file("backend = local\nkiosk.token = 0123456789abcdefXYZ0123456789\ns3.endpoint = https://user:pw@host:9000/x\n")
+        defer { unlink(path) }
+        let config = try RecorderConfiguration(flags: ["s3.bucket": "b"], configFile: path,
+                                               environment: ["HOME": "/home/x", "RECORDER_S3_REGION": "eu", "XDG_RUNTIME_DIR": "/run/u"], settings: .withKiosk)
+        let shown = Dictionary(uniqueKeysWithValues: config.effectiveValues().map { ($0.key, ($0.value, $0.origin)) })
+        #expect(shown.count == SettingsCatalogue.withKiosk.settings.count)
+        #expect(shown["backend"]! == ("local", "\(path):1"))
+        #expect(shown["kiosk.token"]! == ("********", "\(path):2"))
+        #expect(shown["s3.endpoint"]! == ("https://user:********@host:9000/x", "\(path):3"))
+        #expect(shown["s3.bucket"]! == ("b", "flag") && shown["s3.region"]! == ("eu", "RECORDER_S3_REGION"))
+        #expect(shown["shoot.crf"]! == ("23", "default") && shown["workspace"]! == ("/run/u/recorder", "default"))
+        #expect(shown["shoot.size"]! == (nil, "default"))
+    }
+
+    @Test func theKiosksKeysAreItsOwnAndEveryDefaultPassesItsRule() throws {
+        #expect(Setting.kiosk.allSatisfy { $0.key.hasPrefix("kiosk.") })
+        #expect(SettingsCatalogue.withKiosk.settings.count == Setting.core.count + Setting.kiosk.count)
+        let configuration = try RecorderConfiguration(flags: [:], configFile: nil, environment: ["HOME": "/nonexistent"],
+                                                      settings: .withKiosk)
+        for setting in Setting.kiosk {
+            if let value = setting.defaultValue, !value.isEmpty {
+                #expect(setting.rule.problem(with: value) == nil, "\(setting.key)'s default '\(value)'")
+            }
+            if case .number = setting.rule { _ = try configuration.number(setting.key) }
+            #expect(!setting.summary.isEmpty && !setting.summary.hasSuffix(".") && !setting.summary.contains("(default"), "\(setting.key)")
+        }
+        // What the kiosk reads with nothing set is what the catalogue says.
+        let settings = try KioskSettings(configuration)
+        #expect("\(settings.host):\(settings.port)" == SettingsCatalogue.withKiosk["kiosk.listen"]?.defaultValue)
+        #expect(settings.countdown == 3 && settings.booth.reviewSeconds == 30 && settings.maxConnections == 512)
+    }
+
+    @Test func aCredentialFileIsShownAsTheDefaultOfItsKey() throws {
+        let directory = NSTemporaryDirectory() + "creds-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        FileManager.default.createFile(atPath: directory + "/kiosk-token", contents: Data())
+        let configuration = try RecorderConfiguration(flags: [:], configFile: nil,
+                                                      environment: ["HOME": "/nonexistent", "CREDENTIALS_DIRECTORY": directory],
+                                                      settings: .withKiosk)
+        let shown = Dictionary(uniqueKeysWithValues: configuration.effectiveValues().map { ($0.key, $0.value) })
+        #expect(shown["kiosk.token_file"]! == directory + "/kiosk-token")
+        #expect(shown["kiosk.booth_token_file"]! == nil && shown["s3.credentials_file"]! == nil)
+    }
+}
