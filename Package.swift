@@ -109,7 +109,7 @@ let package = Package(
                                    .product(name: "Logging", package: "swift-log")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "RecorderCLITests",
-                    dependencies: ["RecorderCLI", "RecorderCore", "KioskService", "VideoCapture", "MediaEncoder",
+                    dependencies: ["RecorderCLI", "RecorderCore", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "SystemSupport",
                                    .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "IntegrationTests", dependencies: ["RecorderCore", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload"],

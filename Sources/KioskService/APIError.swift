@@ -34,7 +34,7 @@ package struct APIError: Error, Sendable {
         case .ok, .software, .cantCreate, .config, .interrupted: status = .internalServerError
         }
         // The kiosk spells settings as configuration keys: its operator has no command line.
-        self.init(status, error.text(.configuration), exitStatus: error.exitStatus, guestKey: GuestWording.key(for: error))
+        self.init(status, error.text(), exitStatus: error.exitStatus, guestKey: GuestWording.key(for: error))
     }
 
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, message, exitStatus: .usage) }

@@ -135,7 +135,7 @@ package final class Kiosk: Sendable {
                 case .ignored: logger.info("button: pressed while a shot is being saved; nothing to do")
                 }
             } catch {
-                logger.warning("button: \(error.text(.configuration))")
+                logger.warning("button: \(error.text())")
             }
         }
     }

@@ -170,7 +170,7 @@ package final class KioskLibrary: Sendable {
             return try await Self.storeWork.run(work)
         } catch {
             // A store that is down for now is unavailable here, not a conflict.
-            if error.exitStatus == .tempFail { throw APIError(.serviceUnavailable, error.text(.configuration), exitStatus: .tempFail, guestKey: GuestWording.key(for: error)) }
+            if error.exitStatus == .tempFail { throw APIError(.serviceUnavailable, error.text(), exitStatus: .tempFail, guestKey: GuestWording.key(for: error)) }
             throw APIError(error)
         }
     }

@@ -24,7 +24,7 @@ struct OutputOptions: ParsableArguments {
 /// Prints a failure and gives its sysexits status (used once, by `RecorderCommand.runFromCommandLine`).
 func fail(_ error: RecorderError) -> ExitCode {
     // The one place the CLI spells a failure's advice, as flags.
-    let text = error.text(.flag)
+    let text = error.text(spelledBy: \.spelledAsFlag)
     Descriptors.printError("recorder: error: \(text)\n")
     if jsonRequested && !jsonAnswered.load(ordering: .relaxed) {
         printJSON(JSONFailure(error: text, exitStatus: Int(error.exitStatus.rawValue)))

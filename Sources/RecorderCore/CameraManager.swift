@@ -109,7 +109,7 @@ package actor CameraManager {
         case .recording: .recording
         case .finishing: .finishing
         // (the kiosk's words: settings spelled as configuration keys)
-        case .failed(let error): .failed(error.text(.configuration))
+        case .failed(let error): .failed(error.text())
         case .cameraMissing(let why): .cameraMissing(why)
         }
     }
@@ -138,7 +138,7 @@ package actor CameraManager {
         if case .failed(let error) = state { failure = error }
         return Status(state: recordState, camera: cameraDescription, cameraPresent: present,
                       progress: recordState.isBusy ? progressBox.value.withLock { $0 } : nil,
-                      lastShotCameraLost: lastResult?.cameraLost?.text(.configuration),
+                      lastShotCameraLost: lastResult?.cameraLost?.text(),
                       lastShotDiscarded: lastDiscarded, failure: failure, posting: posting,
                       revision: revision)
     }
@@ -234,7 +234,7 @@ package actor CameraManager {
         case .success(let result):
             lastResult = result
             if let lost = result.cameraLost, device != nil {
-                setState(.cameraMissing(lost.text(.configuration)))
+                setState(.cameraMissing(lost.text()))
             } else {
                 setState(.idle)
             }
@@ -252,7 +252,7 @@ package actor CameraManager {
             // (a stall, a driver refusing) is settled by looking for the camera. A missing FFmpeg
             // or a full disk is never a missing camera.
             if device != nil, await cameraWentAway(error) {
-                setState(.cameraMissing(error.text(.configuration)))
+                setState(.cameraMissing(error.text()))
             } else {
                 setState(.failed(error))
             }

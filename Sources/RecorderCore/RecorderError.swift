@@ -32,14 +32,14 @@ package struct RecorderError: Error, Sendable, CustomStringConvertible {
         self.advice = advice ?? cause?.advice ?? []
     }
 
-    /// The message and its advice, with the settings spelled as flags (the CLI) or as
-    /// configuration keys (the kiosk's operator page and journal).
-    package func text(_ spelling: SettingAdvice.Spelling) -> String {
-        message + SettingAdvice.sentence(advice, spelling)
+    /// The message and its advice, with the settings spelled as configuration keys (the kiosk's
+    /// operator page and journal), or as the edge that tells it spells them (the CLI: as flags).
+    package func text(spelledBy spell: (SettingAdvice) -> String = \.spelledAsKey) -> String {
+        message + SettingAdvice.sentence(advice, spelledBy: spell)
     }
 
     /// The message with the advice spelled as configuration keys: what a log line shows.
-    package var description: String { text(.configuration) }
+    package var description: String { text() }
 
     /// The same failure told in other words (with what it means here before or after it): the
     /// cause and the advice stay.

@@ -26,7 +26,7 @@ import VideoCapture
     @Test func lowerLayersNameNoFlag() {
         for error in Self.lowerLayerErrors {
             #expect(!error.message.contains("--"), "\(error.message)")
-            #expect(!error.text(.configuration).contains("--"), "\(error.text(.configuration))")
+            #expect(!error.text().contains("--"), "\(error.text())")
         }
         // The local store's messages too (its advice names the directory setting).
         let store = LocalDirectoryBackend(root: "/nonexistent/recorder-store", createsRoot: false)
@@ -35,19 +35,18 @@ import VideoCapture
             Issue.record("a missing store directory was taken")
         } catch {
             #expect(!error.message.contains("--"), "\(error.message)")
-            #expect(RecorderError(error).text(.flag).contains("`--create`"), "\(RecorderError(error).text(.flag))")
-            #expect(RecorderError(error).text(.configuration).contains("`local.create = true`"))
+            #expect(RecorderError(error).advice.map(\.setting) == [.createStoreDirectory])
+            #expect(RecorderError(error).text().contains("`local.create = true`"))
         }
     }
 
     @Test func eachEdgeSpellsTheAdvice() {
         let format = RecorderError(CaptureError(.unsupportedFormat, device: "/dev/video0", operation: "negotiate",
                                                 detail: "the camera does not offer the format nv12. It offers: YUYV."))
-        #expect(format.text(.flag).hasSuffix(" Or use `--format auto` to let recorder choose."), "\(format.text(.flag))")
-        #expect(format.text(.configuration).hasSuffix(" Or set `shoot.format = auto` to let recorder choose."))
+        #expect(format.text().hasSuffix(" Or set `shoot.format = auto` to let recorder choose."), "\(format.text())")
         let mic = RecorderError(AudioError(.noSuchDevice(available: ["hw:CARD=A,DEV=0"]), device: "hw:CARD=B,DEV=0", operation: "snd_pcm_open"))
-        #expect(mic.text(.flag).hasSuffix("Or use `--audio DEVICE` with one of them, or use `--audio none` to record without sound."),
-                "\(mic.text(.flag))")
+        #expect(mic.text().hasSuffix("Or set `audio.device = DEVICE` with one of them, or set `audio.device = none` to record without sound."),
+                "\(mic.text())")
         #expect(mic.exitStatus == .noInput)
         // A failure told again keeps its cause and advice.
         let retold = mic.retold("the shot was kept, but \(mic.message)")
@@ -55,6 +54,12 @@ import VideoCapture
         if case .audio = retold.cause {} else { Issue.record("the cause was lost: \(String(describing: retold.cause))") }
         // Where nothing in the settings helps, there is no advice sentence.
         let busy = RecorderError(CaptureError(.busy, device: "/dev/video0", operation: "open", errno: 16))
-        #expect(busy.text(.flag) == busy.message)
+        #expect(busy.text() == busy.message)
+    }
+
+    @Test func everySettingAdvisedIsADeclaredKey() {
+        for setting in SettingAdvice.Setting.allCases {
+            #expect(SettingsCatalogue.core[setting.key] != nil, "\(setting) advises \(setting.key), which no module declares")
+        }
     }
 }
