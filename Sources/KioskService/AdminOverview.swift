@@ -44,4 +44,6 @@ package struct AdminOverview: Encodable, Sendable {
     package var problems: [ProblemLog.Problem]
     package var disk: [Space]
     package var configuration: [Setting]
+    /// Posts their guests deleted with their share link since the kiosk started: a count, never which.
+    package var guestDeletions: Int
 }

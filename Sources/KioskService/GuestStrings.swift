@@ -8,6 +8,7 @@ package enum GuestStrings {
     package enum Key: String, CaseIterable, Sendable, Codable {
         case title, invite, record, hint, getReady, recording, secondsLeft, stop, saving
         case reviewTitle, caption, post, retake, delete, sending, thanks, thanksDetail, deleted, returning, notReady, logIn, scanToGet, linkUntil, shareTitle, download, shareGone
+        case deleteMine, deleteWarning, deleteForGood, deletedForGood, deleteFailed
         case cameraUnavailable, notSaved, storageFull, busy, tooShort, tryAgain, notAnswering, lowSpace
     }
 
@@ -40,6 +41,11 @@ package enum GuestStrings {
             .shareTitle: "Your video from the booth",
             .download: "Download the video",
             .shareGone: "This link does not open a video: it has expired, or the video was taken down.",
+            .deleteMine: "Delete my video",
+            .deleteWarning: "This deletes your video, its picture and its message from the booth for good. Nobody can open this link afterwards, you included.",
+            .deleteForGood: "Delete it for good",
+            .deletedForGood: "Your video is deleted. This link opens nothing now.",
+            .deleteFailed: "Your video could not be deleted just now. Please try again in a minute.",
             .returning: "Back to the camera in {n} s",
             .notReady: "This booth is not set up yet. Please ask the host for help.",
             .logIn: "Staff: log this screen in",
@@ -76,6 +82,11 @@ package enum GuestStrings {
             .shareTitle: "Euer Video aus der Box",
             .download: "Video herunterladen",
             .shareGone: "Dieser Link öffnet kein Video: Er ist abgelaufen, oder das Video wurde entfernt.",
+            .deleteMine: "Mein Video löschen",
+            .deleteWarning: "Damit werden euer Video, sein Bild und eure Nachricht endgültig aus der Box gelöscht. Danach öffnet niemand mehr diesen Link, auch ihr nicht.",
+            .deleteForGood: "Endgültig löschen",
+            .deletedForGood: "Euer Video ist gelöscht. Dieser Link öffnet jetzt nichts mehr.",
+            .deleteFailed: "Euer Video konnte gerade nicht gelöscht werden. Bitte versucht es in einer Minute noch einmal.",
             .returning: "Zurück zur Kamera in {n} s",
             .notReady: "Diese Box ist noch nicht eingerichtet. Bitte fragt die Gastgeber um Hilfe.",
             .logIn: "Personal: diesen Bildschirm anmelden",

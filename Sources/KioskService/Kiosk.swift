@@ -273,7 +273,8 @@ package final class Kiosk: Sendable {
         }
         return AdminOverview(
             status: status, store: store.location, outbox: queued, unreadable: unreadable, problems: problems.newestFirst, disk: disk,
-            configuration: configuration.effectiveValues().map { AdminOverview.Setting(key: $0.key, value: $0.value, origin: $0.origin) })
+            configuration: configuration.effectiveValues().map { AdminOverview.Setting(key: $0.key, value: $0.value, origin: $0.origin) },
+            guestDeletions: metrics.guestDeletions)
     }
 
     static func triggerStatus(_ button: TriggerButton) -> KioskStatus.Trigger {

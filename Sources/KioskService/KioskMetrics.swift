@@ -1,5 +1,6 @@
 package import Prometheus
 import RecorderCore
+import Synchronization
 
 /// The kiosk's Prometheus metrics, in a registry of its own (no global bootstrap, so several
 /// kiosks - in tests - do not share counters). Each metric carries a `# HELP` line, so a scrape
@@ -18,6 +19,8 @@ package final class KioskMetrics: Sendable {
     let soundOverruns: Counter
     let soundLost: Counter
     let postsQueued: Counter
+    let guestDeletionsCounter: Counter
+    private let guestDeletionCount = Atomic<Int>(0)
     let postsUploaded: Counter
     let postsFailed: Counter
     let uploadBytes: Counter
@@ -49,6 +52,8 @@ package final class KioskMetrics: Sendable {
         soundLost = registry.makeCounter(
             descriptor: name("sound_lost", "total", "Shots whose sound stopped before the picture (the microphone went away)."))
         postsQueued = registry.makeCounter(descriptor: name("posts_queued", "total", "Posts put into the outbox."))
+        guestDeletionsCounter = registry.makeCounter(
+            descriptor: name("posts_deleted_by_guests", "total", "Posts their guests deleted from the store with their share link."))
         postsUploaded = registry.makeCounter(descriptor: name("posts_uploaded", "total", "Posts the store confirmed."))
         postsFailed = registry.makeCounter(
             descriptor: name("upload_failures", "total", "Upload attempts that failed; the post stays queued."))
@@ -86,6 +91,16 @@ package final class KioskMetrics: Sendable {
     }
 
     func postQueued() { postsQueued.increment() }
+
+    /// A guest deleted their post with its share link: counted, never named (the operator sees how
+    /// many, not which).
+    func guestDeleted() {
+        guestDeletionsCounter.increment()
+        guestDeletionCount.add(1, ordering: .relaxed)
+    }
+
+    /// Posts guests deleted since the kiosk started.
+    var guestDeletions: Int { guestDeletionCount.load(ordering: .relaxed) }
 
     func record(_ event: OutboxDrain.Event) {
         switch event {

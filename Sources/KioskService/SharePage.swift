@@ -5,8 +5,9 @@ import RecorderCore
 /// the one video, its caption and a download button, in the booth's language (Pages/share.html,
 /// plain.css, share.js), with no script from elsewhere and nothing that leads to another post.
 enum SharePage {
-    /// The page for `metadata`'s video at `videoPath`, the link working until `expires`.
-    static func html(_ metadata: PostMetadata, videoPath: String, expires: Date, language: String) -> String {
+    /// The page for `metadata`'s video at `videoPath`, the link working until `expires`; the guest
+    /// deletes the post by posting the form to `deletePath` (after opening it: a second step).
+    static func html(_ metadata: PostMetadata, videoPath: String, deletePath: String, expires: Date, language: String) -> String {
         let lang = GuestStrings.languages.contains(language) ? language : "en"
         func t(_ key: GuestStrings.Key) -> String { escaped(GuestStrings.text(key, lang)) }
         let iso = RFC3339.string(expires)
@@ -15,6 +16,16 @@ enum SharePage {
             "lang": lang, "title": t(.shareTitle), "video": escaped(videoPath), "caption": caption,
             "file": escaped(metadata.id) + ".mp4", "download": t(.download),
             "until": t(.linkUntil).replacing("{n}", with: #"<time datetime="\#(iso)">\#(iso)</time>"#),
+            "deleteMine": t(.deleteMine), "deleteWarning": t(.deleteWarning), "deleteForGood": t(.deleteForGood),
+            "deleteAction": escaped(deletePath),
+        ])
+    }
+
+    /// A one-sentence answer on the share page's plain layout: after a delete, or when it failed.
+    static func message(_ key: GuestStrings.Key, language: String) -> String {
+        let lang = GuestStrings.languages.contains(language) ? language : "en"
+        return PageFiles.fill(PageFiles.text("share-gone.html"), [
+            "lang": lang, "title": escaped(GuestStrings.text(.shareTitle, lang)), "gone": escaped(GuestStrings.text(key, lang)),
         ])
     }
 

@@ -1,12 +1,13 @@
 import FoundationEssentials
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 import RecorderCore
 
-/// The share page a guest's phone opens, under `/s`: `/s/<token>` and its video. No API token is
-/// asked (the link is the capability), nothing lists or names another post, and every link that
-/// opens nothing, whatever the reason, gets the same 404.
+/// The share page a guest's phone opens, under `/s`: `/s/<token>`, its video, and the guest's own
+/// delete. No API token is asked (the link is the capability), nothing lists or names another
+/// post, and every link that opens nothing, whatever the reason, gets the same 404.
 enum ShareRoutes {
     static func collection(_ kiosk: Kiosk) -> GuardedRoutes {
         let routes = GuardedRoutes()
@@ -16,7 +17,27 @@ enum ShareRoutes {
             let token = context.parameters.get("token") ?? ""
             guard let metadata = await kiosk.library.sharedPost(token: token) else { return gone(language) }
             let expires = kiosk.library.shareExpiry(metadata)
-            return page(SharePage.html(metadata, videoPath: "/s/\(token)/video.mp4", expires: expires, language: language))
+            return page(SharePage.html(metadata, videoPath: "/s/\(token)/video.mp4", deletePath: "/s/\(token)/delete",
+                                       expires: expires, language: language))
+        }
+
+        routes.post(":token/delete", .public, "the guest deletes their post with its share link: form confirm=delete") { request, context in
+            let token = context.parameters.get("token") ?? ""
+            guard let metadata = await kiosk.library.sharedPost(token: token) else { return gone(language) }
+            // The page's second step sends confirm=delete; a request without it deletes nothing.
+            guard await confirmed(request) else {
+                return page(SharePage.message(.tryAgain, language: language), status: .badRequest)
+            }
+            do throws(APIError) {
+                try await kiosk.library.delete(id: metadata.id)
+            } catch {
+                // The metadata goes last, so the link still opens what is left and a second try finishes.
+                kiosk.logger.warning("a guest's delete of post \(metadata.id) failed: \(error.message)")
+                return page(SharePage.message(.deleteFailed, language: language), status: .serviceUnavailable)
+            }
+            kiosk.metrics.guestDeleted()
+            kiosk.logger.notice("post \(metadata.id) deleted from the store by its guest (share link)")
+            return page(SharePage.message(.deletedForGood, language: language))
         }
 
         routes.get(":token/video.mp4", .public, "a share link's video (ranges)") { request, context in
@@ -36,11 +57,21 @@ enum ShareRoutes {
         return routes
     }
 
+    /// Whether the body is the page's form with `confirm=delete` (at most 256 bytes).
+    static func confirmed(_ request: Request) async -> Bool {
+        var request = request
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true,
+              let body = try? await request.collectBody(upTo: 256) else { return false }
+        return String(buffer: body).split(separator: "&").contains("confirm=delete")
+    }
+
     static func page(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
         var response = ServiceRoutes.page(html)
         response.status = status
         // The token is in the address: no other site learns it from a Referer, and no robot lists it.
-        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        // (same-origin, not no-referrer: under no-referrer a browser sends the page's own delete
+        // form with "Origin: null", which the kiosk refuses as it would a sandboxed page's.)
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
         response.headers[HTTPField.Name("X-Robots-Tag")!] = "noindex"
         return response
     }

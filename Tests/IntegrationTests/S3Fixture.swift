@@ -160,6 +160,18 @@ final class S3Fixture {
         }
     }
 
+    /// A free port for a process the test starts itself (a kiosk): below the ephemeral range, so no
+    /// outgoing connection takes it between this check and the process binding it (as bind(0)'s can).
+    static func listenPort() throws -> Int {
+        for _ in 0..<200 {
+            let candidate = Int.random(in: 23_000...29_999)
+            if isFree(candidate) { return candidate }
+        }
+        try #require(Bool(false), "no free port from 23000 to 29999")
+        return 0
+    }
+
+    /// A port nothing listens on (for a store that refuses connections).
     static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }

@@ -9,21 +9,28 @@ import StorageUpload
 extension S3UploadTests {
     /// `recorder kiosk` on the sandbox's store, its cache in `cache`; returns its process and address.
     private func kiosk(_ box: PostSandbox, cache: String) throws -> (RunningProcess, String) {
-        let port = try S3Fixture.freePort()
+        let port = try S3Fixture.listenPort()
         var box = box
         box.extraEnvironment["XDG_CACHE_HOME"] = cache
         let process = try box.start(["kiosk", "--device", "testsrc", "--listen", "127.0.0.1:\(port)"])
         let base = "http://127.0.0.1:\(port)"
         let end = Date().addingTimeInterval(60)
-        while Date() < end {
+        while Date() < end && process.process.isRunning {
             if try Tools.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", base + "/api/status"]).stdout == "200" { return (process, base) }
             Thread.sleep(forTimeInterval: 0.2)
         }
-        process.process.terminate()
-        throw KioskDidNotStart()
+        if process.process.isRunning { process.process.terminate() }
+        process.process.waitUntilExit()
+        // Its own words: a port taken, a store refused.
+        let said = String(decoding: process.err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        throw KioskDidNotStart(port: port, said: String(said.suffix(2000)))
     }
 
-    private struct KioskDidNotStart: Error {}
+    private struct KioskDidNotStart: Error, CustomStringConvertible {
+        var port: Int
+        var said: String
+        var description: String { "the kiosk did not answer on port \(port) within 60 s; it said: \(said)" }
+    }
 
     /// The files in the cache's video folder: finished videos, and downloads under way (`.tmp-`).
     private func cacheFiles(_ cache: String) -> [String] {

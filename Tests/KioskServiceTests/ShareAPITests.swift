@@ -47,7 +47,8 @@ struct ShareAPITests {
             try await client.execute(uri: "/s/\(tokens[0])", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
-                #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
+                // No other site learns the token from a Referer (same-origin: the page's own form must carry its Origin).
+                #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "same-origin")
                 let page = String(buffer: response.body)
                 #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt; Tanz 💃 &amp; &quot;Freude&quot;"), "the caption is not escaped: \(page)")
                 #expect(!page.contains("<script>alert"))
@@ -65,6 +66,64 @@ struct ShareAPITests {
             }
             // The share route opens no door to the API.
             try await client.execute(uri: "/api/feed", method: .get) { #expect($0.status == .unauthorized) }
+        }
+    }
+
+    @Test func aGuestDeletesTheirPostWithItsLinkAndOnlyThat() async throws {
+        let fixture = try KioskFixture(token: AdminAPITests.token)
+        defer { fixture.remove() }
+        await fixture.start()
+        let (store, ids, tokens) = try Self.posts(2, in: fixture)
+        let keys = [PostMetadata.videoKey(id: ids[0]), PostMetadata.metadataKey(id: ids[0])]
+        let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+        let confirm = body("confirm=delete")
+        try await fixture.application().test(.router) { client in
+            // The page offers it, as a second step (a form inside a closed details element).
+            try await client.execute(uri: "/s/\(tokens[0])", method: .get) { response in
+                let page = String(buffer: response.body)
+                #expect(page.contains(#"<form method="post" action="/s/\#(tokens[0])/delete">"#), "\(page)")
+                #expect(page.contains("<details class=\"erase\">") && page.contains("Delete my video") && page.contains("Delete it for good"))
+            }
+            // Played once, so the cache holds it.
+            try await client.execute(uri: "/s/\(tokens[0])/video.mp4", method: .get) { #expect($0.status == .ok) }
+            #expect(fixture.kiosk.library.cache.entries().count == 1)
+            // Not confirmed, not a form, from another site, or with another token: nothing is deleted.
+            try await client.execute(uri: "/s/\(tokens[0])/delete", method: .post, headers: form, body: body("")) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/s/\(tokens[0])/delete", method: .post, headers: [.contentType: "application/json"],
+                                     body: body(#"{"confirm": "delete"}"#)) { #expect($0.status == .badRequest) }
+            var crossSite = form
+            crossSite[.origin] = "https://evil.example"
+            try await client.execute(uri: "/s/\(tokens[0])/delete", method: .post, headers: crossSite, body: confirm) { #expect($0.status == .forbidden) }
+            var wrong = ""
+            try await client.execute(uri: "/s/\(ShareToken.random())/delete", method: .post, headers: form, body: confirm) { response in
+                #expect(response.status == .notFound)
+                wrong = String(buffer: response.body)
+            }
+            try await client.execute(uri: "/s/\(tokens[0])/delete", method: .get) { #expect($0.status != .ok) }
+            for key in keys { #expect(try store.stat(key: key) != nil, "\(key) went without a confirmed delete") }
+
+            try await client.execute(uri: "/s/\(tokens[0])/delete", method: .post, headers: form, body: confirm) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("Your video is deleted."))
+            }
+            for key in keys + [PostMetadata.thumbnailKey(id: ids[0])] { #expect(try store.stat(key: key) == nil, "\(key) is still in the store") }
+            #expect(try store.list(prefix: PostFeed.folder, startAfter: nil, maxKeys: 10).entries.map(\.key).allSatisfy { !$0.contains(ids[0]) })
+            #expect(fixture.kiosk.library.cache.entries().isEmpty, "the cached copy is still there")
+            // The link now answers as any unknown link does; a second delete too.
+            try await client.execute(uri: "/s/\(tokens[0])", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+            try await client.execute(uri: "/s/\(tokens[0])/delete", method: .post, headers: form, body: confirm) { response in
+                #expect(response.status == .notFound && String(buffer: response.body) == wrong)
+            }
+            // The other post is whole, and the operator sees a count, not which.
+            try await client.execute(uri: "/s/\(tokens[1])", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/api/admin/overview", method: .get, headers: Self.authorized) { response in
+                #expect(object(response)["guestDeletions"] as? Int == 1)
+            }
+            try await client.execute(uri: "/metrics", method: .get, headers: Self.authorized) { response in
+                #expect(String(buffer: response.body).contains("recorder_posts_deleted_by_guests_total 1"))
+            }
         }
     }
 

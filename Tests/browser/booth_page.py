@@ -77,6 +77,35 @@ def share_page(link, post_id):
     check("share page: a wrong token gets 404 and no video", code == 404 and b"<video" not in body, f"{code} {body[:200]!r}")
 
 
+def self_delete(link, post_id):
+    """The guest deletes their own clip from the share page at a phone's size, under the page's real
+    Content-Security-Policy (no bypass): a closed second step that warns, then the page says it is
+    done, the link answers as any unknown link does, and the store holds nothing of the post."""
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+    phone.goto(link)
+    button = phone.locator("details.erase button")
+    check("self-delete (390x844): the page offers 'Delete my video', and nothing deletes at one tap",
+          phone.locator("details.erase summary").is_visible() and not button.is_visible(), phone.inner_text("body"))
+    phone.locator("details.erase summary").tap()
+    check("self-delete (390x844): a second step warns that it is for good", button.is_visible()
+          and "for good" in phone.inner_text("details.erase"), phone.inner_text("details.erase"))
+    phone.screenshot(path=str(artifacts / "390x844-share-delete-confirm.png"), full_page=True)
+    box = phone.evaluate("(() => { const r = document.querySelector('details.erase button').getBoundingClientRect(); return [r.width, r.height]; })()")
+    check("self-delete (390x844): the delete button is large enough to tap", box[0] >= 200 and box[1] >= 48, str(box))
+    with phone.expect_navigation():
+        button.tap()
+    said = phone.inner_text("body")
+    check("self-delete (390x844): the page says the video is deleted", "Your video is deleted" in said, said)
+    phone.screenshot(path=str(artifacts / "390x844-share-deleted.png"))
+    phone.close()
+    code, body = fetch(link)
+    _, unknown = fetch(link[:-4] + ("AAAA" if not link.endswith("AAAA") else "BBBB"))
+    check("self-delete: the link now answers 404, as any unknown link does", code == 404 and body == unknown, f"{code} {body[:200]!r}")
+    left = [str(f.relative_to(work / "store")) for f in (work / "store").rglob("*") if post_id in f.name]
+    check("self-delete: the store holds nothing of the post (video, poster, metadata, index)", not left, str(left))
+
+
 def looks_right(page, size, state):
     """No scrollbars, every visible button at least 64 px, no developer text; a screenshot."""
     scroll = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight, innerWidth, innerHeight]")
@@ -235,6 +264,7 @@ try:
         check(f"{size}: the share link carries a token, not the post id", shared not in decoded and len(token) == 22, decoded)
         looks_right(page, size, "5-thanks")
         share_page(decoded, shared)
+        shared_link, shared_id = decoded, shared
         wait_phase(page, "attract", 45)
         check(f"{size}: after the thank-you, back to attract by itself", True)
         posted = (status().get("currentShot") or {}).get("postedAs")
@@ -306,6 +336,9 @@ try:
                        status()["state"]]
         check(f"{size}: a touch brings the live camera back and starts no shot", after_touch == ["attract", "block", "idle"], str(after_touch))
         page.close()
+
+        # 4. The first guest deletes their clip from their phone (last: the attract loop played it).
+        self_delete(shared_link, shared_id)
 
         page_errors = [e for e in errors if not e.startswith("error: Failed to load resource")]
         check("no script errors in the pages", not page_errors, "; ".join(page_errors))

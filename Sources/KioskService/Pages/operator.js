@@ -281,6 +281,8 @@ function loadOverview() {
       (t.message ? " · " + t.message : "") + (t.state === "waiting" ? " · looking for " + t.setting : "");
     document.body.dataset.button = t ? t.state : "none";
     $("booth-store").textContent = o.store;
+    // A count, never which: the guest's delete is theirs.
+    $("guest-deletions").textContent = o.guestDeletions + " since the kiosk started (with their share link)";
     const list = $("outbox-list");
     list.textContent = "";
     for (const q of o.outbox) {
