@@ -112,4 +112,58 @@ extension S3UploadTests {
         let again = try Tools.run("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code} %{size_download}", "\(base)/api/videos/\(id).mp4"])
         #expect(again.status != 0 || !again.stdout.hasPrefix("200 \(bytes.count)"), "\(again.stdout)")
     }
+
+    /// The share token `recorder post` stored with post `id`, read from the store itself.
+    private func shareToken(_ s3: S3Fixture, _ id: String, in box: PostSandbox) throws -> String {
+        #expect(try s3.get("posts/\(id).json", to: "\(box.root)/\(id).json") == 200)
+        let data = try Data(contentsOf: URL(fileURLWithPath: "\(box.root)/\(id).json"))
+        let metadata = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try #require(metadata["shareToken"] as? String)
+    }
+
+    @Test func aGuestDeletesTheirPostFromTheS3StoreWithItsShareLinkAndAFailedTryLosesNothing() throws {
+        let s3 = try S3Fixture()
+        let box = try sandbox(s3)
+        defer { box.remove() }
+        let cache = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        var ids: [String] = []
+        for caption in ["mine", "someone else's"] {
+            #expect(try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.5", "--size", "160x120"]).status == 0)
+            ids.append(try postedID(try box.recorder(["post", "--caption", caption, "--json"])))
+        }
+        let tokens = try ids.map { try shareToken(s3, $0, in: box) }
+        func keys(of id: String) throws -> [String] { try s3.keys(prefix: "").filter { $0.contains(id) }.sorted() }
+        let before = try keys(of: ids[0])
+        // Index object, metadata, poster, video.
+        #expect(before.count == 4 && before.contains("posts/\(ids[0]).json") && before.contains("videos/\(ids[0]).mp4"), "\(before)")
+        let (kiosk, base) = try kiosk(box, cache: cache)
+        defer { kiosk.process.terminate(); kiosk.process.waitUntilExit() }
+        func delete(_ token: String) throws -> String {
+            try Tools.run("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-d", "confirm=delete", "\(base)/s/\(token)/delete"]).stdout
+        }
+        func page(_ token: String) throws -> String {
+            try Tools.run("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "\(base)/s/\(token)"]).stdout
+        }
+        #expect(try page(tokens[0]) == "200")
+
+        // The store refuses to delete the video: the guest is told to try again, and the metadata,
+        // which names the rest, is still there (no video without metadata).
+        try s3.faults([["match": "DELETE /\(S3Fixture.bucket)/videos/", "action": "respond", "status": 403,
+                        "body": "<Error><Code>AccessDenied</Code><Message>injected</Message></Error>", "count": 100]])
+        #expect(try delete(tokens[0]) == "503")
+        let afterFailure = try keys(of: ids[0])
+        #expect(afterFailure.contains("posts/\(ids[0]).json") && afterFailure.contains("videos/\(ids[0]).mp4"), "\(afterFailure)")
+        try s3.faults([])
+        // Once the store answers, a second try finishes.
+        #expect(try page(tokens[0]) == "200", "the link no longer opens what is left to delete")
+        #expect(try delete(tokens[0]) == "200")
+        let left = try keys(of: ids[0])
+        #expect(left.isEmpty, "left in the store: \(left)")
+        #expect(try page(tokens[0]) == "404")
+        #expect(try delete(tokens[0]) == "404")
+        // The other guest's post is whole and still opens.
+        #expect(try keys(of: ids[1]).count == before.count)
+        #expect(try page(tokens[1]) == "200")
+    }
 }
