@@ -46,6 +46,7 @@ package struct KioskDaemon: Sendable {
                 services: [
                     .init(service: app),
                     .init(service: OutboxDrainService(drain: kiosk.drain)),
+                    .init(service: RetentionService(kiosk: kiosk)),
                     .init(service: WatchdogService(kiosk: kiosk, httpBound: bound)),
                     .init(service: CameraService(kiosk: kiosk)),
                 ],

@@ -96,6 +96,18 @@ package final class KioskLibrary: Sendable {
         }
     }
 
+    /// Deletes the posts older than `retention.days` from the store (the kiosk's hourly timer), each
+    /// also from the cache and the share tokens; what could not be deleted is in the report and is
+    /// tried again next time.
+    func purgeExpired(_ retention: Retention, now: Date = Date()) async throws(APIError) -> PurgeReport {
+        try await offPool { () throws(RecorderError) -> PurgeReport in
+            try self.feed.purgeExpired(before: retention.cutoff(at: now), dryRun: false) { id in
+                self.shareTokens.forget(id: id)
+                self.cache.remove(url: self.feed.store.url(forKey: PostMetadata.videoKey(id: id)))
+            }
+        }
+    }
+
     /// Post `id`'s share link as its metadata has it (ShareLinks made it at upload), or this kiosk's
     /// share page for a post that has a token and no link (sent by `recorder post`); nil when there
     /// is none.
@@ -107,7 +119,8 @@ package final class KioskLibrary: Sendable {
             // A link from the store is shown only if it points where this kiosk's links point;
             // anything else (a store others can write to) is made anew.
             if let url = metadata.shareURL, self.share.isOurs(url, store: self.feed.store) { return (url, metadata.shareExpiresAt) }
-            guard let link = self.share.link(id: id, key: PostMetadata.videoKey(id: id), token: metadata.shareToken, store: self.feed.store) else { return nil }
+            guard let link = self.share.link(id: id, key: PostMetadata.videoKey(id: id), token: metadata.shareToken, store: self.feed.store,
+                                              createdAt: metadata.createdAt) else { return nil }
             // This kiosk's own page opens for share.expires_hours from the post's making.
             if let base = self.share.pageBase, link.url.hasPrefix(base + "/s/") { return (link.url, RFC3339.string(self.shareExpiry(metadata))) }
             return link
@@ -129,10 +142,13 @@ package final class KioskLibrary: Sendable {
     }
 
     /// When a post's share page stops opening: its link's expiry, or for a post sent without one
-    /// (by `recorder post`), share.expires_hours after it was made.
+    /// (by `recorder post`), share.expires_hours after it was made; never after the post expires
+    /// under retention.days (whatever the metadata in the store says).
     func shareExpiry(_ metadata: PostMetadata) -> Date {
-        if let text = metadata.shareExpiresAt, let date = RFC3339.date(text) { return date }
-        return (RFC3339.date(metadata.createdAt) ?? Date()).addingTimeInterval(Double(share.expiresSeconds))
+        let created = RFC3339.date(metadata.createdAt) ?? Date()
+        var end = metadata.shareExpiresAt.flatMap(RFC3339.date) ?? created.addingTimeInterval(Double(share.expiresSeconds))
+        if let retention = share.retention { end = min(end, created.addingTimeInterval(retention.seconds)) }
+        return end
     }
 
     private func lookUp(_ token: String, now: Date) -> PostMetadata? {

@@ -20,6 +20,7 @@ package final class KioskMetrics: Sendable {
     let soundLost: Counter
     let postsQueued: Counter
     let guestDeletionsCounter: Counter
+    let postsExpiredCounter: Counter
     private let guestDeletionCount = Atomic<Int>(0)
     let postsUploaded: Counter
     let postsFailed: Counter
@@ -52,6 +53,8 @@ package final class KioskMetrics: Sendable {
         soundLost = registry.makeCounter(
             descriptor: name("sound_lost", "total", "Shots whose sound stopped before the picture (the microphone went away)."))
         postsQueued = registry.makeCounter(descriptor: name("posts_queued", "total", "Posts put into the outbox."))
+        postsExpiredCounter = registry.makeCounter(
+            descriptor: name("posts_expired", "total", "Posts deleted from the store because they were older than retention.days."))
         guestDeletionsCounter = registry.makeCounter(
             descriptor: name("posts_deleted_by_guests", "total", "Posts their guests deleted from the store with their share link."))
         postsUploaded = registry.makeCounter(descriptor: name("posts_uploaded", "total", "Posts the store confirmed."))
@@ -97,6 +100,11 @@ package final class KioskMetrics: Sendable {
     func guestDeleted() {
         guestDeletionsCounter.increment()
         guestDeletionCount.add(1, ordering: .relaxed)
+    }
+
+    /// Posts the retention timer deleted.
+    func postsExpired(_ count: Int) {
+        if count > 0 { postsExpiredCounter.increment(by: Int64(count)) }
     }
 
     /// Posts guests deleted since the kiosk started.

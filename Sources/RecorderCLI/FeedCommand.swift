@@ -12,6 +12,10 @@ struct FeedCommand: ParsableCommand {
         discussion: """
         Page numbers shift as new posts arrive; --after ID (the `next` id a page prints) continues exactly \
         where that page ended. Posts uploaded before the feed existed appear after `recorder feed --reindex`.
+
+        With retention.days set, each post shows when it expires (expiresAt in --json); \
+        --purge-expired lists the expired posts and --purge-expired --yes deletes them from the store \
+        (video, poster and metadata, then the index object, so an interrupted purge is finished by the next).
         """)
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Page number, 1 = newest.", valueName: "number"),
@@ -34,12 +38,22 @@ struct FeedCommand: ParsableCommand {
     @Flag(name: .long, help: "Index the posts that have no feed entry yet (once, for posts from older versions).")
     var reindex = false
 
+    @Flag(name: .customLong("purge-expired"), help: "List the posts older than retention.days; with --yes, delete them from the store.")
+    var purgeExpired = false
+
+    @Flag(name: .long, help: "With --purge-expired: delete, not only list.")
+    var yes = false
+
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         if page != nil && after != nil { throw ValidationError("use --page or --after, not both.") }
         if limit != nil && deprecatedSize != nil { throw ValidationError("use --limit only (--size is its old name).") }
+        if yes && !purgeExpired { throw ValidationError("--yes goes with --purge-expired (it confirms the deletion).") }
+        if purgeExpired && (reindex || page != nil || after != nil) {
+            throw ValidationError("--purge-expired works on the whole store: leave out --reindex, --page and --after.")
+        }
     }
 
     func run() throws { try execute() }
@@ -61,8 +75,18 @@ struct FeedCommand: ParsableCommand {
             }
             return
         }
-        let result: FeedPage
+        let retention = try Retention(configuration)
+        if purgeExpired {
+            try purge(feed, retention: retention, location: backend.location)
+            return
+        }
+        var result: FeedPage
         if let after { result = try feed.page(after: after, size: size) } else { result = try feed.page(page ?? 1, size: size) }
+        if let retention {
+            for index in result.entries.indices {
+                result.entries[index].expiresAt = retention.expiresAt(createdAt: result.entries[index].createdAt).map(RFC3339.string)
+            }
+        }
         if output.json {
             printJSON(result)
             return
@@ -78,12 +102,39 @@ struct FeedCommand: ParsableCommand {
         }
     }
 
+    /// `--purge-expired`: the expired posts, deleted with `--yes`. A post that could not be deleted
+    /// is named and the status is the store's failure (the next purge tries it again).
+    private func purge(_ feed: PostFeed, retention: Retention?, location: String) throws(RecorderError) {
+        guard let retention else {
+            throw RecorderError("--purge-expired needs retention.days: set how many days a post lives (e.g. --set retention.days=30, or retention.days = 30 in the configuration file).",
+                                exitStatus: .config)
+        }
+        let report = try feed.purgeExpired(before: retention.cutoff(at: Date()), dryRun: !yes)
+        if output.json {
+            printJSON(report)
+        } else {
+            let verb = yes ? "deleted" : "would delete"
+            for post in report.expired where report.failed[post.id] == nil { print("\(post.id)  \(post.createdAt)  \(verb)") }
+            for (id, why) in report.failed.sorted(by: { $0.key < $1.key }) { print("\(id)  not deleted: \(why)") }
+            if yes {
+                print("deleted \(report.deleted) of \(report.expired.count) post(s) created before \(report.cutoff) from \(location)")
+            } else {
+                print("\(report.expired.count) post(s) created before \(report.cutoff) in \(location) are expired; nothing was deleted: add --yes to delete them")
+            }
+        }
+        if let (id, why) = report.failed.sorted(by: { $0.key < $1.key }).first {
+            throw RecorderError("\(report.failed.count) expired post(s) could not be deleted (\(id): \(why)). Run the purge again once the store answers: what is deleted stays deleted.",
+                                exitStatus: .tempFail)
+        }
+    }
+
     static func line(_ entry: FeedEntry) -> String {
         if let problem = entry.problem { return "\(entry.id)  [\(problem)]" }
         let seconds = entry.durationSeconds.map { String(cFormat: "%.1f s", $0) } ?? "?"
         let size = entry.byteSize.map { ByteCount.human($0) } ?? "?"
         var caption = entry.caption
         if caption.count > 50 { caption = String(caption.prefix(49)) + "…" }
-        return "\(entry.id)  \(entry.createdAt)  \(seconds)  \(size)  \(entry.author ?? "?")  \"\(caption)\""
+        let expires = entry.expiresAt.map { "  expires \($0)" } ?? ""
+        return "\(entry.id)  \(entry.createdAt)  \(seconds)  \(size)  \(entry.author ?? "?")  \"\(caption)\"\(expires)"
     }
 }

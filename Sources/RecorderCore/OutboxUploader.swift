@@ -205,7 +205,8 @@ package struct OutboxUploader: Sendable {
     /// its whole time from the upload).
     private func refreshURL(_ item: inout OutboxItem) throws(StorageError) {
         let url = backend.url(forKey: item.metadata.key)
-        let link = share.link(id: item.metadata.id, key: item.metadata.key, token: item.metadata.shareToken, store: backend)
+        let link = share.link(id: item.metadata.id, key: item.metadata.key, token: item.metadata.shareToken, store: backend,
+                              createdAt: item.metadata.createdAt)
         guard item.metadata.url != url || item.metadata.shareURL != link?.url else { return }
         item.metadata.url = url
         (item.metadata.shareURL, item.metadata.shareExpiresAt) = (link?.url, link?.expiresAt)

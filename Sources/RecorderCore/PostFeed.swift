@@ -20,6 +20,8 @@ package struct FeedEntry: Sendable, Codable, Equatable {
     package var thumbnailURL: String?
     /// Why the entry is incomplete ("metadata missing", "metadata damaged: ..."); nil when it is whole.
     package var problem: String?
+    /// When the post expires under `retention.days` (RFC 3339); absent when posts are kept.
+    package var expiresAt: String?
 }
 
 /// One page of the feed, newest first.

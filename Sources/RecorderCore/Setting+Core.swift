@@ -59,6 +59,8 @@ extension Setting {
                 "sound of `recorder shoot` and the kiosk (--audio): auto (the camera's own microphone, the test beep with the test pattern), none, beep, or an ALSA capture device such as hw:CARD=C920,DEV=0"),
         Setting("audio.bitrate_kbps", .number(32...320, integer: true), defaultNote: "128 for stereo, 96 for mono",
                 "AAC bitrate in kbit/s"),
+        Setting("retention.days", .number(0...36_500), default: "0",
+                "how many days a post lives in the store: then the kiosk deletes it (once an hour), as `recorder feed --purge-expired --yes` does at once, and no share link outlives it; 0 keeps posts until somebody deletes them"),
         Setting("share.base_url",
                 "where a post's share link points, as a template with {id} (the post's id), {key} (its video's key in the store, prefix included) or {token} (its share page's capability), e.g. https://cdn.example.com/{key} for a public bucket or a CDN, https://booth.example.com/s/{token} for the kiosk's share page behind a proxy; empty: a presigned link for an S3 store, the kiosk's own share page for the local store"),
         Setting("share.expires_hours", .number(1...168), default: "168",

@@ -12,10 +12,13 @@ package struct ShareLinks: Sendable {
     /// The kiosk's address as a phone reaches it (`http://192.168.1.20:8080`), for its share page
     /// `/s/<token>`; nil where no kiosk serves one (the CLI).
     package var pageBase: String?
+    /// `retention.days`: no link outlives its post.
+    package var retention: Retention?
 
-    package init(baseURL: String? = nil, expiresSeconds: Int = 168 * 3600, pageBase: String? = nil) {
+    package init(baseURL: String? = nil, expiresSeconds: Int = 168 * 3600, pageBase: String? = nil, retention: Retention? = nil) {
         self.baseURL = baseURL
         self.expiresSeconds = expiresSeconds
+        self.retention = retention
         self.pageBase = pageBase.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
     }
 
@@ -29,7 +32,7 @@ package struct ShareLinks: Sendable {
             }
         }
         let hours = try configuration.number("share.expires_hours")
-        self.init(baseURL: template, expiresSeconds: Int((hours * 3600).rounded()), pageBase: pageBase)
+        self.init(baseURL: template, expiresSeconds: Int((hours * 3600).rounded()), pageBase: pageBase, retention: try Retention(configuration))
     }
 
     /// Whether `url` (a share link read from a store, which anyone with write access to it could
@@ -58,12 +61,21 @@ package struct ShareLinks: Sendable {
     /// The link to post `id`'s video (`key`, without the store's prefix) in `store`, and when it
     /// stops working (RFC 3339; nil: it does not expire); nil when there can be none. `token` is the
     /// post's share token (`PostMetadata.shareToken`), for a link to a share page.
-    package func link(id: String, key: String, token: String? = nil, store: any StorageBackend, at date: Date = Date()) -> (url: String, expiresAt: String?)? {
+    package func link(id: String, key: String, token: String? = nil, store: any StorageBackend, at date: Date = Date(),
+                      createdAt: String? = nil) -> (url: String, expiresAt: String?)? {
+        // A link lives share.expires_hours, and never past its post's end under retention.days.
+        var expiresSeconds = self.expiresSeconds
+        if let retention, let end = retention.expiresAt(createdAt: createdAt ?? RFC3339.string(date)) {
+            let left = Int(end.timeIntervalSince(date).rounded(.down))
+            guard left > 0 else { return nil }
+            expiresSeconds = min(expiresSeconds, left)
+        }
         if let baseURL {
             if baseURL.contains("{token}") && token == nil { return nil }
             let url = baseURL.replacing("{id}", with: id).replacing("{key}", with: store.destination.prefix + key)
                 .replacing("{token}", with: token ?? "")
-            // A share page (a template with the token) honours share.expires_hours; a plain address does not expire.
+            // A share page (a template with the token) honours share.expires_hours; a plain address
+            // does not expire (but is gone with its post).
             return (url, baseURL.contains("{token}") ? RFC3339.string(date.addingTimeInterval(Double(expiresSeconds))) : nil)
         }
         let seconds = min(expiresSeconds, S3Presigner.maximumExpiry)

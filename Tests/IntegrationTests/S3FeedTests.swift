@@ -163,6 +163,55 @@ extension S3UploadTests {
         #expect(try s3.keys(prefix: "thumbs/").isEmpty)
     }
 
+    @Test func expiredPostsArePurgedFromARealStoreOnlyWithYes() throws {
+        let s3 = try S3Fixture()
+        let box = try sandbox(s3)
+        defer { box.remove() }
+        func post(_ caption: String) throws -> String {
+            #expect(try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.3", "--size", "160x120"]).status == 0)
+            return try postedID(try box.recorder(["post", "--caption", caption, "--json"]))
+        }
+        let old = [try post("first"), try post("second")]
+        // Six seconds between the old posts and the one kept: the cutoff goes half-way.
+        Thread.sleep(forTimeInterval: 6)
+        let kept = try post("kept")
+        func created(_ id: String) throws -> Date {
+            let entries = try #require(try jsonObject(try box.recorder(["feed", "--json"]).stdout)["entries"] as? [[String: Any]])
+            return try #require(entries.first { $0["id"] as? String == id }.flatMap { ($0["createdAt"] as? String).flatMap(RFC3339.date) })
+        }
+        let border = try created(old[1]).addingTimeInterval(try created(kept).timeIntervalSince(try created(old[1])) / 2)
+        // retention.days that puts the cutoff at the border when the command runs.
+        func retention() -> [String] { ["--set", "retention.days=\(Date().timeIntervalSince(border) / 86_400)"] }
+        func keys(of id: String) throws -> [String] { try s3.keys(prefix: "").filter { $0.contains(id) } }
+
+        let unset = try box.recorder(["feed", "--purge-expired"])
+        #expect(unset.status == 78 && unset.stderr.contains("retention.days"), "\(unset.status) \(unset.stderr)")
+        let dry = try jsonObject(try box.recorder(["feed", "--purge-expired", "--json"] + retention()).stdout)
+        #expect(Set((dry["expired"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }) == Set(old), "\(dry)")
+        #expect(dry["deleted"] as? Int == 0 && dry["dryRun"] as? Bool == true)
+        for id in old + [kept] {
+            let held = try keys(of: id)
+            #expect(held.count == 4, "\(id) lost objects in a dry run: \(held)")
+        }
+
+        let done = try box.recorder(["feed", "--purge-expired", "--yes"] + retention())
+        #expect(done.status == 0 && done.stdout.contains("deleted 2 of 2 post(s)"), "\(done.stdout) \(done.stderr)")
+        // What the bucket holds, as the server itself lists it.
+        for id in old {
+            let left = try keys(of: id)
+            #expect(left.isEmpty, "\(id): \(left)")
+        }
+        #expect(try keys(of: kept).count == 4)
+        // The feed says when the kept post expires.
+        let entries = try #require(try jsonObject(try box.recorder(["feed", "--json"] + retention()).stdout)["entries"] as? [[String: Any]])
+        #expect(entries.compactMap { $0["id"] as? String } == [kept])
+        let text = try #require(entries.first?["expiresAt"] as? String)
+        let expires = try #require(RFC3339.date(text))
+        // created + retention, the retention being (now - border) when the command ran.
+        let expected = try created(kept).addingTimeInterval(Date().timeIntervalSince(border))
+        #expect(abs(expires.timeIntervalSince(expected)) < 30, "\(text)")
+    }
+
     @Test func moderationHidesShowsAndDeletesOnARealStore() throws {
         let s3 = try S3Fixture()
         let store = try backend(s3, prefix: "booth-2/")

@@ -441,7 +441,7 @@ _recorder_outbox_retarget() {
 
 _recorder_feed() {
     repeating_flags=()
-    non_repeating_flags=(--reindex --create --json --version -h --help)
+    non_repeating_flags=(--reindex --purge-expired --yes --create --json --version -h --help)
     repeating_options=(--set)
     non_repeating_options=(--page -n --limit --after --config --backend --store-dir --endpoint --bucket --region --prefix --outbox)
     __recorder_offer_flags_options 0

@@ -1,0 +1,117 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+@testable import KioskService
+@testable import RecorderCore
+import StorageUpload
+import Testing
+
+/// Posts older than `retention.days` leave the store (the kiosk's timer), a purge cut short is
+/// finished by the next, and no share link outlives its post.
+struct RetentionTests {
+    /// A post created `age` seconds ago, with a share token, in `store`'s feed (or hidden).
+    static func post(_ id: String, age: Double, hidden: Bool = false, in store: LocalDirectoryBackend) throws -> String {
+        let video = Array("stand-in video \(id)".utf8)
+        var metadata = try PostMetadata.decode(Data(#"{"id":"x","video":"x.mp4","key":"k","metadataKey":"m","url":"u","ext":"mp4","width":1,"height":1,"durationSeconds":2,"frameRate":15,"codec":"h264","byteSize":10,"sha256":"0000000000000000000000000000000000000000000000000000000000000000","caption":"c","author":{"id":"a","name":"A"},"createdAt":"2026-01-01T00:00:00Z","camera":"c","likeCount":0,"shareCount":0,"commentCount":0}"#.utf8))
+        metadata.rename(to: id, url: store.url(forKey: PostMetadata.videoKey(id: id)))
+        metadata.byteSize = Int64(video.count)
+        metadata.sha256 = FileDigest.sha256(video)
+        metadata.createdAt = RFC3339.string(Date().addingTimeInterval(-age))
+        metadata.shareToken = ShareToken.random()
+        // What the store says of the link is not believed past the post's end.
+        metadata.shareExpiresAt = RFC3339.string(Date().addingTimeInterval(30 * 86_400))
+        try store.write(video, key: metadata.key, contentType: "video/mp4")
+        try store.write(Array("jpeg".utf8), key: PostMetadata.thumbnailKey(id: id), contentType: "image/jpeg")
+        try store.write(Array(try metadata.jsonData()), key: metadata.metadataKey, contentType: "application/json")
+        let feed = PostFeed(store: store)
+        try feed.index(metadata)
+        if hidden { try feed.hide(id: id) }
+        return metadata.shareToken!
+    }
+
+    static func keys(of id: String, in store: LocalDirectoryBackend) throws -> [String] {
+        var keys: [String] = []
+        for prefix in ["videos/", "thumbs/", "posts/", PostFeed.folder, PostFeed.hiddenFolder] {
+            keys += try store.list(prefix: prefix, startAfter: nil, maxKeys: 1000).entries.map(\.key).filter { $0.contains(id) }
+        }
+        return keys
+    }
+
+    @Test func expiredPostsLeaveTheStoreAndACutPurgeIsFinished() async throws {
+        let fixture = try KioskFixture(token: AdminAPITests.token)
+        defer { fixture.remove() }
+        await fixture.start()
+        let store = LocalDirectoryBackend(root: fixture.directory + "/store")
+        let day = 86_400.0
+        let new = try Self.post("RETAINNEW0", age: 60, in: store)
+        _ = try Self.post("RETAINTWO0", age: 2 * day, in: store)
+        let old = try Self.post("RETAINOLD0", age: 10 * day, in: store)
+        _ = try Self.post("RETAINHID0", age: 11 * day, hidden: true, in: store)
+        _ = try Self.post("RETAINCUT0", age: 12 * day, in: store)
+        let feed = PostFeed(store: store)
+        let retention = Retention(days: 7)
+
+        #expect(try feed.expiredPosts(before: retention.cutoff(at: Date())).map(\.id) == ["RETAINOLD0", "RETAINHID0", "RETAINCUT0"])
+        // A dry run deletes nothing.
+        let dry = try feed.purgeExpired(before: retention.cutoff(at: Date()), dryRun: true)
+        #expect(dry.expired.count == 3 && dry.deleted == 0 && dry.dryRun)
+        #expect(try Self.keys(of: "RETAINOLD0", in: store).count == 4)
+        // A purge that was cut short after the video and the metadata: only the index object is left.
+        try store.delete(key: PostMetadata.videoKey(id: "RETAINCUT0"))
+        try store.delete(key: PostMetadata.metadataKey(id: "RETAINCUT0"))
+
+        try await fixture.application().test(.router) { client in
+            // Played, so the cache holds it (no retention in this kiosk's settings: its link opens).
+            try await client.execute(uri: "/s/\(old)/video.mp4", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/s/\(new)", method: .get) { #expect($0.status == .ok) }
+        }
+        await RetentionService.purge(fixture.kiosk, retention)
+        for id in ["RETAINOLD0", "RETAINHID0", "RETAINCUT0"] {
+            let left = try Self.keys(of: id, in: store)
+            #expect(left.isEmpty, "\(id): \(left)")
+        }
+        for id in ["RETAINNEW0", "RETAINTWO0"] { #expect(try Self.keys(of: id, in: store).count == 4, "\(id)") }
+        #expect(fixture.kiosk.metrics.text().contains("recorder_posts_expired_total 3"))
+        #expect(fixture.kiosk.library.cache.entries().isEmpty, "the expired post is still in the cache")
+        // Nothing left to do: the next purge finds nothing.
+        #expect(try feed.expiredPosts(before: retention.cutoff(at: Date())).isEmpty)
+    }
+
+    @Test func aSharePageClosesWhenItsPostExpiresWhateverTheStoreSays() async throws {
+        let fixture = try KioskFixture(token: AdminAPITests.token, more: ["retention.days": "1"])
+        defer { fixture.remove() }
+        await fixture.start()
+        let store = LocalDirectoryBackend(root: fixture.directory + "/store")
+        let young = try Self.post("RETAINYNG0", age: 3600, in: store)
+        let expired = try Self.post("RETAINEXP0", age: 25 * 3600, in: store)
+        try await fixture.application().test(.router) { client in
+            try await client.execute(uri: "/s/\(young)", method: .get) { response in
+                #expect(response.status == .ok)
+                // The page says the link ends with the post (a day after it was made), not in 30 days.
+                let page = String(buffer: response.body)
+                let end = try #require(page.firstRange(of: #"datetime=""#).map { page[$0.upperBound...].prefix(20) })
+                let seconds = try #require(RFC3339.date(String(end))).timeIntervalSinceNow
+                #expect(seconds > 22 * 3600 && seconds < 24 * 3600, "\(end)")
+            }
+            try await client.execute(uri: "/s/\(expired)", method: .get) { #expect($0.status == .notFound) }
+        }
+    }
+
+    @Test func linksNeverOutliveTheirPost() {
+        // (whole seconds, as RFC 3339 times are stored)
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let links = ShareLinks(baseURL: "https://booth.example.com/s/{token}", expiresSeconds: 7 * 86_400, retention: Retention(days: 1))
+        let store = LocalDirectoryBackend(root: "/nonexistent")
+        let created = now.addingTimeInterval(-23 * 3600)
+        let link = links.link(id: "ABCDEFGHIJ", key: "videos/ABCDEFGHIJ.mp4", token: "T0k3nT0k3nT0k3nT0k3nT0", store: store, at: now,
+                              createdAt: RFC3339.string(created))
+        #expect(link?.expiresAt == RFC3339.string(created.addingTimeInterval(86_400)), "\(String(describing: link))")
+        #expect(links.link(id: "ABCDEFGHIJ", key: "k", token: "T0k3nT0k3nT0k3nT0k3nT0", store: store, at: now,
+                           createdAt: RFC3339.string(now.addingTimeInterval(-25 * 3600))) == nil)
+        // Without retention: share.expires_hours alone.
+        let kept = ShareLinks(baseURL: "https://booth.example.com/s/{token}", expiresSeconds: 7 * 86_400)
+        #expect(kept.link(id: "ABCDEFGHIJ", key: "k", token: "T0k3nT0k3nT0k3nT0k3nT0", store: store, at: now,
+                          createdAt: RFC3339.string(created))?.expiresAt == RFC3339.string(now.addingTimeInterval(7 * 86_400)))
+    }
+}
