@@ -29,6 +29,12 @@ stage() {
 stage "set-up (packages, SeaweedFS, Playwright)"
 bash scripts/setup.sh test
 stage "build (debug, with tests)"
+# Meanwhile the systemd guest's Debian root is made (debootstrap: downloading and unpacking, about
+# a minute and a half of the systemd stage otherwise); that stage waits for it, and a failure here is
+# tried again and reported there.
+mkdir -p .cache
+bash Tests/vm/systemd-root.sh > .cache/systemd-root.out 2>&1 &
+systemd_root_job=$!
 swift build --build-tests
 export RECORDER_BIN=$PWD/.build/debug/recorder
 stage "the pages' scripts: syntax, ESLint, no inline script or style, node --test on the page logic"
@@ -57,6 +63,7 @@ stage "power cuts: qemu killed while shooting and posting, ext4 on a virtual dis
 # A few cuts per run (the seed is printed: POWER_CUT_SEED replays it); POWER_CUTS=N for more.
 bash Tests/vm/power-cut.sh both "${POWER_CUTS:-2}"
 stage "systemd tests (a real systemd booted under qemu)"
+wait "$systemd_root_job" || { echo "the Debian root made during the build failed (trying again):"; tail -n 5 .cache/systemd-root.out; }
 Tests/vm/systemd-vm.sh "$RECORDER_BIN"
 
 stage "no process the tests started is left running"
