@@ -1,4 +1,5 @@
 import ArgumentParser
+import FoundationEssentials
 import MediaEncoder
 import RecorderCore
 import VideoCapture
@@ -93,5 +94,23 @@ struct FramesPerSecond: Sendable, Equatable, ExpressibleByArgument {
             throw ValueError("give frames per second from 1 to 240, e.g. 30 or 29.97.")
         }
         return FramesPerSecond(value)
+    }
+}
+
+/// A moment given as a day (`2026-11-24`, midnight UTC) or an RFC 3339 time (`2026-11-24T18:00:00Z`).
+struct Moment: Sendable, Equatable, ExpressibleByArgument {
+    var date: Date
+
+    init?(argument: String) {
+        guard let parsed = try? Self.parse(argument) else { return nil }
+        self = parsed
+    }
+
+    init(_ date: Date) { self.date = date }
+
+    static func parse(_ text: String) throws(ValueError) -> Moment {
+        if let date = RFC3339.date(text) { return Moment(date) }
+        if text.count == 10, let date = RFC3339.date(text + "T00:00:00Z") { return Moment(date) }
+        throw ValueError("give a day (2026-11-24, from midnight UTC) or a time (2026-11-24T18:00:00Z).")
     }
 }

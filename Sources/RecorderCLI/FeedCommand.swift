@@ -111,7 +111,7 @@ struct FeedCommand: ParsableCommand {
         }
         let report = try feed.purgeExpired(before: retention.cutoff(at: Date()), dryRun: !yes)
         if output.json {
-            printJSON(report)
+            printJSON(report, answersFailure: !report.failed.isEmpty)
         } else {
             let verb = yes ? "deleted" : "would delete"
             for post in report.expired where report.failed[post.id] == nil { print("\(post.id)  \(post.createdAt)  \(verb)") }

@@ -173,13 +173,13 @@ _recorder() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    shoot|post|outbox|feed|fetch|cache|devices|kiosk|config|help)
+    shoot|post|outbox|feed|fetch|cache|export|devices|kiosk|config|help)
         # Offer subcommand argument completions
         "_recorder_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'shoot post outbox feed fetch cache devices kiosk config help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'shoot post outbox feed fetch cache export devices kiosk config help' -- "${cur}"))
         ;;
     esac
 }
@@ -600,6 +600,51 @@ _recorder_cache_clear() {
 
     # Offer option value completions
     case "${prev}" in
+    '--config')
+        return
+        ;;
+    '--set')
+        return
+        ;;
+    '--backend')
+        return
+        ;;
+    '--store-dir')
+        return
+        ;;
+    '--endpoint')
+        return
+        ;;
+    '--bucket')
+        return
+        ;;
+    '--region')
+        return
+        ;;
+    '--prefix')
+        return
+        ;;
+    '--outbox')
+        return
+        ;;
+    esac
+}
+
+_recorder_export() {
+    repeating_flags=()
+    non_repeating_flags=(--quiet -q --create --json --version -h --help)
+    repeating_options=(--set)
+    non_repeating_options=(--since --output -o --config --backend --store-dir --endpoint --bucket --region --prefix --outbox)
+    __recorder_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--since')
+        return
+        ;;
+    '--output'|'-o')
+        return
+        ;;
     '--config')
         return
         ;;

@@ -56,6 +56,7 @@ _recorder() {
             'feed:List the posts in the store, newest first, a page at a time.'
             'fetch:Download a post'\''s video through the cache and print where it is.'
             'cache:Show or clear the video cache.'
+            'export:Copy the posts made since a day into a new directory for the event'\''s hosts: videos, posters, metadata, and a SHA256SUMS.'
             'devices:List cameras with their formats, sizes and frame rates.'
             'kiosk:Run the kiosk service: a page and an HTTP API to shoot and post, with uploads in the background.'
             'config:Check the configuration, or show every value in effect and where it came from.'
@@ -65,7 +66,7 @@ _recorder() {
         ;;
     arg)
         case "${words[1]}" in
-        shoot|post|outbox|feed|fetch|cache|devices|kiosk|config|help)
+        shoot|post|outbox|feed|fetch|cache|export|devices|kiosk|config|help)
             "_recorder_${words[1]}" && ret=0
             ;;
         esac
@@ -340,6 +341,31 @@ _recorder_cache_list() {
 _recorder_cache_clear() {
     local -i ret=1
     local -ar arg_specs=(
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_export() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--since[Posts made at or after this\: a day (2026-11-24, from midnight UTC) or a time (2026-11-24T18\:00\:00Z).]:day:'
+        '(--output -o)'{--output,-o}'[The new directory (default\: recorder-export-DAY).]:directory:'
+        '(--quiet -q)'{--quiet,-q}'[No progress lines.]'
         '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'

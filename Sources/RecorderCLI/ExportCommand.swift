@@ -1,0 +1,57 @@
+import ArgumentParser
+import FoundationEssentials
+import RecorderCore
+import StorageUpload
+import SystemSupport
+
+/// `recorder export`: the event's posts for its hosts, in a new directory.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Copy the posts made since a day into a new directory for the event's hosts: videos, posters, metadata, and a SHA256SUMS.",
+        discussion: """
+        Each post goes to DIRECTORY/<id>/: <id>.mp4 (checked against the SHA-256 in its metadata), poster.jpg and post.json. \
+        DIRECTORY/SHA256SUMS lists every file as written: cd DIRECTORY && sha256sum -c SHA256SUMS. \
+        The directory must be new or empty; it appears only when the export is whole. Posts the operator hid are left out. \
+        A post that cannot be read is named and skipped (exit 65); the others are exported.
+        """)
+
+    @Option(name: .long, help: ArgumentHelp("Posts made at or after this: a day (2026-11-24, from midnight UTC) or a time (2026-11-24T18:00:00Z).",
+                                            valueName: "day"))
+    var since: Moment
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The new directory (default: recorder-export-DAY).", valueName: "directory"))
+    var output: String?
+
+    @Flag(name: .shortAndLong, help: "No progress lines.")
+    var quiet = false
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var format: OutputOptions
+
+    func run() throws { try execute() }
+
+    private func execute() throws(RecorderError) {
+        let configuration = try store.configuration()
+        let backend = try configuration.makeBackend()
+        var settings = try configuration.videoCacheSettings()
+        // One pass: nothing is read twice, so the memory level would only hold copies.
+        settings.maxMemoryBytes = 0
+        settings.memoryEntryLimit = 0
+        let directory = output ?? "recorder-export-" + String(RFC3339.string(since.date).prefix(10))
+        let export = PostExport(feed: PostFeed(store: backend), cache: VideoCache(settings: settings))
+        let report = try export.run(since: since.date, into: directory) { id in
+            if !quiet && !format.json { printError("exported \(id)") }
+        }
+        if format.json {
+            printJSON(report, answersFailure: !report.skipped.isEmpty)
+        } else {
+            print("exported \(report.exported.count) post(s) made since \(report.since) to \(directory): \(report.files) files, \(ByteCount.human(report.bytes))")
+            print("check it: cd \(directory) && sha256sum -c SHA256SUMS")
+        }
+        if !report.skipped.isEmpty {
+            let named = report.skipped.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")
+            throw RecorderError("\(report.skipped.count) post(s) could not be read and are not in the export: \(named)", exitStatus: .dataError)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// `recorder export`: the posts since a day, in a new directory, every file listed in a
+/// SHA256SUMS that sha256sum (an independent reader) verifies; a post that cannot be read is
+/// named and skipped; nothing is overwritten.
+@Suite struct ExportCommandTests {
+    @Test func exportsThePostsSinceADayVerifiedBySha256sum() throws {
+        let box = try PostSandbox()
+        defer { box.remove() }
+        var ids: [String] = []
+        for caption in ["first 🎉", "second", "third"] {
+            #expect(try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.5", "--size", "160x120"]).status == 0)
+            let posted = try box.recorder(["post", "--caption", caption, "--json"])
+            ids.append(try #require(try jsonObject(posted.stdout)["id"] as? String, "\(posted.stderr)"))
+        }
+        // The second post's video is damaged in the store: named and skipped, the others exported.
+        let damaged = "\(box.localStore)/videos/\(ids[1]).mp4"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: damaged)))
+        bytes[bytes.count / 2] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+
+        let out = "\(box.root)/event"
+        let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+        let result = try box.recorder(["export", "--since", today, "-o", out, "--json"])
+        #expect(result.status == 65, "exit \(result.status): \(result.stderr)")
+        #expect(result.stderr.contains(ids[1]) && result.stderr.contains("could not be read"), "\(result.stderr)")
+        let report = try jsonObject(result.stdout)
+        #expect(Set(report["exported"] as? [String] ?? []) == [ids[0], ids[2]], "\(report)")
+
+        // Every file is listed, and sha256sum agrees with the listing.
+        let check = try Tools.run("sh", ["-c", "cd '\(out)' && sha256sum -c --strict SHA256SUMS"])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        let listed = try String(contentsOfFile: "\(out)/SHA256SUMS", encoding: .utf8).split(separator: "\n").map { String($0.split(separator: " ").last ?? "") }
+        for id in [ids[0], ids[2]] {
+            #expect(listed.contains("\(id)/\(id).mp4") && listed.contains("\(id)/post.json") && listed.contains("\(id)/poster.jpg"), "\(listed)")
+            // The exported video is the store's, byte for byte, and plays (ffprobe).
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(id)/\(id).mp4")) == Data(contentsOf: URL(fileURLWithPath: "\(box.localStore)/videos/\(id).mp4")))
+            #expect(try Probe("\(out)/\(id)/\(id).mp4").codec == "h264")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "\(out)/\(ids[1])"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: box.root).allSatisfy { !$0.contains(".partial-") })
+
+        // Nothing is overwritten: the same directory again is refused and left as it was.
+        let before = try String(contentsOfFile: "\(out)/SHA256SUMS", encoding: .utf8)
+        let again = try box.recorder(["export", "--since", today, "-o", out])
+        #expect(again.status == 73 && again.stderr.contains("not empty"), "\(again.stderr)")
+        #expect(try String(contentsOfFile: "\(out)/SHA256SUMS", encoding: .utf8) == before)
+        // A day after the posts: an empty export, still with its (empty) listing.
+        let tomorrow = String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)).prefix(10))
+        let none = try box.recorder(["export", "--since", tomorrow, "-o", "\(box.root)/none/", "--json"])
+        #expect(none.status == 0, "\(none.stderr)")
+        let emptyReport = try jsonObject(none.stdout)
+        #expect(emptyReport["exported"] as? [String] == [], "\(emptyReport)")
+        #expect(FileManager.default.fileExists(atPath: "\(box.root)/none/SHA256SUMS"))
+        // A bad day is a usage error that says what is wanted.
+        let bad = try box.recorder(["export", "--since", "yesterday"])
+        #expect(bad.status == 64 && bad.stderr.contains("2026-11-24"), "\(bad.stderr)")
+    }
+}
