@@ -9,6 +9,7 @@ package enum GuestStrings {
         case title, invite, record, hint, getReady, recording, secondsLeft, stop, saving
         case reviewTitle, caption, post, retake, delete, sending, thanks, thanksDetail, deleted, returning, notReady, logIn, scanToGet, linkUntil, shareTitle, download, shareGone
         case deleteMine, deleteWarning, deleteForGood, deletedForGood, deleteFailed
+        case notHeard, tooLoud, soundCut
         case cameraUnavailable, notSaved, storageFull, busy, tooShort, tryAgain, notAnswering, lowSpace
     }
 
@@ -46,6 +47,9 @@ package enum GuestStrings {
             .deleteForGood: "Delete it for good",
             .deletedForGood: "Your video is deleted. This link opens nothing now.",
             .deleteFailed: "Your video could not be deleted just now. Please try again in a minute.",
+            .notHeard: "We could not hear you. Retake?",
+            .tooLoud: "That was so loud it will sound distorted. Retake, a little further from the microphone?",
+            .soundCut: "The sound stopped part of the way through. Retake?",
             .returning: "Back to the camera in {n} s",
             .notReady: "This booth is not set up yet. Please ask the host for help.",
             .logIn: "Staff: log this screen in",
@@ -87,6 +91,9 @@ package enum GuestStrings {
             .deleteForGood: "Endgültig löschen",
             .deletedForGood: "Euer Video ist gelöscht. Dieser Link öffnet jetzt nichts mehr.",
             .deleteFailed: "Euer Video konnte gerade nicht gelöscht werden. Bitte versucht es in einer Minute noch einmal.",
+            .notHeard: "Wir konnten euch nicht hören. Noch einmal?",
+            .tooLoud: "Das war so laut, dass es verzerrt klingt. Noch einmal, etwas weiter vom Mikrofon weg?",
+            .soundCut: "Der Ton ist mittendrin abgebrochen. Noch einmal?",
             .returning: "Zurück zur Kamera in {n} s",
             .notReady: "Diese Box ist noch nicht eingerichtet. Bitte fragt die Gastgeber um Hilfe.",
             .logIn: "Personal: diesen Bildschirm anmelden",

@@ -172,6 +172,10 @@ package final class Kiosk: Sendable {
                 let shot = result.shot
                 announce.call("shot")
                 logger.notice("shot \(shot.id): \(shot.frames) frames (\(shot.framesDropped) dropped), \(String(cFormat: "%.2f", shot.durationSeconds)) s\(result.cameraLost.map { "; camera lost: \($0)" } ?? "")")
+                // The silent-take guard: the operator hears of a take nobody can hear at once.
+                if let check = shot.audio?.check, let note = SoundCheck.note(check) {
+                    logger.warning("shot \(shot.id): \(note)")
+                }
             case .shotFailed:
                 announce.call("state")
             case .shotDiscarded(let why):

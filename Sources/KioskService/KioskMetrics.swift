@@ -18,6 +18,8 @@ package final class KioskMetrics: Sendable {
     let shotsSilent: Counter
     let soundOverruns: Counter
     let soundLost: Counter
+    /// Kept shots with sound by the silent-take guard's verdict.
+    let soundChecks: [String: Counter]
     let postsQueued: Counter
     let guestDeletionsCounter: Counter
     let postsExpiredCounter: Counter
@@ -52,6 +54,10 @@ package final class KioskMetrics: Sendable {
             descriptor: name("sound_overruns", "total", "Times the microphone's buffer overflowed (the process did not read it in time); each gap was filled with silence."))
         soundLost = registry.makeCounter(
             descriptor: name("sound_lost", "total", "Shots whose sound stopped before the picture (the microphone went away)."))
+        let checkName = name("shots_sound_check", "total", "Kept shots with sound, by the silent-take guard's verdict: ok, silent (nothing louder than -45 dBFS), clipping (at full scale for most of it), ended-early.")
+        soundChecks = Dictionary(uniqueKeysWithValues: ["ok", "silent", "clipping", "ended-early"].map {
+            ($0, registry.makeCounter(descriptor: checkName, labels: [("result", $0)]))
+        })
         postsQueued = registry.makeCounter(descriptor: name("posts_queued", "total", "Posts put into the outbox."))
         postsExpiredCounter = registry.makeCounter(
             descriptor: name("posts_expired", "total", "Posts deleted from the store because they were older than retention.days."))
@@ -80,6 +86,7 @@ package final class KioskMetrics: Sendable {
                 shotsWithSound.increment()
                 soundOverruns.increment(by: Int64(audio.overruns))
                 if audio.endedEarly != nil { soundLost.increment() }
+                if let check = audio.check { soundChecks[check.result]?.increment() }
             } else {
                 shotsSilent.increment()
             }

@@ -289,6 +289,7 @@ package actor CameraManager {
                 // the shot still starting.
                 for path in job.cleaned { notice("removed leftovers of an interrupted shot: \(path)") }
                 for note in job.notes { notice(note) }
+                let said = job.notes.count
                 report.yield(.recording)
                 try job.record { update in
                     box.value.withLock { $0 = update }
@@ -296,6 +297,8 @@ package actor CameraManager {
                 }
                 report.yield(.finishing)
                 outcome = .success(try job.finish())
+                // What the take itself showed (a silent take, the sound stopping early), said too.
+                for note in job.notes.dropFirst(said) { notice(note) }
             } catch {
                 outcome = .failure(error)
             }

@@ -16,6 +16,29 @@ package struct ShotAudio: Sendable, Codable, Hashable {
     package var endedEarly: String?
     /// When the sound stopped, in seconds from the start of the shot, if it stopped early.
     package var endedAtSeconds: Double?
+    /// What the take's sound was like, judged as it was recorded: a silent or clipped take is
+    /// found at the booth, not after the event.
+    package var check: Check?
+
+    /// The silent-take guard's verdict on a take's sound.
+    package struct Check: Sendable, Codable, Hashable {
+        /// "ok"; "silent": nothing louder than `silentBelowDBFS` (a muted or dead microphone);
+        /// "clipping": at full scale for most of the take (a gain set too high); "ended-early":
+        /// the sound stopped before the picture.
+        package var result: String
+        /// The loudest ~100 ms window's peak.
+        package var loudestDBFS: Double
+        /// Of the ~100 ms windows, the share (0-100) whose peak reached full scale.
+        package var clippedPercent: Double
+
+        package init(result: String, loudestDBFS: Double, clippedPercent: Double) {
+            self.result = result
+            self.loudestDBFS = loudestDBFS
+            self.clippedPercent = clippedPercent
+        }
+
+        package var isOK: Bool { result == "ok" }
+    }
 
     package init(codec: String, sampleRate: Int, channels: Int, bitRate: Int, source: String, seconds: Double,
                  overruns: Int, endedEarly: String? = nil, endedAtSeconds: Double? = nil) {

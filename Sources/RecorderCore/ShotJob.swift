@@ -28,6 +28,8 @@ final class ShotJob {
     /// The capture time a shot that ran its full length ends at: the first frame's plus the asked
     /// length. Frames the camera dropped just before it do not shorten the clip.
     private var endTimestamp: Int64?
+    /// The take's sound levels, for the silent-take guard.
+    private var soundCheck = SoundCheck()
 
     init(request: ShotRequest, workspace: ShotWorkspace, stop: StopSignal, preview: PreviewTap? = nil) {
         self.request = request
@@ -134,7 +136,10 @@ final class ShotJob {
                 if delivered, let audio, let lastAdmitted {
                     let chunks = audio.take(until: lastAdmitted)
                     for chunk in chunks {
-                        for level in meter?.levels(of: chunk) ?? [] { soundLevel = hold.add(level) }
+                        for level in meter?.levels(of: chunk) ?? [] {
+                            soundLevel = hold.add(level)
+                            soundCheck.add(level)
+                        }
                     }
                     try recorder.appendAudio(chunks)
                 }
@@ -225,12 +230,14 @@ final class ShotJob {
             try keepRemuxedOrFragmented(draft, endSeconds: summary.durationSeconds)
             let info = try MediaProbe.inspect(draft.videoPath)
             let size = LocalFiles.size(of: draft.videoPath) ?? 0
+            // Before the notes are taken: the sound's verdict may add one.
+            let sound = shotAudio(summary)
             let shot = Shot(
                 id: draft.id, videoPath: draft.videoPath, createdAt: Date(), source: source.name,
                 inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,
                 frameRate: summary.input.frameRate.value, frames: info.frameCount, framesDropped: summary.framesDropped,
                 durationSeconds: info.durationSeconds, byteSize: size, codec: info.codec, encoder: summary.encoder,
-                endedEarly: ending, notes: notes, audio: shotAudio(summary))
+                endedEarly: ending, notes: notes, audio: sound)
             let committed = try workspace.commit(draft, shot: shot)
             return ShotResult(shot: committed, cameraLost: cameraLost)
         } catch {
@@ -247,6 +254,10 @@ final class ShotJob {
             result.endedEarly = ended.reason
             result.endedAtSeconds = summary.firstTimestamp.map { Double(ended.atMicroseconds - $0) / 1_000_000 }
         }
+        let check = soundCheck.verdict(endedEarly: audio.ended != nil)
+        result.check = check
+        // (an early end has its own note already)
+        if check.result != "ended-early", let note = SoundCheck.note(check) { notes.append(note) }
         return result
     }
 

@@ -38,6 +38,28 @@ import Testing
 
     /// One JSON style: one compact document per line, sorted keys, no escaped slashes; `[]` for no
     /// devices; a failure with --json is a JSON object on standard output too.
+    /// The silent-take guard on the test beep: heard (ffmpeg's volumedetect, an independent reader,
+    /// agrees the file has sound well above the silence floor), so the take is ok and nothing is said.
+    @Test func theTestBeepIsHeardByTheSilentTakeGuard() throws {
+        let ws = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: ws) }
+        let shot = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "2", "--size", "160x120", "--json"])
+        #expect(shot.status == 0, "\(shot.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(shot.stdout.utf8)) as? [String: Any])
+        let check = try #require((document["audio"] as? [String: Any])?["check"] as? [String: Any], "\(shot.stdout)")
+        #expect(check["result"] as? String == "ok", "\(check)")
+        let detected = try Tools.run("ffmpeg", ["-hide_banner", "-nostats", "-i", "\(ws)/current/video.mp4", "-map", "0:a:0", "-af", "volumedetect",
+                                                "-f", "null", "-"])
+        let line = try #require(detected.stderr.split(separator: "\n").first { $0.contains("max_volume:") }, "\(detected.stderr)")
+        let volume = try #require(Double(line.split(separator: " ").dropLast().last ?? ""), "\(line)")
+        #expect(volume > -45, "\(line)")
+        // What the guard measured (the samples before encoding) agrees with ffmpeg (the decoded AAC)
+        // within 6 dB: AAC overshoots a few dB at a beep's sharp start (-6 dBFS in, about -1.3 out).
+        let loudest = try #require(check["loudestDBFS"] as? Double)
+        #expect(abs(loudest - volume) < 6, "guard \(loudest) dBFS, ffmpeg \(volume) dB")
+        #expect(!shot.stderr.contains("silent take"), "\(shot.stderr)")
+    }
+
     @Test func jsonOutputsAreOneCompactDocumentAndFailuresAreJSONToo() throws {
         let ws = try Tools.tempDirectory()
         defer { try? FileManager.default.removeItem(atPath: ws) }

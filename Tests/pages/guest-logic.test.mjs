@@ -2,7 +2,7 @@
 // module, with node's own test runner: node --test Tests/pages
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, PHASES, RING }
+import { soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, PHASES, RING }
   from "../../Sources/KioskService/Pages/guest-logic.js";
 import { isStale, tokenTravelsInClear, byteCount } from "../../Sources/KioskService/Pages/common.js";
 
@@ -150,4 +150,17 @@ test("sizes read as the CLI prints them", () => {
   assert.equal(byteCount(1536), "1.50 KiB");
   assert.equal(byteCount(20 * 1024 * 1024), "20.0 MiB");
   assert.equal(byteCount(300 * 1024 * 1024), "300 MiB");
+});
+
+test("the review warns of a take nobody can hear, one that clipped, or whose sound stopped, and of nothing else", () => {
+  const take = (result) => ({ audio: { check: { result, loudestDBFS: -3, clippedPercent: 0 } } });
+  assert.equal(soundWarning(take("silent")), "notHeard");
+  assert.equal(soundWarning(take("clipping")), "tooLoud");
+  assert.equal(soundWarning(take("ended-early")), "soundCut");
+  assert.equal(soundWarning(take("ok")), null);
+  // A shot without sound, or from a kiosk before the guard: nothing to say.
+  assert.equal(soundWarning({ audio: null }), null);
+  assert.equal(soundWarning({ audio: { codec: "aac" } }), null);
+  assert.equal(soundWarning(null), null);
+  assert.equal(soundWarning(take("something new")), null);
 });

@@ -133,3 +133,12 @@ export function joined(a, b) {
   out.set(a); out.set(b, a.length);
   return out;
 }
+
+/**
+ * What the review says of the take's sound (the kiosk's silent-take guard, `audio.check`): the
+ * guest string's key, or null when there is nothing to say (it was fine, or has no sound at all).
+ */
+export function soundWarning(shot) {
+  const result = shot && shot.audio && shot.audio.check ? shot.audio.check.result : "ok";
+  return { silent: "notHeard", clipping: "tooLoud", "ended-early": "soundCut" }[result] || null;
+}

@@ -1,7 +1,7 @@
 // The booth's page (guest.html): the screens a guest goes through, drawn from the kiosk's status.
 // The decisions are guest-logic.js's; this file is the page around them.
 import { $, api as request, postJSON as send, followEvents, isStale } from "/assets/common.js";
-import { wording, pressCounts, pressAction, countdownBeeps, guestStep, secondsLeft, cutPictures, joined } from "/assets/guest-logic.js";
+import { soundWarning, wording, pressCounts, pressAction, countdownBeeps, guestStep, secondsLeft, cutPictures, joined } from "/assets/guest-logic.js";
 
 // The guest's words in kiosk.language, put into the page by the kiosk as a JSON data block.
 const T = JSON.parse($("strings").textContent);
@@ -173,6 +173,10 @@ function showShare(id) {
 function review(shot) {
   setPhase("review");
   reviewShot = shot.id;
+  // The silent-take guard: a take nobody can hear is said now, while a retake is one tap away.
+  const warning = soundWarning(shot);
+  $("sound-warning").hidden = !warning;
+  $("sound-warning").textContent = warning ? t(warning) : "";
   touchReview();
   const v = $("clip");
   v.src = shot.videoURL;

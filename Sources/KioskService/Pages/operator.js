@@ -58,7 +58,8 @@ function render(s) {
   if (shot) {
     $("shot-info").textContent = shot.durationSeconds.toFixed(1) + " s · " + shot.width + "×" + shot.height + " · " +
       shot.frames + " frames (" + shot.framesDropped + " dropped) · " + mb(shot.byteSize) +
-      (shot.audio ? " · sound" : " · no sound") +
+      (shot.audio ? " · sound" + (shot.audio.check && shot.audio.check.result !== "ok" ? " (" + shot.audio.check.result + ", loudest " +
+        shot.audio.check.loudestDBFS + " dBFS)" : "") : " · no sound") +
       (shot.endedEarly ? " · ended early: " + shot.endedEarly : "") + (shot.postedAs ? " · posted as " + shot.postedAs : "");
     if (shot.videoURL && shot.id !== playedShot && !busy) {
       playedShot = shot.id;

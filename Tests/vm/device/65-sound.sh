@@ -23,6 +23,10 @@ fi
 rate_shift() { amixer -q -c Loopback cset iface=PCM,name='PCM Rate Shift 100000',device=1,subdevice=0 "$1"; }
 # One key of the shot JSON's "audio" object ("None" when there is none).
 audio_field() { python3 -c 'import json, sys; a = json.load(open(sys.argv[1])).get("audio"); print(a.get(sys.argv[2]) if a else None)' "$1" "$2"; }
+# The silent-take guard's verdict in the shot JSON (audio.check.result; "None" when there is none).
+sound_check() { python3 -c 'import json, sys; a = json.load(open(sys.argv[1])).get("audio") or {}; print((a.get("check") or {}).get("result"))' "$1"; }
+# The loudest sample of the file's sound in dB, as ffmpeg's volumedetect (an independent reader) measures it.
+max_volume() { ffmpeg -hide_banner -nostats -i "$1" -map 0:a:0 -af volumedetect -f null - 2>&1 | sed -n 's/.*max_volume: \(-*[0-9.]*\) dB.*/\1/p'; }
 # The pairs of the current shot, printed; the status of av-offsets.py in $orc.
 offsets() { python3 "$HERE/av-offsets.py" "$WS/current/video.mp4" "$@" > "$T/offsets.txt" 2>&1; orc=$?; sed 's/^/  /' "$T/offsets.txt"; }
 # "N pictures": how many of the rig's pictures the shot kept (a busy machine drops some).
@@ -55,6 +59,9 @@ if [ -n "$RIG_PID" ]; then
       [ "$(audio_field "$T/sa.json" codec)" = aac ]
     stream=$(ffprobe -v error -select_streams a:0 -show_entries stream=codec_name,sample_rate,channels -of csv=p=0 "$WS/current/video.mp4")
     check "ffprobe finds the aac stream ($stream)" [ "$stream" = "aac,48000,2" ]
+    # The rig's beeps are -6 dBFS: the silent-take guard hears them.
+    check "silent-take guard: audio.check is ok for the beeps ($(sound_check "$T/sa.json"); ffmpeg max_volume $(max_volume "$WS/current/video.mp4") dB)" \
+      [ "$(sound_check "$T/sa.json")" = ok ]
     offsets --min-pairs 3 --label start
     check "every flash/beep pair within -15..+45 ms, at least 3 pairs ($(pictures); $(summary))" [ $orc -eq 0 ]
   fi
@@ -149,6 +156,7 @@ if [ -n "$RIG_PID" ]; then
     vdur=$(ffprobe -v error -select_streams v:0 -show_entries stream=duration -of csv=p=0 "$WS/current/video.mp4")
     adur=$(ffprobe -v error -select_streams a:0 -show_entries stream=duration -of csv=p=0 "$WS/current/video.mp4")
     check "microphone gone: audio.endedEarly says so ($ended, at $(audio_field "$T/sf.json" endedAtSeconds) s)" grep -q "disconnected" <<< "$ended"
+    check "microphone gone: the silent-take guard says ended-early ($(sound_check "$T/sf.json"))" [ "$(sound_check "$T/sf.json")" = ended-early ]
     check "microphone gone: audio.seconds ($secs) < the shot (8 s); in the file: sound $adur s" \
       python3 -c 'import sys; sys.exit(0 if 0 < float(sys.argv[1]) < 7 and float(sys.argv[2]) < 7 else 1)' "$secs" "$adur"
     check "microphone gone: the picture goes on to the end (video $vdur s, durationSeconds $(json "$T/sf.json" durationSeconds))" near "$vdur" 8 0.2
@@ -160,4 +168,18 @@ if [ -n "$RIG_PID" ]; then
   rate_shift 100000
   echo "  $(tail -1 "$T/rig.log")"
   check "the rig lost no event to an underrun of its own ($(grep -c LOST "$T/rig.log") lost)" bash -c '! grep -q LOST "$1"' _ "$T/rig.log"
+fi
+
+section "a silent take is flagged (nothing plays into the loopback)"
+# The rig is gone: snd-aloop's capture side hands over digital silence, as a muted microphone does.
+shoot --device "$VIVID" --audio "$MIC" --seconds 3 --json > "$T/silent.json" 2> "$T/silent.err"; rc=$?
+check "silent take: the shot is kept, exit 0 ($rc: $(tail -c 300 "$T/silent.err"))" [ $rc -eq 0 ]
+if [ $rc -eq 0 ]; then
+  volume=$(max_volume "$WS/current/video.mp4")
+  check "silent take: ffmpeg's volumedetect hears nothing above -45 dB (max_volume $volume dB)" \
+    python3 -c 'import sys; sys.exit(0 if sys.argv[1] and float(sys.argv[1]) <= -45 else 1)' "$volume"
+  check "silent take: audio.check says silent ($(sound_check "$T/silent.json"))" [ "$(sound_check "$T/silent.json")" = silent ]
+  check "silent take: the command says so and what to look at ($(grep -o 'silent take[^.]*' "$T/silent.err" | head -1))" \
+    grep -q "silent take: nothing louder than -45 dBFS" "$T/silent.err"
+  check "silent take: shot.json in the workspace has it too" [ "$(sound_check "$WS/current/shot.json")" = silent ]
 fi
