@@ -302,6 +302,31 @@ try:
               kept and kept["id"] == reviewed and not kept.get("postedAs"), str(kept))
         page.close()
 
+        # 2b. The silent-take guard's word in the review. A heard take (the test beep) has none; a take
+        # nobody could hear cannot be made on this machine (it has no sound card: the VM's device
+        # tests make one on snd-aloop), so its status is handed to the page as the kiosk sends it.
+        page = open_page(1280, 800, touch=True)
+        real = status()
+        page.evaluate("(s) => kioskPage.render(s)", real)
+        check("1280x800: a heard take's review has no sound warning", page.evaluate("document.getElementById('sound-warning').hidden"))
+        judged = ((real.get("currentShot") or {}).get("audio") or {}).get("check") or {}
+        check("1280x800: the kiosk judged the test beep's take ok (audio.check in its status)", judged.get("result") == "ok", str(judged))
+        if real.get("currentShot"):
+            silent = json.loads(json.dumps(real))
+            silent["state"] = "idle"
+            silent["revision"] = (silent.get("revision") or 0) + 1
+            silent["currentShot"].update(id=real["currentShot"]["id"] + "-silent", postedAs=None,
+                                         audio=dict(real["currentShot"].get("audio") or {}, check={"result": "silent", "loudestDBFS": -91.0, "clippedPercent": 0}))
+            page.evaluate("(s) => kioskPage.render(s)", silent)
+            wait_phase(page, "review", 10)
+            said = page.evaluate("[!document.getElementById('sound-warning').hidden, document.getElementById('sound-warning').textContent]")
+            check("1280x800: a silent take's review says so, with a retake one tap away", said == [True, "We could not hear you. Retake?"]
+                  and page.locator("#retake").is_visible(), str(said))
+            looks_right(page, "1280x800", "7-review-silent")
+        else:
+            check("1280x800: a shot is current for the silent-take review", False, str(real))
+        page.close()
+
         # 3. A large screen, by the booth's own key: record, then Delete.
         size = "1920x1080"
         page = open_page(1920, 1080)
@@ -337,7 +362,7 @@ try:
         check(f"{size}: a touch brings the live camera back and starts no shot", after_touch == ["attract", "block", "idle"], str(after_touch))
         page.close()
 
-        # 4. The first guest deletes their clip from their phone (last: the attract loop played it).
+        # 5. The first guest deletes their clip from their phone (last: the attract loop played it).
         self_delete(shared_link, shared_id)
 
         page_errors = [e for e in errors if not e.startswith("error: Failed to load resource")]

@@ -175,6 +175,20 @@ try:
     codes = [request("127.0.0.1", HTTP, "GET", f"/s/{token}", read_body=False).status for _ in range(120)]
     check("a phone asking too fast is held back (429 after the burst)", 200 in codes and 429 in codes,
           f"{codes.count(200)} x 200, {codes.count(429)} x 429")
+    # The guest deletes their clip through the proxy, as the share page's form does (a browser
+    # names the proxy as its Origin). The burst is over first (20 a second come back).
+    time.sleep(3)
+    status, _, _ = curl(link + "/delete")
+    check("the delete form's address takes no GET (403 from nginx)", status == 403, f"{status}")
+    status, _, body = curl(link + "/delete", "-X", "POST", "-d", "nothing=here")
+    check("a POST without the confirmation reaches the kiosk and deletes nothing (400)",
+          status == 400 and (kiosk.work / "store" / "videos" / f"{post}.mp4").exists(), f"{status} {body[:120]!r}")
+    status, _, body = curl(link + "/delete", "-X", "POST", "-d", "confirm=delete", "-H", f"Origin: https://booth.test:{HTTPS}",
+                           "-H", "Sec-Fetch-Site: same-origin")
+    check("the guest's delete through the proxy (https, the proxy's Origin) deletes the post", status == 200
+          and b"Your video is deleted" in body and not (kiosk.work / "store" / "videos" / f"{post}.mp4").exists(), f"{status} {body[:160]!r}")
+    status, _, _ = curl(link)
+    check("the link then answers 404 through the proxy", status == 404, f"{status}")
     check("the kiosk is healthy after it all", request("127.0.0.1", kiosk.port, "GET", "/healthz").status == 200)
 finally:
     if nginx:
