@@ -78,7 +78,7 @@ package final class KioskLibrary: Sendable {
     func hide(id: String) async throws(APIError) {
         try await offPool { () throws(RecorderError) in
             try self.feed.hide(id: id)
-            self.cache.remove(url: self.feed.store.url(forKey: PostMetadata.videoKey(id: id)))
+            self.dropCachedVideo(of: id)
         }
     }
 
@@ -91,9 +91,19 @@ package final class KioskLibrary: Sendable {
     func delete(id: String) async throws(APIError) {
         try await offPool { () throws(RecorderError) in
             try self.feed.delete(id: id)
-            self.shareTokens.forget(id: id)
-            self.cache.remove(url: self.feed.store.url(forKey: PostMetadata.videoKey(id: id)))
+            self.forgetDeleted(id)
         }
+    }
+
+    /// A post left the store: its share token and cached video go too.
+    private func forgetDeleted(_ id: String) {
+        shareTokens.forget(id: id)
+        dropCachedVideo(of: id)
+    }
+
+    /// The cache (memory and disk) no longer plays post `id`'s video.
+    private func dropCachedVideo(of id: String) {
+        cache.remove(url: feed.store.url(forKey: PostMetadata.videoKey(id: id)))
     }
 
     /// Deletes the posts older than `retention.days` from the store (the kiosk's hourly timer), each
@@ -101,10 +111,7 @@ package final class KioskLibrary: Sendable {
     /// tried again next time.
     func purgeExpired(_ retention: Retention, now: Date = Date()) async throws(APIError) -> PurgeReport {
         try await offPool { () throws(RecorderError) -> PurgeReport in
-            try self.feed.purgeExpired(before: retention.cutoff(at: now), dryRun: false) { id in
-                self.shareTokens.forget(id: id)
-                self.cache.remove(url: self.feed.store.url(forKey: PostMetadata.videoKey(id: id)))
-            }
+            try self.feed.purgeExpired(before: retention.cutoff(at: now), dryRun: false, deleted: self.forgetDeleted)
         }
     }
 

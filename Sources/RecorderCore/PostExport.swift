@@ -91,7 +91,8 @@ package struct PostExport {
             }
             report.files = files.count
             try LocalFiles.writeDurably(Array(sums.utf8), to: partial + "/SHA256SUMS")
-            if FileManager.default.fileExists(atPath: directory) { rmdir(directory) }
+            // (it was checked empty above; a file put there since fails here, not overwritten)
+            if LocalFiles.status(of: directory) != nil { try LocalFiles.call("remove the empty directory", directory) { rmdir(directory) } }
             try LocalFiles.call("rename", directory) { rename(partial, directory) }
             try LocalFiles.syncDirectory(of: directory)
         } catch {

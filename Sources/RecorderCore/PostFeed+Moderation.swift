@@ -14,7 +14,7 @@ extension PostFeed {
     package func hide(id: String) throws(RecorderError) {
         let metadata = try metadata(id: id)
         let visible = Self.indexKey(id: id, createdAt: metadata.createdAt)
-        let hidden = Self.hiddenFolder + visible.dropFirst(Self.folder.count)
+        let hidden = Self.hiddenKey(visible)
         do throws(StorageError) {
             // Written first, removed second: a failure in between leaves the post listed (the
             // operator sees it and tries again), never lost from both.
@@ -29,7 +29,7 @@ extension PostFeed {
     package func show(id: String) throws(RecorderError) {
         let metadata = try metadata(id: id)
         let visible = Self.indexKey(id: id, createdAt: metadata.createdAt)
-        let hidden = Self.hiddenFolder + visible.dropFirst(Self.folder.count)
+        let hidden = Self.hiddenKey(visible)
         do throws(StorageError) {
             try store.write(try Self.record(id: id, createdAt: metadata.createdAt, hidden: false), key: visible, contentType: "application/json")
             try store.delete(key: hidden)
@@ -51,7 +51,7 @@ extension PostFeed {
             var index: [String]
             if let metadata = try? metadata(id: id) {
                 let visible = Self.indexKey(id: id, createdAt: metadata.createdAt)
-                index = [visible, Self.hiddenFolder + visible.dropFirst(Self.folder.count)]
+                index = [visible, Self.hiddenKey(visible)]
             } else {
                 index = try indexKeys(of: id, in: Self.folder) + indexKeys(of: id, in: Self.hiddenFolder)
             }
@@ -79,7 +79,7 @@ extension PostFeed {
     package func isHidden(_ metadata: PostMetadata) -> Bool {
         let visible = Self.indexKey(id: metadata.id, createdAt: metadata.createdAt)
         do throws(StorageError) {
-            return try store.stat(key: Self.hiddenFolder + visible.dropFirst(Self.folder.count)) != nil
+            return try store.stat(key: Self.hiddenKey(visible)) != nil
         } catch {
             return true
         }

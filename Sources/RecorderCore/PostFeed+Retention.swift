@@ -27,8 +27,7 @@ extension PostFeed {
     /// index object (from a version before the feed: `recorder feed --reindex`) is not found.
     package func expiredPosts(before cutoff: Date) throws(RecorderError) -> [PurgeReport.Post] {
         // Keys of posts created at or after the cutoff sort before this one, the expired after it.
-        let border = Self.indexKey(id: "", createdAt: RFC3339.string(cutoff), fallbackSeconds: cutoff.timeIntervalSince1970)
-            .dropFirst(Self.folder.count).prefix(10) + "-~"
+        let border = Self.timeDigits(cutoff.timeIntervalSince1970) + "-~"
         var posts: [PurgeReport.Post] = []
         var seen = Set<String>()
         do throws(StorageError) {
@@ -38,12 +37,9 @@ extension PostFeed {
                     let listing = try store.list(prefix: folder, startAfter: start, maxKeys: Self.maximumPageSize)
                     for entry in listing.entries {
                         // Nothing read from the store is trusted: a key that is not an index key is skipped.
-                        let name = entry.key.dropFirst(folder.count)
-                        guard let id = Self.id(inIndexKey: Self.folder + name), let inverted = Int64(name.prefix(10)),
-                              !seen.contains(id) else { continue }
-                        seen.insert(id)
-                        let created = Date(timeIntervalSince1970: Double(9_999_999_999 - inverted))
-                        guard created < cutoff else { continue }
+                        guard let id = Self.id(inIndexKey: Self.folder + entry.key.dropFirst(folder.count)),
+                              let created = Self.creationTime(inIndexKey: entry.key), created < cutoff,
+                              seen.insert(id).inserted else { continue }
                         posts.append(PurgeReport.Post(id: id, createdAt: RFC3339.string(created)))
                     }
                     after = listing.isTruncated ? listing.entries.last?.key : nil
@@ -66,7 +62,7 @@ extension PostFeed {
         for post in report.expired {
             let visible = Self.indexKey(id: post.id, createdAt: post.createdAt)
             let keys = [PostMetadata.videoKey(id: post.id), PostMetadata.thumbnailKey(id: post.id), PostMetadata.metadataKey(id: post.id),
-                        Self.hiddenFolder + visible.dropFirst(Self.folder.count), visible]
+                        Self.hiddenKey(visible), visible]
             do throws(StorageError) {
                 for key in keys { try store.delete(key: key) }
                 report.deleted += 1

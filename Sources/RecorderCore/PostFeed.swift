@@ -72,9 +72,25 @@ package struct PostFeed: Sendable {
     /// The index key of a post created at `createdAt` (RFC 3339; seconds since 1970 as a fallback).
     package static func indexKey(id: String, createdAt: String, fallbackSeconds: Double? = nil) -> String {
         let seconds = RFC3339.date(createdAt)?.timeIntervalSince1970 ?? fallbackSeconds ?? 0
-        let inverted = max(0, 9_999_999_999 - Int64(seconds.rounded(.down)))
-        let digits = String(inverted)
-        return folder + String(repeating: "0", count: max(0, 10 - digits.count)) + digits + "-" + id + ".json"
+        return folder + timeDigits(seconds) + "-" + id + ".json"
+    }
+
+    /// An index key's first part: 9999999999 - whole seconds since 1970, in 10 digits (newest first).
+    static func timeDigits(_ seconds: Double) -> String {
+        let digits = String(max(0, 9_999_999_999 - Int64(seconds.rounded(.down))))
+        return String(repeating: "0", count: max(0, 10 - digits.count)) + digits
+    }
+
+    /// When the post an index key (in either folder) names was created, to the second; nil for a
+    /// key that is not one.
+    static func creationTime(inIndexKey key: String) -> Date? {
+        guard let slash = key.firstIndex(of: "/"), let inverted = Int64(key[key.index(after: slash)...].prefix(10)) else { return nil }
+        return Date(timeIntervalSince1970: Double(9_999_999_999 - inverted))
+    }
+
+    /// The hidden folder's index key of the post `visible` (a `feed/` key) names.
+    static func hiddenKey(_ visible: String) -> String {
+        hiddenFolder + visible.dropFirst(folder.count)
     }
 
     /// The id in an index key, or nil for a key that is not one.

@@ -37,7 +37,6 @@ package struct ShotAudio: Sendable, Codable, Hashable {
             self.clippedPercent = clippedPercent
         }
 
-        package var isOK: Bool { result == "ok" }
     }
 
     package init(codec: String, sampleRate: Int, channels: Int, bitRate: Int, source: String, seconds: Double,
