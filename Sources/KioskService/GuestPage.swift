@@ -11,10 +11,11 @@
 /// keyboard). A clip is never shown to the next guest: the page reviews only shots made while it
 /// was open, and never plays one on load.
 enum GuestPage {
-    /// The page with the strings of `language`.
-    static func html(language: String) -> String {
+    /// The page with the strings of `language`, and the consent text (`kiosk.consent`) or null.
+    static func html(language: String, consent: ConsentGate? = nil) -> String {
         PageFiles.text("guest.html")
             .replacing("/*STRINGS*/", with: GuestStrings.json(language))
+            .replacing("/*CONSENT*/", with: consent?.pageJSON ?? "null")
             .replacing("<html lang=\"en\">", with: "<html lang=\"\(GuestStrings.languages.contains(language) ? language : "en")\">")
     }
 }

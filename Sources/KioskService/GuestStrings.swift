@@ -10,6 +10,7 @@ package enum GuestStrings {
         case reviewTitle, caption, post, retake, delete, sending, thanks, thanksDetail, deleted, returning, notReady, logIn, scanToGet, linkUntil, shareTitle, download, shareGone
         case deleteMine, deleteWarning, deleteForGood, deletedForGood, deleteFailed
         case notHeard, tooLoud, soundCut
+        case consentTitle, agree, decline, agreeHint, consentFirst, consentChanged
         case cameraUnavailable, notSaved, storageFull, busy, tooShort, tryAgain, notAnswering, lowSpace
     }
 
@@ -59,6 +60,12 @@ package enum GuestStrings {
             .busy: "The booth is busy. Please try again in a moment.",
             .tooShort: "That recording was too short to keep. Press the button to try again.",
             .tryAgain: "Something went wrong. Please try again.",
+            .consentTitle: "Before we record",
+            .agree: "I agree",
+            .decline: "No, thanks",
+            .agreeHint: "Or press the booth's button to agree.",
+            .consentFirst: "Please read this and agree before recording.",
+            .consentChanged: "The text to agree to has just changed. Please read it again.",
             .notAnswering: "The booth is not answering. Please ask the host for help.",
             .lowSpace: "The booth is nearly out of space. Please tell the host.",
         ],
@@ -103,6 +110,12 @@ package enum GuestStrings {
             .busy: "Die Box ist gerade beschäftigt. Bitte versucht es gleich noch einmal.",
             .tooShort: "Die Aufnahme war zu kurz. Drückt den Knopf, um es noch einmal zu versuchen.",
             .tryAgain: "Etwas ist schiefgegangen. Bitte versucht es noch einmal.",
+            .consentTitle: "Bevor wir aufnehmen",
+            .agree: "Einverstanden",
+            .decline: "Nein, danke",
+            .agreeHint: "Oder drückt den Knopf der Box, um zuzustimmen.",
+            .consentFirst: "Bitte lest das und stimmt zu, bevor ihr aufnehmt.",
+            .consentChanged: "Der Text hat sich gerade geändert. Bitte lest ihn noch einmal.",
             .notAnswering: "Die Box antwortet nicht. Bitte fragt die Gastgeber um Hilfe.",
             .lowSpace: "Die Box hat bald keinen Platz mehr. Bitte sagt den Gastgebern Bescheid.",
         ],

@@ -48,6 +48,8 @@ package final class Kiosk: Sendable {
     let stateHook: StateHook?
     /// The booth's button (`kiosk.trigger`), when set; its presses queue here for `followButton`.
     let trigger: TriggerButton?
+    /// `kiosk.consent`, when on: no shot starts without a guest's yes.
+    package let consent: ConsentGate?
     /// Wrong tokens per client, for the guard and the login route alike.
     let loginThrottle: LoginThrottle
     private let presses: AsyncStream<Void>.Continuation
@@ -59,6 +61,7 @@ package final class Kiosk: Sendable {
         self.loginThrottle = loginThrottle
         self.configuration = configuration
         limits = KioskLimits(settings)
+        consent = settings.consent.map(ConsentGate.init)
         // Warnings and errors also go to the operator page's list.
         var teed = logger
         teed.handler = MultiplexLogHandler([logger.handler, problems.handler])
@@ -125,14 +128,30 @@ package final class Kiosk: Sendable {
         await announce.forEach { kind in hub.publish(kind, value: await status()) }
     }
 
+    /// One press of the booth's button, as `kiosk.trigger` reports it: acted on by `followButton`.
+    func pressButton() {
+        presses.yield()
+    }
+
     /// Acts on the button's presses, one after another, until `stopButton()`.
     func followButton() async {
         for await _ in pressStream {
             do {
-                switch try await manager.press(settings.shotRequest(), countdown: settings.countdown) {
+                // With kiosk.consent on, a press starts a shot only under a guest's yes; without
+                // one it can only stop, and the page is told of it (it asks the guest).
+                var request: ShotRequest? = settings.shotRequest()
+                if let consent {
+                    request?.consent = consent.use()
+                    if request?.consent == nil { request = nil }
+                }
+                switch try await manager.press(request, countdown: settings.countdown) {
                 case .started: logger.info("button: shot started")
                 case .stopped: logger.info("button: shot stopped")
                 case .ignored: logger.info("button: pressed while a shot is being saved; nothing to do")
+                case .notStarted:
+                    logger.info("button: pressed; the guest page asks for consent first")
+                    consent?.buttonPressed()
+                    announce.call("consent")
                 }
             } catch {
                 logger.warning("button: \(error.text())")
@@ -252,7 +271,8 @@ package final class Kiosk: Sendable {
                           uploaded: outbox.uploadedCount),
             disk: .init(workspaceFreeBytes: workspaceFree, outboxFreeBytes: outboxFree, low: low), booth: settings.booth,
             trigger: trigger.map(Self.triggerStatus),
-            shotSeconds: settings.seconds, countdownSeconds: settings.countdown, version: Self.version)
+            shotSeconds: settings.seconds, countdownSeconds: settings.countdown, version: Self.version,
+            consent: consent?.status)
     }
 
     /// What the operator page shows beyond the status: the outbox post by post with where each
@@ -300,6 +320,8 @@ package final class Kiosk: Sendable {
             try await BlockingWork.run { () throws(RecorderError) in try enqueuer.enqueue(try enqueuer.plan(caption: caption)) }
         }
         metrics.postQueued()
+        // This guest is done: the next one is asked again.
+        consent?.end()
         library.shareTokens.learn(token: item.metadata.shareToken, id: item.metadata.id)
         queued.withLock { list in
             let dayAgo = ContinuousClock.now - .seconds(86_400)
@@ -327,6 +349,7 @@ package final class Kiosk: Sendable {
                 _ = consume lock
             }
         }
+        consent?.end()
         logger.notice("shot \(shotID) deleted at the booth")
         announce.call("shot")
     }

@@ -67,6 +67,11 @@ package enum KioskAPI {
         var id: String?
     }
 
+    struct ConsentFields: Decodable {
+        var answer: String?
+        var textSha256: String?
+    }
+
     /// `GET /api/sound`: the sound's level for the page's meter (nulls when there is none).
     struct SoundLevel: Encodable {
         var peakDBFS: Double?

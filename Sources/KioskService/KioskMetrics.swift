@@ -20,6 +20,7 @@ package final class KioskMetrics: Sendable {
     let soundLost: Counter
     /// Kept shots with sound by the silent-take guard's verdict.
     let soundChecks: [String: Counter]
+    let consentAnswers: [String: Counter]
     let postsQueued: Counter
     let guestDeletionsCounter: Counter
     let postsExpiredCounter: Counter
@@ -57,6 +58,10 @@ package final class KioskMetrics: Sendable {
         let checkName = name("shots_sound_check", "total", "Kept shots with sound, by the silent-take guard's verdict: ok, silent (nothing louder than -45 dBFS), clipping (at full scale for most of it), ended-early.")
         soundChecks = Dictionary(uniqueKeysWithValues: ["ok", "silent", "clipping", "ended-early"].map {
             ($0, registry.makeCounter(descriptor: checkName, labels: [("result", $0)]))
+        })
+        let consentName = name("consent_answers", "total", "Guests' answers to kiosk.consent on the guest page: yes or no.")
+        consentAnswers = Dictionary(uniqueKeysWithValues: ["yes", "no"].map {
+            ($0, registry.makeCounter(descriptor: consentName, labels: [("answer", $0)]))
         })
         postsQueued = registry.makeCounter(descriptor: name("posts_queued", "total", "Posts put into the outbox."))
         postsExpiredCounter = registry.makeCounter(
@@ -101,6 +106,9 @@ package final class KioskMetrics: Sendable {
     }
 
     func postQueued() { postsQueued.increment() }
+
+    /// A guest's answer to the consent text ("yes" or "no").
+    func consentAnswered(_ answer: String) { consentAnswers[answer]?.increment() }
 
     /// A guest deleted their post with its share link: counted, never named (the operator sees how
     /// many, not which).

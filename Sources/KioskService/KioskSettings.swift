@@ -35,6 +35,8 @@ package struct KioskSettings: Sendable {
     /// What the guest page needs: `kiosk.review_seconds`, `kiosk.review_unposted`,
     /// `kiosk.language`, `kiosk.trigger_key`, `kiosk.attract_seconds`, `kiosk.countdown_sound`.
     package var booth = KioskStatus.Booth(reviewSeconds: 30, reviewUnposted: "keep", language: "en", triggerKey: nil)
+    /// `kiosk.consent`: the text a guest agrees to before a shot starts; nil when off.
+    package var consent: ConsentText?
     /// `kiosk.on_state`: an executable run with each new state as its argument.
     package var stateHook: String?
     /// `kiosk.trigger`: the booth's button, which recorder reads itself; nil for none.
@@ -84,6 +86,7 @@ package struct KioskSettings: Sendable {
                                   triggerKey: configuration.text("kiosk.trigger_key").flatMap { $0.isEmpty ? nil : $0 },
                                   attractSeconds: Int(try configuration.number("kiosk.attract_seconds")),
                                   countdownSound: configuration.text("kiosk.countdown_sound") == "on")
+        consent = try Self.readConsent(configuration, language: booth.language)
         if let hook = configuration.text("kiosk.on_state"), !hook.isEmpty {
             guard hook.hasPrefix("/"), access(hook, X_OK) == 0 else {
                 throw RecorderError("kiosk.on_state = \(hook) (from \(configuration.origin("kiosk.on_state"))) is not an executable file given by its full path. Give the full path of a script it may run (chmod +x), or leave kiosk.on_state out.",
@@ -227,6 +230,29 @@ package struct KioskSettings: Sendable {
     }
 
     /// The kiosk's shot: its length and camera, everything else at the defaults.
+    /// `kiosk.consent`: off, or a UTF-8 text file in the guest page's language (`kiosk.language`).
+    static func readConsent(_ configuration: RecorderConfiguration, language: String) throws(RecorderError) -> ConsentText? {
+        let setting = configuration.text("kiosk.consent") ?? "off"
+        guard setting != "off", !setting.isEmpty else { return nil }
+        let origin = configuration.origin("kiosk.consent")
+        guard setting.hasPrefix("/") else {
+            throw RecorderError("kiosk.consent = \(setting) (from \(origin)) must be off or the full path of a text file holding what a guest agrees to, e.g. /etc/recorder/consent.txt.",
+                                exitStatus: .config)
+        }
+        guard let data = FileManager.default.contents(atPath: setting) else {
+            throw RecorderError("kiosk.consent = \(setting) (from \(origin)) \(access(setting, F_OK) == 0 ? "is not readable by the kiosk's user" : "does not exist"). Create the file (UTF-8 text, what a guest agrees to before recording), make it readable by the kiosk, or set kiosk.consent = off.",
+                                exitStatus: .config)
+        }
+        guard data.count <= 64 * 1024 else {
+            throw RecorderError("kiosk.consent = \(setting) (from \(origin)) is \(data.count) bytes: a guest reads it on one screen. Shorten it to a few paragraphs.", exitStatus: .config)
+        }
+        do {
+            return try ConsentText(String(decoding: data, as: UTF8.self), language: language)
+        } catch {
+            throw RecorderError("kiosk.consent = \(setting) (from \(origin)): \(error.message)", exitStatus: .config)
+        }
+    }
+
     func shotRequest(seconds: Double? = nil) -> ShotRequest {
         var request = shot
         request.device = device

@@ -95,6 +95,18 @@ package struct KioskStatus: Codable, Sendable, Equatable {
         package var presses: Int
     }
 
+    /// `kiosk.consent`: the text a guest must agree to before a shot starts.
+    package struct ConsentStatus: Codable, Sendable, Equatable {
+        /// The text's SHA-256 (the page sends it back with the yes).
+        package var textSha256: String
+        package var language: String
+        /// A guest's yes holds now: a shot may start.
+        package var given: Bool
+        /// Presses of the booth's button that started nothing (no yes yet), since the kiosk
+        /// started: the page acts on each new one as on a touch.
+        package var buttonPresses: Int
+    }
+
     package struct Disk: Codable, Sendable, Equatable {
         package var workspaceFreeBytes: Int64?
         package var outboxFreeBytes: Int64?
@@ -131,4 +143,6 @@ package struct KioskStatus: Codable, Sendable, Equatable {
     package var shotSeconds: Double
     package var countdownSeconds: Int
     package var version: String
+    /// nil when `kiosk.consent` is off.
+    package var consent: ConsentStatus? = nil
 }

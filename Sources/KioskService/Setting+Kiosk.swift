@@ -27,6 +27,8 @@ extension Setting {
         Setting("kiosk.review_unposted", .choice(["keep", "discard"]), default: "keep",
                 "what happens to a clip nobody posted or deleted when the review times out: keep (it stays the current shot, for the operator) or discard"),
         Setting("kiosk.language", .choice(["en", "de"]), default: "en", "the guest page's language"),
+        Setting("kiosk.consent", default: "off",
+                "off, or the full path of a UTF-8 text file (in kiosk.language, at most 4000 characters) a guest must agree to before anything is recorded: the guest page shows it with I agree / No, thanks, no shot starts without a yes (the page, the API and the button alike), and each post records the yes (consent: textSha256, acceptedAt, language) with the text stored once at consent/<sha256>.txt"),
         Setting("kiosk.on_state",
                 "an executable (full path) the kiosk runs with each new state as its argument (idle, countdown, starting, recording, finishing, failed, camera-missing), to drive a lamp or a relay; at most 5 s a run, never waited for"),
         Setting("kiosk.trigger", default: "",

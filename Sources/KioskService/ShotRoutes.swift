@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HTTPTypes
+import Logging
 import Hummingbird
 import NIOCore
 import RecorderCore
@@ -46,12 +47,48 @@ enum ShotRoutes {
                 guard (0...60).contains(countdown) else {
                     throw APIError.badRequest("countdown must be from 0 to 60 seconds (got \(countdown)).")
                 }
+                var request = kiosk.settings.shotRequest(seconds: seconds)
+                if let consent = kiosk.consent {
+                    guard let given = consent.use() else { throw ConsentGate.refusal }
+                    request.consent = given
+                }
                 do {
-                    try await kiosk.manager.begin(kiosk.settings.shotRequest(seconds: seconds), countdown: countdown)
+                    try await kiosk.manager.begin(request, countdown: countdown)
                 } catch {
                     throw APIError(RecorderError.wrap(error))
                 }
                 return KioskAPI.encoded(await kiosk.status(), status: .accepted)
+            }
+        }
+
+        // kiosk.consent: the guest page's yes (with the digest of the text it showed), no, or done
+        // (the guest left): a yes lets shots start until the guest posts, deletes or is done.
+        routes.post("consent", .booth, "a guest's answer to kiosk.consent: {\"answer\": \"yes\"|\"no\"|\"done\", \"textSha256\"}") { request, _ in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                let body = try await JSONBody.read(request, allowed: ["answer", "textSha256"])
+                let fields = try body.decode(KioskAPI.ConsentFields.self)
+                guard let consent = kiosk.consent else {
+                    throw APIError(.notFound, "kiosk.consent is off: there is nothing to agree to, and shots start without it.", exitStatus: .noInput)
+                }
+                switch fields.answer {
+                case "yes":
+                    guard let digest = fields.textSha256 else {
+                        throw APIError.badRequest("textSha256 is required with a yes: the SHA-256 of the text the guest was shown (status.consent.textSha256).")
+                    }
+                    try consent.give(textSha256: digest)
+                    kiosk.metrics.consentAnswered("yes")
+                    kiosk.logger.info("consent: a guest agreed")
+                case "no":
+                    consent.end()
+                    kiosk.metrics.consentAnswered("no")
+                    kiosk.logger.info("consent: a guest said no; nothing was recorded")
+                case "done":
+                    consent.end()
+                default:
+                    throw APIError.badRequest("answer must be yes, no or done (got \(fields.answer.map { "'\($0.prefix(40))'" } ?? "nothing")).")
+                }
+                kiosk.announce.call("consent")
+                return KioskAPI.encoded(await kiosk.status())
             }
         }
 

@@ -328,16 +328,21 @@ package actor CameraManager {
     /// What a press of the booth's button did.
     package enum PressOutcome: Sendable, Equatable {
         case started, stopped, ignored
+        /// A press that would have started a shot when none may start yet (`press(nil, ...)`: the
+        /// kiosk waits for a guest's consent).
+        case notStarted
     }
 
     /// The booth's button, one press: a shot (after the countdown) when none is under way; the
     /// end of one counting down or recording; nothing while a shot is being saved. Decided here on
-    /// the actor, so a press never acts on a state that has just changed.
-    package func press(_ request: ShotRequest, countdown: Int) throws(RecorderError) -> PressOutcome {
+    /// the actor, so a press never acts on a state that has just changed. With no `request` a
+    /// press only ever stops.
+    package func press(_ request: ShotRequest?, countdown: Int) throws(RecorderError) -> PressOutcome {
         switch state {
         case .countdown, .starting, .recording: return stop() ? .stopped : .ignored
         case .finishing: return .ignored
         case .idle, .failed, .cameraMissing:
+            guard let request else { return .notStarted }
             try begin(request, countdown: countdown)
             return .started
         }

@@ -62,7 +62,7 @@ package struct Outbox: Sendable {
     /// the metadata and state written and fsynced, then the folder renamed into the queue. On any
     /// failure the partial folder is removed and `video` is untouched.
     func enqueue(video: String, metadata: PostMetadata, shotID: String, digest: FileDigest? = nil,
-                 destination: StoreDestination? = nil) throws(RecorderError) -> OutboxItem {
+                 destination: StoreDestination? = nil, consentText: String? = nil) throws(RecorderError) -> OutboxItem {
         try prepare()
         // The pid lets a flush in another process tell a live enqueue from a crashed one.
         let incoming = "\(queueDirectory)/.incoming-\(metadata.id)-\(getpid())"
@@ -80,6 +80,11 @@ package struct Outbox: Sendable {
             } else {
                 do throws(StorageError) { try LocalFiles.copySynced(from: video, to: videoCopy) } catch {
                     throw RecorderError(error.message + " The shot was kept; post it again once there is room.", storage: error, exitStatus: .ioError)
+                }
+            }
+            if let consentText {
+                do throws(StorageError) { try LocalFiles.copySynced(from: consentText, to: "\(incoming)/\(ConsentText.fileName)") } catch {
+                    throw RecorderError(error.message + " The shot was kept; post it again.", storage: error, exitStatus: .ioError)
                 }
             }
             var ts = timespec()
@@ -179,6 +184,8 @@ package struct OutboxItem: Sendable {
     package var metadataPath: String { "\(directory)/\(Self.metadataName)" }
     /// The poster, made from the video on the first upload attempt.
     var posterPath: String { "\(directory)/poster.jpg" }
+    /// The consent text the guest agreed to, for a post that carries a `consent`.
+    var consentPath: String { "\(directory)/\(ConsentText.fileName)" }
     var statePath: String { "\(directory)/\(Self.stateName)" }
     var journalPath: String { "\(directory)/\(Self.journalName)" }
 

@@ -144,6 +144,7 @@ package struct OutboxUploader: Sendable {
                                               digest: digest, journal: item.journalPath)
         }
         try storePoster(&item)
+        try storeConsentText(item)
         let metadataDigest = try FileDigest.compute(path: item.metadataPath)
         var metadataStored = false
         if !metadataMissing, let stored = try backend.stat(key: item.metadata.metadataKey) {
@@ -198,6 +199,21 @@ package struct OutboxUploader: Sendable {
         guard item.metadata.thumbnailKey != key || item.metadata.thumbnailURL != url else { return }
         (item.metadata.thumbnailKey, item.metadata.thumbnailURL) = (key, url)
         try saveMetadata(item)
+    }
+
+    /// The text a guest agreed to goes up before the metadata that names it, once per text
+    /// (`consent/<sha256>.txt`: every post under the same text shares it).
+    private func storeConsentText(_ item: OutboxItem) throws(StorageError) {
+        guard let consent = item.metadata.consent else { return }
+        guard let text = FileManager.default.contents(atPath: item.consentPath).map({ [UInt8]($0) }),
+              FileDigest.sha256(text) == consent.textSha256 else {
+            throw StorageError(.mismatch, "the queued post \(item.metadata.id) names a consent text (SHA-256 \(consent.textSha256)) that \(item.consentPath) does not hold (disk damage?). Inspect it; the post was not uploaded.",
+                               retryable: false)
+        }
+        let key = Consent.textKey(sha256: consent.textSha256)
+        if try backend.stat(key: key)?.size != Int64(text.count) {
+            try backend.write(text, key: key, contentType: "text/plain; charset=utf-8")
+        }
     }
 
     /// The metadata names the store it is sent to (the configuration may have changed since `post`).

@@ -76,7 +76,8 @@ package struct PostEnqueuer: Sendable {
             durationSeconds: shot.durationSeconds, frameRate: shot.frameRate, codec: shot.codec,
             byteSize: digest.size, sha256: digest.sha256, caption: caption, author: configuration.author,
             createdAt: RFC3339.string(now), camera: shot.source, likeCount: 0, shareCount: 0, commentCount: 0,
-            audio: shot.audio, shareToken: ShareToken.random())
+            audio: shot.audio, shareToken: ShareToken.random(), consent: shot.consent)
+        if let consent = shot.consent { try checkConsentText(consent, of: shot) }
         return Plan(shot: shot, metadata: metadata, store: backend.location,
                     metadataURL: backend.url(forKey: metadata.metadataKey), digest: digest, destination: backend.destination)
     }
@@ -88,7 +89,8 @@ package struct PostEnqueuer: Sendable {
                                      busy: "another `recorder post` is posting this shot right now; wait for it.")
         if let answer = alreadyPosted(plan.shot) { throw answer }
         let item = try outbox.enqueue(video: plan.shot.videoPath, metadata: plan.metadata, shotID: plan.shot.id, digest: plan.digest,
-                                      destination: plan.destination)
+                                      destination: plan.destination,
+                                      consentText: plan.shot.consent == nil ? nil : consentTextPath(plan.shot))
         let marker = PostedMarker(id: plan.metadata.id, outboxItem: item.directory, queuedAt: item.state.queuedAt)
         do {
             try DurableFile.write(try PostMetadata.encoder.encode(marker), to: markerPath(plan.shot))
@@ -99,6 +101,19 @@ package struct PostEnqueuer: Sendable {
         unlink(plan.shot.videoPath)
         _ = consume lock
         return item
+    }
+
+    private func consentTextPath(_ shot: Shot) -> String {
+        FilePaths.join(FilePaths.directory(of: shot.videoPath), ConsentText.fileName)
+    }
+
+    /// A shot recorded under a guest's yes goes out only with the very text the guest was shown.
+    private func checkConsentText(_ consent: Consent, of shot: Shot) throws(RecorderError) {
+        let path = consentTextPath(shot)
+        guard let text = FileManager.default.contents(atPath: path), FileDigest.sha256([UInt8](text)) == consent.textSha256 else {
+            throw RecorderError("shot \(shot.id) was recorded under a guest's consent, but its text \(path) is missing or changed (its SHA-256 must be \(consent.textSha256)). The shot is kept as it is and was not posted; restore the file, or delete the shot.",
+                                exitStatus: .dataError)
+        }
     }
 
     private func markerPath(_ shot: Shot) -> String {

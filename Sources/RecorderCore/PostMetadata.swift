@@ -55,6 +55,9 @@ package struct PostMetadata: Sendable, Codable, Equatable {
     /// The capability in the kiosk's own share page link (`/s/<token>`): 22 random letters and
     /// digits (131 bits), not the post id, so a link opens this one post and guesses open none.
     package var shareToken: String?
+    /// The guest's yes this was recorded under, when the kiosk asked (`kiosk.consent`); the text
+    /// is in the store at `Consent.textKey(sha256:)`.
+    package var consent: Consent? = nil
 
     package static func videoKey(id: String) -> String { "videos/\(id).mp4" }
     package static func metadataKey(id: String) -> String { "posts/\(id).json" }
@@ -77,6 +80,7 @@ package struct PostMetadata: Sendable, Codable, Equatable {
             metadata.thumbnailURL = nil
         }
         if let token = shareToken, !ShareToken.isValid(token) { metadata.shareToken = nil }
+        metadata.consent = consent?.trusted
         return metadata
     }
 

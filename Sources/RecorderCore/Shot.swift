@@ -26,6 +26,9 @@ package struct Shot: Sendable, Codable, Hashable {
     /// The sound track; nil, written as null, for a silent shot (a reader of the JSON sees that
     /// sound was considered, and absent).
     @NullWhenAbsent package var audio: ShotAudio?
+    /// The guest's yes it was recorded under (`kiosk.consent`); absent when none was asked. The text
+    /// is `consent.txt` beside shot.json.
+    package var consent: Consent? = nil
 }
 
 extension Shot {

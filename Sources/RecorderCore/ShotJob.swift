@@ -64,6 +64,9 @@ final class ShotJob {
         self.lock = consume lock
         self.draft = draft
         do {
+            if let given = request.consent {
+                try ConsentText.write(given.consent, text: given.text, into: draft.directory)
+            }
             // FFmpeg before the camera: opening it takes a moment (seconds under emulation), and a
             // camera streaming meanwhile would drop the frames its buffers cannot hold.
             try FFmpegLibraries.load()
@@ -237,7 +240,7 @@ final class ShotJob {
                 inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,
                 frameRate: summary.input.frameRate.value, frames: info.frameCount, framesDropped: summary.framesDropped,
                 durationSeconds: info.durationSeconds, byteSize: size, codec: info.codec, encoder: summary.encoder,
-                endedEarly: ending, notes: notes, audio: sound)
+                endedEarly: ending, notes: notes, audio: sound, consent: request.consent?.consent)
             let committed = try workspace.commit(draft, shot: shot)
             return ShotResult(shot: committed, cameraLost: cameraLost)
         } catch {
@@ -291,7 +294,7 @@ final class ShotJob {
                 inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,
                 frameRate: summary.input.frameRate.value, frames: info.frameCount, framesDropped: summary.framesDropped,
                 durationSeconds: info.durationSeconds, byteSize: LocalFiles.size(of: draft.videoPath) ?? 0, codec: info.codec,
-                encoder: summary.encoder, endedEarly: "disk full", notes: notes)
+                encoder: summary.encoder, endedEarly: "disk full", notes: notes, consent: request.consent?.consent)
             let committed = try workspace.commit(draft, shot: shot)
             _ = workspace.cleanStale()
             let free = workspace.freeBytes().map { ByteCount.human($0) } ?? "?"

@@ -18,6 +18,9 @@ package struct ShotRequest: Sendable {
     package var minimumSeconds: Double
     /// Which sound to record with the picture.
     package var audio: AudioChoice
+    /// The guest's yes and its text, when the kiosk asks for consent: kept in the shot's folder
+    /// from its first frame, so a recording recovered after a crash carries it too.
+    package var consent: GivenConsent?
 
     package init(device: String? = nil, seconds: Double, capture: CaptureRequest = CaptureRequest(),
                 encoder: EncoderSettings = EncoderSettings(), stallTimeout: Double = 5, minimumSeconds: Double = 1,

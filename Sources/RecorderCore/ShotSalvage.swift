@@ -101,7 +101,7 @@ package enum ShotSalvage {
                 frames: final.frameCount, framesDropped: 0, durationSeconds: final.durationSeconds,
                 byteSize: LocalFiles.size(of: draft.videoPath) ?? 0, codec: final.codec, encoder: "libx264",
                 endedEarly: "interrupted (kill, crash or power cut); recovered at the next start",
-                notes: [message], recovered: true)
+                notes: [message], recovered: true, consent: ConsentText.record(in: draft.directory))
             if keepBeside {
                 _ = try workspace.keep(draft, shot: shot)
                 outcome.kept.append(id)

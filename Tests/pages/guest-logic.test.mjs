@@ -2,7 +2,7 @@
 // module, with node's own test runner: node --test Tests/pages
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, PHASES, RING }
+import { needsConsent, agreeCounts, newButtonPresses, CONSENT_READ_MS, soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, PHASES, RING }
   from "../../Sources/KioskService/Pages/guest-logic.js";
 import { isStale, tokenTravelsInClear, byteCount } from "../../Sources/KioskService/Pages/common.js";
 
@@ -20,7 +20,8 @@ test("a press means stop while counting down or recording, record where a guest 
   assert.equal(pressAction("recording"), "stop");
   for (const phase of ["attract", "problem", "done", "review"]) assert.equal(pressAction(phase), "record", phase);
   assert.equal(pressAction("saving"), null);
-  assert.deepEqual([...PHASES].sort(), ["attract", "countdown", "done", "problem", "recording", "review", "saving"]);
+  assert.equal(pressAction("consent"), "agree");
+  assert.deepEqual([...PHASES].sort(), ["attract", "consent", "countdown", "done", "problem", "recording", "review", "saving"]);
 });
 
 test("a button's chatter within 400 ms is one press", () => {
@@ -163,4 +164,30 @@ test("the review warns of a take nobody can hear, one that clipped, or whose sou
   assert.equal(soundWarning({ audio: { codec: "aac" } }), null);
   assert.equal(soundWarning(null), null);
   assert.equal(soundWarning(take("something new")), null);
+});
+
+test("consent is asked only when the kiosk wants it and no yes holds", () => {
+  assert.equal(needsConsent(idle()), false);
+  assert.equal(needsConsent(idle({ consent: null })), false);
+  assert.equal(needsConsent(idle({ consent: { textSha256: "a", given: false, buttonPresses: 0 } })), true);
+  assert.equal(needsConsent(idle({ consent: { textSha256: "a", given: true, buttonPresses: 0 } })), false);
+  assert.equal(needsConsent(null), false);
+});
+
+test("the press that opened the consent screen, or a chattering button, is not a yes", () => {
+  assert.equal(agreeCounts(10000, 10000), false);
+  assert.equal(agreeCounts(10000, 10000 + CONSENT_READ_MS - 1), false);
+  assert.equal(agreeCounts(10000, 10000 + CONSENT_READ_MS), true);
+  // A second press within the consent screen's first moments: the first opened it, neither agrees.
+  assert.equal(pressCounts(10000, 10450) && agreeCounts(10000, 10450), false);
+});
+
+test("the button's handed-over presses are counted from the first status the page sees", () => {
+  const s = (n) => idle({ consent: { textSha256: "a", given: false, buttonPresses: n } });
+  assert.deepEqual(newButtonPresses(undefined, s(7)), { fresh: 0, seen: 7 });
+  assert.deepEqual(newButtonPresses(7, s(7)), { fresh: 0, seen: 7 });
+  assert.deepEqual(newButtonPresses(7, s(9)), { fresh: 2, seen: 9 });
+  // A kiosk restarted counts from 0 again: nothing new, the mark follows it.
+  assert.deepEqual(newButtonPresses(9, s(0)), { fresh: 0, seen: 0 });
+  assert.deepEqual(newButtonPresses(3, idle()), { fresh: 0, seen: 0 });
 });

@@ -4,7 +4,7 @@
 // stream cut into pictures. No DOM here.
 
 /** The guest's screens, in the order a shot goes through them. */
-export const PHASES = ["attract", "countdown", "recording", "saving", "review", "done", "problem"];
+export const PHASES = ["attract", "consent", "countdown", "recording", "saving", "review", "done", "problem"];
 
 /** A guest string with its number: `{n}` in the text becomes `n`. An unknown key is "". */
 export function wording(strings, key, n) {
@@ -25,6 +25,7 @@ export function pressCounts(last, now) {
  */
 export function pressAction(phase) {
   if (phase === "countdown" || phase === "recording") return "stop";
+  if (phase === "consent") return "agree";
   if (phase === "attract" || phase === "problem" || phase === "done" || phase === "review") return "record";
   return null;
 }
@@ -141,4 +142,35 @@ export function joined(a, b) {
 export function soundWarning(shot) {
   const result = shot && shot.audio && shot.audio.check ? shot.audio.check.result : "ok";
   return { silent: "notHeard", clipping: "tooLoud", "ended-early": "soundCut" }[result] || null;
+}
+
+/** A press on the consent screen counts as a yes only after this many milliseconds of it showing: the press that opened it, or a chattering button, is not a yes. */
+export const CONSENT_READ_MS = 1500;
+
+/** How long the consent screen waits for an answer before going back to the start screen. */
+export const CONSENT_WAIT_MS = 60000;
+
+/**
+ * Whether a record press must first show the consent text (kiosk.consent): the kiosk asks for
+ * one (`status.consent`) and no guest's yes holds now.
+ */
+export function needsConsent(status) {
+  return !!(status && status.consent && !status.consent.given);
+}
+
+/**
+ * Whether a yes may be taken at `now` from the consent screen shown since `shownAt` (a button or
+ * key press; the I agree button itself is always a yes).
+ */
+export function agreeCounts(shownAt, now) {
+  return now - shownAt >= CONSENT_READ_MS;
+}
+
+/**
+ * The booth's button presses the kiosk handed to the page (it started nothing: no yes yet) since
+ * `seen`: how many are new in `status`. The first status only sets the mark (`seen` undefined).
+ */
+export function newButtonPresses(seen, status) {
+  const now = status && status.consent ? status.consent.buttonPresses : 0;
+  return { fresh: seen === undefined ? 0 : Math.max(0, now - seen), seen: now };
 }

@@ -1,13 +1,19 @@
 // The booth's page (guest.html): the screens a guest goes through, drawn from the kiosk's status.
 // The decisions are guest-logic.js's; this file is the page around them.
 import { $, api as request, postJSON as send, followEvents, isStale } from "/assets/common.js";
-import { soundWarning, wording, pressCounts, pressAction, countdownBeeps, guestStep, secondsLeft, cutPictures, joined } from "/assets/guest-logic.js";
+import { soundWarning, wording, pressCounts, pressAction, countdownBeeps, guestStep, secondsLeft, cutPictures, joined,
+         needsConsent, agreeCounts, newButtonPresses, CONSENT_READ_MS, CONSENT_WAIT_MS } from "/assets/guest-logic.js";
 
 // The guest's words in kiosk.language, put into the page by the kiosk as a JSON data block.
 const T = JSON.parse($("strings").textContent);
 const t = (key, n) => wording(T, key, n);
 for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
 $("caption").placeholder = t("caption");
+// kiosk.consent: the text a guest agrees to before anything is recorded (null when off), put into
+// the page by the kiosk beside the strings.
+const CONSENT = JSON.parse($("consent-data").textContent);
+if (CONSENT) $("consent-text").textContent = CONSENT.text;
+let consentShownAt = 0, buttonSeen;
 
 let status = null, knownShot, reviewShot = null, reviewDeadline = 0, phaseTimer = null, lastPress = 0;
 // The post whose share link the thank-you waits for (shown once it is uploaded).
@@ -112,6 +118,11 @@ const postJSON = (path, object) => send(path, object).catch(refused);
 function render(s) {
   if (isStale(status, s)) return;
   status = s;
+  // The booth's button, pressed while no yes holds: the kiosk started nothing and hands the press
+  // to the page, which asks (or, on the consent screen, takes it as the yes).
+  const presses = newButtonPresses(buttonSeen, s);
+  buttonSeen = presses.seen;
+  if (presses.fresh > 0) press();
   const shot = s.currentShot;
   // What was there when the page opened is not this guest's: never reviewed, never played.
   if (knownShot === undefined) knownShot = shot ? shot.id : null;
@@ -192,6 +203,8 @@ function endReview() {
   const id = reviewShot;
   setPhase("attract");
   if (id && status.booth.reviewUnposted === "discard") postJSON("/api/shot/current/discard", { id }).catch(() => {});
+  // The guest walked away: the next one is asked again.
+  if (CONSENT) postJSON("/api/consent", { answer: "done" }).catch(() => {});
 }
 setInterval(() => {
   if (document.body.dataset.phase !== "review") return;
@@ -204,9 +217,41 @@ for (const kind of ["pointerdown", "keydown", "input"]) {
 }
 
 function record() {
+  if (needsConsent(status)) return askConsent();
   setPhase("countdown");
   $("count").textContent = "";
-  postJSON("/api/shoot", {}).then(render).catch((e) => problem(e.key));
+  // (a yes that lapsed meanwhile: the kiosk refuses, and the guest is asked again)
+  postJSON("/api/shoot", {}).then(render).catch((e) => (e.key === "consentFirst" ? askConsent() : problem(e.key)));
+}
+
+// kiosk.consent: the text, No and I agree. I agree takes a moment to become active (the tap that
+// opened the screen is never a yes); no answer for a minute and the start screen comes back.
+function askConsent() {
+  if (!CONSENT) return problem("consentFirst");
+  setPhase("consent");
+  consentShownAt = Date.now();
+  $("consent-text").scrollTop = 0;
+  $("agree-hint").hidden = !(status && (status.trigger || status.booth.triggerKey));
+  $("agree").disabled = true;
+  setTimeout(() => { $("agree").disabled = false; }, CONSENT_READ_MS);
+  phaseTimer = setTimeout(() => { phaseTimer = null; setPhase("attract"); }, CONSENT_WAIT_MS);
+}
+function agree() {
+  if (document.body.dataset.phase !== "consent" || !agreeCounts(consentShownAt, Date.now())) return;
+  postJSON("/api/consent", { answer: "yes", textSha256: CONSENT.sha256 }).then((s) => {
+    render(s);
+    document.body.dataset.consented = String(+(document.body.dataset.consented || 0) + 1);
+    setPhase("countdown");
+    $("count").textContent = "";
+    return postJSON("/api/shoot", {}).then(render);
+  }).catch((e) => {
+    // The operator changed the text: the page shows the new one.
+    if (e.key === "consentChanged") { problem(e.key); setTimeout(() => location.reload(), 4000); } else problem(e.key);
+  });
+}
+function decline() {
+  postJSON("/api/consent", { answer: "no" }).catch(() => {});
+  setPhase("attract");
 }
 function stop() { postJSON("/api/stop", {}).catch((e) => problem(e.key)); }
 // One press, however it comes (touch, Space, Enter, the booth's button): what it means depends on
@@ -218,10 +263,13 @@ function press() {
   const action = pressAction(document.body.dataset.phase);
   if (action === "stop") stop();
   else if (action === "record") record();
+  else if (action === "agree") agree();
 }
 $("record").onclick = press;
 $("stop").onclick = press;
 $("retake").onclick = record;
+$("agree").onclick = agree;
+$("decline").onclick = decline;
 $("post").onclick = () => {
   const id = reviewShot, caption = $("caption").value;
   $("post").disabled = true;

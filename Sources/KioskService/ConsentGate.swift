@@ -1,0 +1,84 @@
+import FoundationEssentials
+import HTTPTypes
+package import RecorderCore
+import Synchronization
+
+/// `kiosk.consent`: no shot starts without a guest's yes to the consent text, however it is
+/// started (the guest page, the API, the booth's button). The yes is given on the guest page,
+/// which shows the text, and only there: a press of the booth's button while none is given is
+/// handed to the page (`buttonPresses` in the status), which shows the text or, when it is
+/// showing it, takes the press as the yes.
+///
+/// A yes holds for one guest: their retakes, until they post or delete their clip, the page
+/// returns to the start screen, or `lifetime` passes without a shot.
+package final class ConsentGate: Sendable {
+    /// How long a yes lasts after it was given or last started a shot.
+    package static let lifetime = Duration.seconds(300)
+
+    package let text: ConsentText
+    private struct State {
+        var given: GivenConsent?
+        var lastUse = ContinuousClock.now
+        var buttonPresses = 0
+    }
+    private let state = Mutex(State())
+
+    package init(_ text: ConsentText) {
+        self.text = text
+    }
+
+    /// The guest said yes to the text with this digest (the page sends the one it showed).
+    func give(textSha256: String, now: Date = Date()) throws(APIError) {
+        guard textSha256 == text.sha256 else {
+            throw APIError(.conflict, "the consent text the page showed (SHA-256 \(textSha256.prefix(64))) is not the kiosk's (\(text.sha256)): kiosk.consent changed since the page was loaded. The page reloads itself; nothing was recorded.",
+                           exitStatus: .dataError, guestKey: .consentChanged)
+        }
+        let given = GivenConsent(text, at: now)
+        state.withLock { $0.given = given; $0.lastUse = .now }
+    }
+
+    /// The guest said no, or is done (posted, deleted, walked away): the next one is asked again.
+    func end() {
+        state.withLock { $0.given = nil }
+    }
+
+    /// The yes a shot may start under now (and the yes is used: its lifetime starts again), or nil.
+    func use() -> GivenConsent? {
+        state.withLock { state in
+            guard let given = state.given, ContinuousClock.now - state.lastUse < Self.lifetime else {
+                state.given = nil
+                return nil
+            }
+            state.lastUse = .now
+            return given
+        }
+    }
+
+    /// A press of the booth's button that started nothing, for the page to act on.
+    func buttonPressed() {
+        state.withLock { $0.buttonPresses += 1 }
+    }
+
+    var status: KioskStatus.ConsentStatus {
+        state.withLock { state in
+            KioskStatus.ConsentStatus(textSha256: text.sha256, language: text.language,
+                                      given: state.given != nil && ContinuousClock.now - state.lastUse < Self.lifetime,
+                                      buttonPresses: state.buttonPresses)
+        }
+    }
+
+    /// The refusal of a shot asked for without a yes.
+    static var refusal: APIError {
+        APIError(.forbidden, "kiosk.consent is on and no guest has agreed to it: a shot starts only after a yes on the guest page (POST /api/consent {\"answer\": \"yes\", \"textSha256\": ...}). Nothing was recorded.",
+                 exitStatus: .noPermission, guestKey: .consentFirst)
+    }
+
+    /// The text as the guest page embeds it (a JSON data block; every less-than sign escaped).
+    var pageJSON: String {
+        struct Block: Encodable { var text: String; var sha256: String }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(Block(text: text.text, sha256: text.sha256))) ?? Data("null".utf8)
+        return String(decoding: data, as: UTF8.self).replacing("<", with: "\\u003c")
+    }
+}
