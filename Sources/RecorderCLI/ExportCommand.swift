@@ -4,15 +4,18 @@ import RecorderCore
 import StorageUpload
 import SystemSupport
 
-/// `recorder export`: the event's posts for its hosts, in a new directory.
+/// `recorder export`: the event's posts for its hosts, in a new directory or ZIP archive.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Copy the posts made since a day into a new directory for the event's hosts: videos, posters, metadata, and a SHA256SUMS.",
+        abstract: "Copy the posts made since a day into a new directory or ZIP archive for the event's hosts: videos, posters, metadata, consent texts, and a SHA256SUMS.",
         discussion: """
-        Each post goes to DIRECTORY/<id>/: <id>.mp4 (checked against the SHA-256 in its metadata), poster.jpg and post.json. \
+        Each post goes to DIRECTORY/<id>/: <id>.mp4 (checked against the SHA-256 in its metadata), poster.jpg, post.json and, \
+        for a post recorded under a guest's consent (kiosk.consent), consent.txt: the text they agreed to, checked against its SHA-256. \
         DIRECTORY/SHA256SUMS lists every file as written: cd DIRECTORY && sha256sum -c SHA256SUMS. \
-        The directory must be new or empty; it appears only when the export is whole. Posts the operator hid are left out. \
+        With -o NAME.zip the same goes into a new ZIP archive under one folder NAME/ (stored, ZIP64 past 4 GiB): \
+        unzip NAME.zip && cd NAME && sha256sum -c SHA256SUMS. \
+        The directory must be new or empty, the archive new; either appears only when the export is whole. Posts the operator hid are left out. \
         A post that cannot be read is named and skipped (exit 65); the others are exported.
         """)
 
@@ -20,7 +23,7 @@ struct ExportCommand: ParsableCommand {
                                             valueName: "day"))
     var since: Moment
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The new directory (default: recorder-export-DAY).", valueName: "directory"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The new directory, or a new archive when it ends in .zip (default: the directory recorder-export-DAY).", valueName: "directory|archive.zip"))
     var output: String?
 
     @Flag(name: .shortAndLong, help: "No progress lines.")
@@ -47,7 +50,12 @@ struct ExportCommand: ParsableCommand {
             printJSON(report, answersFailure: !report.skipped.isEmpty)
         } else {
             print("exported \(report.exported.count) post(s) made since \(report.since) to \(directory): \(report.files) files, \(ByteCount.human(report.bytes))")
-            print("check it: cd \(directory) && sha256sum -c SHA256SUMS")
+            if report.format == "zip" {
+                let folder = String(FilePaths.name(of: directory).dropLast(4))
+                print("check it: unzip \(directory) && cd \(folder) && sha256sum -c SHA256SUMS")
+            } else {
+                print("check it: cd \(directory) && sha256sum -c SHA256SUMS")
+            }
         }
         if !report.skipped.isEmpty {
             let named = report.skipped.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")

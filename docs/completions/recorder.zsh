@@ -56,7 +56,7 @@ _recorder() {
             'feed:List the posts in the store, newest first, a page at a time.'
             'fetch:Download a post'\''s video through the cache and print where it is.'
             'cache:Show or clear the video cache.'
-            'export:Copy the posts made since a day into a new directory for the event'\''s hosts: videos, posters, metadata, and a SHA256SUMS.'
+            'export:Copy the posts made since a day into a new directory or ZIP archive for the event'\''s hosts: videos, posters, metadata, consent texts, and a SHA256SUMS.'
             'devices:List cameras with their formats, sizes and frame rates.'
             'kiosk:Run the kiosk service: a page and an HTTP API to shoot and post, with uploads in the background.'
             'config:Check the configuration, or show every value in effect and where it came from.'
@@ -364,7 +364,7 @@ _recorder_export() {
     local -i ret=1
     local -ar arg_specs=(
         '--since[Posts made at or after this\: a day (2026-11-24, from midnight UTC) or a time (2026-11-24T18\:00\:00Z).]:day:'
-        '(--output -o)'{--output,-o}'[The new directory (default\: recorder-export-DAY).]:directory:'
+        '(--output -o)'{--output,-o}'[The new directory, or a new archive when it ends in .zip (default\: the directory recorder-export-DAY).]:directory|archive.zip:'
         '(--quiet -q)'{--quiet,-q}'[No progress lines.]'
         '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
