@@ -48,6 +48,8 @@ package final class Kiosk: Sendable {
     let stateHook: StateHook?
     /// The booth's button (`kiosk.trigger`), when set; its presses queue here for `followButton`.
     let trigger: TriggerButton?
+    /// `retention.local_days`, when set: how long this machine keeps its own copies.
+    package let localRetention: LocalRetention?
     /// `kiosk.consent`, when on: no shot starts without a guest's yes.
     package let consent: ConsentGate?
     /// Wrong tokens per client, for the guard and the login route alike.
@@ -62,6 +64,7 @@ package final class Kiosk: Sendable {
         self.configuration = configuration
         limits = KioskLimits(settings)
         consent = settings.consent.map(ConsentGate.init)
+        localRetention = try LocalRetention(configuration)
         // Warnings and errors also go to the operator page's list.
         var teed = logger
         teed.handler = MultiplexLogHandler([logger.handler, problems.handler])

@@ -24,6 +24,7 @@ package final class KioskMetrics: Sendable {
     let postsQueued: Counter
     let guestDeletionsCounter: Counter
     let postsExpiredCounter: Counter
+    let localCopiesExpiredCounter: Counter
     private let guestDeletionCount = Atomic<Int>(0)
     let postsUploaded: Counter
     let postsFailed: Counter
@@ -66,6 +67,8 @@ package final class KioskMetrics: Sendable {
         postsQueued = registry.makeCounter(descriptor: name("posts_queued", "total", "Posts put into the outbox."))
         postsExpiredCounter = registry.makeCounter(
             descriptor: name("posts_expired", "total", "Posts deleted from the store because they were older than retention.days."))
+        localCopiesExpiredCounter = registry.makeCounter(
+            descriptor: name("local_copies_expired", "total", "Shots, sent records and cached videos this machine deleted because they were older than retention.local_days."))
         guestDeletionsCounter = registry.makeCounter(
             descriptor: name("posts_deleted_by_guests", "total", "Posts their guests deleted from the store with their share link."))
         postsUploaded = registry.makeCounter(descriptor: name("posts_uploaded", "total", "Posts the store confirmed."))
@@ -115,6 +118,11 @@ package final class KioskMetrics: Sendable {
     func guestDeleted() {
         guestDeletionsCounter.increment()
         guestDeletionCount.add(1, ordering: .relaxed)
+    }
+
+    /// This machine's copies the retention timer deleted.
+    func localCopiesExpired(_ count: Int) {
+        if count > 0 { localCopiesExpiredCounter.increment(by: Int64(count)) }
     }
 
     /// Posts the retention timer deleted.

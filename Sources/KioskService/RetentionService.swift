@@ -2,22 +2,26 @@ import FoundationEssentials
 import Logging
 import RecorderCore
 import ServiceLifecycle
+import SystemSupport
 
-/// Deletes posts older than `retention.days` from the store: when the kiosk starts, then every
-/// hour. A purge cut short (a crash, the store away) is finished by the next one.
+/// Deletes posts older than `retention.days` from the store, and this machine's copies older than
+/// `retention.local_days` (shots, sent records, cached videos): when the kiosk starts, then every
+/// hour. A purge cut short (a crash, the store away, a shot being recorded) is finished by the next one.
 struct RetentionService: Service {
     let kiosk: Kiosk
     static let interval = Duration.seconds(3600)
 
     func run() async throws {
-        guard let retention = kiosk.library.share.retention else {
+        let retention = kiosk.library.share.retention, local = kiosk.localRetention
+        guard retention != nil || local != nil else {
             // Nothing to do; a service that returned would end the group.
             try? await gracefulShutdown()
             return
         }
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                await Self.purge(kiosk, retention)
+                if let retention { await Self.purge(kiosk, retention) }
+                if let local { await Self.purge(kiosk, local) }
                 try await Task.sleep(for: Self.interval)
             }
         }
@@ -36,6 +40,29 @@ struct RetentionService: Service {
             }
         } catch {
             kiosk.logger.warning("retention: cannot look for expired posts now (tried again within the hour): \(error.message)")
+        }
+    }
+
+    /// One purge of this machine's copies, while the current shot is held still (a shot being
+    /// recorded puts it off to the next hour).
+    static func purge(_ kiosk: Kiosk, _ local: LocalRetention, now: Date = Date()) async {
+        let workspace = kiosk.settings.workspace, outbox = kiosk.drain.outbox, cache = kiosk.library.cache
+        let report: LocalRetention.Report
+        do throws(RecorderError) {
+            report = try await kiosk.manager.holdingCurrentShot { () async throws(RecorderError) -> LocalRetention.Report in
+                await BlockingWork.run { local.purge(workspace: workspace, outbox: outbox, cache: cache, now: now, dryRun: false) }
+            }
+        } catch {
+            kiosk.logger.info("retention: this machine's copies wait for the next hour: \(error.message)")
+            return
+        }
+        kiosk.metrics.localCopiesExpired(report.count)
+        if report.count > 0 {
+            kiosk.logger.notice("retention: deleted \(report.shots.count) shot(s), \(report.sentRecords.count) sent record(s) and \(report.cachedVideos.count) cached video(s) older than \(report.cutoff) (retention.local_days)")
+        }
+        if !report.shots.isEmpty { kiosk.announce.call("shot") }
+        for (what, why) in report.failed.sorted(by: { $0.key < $1.key }) {
+            kiosk.logger.warning("retention: \(what) is expired but could not be deleted now (tried again within the hour): \(why)")
         }
     }
 }

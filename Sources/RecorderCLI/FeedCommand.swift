@@ -15,7 +15,10 @@ struct FeedCommand: ParsableCommand {
 
         With retention.days set, each post shows when it expires (expiresAt in --json); \
         --purge-expired lists the expired posts and --purge-expired --yes deletes them from the store \
-        (video, poster and metadata, then the index object, so an interrupted purge is finished by the next).
+        (video, poster and metadata, then the index object, so an interrupted purge is finished by the next). \
+        With retention.local_days set, it also lists (and with --yes deletes) this machine's own copies older than that: \
+        shots in the workspace, the outbox's records of sent posts, and cached videos not played since; a post still \
+        queued for the store is never deleted.
         """)
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Page number, 1 = newest.", valueName: "number"),
@@ -38,7 +41,7 @@ struct FeedCommand: ParsableCommand {
     @Flag(name: .long, help: "Index the posts that have no feed entry yet (once, for posts from older versions).")
     var reindex = false
 
-    @Flag(name: .customLong("purge-expired"), help: "List the posts older than retention.days; with --yes, delete them from the store.")
+    @Flag(name: .customLong("purge-expired"), help: "List the posts older than retention.days and this machine's copies older than retention.local_days; with --yes, delete them.")
     var purgeExpired = false
 
     @Flag(name: .long, help: "With --purge-expired: delete, not only list.")
@@ -77,7 +80,7 @@ struct FeedCommand: ParsableCommand {
         }
         let retention = try Retention(configuration)
         if purgeExpired {
-            try purge(feed, retention: retention, location: backend.location)
+            try purge(feed, retention: retention, local: try LocalRetention(configuration), configuration: configuration, location: backend.location)
             return
         }
         var result: FeedPage
@@ -102,30 +105,61 @@ struct FeedCommand: ParsableCommand {
         }
     }
 
-    /// `--purge-expired`: the expired posts, deleted with `--yes`. A post that could not be deleted
-    /// is named and the status is the store's failure (the next purge tries it again).
-    private func purge(_ feed: PostFeed, retention: Retention?, location: String) throws(RecorderError) {
-        guard let retention else {
-            throw RecorderError("--purge-expired needs retention.days: set how many days a post lives (e.g. --set retention.days=30, or retention.days = 30 in the configuration file).",
+    /// `--purge-expired`: the expired posts, deleted with `--yes`, and this machine's expired copies
+    /// (retention.local_days). A post that could not be deleted is named and the status is the
+    /// store's failure (the next purge tries it again).
+    private func purge(_ feed: PostFeed, retention: Retention?, local: LocalRetention?, configuration: RecorderConfiguration,
+                       location: String) throws(RecorderError) {
+        guard retention != nil || local != nil else {
+            throw RecorderError("--purge-expired needs retention.days (how many days a post lives in the store) or retention.local_days (how long this machine keeps its copies), e.g. --set retention.days=30, or retention.days = 30 in the configuration file.",
                                 exitStatus: .config)
         }
-        let report = try feed.purgeExpired(before: retention.cutoff(at: Date()), dryRun: !yes)
+        var report: PurgeReport?
+        if let retention {
+            report = try feed.purgeExpired(before: retention.cutoff(at: Date()), dryRun: !yes)
+        }
+        var localReport: LocalRetention.Report?
+        if let local {
+            let cache = VideoCache(settings: try configuration.videoCacheSettings())
+            localReport = local.purge(workspace: ShotWorkspace(root: configuration.workspaceDirectory),
+                                      outbox: Outbox(root: configuration.outboxDirectory), cache: cache, dryRun: !yes)
+        }
+        let failed = (report?.failed ?? [:]).merging(localReport?.failed ?? [:]) { a, _ in a }
         if output.json {
-            printJSON(report, answersFailure: !report.failed.isEmpty)
+            if var report {
+                report.local = localReport
+                printJSON(report, answersFailure: !failed.isEmpty)
+            } else {
+                printJSON(LocalOnly(local: localReport), answersFailure: !failed.isEmpty)
+            }
         } else {
             let verb = yes ? "deleted" : "would delete"
-            for post in report.expired where report.failed[post.id] == nil { print("\(post.id)  \(post.createdAt)  \(verb)") }
-            for (id, why) in report.failed.sorted(by: { $0.key < $1.key }) { print("\(id)  not deleted: \(why)") }
-            if yes {
-                print("deleted \(report.deleted) of \(report.expired.count) post(s) created before \(report.cutoff) from \(location)")
-            } else {
-                print("\(report.expired.count) post(s) created before \(report.cutoff) in \(location) are expired; nothing was deleted: add --yes to delete them")
+            if let report {
+                for post in report.expired where report.failed[post.id] == nil { print("\(post.id)  \(post.createdAt)  \(verb)") }
+                for (id, why) in report.failed.sorted(by: { $0.key < $1.key }) { print("\(id)  not deleted: \(why)") }
+                if yes {
+                    print("deleted \(report.deleted) of \(report.expired.count) post(s) created before \(report.cutoff) from \(location)")
+                } else {
+                    print("\(report.expired.count) post(s) created before \(report.cutoff) in \(location) are expired; nothing was deleted: add --yes to delete them")
+                }
+            }
+            if let localReport {
+                for id in localReport.shots { print("shot \(id)  \(verb)") }
+                for id in localReport.sentRecords { print("sent record \(id)  \(verb)") }
+                for name in localReport.cachedVideos { print("cached video \(name)  \(verb)") }
+                for (what, why) in localReport.failed.sorted(by: { $0.key < $1.key }) { print("\(what)  not deleted: \(why)") }
+                print("\(yes ? "deleted" : "would delete") \(localReport.count) local cop\(localReport.count == 1 ? "y" : "ies") older than \(localReport.cutoff) (retention.local_days): \(localReport.shots.count) shot(s), \(localReport.sentRecords.count) sent record(s), \(localReport.cachedVideos.count) cached video(s)\(yes ? "" : "; add --yes to delete them")")
             }
         }
-        if let (id, why) = report.failed.sorted(by: { $0.key < $1.key }).first {
-            throw RecorderError("\(report.failed.count) expired post(s) could not be deleted (\(id): \(why)). Run the purge again once the store answers: what is deleted stays deleted.",
+        if let (id, why) = failed.sorted(by: { $0.key < $1.key }).first {
+            throw RecorderError("\(failed.count) expired item(s) could not be deleted (\(id): \(why)). Run the purge again once that is fixed: what is deleted stays deleted.",
                                 exitStatus: .tempFail)
         }
+    }
+
+    /// `--purge-expired --json` with only retention.local_days set.
+    private struct LocalOnly: Encodable {
+        var local: LocalRetention.Report?
     }
 
     static func line(_ entry: FeedEntry) -> String {

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 import Glibc
 package import StorageUpload
 internal import SystemSupport
@@ -100,6 +100,23 @@ package struct Outbox: Sendable {
             try? FileManager.default.removeItem(atPath: incoming)
             throw error
         }
+    }
+
+    /// The records of posts sent before `cutoff` (retention.local_days), removed unless `dryRun`:
+    /// their ids. A post still queued is never touched here.
+    package func removeSentRecords(before cutoff: Date, dryRun: Bool) -> [String] {
+        var gone: [String] = []
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: sentDirectory)) ?? [] where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let path = "\(sentDirectory)/\(name)"
+            let receipt = FileManager.default.contents(atPath: path).flatMap { try? JSONDecoder().decode(PostReceipt.self, from: $0) }
+            // (a record that cannot be read goes by its file's age)
+            guard let sent = receipt.flatMap({ RFC3339.date($0.uploadedAt) })
+                    ?? LocalFiles.status(of: path).map({ Date(timeIntervalSince1970: $0.modified) }),
+                  sent < cutoff else { continue }
+            if !dryRun, unlink(path) != 0 { continue }
+            gone.append(String(name.dropLast(5)))
+        }
+        return gone.sorted()
     }
 
     /// Records where the post went, then removes it from the queue.

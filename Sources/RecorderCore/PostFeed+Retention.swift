@@ -19,6 +19,8 @@ package struct PurgeReport: Sendable, Codable, Equatable {
     package var deleted = 0
     /// Posts that could not be deleted now, and why; the next purge tries them again.
     package var failed: [String: String] = [:]
+    /// This machine's own copies (`retention.local_days`), when that is set.
+    package var local: LocalRetention.Report? = nil
 }
 
 extension PostFeed {

@@ -61,6 +61,8 @@ extension Setting {
                 "AAC bitrate in kbit/s"),
         Setting("retention.days", .number(0...36_500), default: "0",
                 "how many days a post lives in the store: then the kiosk deletes it (once an hour), as `recorder feed --purge-expired --yes` does at once, and no share link outlives it; 0 keeps posts until somebody deletes them"),
+        Setting("retention.local_days", .number(0...36_500), default: "0",
+                "how many days this machine keeps its own copies: shots in the workspace (the current one and kept ones, posted or not), the outbox's records of sent posts, and cached videos not played for that long; the kiosk deletes them once an hour, `recorder feed --purge-expired --yes` at once; a post still queued for the store is never deleted; 0 keeps them"),
         Setting("share.base_url",
                 "where a post's share link points, as a template with {id} (the post's id), {key} (its video's key in the store, prefix included) or {token} (its share page's capability), e.g. https://cdn.example.com/{key} for a public bucket or a CDN, https://booth.example.com/s/{token} for the kiosk's share page behind a proxy; empty: a presigned link for an S3 store, the kiosk's own share page for the local store"),
         Setting("share.expires_hours", .number(1...168), default: "168",

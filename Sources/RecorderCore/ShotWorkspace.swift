@@ -109,6 +109,15 @@ package struct ShotWorkspace: Sendable {
         try? FileManager.default.removeItem(atPath: "\(shotsDirectory)/\(id)")
     }
 
+    /// Deletes kept shot `id` (retention). Call only while holding the lock.
+    package func removeKept(id: String) throws(RecorderError) {
+        guard !id.isEmpty, !id.contains("/"), id != ".", id != ".." else { return }
+        let directory = "\(keptDirectory)/\(id)"
+        do { try FileManager.default.removeItem(atPath: directory) } catch {
+            throw RecorderError("cannot delete the kept shot \(directory): \(error)", exitStatus: .ioError)
+        }
+    }
+
     /// Keeps `draft` as a finished shot beside the current one (which stays current): a recovered
     /// recording that is older than the current shot, kept until it is posted.
     package func keep(_ draft: ShotDraft, shot: Shot) throws(RecorderError) -> Shot {

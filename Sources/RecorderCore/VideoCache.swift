@@ -161,6 +161,21 @@ package final class VideoCache: Sendable {
         _ = unlink(path(name))
     }
 
+    /// The cached videos last used before `cutoff` (retention.local_days), removed unless `dryRun`:
+    /// the ones it removed (or would remove).
+    package func removeUnused(before cutoff: Date, dryRun: Bool) -> [Entry] {
+        let old = files().filter { $0.used < cutoff }.sorted { $0.used < $1.used }
+        var gone: [Entry] = []
+        for file in old {
+            if !dryRun {
+                guard unlink(path(file.name)) == 0 else { continue }
+                forget(file.name)
+            }
+            gone.append(Entry(name: file.name, bytes: file.size, lastUsed: RFC3339.string(file.used)))
+        }
+        return gone
+    }
+
     /// What `clear` removed.
     package struct ClearReport: Sendable, Codable, Equatable {
         package var files: Int

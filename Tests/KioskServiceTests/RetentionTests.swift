@@ -115,3 +115,58 @@ struct RetentionTests {
                           createdAt: RFC3339.string(created))?.expiresAt == RFC3339.string(now.addingTimeInterval(7 * 86_400)))
     }
 }
+
+/// `retention.local_days`: this machine's own copies (shots, sent records, cached videos) go when
+/// they are older than that; a post still queued for the store never does, and a shot being
+/// recorded waits for the next purge.
+struct LocalRetentionTests {
+    @Test func oldCopiesOnThisMachineGoAndQueuedPostsStay() async throws {
+        let fixture = try KioskFixture(seconds: 1, more: ["retention.local_days": "1"])
+        defer { fixture.remove() }
+        await fixture.start()
+        let kiosk = fixture.kiosk
+        let local = try #require(kiosk.localRetention)
+        // A post that went up (a sent record, its video then played through the cache)...
+        _ = try await kiosk.manager.shoot(kiosk.settings.shotRequest())
+        let sent = try await kiosk.post(caption: "sent")
+        try await fixture.waitForUpload(sent.metadata.id)
+        kiosk.drain.stop()
+        let metadata = try kiosk.library.feed.metadata(id: sent.metadata.id)
+        let cached = try kiosk.library.cache.video(for: metadata, from: kiosk.library.feed.store)
+        // ...one still queued (the store is away: a file is in its way), and the current shot.
+        _ = try await kiosk.manager.shoot(kiosk.settings.shotRequest())
+        let queued = try await kiosk.post(caption: "queued")
+        _ = try await kiosk.manager.shoot(kiosk.settings.shotRequest())
+        let current = try #require(kiosk.settings.workspace.currentShot())
+        let receipts = fixture.directory + "/outbox/sent"
+
+        // Today nothing is old.
+        let today = local.purge(workspace: kiosk.settings.workspace, outbox: kiosk.drain.outbox, cache: kiosk.library.cache, dryRun: true)
+        #expect(today.count == 0, "\(today)")
+        // Two days on, as a dry run: named, nothing deleted.
+        let later = Date().addingTimeInterval(2 * 86_400)
+        let dry = local.purge(workspace: kiosk.settings.workspace, outbox: kiosk.drain.outbox, cache: kiosk.library.cache, now: later, dryRun: true)
+        #expect(dry.shots == [current.id] && dry.sentRecords == [sent.metadata.id] && dry.cachedVideos.count == 1, "\(dry)")
+        #expect(FileManager.default.fileExists(atPath: current.videoPath) && FileManager.default.fileExists(atPath: cached.path))
+
+        // While a shot is being recorded the kiosk's purge waits.
+        try await kiosk.manager.begin(kiosk.settings.shotRequest(seconds: 3), countdown: 0)
+        try await fixture.waitFor("recording")
+        await RetentionService.purge(kiosk, local, now: later)
+        #expect(FileManager.default.fileExists(atPath: "\(receipts)/\(sent.metadata.id).json"), "nothing went while recording")
+        await kiosk.manager.waitForShot()
+        let newest = try #require(kiosk.settings.workspace.currentShot())
+
+        // Then it deletes: the shot (now the one just recorded), the sent record, the cached video.
+        await RetentionService.purge(kiosk, local, now: later)
+        #expect(kiosk.settings.workspace.currentShot() == nil)
+        #expect(!FileManager.default.fileExists(atPath: newest.videoPath))
+        #expect(!FileManager.default.fileExists(atPath: "\(receipts)/\(sent.metadata.id).json"))
+        #expect(!FileManager.default.fileExists(atPath: cached.path))
+        // The queued post is whole, and the post in the store is untouched (that is retention.days).
+        #expect(kiosk.drain.outbox.items().map(\.metadata.id) == [queued.metadata.id])
+        #expect(FileManager.default.fileExists(atPath: queued.videoPath))
+        #expect(FileManager.default.fileExists(atPath: fixture.directory + "/store/videos/\(sent.metadata.id).mp4"))
+        #expect(kiosk.metrics.text().contains("recorder_local_copies_expired_total 3"), "\(kiosk.metrics.text())")
+    }
+}

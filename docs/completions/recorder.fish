@@ -221,7 +221,7 @@ complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_opti
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder feed" limit n' -s 'n' -l 'limit' -d 'Posts per page, 1-1000 (default 20).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder feed" after' -l 'after' -d 'Continue after this post id (stable while posts arrive).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder feed" reindex' -l 'reindex' -d 'Index the posts that have no feed entry yet (once, for posts from older versions).'
-complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder feed" purge-expired' -l 'purge-expired' -d 'List the posts older than retention.days; with --yes, delete them from the store.'
+complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder feed" purge-expired' -l 'purge-expired' -d 'List the posts older than retention.days and this machine\'s copies older than retention.local_days; with --yes, delete them.'
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder feed" yes' -l 'yes' -d 'With --purge-expired: delete, not only list.'
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder feed" config' -l 'config' -d 'Configuration file (default: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder feed"' -l 'set' -d 'Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).' -rfka ''

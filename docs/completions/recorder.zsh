@@ -241,7 +241,7 @@ _recorder_feed() {
         '(-n --limit)'{-n,--limit}'[Posts per page, 1-1000 (default 20).]:count:'
         '--after[Continue after this post id (stable while posts arrive).]:id:'
         '--reindex[Index the posts that have no feed entry yet (once, for posts from older versions).]'
-        '--purge-expired[List the posts older than retention.days; with --yes, delete them from the store.]'
+        '--purge-expired[List the posts older than retention.days and this machine'\''s copies older than retention.local_days; with --yes, delete them.]'
         '--yes[With --purge-expired\: delete, not only list.]'
         '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
