@@ -13,7 +13,7 @@ $("caption").placeholder = t("caption");
 // the page by the kiosk beside the strings.
 const CONSENT = JSON.parse($("consent-data").textContent);
 if (CONSENT) $("consent-text").textContent = CONSENT.text;
-let consentShownAt = 0, buttonSeen;
+let consentShownAt = 0, agreeTimer = null, buttonSeen;
 
 let status = null, knownShot, reviewShot = null, reviewDeadline = 0, phaseTimer = null, lastPress = 0;
 // The post whose share link the thank-you waits for (shown once it is uploaded).
@@ -233,7 +233,8 @@ function askConsent() {
   $("consent-text").scrollTop = 0;
   $("agree-hint").hidden = !(status && (status.trigger || status.booth.triggerKey));
   $("agree").disabled = true;
-  setTimeout(() => { $("agree").disabled = false; }, CONSENT_READ_MS);
+  clearTimeout(agreeTimer);
+  agreeTimer = setTimeout(() => { $("agree").disabled = false; }, CONSENT_READ_MS);
   phaseTimer = setTimeout(() => { phaseTimer = null; setPhase("attract"); }, CONSENT_WAIT_MS);
 }
 function agree() {
