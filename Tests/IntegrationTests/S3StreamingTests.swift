@@ -166,4 +166,62 @@ extension S3UploadTests {
         #expect(try keys(of: ids[1]).count == before.count)
         #expect(try page(tokens[1]) == "200")
     }
+
+    /// kiosk.consent on SeaweedFS: the kiosk records only after the yes, the post's metadata names
+    /// the text and the text is stored once under its SHA-256 (read back by curl's S3 GET and
+    /// sha256sum); `recorder export -o NAME.zip` from that store carries it.
+    @Test func aConsentedPostCarriesItsTextIntoTheS3StoreAndTheExport() throws {
+        let s3 = try S3Fixture()
+        var box = try sandbox(s3)
+        defer { box.remove() }
+        let cache = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let text = "Wir nehmen euch mit Ton auf. Ihr könnt das Video später löschen."
+        let file = "\(box.root)/consent.txt"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        let sha = String(try Tools.run("sha256sum", [file]).stdout.prefix(64))
+        box.extraEnvironment["RECORDER_KIOSK_CONSENT"] = file
+        box.extraEnvironment["RECORDER_KIOSK_SECONDS"] = "1"
+        box.extraEnvironment["RECORDER_KIOSK_COUNTDOWN_SECONDS"] = "0"
+        let (kiosk, base) = try kiosk(box, cache: cache)
+        defer { kiosk.process.terminate(); kiosk.process.waitUntilExit() }
+        func call(_ path: String, _ body: String) throws -> (String, [String: Any]) {
+            let out = try Tools.run("curl", ["-sS", "-w", "\n%{http_code}", "-H", "Content-Type: application/json", "-d", body, base + path]).stdout
+            let lines = out.split(separator: "\n", omittingEmptySubsequences: false)
+            let json = (try? JSONSerialization.jsonObject(with: Data(lines.dropLast().joined(separator: "\n").utf8))) as? [String: Any] ?? [:]
+            return (String(lines.last ?? ""), json)
+        }
+        func status() throws -> [String: Any] {
+            let out = try Tools.run("curl", ["-sS", base + "/api/status"]).stdout
+            return try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        }
+        #expect((try status()["consent"] as? [String: Any])?["textSha256"] as? String == sha)
+        #expect(try call("/api/shoot", "{}").0 == "403")
+        #expect(try call("/api/consent", "{\"answer\": \"yes\", \"textSha256\": \"\(sha)\"}").0 == "200")
+        #expect(try call("/api/shoot", "{}").0 == "202")
+        var end = Date().addingTimeInterval(60)
+        while Date() < end {
+            let now = try status()
+            if now["currentShot"] as? [String: Any] != nil && now["state"] as? String == "idle" { break }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let (code, queued) = try call("/api/post", "{\"caption\": \"mit Zustimmung\"}")
+        #expect(code == "202")
+        let id = try #require(queued["id"] as? String)
+        end = Date().addingTimeInterval(60)
+        while Date() < end, ((try status()["outbox"] as? [String: Any])?["lastUploaded"] as? String) != id { Thread.sleep(forTimeInterval: 0.2) }
+
+        #expect(try s3.get("posts/\(id).json", to: "\(box.root)/meta.json") == 200)
+        let metadata = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(box.root)/meta.json"))) as? [String: Any])
+        #expect((metadata["consent"] as? [String: Any])?["textSha256"] as? String == sha, "\(metadata)")
+        #expect(try s3.keys(prefix: "consent/") == ["consent/\(sha).txt"])
+        #expect(try s3.get("consent/\(sha).txt", to: "\(box.root)/stored.txt") == 200)
+        #expect(String(try Tools.run("sha256sum", ["\(box.root)/stored.txt"]).stdout.prefix(64)) == sha)
+
+        let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+        let export = try box.recorder(["export", "--since", today, "-o", "\(box.root)/party.zip"])
+        #expect(export.status == 0, "\(export.stderr)")
+        let check = try Tools.run("sh", ["-c", "cd '\(box.root)' && unzip -q party.zip && cd party && sha256sum -c --strict SHA256SUMS && cat \(id)/consent.txt"])
+        #expect(check.status == 0 && check.stdout.hasSuffix(text), "\(check.stdout)\(check.stderr)")
+    }
 }
