@@ -13,11 +13,12 @@ written.
    with and without Origin, oversized, duplicated, malformed) and bodies, seeded (the seed is
    printed; FUZZ_SEED= replays it), bounded in count and time, loopback only. A 2xx for a route the
    role may not call fails; so does any 5xx (but a 503 that says the camera is not ready); after
-   it the kiosk must still be healthy and record a shot.
+   it the kiosk must still be healthy and record a shot. The kiosk asks for consent (kiosk.consent),
+   so the consent route is fuzzed with its own bodies too (right and wrong digests, other answers).
 
     python Tests/security/routes_fuzz.py RECORDER_BINARY
 """
-import json, os, random, sys, time, pathlib
+import hashlib, json, os, random, sys, time, pathlib
 
 from raw_http import request
 from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, repo
@@ -26,9 +27,12 @@ from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, r
 binary = sys.argv[1]
 artifacts = artifacts_folder()
 check = Checks()
+consent_file = artifacts / "routes-fuzz-consent.txt"
+consent_file.write_text("You agree to be filmed, with sound, for this test.\n")
+CONSENT_SHA = hashlib.sha256(consent_file.read_text().strip().encode()).hexdigest()
 kiosk = Kiosk(binary, artifacts / "routes-fuzz-kiosk.log", args=["--seconds", "1", "--countdown", "0"], prefix="recorder-security-",
               listen="0.0.0.0", env={"RECORDER_KIOSK_TOKEN": OPERATOR, "RECORDER_KIOSK_BOOTH_TOKEN": BOOTH,
-                                     "RECORDER_KIOSK_PREVIEW_IDLE_SECONDS": "2"})
+                                     "RECORDER_KIOSK_PREVIEW_IDLE_SECONDS": "2", "RECORDER_KIOSK_CONSENT": str(consent_file)})
 HOST, PORT = "127.0.0.1", kiosk.port
 # Each kind of caller from its own address, so one's throttling never hides another's answers.
 SOURCES = {"nobody": "127.0.0.2", "wrong": "127.0.0.3", "booth": "127.0.0.4", "operator": "127.0.0.5", "fuzz": "127.0.0.6"}
@@ -133,7 +137,10 @@ try:
                     "/api/thumbs/..%2f..%2fsecret.jpg", "/s/" + "\u00e9" * 11, "/api/feed?page=-1", "/api/feed?page=99999999999"]
     bodies = [b"", b"{}", b'{"token": "' + OPERATOR.encode() + b'"}', b'{"caption": "' + b"\xf0\x9f\x92\x83" * 50 + b'"}', b"{" * 5000,
               b'{"seconds": 1e308}', b'{"confirm": "ABCDEFGHIJ"}', bytes(rng.randrange(256) for _ in range(2048)), b"x" * 70000,
-              b'{"id": null}', b'[1,2,3]', b'{"seconds": 1, "countdown": 0}']
+              b'{"id": null}', b'[1,2,3]', b'{"seconds": 1, "countdown": 0}',
+              b'{"answer": "yes", "textSha256": "' + CONSENT_SHA.encode() + b'"}', b'{"answer": "yes", "textSha256": "' + b"f" * 64 + b'"}',
+              b'{"answer": "yes", "textSha256": "' + b"\\u0000" * 2000 + b'"}', b'{"answer": "no"}', b'{"answer": "done"}',
+              b'{"answer": 1, "textSha256": []}', b'{"answer": "yes", "textSha256": null}']
 
     def random_headers(role):
         headers = [("Content-Type", rng.choice(["application/json", "text/plain", "application/x-www-form-urlencoded", ""]))]
@@ -203,6 +210,10 @@ try:
             break
         time.sleep(0.5)
     before = (json.loads(ask("GET", "/api/status", BOOTH, "booth").body or b"{}").get("currentShot") or {}).get("id")
+    # (the guest's yes first: the kiosk asks for consent)
+    agreed = ask("POST", "/api/consent", BOOTH, "booth", headers=[("Content-Type", "application/json")],
+                 body=json.dumps({"answer": "yes", "textSha256": CONSENT_SHA}).encode())
+    check(f"fuzz: the consent route still takes the guest's yes ({agreed.status})", agreed.status == 200, repr(agreed))
     answer = ask("POST", "/api/shoot", BOOTH, "booth", headers=[("Content-Type", "application/json")], body=b'{"seconds": 1, "countdown": 0}')
     shot = None
     deadline = time.monotonic() + 120
