@@ -50,6 +50,8 @@ package final class Kiosk: Sendable {
     let trigger: TriggerButton?
     /// `retention.local_days`, when set: how long this machine keeps its own copies.
     package let localRetention: LocalRetention?
+    /// `kiosk.prompts`, when set: the question the booth shows now.
+    let prompts: PromptDeck?
     /// `kiosk.consent`, when on: no shot starts without a guest's yes.
     package let consent: ConsentGate?
     /// Wrong tokens per client, for the guard and the login route alike.
@@ -64,6 +66,7 @@ package final class Kiosk: Sendable {
         self.configuration = configuration
         limits = KioskLimits(settings)
         consent = settings.consent.map(ConsentGate.init)
+        prompts = settings.prompts.map { PromptDeck($0, seconds: settings.promptSeconds) }
         localRetention = try LocalRetention(configuration)
         // Warnings and errors also go to the operator page's list.
         var teed = logger
@@ -142,12 +145,7 @@ package final class Kiosk: Sendable {
             do {
                 // With kiosk.consent on, a press starts a shot only under a guest's yes; without
                 // one it can only stop, and the page is told of it (it asks the guest).
-                var request: ShotRequest? = settings.shotRequest()
-                if let consent {
-                    request?.consent = consent.use()
-                    if request?.consent == nil { request = nil }
-                }
-                switch try await manager.press(request, countdown: settings.countdown) {
+                switch try await manager.press(guestShotRequest(), countdown: settings.countdown) {
                 case .started: logger.info("button: shot started")
                 case .stopped: logger.info("button: shot stopped")
                 case .ignored: logger.info("button: pressed while a shot is being saved; nothing to do")
@@ -157,8 +155,31 @@ package final class Kiosk: Sendable {
                     announce.call("consent")
                 }
             } catch {
+                await releasePromptUnlessRecording()
                 logger.warning("button: \(error.text())")
             }
+        }
+    }
+
+    /// A guest's shot as the kiosk starts it (the page, the API, the button): under the guest's yes
+    /// when `kiosk.consent` asks for one (nil without it: no shot may start), answering the question
+    /// the booth shows (`kiosk.prompts`, held from now until the shot is over).
+    func guestShotRequest(seconds: Double? = nil) -> ShotRequest? {
+        var request = settings.shotRequest(seconds: seconds)
+        if let consent {
+            guard let given = consent.use() else { return nil }
+            request.consent = given
+        }
+        request.prompt = prompts?.holdForShot()
+        return request
+    }
+
+    /// A shot that did not start: its question moves on again (unless another shot is under way,
+    /// which keeps its own).
+    func releasePromptUnlessRecording() async {
+        switch await manager.recordState {
+        case .idle, .failed, .cameraMissing: prompts?.release(after: .zero)
+        default: break
         }
     }
 
@@ -178,11 +199,17 @@ package final class Kiosk: Sendable {
     func wire() async {
         let metrics = self.metrics, logger = self.logger, notifier = self.notifier, drain = self.drain
         let announce = self.announce, stateHook = self.stateHook
+        let prompts = self.prompts, review = settings.booth.reviewSeconds
         await manager.observe { event in
             metrics.record(event)
             switch event {
             case .state(let state):
                 announce.call("state")
+                switch state {
+                // The shot is over (or never started): its question stays for the review.
+                case .idle, .failed, .cameraMissing: prompts?.release(after: .seconds(review))
+                default: break
+                }
                 stateHook?.call(state.name)
                 notifier.status(Self.statusLine(state))
                 switch state {
@@ -275,7 +302,7 @@ package final class Kiosk: Sendable {
             disk: .init(workspaceFreeBytes: workspaceFree, outboxFreeBytes: outboxFree, low: low), booth: settings.booth,
             trigger: trigger.map(Self.triggerStatus),
             shotSeconds: settings.seconds, countdownSeconds: settings.countdown, version: Self.version,
-            consent: consent?.status)
+            consent: consent?.status, prompt: prompts?.current)
     }
 
     /// What the operator page shows beyond the status: the outbox post by post with where each

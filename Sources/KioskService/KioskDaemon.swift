@@ -47,6 +47,7 @@ package struct KioskDaemon: Sendable {
                     .init(service: app),
                     .init(service: OutboxDrainService(drain: kiosk.drain)),
                     .init(service: RetentionService(kiosk: kiosk)),
+                    .init(service: PromptService(kiosk: kiosk)),
                     .init(service: WatchdogService(kiosk: kiosk, httpBound: bound)),
                     .init(service: CameraService(kiosk: kiosk)),
                 ],

@@ -37,6 +37,9 @@ package struct KioskSettings: Sendable {
     package var booth = KioskStatus.Booth(reviewSeconds: 30, reviewUnposted: "keep", language: "en", triggerKey: nil)
     /// `kiosk.consent`: the text a guest agrees to before a shot starts; nil when off.
     package var consent: ConsentText?
+    /// `kiosk.prompts`: the questions for the guests; nil for none. `kiosk.prompt_seconds`: each one's time.
+    package var prompts: Prompts?
+    package var promptSeconds = 8.0
     /// `kiosk.on_state`: an executable run with each new state as its argument.
     package var stateHook: String?
     /// `kiosk.trigger`: the booth's button, which recorder reads itself; nil for none.
@@ -87,6 +90,8 @@ package struct KioskSettings: Sendable {
                                   attractSeconds: Int(try configuration.number("kiosk.attract_seconds")),
                                   countdownSound: configuration.text("kiosk.countdown_sound") == "on")
         consent = try Self.readConsent(configuration, language: booth.language)
+        prompts = try Self.readPrompts(configuration)
+        promptSeconds = try configuration.number("kiosk.prompt_seconds")
         if let hook = configuration.text("kiosk.on_state"), !hook.isEmpty {
             guard hook.hasPrefix("/"), access(hook, X_OK) == 0 else {
                 throw RecorderError("kiosk.on_state = \(hook) (from \(configuration.origin("kiosk.on_state"))) is not an executable file given by its full path. Give the full path of a script it may run (chmod +x), or leave kiosk.on_state out.",
@@ -230,6 +235,29 @@ package struct KioskSettings: Sendable {
     }
 
     /// The kiosk's shot: its length and camera, everything else at the defaults.
+    /// `kiosk.prompts`: empty, or a UTF-8 file of questions, one a line.
+    static func readPrompts(_ configuration: RecorderConfiguration) throws(RecorderError) -> Prompts? {
+        let setting = configuration.text("kiosk.prompts") ?? ""
+        guard !setting.isEmpty, setting != "none", setting != "off" else { return nil }
+        let origin = "kiosk.prompts = \(setting) (from \(configuration.origin("kiosk.prompts")))"
+        guard setting.hasPrefix("/") else {
+            throw RecorderError("\(origin) must be the full path of a text file of questions, one a line, e.g. /etc/recorder/prompts.txt, or empty for none.",
+                                exitStatus: .config)
+        }
+        guard let data = FileManager.default.contents(atPath: setting) else {
+            throw RecorderError("\(origin) \(access(setting, F_OK) == 0 ? "is not readable by the kiosk's user" : "does not exist"). Create it (UTF-8 text, one question a line), make it readable by the kiosk, or leave kiosk.prompts out.",
+                                exitStatus: .config)
+        }
+        guard data.count <= 256 * 1024 else {
+            throw RecorderError("\(origin) is \(data.count) bytes: a file of questions, one a line, is a few kilobytes. Is it the right file?", exitStatus: .config)
+        }
+        do {
+            return try Prompts(text: String(decoding: data, as: UTF8.self), origin: origin)
+        } catch {
+            throw RecorderError(error.message, exitStatus: .config)
+        }
+    }
+
     /// `kiosk.consent`: off, or a UTF-8 text file in the guest page's language (`kiosk.language`).
     static func readConsent(_ configuration: RecorderConfiguration, language: String) throws(RecorderError) -> ConsentText? {
         let setting = configuration.text("kiosk.consent") ?? "off"

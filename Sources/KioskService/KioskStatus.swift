@@ -107,6 +107,14 @@ package struct KioskStatus: Codable, Sendable, Equatable {
         package var buttonPresses: Int
     }
 
+    /// `kiosk.prompts`: the question the booth shows now.
+    package struct Prompt: Codable, Sendable, Equatable {
+        package var text: String
+        /// Its place in the file (1-based), and how many there are.
+        package var number: Int
+        package var count: Int
+    }
+
     package struct Disk: Codable, Sendable, Equatable {
         package var workspaceFreeBytes: Int64?
         package var outboxFreeBytes: Int64?
@@ -145,4 +153,6 @@ package struct KioskStatus: Codable, Sendable, Equatable {
     package var version: String
     /// nil when `kiosk.consent` is off.
     package var consent: ConsentStatus? = nil
+    /// nil when `kiosk.prompts` is not set.
+    package var prompt: Prompt? = nil
 }

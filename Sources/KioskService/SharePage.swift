@@ -12,8 +12,10 @@ enum SharePage {
         func t(_ key: GuestStrings.Key) -> String { escaped(GuestStrings.text(key, lang)) }
         let iso = RFC3339.string(expires)
         let caption = metadata.caption.isEmpty ? "" : #"<p class="said" dir="auto">\#(escaped(metadata.caption))</p>"#
+        // The question the guest answered (kiosk.prompts), escaped like the caption: the store's text.
+        let prompt = metadata.prompt.map { #"<p class="prompt" dir="auto">\#(escaped($0))</p>"# } ?? ""
         return PageFiles.fill(PageFiles.text("share.html"), [
-            "lang": lang, "title": t(.shareTitle), "video": escaped(videoPath), "caption": caption,
+            "lang": lang, "title": t(.shareTitle), "video": escaped(videoPath), "caption": caption, "prompt": prompt,
             "file": escaped(metadata.id) + ".mp4", "download": t(.download),
             "until": t(.linkUntil).replacing("{n}", with: #"<time datetime="\#(iso)">\#(iso)</time>"#),
             "deleteMine": t(.deleteMine), "deleteWarning": t(.deleteWarning), "deleteForGood": t(.deleteForGood),

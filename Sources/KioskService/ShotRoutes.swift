@@ -47,14 +47,11 @@ enum ShotRoutes {
                 guard (0...60).contains(countdown) else {
                     throw APIError.badRequest("countdown must be from 0 to 60 seconds (got \(countdown)).")
                 }
-                var request = kiosk.settings.shotRequest(seconds: seconds)
-                if let consent = kiosk.consent {
-                    guard let given = consent.use() else { throw ConsentGate.refusal }
-                    request.consent = given
-                }
+                guard let request = kiosk.guestShotRequest(seconds: seconds) else { throw ConsentGate.refusal }
                 do {
                     try await kiosk.manager.begin(request, countdown: countdown)
                 } catch {
+                    await kiosk.releasePromptUnlessRecording()
                     throw APIError(RecorderError.wrap(error))
                 }
                 return KioskAPI.encoded(await kiosk.status(), status: .accepted)

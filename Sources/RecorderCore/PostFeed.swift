@@ -22,6 +22,8 @@ package struct FeedEntry: Sendable, Codable, Equatable {
     package var problem: String?
     /// When the post expires under `retention.days` (RFC 3339); absent when posts are kept.
     package var expiresAt: String?
+    /// The question the guest answered (`kiosk.prompts`), when there was one.
+    package var prompt: String?
 }
 
 /// One page of the feed, newest first.
@@ -204,6 +206,7 @@ package struct PostFeed: Sendable {
         do throws(RecorderError) {
             let metadata = try PostMetadata.decode(Data(bytes))
             entry.caption = String(metadata.caption.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            entry.prompt = metadata.prompt.map { String($0.prefix(Prompts.maximumLength)) }
             entry.createdAt = metadata.createdAt
             entry.durationSeconds = metadata.durationSeconds
             entry.byteSize = metadata.byteSize

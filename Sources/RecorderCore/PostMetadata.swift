@@ -58,6 +58,8 @@ package struct PostMetadata: Sendable, Codable, Equatable {
     /// The guest's yes this was recorded under, when the kiosk asked (`kiosk.consent`); the text
     /// is in the store at `Consent.textKey(sha256:)`.
     package var consent: Consent? = nil
+    /// The question the guest answered, as the kiosk showed it (`kiosk.prompts`); absent when none was.
+    package var prompt: String? = nil
 
     package static func videoKey(id: String) -> String { "videos/\(id).mp4" }
     package static func metadataKey(id: String) -> String { "posts/\(id).json" }
@@ -81,6 +83,8 @@ package struct PostMetadata: Sendable, Codable, Equatable {
         }
         if let token = shareToken, !ShareToken.isValid(token) { metadata.shareToken = nil }
         metadata.consent = consent?.trusted
+        // (shown on pages: a store's text is escaped there, and its length is bounded here)
+        metadata.prompt = prompt.map { String($0.prefix(Prompts.maximumLength)) }
         return metadata
     }
 

@@ -29,6 +29,8 @@ package struct Shot: Sendable, Codable, Hashable {
     /// The guest's yes it was recorded under (`kiosk.consent`); absent when none was asked. The text
     /// is `consent.txt` beside shot.json.
     package var consent: Consent? = nil
+    /// The question the guest answered (`kiosk.prompts`); absent when none was shown.
+    package var prompt: String? = nil
 }
 
 extension Shot {

@@ -240,7 +240,7 @@ final class ShotJob {
                 inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,
                 frameRate: summary.input.frameRate.value, frames: info.frameCount, framesDropped: summary.framesDropped,
                 durationSeconds: info.durationSeconds, byteSize: size, codec: info.codec, encoder: summary.encoder,
-                endedEarly: ending, notes: notes, audio: sound, consent: request.consent?.consent)
+                endedEarly: ending, notes: notes, audio: sound, consent: request.consent?.consent, prompt: request.prompt)
             let committed = try workspace.commit(draft, shot: shot)
             return ShotResult(shot: committed, cameraLost: cameraLost)
         } catch {
@@ -294,7 +294,7 @@ final class ShotJob {
                 inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,
                 frameRate: summary.input.frameRate.value, frames: info.frameCount, framesDropped: summary.framesDropped,
                 durationSeconds: info.durationSeconds, byteSize: LocalFiles.size(of: draft.videoPath) ?? 0, codec: info.codec,
-                encoder: summary.encoder, endedEarly: "disk full", notes: notes, consent: request.consent?.consent)
+                encoder: summary.encoder, endedEarly: "disk full", notes: notes, consent: request.consent?.consent, prompt: request.prompt)
             let committed = try workspace.commit(draft, shot: shot)
             _ = workspace.cleanStale()
             let free = workspace.freeBytes().map { ByteCount.human($0) } ?? "?"

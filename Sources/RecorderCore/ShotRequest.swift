@@ -21,6 +21,8 @@ package struct ShotRequest: Sendable {
     /// The guest's yes and its text, when the kiosk asks for consent: kept in the shot's folder
     /// from its first frame, so a recording recovered after a crash carries it too.
     package var consent: GivenConsent?
+    /// The question the guest was shown when the shot started (`kiosk.prompts`), if any.
+    package var prompt: String?
 
     package init(device: String? = nil, seconds: Double, capture: CaptureRequest = CaptureRequest(),
                 encoder: EncoderSettings = EncoderSettings(), stallTimeout: Double = 5, minimumSeconds: Double = 1,

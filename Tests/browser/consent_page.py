@@ -54,9 +54,16 @@ consent_file.write_bytes(("\r\n  \r\n" + "\r\n\r\n".join(PARAGRAPHS) + "\r\n\r\n
 expected = consent_file.read_bytes().decode().replace("\r\n", "\n").replace("\r", "\n").strip()
 expected_sha = hashlib.sha256(expected.encode()).hexdigest()
 
+# kiosk.prompts too: an event's booth asks its guests questions (one a line, any script).
+QUESTIONS = ["What do you wish Anna and Jonas for the years ahead?", "Was war euer schönster Moment heute? 🥂"]
+prompts_file = artifacts / "prompts.txt"
+prompts_file.write_text("# the wedding's questions\n" + "\n".join(QUESTIONS) + "\n")
 kiosk = Kiosk(binary, artifacts / "kiosk.log", args=["--seconds", "3", "--countdown", "1"], prefix="recorder-consent-",
               env={"RECORDER_KIOSK_REVIEW_SECONDS": "5", "RECORDER_KIOSK_TRIGGER_KEY": "KeyB",
-                   "RECORDER_KIOSK_CONSENT": str(consent_file), "RECORDER_KIOSK_LANGUAGE": "en"})
+                   "RECORDER_KIOSK_CONSENT": str(consent_file), "RECORDER_KIOSK_LANGUAGE": "en",
+                   "RECORDER_KIOSK_PROMPTS": str(prompts_file), "RECORDER_KIOSK_PROMPT_SECONDS": "4"})
+# The question each size's last recording showed on screen.
+shown_prompt = {}
 work, base = kiosk.work, kiosk.base
 
 # What a guest must never read: the operator's words (as booth_page.py).
@@ -212,6 +219,17 @@ def through_recording(page, size):
     wait_phase(page, "recording", 20)
     given = (status().get("consent") or {}).get("given")
     check(f"{size}: while recording, the kiosk holds the guest's yes", given is True, str(given))
+    # kiosk.prompts: the question stays on screen through the recording, the kiosk's own.
+    on_screen = page.evaluate("(e => e.hidden || getComputedStyle(e).display === 'none' ? null : e.textContent)(document.getElementById('prompt'))")
+    check(f"{size}: the question is on screen while recording, one of the file's", on_screen in QUESTIONS, repr(on_screen))
+    check(f"{size}: it is the question the kiosk records", on_screen == (status().get("prompt") or {}).get("text"), repr(on_screen))
+    box = page.evaluate("(r => [r.left, r.top, r.right, r.bottom])(document.getElementById('prompt').getBoundingClientRect())")
+    rec = page.evaluate("(r => [r.left, r.top, r.right, r.bottom])(document.getElementById('rec').getBoundingClientRect())")
+    vw, vh = page.viewport_size["width"], page.viewport_size["height"]
+    check(f"{size}: the question is inside the screen and clear of the recording badge",
+          box[0] >= 0 and box[2] <= vw and box[1] >= 0 and (box[1] >= rec[3] or box[0] >= rec[2] or box[2] <= rec[0]), f"{box} badge {rec}")
+    page.screenshot(path=str(artifacts / f"{size}-recording-prompt.png"))
+    shown_prompt[size] = on_screen
     wait_phase(page, "review", 60)
     wait_until(page, "document.getElementById('clip').readyState >= 2 && document.getElementById('clip').duration > 0.5", 30000)
     return status()["currentShot"]["id"]
@@ -272,6 +290,8 @@ try:
         # The store: the post records the yes, the text is stored once under its digest.
         meta = json.loads((work / "store" / "posts" / f"{post_id}.json").read_text())
         given = meta.get("consent") or {}
+        check("the stored post records the question its guest answered (prompt)", meta.get("prompt") == shown_prompt[size],
+              f"{meta.get('prompt')!r} vs {shown_prompt[size]!r}")
         check("the stored post records the yes to the file's text (textSha256, language)",
               given.get("textSha256") == expected_sha and given.get("language") == "en", str(given))
         try:

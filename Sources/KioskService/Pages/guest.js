@@ -127,6 +127,10 @@ function render(s) {
   // What was there when the page opened is not this guest's: never reviewed, never played.
   if (knownShot === undefined) knownShot = shot ? shot.id : null;
   $("invite").textContent = t("invite", Math.round(s.shotSeconds));
+  // kiosk.prompts: the question a shot started now would answer (the kiosk's, so the button and the
+  // screen agree), kept through the countdown and the recording.
+  $("prompt").textContent = s.prompt ? s.prompt.text : "";
+  $("prompt").hidden = !s.prompt;
   const phase = document.body.dataset.phase;
   $("notice").textContent = s.disk.low ? t("lowSpace") : "";
   $("notice").style.display = s.disk.low && phase === "attract" ? "block" : "none";

@@ -179,6 +179,14 @@ function postCard(p, hidden = false) {
   caption.className = "caption";
   caption.textContent = p.problem ? p.id + ": " + p.problem : (p.caption || "(no caption)");
   card.appendChild(caption);
+  if (p.prompt && !p.problem) {
+    // The question the guest answered (kiosk.prompts).
+    const prompt = document.createElement("div");
+    prompt.className = "prompt muted";
+    prompt.dir = "auto";
+    prompt.textContent = "Q: " + p.prompt;
+    card.appendChild(prompt);
+  }
   const meta = document.createElement("div");
   meta.className = "muted";
   meta.textContent = p.problem ? "" : p.createdAt.replace("T", " ").replace("Z", " UTC") + " · " +
@@ -200,7 +208,7 @@ function openLightbox(p) {
   const video = $("lightbox-video");
   video.src = "/api/videos/" + encodeURIComponent(p.id) + ".mp4";
   if (p.thumbnailKey) video.poster = "/api/thumbs/" + encodeURIComponent(p.id) + ".jpg"; else video.removeAttribute("poster");
-  $("lightbox-caption").textContent = p.caption || "";
+  $("lightbox-caption").textContent = (p.prompt ? "Q: " + p.prompt + " · " : "") + (p.caption || "");
   $("lightbox").showModal();
   video.play().catch(() => {});
 }
