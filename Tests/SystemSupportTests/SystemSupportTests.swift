@@ -83,9 +83,10 @@ import Testing
         let pool = BlockingWork(name: "test-blocking", threads: 2)
         let release = DispatchSemaphore(value: 0)
         let running = Counter()
-        let busy = (0..<2).map { _ in
-            Task { await pool.run { running.add(); release.wait() } }
-        }
+        // (submitted from here, not from tasks: a busy machine's cooperative threads may all be
+        // held by other tests' blocking waits for longer than this test's deadline)
+        let finished = DispatchSemaphore(value: 0)
+        for _ in 0..<2 { pool.submit { running.add(); release.wait(); finished.signal() } }
         let deadline = ContinuousClock.now + .seconds(60)
         while running.value < 2 {
             guard ContinuousClock.now < deadline else {
@@ -99,7 +100,7 @@ import Testing
         let skipped = Task { await pool.runUnlessCancelled { ran.add() } }
         skipped.cancel()
         for _ in 0..<2 { release.signal() }
-        for task in busy { await task.value }
+        for _ in 0..<2 { await BlockingWork.run { finished.wait() } }
         #expect(await skipped.value == nil)
         #expect(ran.value == 0)
     }
