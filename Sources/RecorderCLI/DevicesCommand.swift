@@ -1,7 +1,9 @@
 import ArgumentParser
 import AudioCapture
 import FoundationEssentials
+import Glibc
 import RecorderCore
+import SystemSupport
 import VideoCapture
 
 /// `recorder devices`: every V4L2 node, what it can capture, and whether this user may open it;
@@ -9,14 +11,30 @@ import VideoCapture
 struct DevicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "List cameras with their formats, sizes and frame rates.")
+        abstract: "List cameras with their formats, sizes and frame rates.",
+        discussion: """
+        --listen SECONDS is the microphone check before an event: every microphone is opened at once and shows a live \
+        level meter while you speak or clap, then each is judged as a take is (ok, silent: nothing above -45 dBFS, \
+        clipping: at full scale for half of it or more). A microphone another program has open is named, with why.
+        """)
 
     @OptionGroup var output: OutputOptions
 
     @Flag(name: .long, help: "Also list nodes that cannot capture (metadata, output, codec nodes) and formats recorder cannot read.")
     var all = false
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Listen to every microphone for this many seconds (1 to 600), with a live level meter, then judge each.",
+                                            valueName: "seconds"),
+            transform: { text in
+                guard let seconds = Double(text), seconds.isFinite, (1...600).contains(seconds) else {
+                    throw ValidationError("--listen takes seconds from 1 to 600 (got '\(text)'). Example: --listen 5.")
+                }
+                return seconds
+            })
+    var listen: Double?
+
     func run() throws {
+        if let listen { return try listenToMicrophones(seconds: listen) }
         let devices = DeviceDiscovery.describeAll().filter { all || $0.isCapture || !$0.canOpen }
         let microphones = AudioDevices.list()
         // A USB camera's microphone is another interface of the same USB device; the first
@@ -50,6 +68,65 @@ struct DevicesCommand: ParsableCommand {
             }
         }
         printMicrophones(microphones, cameraOfMicrophone: cameraOfMicrophone)
+    }
+
+    /// `--listen`: a meter line per microphone, redrawn on a terminal five times a second (else one
+    /// set of lines a second), then each one's verdict; exit 69 when none could be listened to.
+    private func listenToMicrophones(seconds: Double) throws {
+        let microphones = AudioDevices.list()
+        guard !microphones.isEmpty else {
+            throw RecorderError("no microphone found\(AudioDevices.permissionProblem().map { ": \($0)" } ?? ""). Plug one in (a USB camera's own counts) and run recorder devices to see it.",
+                                exitStatus: .unavailable)
+        }
+        let check = MicrophoneCheck(microphones)
+        let live = !output.json && isatty(STDOUT_FILENO) == 1
+        if !output.json {
+            print("listening to \(microphones.count) microphone(s) for \(String(cFormat: "%g", seconds)) s: speak, clap or play something\(live ? "" : " (a line each a second)")")
+        }
+        let end = MonotonicClock.nowMicroseconds() + Int64(seconds * 1_000_000)
+        var drawn = 0, tick = 0
+        while MonotonicClock.nowMicroseconds() < end {
+            usleep(200_000)
+            tick += 1
+            let readings = check.readings()
+            if live {
+                // (up over the lines drawn last time, then each line again)
+                var text = drawn > 0 ? "\u{1B}[\(drawn)A" : ""
+                for reading in readings { text += "\r\u{1B}[2K" + Self.meterLine(reading) + "\n" }
+                print(text, terminator: "")
+                drawn = readings.count
+            } else if !output.json, tick % 5 == 0 {
+                for reading in readings { print(Self.meterLine(reading)) }
+            }
+        }
+        let results = check.finish()
+        if output.json {
+            printJSON(results, answersFailure: check.listening == 0)
+        } else {
+            for reading in results {
+                if let problem = reading.problem {
+                    print("\(reading.name)  \(reading.cardName): not listened to: \(problem)")
+                } else if let verdict = reading.check {
+                    let note = SoundCheck.note(verdict).map { ": \($0.replacing("take", with: "input"))" } ?? ""
+                    print("\(reading.name)  \(reading.cardName): \(verdict.result), loudest \(verdict.loudestDBFS) dBFS\(note)")
+                }
+            }
+        }
+        if check.listening == 0 {
+            let named = results.compactMap { r in r.problem.map { "\(r.name): \($0)" } }.joined(separator: "; ")
+            throw RecorderError("no microphone could be listened to (\(named)). Close the program that has it (a running kiosk: stop it first), or check the permissions (the audio group).",
+                                exitStatus: .unavailable)
+        }
+    }
+
+    /// `hw:CARD=Loopback,DEV=1  [##########··········]  -23.0 dBFS`: 20 cells from -60 to 0 dBFS.
+    static func meterLine(_ reading: MicrophoneCheck.Reading) -> String {
+        guard reading.problem == nil else { return "\(reading.name)  (not listened to: \(reading.problem ?? ""))" }
+        let peak = reading.peakDBFS ?? AudioLevel.silence
+        let cells = max(0, min(20, Int(((peak + 60) / 60 * 20).rounded())))
+        let bar = String(repeating: "#", count: cells) + String(repeating: "·", count: 20 - cells)
+        let value = peak <= AudioLevel.silence ? "  silence" : String(cFormat: "%6.1f dBFS", peak)
+        return "\(reading.name)  [\(bar)]  \(value)\(peak >= SoundCheck.clippedAtDBFS ? "  CLIPPING" : "")"
     }
 
     /// "Microphones:", then one line each: stable name, card name, and the camera it belongs to.

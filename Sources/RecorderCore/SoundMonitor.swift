@@ -11,6 +11,8 @@ final class SoundMonitor: Sendable {
         var source: any AudioSource
         var meter: AudioLevelMeter
         var hold = AudioLevelHold()
+        /// Every window measured since it opened, judged as a take is (`recorder devices --listen`).
+        var check = SoundCheck()
         var closed = false
     }
 
@@ -42,10 +44,18 @@ final class SoundMonitor: Sendable {
         state.withLock { state in
             guard !state.closed else { return nil }
             for chunk in state.source.take(until: MonotonicClock.nowMicroseconds()) {
-                for level in state.meter.levels(of: chunk) { state.hold.add(level) }
+                for level in state.meter.levels(of: chunk) {
+                    state.hold.add(level)
+                    state.check.add(level)
+                }
             }
             return state.hold.held
         }
+    }
+
+    /// What every window since it opened says, judged as a take is: silent, clipping, or ok.
+    func verdict() -> ShotAudio.Check {
+        state.withLock { $0.check.verdict(endedEarly: false) }
     }
 
     /// Stops capturing and lets go of the device (waits for its thread: call off the actor).

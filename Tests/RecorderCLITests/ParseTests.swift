@@ -194,3 +194,27 @@ private func parseMessage<C: ParsableCommand>(_ command: C.Type, _ arguments: [S
         #expect(plain.ignoredOptions(for: ShotRequest(device: "/dev/video0", seconds: 1, capture: CaptureRequest(pixelFormat: .yuyv))).isEmpty)
     }
 }
+
+@Suite struct DevicesListenTests {
+    @Test func listenTakesSecondsFromOneToSixHundred() throws {
+        #expect(try DevicesCommand.parse(["--listen", "5"]).listen == 5)
+        #expect(try DevicesCommand.parse([]).listen == nil)
+        for bad in ["0", "601", "five", "nan", "-3"] {
+            let message = try #require(parseMessage(DevicesCommand.self, ["--listen", bad]), "\(bad)")
+            #expect(message.contains("--listen takes seconds from 1 to 600"), "\(message)")
+        }
+    }
+
+    @Test func theMeterShowsTheLevelFromMinusSixtyToFullScale() {
+        func line(_ peak: Double?, problem: String? = nil) -> String {
+            DevicesCommand.meterLine(MicrophoneCheck.Reading(name: "hw:CARD=Loopback,DEV=1", cardName: "Loopback", peakDBFS: peak,
+                                                             rmsDBFS: nil, check: nil, problem: problem))
+        }
+        #expect(line(-120) == "hw:CARD=Loopback,DEV=1  [····················]    silence")
+        #expect(line(-30) == "hw:CARD=Loopback,DEV=1  [##########··········]   -30.0 dBFS")
+        #expect(line(-90).contains("[····················]"))
+        #expect(line(0) == "hw:CARD=Loopback,DEV=1  [####################]     0.0 dBFS  CLIPPING")
+        #expect(line(nil, problem: "busy").contains("not listened to: busy"))
+    }
+}
+

@@ -183,3 +183,38 @@ if [ $rc -eq 0 ]; then
     grep -q "silent take: nothing louder than -45 dBFS" "$T/silent.err"
   check "silent take: shot.json in the workspace has it too" [ "$(sound_check "$WS/current/shot.json")" = silent ]
 fi
+
+section "the microphone check before an event (devices --listen)"
+# What a verdict of `recorder devices --listen --json` says of one microphone ("None" when absent).
+listen_verdict() { python3 -c '
+import json, sys
+for r in json.load(open(sys.argv[1])):
+    if r["name"] == sys.argv[2]:
+        print((r.get("check") or {}).get("result"), (r.get("check") or {}).get("loudestDBFS"), r.get("problem"))
+        break
+else:
+    print(None)' "$1" "$2"; }
+# Nothing plays into the loopback: the capture side is digital silence, as a muted microphone.
+"$REC" devices --listen 2 --json > "$T/listen-silent.json" 2> "$T/listen-silent.err"; rc=$?
+check "devices --listen 2 with nothing playing exits 0 ($rc: $(tail -c 200 "$T/listen-silent.err"))" [ $rc -eq 0 ]
+check "devices --listen: $MIC heard nothing: silent ($(listen_verdict "$T/listen-silent.json" "$MIC"))" \
+  bash -c '[ "$(cut -d" " -f1 <<< "$1")" = silent ]' _ "$(listen_verdict "$T/listen-silent.json" "$MIC")"
+if [ -n "$RIG" ]; then
+  # The rig's beeps (-6 dBFS, 0.1 s every 2 s) into the cable: heard, and judged ok.
+  "$RIG" -v "$LOOP" -a hw:Loopback,0,0 -r 15 -e 2 > "$T/rig-listen.log" 2>&1 &
+  LISTEN_RIG=$!
+  for _ in $(seq 1 100); do grep -q "^rig: event 0:" "$T/rig-listen.log" && break; kill -0 $LISTEN_RIG 2>/dev/null || break; sleep 0.2; done
+  "$REC" devices --listen 5 > "$T/listen.txt" 2> "$T/listen.err"; rc=$?
+  "$REC" devices --listen 5 --json > "$T/listen.json" 2>> "$T/listen.err"; rc2=$?
+  kill $LISTEN_RIG 2>/dev/null; wait $LISTEN_RIG 2>/dev/null
+  sed 's/^/  /' "$T/listen.txt" | tail -6
+  check "devices --listen 5 with the rig's beeps exits 0 ($rc, $rc2: $(tail -c 200 "$T/listen.err"))" [ $rc -eq 0 ] && [ $rc2 -eq 0 ]
+  check "devices --listen: $MIC heard the beeps: ok, loudest near -6 dBFS ($(listen_verdict "$T/listen.json" "$MIC"))" python3 -c '
+import sys
+result, loudest = sys.argv[1].split()[:2]
+sys.exit(0 if result == "ok" and -12 <= float(loudest) <= -3 else 1)' "$(listen_verdict "$T/listen.json" "$MIC")"
+  check "devices --listen (not a terminal): a meter line each second for $MIC" \
+    bash -c '[ "$(grep -c "^$1  \[" "$2")" -ge 3 ]' _ "$MIC" "$T/listen.txt"
+  check "devices --listen: the meter showed a beep ($(grep "^$MIC  \[#" "$T/listen.txt" | head -1))" grep -q "^$MIC  \[#######" "$T/listen.txt"
+  check "devices --listen: the verdict line names the microphone and its loudest level" grep -q "^$MIC  Loopback: ok, loudest -" "$T/listen.txt"
+fi
