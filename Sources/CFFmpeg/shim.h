@@ -34,6 +34,7 @@ static const int CFF_AV_CODEC_FLAG_GLOBAL_HEADER = AV_CODEC_FLAG_GLOBAL_HEADER;
 static const int CFF_AV_PKT_FLAG_KEY = AV_PKT_FLAG_KEY;
 static const int CFF_AVIO_FLAG_WRITE = AVIO_FLAG_WRITE;
 static const int CFF_SWS_BILINEAR = SWS_BILINEAR;
+static const int CFF_SWS_BICUBIC = SWS_BICUBIC;
 static const int CFF_AV_CODEC_FLAG_QSCALE = AV_CODEC_FLAG_QSCALE;
 static const int CFF_FF_QP2LAMBDA = FF_QP2LAMBDA;
 
@@ -156,6 +157,12 @@ static inline int cff_av_find_best_stream(AVFormatContext *context, enum AVMedia
 static inline struct SwsContext *cff_sws_getCachedContext(struct SwsContext *context, int srcW, int srcH, enum AVPixelFormat srcFormat, int dstW, int dstH, enum AVPixelFormat dstFormat, int flags, SwsFilter *srcFilter, SwsFilter *dstFilter, const double *param) { return CFF_FN(CFF_SWSCALE, sws_getCachedContext)(context, srcW, srcH, srcFormat, dstW, dstH, dstFormat, flags, srcFilter, dstFilter, param); }
 static inline int cff_sws_scale(struct SwsContext *context, const uint8_t *const source[], const int sourceStride[], int sliceY, int sliceH, uint8_t *const destination[], const int destinationStride[]) { return CFF_FN(CFF_SWSCALE, sws_scale)(context, source, sourceStride, sliceY, sliceH, destination, destinationStride); }
 static inline void cff_sws_freeContext(struct SwsContext *context) { CFF_FN(CFF_SWSCALE, sws_freeContext)(context); }
+/// Makes `context` write full-range YUV (JPEG's), keeping its other colour details.
+static inline void cff_sws_set_full_range_output(struct SwsContext *context) {
+    int *inverse, *table, srcRange, dstRange, brightness, contrast, saturation;
+    if (CFF_FN(CFF_SWSCALE, sws_getColorspaceDetails)(context, &inverse, &srcRange, &table, &dstRange, &brightness, &contrast, &saturation) < 0) return;
+    CFF_FN(CFF_SWSCALE, sws_setColorspaceDetails)(context, inverse, srcRange, table, 1, brightness, contrast, saturation);
+}
 
 // libswresample
 static inline int cff_swr_alloc_set_opts2(struct SwrContext **context, const AVChannelLayout *outLayout, enum AVSampleFormat outFormat, int outRate, const AVChannelLayout *inLayout, enum AVSampleFormat inFormat, int inRate) { return CFF_FN(CFF_SWRESAMPLE, swr_alloc_set_opts2)(context, outLayout, outFormat, outRate, inLayout, inFormat, inRate, 0, NULL); }

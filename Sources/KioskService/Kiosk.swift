@@ -41,7 +41,7 @@ package final class Kiosk: Sendable {
     let closing = Atomic<Bool>(false)
     /// Signalled once the camera's presence was first checked (READY=1 waits for it).
     let cameraReady = Signal()
-    private let snapshots = SnapshotEncoder()
+    private let snapshots: SnapshotEncoder
     /// What changed, in order; `publishEvents` sends each to the event-stream clients.
     let announce: Announcements
     /// `kiosk.on_state`, when set.
@@ -65,6 +65,7 @@ package final class Kiosk: Sendable {
         self.loginThrottle = loginThrottle
         self.configuration = configuration
         limits = KioskLimits(settings)
+        snapshots = SnapshotEncoder(overlay: settings.shot.encoder.overlay)
         consent = settings.consent.map(ConsentGate.init)
         prompts = settings.prompts.map { PromptDeck($0, seconds: settings.promptSeconds) }
         localRetention = try LocalRetention(configuration)

@@ -14,18 +14,25 @@ final class SnapshotEncoder: Sendable {
         var last: (serial: UInt64, jpeg: [UInt8])?
     }
     private let state = Mutex(State())
+    /// The branding frame (`shoot.overlay`): on the live mirror too, so a guest sees the frame
+    /// their video will have.
+    private let overlay: PictureOverlay?
+
+    init(overlay: PictureOverlay? = nil) {
+        self.overlay = overlay
+    }
 
     func jpeg(of picture: PreviewTap.Picture) async throws(MediaError) -> [UInt8] {
         try await BlockingWork.run { () throws(MediaError) in
-            try self.state.withLock { state throws(MediaError) in try Self.encode(picture, &state).get() }
+            try self.state.withLock { state throws(MediaError) in try Self.encode(picture, overlay: self.overlay, &state).get() }
         }
     }
 
-    private static func encode(_ picture: PreviewTap.Picture, _ state: inout State) -> Result<[UInt8], MediaError> {
+    private static func encode(_ picture: PreviewTap.Picture, overlay: PictureOverlay?, _ state: inout State) -> Result<[UInt8], MediaError> {
         if let last = state.last, last.serial == picture.serial { return .success(last.jpeg) }
         do {
             let encoder: JPEGSnapshot
-            if let existing = state.encoder { encoder = existing } else { encoder = try JPEGSnapshot(maximumWidth: 640) }
+            if let existing = state.encoder { encoder = existing } else { encoder = try JPEGSnapshot(maximumWidth: 640, overlay: overlay) }
             state.encoder = encoder
             let jpeg = try picture.bytes.withUnsafeBytes { raw in try encoder.jpeg(of: raw, format: picture.format) }
             state.last = (picture.serial, jpeg)

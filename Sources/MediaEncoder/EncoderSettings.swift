@@ -12,9 +12,12 @@ package struct EncoderSettings: Sendable, Hashable {
     package var keyframeIntervalSeconds: Double = 1
     /// AAC bits per second; nil: 128 kb/s for stereo, 96 kb/s for mono.
     package var audioBitRate: Int?
+    /// A branding frame blended onto every picture (`--overlay`, `shoot.overlay`).
+    package var overlay: PictureOverlay? = nil
 
     package init(preset: String = "veryfast", crf: Int = 23, bitrateKbps: Int? = nil, keyframeIntervalSeconds: Double = 1,
-                 audioBitRate: Int? = nil) {
+                 audioBitRate: Int? = nil, overlay: PictureOverlay? = nil) {
+        self.overlay = overlay
         self.audioBitRate = audioBitRate
         self.preset = preset
         self.crf = crf

@@ -15,7 +15,11 @@ package final class JPEGSnapshot {
     private var picture: UnsafeMutablePointer<AVFrame>?
     private let packet: UnsafeMutablePointer<AVPacket>
 
-    package init(maximumWidth: Int = 640) throws(MediaError) {
+    /// A branding frame blended onto every picture (the kiosk's live mirror shows what the recording will).
+    private let overlay: PictureOverlay?
+
+    package init(maximumWidth: Int = 640, overlay: PictureOverlay? = nil) throws(MediaError) {
+        self.overlay = overlay
         try FFmpegLibraries.load()
         guard let packet = cff_av_packet_alloc() else { throw MediaError(.failed, operation: "av_packet_alloc") }
         self.packet = packet
@@ -34,7 +38,7 @@ package final class JPEGSnapshot {
         // A camera's own JPEG that fits goes out as it is, with no decode and no encode, when a
         // browser can show it alone: UVC cameras often leave the Huffman tables (DHT) out of their
         // frames, and such a frame is decoded and encoded again below.
-        if format.pixelFormat == .mjpeg || format.pixelFormat == .jpeg, format.width <= maximumWidth, Self.hasHuffmanTables(bytes) {
+        if overlay == nil, format.pixelFormat == .mjpeg || format.pixelFormat == .jpeg, format.width <= maximumWidth, Self.hasHuffmanTables(bytes) {
             return Array(bytes)
         }
         let (width, height) = outputSize(format.width, format.height)
@@ -56,6 +60,8 @@ package final class JPEGSnapshot {
             try converter.convert(planes: planes.data, linesize: planes.linesize, format: format.pixelFormat.avPixelFormat,
                                   width: Int32(format.width), height: Int32(format.height), into: output)
         }
+        // (the JPEG's YUV is full range)
+        if let overlay { PictureOverlay.blend(try overlay.rendered(width: width, height: height, fullRange: true), into: output) }
         return try encode(output)
     }
 

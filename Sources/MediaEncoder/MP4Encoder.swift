@@ -50,6 +50,8 @@ package final class MP4Encoder {
     private let decoder: MJPEGDecoder?
     private let copyPacket: OwnedPacket
     private let audio: AACEncoder?
+    /// The branding frame at this recording's size, blended onto each picture before encoding.
+    private let overlay: PictureOverlay.Rendered?
     /// Sound not yet encoded: it waits for the picture to catch up (and for the first picture,
     /// which sets the origin), so nothing is written past the picture's end.
     private var pendingAudio: [AudioChunk] = []
@@ -83,11 +85,17 @@ package final class MP4Encoder {
         audio = try audioFormat.map { format throws(MediaError) in try AACEncoder(input: format, bitRate: settings.audioBitRate) }
         if let audio { try writer.addAudio(from: audio.codecContext) }
         if input.pixelFormat == .h264 {
+            if settings.overlay != nil {
+                throw MediaError(.badInput, operation: "configure encoder",
+                                 detail: "the camera's H.264 is recorded as it comes, so no frame can be put on its pictures. Ask the camera for another format (--format mjpeg or yuyv), or leave the overlay out.")
+            }
+            overlay = nil
             pipeline = nil
             converter = nil
             decoder = nil
             return
         }
+        overlay = try settings.overlay?.rendered(width: input.width, height: input.height)
         let encoder = try H264Encoder(width: input.width, height: input.height, frameRate: input.frameRate.value,
                                       timeBase: timeBase, settings: settings, globalHeader: writer.wantsGlobalHeader)
         summary.encoder = encoder.name
@@ -112,7 +120,12 @@ package final class MP4Encoder {
         let pts = nextPts(frame.timestampMicroseconds)
         if let pipeline {
             try pipeline.throwIfFailed()
-            guard try pipeline.encode(fill: { picture throws(MediaError) in try fill(picture, from: frame) ? pts : nil }) else {
+            let overlay = self.overlay
+            guard try pipeline.encode(fill: { picture throws(MediaError) in
+                guard try fill(picture, from: frame) else { return nil }
+                if let overlay { PictureOverlay.blend(overlay, into: picture) }
+                return pts
+            }) else {
                 summary.framesDropped += 1
                 return
             }
@@ -141,6 +154,7 @@ package final class MP4Encoder {
             try MediaError.check(cff_av_frame_make_writable(picture), "av_frame_make_writable")
             stamp = try source.readFrame(into: PlanarPicture(picture), stop: stop)
             guard let stamp, admit(stamp), account(stamp, damaged: false) else { return nil }
+            if let overlay { PictureOverlay.blend(overlay, into: picture) }
             return nextPts(stamp.timestampMicroseconds)
         }
         if queued, let stamp {

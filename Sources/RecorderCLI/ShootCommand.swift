@@ -61,6 +61,11 @@ struct ShootCommand: AsyncParsableCommand {
             completion: .list(EncoderSettings.presets))
     var preset: String?
 
+    @Option(name: .long, help: ArgumentHelp("A branding frame: a PNG with transparency, scaled to the shot (aspect kept) and blended onto every picture (shoot.overlay).",
+                                            valueName: "frame.png"),
+            completion: .file(extensions: ["png"]))
+    var overlay: String?
+
     @Option(name: .long, parsing: .unconditional,
             help: ArgumentHelp("x264 constant rate factor, 0-51, lower is better (shoot.crf, default 23).", valueName: "crf"),
             transform: WholeNumber.crf)
@@ -133,6 +138,7 @@ struct ShootCommand: AsyncParsableCommand {
         if let preset { request.encoder.preset = preset }
         if let crf { request.encoder.crf = crf }
         if let bitrate { request.encoder.bitrateKbps = bitrate }
+        if let overlay { request.encoder.overlay = try ShotRequest.overlay(overlay, origin: "--overlay %@") }
         if let minimumSeconds { request.minimumSeconds = minimumSeconds.value }
         if let audio { request.audio = AudioChoice(audio) }
         request.stallTimeout = stallTimeout.value

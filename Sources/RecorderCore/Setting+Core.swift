@@ -47,6 +47,8 @@ extension Setting {
                 "camera pixel format of `recorder shoot` and of kiosk shots (--format)"),
         Setting("shoot.preset", .choice(EncoderSettings.presets), default: "veryfast",
                 "x264 preset of `recorder shoot` and of kiosk shots (--preset)"),
+        Setting("shoot.overlay", default: "",
+                "a branding frame: the full path of a PNG with alpha, scaled to the shot (aspect kept, centred) and blended onto every picture of every shot, the kiosk's too (--overlay); empty for none"),
         Setting("shoot.crf", .number(0...51, integer: true), default: "23",
                 "x264 constant rate factor of `recorder shoot` and of kiosk shots (--crf): lower is better and larger"),
         Setting("shoot.bitrate", .number(50...200_000, integer: true), defaultNote: "none: constant quality (shoot.crf)",

@@ -1,4 +1,5 @@
-import MediaEncoder
+import Glibc
+package import MediaEncoder
 import VideoCapture
 
 extension ShotRequest {
@@ -16,8 +17,28 @@ extension ShotRequest {
                                     frameRate: rate.map { FrameRate(Int(($0 * 1000).rounded()), 1000).reduced }),
             encoder: EncoderSettings(preset: configuration.text("shoot.preset") ?? "veryfast", crf: Int(try configuration.number("shoot.crf")),
                                      bitrateKbps: try configuration.optionalNumber("shoot.bitrate").map { Int($0) },
-                                     audioBitRate: try configuration.optionalNumber("audio.bitrate_kbps").map { Int($0) * 1000 }),
+                                     audioBitRate: try configuration.optionalNumber("audio.bitrate_kbps").map { Int($0) * 1000 },
+                                     overlay: try overlay(configuration.text("shoot.overlay"), origin: "shoot.overlay = %@ (from \(configuration.origin("shoot.overlay")))")),
             minimumSeconds: try configuration.number("shoot.min_seconds"),
             audio: AudioChoice(configuration.text("audio.device") ?? "auto"))
+    }
+
+    /// The branding frame at `path` (nil or empty: none), read and decoded now, before anything is
+    /// recorded: a missing or unreadable file is 66, one that is not a PNG or does not decode 65,
+    /// each named (`origin`, with %@ for the path) with what to do.
+    package static func overlay(_ path: String?, origin: String) throws(RecorderError) -> PictureOverlay? {
+        guard let path, !path.isEmpty else { return nil }
+        let named = origin.replacing("%@", with: path)
+        guard access(path, F_OK) == 0 else {
+            throw RecorderError("\(named): there is no such file. Give the full path of a PNG with transparency (a branding frame), or leave it out.",
+                                exitStatus: .noInput)
+        }
+        do {
+            return try PictureOverlay(path: path)
+        } catch {
+            let unreadable = error.operation == "open" || error.operation == "read"
+            throw RecorderError("\(named) cannot be used: \(error.detail). \(unreadable ? "Make it readable by this user." : "Give a PNG (export it from your design tool as PNG with transparency).")",
+                                exitStatus: unreadable ? .noInput : (error.kind == .badInput ? .dataError : .software))
+        }
     }
 }

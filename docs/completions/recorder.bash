@@ -188,7 +188,7 @@ _recorder_shoot() {
     repeating_flags=()
     non_repeating_flags=(--quiet -q --verbose -v --json --version -h --help)
     repeating_options=(--set)
-    non_repeating_options=(-t --seconds --device -d --audio --size -s -r --fps --format --bitrate --preset --crf --stall-timeout --min-seconds --config --workspace)
+    non_repeating_options=(-t --seconds --device -d --audio --size -s -r --fps --format --bitrate --preset --overlay --crf --stall-timeout --min-seconds --config --workspace)
     __recorder_offer_flags_options 0
 
     # Offer option value completions
@@ -219,6 +219,10 @@ _recorder_shoot() {
         ;;
     '--preset')
         __recorder_add_completions -W 'ultrafast'$'\n''superfast'$'\n''veryfast'$'\n''faster'$'\n''fast'$'\n''medium'$'\n''slow'$'\n''slower'$'\n''veryslow'
+        return
+        ;;
+    '--overlay')
+        __recorder_add_completions -o plusdirs -fX '!*.@(png)'
         return
         ;;
     '--crf')
@@ -679,8 +683,15 @@ _recorder_devices() {
     repeating_flags=()
     non_repeating_flags=(--json --all --version -h --help)
     repeating_options=()
-    non_repeating_options=()
+    non_repeating_options=(--listen)
     __recorder_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--listen')
+        return
+        ;;
+    esac
 }
 
 _recorder_kiosk() {

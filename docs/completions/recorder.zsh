@@ -89,6 +89,7 @@ _recorder_shoot() {
         '--format[Camera pixel format (shoot.format)\: auto (cheapest for the CPU), yuyv, uyvy, nv12, yu12, rgb24, grey, mjpeg, h264, ...]:format:{__recorder_complete "${___format[@]}"}'
         '--bitrate[Average bitrate in kbit/s, 50-200000 (shoot.bitrate; default\: constant quality, --crf).]:kbps:'
         '--preset[x264 preset (shoot.preset)\: ultrafast ... veryslow (default veryfast).]:preset:{__recorder_complete "${___preset[@]}"}'
+        '--overlay[A branding frame\: a PNG with transparency, scaled to the shot (aspect kept) and blended onto every picture (shoot.overlay).]:frame.png:_files -g '\''*.png'\'''
         '--crf[x264 constant rate factor, 0-51, lower is better (shoot.crf, default 23).]:crf:'
         '--stall-timeout[Seconds without a frame before the camera counts as stalled (more than 0, at most 600; default 5).]:seconds:'
         '--min-seconds[A shot stopped early (Ctrl-C) with less than this is discarded and the previous shot kept (shoot.min_seconds, 0-600, default 1).]:seconds:'
@@ -390,6 +391,7 @@ _recorder_devices() {
     local -ar arg_specs=(
         '--json[Print the result as JSON on standard output.]'
         '--all[Also list nodes that cannot capture (metadata, output, codec nodes) and formats recorder cannot read.]'
+        '--listen[Listen to every microphone for this many seconds (1 to 600), with a live level meter, then judge each.]:seconds:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

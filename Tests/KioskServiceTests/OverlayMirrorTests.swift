@@ -1,0 +1,59 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+@testable import RecorderCore
+import Testing
+@testable import KioskService
+
+/// `shoot.overlay` at the kiosk: the live mirror shows the frame the guest's video will have, and
+/// the kiosk's shots carry it (both read back by ffmpeg, pixel by pixel).
+@Suite struct OverlayMirrorTests {
+    static func ffmpeg(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-v", "error", "-y"] + arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// The RGB at (x, y) of the first picture of `file` (a JPEG or an MP4), as ffmpeg decodes it.
+    static func pixel(_ file: String, _ x: Int, _ y: Int, width: Int) throws -> [Int] {
+        let raw = file + ".rgb"
+        #expect(try ffmpeg(["-i", file, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", raw]) == 0)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let at = (y * width + x) * 3
+        return at + 2 < bytes.count ? [Int(bytes[at]), Int(bytes[at + 1]), Int(bytes[at + 2])] : []
+    }
+
+    static func red(_ rgb: [Int]) -> Bool { rgb.count == 3 && rgb[0] > 180 && rgb[1] < 70 && rgb[2] < 70 }
+
+    @Test func theMirrorAndTheShotsCarryTheFrame() async throws {
+        let png = NSTemporaryDirectory() + "recorder-frame-\(UUID().uuidString).png"
+        defer { try? FileManager.default.removeItem(atPath: png) }
+        // A red border (an eighth of each side), clear inside: made by ffmpeg, not by us.
+        #expect(try Self.ffmpeg(["-f", "lavfi", "-i", "nullsrc=s=320x180", "-frames:v", "1", "-vf",
+                                 "format=rgba,geq=r='230':g='20':b='20':a='if(lt(X,40)+gt(X,279)+lt(Y,22)+gt(Y,157),255,0)'", png]) == 0)
+        let fixture = try KioskFixture(seconds: 1, more: ["shoot.overlay": png, "shoot.size": "640x360"])
+        defer { fixture.remove() }
+        await fixture.start()
+        try await fixture.application().test(.router) { client in
+            let jpeg = try await client.execute(uri: "/api/preview.jpg", method: .get) { response in
+                #expect(response.status == .ok)
+                return Data(response.body.readableBytesView)
+            }
+            let mirror = fixture.directory + "/mirror.jpg"
+            try jpeg.write(to: URL(fileURLWithPath: mirror))
+            // The preview is 640x360: the border is red, the middle the camera's.
+            #expect(Self.red(try Self.pixel(mirror, 20, 180, width: 640)), "the mirror's left border")
+            #expect(Self.red(try Self.pixel(mirror, 320, 350, width: 640)), "the mirror's bottom border")
+            #expect(!Self.red(try Self.pixel(mirror, 320, 180, width: 640)), "the mirror's middle is the camera's")
+        }
+        _ = try await fixture.kiosk.manager.shoot(fixture.kiosk.settings.shotRequest())
+        let video = try #require(fixture.kiosk.manager.workspace.currentShot()).videoPath
+        #expect(Self.red(try Self.pixel(video, 20, 180, width: 640)), "the shot's left border")
+        #expect(!Self.red(try Self.pixel(video, 320, 180, width: 640)), "the shot's middle is the camera's")
+    }
+}
