@@ -234,25 +234,36 @@ package struct KioskSettings: Sendable {
         }
     }
 
-    /// The kiosk's shot: its length and camera, everything else at the defaults.
-    /// `kiosk.prompts`: empty, or a UTF-8 file of questions, one a line.
-    static func readPrompts(_ configuration: RecorderConfiguration) throws(RecorderError) -> Prompts? {
-        let setting = configuration.text("kiosk.prompts") ?? ""
-        guard !setting.isEmpty, setting != "none", setting != "off" else { return nil }
-        let origin = "kiosk.prompts = \(setting) (from \(configuration.origin("kiosk.prompts")))"
+    /// A setting that names a text file the guests read (`kiosk.prompts`, `kiosk.consent`): nil when
+    /// it is empty or one of `offWords`; else the file's text and how to name the setting in words
+    /// ("kiosk.consent = PATH (from ...)"). Refused (exit 78) when it is not a full path, cannot be
+    /// read, or is larger than `limit` bytes; `what` says what the file holds.
+    static func readGuestText(_ configuration: RecorderConfiguration, key: String, offWords: Set<String>, what: String,
+                              limit: Int) throws(RecorderError) -> (text: String, origin: String)? {
+        let setting = configuration.text(key) ?? ""
+        guard !setting.isEmpty, !offWords.contains(setting) else { return nil }
+        let origin = "\(key) = \(setting) (from \(configuration.origin(key)))"
+        let off = offWords.contains("off") ? "set \(key) = off" : "leave \(key) out"
         guard setting.hasPrefix("/") else {
-            throw RecorderError("\(origin) must be the full path of a text file of questions, one a line, e.g. /etc/recorder/prompts.txt, or empty for none.",
+            throw RecorderError("\(origin) must be the full path of a text file holding \(what), e.g. /etc/recorder/\(key.dropFirst(6)).txt, or \(off).",
                                 exitStatus: .config)
         }
         guard let data = FileManager.default.contents(atPath: setting) else {
-            throw RecorderError("\(origin) \(access(setting, F_OK) == 0 ? "is not readable by the kiosk's user" : "does not exist"). Create it (UTF-8 text, one question a line), make it readable by the kiosk, or leave kiosk.prompts out.",
+            throw RecorderError("\(origin) \(access(setting, F_OK) == 0 ? "is not readable by the kiosk's user" : "does not exist"). Create it (UTF-8 text: \(what)), make it readable by the kiosk, or \(off).",
                                 exitStatus: .config)
         }
-        guard data.count <= 256 * 1024 else {
-            throw RecorderError("\(origin) is \(data.count) bytes: a file of questions, one a line, is a few kilobytes. Is it the right file?", exitStatus: .config)
+        guard data.count <= limit else {
+            throw RecorderError("\(origin) is \(data.count) bytes: \(what) is read on a screen, a few kilobytes at most. Is it the right file?", exitStatus: .config)
         }
+        return (String(decoding: data, as: UTF8.self), origin)
+    }
+
+    /// `kiosk.prompts`: empty, or a UTF-8 file of questions, one a line.
+    static func readPrompts(_ configuration: RecorderConfiguration) throws(RecorderError) -> Prompts? {
+        guard let (text, origin) = try readGuestText(configuration, key: "kiosk.prompts", offWords: ["none", "off"],
+                                                     what: "questions for the guests, one a line", limit: 256 * 1024) else { return nil }
         do {
-            return try Prompts(text: String(decoding: data, as: UTF8.self), origin: origin)
+            return try Prompts(text: text, origin: origin)
         } catch {
             throw RecorderError(error.message, exitStatus: .config)
         }
@@ -260,27 +271,16 @@ package struct KioskSettings: Sendable {
 
     /// `kiosk.consent`: off, or a UTF-8 text file in the guest page's language (`kiosk.language`).
     static func readConsent(_ configuration: RecorderConfiguration, language: String) throws(RecorderError) -> ConsentText? {
-        let setting = configuration.text("kiosk.consent") ?? "off"
-        guard setting != "off", !setting.isEmpty else { return nil }
-        let origin = configuration.origin("kiosk.consent")
-        guard setting.hasPrefix("/") else {
-            throw RecorderError("kiosk.consent = \(setting) (from \(origin)) must be off or the full path of a text file holding what a guest agrees to, e.g. /etc/recorder/consent.txt.",
-                                exitStatus: .config)
-        }
-        guard let data = FileManager.default.contents(atPath: setting) else {
-            throw RecorderError("kiosk.consent = \(setting) (from \(origin)) \(access(setting, F_OK) == 0 ? "is not readable by the kiosk's user" : "does not exist"). Create the file (UTF-8 text, what a guest agrees to before recording), make it readable by the kiosk, or set kiosk.consent = off.",
-                                exitStatus: .config)
-        }
-        guard data.count <= 64 * 1024 else {
-            throw RecorderError("kiosk.consent = \(setting) (from \(origin)) is \(data.count) bytes: a guest reads it on one screen. Shorten it to a few paragraphs.", exitStatus: .config)
-        }
+        guard let (text, origin) = try readGuestText(configuration, key: "kiosk.consent", offWords: ["off"],
+                                                     what: "what a guest agrees to before recording", limit: 64 * 1024) else { return nil }
         do {
-            return try ConsentText(String(decoding: data, as: UTF8.self), language: language)
+            return try ConsentText(text, language: language)
         } catch {
-            throw RecorderError("kiosk.consent = \(setting) (from \(origin)): \(error.message)", exitStatus: .config)
+            throw RecorderError("\(origin): \(error.message)", exitStatus: .config)
         }
     }
 
+    /// The kiosk's shot: its length and camera, everything else at the defaults.
     func shotRequest(seconds: Double? = nil) -> ShotRequest {
         var request = shot
         request.device = device

@@ -184,7 +184,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let cases: [(String, Data?, String)] = [
-            ("relative.txt", nil, "must be off or the full path"),
+            ("relative.txt", nil, "must be the full path of a text file"),
             (directory + "/missing.txt", nil, "does not exist"),
             (directory + "/empty.txt", Data(" \n\n".utf8), "the consent text is empty"),
             (directory + "/bell.txt", Data("ok\u{7}".utf8), "control character U+0007"),
