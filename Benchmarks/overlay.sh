@@ -50,4 +50,4 @@ printf "ratio recorder/ffmpeg with the frame: throughput %.2fx, cpu %.2fx; the f
 python3 -c '
 import json, sys
 s = json.load(open(sys.argv[1]))
-print(f"real time, 1080p30 with the frame for 10 s: {s[\"frames\"]} frames recorded, {s[\"framesDropped\"]} dropped")' "$OUT/overlay-live.json"
+print("real time, 1080p30 with the frame for 10 s: %d frames recorded, %d dropped" % (s["frames"], s["framesDropped"]))' "$OUT/overlay-live.json"
