@@ -5,17 +5,17 @@ package import FoundationEssentials
 /// videos not played for that long. The kiosk's hourly timer and `recorder feed --purge-expired`
 /// purge them. A post still queued for the store is never deleted: it has not arrived anywhere yet.
 package struct LocalRetention: Sendable, Equatable {
-    package var seconds: Double
+    /// The copies' life.
+    package let life: Retention
 
     package init(days: Double) {
-        seconds = days * 86_400
+        life = Retention(days: days)
     }
 
     /// `retention.local_days`; nil when it is 0 or not set.
     package init?(_ configuration: RecorderConfiguration) throws(RecorderError) {
-        let days = try configuration.number("retention.local_days")
-        guard days > 0 else { return nil }
-        self.init(days: days)
+        guard let life = try Retention(configuration, key: "retention.local_days") else { return nil }
+        self.life = life
     }
 
     /// What a purge deleted (or, as a dry run, would delete).
@@ -39,7 +39,7 @@ package struct LocalRetention: Sendable, Equatable {
     /// go (a shot being recorded keeps them for the next purge); the caller holds the current shot
     /// still (the kiosk: `CameraManager.holdingCurrentShot`).
     package func purge(workspace: ShotWorkspace, outbox: Outbox, cache: VideoCache?, now: Date = Date(), dryRun: Bool) -> Report {
-        let cutoff = now.addingTimeInterval(-seconds)
+        let cutoff = life.cutoff(at: now)
         var report = Report(cutoff: RFC3339.string(cutoff), dryRun: dryRun)
         let old = ([workspace.currentShot()].compactMap { $0 } + workspace.keptShots()).filter { $0.createdAt < cutoff }
         if !old.isEmpty {

@@ -10,9 +10,10 @@ package struct Retention: Sendable, Equatable {
         seconds = days * 86_400
     }
 
-    /// `retention.days`; nil when it is 0 or not set (posts are kept until deleted).
-    package init?(_ configuration: RecorderConfiguration) throws(RecorderError) {
-        let days = try configuration.number("retention.days")
+    /// `retention.days` (or another key of days: `retention.local_days`); nil when it is 0 or not
+    /// set (kept until deleted).
+    package init?(_ configuration: RecorderConfiguration, key: String = "retention.days") throws(RecorderError) {
+        let days = try configuration.number(key)
         guard days > 0 else { return nil }
         self.init(days: days)
     }
