@@ -11,7 +11,7 @@ final class PromptDeck: Sendable {
     private struct State {
         var index: Int
         var shownSince: ContinuousClock.Instant
-        /// nil: moving; `.distantFuture`-like `held` while a shot is under way; a time: held until then.
+        /// Held until then after a shot (the review); nil: moving, unless `heldForShot`.
         var heldUntil: ContinuousClock.Instant?
         var heldForShot = false
     }

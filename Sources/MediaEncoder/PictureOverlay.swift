@@ -74,9 +74,7 @@ package final class PictureOverlay: Sendable, Hashable {
                                                    frame.pointee.width, frame.pointee.height, AV_PIX_FMT_RGBA, CFF_SWS_BILINEAR, nil, nil, nil)
             guard let context else { return -1 }
             defer { cff_sws_freeContext(context) }
-            let d = frame.pointee.data, l = frame.pointee.linesize
-            let planes: [UnsafePointer<UInt8>?] = [d.0, d.1, d.2, d.3].map { $0.map { UnsafePointer($0) } }
-            let strides: [Int32] = [l.0, l.1, l.2, l.3]
+            let (planes, strides) = PixelConverter.planes(of: frame)
             var dst: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress, nil, nil, nil]
             var dstStride: [Int32] = [Int32(width * 4), 0, 0, 0]
             return cff_sws_scale(context, planes, strides, 0, frame.pointee.height, &dst, &dstStride)
@@ -98,8 +96,6 @@ package final class PictureOverlay: Sendable, Hashable {
         let y: [UInt8], u: [UInt8], v: [UInt8], alpha: [UInt8], chromaAlpha: [UInt8]
         /// Per luma row, [start, end) pairs of columns to blend; per chroma row, the same.
         let runs: [[Int]], chromaRuns: [[Int]]
-        /// The share of the picture the frame covers (for the notes).
-        let coverage: Double
     }
 
     /// The frame scaled to `width`x`height` (even), aspect kept and centred. `fullRange`: the
@@ -174,10 +170,8 @@ package final class PictureOverlay: Sendable, Hashable {
                 return result
             }
         }
-        let covered = alpha.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }
         return Rendered(width: width, height: height, y: y, u: u, v: v, alpha: alpha, chromaAlpha: chromaAlpha,
-                        runs: runs(alpha, width, height), chromaRuns: runs(chromaAlpha, cw, ch),
-                        coverage: Double(covered) / Double(width * height))
+                        runs: runs(alpha, width, height), chromaRuns: runs(chromaAlpha, cw, ch))
     }
 
     /// Blends `frame` onto the 4:2:0 `picture` (its planes, of `frame`'s size).

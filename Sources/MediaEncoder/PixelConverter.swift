@@ -27,13 +27,17 @@ final class PixelConverter {
         cff_av_frame_free(&f)
     }
 
-    /// Scales a decoded frame, whatever its pixel format and size, into `output`.
-    func convert(_ frame: UnsafeMutablePointer<AVFrame>, into output: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
+    /// A decoded frame's first four planes and their strides, as libswscale takes them.
+    static func planes(of frame: UnsafeMutablePointer<AVFrame>) -> ([UnsafePointer<UInt8>?], [Int32]) {
         // Read the fixed-size C arrays (imported as tuples) element by element: rebinding the
         // memory of a temporary copy is not allowed.
         let d = frame.pointee.data, l = frame.pointee.linesize
-        let planes: [UnsafePointer<UInt8>?] = [d.0, d.1, d.2, d.3].map { $0.map { UnsafePointer($0) } }
-        let strides: [Int32] = [l.0, l.1, l.2, l.3]
+        return ([d.0, d.1, d.2, d.3].map { $0.map { UnsafePointer($0) } }, [l.0, l.1, l.2, l.3])
+    }
+
+    /// Scales a decoded frame, whatever its pixel format and size, into `output`.
+    func convert(_ frame: UnsafeMutablePointer<AVFrame>, into output: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
+        let (planes, strides) = Self.planes(of: frame)
         try convert(planes: planes, linesize: strides, format: AVPixelFormat(frame.pointee.format),
                     width: frame.pointee.width, height: frame.pointee.height, into: output)
     }
