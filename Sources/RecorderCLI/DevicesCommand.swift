@@ -80,37 +80,54 @@ struct DevicesCommand: ParsableCommand {
         }
         let check = MicrophoneCheck(microphones)
         let live = !output.json && isatty(STDOUT_FILENO) == 1
+        // Every line goes straight to the descriptor: a meter read through a pipe (`| tee`) must
+        // arrive as it is drawn, not in one piece at the end.
         if !output.json {
-            print("listening to \(microphones.count) microphone(s) for \(String(cFormat: "%g", seconds)) s: speak, clap or play something\(live ? "" : " (a line each a second)")")
+            Descriptors.printOutput("listening to \(microphones.count) microphone(s) for \(String(cFormat: "%g", seconds)) s: speak, clap or play something\(live ? "" : " (a line each a second)")\n")
         }
-        let end = MonotonicClock.nowMicroseconds() + Int64(seconds * 1_000_000)
-        var drawn = 0, tick = 0
+        let start = MonotonicClock.nowMicroseconds()
+        let end = start + Int64(seconds * 1_000_000)
+        var drawn = 0, lastLine = start
+        // Off a terminal a line stands for a whole second: it shows the loudest half-second in it,
+        // so a short clap between two lines is not missed. Lines follow the clock, not a count of
+        // waits, which a loaded machine stretches.
+        var loudest: [Double?] = microphones.map { _ in nil }
         while MonotonicClock.nowMicroseconds() < end {
             usleep(200_000)
-            tick += 1
-            let readings = check.readings()
+            var readings = check.readings()
             if live {
                 // (up over the lines drawn last time, then each line again)
                 var text = drawn > 0 ? "\u{1B}[\(drawn)A" : ""
                 for reading in readings { text += "\r\u{1B}[2K" + Self.meterLine(reading) + "\n" }
-                print(text, terminator: "")
+                Descriptors.printOutput(text)
                 drawn = readings.count
-            } else if !output.json, tick % 5 == 0 {
-                for reading in readings { print(Self.meterLine(reading)) }
+            } else if !output.json {
+                for (i, reading) in readings.enumerated() {
+                    if let peak = reading.peakDBFS { loudest[i] = max(loudest[i] ?? peak, peak) }
+                }
+                let now = MonotonicClock.nowMicroseconds()
+                if now - lastLine >= 1_000_000 {
+                    lastLine = now
+                    for i in readings.indices { readings[i].peakDBFS = loudest[i] }
+                    Descriptors.printOutput(readings.map { Self.meterLine($0) + "\n" }.joined())
+                    loudest = microphones.map { _ in nil }
+                }
             }
         }
         let results = check.finish()
         if output.json {
             printJSON(results, answersFailure: check.listening == 0)
         } else {
+            var text = ""
             for reading in results {
                 if let problem = reading.problem {
-                    print("\(reading.name)  \(reading.cardName): not listened to: \(problem)")
+                    text += "\(reading.name)  \(reading.cardName): not listened to: \(problem)\n"
                 } else if let verdict = reading.check {
                     let note = SoundCheck.note(verdict).map { ": \($0.replacing("take", with: "input"))" } ?? ""
-                    print("\(reading.name)  \(reading.cardName): \(verdict.result), loudest \(verdict.loudestDBFS) dBFS\(note)")
+                    text += "\(reading.name)  \(reading.cardName): \(verdict.result), loudest \(verdict.loudestDBFS) dBFS\(note)\n"
                 }
             }
+            Descriptors.printOutput(text)
         }
         if check.listening == 0 {
             let named = results.compactMap { r in r.problem.map { "\(r.name): \($0)" } }.joined(separator: "; ")

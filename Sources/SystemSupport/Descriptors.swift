@@ -55,6 +55,13 @@ package enum Descriptors {
     }
 
     /// Writes `text` to standard error, unbuffered (messages interleave with the progress line in order).
+    /// Writes `text` to standard output at once (`print` holds it in stdio's buffer until exit
+    /// when the output is a pipe or a file, so a live line would arrive all at the end).
+    package static func printOutput(_ text: String) {
+        var text = text
+        _ = text.withUTF8 { writeAll(1, UnsafeRawBufferPointer($0)) }
+    }
+
     package static func printError(_ text: String) {
         var text = text
         _ = text.withUTF8 { writeAll(2, UnsafeRawBufferPointer($0)) }
