@@ -6,7 +6,7 @@
 # node and Debian's eslint for the pages' scripts, Info-ZIP's unzip to read exported archives).
 set -euo pipefail
 profile=${1:-run}
-run_pkgs=(pkg-config libv4l-dev libasound2-dev libavcodec-dev libavformat-dev libswscale-dev libswresample-dev libavutil-dev libcurl4-openssl-dev libssl-dev libqrencode-dev)
+run_pkgs=(pkg-config libv4l-dev libasound2-dev libavcodec-dev libavformat-dev libswscale-dev libswresample-dev libavutil-dev libavfilter-dev fonts-dejavu-core libcurl4-openssl-dev libssl-dev libqrencode-dev)
 test_pkgs=(ffmpeg v4l-utils qemu-system-x86 linux-image-amd64 linux-headers-amd64 v4l2loopback-dkms dkms
            busybox-static kmod xz-utils zstd python3 python3-pip python3-venv curl util-linux
            chromium fonts-noto-color-emoji fontconfig debootstrap systemd time bc alsa-utils zbar-tools

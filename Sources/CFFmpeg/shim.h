@@ -18,6 +18,9 @@
 #include <libavutil/opt.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/error.h>
+#include <libavutil/dict.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersink.h>
 #include <errno.h>
 #include <sys/prctl.h>
 #include <dlfcn.h>
@@ -40,7 +43,9 @@ static const int CFF_FF_QP2LAMBDA = FF_QP2LAMBDA;
 
 /// Returns the errno value an AVERROR code carries, or 0 when it is not an errno.
 
-enum { CFF_AVUTIL, CFF_AVCODEC, CFF_AVFORMAT, CFF_SWSCALE, CFF_SWRESAMPLE, CFF_LIBRARY_COUNT };
+enum { CFF_AVUTIL, CFF_AVCODEC, CFF_AVFORMAT, CFF_SWSCALE, CFF_SWRESAMPLE, CFF_LIBRARY_COUNT,
+       // Opened apart (`cff_load_filters`), only by the highlight reel: a shot does not need it.
+       CFF_AVFILTER = CFF_LIBRARY_COUNT, CFF_ALL_LIBRARIES };
 
 /// The soname of each library, from the headers we compiled against (FFmpeg 5.1: 57, 59, 59, 6, 4).
 static inline const char *cff_soname(int library) {
@@ -49,13 +54,14 @@ static inline const char *cff_soname(int library) {
     case CFF_AVCODEC: return "libavcodec.so." AV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR);
     case CFF_AVFORMAT: return "libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR);
     case CFF_SWSCALE: return "libswscale.so." AV_STRINGIFY(LIBSWSCALE_VERSION_MAJOR);
+    case CFF_AVFILTER: return "libavfilter.so." AV_STRINGIFY(LIBAVFILTER_VERSION_MAJOR);
     default: return "libswresample.so." AV_STRINGIFY(LIBSWRESAMPLE_VERSION_MAJOR);
     }
 }
 
 /// Opens `library` once (per translation unit; dlopen counts references); NULL when it cannot.
 static inline void *cff_library(int library) {
-    static void *handles[CFF_LIBRARY_COUNT];
+    static void *handles[CFF_ALL_LIBRARIES];
     void *handle = __atomic_load_n(&handles[library], __ATOMIC_ACQUIRE);
     if (!handle) {
         handle = dlopen(cff_soname(library), RTLD_NOW | RTLD_LOCAL);
@@ -70,6 +76,11 @@ static inline const char *cff_load(void) {
         if (!cff_library(library)) return dlerror();
     }
     return NULL;
+}
+
+/// Opens libavfilter too (after `cff_load`): NULL when it is there, else the loader's reason.
+static inline const char *cff_load_filters(void) {
+    return cff_library(CFF_AVFILTER) ? NULL : dlerror();
 }
 
 /// The address of `name` in `library`. Only reached after `cff_load` succeeded; a symbol missing
@@ -171,6 +182,29 @@ static inline void cff_swr_free(struct SwrContext **context) { CFF_FN(CFF_SWRESA
 static inline int cff_swr_convert(struct SwrContext *context, uint8_t **out, int outCount, const uint8_t **in, int inCount) { return CFF_FN(CFF_SWRESAMPLE, swr_convert)(context, out, outCount, in, inCount); }
 static inline int64_t cff_swr_next_pts(struct SwrContext *context, int64_t pts) { return CFF_FN(CFF_SWRESAMPLE, swr_next_pts)(context, pts); }
 static inline int cff_swr_get_out_samples(struct SwrContext *context, int inSamples) { return CFF_FN(CFF_SWRESAMPLE, swr_get_out_samples)(context, inSamples); }
+
+// libavutil's dictionaries (a filtered frame's metadata)
+static inline AVDictionaryEntry *cff_av_dict_get(const AVDictionary *dictionary, const char *key, const AVDictionaryEntry *previous, int flags) { return CFF_FN(CFF_AVUTIL, av_dict_get)(dictionary, key, previous, flags); }
+
+// libavfilter
+static inline AVFilterGraph *cff_avfilter_graph_alloc(void) { return CFF_FN(CFF_AVFILTER, avfilter_graph_alloc)(); }
+static inline void cff_avfilter_graph_free(AVFilterGraph **graph) { CFF_FN(CFF_AVFILTER, avfilter_graph_free)(graph); }
+/// Parses a whole graph, sources and sinks included (no open inputs or outputs are left).
+static inline int cff_avfilter_graph_parse_closed(AVFilterGraph *graph, const char *description) {
+    AVFilterInOut *inputs = NULL, *outputs = NULL;
+    int code = CFF_FN(CFF_AVFILTER, avfilter_graph_parse2)(graph, description, &inputs, &outputs);
+    if (code >= 0 && (inputs || outputs)) code = AVERROR(EINVAL);
+    CFF_FN(CFF_AVFILTER, avfilter_inout_free)(&inputs);
+    CFF_FN(CFF_AVFILTER, avfilter_inout_free)(&outputs);
+    return code;
+}
+static inline int cff_avfilter_graph_config(AVFilterGraph *graph) { return CFF_FN(CFF_AVFILTER, avfilter_graph_config)(graph, NULL); }
+/// The graph's filter number `index`, and its kind's name ("buffersink", "abuffersink"...).
+static inline AVFilterContext *cff_avfilter_graph_filter(AVFilterGraph *graph, unsigned index) { return index < graph->nb_filters ? graph->filters[index] : NULL; }
+static inline const char *cff_avfilter_kind(const AVFilterContext *filter) { return filter->filter->name; }
+static inline int cff_av_buffersink_get_frame(AVFilterContext *sink, AVFrame *frame) { return CFF_FN(CFF_AVFILTER, av_buffersink_get_frame)(sink, frame); }
+static inline void cff_av_buffersink_set_frame_size(AVFilterContext *sink, unsigned samples) { CFF_FN(CFF_AVFILTER, av_buffersink_set_frame_size)(sink, samples); }
+static inline AVRational cff_av_buffersink_get_time_base(const AVFilterContext *sink) { return CFF_FN(CFF_AVFILTER, av_buffersink_get_time_base)(sink); }
 
 /// Opts the whole process out of transparent huge pages (prctl is variadic). x264 advises its
 /// picture buffers into 2 MiB pages (madvise), which are zeroed and counted in full when touched.

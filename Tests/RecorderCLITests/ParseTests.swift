@@ -218,3 +218,17 @@ private func parseMessage<C: ParsableCommand>(_ command: C.Type, _ arguments: [S
     }
 }
 
+
+@Suite struct ReelParseTests {
+    @Test func aNegativeLoudnessIsAValueAndBadValuesAreNamed() throws {
+        let reel = try ReelCommand.parse(["--since", "2026-11-24", "--loudness", "-23", "--size", "1280x720", "--fps", "25", "--hidden", "yes"])
+        #expect(reel.loudness == -23 && reel.size?.width == 1280 && reel.fps == 25 && reel.hidden == .yes && reel.prompt == nil)
+        #expect(try ReelCommand.parse(["--since", "2026-11-24"]).hidden == .no)
+        let fps = try #require(parseMessage(ReelCommand.self, ["--since", "2026-11-24", "--fps", "-5"]))
+        #expect(fps.contains("from 1 to 60"), "\(fps)")
+        let hidden = try #require(parseMessage(ReelCommand.self, ["--since", "2026-11-24", "--hidden", "maybe"]))
+        #expect(hidden.contains("no") && hidden.contains("yes"), "\(hidden)")
+        let since = try #require(parseMessage(ReelCommand.self, []))
+        #expect(since.contains("--since"), "\(since)")
+    }
+}

@@ -173,13 +173,13 @@ _recorder() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    shoot|post|outbox|feed|fetch|cache|export|devices|kiosk|config|help)
+    shoot|post|outbox|feed|fetch|cache|export|reel|devices|kiosk|config|help)
         # Offer subcommand argument completions
         "_recorder_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'shoot post outbox feed fetch cache export devices kiosk config help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'shoot post outbox feed fetch cache export reel devices kiosk config help' -- "${cur}"))
         ;;
     esac
 }
@@ -647,6 +647,70 @@ _recorder_export() {
         return
         ;;
     '--output'|'-o')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--set')
+        return
+        ;;
+    '--backend')
+        return
+        ;;
+    '--store-dir')
+        return
+        ;;
+    '--endpoint')
+        return
+        ;;
+    '--bucket')
+        return
+        ;;
+    '--region')
+        return
+        ;;
+    '--prefix')
+        return
+        ;;
+    '--outbox')
+        return
+        ;;
+    esac
+}
+
+_recorder_reel() {
+    repeating_flags=()
+    non_repeating_flags=(--quiet -q --create --json --version -h --help)
+    repeating_options=(--set)
+    non_repeating_options=(--since --prompt --hidden --output -o --size --fps --card-seconds --loudness --config --backend --store-dir --endpoint --bucket --region --prefix --outbox)
+    __recorder_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--since')
+        return
+        ;;
+    '--prompt')
+        return
+        ;;
+    '--hidden')
+        __recorder_add_completions -W 'no'$'\n''yes'
+        return
+        ;;
+    '--output'|'-o')
+        return
+        ;;
+    '--size')
+        return
+        ;;
+    '--fps')
+        return
+        ;;
+    '--card-seconds')
+        return
+        ;;
+    '--loudness')
         return
         ;;
     '--config')

@@ -57,6 +57,7 @@ _recorder() {
             'fetch:Download a post'\''s video through the cache and print where it is.'
             'cache:Show or clear the video cache.'
             'export:Copy the posts made since a day into a new directory or ZIP archive for the event'\''s hosts: videos, posters, metadata, consent texts, and a SHA256SUMS.'
+            'reel:Make the event'\''s highlight reel: its posts in one MP4, oldest first, each after a title card, all at one loudness.'
             'devices:List cameras with their formats, sizes and frame rates.'
             'kiosk:Run the kiosk service: a page and an HTTP API to shoot and post, with uploads in the background.'
             'config:Check the configuration, or show every value in effect and where it came from.'
@@ -66,7 +67,7 @@ _recorder() {
         ;;
     arg)
         case "${words[1]}" in
-        shoot|post|outbox|feed|fetch|cache|export|devices|kiosk|config|help)
+        shoot|post|outbox|feed|fetch|cache|export|reel|devices|kiosk|config|help)
             "_recorder_${words[1]}" && ret=0
             ;;
         esac
@@ -366,6 +367,38 @@ _recorder_export() {
     local -ar arg_specs=(
         '--since[Posts made at or after this\: a day (2026-11-24, from midnight UTC) or a time (2026-11-24T18\:00\:00Z).]:day:'
         '(--output -o)'{--output,-o}'[The new directory, or a new archive when it ends in .zip (default\: the directory recorder-export-DAY).]:directory|archive.zip:'
+        '(--quiet -q)'{--quiet,-q}'[No progress lines.]'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_reel() {
+    local -i ret=1
+    local -ar ___hidden=('no' 'yes')
+    local -ar arg_specs=(
+        '--since[Posts made at or after this\: a day (2026-11-24, from midnight UTC) or a time (2026-11-24T18\:00\:00Z).]:day:'
+        '--prompt[Only the answers to this question, as kiosk.prompts has it (case aside).]:question:'
+        '--hidden[Whether posts the operator hid go in too.]:hidden:{__recorder_complete "${___hidden[@]}"}'
+        '(--output -o)'{--output,-o}'[The new file (default\: recorder-reel-DAY.mp4).]:reel.mp4:'
+        '--size[The reel'\''s picture size (default\: the first post'\''s, at most 1920x1080).]:WxH:'
+        '--fps[The reel'\''s frames per second, 1 to 60 (default\: the first post'\''s).]:n:'
+        '--card-seconds[How long each title card shows, 0.5 to 10 seconds.]:seconds:'
+        '--loudness[The loudness every post is brought to, in LUFS\: -16 for phones and laptops, -23 for broadcast.]:LUFS:'
         '(--quiet -q)'{--quiet,-q}'[No progress lines.]'
         '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
