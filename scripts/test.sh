@@ -50,6 +50,7 @@ stage "kiosk pages in a real browser (chromium + Playwright): the operator's, an
 .cache/venv/bin/python Tests/browser/booth_page.py "$RECORDER_BIN"
 .cache/venv/bin/python Tests/browser/consent_page.py "$RECORDER_BIN"
 .cache/venv/bin/python Tests/browser/login_page.py "$RECORDER_BIN"
+.cache/venv/bin/python Tests/browser/reel_page.py "$RECORDER_BIN"
 stage "the kiosk on a hostile network: every route bent every way, an HTTP fuzz, the proxy, a crowd"
 .cache/venv/bin/python Tests/security/routes_fuzz.py "$RECORDER_BIN"
 .cache/venv/bin/python Tests/security/proxy_test.py "$RECORDER_BIN"

@@ -26,6 +26,13 @@ enum AdminRoutes {
         var posts: [FeedEntry]
     }
 
+    struct ReelFields: Decodable {
+        /// A day (2026-11-24, from midnight UTC) or an RFC 3339 time.
+        var since: String?
+        /// Only the answers to this question.
+        var prompt: String?
+    }
+
     static func collection(_ kiosk: Kiosk, table: @escaping @Sendable () -> [KioskRoute]) -> GuardedRoutes {
         let routes = GuardedRoutes()
 
@@ -70,6 +77,41 @@ enum AdminRoutes {
                 try await kiosk.library.delete(id: id)
                 kiosk.logger.notice("post \(id) deleted from the store by the operator")
                 return KioskAPI.encoded(Moderated(id: id, deleted: true))
+            }
+        }
+
+        routes.get("reel", .operator, "the highlight reel: idle, making (the step), done (posts, seconds) or failed (why)") { _, _ in
+            KioskAPI.encoded(kiosk.reels.status)
+        }
+
+        routes.post("reel", .operator, "makes the highlight reel of the posts since a day in the background: {\"since\": \"2026-11-24\", \"prompt\": question}") { request, _ in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                let body = try await JSONBody.read(request, allowed: ["since", "prompt"])
+                let fields = try body.decode(ReelFields.self)
+                let text = fields.since ?? ""
+                guard let since = RFC3339.date(text) ?? (text.count == 10 ? RFC3339.date(text + "T00:00:00Z") : nil) else {
+                    throw APIError.badRequest("give the reel's first day as {\"since\": \"2026-11-24\"} (from midnight UTC) or a time (2026-11-24T18:00:00Z).")
+                }
+                let prompt = fields.prompt?.trimmed()
+                if let prompt, prompt.count > Prompts.maximumLength {
+                    throw APIError.badRequest("a question has at most \(Prompts.maximumLength) characters (kiosk.prompts); this one has \(prompt.count).")
+                }
+                guard kiosk.reels.start(since: since, prompt: prompt?.isEmpty == true ? nil : prompt, kiosk: kiosk) else {
+                    throw APIError(.conflict, "a reel is being made already: wait for it to finish (GET /api/admin/reel shows its step).", exitStatus: .tempFail)
+                }
+                kiosk.logger.notice("highlight reel started by the operator: posts since \(RFC3339.string(since))")
+                return KioskAPI.encoded(kiosk.reels.status, status: .accepted)
+            }
+        }
+
+        routes.get("reel.mp4", .operator, "the latest highlight reel (ranges)") { request, context in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                guard let file = kiosk.reels.file else {
+                    throw APIError(.notFound, "no highlight reel has been made yet: make one first (POST /api/admin/reel).", exitStatus: .noInput)
+                }
+                guard let slot = kiosk.limits.videos.take(context.client) else { throw kiosk.limits.videos.busy() }
+                return try await KioskAPI.serveFile(file, contentType: "video/mp4", request: request, context: context,
+                                                    missing: "the highlight reel was removed meanwhile: make it again.", slot: slot)
             }
         }
 

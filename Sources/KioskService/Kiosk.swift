@@ -56,6 +56,8 @@ package final class Kiosk: Sendable {
     package let consent: ConsentGate?
     /// Wrong tokens per client, for the guard and the login route alike.
     let loginThrottle: LoginThrottle
+    /// The operator's highlight reel: made in the background, the latest kept to play.
+    let reels: ReelMaker
     private let presses: AsyncStream<Void>.Continuation
     private let pressStream: AsyncStream<Void>
 
@@ -86,6 +88,7 @@ package final class Kiosk: Sendable {
             logger.notice("share links point at this machine's loopback address (kiosk.listen = \(settings.host):\(settings.port)): a guest's phone cannot open them. Listen on the network (kiosk.listen = 0.0.0.0:\(settings.port), with kiosk.token_file) or set share.base_url.")
         }
         library = KioskLibrary(store: backend, cache: VideoCache(settings: try configuration.videoCacheSettings()), share: share)
+        reels = ReelMaker(cacheDirectory: library.cache.settings.directory)
         // A shot cut off by a crash or power cut becomes the current shot again, to post or replace.
         for note in settings.workspace.recoverInterrupted().notes { logger.notice("\(note)") }
         enqueuer = PostEnqueuer(workspace: settings.workspace, outbox: outbox, configuration: configuration)

@@ -94,7 +94,7 @@ package struct HighlightReel {
         }
         guard let first = ready.first else {
             let why = report.skipped.isEmpty ? "" : " (\(report.skipped.count) could not be read: \(Self.named(report.skipped)))"
-            throw RecorderError("no post made since \(report.since)\(options.prompt.map { " answering \"\($0)\"" } ?? "") can go into a reel\(why). Pick an earlier --since\(options.prompt == nil ? "" : ", or another --prompt").",
+            throw RecorderError("no post made since \(report.since)\(options.prompt.map { " answering \"\($0)\"" } ?? "") can go into a reel\(why): choose an earlier first day (--since)\(options.prompt == nil ? "" : ", or another question (--prompt)").",
                                 exitStatus: .noInput)
         }
         var format = ReelWriter.Format(width: options.size?.width ?? min(first.metadata.width, 1920) & ~1,

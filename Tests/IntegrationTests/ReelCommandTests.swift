@@ -190,10 +190,10 @@ import Testing
         // Nothing to put in: said, with what to change, and no file made.
         let tomorrow = String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)).prefix(10))
         let none = try box.recorder(["reel", "--since", tomorrow, "-o", "\(box.root)/none.mp4"])
-        #expect(none.status == 66 && none.stderr.contains("earlier --since"), "\(none.stderr)")
+        #expect(none.status == 66 && none.stderr.contains("an earlier first day"), "\(none.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "\(box.root)/none.mp4"))
         let unanswered = try box.recorder(["reel", "--since", today, "--prompt", "Nobody was asked this", "-o", "\(box.root)/none.mp4"])
-        #expect(unanswered.status == 66 && unanswered.stderr.contains("another --prompt"), "\(unanswered.stderr)")
+        #expect(unanswered.status == 66 && unanswered.stderr.contains("another question"), "\(unanswered.stderr)")
         let tooLoud = try box.recorder(["reel", "--since", today, "--loudness", "-2", "-o", "\(box.root)/none.mp4"])
         #expect(tooLoud.status == 64 && tooLoud.stderr.contains("-40 to -5"), "\(tooLoud.stderr)")
         let badHidden = try box.recorder(["reel", "--since", today, "--hidden", "maybe"])

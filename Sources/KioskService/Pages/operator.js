@@ -312,11 +312,41 @@ function loadOverview() {
 }
 setInterval(loadOverview, 10000);
 
+// The highlight reel: made by the kiosk in the background (its step read every second until it
+// is done), then played here and downloaded from /api/admin/reel.mp4.
+let reelTimer = null, shownReel = null;
+function showReel(r) {
+  document.body.dataset.reel = r.state;
+  const text = $("reel-status"), latest = r.latest;
+  const made = latest ? "Reel ready" + (latest.posts == null ? "" : ": " + latest.posts + " post(s), " + (Math.round(latest.seconds * 10) / 10) + " s") + "." : "";
+  if (r.state === "making") text.textContent = "Making the reel… " + (r.step || "");
+  else if (r.state === "failed") text.textContent = "The reel was not made: " + r.error + (latest ? " The last one is still here." : "");
+  else if (r.state === "done") {
+    text.textContent = made + (r.skipped ? " Left out: " + Object.entries(r.skipped).map(([id, why]) => id + " (" + why + ")").join("; ") : "");
+  } else text.textContent = latest ? made : "No reel yet.";
+  $("reel-make").disabled = r.state === "making";
+  $("reel-video").classList.toggle("off", !latest);
+  $("reel-download").classList.toggle("off", !latest);
+  // (a new reel under the same address: the query makes the browser fetch it again)
+  if (latest && shownReel !== (latest.madeAt || "")) {
+    shownReel = latest.madeAt || "";
+    $("reel-video").src = "/api/admin/reel.mp4?made=" + encodeURIComponent(shownReel);
+  }
+  clearTimeout(reelTimer);
+  if (r.state === "making") reelTimer = setTimeout(loadReel, 1000);
+}
+function loadReel() { return api("/api/admin/reel").then(showReel).catch(() => {}); }
+$("reel-since").value = new Date().toISOString().slice(0, 10);
+$("reel-make").onclick = () => postJSON("/api/admin/reel", { since: $("reel-since").value, prompt: $("reel-prompt").value })
+  .then((r) => { banner(""); showReel(r); })
+  .catch((e) => banner("The reel cannot be made: " + e.message, true));
+
 const reconnect = followEvents(render, refreshStatus);
 // What the browser tests reach into (a module's names are its own).
 window.kioskPage = { postJSON, status: () => status, render };
 loadGallery(true);
 loadHidden();
+loadReel();
 // The sound meter: the peak of the last half second, -60 to 0 dBFS.
 function showLevel(peak) {
   $("sound-meter").value = peak == null ? -60 : Math.max(-60, Math.min(0, peak));

@@ -1,0 +1,129 @@
+import FoundationEssentials
+import Glibc
+import Logging
+import MediaEncoder
+import RecorderCore
+import StorageUpload
+import Synchronization
+import SystemSupport
+
+/// The operator's "Make the reel": `HighlightReel` run by the kiosk, one at a time, on a thread of
+/// its own at a lower priority than the booth (a reel takes minutes; a guest's recording must not
+/// drop a frame for it). The latest finished reel is kept in the cache directory (`reels/`) for the
+/// operator page to play and download; a new one replaces it only once it is whole.
+final class ReelMaker: Sendable {
+    /// What the operator page shows: the last run, and the reel there is to play.
+    struct Status: Sendable, Encodable, Equatable {
+        /// idle, making, done, failed: the last run.
+        var state = "idle"
+        var since: String?
+        var prompt: String?
+        /// The step under way ("adding 3/12: <id> ..."), while making.
+        var step: String?
+        /// Why the last run made no reel, and the posts it left out (id: why).
+        var error: String?
+        var skipped: [String: String]?
+        /// The reel /api/admin/reel.mp4 serves (the last one made, a failed run leaves it), if any.
+        var latest: Reel?
+    }
+
+    struct Reel: Sendable, Encodable, Equatable {
+        var posts: Int?
+        var seconds: Double?
+        var bytes: Int64?
+        var madeAt: String?
+        var since: String?
+    }
+
+    private static let work = BlockingWork(name: "recorder-reel", threads: 1)
+    private let directory: String
+    private let state = Mutex(Status())
+    /// The latest finished reel's file.
+    private let latest = Mutex<String?>(nil)
+
+    init(cacheDirectory: String) {
+        directory = cacheDirectory + "/reels"
+        // A reel made before a restart is still there to play.
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: directory) {
+            let reels = names.filter { $0.hasPrefix("reel-") && $0.hasSuffix(".mp4") }.sorted()
+            // (half-made ones from a run that stopped are removed: only finished reels have this name)
+            for name in names where name.contains(".partial-") { Self.remove("\(directory)/\(name)") }
+            if let newest = reels.last {
+                let path = "\(directory)/\(newest)"
+                latest.withLock { $0 = path }
+                let made = LocalFiles.status(of: path).map { Date(timeIntervalSince1970: $0.modified) }
+                state.withLock { $0.latest = Reel(bytes: LocalFiles.size(of: path), madeAt: made.map(RFC3339.string)) }
+            }
+        }
+    }
+
+    var status: Status { state.withLock { $0 } }
+    var file: String? { latest.withLock { $0 } }
+
+    /// Starts a reel of the posts since `since`; false when one is being made already.
+    func start(since: Date, prompt: String?, kiosk: Kiosk) -> Bool {
+        let started = state.withLock { status -> Bool in
+            guard status.state != "making" else { return false }
+            status = Status(state: "making", since: RFC3339.string(since), prompt: prompt, step: "starting", latest: status.latest)
+            return true
+        }
+        guard started else { return false }
+        let (directory, logger) = (self.directory, kiosk.logger)
+        Self.work.submit { [self] in
+            // Below the booth: on Linux a nice value is per thread, and who = 0 is this thread alone (the
+            // encoder's own threads, started from it, inherit it); the pool's one thread does only reels.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+            var options = HighlightReel.Options(since: since)
+            options.prompt = prompt
+            let outcome: Result<(HighlightReel.Report, String), RecorderError>
+            do throws(RecorderError) {
+                options.encoder = try HighlightReel.encoderSettings(kiosk.configuration)
+                // (the cache's own directory too, when nothing was played through it yet)
+                do {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                } catch {
+                    throw RecorderError("cannot make \(directory) for the reel: \(error). Check the cache directory (cache.path) is writable.", exitStatus: .cantCreate)
+                }
+                let target = "\(directory)/reel-\(Self.stamp()).mp4"
+                let reel = HighlightReel(feed: kiosk.library.feed, cache: kiosk.library.cache)
+                let report = try reel.make(into: target, options: options) { step in
+                    self.state.withLock { $0.step = step }
+                }
+                outcome = .success((report, target))
+            } catch {
+                outcome = .failure(error)
+            }
+            switch outcome {
+            case .success(let (report, target)):
+                let previous = latest.withLock { old -> String? in
+                    defer { old = target }
+                    return old
+                }
+                if let previous, previous != target { Self.remove(previous) }
+                state.withLock {
+                    $0 = Status(state: "done", since: $0.since, prompt: $0.prompt, skipped: report.skipped.isEmpty ? nil : report.skipped,
+                                latest: Reel(posts: report.posts.count, seconds: report.seconds, bytes: LocalFiles.size(of: target),
+                                             madeAt: RFC3339.string(Date()), since: $0.since))
+                }
+                logger.notice("highlight reel made: \(report.posts.count) post(s), \(String(cFormat: "%.1f", report.seconds)) s\(report.skipped.isEmpty ? "" : "; left out: \(HighlightReel.named(report.skipped))")")
+            case .failure(let error):
+                state.withLock { $0 = Status(state: "failed", since: $0.since, prompt: $0.prompt, error: error.message, latest: $0.latest) }
+                logger.warning("highlight reel not made: \(error.message)")
+            }
+        }
+        return true
+    }
+
+    private static func stamp() -> String {
+        RFC3339.string(Date()).filter { $0.isNumber }
+    }
+
+    private static func remove(_ path: String) {
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: path) {
+            for name in names { unlink("\(path)/\(name)") }
+            rmdir(path)
+        } else {
+            unlink(path)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+@testable import RecorderCore
+import Testing
+@testable import KioskService
+
+/// The operator's highlight reel (`/api/admin/reel`): made in the background from the kiosk's own
+/// posts, one at a time, then served with ranges; read back by ffprobe.
+@Suite struct ReelAPITests {
+    static let token = "reel-token-for-the-tests-0123"
+    static let authorized: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]
+
+    @Test func theOperatorMakesTheReelAndPlaysIt() async throws {
+        let fixture = try KioskFixture(token: Self.token, seconds: 1, more: ["shoot.size": "320x240"])
+        defer { fixture.remove() }
+        await fixture.start()
+        // Two posts as a guest makes them: the test pattern and its beep, shot, posted, uploaded.
+        var ids: [String] = []
+        for caption in ["first guest", "second guest"] {
+            try await fixture.kiosk.manager.begin(fixture.kiosk.settings.shotRequest(), countdown: 0)
+            await fixture.kiosk.manager.waitForShot()
+            let item = try await fixture.kiosk.post(caption: caption)
+            try await fixture.waitForUpload(item.metadata.id)
+            ids.append(item.metadata.id)
+        }
+        let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+        let reelFile = fixture.directory + "/downloaded-reel.mp4"
+        try await fixture.application().test(.router) { client in
+            try await client.execute(uri: "/api/admin/reel.mp4", method: .get, headers: Self.authorized) { response in
+                #expect(response.status == .notFound && (object(response)["error"] as? String)?.contains("make one first") == true)
+            }
+            for bad in [#"{}"#, #"{"since": "yesterday"}"#, #"{"since": "\#(today)", "prompt": "\#(String(repeating: "q", count: 201))"}"#, #"{"since": "\#(today)", "colour": "red"}"#] {
+                try await client.execute(uri: "/api/admin/reel", method: .post, headers: Self.authorized, body: body(bad)) { response in
+                    #expect(response.status == .badRequest, "\(bad): \(String(buffer: response.body))")
+                }
+            }
+            try await client.execute(uri: "/api/admin/reel", method: .post, headers: Self.authorized, body: body(#"{"since": "\#(today)"}"#)) { response in
+                #expect(response.status == .accepted, "\(String(buffer: response.body))")
+                #expect(object(response)["state"] as? String == "making")
+            }
+            // One at a time: a second asks while the first is being made.
+            try await client.execute(uri: "/api/admin/reel", method: .post, headers: Self.authorized, body: body(#"{"since": "\#(today)"}"#)) { response in
+                #expect(response.status == .conflict, "\(String(buffer: response.body))")
+            }
+            var status: [String: Any] = [:]
+            for _ in 0..<600 {
+                try await client.execute(uri: "/api/admin/reel", method: .get, headers: Self.authorized) { status = object($0) }
+                if status["state"] as? String != "making" { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(status["state"] as? String == "done" && (status["latest"] as? [String: Any])?["posts"] as? Int == 2, "\(status)")
+            try await client.execute(uri: "/api/admin/reel.mp4", method: .get, headers: [.authorization: "Bearer \(Self.token)", .range: "bytes=0-99"]) { response in
+                #expect(response.status == .partialContent && response.body.readableBytes == 100)
+            }
+            try await client.execute(uri: "/api/admin/reel.mp4", method: .get, headers: Self.authorized) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "video/mp4")
+                try Data(response.body.readableBytesView).write(to: URL(fileURLWithPath: reelFile))
+            }
+        }
+        // ffprobe: two one-second posts and two 2.5-second cards, with sound the whole way.
+        let probe = Process()
+        let out = Pipe()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        probe.arguments = ["-v", "error", "-show_entries", "stream=codec_type,codec_name,duration", "-of", "csv=p=0", reelFile]
+        probe.standardOutput = out
+        try probe.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        probe.waitUntilExit()
+        let streams = text.split(separator: "\n").map { $0.split(separator: ",") }
+        let video = try #require(streams.first { $0.count == 3 && $0[1] == "video" }, "\(text)")
+        let audio = try #require(streams.first { $0.count == 3 && $0[1] == "audio" }, "\(text)")
+        #expect(video[0] == "h264" && audio[0] == "aac", "\(text)")
+        #expect(abs((Double(video[2]) ?? 0) - 7) < 0.1 && abs((Double(audio[2]) ?? 0) - 7) < 0.1, "\(text)")
+    }
+}
