@@ -91,9 +91,13 @@ package final class ReelWriter {
     /// The reel's length so far, in seconds.
     package var seconds: Double { Double(pictures) / Double(format.frameRate) }
 
-    /// A title card: `lines` centred on a dark picture for `seconds`, with silence.
-    package func appendCard(_ lines: [CardLine], seconds: Double) throws(MediaError) {
-        var chain = "color=c=0x16161d:s=\(format.width)x\(format.height):r=\(format.frameRate):d=\(String(cFormat: "%.3f", seconds)),format=yuv420p"
+    /// The cards' colour, which fades pass through.
+    static let cardColour = "0x16161d"
+
+    /// A title card: `lines` centred on a dark picture for `seconds`, with silence; with `fade`
+    /// seconds its text fades in and out.
+    package func appendCard(_ lines: [CardLine], seconds: Double, fade: Double = 0) throws(MediaError) {
+        var chain = "color=c=\(Self.cardColour):s=\(format.width)x\(format.height):r=\(format.frameRate):d=\(String(cFormat: "%.3f", seconds)),format=yuv420p"
         // Each line its own drawtext (centred on its own width); the text is read from a file, and
         // `expansion=none` keeps a guest's "%{...}" as written.
         let total = lines.reduce(0.0) { $0 + $1.size * 1.35 }
@@ -106,7 +110,9 @@ package final class ReelWriter {
             chain += ",drawtext=font=Sans:textfile=\(FilterGraph.escaped(file)):expansion=none:fontcolor=white:fontsize=\(size):x=(w-text_w)/2:y=\(y)"
             top += line.size * 1.35
         }
-        let graph = try FilterGraph(chain + ",setsar=1[v];[v]buffersink")
+        chain += Self.fades(start: 0, length: seconds, fade: fade)
+        // (`fade` to a colour works in RGB: back to 4:2:0 at the end)
+        let graph = try FilterGraph(chain + ",setsar=1,format=yuv420p[v];[v]buffersink")
         let start = soundEnd
         while try graph.nextPicture(into: frame) { try encodePicture() }
         try padSound(to: soundPosition(ofPicture: pictures), from: start)
@@ -114,9 +120,10 @@ package final class ReelWriter {
 
     /// A video clip (the `movie` source reads `clipPath`), scaled into the reel's picture (aspect
     /// kept, bars around it), at the reel's rate, its sound turned up or down by `gain` dB.
-    /// Returns the seconds it added.
+    /// With `fade` seconds its pictures fade in from the cards' colour and out to it, and its
+    /// sound in from silence and out to it. Returns the seconds it added.
     @discardableResult
-    package func appendClip(_ clipPath: String, gain: Double) throws(MediaError) -> Double {
+    package func appendClip(_ clipPath: String, gain: Double, fade: Double = 0) throws(MediaError) -> Double {
         let input = try MediaInput(path: clipPath)
         let hasSound = input.audioStream != nil
         let (w, h, r) = (format.width, format.height, format.frameRate)
@@ -125,11 +132,15 @@ package final class ReelWriter {
             : Double(input.context.pointee.duration) / Double(AV_TIME_BASE)
         // `fps` ends a clip at its last picture's start, a frame short: the last picture is held a
         // moment longer (tpad) and the clip cut at its own length (trim), so each clip keeps its length.
+        let start = stream.start_time != CFF_AV_NOPTS_VALUE ? Double(stream.start_time) * av_q2d(stream.time_base) : 0
         let length = duration > 0 ? (pre: "tpad=stop_mode=clone:stop_duration=1,", post: ",trim=duration=\(String(cFormat: "%.6f", duration))") : (pre: "", post: "")
+        // (fades on the clip's own clock: its pictures start at `start`, and its sound is placed against them)
+        let fades = duration > 0 ? Self.fades(start: start, length: duration, fade: fade) : ""
         var description = "movie=\(FilterGraph.escaped(clipPath)):s=dv\(hasSound ? "+da" : "")[in]\(hasSound ? "[ain]" : "");"
-            + "[in]\(length.pre)scale=\(w):\(h):force_original_aspect_ratio=decrease,pad=\(w):\(h):(ow-iw)/2:(oh-ih)/2:color=black,setsar=1,fps=\(r)\(length.post),format=yuv420p[v];[v]buffersink"
+            + "[in]\(length.pre)scale=\(w):\(h):force_original_aspect_ratio=decrease,pad=\(w):\(h):(ow-iw)/2:(oh-ih)/2:color=black,setsar=1,fps=\(r)\(length.post)\(fades),format=yuv420p[v];[v]buffersink"
         if hasSound {
-            description += ";[ain]volume=\(String(cFormat: "%.2f", gain))dB:precision=float,aresample=\(format.sampleRate),aformat=sample_fmts=flt:sample_rates=\(format.sampleRate):channel_layouts=stereo[a];[a]abuffersink"
+            let soundFades = duration > 0 ? Self.fades(start: start, length: duration, fade: fade, sound: true) : ""
+            description += ";[ain]volume=\(String(cFormat: "%.2f", gain))dB:precision=float\(soundFades),aresample=\(format.sampleRate),aformat=sample_fmts=flt:sample_rates=\(format.sampleRate):channel_layouts=stereo[a];[a]abuffersink"
         }
         let graph = try FilterGraph(description, audioFrameSamples: 1024)
         let startPicture = pictures
@@ -171,6 +182,17 @@ package final class ReelWriter {
         return Double(pictures - startPicture) / Double(r)
     }
 
+    /// `fade` and `afade` filters (with a leading comma) for a part from `start` lasting `length`
+    /// seconds: in over its first `fade` seconds, out over its last; none for no fade. A fade
+    /// is at most a third of the part.
+    static func fades(start: Double, length: Double, fade: Double, sound: Bool = false) -> String {
+        let fade = min(fade, length / 3)
+        guard fade > 0 else { return "" }
+        let (inAt, outAt, d) = (String(cFormat: "%.6f", start), String(cFormat: "%.6f", start + length - fade), String(cFormat: "%.6f", fade))
+        return sound ? ",afade=t=in:st=\(inAt):d=\(d),afade=t=out:st=\(outAt):d=\(d)"
+            : ",fade=t=in:st=\(inAt):d=\(d):color=\(cardColour),fade=t=out:st=\(outAt):d=\(d):color=\(cardColour)"
+    }
+
     /// Writes the rest and closes the file.
     package func finish() throws(MediaError) {
         let base = audio.codecContext.pointee.time_base
@@ -205,6 +227,10 @@ package final class ReelWriter {
     }
 
     private func encodePicture() throws(MediaError) {
+        // Every graph ends in format=yuv420p; a graph that does not is a mistake here, said as one.
+        guard frame.pointee.format == AV_PIX_FMT_YUV420P.rawValue, frame.pointee.width == Int32(format.width), frame.pointee.height == Int32(format.height) else {
+            throw MediaError(.failed, operation: "encode the reel", detail: "a part's picture came out as format \(frame.pointee.format) at \(frame.pointee.width)x\(frame.pointee.height), not yuv420p at \(format.width)x\(format.height)")
+        }
         frame.pointee.pts = pictures
         // A decoded keyframe must not force one here: the reel keeps its own keyframe interval.
         frame.pointee.pict_type = AV_PICTURE_TYPE_NONE

@@ -48,6 +48,9 @@ struct ReelCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("How long each title card shows, 0.5 to 10 seconds.", valueName: "seconds"))
     var cardSeconds: Double = 2.5
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Fade each card and post in and out over this many seconds, through the cards' colour, 0 to 2 (default 0: cuts).", valueName: "seconds"))
+    var fade: Double = 0
+
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The loudness every post is brought to, in LUFS: -16 for phones and laptops, -23 for broadcast.", valueName: "LUFS"))
     var loudness: Double = -16
 
@@ -72,6 +75,7 @@ struct ReelCommand: ParsableCommand {
         options.size = size.map { ($0.width, $0.height) }
         options.frameRate = fps
         options.cardSeconds = cardSeconds
+        options.fadeSeconds = fade
         options.loudness = loudness
         options.encoder = try HighlightReel.encoderSettings(configuration)
         let target = output ?? "recorder-reel-" + String(RFC3339.string(since.date).prefix(10)) + ".mp4"

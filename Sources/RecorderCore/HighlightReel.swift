@@ -33,6 +33,8 @@ package struct HighlightReel {
         package var size: (width: Int, height: Int)?
         package var frameRate: Int?
         package var cardSeconds = 2.5
+        /// Seconds each card and post fades in and out, through the cards' colour (0: cuts).
+        package var fadeSeconds = 0.0
         /// The loudness every post is brought to (LUFS); -16 suits phones and laptops.
         package var loudness = -16.0
         package var encoder = EncoderSettings()
@@ -73,6 +75,9 @@ package struct HighlightReel {
         }
         guard (0.5...10).contains(options.cardSeconds) else {
             throw RecorderError("--card-seconds \(options.cardSeconds) is out of range: give 0.5 to 10.", exitStatus: .usage)
+        }
+        guard (0...2).contains(options.fadeSeconds) else {
+            throw RecorderError("--fade \(options.fadeSeconds) is out of range: give 0 (cuts) to 2 seconds.", exitStatus: .usage)
         }
         var report = Report(path: target, since: RFC3339.string(options.since), loudnessTarget: options.loudness)
         let chosen = try posts(options, skipped: &report.skipped)
@@ -121,9 +126,9 @@ package struct HighlightReel {
             for (i, post) in ready.enumerated() {
                 let gain = post.loudness.map { Self.gain(from: $0, to: options.loudness) } ?? 0
                 progress("adding \(i + 1)/\(ready.count): \(post.metadata.id)\(post.loudness.map { String(cFormat: " (%.1f LUFS, %+.1f dB)", $0.integrated, gain) } ?? " (no sound)")")
-                try writer.appendCard(Self.card(for: post.metadata, width: format.width, height: format.height), seconds: options.cardSeconds)
+                try writer.appendCard(Self.card(for: post.metadata, width: format.width, height: format.height), seconds: options.cardSeconds, fade: options.fadeSeconds)
                 let seconds: Double
-                do throws(MediaError) { seconds = try writer.appendClip(post.path, gain: gain) } catch {
+                do throws(MediaError) { seconds = try writer.appendClip(post.path, gain: gain, fade: options.fadeSeconds) } catch {
                     throw MediaError(.badInput, operation: "add post \(post.metadata.id) to the reel",
                                      detail: "\(error.description) The reel was not made; hide the post (recorder feed --hide \(post.metadata.id)) and make it again.")
                 }

@@ -186,6 +186,23 @@ import Testing
         let all = try reel("all", ["--hidden", "yes"])
         #expect(all.0 == 0 && Set(all.1) == [answered, plain, hidden], "\(all)")
         #expect(try Probe("\(box.root)/all.mp4").codec == "h264")
+        // Fades through the cards' colour: the same length, a post's first picture dark, its middle not.
+        let faded = try reel("faded", ["--fade", "0.5"])
+        #expect(faded.0 == 0 && Set(faded.1) == [answered, plain], "\(faded)")
+        #expect(abs(try Probe("\(box.root)/faded.mp4").duration - Probe("\(box.root)/visible.mp4").duration) < 0.01)
+        func meanLuma(_ file: String, _ at: Double) throws -> Int {
+            let out = "\(file).gray"
+            let made = try Tools.run("ffmpeg", ["-v", "error", "-y", "-ss", "\(at)", "-i", file, "-frames:v", "1", "-vf", "scale=32:24", "-f", "rawvideo", "-pix_fmt", "gray", out])
+            try #require(made.status == 0, "\(made.stderr)")
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+            return bytes.reduce(0) { $0 + Int($1) } / max(bytes.count, 1)
+        }
+        // (cards of 0.5 s, then the first post's 2 s)
+        let (fadedStart, cutStart) = (try meanLuma("\(box.root)/faded.mp4", 0.52), try meanLuma("\(box.root)/visible.mp4", 0.52))
+        let fadedMiddle = try meanLuma("\(box.root)/faded.mp4", 1.5)
+        #expect(fadedStart < 40 && cutStart > 60 && fadedMiddle > 60, "faded start \(fadedStart), cut start \(cutStart), faded middle \(fadedMiddle)")
+        let badFade = try box.recorder(["reel", "--since", today, "--fade", "3", "-o", "\(box.root)/none.mp4"])
+        #expect(badFade.status == 64 && badFade.stderr.contains("0 (cuts) to 2"), "\(badFade.stderr)")
 
         // Nothing to put in: said, with what to change, and no file made.
         let tomorrow = String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)).prefix(10))

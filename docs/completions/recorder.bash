@@ -683,7 +683,7 @@ _recorder_reel() {
     repeating_flags=()
     non_repeating_flags=(--quiet -q --create --json --version -h --help)
     repeating_options=(--set)
-    non_repeating_options=(--since --prompt --hidden --output -o --size --fps --card-seconds --loudness --config --backend --store-dir --endpoint --bucket --region --prefix --outbox)
+    non_repeating_options=(--since --prompt --hidden --output -o --size --fps --card-seconds --fade --loudness --config --backend --store-dir --endpoint --bucket --region --prefix --outbox)
     __recorder_offer_flags_options 0
 
     # Offer option value completions
@@ -708,6 +708,9 @@ _recorder_reel() {
         return
         ;;
     '--card-seconds')
+        return
+        ;;
+    '--fade')
         return
         ;;
     '--loudness')

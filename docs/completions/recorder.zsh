@@ -398,6 +398,7 @@ _recorder_reel() {
         '--size[The reel'\''s picture size (default\: the first post'\''s, at most 1920x1080).]:WxH:'
         '--fps[The reel'\''s frames per second, 1 to 60 (default\: the first post'\''s).]:n:'
         '--card-seconds[How long each title card shows, 0.5 to 10 seconds.]:seconds:'
+        '--fade[Fade each card and post in and out over this many seconds, through the cards'\'' colour, 0 to 2 (default 0\: cuts).]:seconds:'
         '--loudness[The loudness every post is brought to, in LUFS\: -16 for phones and laptops, -23 for broadcast.]:LUFS:'
         '(--quiet -q)'{--quiet,-q}'[No progress lines.]'
         '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
