@@ -37,12 +37,8 @@ struct ExportCommand: ParsableCommand {
     private func execute() throws(RecorderError) {
         let configuration = try store.configuration()
         let backend = try configuration.makeBackend()
-        var settings = try configuration.videoCacheSettings()
-        // One pass: nothing is read twice, so the memory level would only hold copies.
-        settings.maxMemoryBytes = 0
-        settings.memoryEntryLimit = 0
         let directory = output ?? "recorder-export-" + String(RFC3339.string(since.date).prefix(10))
-        let export = PostExport(feed: PostFeed(store: backend), cache: VideoCache(settings: settings))
+        let export = PostExport(feed: PostFeed(store: backend), cache: try configuration.onePassVideoCache())
         let report = try export.run(since: since.date, into: directory) { id in
             if !quiet && !format.json { printError("exported \(id)") }
         }

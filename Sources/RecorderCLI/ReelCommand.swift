@@ -65,10 +65,6 @@ struct ReelCommand: ParsableCommand {
     private func execute() throws(RecorderError) {
         let configuration = try store.configuration()
         let backend = try configuration.makeBackend()
-        var cacheSettings = try configuration.videoCacheSettings()
-        // Each post is read once, from the disk: the memory level would only hold copies.
-        cacheSettings.maxMemoryBytes = 0
-        cacheSettings.memoryEntryLimit = 0
         var options = HighlightReel.Options(since: since.date)
         options.prompt = prompt
         options.includeHidden = hidden == .yes
@@ -79,7 +75,7 @@ struct ReelCommand: ParsableCommand {
         options.loudness = loudness
         options.encoder = try HighlightReel.encoderSettings(configuration)
         let target = output ?? "recorder-reel-" + String(RFC3339.string(since.date).prefix(10)) + ".mp4"
-        let reel = HighlightReel(feed: PostFeed(store: backend), cache: VideoCache(settings: cacheSettings))
+        let reel = HighlightReel(feed: PostFeed(store: backend), cache: try configuration.onePassVideoCache())
         let report = try reel.make(into: target, options: options) { step in
             if !quiet && !format.json { printError(step) }
         }

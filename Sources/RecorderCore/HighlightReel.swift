@@ -104,7 +104,7 @@ package struct HighlightReel {
         }
         var format = ReelWriter.Format(width: options.size?.width ?? min(first.metadata.width, 1920) & ~1,
                                        height: options.size?.height ?? min(first.metadata.height, 1080) & ~1,
-                                       frameRate: options.frameRate ?? max(1, min(60, Int(first.metadata.frameRate.rounded()))))
+                                       frameRate: options.frameRate ?? Self.frameRate(first.metadata.frameRate))
         if format.width < 16 || format.height < 16 { (format.width, format.height) = (1280, 720) }
         (report.width, report.height, report.frameRate) = (format.width, format.height, format.frameRate)
 
@@ -152,6 +152,12 @@ package struct HighlightReel {
         return report
     }
 
+    /// A post's frame rate as the reel's: read from the store, so anything (NaN, 1e300) is
+    /// possible there; 30 unless it is a rate from 1 to 60.
+    static func frameRate(_ rate: Double) -> Int {
+        rate.isFinite && rate >= 1 && rate <= 60 ? Int(rate.rounded()) : 30
+    }
+
     /// The gain that brings `loudness` to `target`, held down so the true peak stays at or below
     /// -1 dBTP: a quiet post with loud peaks ends a little under the target, never clipped.
     package static func gain(from loudness: ReelWriter.Loudness, to target: Double) -> Double {
@@ -169,19 +175,7 @@ package struct HighlightReel {
     /// The posts made since `options.since`, oldest first, as the options choose.
     private func posts(_ options: Options, skipped: inout [String: String]) throws(RecorderError) -> [PostMetadata] {
         var entries: [FeedEntry] = []
-        var page = try feed.page(1, size: 100)
-        walk: while true {
-            for entry in page.entries {
-                guard let created = RFC3339.date(entry.createdAt) else {
-                    skipped[entry.id] = entry.problem ?? "its creation time cannot be read"
-                    continue
-                }
-                if created < options.since { break walk }
-                entries.append(entry)
-            }
-            guard let next = page.next else { break }
-            page = try feed.page(after: next, size: 100)
-        }
+        try feed.forEachPost(since: options.since, unreadable: &skipped) { entry throws(RecorderError) in entries.append(entry) }
         if options.includeHidden {
             // (newest first: the event's hidden posts are among the newest thousand)
             entries += try feed.hiddenPosts(size: PostFeed.maximumPageSize).filter { RFC3339.date($0.createdAt).map { $0 >= options.since } ?? false }

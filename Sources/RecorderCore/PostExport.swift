@@ -80,41 +80,33 @@ package struct PostExport {
 
         var sums = ""
         var consentTexts: [String: [UInt8]] = [:]
-        var page = try feed.page(1, size: 100)
-        walk: while true {
-            for entry in page.entries {
-                guard let created = RFC3339.date(entry.createdAt) else {
-                    report.skipped[entry.id] = entry.problem ?? "its creation time cannot be read"
-                    continue
-                }
-                if created < since { break walk }
-                if let problem = entry.problem {
-                    report.skipped[entry.id] = problem
-                    continue
-                }
-                let files: [ExportFile]
-                do throws(RecorderError) {
-                    files = try read(entry.id, consentTexts: &consentTexts)
-                } catch {
-                    report.skipped[entry.id] = error.message
-                    continue
-                }
-                do throws(StorageError) {
-                    for file in files {
-                        let (sha, size) = try sink.add(file)
-                        sums += "\(sha)  \(file.name)\n"
-                        report.bytes += size
-                        report.files += 1
-                    }
-                } catch {
-                    throw RecorderError("cannot write post \(entry.id) into \(partial): \(error.message) Nothing was exported.", storage: error, exitStatus: .ioError)
-                }
-                report.exported.append(entry.id)
-                progress(entry.id)
+        var unreadable: [String: String] = [:]
+        try feed.forEachPost(since: since, unreadable: &unreadable) { entry throws(RecorderError) in
+            if let problem = entry.problem {
+                report.skipped[entry.id] = problem
+                return
             }
-            guard let next = page.next else { break }
-            page = try feed.page(after: next, size: 100)
+            let files: [ExportFile]
+            do throws(RecorderError) {
+                files = try read(entry.id, consentTexts: &consentTexts)
+            } catch {
+                report.skipped[entry.id] = error.message
+                return
+            }
+            do throws(StorageError) {
+                for file in files {
+                    let (sha, size) = try sink.add(file)
+                    sums += "\(sha)  \(file.name)\n"
+                    report.bytes += size
+                    report.files += 1
+                }
+            } catch {
+                throw RecorderError("cannot write post \(entry.id) into \(partial): \(error.message) Nothing was exported.", storage: error, exitStatus: .ioError)
+            }
+            report.exported.append(entry.id)
+            progress(entry.id)
         }
+        report.skipped.merge(unreadable) { $1 }
 
         do throws(StorageError) {
             _ = try sink.add(ExportFile(name: "SHA256SUMS", source: .bytes(Array(sums.utf8))))

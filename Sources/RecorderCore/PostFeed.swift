@@ -171,6 +171,25 @@ package struct PostFeed: Sendable {
 
     /// The `size` posts after the post `id` (the `next` of the page before). Stable while new
     /// posts arrive: they sort before it.
+    /// Calls `body` with each post created at or after `since`, newest first, reading the feed a
+    /// hundred at a time. A post whose creation time cannot be read is put in `unreadable` (id: why).
+    func forEachPost(since: Date, unreadable: inout [String: String],
+                     _ body: (FeedEntry) throws(RecorderError) -> Void) throws(RecorderError) {
+        var page = try page(1, size: 100)
+        while true {
+            for entry in page.entries {
+                guard let created = RFC3339.date(entry.createdAt) else {
+                    unreadable[entry.id] = entry.problem ?? "its creation time cannot be read"
+                    continue
+                }
+                if created < since { return }
+                try body(entry)
+            }
+            guard let next = page.next else { return }
+            page = try self.page(after: next, size: 100)
+        }
+    }
+
     package func page(after id: String, size: Int) throws(RecorderError) -> FeedPage {
         let size = try Self.checkSize(size)
         // The cursor's key needs its creation time: from its own metadata.

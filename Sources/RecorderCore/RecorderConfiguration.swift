@@ -381,6 +381,15 @@ package struct RecorderConfiguration: Sendable {
         values["local.path"] ?? Self.home(environment, "XDG_DATA_HOME", ".local/share") + "/recorder/store"
     }
 
+    /// The video cache for a command that reads each post once (export, reel): its disk level
+    /// only, since the memory level would just hold copies.
+    package func onePassVideoCache() throws(RecorderError) -> VideoCache {
+        var settings = try videoCacheSettings()
+        settings.maxMemoryBytes = 0
+        settings.memoryEntryLimit = 0
+        return VideoCache(settings: settings)
+    }
+
     /// The video cache's directory and bounds.
     package func videoCacheSettings() throws(RecorderError) -> VideoCache.Settings {
         let directory: String
