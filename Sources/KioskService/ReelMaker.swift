@@ -35,7 +35,8 @@ final class ReelMaker: Sendable {
         var since: String?
     }
 
-    private static let work = BlockingWork(name: "recorder-reel", threads: 1)
+    /// The reels' own thread (a test holds it to see the one-at-a-time rule).
+    static let work = BlockingWork(name: "recorder-reel", threads: 1)
     private let directory: String
     private let state = Mutex(Status())
     /// The latest finished reel's file.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import SystemSupport
 @testable import RecorderCore
 import Testing
 @testable import KioskService
@@ -37,6 +38,10 @@ import Testing
                     #expect(response.status == .badRequest, "\(bad): \(String(buffer: response.body))")
                 }
             }
+            // The reels' thread held for a moment, so the reel is surely still being made when the
+            // second request comes (on a loaded machine a small reel was done before it).
+            let hold = DispatchSemaphore(value: 0)
+            ReelMaker.work.submit { hold.wait() }
             try await client.execute(uri: "/api/admin/reel", method: .post, headers: Self.authorized, body: body(#"{"since": "\#(today)"}"#)) { response in
                 #expect(response.status == .accepted, "\(String(buffer: response.body))")
                 #expect(object(response)["state"] as? String == "making")
@@ -45,6 +50,7 @@ import Testing
             try await client.execute(uri: "/api/admin/reel", method: .post, headers: Self.authorized, body: body(#"{"since": "\#(today)"}"#)) { response in
                 #expect(response.status == .conflict, "\(String(buffer: response.body))")
             }
+            hold.signal()
             var status: [String: Any] = [:]
             for _ in 0..<600 {
                 try await client.execute(uri: "/api/admin/reel", method: .get, headers: Self.authorized) { status = object($0) }

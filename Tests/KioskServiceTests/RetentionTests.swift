@@ -149,11 +149,13 @@ struct LocalRetentionTests {
         #expect(dry.shots == [current.id] && dry.sentRecords == [sent.metadata.id] && dry.cachedVideos.count == 1, "\(dry)")
         #expect(FileManager.default.fileExists(atPath: current.videoPath) && FileManager.default.fileExists(atPath: cached.path))
 
-        // While a shot is being recorded the kiosk's purge waits.
-        try await kiosk.manager.begin(kiosk.settings.shotRequest(seconds: 3), countdown: 0)
+        // While a shot is being recorded the kiosk's purge waits. (A long shot, stopped once the
+        // purge has run: with 3 s, a loaded CI machine's poll saw it only once it had ended.)
+        try await kiosk.manager.begin(kiosk.settings.shotRequest(seconds: 60), countdown: 0)
         try await fixture.waitFor("recording")
         await RetentionService.purge(kiosk, local, now: later)
         #expect(FileManager.default.fileExists(atPath: "\(receipts)/\(sent.metadata.id).json"), "nothing went while recording")
+        #expect(await kiosk.manager.stop())
         await kiosk.manager.waitForShot()
         let newest = try #require(kiosk.settings.workspace.currentShot())
 
