@@ -83,7 +83,7 @@ package struct HighlightReel {
         let chosen = try posts(options, skipped: &report.skipped)
 
         // Every post fetched, checked and measured before the first picture is written.
-        var ready: [(metadata: PostMetadata, path: String, loudness: ReelWriter.Loudness?)] = []
+        var ready: [(metadata: PostMetadata, loudness: ReelWriter.Loudness?)] = []
         for (i, metadata) in chosen.enumerated() {
             progress("checking \(i + 1)/\(chosen.count): \(metadata.id)")
             do throws(RecorderError) {
@@ -92,7 +92,7 @@ package struct HighlightReel {
                 do throws(MediaError) { loudness = try ReelWriter.loudness(of: video.path) } catch {
                     throw RecorderError("its video cannot be read: \(error.description)", exitStatus: .dataError)
                 }
-                ready.append((metadata, video.path, loudness))
+                ready.append((metadata, loudness))
             } catch {
                 report.skipped[metadata.id] = error.message
             }
@@ -127,10 +127,17 @@ package struct HighlightReel {
                 let gain = post.loudness.map { Self.gain(from: $0, to: options.loudness) } ?? 0
                 progress("adding \(i + 1)/\(ready.count): \(post.metadata.id)\(post.loudness.map { String(cFormat: " (%.1f LUFS, %+.1f dB)", $0.integrated, gain) } ?? " (no sound)")")
                 try writer.appendCard(Self.card(for: post.metadata, width: format.width, height: format.height), seconds: options.cardSeconds, fade: options.fadeSeconds)
+                // Through the cache again: an event's posts can be more than the cache holds, and the
+                // ones checked first may have made room for the later ones (fetched and checked again).
                 let seconds: Double
-                do throws(MediaError) { seconds = try writer.appendClip(post.path, gain: gain, fade: options.fadeSeconds) } catch {
+                do throws(RecorderError) {
+                    let video = try cache.video(for: post.metadata, from: feed.store)
+                    do throws(MediaError) { seconds = try writer.appendClip(video.path, gain: gain, fade: options.fadeSeconds) } catch {
+                        throw RecorderError(error)
+                    }
+                } catch {
                     throw MediaError(.badInput, operation: "add post \(post.metadata.id) to the reel",
-                                     detail: "\(error.description) The reel was not made; hide the post (recorder feed --hide \(post.metadata.id)) and make it again.")
+                                     detail: "\(error.message) The reel was not made; hide the post (the operator page's Hide) and make it again.")
                 }
                 report.posts.append(.init(id: post.metadata.id, seconds: seconds, loudness: post.loudness?.integrated, gain: gain))
             }

@@ -153,6 +153,27 @@ import Testing
         #expect(try sha256(of: reel) == before)
     }
 
+    /// An event's posts can be more than the video cache holds: the posts checked first make room
+    /// for the later ones, and are fetched (and checked) again when their turn comes.
+    @Test func moreThanTheCacheHolds() throws {
+        let box = try PostSandbox()
+        defer { box.remove() }
+        var ids: [String] = []
+        for i in 0..<3 {
+            // About 600 KB each (noise at 2.5 Mbit/s): two do not fit in a 1 MiB cache.
+            let file = "\(box.root)/noise-\(i).mp4"
+            try ffmpeg(["-f", "lavfi", "-i", "nullsrc=s=320x240:r=30:d=2,geq=lum='random(1)*255':cb=128:cr=128", "-f", "lavfi", "-i", "sine=f=500:d=2",
+                        "-c:v", "libx264", "-b:v", "2500k", "-c:a", "aac", "-shortest", file])
+            ids.append(try post(box, "noisy guest \(i)", file: file))
+        }
+        let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+        let result = try box.recorder(["reel", "--since", today, "-o", "\(box.root)/reel.mp4", "--card-seconds", "0.5", "--set", "cache.max_mib=1", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let parts = (try? jsonObject(result.stdout))?["posts"] as? [[String: Any]] ?? []
+        #expect(Set(parts.compactMap { $0["id"] as? String }) == Set(ids), "\(result.stdout)")
+        #expect(abs(try Probe("\(box.root)/reel.mp4").duration - 7.5) < 0.05)
+    }
+
     @Test func choosesByQuestionAndHiddenAndSaysWhenThereIsNothing() throws {
         let box = try PostSandbox()
         defer { box.remove() }
