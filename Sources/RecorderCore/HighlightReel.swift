@@ -147,7 +147,7 @@ package struct HighlightReel {
             throw RecorderError(error)
         }
         do throws(StorageError) {
-            try LocalFiles.call("sync", partial) { Self.sync(partial) }
+            try LocalFiles.syncFile(partial)
             // link(2) fails if the name was taken meanwhile: a reel made since is never replaced.
             try LocalFiles.call("link", target) { link(partial, target) }
             try LocalFiles.syncDirectory(of: target)
@@ -273,12 +273,5 @@ package struct HighlightReel {
 
     package static func named(_ skipped: [String: String]) -> String {
         skipped.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")
-    }
-
-    private static func sync(_ path: String) -> Int32 {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return -1 }
-        defer { close(fd) }
-        return fsync(fd)
     }
 }
