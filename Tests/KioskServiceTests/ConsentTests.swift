@@ -97,7 +97,10 @@ import Testing
                 #expect(Self.consent(response)["given"] as? Bool == true)
             }
             fixture.kiosk.pressButton()
-            while await fixture.kiosk.manager.recordState == .idle, fixture.kiosk.manager.workspace.currentShot() == nil, ContinuousClock.now < end + .seconds(20) {
+            // Its own deadline: the one above may already have passed on a loaded machine, and
+            // then this wait would end at once, before the press had started a shot.
+            let pressEnd = ContinuousClock.now + .seconds(60)
+            while await fixture.kiosk.manager.recordState == .idle, fixture.kiosk.manager.workspace.currentShot() == nil, ContinuousClock.now < pressEnd {
                 try await Task.sleep(for: .milliseconds(20))
             }
             try await fixture.waitFor("idle")
