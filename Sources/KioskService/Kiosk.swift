@@ -351,7 +351,7 @@ package final class Kiosk: Sendable {
     func post(caption: String) async throws(RecorderError) -> OutboxItem {
         let enqueuer = self.enqueuer
         let item = try await manager.holdingCurrentShot { () async throws(RecorderError) -> OutboxItem in
-            try await BlockingWork.run { () throws(RecorderError) in try enqueuer.enqueue(try enqueuer.plan(caption: caption)) }
+            try await BlockingWork.run { () throws(RecorderError) in try enqueuer.enqueue(try enqueuer.joining(to: try enqueuer.plan(caption: caption))) }
         }
         metrics.postQueued()
         // This guest is done: the next one is asked again.

@@ -19,10 +19,21 @@ package final class ReelWriter {
         package var height: Int
         package var frameRate: Int
         package var sampleRate = 48_000
+        /// Sound channels, 1 or 2; 0 for a file without sound.
+        package var channels = 2
+        /// Ticks a second of the pictures' timestamps (nil: the frame rate). A shot's own is
+        /// 90 kHz: with the same clock, the same x264 settings and the same size, libx264 writes
+        /// the same sequence header as it did for the shot, so parts made here can be joined to
+        /// the shot without encoding it again (`ClipJoiner`).
+        package var clock: Int32?
 
-        package init(width: Int, height: Int, frameRate: Int) {
+        package init(width: Int, height: Int, frameRate: Int, sampleRate: Int = 48_000, channels: Int = 2, clock: Int32? = nil) {
             (self.width, self.height, self.frameRate) = (width, height, frameRate)
+            (self.sampleRate, self.channels, self.clock) = (sampleRate, channels, clock)
         }
+
+        /// The pictures' time base.
+        var timeBase: AVRational { AVRational(num: 1, den: clock ?? Int32(frameRate)) }
     }
 
     /// A title card's lines, from the top, each with its share of the picture's height as its size.
@@ -42,7 +53,8 @@ package final class ReelWriter {
     package let format: Format
     private let writer: MP4Writer
     private let video: H264Encoder
-    private let audio: AACEncoder
+    /// nil for a file without sound.
+    private let audio: AACEncoder?
     private let frame: UnsafeMutablePointer<AVFrame>
     private let sound: UnsafeMutablePointer<AVFrame>
     /// Pictures written so far: the next picture's timestamp, in 1/frameRate.
@@ -54,19 +66,21 @@ package final class ReelWriter {
     /// - Parameter scratch: a private directory for the cards' texts (read by `drawtext`).
     package init(path: String, format: Format, settings: EncoderSettings, scratch: String) throws(MediaError) {
         guard format.width >= 16, format.height >= 16, format.width % 2 == 0, format.height % 2 == 0,
-              (1...120).contains(format.frameRate) else {
+              (1...120).contains(format.frameRate), (0...2).contains(format.channels), (8_000...192_000).contains(format.sampleRate),
+              (format.clock ?? 1) > 0 else {
             throw MediaError(.badInput, operation: "configure the reel",
-                             detail: "the reel needs an even size of at least 16x16 and 1 to 120 frames a second (got \(format.width)x\(format.height) at \(format.frameRate)).")
+                             detail: "the reel needs an even size of at least 16x16, 1 to 120 frames a second and at most 2 sound channels (got \(format.width)x\(format.height) at \(format.frameRate), \(format.channels) channels).")
         }
         try FFmpegLibraries.loadFilters()
         self.path = path
         self.format = format
         self.scratch = scratch
         writer = try MP4Writer(path: path, fragmented: false)
-        audio = try AACEncoder(input: AudioFormat(sampleRate: format.sampleRate, channels: 2, sampleFormat: .float32),
-                               bitRate: settings.audioBitRate)
+        audio = format.channels == 0 ? nil
+            : try AACEncoder(input: AudioFormat(sampleRate: format.sampleRate, channels: format.channels, sampleFormat: .float32),
+                             bitRate: settings.audioBitRate)
         video = try H264Encoder(width: format.width, height: format.height, frameRate: Double(format.frameRate),
-                                timeBase: AVRational(num: 1, den: Int32(format.frameRate)), settings: settings,
+                                timeBase: format.timeBase, settings: settings,
                                 globalHeader: writer.wantsGlobalHeader)
         guard let frame = cff_av_frame_alloc() else { throw MediaError(.failed, operation: "av_frame_alloc") }
         guard let sound = cff_av_frame_alloc() else {
@@ -76,7 +90,7 @@ package final class ReelWriter {
         }
         (self.frame, self.sound) = (frame, sound)
         try writer.configure(from: video.context)
-        try writer.addAudio(from: audio.codecContext)
+        if let audio { try writer.addAudio(from: audio.codecContext) }
         try writer.writeHeader()
     }
 
@@ -125,7 +139,7 @@ package final class ReelWriter {
     @discardableResult
     package func appendClip(_ clipPath: String, gain: Double, fade: Double = 0) throws(MediaError) -> Double {
         let input = try MediaInput(path: clipPath)
-        let hasSound = input.audioStream != nil
+        let hasSound = input.audioStream != nil && audio != nil
         let (w, h, r) = (format.width, format.height, format.frameRate)
         let stream = input.videoStream.pointee
         let duration = stream.duration > 0 ? Double(stream.duration) * av_q2d(stream.time_base)
@@ -140,7 +154,7 @@ package final class ReelWriter {
             + "[in]\(length.pre)scale=\(w):\(h):force_original_aspect_ratio=decrease,pad=\(w):\(h):(ow-iw)/2:(oh-ih)/2:color=black,setsar=1,fps=\(r)\(length.post)\(fades),format=yuv420p[v];[v]buffersink"
         if hasSound {
             let soundFades = duration > 0 ? Self.fades(start: start, length: duration, fade: fade, sound: true) : ""
-            description += ";[ain]volume=\(String(cFormat: "%.2f", gain))dB:precision=float\(soundFades),aresample=\(format.sampleRate),aformat=sample_fmts=flt:sample_rates=\(format.sampleRate):channel_layouts=stereo[a];[a]abuffersink"
+            description += ";[ain]volume=\(String(cFormat: "%.2f", gain))dB:precision=float\(soundFades),aresample=\(format.sampleRate),aformat=sample_fmts=flt:sample_rates=\(format.sampleRate):channel_layouts=\(format.channels == 1 ? "mono" : "stereo")[a];[a]abuffersink"
         }
         let graph = try FilterGraph(description, audioFrameSamples: 1024)
         let startPicture = pictures
@@ -182,6 +196,25 @@ package final class ReelWriter {
         return Double(pictures - startPicture) / Double(r)
     }
 
+    /// A still picture (a PNG or JPEG, read by the `movie` source) for `seconds`, scaled into the
+    /// reel's picture like a clip, with silence.
+    package func appendStill(_ imagePath: String, seconds: Double) throws(MediaError) {
+        let (w, h, r) = (format.width, format.height, format.frameRate)
+        let length = String(cFormat: "%.6f", seconds)
+        // One decoded picture, held (tpad) for the part's length, then at the reel's rate (`fps`
+        // first would end at the lone picture's start and put out nothing).
+        let graph = try FilterGraph("movie=\(FilterGraph.escaped(imagePath))[in];"
+            + "[in]scale=\(w):\(h):force_original_aspect_ratio=decrease,pad=\(w):\(h):(ow-iw)/2:(oh-ih)/2:color=black,setsar=1,"
+            + "format=yuv420p,tpad=stop_mode=clone:stop_duration=\(length),fps=\(r),trim=duration=\(length),setpts=PTS-STARTPTS[v];[v]buffersink")
+        let start = soundEnd
+        let first = pictures
+        while try graph.nextPicture(into: frame) { try encodePicture() }
+        guard pictures > first else {
+            throw MediaError(.badInput, operation: "read \(imagePath)", detail: "it has no picture that can be decoded")
+        }
+        try padSound(to: soundPosition(ofPicture: pictures), from: start)
+    }
+
     /// `fade` and `afade` filters (with a leading comma) for a part from `start` lasting `length`
     /// seconds: in over its first `fade` seconds, out over its last; none for no fade. A fade
     /// is at most a third of the part.
@@ -195,10 +228,12 @@ package final class ReelWriter {
 
     /// Writes the rest and closes the file.
     package func finish() throws(MediaError) {
-        let base = audio.codecContext.pointee.time_base
-        try audio.finish { packet throws(MediaError) in try writer.writeAudio(packet, from: base) }
-        let timeBase = AVRational(num: 1, den: Int32(format.frameRate))
-        try video.encode(nil) { packet throws(MediaError) in try writer.write(packet, from: timeBase, defaultDuration: 1) }
+        if let audio {
+            let base = audio.codecContext.pointee.time_base
+            try audio.finish { packet throws(MediaError) in try writer.writeAudio(packet, from: base) }
+        }
+        let (timeBase, tick) = (format.timeBase, pictureTicks)
+        try video.encode(nil) { packet throws(MediaError) in try writer.write(packet, from: timeBase, defaultDuration: tick) }
         try writer.finish()
     }
 
@@ -231,23 +266,26 @@ package final class ReelWriter {
         guard frame.pointee.format == AV_PIX_FMT_YUV420P.rawValue, frame.pointee.width == Int32(format.width), frame.pointee.height == Int32(format.height) else {
             throw MediaError(.failed, operation: "encode the reel", detail: "a part's picture came out as format \(frame.pointee.format) at \(frame.pointee.width)x\(frame.pointee.height), not yuv420p at \(format.width)x\(format.height)")
         }
-        frame.pointee.pts = pictures
+        frame.pointee.pts = pictures * Int64(format.clock ?? Int32(format.frameRate)) / Int64(format.frameRate)
         // A decoded keyframe must not force one here: the reel keeps its own keyframe interval.
         frame.pointee.pict_type = AV_PICTURE_TYPE_NONE
         pictures += 1
-        let timeBase = AVRational(num: 1, den: Int32(format.frameRate))
-        try video.encode(frame) { packet throws(MediaError) in try writer.write(packet, from: timeBase, defaultDuration: 1) }
+        let (timeBase, tick) = (format.timeBase, pictureTicks)
+        try video.encode(frame) { packet throws(MediaError) in try writer.write(packet, from: timeBase, defaultDuration: tick) }
     }
+
+    /// One picture's length in the pictures' time base.
+    private var pictureTicks: Int64 { max(Int64(format.clock ?? Int32(format.frameRate)) / Int64(format.frameRate), 1) }
 
     /// The sample at which picture `index` starts.
     private func soundPosition(ofPicture index: Int64) -> Int64 {
         index * Int64(format.sampleRate) / Int64(format.frameRate)
     }
 
-    /// The `sound` frame (interleaved stereo float) at `time` seconds into a part that began at
+    /// The `sound` frame (interleaved float) at `time` seconds into a part that began at
     /// sample `partStart`: what falls before the part's start or at or past sample `limit` is cut.
     private func encodeSound(at time: Double, partStart: Int64, limit end: Int64) throws(MediaError) {
-        let count = Int(sound.pointee.nb_samples)
+        let count = Int(sound.pointee.nb_samples), width = format.channels * 4
         guard count > 0, let data = sound.pointee.data.0 else { return }
         var position = partStart + Int64((time * Double(format.sampleRate)).rounded())
         var first = 0
@@ -257,23 +295,25 @@ package final class ReelWriter {
         guard last > first else { return }
         // A gap before it (a clip whose sound starts late) is silence.
         try padSound(to: position, from: soundEnd)
-        try writeSound(Array(UnsafeBufferPointer(start: data + first * 8, count: (last - first) * 8)), at: position)
+        try writeSound(Array(UnsafeBufferPointer(start: data + first * width, count: (last - first) * width)), at: position)
     }
 
     /// Silence from `start` to `end` samples, in 1024-sample chunks.
     private func padSound(to end: Int64, from start: Int64) throws(MediaError) {
+        guard audio != nil else { return }
         var position = max(start, soundEnd)
         while position < end {
             let count = Int(min(1024, end - position))
-            try writeSound([UInt8](repeating: 0, count: count * 8), at: position)
+            try writeSound([UInt8](repeating: 0, count: count * format.channels * 4), at: position)
             position += Int64(count)
         }
     }
 
-    /// Interleaved stereo float samples placed at sample `position` of the reel. (Their time goes
+    /// Interleaved float samples placed at sample `position` of the reel. (Their time goes
     /// to the encoder in microseconds, on which it keeps the sound exactly where it is put.)
     private func writeSound(_ bytes: [UInt8], at position: Int64) throws(MediaError) {
-        let frames = bytes.count / 8
+        guard let audio else { return }
+        let frames = bytes.count / (format.channels * 4)
         let chunk = AudioChunk(bytes: bytes, frames: frames, timestampMicroseconds: position * 1_000_000 / Int64(format.sampleRate))
         let base = audio.codecContext.pointee.time_base
         try audio.append(chunk, origin: 0, end: nil) { packet throws(MediaError) in try writer.writeAudio(packet, from: base) }

@@ -25,6 +25,12 @@ struct PostCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Post this shot instead of the current one: a recovered recording kept beside it.", valueName: "id"))
     var shot: String?
 
+    @Option(name: .long, help: ArgumentHelp("A clip joined before the shot (post.intro): a PNG or JPEG (shown post.still_seconds, default 3) or an MP4 of at most 60 s; \"\" for none.", valueName: "file"))
+    var intro: String?
+
+    @Option(name: .long, help: ArgumentHelp("A clip joined after the shot (post.outro), as --intro.", valueName: "file"))
+    var outro: String?
+
     @Flag(name: .long, help: "Show what would be uploaded where, and change nothing.")
     var dryRun = false
 
@@ -94,10 +100,24 @@ struct PostCommand: ParsableCommand {
         let recovery = workspace.recoverInterrupted()
         for line in recovery.notes { note(line) }
         let enqueuer = PostEnqueuer(workspace: workspace, outbox: outbox, configuration: configuration)
-        let plan = try enqueuer.plan(caption: try captionText(), shotID: shot)
+        var plan = try enqueuer.plan(caption: try captionText(), shotID: shot)
         // Settings the upload needs are checked before anything is queued.
         let share = try ShareLinks(configuration)
-        if dryRun { return printPlan(plan) }
+        var bookends = try PostBookends.configured(configuration)
+        if let intro { bookends.intro = intro.isEmpty ? nil : intro }
+        if let outro { bookends.outro = outro.isEmpty ? nil : outro }
+        if dryRun {
+            try bookends.check()
+            return printPlan(plan, bookends: bookends)
+        }
+        if !bookends.isEmpty {
+            plan = try enqueuer.joining(bookends, to: plan)
+            if let join = plan.join {
+                let parts = [join.intro.map { "intro \($0)" }, join.outro.map { "outro \($0)" }].compactMap { $0 }.joined(separator: " and ")
+                note("joined \(parts) to shot \(plan.shot.id): " + (join.copiedTake ? "the take copied as recorded"
+                                                                                  : "encoded again, as \(join.reason ?? "the formats differ")"))
+            }
+        }
         let item = try enqueuer.enqueue(plan)
         if !quiet { printError("recorder: queued post \(item.metadata.id) in \(item.directory)") }
         let uploader = OutboxUploader(outbox: outbox, backend: try configuration.makeBackend(),
@@ -124,7 +144,7 @@ struct PostCommand: ParsableCommand {
         throw failure
     }
 
-    private func printPlan(_ plan: PostEnqueuer.Plan) {
+    private func printPlan(_ plan: PostEnqueuer.Plan, bookends: PostBookends) {
         if output.json {
             printJSON(plan.metadata)
             return
@@ -133,6 +153,8 @@ struct PostCommand: ParsableCommand {
         print("  shot      \(plan.shot.videoPath)")
         print("  store     \(plan.store)")
         print("  video     \(plan.metadata.url)  (\(plan.metadata.byteSize) bytes, sha256 \(plan.metadata.sha256))")
+        if let intro = bookends.intro { print("  intro     \(intro)  (joined before the shot when it is posted: size and checksum change)") }
+        if let outro = bookends.outro { print("  outro     \(outro)  (joined after the shot when it is posted)") }
         print("  metadata  \(plan.metadataURL)")
         print("  the name \(plan.metadata.id) is an example; each post draws its own")
         printJSON(plan.metadata)

@@ -27,6 +27,10 @@ package struct PostEnqueuer: Sendable {
         package var digest: FileDigest
         /// The store the post is queued for; it is sent nowhere else.
         package var destination: StoreDestination
+        /// The video posted: the shot's own, or the shot joined to an intro and outro (`joining`).
+        package var videoPath: String
+        /// What joining did, when there were bookends.
+        package var join: JoinReport?
     }
 
     /// Validates the caption, the configuration and the shot (the current one, or `shotID`: the
@@ -79,7 +83,8 @@ package struct PostEnqueuer: Sendable {
             audio: shot.audio, shareToken: ShareToken.random(), consent: shot.consent, prompt: shot.prompt)
         if let consent = shot.consent { try checkConsentText(consent, of: shot) }
         return Plan(shot: shot, metadata: metadata, store: backend.location,
-                    metadataURL: backend.url(forKey: metadata.metadataKey), digest: digest, destination: backend.destination)
+                    metadataURL: backend.url(forKey: metadata.metadataKey), digest: digest, destination: backend.destination,
+                    videoPath: shot.videoPath, join: nil)
     }
 
     /// Moves the shot into the outbox (durably), marks the shot as posted, and returns the queued item.
@@ -88,7 +93,7 @@ package struct PostEnqueuer: Sendable {
         let lock = try FileLock(path: workspace.root + "/.post-lock",
                                      busy: "another `recorder post` is posting this shot right now; wait for it.")
         if let answer = alreadyPosted(plan.shot) { throw answer }
-        let item = try outbox.enqueue(video: plan.shot.videoPath, metadata: plan.metadata, shotID: plan.shot.id, digest: plan.digest,
+        let item = try outbox.enqueue(video: plan.videoPath, metadata: plan.metadata, shotID: plan.shot.id, digest: plan.digest,
                                       destination: plan.destination,
                                       consentText: plan.shot.consent == nil ? nil : consentTextPath(plan.shot))
         let marker = PostedMarker(id: plan.metadata.id, outboxItem: item.directory, queuedAt: item.state.queuedAt)
@@ -98,7 +103,9 @@ package struct PostEnqueuer: Sendable {
             // The post is queued either way; the outbox scan in `alreadyPosted` still finds it.
         }
         // The outbox holds the video now; the workspace copy would only take room (often in RAM).
+        // (The shot's own too when a joined one went: it is in the post.)
         unlink(plan.shot.videoPath)
+        if plan.videoPath != plan.shot.videoPath { unlink(plan.videoPath) }
         _ = consume lock
         return item
     }

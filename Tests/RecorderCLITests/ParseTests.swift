@@ -79,6 +79,15 @@ private func parseMessage<C: ParsableCommand>(_ command: C.Type, _ arguments: [S
         #expect(try KioskCommand.parse(["-v", "-t", "5", "-d", "testsrc"]).verbose)
     }
 
+    @Test func postTakesAnIntroAndAnOutro() throws {
+        let both = try PostCommand.parse(["--caption", "", "--intro", "/srv/brand/intro.png", "--outro", "/srv/brand/outro.mp4"])
+        #expect(both.intro == "/srv/brand/intro.png" && both.outro == "/srv/brand/outro.mp4")
+        // "" leaves out a configured one: kept as given, not as absent.
+        #expect(try PostCommand.parse(["--caption", "", "--intro", ""]).intro == "")
+        #expect(try PostCommand.parse(["--caption", ""]).intro == nil)
+        #expect(PostCommand.helpMessage().contains("--intro") && PostCommand.helpMessage().contains("post.still_seconds"))
+    }
+
     @Test func aMistypedCommandGetsASuggestion() throws {
         var message = ""
         #expect(throws: (any Error).self) {

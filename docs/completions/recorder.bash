@@ -250,7 +250,7 @@ _recorder_post() {
     repeating_flags=()
     non_repeating_flags=(--dry-run --quiet -q --create --json --version -h --help)
     repeating_options=(--set)
-    non_repeating_options=(--caption --caption-file --shot --attempts --config --backend --store-dir --endpoint --bucket --region --prefix --outbox --workspace)
+    non_repeating_options=(--caption --caption-file --shot --intro --outro --attempts --config --backend --store-dir --endpoint --bucket --region --prefix --outbox --workspace)
     __recorder_offer_flags_options 0
 
     # Offer option value completions
@@ -262,6 +262,12 @@ _recorder_post() {
         return
         ;;
     '--shot')
+        return
+        ;;
+    '--intro')
+        return
+        ;;
+    '--outro')
         return
         ;;
     '--attempts')

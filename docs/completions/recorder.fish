@@ -25,7 +25,7 @@ function __recorder_parse_tokens -S
         case 'shoot'
             __recorder_parse_subcommand 0 't/seconds=' 'd/device=' 'audio=' 's/size=' 'r/fps=' 'format=' 'bitrate=' 'preset=' 'overlay=' 'crf=' 'stall-timeout=' 'min-seconds=' 'q/quiet' 'v/verbose' 'config=' 'set=+' 'workspace=' 'json' 'version' 'h/help'
         case 'post'
-            __recorder_parse_subcommand 0 'caption=' 'caption-file=' 'shot=' 'dry-run' 'attempts=' 'q/quiet' 'config=' 'set=+' 'backend=' 'store-dir=' 'create' 'endpoint=' 'bucket=' 'region=' 'prefix=' 'outbox=' 'workspace=' 'json' 'version' 'h/help'
+            __recorder_parse_subcommand 0 'caption=' 'caption-file=' 'shot=' 'intro=' 'outro=' 'dry-run' 'attempts=' 'q/quiet' 'config=' 'set=+' 'backend=' 'store-dir=' 'create' 'endpoint=' 'bucket=' 'region=' 'prefix=' 'outbox=' 'workspace=' 'json' 'version' 'h/help'
         case 'outbox'
             __recorder_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -158,6 +158,8 @@ complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_opti
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder post" caption' -l 'caption' -d 'The caption (required unless --caption-file; may be empty: --caption ""; - reads it from standard input).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder post" caption-file' -l 'caption-file' -d 'Read the caption from this UTF-8 file (trailing line breaks dropped).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder post" shot' -l 'shot' -d 'Post this shot instead of the current one: a recovered recording kept beside it.' -rfka ''
+complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder post" intro' -l 'intro' -d 'A clip joined before the shot (post.intro): a PNG or JPEG (shown post.still_seconds, default 3) or an MP4 of at most 60 s; "" for none.' -rfka ''
+complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder post" outro' -l 'outro' -d 'A clip joined after the shot (post.outro), as --intro.' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder post" dry-run' -l 'dry-run' -d 'Show what would be uploaded where, and change nothing.'
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder post" attempts' -l 'attempts' -d 'Upload attempts before leaving the post queued (retryable failures only), 1-1000 (default 3).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder post" q quiet' -l 'quiet' -s 'q' -d 'No notes: only the result (and errors).'

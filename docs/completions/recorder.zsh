@@ -114,6 +114,8 @@ _recorder_post() {
         '--caption[The caption (required unless --caption-file; may be empty\: --caption ""; - reads it from standard input).]:text:'
         '--caption-file[Read the caption from this UTF-8 file (trailing line breaks dropped).]:file:'
         '--shot[Post this shot instead of the current one\: a recovered recording kept beside it.]:id:'
+        '--intro[A clip joined before the shot (post.intro)\: a PNG or JPEG (shown post.still_seconds, default 3) or an MP4 of at most 60 s; "" for none.]:file:'
+        '--outro[A clip joined after the shot (post.outro), as --intro.]:file:'
         '--dry-run[Show what would be uploaded where, and change nothing.]'
         '--attempts[Upload attempts before leaving the post queued (retryable failures only), 1-1000 (default 3).]:count:'
         '(--quiet -q)'{--quiet,-q}'[No notes\: only the result (and errors).]'
