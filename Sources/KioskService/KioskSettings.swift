@@ -80,6 +80,9 @@ package struct KioskSettings: Sendable {
         self.device = (device == nil || device == "auto" || device == "") ? nil : device
         seconds = try configuration.number("kiosk.seconds")
         shot = try ShotRequest.configured(configuration)
+        // The intro and outro every guest's post gets: a bad one stops the kiosk at its start,
+        // named, not each guest's post later.
+        try PostBookends.configured(configuration).check()
         previewIdleSeconds = try configuration.number("kiosk.preview_idle_seconds")
         audio = AudioChoice(configuration.text("audio.device") ?? "auto")
         countdown = Int(try configuration.number("kiosk.countdown_seconds"))

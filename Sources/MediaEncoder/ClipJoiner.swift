@@ -7,7 +7,7 @@ import Glibc
 /// The bookends are encoded with the shot's size, frame rate, clock, x264 settings and sound
 /// format; when libx264 and the AAC encoder then write the same stream headers as they did for the
 /// shot, the three files are copied one after another into one (the guest's take is not encoded
-/// again: no loss, and about the time of a file copy). When a header differs (a camera's own
+/// again: no loss, and only the bookends cost encoding time). When a header differs (a camera's own
 /// H.264, an odd frame rate, settings changed since the shot), the whole is encoded once to the
 /// shot's settings instead, and the outcome says why.
 package enum ClipJoiner {

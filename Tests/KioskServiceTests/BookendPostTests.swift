@@ -19,6 +19,14 @@ import RecorderCore
         return text
     }
 
+    @Test func aMissingIntroStopsTheKioskAtItsStart() throws {
+        let missing = NSTemporaryDirectory() + "recorder-no-such-intro-\(UUID().uuidString).png"
+        let error = #expect(throws: RecorderError.self) {
+            _ = try KioskFixture(seconds: 1, more: ["post.intro": missing])
+        }
+        #expect(error?.exitStatus == .noInput && error?.message.contains("the intro \(missing) does not exist") == true, "\(String(describing: error))")
+    }
+
     @Test func aGuestsPostEndsWithTheConfiguredOutro() async throws {
         let directory = NSTemporaryDirectory() + "recorder-outro-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
