@@ -42,6 +42,8 @@ let package = Package(
         // libcrypto's digests: the OpenSSL that libcurl loads anyway, instead of a second copy (BoringSSL) in the binary.
         // Kernel headers only (linux/input.h): the evdev ioctls for the booth's button.
         .systemLibrary(name: "CInput"),
+        // Kernel headers only: pidfd_open, so a child's end is waited for in poll(2), not polled.
+        .systemLibrary(name: "CProcess"),
         .systemLibrary(
             name: "CQRencode", pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]),
@@ -51,7 +53,7 @@ let package = Package(
 
         // What the code needs beyond FoundationEssentials (threads, a lock, paths, printf, trimming),
         // so the binary does not link all of Foundation and its ICU data.
-        .target(name: "SystemSupport", swiftSettings: swiftSettings),
+        .target(name: "SystemSupport", dependencies: ["CProcess"], swiftSettings: swiftSettings),
         .target(name: "VideoCapture", dependencies: ["CV4L2", "SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "AudioCapture", dependencies: ["CAlsa", "SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "TriggerInput", dependencies: ["CInput", "SystemSupport"], swiftSettings: swiftSettings),

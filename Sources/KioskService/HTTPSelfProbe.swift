@@ -1,8 +1,8 @@
-import Dispatch
 import FoundationEssentials
 import Glibc
 import Logging
 import RecorderCore
+import SystemSupport
 import ServiceLifecycle
 
 /// Asks the kiosk's own HTTP server for `/healthz` over TCP, on a thread of its own: any HTTP
@@ -11,10 +11,12 @@ struct HTTPSelfProbe: Sendable {
     let host: String
     let port: Int
 
+    /// The probe's own thread: a blocking connect and read, never on Swift's cooperative pool, and
+    /// not queued behind the shared pool's work (a slow store fetch must not read as a hung server).
+    private static let work = BlockingWork(name: "recorder-probe", threads: 1)
+
     func answers(timeout: Double) async -> Bool {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.answersBlocking(timeout: timeout)) }
-        }
+        await Self.work.run { self.answersBlocking(timeout: timeout) }
     }
 
     func answersBlocking(timeout: Double) -> Bool {

@@ -52,36 +52,28 @@ final class StateHook: Sendable {
     }
 
     private func run(_ state: String) {
-        var pid: pid_t = 0
-        var argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), strdup(state), nil]
-        defer { for pointer in argv { free(pointer) } }
-        var status = posix_spawn(&pid, path, nil, nil, &argv, environ)
+        var spawned = ChildProcess.spawn(path, [state])
         // Being written right now (an operator saving the script): a moment later it runs.
-        for _ in 0..<5 where status == ETXTBSY {
+        for _ in 0..<5 {
+            guard case .failure(let error) = spawned, error.code == ETXTBSY else { break }
             usleep(100_000)
-            status = posix_spawn(&pid, path, nil, nil, &argv, environ)
+            spawned = ChildProcess.spawn(path, [state])
         }
-        guard status == 0 else {
-            log("kiosk.on_state: cannot run \(path): \(String(cString: strerror(status)))")
+        let child: ChildProcess
+        switch spawned {
+        case .failure(let error):
+            log("kiosk.on_state: cannot run \(path): \(String(cString: strerror(error.code)))")
             return
+        case .success(let started): child = started
         }
-        let deadline = MonotonicClock.nowMicroseconds() + Int64(timeoutSeconds * 1_000_000)
-        var exitStatus: Int32 = 0
-        while true {
-            let done = waitpid(pid, &exitStatus, WNOHANG)
-            if done == pid { break }
-            if done < 0 && errno != EINTR { return }
-            if MonotonicClock.nowMicroseconds() > deadline {
-                kill(pid, SIGKILL)
-                _ = waitpid(pid, &exitStatus, 0)
-                log("kiosk.on_state: \(path) \(state) took over \(String(cFormat: "%g", timeoutSeconds)) s and was stopped")
-                return
-            }
-            usleep(20_000)
-        }
-        // (exited normally with a status other than 0)
-        if exitStatus & 0x7f == 0, (exitStatus >> 8) & 0xff != 0 {
-            log("kiosk.on_state: \(path) \(state) exited with status \((exitStatus >> 8) & 0xff)")
+        // Asleep until it ends or its time is up: no polling.
+        switch child.wait(timeout: timeoutSeconds) {
+        case .timedOut:
+            log("kiosk.on_state: \(path) \(state) took over \(String(cFormat: "%g", timeoutSeconds)) s and was stopped")
+        case .exited(let status) where status != 0:
+            log("kiosk.on_state: \(path) \(state) exited with status \(status)")
+        case .exited, .signalled:
+            break
         }
     }
 }

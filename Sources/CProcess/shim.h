@@ -1,0 +1,22 @@
+// Kernel headers only: the process-descriptor system call, which glibc 2.36 wraps in a header
+// Swift's Glibc module leaves out, and which `syscall` (variadic) cannot reach from Swift.
+#ifndef RECORDER_CPROCESS_SHIM_H
+#define RECORDER_CPROCESS_SHIM_H
+
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+#include <errno.h>
+
+/// A descriptor that becomes readable when process `pid` ends (Linux 5.3 and later), close-on-exec;
+/// -1 with errno set on failure.
+static inline int cprocess_pidfd_open(pid_t pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+#endif

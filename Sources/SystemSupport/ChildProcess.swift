@@ -1,0 +1,80 @@
+internal import CProcess
+import Glibc
+
+/// A program started with `posix_spawn` and waited for asleep in poll(2) on its process
+/// descriptor (pidfd): its end wakes the waiter at once, and a time limit costs no polling.
+package struct ChildProcess: Sendable {
+    package let pid: Int32
+    private let descriptor: Int32
+
+    /// How a child ended.
+    package enum Ending: Sendable, Equatable {
+        /// It exited with this status.
+        case exited(Int32)
+        /// A signal ended it.
+        case signalled(Int32)
+        /// It ran past the time limit and was killed (SIGKILL).
+        case timedOut
+    }
+
+    /// Starts `path` with `arguments` (its argv[1...]) and this process's environment; the errno
+    /// of `posix_spawn` on failure.
+    package static func spawn(_ path: String, _ arguments: [String]) -> Result<ChildProcess, Descriptors.Errno> {
+        var pid: pid_t = 0
+        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        // Default signal handling and none blocked: the kiosk ignores SIGTERM and SIGINT (its
+        // service lifecycle watches them itself), and a child would inherit that: `kill` could not
+        // stop a hook, nor its own Ctrl-C a script.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t(), none = sigset_t()
+        sigfillset(&all)
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let status = posix_spawn(&pid, path, nil, &attributes, &argv, environ)
+        guard status == 0 else { return .failure(Descriptors.Errno(status)) }
+        // (nothing reaps it but `wait`, so the pid cannot be reused before this)
+        return .success(ChildProcess(pid: pid, descriptor: cprocess_pidfd_open(pid)))
+    }
+
+    /// Waits for the child to end, at most `timeout` seconds (then it is killed and reaped), on
+    /// the calling thread, and reaps it.
+    package func wait(timeout: Double) -> Ending {
+        defer { if descriptor >= 0 { close(descriptor) } }
+        if descriptor >= 0 {
+            let deadline = ContinuousClock.now + .microseconds(Int64(timeout * 1_000_000))
+            while true {
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { return killed() }
+                let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
+                var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&entry, 1, Int32(min(milliseconds, Int64(Int32.max))))
+                if ready > 0 { break }
+                if ready < 0 && errno != EINTR { break }
+            }
+        } else {
+            // A kernel without pidfd (before 5.3): wait without a limit rather than not at all.
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return .exited(-1) }
+        }
+        return Self.ending(status)
+    }
+
+    private func killed() -> Ending {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return .timedOut
+    }
+
+    private static func ending(_ status: Int32) -> Ending {
+        // (WIFEXITED / WEXITSTATUS / WTERMSIG, which are macros)
+        status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
+    }
+}
