@@ -417,14 +417,16 @@ package final class Kiosk: Sendable {
     private func previewPicture(after serial: UInt64 = 0, wait: Double) async -> PreviewTap.Picture? {
         await manager.wantPreview(request: settings.previewRequest)
         let deadline = ContinuousClock.now + .milliseconds(Int64(wait * 1000))
+        let tap = manager.preview
         while !closing.load(ordering: .relaxed) {
-            let newest = manager.preview.picture(maximumAge: 2)
+            // (the count first: a picture taken between the look and the wait still wakes it)
+            let seen = tap.changed.generation
+            let newest = tap.picture(maximumAge: 2)
             if let newest, newest.serial != serial { return newest }
-            guard ContinuousClock.now < deadline, !Task.isCancelled else { return nil }
-            // Asleep until the next picture is due (the tap takes one every intervalMicroseconds),
-            // then every 10 ms while it is late: about 15 wake-ups a second, not 100.
-            let due = newest.map { $0.copiedAtMicroseconds + manager.preview.intervalMicroseconds + 1000 - MonotonicClock.nowMicroseconds() } ?? 0
-            try? await Task.sleep(for: .microseconds(due > 1000 ? min(due, 100_000) : 10_000))
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero, !Task.isCancelled else { return nil }
+            // Asleep until the tap takes a picture; at most 0.2 s, so a closing kiosk is noticed.
+            await tap.changed.wait(after: seen, timeout: min(left, .milliseconds(200)))
         }
         return nil
     }

@@ -490,10 +490,13 @@ package actor CameraManager {
         lastSoundRequest = .now
         if soundMonitor == nil {
             if let failed = soundMonitorFailedAt, ContinuousClock.now - failed < .seconds(5) { return nil }
-            guard let device = AudioSelector.describe(choice, camera: cameraDescription) else { return nil }
-            let opened = await Self.onQueue { () -> Result<SoundMonitor, AudioError> in
+            // Which microphone goes with the camera is read from sysfs and ALSA: off the actor too.
+            let camera = cameraDescription
+            let opened = await Self.onQueue { () -> Result<SoundMonitor, AudioError>? in
+                guard let device = AudioSelector.describe(choice, camera: camera) else { return nil }
                 do throws(AudioError) { return .success(try SoundMonitor.open(device)) } catch { return .failure(error) }
             }
+            guard let opened else { return nil }
             guard case .success(let monitor) = opened else {
                 soundMonitorFailedAt = .now
                 return nil

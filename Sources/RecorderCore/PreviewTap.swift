@@ -1,4 +1,5 @@
 import Synchronization
+package import SystemSupport
 package import VideoCapture
 
 /// The latest camera picture, kept for the kiosk's live preview.
@@ -20,6 +21,8 @@ package final class PreviewTap: Sendable {
     private let lastCopy = Atomic<Int64>(0)
     private let serial = Atomic<UInt64>(0)
     package let intervalMicroseconds: Int64
+    /// Signalled with each new picture (and when they are cleared), so a viewer sleeps until then.
+    package let changed = ChangeSignal()
 
     /// 15 pictures a second: the live mirror's rate.
     package init(intervalMicroseconds: Int64 = 66_000) {
@@ -34,6 +37,7 @@ package final class PreviewTap: Sendable {
         let number = serial.add(1, ordering: .relaxed).newValue
         let picture = Picture(format: frame.format, bytes: frame.withBytes { Array($0) }, copiedAtMicroseconds: now, serial: number)
         latest.withLock { $0 = picture }
+        changed.signal()
     }
 
     /// The newest picture if it is at most `maximumAge` seconds old.
@@ -47,5 +51,6 @@ package final class PreviewTap: Sendable {
 
     package func clear() {
         latest.withLock { $0 = nil }
+        changed.signal()
     }
 }
