@@ -88,18 +88,30 @@ final class EncodePipeline: @unchecked Sendable {
     /// Waits for a free picture, lets `fill` write into it and return its pts, and queues it for
     /// encoding. Returns false when `fill` returned nil: nothing is queued then.
     func encode<E: Error>(fill: (UnsafeMutablePointer<AVFrame>) throws(E) -> Int64?) throws(E) -> Bool {
-        freePictures.wait()
-        let picture = pictures[nextPicture]
+        let picture = reserve()
         let pts: Int64?
         do { pts = try fill(picture) } catch {
-            freePictures.signal()
+            release()
             throw error
         }
         guard let pts else {
-            freePictures.signal()
+            release()
             return false
         }
-        picture.pointee.pts = pts
+        return queue(pts: pts)
+    }
+
+    /// Waits for a free picture and lends it to the caller until `queue` or `release`: one at a
+    /// time (the next picture in turn).
+    func reserve() -> UnsafeMutablePointer<AVFrame> {
+        freePictures.wait()
+        return pictures[nextPicture]
+    }
+
+    /// Queues the reserved picture for encoding at `pts`; false when the pipeline has ended
+    /// (after finish or abandon), and then the picture is free again.
+    func queue(pts: Int64) -> Bool {
+        pictures[nextPicture].pointee.pts = pts
         let index = nextPicture
         nextPicture = (nextPicture + 1) % pictures.count
         guard submit(.encode(picture: index)) else {
@@ -108,6 +120,11 @@ final class EncodePipeline: @unchecked Sendable {
             return false
         }
         return true
+    }
+
+    /// Gives the reserved picture back unused.
+    func release() {
+        freePictures.signal()
     }
 
     /// Queues sound for the encoding thread (see `AACEncoder.append`); `last` flushes it after.

@@ -63,6 +63,8 @@ package final class MP4Encoder {
     private var lastTimestamp: Int64 = 0
     private var lastPts: Int64 = -1
     private var lastStamp: FrameStamp?
+    /// The picture lent out by `reservePicture`, until it is committed or released.
+    private var reservedPicture: UnsafeMutablePointer<AVFrame>?
     private var summary: EncodingSummary
     /// Called with each frame's stamp once it is queued for the file, in order: a diagnostic
     /// (`RECORDER_FRAME_LOG`) that lets tests compare what was recorded with what the device sent.
@@ -137,32 +139,56 @@ package final class MP4Encoder {
         onFrameRecorded?(frame.stamp)
     }
 
-    /// Whether `append(readingFrom:)` applies: planar 4:2:0 input, which the encoder takes as it is.
+    /// Whether `reservePicture` applies: planar 4:2:0 input, which the encoder takes as it is.
     package var readsPlanarFrames: Bool { pipeline != nil && input.pixelFormat == .yu12 }
 
-    /// Reads the next frame from `source` straight into the encoder's next picture (no buffer, no
-    /// conversion) and queues it, unless `admit` turns its stamp away. Returns the stamp, or nil at
-    /// the end of the input or on a stop. Only when `readsPlanarFrames`.
-    package func append(readingFrom source: any PlanarReadingSource, stop: StopSignal,
-                       admit: (FrameStamp) -> Bool) throws -> FrameStamp? {
-        guard let pipeline, readsPlanarFrames else {
-            throw MediaError(.failed, operation: "read frame", detail: "direct reads need planar 4:2:0 input and an encoder")
+    /// The encoder's next picture, lent out for a frame to be read straight into it (no buffer,
+    /// no conversion): the capture loop hands it to its source, then gives it back with
+    /// `commitPicture` or `releasePicture`. Waits while the encoder holds both pictures. Only when
+    /// `readsPlanarFrames`, and one at a time.
+    package func reservePicture() throws(MediaError) -> PlanarPicture {
+        guard let pipeline, readsPlanarFrames, reservedPicture == nil else {
+            throw MediaError(.failed, operation: "reserve a picture",
+                             detail: "direct reads need planar 4:2:0 input and an encoder, and one picture at a time")
         }
         try pipeline.throwIfFailed()
-        var stamp: FrameStamp?
-        let queued = try pipeline.encode { picture throws -> Int64? in
+        let picture = pipeline.reserve()
+        do throws(MediaError) {
             try MediaError.check(cff_av_frame_make_writable(picture), "av_frame_make_writable")
-            stamp = try source.readFrame(into: PlanarPicture(picture), stop: stop)
-            guard let stamp, admit(stamp), account(stamp, damaged: false) else { return nil }
-            if let overlay { PictureOverlay.blend(overlay, into: picture) }
-            return nextPts(stamp.timestampMicroseconds)
+        } catch {
+            pipeline.release()
+            throw error
         }
-        if queued, let stamp {
-            summary.framesWritten += 1
-            lastTimestamp = stamp.timestampMicroseconds
-            onFrameRecorded?(stamp)
+        reservedPicture = picture
+        return PlanarPicture(picture)
+    }
+
+    /// Queues the reserved picture, read with `stamp`, for encoding (with the branding frame
+    /// blended on); false when it was not recorded (a repeat of the last frame).
+    @discardableResult
+    package func commitPicture(_ stamp: FrameStamp) throws(MediaError) -> Bool {
+        guard let pipeline, let picture = reservedPicture else {
+            throw MediaError(.failed, operation: "commit a picture", detail: "no picture was reserved")
         }
-        return stamp
+        reservedPicture = nil
+        guard account(stamp, damaged: false) else {
+            pipeline.release()
+            return false
+        }
+        if let overlay { PictureOverlay.blend(overlay, into: picture) }
+        guard pipeline.queue(pts: nextPts(stamp.timestampMicroseconds)) else { return false }
+        summary.framesWritten += 1
+        lastTimestamp = stamp.timestampMicroseconds
+        onFrameRecorded?(stamp)
+        return true
+    }
+
+    /// Gives the reserved picture back unused (the end of the input, a stop, a frame past the
+    /// shot's length); nothing when none is reserved.
+    package func releasePicture() {
+        guard reservedPicture != nil, let pipeline else { return }
+        reservedPicture = nil
+        pipeline.release()
     }
 
     /// Counts the frames a sequence gap says were dropped, and a damaged frame; false when the frame

@@ -129,7 +129,16 @@ final class ShotJob {
             while !reachedLimit {
                 let delivered: Bool
                 if let planarSource {
-                    delivered = try recorder.append(readingFrom: planarSource, stop: stop, admit: admit) != nil
+                    // The encoder lends its next picture; the source reads the frame into it; this
+                    // loop decides whether it is recorded. (Neither calls into the other.)
+                    let picture = try recorder.reservePicture()
+                    let stamp: FrameStamp?
+                    do { stamp = try planarSource.readFrame(into: picture, stop: stop) } catch {
+                        recorder.releasePicture()
+                        throw error
+                    }
+                    if let stamp, admit(stamp) { try recorder.commitPicture(stamp) } else { recorder.releasePicture() }
+                    delivered = stamp != nil
                 } else {
                     delivered = try source.nextFrame(stop: stop) { frame in
                         preview?.offer(frame)
