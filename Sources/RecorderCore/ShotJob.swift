@@ -186,7 +186,7 @@ final class ShotJob {
         if ending == "stopped" && recorded < min(request.minimumSeconds, request.seconds) {
             discardDraft()
             throw RecorderError(String(cFormat: "stopped after %.1f s, under the %g s a shot must last: it was discarded, and the previous shot is still the current one.",
-                                       recorded, request.minimumSeconds), exitStatus: .interrupted)
+                                       recorded, request.minimumSeconds), kind: .interrupted)
         }
     }
 
@@ -211,7 +211,7 @@ final class ShotJob {
     /// Finishes the MP4, remuxes it with the index first, and makes it the current shot.
     func finish() throws(RecorderError) -> ShotResult {
         guard let recorder, let draft, let source, lock != nil else {
-            throw RecorderError("internal error: finish without open", exitStatus: .software)
+            throw RecorderError("internal error: finish without open", kind: .internalFailure)
         }
         if let diskFull { return try keepWhatFitted(draft, source: source, recorder: recorder, error: diskFull) }
         let finished: Result<EncodingSummary, MediaError>
@@ -275,7 +275,7 @@ final class ShotJob {
         guard let whole = ShotSalvage.completeLength(of: draft.recordingPath), whole > 0, truncate(draft.recordingPath, off_t(whole)) == 0 else {
             discardDraft()
             throw RecorderError("the disk filled up before the first second of the shot was written: nothing was kept, and the previous shot is still the current one. Free some space in \(workspace.root).",
-                                exitStatus: .ioError, advice: [Self.largerDisk])
+                                kind: .ioFailure, advice: [Self.largerDisk])
         }
         do {
             try DurableFile.rename(draft.recordingPath, to: draft.videoPath)
@@ -284,7 +284,7 @@ final class ShotJob {
             if info.durationSeconds < min(request.minimumSeconds, request.seconds) {
                 discardDraft()
                 throw RecorderError(String(cFormat: "the disk filled up after %.1f s, under the %g s a shot must last: it was discarded, and the previous shot is still the current one. Free some space in ", info.durationSeconds, request.minimumSeconds)
-                                    + "\(workspace.root).", exitStatus: .ioError, advice: [Self.largerDisk])
+                                    + "\(workspace.root).", kind: .ioFailure, advice: [Self.largerDisk])
             }
             let lost = String(cFormat: "%.1f of the %g s asked", info.durationSeconds, request.seconds)
             let note = "the disk filled up: kept \(lost), as recorded (not remuxed), \(ByteCount.human(size - whole)) of a half-written fragment dropped"
@@ -300,7 +300,7 @@ final class ShotJob {
             let free = workspace.freeBytes().map { ByteCount.human($0) } ?? "?"
             return ShotResult(shot: committed, cameraLost: nil, diskFull: RecorderError(
                 "the disk in \(workspace.root) filled up after \(String(cFormat: "%.1f", info.durationSeconds)) s: those \(lost) were kept as the current shot, and the previous shot was removed to free space (\(free) free now). Free more space before the next shot.",
-                exitStatus: .ioError, advice: [Self.largerDisk]))
+                kind: .ioFailure, advice: [Self.largerDisk]))
         } catch {
             throw RecorderError.wrap(error)
         }
@@ -334,7 +334,7 @@ final class ShotJob {
         if free < needed {
             throw RecorderError(
                 "not enough disk space in \(workspace.root): about \(ByteCount.human(needed)) needed for \(String(cFormat: "%g", request.seconds)) s, \(ByteCount.human(free)) free. Free some space or record a shorter shot; the previous shot was kept.",
-                exitStatus: .ioError, advice: [Self.largerDisk])
+                kind: .ioFailure, advice: [Self.largerDisk])
         }
     }
 }
