@@ -125,16 +125,26 @@ final class ShotJob {
         do { try audio?.start() } catch { throw RecorderError(error) }
         // A file of planar 4:2:0 is read straight into the encoder's pictures: no buffer, no copy.
         let planarSource = recorder.readsPlanarFrames ? source as? any PlanarReadingSource : nil
-        do {
+        do throws(RecorderError) {
             while !reachedLimit {
                 let delivered: Bool
                 if let planarSource {
-                    delivered = try recorder.append(readingFrom: planarSource, stop: stop, admit: admit) != nil
+                    // The file's read and the encoder's both fail here: `wrap` tells them apart.
+                    do { delivered = try recorder.append(readingFrom: planarSource, stop: stop, admit: admit) != nil }
+                    catch { throw RecorderError.wrap(error) }
                 } else {
-                    delivered = try source.nextFrame(stop: stop) { frame in
-                        preview?.offer(frame)
-                        if admit(frame.stamp) { try recorder.append(frame) }
+                    // The encoder's failure is kept and thrown once the source has its buffer back.
+                    var encoding: MediaError?
+                    do throws(CaptureError) {
+                        delivered = try source.nextFrame(stop: stop) { frame in
+                            preview?.offer(frame)
+                            guard admit(frame.stamp) else { return }
+                            do throws(MediaError) { try recorder.append(frame) } catch { encoding = error }
+                        }
+                    } catch {
+                        throw encoding.map(RecorderError.media) ?? .capture(error)
                     }
+                    if let encoding { throw .media(encoding) }
                 }
                 if delivered, let audio, let lastAdmitted {
                     let chunks = audio.take(until: lastAdmitted)
@@ -144,7 +154,7 @@ final class ShotJob {
                             soundCheck.add(level)
                         }
                     }
-                    try recorder.appendAudio(chunks)
+                    do throws(MediaError) { try recorder.appendAudio(chunks) } catch { throw .media(error) }
                 }
                 if delivered && !reachedLimit {
                     progress(ShotProgress(elapsedSeconds: Double(elapsed) / 1_000_000, totalSeconds: request.seconds,
@@ -156,17 +166,17 @@ final class ShotJob {
                     break
                 }
             }
-        } catch let error as CaptureError where (error.kind == .disconnected || error.kind.isStall) && recorder.framesWritten > 0 {
+        } catch .capture(let error) where (error.kind == .disconnected || error.kind.isStall) && recorder.framesWritten > 0 {
             // Keep what was recorded: finish the file and report the loss with its own status.
-            cameraLost = RecorderError(error)
+            cameraLost = .capture(error)
             ending = "camera lost"
-        } catch let error as MediaError where error.kind == .diskFull && recorder.framesWritten > 0 {
+        } catch .media(let error) where error.kind == .diskFull && recorder.framesWritten > 0 {
             // Keep what fits: the fragments already on disk play; `finish` keeps them as the shot.
             diskFull = error
             ending = "disk full"
         } catch {
             if recorder.framesWritten == 0 { discardDraft() }
-            throw RecorderError.wrap(error)
+            throw error
         }
         source.close()
         if let audio, let lastAdmitted {
