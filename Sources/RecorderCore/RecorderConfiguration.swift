@@ -36,7 +36,7 @@ package struct RecorderConfiguration: Sendable {
 
     /// `flags` are keys set on the command line; `file` is `--config`, else `RECORDER_CONFIG`, else
     /// `$XDG_CONFIG_HOME/recorder/recorder.conf` or `/etc/recorder/recorder.conf` when they exist.
-    /// Every value is checked here, so a mistake fails the command at once (status 78), naming
+    /// Every value is checked here, so a mistake fails the command at once (misconfigured), naming
     /// where it is; `recorder config check` lists them all.
     package init(flags: [String: String], configFile: String?,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -420,7 +420,7 @@ package struct RecorderConfiguration: Sendable {
         return RetryPolicy(initialSeconds: initial, maximumSeconds: max(maximum, initial), maximumAttempts: maximumAttempts)
     }
 
-    /// The configured store. Fails (status 78) on an unknown backend, a bad S3 setting or missing credentials.
+    /// The configured store. Fails (misconfigured) on an unknown backend, a bad S3 setting or missing credentials.
     package func makeBackend() throws(RecorderError) -> any StorageBackend {
         switch values["backend"] ?? "local" {
         case "local":

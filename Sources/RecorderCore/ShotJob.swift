@@ -167,7 +167,7 @@ final class ShotJob {
                 }
             }
         } catch .capture(let error) where (error.kind == .disconnected || error.kind.isStall) && recorder.framesWritten > 0 {
-            // Keep what was recorded: finish the file and report the loss with its own status.
+            // Keep what was recorded: finish the file and report the loss with its own kind.
             cameraLost = .capture(error)
             ending = "camera lost"
         } catch .media(let error) where error.kind == .diskFull && recorder.framesWritten > 0 {
