@@ -97,7 +97,7 @@ enum AdminRoutes {
                     throw APIError.badRequest("a question has at most \(Prompts.maximumLength) characters (kiosk.prompts); this one has \(prompt.count).")
                 }
                 guard kiosk.reels.start(since: since, prompt: prompt?.isEmpty == true ? nil : prompt, kiosk: kiosk) else {
-                    throw APIError(.conflict, "a reel is being made already: wait for it to finish (GET /api/admin/reel shows its step).", exitStatus: .tempFail)
+                    throw APIError(.conflict, "a reel is being made already: wait for it to finish (GET /api/admin/reel shows its step).", kind: .busy)
                 }
                 kiosk.logger.notice("highlight reel started by the operator: posts since \(RFC3339.string(since))")
                 return KioskAPI.encoded(kiosk.reels.status, status: .accepted)
@@ -107,7 +107,7 @@ enum AdminRoutes {
         routes.get("reel.mp4", .operator, "the latest highlight reel (ranges)") { request, context in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 guard let file = kiosk.reels.file else {
-                    throw APIError(.notFound, "no highlight reel has been made yet: make one first (POST /api/admin/reel).", exitStatus: .noInput)
+                    throw APIError(.notFound, "no highlight reel has been made yet: make one first (POST /api/admin/reel).", kind: .notFound)
                 }
                 guard let slot = kiosk.limits.videos.take(context.client) else { throw kiosk.limits.videos.busy() }
                 return try await KioskAPI.serveFile(file, contentType: "video/mp4", request: request, context: context,
@@ -125,7 +125,7 @@ enum AdminRoutes {
     private static func postID(_ context: KioskRequestContext) throws(APIError) -> String {
         let id = context.parameters.get("id") ?? ""
         guard PostID.isValid(id) else {
-            throw APIError(.notFound, "no such post: '\(id)' is not a post id (10 letters and digits, as the gallery shows them).", exitStatus: .noInput)
+            throw APIError(.notFound, "no such post: '\(id)' is not a post id (10 letters and digits, as the gallery shows them).", kind: .notFound)
         }
         return id
     }

@@ -29,7 +29,7 @@ enum AuthRoutes {
                     throw APIError.badRequest("token is required: {\"token\": \"...\"}.")
                 }
                 guard credentials.required else {
-                    throw APIError(.badRequest, "this kiosk has no tokens (it listens on loopback only): there is nothing to log in to.", exitStatus: .usage)
+                    throw APIError(.badRequest, "this kiosk has no tokens (it listens on loopback only): there is nothing to log in to.", kind: .invalidRequest)
                 }
                 guard let role = credentials.role(forToken: token) else {
                     if let wait = throttle.failed(client) { return KioskGuard.throttled(wait) }

@@ -56,6 +56,6 @@ package final class ClientSlots: Sendable {
 
     /// The 429 for a client that has too many answers of this kind under way.
     func busy() -> APIError {
-        APIError(.tooManyRequests, "too many \(name) at once from this address (at most \(perClient)); close one and try again.", exitStatus: .tempFail)
+        APIError(.tooManyRequests, "too many \(name) at once from this address (at most \(perClient)); close one and try again.", kind: .busy)
     }
 }

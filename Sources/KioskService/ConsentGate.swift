@@ -31,7 +31,7 @@ package final class ConsentGate: Sendable {
     func give(textSha256: String, now: Date = Date()) throws(APIError) {
         guard textSha256 == text.sha256 else {
             throw APIError(.conflict, "the consent text the page showed (SHA-256 \(textSha256.prefix(64))) is not the kiosk's (\(text.sha256)): kiosk.consent changed since the page was loaded. The page reloads itself; nothing was recorded.",
-                           exitStatus: .dataError, guestKey: .consentChanged)
+                           kind: .badData, guestKey: .consentChanged)
         }
         let given = GivenConsent(text, at: now)
         state.withLock { $0.given = given; $0.lastUse = .now }
@@ -70,7 +70,7 @@ package final class ConsentGate: Sendable {
     /// The refusal of a shot asked for without a yes.
     static var refusal: APIError {
         APIError(.forbidden, "kiosk.consent is on and no guest has agreed to it: a shot starts only after a yes on the guest page (POST /api/consent {\"answer\": \"yes\", \"textSha256\": ...}). Nothing was recorded.",
-                 exitStatus: .noPermission, guestKey: .consentFirst)
+                 kind: .denied, guestKey: .consentFirst)
     }
 
     /// The text as the guest page embeds it (a JSON data block; every less-than sign escaped).

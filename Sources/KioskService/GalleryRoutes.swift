@@ -35,7 +35,7 @@ enum GalleryRoutes {
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let file = context.parameters.get("file") ?? ""
                 guard file.hasSuffix(".mp4"), PostID.isValid(String(file.dropLast(4))) else {
-                    throw APIError(.notFound, "no such video: ask for /api/videos/<post id>.mp4 with an id from /api/feed.", exitStatus: .noInput)
+                    throw APIError(.notFound, "no such video: ask for /api/videos/<post id>.mp4 with an id from /api/feed.", kind: .notFound)
                 }
                 guard let slot = kiosk.limits.videos.take(context.client) else { throw kiosk.limits.videos.busy() }
                 let playback = try await kiosk.library.playback(id: String(file.dropLast(4)))
@@ -47,7 +47,7 @@ enum GalleryRoutes {
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let file = context.parameters.get("file") ?? ""
                 guard file.hasSuffix(".jpg"), PostID.isValid(String(file.dropLast(4))) else {
-                    throw APIError(.notFound, "no such poster: ask for /api/thumbs/<post id>.jpg with an id from /api/feed.", exitStatus: .noInput)
+                    throw APIError(.notFound, "no such poster: ask for /api/thumbs/<post id>.jpg with an id from /api/feed.", kind: .notFound)
                 }
                 var response = KioskAPI.serveBytes(Data(try await kiosk.library.poster(id: String(file.dropLast(4)))), contentType: "image/jpeg", request: request)
                 // A post's poster never changes: the page may keep it for an hour.
@@ -69,7 +69,7 @@ enum GalleryRoutes {
                 let (_, link) = try await shareLink(kiosk, context)
                 let svg: String
                 do throws(QRCodeError) { svg = try QRCode(link.url).svg() } catch {
-                    throw APIError(.internalServerError, error.description, exitStatus: .software)
+                    throw APIError(.internalServerError, error.description, kind: .internalFailure)
                 }
                 var headers = HTTPFields()
                 headers[.contentType] = "image/svg+xml"
@@ -96,10 +96,10 @@ enum GalleryRoutes {
         let id = context.parameters.get("id") ?? ""
         // The booth's screen shows the link of the post a guest just made there, never another's.
         guard PostID.isValid(id), context.identity?.role == .operator || kiosk.queuedHere(id) else {
-            throw APIError(.notFound, "no such post: '\(id)' is not a post this booth made.", exitStatus: .noInput)
+            throw APIError(.notFound, "no such post: '\(id)' is not a post this booth made.", kind: .notFound)
         }
         guard let link = try await kiosk.library.share(id: id) else {
-            throw APIError(.notFound, "post \(id) has no share link: its store gives none. Set share.base_url, or use an S3 store.", exitStatus: .noInput)
+            throw APIError(.notFound, "post \(id) has no share link: its store gives none. Set share.base_url, or use an S3 store.", kind: .notFound)
         }
         return (id, link)
     }

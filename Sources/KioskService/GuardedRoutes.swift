@@ -46,7 +46,7 @@ package final class GuardedRoutes {
         guard !access.admits(context.identity?.role) else { return nil }
         if context.identity == nil { return KioskGuard.unauthorized() }
         return APIError(.forbidden, "this needs the operator's token; the booth's token may only drive the booth's own page (log in with the operator's token: POST /login).",
-                        exitStatus: .noPermission).response
+                        kind: .denied).response
     }
 }
 

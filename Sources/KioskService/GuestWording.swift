@@ -6,7 +6,7 @@ import SystemSupport
 import VideoCapture
 
 /// What a guest at the booth is told when something fails: one plain sentence, decided by what
-/// happened (the typed cause, else the status), never the operator's detail. The detail (paths,
+/// happened (the typed cause, else the kind), never the operator's detail. The detail (paths,
 /// errno, settings to change) goes to the journal, the API's `error` and the operator page.
 ///
 /// The one place failures are worded for guests; the words are in `GuestStrings`.
@@ -21,14 +21,14 @@ package enum GuestWording {
         case .audio(let audio):
             if case .busy = audio.kind { return .busy }
             return .notSaved
-        case .storage, .media, nil: break
+        case .storage, .media, .failed, .retold, nil: break
         }
-        switch error.exitStatus {
-        case .ioError: return .storageFull
-        case .tempFail: return .busy
+        switch error.kind {
+        case .ioFailure: return .storageFull
+        case .busy: return .busy
         case .interrupted: return .tooShort
-        case .usage, .dataError: return .tryAgain
-        default: return .notSaved
+        case .invalidRequest, .badData: return .tryAgain
+        case .notFound, .unavailable, .internalFailure, .cannotWrite, .denied, .misconfigured: return .notSaved
         }
     }
 

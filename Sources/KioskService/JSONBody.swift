@@ -17,13 +17,13 @@ struct JSONBody {
         do {
             buffer = try await request.collectBody(upTo: KioskAPI.maximumBody)
         } catch {
-            throw APIError(.contentTooLarge, "the request body is larger than \(KioskAPI.maximumBody) bytes.", exitStatus: .usage)
+            throw APIError(.contentTooLarge, "the request body is larger than \(KioskAPI.maximumBody) bytes.", kind: .invalidRequest)
         }
         if buffer.readableBytes == 0 && optional { return JSONBody(data: Data("{}".utf8)) }
         let type = request.headers[.contentType]?.lowercased() ?? ""
         guard type.hasPrefix("application/json") else {
             throw APIError(.unsupportedMediaType, "send JSON with Content-Type: application/json (got \(type.isEmpty ? "none" : type)).",
-                           exitStatus: .usage)
+                           kind: .invalidRequest)
         }
         let data = Data(buffer.readableBytesView)
         guard let fields = try? JSONDecoder().decode(JSONObjectKeys.self, from: data) else {

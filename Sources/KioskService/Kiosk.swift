@@ -445,14 +445,14 @@ package final class Kiosk: Sendable {
         guard let picture = await previewPicture(wait: wait) else {
             let state = await manager.recordState
             if case .cameraMissing(let why) = state {
-                throw APIError(.serviceUnavailable, "no preview: the camera is missing (\(why))", exitStatus: .unavailable)
+                throw APIError(.serviceUnavailable, "no preview: the camera is missing (\(why))", kind: .unavailable)
             }
-            throw APIError(.serviceUnavailable, "no preview picture yet (state: \(state.name)); try again in a moment.", exitStatus: .tempFail)
+            throw APIError(.serviceUnavailable, "no preview picture yet (state: \(state.name)); try again in a moment.", kind: .busy)
         }
         do {
             return try await snapshots.jpeg(of: picture)
         } catch {
-            throw APIError(.serviceUnavailable, "no preview: \(error)", exitStatus: .unavailable)
+            throw APIError(.serviceUnavailable, "no preview: \(error)", kind: .unavailable)
         }
     }
 }

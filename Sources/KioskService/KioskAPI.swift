@@ -9,10 +9,10 @@ import Synchronization
 
 /// The kiosk's HTTP surface: the page, the control API, health and metrics, over one `Kiosk`.
 ///
-/// JSON in and out; failures are `{"error", "exitStatus", "status"}` with the CLI's exit status for
-/// the same failure. Every route says who may call it (`RouteAccess`: public, the booth's token, the
-/// operator's), checked inside the route the router matched; POSTs from another origin are
-/// refused, so a web page elsewhere cannot drive the kiosk.
+/// JSON in and out; failures are `{"error", "guestMessage", "kind", "status"}`, `kind` naming what
+/// happened (the core's `RecorderError.Kind`). Every route says who may call it (`RouteAccess`:
+/// public, the booth's token, the operator's), checked inside the route the router matched; POSTs
+/// from another origin are refused, so a web page elsewhere cannot drive the kiosk.
 package enum KioskAPI {
     /// The largest request body accepted (a caption is at most 2,200 characters).
     static let maximumBody = 64 * 1024
@@ -121,7 +121,7 @@ package enum KioskAPI {
         } catch {
             // Never an empty 200: the caller learns the answer could not be made. (Written out here:
             // an APIError's own body is encoded by this function.)
-            let body = #"{"error":"the kiosk could not encode its answer as JSON (a bug: please report it).","exitStatus":70,"status":500}"#
+            let body = #"{"error":"the kiosk could not encode its answer as JSON (a bug: please report it).","kind":"internalFailure","status":500}"#
             return jsonResponse(Data(body.utf8), status: .internalServerError)
         }
     }
@@ -193,7 +193,7 @@ package enum KioskAPI {
     static func serveFile(_ path: String, contentType: String, request: Request, context: KioskRequestContext,
                           missing: String, slot: ClientSlots.Slot? = nil) async throws(APIError) -> Response {
         guard let size = LocalFiles.status(of: path).map({ Int($0.size) }) else {
-            throw APIError(.notFound, missing, exitStatus: .noInput)
+            throw APIError(.notFound, missing, kind: .notFound)
         }
         switch ranged(size: size, contentType: contentType, request: request) {
         case .done(let response): return response
@@ -239,11 +239,11 @@ struct UnmatchedRoute<Context: RequestContext>: RouterMiddleware {
                 return parts.count == asked.count && zip(parts, asked).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
             }.compactMap { HTTPRequest.Method($0.method) }
             guard !allowed.isEmpty else {
-                return APIError(.notFound, "there is no \(path) here: the page is /, the API is under /api/ (docs/kiosk.md, and GET /api/admin/routes for the operator).", exitStatus: .noInput).response
+                return APIError(.notFound, "there is no \(path) here: the page is /, the API is under /api/ (docs/kiosk.md, and GET /api/admin/routes for the operator).", kind: .notFound).response
             }
             if allowed.contains(.get) { allowed.append(.head) }
             let names = allowed.map(\.rawValue).joined(separator: ", ")
-            var response = APIError(.methodNotAllowed, "\(path) takes \(names), not \(request.method.rawValue).", exitStatus: .usage).response
+            var response = APIError(.methodNotAllowed, "\(path) takes \(names), not \(request.method.rawValue).", kind: .invalidRequest).response
             response.headers[.allow] = names
             return response
         }

@@ -69,16 +69,16 @@ package struct KioskDaemon: Sendable {
         switch code {
         case EADDRINUSE:
             return RecorderError("\(address) is already in use by another program (`ss -ltnp 'sport = :\(settings.port)'` shows which). Stop it, or set kiosk.listen (--listen) to another port.",
-                                 exitStatus: .unavailable)
+                                 kind: .unavailable)
         case EADDRNOTAVAIL:
             return RecorderError("\(settings.host) is not an address of this machine. Set kiosk.listen (--listen) to one of its addresses, 127.0.0.1 or 0.0.0.0.",
-                                 exitStatus: .config)
+                                 kind: .misconfigured)
         case EACCES:
             return RecorderError("port \(settings.port) needs privileges this user lacks (ports below 1024). Use a port from 1024 up, e.g. --listen \(settings.host):8080.",
-                                 exitStatus: .noPermission)
+                                 kind: .denied)
         default:
             let reason = code.map { String(cString: strerror($0)) } ?? "\(error)"
-            return RecorderError("the kiosk stopped: \(reason) (listening on \(address)).", exitStatus: .unavailable)
+            return RecorderError("the kiosk stopped: \(reason) (listening on \(address)).", kind: .unavailable)
         }
     }
 }

@@ -35,7 +35,7 @@ struct KioskGuard: RouterMiddleware {
         // rebinding) gets nothing, not even a GET's data.
         if let authority = request.head.authority, !settings.answers(toHost: authority) {
             return APIError(.misdirectedRequest, "this kiosk does not answer to the host name in '\(authority)'. If that name is yours, add it to kiosk.hosts.",
-                            exitStatus: .noPermission).response
+                            kind: .denied).response
         }
         let presented = credentials.presented(request)
         let client = context.client
@@ -72,13 +72,13 @@ struct KioskGuard: RouterMiddleware {
 
     /// 401 with `WWW-Authenticate`, the API's JSON body.
     static func unauthorized(_ message: String = "this needs the booth's or the operator's token: log in on the page (POST /login), or send Authorization: Bearer TOKEN.") -> Response {
-        var response = APIError(.unauthorized, message, exitStatus: .noPermission).response
+        var response = APIError(.unauthorized, message, kind: .denied).response
         response.headers[.wwwAuthenticate] = "Bearer realm=\"recorder\""
         return response
     }
 
     static func throttled(_ seconds: Int) -> Response {
-        var response = APIError(.tooManyRequests, "too many wrong tokens from this address: try again in \(seconds) s.", exitStatus: .tempFail).response
+        var response = APIError(.tooManyRequests, "too many wrong tokens from this address: try again in \(seconds) s.", kind: .busy).response
         response.headers[.retryAfter] = String(seconds)
         return response
     }
@@ -88,19 +88,19 @@ struct KioskGuard: RouterMiddleware {
     /// cookie whoever's page asks, and only Origin tells.
     static func crossOrigin(_ request: Request, identity: KioskIdentity?) -> APIError? {
         if request.headers[HTTPField.Name("Sec-Fetch-Site")!] == "cross-site" {
-            return APIError(.forbidden, "requests from other sites are refused.", exitStatus: .noPermission)
+            return APIError(.forbidden, "requests from other sites are refused.", kind: .denied)
         }
         guard let origin = request.headers[.origin] else {
             if identity?.via == .cookie {
                 return APIError(.forbidden, "a request with the kiosk's session cookie must say where it comes from (Origin); use the kiosk's own page, or send Authorization: Bearer TOKEN instead of the cookie.",
-                                exitStatus: .noPermission)
+                                kind: .denied)
             }
             return nil
         }
         let host = request.head.authority ?? ""
         let originHost = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? ""
         if origin == "null" || originHost.lowercased() != host.lowercased() {
-            return APIError(.forbidden, "requests from another origin (\(origin)) are refused; use the kiosk's own page.", exitStatus: .noPermission)
+            return APIError(.forbidden, "requests from another origin (\(origin)) are refused; use the kiosk's own page.", kind: .denied)
         }
         return nil
     }

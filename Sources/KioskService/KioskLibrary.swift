@@ -43,7 +43,7 @@ package final class KioskLibrary: Sendable {
         try await offPool { () throws(RecorderError) -> [UInt8] in
             let metadata = try self.feed.metadata(id: id)
             guard !self.feed.isHidden(metadata) else {
-                throw RecorderError("post \(id) is hidden by the operator.", exitStatus: .noInput)
+                throw RecorderError("post \(id) is hidden by the operator.", kind: .notFound)
             }
             let bytes: [UInt8]?
             do throws(StorageError) {
@@ -51,7 +51,7 @@ package final class KioskLibrary: Sendable {
             } catch {
                 throw RecorderError("cannot read post \(id)'s poster: \(error.message)", storage: error)
             }
-            guard let bytes else { throw RecorderError("post \(id) has no poster.", exitStatus: .noInput) }
+            guard let bytes else { throw RecorderError("post \(id) has no poster.", kind: .notFound) }
             return bytes
         }
     }
@@ -63,7 +63,7 @@ package final class KioskLibrary: Sendable {
         let metadata = try await offPool { () throws(RecorderError) -> PostMetadata in
             let metadata = try self.feed.metadata(id: id)
             guard !self.feed.isHidden(metadata) else {
-                throw RecorderError("post \(id) is hidden by the operator.", exitStatus: .noInput)
+                throw RecorderError("post \(id) is hidden by the operator.", kind: .notFound)
             }
             return metadata
         }
@@ -121,7 +121,7 @@ package final class KioskLibrary: Sendable {
     func share(id: String) async throws(APIError) -> (url: String, expiresAt: String?)? {
         try await offPool { () throws(RecorderError) -> (url: String, expiresAt: String?)? in
             let metadata = try self.feed.metadata(id: id)
-            guard !self.feed.isHidden(metadata) else { throw RecorderError("post \(id) is hidden by the operator.", exitStatus: .noInput) }
+            guard !self.feed.isHidden(metadata) else { throw RecorderError("post \(id) is hidden by the operator.", kind: .notFound) }
             self.shareTokens.learn(token: metadata.shareToken, id: id)
             // A link from the store is shown only if it points where this kiosk's links point;
             // anything else (a store others can write to) is made anew.
@@ -193,7 +193,7 @@ package final class KioskLibrary: Sendable {
             return try await Self.storeWork.run(work)
         } catch {
             // A store that is down for now is unavailable here, not a conflict.
-            if error.exitStatus == .tempFail { throw APIError(.serviceUnavailable, error.text(), exitStatus: .tempFail, guestKey: GuestWording.key(for: error)) }
+            if error.kind == .busy { throw APIError(.serviceUnavailable, error.text(), kind: .busy, guestKey: GuestWording.key(for: error)) }
             throw APIError(error)
         }
     }

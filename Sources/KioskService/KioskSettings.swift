@@ -72,7 +72,7 @@ package struct KioskSettings: Sendable {
         let listen = values["kiosk.listen"] ?? Self.defaultListen
         guard let (host, port) = RecorderConfiguration.parseListen(listen) else {
             throw RecorderError("kiosk.listen = '\(listen)' (from \(configuration.origin("kiosk.listen"))) must be HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080, with a port from 1 to 65535.",
-                                exitStatus: .config)
+                                kind: .misconfigured)
         }
         self.host = host
         self.port = port
@@ -98,20 +98,20 @@ package struct KioskSettings: Sendable {
         if let hook = configuration.text("kiosk.on_state"), !hook.isEmpty {
             guard hook.hasPrefix("/"), access(hook, X_OK) == 0 else {
                 throw RecorderError("kiosk.on_state = \(hook) (from \(configuration.origin("kiosk.on_state"))) is not an executable file given by its full path. Give the full path of a script it may run (chmod +x), or leave kiosk.on_state out.",
-                                    exitStatus: .config)
+                                    kind: .misconfigured)
             }
             stateHook = hook
         }
         let trigger = configuration.text("kiosk.trigger") ?? ""
         if !trigger.isEmpty, trigger != "auto", trigger != "none", !trigger.hasPrefix("/") {
             throw RecorderError("kiosk.trigger = \(trigger) (from \(configuration.origin("kiosk.trigger"))) must be an input device's full path (ls /dev/input/by-id/ lists them: take the one ending in -event-kbd), auto, or empty for none.",
-                                exitStatus: .config)
+                                kind: .misconfigured)
         }
         let match = configuration.text("kiosk.trigger_match") ?? ""
         self.trigger = TriggerChoice(setting: trigger, match: match)
         if case .auto(let words)? = self.trigger, words.isEmpty {
             throw RecorderError("kiosk.trigger = auto needs words to look for in kiosk.trigger_match (from \(configuration.origin("kiosk.trigger_match"))), e.g. button|switch|pedal.",
-                                exitStatus: .config)
+                                kind: .misconfigured)
         }
         workspace = ShotWorkspace(root: configuration.workspaceDirectory)
 
@@ -119,11 +119,11 @@ package struct KioskSettings: Sendable {
         let boothToken = try Self.readToken(configuration, key: "kiosk.booth_token", file: "kiosk.booth_token_file", credential: "kiosk-booth-token", role: "booth")
         if let token, let boothToken, token == boothToken {
             throw RecorderError("the booth's token and the operator's token are the same: the booth's screen would be able to do everything the operator can. Give the booth its own (head -c 24 /dev/urandom | base64 > the kiosk.booth_token_file).",
-                                exitStatus: .config)
+                                kind: .misconfigured)
         }
         if boothToken != nil && token == nil {
             throw RecorderError("a booth token is set but no operator token: nobody could reach the operator page or moderate. Set kiosk.token_file too (systemd: LoadCredential=kiosk-token:FILE).",
-                                exitStatus: .config)
+                                kind: .misconfigured)
         }
         self.token = token
         self.boothToken = boothToken
@@ -138,7 +138,7 @@ package struct KioskSettings: Sendable {
         }
         if token == nil && !Self.isLoopback(host) {
             throw RecorderError("kiosk.listen = \(listen) is reachable from other machines, and no API token is set. Set kiosk.token_file (systemd: LoadCredential=kiosk-token:FILE), or listen on 127.0.0.1.",
-                                exitStatus: .config)
+                                kind: .misconfigured)
         }
     }
 
@@ -156,18 +156,18 @@ package struct KioskSettings: Sendable {
             var info = stat()
             if !configuration.isSystemdCredential(file), stat(file, &info) == 0, info.st_mode & 0o077 != 0 {
                 throw RecorderError("the \(role)'s token file \(file) is readable by other users (mode \(String(info.st_mode & 0o777, radix: 8))). Run: chmod 600 \(file)",
-                                    exitStatus: .config)
+                                    kind: .misconfigured)
             }
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw RecorderError("cannot read the \(role)'s token file \(file). Create it (head -c 24 /dev/urandom | base64 > \(file); chmod 600 \(file)) or fix its permissions.",
-                                    exitStatus: .config)
+                                    kind: .misconfigured)
             }
             let trimmed = text.trimmed()
             token = trimmed.isEmpty ? nil : trimmed
             origin = file
         }
         if let token, let problem = TokenStrength.problem(token) {
-            throw RecorderError("the \(role)'s token (from \(origin)) \(problem)", exitStatus: .config)
+            throw RecorderError("the \(role)'s token (from \(origin)) \(problem)", kind: .misconfigured)
         }
         return token
     }
@@ -249,14 +249,14 @@ package struct KioskSettings: Sendable {
         let off = offWords.contains("off") ? "set \(key) = off" : "leave \(key) out"
         guard setting.hasPrefix("/") else {
             throw RecorderError("\(origin) must be the full path of a text file holding \(what), e.g. /etc/recorder/\(key.dropFirst(6)).txt, or \(off).",
-                                exitStatus: .config)
+                                kind: .misconfigured)
         }
         guard let data = FileManager.default.contents(atPath: setting) else {
             throw RecorderError("\(origin) \(access(setting, F_OK) == 0 ? "is not readable by the kiosk's user" : "does not exist"). Create it (UTF-8 text: \(what)), make it readable by the kiosk, or \(off).",
-                                exitStatus: .config)
+                                kind: .misconfigured)
         }
         guard data.count <= limit else {
-            throw RecorderError("\(origin) is \(data.count) bytes: \(what) is read on a screen, a few kilobytes at most. Is it the right file?", exitStatus: .config)
+            throw RecorderError("\(origin) is \(data.count) bytes: \(what) is read on a screen, a few kilobytes at most. Is it the right file?", kind: .misconfigured)
         }
         return (String(decoding: data, as: UTF8.self), origin)
     }
@@ -268,7 +268,7 @@ package struct KioskSettings: Sendable {
         do {
             return try Prompts(text: text, origin: origin)
         } catch {
-            throw RecorderError(error.message, exitStatus: .config)
+            throw RecorderError(error.message, kind: .misconfigured)
         }
     }
 
@@ -279,7 +279,7 @@ package struct KioskSettings: Sendable {
         do {
             return try ConsentText(text, language: language)
         } catch {
-            throw RecorderError("\(origin): \(error.message)", exitStatus: .config)
+            throw RecorderError("\(origin): \(error.message)", kind: .misconfigured)
         }
     }
 

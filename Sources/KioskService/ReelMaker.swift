@@ -83,7 +83,7 @@ final class ReelMaker: Sendable {
                 do {
                     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                 } catch {
-                    throw RecorderError("cannot make \(directory) for the reel: \(error). Check the cache directory (cache.path) is writable.", exitStatus: .cantCreate)
+                    throw RecorderError("cannot make \(directory) for the reel: \(error). Check the cache directory (cache.path) is writable.", kind: .cannotWrite)
                 }
                 let target = "\(directory)/reel-\(Self.stamp()).mp4"
                 let reel = HighlightReel(feed: kiosk.library.feed, cache: kiosk.library.cache)

@@ -18,7 +18,7 @@ enum ServiceRoutes {
         routes.get("/login", .public, "the login page (the booth's screen or the operator's browser)") { _, _ in page(PageFiles.text("login.html")) }
         // The pages' scripts and styles: the same for everybody, and no data in them.
         routes.get("/assets/:file", .public, "the pages' scripts and style sheets") { _, context in
-            PageFiles.asset(context.parameters.get("file") ?? "") ?? APIError(.notFound, "no such file: the pages use /assets/<name>.js and .css only.", exitStatus: .noInput).response
+            PageFiles.asset(context.parameters.get("file") ?? "") ?? APIError(.notFound, "no such file: the pages use /assets/<name>.js and .css only.", kind: .notFound).response
         }
 
         // Monitors ask without a token: they learn ok or not ok. The operator also learns why.

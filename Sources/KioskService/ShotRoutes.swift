@@ -65,7 +65,7 @@ enum ShotRoutes {
                 let body = try await JSONBody.read(request, allowed: ["answer", "textSha256"])
                 let fields = try body.decode(KioskAPI.ConsentFields.self)
                 guard let consent = kiosk.consent else {
-                    throw APIError(.notFound, "kiosk.consent is off: there is nothing to agree to, and shots start without it.", exitStatus: .noInput)
+                    throw APIError(.notFound, "kiosk.consent is off: there is nothing to agree to, and shots start without it.", kind: .notFound)
                 }
                 switch fields.answer {
                 case "yes":
@@ -132,7 +132,7 @@ enum ShotRoutes {
         routes.get("shot/current/video.mp4", .booth, "the current shot's video, for review (ranges)") { request, context in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 guard let shot = await kiosk.currentShot() else {
-                    throw APIError(.notFound, "there is no shot yet: record one first.", exitStatus: .noInput)
+                    throw APIError(.notFound, "there is no shot yet: record one first.", kind: .notFound)
                 }
                 return try await KioskAPI.serveFile(shot.videoPath, contentType: "video/mp4", request: request, context: context,
                                            missing: "the current shot's video is no longer in the workspace (it was posted).")

@@ -76,7 +76,7 @@ struct DevicesCommand: ParsableCommand {
         let microphones = AudioDevices.list()
         guard !microphones.isEmpty else {
             throw RecorderError("no microphone found\(AudioDevices.permissionProblem().map { ": \($0)" } ?? ""). Plug one in (a USB camera's own counts) and run recorder devices to see it.",
-                                exitStatus: .unavailable)
+                                kind: .unavailable)
         }
         let check = MicrophoneCheck(microphones)
         let live = !output.json && isatty(STDOUT_FILENO) == 1
@@ -132,7 +132,7 @@ struct DevicesCommand: ParsableCommand {
         if check.listening == 0 {
             let named = results.compactMap { r in r.problem.map { "\(r.name): \($0)" } }.joined(separator: "; ")
             throw RecorderError("no microphone could be listened to (\(named)). Close the program that has it (a running kiosk: stop it first), or check the permissions (the audio group).",
-                                exitStatus: .unavailable)
+                                kind: .unavailable)
         }
     }
 

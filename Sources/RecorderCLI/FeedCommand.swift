@@ -112,7 +112,7 @@ struct FeedCommand: ParsableCommand {
                        location: String) throws(RecorderError) {
         guard retention != nil || local != nil else {
             throw RecorderError("--purge-expired needs retention.days (how many days a post lives in the store) or retention.local_days (how long this machine keeps its copies), e.g. --set retention.days=30, or retention.days = 30 in the configuration file.",
-                                exitStatus: .config)
+                                kind: .misconfigured)
         }
         var report: PurgeReport?
         if let retention {
@@ -153,7 +153,7 @@ struct FeedCommand: ParsableCommand {
         }
         if let (id, why) = failed.sorted(by: { $0.key < $1.key }).first {
             throw RecorderError("\(failed.count) expired item(s) could not be deleted (\(id): \(why)). Run the purge again once that is fixed: what is deleted stays deleted.",
-                                exitStatus: .tempFail)
+                                kind: .busy)
         }
     }
 

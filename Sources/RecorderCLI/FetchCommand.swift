@@ -53,10 +53,10 @@ struct FetchCommand: ParsableCommand {
         if output == "-" {
             // As curl: the bytes to standard output, what happened to standard error.
             let fd = open(video.path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw RecorderError("cannot read the cached video \(video.path): \(String(cString: strerror(errno))).", exitStatus: .ioError) }
+            guard fd >= 0 else { throw RecorderError("cannot read the cached video \(video.path): \(String(cString: strerror(errno))).", kind: .ioFailure) }
             defer { close(fd) }
             if let code = Descriptors.copyAll(from: fd, to: STDOUT_FILENO) {
-                throw RecorderError("cannot write the video to standard output: \(String(cString: strerror(code))).", exitStatus: .ioError)
+                throw RecorderError("cannot write the video to standard output: \(String(cString: strerror(code))).", kind: .ioFailure)
             }
             printError("recorder: \(id): \(ByteCount.human(video.size)) from the \(video.level == .store ? "store (now cached)" : "cache") to standard output")
             return
@@ -79,13 +79,13 @@ struct FetchCommand: ParsableCommand {
         do throws(StorageError) {
             try LocalFiles.copySynced(from: source, to: temp)
         } catch {
-            throw RecorderError(error, exitStatus: .cantCreate)
+            throw RecorderError(error, kind: .cannotWrite)
         }
         do throws(StorageError) {
             try LocalFiles.call("write", destination, elsewhere: "another --output") { rename(temp, destination) }
         } catch {
             unlink(temp)
-            throw RecorderError(error, exitStatus: .cantCreate)
+            throw RecorderError(error, kind: .cannotWrite)
         }
     }
 }

@@ -63,13 +63,13 @@ struct PostCommand: ParsableCommand {
             source = captionFile
             fd = open(captionFile, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
-                throw RecorderError("cannot read the caption file \(captionFile): \(String(cString: strerror(errno))). Check the path.", exitStatus: .noInput)
+                throw RecorderError("cannot read the caption file \(captionFile): \(String(cString: strerror(errno))). Check the path.", kind: .notFound)
             }
         } else if caption == "-" {
             source = "standard input"
             fd = dup(STDIN_FILENO)
             guard fd >= 0 else {
-                throw RecorderError("cannot read the caption from standard input: \(String(cString: strerror(errno))). Pipe the caption in, or use --caption-file.", exitStatus: .noInput)
+                throw RecorderError("cannot read the caption from standard input: \(String(cString: strerror(errno))). Pipe the caption in, or use --caption-file.", kind: .notFound)
             }
         } else {
             return caption ?? ""
@@ -78,13 +78,13 @@ struct PostCommand: ParsableCommand {
         // Four bytes a character is the most a caption of the maximum length can take, and more.
         switch Descriptors.readAll(fd, limit: Caption.maximumLength * 4 + 16) {
         case .failure(let error) where error.code == EFBIG:
-            throw RecorderError("the caption in \(source) is longer than \(Caption.maximumLength) characters. Shorten it.", exitStatus: .dataError)
+            throw RecorderError("the caption in \(source) is longer than \(Caption.maximumLength) characters. Shorten it.", kind: .badData)
         case .failure(let error):
-            throw RecorderError("cannot read the caption from \(source): \(error.description).", exitStatus: .noInput)
+            throw RecorderError("cannot read the caption from \(source): \(error.description).", kind: .notFound)
         case .success(var bytes):
             while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
             guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw RecorderError("the caption in \(source) is not valid UTF-8 text. Save it as UTF-8.", exitStatus: .dataError)
+                throw RecorderError("the caption in \(source) is not valid UTF-8 text. Save it as UTF-8.", kind: .badData)
             }
             return text
         }
@@ -137,7 +137,7 @@ struct PostCommand: ParsableCommand {
             printResult(status: "uploaded", id: mine.id, item: nil, receipt: mine, error: nil)
             return
         }
-        let failure = report.failure ?? RecorderError("the upload stopped before post \(item.metadata.id).", exitStatus: .tempFail)
+        let failure = report.failure ?? RecorderError("the upload stopped before post \(item.metadata.id).", kind: .busy)
         let queued = report.remaining.first { $0.state.shotID == plan.shot.id }
         printResult(status: "queued", id: queued?.metadata.id ?? item.metadata.id, item: queued?.directory ?? item.directory,
                     receipt: nil, error: failure.message)

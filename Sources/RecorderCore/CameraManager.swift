@@ -182,13 +182,13 @@ package actor CameraManager {
         case .idle, .failed: break
         case .cameraMissing(let why):
             throw RecorderError("the camera is not available: \(why) Plug it in (or check `recorder devices`); the kiosk picks it up by itself.",
-                                exitStatus: .unavailable)
+                                kind: .unavailable)
         case .countdown, .starting, .recording, .finishing: throw RecorderError.alreadyRecording()
         }
         guard !posting else { throw Self.busyPosting() }
         try request.validate()
         guard (0...60).contains(countdown) else {
-            throw RecorderError("countdown must be 0 to 60 seconds (got \(countdown)).", exitStatus: .usage)
+            throw RecorderError("countdown must be 0 to 60 seconds (got \(countdown)).", kind: .invalidRequest)
         }
         let stop = StopSignal()
         progressBox.value.withLock { $0 = nil }
@@ -242,7 +242,7 @@ package actor CameraManager {
             return result
         case .failure(let error):
             // Stopped before the first frame: nothing was recorded and nothing failed.
-            if stop.isSet && error.exitStatus == .interrupted {
+            if stop.isSet && error.kind == .interrupted {
                 lastDiscarded = error.message
                 setState(.idle)
                 observer?(.shotDiscarded(error))
@@ -310,7 +310,7 @@ package actor CameraManager {
         // but the thread finishes the shot regardless, and the state must follow it there.
         return await Task {
             var outcome: Result<ShotResult, RecorderError> = .failure(RecorderError("internal error: the shot's thread ended without an outcome",
-                                                                                    exitStatus: .software))
+                                                                                    kind: .internalFailure))
             for await phase in phases {
                 switch phase {
                 case .recording:
@@ -378,7 +378,7 @@ package actor CameraManager {
         case (.recording, .finishing):
             setState(.finishing)
         default:
-            throw RecorderError("internal error: illegal record state change", exitStatus: .software)
+            throw RecorderError("internal error: illegal record state change", kind: .internalFailure)
         }
     }
 
@@ -401,7 +401,7 @@ package actor CameraManager {
     package func holdingCurrentShot<T: Sendable>(_ body: @Sendable () async throws(RecorderError) -> T) async throws(RecorderError) -> T {
         switch state {
         case .countdown, .starting, .recording, .finishing:
-            throw RecorderError("a shot is being recorded; post when it has finished.", exitStatus: .tempFail)
+            throw RecorderError("a shot is being recorded; post when it has finished.", kind: .busy)
         case .idle, .failed, .cameraMissing: break
         }
         guard !posting else { throw Self.busyPosting() }
@@ -411,7 +411,7 @@ package actor CameraManager {
     }
 
     private static func busyPosting() -> RecorderError {
-        RecorderError("the current shot is being posted right now; try again in a moment.", exitStatus: .tempFail)
+        RecorderError("the current shot is being posted right now; try again in a moment.", kind: .busy)
     }
 
     // MARK: - Camera presence and preview

@@ -32,7 +32,7 @@ enum DurableFile {
     }
 
     /// Runs a system call on a workspace or outbox path; a failure (errno captured at the call)
-    /// becomes the error with its fix and exit status (the mapping StorageUpload's local store
+    /// becomes the error with its fix and kind (the mapping StorageUpload's local store
     /// uses, so both say the same thing).
     @discardableResult
     static func call<T: FixedWidthInteger>(_ operation: String, _ path: String, _ body: () -> T) throws(RecorderError) -> T {

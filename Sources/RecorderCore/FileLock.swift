@@ -17,7 +17,7 @@ package struct FileLock: ~Copyable {
             try SystemCall.run { flock(fd, busy == nil ? LOCK_EX : LOCK_EX | LOCK_NB) }
         } catch {
             close(fd)
-            if let busy, error.code == EWOULDBLOCK { throw RecorderError(busy, exitStatus: .tempFail) }
+            if let busy, error.code == EWOULDBLOCK { throw RecorderError(busy, kind: .busy) }
             throw DurableFile.ioError("lock", path, code: error.code)
         }
         self.fd = fd

@@ -68,16 +68,16 @@ package struct HighlightReel {
     /// Makes the reel at `target` (a new file). `progress` hears each step.
     package func make(into target: String, options: Options, progress: (String) -> Void = { _ in }) throws(RecorderError) -> Report {
         if LocalFiles.status(of: target) != nil {
-            throw RecorderError("\(target) already exists: make the reel under a new name (-o NEW.mp4). It was not changed.", exitStatus: .cantCreate)
+            throw RecorderError("\(target) already exists: make the reel under a new name (-o NEW.mp4). It was not changed.", kind: .cannotWrite)
         }
         guard (-40.0 ... -5.0).contains(options.loudness) else {
-            throw RecorderError("--loudness \(options.loudness) is out of range: give LUFS from -40 to -5 (-16 for phones, -23 for broadcast).", exitStatus: .usage)
+            throw RecorderError("--loudness \(options.loudness) is out of range: give LUFS from -40 to -5 (-16 for phones, -23 for broadcast).", kind: .invalidRequest)
         }
         guard (0.5...10).contains(options.cardSeconds) else {
-            throw RecorderError("--card-seconds \(options.cardSeconds) is out of range: give 0.5 to 10.", exitStatus: .usage)
+            throw RecorderError("--card-seconds \(options.cardSeconds) is out of range: give 0.5 to 10.", kind: .invalidRequest)
         }
         guard (0...2).contains(options.fadeSeconds) else {
-            throw RecorderError("--fade \(options.fadeSeconds) is out of range: give 0 (cuts) to 2 seconds.", exitStatus: .usage)
+            throw RecorderError("--fade \(options.fadeSeconds) is out of range: give 0 (cuts) to 2 seconds.", kind: .invalidRequest)
         }
         var report = Report(path: target, since: RFC3339.string(options.since), loudnessTarget: options.loudness)
         let chosen = try posts(options, skipped: &report.skipped)
@@ -90,7 +90,7 @@ package struct HighlightReel {
                 let video = try cache.video(for: metadata, from: feed.store)
                 let loudness: ReelWriter.Loudness?
                 do throws(MediaError) { loudness = try ReelWriter.loudness(of: video.path) } catch {
-                    throw RecorderError("its video cannot be read: \(error.description)", exitStatus: .dataError)
+                    throw RecorderError("its video cannot be read: \(error.description)", kind: .badData)
                 }
                 ready.append((metadata, loudness))
             } catch {
@@ -100,7 +100,7 @@ package struct HighlightReel {
         guard let first = ready.first else {
             let why = report.skipped.isEmpty ? "" : " (\(report.skipped.count) could not be read: \(Self.named(report.skipped)))"
             throw RecorderError("no post made since \(report.since)\(options.prompt.map { " answering \"\($0)\"" } ?? "") can go into a reel\(why): choose an earlier first day (--since)\(options.prompt == nil ? "" : ", or another question (--prompt)").",
-                                exitStatus: .noInput)
+                                kind: .notFound)
         }
         var format = ReelWriter.Format(width: options.size?.width ?? min(first.metadata.width, 1920) & ~1,
                                        height: options.size?.height ?? min(first.metadata.height, 1080) & ~1,
@@ -111,7 +111,7 @@ package struct HighlightReel {
         let partial = target + ".partial-\(getpid())"
         let scratch = partial + ".cards"
         guard mkdir(scratch, 0o700) == 0 else {
-            throw RecorderError("cannot make \(scratch) beside the reel: \(String(cString: strerror(errno))). Choose a writable directory for -o.", exitStatus: .cantCreate)
+            throw RecorderError("cannot make \(scratch) beside the reel: \(String(cString: strerror(errno))). Choose a writable directory for -o.", kind: .cannotWrite)
         }
         defer {
             if let names = try? FileManager.default.contentsOfDirectory(atPath: scratch) { for name in names { unlink("\(scratch)/\(name)") } }
@@ -152,7 +152,7 @@ package struct HighlightReel {
             try LocalFiles.call("link", target) { link(partial, target) }
             try LocalFiles.syncDirectory(of: target)
         } catch {
-            throw RecorderError("cannot put the reel at \(target): \(error.message)", storage: error, exitStatus: .cantCreate)
+            throw RecorderError("cannot put the reel at \(target): \(error.message)", storage: error, kind: .cannotWrite)
         }
         finished = true
         unlink(partial)

@@ -79,12 +79,12 @@ package struct Outbox: Sendable {
                 try DurableFile.fsyncFile(videoCopy)
             } else {
                 do throws(StorageError) { try LocalFiles.copySynced(from: video, to: videoCopy) } catch {
-                    throw RecorderError(error.message + " The shot was kept; post it again once there is room.", storage: error, exitStatus: .ioError)
+                    throw RecorderError(error.message + " The shot was kept; post it again once there is room.", storage: error, kind: .ioFailure)
                 }
             }
             if let consentText {
                 do throws(StorageError) { try LocalFiles.copySynced(from: consentText, to: "\(incoming)/\(ConsentText.fileName)") } catch {
-                    throw RecorderError(error.message + " The shot was kept; post it again.", storage: error, exitStatus: .ioError)
+                    throw RecorderError(error.message + " The shot was kept; post it again.", storage: error, kind: .ioFailure)
                 }
             }
             var ts = timespec()
@@ -93,7 +93,7 @@ package struct Outbox: Sendable {
             let final = "\(queueDirectory)/\(name)"
             try DurableFile.rename(incoming, to: final)
             guard let item = OutboxItem(directory: final) else {
-                throw RecorderError("the queued post \(final) cannot be read back.", exitStatus: .ioError)
+                throw RecorderError("the queued post \(final) cannot be read back.", kind: .ioFailure)
             }
             return item
         } catch {
@@ -123,7 +123,7 @@ package struct Outbox: Sendable {
     func complete(_ item: OutboxItem, receipt: PostReceipt) throws(RecorderError) {
         let data: Data
         do { data = try PostReceipt.encoder.encode(receipt) } catch {
-            throw RecorderError("cannot encode a receipt: \(error)", exitStatus: .software)
+            throw RecorderError("cannot encode a receipt: \(error)", kind: .internalFailure)
         }
         try DurableFile.write(data, to: "\(sentDirectory)/\(receipt.id).json")
         let trash = "\(queueDirectory)/.sent-\(receipt.id)"
@@ -145,7 +145,7 @@ package struct Outbox: Sendable {
         guard var item = item(id: id) else {
             let queued = items().map(\.metadata.id)
             throw RecorderError("no post \(id) is queued in \(root) (\(queued.isEmpty ? "the outbox is empty" : "queued: " + queued.joined(separator: ", "))). `recorder outbox` lists them.",
-                                exitStatus: .noInput)
+                                kind: .notFound)
         }
         let previous = item.state.destination
         item.state.destination = destination
@@ -234,7 +234,7 @@ package struct OutboxItemState: Sendable, Codable, Equatable {
 
     func jsonData() throws(RecorderError) -> Data {
         do { return try PostMetadata.encoder.encode(self) } catch {
-            throw RecorderError("cannot encode the outbox state: \(error)", exitStatus: .software)
+            throw RecorderError("cannot encode the outbox state: \(error)", kind: .internalFailure)
         }
     }
 }

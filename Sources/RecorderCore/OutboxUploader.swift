@@ -91,7 +91,7 @@ package struct OutboxUploader: Sendable {
                     // retry, and its page must see the count rise.
                     let attempts = item.state.attempts
                     throw RecorderError("post \(item.metadata.id) is still queued (\(item.directory)) after \(attempts) attempt\(attempts == 1 ? "" : "s"): \(error.message) Run `recorder outbox flush` to keep trying.",
-                                        exitStatus: .tempFail)
+                                        kind: .busy)
                 }
                 let wait = policy.delay(afterFailures: failures)
                 log("upload of \(item.metadata.id) failed (\(error.message)); retrying in \(String(cFormat: "%.1f", wait)) s")

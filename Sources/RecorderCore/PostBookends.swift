@@ -38,7 +38,7 @@ package struct PostBookends: Sendable, Hashable {
     /// for one that is not a usable picture or clip.
     func checked() throws(RecorderError) -> (intro: ClipJoiner.Bookend?, outro: ClipJoiner.Bookend?) {
         guard (0.5...30).contains(stillSeconds) else {
-            throw RecorderError("post.still_seconds \(stillSeconds) is out of range: give 0.5 to 30 seconds.", exitStatus: .usage)
+            throw RecorderError("post.still_seconds \(stillSeconds) is out of range: give 0.5 to 30 seconds.", kind: .invalidRequest)
         }
         return (try intro.map { path throws(RecorderError) in try Self.bookend(path, "intro", stillSeconds) },
                 try outro.map { path throws(RecorderError) in try Self.bookend(path, "outro", stillSeconds) })
@@ -47,10 +47,10 @@ package struct PostBookends: Sendable, Hashable {
     private static func bookend(_ path: String, _ role: String, _ stillSeconds: Double) throws(RecorderError) -> ClipJoiner.Bookend {
         let fix = "Give a PNG or JPEG picture, or an MP4 clip of at most \(Int(maximumClipSeconds)) s, as --\(role) (post.\(role)), or leave it out."
         guard access(path, F_OK) == 0 else {
-            throw RecorderError("the \(role) \(path) does not exist. \(fix)", exitStatus: .noInput)
+            throw RecorderError("the \(role) \(path) does not exist. \(fix)", kind: .notFound)
         }
         guard access(path, R_OK) == 0, let status = LocalFiles.status(of: path), !status.isDirectory else {
-            throw RecorderError("the \(role) \(path) cannot be read (not a readable file). Make it readable by this user, or give another.", exitStatus: .noInput)
+            throw RecorderError("the \(role) \(path) cannot be read (not a readable file). Make it readable by this user, or give another.", kind: .notFound)
         }
         let name = FilePaths.name(of: path)
         let kind = name.contains(".") ? String(name.split(separator: ".").last ?? "").lowercased() : ""
@@ -59,23 +59,23 @@ package struct PostBookends: Sendable, Hashable {
             // The picture's first bytes say what it is; a renamed file is named as such now, not after a failed join.
             let signature: [UInt8] = kind == "png" ? [0x89, 0x50, 0x4E, 0x47] : [0xFF, 0xD8, 0xFF]
             guard let head = FileManager.default.contents(atPath: path)?.prefix(signature.count), Array(head) == signature else {
-                throw RecorderError("the \(role) \(path) is not a \(kind == "png" ? "PNG" : "JPEG") picture (its first bytes say otherwise). \(fix)", exitStatus: .dataError)
+                throw RecorderError("the \(role) \(path) is not a \(kind == "png" ? "PNG" : "JPEG") picture (its first bytes say otherwise). \(fix)", kind: .badData)
             }
             return .still(path: path, seconds: stillSeconds)
         case "mp4", "m4v", "mov":
             let info: MediaInfo
             do throws(MediaError) { info = try MediaProbe.inspect(path) } catch {
-                throw RecorderError("the \(role) \(path) cannot be read as a video: \(error.description). \(fix)", exitStatus: .dataError)
+                throw RecorderError("the \(role) \(path) cannot be read as a video: \(error.description). \(fix)", kind: .badData)
             }
             guard info.frameCount > 0, info.durationSeconds > 0 else {
-                throw RecorderError("the \(role) \(path) has no pictures. \(fix)", exitStatus: .dataError)
+                throw RecorderError("the \(role) \(path) has no pictures. \(fix)", kind: .badData)
             }
             guard info.durationSeconds <= maximumClipSeconds else {
-                throw RecorderError(String(cFormat: "the \(role) \(path) is %.1f s long. ", info.durationSeconds) + fix, exitStatus: .dataError)
+                throw RecorderError(String(cFormat: "the \(role) \(path) is %.1f s long. ", info.durationSeconds) + fix, kind: .badData)
             }
             return .clip(path: path)
         default:
-            throw RecorderError("the \(role) \(path) is neither a picture nor a clip by its name (.\(kind)). \(fix)", exitStatus: .dataError)
+            throw RecorderError("the \(role) \(path) is neither a picture nor a clip by its name (.\(kind)). \(fix)", kind: .badData)
         }
     }
 }
@@ -105,7 +105,7 @@ extension PostEnqueuer {
         let scratch = FilePaths.join(folder, ".join")
         Self.removeScratch(scratch)
         guard mkdir(scratch, 0o700) == 0 else {
-            throw RecorderError("cannot make \(scratch) in the shot's folder: \(String(cString: strerror(errno))). Check that the workspace is writable.", exitStatus: .cantCreate)
+            throw RecorderError("cannot make \(scratch) in the shot's folder: \(String(cString: strerror(errno))). Check that the workspace is writable.", kind: .cannotWrite)
         }
         defer { Self.removeScratch(scratch) }
         var finished = false

@@ -43,27 +43,27 @@ package struct PostEnqueuer: Sendable {
             guard let found = workspace.shot(id: shotID) else {
                 if let problem = workspace.problem(readingShot: shotID) {
                     throw RecorderError("shot \(shotID) cannot be read: \(problem). It is kept as it is; repair or remove it by hand, or post another shot.",
-                                        exitStatus: .dataError)
+                                        kind: .badData)
                 }
                 let known = ([workspace.currentShotID()].compactMap { $0 } + workspace.keptShots().map(\.id)).joined(separator: ", ")
                 throw RecorderError("there is no shot \(shotID) in \(workspace.root) (\(known.isEmpty ? "it holds none" : "it holds: \(known)")). Leave out --shot to post the current shot.",
-                                    exitStatus: .noInput)
+                                    kind: .notFound)
             }
             shot = found
         } else {
             guard let current = workspace.currentShot() else {
                 if let id = workspace.currentShotID(), let problem = workspace.problem(readingShot: id) {
                     throw RecorderError("the current shot \(id) cannot be read: \(problem). It is kept as it is; record a new shot (recorder shoot), or post a kept one with --shot.",
-                                        exitStatus: .dataError)
+                                        kind: .badData)
                 }
                 throw RecorderError("there is no finished shot in \(workspace.root) to post. Record one first: recorder shoot",
-                                    exitStatus: .noInput)
+                                    kind: .notFound)
             }
             shot = current
         }
         if let answer = alreadyPosted(shot) { throw answer }
         guard access(shot.videoPath, R_OK) == 0 else {
-            throw RecorderError("the shot's video \(shot.videoPath) is missing. Record a new shot: recorder shoot", exitStatus: .noInput)
+            throw RecorderError("the shot's video \(shot.videoPath) is missing. Record a new shot: recorder shoot", kind: .notFound)
         }
         let digest: FileDigest
         do throws(StorageError) {
@@ -119,7 +119,7 @@ package struct PostEnqueuer: Sendable {
         let path = consentTextPath(shot)
         guard let text = FileManager.default.contents(atPath: path), FileDigest.sha256([UInt8](text)) == consent.textSha256 else {
             throw RecorderError("shot \(shot.id) was recorded under a guest's consent, but its text \(path) is missing or changed (its SHA-256 must be \(consent.textSha256)). The shot is kept as it is and was not posted; restore the file, or delete the shot.",
-                                exitStatus: .dataError)
+                                kind: .badData)
         }
     }
 
@@ -149,7 +149,7 @@ package struct PostEnqueuer: Sendable {
             whereItWent = "its outbox record is gone (another outbox directory?)"
         }
         return RecorderError("this shot was already posted as \(id); \(whereItWent). Record a new shot to post again: recorder shoot",
-                             exitStatus: .dataError)
+                             kind: .badData)
     }
 }
 

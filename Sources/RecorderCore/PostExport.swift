@@ -49,16 +49,16 @@ package struct PostExport {
         let asZip = target.lowercased().hasSuffix(".zip")
         if asZip {
             if LocalFiles.status(of: target) != nil {
-                throw RecorderError("\(target) already exists: export into a new archive (-o NEW.zip). It was not changed.", exitStatus: .cantCreate)
+                throw RecorderError("\(target) already exists: export into a new archive (-o NEW.zip). It was not changed.", kind: .cannotWrite)
             }
         } else {
             if let status = LocalFiles.status(of: target), !status.isDirectory {
                 throw RecorderError("\(target) is a file: export into a new directory (-o NEW_DIRECTORY), or name an archive NEW.zip. The file was not changed.",
-                                    exitStatus: .cantCreate)
+                                    kind: .cannotWrite)
             }
             if let entries = try? FileManager.default.contentsOfDirectory(atPath: target), !entries.isEmpty {
                 throw RecorderError("\(target) already exists and is not empty: export into a new directory (-o NEW_DIRECTORY). Nothing in it was changed.",
-                                    exitStatus: .cantCreate)
+                                    kind: .cannotWrite)
             }
         }
         let partial = target + ".partial-\(getpid())"
@@ -73,7 +73,7 @@ package struct PostExport {
                 sink = try DirectorySink(path: partial)
             }
         } catch {
-            throw RecorderError("cannot make the export \(partial): \(error.message)", storage: error, exitStatus: .cantCreate)
+            throw RecorderError("cannot make the export \(partial): \(error.message)", storage: error, kind: .cannotWrite)
         }
         var finished = false
         defer { if !finished { sink.abandon() } }
@@ -101,7 +101,7 @@ package struct PostExport {
                     report.files += 1
                 }
             } catch {
-                throw RecorderError("cannot write post \(entry.id) into \(partial): \(error.message) Nothing was exported.", storage: error, exitStatus: .ioError)
+                throw RecorderError("cannot write post \(entry.id) into \(partial): \(error.message) Nothing was exported.", storage: error, kind: .ioFailure)
             }
             report.exported.append(entry.id)
             progress(entry.id)
@@ -122,7 +122,7 @@ package struct PostExport {
             }
             try LocalFiles.syncDirectory(of: target)
         } catch {
-            throw RecorderError("cannot finish the export in \(target): \(error.message)", storage: error, exitStatus: .ioError)
+            throw RecorderError("cannot finish the export in \(target): \(error.message)", storage: error, kind: .ioFailure)
         }
         finished = true
         return report
@@ -157,7 +157,7 @@ package struct PostExport {
             let key = Consent.textKey(sha256: consent.textSha256)
             guard let consentText else {
                 throw RecorderError("post \(id) was recorded under a guest's consent, but the text they agreed to (\(key)) is missing from the store or does not match its SHA-256: it is not exported without it. Restore \(key) from a kiosk's consent file (sha256sum must give \(consent.textSha256)).",
-                                    exitStatus: .dataError)
+                                    kind: .badData)
             }
             files.append(ExportFile(name: "\(id)/consent.txt", source: .bytes(consentText)))
         }

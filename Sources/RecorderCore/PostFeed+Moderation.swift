@@ -44,7 +44,7 @@ extension PostFeed {
     /// listing the feed.
     package func delete(id: String) throws(RecorderError) {
         guard PostID.isValid(id) else {
-            throw RecorderError("'\(id)' is not a post id (10 letters and digits, as `recorder feed` shows them).", exitStatus: .usage)
+            throw RecorderError("'\(id)' is not a post id (10 letters and digits, as `recorder feed` shows them).", kind: .invalidRequest)
         }
         var keys: [String]
         do throws(StorageError) {
@@ -63,7 +63,7 @@ extension PostFeed {
             throw RecorderError("cannot delete post \(id) from the store: \(error.message)", storage: error)
         }
         guard !keys.isEmpty else {
-            throw RecorderError("post \(id) is not in the store (\(store.location)): deleted already, or never posted there.", exitStatus: .noInput)
+            throw RecorderError("post \(id) is not in the store (\(store.location)): deleted already, or never posted there.", kind: .notFound)
         }
         do throws(StorageError) {
             for key in keys { try store.delete(key: key) }

@@ -56,7 +56,7 @@ extension PostFeed {
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
         guard descriptor >= 0 else {
             let code = errno
-            throw RecorderError("cannot make a temporary file in \(directory) for post \(metadata.id)'s video: \(String(cString: strerror(code)))", exitStatus: .cantCreate)
+            throw RecorderError("cannot make a temporary file in \(directory) for post \(metadata.id)'s video: \(String(cString: strerror(code)))", kind: .cannotWrite)
         }
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         defer {
@@ -67,12 +67,12 @@ extension PostFeed {
         do throws(StorageError) { downloaded = try store.download(key: metadata.key, into: descriptor) } catch {
             throw RecorderError("cannot download post \(metadata.id)'s video: \(error.message)", storage: error)
         }
-        guard let downloaded else { throw RecorderError("post \(metadata.id)'s video is not in the store.", exitStatus: .noInput) }
+        guard let downloaded else { throw RecorderError("post \(metadata.id)'s video is not in the store.", kind: .notFound) }
         guard downloaded.sha256 == metadata.sha256 else {
-            throw RecorderError("post \(metadata.id)'s video does not match its metadata's SHA-256; no poster is made of it.", exitStatus: .dataError)
+            throw RecorderError("post \(metadata.id)'s video does not match its metadata's SHA-256; no poster is made of it.", kind: .badData)
         }
         do throws(MediaError) { return try PosterFrame.jpeg(ofVideoAt: path) } catch {
-            throw RecorderError("no poster can be made of post \(metadata.id)'s video: \(error.description)", exitStatus: .dataError)
+            throw RecorderError("no poster can be made of post \(metadata.id)'s video: \(error.description)", kind: .badData)
         }
     }
 }

@@ -119,7 +119,7 @@ package struct PostFeed: Sendable {
     package func page(_ number: Int, size: Int) throws(RecorderError) -> FeedPage {
         let size = try Self.checkSize(size)
         guard number >= 1 else {
-            throw RecorderError("--page must be 1 or more (1 is the newest page); got \(number).", exitStatus: .usage)
+            throw RecorderError("--page must be 1 or more (1 is the newest page); got \(number).", kind: .invalidRequest)
         }
         var skip = (number - 1) * size
         var startAfter: String?
@@ -144,7 +144,7 @@ package struct PostFeed: Sendable {
     /// A post's metadata, for fetching its video.
     package func metadata(id: String) throws(RecorderError) -> PostMetadata {
         guard PostID.isValid(id) else {
-            throw RecorderError("'\(id)' is not a post id (10 letters and digits, as `recorder feed` shows them).", exitStatus: .usage)
+            throw RecorderError("'\(id)' is not a post id (10 letters and digits, as `recorder feed` shows them).", kind: .invalidRequest)
         }
         let bytes: [UInt8]?
         do throws(StorageError) {
@@ -154,18 +154,18 @@ package struct PostFeed: Sendable {
         }
         guard let bytes else {
             throw RecorderError("post \(id) is not in the store (\(store.location)). Check the id with `recorder feed`, and that the store settings are the ones it was posted to.",
-                                exitStatus: .noInput)
+                                kind: .notFound)
         }
         do throws(RecorderError) {
             let metadata = try PostMetadata.decode(Data(bytes))
             guard metadata.id == id, PostID.isValid(metadata.id), metadata.sha256.count == 64,
                   metadata.sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
-                throw RecorderError("", exitStatus: .dataError)
+                throw RecorderError("", kind: .badData)
             }
             return metadata.trusted(in: store)
         } catch {
             throw RecorderError("post \(id)'s metadata (\(PostMetadata.metadataKey(id: id))) is damaged, so its video cannot be checked. Re-post the video, or repair the document in the store.",
-                                exitStatus: .dataError)
+                                kind: .badData)
         }
     }
 
@@ -290,7 +290,7 @@ package struct PostFeed: Sendable {
 
     static func checkSize(_ size: Int) throws(RecorderError) -> Int {
         guard (1...maximumPageSize).contains(size) else {
-            throw RecorderError("--size must be between 1 and \(maximumPageSize); got \(size).", exitStatus: .usage)
+            throw RecorderError("--size must be between 1 and \(maximumPageSize); got \(size).", kind: .invalidRequest)
         }
         return size
     }

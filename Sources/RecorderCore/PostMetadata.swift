@@ -107,13 +107,13 @@ package struct PostMetadata: Sendable, Codable, Equatable {
 
     package func jsonData() throws(RecorderError) -> Data {
         do { return try Self.encoder.encode(self) } catch {
-            throw RecorderError("cannot encode the post's metadata: \(error)", exitStatus: .software)
+            throw RecorderError("cannot encode the post's metadata: \(error)", kind: .internalFailure)
         }
     }
 
     package static func decode(_ data: Data) throws(RecorderError) -> PostMetadata {
         do { return try JSONDecoder().decode(PostMetadata.self, from: data) } catch {
-            throw RecorderError("a post's metadata is not valid JSON (\(error)).", exitStatus: .dataError)
+            throw RecorderError("a post's metadata is not valid JSON (\(error)).", kind: .badData)
         }
     }
 
@@ -170,15 +170,15 @@ package enum Caption {
         if let bad = normalized.unicodeScalars.first(where: { isForbidden($0) }) {
             let code = String(cFormat: "U+%04X", bad.value)
             throw RecorderError("the caption contains the control character \(code)\(bad.value == 0 ? " (NUL)" : ""). Remove it; line breaks and tabs are fine.",
-                                exitStatus: .dataError)
+                                kind: .badData)
         }
         if normalized.contains("\u{FFFD}") {
             throw RecorderError("the caption is not valid UTF-8 (it holds U+FFFD, the replacement for undecodable bytes). Pass the caption as UTF-8 text.",
-                                exitStatus: .dataError)
+                                kind: .badData)
         }
         guard normalized.count <= maximumLength else {
             throw RecorderError("the caption has \(normalized.count) characters; the limit is \(maximumLength). Shorten it.",
-                                exitStatus: .dataError)
+                                kind: .badData)
         }
         return normalized
     }

@@ -22,17 +22,14 @@ final class PreviewSession: Sendable {
                 self.finished.withLock { $0 = true }
                 self.done.signal()
             }
-            do {
+            do throws(CaptureError) {
                 let (source, _) = try SourceSelector.open(request)
                 defer { source.close() }
                 while !stop.isSet {
                     guard try source.nextFrame(stop: stop, { tap.offer($0) }) else { break }
                 }
-            } catch let error as CaptureError {
-                self.failure.withLock { $0 = error }
             } catch {
-                self.failure.withLock { $0 = CaptureError(.driverFailure, device: request.device ?? "camera", operation: "preview",
-                                                     detail: "\(error)") }
+                self.failure.withLock { $0 = error }
             }
         }
     }

@@ -17,7 +17,7 @@ package struct Prompts: Sendable, Equatable {
     /// than `maximumLength`, or no question is left. `origin` names the file in the words.
     package init(text: String, origin: String) throws(RecorderError) {
         if text.contains("\u{FFFD}") {
-            throw RecorderError("\(origin) is not valid UTF-8. Save it as UTF-8 text.", exitStatus: .dataError)
+            throw RecorderError("\(origin) is not valid UTF-8. Save it as UTF-8 text.", kind: .badData)
         }
         var questions: [String] = []
         // (CR LF is one Character in Swift: split on lines only once it is LF)
@@ -28,20 +28,20 @@ package struct Prompts: Sendable, Equatable {
             while line.first?.isWhitespace == true { line = line.dropFirst() }
             if line.isEmpty || line.hasPrefix("#") { continue }
             if let bad = line.unicodeScalars.first(where: { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }) {
-                throw RecorderError("\(origin), line \(number + 1), contains the control character \(String(cFormat: "U+%04X", bad.value)). Remove it.", exitStatus: .dataError)
+                throw RecorderError("\(origin), line \(number + 1), contains the control character \(String(cFormat: "U+%04X", bad.value)). Remove it.", kind: .badData)
             }
             guard line.count <= Self.maximumLength else {
                 throw RecorderError("\(origin), line \(number + 1), has \(line.count) characters; a question is read from afar, so the limit is \(Self.maximumLength). Shorten it.",
-                                    exitStatus: .dataError)
+                                    kind: .badData)
             }
             questions.append(String(line))
         }
         guard !questions.isEmpty else {
             throw RecorderError("\(origin) holds no question (one a line; blank lines and lines starting with # are left out). Write some, or leave kiosk.prompts out.",
-                                exitStatus: .dataError)
+                                kind: .badData)
         }
         guard questions.count <= Self.maximumCount else {
-            throw RecorderError("\(origin) holds \(questions.count) questions; the limit is \(Self.maximumCount).", exitStatus: .dataError)
+            throw RecorderError("\(origin) holds \(questions.count) questions; the limit is \(Self.maximumCount).", kind: .badData)
         }
         self.questions = questions
     }

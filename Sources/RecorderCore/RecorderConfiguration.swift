@@ -36,7 +36,7 @@ package struct RecorderConfiguration: Sendable {
 
     /// `flags` are keys set on the command line; `file` is `--config`, else `RECORDER_CONFIG`, else
     /// `$XDG_CONFIG_HOME/recorder/recorder.conf` or `/etc/recorder/recorder.conf` when they exist.
-    /// Every value is checked here, so a mistake fails the command at once (status 78), naming
+    /// Every value is checked here, so a mistake fails the command at once (misconfigured), naming
     /// where it is; `recorder config check` lists them all.
     package init(flags: [String: String], configFile: String?,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -44,7 +44,7 @@ package struct RecorderConfiguration: Sendable {
         self.init(collecting: flags, configFile: configFile, environment: environment, settings: settings)
         if let first = problems.first {
             let more = problems.count > 1 ? " (\(problems.count - 1) more problem(s): recorder config check lists them all)" : ""
-            throw RecorderError("\(first)\(more)", exitStatus: .config)
+            throw RecorderError("\(first)\(more)", kind: .misconfigured)
         }
     }
 
@@ -142,15 +142,15 @@ package struct RecorderConfiguration: Sendable {
         guard fd >= 0 else {
             let code = errno
             switch code {
-            case ENOENT: throw RecorderError("the configuration file \(path) does not exist. Create it, \(elsewhere).", exitStatus: .config)
-            case EACCES: throw RecorderError("cannot read the configuration file \(path): permission denied. Fix its permissions (chmod 644, or 640 with the service's group), \(elsewhere).", exitStatus: .config)
-            default: throw RecorderError("cannot open the configuration file \(path): \(String(cString: strerror(code))). Fix it, \(elsewhere).", exitStatus: .config)
+            case ENOENT: throw RecorderError("the configuration file \(path) does not exist. Create it, \(elsewhere).", kind: .misconfigured)
+            case EACCES: throw RecorderError("cannot read the configuration file \(path): permission denied. Fix its permissions (chmod 644, or 640 with the service's group), \(elsewhere).", kind: .misconfigured)
+            default: throw RecorderError("cannot open the configuration file \(path): \(String(cString: strerror(code))). Fix it, \(elsewhere).", kind: .misconfigured)
             }
         }
         defer { close(fd) }
         var info = stat()
         if fstat(fd, &info) == 0, info.st_mode & 0o170000 == 0o040000 {
-            throw RecorderError("the configuration file \(path) is a directory. Point --config / RECORDER_CONFIG at the file, e.g. \(path)/recorder.conf.", exitStatus: .config)
+            throw RecorderError("the configuration file \(path) is a directory. Point --config / RECORDER_CONFIG at the file, e.g. \(path)/recorder.conf.", kind: .misconfigured)
         }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -159,11 +159,11 @@ package struct RecorderConfiguration: Sendable {
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw RecorderError("cannot read the configuration file \(path): \(String(cString: strerror(errno))). Fix it, \(elsewhere).", exitStatus: .config)
+                throw RecorderError("cannot read the configuration file \(path): \(String(cString: strerror(errno))). Fix it, \(elsewhere).", kind: .misconfigured)
             }
             bytes += buffer[0..<count]
             if bytes.count > 1 << 20 {
-                throw RecorderError("the configuration file \(path) is over 1 MiB: not a configuration file. Point --config / RECORDER_CONFIG at the right file.", exitStatus: .config)
+                throw RecorderError("the configuration file \(path) is over 1 MiB: not a configuration file. Point --config / RECORDER_CONFIG at the right file.", kind: .misconfigured)
             }
         }
         return bytes
@@ -277,10 +277,10 @@ package struct RecorderConfiguration: Sendable {
     package func number(_ key: String) throws(RecorderError) -> Double {
         let text = values[key] ?? setting(key).defaultValue ?? ""
         if let problem = setting(key).rule.problem(with: text) {
-            throw RecorderError("\(origin(key)): \(key) = '\(text)' \(problem)", exitStatus: .config)
+            throw RecorderError("\(origin(key)): \(key) = '\(text)' \(problem)", kind: .misconfigured)
         }
         guard let value = Double(text) else {
-            throw RecorderError("\(origin(key)): \(key) = '\(text)' must be a number.", exitStatus: .config)
+            throw RecorderError("\(origin(key)): \(key) = '\(text)' must be a number.", kind: .misconfigured)
         }
         return value
     }
@@ -294,7 +294,7 @@ package struct RecorderConfiguration: Sendable {
     package func boolean(_ key: String) throws(RecorderError) -> Bool {
         let text = values[key] ?? setting(key).defaultValue ?? "false"
         guard let value = Self.parseBoolean(text) else {
-            throw RecorderError("\(origin(key)): \(key) = '\(text)' must be true or false.", exitStatus: .config)
+            throw RecorderError("\(origin(key)): \(key) = '\(text)' must be true or false.", kind: .misconfigured)
         }
         return value
     }
@@ -420,7 +420,7 @@ package struct RecorderConfiguration: Sendable {
         return RetryPolicy(initialSeconds: initial, maximumSeconds: max(maximum, initial), maximumAttempts: maximumAttempts)
     }
 
-    /// The configured store. Fails (status 78) on an unknown backend, a bad S3 setting or missing credentials.
+    /// The configured store. Fails (misconfigured) on an unknown backend, a bad S3 setting or missing credentials.
     package func makeBackend() throws(RecorderError) -> any StorageBackend {
         switch values["backend"] ?? "local" {
         case "local":
@@ -431,7 +431,7 @@ package struct RecorderConfiguration: Sendable {
             return try makeS3Backend()
         case let other:
             throw RecorderError("unknown backend '\(other)' (from \(origin("backend"))). Use backend = local or backend = s3.",
-                                exitStatus: .config)
+                                kind: .misconfigured)
         }
     }
 
@@ -439,13 +439,13 @@ package struct RecorderConfiguration: Sendable {
         func required(_ key: String) throws(RecorderError) -> String {
             guard let value = values[key], !value.isEmpty else {
                 throw RecorderError("backend = s3 needs \(key): set it in the configuration file, as \(Self.environmentName(key)), or with --set \(key)=...",
-                                    exitStatus: .config)
+                                    kind: .misconfigured)
             }
             return value
         }
         let addressing = values["s3.addressing"] ?? "path"
         guard addressing == "path" || addressing == "virtual" else {
-            throw RecorderError("s3.addressing = '\(addressing)' must be path or virtual.", exitStatus: .config)
+            throw RecorderError("s3.addressing = '\(addressing)' must be path or virtual.", kind: .misconfigured)
         }
         let endpoint = try required("s3.endpoint")
         let bucket = try required("s3.bucket")
@@ -465,7 +465,7 @@ package struct RecorderConfiguration: Sendable {
                 multipartThreshold: threshold, partSize: partSize, parallelParts: parallel, transfer: transfer)
             return try S3Backend(configuration)
         } catch {
-            throw RecorderError(error, exitStatus: .config)
+            throw RecorderError(error, kind: .misconfigured)
         }
     }
 }

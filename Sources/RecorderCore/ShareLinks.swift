@@ -28,7 +28,7 @@ package struct ShareLinks: Sendable {
             guard template.hasPrefix("https://") || template.hasPrefix("http://"),
                   ["{id}", "{key}", "{token}"].contains(where: { template.contains($0) }) else {
                 throw RecorderError("share.base_url = \(template) (from \(configuration.origin("share.base_url"))) must be an http(s) address with {id}, {key} or {token} in it, e.g. https://cdn.example.com/{key} or https://booth.example.com/s/{token}.",
-                                    exitStatus: .config)
+                                    kind: .misconfigured)
             }
         }
         let hours = try configuration.number("share.expires_hours")

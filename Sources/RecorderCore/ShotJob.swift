@@ -125,25 +125,36 @@ final class ShotJob {
         do { try audio?.start() } catch { throw RecorderError(error) }
         // A file of planar 4:2:0 is read straight into the encoder's pictures: no buffer, no copy.
         let planarSource = recorder.readsPlanarFrames ? source as? any PlanarReadingSource : nil
-        do {
+        do throws(RecorderError) {
             while !reachedLimit {
                 let delivered: Bool
                 if let planarSource {
                     // The encoder lends its next picture; the source reads the frame into it; this
                     // loop decides whether it is recorded. (Neither calls into the other.)
-                    let picture = try recorder.reservePicture()
+                    let picture: PlanarPicture
+                    do throws(MediaError) { picture = try recorder.reservePicture() } catch { throw .media(error) }
                     let stamp: FrameStamp?
-                    do { stamp = try planarSource.readFrame(into: picture, stop: stop) } catch {
+                    do throws(CaptureError) { stamp = try planarSource.readFrame(into: picture, stop: stop) } catch {
                         recorder.releasePicture()
-                        throw error
+                        throw .capture(error)
                     }
-                    if let stamp, admit(stamp) { try recorder.commitPicture(stamp) } else { recorder.releasePicture() }
+                    do throws(MediaError) {
+                        if let stamp, admit(stamp) { try recorder.commitPicture(stamp) } else { recorder.releasePicture() }
+                    } catch { throw .media(error) }
                     delivered = stamp != nil
                 } else {
-                    delivered = try source.nextFrame(stop: stop) { frame in
-                        preview?.offer(frame)
-                        if admit(frame.stamp) { try recorder.append(frame) }
+                    // The encoder's failure is kept and thrown once the source has its buffer back.
+                    var encoding: MediaError?
+                    do throws(CaptureError) {
+                        delivered = try source.nextFrame(stop: stop) { frame in
+                            preview?.offer(frame)
+                            guard admit(frame.stamp) else { return }
+                            do throws(MediaError) { try recorder.append(frame) } catch { encoding = error }
+                        }
+                    } catch {
+                        throw encoding.map(RecorderError.media) ?? .capture(error)
                     }
+                    if let encoding { throw .media(encoding) }
                 }
                 if delivered, let audio, let lastAdmitted {
                     let chunks = audio.take(until: lastAdmitted)
@@ -153,7 +164,7 @@ final class ShotJob {
                             soundCheck.add(level)
                         }
                     }
-                    try recorder.appendAudio(chunks)
+                    do throws(MediaError) { try recorder.appendAudio(chunks) } catch { throw .media(error) }
                 }
                 if delivered && !reachedLimit {
                     progress(ShotProgress(elapsedSeconds: Double(elapsed) / 1_000_000, totalSeconds: request.seconds,
@@ -165,17 +176,17 @@ final class ShotJob {
                     break
                 }
             }
-        } catch let error as CaptureError where (error.kind == .disconnected || error.kind.isStall) && recorder.framesWritten > 0 {
-            // Keep what was recorded: finish the file and report the loss with its own status.
-            cameraLost = RecorderError(error)
+        } catch .capture(let error) where (error.kind == .disconnected || error.kind.isStall) && recorder.framesWritten > 0 {
+            // Keep what was recorded: finish the file and report the loss with its own kind.
+            cameraLost = .capture(error)
             ending = "camera lost"
-        } catch let error as MediaError where error.kind == .diskFull && recorder.framesWritten > 0 {
+        } catch .media(let error) where error.kind == .diskFull && recorder.framesWritten > 0 {
             // Keep what fits: the fragments already on disk play; `finish` keeps them as the shot.
             diskFull = error
             ending = "disk full"
         } catch {
             if recorder.framesWritten == 0 { discardDraft() }
-            throw RecorderError.wrap(error)
+            throw error
         }
         source.close()
         if let audio, let lastAdmitted {
@@ -195,7 +206,7 @@ final class ShotJob {
         if ending == "stopped" && recorded < min(request.minimumSeconds, request.seconds) {
             discardDraft()
             throw RecorderError(String(cFormat: "stopped after %.1f s, under the %g s a shot must last: it was discarded, and the previous shot is still the current one.",
-                                       recorded, request.minimumSeconds), exitStatus: .interrupted)
+                                       recorded, request.minimumSeconds), kind: .interrupted)
         }
     }
 
@@ -220,7 +231,7 @@ final class ShotJob {
     /// Finishes the MP4, remuxes it with the index first, and makes it the current shot.
     func finish() throws(RecorderError) -> ShotResult {
         guard let recorder, let draft, let source, lock != nil else {
-            throw RecorderError("internal error: finish without open", exitStatus: .software)
+            throw RecorderError("internal error: finish without open", kind: .internalFailure)
         }
         if let diskFull { return try keepWhatFitted(draft, source: source, recorder: recorder, error: diskFull) }
         let finished: Result<EncodingSummary, MediaError>
@@ -284,7 +295,7 @@ final class ShotJob {
         guard let whole = ShotSalvage.completeLength(of: draft.recordingPath), whole > 0, truncate(draft.recordingPath, off_t(whole)) == 0 else {
             discardDraft()
             throw RecorderError("the disk filled up before the first second of the shot was written: nothing was kept, and the previous shot is still the current one. Free some space in \(workspace.root).",
-                                exitStatus: .ioError, advice: [Self.largerDisk])
+                                kind: .ioFailure, advice: [Self.largerDisk])
         }
         do {
             try DurableFile.rename(draft.recordingPath, to: draft.videoPath)
@@ -293,7 +304,7 @@ final class ShotJob {
             if info.durationSeconds < min(request.minimumSeconds, request.seconds) {
                 discardDraft()
                 throw RecorderError(String(cFormat: "the disk filled up after %.1f s, under the %g s a shot must last: it was discarded, and the previous shot is still the current one. Free some space in ", info.durationSeconds, request.minimumSeconds)
-                                    + "\(workspace.root).", exitStatus: .ioError, advice: [Self.largerDisk])
+                                    + "\(workspace.root).", kind: .ioFailure, advice: [Self.largerDisk])
             }
             let lost = String(cFormat: "%.1f of the %g s asked", info.durationSeconds, request.seconds)
             let note = "the disk filled up: kept \(lost), as recorded (not remuxed), \(ByteCount.human(size - whole)) of a half-written fragment dropped"
@@ -309,7 +320,7 @@ final class ShotJob {
             let free = workspace.freeBytes().map { ByteCount.human($0) } ?? "?"
             return ShotResult(shot: committed, cameraLost: nil, diskFull: RecorderError(
                 "the disk in \(workspace.root) filled up after \(String(cFormat: "%.1f", info.durationSeconds)) s: those \(lost) were kept as the current shot, and the previous shot was removed to free space (\(free) free now). Free more space before the next shot.",
-                exitStatus: .ioError, advice: [Self.largerDisk]))
+                kind: .ioFailure, advice: [Self.largerDisk]))
         } catch {
             throw RecorderError.wrap(error)
         }
@@ -343,7 +354,7 @@ final class ShotJob {
         if free < needed {
             throw RecorderError(
                 "not enough disk space in \(workspace.root): about \(ByteCount.human(needed)) needed for \(String(cFormat: "%g", request.seconds)) s, \(ByteCount.human(free)) free. Free some space or record a shorter shot; the previous shot was kept.",
-                exitStatus: .ioError, advice: [Self.largerDisk])
+                kind: .ioFailure, advice: [Self.largerDisk])
         }
     }
 }

@@ -31,14 +31,14 @@ extension ShotRequest {
         let named = origin.replacing("%@", with: path)
         guard access(path, F_OK) == 0 else {
             throw RecorderError("\(named): there is no such file. Give the full path of a PNG with transparency (a branding frame), or leave it out.",
-                                exitStatus: .noInput)
+                                kind: .notFound)
         }
         do {
             return try PictureOverlay(path: path)
         } catch {
             let unreadable = error.operation == "open" || error.operation == "read"
             throw RecorderError("\(named) cannot be used: \(error.detail). \(unreadable ? "Make it readable by this user." : "Give a PNG (export it from your design tool as PNG with transparency).")",
-                                exitStatus: unreadable ? .noInput : (error.kind == .badInput ? .dataError : .software))
+                                kind: unreadable ? .notFound : (error.kind == .badInput ? .badData : .internalFailure))
         }
     }
 }

@@ -46,29 +46,29 @@ package struct ShotRequest: Sendable {
     /// Rejects values no camera could honour, before anything is opened.
     package func validate() throws(RecorderError) {
         guard seconds.isFinite, seconds > 0 else {
-            throw RecorderError("--seconds must be more than 0 (got \(seconds)). Example: --seconds 15.", exitStatus: .usage)
+            throw RecorderError("--seconds must be more than 0 (got \(seconds)). Example: --seconds 15.", kind: .invalidRequest)
         }
         guard seconds <= Self.maximumSeconds else {
-            throw RecorderError("--seconds \(seconds) is more than the limit of \(Int(Self.maximumSeconds)) (6 hours). Record shorter shots.", exitStatus: .usage)
+            throw RecorderError("--seconds \(seconds) is more than the limit of \(Int(Self.maximumSeconds)) (6 hours). Record shorter shots.", kind: .invalidRequest)
         }
         if let size = capture.size {
             guard (16...8192).contains(size.width), (16...8192).contains(size.height) else {
-                throw RecorderError("--size \(size) is out of range: width and height must be 16 to 8192. Example: --size 1280x720.", exitStatus: .usage)
+                throw RecorderError("--size \(size) is out of range: width and height must be 16 to 8192. Example: --size 1280x720.", kind: .invalidRequest)
             }
         }
         if let rate = capture.frameRate {
             guard rate.value >= 1, rate.value <= 240 else {
-                throw RecorderError("--fps \(rate) is out of range: use 1 to 240. Example: --fps 30.", exitStatus: .usage)
+                throw RecorderError("--fps \(rate) is out of range: use 1 to 240. Example: --fps 30.", kind: .invalidRequest)
             }
         }
         guard EncoderSettings.presets.contains(encoder.preset) else {
-            throw RecorderError("unknown --preset \(encoder.preset). Use one of: \(EncoderSettings.presets.joined(separator: ", ")).", exitStatus: .usage)
+            throw RecorderError("unknown --preset \(encoder.preset). Use one of: \(EncoderSettings.presets.joined(separator: ", ")).", kind: .invalidRequest)
         }
         guard (0...51).contains(encoder.crf) else {
-            throw RecorderError("--crf \(encoder.crf) is out of range: use 0 (lossless) to 51 (worst); 23 is the default.", exitStatus: .usage)
+            throw RecorderError("--crf \(encoder.crf) is out of range: use 0 (lossless) to 51 (worst); 23 is the default.", kind: .invalidRequest)
         }
         if let kbps = encoder.bitrateKbps, !(50...200_000).contains(kbps) {
-            throw RecorderError("--bitrate \(kbps) is out of range: give kbit/s from 50 to 200000. Example: --bitrate 4000.", exitStatus: .usage)
+            throw RecorderError("--bitrate \(kbps) is out of range: give kbit/s from 50 to 200000. Example: --bitrate 4000.", kind: .invalidRequest)
         }
     }
 }

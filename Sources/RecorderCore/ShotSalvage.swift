@@ -118,7 +118,7 @@ package enum ShotSalvage {
     /// missing) it waits, under a name cleaning leaves alone, for the next start.
     private static func unrecovered(_ draft: ShotDraft, in workspace: ShotWorkspace, _ error: RecorderError) -> String {
         let waiting = "\(workspace.root)/\(waitingPrefix)\(draft.id)"
-        if error.exitStatus != .dataError {
+        if error.kind != .badData {
             if draft.directory == waiting || rename(draft.directory, waiting) == 0 {
                 return "an interrupted recording (\(draft.id)) could not be recovered now: \(error.message) It is kept in \(waiting) and recovered at the next start once that is fixed."
             }

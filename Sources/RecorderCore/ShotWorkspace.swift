@@ -41,7 +41,7 @@ package struct ShotWorkspace: Sendable {
         }
         guard access(root, W_OK | X_OK) == 0 else {
             throw RecorderError("the shot workspace \(root) is not writable. Fix its permissions.",
-                                exitStatus: .cantCreate, advice: [SettingAdvice(.workspace, "DIRECTORY", "with another directory")])
+                                kind: .cannotWrite, advice: [SettingAdvice(.workspace, "DIRECTORY", "with another directory")])
         }
     }
 
@@ -103,7 +103,7 @@ package struct ShotWorkspace: Sendable {
     /// (another one started meanwhile) is never touched. Call only while holding the lock.
     package func discardCurrent(id: String) throws(RecorderError) {
         guard currentShotID() == id else {
-            throw RecorderError("shot \(id) is not the current shot any more; nothing was deleted.", exitStatus: .noInput)
+            throw RecorderError("shot \(id) is not the current shot any more; nothing was deleted.", kind: .notFound)
         }
         try DurableFile.call("unlink", currentLink) { unlink(currentLink) }
         try? FileManager.default.removeItem(atPath: "\(shotsDirectory)/\(id)")
@@ -114,7 +114,7 @@ package struct ShotWorkspace: Sendable {
         guard !id.isEmpty, !id.contains("/"), id != ".", id != ".." else { return }
         let directory = "\(keptDirectory)/\(id)"
         do { try FileManager.default.removeItem(atPath: directory) } catch {
-            throw RecorderError("cannot delete the kept shot \(directory): \(error)", exitStatus: .ioError)
+            throw RecorderError("cannot delete the kept shot \(directory): \(error)", kind: .ioFailure)
         }
     }
 
@@ -182,7 +182,7 @@ package struct ShotWorkspace: Sendable {
     /// Writes shot.json and moves the finished draft to its place.
     private func finish(_ draft: ShotDraft, shot: Shot, into finalDir: String) throws(RecorderError) {
         let data: Data
-        do { data = try shot.jsonData() } catch { throw RecorderError("cannot encode shot.json: \(error)", exitStatus: .software) }
+        do { data = try shot.jsonData() } catch { throw RecorderError("cannot encode shot.json: \(error)", kind: .internalFailure) }
         try DurableFile.write(data, to: "\(draft.directory)/shot.json")
         try DurableFile.fsyncFile(draft.videoPath)
         try DurableFile.rename(draft.directory, to: finalDir)

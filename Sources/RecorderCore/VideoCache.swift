@@ -212,7 +212,7 @@ package final class VideoCache: Sendable {
             try LocalFiles.createDirectories(settings.directory + "/.locks")
         } catch {
             throw RecorderError("cannot use the video cache \(settings.directory): \(error.message) Set cache.path to a writable directory.",
-                                storage: error, exitStatus: .cantCreate)
+                                storage: error, kind: .cannotWrite)
         }
     }
 
@@ -262,11 +262,11 @@ package final class VideoCache: Sendable {
         }
         guard let got else {
             throw RecorderError("post \(metadata.id)'s video (\(metadata.key)) is not in the store \(store.location). Its metadata exists, so the upload may still be under way; try again later.",
-                                exitStatus: .noInput)
+                                kind: .notFound)
         }
         guard got.size == metadata.byteSize, got.sha256 == metadata.sha256 else {
             throw RecorderError("the store's copy of post \(metadata.id)'s video does not match its metadata (\(got.size) bytes, SHA-256 \(got.sha256.prefix(12))…; expected \(metadata.byteSize) bytes, \(metadata.sha256.prefix(12))…). It was not cached; check the store.",
-                                exitStatus: .dataError)
+                                kind: .badData)
         }
         closed = true
         // close(2) is not retried: on Linux the descriptor is gone even when it reports EINTR.

@@ -9,8 +9,9 @@ package protocol FrameSource: AnyObject {
     /// A short human name: "/dev/video0 (vivid)", "test pattern", "clip.y4m".
     var name: String { get }
     /// Waits for the next frame and lends it to `body`. Returns false at the end of a finite source,
-    /// or when `stop` was signalled while waiting.
-    func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) throws -> Void) throws -> Bool
+    /// or when `stop` was signalled while waiting. What it throws is the source's own failure:
+    /// `body` does not throw, so a consumer keeps its own failure and throws it afterwards.
+    func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) -> Void) throws(CaptureError) -> Bool
     /// Stops streaming and releases the device. Called once; safe after a failure.
     func close()
 }
@@ -46,5 +47,5 @@ package protocol PlanarReadingSource: FrameSource {
     /// Reads the next frame into `picture`, which must have a plane, with rows at least as wide as
     /// the format's, for each of `format.pixelFormat.planeSizes`. Returns nil at the end of a
     /// finite source, or when `stop` was signalled.
-    func readFrame(into picture: PlanarPicture, stop: StopSignal) throws -> FrameStamp?
+    func readFrame(into picture: PlanarPicture, stop: StopSignal) throws(CaptureError) -> FrameStamp?
 }

@@ -29,7 +29,7 @@ package final class TestPatternSource: FrameSource {
         self.paced = paced
     }
 
-    package func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) throws -> Void) throws -> Bool {
+    package func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) -> Void) throws(CaptureError) -> Bool {
         if index == 0 { startMicroseconds = MonotonicClock.nowMicroseconds() }
         let rate = format.frameRate
         let due = startMicroseconds + Int64(index) * 1_000_000 * Int64(rate.denominator) / Int64(rate.numerator)
@@ -49,8 +49,8 @@ package final class TestPatternSource: FrameSource {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         pattern.draw(into: &image, frame: index, flash: flash, clockMilliseconds: Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000)
-        try image.withUnsafeBytes { bytes in
-            try body(VideoFrame(format: format, bytes: bytes, timestampMicroseconds: due, sequence: index))
+        image.withUnsafeBytes { bytes in
+            body(VideoFrame(format: format, bytes: bytes, timestampMicroseconds: due, sequence: index))
         }
         index += 1
         return true

@@ -126,7 +126,7 @@ package final class V4L2CaptureSource: FrameSource {
         try device.ioctl(CV4L2_VIDIOC_QBUF, "VIDIOC_QBUF", &buf)
     }
 
-    package func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) throws -> Void) throws -> Bool {
+    package func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) -> Void) throws(CaptureError) -> Bool {
         // Time without a frame, by the clock: EAGAIN after a ready poll (a driver with nothing
         // to give after all) counts as well as poll timeouts.
         var lastProgress = MonotonicClock.nowMicroseconds()
@@ -180,12 +180,7 @@ package final class V4L2CaptureSource: FrameSource {
             }
             let frame = VideoFrame(format: format, bytes: bytes, timestampMicroseconds: timestamp,
                                    sequence: UInt64(buf.sequence), isDamaged: damaged)
-            do {
-                try body(frame)
-            } catch {
-                try? queue(index)
-                throw error
-            }
+            body(frame)
             try queue(index)
             return true
         }

@@ -76,7 +76,7 @@ package final class Y4MSource: PlanarReadingSource {
     }
 
     /// Reads the next frame's planes from the file straight into `picture`.
-    package func readFrame(into picture: PlanarPicture, stop: StopSignal) throws -> FrameStamp? {
+    package func readFrame(into picture: PlanarPicture, stop: StopSignal) throws(CaptureError) -> FrameStamp? {
         if stop.isSet { return nil }
         guard let marker = try Self.readLine(fd: fd, path: name, pending: &pending) else { return nil }
         guard marker.hasPrefix("FRAME") else {
@@ -96,21 +96,23 @@ package final class Y4MSource: PlanarReadingSource {
         return FrameStamp(timestampMicroseconds: timestamp, sequence: index)
     }
 
-    package func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) throws -> Void) throws -> Bool {
+    package func nextFrame(stop: StopSignal, _ body: (borrowing VideoFrame) -> Void) throws(CaptureError) -> Bool {
         if frame.isEmpty { frame = [UInt8](repeating: 0, count: planeSizes.reduce(0) { $0 + $1.width * $1.height }) }
-        let stamp = try frame.withUnsafeMutableBytes { buffer -> FrameStamp? in
+        // As a Result: the closure's typed error does not cross `withUnsafeMutableBytes`.
+        let read = frame.withUnsafeMutableBytes { buffer -> Result<FrameStamp?, CaptureError> in
             var planes: [UnsafeMutablePointer<UInt8>] = []
             var offset = 0
             for size in planeSizes {
                 planes.append(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset)
                 offset += size.width * size.height
             }
-            return try readFrame(into: PlanarPicture(planes: planes, strides: planeSizes.map(\.width)), stop: stop)
+            let picture = PlanarPicture(planes: planes, strides: planeSizes.map(\.width))
+            return Result { () throws(CaptureError) in try readFrame(into: picture, stop: stop) }
         }
-        guard let stamp else { return false }
-        try frame.withUnsafeBytes { bytes in
-            try body(VideoFrame(format: format, bytes: bytes, timestampMicroseconds: stamp.timestampMicroseconds,
-                                sequence: stamp.sequence))
+        guard let stamp = try read.get() else { return false }
+        frame.withUnsafeBytes { bytes in
+            body(VideoFrame(format: format, bytes: bytes, timestampMicroseconds: stamp.timestampMicroseconds,
+                            sequence: stamp.sequence))
         }
         return true
     }

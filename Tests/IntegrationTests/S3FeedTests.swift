@@ -236,7 +236,7 @@ extension S3UploadTests {
         #expect(try feed.page(1, size: 10).entries.map(\.id) == [ids[1], ids[2]])
         // Gone from the server itself: no index object, video or metadata left.
         #expect(try s3.keys(prefix: "booth-2/").filter { $0.contains(ids[0]) }.isEmpty)
-        #expect { try feed.delete(id: ids[0]) } throws: { ($0 as? RecorderError)?.exitStatus == .noInput }
+        #expect { try feed.delete(id: ids[0]) } throws: { ($0 as? RecorderError)?.kind == .notFound }
     }
 
     @Test func postedVideosAreListedAndFetchedThroughTheCache() throws {

@@ -47,7 +47,7 @@ struct AdminAPITests {
                 let method = HTTPRequest.Method(route.method)!
                 try await client.execute(uri: uri, method: method, headers: [.contentType: "application/json"], body: body(#"{"confirm": "\#(ids[0])"}"#)) { response in
                     #expect(response.status == .unauthorized, "\(method) \(uri)")
-                    #expect(object(response)["exitStatus"] as? Int == 77)
+                    #expect(object(response)["kind"] as? String == "denied")
                 }
             }
             // A wrong token is refused too (more than a few from one client are throttled: 429).
@@ -169,11 +169,11 @@ struct AdminAPITests {
             try await client.execute(uri: "/api/feed", method: .get, headers: Self.authorized) { response in
                 #expect((object(response)["posts"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [ids[1]])
             }
-            // Deleted already: said so, with the CLI's "no input".
+            // Deleted already: said so, not found (the CLI's "no input").
             try await client.execute(uri: "/api/admin/posts/\(ids[0])/delete", method: .post, headers: Self.authorized,
                                      body: body(#"{"confirm": "\#(ids[0])"}"#)) { response in
                 #expect(response.status == .notFound)
-                #expect(object(response)["exitStatus"] as? Int == 66)
+                #expect(object(response)["kind"] as? String == "notFound")
             }
         }
         // Nothing of it is left under feed/ either.

@@ -24,7 +24,7 @@ import RecorderCore
         let error = #expect(throws: RecorderError.self) {
             _ = try KioskFixture(seconds: 1, more: ["post.intro": missing])
         }
-        #expect(error?.exitStatus == .noInput && error?.message.contains("the intro \(missing) does not exist") == true, "\(String(describing: error))")
+        #expect(error?.kind == .notFound && error?.message.contains("the intro \(missing) does not exist") == true, "\(String(describing: error))")
     }
 
     @Test func aGuestsPostEndsWithTheConfiguredOutro() async throws {

@@ -200,7 +200,7 @@ import Testing
                 _ = try KioskFixture(more: ["kiosk.consent": path])
                 Issue.record("kiosk.consent = \(path) was accepted")
             } catch let error as RecorderError {
-                #expect(error.exitStatus == .config, "\(path)")
+                #expect(error.kind == .misconfigured, "\(path)")
                 #expect(error.message.contains(words), "\(error.message)")
                 #expect(error.message.contains("kiosk.consent"), "the message names the setting")
             }

@@ -21,7 +21,7 @@ import SystemSupport
         #expect(GuestWording.sentence(for: micGone) == GuestWording.notSaved)
         let store = RecorderError(StorageError(.local(errno: 13), "permission denied writing /srv/store/x", retryable: false))
         #expect(GuestWording.sentence(for: store) == GuestWording.notSaved)
-        let short = RecorderError("stopped after 0.2 s, under the 1 s a shot must last", exitStatus: .interrupted)
+        let short = RecorderError("stopped after 0.2 s, under the 1 s a shot must last", kind: .interrupted)
         #expect(GuestWording.sentence(for: short) == GuestWording.tooShort)
     }
 

@@ -231,7 +231,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
                     // (a path with a POST too, /login, allows it)
                     let allowed = routes.contains { $0.path == path && $0.method == "POST" } ? "GET, POST, HEAD" : "GET, HEAD"
                     #expect(response.headers[.allow] == allowed, "\(uri): \(response.headers[.allow] ?? "no Allow")")
-                    #expect(object(response)["exitStatus"] as? Int == 64)
+                    #expect(object(response)["kind"] as? String == "invalidRequest")
                 }
             }
             // The loop over the routes takes a while on a loaded machine: tick first, as the camera
@@ -244,7 +244,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
             }
             try await client.execute(uri: "/no/such/route", method: .get) { response in
                 #expect(response.status == .notFound)
-                #expect(object(response)["exitStatus"] as? Int == 66)
+                #expect(object(response)["kind"] as? String == "notFound")
                 #expect((object(response)["error"] as? String)?.contains("there is no /no/such/route") == true)
             }
             #expect(await fixture.kiosk.manager.recordState == .idle)
@@ -264,11 +264,11 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
                 counting = object(response)
                 #expect(counting["state"] as? String == "countdown")
             }
-            // A second shoot while one is under way is a conflict, with the CLI's "busy" status.
+            // A second shoot while one is under way is a conflict, of kind busy (the CLI's 75).
             try await client.execute(uri: "/api/shoot", method: .post, headers: jsonHeaders, body: body("{}")) { response in
                 #expect(response.status == .conflict)
                 let error = object(response)
-                #expect(error["exitStatus"] as? Int == 75)
+                #expect(error["kind"] as? String == "busy")
                 #expect((error["error"] as? String)?.contains("already being recorded") == true)
                 // A guest is told in plain words (GuestWording), without the operator's detail.
                 #expect(error["guestMessage"] as? String == GuestWording.busy)
@@ -424,10 +424,10 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
             try await client.execute(uri: "/api/feed?page=zero", method: .get) { response in
                 #expect(response.status == .badRequest)
             }
-            // No video in the store for this post: a clear 404 with the CLI's status.
+            // No video in the store for this post: a clear 404, not found (the CLI's 66).
             try await client.execute(uri: "/api/videos/\(ids[0]).mp4", method: .get) { response in
                 #expect(response.status == .notFound)
-                #expect(object(response)["exitStatus"] as? Int == 66)
+                #expect(object(response)["kind"] as? String == "notFound")
             }
             try await client.execute(uri: "/api/videos/..%2Fetc%2Fpasswd", method: .get) { response in
                 #expect(response.status == .notFound)
@@ -483,7 +483,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
             try await client.execute(uri: "/api/status", method: .get) { response in
                 #expect(response.status == .unauthorized)
                 #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
-                #expect(object(response)["exitStatus"] as? Int == 77)
+                #expect(object(response)["kind"] as? String == "denied")
             }
             try await client.execute(uri: "/api/status", method: .get, headers: [.authorization: "Bearer wrong-token-0123456789"]) {
                 #expect($0.status == .unauthorized)

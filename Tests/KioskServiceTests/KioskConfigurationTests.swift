@@ -29,7 +29,7 @@ import Testing
         let first = #expect(throws: RecorderError.self) { try RecorderConfiguration(flags: [:], configFile: path, environment: [:], settings: .withKiosk) }
         #expect(first?.message.hasPrefix("\(path):1: cache.max_mib = 'lots' must be a number from 1 to 16777216.") == true,
                 "\(String(describing: first))")
-        #expect(first?.message.contains("10 more problem(s)") == true && first?.exitStatus == .config)
+        #expect(first?.message.contains("10 more problem(s)") == true && first?.kind == .misconfigured)
         let all = RecorderConfiguration(collecting: ["s3.parallel_parts": "99"], configFile: path,
                                         environment: ["RECORDER_RETRY_MAX_SECONDS": "-1"], settings: .withKiosk)
         #expect(all.problems.map(\.location) == (1...11).map { "\(path):\($0)" } + ["RECORDER_RETRY_MAX_SECONDS", "the command line"])

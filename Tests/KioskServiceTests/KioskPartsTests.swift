@@ -126,7 +126,7 @@ final class NotifySocket {
             #expect(KioskSettings.parseListen(bad) == nil, "\(bad)")
         }
         #expect { try settings(["kiosk.listen": "nonsense"]) } throws: { error in
-            (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("nonsense") } == true
+            (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("nonsense") } == true
         }
     }
 
@@ -148,7 +148,7 @@ final class NotifySocket {
         let kiosk = try settings(["kiosk.preview_idle_seconds": "30"])
         #expect(kiosk.previewIdleSeconds == 30)
         #expect { try settings(["kiosk.preview_idle_seconds": "0"]) } throws: { error in
-            (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("kiosk.preview_idle_seconds") } == true
+            (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("kiosk.preview_idle_seconds") } == true
         }
     }
 
@@ -157,10 +157,10 @@ final class NotifySocket {
         #expect(try settings(["kiosk.trigger": "auto"]).trigger == .auto(matching: ["button", "switch", "pedal", "foot"]))
         #expect(try settings(["kiosk.trigger": "/dev/input/by-id/usb-x-event-kbd"]).trigger == .device("/dev/input/by-id/usb-x-event-kbd"))
         #expect { try settings(["kiosk.trigger": "event3"]) } throws: { error in
-            (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("/dev/input/by-id/") } == true
+            (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("/dev/input/by-id/") } == true
         }
         #expect { try settings(["kiosk.trigger": "auto", "kiosk.trigger_match": " | "]) } throws: { error in
-            (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("kiosk.trigger_match") } == true
+            (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("kiosk.trigger_match") } == true
         }
     }
 
@@ -169,16 +169,16 @@ final class NotifySocket {
             _ = try settings(["kiosk.listen": "0.0.0.0:8080"])
             Issue.record("a non-loopback address without a token must be refused")
         } catch {
-            #expect(error.exitStatus == .config)
+            #expect(error.kind == .misconfigured)
             #expect(error.message.contains("token"))
         }
         #expect { try settings(["kiosk.listen": "0.0.0.0:8080", "kiosk.token": "short"]) } throws: { error in
-            (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("token") } == true
+            (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("token") } == true
         }
         // Fewer than 128 bits is refused at start: 20 hex digits (80 bits), a long repeated pattern.
         for weak in ["0123456789abcdef0123", String(repeating: "ab", count: 40), "Passw0rd!Passw0rd!"] {
             #expect { try settings(["kiosk.listen": "0.0.0.0:8080"], environment: ["RECORDER_KIOSK_TOKEN": weak]) } throws: { error in
-                (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("too easy to guess") && $0.message.contains("/dev/urandom") } == true
+                (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("too easy to guess") && $0.message.contains("/dev/urandom") } == true
             }
         }
         // What the advice makes passes, + and / included; so does `openssl rand -hex 16` (128 bits).
@@ -195,10 +195,10 @@ final class NotifySocket {
         #expect(both.boothToken == booth)
         // The same token twice would give the booth the operator's powers.
         #expect { try settings(["kiosk.token": booth, "kiosk.booth_token": booth]) } throws: { error in
-            (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("the same") } == true
+            (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("the same") } == true
         }
         #expect { try settings(["kiosk.booth_token": booth]) } throws: { error in
-            (error as? RecorderError).map { $0.exitStatus == .config && $0.message.contains("no operator token") } == true
+            (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("no operator token") } == true
         }
     }
 
@@ -227,7 +227,7 @@ final class NotifySocket {
             _ = try settings(["kiosk.token_file": file])
             Issue.record("a token file at mode 0644 must be refused")
         } catch {
-            #expect(error.exitStatus == .config)
+            #expect(error.kind == .misconfigured)
             #expect(error.message.contains("readable by other users") && error.message.contains("chmod 600 \(file)"), "\(error.message)")
         }
         chmod(file, 0o600)

@@ -31,7 +31,7 @@ import Testing
                 _ = try KioskFixture(more: ["kiosk.prompts": value])
                 Issue.record("kiosk.prompts = \(value) was accepted")
             } catch let error as RecorderError {
-                #expect(error.exitStatus == .config && error.message.contains("kiosk.prompts = \(value)") && error.message.contains(words), "\(error.message)")
+                #expect(error.kind == .misconfigured && error.message.contains("kiosk.prompts = \(value)") && error.message.contains(words), "\(error.message)")
             }
         }
     }

@@ -47,10 +47,10 @@ import VideoCapture
         let mic = RecorderError(AudioError(.noSuchDevice(available: ["hw:CARD=A,DEV=0"]), device: "hw:CARD=B,DEV=0", operation: "snd_pcm_open"))
         #expect(mic.text().hasSuffix("Or set `audio.device = DEVICE` with one of them, or set `audio.device = none` to record without sound."),
                 "\(mic.text())")
-        #expect(mic.exitStatus == .noInput)
+        #expect(mic.kind == .notFound)
         // A failure told again keeps its cause and advice.
         let retold = mic.retold("the shot was kept, but \(mic.message)")
-        #expect(retold.advice == mic.advice && retold.exitStatus == .noInput)
+        #expect(retold.advice == mic.advice && retold.kind == .notFound)
         if case .audio = retold.cause {} else { Issue.record("the cause was lost: \(String(describing: retold.cause))") }
         // Where nothing in the settings helps, there is no advice sentence.
         let busy = RecorderError(CaptureError(.busy, device: "/dev/video0", operation: "open", errno: 16))

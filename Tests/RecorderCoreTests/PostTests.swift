@@ -15,7 +15,7 @@ import Testing
             #expect(throws: RecorderError.self) { try Caption.validate(bad) }
         }
         let nul = #expect(throws: RecorderError.self) { try Caption.validate("a\u{0}b") }
-        #expect(nul?.message.contains("NUL") == true && nul?.exitStatus == .dataError)
+        #expect(nul?.message.contains("NUL") == true && nul?.kind == .badData)
     }
 }
 
@@ -52,7 +52,7 @@ import Testing
         let path = try file("backend = s3\ns3.bukket = x\n")
         defer { unlink(path) }
         let typo = #expect(throws: RecorderError.self) { try RecorderConfiguration(flags: [:], configFile: path, environment: [:]) }
-        #expect(typo?.message.contains(":2") == true && typo?.exitStatus == .config)
+        #expect(typo?.message.contains(":2") == true && typo?.kind == .misconfigured)
         let s3 = try RecorderConfiguration(flags: ["backend": "s3"], configFile: nil, environment: ["HOME": "/nonexistent"])
         let missing = #expect(throws: RecorderError.self) { try s3.makeBackend() }
         #expect(missing?.message.contains("s3.endpoint") == true)
@@ -91,7 +91,7 @@ import Testing
         let path = try file("backend = local\n\ns3.bucket = a\nbackend = s3\n")
         defer { unlink(path) }
         let error = #expect(throws: RecorderError.self) { try RecorderConfiguration(flags: [:], configFile: path, environment: [:]) }
-        #expect(error?.exitStatus == .config)
+        #expect(error?.kind == .misconfigured)
         #expect(error?.message.hasPrefix("\(path):4: backend is set again (first on line 1)") == true, "\(String(describing: error))")
     }
 
@@ -116,7 +116,7 @@ import Testing
         defer { unlink(path) }
         let error = #expect(throws: RecorderError.self) { try RecorderConfiguration(flags: [:], configFile: path, environment: [:]) }
         #expect(error?.message.hasPrefix("\(path):1: unknown configuration key 'kiosk.listen'.") == true, "\(String(describing: error))")
-        #expect(error?.exitStatus == .config)
+        #expect(error?.kind == .misconfigured)
     }
 
     @Test func everyDefaultPassesItsOwnRuleAndEveryKeySaysWhatItDoes() throws {

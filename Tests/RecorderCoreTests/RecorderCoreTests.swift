@@ -9,7 +9,7 @@ import SystemSupport
 @Suite struct ShotRequestTests {
     @Test(arguments: [0.0, -1, .infinity, .nan, 7 * 3600])
     func absurdSecondsAreRejected(_ seconds: Double) {
-        #expect { try ShotRequest(seconds: seconds).validate() } throws: { ($0 as? RecorderError)?.exitStatus == .usage }
+        #expect { try ShotRequest(seconds: seconds).validate() } throws: { ($0 as? RecorderError)?.kind == .invalidRequest }
     }
 
     @Test func badSizesRatesAndEncoderSettingsAreRejected() {
@@ -23,21 +23,22 @@ import SystemSupport
             ShotRequest(seconds: 1, encoder: EncoderSettings(bitrateKbps: 1)),
         ]
         for request in bad {
-            #expect { try request.validate() } throws: { ($0 as? RecorderError)?.exitStatus == .usage }
+            #expect { try request.validate() } throws: { ($0 as? RecorderError)?.kind == .invalidRequest }
         }
         #expect(throws: Never.self) { try ShotRequest(seconds: 15).validate() }
     }
 }
 
 @Suite struct ErrorMappingTests {
-    @Test func captureErrorsMapToSysexits() {
-        let cases: [(CaptureFailure, SysExit)] = [
-            (.noSuchDevice, .noInput), (.notACaptureDevice, .noInput), (.permissionDenied(group: "video"), .noPermission),
-            (.busy, .tempFail), (.disconnected, .unavailable), (.stalled(seconds: 5), .unavailable),
-            (.unsupportedFormat, .usage), (.badInput, .dataError),
+    /// The statuses these kinds become are checked in RecorderCLITests (`captureErrorsMapToSysexits`).
+    @Test func captureErrorsMapToKinds() {
+        let cases: [(CaptureFailure, RecorderError.Kind)] = [
+            (.noSuchDevice, .notFound), (.notACaptureDevice, .notFound), (.permissionDenied(group: "video"), .denied),
+            (.busy, .busy), (.disconnected, .unavailable), (.stalled(seconds: 5), .unavailable),
+            (.unsupportedFormat, .invalidRequest), (.badInput, .badData),
         ]
-        for (kind, status) in cases {
-            #expect(RecorderError(CaptureError(kind, device: "/dev/video0", operation: "x")).exitStatus == status)
+        for (failure, kind) in cases {
+            #expect(RecorderError(CaptureError(failure, device: "/dev/video0", operation: "x")).kind == kind)
         }
     }
 
@@ -55,7 +56,7 @@ import SystemSupport
 
     @Test func diskFullMediaErrorIsAnIOError() {
         let error = RecorderError(MediaError(.diskFull, operation: "av_write_frame", path: "/x"))
-        #expect(error.exitStatus == .ioError)
+        #expect(error.kind == .ioFailure)
         #expect(error.message.contains("previous shot was kept"))
     }
 }
@@ -107,7 +108,7 @@ import SystemSupport
         defer { try? FileManager.default.removeItem(atPath: ws.root) }
         try ws.prepare()
         let held = try ws.lock()
-        #expect { _ = try ws.lock() } throws: { ($0 as? RecorderError)?.exitStatus == .tempFail }
+        #expect { _ = try ws.lock() } throws: { ($0 as? RecorderError)?.kind == .busy }
         _ = held
     }
 
@@ -168,7 +169,7 @@ func waitUntil(_ what: String, seconds: Double = 300, _ condition: () async -> B
         let early = StopSignal()
         early.set()
         await #expect { try await manager.shoot(ShotRequest(device: "testsrc", seconds: 5, capture: small), stop: early) } throws: {
-            ($0 as? RecorderError)?.exitStatus == .interrupted && ($0 as? RecorderError)?.message.contains("nothing was recorded") == true
+            ($0 as? RecorderError)?.kind == .interrupted && ($0 as? RecorderError)?.message.contains("nothing was recorded") == true
         }
         // Stopped once the camera is open, before the first frame: a leftover draft makes the
         // shot say so (a notice after opening), which is when this stop arrives.
@@ -176,7 +177,7 @@ func waitUntil(_ what: String, seconds: Double = 300, _ condition: () async -> B
         let starting = StopSignal()
         await #expect { try await manager.shoot(ShotRequest(device: "testsrc", seconds: 5, capture: small), stop: starting,
                                                 notice: { _ in starting.set() }) } throws: {
-            ($0 as? RecorderError)?.exitStatus == .interrupted
+            ($0 as? RecorderError)?.kind == .interrupted
         }
         #expect(await manager.recordState.name == "idle")
         #expect(ws.currentShot()?.id == good.shot.id)
