@@ -82,7 +82,8 @@ package actor CameraManager {
     private var previewSession: PreviewSession?
     private var lastPreviewRequest: ContinuousClock.Instant?
     private var posting = false
-    private let progressBox = ProgressBox()
+    /// The shot being recorded, while `run` follows it: its latest progress is read from there.
+    private var currentRecording: Recording?
     private var lastResult: ShotResult?
     /// Why the last shot was not kept, until the next one starts.
     private var lastDiscarded: String?
@@ -137,7 +138,7 @@ package actor CameraManager {
         var failure: RecorderError?
         if case .failed(let error) = state { failure = error }
         return Status(state: recordState, camera: cameraDescription, cameraPresent: present,
-                      progress: recordState.isBusy ? progressBox.value.withLock { $0 } : nil,
+                      progress: recordState.isBusy ? currentRecording?.latest.withLock { $0 } : nil,
                       lastShotCameraLost: lastResult?.cameraLost?.text(),
                       lastShotDiscarded: lastDiscarded, failure: failure, posting: posting,
                       revision: revision)
@@ -191,7 +192,6 @@ package actor CameraManager {
             throw RecorderError("countdown must be 0 to 60 seconds (got \(countdown)).", kind: .invalidRequest)
         }
         let stop = StopSignal()
-        progressBox.value.withLock { $0 = nil }
         lastDiscarded = nil
         setState(countdown > 0 ? .countdown(stop, remaining: countdown) : .starting(stop))
         shotTask = Task { [weak self] in
@@ -261,62 +261,30 @@ package actor CameraManager {
         }
     }
 
-    /// What the shot's thread tells the actor, in order.
-    private enum ShotPhase: Sendable {
-        /// The source is open and recording starts.
-        case recording
-        case finishing
-        /// Finished (or failed), and the camera, encoder and workspace lock let go.
-        case ended(Result<ShotResult, RecorderError>)
-    }
-
-    /// Runs the whole shot on one thread that owns its source, encoder and writer from open to
-    /// release (STREAMOFF and munmap can block); the actor only moves the state along as the
-    /// thread reports its phases, and hears the outcome after everything was let go.
+    /// Runs the whole shot as a `Recording` (a thread that owns its source, encoder and writer
+    /// from open to release); the actor only moves the state along as the recording's events come,
+    /// and hears the outcome after everything was let go.
     private func run(_ request: ShotRequest, stop: StopSignal, preview: PreviewTap?,
                      notice: @escaping @Sendable (String) -> Void,
                      progress: @escaping @Sendable (ShotProgress) -> Void) async -> Result<ShotResult, RecorderError> {
-        let box = progressBox
-        let workspace = self.workspace
-        let (phases, report) = AsyncStream<ShotPhase>.makeStream()
-        WorkerThread.start(name: "recorder-shot", stackSize: 4 << 20) {
-            // The job never leaves this thread.
-            let job = ShotJob(request: request, workspace: workspace, stop: stop, preview: preview)
-            let outcome: Result<ShotResult, RecorderError>
-            do throws(RecorderError) {
-                try job.open()
-                // Said here, before the first frame, so a stop in answer to them (Ctrl-C) finds
-                // the shot still starting.
-                for path in job.cleaned { notice("removed leftovers of an interrupted shot: \(path)") }
-                for note in job.notes { notice(note) }
-                let said = job.notes.count
-                report.yield(.recording)
-                try job.record { update in
-                    box.value.withLock { $0 = update }
-                    progress(update)
-                }
-                report.yield(.finishing)
-                outcome = .success(try job.finish())
-                // What the take itself showed (a silent take, the sound stopping early), said too.
-                for note in job.notes.dropFirst(said) { notice(note) }
-            } catch {
-                outcome = .failure(error)
-            }
-            job.release()
-            report.yield(.ended(outcome))
-            report.finish()
-        }
+        let recording = Recording(request, workspace: workspace, stop: stop, preview: preview)
+        currentRecording = recording
+        defer { currentRecording = nil }
         // Heard to the end in a task of its own: a stream ends early when its reader is cancelled,
         // but the thread finishes the shot regardless, and the state must follow it there.
         return await Task {
             var outcome: Result<ShotResult, RecorderError> = .failure(RecorderError("internal error: the shot's thread ended without an outcome",
                                                                                     kind: .internalFailure))
-            for await phase in phases {
-                switch phase {
+            for await event in recording.events {
+                switch event {
+                case .notice(let text):
+                    notice(text)
                 case .recording:
-                    do throws(RecorderError) { try transition(to: .recording(stop)) } catch { stop.set() }
+                    do throws(RecorderError) { try transition(to: .recording(stop)) } catch { recording.stop() }
+                case .progress(let update):
+                    progress(update)
                 case .finishing:
-                    do throws(RecorderError) { try transition(to: .finishing) } catch { stop.set() }
+                    do throws(RecorderError) { try transition(to: .finishing) } catch { recording.stop() }
                 case .ended(let result):
                     outcome = result
                 }
@@ -485,7 +453,7 @@ package actor CameraManager {
         switch state {
         case .idle, .failed: break
         case .countdown, .starting, .finishing, .cameraMissing: return nil
-        case .recording: return progressBox.value.withLock { $0?.soundLevel }
+        case .recording: return currentRecording?.latest.withLock { $0?.soundLevel }
         }
         lastSoundRequest = .now
         if soundMonitor == nil {
@@ -536,8 +504,3 @@ package actor CameraManager {
     }
 }
 
-/// The latest progress of the shot under way, written by the capture thread after every frame and
-/// read by `status()` without a hop onto the actor per frame.
-private final class ProgressBox: Sendable {
-    let value = Mutex<ShotProgress?>(nil)
-}

@@ -62,7 +62,7 @@ import Testing
         let allowed: Set<String> = [
             "SystemSupport/WorkerThread.swift",   // the primitive itself
             "SystemSupport/BlockingWork.swift",   // its helper threads, started once
-            "RecorderCore/CameraManager.swift",   // one thread per shot: open to release
+            "RecorderCore/Recording.swift",       // one thread per shot: open to release
             "RecorderCore/PreviewSession.swift",  // the preview's thread, while somebody watches
             "RecorderCore/OutboxDrain.swift",     // the drain, for the life of the kiosk
             "MediaEncoder/EncodePipeline.swift",  // a shot's encoding thread, overlapping its capture
