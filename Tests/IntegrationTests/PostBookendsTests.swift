@@ -20,23 +20,12 @@ import Testing
         return result.stdout.split(separator: "\n").map(String.init)
     }
 
-    /// (video, audio) stream durations by ffprobe.
-    private func durations(_ path: String) throws -> (video: Double, audio: Double?) {
-        let result = try Tools.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "csv=p=0", path])
-        var video = 0.0, audio: Double?
-        for line in result.stdout.split(separator: "\n") {
-            let parts = line.split(separator: ",")
-            guard parts.count == 2, let value = Double(parts[1]) else { continue }
-            if parts[0] == "video" { video = value } else if parts[0] == "audio" { audio = value }
-        }
-        return (video, audio)
-    }
 
     /// Where each sound (louder than -50 dB) starts, by ffmpeg's silencedetect (not the file's
     /// end, where a silence ends too).
     private func soundStarts(_ path: String) throws -> [Double] {
         let result = try Tools.run("ffmpeg", ["-hide_banner", "-nostats", "-i", path, "-af", "silencedetect=n=-50dB:d=0.05", "-f", "null", "-"])
-        let end = try durations(path).audio ?? 0
+        let end = try Tools.streamDurations(path).audio ?? 0
         return result.stderr.split(separator: "\n").compactMap { line in
             guard let range = line.range(of: "silence_end: ") else { return nil }
             return Double(line[range.upperBound...].prefix { $0 != " " })
@@ -84,7 +73,7 @@ import Testing
         #expect(Array(hashes[at ..< min(at + takeHashes.count, hashes.count)]) == takeHashes, "the take is not in the post as recorded")
         #expect(hashes.count - at - takeHashes.count == 60, "the outro (2 s) is \(hashes.count - at - takeHashes.count) pictures")
 
-        let (pictures, sound) = try durations(video)
+        let (pictures, sound) = try Tools.streamDurations(video)
         #expect(abs(pictures - 7) < 1.0 / 30 + 0.001, "the post lasts \(pictures) s, not 3 + 2 + 2")
         #expect(abs((sound ?? 0) - pictures) < 0.03, "its sound lasts \(sound ?? 0) s, its pictures \(pictures) s")
         #expect(abs((metadata["durationSeconds"] as? Double ?? 0) - pictures) < 0.05, "\(metadata)")
@@ -124,7 +113,7 @@ import Testing
         #expect(result.stderr.contains("encoded again"), "\(result.stderr)")
         let (video, _) = try posted(box, result.stdout)
         #expect(!(try pictureHashes(video)).contains(takeHashes[1]), "the take was copied, not encoded again")
-        let (pictures, sound) = try durations(video)
+        let (pictures, sound) = try Tools.streamDurations(video)
         #expect(abs(pictures - 3.5) < 1.0 / 30 + 0.001, "the post lasts \(pictures) s, not 2 + 1.5")
         #expect(abs((sound ?? 0) - pictures) < 0.05, "its sound lasts \(sound ?? 0) s, its pictures \(pictures) s")
         let beeps = try soundStarts(video)

@@ -38,17 +38,6 @@ import Testing
         return try #require(Double(line.split(separator: " ").dropFirst().first ?? ""), "\(line)")
     }
 
-    /// Stream durations by ffprobe: (video, audio or nil).
-    private func durations(_ path: String) throws -> (video: Double, audio: Double?) {
-        let result = try Tools.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "csv=p=0", path])
-        var video = 0.0, audio: Double?
-        for line in result.stdout.split(separator: "\n") {
-            let parts = line.split(separator: ",")
-            guard parts.count == 2, let value = Double(parts[1]) else { continue }
-            if parts[0] == "video" { video = value } else if parts[0] == "audio" { audio = value }
-        }
-        return (video, audio)
-    }
 
     /// The luma of one picture at `seconds`, a row of `width` pixels at a time.
     private func luma(_ path: String, at seconds: Double, width: Int) throws -> [[UInt8]] {
@@ -101,8 +90,8 @@ import Testing
         // one-second cards, within a frame.
         let probe = try Probe(reel)
         #expect(probe.codec == "h264" && probe.width == 640 && probe.height == 360, "\(probe)")
-        let expected = try [quiet, beep, loud, mute].reduce(4.0) { $0 + (try durations("\(box.localStore)/videos/\($1).mp4").video) }
-        let streams = try durations(reel)
+        let expected = try [quiet, beep, loud, mute].reduce(4.0) { $0 + (try Tools.streamDurations("\(box.localStore)/videos/\($1).mp4").video) }
+        let streams = try Tools.streamDurations(reel)
         #expect(abs(streams.video - expected) <= 1.0 / 30 + 0.001, "reel \(streams.video) s, parts \(expected) s")
         // The sound runs the whole way: as long as the pictures (within an AAC frame).
         let audio = try #require(streams.audio, "no sound stream")

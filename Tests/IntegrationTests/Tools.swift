@@ -3,6 +3,18 @@ import Testing
 
 /// Runs external programs for the tests: ffprobe/ffmpeg as independent readers, and the built `recorder`.
 enum Tools {
+    /// A file's stream durations by ffprobe (an independent reader): (video, audio or nil).
+    static func streamDurations(_ path: String) throws -> (video: Double, audio: Double?) {
+        let result = try run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "csv=p=0", path])
+        var video = 0.0, audio: Double?
+        for line in result.stdout.split(separator: "\n") {
+            let parts = line.split(separator: ",")
+            guard parts.count == 2, let value = Double(parts[1]) else { continue }
+            if parts[0] == "video" { video = value } else if parts[0] == "audio" { audio = value }
+        }
+        return (video, audio)
+    }
+
     struct Output {
         var status: Int32
         var stdout: String
