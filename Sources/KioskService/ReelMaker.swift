@@ -78,7 +78,7 @@ final class ReelMaker: Sendable {
             options.prompt = prompt
             let outcome: Result<(HighlightReel.Report, String), RecorderError>
             do throws(RecorderError) {
-                options.encoder = try HighlightReel.encoderSettings(kiosk.configuration)
+                options.encoder = try ShotRequest.encoderSettings(kiosk.configuration)
                 // (the cache's own directory too, when nothing was played through it yet)
                 do {
                     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -25,22 +25,15 @@ package enum ClipJoiner {
         }
     }
 
-    /// How the join went.
-    package struct Outcome: Sendable, Hashable {
-        /// Whether the take was copied as recorded (else encoded again).
-        package var copiedTake: Bool
-        /// Why the take was encoded again, when it was.
-        package var reason: String?
-    }
-
     /// Writes `intro` + the shot at `take` + `outro` to `output`. `scratch` is a private directory
     /// for the bookends made in the shot's format (and the cards' text files of `ReelWriter`).
+    /// Returns why the take was encoded again, or nil when it was copied as recorded.
+    @discardableResult
     package static func join(intro: Bookend?, take: String, outro: Bookend?, to output: String,
-                             settings: EncoderSettings, scratch: String) throws(MediaError) -> Outcome {
+                             settings: EncoderSettings, scratch: String) throws(MediaError) -> String? {
         let shape = try Shape(path: take)
-        var made: [String] = []
-        for (bookend, name) in [(intro, "intro"), (outro, "outro")] {
-            guard let bookend else { continue }
+        // Each bookend made in the shot's format, in the scratch directory.
+        func made(_ bookend: Bookend, _ name: String) throws(MediaError) -> String {
             let path = "\(scratch)/\(name).mp4"
             let writer = try ReelWriter(path: path, format: shape.format, settings: settings, scratch: scratch)
             switch bookend {
@@ -48,24 +41,24 @@ package enum ClipJoiner {
             case .clip(let clip): try writer.appendClip(clip, gain: 0)
             }
             try writer.finish()
-            made.append(path)
+            return path
         }
-        let introFile = intro == nil ? nil : made.first
-        let outroFile = outro == nil ? nil : made.last
+        let introFile = try intro.map { bookend throws(MediaError) in try made(bookend, "intro") }
+        let outroFile = try outro.map { bookend throws(MediaError) in try made(bookend, "outro") }
         let parts = [introFile, take, outroFile].compactMap { $0 }
         var reason: String?
-        for part in parts where part != take && reason == nil {
-            reason = shape.difference(from: try Shape(path: part))
+        for bookend in [introFile, outroFile].compactMap({ $0 }) where reason == nil {
+            reason = shape.difference(from: try Shape(path: bookend))
         }
         if reason == nil {
             try concatenate(parts, to: output)
-            return Outcome(copiedTake: true, reason: nil)
+            return nil
         }
         // One encode of the whole, in the shot's format.
         let writer = try ReelWriter(path: output, format: shape.format, settings: settings, scratch: scratch)
         for part in parts { try writer.appendClip(part, gain: 0) }
         try writer.finish()
-        return Outcome(copiedTake: false, reason: reason)
+        return reason
     }
 
     /// The stream headers and format of a file, for telling whether packets can be copied across.

@@ -114,8 +114,7 @@ struct PostCommand: ParsableCommand {
             plan = try enqueuer.joining(bookends, to: plan)
             if let join = plan.join {
                 let parts = [join.intro.map { "intro \($0)" }, join.outro.map { "outro \($0)" }].compactMap { $0 }.joined(separator: " and ")
-                note("joined \(parts) to shot \(plan.shot.id): " + (join.copiedTake ? "the take copied as recorded"
-                                                                                  : "encoded again, as \(join.reason ?? "the formats differ")"))
+                note("joined \(parts) to shot \(plan.shot.id): " + (join.reencodedBecause.map { "encoded again, as \($0)" } ?? "the take copied as recorded"))
             }
         }
         let item = try enqueuer.enqueue(plan)

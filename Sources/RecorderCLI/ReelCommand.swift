@@ -73,7 +73,7 @@ struct ReelCommand: ParsableCommand {
         options.cardSeconds = cardSeconds
         options.fadeSeconds = fade
         options.loudness = loudness
-        options.encoder = try HighlightReel.encoderSettings(configuration)
+        options.encoder = try ShotRequest.encoderSettings(configuration)
         let target = output ?? "recorder-reel-" + String(RFC3339.string(since.date).prefix(10)) + ".mp4"
         let reel = HighlightReel(feed: PostFeed(store: backend), cache: try configuration.onePassVideoCache())
         let report = try reel.make(into: target, options: options) { step in

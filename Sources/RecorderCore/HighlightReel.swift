@@ -171,14 +171,6 @@ package struct HighlightReel {
         min(target - loudness.integrated, -1 - loudness.truePeak)
     }
 
-    /// The reel's encoding: the shots' own (`shoot.preset`, `shoot.crf`, `shoot.bitrate`,
-    /// `audio.bitrate_kbps`), without the branding frame: the posts already carry theirs.
-    package static func encoderSettings(_ configuration: RecorderConfiguration) throws(RecorderError) -> EncoderSettings {
-        EncoderSettings(preset: configuration.text("shoot.preset") ?? "veryfast", crf: Int(try configuration.number("shoot.crf")),
-                        bitrateKbps: try configuration.optionalNumber("shoot.bitrate").map { Int($0) },
-                        audioBitRate: try configuration.optionalNumber("audio.bitrate_kbps").map { Int($0) * 1000 })
-    }
-
     /// The posts made since `options.since`, oldest first, as the options choose.
     private func posts(_ options: Options, skipped: inout [String: String]) throws(RecorderError) -> [PostMetadata] {
         var entries: [FeedEntry] = []

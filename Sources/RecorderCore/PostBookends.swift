@@ -58,7 +58,12 @@ package struct PostBookends: Sendable, Hashable {
         case "png", "jpg", "jpeg":
             // The picture's first bytes say what it is; a renamed file is named as such now, not after a failed join.
             let signature: [UInt8] = kind == "png" ? [0x89, 0x50, 0x4E, 0x47] : [0xFF, 0xD8, 0xFF]
-            guard let head = FileManager.default.contents(atPath: path)?.prefix(signature.count), Array(head) == signature else {
+            // (only those bytes read: a large picture is not loaded to look at four)
+            var head = [UInt8](repeating: 0, count: signature.count)
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            let got = fd < 0 ? -1 : read(fd, &head, head.count)
+            if fd >= 0 { close(fd) }
+            guard got == signature.count, head == signature else {
                 throw RecorderError("the \(role) \(path) is not a \(kind == "png" ? "PNG" : "JPEG") picture (its first bytes say otherwise). \(fix)", kind: .badData)
             }
             return .still(path: path, seconds: stillSeconds)
@@ -85,9 +90,8 @@ extension PostEnqueuer {
     package struct JoinReport: Sendable, Hashable {
         package var intro: String?
         package var outro: String?
-        /// Whether the guest's take was copied as recorded (else encoded again, for `reason`).
-        package var copiedTake: Bool
-        package var reason: String?
+        /// Why the guest's take was encoded again; nil when it was copied as recorded.
+        package var reencodedBecause: String?
     }
 
     /// The plan with the shot joined to `bookends` (nil: the configured ones): the joined file
@@ -110,14 +114,15 @@ extension PostEnqueuer {
         defer { Self.removeScratch(scratch) }
         var finished = false
         defer { if !finished { unlink(partial) } }
-        let outcome: ClipJoiner.Outcome
-        let settings = try HighlightReel.encoderSettings(configuration)
+        let reencodedBecause: String?
+        let settings = try ShotRequest.encoderSettings(configuration)
         let backend = try configuration.makeBackend()
         do throws(MediaError) {
-            outcome = try ClipJoiner.join(intro: intro, take: plan.shot.videoPath, outro: outro, to: partial,
+            reencodedBecause = try ClipJoiner.join(intro: intro, take: plan.shot.videoPath, outro: outro, to: partial,
                                           settings: settings, scratch: scratch)
         } catch {
-            throw RecorderError(error).retold("cannot join the \([intro == nil ? nil : "intro", outro == nil ? nil : "outro"].compactMap { $0 }.joined(separator: " and ")) to shot \(plan.shot.id): \(error.description) The shot is kept as it is and nothing was queued.")
+            let parts = [intro == nil ? nil : "intro", outro == nil ? nil : "outro"].compactMap { $0 }.joined(separator: " and ")
+            throw RecorderError(error).retold("cannot join the \(parts) to shot \(plan.shot.id): \(error.description) The shot is kept as it is and nothing was queued. Give another file (--intro/--outro, post.intro/post.outro), or post the shot without it: --intro \"\" --outro \"\".")
         }
         let info: MediaInfo
         let digest: FileDigest
@@ -139,7 +144,7 @@ extension PostEnqueuer {
         joined.metadata.byteSize = digest.size
         joined.metadata.sha256 = digest.sha256
         joined.metadata.durationSeconds = info.durationSeconds
-        joined.join = JoinReport(intro: bookends.intro, outro: bookends.outro, copiedTake: outcome.copiedTake, reason: outcome.reason)
+        joined.join = JoinReport(intro: bookends.intro, outro: bookends.outro, reencodedBecause: reencodedBecause)
         return joined
     }
 

@@ -16,7 +16,7 @@ final class Recording: Sendable {
         case notice(String)
         /// The source is open and recording starts.
         case recording
-        /// After each frame.
+        /// The latest progress, at most ten times a second (`latest` has every frame's).
         case progress(ShotProgress)
         case finishing
         /// Finished (or failed), and the camera, encoder and workspace lock let go. The last event.
@@ -47,9 +47,16 @@ final class Recording: Sendable {
                 for note in job.notes { report.yield(.notice(note)) }
                 let said = job.notes.count
                 report.yield(.recording)
+                // Every frame's progress is in `latest`; the stream carries a tenth of a second's
+                // worth, so the actor does not wake for each frame.
+                var reported: Int64 = 0
                 try job.record { update in
                     latest.withLock { $0 = update }
-                    report.yield(.progress(update))
+                    let now = MonotonicClock.nowMicroseconds()
+                    if now - reported >= 100_000 {
+                        reported = now
+                        report.yield(.progress(update))
+                    }
                 }
                 report.yield(.finishing)
                 outcome = .success(try job.finish())

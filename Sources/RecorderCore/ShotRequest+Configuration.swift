@@ -15,12 +15,20 @@ extension ShotRequest {
             capture: CaptureRequest(pixelFormat: format == "auto" ? nil : PixelFormat(name: format),
                                     size: configuration.values["shoot.size"].flatMap(FrameSize.init(parsing:)),
                                     frameRate: rate.map { FrameRate(Int(($0 * 1000).rounded()), 1000).reduced }),
-            encoder: EncoderSettings(preset: configuration.text("shoot.preset") ?? "veryfast", crf: Int(try configuration.number("shoot.crf")),
-                                     bitrateKbps: try configuration.optionalNumber("shoot.bitrate").map { Int($0) },
-                                     audioBitRate: try configuration.optionalNumber("audio.bitrate_kbps").map { Int($0) * 1000 },
-                                     overlay: try overlay(configuration.text("shoot.overlay"), origin: "shoot.overlay = %@ (from \(configuration.origin("shoot.overlay")))")),
+            encoder: try encoderSettings(configuration,
+                                         overlay: try overlay(configuration.text("shoot.overlay"), origin: "shoot.overlay = %@ (from \(configuration.origin("shoot.overlay")))")),
             minimumSeconds: try configuration.number("shoot.min_seconds"),
             audio: AudioChoice(configuration.text("audio.device") ?? "auto"))
+    }
+
+    /// The shots' encoding (`shoot.preset`, `shoot.crf`, `shoot.bitrate`, `audio.bitrate_kbps`):
+    /// what every shot is recorded with, and what a reel or a post's intro and outro are made with
+    /// (those without the branding frame: the shots already carry theirs).
+    package static func encoderSettings(_ configuration: RecorderConfiguration, overlay: PictureOverlay? = nil) throws(RecorderError) -> EncoderSettings {
+        EncoderSettings(preset: configuration.text("shoot.preset") ?? "veryfast", crf: Int(try configuration.number("shoot.crf")),
+                        bitrateKbps: try configuration.optionalNumber("shoot.bitrate").map { Int($0) },
+                        audioBitRate: try configuration.optionalNumber("audio.bitrate_kbps").map { Int($0) * 1000 },
+                        overlay: overlay)
     }
 
     /// The branding frame at `path` (nil or empty: none), read and decoded now, before anything is

@@ -27,14 +27,16 @@ package struct ChildProcess: Sendable {
         // service lifecycle watches them itself), and a child would inherit that: `kill` could not
         // stop a hook, nor its own Ctrl-C a script.
         var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        let initialised = posix_spawnattr_init(&attributes)
+        guard initialised == 0 else { return .failure(Descriptors.Errno(initialised)) }
         defer { posix_spawnattr_destroy(&attributes) }
         var all = sigset_t(), none = sigset_t()
         sigfillset(&all)
         sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        for code in [posix_spawnattr_setsigdefault(&attributes, &all), posix_spawnattr_setsigmask(&attributes, &none),
+                     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))] where code != 0 {
+            return .failure(Descriptors.Errno(code))
+        }
         let status = posix_spawn(&pid, path, nil, &attributes, &argv, environ)
         guard status == 0 else { return .failure(Descriptors.Errno(status)) }
         // (nothing reaps it but `wait`, so the pid cannot be reused before this)
@@ -45,21 +47,26 @@ package struct ChildProcess: Sendable {
     /// the calling thread, and reaps it.
     package func wait(timeout: Double) -> Ending {
         defer { if descriptor >= 0 { close(descriptor) } }
-        if descriptor >= 0 {
-            let deadline = ContinuousClock.now + .microseconds(Int64(timeout * 1_000_000))
-            while true {
-                let left = ContinuousClock.now.duration(to: deadline)
-                guard left > .zero else { return killed() }
+        let deadline = ContinuousClock.now + .microseconds(Int64(timeout * 1_000_000))
+        var status: Int32 = 0
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return killed() }
+            if descriptor >= 0 {
+                // Asleep until it ends or the time is up.
                 let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
                 var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&entry, 1, Int32(min(milliseconds, Int64(Int32.max))))
-                if ready > 0 { break }
-                if ready < 0 && errno != EINTR { break }
+                if ready > 0 || (ready < 0 && errno != EINTR) { break }
+            } else {
+                // No pidfd (a kernel before 5.3, or no descriptor left): look every 20 ms, so the
+                // time limit still holds.
+                let done = waitpid(pid, &status, WNOHANG)
+                if done == pid { return Self.ending(status) }
+                if done < 0 && errno != EINTR { return .exited(-1) }
+                usleep(20_000)
             }
-        } else {
-            // A kernel without pidfd (before 5.3): wait without a limit rather than not at all.
         }
-        var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { return .exited(-1) }
         }
