@@ -3,8 +3,8 @@ import Testing
 @testable import RecorderCore
 import StorageUpload
 
-/// The feed and the video cache against SeaweedFS (in the serialized S3 suite: one server at a time).
-extension S3UploadTests {
+/// The feed and the video cache against SeaweedFS.
+@Suite(.serialized) struct S3FeedTests: S3Suite {
     private func backend(_ s3: S3Fixture, prefix: String = "", throughProxy: Bool = true) throws -> S3Backend {
         try S3Backend(S3Configuration(
             endpoint: "http://127.0.0.1:\(throughProxy ? s3.proxyPort : s3.serverPort)", region: "us-east-1", bucket: S3Fixture.bucket,

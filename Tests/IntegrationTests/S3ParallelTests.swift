@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Parts in parallel against SeaweedFS (in the serialized S3 suite: one server at a time).
-extension S3UploadTests {
+/// Parts in parallel against SeaweedFS.
+@Suite(.serialized) struct S3ParallelTests: S3Suite {
     private func peak(_ s3: S3Fixture) -> Int {
         Int((try? String(contentsOfFile: "\(s3.dir)/proxy/peak", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
     }

@@ -5,8 +5,8 @@ import StorageUpload
 
 /// The kiosk plays a video that is not in its cache yet as its bytes arrive from a slow store
 /// (SeaweedFS behind the fault proxy's download throttle), fills the cache with the same bytes,
-/// and never passes bad bytes off as a whole video (in the serialized S3 suite).
-extension S3UploadTests {
+/// and never passes bad bytes off as a whole video.
+@Suite(.serialized) struct S3StreamingTests: S3Suite {
     /// `recorder kiosk` on the sandbox's store, its cache in `cache`; returns its process and address.
     private func kiosk(_ box: PostSandbox, cache: String) throws -> (RunningProcess, String) {
         let port = try S3Fixture.listenPort()

@@ -5,36 +5,9 @@ import Glibc
 #endif
 
 /// `recorder post` against a real S3 server (SeaweedFS), through the fault-injecting proxy, with
-/// curl (SigV4) as the independent reader. One server at a time: SeaweedFS uses fixed side ports.
-@Suite(.serialized) struct S3UploadTests {
-    func sandbox(_ s3: S3Fixture, _ extra: [String: String] = [:]) throws -> PostSandbox {
-        var box = try PostSandbox()
-        box.extraEnvironment = s3.environment.merging(extra) { $1 }
-        return box
-    }
-
-    /// The posted video and metadata, fetched with curl; checks the bytes against `shotSHA`.
-    func fetch(_ s3: S3Fixture, id: String, shotSHA: String, in box: PostSandbox) throws -> [String: Any] {
-        let video = "\(box.root)/fetched.mp4", meta = "\(box.root)/fetched.json"
-        #expect(try s3.get("videos/\(id).mp4", to: video) == 200)
-        #expect(try s3.get("posts/\(id).json", to: meta) == 200)
-        #expect(try sha256(of: video) == shotSHA)
-        #expect(try Probe.decodesCleanly(video))
-        let object = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: meta))) as? [String: Any]
-        let metadata = try #require(object)
-        #expect(metadata["sha256"] as? String == shotSHA)
-        #expect(metadata["id"] as? String == id)
-        #expect(metadata["key"] as? String == "videos/\(id).mp4")
-        return metadata
-    }
-
-    func postedID(_ result: Tools.Output) throws -> String {
-        #expect(result.status == 0, "post failed: \(result.stderr)")
-        let answer = try jsonObject(result.stdout)
-        #expect(answer["status"] as? String == "uploaded", "\(answer)")
-        return try #require(answer["id"] as? String)
-    }
-
+/// curl (SigV4) as the independent reader. Each test has its own server; the suite's tests run one
+/// after another (the feed's, the streaming and the parallel-parts suites run beside it).
+@Suite(.serialized) struct S3UploadTests: S3Suite {
     @Test func roundTripSinglePutKeepsCaptionsOutOfHeaders() throws {
         let s3 = try S3Fixture()
         let box = try sandbox(s3)
