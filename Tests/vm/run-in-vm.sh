@@ -57,8 +57,9 @@ sync
 poweroff -f
 INIT
   chmod +x "$root/init"
-  (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd.tmp"
-  mv "$initrd.tmp" "$initrd"
+  # (two guests may start at once: each writes its own copy, the last rename wins)
+  (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd.tmp.$$"
+  mv "$initrd.tmp.$$" "$initrd"
   rm -rf "$root"; trap - EXIT
 fi
 

@@ -4,18 +4,18 @@ for fmt in yuyv nv12 yu12 rgb24; do
   for size in 320x180 640x360; do
     shoot --device "$VIVID" --format "$fmt" --size "$size" --fps 15 --seconds 2 --json > "$T/s.json" 2> "$T/s.err"; rc=$?
     if [ $rc -ne 0 ]; then bad "vivid $fmt $size exit $rc: $(tail -c 300 "$T/s.err")"; continue; fi
-    v="$WS/current/video.mp4"
-    wh=$(probe "$v" width,height | tr '\n' x); frames=$(probe "$v" nb_read_frames)
-    dur=$(ffprobe -v error -show_entries format=duration -of default=nw=1:nk=1 "$v")
-    dropped=$(json "$T/s.json" framesDropped); read -r logged seqgaps repeats <<< "$(seqstats)"
+    # ffprobe decodes every frame (-count_frames): size, frames, duration, and any decoding error.
+    read -r w h frames dur <<< "$(probe_all "$WS/current/video.mp4" "$T/probe.err")"
+    read -r dropped input <<< "$(fields "$T/s.json" framesDropped inputFormat)"
+    read -r logged seqgaps repeats <<< "$(seqstats)"
     # A busy machine may drop frames (counted: the sequence gaps); none may be recorded twice,
     # and no more can be recorded than 2 s hold.
-    if [ "$wh" = "${size}x" ] && near "$((frames + dropped))" 30 4 && [ "$frames" -le 31 ] && [ "$frames" -ge 3 ] \
-       && [ "$logged" = "$frames" ] && [ "$repeats" = 0 ] && [ "$seqgaps" = "$dropped" ] \
-       && near "$dur" 2 0.15 && ffmpeg -v error -i "$v" -f null - 2>/dev/null && [ "$(json "$T/s.json" inputFormat)" = "$fmt" ]; then
-      ok "vivid $fmt $size: $frames frames + $dropped dropped, $dur s, none repeated"
+    if [ "${w}x$h" = "$size" ] && [ ! -s "$T/probe.err" ] && near "$((frames + dropped))" 30 4 && [ "$frames" -le 31 ] \
+       && [ "$frames" -ge 3 ] && [ "$logged" = "$frames" ] && [ "$repeats" = 0 ] && [ "$seqgaps" = "$dropped" ] \
+       && near "$dur" 2 0.15 && [ "$input" = "$fmt" ]; then
+      ok "vivid $fmt $size: $frames frames + $dropped dropped, $dur s, none repeated, decoded without an error"
     else
-      bad "vivid $fmt $size: size $wh frames $frames dropped $dropped (log: $logged recorded, gaps $seqgaps, repeats $repeats) duration $dur input $(json "$T/s.json" inputFormat)"
+      bad "vivid $fmt $size: size ${w}x$h frames $frames dropped $dropped (log: $logged recorded, gaps $seqgaps, repeats $repeats) duration $dur input $input; decoder: $(head -c 300 "$T/probe.err")"
     fi
   done
 done

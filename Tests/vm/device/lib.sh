@@ -43,9 +43,19 @@ wait_recording() {
   sleep "$1"
 }
 probe() { ffprobe -v error -count_frames -select_streams v:0 -show_entries "stream=$2" -of default=nw=1:nk=1 "$1"; }
+# "<width> <height> <frames decoded> <duration>" of a video in one ffprobe run; what the decoder
+# complained of (any error is a damaged file) goes to $2.
+probe_all() {
+  ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=width,height,nb_read_frames:format=duration \
+    -of default=nw=1:nk=1 "$1" 2> "$2" | tr '\n' ' '
+}
 current() { readlink "$WS/current"; }
 json() { python3 "$HERE/device/shots.py" field "$1" "$2"; }
-near() { python3 "$HERE/device/shots.py" near "$1" "$2" "$3"; }
+# json FILE KEY...: the keys' values, space-separated, from one reader (a program's start costs about
+# a second under emulation, an FFmpeg program's several: the sections start as few as they can).
+fields() { python3 "$HERE/device/shots.py" fields "$@"; }
+# near A B TOLERANCE: |A - B| <= TOLERANCE (awk: a tenth of python's start under emulation).
+near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= t) }'; }
 # Whether the shot.json at $1 says the shot was recovered after a crash.
 recovered() { python3 "$HERE/device/shots.py" recovered "$1"; }
 

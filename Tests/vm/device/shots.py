@@ -2,6 +2,7 @@
 
     shots.py seqstats FRAMELOG        "<recorded> <sequence gaps> <repeats>" of a RECORDER_FRAME_LOG
     shots.py field FILE KEY           one key of a JSON object
+    shots.py fields FILE KEY...       several keys of a JSON object, space-separated
     shots.py near A B TOLERANCE       exit 0 when |A - B| <= TOLERANCE
     shots.py recovered SHOTJSON       exit 0 when shot.json says the shot was recovered after a crash
     shots.py has-driver DEVICESJSON D exit 0 when `recorder devices --json` lists a device of driver D
@@ -25,6 +26,10 @@ def main(argv):
         return seqstats(args[0])
     if command == "field":
         print(json.load(open(args[0]))[args[1]])
+        return 0
+    if command == "fields":
+        shot = json.load(open(args[0]))
+        print(" ".join(str(shot[key]) for key in args[1:]))
         return 0
     if command == "near":
         return 0 if abs(float(args[0]) - float(args[1])) <= float(args[2]) else 1
