@@ -67,4 +67,29 @@ extension S3Backend {
             }
         }
     }
+
+    /// Reads `keys` as `read(key:limit:)` does, at most `width` at once on this thread.
+    package func read(keys: [String], limit: Int, width: Int,
+                      _ body: (Int, Result<[UInt8]?, StorageError>) throws(StorageError) -> Void) throws(StorageError) {
+        try sendEach(count: keys.count, width: width) { index in
+            (readRequest(key: keys[index]), Self.emptySHA256)
+        } answer: { index, outcome throws(StorageError) in
+            let result: Result<[UInt8]?, StorageError>
+            do throws(StorageError) {
+                result = .success(try readAnswer(try outcome.get(), key: keys[index], limit: limit))
+            } catch {
+                result = .failure(error)
+            }
+            try body(index, result)
+        }
+    }
+
+    /// Writes `objects` as `write(_:key:contentType:)` does, at most `width` at once on this thread.
+    package func write(_ objects: [(bytes: [UInt8], key: String)], contentType: String, width: Int) throws(StorageError) {
+        try sendEach(count: objects.count, width: width) { index in
+            writeRequest(objects[index].bytes, key: objects[index].key, contentType: contentType)
+        } answer: { index, outcome throws(StorageError) in
+            try writeAnswer(try outcome.get(), key: objects[index].key)
+        }
+    }
 }
