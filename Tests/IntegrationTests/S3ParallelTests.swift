@@ -43,8 +43,8 @@ extension S3UploadTests {
         let one = try box.start(["post", "--caption", "one part at a time", "--json"])
         let threadsForOne = peakThreads(of: one)
         _ = try fetch(s3, id: try postedID(try Tools.finish(one)), shotSHA: firstSHA, in: box)
-        #expect(peak(s3) == 1)
 
+        unlink("\(s3.dir)/proxy/peak")
         box.extraEnvironment["RECORDER_S3_PARALLEL_PARTS"] = "3"
         let secondSHA = try box.shootLarge()
         let three = try box.start(["post", "--caption", "three parts at once", "--json"])
