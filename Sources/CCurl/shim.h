@@ -1,4 +1,4 @@
-// Typed wrappers for libcurl's variadic curl_easy_setopt/curl_easy_getinfo. Owned by StorageUpload only.
+// Typed wrappers for libcurl's variadic curl_easy_setopt/curl_easy_getinfo/curl_multi_setopt. Owned by StorageUpload only.
 #ifndef RECORDER_CCURL_SHIM_H
 #define RECORDER_CCURL_SHIM_H
 
@@ -14,6 +14,7 @@ static inline CURLcode ccurl_setopt_pointer(CURL *h, CURLoption o, void *v) { re
 static inline CURLcode ccurl_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode ccurl_setopt_data_callback(CURL *h, CURLoption o, ccurl_data_callback v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode ccurl_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 
 /// The value of the last response's header `name` (case-insensitive), or NULL. Valid until the next transfer.
 static inline const char *ccurl_response_header(CURL *h, const char *name) {

@@ -91,7 +91,7 @@ extension PostFeed {
         do throws(StorageError) {
             let listing = try store.list(prefix: Self.hiddenFolder, startAfter: nil, maxKeys: size)
             let ids = listing.entries.compactMap { Self.id(inIndexKey: Self.folder + $0.key.dropFirst(Self.hiddenFolder.count)) }
-            return try ParallelWork.map(ids, width: 8) { id throws(StorageError) in try entry(id: id) }
+            return try entries(ids: ids)
         } catch {
             throw Self.listingError(error)
         }

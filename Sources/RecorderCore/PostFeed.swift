@@ -106,12 +106,13 @@ package struct PostFeed: Sendable {
 
     /// Writes the index object of a post (after its video and metadata are in the store).
     package func index(_ metadata: PostMetadata) throws(StorageError) {
-        try writeIndex(id: metadata.id, createdAt: metadata.createdAt)
+        let object = try Self.indexObject(id: metadata.id, createdAt: metadata.createdAt)
+        try store.write(object.bytes, key: object.key, contentType: "application/json")
     }
 
-    private func writeIndex(id: String, createdAt: String, fallbackSeconds: Double? = nil) throws(StorageError) {
-        try store.write(try Self.record(id: id, createdAt: createdAt, hidden: false), key: Self.indexKey(id: id, createdAt: createdAt, fallbackSeconds: fallbackSeconds),
-                        contentType: "application/json")
+    /// A visible post's index object: its bytes and its key.
+    private static func indexObject(id: String, createdAt: String, fallbackSeconds: Double? = nil) throws(StorageError) -> (bytes: [UInt8], key: String) {
+        (try record(id: id, createdAt: createdAt, hidden: false), indexKey(id: id, createdAt: createdAt, fallbackSeconds: fallbackSeconds))
     }
 
     /// Page `number` (1 = newest) of `size` posts. Cost: one listing per 1,000 posts skipped, one
@@ -204,16 +205,41 @@ package struct PostFeed: Sendable {
     private func read(startAfter: String?, size: Int) throws(StorageError) -> FeedPage {
         let listing = try store.list(prefix: Self.folder, startAfter: startAfter, maxKeys: size)
         let ids = listing.entries.compactMap { Self.id(inIndexKey: $0.key) }
-        let entries = try ParallelWork.map(ids, width: 8) { id throws(StorageError) in try entry(id: id) }
+        let entries = try entries(ids: ids)
         return FeedPage(entries: entries, page: nil, size: size, next: listing.isTruncated ? ids.last : nil)
+    }
+
+    /// The entries of posts `ids`, in that order: their metadata read 8 at a time (an S3 store: on
+    /// this thread, through libcurl's multi interface).
+    func entries(ids: [String]) throws(StorageError) -> [FeedEntry] {
+        var entries = [FeedEntry?](repeating: nil, count: ids.count)
+        try store.read(keys: ids.map { PostMetadata.metadataKey(id: $0) }, limit: Self.metadataLimit, width: 8) { index, outcome throws(StorageError) in
+            entries[index] = try entry(id: ids[index], metadata: outcome)
+        }
+        return entries.map { $0! }
     }
 
     /// A post's entry from its metadata; a missing or damaged document is an entry that says so.
     package func entry(id: String) throws(StorageError) -> FeedEntry {
+        let outcome: Result<[UInt8]?, StorageError>
+        do throws(StorageError) {
+            outcome = .success(try store.read(key: PostMetadata.metadataKey(id: id), limit: Self.metadataLimit))
+        } catch {
+            outcome = .failure(error)
+        }
+        return try entry(id: id, metadata: outcome)
+    }
+
+    /// The most a post's metadata document may hold.
+    private static let metadataLimit = 1 << 20
+
+    /// A post's entry from the outcome of reading its metadata: a document too large is damaged;
+    /// any other failure to read it is thrown.
+    private func entry(id: String, metadata outcome: Result<[UInt8]?, StorageError>) throws(StorageError) -> FeedEntry {
         var entry = FeedEntry(id: id, caption: "", createdAt: "", problem: nil)
         let bytes: [UInt8]?
         do {
-            bytes = try store.read(key: PostMetadata.metadataKey(id: id), limit: 1 << 20)
+            bytes = try outcome.get()
         } catch let error where error.kind == .mismatch {
             entry.problem = "metadata damaged: larger than 1 MiB"
             return entry
@@ -270,14 +296,16 @@ package struct PostFeed: Sendable {
                     return PostID.isValid(id) && !existing.contains(id) ? item : nil
                 }
                 report.posts += listing.entries.count
-                let outcomes = try ParallelWork.map(missing, width: 8) { item throws(StorageError) -> String? in
-                    let id = String(item.key.dropFirst("posts/".count).dropLast(5))
-                    let found = try entry(id: id)
-                    try writeIndex(id: id, createdAt: found.createdAt, fallbackSeconds: item.lastModified)
-                    return found.problem == nil ? nil : id
+                // Every missing post's metadata, then every index object, 8 requests at a time.
+                let ids = missing.map { String($0.key.dropFirst("posts/".count).dropLast(5)) }
+                let found = try entries(ids: ids)
+                var objects: [(bytes: [UInt8], key: String)] = []
+                for (item, entry) in zip(missing, found) {
+                    objects.append(try Self.indexObject(id: entry.id, createdAt: entry.createdAt, fallbackSeconds: item.lastModified))
                 }
+                try store.write(objects, contentType: "application/json", width: 8)
                 report.added += missing.count
-                report.damaged += outcomes.compactMap { $0 }
+                report.damaged += found.filter { $0.problem != nil }.map(\.id)
                 after = listing.isTruncated ? listing.entries.last?.key : nil
             } while after != nil
         } catch {

@@ -8,9 +8,11 @@ internal import SystemSupport
 /// Owns one libcurl easy handle. Reused for consecutive requests so connections are kept alive;
 /// one per thread (libcurl handles are not thread-safe).
 struct CurlHandle: ~Copyable {
-    private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    /// curl_global_init, once per process, before the first easy or multi handle.
+    static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
-    private let handle: UnsafeMutableRawPointer
+    /// The easy handle, for `CurlMulti` to add and recognise; never used on two threads at once.
+    let handle: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
     init() throws(StorageError) {
@@ -27,34 +29,35 @@ struct CurlHandle: ~Copyable {
         errorBuffer.deallocate()
     }
 
-    /// Sends `request` and returns the answer, whatever its status. Throws only transport failures.
-    /// `signing` is the CURLOPT_AWS_SIGV4 provider string and "access:secret", or nil. With `file`,
-    /// a 200 answer's body is streamed into that descriptor and hashed (`HTTPResponse.downloaded`)
-    /// instead of kept in memory; any other answer's body is kept, to read the error.
-    func perform(_ request: HTTPRequest, settings: TransferSettings,
-                 signing: (provider: String, userpwd: String)?, into file: Int32? = nil) throws(StorageError) -> HTTPResponse {
+    /// Runs `transfer` (from `prepare`) to its end on this thread and returns the answer, whatever
+    /// its status. Throws only transport failures, and the local file's.
+    func perform(_ transfer: Transfer) throws(StorageError) -> HTTPResponse {
+        try finish(transfer, code: curl_easy_perform(handle))
+    }
+
+    /// Sets this handle up to send `request`, for `perform` or a `CurlMulti`. `signing` is the
+    /// CURLOPT_AWS_SIGV4 provider string and "access:secret", or nil. With `file`, a 200 answer's
+    /// body is streamed into that descriptor and hashed (`HTTPResponse.downloaded`) instead of kept
+    /// in memory; any other answer's body is kept, to read the error. The one place transfer options are set, so a request sent alone and one sent
+    /// among others go out alike. The transfer must outlive the handle's use for it.
+    func prepare(_ request: HTTPRequest, settings: TransferSettings,
+                 signing: (provider: String, userpwd: String)?, into file: Int32? = nil) throws(StorageError) -> Transfer {
         curl_easy_reset(handle)
         errorBuffer[0] = 0
-        let sink = ResponseSink(handle: handle, file: file)
-        let source = RequestSource(request.body)
-        let sinkRef = Unmanaged.passRetained(sink)
-        let sourceRef = Unmanaged.passRetained(source)
-        defer { sinkRef.release(); sourceRef.release() }
+        let transfer = Transfer(url: request.url, sink: ResponseSink(handle: handle, file: file), source: RequestSource(request.body))
 
         // A libcurl that lacks an option (SigV4 needs 7.75, PROTOCOLS_STR 7.85) must not send an
         // unsigned or otherwise different request: the first refusal fails the transfer.
         var rejected = CURLE_OK
         func check(_ code: CURLcode) { if rejected == CURLE_OK { rejected = code } }
 
-        var headers: UnsafeMutablePointer<curl_slist>? = nil
-        defer { curl_slist_free_all(headers) }
         for header in request.headers {
             // NULL (out of memory) leaves the list as it was: sending without, say, Content-MD5 is not an option.
-            guard let longer = curl_slist_append(headers, "\(header.name): \(header.value)") else {
+            guard let longer = curl_slist_append(transfer.headers, "\(header.name): \(header.value)") else {
                 throw StorageError(.transport(code: Int(CURLE_OUT_OF_MEMORY.rawValue)),
                                    "out of memory while building the request to \(request.url); it will be tried again.", retryable: true)
             }
-            headers = longer
+            transfer.headers = longer
         }
 
         check(ccurl_setopt_string(handle, CURLOPT_URL, request.url))
@@ -71,12 +74,12 @@ struct CurlHandle: ~Copyable {
             let sink = Unmanaged<ResponseSink>.fromOpaque(user!).takeUnretainedValue()
             return sink.append(buffer!, size * count)
         }))
-        check(ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, sinkRef.toOpaque()))
+        check(ccurl_setopt_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(transfer.sink).toOpaque()))
         check(ccurl_setopt_data_callback(handle, CURLOPT_READFUNCTION, { buffer, size, count, user in
             let source = Unmanaged<RequestSource>.fromOpaque(user!).takeUnretainedValue()
             return source.read(into: buffer!, size * count)
         }))
-        check(ccurl_setopt_pointer(handle, CURLOPT_READDATA, sourceRef.toOpaque()))
+        check(ccurl_setopt_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(transfer.source).toOpaque()))
         if let signing {
             check(ccurl_setopt_string(handle, CURLOPT_AWS_SIGV4, signing.provider))
             check(ccurl_setopt_string(handle, CURLOPT_USERPWD, signing.userpwd))
@@ -96,16 +99,22 @@ struct CurlHandle: ~Copyable {
         case .get:
             break
         }
-        check(ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headers))
+        check(ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, transfer.headers))
 
         guard rejected == CURLE_OK else {
             let version = String(cString: curl_version())
             throw StorageError(.configuration, "this libcurl (\(version)) refused a transfer option: \(String(cString: curl_easy_strerror(rejected))). Install libcurl 7.85 or newer (Debian 12: libcurl4).",
                                retryable: false)
         }
-        let code = curl_easy_perform(handle)
+        return transfer
+    }
+
+    /// The answer to `transfer` once libcurl has ended it with `code` (alone or in a multi handle),
+    /// whatever its status. Throws only transport failures, and the local file's.
+    func finish(_ transfer: Transfer, code: CURLcode) throws(StorageError) -> HTTPResponse {
+        let (sink, source) = (transfer.sink, transfer.source)
         if let failure = sink.failure {
-            throw StorageError(.local(errno: failure), "cannot write the download from \(request.url): \(String(cString: strerror(failure))).",
+            throw StorageError(.local(errno: failure), "cannot write the download from \(transfer.url): \(String(cString: strerror(failure))).",
                                retryable: false)
         }
         if let failure = source.failure {
@@ -114,19 +123,19 @@ struct CurlHandle: ~Copyable {
         }
         guard code == CURLE_OK else {
             let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
-            throw Self.transportError(code: Int(code.rawValue), detail: detail, url: request.url)
+            throw Self.transportError(code: Int(code.rawValue), detail: detail, url: transfer.url)
         }
         var status = 0
         let info = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         guard info == CURLE_OK, status > 0 else {
-            throw Self.transportError(code: Int(info.rawValue), detail: "no HTTP status in the answer", url: request.url)
+            throw Self.transportError(code: Int(info.rawValue), detail: "no HTTP status in the answer", url: transfer.url)
         }
         var responseHeaders: [String: String] = [:]
         for name in ["etag", "content-length", "x-amz-meta-sha256"] {
             if let value = ccurl_response_header(handle, name) { responseHeaders[name] = String(cString: value) }
         }
         var response = HTTPResponse(status: status, body: sink.bytes, headers: responseHeaders)
-        if file != nil && status == 200 { response.downloaded = sink.finish() }
+        if transfer.file != nil && status == 200 { response.downloaded = sink.finish() }
         return response
     }
 
@@ -152,13 +161,33 @@ struct CurlHandle: ~Copyable {
     }
 }
 
+extension CurlHandle {
+    /// What one prepared transfer needs while libcurl runs it: the body's source, the answer's sink
+    /// and the header list, which libcurl uses without copying.
+    final class Transfer {
+        let url: String
+        fileprivate let sink: ResponseSink
+        fileprivate let source: RequestSource
+        fileprivate var headers: UnsafeMutablePointer<curl_slist>? = nil
+        fileprivate var file: Int32? { sink.file }
+
+        fileprivate init(url: String, sink: ResponseSink, source: RequestSource) {
+            self.url = url
+            self.sink = sink
+            self.source = source
+        }
+
+        deinit { curl_slist_free_all(headers) }
+    }
+}
+
 /// Collects a response body (capped: S3 answers are small XML documents), or streams a successful
 /// download into a file, hashing it.
 private final class ResponseSink {
     private(set) var bytes: [UInt8] = []
     private let limit = 1 << 20
     private let handle: UnsafeMutableRawPointer
-    private let file: Int32?
+    let file: Int32?
     /// Decided at the first byte of the body, once the status is known.
     private var streaming: Bool?
     private var hasher = MessageDigest(.sha256)

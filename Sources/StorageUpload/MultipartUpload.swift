@@ -1,6 +1,4 @@
-import Dispatch
 import FoundationEssentials
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 internal import SystemSupport
@@ -66,44 +64,42 @@ struct MultipartUpload {
         return parts
     }
 
-    /// Sends `numbers` on up to `parallelParts` threads, each with its own connection. The first
-    /// failure stops new parts; those already in flight finish and are journaled.
+    /// Sends `numbers`, up to `parallelParts` at once, each on its own connection, all from this
+    /// thread (libcurl's multi interface): a 2-core kiosk keeps as many parts moving as configured
+    /// without a thread each. Each part is journaled as soon as the store acknowledges it. The
+    /// first failure stops new parts; those already in flight finish and are journaled.
     private func sendParts(_ numbers: [Int], checksums: PartDigests, journal: MultipartJournal) throws(StorageError) -> MultipartJournal {
         let fd = try LocalFiles.call("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
         defer { close(fd) }
-        let state = PartsState(pending: numbers, journal: journal)
-        let workers = min(configuration.parallelParts, numbers.count)
-        // Real threads: concurrentPerform would cap the workers at the CPU count (2 on a small kiosk).
-        _ = try ParallelWork.map(Array(0..<workers), width: workers) { (_: Int) throws(StorageError) -> Bool in
-            do throws(StorageError) {
-                try backend.handles.withHandle { handle throws(StorageError) in
-                    while let number = state.next() {
-                        // Straight from the file: the store checks the bytes against Content-MD5, so
-                        // a file damaged since the checksums were taken is refused, not stored.
-                        let offset = Int64(number - 1) * configuration.partSize
-                        let length = min(configuration.partSize, digest.size - offset)
-                        let record = try sendPart(number, uploadID: journal.uploadID,
-                                                  body: .file(descriptor: fd, offset: offset, length: length),
-                                                  md5: checksums.md5[number - 1], sha256: checksums.sha256[number - 1], on: handle)
-                        try state.record(number, record, journalPath: journalPath)
-                    }
-                }
-            } catch {
-                state.fail(error)
-            }
-            return true
+        var journal = journal
+        let uploadID = journal.uploadID
+        try backend.sendEach(count: numbers.count, width: configuration.parallelParts) { index in
+            let number = numbers[index]
+            // Straight from the file: the store checks the bytes against Content-MD5, so a file
+            // damaged since the checksums were taken is refused, not stored.
+            let offset = Int64(number - 1) * configuration.partSize
+            let length = min(configuration.partSize, digest.size - offset)
+            return (partRequest(number, uploadID: uploadID, body: .file(descriptor: fd, offset: offset, length: length),
+                                md5: checksums.md5[number - 1]),
+                    checksums.sha256[number - 1])
+        } answer: { index, outcome throws(StorageError) in
+            let number = numbers[index]
+            journal.record(try partRecord(number, try outcome.get(), md5: checksums.md5[number - 1]))
+            try journal.save(journalPath)
         }
-        if let error = state.firstError { throw error }
-        return state.journal
+        return journal
     }
 
-    private func sendPart(_ number: Int, uploadID: String, body: HTTPRequest.Body, md5: String, sha256: String,
-                          on handle: borrowing CurlHandle) throws(StorageError) -> MultipartJournal.Part {
+    private func partRequest(_ number: Int, uploadID: String, body: HTTPRequest.Body, md5: String) -> HTTPRequest {
         // Query parameters in name order, values encoded: libcurl signs the query exactly as written.
         let url = "\(objectURL)?partNumber=\(number)&uploadId=\(S3Backend.encode(uploadID, keepSlash: false))"
         var request = HTTPRequest(method: .put, url: url, body: body)
         request.headers = [("Content-MD5", FileDigest.base64(hex: md5))]
-        let response = try backend.send(request, payloadSHA256: sha256, on: handle)
+        return request
+    }
+
+    /// What the journal keeps of part `number`, from the store's answer to it.
+    private func partRecord(_ number: Int, _ response: HTTPResponse, md5: String) throws(StorageError) -> MultipartJournal.Part {
         guard response.status == 200 else {
             if S3Response.value(of: "Code", in: response.text) == "NoSuchUpload" { throw expired() }
             throw backend.failure(response, "upload part \(number) of", target)
@@ -163,43 +159,4 @@ struct MultipartUpload {
         return StorageError(.http(status: 404, code: "NoSuchUpload"), "the store no longer knows the multipart upload of \(target); it will start again.",
                             retryable: true)
     }
-}
-
-/// What the part workers share: the queue of part numbers, the journal, the first failure.
-private final class PartsState: Sendable {
-    private struct Shared {
-        var pending: [Int]
-        var journal: MultipartJournal
-        var firstError: StorageError?
-    }
-
-    private let shared: Mutex<Shared>
-
-    init(pending: [Int], journal: MultipartJournal) {
-        shared = Mutex(Shared(pending: pending.reversed(), journal: journal))
-    }
-
-    func next() -> Int? {
-        shared.withLock { $0.firstError == nil ? $0.pending.popLast() : nil }
-    }
-
-    func record(_ number: Int, _ part: MultipartJournal.Part, journalPath: String) throws(StorageError) {
-        let result: Result<Void, StorageError> = shared.withLock { state in
-            state.journal.record(part)
-            do throws(StorageError) {
-                try state.journal.save(journalPath)
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
-        }
-        try result.get()
-    }
-
-    func fail(_ error: StorageError) {
-        shared.withLock { if $0.firstError == nil { $0.firstError = error } }
-    }
-
-    var firstError: StorageError? { shared.withLock { $0.firstError } }
-    var journal: MultipartJournal { shared.withLock { $0.journal } }
 }

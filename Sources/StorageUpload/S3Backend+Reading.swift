@@ -22,8 +22,17 @@ extension S3Backend {
 
     package func read(key: String, limit: Int) throws(StorageError) -> [UInt8]? {
         let response = try handles.withHandle { handle throws(StorageError) in
-            try send(HTTPRequest(method: .get, url: url(forKey: key)), payloadSHA256: Self.emptySHA256, on: handle)
+            try send(readRequest(key: key), payloadSHA256: Self.emptySHA256, on: handle)
         }
+        return try readAnswer(response, key: key, limit: limit)
+    }
+
+    func readRequest(key: String) -> HTTPRequest {
+        HTTPRequest(method: .get, url: url(forKey: key))
+    }
+
+    /// The object a read's answer holds (nil: none at `key`), or why there is none to give.
+    func readAnswer(_ response: HTTPResponse, key: String, limit: Int) throws(StorageError) -> [UInt8]? {
         switch response.status {
         case 200:
             guard response.body.count <= limit, Int64(response.headers["content-length"] ?? "0") ?? 0 <= Int64(limit) else {
@@ -58,10 +67,19 @@ extension S3Backend {
     }
 
     package func write(_ bytes: [UInt8], key: String, contentType: String) throws(StorageError) {
+        let (request, sha) = writeRequest(bytes, key: key, contentType: contentType)
+        let response = try handles.withHandle { handle throws(StorageError) in try send(request, payloadSHA256: sha, on: handle) }
+        try writeAnswer(response, key: key)
+    }
+
+    /// The PUT of a small object, with `Content-MD5`, and its payload's SHA-256.
+    func writeRequest(_ bytes: [UInt8], key: String, contentType: String) -> (request: HTTPRequest, payloadSHA256: String) {
         var request = HTTPRequest(method: .put, url: url(forKey: key), body: .bytes(bytes))
         request.headers = [("Content-Type", contentType), ("Content-MD5", FileDigest.base64(hex: FileDigest.md5(bytes)))]
-        let sha = FileDigest.sha256(bytes)
-        let response = try handles.withHandle { handle throws(StorageError) in try send(request, payloadSHA256: sha, on: handle) }
+        return (request, FileDigest.sha256(bytes))
+    }
+
+    func writeAnswer(_ response: HTTPResponse, key: String) throws(StorageError) {
         guard response.status == 200 else { throw failure(response, "write", configuration.prefix + key) }
     }
 

@@ -59,11 +59,17 @@ package struct S3Backend: StorageBackend {
     /// add `x-amz-content-sha256` itself, and signs it when it is present.
     func send(_ request: HTTPRequest, payloadSHA256: String, on handle: borrowing CurlHandle,
               into file: Int32? = nil) throws(StorageError) -> HTTPResponse {
+        try handle.perform(try prepare(request, payloadSHA256: payloadSHA256, on: handle, into: file))
+    }
+
+    /// Sets `handle` up to send `request` signed, as `send` does, alone or among others (`sendEach`).
+    func prepare(_ request: HTTPRequest, payloadSHA256: String, on handle: borrowing CurlHandle,
+                 into file: Int32? = nil) throws(StorageError) -> CurlHandle.Transfer {
         var request = request
         request.headers.append(("x-amz-content-sha256", payloadSHA256))
         if let token = configuration.credentials.sessionToken { request.headers.append(("x-amz-security-token", token)) }
         let credentials = configuration.credentials
-        return try handle.perform(request, settings: configuration.transfer,
+        return try handle.prepare(request, settings: configuration.transfer,
                                   signing: ("aws:amz:\(configuration.region):s3", "\(credentials.accessKeyID):\(credentials.secretAccessKey)"),
                                   into: file)
     }

@@ -79,6 +79,34 @@ package protocol ReadableStorage: Sendable {
 
     /// Removes the object at `key`; nothing there is no error (so a removal can be said again).
     func delete(key: String) throws(StorageError)
+
+    /// Reads `keys` as `read(key:limit:)` does, at most `width` at once, and hands `body` each
+    /// outcome by its index in `keys`, on this thread, as it arrives (an S3 store: in any order,
+    /// all on this thread through libcurl's multi interface). The first error `body` throws stops
+    /// new reads; those under way still reach `body`; then that error is thrown.
+    func read(keys: [String], limit: Int, width: Int,
+              _ body: (Int, Result<[UInt8]?, StorageError>) throws(StorageError) -> Void) throws(StorageError)
+
+    /// Writes `objects` as `write(_:key:contentType:)` does, at most `width` at once. The first
+    /// failure stops new writes; it is thrown once those under way have ended.
+    func write(_ objects: [(bytes: [UInt8], key: String)], contentType: String, width: Int) throws(StorageError)
+}
+
+extension ReadableStorage {
+    /// One read after the other (a local directory has nothing to wait for).
+    package func read(keys: [String], limit: Int, width: Int,
+                      _ body: (Int, Result<[UInt8]?, StorageError>) throws(StorageError) -> Void) throws(StorageError) {
+        for (index, key) in keys.enumerated() {
+            let outcome: Result<[UInt8]?, StorageError>
+            do throws(StorageError) { outcome = .success(try read(key: key, limit: limit)) } catch { outcome = .failure(error) }
+            try body(index, outcome)
+        }
+    }
+
+    /// One write after the other.
+    package func write(_ objects: [(bytes: [UInt8], key: String)], contentType: String, width: Int) throws(StorageError) {
+        for object in objects { try write(object.bytes, key: object.key, contentType: contentType) }
+    }
 }
 
 /// One page of a listing.

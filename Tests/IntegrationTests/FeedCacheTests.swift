@@ -30,14 +30,13 @@ struct StoreSeeder {
     /// `count` posts one second apart, the newest at `newest`; returns their ids newest first.
     func posts(_ count: Int, newest: Date = Date(), indexOnly: Bool = false) throws -> [String] {
         let items = (0..<count).map { i in (id: Self.id(i), created: newest.addingTimeInterval(-Double(i))) }
-        _ = try ParallelWork.map(items, width: 16) { item throws(StorageError) -> Int in
+        _ = try OnThreads.map(items, width: 16) { item in
             let m = metadata(id: item.id, caption: "post \(item.id)\nsecond line", created: item.created)
             if indexOnly {
                 try store.write(Array("{}".utf8), key: PostFeed.indexKey(id: item.id, createdAt: m.createdAt), contentType: "application/json")
             } else {
-                do { try post(m) } catch let error as StorageError { throw error } catch { throw StorageError(.configuration, "\(error)", retryable: false) }
+                try post(m)
             }
-            return 0
         }
         return items.map(\.id)
     }
@@ -281,12 +280,10 @@ final class CountingStore: StorageBackend, @unchecked Sendable {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let counting = CountingStore(store, delay: 300_000)
         let cache = VideoCache(settings: .init(directory: "\(dir)/cache"))
-        let results = try ParallelWork.map([0, 1, 2, 3, 4, 5] as [Int], width: 6) { (i: Int) throws(StorageError) -> String in
+        let results = try OnThreads.map([0, 1, 2, 3, 4, 5], width: 6) { i in
             // Half share one cache (threads of one process), half have their own (other processes).
             let user = i % 2 == 0 ? cache : VideoCache(settings: cache.settings)
-            do throws(RecorderError) { return try user.video(for: posts[0], from: counting).path } catch {
-                throw StorageError(.configuration, error.message, retryable: false)
-            }
+            return try user.video(for: posts[0], from: counting).path
         }
         #expect(counting.downloads == 1)
         #expect(Set(results).count == 1)

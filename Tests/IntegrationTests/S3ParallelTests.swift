@@ -22,6 +22,40 @@ import Testing
         #expect(peak(s3) == 3, "at most \(peak(s3)) part bodies were in flight at once")
     }
 
+    /// The most threads `recorder post` had at once, sampled from /proc while it ran.
+    private func peakThreads(of post: RunningProcess) -> Int {
+        var most = 0
+        while post.process.isRunning {
+            let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(post.process.processIdentifier)/task"))?.count ?? 0
+            most = max(most, threads)
+            usleep(10_000)
+        }
+        return most
+    }
+
+    @Test func partsInParallelAreSentFromOneThread() throws {
+        let s3 = try S3Fixture()
+        var box = try sandbox(s3, S3Fixture.multipart.merging(["RECORDER_S3_PARALLEL_PARTS": "1"]) { $1 })
+        defer { box.remove() }
+        // Slow connections keep the parts in flight for seconds, long enough to count the threads.
+        try s3.faults([["match": "", "action": "throttle", "rate": 1_500_000, "count": 1_000_000]])
+        let firstSHA = try box.shootLarge()
+        let one = try box.start(["post", "--caption", "one part at a time", "--json"])
+        let threadsForOne = peakThreads(of: one)
+        _ = try fetch(s3, id: try postedID(try Tools.finish(one)), shotSHA: firstSHA, in: box)
+
+        unlink("\(s3.dir)/proxy/peak")
+        box.extraEnvironment["RECORDER_S3_PARALLEL_PARTS"] = "3"
+        let secondSHA = try box.shootLarge()
+        let three = try box.start(["post", "--caption", "three parts at once", "--json"])
+        let threadsForThree = peakThreads(of: three)
+        _ = try fetch(s3, id: try postedID(try Tools.finish(three)), shotSHA: secondSHA, in: box)
+        // Three part bodies on the wire at once, and not a thread more than for one (a thread per
+        // part would be two more); one of slack for a helper thread that comes and goes.
+        #expect(peak(s3) == 3)
+        #expect(threadsForThree <= threadsForOne + 1, "\(threadsForThree) threads for 3 parts at once, \(threadsForOne) for 1")
+    }
+
     @Test func faultsWithPartsInParallelStillEndInOneWholeObject() throws {
         let s3 = try S3Fixture()
         let box = try sandbox(s3, S3Fixture.multipart.merging(["RECORDER_S3_PARALLEL_PARTS": "3"]) { $1 })

@@ -66,7 +66,6 @@ import Testing
             "RecorderCore/PreviewSession.swift",  // the preview's thread, while somebody watches
             "RecorderCore/OutboxDrain.swift",     // the drain, for the life of the kiosk
             "MediaEncoder/EncodePipeline.swift",  // a shot's encoding thread, overlapping its capture
-            "StorageUpload/ParallelWork.swift",   // a multipart upload's part senders, for that upload
             "AudioCapture/AlsaCaptureSource.swift", // a microphone's capture thread, start to close
             "KioskService/StateHook.swift",       // kiosk.on_state's runner, for the life of the kiosk
             "TriggerInput/TriggerButton.swift",   // the booth button's reader, which owns its device for the life of the kiosk
