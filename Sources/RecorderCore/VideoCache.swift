@@ -256,7 +256,7 @@ package final class VideoCache: Sendable {
         }
         let got: DownloadedObject?
         do throws(StorageError) {
-            got = try store.download(key: metadata.key, into: fd)
+            got = try store.download(key: metadata.key, into: fd, progress: nil)
         } catch {
             throw RecorderError("cannot fetch post \(metadata.id)'s video: \(error.message)", storage: error)
         }

@@ -30,12 +30,13 @@ struct CurlHandle: ~Copyable {
     /// Sends `request` and returns the answer, whatever its status. Throws only transport failures.
     /// `signing` is the CURLOPT_AWS_SIGV4 provider string and "access:secret", or nil. With `file`,
     /// a 200 answer's body is streamed into that descriptor and hashed (`HTTPResponse.downloaded`)
-    /// instead of kept in memory; any other answer's body is kept, to read the error.
-    func perform(_ request: HTTPRequest, settings: TransferSettings,
-                 signing: (provider: String, userpwd: String)?, into file: Int32? = nil) throws(StorageError) -> HTTPResponse {
+    /// instead of kept in memory; any other answer's body is kept, to read the error. `progress` hears
+    /// the bytes written into `file` so far, after each write.
+    func perform(_ request: HTTPRequest, settings: TransferSettings, signing: (provider: String, userpwd: String)?,
+                 into file: Int32? = nil, progress: ((_ written: Int64) -> Void)? = nil) throws(StorageError) -> HTTPResponse {
         curl_easy_reset(handle)
         errorBuffer[0] = 0
-        let sink = ResponseSink(handle: handle, file: file)
+        let sink = ResponseSink(handle: handle, file: file, progress: progress)
         let source = RequestSource(request.body)
         let sinkRef = Unmanaged.passRetained(sink)
         let sourceRef = Unmanaged.passRetained(source)
@@ -159,15 +160,17 @@ private final class ResponseSink {
     private let limit = 1 << 20
     private let handle: UnsafeMutableRawPointer
     private let file: Int32?
+    private let progress: ((_ written: Int64) -> Void)?
     /// Decided at the first byte of the body, once the status is known.
     private var streaming: Bool?
     private var hasher = MessageDigest(.sha256)
     private var written: Int64 = 0
     private(set) var failure: Int32?
 
-    init(handle: UnsafeMutableRawPointer, file: Int32?) {
+    init(handle: UnsafeMutableRawPointer, file: Int32?, progress: ((_ written: Int64) -> Void)?) {
         self.handle = handle
         self.file = file
+        self.progress = progress
     }
 
     func finish() -> DownloadedObject {
@@ -188,6 +191,8 @@ private final class ResponseSink {
             }
             hasher.update(chunk)
             written += Int64(count)
+            // (after the write: a reader told of these bytes finds them in the file)
+            progress?(written)
             return count
         }
         if bytes.count < limit {
