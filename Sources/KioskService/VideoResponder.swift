@@ -20,12 +20,7 @@ enum VideoResponder {
         case .cached(let video):
             return try await serve(video, request: request, context: context, slot: slot)
         case .arriving(let arrival):
-            // The answer's status waits for the store's: until its first byte has arrived (only a 200's
-            // body is written) or the fetch has ended, so a video the store does not have is a 404,
-            // never a 200 cut short.
-            while arrival.outcome == nil, !Task.isCancelled, await !hasBytes(arrival) {
-                try? await Task.sleep(for: .milliseconds(10))
-            }
+            await firstBytes(of: arrival)
             switch arrival.outcome {
             case .success(let video): return try await serve(video, request: request, context: context, slot: slot)
             case .failure(let error): throw APIError(error)
@@ -34,8 +29,19 @@ enum VideoResponder {
         }
     }
 
-    private static func hasBytes(_ arrival: VideoCache.Arrival) async -> Bool {
-        await BlockingWork.run { (LocalFiles.size(of: arrival.path) ?? 0) > 0 }
+    /// How long one sleep on an arriving video lasts at most. Every write of the download and its
+    /// end wake a sleeper at once, so this is only a backstop; a stalled store still ends the
+    /// response through its download, which fails at the store's stall limit
+    /// (network.stall_timeout_seconds).
+    static let waitLimit: Duration = .seconds(5)
+
+    /// Returns once `arrival`'s first bytes can be read, or its fetch has ended (or the task is
+    /// cancelled). The answer's status waits for the store's: only a 200's body is written, so a
+    /// video the store does not have is a 404, never a 200 cut short.
+    static func firstBytes(of arrival: VideoCache.Arrival) async {
+        while arrival.outcome == nil, arrival.readable <= 0, !Task.isCancelled {
+            await arrival.wait(beyond: 0, limit: waitLimit)
+        }
     }
 
     private static func serve(_ video: VideoCache.Video, request: Request, context: KioskRequestContext,
@@ -52,7 +58,9 @@ enum VideoResponder {
         var reason: String
     }
 
-    private static func streamed(_ arrival: VideoCache.Arrival, request: Request, slot: ClientSlots.Slot) -> Response {
+    /// The answer for `arrival` as its bytes come (from `firstBytes(of:)` on): a chunk as soon as it
+    /// is written, a sleep while the store is slower than the viewer.
+    static func streamed(_ arrival: VideoCache.Arrival, request: Request, slot: ClientSlots.Slot) -> Response {
         let (status, headers, range): (HTTPResponse.Status, HTTPFields, ClosedRange<Int>)
         switch KioskAPI.ranged(size: Int(arrival.size), contentType: "video/mp4", request: request) {
         case .done(let response): return response
@@ -67,8 +75,10 @@ enum VideoResponder {
                 let (at, count) = (offset, min(ChunkedFile.chunk, range.upperBound + 1 - offset))
                 let bytes = try await BlockingWork.run { () throws(ArrivalFailed) -> [UInt8]? in try file.read(at: at, count: count) }
                 guard let bytes else {
-                    // Nothing new yet: the store is slower than the viewer.
-                    try await Task.sleep(for: .milliseconds(20))
+                    // Nothing new yet: the store is slower than the viewer; its next write (or its
+                    // end) wakes this.
+                    await arrival.wait(beyond: Int64(at), limit: waitLimit)
+                    try Task.checkCancellation()
                     continue
                 }
                 try await writer.write(ByteBuffer(bytes: bytes))

@@ -64,7 +64,7 @@ extension PostFeed {
             unlink(path)
         }
         let downloaded: DownloadedObject?
-        do throws(StorageError) { downloaded = try store.download(key: metadata.key, into: descriptor) } catch {
+        do throws(StorageError) { downloaded = try store.download(key: metadata.key, into: descriptor, progress: nil) } catch {
             throw RecorderError("cannot download post \(metadata.id)'s video: \(error.message)", storage: error)
         }
         guard let downloaded else { throw RecorderError("post \(metadata.id)'s video is not in the store.", kind: .notFound) }

@@ -91,7 +91,7 @@ package final class VideoCache: Sendable {
         if let found = try checkedFile(name, metadata: metadata, replaced: &replaced) {
             video = found
         } else {
-            video = try download(name, metadata: metadata, from: store, into: arrival?.path)
+            video = try download(name, metadata: metadata, from: store, for: arrival)
             video.replaced = replaced
             try evict(keeping: name)
         }
@@ -238,11 +238,11 @@ package final class VideoCache: Sendable {
         return nil
     }
 
-    /// Downloads into `temp` (a new temporary name when nil: an arrival names its own, for its
-    /// readers), checks size and SHA-256, then renames it into place.
-    private func download(_ name: String, metadata: PostMetadata, from store: any StorageBackend, into temp: String?) throws(RecorderError) -> Video {
+    /// Downloads into a temporary file (`arrival`'s, telling it of every write, for its readers; a new
+    /// name without one), checks size and SHA-256, then renames it into place.
+    private func download(_ name: String, metadata: PostMetadata, from store: any StorageBackend, for arrival: Arrival?) throws(RecorderError) -> Video {
         let final = path(name)
-        let temp = temp ?? path(".tmp-\(name)-\(getpid())-\(UInt64.random(in: 0..<UInt64.max))")
+        let temp = arrival?.path ?? path(".tmp-\(name)-\(getpid())-\(UInt64.random(in: 0..<UInt64.max))")
         let fd: Int32
         do throws(StorageError) {
             fd = try LocalFiles.call("create", temp, elsewhere: "another cache.path") { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
@@ -256,7 +256,7 @@ package final class VideoCache: Sendable {
         }
         let got: DownloadedObject?
         do throws(StorageError) {
-            got = try store.download(key: metadata.key, into: fd)
+            got = try store.download(key: metadata.key, into: fd, progress: arrival.map { $0.arrived })
         } catch {
             throw RecorderError("cannot fetch post \(metadata.id)'s video: \(error.message)", storage: error)
         }

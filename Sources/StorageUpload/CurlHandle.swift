@@ -38,13 +38,16 @@ struct CurlHandle: ~Copyable {
     /// Sets this handle up to send `request`, for `perform` or a `CurlMulti`. `signing` is the
     /// CURLOPT_AWS_SIGV4 provider string and "access:secret", or nil. With `file`, a 200 answer's
     /// body is streamed into that descriptor and hashed (`HTTPResponse.downloaded`) instead of kept
-    /// in memory; any other answer's body is kept, to read the error. The one place transfer options are set, so a request sent alone and one sent
-    /// among others go out alike. The transfer must outlive the handle's use for it.
-    func prepare(_ request: HTTPRequest, settings: TransferSettings,
-                 signing: (provider: String, userpwd: String)?, into file: Int32? = nil) throws(StorageError) -> Transfer {
+    /// in memory; any other answer's body is kept, to read the error. `progress` hears the bytes
+    /// written into `file` so far, after each write. The one place transfer options are set, so a
+    /// request sent alone and one sent among others go out alike. The transfer must outlive the
+    /// handle's use for it.
+    func prepare(_ request: HTTPRequest, settings: TransferSettings, signing: (provider: String, userpwd: String)?,
+                 into file: Int32? = nil, progress: ((_ written: Int64) -> Void)? = nil) throws(StorageError) -> Transfer {
         curl_easy_reset(handle)
         errorBuffer[0] = 0
-        let transfer = Transfer(url: request.url, sink: ResponseSink(handle: handle, file: file), source: RequestSource(request.body))
+        let transfer = Transfer(url: request.url, sink: ResponseSink(handle: handle, file: file, progress: progress),
+                                source: RequestSource(request.body))
 
         // A libcurl that lacks an option (SigV4 needs 7.75, PROTOCOLS_STR 7.85) must not send an
         // unsigned or otherwise different request: the first refusal fails the transfer.
@@ -188,15 +191,17 @@ private final class ResponseSink {
     private let limit = 1 << 20
     private let handle: UnsafeMutableRawPointer
     let file: Int32?
+    private let progress: ((_ written: Int64) -> Void)?
     /// Decided at the first byte of the body, once the status is known.
     private var streaming: Bool?
     private var hasher = MessageDigest(.sha256)
     private var written: Int64 = 0
     private(set) var failure: Int32?
 
-    init(handle: UnsafeMutableRawPointer, file: Int32?) {
+    init(handle: UnsafeMutableRawPointer, file: Int32?, progress: ((_ written: Int64) -> Void)?) {
         self.handle = handle
         self.file = file
+        self.progress = progress
     }
 
     func finish() -> DownloadedObject {
@@ -217,6 +222,8 @@ private final class ResponseSink {
             }
             hasher.update(chunk)
             written += Int64(count)
+            // (after the write: a reader told of these bytes finds them in the file)
+            progress?(written)
             return count
         }
         if bytes.count < limit {

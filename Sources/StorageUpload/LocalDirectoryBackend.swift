@@ -145,13 +145,16 @@ extension LocalDirectoryBackend {
         return bytes
     }
 
-    package func download(key: String, into descriptor: Int32) throws(StorageError) -> DownloadedObject? {
+    package func download(key: String, into descriptor: Int32, progress: ((_ written: Int64) -> Void)?) throws(StorageError) -> DownloadedObject? {
         let path = path(forKey: key)
         guard try LocalFiles.exists(path, operation: "read") else { return nil }
         var hasher = SHA256Stream()
+        var written: Int64 = 0
         let size = try FileChunks.forEach(path: path, offset: 0, length: nil) { chunk throws(StorageError) in
             if let code = Descriptors.writeAll(descriptor, chunk) { throw LocalFiles.error("write", "the download of \(key)", code: code) }
             hasher.update(chunk)
+            written += Int64(chunk.count)
+            progress?(written)
         }
         return DownloadedObject(size: size, sha256: hasher.finalize())
     }

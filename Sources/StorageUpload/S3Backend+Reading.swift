@@ -46,9 +46,10 @@ extension S3Backend {
         }
     }
 
-    package func download(key: String, into descriptor: Int32) throws(StorageError) -> DownloadedObject? {
+    package func download(key: String, into descriptor: Int32, progress: ((_ written: Int64) -> Void)?) throws(StorageError) -> DownloadedObject? {
         let response = try handles.withHandle { handle throws(StorageError) in
-            try send(HTTPRequest(method: .get, url: url(forKey: key)), payloadSHA256: Self.emptySHA256, on: handle, into: descriptor)
+            try send(HTTPRequest(method: .get, url: url(forKey: key)), payloadSHA256: Self.emptySHA256, on: handle,
+                     into: descriptor, progress: progress)
         }
         switch response.status {
         case 200:

@@ -56,22 +56,23 @@ package struct S3Backend: StorageBackend {
     static let emptySHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
     /// Sends one signed request. `payloadSHA256` is the real hash of the body: libcurl 7.88 does not
-    /// add `x-amz-content-sha256` itself, and signs it when it is present.
+    /// add `x-amz-content-sha256` itself, and signs it when it is present. `file` and `progress` as
+    /// in `CurlHandle.perform`.
     func send(_ request: HTTPRequest, payloadSHA256: String, on handle: borrowing CurlHandle,
-              into file: Int32? = nil) throws(StorageError) -> HTTPResponse {
-        try handle.perform(try prepare(request, payloadSHA256: payloadSHA256, on: handle, into: file))
+              into file: Int32? = nil, progress: ((_ written: Int64) -> Void)? = nil) throws(StorageError) -> HTTPResponse {
+        try handle.perform(try prepare(request, payloadSHA256: payloadSHA256, on: handle, into: file, progress: progress))
     }
 
     /// Sets `handle` up to send `request` signed, as `send` does, alone or among others (`sendEach`).
     func prepare(_ request: HTTPRequest, payloadSHA256: String, on handle: borrowing CurlHandle,
-                 into file: Int32? = nil) throws(StorageError) -> CurlHandle.Transfer {
+                 into file: Int32? = nil, progress: ((_ written: Int64) -> Void)? = nil) throws(StorageError) -> CurlHandle.Transfer {
         var request = request
         request.headers.append(("x-amz-content-sha256", payloadSHA256))
         if let token = configuration.credentials.sessionToken { request.headers.append(("x-amz-security-token", token)) }
         let credentials = configuration.credentials
         return try handle.prepare(request, settings: configuration.transfer,
                                   signing: ("aws:amz:\(configuration.region):s3", "\(credentials.accessKeyID):\(credentials.secretAccessKey)"),
-                                  into: file)
+                                  into: file, progress: progress)
     }
 
     func failure(_ response: HTTPResponse, _ operation: String, _ target: String) -> StorageError {

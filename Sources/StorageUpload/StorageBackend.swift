@@ -71,8 +71,10 @@ package protocol ReadableStorage: Sendable {
     func read(key: String, limit: Int) throws(StorageError) -> [UInt8]?
 
     /// Streams the object at `key` into the open file `descriptor` (from its current offset), taking
-    /// its SHA-256 on the way; nil when there is nothing there.
-    func download(key: String, into descriptor: Int32) throws(StorageError) -> DownloadedObject?
+    /// its SHA-256 on the way; nil when there is nothing there. `progress`, when given, is called on
+    /// this thread after each write with the bytes written so far, so a reader of the file can follow
+    /// it as it grows (a video played while it arrives).
+    func download(key: String, into descriptor: Int32, progress: ((_ written: Int64) -> Void)?) throws(StorageError) -> DownloadedObject?
 
     /// Stores a small object from memory, replacing what is at `key`.
     func write(_ bytes: [UInt8], key: String, contentType: String) throws(StorageError)

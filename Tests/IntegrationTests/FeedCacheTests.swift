@@ -183,10 +183,10 @@ final class CountingStore: StorageBackend, @unchecked Sendable {
         try base.list(prefix: prefix, startAfter: startAfter, maxKeys: maxKeys)
     }
     func read(key: String, limit: Int) throws(StorageError) -> [UInt8]? { try base.read(key: key, limit: limit) }
-    func download(key: String, into descriptor: Int32) throws(StorageError) -> DownloadedObject? {
+    func download(key: String, into descriptor: Int32, progress: ((_ written: Int64) -> Void)?) throws(StorageError) -> DownloadedObject? {
         lock.withLock { count += 1 }
         usleep(delay)  // keeps the first download in flight while the others arrive
-        return try base.download(key: key, into: descriptor)
+        return try base.download(key: key, into: descriptor, progress: progress)
     }
     func write(_ bytes: [UInt8], key: String, contentType: String) throws(StorageError) {
         try base.write(bytes, key: key, contentType: contentType)

@@ -266,6 +266,31 @@ import Glibc
         #expect(error?.message.contains("list") == true && error?.message.contains("\(root)/p/feed") == true, "\(String(describing: error))")
     }
 
+    /// A download tells its watcher of every write as it lands (a video played while it arrives
+    /// follows these): the counts grow to the whole object, and each one is in the file already.
+    @Test func aDownloadReportsEachWriteOnceItIsInTheFile() throws {
+        let root = NSTemporaryDirectory() + "store-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = LocalDirectoryBackend(root: root)
+        // Two and a half of the store's 1 MiB reads.
+        let bytes = (0..<(5 << 19)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try store.write(bytes, key: "videos/x.mp4", contentType: "video/mp4")
+        let target = root + "/downloaded"
+        let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var reports: [(written: Int64, inFile: Int64)] = []
+        let got = try store.download(key: "videos/x.mp4", into: fd) { written in
+            var status = stat()
+            _ = fstat(fd, &status)
+            reports.append((written, Int64(status.st_size)))
+        }
+        #expect(got == DownloadedObject(size: Int64(bytes.count), sha256: FileDigest.sha256(bytes)))
+        #expect(reports.map(\.written) == [1 << 20, 2 << 20, Int64(bytes.count)])
+        #expect(reports.allSatisfy { $0.inFile == $0.written }, "\(reports)")
+        #expect(try store.download(key: "videos/none.mp4", into: fd, progress: nil) == nil)
+    }
+
     /// A queued post's store compares as the store, not as typed: a relative path is absolute, a
     /// missing directory's path is normalised lexically, an endpoint keeps no credentials and no
     /// default port.
