@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Every test: installs what it needs, builds, then runs two lines of stages side by side. The host's:
-# the Swift tests (including the upload tests against a real SeaweedFS S3 server on loopback), the
-# kiosk pages in headless chromium, the kiosk on a hostile network, and power cuts (qemu killed
-# while shooting and posting). The guests': the device tests on real V4L2 drivers (Debian's kernel
-# under qemu with vivid and v4l2loopback, or the host's own modules when it has them and VM=0), then
-# the service under a real systemd booted in qemu. Prints each stage's time; ends by checking that
-# no process the tests started is still running.
+# Every test: installs what it needs, builds, then runs two lines of stages side by side. In a
+# qemu guest: the device tests on real V4L2 drivers (Debian's kernel under qemu with vivid and
+# v4l2loopback, or the host's own modules when it has them and VM=0). On the host: the Swift tests
+# (including the upload tests against a real SeaweedFS S3 server on loopback), the kiosk pages in
+# headless chromium, the kiosk on a hostile network, power cuts (qemu killed while shooting and
+# posting) and the service under a real systemd booted in qemu. Prints each stage's time; ends by
+# checking that no process the tests started is still running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,10 +13,10 @@ cd "$(dirname "$0")/.."
 # none outlives the run: not on success, not on failure, not on Ctrl-C.
 export RECORDER_TEST_RUN="run-$$-$(date +%s)"
 stop_leftovers() { python3 Tests/leftovers.py "$RECORDER_TEST_RUN" --kill > /dev/null 2>&1 || true; }
-# On a failure on the host's side, what the guests' line (below) had done by then is shown too.
+# On a failure on the host's side, what the device tests' guest (below) had done by then is shown too.
 on_exit() {
   if [ -n "${guests_job:-}" ] && [ -z "${guests_shown:-}" ] && [ -f "$vm_log" ]; then
-    echo "== the guests' line had got this far when the run ended:"; sed 's/^/[vm] /' "$vm_log" | tail -n 60
+    echo "== the device tests' guest had got this far when the run ended:"; sed 's/^/[vm] /' "$vm_log" | tail -n 60
   fi
   stop_leftovers
 }
@@ -42,53 +42,35 @@ stage "build (debug, with tests)"
 # a minute and a half of the systemd stage otherwise); that stage waits for it, and a failure here is
 # tried again and reported there.
 mkdir -p .cache
-rm -f .cache/systemd-root.status
-{ bash Tests/vm/systemd-root.sh > .cache/systemd-root.out 2>&1; echo $? > .cache/systemd-root.status; } &
+bash Tests/vm/systemd-root.sh > .cache/systemd-root.out 2>&1 &
+systemd_root_job=$!
 swift build --build-tests
 export RECORDER_BIN=$PWD/.build/debug/recorder
-# From here two lines of stages run side by side: the qemu guests (the device tests, then the
-# systemd tests) and, on the host, everything else (the page and docs checks, swift test, the
-# browser, the hostile network, then the power cuts, which boot their own guests). Under software
-# emulation a guest keeps about one core busy, so alone the stages left the other idle for 20
-# minutes; side by side the run is about a third shorter. The host's line runs at a lower priority
-# (nice): the guests' real-time recordings (sound sync, a slow or fast card) come first.
-# The guests' line prints into a log that is shown when it ends, each line marked "[vm]".
+# From here two lines of stages run side by side: the device tests in their qemu guest and, on
+# the host, everything else (the page and docs checks, swift test, the browser, the hostile
+# network, then the power cuts and the systemd tests, which boot guests of their own). Under
+# software emulation a guest keeps about one core busy, so alone the stages left the other idle
+# for long stretches; side by side the run is about a third shorter. The host's line runs at a
+# lower priority (nice): the device guest's real-time recordings (sound sync, a slow or fast card)
+# come first. The device guest's output is shown when it ends, each line marked "[vm]".
 vm_log=.cache/vm-stages.log
 vm_times=.cache/vm-stages.times
 guests() {
   set -euo pipefail
-  local name start
-  # guest NAME COMMAND...: one stage of the guests' line, timed like the host's.
-  guest() {
-    name=$1; shift; start=$SECONDS
-    echo "== $name"
-    "$@"
-    echo "== ($name took $((SECONDS - start)) s)"
-    printf '%-44s %4d s\n' "$name" $((SECONDS - start)) >> "$vm_times"
-  }
-  device() {
-    if [ "${VM:-1}" = 0 ]; then bash Tests/vm/device-tests.sh; else Tests/vm/run-in-vm.sh "bash Tests/vm/device-tests.sh"; fi
-  }
-  systemd() {
-    wait_for_root
-    Tests/vm/systemd-vm.sh "$RECORDER_BIN"
-  }
-  guest "device tests (real V4L2 drivers)" device
-  guest "systemd tests (a real systemd booted under qemu)" systemd
-}
-# The systemd guest's Debian root, made during the build (its job is this shell's child: the
-# guests' line, a subshell, waits for it by its file).
-wait_for_root() {
-  while [ ! -f .cache/systemd-root.status ]; do sleep 1; done
-  [ "$(cat .cache/systemd-root.status)" = 0 ] ||
-    { echo "the Debian root made during the build failed (the systemd stage tries again):"; tail -n 5 .cache/systemd-root.out; }
+  local name="device tests (real V4L2 drivers)" start=$SECONDS status=0
+  echo "== $name"
+  if [ "${VM:-1}" = 0 ]; then bash Tests/vm/device-tests.sh || status=$?
+  else Tests/vm/run-in-vm.sh "bash Tests/vm/device-tests.sh" || status=$?; fi
+  echo "== ($name took $((SECONDS - start)) s)"
+  printf '%-44s %4d s\n' "$name" $((SECONDS - start)) >> "$vm_times"
+  return $status
 }
 : > "$vm_times"
 ( guests ) > "$vm_log" 2>&1 &
 guests_job=$!
 show_guests() {
   guests_shown=1
-  echo "== the guests' line (device and systemd tests), as it ran beside the host's:"; sed 's/^/[vm] /' "$vm_log"
+  echo "== the device tests' guest, as it ran beside the host's stages:"; sed 's/^/[vm] /' "$vm_log"
 }
 
 stage "the pages' scripts: syntax, ESLint, no inline script or style, node --test on the page logic"
@@ -123,11 +105,14 @@ done
 stage "power cuts: qemu killed while shooting and posting, ext4 on a virtual disk, local store and S3"
 # A few cuts per run (the seed is printed: POWER_CUT_SEED replays it); POWER_CUTS=N for more.
 bash Tests/vm/power-cut.sh both "${POWER_CUTS:-2}"
-stage "waiting for the guests' line (device and systemd tests)"
+stage "systemd tests (a real systemd booted under qemu)"
+wait "$systemd_root_job" || { echo "the Debian root made during the build failed (trying again):"; tail -n 5 .cache/systemd-root.out; }
+Tests/vm/systemd-vm.sh "$RECORDER_BIN"
+stage "waiting for the device tests (beside the host's stages since the build)"
 if wait "$guests_job"; then guests_status=0; else guests_status=$?; fi
 show_guests
-while IFS= read -r line; do times+=("$line  (the guests' line)"); done < "$vm_times"
-[ "$guests_status" = 0 ] || { echo "FAIL: the guests' line (device or systemd tests) failed: exit $guests_status (its log is above)"; exit 1; }
+while IFS= read -r line; do times+=("$line  (beside the others)"); done < "$vm_times"
+[ "$guests_status" = 0 ] || { echo "FAIL: the device tests failed: exit $guests_status (their log is above)"; exit 1; }
 
 stage "no process the tests started is left running"
 # First show that the check can fail: a process left on purpose must be found.

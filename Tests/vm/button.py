@@ -8,6 +8,7 @@ own input core, evdev and its autorepeat), driven one command per line, and the 
         press           Enter down, 0.1 s, up
         hold SECONDS    Enter held down (the kernel repeats it, as for a real keyboard), then up
         chatter         a bouncing contact: down/up edges 3 ms apart, then a bounce on release
+        press-stop URL  press; once the kiosk at URL says it records, 1 s later press again
     button.py node NAME     prints /dev/input/eventN of the input device called NAME
     button.py spy NODE SECONDS READY  reads NODE (not taken) for SECONDS, creating the file READY once
                                       it listens; prints how many key events came
@@ -58,6 +59,14 @@ class Button:
 
     def press(self):
         self.key(1); time.sleep(0.1); self.key(0)
+
+    def press_stop(self, url):
+        # Both presses from this one running process: a wait in a new Python (its start takes
+        # seconds under emulation on a busy machine) once outlasted the kiosk's whole 6 s shot.
+        self.press()
+        if wait(url, "s['state'] == 'recording'", 60) == 0:
+            time.sleep(1)
+        self.press()
 
     def hold(self, seconds):
         self.key(1); time.sleep(seconds); self.key(0)
@@ -127,6 +136,8 @@ if sys.argv[1] == "serve":
             continue
         if words[0] == "hold":
             button.hold(float(words[1]))
+        elif words[0] == "press-stop":
+            button.press_stop(words[1])
         else:
             getattr(button, words[0])()
         print("done", " ".join(words), flush=True)
