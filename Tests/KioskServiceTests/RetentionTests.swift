@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 @testable import KioskService
 @testable import RecorderCore
 import StorageUpload
