@@ -3,9 +3,9 @@
 # qemu guest: the device tests on real V4L2 drivers (Debian's kernel under qemu with vivid and
 # v4l2loopback, or the host's own modules when it has them and VM=0). On the host: the Swift tests
 # (including the upload tests against a real SeaweedFS S3 server on loopback), the kiosk pages in
-# headless chromium, the kiosk on a hostile network, power cuts (qemu killed while shooting and
-# posting) and the service under a real systemd booted in qemu. Prints each stage's time; ends by
-# checking that no process the tests started is still running.
+# headless chromium, the kiosk on a hostile network and the service under a real systemd booted in
+# qemu. After the device tests, on their line: power cuts (qemu killed while shooting and posting).
+# Prints each stage's time; ends by checking that no process the tests started is still running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,34 +46,49 @@ bash Tests/vm/systemd-root.sh > .cache/systemd-root.out 2>&1 &
 systemd_root_job=$!
 swift build --build-tests
 export RECORDER_BIN=$PWD/.build/debug/recorder
-# From here two lines of stages run side by side: the device tests in their qemu guest and, on
-# the host, everything else (the page and docs checks, swift test, the browser, the hostile
-# network, then the power cuts and the systemd tests, which boot guests of their own). Under
-# software emulation a guest keeps about one core busy, so alone the stages left the other idle
-# for long stretches; side by side the run is about a third shorter. The host's line runs at a
-# lower priority (nice): the device guest's real-time recordings (sound sync, a slow or fast card)
-# come first. The device guest's output is shown when it ends, each line marked "[vm]".
+# From here two lines of stages run side by side: the guests' line (the device tests in their qemu
+# guest, then the power cuts, qemu killed under a guest shooting and posting) and, on the host,
+# everything else (the page and docs checks, swift test, the browser, the hostile network, then
+# the systemd tests, which boot a guest of their own). Under software emulation a guest keeps
+# about one core busy, so alone the stages left the other idle for long stretches; side by side
+# the run is about a third shorter. The host's line runs at a lower priority (nice): the device
+# guest's real-time recordings (sound sync, a slow or fast card) come first. The guests' output
+# is shown when they end, each line marked "[vm]".
 vm_log=.cache/vm-stages.log
 vm_times=.cache/vm-stages.times
-guests() {
-  set -euo pipefail
-  local name="device tests (real V4L2 drivers)" start=$SECONDS status=0
+vm_failed=.cache/vm-stages.failed
+# guest_stage NAME COMMAND...: one stage of the guests' line, timed like the host's.
+guest_stage() {
+  local name=$1 start=$SECONDS status=0; shift
   echo "== $name"
+  "$@" || status=$?
+  echo "== ($name took $((SECONDS - start)) s)"
+  printf '%-44s %4d s\n' "$name" $((SECONDS - start)) >> "$vm_times"
+  [ "$status" = 0 ] || echo "$name: exit $status" >> "$vm_failed"
+  return $status
+}
+guests() {
+  set -uo pipefail
+  local status=0
   # In a session of its own whose scheduling group has nice -10: the kernel's autogroups share the
   # CPU between sessions first, and the host's stages start sessions of their own (SeaweedFS,
   # browsers), where nice 10 alone did not hold (ci22: the sync rig's own clock came out 1.3% off).
   if [ "${VM:-1}" = 0 ]; then set -- bash Tests/vm/device-tests.sh; else set -- Tests/vm/run-in-vm.sh "bash Tests/vm/device-tests.sh"; fi
-  setsid -w bash -c 'echo -10 > /proc/self/autogroup 2> /dev/null || true; exec "$@"' first "$@" || status=$?
-  echo "== ($name took $((SECONDS - start)) s)"
-  printf '%-44s %4d s\n' "$name" $((SECONDS - start)) >> "$vm_times"
+  guest_stage "device tests (real V4L2 drivers)" \
+    setsid -w bash -c 'echo -10 > /proc/self/autogroup 2> /dev/null || true; exec "$@"' first "$@" || status=1
+  # The power cuts follow on this line (the host's is the longer one): what they check is what a
+  # cut leaves on disk, not timing, so they need no priority.
+  # A few cuts per run (the seed is printed: POWER_CUT_SEED replays it); POWER_CUTS=N for more.
+  guest_stage "power cuts: qemu killed while shooting and posting, ext4 on a virtual disk, local store and S3" \
+    bash Tests/vm/power-cut.sh both "${POWER_CUTS:-2}" || status=1
   return $status
 }
-: > "$vm_times"
+: > "$vm_times"; : > "$vm_failed"
 ( guests ) > "$vm_log" 2>&1 &
 guests_job=$!
 show_guests() {
   guests_shown=1
-  echo "== the device tests' guest, as it ran beside the host's stages:"; sed 's/^/[vm] /' "$vm_log"
+  echo "== the guests' line (device tests, then power cuts), as it ran beside the host's stages:"; sed 's/^/[vm] /' "$vm_log"
 }
 
 stage "the pages' scripts: syntax, ESLint, no inline script or style, node --test on the page logic"
@@ -105,17 +120,14 @@ stage "the kiosk on a hostile network: every route bent every way, an HTTP fuzz,
 for check in routes_fuzz proxy_test exhaustion; do
   nice -n 10 .cache/venv/bin/python "Tests/security/$check.py" "$RECORDER_BIN"
 done
-stage "power cuts: qemu killed while shooting and posting, ext4 on a virtual disk, local store and S3"
-# A few cuts per run (the seed is printed: POWER_CUT_SEED replays it); POWER_CUTS=N for more.
-bash Tests/vm/power-cut.sh both "${POWER_CUTS:-2}"
 stage "systemd tests (a real systemd booted under qemu)"
 wait "$systemd_root_job" || { echo "the Debian root made during the build failed (trying again):"; tail -n 5 .cache/systemd-root.out; }
 Tests/vm/systemd-vm.sh "$RECORDER_BIN"
-stage "waiting for the device tests (beside the host's stages since the build)"
+stage "waiting for the guests' line (beside the host's stages since the build)"
 if wait "$guests_job"; then guests_status=0; else guests_status=$?; fi
 show_guests
 while IFS= read -r line; do times+=("$line  (beside the others)"); done < "$vm_times"
-[ "$guests_status" = 0 ] || { echo "FAIL: the device tests failed: exit $guests_status (their log is above)"; exit 1; }
+[ "$guests_status" = 0 ] || { grep -E '^(failed: |FAIL: )' "$vm_log" | tail -n 20; sed 's/^/FAIL: /' "$vm_failed"; echo "FAIL: the guests' line failed (its log is above, each line marked [vm])"; exit 1; }
 
 stage "no process the tests started is left running"
 # First show that the check can fail: a process left on purpose must be found.

@@ -17,5 +17,7 @@ done
 section ""
 rm -rf "$T"
 echo "device tests took $SECONDS s"
+# The failed checks again, last, where a log cut to its end still shows them.
+for check in "${failed_checks[@]}"; do echo "failed: $check" | cut -c1-400; done
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

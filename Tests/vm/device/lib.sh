@@ -6,9 +6,9 @@ LOOP=${LOOPBACK_DEVICE:-/dev/video10}
 LOOP2=${LOOPBACK_DEVICE2:-/dev/video11}  # a second loopback node for MJPEG: a node keeps its first producer's format
 T=$(mktemp -d /tmp/devtests.XXXXXX); chmod 755 "$T"
 WS=$T/ws
-pass=0; fail=0
+pass=0; fail=0; failed_checks=()
 ok()  { echo "PASS: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); failed_checks+=("$SECTION: $*"); }
 check() { local name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
 # Exit status $1 was $2 and file $4 says $3 (a grep pattern): one check, so both count.
 exits_saying() { [ "$1" -eq "$2" ] && grep -q "$3" "$4"; }
