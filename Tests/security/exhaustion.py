@@ -7,8 +7,9 @@ loopback:
 
 - /healthz answers, each time within 5 s;
 - a shot records (the booth's token), whole: ffprobe reads its length;
-- the kiosk's memory stays bounded (RSS at most its start + 250 MiB: a video read ahead per reader
-  was 2 MiB each, copied whole it would be 29 MB each) and its open files stay under the caps;
+- the kiosk's memory stays bounded (RSS at most its start + 400 MiB: the 4 s 720p shot costs
+  about 100 MiB; a video read ahead per reader was 2 MiB each, 400 MiB for the 200 readers it
+  serves, and copied whole it would be 29 MB each) and its open files stay under the caps;
 - the half-open connections are closed by the kiosk (the idle timeout that bounds a head's arrival);
 - afterwards a phone from the network opens the share link again, and the kiosk is healthy.
 
@@ -152,8 +153,14 @@ try:
     peak_files = max(f for _, f in samples)
     figures["RSS peak"] = f"{peak_rss / 1024:.0f} MiB (+{(peak_rss - base_rss) / 1024:.0f} MiB)"
     figures["open files peak"] = f"{peak_files} (before: {base_files})"
-    # (a 4 s 720p shot costs about 100 MiB by itself; each slow reader a chunk and its socket's buffer)
-    check("the kiosk's memory stays bounded (RSS at most 250 MiB over its start)", peak_rss - base_rss < 250 * 1024,
+    # A 4 s 720p shot costs about 100 MiB by itself; each slow reader a chunk and its socket's
+    # buffer. Measured: +161 to +194 MiB with the CPU to spare, +262 to +304 MiB when two busy
+    # programs beside it take two thirds of the CPU (ci25 failed at +279 MiB under a bound of 250,
+    # beside the qemu guests); the memory held after the crowd (+85 to +220 MiB) says the
+    # allocator keeps what it freed. The bound is what this guards against: the 2 MiB read-ahead
+    # per reader there was (+500 MiB with 200 readers and the shot), or a video copied whole per
+    # reader (GBs).
+    check("the kiosk's memory stays bounded (RSS at most 400 MiB over its start)", peak_rss - base_rss < 400 * 1024,
           figures["RSS peak"])
     check("its open files stay under the caps (512 connections from other machines, 256 videos being sent) and what it needs besides",
           peak_files < base_files + 512 + 256 + 64, figures["open files peak"])
