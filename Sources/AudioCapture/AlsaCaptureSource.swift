@@ -319,7 +319,10 @@ package final class AlsaCaptureSource: AudioSource, @unchecked Sendable {
                 return
             }
             guard read > 0 else { continue }
-            let first = stamp - available * 1_000_000 / rate
+            // The null PCM's frames are real time's since the start, in order: the chunk begins
+            // where the frames before it ended. (Its stamp is taken after `due`, so a thread held
+            // up between the two put the chunk late by as long, and the next one back before it.)
+            let first = pacedByClock ? startedAt + delivered * 1_000_000 / rate : stamp - available * 1_000_000 / rate
             let bytes = keptSamples(frames: Int(read))
             let level = bytes.withUnsafeBytes { meter.add($0, frames: Int(read)) }
             delivered += Int64(read)
