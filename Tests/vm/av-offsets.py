@@ -1,7 +1,7 @@
 """A/V offsets of a recorded file of the sync rig (Tests/vm/av-rig.c), read by ffprobe alone:
 
     av-offsets.py FILE [--earliest MS] [--latest MS] [--min-pairs N] [--min-at-end N]
-                  [--skip FROM TO] [--after SECONDS [--min-after N]] [--window S] [--label TEXT] [--summary]
+                  [--skip FROM TO]... [--after SECONDS [--min-after N]] [--window S] [--label TEXT] [--summary]
 
 Pictures: the rig's pictures are flat, and their mean luma (signalstats YAVG) says how many frames
 after its cycle's flash each one is (white 235, 215 for the flash, then dark grey 16 + 5k; see
@@ -20,8 +20,8 @@ END MIN MAX STAMPED_END" (START, END: the means of the first and last 3 pairs; S
 the sound's timestamps instead of its samples).
 Beep times are on the timeline a player plays: the first sound frame's time plus the samples before
 the onset; when the sound's own timestamps say otherwise (by more than 2 ms), that is printed too.
-Pairs whose picture falls in --skip FROM TO (a stall: a beep there may have lost its start) are
-printed but not judged.
+Pairs whose picture falls in a --skip FROM TO (a stall: a beep there may have lost its start, or
+be heard twice; given once for each stall) are printed but not judged, nor counted below.
 Exits 0 when every pair is within [--earliest, --latest] (default -15 and +45 ms, ATSC IS-191's
 lip-sync limits) and there are at least --min-pairs (default 3) pairs (and --min-at-end in the last
 10 s of the picture, and --min-after, default 1, after --after); 1 otherwise; 2 when ffprobe
@@ -92,7 +92,7 @@ def main():
     parser.add_argument("--earliest", type=float, default=-15)
     parser.add_argument("--latest", type=float, default=45)
     parser.add_argument("--min-pairs", type=int, default=3)
-    parser.add_argument("--skip", type=float, nargs=2, metavar=("FROM", "TO"), default=None,
+    parser.add_argument("--skip", type=float, nargs=2, metavar=("FROM", "TO"), action="append", default=[],
                         help="file times (s) of a stall: its pairs are printed, not judged (a beep may have lost its start)")
     parser.add_argument("--after", type=float, default=None, help="file time (s) of an event, e.g. a stall's end")
     parser.add_argument("--min-after", type=int, default=1, help="pairs needed after --after")
@@ -195,12 +195,18 @@ def main():
         print(f"{label}  that cycle's pictures (time, luma, frame number, start it says - median): " + ", ".join(
             f"{t:.3f} {lumas[t]:.0f} #{k} {(s - middle) * 1000:+.1f}" for s, t, k in sorted(worst, key=lambda x: x[1])))
         failed = True
+    judged = []
     for flash, offset, how in pairs:
-        skipped = args.skip is not None and args.skip[0] <= flash <= args.skip[1]
+        skipped = any(lo <= flash <= hi for lo, hi in args.skip)
         inside = args.earliest <= offset <= args.latest
         failed |= not inside and not skipped
         verdict = " (in the stall: not judged)" if skipped else "" if inside else "  OUTSIDE the limits"
         print(f"{label}pair at {flash:7.3f} s: {offset:+6.1f} ms ({how}){verdict}")
+        if not skipped:
+            judged.append((flash, offset, how))
+    if judged != pairs:
+        print(f"{label}{len(pairs) - len(judged)} pairs in stalls not judged; the counts below are of the {len(judged)} judged")
+    pairs = judged
     if pairs:
         offs = [o for _, o, _ in pairs]
         print(f"{label}pairs {len(pairs)}: min {min(offs):+.1f} ms, max {max(offs):+.1f} ms, first {offs[0]:+.1f} ms, "

@@ -25,7 +25,9 @@
 //     typically 0.2-5 ms under qemu) no longer matters to the measurement and is only reported.
 //   * One line per event: "rig: event K: beep plays at B (placed N frames ahead of the play head,
 //     position P; card clock X ppm over 5 events); flash stamped B, queued L ms later". X is the
-//     card's clock against CLOCK_MONOTONIC over the last ~10 s (+-400 ppm: the 4 ms ticks).
+//     card's clock against CLOCK_MONOTONIC over the last ~10 s (+-400 ppm: the 4 ms ticks), "nan"
+//     across an underrun or a hold-up. "rig: held up N ms, from A to B" when the guest stopped the
+//     rig for longer than the frames it keeps ahead (see the main loop).
 // Precision: snd-aloop moves its positions on jiffies ticks (HZ=250 in Debian's kernel: 4 ms), and
 // a status timestamp is when the position was last seen to move, 0-4 ms after the tick; the
 // recorder's capture stamps carry the same 0-4 ms ambiguity, so a perfect recorder's pairs lie
@@ -35,7 +37,8 @@
 // the card 0.3% slow, 99700 0.3% fast), the rig follows the card (its mapping is taken afresh
 // before every write, <100 ms ahead: 0.3% moves a beep by <0.3 ms), and the recorder must too.
 // Underruns: if the rig is starved past its buffer it counts an underrun and restarts the stream;
-// an event whose beep was written before it is reported "LOST" and gets no flash.
+// an event whose beep was written before it is reported "LOST" and gets no flash ("after a
+// hold-up" when the guest had just held it up).
 //
 // Build: cc -O2 -o av-rig av-rig.c -lasound -lm
 // Usage: av-rig [-v /dev/video10] [-a hw:Loopback,0,0] [-r FPS] [-e EVERY_S] [-t SECONDS] [-g]
@@ -122,6 +125,7 @@ struct event {
     int64_t play_ns; // when that sample plays
     int64_t ts, head; // the play head's position and time when it was placed
     long xruns;      // underruns before it was placed
+    long holdups;    // hold-ups (see the loop) before it was placed
     double ppm;      // the card's clock rate against CLOCK_MONOTONIC, in ppm
     long ahead;      // frames between the play head and the beep when it was placed
     int shown;       // flash written (or reported lost)
@@ -276,10 +280,28 @@ int main(int argc, char **argv) {
     int64_t end = seconds > 0 ? start + (int64_t)(seconds * 1e9) : INT64_MAX;
     int next_event = 0;
 
+    // The rig's turns are at most half a period (5 ms) apart. A turn that comes as late as the
+    // frames kept ahead last (fill: 80 ms) means the rig was held up past them, and under emulation
+    // that is the whole guest (the rig is SCHED_FIFO): the card has run out of fresh frames.
+    // snd-aloop's timer then moves its positions by the whole stall at once and copies what the
+    // playback ring holds to the capture side, stale frames included (a beep heard again, or cut),
+    // and past the 100 ms buffer without an underrun being seen (its pointer is taken modulo the
+    // buffer, so the play head the rig computes loses whole buffers). What a recorder made of
+    // the sound captured then says nothing about the recorder: each hold-up is logged,
+    // "rig: held up N ms, from A to B", for the tests to leave its pairs unjudged; the card's
+    // clock is not measured across one; an underrun after one is said to be its.
+    int64_t last_turn = 0, last_holdup = 0, stall_ns = (int64_t)fill * 1000000000LL / RATE;
+    long holdups = 0, lost_to_holdups = 0;
     while (!stopping && now_ns() < end) {
         // 1. Picture first (an event's first frame is due at its beep's play time, to the
         //    microsecond): at most one frame per turn.
         int64_t now = now_ns();
+        if (last_turn && now - last_turn >= stall_ns) {
+            holdups++;
+            last_holdup = now;
+            printf("rig: held up %.1f ms, from %.6f to %.6f\n", (now - last_turn) / 1e6, last_turn / 1e9, now / 1e9);
+        }
+        last_turn = now;
         int64_t k = frame_index >= 0 ? frame_index / frames_per_event : -1;
         int phase = frame_index >= 0 ? (int)(frame_index % frames_per_event) : -1;
         struct event *e = (k >= 0 && k < MAX_EVENTS) ? &events[k] : NULL;
@@ -315,13 +337,15 @@ int main(int argc, char **argv) {
         snd_pcm_state_t state = snd_pcm_status_get_state(status);
         if (state == SND_PCM_STATE_XRUN) {
             xruns++;
-            printf("rig: underrun %ld at %.6f\n", xruns, now_ns() / 1e9);
+            int held = last_holdup && now_ns() - last_holdup < 500000000LL;
+            printf("rig: underrun %ld at %.6f%s\n", xruns, now_ns() / 1e9, held ? " (after a hold-up)" : "");
             snd_pcm_prepare(pcm);
             // What was written and not played is gone: the events placed there are lost.
             for (int j = next_event; j < MAX_EVENTS && events[j].placed; j++)
                 if (!events[j].shown) {
                     events[j].shown = 1; lost++;
-                    printf("rig: event %d: LOST (an underrun before its beep played)\n", j);
+                    if (held) lost_to_holdups++;
+                    printf("rig: event %d: LOST (an underrun before its beep played%s)\n", j, held ? ", after a hold-up" : "");
                 }
             written = 0;  // positions restart with the stream
             continue;
@@ -354,9 +378,9 @@ int main(int argc, char **argv) {
                     ev->play_ns = ts_ns + (pos - head) * 1000000000LL / RATE;
                     // The card's clock against CLOCK_MONOTONIC over the last 5 events (~10 s: the 4 ms
                     // ticks make it +-400 ppm), as snd-aloop's Rate Shift sets it.
-                    ev->ts = ts_ns; ev->head = head; ev->xruns = xruns;
+                    ev->ts = ts_ns; ev->head = head; ev->xruns = xruns; ev->holdups = holdups;
                     struct event *ref = j >= 5 ? &events[j - 5] : NULL;
-                    ev->ppm = (ref && ref->placed && ref->xruns == xruns)
+                    ev->ppm = (ref && ref->placed && ref->xruns == xruns && ref->holdups == holdups)
                         ? ((double)(head - ref->head) * 1e9 / RATE / (double)(ts_ns - ref->ts) - 1) * 1e6 : NAN;
                 }
                 for (int64_t p = ev->pos > written ? ev->pos : written; p < ev->pos + BEEP_FRAMES && p < written + want; p++)
@@ -380,8 +404,8 @@ int main(int argc, char **argv) {
         if (!(e && phase == 0 && !e->placed && !e->shown) && due < next) next = due;
         sleep_until(next);
     }
-    printf("rig: stopped at %.6f: %ld events shown, %ld lost, %ld underruns, flashes queued at most %.2f ms after their stamp\n",
-           now_ns() / 1e9, shown, lost, xruns, max_late_ms);
+    printf("rig: stopped at %.6f: %ld events shown, %ld lost (%ld after hold-ups), %ld underruns, %ld hold-ups, flashes queued at most "
+           "%.2f ms after their stamp\n", now_ns() / 1e9, shown, lost, lost_to_holdups, xruns, holdups, max_late_ms);
     snd_pcm_drop(pcm);
     snd_pcm_close(pcm);
     close(vfd);
