@@ -334,7 +334,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: ws) }
         let running = try Tools.start("recorder", ["shoot", "--workspace", ws, "--device", "testsrc", "--seconds", "60",
                                                    "--size", "320x240", "--fps", "15"])
-        Thread.sleep(forTimeInterval: 2.5)
+        // Past shoot.min_seconds (1 s) by the file, not by the clock: start-up alone can take
+        // seconds on a busy machine, and a take under the minimum is discarded (exit 130).
+        Self.waitForDraft(ws, frames: 23)
         kill(running.process.processIdentifier, SIGINT)
         let result = try Tools.finish(running)
         #expect(result.status == 0, "\(result.stderr)")
@@ -347,12 +349,26 @@ import Testing
     @Test func secondShootInTheSameWorkspaceIsTurnedAway() throws {
         let ws = try Tools.tempDirectory()
         defer { try? FileManager.default.removeItem(atPath: ws) }
-        let first = try Tools.start("recorder", ["shoot", "--workspace", ws, "--device", "testsrc", "--seconds", "4", "--size", "160x120"])
-        Thread.sleep(forTimeInterval: 1.5)
+        // The first records until it is stopped, and is seen recording (frames in its draft)
+        // before the second starts: a fixed wait would race its start-up on a busy machine.
+        let first = try Tools.start("recorder", ["shoot", "--workspace", ws, "--device", "testsrc", "--seconds", "600", "--size", "160x120"])
+        Self.waitForDraft(ws, frames: 30)
         let second = try Self.shoot(ws, ["--device", "testsrc", "--seconds", "1", "--size", "160x120"])
         #expect(second.status == 75)
         #expect(second.stderr.contains("another recorder is recording"))
+        kill(first.process.processIdentifier, SIGINT)
         #expect(try Tools.finish(first).status == 0)
+    }
+
+    /// Waits (up to 120 s) until the shot being recorded in `ws` has at least `frames` frames in
+    /// its draft's file (whole fragments: recorded, not just begun).
+    static func waitForDraft(_ ws: String, frames: Int) {
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline {
+            let draft = (try? FileManager.default.contentsOfDirectory(atPath: ws))?.first { $0.hasPrefix(".incoming-") }
+            if let draft, let probe = try? Probe("\(ws)/\(draft)/recording.mp4"), probe.frames >= frames { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
     }
 
     @Test func badInputsGetClearErrorsAndSysexitsAndKeepThePreviousShot() throws {
