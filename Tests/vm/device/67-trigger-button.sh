@@ -20,7 +20,8 @@ button() {  # one command to the virtual button; returns once it is done
 spied_press() {
   rm -f "$T/spy.ready"
   python3 "$BTN" spy "$NODE" 4 "$T/spy.ready" > "$T/spy.out" & local spy=$!
-  for _ in $(seq 1 100); do [ -e "$T/spy.ready" ] && break; sleep 0.1; done
+  # (up to 60 s: a spy not yet reading when the press comes would see nothing whatever the grab)
+  for _ in $(seq 1 600); do [ -e "$T/spy.ready" ] && break; kill -0 $spy 2>/dev/null || break; sleep 0.1; done
   button press; wait $spy
 }
 kwait() { python3 "$BTN" wait "$KBASE" "$1" "${2:-60}"; }
