@@ -33,12 +33,14 @@ FRAMES=$T/frames.log
 shoot() { RECORDER_FRAME_LOG=$FRAMES "$REC" shoot --workspace "$WS" "$@"; }
 # "<recorded> <seqgaps> <repeats>" from the frame log.
 seqstats() { python3 "$HERE/device/shots.py" seqstats "$FRAMES"; }
-# Waits (up to 60 s) until a background shot is really recording, then $1 seconds: under emulation
-# start-up takes seconds, and a signal sent before the handler exists is lost. Recording means a
-# fragment of frames ("moof") in its file; the file's header alone is written before any frame.
+# Waits (up to 60 s) until a background shot is really recording (its fragmented file has data),
+# then $1 seconds: under emulation start-up takes seconds, and a signal sent before the handler
+# exists is lost. (Not until its first fragment of frames: under load the encoder writes that
+# seconds late, and the overrun section's stall then came 13 s into a 20 s shot, too late for the
+# three pairs after it that it needs; ci29.)
 wait_recording() {
   for _ in $(seq 1 300); do
-    ls "$WS"/.incoming-*/recording.mp4 >/dev/null 2>&1 && grep -qa moof "$(ls "$WS"/.incoming-*/recording.mp4 | head -1)" && break
+    ls "$WS"/.incoming-*/recording.mp4 >/dev/null 2>&1 && [ -s "$(ls "$WS"/.incoming-*/recording.mp4 | head -1)" ] && break
     sleep 0.2
   done
   sleep "$1"
