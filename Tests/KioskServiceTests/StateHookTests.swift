@@ -40,7 +40,11 @@ import Testing
         // and it stays under way until the test opens the gate, however slow the machine.
         let gate = dir + "/gate"
         let (path, out) = try Self.script(dir, delay: 0, gate: gate)
-        let hook = StateHook(path: path, timeoutSeconds: 120, log: { _ in })
+        // No timeout in reach (an hour): in ci30 this test's task resumed more than 120 s late, the
+        // old timeout stopped the first run meanwhile, and "recording" then ran as a new one.
+        // Stopping a slow hook is aSlowHookIsStoppedAndSaidSo's.
+        let said = Mutex<[String]>([])
+        let hook = StateHook(path: path, timeoutSeconds: 3600, log: { line in said.withLock { $0.append(line) } })
         let started = Date()
         hook.call("countdown")
         // The caller (the camera's observer) never waits for the script (which waits for the gate).
@@ -54,7 +58,7 @@ import Testing
         #expect(try await Self.eventually(30) { Self.lines(out).count == 2 }, "\(Self.lines(out))")
         // (and nothing after it)
         try await Task.sleep(for: .milliseconds(1000))
-        #expect(Self.lines(out) == ["countdown", "idle"])
+        #expect(Self.lines(out) == ["countdown", "idle"], "the hook said: \(said.withLock { $0 })")
     }
 
     @Test func aSlowHookIsStoppedAndSaidSo() async throws {
