@@ -326,22 +326,12 @@ final class ShotJob {
         }
     }
 
-    /// Remuxes to faststart; when that fails for any reason but a full disk, keeps the crash-safe
-    /// fragmented recording (it plays) rather than leave it for the next start to delete.
+    /// Remuxes to faststart; when that fails for any reason, keeps the crash-safe fragmented
+    /// recording (it plays) rather than leave it for the next start to delete.
     private func keepRemuxedOrFragmented(_ draft: ShotDraft, endSeconds: Double) throws(RecorderError) {
-        let failure: MediaError
-        do {
-            try MP4Remuxer.faststart(from: draft.recordingPath, to: draft.videoPath, endSeconds: endSeconds)
-            unlink(draft.recordingPath)
-            return
-        } catch {
-            failure = error
+        if let failure = try draft.remuxRecording(endSeconds: endSeconds) {
+            notes.append("kept the crash-safe fragmented recording: the faststart remux failed (\(failure))")
         }
-        // Any failure, a full disk included: the half-written copy goes (freeing its room) and the
-        // complete fragmented recording, which needs no more room, is kept.
-        unlink(draft.videoPath)
-        try DurableFile.rename(draft.recordingPath, to: draft.videoPath)
-        notes.append("kept the crash-safe fragmented recording: the faststart remux failed (\(failure))")
     }
 
     /// Refuses to start a shot that cannot fit: the recording and its faststart copy both need room.

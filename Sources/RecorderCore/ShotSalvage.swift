@@ -78,14 +78,8 @@ package enum ShotSalvage {
                     return
                 }
                 unlink(draft.videoPath)
-                do {
-                    try MP4Remuxer.faststart(from: draft.recordingPath, to: draft.videoPath)
-                    unlink(draft.recordingPath)
-                } catch {
-                    // The fragmented file plays as it is.
-                    unlink(draft.videoPath)
-                    try DurableFile.rename(draft.recordingPath, to: draft.videoPath)
-                }
+                // (a failed remux keeps the fragmented file, which plays as it is)
+                _ = try draft.remuxRecording()
             }
             let final = try MediaProbe.inspect(draft.videoPath)
             let seconds = Double(id.prefix(10)).map { Date(timeIntervalSince1970: $0) } ?? Date()
