@@ -298,15 +298,19 @@ package final class AlsaCaptureSource: AudioSource, @unchecked Sendable {
                 if recover(statusCode, operation: "snd_pcm_status", lastEnd: lastEnd) { continue }
                 return
             }
-            let now = Self.now()
-            var available = min(Int64(snd_pcm_status_get_avail(status)), due)
-            // The null PCM stamps the moment it was asked, which says nothing about its frames.
-            var stamp = pacedByClock ? 0 : calsa_status_htstamp_us(status)
+            // A stamp from the driver, else the clock's at the read (estimated). Not for the null
+            // PCM: it stamps the moment it was asked, which says nothing about its frames; they are
+            // timed by the count below, and its state says estimated from the start.
+            var stamp: Int64 = 0
             var estimated = false
-            if stamp == 0 {
-                stamp = now
-                estimated = true
+            if !pacedByClock {
+                stamp = calsa_status_htstamp_us(status)
+                if stamp == 0 {
+                    stamp = Self.now()
+                    estimated = true
+                }
             }
+            var available = min(Int64(snd_pcm_status_get_avail(status)), due)
             available = min(available, Int64(bufferFrames))
             guard available > 0 else {
                 // Ready with nothing to read: a plugin that wakes early would otherwise spin a core.

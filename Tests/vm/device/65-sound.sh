@@ -106,10 +106,10 @@ section "sound in sync with a slow or fast sound card (0.3%, 45 s)"
 if [ -n "$RIG_PID" ]; then
   for shift in 100300 99700; do
     [ $shift = 100300 ] && card="slow card" || card="fast card"
-    shifted_at=$(wc -l < "$T/rig.log"); RIG_FROM=$shifted_at
+    RIG_FROM=$(wc -l < "$T/rig.log")
     rate_shift $shift; sleep 1
     shoot --device "$LOOP" --audio "$MIC" --seconds 45 --fps 15 --json > "$T/sb.json" 2> "$T/sb.err"; rc=$?
-    measured=$(rig_ppm_since "$shifted_at")
+    measured=$(rig_ppm_since "$RIG_FROM")
     rate_shift 100000
     check "$card: shot exits 0 ($rc: $(tail -c 300 "$T/sb.err"))" [ $rc -eq 0 ]
     if [ $shift = 100300 ]; then want="-3600 -2400"; else want="2400 3600"; fi
