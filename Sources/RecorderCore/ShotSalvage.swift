@@ -43,6 +43,12 @@ package enum ShotSalvage {
             return hasVideo ? draft : nil
         }
         var outcome = Outcome()
+        // First a commit or a deletion a stop cut short, so the drafts are weighed against the
+        // current shot as it was meant to be.
+        let completed = workspace.completeInterrupted(besideCurrent: besideCurrent)
+        outcome.notes += completed.notes
+        if let kept = completed.kept { outcome.kept.append(kept) }
+        if !besideCurrent, !completed.notes.isEmpty { outcome.shot = workspace.currentShot() }
         for draft in drafts.sorted(by: { $0.id > $1.id }) {
             recover(draft, in: workspace, besideCurrent: besideCurrent, into: &outcome)
         }

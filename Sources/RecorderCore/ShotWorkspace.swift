@@ -89,13 +89,67 @@ package struct ShotWorkspace: Sendable {
         shot.videoPath = "\(finalDir)/\(ShotDraft.videoName)"
         try finish(draft, shot: shot, into: finalDir)
         let previous = currentShotID()
-        let tempLink = "\(root)/.current-\(draft.id)"
-        try DurableFile.call("link", tempLink) { symlink("shots/\(draft.id)", tempLink) }
-        try DurableFile.rename(tempLink, to: currentLink)
+        // A power cut here leaves the shot in shots/ with no link to it: `completeInterrupted`
+        // links it at the next start (cleaning would otherwise take it for a replaced shot).
+        try makeCurrent(draft.id)
         if let previous, previous != draft.id {
             try? FileManager.default.removeItem(atPath: "\(shotsDirectory)/\(previous)")
         }
         return shot
+    }
+
+    /// Points `current` at `shots/<id>`, atomically and durably.
+    private func makeCurrent(_ id: String) throws(RecorderError) {
+        let tempLink = "\(root)/.current-\(id)"
+        unlink(tempLink)
+        try DurableFile.call("link", tempLink) { symlink("shots/\(id)", tempLink) }
+        try DurableFile.rename(tempLink, to: currentLink)
+    }
+
+    /// In a shot's folder: the shot is being deleted. Written (durably) before the `current` link
+    /// goes, so a folder a power cut left behind is known as deleted, never made current again.
+    static let discardedMarker = ".discarded"
+
+    /// Puts right what a power cut or crash left between the steps of a commit or a deletion; call
+    /// with the lock held, before `cleanStale` (which would remove a shot no link points to).
+    /// - A current shot marked as being deleted: the deletion is finished.
+    /// - A whole shot in `shots/` newer than the current one (or with none), not being deleted:
+    ///   its commit stopped before the link. It becomes current, or with `besideCurrent` (a shoot
+    ///   that will replace the current shot) it is kept beside it, as a recovered recording is.
+    /// Returns what it did, in words, and the id of a shot it kept beside the current one.
+    func completeInterrupted(besideCurrent: Bool) -> (notes: [String], kept: String?) {
+        var notes: [String] = []
+        if let id = currentShotID(), access("\(shotsDirectory)/\(id)/\(Self.discardedMarker)", F_OK) == 0 {
+            do {
+                try discardCurrent(id: id)
+                notes.append("finished deleting shot \(id), which a stop (a crash or a power cut) had interrupted")
+            } catch {
+                notes.append("could not finish deleting shot \(id), which a stop had interrupted: \(error.message)")
+            }
+        }
+        let current = currentShotID()
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: shotsDirectory)) ?? []).filter { name in
+            !name.hasPrefix(".") && name != current && name > (current ?? "")
+                && access("\(shotsDirectory)/\(name)/\(Self.discardedMarker)", F_OK) != 0
+        }
+        guard let id = names.max(), var shot = readShot("\(shotsDirectory)/\(id)") else { return (notes, nil) }
+        do throws(RecorderError) {
+            if besideCurrent {
+                try DurableFile.makeDirectory(keptDirectory)
+                shot.videoPath = "\(keptDirectory)/\(id)/\(ShotDraft.videoName)"
+                let data: Data
+                do { data = try shot.jsonData() } catch { throw RecorderError("cannot encode shot.json: \(error)", kind: .internalFailure) }
+                try DurableFile.write(data, to: "\(shotsDirectory)/\(id)/shot.json")
+                try DurableFile.rename("\(shotsDirectory)/\(id)", to: "\(keptDirectory)/\(id)")
+                notes.append("shot \(id) was finished when a stop (a crash or a power cut) came, before it became the current shot: it is kept beside the current shot; post it with `recorder post --shot \(id)`")
+                return (notes, id)
+            }
+            try makeCurrent(id)
+            notes.append("shot \(id) was finished when a stop (a crash or a power cut) came, before it became the current shot: it is the current shot now")
+        } catch {
+            notes.append("could not keep shot \(id), finished when a stop came: \(error.message) It stays in \(shotsDirectory)/\(id).")
+        }
+        return (notes, nil)
     }
 
     /// Deletes the current shot when it is `id` (a guest's "Delete" at the booth): the `current`
@@ -105,8 +159,12 @@ package struct ShotWorkspace: Sendable {
         guard currentShotID() == id else {
             throw RecorderError("shot \(id) is not the current shot any more; nothing was deleted.", kind: .notFound)
         }
+        // Marked first: a folder a power cut leaves without its link is then known as deleted.
+        let folder = "\(shotsDirectory)/\(id)"
+        if access(folder, F_OK) == 0 { try DurableFile.write(Data(), to: "\(folder)/\(Self.discardedMarker)") }
         try DurableFile.call("unlink", currentLink) { unlink(currentLink) }
-        try? FileManager.default.removeItem(atPath: "\(shotsDirectory)/\(id)")
+        try DurableFile.syncDirectory(of: currentLink)
+        try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// Deletes kept shot `id` (retention). Call only while holding the lock.
