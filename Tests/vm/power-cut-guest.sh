@@ -8,7 +8,8 @@
 # recording is recovered, the outbox flushed and the store checked. `cycle` then shoots and posts
 # in a loop and creates /tmp/vm/armed: the host cuts the power a random time after that. PHASE says
 # when it is created: as the loop starts (anywhere), as the first recording has data on the disk
-# (recording: its shots last 8 s), or as the first post starts (post).
+# (recording: its shots last 8 s), as the first post starts (post), or as a shot's remuxed copy
+# appears in its draft (finishing: a shot is being finished).
 # Lines: PASS:/FAIL: checks, "progress UPTIME DIR BYTES" (the recording's size, 4 times a second),
 # "step UPTIME WHAT", and at the end (final) "power-cut guest: N passed, M failed".
 set -u
@@ -75,6 +76,15 @@ if [ -f "$D/started" ]; then
       bad "the interrupted recording was recovered: $(head -c 400 "$D/recover.err")"
     fi
   fi
+  # A shot finished but not yet current at the cut is kept beside the current one, whole.
+  for id in $(sed -n 's/^unlinked //p' /tmp/last-check); do
+    frames=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of default=nw=1:nk=1 "$WS/kept/$id/video.mp4" 2>/dev/null)
+    if [ "${frames:-0}" -gt 0 ] && grep -q "shot $id was finished when a stop" "$D/recover.err"; then
+      ok "shot $id, finished but not yet current at the cut, is kept beside the current shot ($frames frames)"
+    else
+      bad "shot $id, finished but not yet current at the cut, is kept beside the current shot: ${frames:-no} frames in $WS/kept/$id; the next shot said: $(head -c 300 "$D/recover.err")"
+    fi
+  done
   listed=$("$REC" outbox list --outbox "$OB" "${store[@]}" --json 2> "$D/list.err"); rc=$?
   if [ $rc = 0 ]; then ok "outbox list reads the queue after the cut"; else bad "outbox list after the cut ($rc): $(head -c 400 "$D/list.err")"; fi
   if "$REC" outbox flush --outbox "$OB" "${store[@]}" > "$D/flush.out" 2> "$D/flush.err"; then
@@ -122,6 +132,29 @@ echo "== boot $boot: shooting and posting until the power is cut"
   done
 ) &
 [ "$phase" = anywhere ] && touch /tmp/vm/armed
+if [ "$phase" = finishing ]; then
+  # The remux and the commit of a short shot take about 0.2 s under emulation, less than the
+  # host needs to see the signal and kill qemu. So once the copy appears (looked for every 5 ms),
+  # recorder is stopped (SIGSTOP) a random 0-200 ms later, where it is, and the host cuts while it
+  # stands there: the cut lands anywhere in the finishing, as if at that instant. Only the process
+  # waits; the kernel goes on writing back and committing its journal as it would.
+  ( python3 - "$WS" <<'PY'
+import glob, os, random, signal, sys, time
+while not glob.glob(sys.argv[1] + "/.incoming-*/video.mp4"):
+    time.sleep(0.005)
+wait = random.uniform(0, 0.2)
+time.sleep(wait)
+for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+    try:
+        argv = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+    except OSError:
+        continue
+    if len(argv) > 1 and argv[0].endswith(b"/recorder") and argv[1] == b"shoot":
+        os.kill(int(pid), signal.SIGSTOP)
+        print(f"finishing: recorder stopped {wait * 1000:.0f} ms after the copy appeared", flush=True)
+PY
+    echo "step $(uptime_s) finishing"; touch /tmp/vm/armed ) &
+fi
 n=0
 while :; do
   n=$((n + 1))

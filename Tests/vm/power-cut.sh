@@ -9,7 +9,7 @@
 # CUTS per store (default $POWER_CUTS, else 3); SEED (default $POWER_CUT_SEED, else random) picks
 # the cut moments and is printed first: the same seed replays the same moments (the guest's own
 # timing under emulation varies, so a replay lands near the same step, not on the same instruction).
-# POWER_CUT_PHASE=recording (or post, anywhere) puts every cut in that phase.
+# POWER_CUT_PHASE=recording (or post, finishing, anywhere) puts every cut in that phase.
 # Ends with "power cut: N cuts, ..., lost 0" and exits 1 on any failed check.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,13 +55,17 @@ for backend in "${backends[@]}"; do
   for boot in $(seq 1 $((cuts + 1))); do
     if [ "$boot" -le "$cuts" ]; then mode=cycle; else mode=final; fi
     # Where the cut falls: anywhere in the loop (0-12 s into it), in a recording (2.5-6 s after
-    # its first fragment reached the file), or in a post (0-3 s after it began).
-    phases=(anywhere recording post)
-    phase=${phases[RANDOM % 3]}; phase=${POWER_CUT_PHASE:-$phase}
+    # its first fragment reached the file), in a post (0-3 s after it began), or as a shot is
+    # finished (recorder stopped 0-200 ms after its remuxed copy appeared, then the power cut:
+    # the copy, its sync, the recording's removal and the commit; a cut there once left neither
+    # copy nor recording, and once a finished shot no link pointed to).
+    phases=(anywhere recording post finishing)
+    phase=${phases[RANDOM % 4]}; phase=${POWER_CUT_PHASE:-$phase}
     case $phase in
       anywhere) delay=$((RANDOM % 12)).$((RANDOM % 10)) where="the loop" ;;
       recording) delay=$((2 + (5 + RANDOM % 35) / 10)).$((RANDOM % 10)) where="a recording" ;;
       post) delay=$((RANDOM % 3)).$((RANDOM % 10)) where="a post" ;;
+      finishing) delay=0.0$((RANDOM % 10)) where="the finishing of a shot" ;;
     esac
     echo "== power cut, $backend store, boot $boot of $((cuts + 1))$([ $mode = cycle ] && echo ": the power goes $delay s into $where")"
     cut=(); [ $mode = final ] || cut=("VM_CUT_AFTER=$delay")
@@ -87,17 +91,22 @@ for backend in "${backends[@]}"; do
     fi
     # What must be on the disk of the recording under way at the cut: its size 2.5 s before the
     # last progress line (a fragment a second, each fsynced as the next begins, plus the time an
-    # fsync takes under emulation), unless the shot had finished recording by then.
+    # fsync takes under emulation), unless the shot had finished recording by then; all of its last
+    # size when the cut came as it was being finished (its last fragment synced by then).
     expect=()
     read -r -a expect < <(python3 - "$out/boot.log" <<'PY'
 import sys
 lines = [l.split() for l in open(sys.argv[1], errors="replace")]
 progress = [(float(l[1]), l[2], int(l[3])) for l in lines if len(l) == 4 and l[0] == "progress"]
 steps = [l for l in lines if len(l) == 4 and l[0] == "step"]
+finishing = any(l[:3] == ["finishing:", "recorder", "stopped"] for l in lines)
 if progress and steps and steps[-1][2] == "shoot" and float(steps[-1][1]) <= progress[-1][0]:
-    last_time, name, _ = progress[-1]
+    last_time, name, last_size = progress[-1]
     earlier = [size for time, n, size in progress if n == name and time <= last_time - 2.5]
-    if earlier:
+    if finishing:
+        # Stopped as it was being finished: every fragment had been synced, so all of it.
+        print(name, last_size)
+    elif earlier:
         print(name, earlier[-1])
 PY
     ) || true

@@ -88,6 +88,22 @@ def after_cut(ws, outbox, expect_dir=None, expect_bytes=0):
             check(f"the current shot was posted and its post is {where or 'nowhere'} ({post})", where is not None,
                   "no video.mp4 and no post queued or sent for it")
 
+    # A shot whose commit the cut stopped after its folder reached shots/ and before the current
+    # link moved to it: newer than the current shot, not being deleted. It must be whole; the next
+    # shot (recorder shoot) keeps it beside the current one (the guest checks kept/ID then).
+    shots = os.path.join(ws, "shots")
+    current_id = os.path.basename(target) if target else ""
+    for name in sorted(os.listdir(shots) if os.path.isdir(shots) else []):
+        folder = os.path.join(shots, name)
+        if name.startswith(".") or name == current_id or name < current_id or os.path.exists(os.path.join(folder, ".discarded")):
+            continue
+        shot, error = read_json(os.path.join(folder, "shot.json"))
+        frames, complaints = frames_and_errors(os.path.join(folder, "video.mp4"))
+        want = shot.get("frames") if shot else None
+        check(f"shot {name}, finished but not yet current at the cut, is whole: {frames} frames, shot.json says {want}",
+              shot is not None and frames == want and not complaints, (error or "") + complaints[:300])
+        print(f"unlinked {name}")
+
     # Every queued post is whole: a post is in the queue completely or not at all.
     for name in queued:
         item = os.path.join(queue, name)
@@ -114,9 +130,20 @@ def after_cut(ws, outbox, expect_dir=None, expect_bytes=0):
         check(f"the recording under way at the cut had finished: it is shot {expect_dir}", True)
     elif expect_dir:
         path = os.path.join(ws, f".incoming-{expect_dir}", "recording.mp4")
-        size = os.path.getsize(path) if os.path.exists(path) else 0
-        check(f"the interrupted recording kept what was flushed: {size} bytes on disk, at least {expect_bytes} expected",
-              size >= expect_bytes, f"{path}")
+        video = os.path.join(ws, f".incoming-{expect_dir}", "video.mp4")
+        if not os.path.exists(path) and os.path.exists(video):
+            # Cut as the shot was being finished: the recording is removed only once its remuxed
+            # copy is synced, so the copy must be whole (it holds every fragment, which it
+            # reorders: its size is near the recording's, not equal), and decode.
+            size = os.path.getsize(video)
+            frames, errors = frames_and_errors(video)
+            check(f"the shot being finished at the cut kept its remuxed copy: {size} bytes, {frames} frames, "
+                  f"at least {int(expect_bytes * 0.9)} bytes expected", size >= expect_bytes * 0.9 and frames > 0 and not errors,
+                  f"{video} {errors[:300]}")
+        else:
+            size = os.path.getsize(path) if os.path.exists(path) else 0
+            check(f"the interrupted recording kept what was flushed: {size} bytes on disk, at least {expect_bytes} expected",
+                  size >= expect_bytes, f"{path}" + ("" if os.path.exists(path) else " is missing"))
 
 
 def s3(endpoint, bucket, path, output=None):
