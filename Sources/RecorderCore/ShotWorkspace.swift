@@ -134,12 +134,17 @@ package struct ShotWorkspace: Sendable {
         }
         guard let id = names.max(), var shot = readShot("\(shotsDirectory)/\(id)") else { return (notes, nil) }
         do throws(RecorderError) {
-            if besideCurrent {
-                try DurableFile.makeDirectory(keptDirectory)
-                shot.videoPath = "\(keptDirectory)/\(id)/\(ShotDraft.videoName)"
+            // shot.json names the video where it will be (a cut after this write and before the
+            // move leaves it naming kept/, which the next start writes again).
+            let folder = besideCurrent ? keptDirectory : shotsDirectory
+            if shot.videoPath != "\(folder)/\(id)/\(ShotDraft.videoName)" {
+                shot.videoPath = "\(folder)/\(id)/\(ShotDraft.videoName)"
                 let data: Data
                 do { data = try shot.jsonData() } catch { throw RecorderError("cannot encode shot.json: \(error)", kind: .internalFailure) }
                 try DurableFile.write(data, to: "\(shotsDirectory)/\(id)/shot.json")
+            }
+            if besideCurrent {
+                try DurableFile.makeDirectory(keptDirectory)
                 try DurableFile.rename("\(shotsDirectory)/\(id)", to: "\(keptDirectory)/\(id)")
                 notes.append("shot \(id) was finished when a stop (a crash or a power cut) came, before it became the current shot: it is kept beside the current shot; post it with `recorder post --shot \(id)`")
                 return (notes, id)

@@ -23,20 +23,32 @@ import Testing
         return (ws, a, b)
     }
 
+    /// Also when a second cut came as an earlier start was moving it to kept/ (its shot.json
+    /// already naming kept/): the video is where shot.json says, so it posts.
     @Test func aShotFinishedButNotLinkedBecomesCurrentForPost() throws {
-        let box = try PostSandbox()
-        defer { box.remove() }
-        let (ws, a, b) = try Self.cutBeforeTheLink(box)
-        let frames = try Probe("\(ws)/shots/\(b)/video.mp4").frames
-        let post = try box.recorder(["post", "--caption", "after the cut", "--dry-run"])
-        #expect(post.status == 0, "\(post.stderr)")
-        #expect(post.stderr.contains("shot \(b) was finished when a stop") && post.stderr.contains("it is the current shot now"), "\(post.stderr)")
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "\(ws)/current") == "shots/\(b)")
-        #expect(try Probe("\(ws)/current/video.mp4").frames == frames)
-        // The next shot replaces B as usual, and A (replaced before the cut) is cleaned away.
-        try box.shoot()
-        let left = try FileManager.default.contentsOfDirectory(atPath: "\(ws)/shots")
-        #expect(left.count == 1 && !left.contains(a) && !left.contains(b), "\(left)")
+        for halfMoved in [false, true] {
+            let box = try PostSandbox()
+            defer { box.remove() }
+            let (ws, a, b) = try Self.cutBeforeTheLink(box)
+            let frames = try Probe("\(ws)/shots/\(b)/video.mp4").frames
+            if halfMoved {
+                let path = "\(ws)/shots/\(b)/shot.json"
+                let text = try String(contentsOfFile: path, encoding: .utf8)
+                try text.replacingOccurrences(of: "/shots/\(b)/", with: "/kept/\(b)/").write(toFile: path, atomically: true, encoding: .utf8)
+            }
+            let post = try box.recorder(["post", "--caption", "after the cut"])
+            #expect(post.status == 0, "half moved \(halfMoved): \(post.stderr)")
+            #expect(post.stderr.contains("shot \(b) was finished when a stop") && post.stderr.contains("it is the current shot now"), "\(post.stderr)")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "\(ws)/current") == "shots/\(b)")
+            // What was posted is B, whole.
+            let videos = try FileManager.default.contentsOfDirectory(atPath: "\(box.localStore)/videos")
+            #expect(videos.count == 1, "\(videos)")
+            if let video = videos.first { #expect(try Probe("\(box.localStore)/videos/\(video)").frames == frames, "half moved \(halfMoved)") }
+            // The next shot replaces B as usual, and A (replaced before the cut) is cleaned away.
+            try box.shoot()
+            let left = try FileManager.default.contentsOfDirectory(atPath: "\(ws)/shots")
+            #expect(left.count == 1 && !left.contains(a) && !left.contains(b), "\(left)")
+        }
     }
 
     @Test func aShotFinishedButNotLinkedIsKeptBesideWhenTheNextShootStarts() throws {
