@@ -47,7 +47,8 @@ case $backend in
     check_store=(s3 "http://10.0.2.2:$port" clips) ;;
   *) echo "power-cut-guest: backend local or s3, not $backend"; exit 64 ;;
 esac
-shoot() { "$REC" shoot --workspace "$WS" --device testsrc --size 320x240 --fps 15 --quiet "$@" > /dev/null; }
+traced=()  # the loop's shots run under strace in the finishing phase's "link" step (below)
+shoot() { "${traced[@]}" "$REC" shoot --workspace "$WS" --device testsrc --size 320x240 --fps 15 --quiet "$@" > /dev/null; }
 post() { "$REC" post --workspace "$WS" --outbox "$OB" "${store[@]}" --attempts 1 --quiet "$@" > /dev/null; }
 
 if [ -f "$D/started" ]; then
@@ -134,24 +135,39 @@ echo "== boot $boot: shooting and posting until the power is cut"
 [ "$phase" = anywhere ] && touch /tmp/vm/armed
 if [ "$phase" = finishing ]; then
   # The remux and the commit of a short shot take about 0.2 s under emulation, less than the
-  # host needs to see the signal and kill qemu. So once the copy appears (looked for every 5 ms),
-  # recorder is stopped (SIGSTOP) a random 0-200 ms later, where it is, and the host cuts while it
-  # stands there: the cut lands anywhere in the finishing, as if at that instant. Only the process
-  # waits; the kernel goes on writing back and committing its journal as it would.
-  ( python3 - "$WS" <<'PY'
-import glob, os, random, signal, sys, time
-while not glob.glob(sys.argv[1] + "/.incoming-*/video.mp4"):
-    time.sleep(0.005)
-wait = random.uniform(0, 0.2)
-time.sleep(wait)
-for pid in (p for p in os.listdir("/proc") if p.isdigit()):
-    try:
-        argv = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
-    except OSError:
-        continue
-    if len(argv) > 1 and argv[0].endswith(b"/recorder") and argv[1] == b"shoot":
-        os.kill(int(pid), signal.SIGSTOP)
-        print(f"finishing: recorder stopped {wait * 1000:.0f} ms after the copy appeared", flush=True)
+  # host needs to see the signal and kill qemu. So recorder is stopped where it is at one of two
+  # steps of the finishing, chosen at random, and the host cuts while it stands there:
+  # - copy: as its remuxed copy appears (looked for every 2 ms; SIGSTOP);
+  # - link: as it is about to link the shot as current, its folder already in shots/ (strace
+  #   stops it at the symlink call itself: no polling could land between the two, and a cut
+  #   there once lost a finished shot).
+  # Only the process waits; the kernel goes on writing back and committing its journal.
+  steps=(copy link); step=${POWER_CUT_FINISH_STEP:-${steps[RANDOM % 2]}}
+  [ "$step" = link ] && traced=(strace -f -qq -o /dev/null --seccomp-bpf -e trace=symlink -e inject=symlink:signal=STOP)
+  ( python3 - "$WS" "$step" <<'PY'
+import glob, os, signal, sys, time
+ws, step = sys.argv[1], sys.argv[2]
+def shoots():
+    """(pid, whether every thread of it is stopped) of each recorder shoot: a whole process
+    stopped is the SIGSTOP, not one thread held a moment by strace (a new thread, say)."""
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            argv = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+            states = [open(f"/proc/{pid}/task/{t}/stat").read().rsplit(")", 1)[1].split()[0] for t in os.listdir(f"/proc/{pid}/task")]
+        except (OSError, IndexError):
+            continue
+        if len(argv) > 1 and argv[0].endswith(b"/recorder") and argv[1] == b"shoot":
+            yield int(pid), bool(states) and all(state in "tT" for state in states)
+while True:
+    if step == "copy" and glob.glob(ws + "/.incoming-*/video.mp4"):
+        for pid, _ in shoots():
+            os.kill(pid, signal.SIGSTOP)
+        print("finishing: recorder stopped as its remuxed copy appeared", flush=True)
+        break
+    if step == "link" and any(stopped for _, stopped in shoots()):
+        print("finishing: recorder stopped as it was about to link the shot as current", flush=True)
+        break
+    time.sleep(0.002)
 PY
     echo "step $(uptime_s) finishing"; touch /tmp/vm/armed ) &
 fi

@@ -9,7 +9,8 @@
 # CUTS per store (default $POWER_CUTS, else 3); SEED (default $POWER_CUT_SEED, else random) picks
 # the cut moments and is printed first: the same seed replays the same moments (the guest's own
 # timing under emulation varies, so a replay lands near the same step, not on the same instruction).
-# POWER_CUT_PHASE=recording (or post, finishing, anywhere) puts every cut in that phase.
+# POWER_CUT_PHASE=recording (or post, finishing, anywhere) puts every cut in that phase;
+# POWER_CUT_FINISH_STEP=copy or link, every finishing cut at that step.
 # Ends with "power cut: N cuts, ..., lost 0" and exits 1 on any failed check.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -56,9 +57,9 @@ for backend in "${backends[@]}"; do
     if [ "$boot" -le "$cuts" ]; then mode=cycle; else mode=final; fi
     # Where the cut falls: anywhere in the loop (0-12 s into it), in a recording (2.5-6 s after
     # its first fragment reached the file), in a post (0-3 s after it began), or as a shot is
-    # finished (recorder stopped 0-200 ms after its remuxed copy appeared, then the power cut:
-    # the copy, its sync, the recording's removal and the commit; a cut there once left neither
-    # copy nor recording, and once a finished shot no link pointed to).
+    # finished (recorder stopped as its remuxed copy appears or as it is about to link the shot
+    # as current, then the power cut; a cut there once left neither copy nor recording, and once
+    # a finished shot no link pointed to).
     phases=(anywhere recording post finishing)
     phase=${phases[RANDOM % 4]}; phase=${POWER_CUT_PHASE:-$phase}
     case $phase in
@@ -70,7 +71,7 @@ for backend in "${backends[@]}"; do
     echo "== power cut, $backend store, boot $boot of $((cuts + 1))$([ $mode = cycle ] && echo ": the power goes $delay s into $where")"
     cut=(); [ $mode = final ] || cut=("VM_CUT_AFTER=$delay")
     set +e
-    env VM_DISK="$out/disk.img" VM_NET=$net VM_TIMEOUT=900 "${cut[@]}" "$here/run-in-vm.sh" "bash Tests/vm/power-cut-guest.sh $mode $backend $boot $port $phase ${expect[*]}" > "$out/boot.log" 2>&1
+    env VM_DISK="$out/disk.img" VM_NET=$net VM_TIMEOUT=900 "${cut[@]}" "$here/run-in-vm.sh" "POWER_CUT_FINISH_STEP=${POWER_CUT_FINISH_STEP:-} bash Tests/vm/power-cut-guest.sh $mode $backend $boot $port $phase ${expect[*]}" > "$out/boot.log" 2>&1
     rc=$?
     set -e
     grep -v '^progress ' "$out/boot.log" | sed 's/^/  /'
