@@ -64,7 +64,13 @@ package struct ShotWorkspace: Sendable {
             removed.append(dir)
         }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: shotsDirectory)) ?? [] where name != keep {
+            // (a finished shot that could be neither linked nor moved aside waits for a person)
+            if access("\(shotsDirectory)/\(name)/\(ShotSalvage.unmovableMarker)", F_OK) == 0 { continue }
             removed.append(shotsDirectory + "/" + name)
+        }
+        // A commit's temporary link, left by a stop before its rename: only a name, said nowhere.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name.hasPrefix(".current-") {
+            unlink("\(root)/\(name)")
         }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: keptDirectory)) ?? [] where isPosted(kept: name) {
             removed.append(keptDirectory + "/" + name)
@@ -92,10 +98,18 @@ package struct ShotWorkspace: Sendable {
         // A power cut here leaves the shot in shots/ with no link to it: `completeInterrupted`
         // links it at the next start (cleaning would otherwise take it for a replaced shot).
         try makeCurrent(draft.id)
-        if let previous, previous != draft.id {
-            try? FileManager.default.removeItem(atPath: "\(shotsDirectory)/\(previous)")
-        }
+        if let previous, previous != draft.id { retire(previous) }
         return shot
+    }
+
+    /// Removes a replaced or deleted shot's folder, first taking it out of view (a dot-name, which
+    /// `completeInterrupted` never takes for a finished shot and `cleanStale` removes): a stop in
+    /// the middle of the removal then leaves nothing that looks like a shot to bring back.
+    private func retire(_ id: String) {
+        let folder = "\(shotsDirectory)/\(id)"
+        let hidden = "\(shotsDirectory)/.gone-\(id)"
+        try? FileManager.default.removeItem(atPath: hidden)
+        try? FileManager.default.removeItem(atPath: rename(folder, hidden) == 0 ? hidden : folder)
     }
 
     /// Points `current` at `shots/<id>`, atomically and durably.
@@ -132,7 +146,11 @@ package struct ShotWorkspace: Sendable {
             !name.hasPrefix(".") && name != current && name > (current ?? "")
                 && access("\(shotsDirectory)/\(name)/\(Self.discardedMarker)", F_OK) != 0
         }
-        guard let id = names.max(), var shot = readShot("\(shotsDirectory)/\(id)") else { return (notes, nil) }
+        guard let id = names.max() else { return (notes, nil) }
+        guard var shot = readShot("\(shotsDirectory)/\(id)") else {
+            notes.append(setAside(id, because: problem(readingShot: id) ?? "its shot.json cannot be read"))
+            return (notes, nil)
+        }
         do throws(RecorderError) {
             // shot.json names the video where it will be (a cut after this write and before the
             // move leaves it naming kept/, which the next start writes again).
@@ -150,11 +168,28 @@ package struct ShotWorkspace: Sendable {
                 return (notes, id)
             }
             try makeCurrent(id)
+            // The shot it replaces goes, as in a commit.
+            if let current { retire(current) }
             notes.append("shot \(id) was finished when a stop (a crash or a power cut) came, before it became the current shot: it is the current shot now")
         } catch {
-            notes.append("could not keep shot \(id), finished when a stop came: \(error.message) It stays in \(shotsDirectory)/\(id).")
+            notes.append(setAside(id, because: error.message))
         }
         return (notes, nil)
+    }
+
+    /// A finished shot that could be neither linked nor kept: moved to `.interrupted-<id>`, where
+    /// cleaning leaves it and the next start recovers its video as an interrupted recording; if
+    /// even that fails, marked so cleaning leaves it where it is. Never deleted. What happened, in words.
+    private func setAside(_ id: String, because reason: String) -> String {
+        let folder = "\(shotsDirectory)/\(id)"
+        let waiting = "\(root)/\(ShotSalvage.waitingPrefix)\(id)"
+        do throws(RecorderError) {
+            try DurableFile.rename(folder, to: waiting)
+            return "shot \(id) was finished when a stop (a crash or a power cut) came, and cannot be made current now (\(reason)); it is kept in \(waiting) and recovered at the next start once that is fixed."
+        } catch {
+            _ = FileManager.default.createFile(atPath: "\(folder)/\(ShotSalvage.unmovableMarker)", contents: nil)
+            return "shot \(id) was finished when a stop (a crash or a power cut) came, and can be neither made current (\(reason)) nor moved aside (\(error.message)); it stays in \(folder). Fix the cause; the next start tries again."
+        }
     }
 
     /// Deletes the current shot when it is `id` (a guest's "Delete" at the booth): the `current`
@@ -169,7 +204,12 @@ package struct ShotWorkspace: Sendable {
         if access(folder, F_OK) == 0 { try DurableFile.write(Data(), to: "\(folder)/\(Self.discardedMarker)") }
         try DurableFile.call("unlink", currentLink) { unlink(currentLink) }
         try DurableFile.syncDirectory(of: currentLink)
-        try? FileManager.default.removeItem(atPath: folder)
+        // Shots it replaced whose removal a stop undid go too: with no current shot left to be
+        // older than, they would look like a finished shot waiting for its link.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: shotsDirectory)) ?? [] where !name.hasPrefix(".") && name < id {
+            retire(name)
+        }
+        retire(id)
     }
 
     /// Deletes kept shot `id` (retention). Call only while holding the lock.

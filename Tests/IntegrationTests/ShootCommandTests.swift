@@ -315,7 +315,8 @@ import Testing
     /// video.mp4 and no recording). The order is read from the system calls themselves (strace),
     /// which is the order a power cut sees; the power-cut test in qemu cuts at random moments.
     @Test func theRemuxedCopyIsOnTheDiskBeforeTheRecordingGoes() throws {
-        let ws = try Tools.tempDirectory()
+        // Resolved: strace names a descriptor's file by its real path, and an unlink by the path given.
+        let ws = URL(fileURLWithPath: try Tools.tempDirectory()).resolvingSymlinksInPath().path
         defer { try? FileManager.default.removeItem(atPath: ws) }
         let log = ws + ".strace"
         defer { unlink(log) }

@@ -103,6 +103,85 @@ import SystemSupport
         #expect(FileManager.default.fileExists(atPath: kept.videoPath))
     }
 
+    /// Two shots A then B committed, then A put back beside B with `current` still on B: what a
+    /// stop leaves when A's removal (in B's commit) never reached the disk.
+    static func replacedShotLeftBeside(_ ws: ShotWorkspace) throws -> (a: Shot, b: Shot) {
+        try ws.prepare()
+        let draftA = try ws.beginShot()
+        let a = try ws.commit(draftA, shot: Self.fakeShot(draftA))
+        let saved = ws.root + "/saved"
+        try FileManager.default.copyItem(atPath: ws.root + "/shots/\(a.id)", toPath: saved)
+        let draftB = try ws.beginShot()
+        let b = try ws.commit(draftB, shot: Self.fakeShot(draftB))
+        try FileManager.default.moveItem(atPath: saved, toPath: ws.root + "/shots/\(a.id)")
+        return (a, b)
+    }
+
+    /// A guest's Delete of B, with a replaced A left beside it: nothing is brought back at the next
+    /// start (with no current shot, A was newer than nothing and looked like a finished shot).
+    @Test func aDeletionNeverBringsBackAShotItsCurrentOneReplaced() throws {
+        let ws = ShotWorkspace(root: Self.tempRoot())
+        defer { try? FileManager.default.removeItem(atPath: ws.root) }
+        let (a, b) = try Self.replacedShotLeftBeside(ws)
+        try ws.discardCurrent(id: b.id)
+        let done = ws.completeInterrupted(besideCurrent: false)
+        #expect(done.notes.isEmpty && done.kept == nil, "\(done.notes)")
+        #expect(ws.currentShotID() == nil)
+        let left = try FileManager.default.contentsOfDirectory(atPath: ws.root + "/shots")
+        #expect(left.isEmpty, "\(left) (A is \(a.id))")
+    }
+
+    /// A removal stopped halfway (some files gone, the folder not): the folder is out of view
+    /// first, so it is never taken for a finished shot, and cleaning removes it.
+    @Test func aRemovalStoppedHalfwayLeavesNothingToBringBack() throws {
+        let ws = ShotWorkspace(root: Self.tempRoot())
+        defer { try? FileManager.default.removeItem(atPath: ws.root) }
+        try ws.prepare()
+        let draft = try ws.beginShot()
+        let shot = try ws.commit(draft, shot: Self.fakeShot(draft))
+        // Deleted, then the removal of its folder cut short, as `retire` leaves it.
+        try ws.discardCurrent(id: shot.id)
+        try FileManager.default.createDirectory(atPath: ws.root + "/shots/.gone-\(shot.id)", withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: ws.root + "/shots/.gone-\(shot.id)/shot.json"))
+        #expect(ws.completeInterrupted(besideCurrent: false).notes.isEmpty)
+        #expect(ws.currentShotID() == nil)
+        _ = ws.cleanStale()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: ws.root + "/shots").isEmpty)
+    }
+
+    /// The link path of `completeInterrupted` replaces the current shot as a commit does: the shot it
+    /// replaced goes, so a later deletion cannot bring it back.
+    @Test func completingACommitRemovesTheShotItReplaces() throws {
+        let ws = ShotWorkspace(root: Self.tempRoot())
+        defer { try? FileManager.default.removeItem(atPath: ws.root) }
+        let (a, b) = try Self.replacedShotLeftBeside(ws)
+        // current back on A: B is a finished shot no link points to.
+        unlink(ws.root + "/current")
+        try FileManager.default.createSymbolicLink(atPath: ws.root + "/current", withDestinationPath: "shots/\(a.id)")
+        let done = ws.completeInterrupted(besideCurrent: false)
+        #expect(done.notes.count == 1 && done.notes[0].contains("it is the current shot now"), "\(done.notes)")
+        #expect(ws.currentShotID() == b.id)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: ws.root + "/shots") == [b.id])
+    }
+
+    /// A finished shot whose shot.json cannot be read is moved aside for the salvage, never cleaned
+    /// away; the commit's temporary link a stop left is removed.
+    @Test func anUnreadableFinishedShotIsSetAsideNotCleaned() throws {
+        let ws = ShotWorkspace(root: Self.tempRoot())
+        defer { try? FileManager.default.removeItem(atPath: ws.root) }
+        let (a, b) = try Self.replacedShotLeftBeside(ws)
+        unlink(ws.root + "/current")
+        try FileManager.default.createSymbolicLink(atPath: ws.root + "/current", withDestinationPath: "shots/\(a.id)")
+        try Data("{ damaged".utf8).write(to: URL(fileURLWithPath: ws.root + "/shots/\(b.id)/shot.json"))
+        try FileManager.default.createSymbolicLink(atPath: ws.root + "/.current-\(b.id)", withDestinationPath: "shots/\(b.id)")
+        let done = ws.completeInterrupted(besideCurrent: false)
+        #expect(done.notes.count == 1 && done.notes[0].contains(".interrupted-\(b.id)"), "\(done.notes)")
+        _ = ws.cleanStale()
+        #expect(FileManager.default.contents(atPath: ws.root + "/.interrupted-\(b.id)/video.mp4") == Data("video \(b.id)".utf8))
+        #expect(ws.currentShotID() == a.id)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: ws.root + "/.current-\(b.id)")) == nil)
+    }
+
     @Test func secondLockIsRefused() throws {
         let ws = ShotWorkspace(root: Self.tempRoot())
         defer { try? FileManager.default.removeItem(atPath: ws.root) }
