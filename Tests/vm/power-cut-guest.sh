@@ -158,13 +158,17 @@ def shoots():
             continue
         if len(argv) > 1 and argv[0].endswith(b"/recorder") and argv[1] == b"shoot":
             yield int(pid), bool(states) and all(state in "tT" for state in states)
+seen = set()  # the drafts of the shots recorded meanwhile
 while True:
+    seen.update(os.path.basename(d)[len(".incoming-"):] for d in glob.glob(ws + "/.incoming-*"))
     if step == "copy" and glob.glob(ws + "/.incoming-*/video.mp4"):
         for pid, _ in shoots():
             os.kill(pid, signal.SIGSTOP)
         print("finishing: recorder stopped as its remuxed copy appeared", flush=True)
         break
-    if step == "link" and any(stopped for _, stopped in shoots()):
+    # Stopped whole, with its folder in shots/: at the link (strace also holds a process a moment
+    # as it starts, before it has a draft).
+    if step == "link" and any(stopped for _, stopped in shoots()) and any(os.path.isdir(f"{ws}/shots/{i}") for i in seen):
         print("finishing: recorder stopped as it was about to link the shot as current", flush=True)
         break
     time.sleep(0.002)

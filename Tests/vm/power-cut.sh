@@ -52,7 +52,7 @@ for backend in "${backends[@]}"; do
   rm -f "$out/disk.img"
   truncate -s 512M "$out/disk.img"
   mkfs.ext4 -q -F "$out/disk.img"
-  expect=()
+  expect=() want_unlinked=
   for boot in $(seq 1 $((cuts + 1))); do
     if [ "$boot" -le "$cuts" ]; then mode=cycle; else mode=final; fi
     # Where the cut falls: anywhere in the loop (0-12 s into it), in a recording (2.5-6 s after
@@ -80,6 +80,13 @@ for backend in "${backends[@]}"; do
     failed=$((failed + $(grep -c '^FAIL:' "$out/boot.log" || true)))
     recovered=$((recovered + $(grep -c '^recovered ' "$out/boot.log" || true)))
     delivered=$((delivered + $(grep -c '^PASS: post .*, queued at the cut, reached the store' "$out/boot.log" || true)))
+    # A cut at the link step must have left what it aims at: a finished shot no link points to.
+    if [ -n "${want_unlinked:-}" ]; then
+      if grep -q '^unlinked ' "$out/boot.log"; then echo "  PASS: the cut at the link step left a finished shot no link pointed to"; passed=$((passed + 1))
+      else echo "  FAIL: the cut at the link step left no finished shot without its link (it aims at that state)"; failed=$((failed + 1)); fi
+    fi
+    want_unlinked=
+    grep -q '^finishing: recorder stopped as it was about to link' "$out/boot.log" && want_unlinked=1
     if [ $mode = cycle ]; then
       if grep -q '^run-in-vm: power cut' "$out/boot.log"; then
         total_cuts=$((total_cuts + 1))
