@@ -199,6 +199,13 @@ final class ShotJob {
             discardDraft()
             throw RecorderError.stoppedBeforeFirstFrame()
         }
+        if recorder.framesWritten == 0 {
+            // An input that ends before its first frame (a Y4M file or pipe with a header only):
+            // said as such, not as the empty file's "no readable video stream", and nothing left.
+            discardDraft()
+            throw RecorderError("\(source.name) ended before its first frame: nothing was recorded, and the previous shot is still the current one. Check that the input has frames (ffprobe -count_frames).",
+                                kind: .badData)
+        }
         // A stop a moment into the shot (a Ctrl-C pressed by mistake) must not replace a good shot
         // with a few frames: under the minimum, and shorter than asked, it is discarded.
         let recorded = Double(elapsed) / 1_000_000

@@ -245,11 +245,18 @@ import Testing
         let ws = try Tools.tempDirectory()
         defer { try? FileManager.default.removeItem(atPath: ws) }
         let broken = "\(ws)-broken.y4m"
+        // A header and no frame: ends before its first frame.
+        let empty = "\(ws)-empty.y4m"
+        try "YUV4MPEG2 W64 H48 F15:1 Ip C420\n".write(toFile: empty, atomically: true, encoding: .utf8)
+        defer { unlink(empty) }
         try "YUV4MPEG2 W64 H48 F15:1 Ip C420\nFRAME\nshort".write(toFile: broken, atomically: true, encoding: .utf8)
         defer { unlink(broken) }
-        for device in ["/dev/video99", "y4m:\(broken)", "y4m:\(ws)-missing.y4m"] {
+        for device in ["/dev/video99", "y4m:\(broken)", "y4m:\(ws)-missing.y4m", "y4m:\(empty)"] {
             let failed = try Self.shoot(ws, ["--device", device, "--seconds", "1"])
             #expect(failed.status != 0, "\(device)")
+            if device.hasSuffix("-empty.y4m") {
+                #expect(failed.status == 65 && failed.stderr.contains("ended before its first frame"), "\(failed.status) \(failed.stderr)")
+            }
             let left = (try FileManager.default.contentsOfDirectory(atPath: ws)).filter { $0.hasPrefix(".incoming-") }
             #expect(left.isEmpty, "\(device) left \(left)")
         }

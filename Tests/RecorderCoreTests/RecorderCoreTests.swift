@@ -253,13 +253,31 @@ func waitUntil(_ what: String, seconds: Double = 300, _ condition: () async -> B
             ($0 as? RecorderError)?.kind == .interrupted && ($0 as? RecorderError)?.message.contains("nothing was recorded") == true
         }
         // Stopped once the camera is open, before the first frame: a leftover draft makes the
-        // shot say so (a notice after opening), which is when this stop arrives.
+        // shot say so (a notice after opening), which is when this stop arrives. The camera is a
+        // pipe that gives a Y4M header and no frame until the stop is set, then ends: the notice
+        // reaches this task when it will (on a loaded machine the test pattern had recorded
+        // frames by then, and the shot ended as a short one), and no frame can come before it.
         try FileManager.default.createDirectory(atPath: ws.root + "/.incoming-stale", withIntermediateDirectories: true)
+        let camera = ws.root + "-camera.y4m"
+        try #require(mkfifo(camera, 0o600) == 0)
+        defer { unlink(camera) }
+        let writer = Mutex<Int32>(-1)
+        // (a thread of its own: the open blocks until the shot opens the other end)
+        Thread.detachNewThread {
+            let fd = open(camera, O_WRONLY | O_CLOEXEC)
+            let header = "YUV4MPEG2 W64 H48 F15:1 Ip C420jpeg\n"
+            _ = header.withCString { write(fd, $0, strlen($0)) }
+            writer.withLock { $0 = fd }
+        }
         let starting = StopSignal()
-        await #expect { try await manager.shoot(ShotRequest(device: "testsrc", seconds: 5, capture: small), stop: starting,
-                                                notice: { _ in starting.set() }) } throws: {
+        await #expect { try await manager.shoot(ShotRequest(device: "y4m:\(camera)", seconds: 5, capture: small), stop: starting,
+                                                notice: { _ in
+                                                    starting.set()
+                                                    writer.withLock { if $0 >= 0 { close($0); $0 = -1 } }
+                                                }) } throws: {
             ($0 as? RecorderError)?.kind == .interrupted
         }
+        writer.withLock { if $0 >= 0 { close($0) } }
         #expect(await manager.recordState.name == "idle")
         #expect(ws.currentShot()?.id == good.shot.id)
         #expect(FileManager.default.fileExists(atPath: good.shot.videoPath))
