@@ -218,10 +218,14 @@ def consent_screen(page, size):
     text = page.inner_text("#consent")
     seen = [word for word in DEVELOPER_TEXT if word in text]
     check(f"{size}: no developer text", not seen, f"{seen} in {text!r}")
-    # I agree becomes active after CONSENT_READ_MS (1.5 s).
+    # I agree becomes active after CONSENT_READ_MS (1.5 s). The screen's opening is recorded by an
+    # observer that runs after the task that opened it, which on a busy machine came 70 ms late
+    # (the project's CI: 1.43 s), while the page's timer counts from the opening itself: the
+    # lower bound leaves that room. That a press before 1.5 s is no yes is checked on the page's
+    # own held clock below, and `agreeCounts` by node --test.
     wait_until(page, "window.agreeEnabledAt !== null", 5000)
     enabled_after = page.evaluate("(window.agreeEnabledAt - window.consentSeen.at) / 1000")
-    check(f"{size}: I agree becomes active about 1.5 s after the screen opens ({enabled_after:.2f} s)", 1.45 <= enabled_after <= 3.0)
+    check(f"{size}: I agree becomes active about 1.5 s after the screen opens ({enabled_after:.2f} s)", 1.3 <= enabled_after <= 3.0)
     check(f"{size}: the screen stays on the consent text meanwhile", phase(page) == "consent", phase(page))
     page.screenshot(path=str(artifacts / f"{size}-consent.png"))
     return layout
