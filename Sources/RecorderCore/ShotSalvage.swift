@@ -48,7 +48,6 @@ package enum ShotSalvage {
         let completed = workspace.completeInterrupted(besideCurrent: besideCurrent)
         outcome.notes += completed.notes
         if let kept = completed.kept { outcome.kept.append(kept) }
-        if !besideCurrent, !completed.notes.isEmpty { outcome.shot = workspace.currentShot() }
         for draft in drafts.sorted(by: { $0.id > $1.id }) {
             recover(draft, in: workspace, besideCurrent: besideCurrent, into: &outcome)
         }

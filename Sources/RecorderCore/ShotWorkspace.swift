@@ -112,6 +112,13 @@ package struct ShotWorkspace: Sendable {
         try? FileManager.default.removeItem(atPath: rename(folder, hidden) == 0 ? hidden : folder)
     }
 
+    /// Writes `shot.json` into `directory`, durably.
+    private func writeShotFile(_ shot: Shot, in directory: String) throws(RecorderError) {
+        let data: Data
+        do { data = try shot.jsonData() } catch { throw RecorderError("cannot encode shot.json: \(error)", kind: .internalFailure) }
+        try DurableFile.write(data, to: "\(directory)/shot.json")
+    }
+
     /// Points `current` at `shots/<id>`, atomically and durably.
     private func makeCurrent(_ id: String) throws(RecorderError) {
         let tempLink = "\(root)/.current-\(id)"
@@ -147,25 +154,23 @@ package struct ShotWorkspace: Sendable {
                 && access("\(shotsDirectory)/\(name)/\(Self.discardedMarker)", F_OK) != 0
         }
         guard let id = names.max() else { return (notes, nil) }
-        guard var shot = readShot("\(shotsDirectory)/\(id)") else {
+        guard let shot = readShot("\(shotsDirectory)/\(id)") else {
             notes.append(setAside(id, because: problem(readingShot: id) ?? "its shot.json cannot be read"))
             return (notes, nil)
         }
+        let folder = ShotDraft(id: id, directory: "\(shotsDirectory)/\(id)")
         do throws(RecorderError) {
-            // shot.json names the video where it will be (a cut after this write and before the
-            // move leaves it naming kept/, which the next start writes again).
-            let folder = besideCurrent ? keptDirectory : shotsDirectory
-            if shot.videoPath != "\(folder)/\(id)/\(ShotDraft.videoName)" {
-                shot.videoPath = "\(folder)/\(id)/\(ShotDraft.videoName)"
-                let data: Data
-                do { data = try shot.jsonData() } catch { throw RecorderError("cannot encode shot.json: \(error)", kind: .internalFailure) }
-                try DurableFile.write(data, to: "\(shotsDirectory)/\(id)/shot.json")
-            }
             if besideCurrent {
-                try DurableFile.makeDirectory(keptDirectory)
-                try DurableFile.rename("\(shotsDirectory)/\(id)", to: "\(keptDirectory)/\(id)")
+                // As a recovered recording is kept (its shot.json then names kept/).
+                _ = try keep(folder, shot: shot)
                 notes.append("shot \(id) was finished when a stop (a crash or a power cut) came, before it became the current shot: it is kept beside the current shot; post it with `recorder post --shot \(id)`")
                 return (notes, id)
+            }
+            // shot.json names the video here again if a cut came as an earlier start was keeping it.
+            if shot.videoPath != folder.videoPath {
+                var named = shot
+                named.videoPath = folder.videoPath
+                try writeShotFile(named, in: folder.directory)
             }
             try makeCurrent(id)
             // The shot it replaces goes, as in a commit.
@@ -284,9 +289,7 @@ package struct ShotWorkspace: Sendable {
 
     /// Writes shot.json and moves the finished draft to its place.
     private func finish(_ draft: ShotDraft, shot: Shot, into finalDir: String) throws(RecorderError) {
-        let data: Data
-        do { data = try shot.jsonData() } catch { throw RecorderError("cannot encode shot.json: \(error)", kind: .internalFailure) }
-        try DurableFile.write(data, to: "\(draft.directory)/shot.json")
+        try writeShotFile(shot, in: draft.directory)
         try DurableFile.fsyncFile(draft.videoPath)
         try DurableFile.rename(draft.directory, to: finalDir)
     }

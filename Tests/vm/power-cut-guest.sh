@@ -8,8 +8,8 @@
 # recording is recovered, the outbox flushed and the store checked. `cycle` then shoots and posts
 # in a loop and creates /tmp/vm/armed: the host cuts the power a random time after that. PHASE says
 # when it is created: as the loop starts (anywhere), as the first recording has data on the disk
-# (recording: its shots last 8 s), as the first post starts (post), or as a shot's remuxed copy
-# appears in its draft (finishing: a shot is being finished).
+# (recording: its shots last 8 s), as the first post starts (post), or as recorder stands
+# stopped at a step of finishing a shot (finishing: see below).
 # Lines: PASS:/FAIL: checks, "progress UPTIME DIR BYTES" (the recording's size, 4 times a second),
 # "step UPTIME WHAT", and at the end (final) "power-cut guest: N passed, M failed".
 set -u
