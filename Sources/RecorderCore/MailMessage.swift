@@ -122,12 +122,12 @@ package struct MailMessage: Sendable {
 
     /// The HTML document: the poster (a link to the video) above the template's words.
     private func html(posterID: String?) -> String {
-        let title = MailTemplate.escaped(subjectLine)
+        let title = HTMLText.escaped(subjectLine)
         var lines = ["<!DOCTYPE html>", "<html>", "<head>", "<meta charset=\"utf-8\">",
                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">", "<title>\(title)</title>", "</head>",
-                     "<body style=\"font-family: sans-serif; font-size: 16px; line-height: 1.5; max-width: 40em\">"]
+                     "<body style=\"font-family: sans-serif; font-size: 16px; line-height: 1.5; max-width: 40em; overflow-wrap: anywhere\">"]
         if let posterID {
-            let link = MailTemplate.escaped(values[.link] ?? "")
+            let link = HTMLText.escaped(values[.link] ?? "")
             lines.append("<p><a href=\"\(link)\"><img src=\"cid:\(posterID)\" alt=\"\(title)\" style=\"max-width: 100%; height: auto\"></a></p>")
         }
         lines.append(body.html(values))

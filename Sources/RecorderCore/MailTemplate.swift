@@ -112,10 +112,10 @@ package struct MailTemplate: Sendable, Equatable {
     package func html(_ values: [Field: String]) -> String {
         let lines = rendered(values) { piece in
             switch piece {
-            case .text(let text): Self.escaped(text)
+            case .text(let text): HTMLText.escaped(text)
             case .field(.link):
-                "<a href=\"\(Self.escaped(values[.link] ?? ""))\">\(Self.escaped(values[.link] ?? ""))</a>"
-            case .field(let field): Self.lines(of: values[field] ?? "").map(Self.escaped).joined(separator: "<br>\n")
+                "<a href=\"\(HTMLText.escaped(values[.link] ?? ""))\">\(HTMLText.escaped(values[.link] ?? ""))</a>"
+            case .field(let field): Self.lines(of: values[field] ?? "").map(HTMLText.escaped).joined(separator: "<br>\n")
             }
         }
         var paragraphs: [[String]] = [[]]
@@ -148,22 +148,5 @@ package struct MailTemplate: Sendable, Equatable {
         text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { line in
             String(String.UnicodeScalarView(line.unicodeScalars.filter { $0 == "\t" || ($0.value >= 0x20 && !(0x7f...0x9f).contains($0.value)) }))
         }
-    }
-
-    /// Text made safe inside HTML elements and quoted attributes.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
-            }
-        }
-        return out
     }
 }

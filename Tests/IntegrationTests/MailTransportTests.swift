@@ -33,6 +33,8 @@ import Glibc
 
         let received = try smtp.received()
         try #require(received.count == 1)
+        // The mail as the server got it, for a person to read: `--attachments-path DIR` keeps it.
+        Attachment.record(try Data(contentsOf: URL(fileURLWithPath: received[0].path)), named: "received.eml")
         let envelope = received[0].envelope
         #expect(envelope["mail_from"] as? String == Self.booth.text)
         #expect(envelope["rcpt_tos"] as? [String] == [Self.guest.text])
@@ -222,7 +224,7 @@ import Glibc
         let smtp = try SMTPFixture()
         try smtp.fault(["mode": "stall-after-data"])
         let failure = #expect(throws: SMTPFailure.self) {
-            try SMTPSender(try smtp.settings(stallSeconds: 2)).send(.bytes(Self.message().bytes()), from: Self.booth, to: Self.guest)
+            try SMTPSender(try smtp.settings(stallSeconds: 5)).send(.bytes(Self.message().bytes()), from: Self.booth, to: Self.guest)
         }
         #expect(failure == .connectionLost(during: .endOfMessage, curlCode: 28))  // CURLE_OPERATION_TIMEDOUT
         // With a stall timeout of a minute, the caller's stop ends it: asked to stop once the

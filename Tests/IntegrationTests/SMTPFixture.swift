@@ -20,21 +20,11 @@ final class SMTPFixture {
     /// Fails the test (never skips) when the server cannot start.
     init(tls: String = "starttls", auth: Bool = true) throws {
         dir = try Tools.tempDirectory()
-        let server = Process()
         // Debian's python, which has Debian's python3-aiosmtpd (scripts/setup.sh installs it).
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        server.arguments = ["\(S3Fixture.repository)/Tests/mail/smtp-server.py", dir, "--tls", tls] + (auth ? ["--auth", "\(Self.user):\(Self.password)"] : [])
-        server.standardOutput = FileHandle.nullDevice
-        FileManager.default.createFile(atPath: "\(dir)/server.log", contents: nil)
-        server.standardError = FileHandle(forWritingAtPath: "\(dir)/server.log") ?? FileHandle.nullDevice
-        try server.run()
-        self.server = server
-        // Generous: a loaded 2-core machine can take seconds to start Python and openssl.
-        for _ in 0..<1200 where !FileManager.default.fileExists(atPath: "\(dir)/ready") && server.isRunning { usleep(50_000) }
-        let log = (try? String(contentsOfFile: "\(dir)/server.log", encoding: .utf8)) ?? ""
-        try #require(FileManager.default.fileExists(atPath: "\(dir)/ready"), "the SMTP server did not start (scripts/setup.sh test installs python3-aiosmtpd): \(log)")
-        let ready = try String(contentsOfFile: "\(dir)/ready", encoding: .utf8)
-        port = try #require(Int(ready.trimmingCharacters(in: .whitespacesAndNewlines)), "the SMTP server's ready file says no port: \(ready)")
+        (server, port) = try S3Fixture.startHelper("/usr/bin/python3", ["\(S3Fixture.repository)/Tests/mail/smtp-server.py", dir, "--tls", tls]
+                                                       + (auth ? ["--auth", "\(Self.user):\(Self.password)"] : []),
+                                                   log: "\(dir)/server.log", ready: "\(dir)/ready", name: "the SMTP server",
+                                                   advice: " (scripts/setup.sh test installs python3-aiosmtpd)")
     }
 
     deinit {

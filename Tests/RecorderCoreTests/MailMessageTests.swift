@@ -45,6 +45,11 @@ import Testing
         #expect(lines[0] == "caf=C3=A9 =3D 100%" && lines[1] == "end with space=20" && lines[2] == "=2Estarts with a dot")
         // 60 é are 120 bytes, 360 characters encoded: soft breaks never split an =XX.
         #expect(lines[3...].dropLast().allSatisfy { $0.hasSuffix("=") } && lines[3...].joined().count == 360 + lines[3...].count - 1)
+        // Whatever the plain characters before them, no line passes 76 with its soft-break "=".
+        for prefix in ["a", "ab", "abc"] {
+            let lines = MIMEText.quotedPrintable(prefix + String(repeating: "é", count: 60)).components(separatedBy: "\r\n")
+            #expect(lines.map(\.utf8.count).max() == 76, "\(prefix): \(lines.map(\.utf8.count))")
+        }
     }
 
     @Test func aHeaderTextCannotAddAFieldAndFoldsWithinItsLimit() {
