@@ -15,7 +15,7 @@ import Testing
                                   poster: MailTransportTests.poster, date: Date(timeIntervalSince1970: 1_795_600_000))
         let dir = try Tools.tempDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        FileManager.default.createFile(atPath: "\(dir)/m.eml", contents: Data(message.bytes()))
+        try Data(message.bytes()).write(to: URL(fileURLWithPath: "\(dir)/m.eml"))
         let mail = try SMTPFixture.parse("\(dir)/m.eml")
         #expect((mail["defects"] as? [String])?.isEmpty == true, "the parser's complaints: \(mail["defects"] ?? "")")
         #expect((mail["max_line"] as? Int ?? 999) <= 78 && mail["non_ascii"] as? Int == 0 && mail["bare_line_ends"] as? Int == 0)

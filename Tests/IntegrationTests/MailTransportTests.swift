@@ -79,7 +79,7 @@ import Glibc
         let smtp = try SMTPFixture(tls: "implicit")
         let message = Self.message(poster: nil)
         let file = "\(smtp.dir)/message.eml"
-        FileManager.default.createFile(atPath: file, contents: Data(message.bytes()))
+        try Data(message.bytes()).write(to: URL(fileURLWithPath: file))
         let reply = try SMTPSender(try smtp.settings(implicitTLS: true)).send(.file(path: file), from: Self.booth, to: Self.guest)
         #expect(reply.code == 250)
         let received = try smtp.received()
