@@ -80,7 +80,9 @@ import Glibc
         let message = Self.message(poster: nil)
         let file = "\(smtp.dir)/message.eml"
         try Data(message.bytes()).write(to: URL(fileURLWithPath: file))
-        let reply = try SMTPSender(try smtp.settings(implicitTLS: true)).send(.file(path: file), from: Self.booth, to: Self.guest)
+        let sender = try SMTPSender(try smtp.settings(implicitTLS: true))
+        #expect(throws: SMTPFailure.unreadableMessage(errno: ENOENT)) { try sender.send(.file(path: file + ".gone"), from: Self.booth, to: Self.guest) }
+        let reply = try sender.send(.file(path: file), from: Self.booth, to: Self.guest)
         #expect(reply.code == 250)
         let received = try smtp.received()
         try #require(received.count == 1)
