@@ -13,7 +13,8 @@ struct CurlHandle: ~Copyable {
 
     /// The easy handle, for `CurlMulti` to add and recognise; never used on two threads at once.
     let handle: UnsafeMutableRawPointer
-    private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// libcurl's words for the last failure (CURLOPT_ERRORBUFFER), empty when it gave none.
+    let errorBuffer: UnsafeMutablePointer<CChar>
 
     init() throws(StorageError) {
         guard Self.globalInit, let handle = curl_easy_init() else {
@@ -235,13 +236,22 @@ private final class ResponseSink {
     }
 }
 
-/// Feeds a request body to libcurl; restartable from the beginning is not needed (no redirects).
-private final class RequestSource {
+/// Feeds a request body (or a mail message) to libcurl; restartable from the beginning is not
+/// needed (no redirects).
+final class RequestSource {
     private let body: HTTPRequest.Body
+    /// Whether the bytes count as handed to a store (`UploadMeter`); a mail's do not.
+    private let metered: Bool
     private var position: Int64 = 0
     private(set) var failure: Int32?
 
-    init(_ body: HTTPRequest.Body) { self.body = body }
+    init(_ body: HTTPRequest.Body, metered: Bool = true) {
+        self.body = body
+        self.metered = metered
+    }
+
+    /// True once every byte of the body has been handed to libcurl.
+    var finished: Bool { position == body.length }
 
     func read(into buffer: UnsafeMutablePointer<CChar>, _ capacity: Int) -> Int {
         let remaining = body.length - position
@@ -267,7 +277,7 @@ private final class RequestSource {
             }
         }
         position += Int64(count)
-        UploadMeter.add(count)
+        if metered { UploadMeter.add(count) }
         return count
     }
 }

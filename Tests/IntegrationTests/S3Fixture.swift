@@ -33,21 +33,37 @@ final class S3Fixture {
         serverPort = server
         try startServer()
         try FileManager.default.createDirectory(atPath: "\(dir)/proxy", withIntermediateDirectories: true)
-        let proxy = Process()
-        proxy.executableURL = URL(fileURLWithPath: try Tools.path(of: "python3"))
         // Port 0: the proxy binds a port the kernel picks and says which in proxy/ready.
-        proxy.arguments = ["\(Self.repository)/Tests/s3/faultproxy.py", "0", "\(serverPort)", "\(dir)/proxy"]
-        proxy.standardOutput = FileHandle.nullDevice
-        FileManager.default.createFile(atPath: "\(dir)/proxy.log", contents: nil)
-        proxy.standardError = FileHandle(forWritingAtPath: "\(dir)/proxy.log") ?? FileHandle.nullDevice
-        try proxy.run()
+        let (proxy, port) = try Self.startHelper(try Tools.path(of: "python3"), ["\(Self.repository)/Tests/s3/faultproxy.py", "0", "\(serverPort)", "\(dir)/proxy"],
+                                                 log: "\(dir)/proxy.log", ready: "\(dir)/proxy/ready", name: "the fault proxy")
         self.proxy = proxy
+        proxyPort = port
+    }
+
+    /// Starts a helper server (`python` running `arguments`, its standard error into `log`) and
+    /// waits for the port it writes to `ready` once it listens. Fails the test (never skips) when
+    /// it does not start; the caller stops it (`stop`).
+    static func startHelper(_ python: String, _ arguments: [String], log: String, ready: String, name: String,
+                            advice: String = "") throws -> (Process, Int) {
+        let helper = Process()
+        helper.executableURL = URL(fileURLWithPath: python)
+        helper.arguments = arguments
+        helper.standardOutput = FileHandle.nullDevice
+        FileManager.default.createFile(atPath: log, contents: nil)
+        helper.standardError = FileHandle(forWritingAtPath: log) ?? FileHandle.nullDevice
+        try helper.run()
         // Generous: a loaded 2-core CI machine can take seconds to start Python.
-        for _ in 0..<1200 where !FileManager.default.fileExists(atPath: "\(dir)/proxy/ready") && proxy.isRunning { usleep(50_000) }
-        let log = (try? String(contentsOfFile: "\(dir)/proxy.log", encoding: .utf8)) ?? ""
-        try #require(FileManager.default.fileExists(atPath: "\(dir)/proxy/ready"), "the fault proxy did not start: \(log)")
-        let ready = try String(contentsOfFile: "\(dir)/proxy/ready", encoding: .utf8)
-        proxyPort = try #require(Int(ready.trimmingCharacters(in: .whitespacesAndNewlines)), "the fault proxy's ready file says no port: \(ready)")
+        for _ in 0..<1200 where !FileManager.default.fileExists(atPath: ready) && helper.isRunning { usleep(50_000) }
+        let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        guard FileManager.default.fileExists(atPath: ready) else {
+            stop(helper)
+            try #require(Bool(false), "\(name) did not start\(advice): \(said)")
+            return (helper, 0)
+        }
+        let text = try String(contentsOfFile: ready, encoding: .utf8)
+        let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        if port == nil { stop(helper) }
+        return (helper, try #require(port, "\(name)'s ready file says no port: \(text)"))
     }
 
     deinit {
