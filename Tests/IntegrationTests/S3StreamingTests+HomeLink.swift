@@ -8,23 +8,6 @@ import Testing
 /// the booth's through the fault proxy (answering 503 to everything until the "internet" comes
 /// back), home's straight to the server.
 extension S3StreamingTests {
-    /// `recorder kiosk` of `box` on a free port, answering: its process and address.
-    private func venueKiosk(_ box: PostSandbox) throws -> (RunningProcess, String) {
-        let port = try S3Fixture.listenPort()
-        let process = try box.start(["kiosk", "--device", "testsrc", "--listen", "127.0.0.1:\(port)", "--seconds", "1", "--countdown", "0"])
-        let base = "http://127.0.0.1:\(port)"
-        let end = Date().addingTimeInterval(60)
-        while Date() < end && process.process.isRunning {
-            if try Tools.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", base + "/healthz"]).stdout == "200" { return (process, base) }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        if process.process.isRunning { process.process.terminate() }
-        process.process.waitUntilExit()
-        let said = String(decoding: process.err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        Issue.record("the kiosk did not answer on port \(port) within 60 s; it said: \(said.suffix(2000))")
-        throw CancellationError()
-    }
-
     /// GET `url` with curl into `file`: the status (000 when nothing answered).
     private func get(_ url: String, to file: String) throws -> String {
         try Tools.run("curl", ["-s", "-o", file, "-w", "%{http_code}", "--max-time", "60", url]).stdout
@@ -52,9 +35,10 @@ extension S3StreamingTests {
         let home = try sandbox(s3, small.merging(["RECORDER_S3_ENDPOINT": "http://127.0.0.1:\(s3.serverPort)"]) { $1 })
         defer { home.remove() }
         try s3.faults([["match": "", "action": "respond", "status": 503, "body": "", "count": 1_000_000]])
-        let (boothKiosk, boothBase) = try venueKiosk(booth)
+        let short = ["--seconds", "1", "--countdown", "0"]
+        let (boothKiosk, boothBase) = try kiosk(booth, arguments: short)
         defer { boothKiosk.process.terminate(); boothKiosk.process.waitUntilExit() }
-        let (homeKiosk, homeBase) = try venueKiosk(home)
+        let (homeKiosk, homeBase) = try kiosk(home, arguments: short)
         defer { homeKiosk.process.terminate(); homeKiosk.process.waitUntilExit() }
 
         // A guest's shot and post at the booth, as its page makes them.

@@ -13,11 +13,11 @@ Screenshots go to ARTIFACTS/wifi (default .cache/browser-artifacts/wifi).
 
     python Tests/browser/wifi_page.py RECORDER_BINARY
 """
-import json, os, pathlib, shutil, subprocess, sys, time, urllib.error, urllib.parse, urllib.request
+import json, os, pathlib, shutil, subprocess, sys, urllib.parse
 
 from playwright.sync_api import sync_playwright
 
-from browser_support import Checks, Kiosk, launch, repo, wait_until
+from browser_support import Checks, Kiosk, fetch, launch, repo, wait_until
 
 binary = sys.argv[1]
 artifacts = pathlib.Path(os.environ.get("ARTIFACTS", repo / ".cache" / "browser-artifacts")) / "wifi"
@@ -31,14 +31,6 @@ WIFI_TEXT = 'WIFI:T:WPA;S:Booth\\; \\"Wi\\,Fi\\"\\: A\\\\B;P:p\\;a\\,s\\:s\\"w\\
 NAME = "videos.example.test"
 SMALL_SHOTS = {"RECORDER_SHOOT_SIZE": "320x240", "RECORDER_SHOOT_FPS": "15", "RECORDER_SHOOT_PRESET": "ultrafast",
                "RECORDER_KIOSK_REVIEW_SECONDS": "60"}
-
-
-def fetch(url):
-    try:
-        with urllib.request.urlopen(url, timeout=30) as r:
-            return r.status, r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read()
 
 
 def read_code(page, selector, name):
