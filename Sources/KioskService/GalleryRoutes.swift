@@ -67,18 +67,33 @@ enum GalleryRoutes {
         routes.get("posts/:id/qr.svg", .booth, "a post's share link as a QR code (SVG; the booth: only its own posts)") { _, context in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let (_, link) = try await shareLink(kiosk, context)
-                let svg: String
-                do throws(QRCodeError) { svg = try QRCode(link.url).svg() } catch {
-                    throw APIError(.internalServerError, error.description, kind: .internalFailure)
+                return try qrCode(link.url)
+            }
+        }
+
+        // The thank-you screen's first code, with kiosk.wifi_ssid: the phone joins the booth's Wi-Fi.
+        routes.get("wifi/qr.svg", .booth, "the booth's own Wi-Fi as a Wi-Fi QR code (SVG), with kiosk.wifi_ssid set") { _, _ in
+            await KioskAPI.handle { () async throws(APIError) -> Response in
+                guard let wifi = kiosk.settings.wifi else {
+                    throw APIError(.notFound, "no Wi-Fi code: kiosk.wifi_ssid is not set (docs/venue.md).", kind: .notFound)
                 }
-                var headers = HTTPFields()
-                headers[.contentType] = "image/svg+xml"
-                headers[.cacheControl] = "no-store"
-                return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
+                return try qrCode(wifi.qrText)
             }
         }
 
         return routes
+    }
+
+    /// `text` as a QR code (SVG), never cached: a link or a password changes with the settings.
+    private static func qrCode(_ text: String) throws(APIError) -> Response {
+        let svg: String
+        do throws(QRCodeError) { svg = try QRCode(text).svg() } catch {
+            throw APIError(.internalServerError, error.description, kind: .internalFailure)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "image/svg+xml"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
     }
 
     struct ShareAnswer: Encodable {

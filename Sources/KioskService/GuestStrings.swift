@@ -8,6 +8,7 @@ package enum GuestStrings {
     package enum Key: String, CaseIterable, Sendable, Codable {
         case title, invite, record, hint, getReady, recording, secondsLeft, stop, saving
         case reviewTitle, caption, post, retake, delete, sending, thanks, thanksDetail, deleted, returning, notReady, logIn, scanToGet, linkUntil, shareTitle, download, shareGone
+        case joinWifi, openVideo, wifiName, wifiPassword, wifiOpen
         case deleteMine, deleteWarning, deleteForGood, deletedForGood, deleteFailed
         case notHeard, tooLoud, soundCut
         case consentTitle, agree, decline, agreeHint, consentFirst, consentChanged
@@ -40,6 +41,11 @@ package enum GuestStrings {
             .deleted: "Deleted. Nothing was kept.",
             .scanToGet: "Scan this with your phone to get your video",
             .linkUntil: "The link works until {n}.",
+            .joinWifi: "1. Join the booth's Wi-Fi",
+            .openVideo: "2. Open your video",
+            .wifiName: "Wi-Fi: {n}",
+            .wifiPassword: "Password: {n}",
+            .wifiOpen: "No password",
             .shareTitle: "Your video from the booth",
             .download: "Download the video",
             .shareGone: "This link does not open a video: it has expired, or the video was taken down.",
@@ -90,6 +96,11 @@ package enum GuestStrings {
             .deleted: "Gelöscht. Nichts wurde behalten.",
             .scanToGet: "Mit dem Handy scannen und das Video holen",
             .linkUntil: "Der Link gilt bis {n}.",
+            .joinWifi: "1. Mit dem WLAN der Box verbinden",
+            .openVideo: "2. Euer Video öffnen",
+            .wifiName: "WLAN: {n}",
+            .wifiPassword: "Passwort: {n}",
+            .wifiOpen: "Ohne Passwort",
             .shareTitle: "Euer Video aus der Box",
             .download: "Video herunterladen",
             .shareGone: "Dieser Link öffnet kein Video: Er ist abgelaufen, oder das Video wurde entfernt.",

@@ -87,7 +87,7 @@ package final class Kiosk: Sendable {
         if share.baseURL == nil, KioskSettings.isLoopback(settings.host), (try? backend.presignedURL(forKey: "k", expiresSeconds: 60, at: Date())) == nil {
             logger.notice("share links point at this machine's loopback address (kiosk.listen = \(settings.host):\(settings.port)): a guest's phone cannot open them. Listen on the network (kiosk.listen = 0.0.0.0:\(settings.port), with kiosk.token_file) or set share.base_url.")
         }
-        library = KioskLibrary(store: backend, cache: VideoCache(settings: try configuration.videoCacheSettings()), share: share)
+        library = KioskLibrary(store: backend, cache: VideoCache(settings: try configuration.videoCacheSettings()), share: share, outbox: outbox)
         reels = ReelMaker(cacheDirectory: library.cache.settings.directory)
         // A shot cut off by a crash or power cut becomes the current shot again, to post or replace.
         for note in settings.workspace.recoverInterrupted().notes { logger.notice("\(note)") }

@@ -20,13 +20,21 @@ package final class KioskLibrary: Sendable {
     let share: ShareLinks
     /// Share tokens to post ids (`sharedPost(token:)`).
     let shareTokens = ShareTokenIndex()
+    /// This kiosk's outbox: a post queued here opens from its own copy until the store has it, so
+    /// a guest's link works at once, at a venue with no internet too.
+    let outbox: Outbox?
 
-    package init(store: any StorageBackend, cache: VideoCache, share: ShareLinks = ShareLinks()) {
+    package init(store: any StorageBackend, cache: VideoCache, share: ShareLinks = ShareLinks(), outbox: Outbox? = nil) {
         feed = PostFeed(store: store)
         self.cache = cache
         self.share = share
-        // The tokens of the posts whose links can still open, learnt once, in the background.
-        Self.storeWork.submit { [self] in self.learnTokens(newerThan: Date().addingTimeInterval(-Double(share.expiresSeconds))) }
+        self.outbox = outbox
+        // The tokens of the posts whose links can still open, learnt once, in the background:
+        // those still queued here first (they need no store), then the store's.
+        Self.storeWork.submit { [self] in
+            for item in outbox?.items() ?? [] { self.shareTokens.learn(token: item.metadata.shareToken, id: item.metadata.id) }
+            self.learnTokens(newerThan: Date().addingTimeInterval(-Double(share.expiresSeconds)))
+        }
     }
 
     /// Gallery page `number` (1 = newest), with every share link checked (`shown(_:)`).
@@ -87,10 +95,12 @@ package final class KioskLibrary: Sendable {
         try await offPool { () throws(RecorderError) in try self.feed.show(id: id) }
     }
 
-    /// The operator deletes post `id` from the store (and the cache).
+    /// Deletes post `id` from the store (and the cache), or, while it still waits in this kiosk's
+    /// outbox, from the outbox: it is never sent. (A post being sent right now holds the outbox:
+    /// busy, try again.)
     func delete(id: String) async throws(APIError) {
         try await offPool { () throws(RecorderError) in
-            try self.feed.delete(id: id)
+            if try self.outbox?.withdraw(id: id) != true { try self.feed.delete(id: id) }
             self.forgetDeleted(id)
         }
     }
@@ -120,6 +130,10 @@ package final class KioskLibrary: Sendable {
     /// is none.
     func share(id: String) async throws(APIError) -> (url: String, expiresAt: String?)? {
         try await offPool { () throws(RecorderError) -> (url: String, expiresAt: String?)? in
+            // Still queued here: its link is shown at once when it opens a share page this kiosk
+            // serves (its own, or share.base_url's {token}); a link to the video itself waits for
+            // the upload.
+            if let item = self.outbox?.item(id: id), let link = self.pageLink(item.metadata) { return link }
             let metadata = try self.feed.metadata(id: id)
             guard !self.feed.isHidden(metadata) else { throw RecorderError("post \(id) is hidden by the operator.", kind: .notFound) }
             self.shareTokens.learn(token: metadata.shareToken, id: id)
@@ -134,12 +148,29 @@ package final class KioskLibrary: Sendable {
         }
     }
 
-    /// The post a share link's `token` opens: one that is listed (not hidden, not deleted) and
-    /// whose link has not expired. Nil for anything else, a wrong token, a removed post or an
-    /// expired link alike, so an answer tells nothing more.
-    func sharedPost(token: String, now: Date = Date()) async -> PostMetadata? {
+    /// `metadata`'s link when it opens a share page this kiosk serves (share.base_url with
+    /// {token}, or its own page), with its expiry; nil for a link to the video itself.
+    private func pageLink(_ metadata: PostMetadata) -> (url: String, expiresAt: String?)? {
+        guard let link = share.link(id: metadata.id, key: PostMetadata.videoKey(id: metadata.id), token: metadata.shareToken,
+                                    store: feed.store, createdAt: metadata.createdAt),
+              share.baseURL?.contains("{token}") == true || share.pageBase.map({ link.url.hasPrefix($0 + "/s/") }) == true else { return nil }
+        return (link.url, RFC3339.string(shareExpiry(metadata)))
+    }
+
+    /// A post a share link opens, and where its video is.
+    struct SharedPost: Sendable {
+        let metadata: PostMetadata
+        /// The video of the queued copy, while the post waits in this kiosk's outbox; nil: the
+        /// store's (through the cache).
+        let queuedVideo: String?
+    }
+
+    /// The post a share link's `token` opens: one queued here, or one that is listed (not hidden,
+    /// not deleted), whose link has not expired. Nil for anything else, a wrong token, a removed
+    /// post or an expired link alike, so an answer tells nothing more.
+    func sharedPost(token: String, now: Date = Date()) async -> SharedPost? {
         guard ShareToken.isValid(token) else { return nil }
-        return await Self.storeWork.run { () -> PostMetadata? in
+        return await Self.storeWork.run { () -> SharedPost? in
             if let metadata = self.lookUp(token, now: now) { return metadata }
             // Not known: a post another kiosk just sent? Only the newest are read, at most every 30 s.
             guard self.shareTokens.id(forToken: token) == nil, self.shareTokens.refreshDue() else { return nil }
@@ -158,12 +189,17 @@ package final class KioskLibrary: Sendable {
         return end
     }
 
-    private func lookUp(_ token: String, now: Date) -> PostMetadata? {
-        guard let id = shareTokens.id(forToken: token),
-              let metadata = try? feed.metadata(id: id), let stored = metadata.shareToken,
+    private func lookUp(_ token: String, now: Date) -> SharedPost? {
+        guard let id = shareTokens.id(forToken: token) else { return nil }
+        // Queued here: the store is not asked (at a venue with no internet it would not answer).
+        if let item = outbox?.item(id: id) {
+            guard let stored = item.metadata.shareToken, ShareToken.equal(stored, token), shareExpiry(item.metadata) > now else { return nil }
+            return SharedPost(metadata: item.metadata, queuedVideo: item.videoPath)
+        }
+        guard let metadata = try? feed.metadata(id: id), let stored = metadata.shareToken,
               ShareToken.equal(stored, token),
               shareExpiry(metadata) > now, !feed.isHidden(metadata) else { return nil }
-        return metadata
+        return SharedPost(metadata: metadata, queuedVideo: nil)
     }
 
     /// Learns the tokens of the feed's posts newest first, reading only posts not read before,

@@ -40,6 +40,8 @@ package struct KioskSettings: Sendable {
     /// `kiosk.prompts`: the questions for the guests; nil for none. `kiosk.prompt_seconds`: each one's time.
     package var prompts: Prompts?
     package var promptSeconds = 8.0
+    /// `kiosk.wifi_*`: the booth's own Wi-Fi, for the thank-you screen's first code; nil for none.
+    package var wifi: WifiNetwork?
     /// `kiosk.on_state`: an executable run with each new state as its argument.
     package var stateHook: String?
     /// `kiosk.trigger`: the booth's button, which recorder reads itself; nil for none.
@@ -92,6 +94,8 @@ package struct KioskSettings: Sendable {
                                   triggerKey: configuration.text("kiosk.trigger_key").flatMap { $0.isEmpty ? nil : $0 },
                                   attractSeconds: Int(try configuration.number("kiosk.attract_seconds")),
                                   countdownSound: configuration.text("kiosk.countdown_sound") == "on")
+        wifi = try Self.readWifi(configuration)
+        booth.wifi = wifi.map { KioskStatus.Wifi(name: $0.name, password: $0.password) }
         consent = try Self.readConsent(configuration, language: booth.language)
         prompts = try Self.readPrompts(configuration)
         promptSeconds = try configuration.number("kiosk.prompt_seconds")
@@ -259,6 +263,48 @@ package struct KioskSettings: Sendable {
             throw RecorderError("\(origin) is \(data.count) bytes: \(what) is read on a screen, a few kilobytes at most. Is it the right file?", kind: .misconfigured)
         }
         return (String(decoding: data, as: UTF8.self), origin)
+    }
+
+    /// `kiosk.wifi_ssid`, `kiosk.wifi_security`, `kiosk.wifi_password`: the booth's own Wi-Fi, or nil.
+    /// With it, a guest's link must be a share page the booth serves on that Wi-Fi (`{token}` in
+    /// `share.base_url`): every name there is the booth, so a presigned store link or a CDN's would
+    /// open the booth, which has neither.
+    static func readWifi(_ configuration: RecorderConfiguration) throws(RecorderError) -> WifiNetwork? {
+        let name = configuration.text("kiosk.wifi_ssid") ?? ""
+        let chosen = configuration.values["kiosk.wifi_security"].flatMap(WifiNetwork.Security.init(rawValue:))
+        let password = configuration.values["kiosk.wifi_password"] ?? ""
+        let named = "kiosk.wifi_ssid = \(name) (from \(configuration.origin("kiosk.wifi_ssid")))"
+        let network: WifiNetwork?
+        do throws(WifiNetwork.Problem) {
+            network = try WifiNetwork(name: name, security: chosen, password: password)
+        } catch {
+            let message = switch error {
+            case .nameMissing:
+                "kiosk.wifi_password or kiosk.wifi_security is set (from \(configuration.origin(password.isEmpty ? "kiosk.wifi_security" : "kiosk.wifi_password"))) but kiosk.wifi_ssid is empty: set kiosk.wifi_ssid to the name in the booth's hostapd.conf (ssid=), or leave all three out."
+            case .nameTooLong(let bytes):
+                "\(named) is \(bytes) bytes: a Wi-Fi network's name is at most 32. Choose a shorter one, here and in the booth's hostapd.conf (ssid=)."
+            case .nameControlCharacter:
+                "\(named) holds a control character (a line break or a tab), which no phone shows. Write the name on one line, as in the booth's hostapd.conf (ssid=)."
+            case .passwordMissing:
+                "\(named) is a WPA2 network (kiosk.wifi_security = wpa2, the default) but kiosk.wifi_password is empty: set it to the booth's hostapd.conf's wpa_passphrase=, or set kiosk.wifi_security = open for a network without one (hostapd-open.conf)."
+            case .passwordLength(let count):
+                "kiosk.wifi_password (from \(configuration.origin("kiosk.wifi_password"))) is \(count) characters: WPA2 takes 8 to 63. Choose one of that length, here and in the booth's hostapd.conf (wpa_passphrase=)."
+            case .passwordCharacter(let character):
+                "kiosk.wifi_password (from \(configuration.origin("kiosk.wifi_password"))) holds '\(character)': WPA2 takes printable ASCII only (letters, digits, space and punctuation), and guests type it by hand too. Choose one without it, here and in the booth's hostapd.conf."
+            case .passwordOnOpenNetwork:
+                "kiosk.wifi_security = open (from \(configuration.origin("kiosk.wifi_security"))) but kiosk.wifi_password is set: an open network has none. Leave the password out, or set kiosk.wifi_security = wpa2 to match a hostapd.conf with wpa_passphrase=."
+            }
+            throw RecorderError(message, kind: .misconfigured)
+        }
+        guard let network else { return nil }
+        let base = configuration.text("share.base_url") ?? ""
+        guard base.contains("{token}") else {
+            let now = base.isEmpty ? "share.base_url is not set, so a guest's link would point at the store or at this kiosk's own address"
+                : "share.base_url = \(base) (from \(configuration.origin("share.base_url"))) points at the video itself"
+            throw RecorderError("\(named): on the booth's Wi-Fi every name is the booth, and \(now), which a phone there cannot open. Point it at the share page the booth serves on its Wi-Fi: share.base_url = http://10.42.0.1/s/{token}, or https://NAME/s/{token} for a link that also opens at home (docs/venue.md).",
+                                kind: .misconfigured)
+        }
+        return network
     }
 
     /// `kiosk.prompts`: empty, or a UTF-8 file of questions, one a line.

@@ -78,6 +78,15 @@ package struct KioskStatus: Codable, Sendable, Equatable {
         /// A short beep at each number of the countdown and a higher one as recording starts
         /// (`kiosk.countdown_sound`).
         package var countdownSound: Bool = false
+        /// The booth's own Wi-Fi (`kiosk.wifi_*`): the thank-you screen shows how to join it first.
+        package var wifi: Wifi? = nil
+    }
+
+    /// The booth's own Wi-Fi as the thank-you screen shows it (its code: `/api/wifi/qr.svg`).
+    package struct Wifi: Codable, Sendable, Equatable {
+        package var name: String
+        /// nil for an open network.
+        package var password: String?
     }
 
     /// The booth's button (`kiosk.trigger`), which recorder reads itself.

@@ -47,6 +47,12 @@ extension Setting {
                 "seconds without a guest before the start screen plays the recent posts (muted, one after another) over the live camera until somebody touches it; 0 for never"),
         Setting("kiosk.countdown_sound", .choice(["on", "off"]), default: "off",
                 "on: a short beep at each number of the countdown and a higher one as recording starts, from the guest page"),
+        Setting("kiosk.wifi_ssid", default: "",
+                "the name of the booth's own Wi-Fi (ssid= in systemd/wifi/hostapd.conf; docs/venue.md), up to 32 bytes: the thank-you screen then shows two codes, 1. join the booth's Wi-Fi (the standard WIFI: code) and 2. open your video, and share.base_url must point at the share page ({token}), which the booth serves on its Wi-Fi; empty for none (the phones and the booth already share a network)"),
+        Setting("kiosk.wifi_security", .choice(WifiNetwork.Security.allCases.map(\.rawValue)), default: "wpa2",
+                "how phones join the booth's own Wi-Fi, as its hostapd.conf says: wpa2 (with kiosk.wifi_password) or open (no password: hostapd-open.conf)"),
+        Setting("kiosk.wifi_password",
+                "the password of the booth's own Wi-Fi (wpa_passphrase= in its hostapd.conf), 8 to 63 printable ASCII characters; the guests read it off the thank-you screen, in the Wi-Fi code and in words"),
     ]
 }
 

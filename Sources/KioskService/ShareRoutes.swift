@@ -15,7 +15,7 @@ enum ShareRoutes {
 
         routes.get(":token", .public, "a share link's page (the token is the capability)") { _, context in
             let token = context.parameters.get("token") ?? ""
-            guard let metadata = await kiosk.library.sharedPost(token: token) else { return gone(language) }
+            guard let metadata = await kiosk.library.sharedPost(token: token)?.metadata else { return gone(language) }
             let expires = kiosk.library.shareExpiry(metadata)
             return page(SharePage.html(metadata, videoPath: "/s/\(token)/video.mp4", deletePath: "/s/\(token)/delete",
                                        expires: expires, language: language))
@@ -23,7 +23,7 @@ enum ShareRoutes {
 
         routes.post(":token/delete", .public, "the guest deletes their post with its share link: form confirm=delete") { request, context in
             let token = context.parameters.get("token") ?? ""
-            guard let metadata = await kiosk.library.sharedPost(token: token) else { return gone(language) }
+            guard let metadata = await kiosk.library.sharedPost(token: token)?.metadata else { return gone(language) }
             // The page's second step sends confirm=delete; a request without it deletes nothing.
             guard await confirmed(request) else {
                 return page(SharePage.message(.tryAgain, language: language), status: .badRequest)
@@ -42,11 +42,18 @@ enum ShareRoutes {
 
         routes.get(":token/video.mp4", .public, "a share link's video (ranges)") { request, context in
             let token = context.parameters.get("token") ?? ""
-            guard let metadata = await kiosk.library.sharedPost(token: token) else { return gone(language) }
+            guard let shared = await kiosk.library.sharedPost(token: token) else { return gone(language) }
             guard let slot = kiosk.limits.videos.take(context.client) else { return kiosk.limits.videos.busy().response }
             var response: Response
             do throws(APIError) {
-                response = try await VideoResponder.response(kiosk.library.playback(metadata), request: request, context: context, slot: slot)
+                // Still queued here: its own copy (gone only if it was sent this moment: then the store's).
+                if let queued = shared.queuedVideo,
+                   let answer = try? await KioskAPI.serveFile(queued, contentType: "video/mp4", request: request, context: context,
+                                                              missing: "", slot: slot) {
+                    response = answer
+                } else {
+                    response = try await VideoResponder.response(kiosk.library.playback(shared.metadata), request: request, context: context, slot: slot)
+                }
             } catch {
                 return gone(language)
             }

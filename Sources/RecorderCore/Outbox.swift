@@ -46,7 +46,10 @@ package struct Outbox: Sendable {
             .filter { !$0.hasPrefix(".") }.sorted().map { "\(queueDirectory)/\($0)" }
     }
 
-    package func item(id: String) -> OutboxItem? { items().first { $0.metadata.id == id } }
+    /// Queued post `id`: only its own folder is read (a folder's name ends with its post's id).
+    package func item(id: String) -> OutboxItem? {
+        queuedFolders().filter { $0.hasSuffix("-" + id) }.lazy.compactMap { OutboxItem(directory: $0) }.first { $0.metadata.id == id }
+    }
 
     package func receipt(id: String) -> PostReceipt? {
         guard let data = FileManager.default.contents(atPath: "\(sentDirectory)/\(id).json") else { return nil }
@@ -154,13 +157,28 @@ package struct Outbox: Sendable {
         return (item, previous)
     }
 
-    /// Removes folders left by a process killed while queueing (its pid is gone) or completing
-    /// (the receipt is already written). Call with the lock held.
+    /// Takes queued post `id` out of the queue, never to be sent (its guest deleted it before it
+    /// went): false when it is not queued (sent meanwhile, or never here). Takes the outbox lock, so
+    /// no flush is sending it now (busy while one is).
+    package func withdraw(id: String) throws(RecorderError) -> Bool {
+        let lock = try lock()
+        guard let item = item(id: id) else { return false }
+        // Out of the queue in one rename; what is left of it after a crash, cleanStale removes.
+        let trash = "\(queueDirectory)/.withdrawn-\(id)"
+        try? FileManager.default.removeItem(atPath: trash)
+        try DurableFile.rename(item.directory, to: trash)
+        try? FileManager.default.removeItem(atPath: trash)
+        _ = consume lock
+        return true
+    }
+
+    /// Removes folders left by a process killed while queueing (its pid is gone), completing
+    /// (the receipt is already written) or withdrawing. Call with the lock held.
     func cleanStale() {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: queueDirectory)) ?? [] {
             if name.hasPrefix(".incoming-") {
                 guard let pid = name.split(separator: "-").last.flatMap({ pid_t($0) }), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            } else if !name.hasPrefix(".sent-") {
+            } else if !name.hasPrefix(".sent-") && !name.hasPrefix(".withdrawn-") {
                 continue
             }
             try? FileManager.default.removeItem(atPath: "\(queueDirectory)/\(name)")

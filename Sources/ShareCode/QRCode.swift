@@ -15,14 +15,18 @@ package struct QRCode: Sendable, Equatable {
     /// The error correction levels libqrencode offers; L is below what a booth should print.
     package enum Correction: Sendable { case medium, quartile, high }
 
-    /// Encodes `text` (as 8-bit bytes: any URL) at the smallest version that holds it.
+    /// Encodes `text` (as 8-bit bytes) at the smallest version that holds it. Text beyond ASCII
+    /// (a Wi-Fi network's name) is preceded by an ECI header saying its bytes are UTF-8, as
+    /// Android's own Wi-Fi codes are: a reader then need not guess (zbar took "Jörg" for Japanese).
+    /// ASCII (every link) is coded without one, as readers have always read it.
     package init(_ text: String, correction: Correction = .medium) throws(QRCodeError) {
         let level: QRecLevel = switch correction {
         case .medium: QR_ECLEVEL_M
         case .quartile: QR_ECLEVEL_Q
         case .high: QR_ECLEVEL_H
         }
-        let encoded = text.withCString { QRcode_encodeString8bit($0, 0, level) }
+        let encoded = text.utf8.allSatisfy({ $0 < 0x80 }) ? text.withCString { QRcode_encodeString8bit($0, 0, level) }
+            : Self.encodeUTF8(text, level)
         guard let encoded else {
             let code = errno
             throw QRCodeError(text: text, reason: code == ERANGE ? "it is too long for a QR code" : String(cString: strerror(code)))
@@ -32,6 +36,16 @@ package struct QRCode: Sendable, Equatable {
         size = width
         // Each byte's lowest bit: dark (1) or light (0); the other bits say what the module is for.
         modules = (0..<width * width).map { encoded.pointee.data[$0] & 1 == 1 }
+    }
+
+    /// `text`'s UTF-8 bytes behind ECI 26 (UTF-8); nil with errno set, as libqrencode's own calls.
+    private static func encodeUTF8(_ text: String, _ level: QRecLevel) -> UnsafeMutablePointer<QRcode>? {
+        guard let input = QRinput_new2(0, level) else { return nil }
+        defer { QRinput_free(input) }
+        let bytes = Array(text.utf8)
+        guard QRinput_appendECIheader(input, 26) == 0,
+              QRinput_append(input, QR_MODE_8, Int32(bytes.count), bytes) == 0 else { return nil }
+        return QRcode_encodeInput(input)
     }
 
     /// The code as an SVG document: one path of dark squares on a white square with the quiet

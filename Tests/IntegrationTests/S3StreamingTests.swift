@@ -7,12 +7,13 @@ import StorageUpload
 /// (SeaweedFS behind the fault proxy's download throttle), fills the cache with the same bytes,
 /// and never passes bad bytes off as a whole video.
 @Suite(.serialized) struct S3StreamingTests: S3Suite {
-    /// `recorder kiosk` on the sandbox's store, its cache in `cache`; returns its process and address.
-    private func kiosk(_ box: PostSandbox, cache: String) throws -> (RunningProcess, String) {
+    /// `recorder kiosk` on the sandbox's store, its cache in `cache` (else the sandbox's), with
+    /// `arguments` more; returns its process and address.
+    func kiosk(_ box: PostSandbox, cache: String? = nil, arguments: [String] = []) throws -> (RunningProcess, String) {
         let port = try S3Fixture.listenPort()
         var box = box
-        box.extraEnvironment["XDG_CACHE_HOME"] = cache
-        let process = try box.start(["kiosk", "--device", "testsrc", "--listen", "127.0.0.1:\(port)"])
+        if let cache { box.extraEnvironment["XDG_CACHE_HOME"] = cache }
+        let process = try box.start(["kiosk", "--device", "testsrc", "--listen", "127.0.0.1:\(port)"] + arguments)
         let base = "http://127.0.0.1:\(port)"
         let end = Date().addingTimeInterval(60)
         while Date() < end && process.process.isRunning {

@@ -43,6 +43,18 @@ struct QRCodeTests {
         #expect(try zbarimg(pgm(code)) == link)
     }
 
+    @Test func textBeyondASCIISaysItIsUTF8AndReadsBackExactly() throws {
+        // A Wi-Fi network's name at a German wedding: without the code saying its bytes are UTF-8
+        // (an ECI header, as Android's own "share Wi-Fi" codes carry), a reader guesses, and zbar
+        // guessed "Jörg" as Japanese.
+        for text in ["WIFI:T:nopass;S:Hochzeit Jörg & Anna;;", "WIFI:T:WPA;S:Café 🎉 Ümlaut;P:password;;", "https://example.com/ß"] {
+            #expect(try zbarimg(pgm(QRCode(text))) == text)
+        }
+        // Plain ASCII (every share link) is coded as before, with no header: the same modules.
+        let link = "https://booth.example.com/s/abcdefghijklmnopqrstuv"
+        #expect(try zbarimg(pgm(QRCode(link))) == link)
+    }
+
     @Test func svgHasTheQuietZoneAndOnlyDarkModulesDrawn() throws {
         let code = try QRCode("https://example.com/s/abc")
         let svg = code.svg(pixelsPerModule: 10)

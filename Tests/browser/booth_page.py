@@ -17,11 +17,11 @@ every state go to ARTIFACTS/booth (default .cache/browser-artifacts/booth).
 
     python Tests/browser/booth_page.py RECORDER_BINARY
 """
-import json, os, pathlib, shutil, subprocess, sys, time, urllib.error, urllib.request
+import json, os, pathlib, shutil, subprocess, sys, time, urllib.request
 
 from playwright.sync_api import sync_playwright
 
-from browser_support import Checks, Kiosk, launch, repo
+from browser_support import Checks, Kiosk, fetch, launch, repo
 
 binary = sys.argv[1]
 artifacts = pathlib.Path(os.environ.get("ARTIFACTS", repo / ".cache" / "browser-artifacts")) / "booth"
@@ -42,15 +42,6 @@ def status():
 # What a guest must never read: the operator's words.
 DEVELOPER_TEXT = ["idle", "countdown", "finishing", "frames", "dropped", "MB", "Bearer", "errno", "Ctrl-C", "/api",
                   "exit status", "recorder ", "outbox", "--"]
-
-
-def fetch(url):
-    """GET with no cookie and no token, as a phone would: (status, body)."""
-    try:
-        with urllib.request.urlopen(url, timeout=30) as r:
-            return r.status, r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read()
 
 
 def share_page(link, post_id):

@@ -1,6 +1,6 @@
 """What the browser tests share: PASS/FAIL counting, a kiosk process on a free port with its own
 workspace, outbox, store and cache, and Debian's chromium through Playwright."""
-import os, pathlib, random, shutil, socket, subprocess, tempfile, time, urllib.request
+import os, pathlib, random, shutil, socket, subprocess, tempfile, time, urllib.error, urllib.request
 
 repo = pathlib.Path(__file__).resolve().parents[2]
 
@@ -81,6 +81,15 @@ class Kiosk:
         self.log.close()
         shutil.rmtree(self.work, ignore_errors=True)
         return self.process.returncode
+
+
+def fetch(url):
+    """GET with no cookie and no token, as a phone would: (status, body)."""
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
 
 
 def wait_until(page, expression, timeout=30000):

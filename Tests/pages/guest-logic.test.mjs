@@ -15,6 +15,11 @@ test("words get their number", () => {
   assert.equal(wording({}, "missing", 3), "");
 });
 
+test("a value is put in as it is: a Wi-Fi password's $ signs are not replacement patterns", () => {
+  assert.equal(wording({ p: "Password: {n}" }, "p", "pa$$w0rd$&$'$`"), "Password: pa$$w0rd$&$'$`");
+  assert.equal(wording({ p: "Wi-Fi: {n}" }, "p", "{n} booth"), "Wi-Fi: {n} booth");
+});
+
 test("a press means stop while counting down or recording, record where a guest can start, nothing while saving", () => {
   assert.equal(pressAction("countdown"), "stop");
   assert.equal(pressAction("recording"), "stop");

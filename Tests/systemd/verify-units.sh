@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks systemd/recorder.service with systemd's own tools:
+# Checks systemd/recorder.service (and the Wi-Fi's units, systemd/wifi/) with systemd's own tools:
 # - `systemd-analyze verify` must print nothing (it exits 0 even on errors, so its output is the
 #   verdict), run against a scratch root holding the unit, the built binary at its ExecStart path
 #   and this machine's stock units;
@@ -22,6 +22,14 @@ cp "$repo/systemd/recorder.service" "$root/etc/systemd/system/"
 cp -r /usr/lib/systemd/system "$root/usr/lib/systemd/"
 out=$(systemd-analyze verify --man=no --root="$root" recorder.service 2>&1)
 if [ -z "$out" ]; then pass "systemd-analyze verify recorder.service prints nothing"; else fail "systemd-analyze verify: $out"; fi
+
+# The booth's own Wi-Fi (systemd/wifi/, docs/venue.md): its two template units, for an interface,
+# with the programs they run where the units name them.
+mkdir -p "$root/usr/sbin"
+for program in hostapd dnsmasq ip; do cp "/usr/sbin/$program" "$root/usr/sbin/"; done
+cp "$repo/systemd/wifi/recorder-wifi@.service" "$repo/systemd/wifi/recorder-wifi-dns@.service" "$root/etc/systemd/system/"
+out=$(systemd-analyze verify --man=no --root="$root" recorder-wifi@wlan0.service recorder-wifi-dns@wlan0.service 2>&1)
+if [ -z "$out" ]; then pass "systemd-analyze verify recorder-wifi@wlan0.service recorder-wifi-dns@wlan0.service prints nothing"; else fail "systemd-analyze verify (Wi-Fi units): $out"; fi
 
 # The check itself must be able to fail: a unit with a misspelt key is reported.
 printf '[Service]\nExecStart=/usr/local/bin/recorder kiosk\nWatchdogSecs=5\n' > "$root/etc/systemd/system/broken.service"

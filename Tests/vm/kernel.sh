@@ -37,7 +37,8 @@ vm_pack_modules() {
 # The start of every guest's /init: busybox, the kernel's file systems, and the packed modules
 # loaded in order (vivid as one device; v4l2loopback, when packed, as two loopback nodes; snd-aloop,
 # when packed, as the card "Loopback" with two substreams per device, after snd, snd-timer and
-# snd-pcm, which --show-depends lists first). devtmpfs makes /dev/video* and /dev/snd/* alike.
+# snd-pcm, which --show-depends lists first; mac80211_hwsim, when packed, as two Wi-Fi radios that
+# hear each other, after cfg80211 and mac80211). devtmpfs makes /dev/video* and /dev/snd/* alike.
 vm_init_head() {
   cat <<'INIT'
 #!/bin/busybox sh
@@ -48,6 +49,7 @@ while read -r m; do
     *-vivid.ko) insmod "$m" n_devs=1 ;;
     *-v4l2loopback.ko) insmod "$m" devices=2 video_nr=10,11 card_label=recorder-loopback,recorder-loopback-2 exclusive_caps=1,1 ;;
     *-snd-aloop.ko) insmod "$m" id=Loopback pcm_substreams=2 ;;
+    *-mac80211_hwsim.ko) insmod "$m" radios=2 ;;
     *) insmod "$m" ;;
   esac || echo "vm: insmod $m failed"
 done < /modules.order

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Boots Debian's own kernel under qemu (software emulation) with vivid and v4l2loopback loaded and
+# Boots Debian's own kernel under qemu (software emulation) with vivid and v4l2loopback loaded (and
+# mac80211_hwsim's two Wi-Fi radios, with the ciphers WPA2 needs: the booth's own Wi-Fi) and
 # runs one command inside it, against this machine's file system (read-only, cached in the guest:
 # every exec under emulation would otherwise read its program and ~130 FFmpeg libraries again over
 # 9p) with a tmpfs /tmp. recorder ($RECORDER_BIN, else the debug build) is copied into the guest's
@@ -38,7 +39,7 @@ if [ ! -f "$initrd" ] || [ "$here/run-in-vm.sh" -nt "$initrd" ] || [ "$here/kern
   trap 'rm -rf "$root"' EXIT
   mkdir -p "$root"/{bin,proc,sys,dev,host,mods}
   cp /bin/busybox "$root/bin/busybox"
-  vm_pack_modules "$root" "$kver" virtio_pci 9pnet_virtio 9p vivid v4l2loopback snd-aloop uinput evdev virtio_blk ext4 virtio_net
+  vm_pack_modules "$root" "$kver" virtio_pci 9pnet_virtio 9p vivid v4l2loopback snd-aloop uinput evdev virtio_blk ext4 virtio_net mac80211_hwsim ccm ctr cmac
   { vm_init_head; cat <<'INIT'; } > "$root/init"
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288,cache=loose hostroot /host || echo "vm: cannot mount host root"
 mount --bind /dev /host/dev; mount --bind /proc /host/proc; mount --bind /sys /host/sys

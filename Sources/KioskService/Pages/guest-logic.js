@@ -8,7 +8,8 @@ export const PHASES = ["attract", "consent", "countdown", "recording", "saving",
 
 /** A guest string with its number: `{n}` in the text becomes `n`. An unknown key is "". */
 export function wording(strings, key, n) {
-  return (strings[key] || "").replace("{n}", n);
+  // (a function, so a "$" in the value - a Wi-Fi password's "$$" - is taken as it is, not as a pattern)
+  return (strings[key] || "").replace("{n}", () => n);
 }
 
 /** Held keys repeat and buttons chatter: a press within this many milliseconds of the last is not one. */

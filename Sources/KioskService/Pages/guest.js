@@ -170,19 +170,35 @@ function render(s) {
   else if (step.then === "attract") setPhase("attract");
 }
 
-// Once the post is in the store: its QR code and link (when the store gives one), and 30 s to scan.
+// The post's QR code and link, as soon as the kiosk gives one (a share page it serves: at once, from
+// its outbox; a link to the video itself: once the post is in the store), and 30 s to scan. With the
+// booth's own Wi-Fi (kiosk.wifi_ssid), its code comes first: 1. join, 2. open; and a minute.
 function showShare(id) {
   sharing = null;
   api("/api/posts/" + encodeURIComponent(id) + "/share").then((r) => {
     if (document.body.dataset.phase !== "done") return;
+    const wifi = status && status.booth.wifi;
+    $("share").classList.toggle("two", !!wifi);
+    $("wifi-step").hidden = !wifi;
+    $("video-title").hidden = !wifi;
+    $("scan-hint").hidden = !!wifi;
+    if (wifi) {
+      $("wifi-qr").src = "/api/wifi/qr.svg";
+      $("wifi-name").textContent = t("wifiName", wifi.name);
+      $("wifi-password").textContent = wifi.password ? t("wifiPassword", wifi.password) : t("wifiOpen");
+      $("wifi-password").toggleAttribute("data-password", !!wifi.password);
+    }
     $("qr").src = "/api/posts/" + encodeURIComponent(id) + "/qr.svg";
     $("share-link").textContent = r.shareURL;
     $("share-until").textContent = r.shareExpiresAt ? t("linkUntil", new Date(r.shareExpiresAt).toLocaleString(document.documentElement.lang)) : "";
     $("share").hidden = false;
     document.body.dataset.shared = id;
     clearTimeout(phaseTimer);
-    phaseTimer = setTimeout(() => { phaseTimer = null; setPhase("attract"); }, 30000);
-  }).catch(() => {});
+    phaseTimer = setTimeout(() => { phaseTimer = null; setPhase("attract"); }, wifi ? 60000 : 30000);
+  }).catch(() => {
+    // No link yet (it waits for the upload): the upload's status event asks again.
+    if (document.body.dataset.phase === "done" && !(status && status.outbox.lastUploaded === id)) sharing = id;
+  });
 }
 
 function review(shot) {
@@ -283,8 +299,7 @@ $("post").onclick = () => {
     $("done-detail").textContent = caption ? "“" + caption + "”" : t("thanksDetail");
     document.body.dataset.posted = id;
     showFor("done", 8);
-    sharing = queued.id;
-    if (status && status.outbox.lastUploaded === sharing) showShare(sharing);
+    showShare(queued.id);
   }).catch((e) => problem(e.key)).finally(() => { $("post").disabled = false; });
 };
 $("delete").onclick = () => {
