@@ -45,6 +45,29 @@ package final class ConnectionLimits: Sendable {
         counts.withLock { ($0.clients.values.reduce(0, +), $0.refused) }
     }
 
+    /// The most connections seen open since a crowd was last found gone (`crowdLeft()`).
+    private let highWater = Mutex<Int>(0)
+
+    /// How many connections must have closed since the most seen before the memory they used is
+    /// given back (`FreedMemory`): 32 stalled video readers held about 3 MiB.
+    static let crowd = 32
+
+    /// Whether, since the last time this said so, the open connections fell by `crowd` or more
+    /// from the most seen: a crowd left, and what it used can go back to the system. Asked once a
+    /// second (`CameraService`).
+    func crowdLeft() -> Bool {
+        let open = snapshot.open
+        return highWater.withLock { high in
+            if open >= high {
+                high = open
+                return false
+            }
+            guard high - open >= Self.crowd else { return false }
+            high = open
+            return true
+        }
+    }
+
     /// The channel handler that keeps the count, one per connection.
     func gate() -> ConnectionGate { ConnectionGate(limits: self) }
 }

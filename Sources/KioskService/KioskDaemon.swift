@@ -28,7 +28,7 @@ package struct KioskDaemon: Sendable {
         let limits = kiosk.limits.connections
         return Application(
             router: KioskAPI.router(kiosk).router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [limits.gate()], idleTimeout: Self.idleTimeout)),
+            server: .http1(configuration: .init(additionalChannelHandlers: [limits.gate(), SocketPace()], idleTimeout: Self.idleTimeout)),
             configuration: ApplicationConfiguration(address: .hostname(kiosk.settings.host, port: kiosk.settings.port),
                                                     serverName: "recorder"),
             onServerRunning: { _ in onServerRunning() },

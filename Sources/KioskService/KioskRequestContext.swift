@@ -6,12 +6,16 @@ package import NIOCore
 package struct KioskRequestContext: RequestContext, RemoteAddressRequestContext {
     package var coreContext: CoreRequestContextStorage
     package let remoteAddress: SocketAddress?
+    /// The connection the request came on: an answer written a chunk at a time waits for its
+    /// socket (`SocketPace`).
+    let connection: any Channel
     /// Set by `KioskGuard` before any route runs: nil when the request presented no valid token.
     package var identity: KioskIdentity?
 
     package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        connection = source.channel
     }
 
     /// The client as the limits count it: its IP address (an IPv6 one by its /64, which one
