@@ -29,10 +29,14 @@ enum ShotRoutes {
             var headers = HTTPFields()
             headers[.contentType] = "text/event-stream"
             headers[.cacheControl] = "no-store"
-            let stream = kiosk.hub.subscribe()
-            // The first event is the current status, so a client never starts from nothing.
-            kiosk.hub.publish("status", value: await kiosk.status())
-            return Response(status: .ok, headers: headers, body: ResponseBody(asyncSequence: stream))
+            guard let subscription = kiosk.hub.subscribe() else {
+                return APIError(.tooManyRequests, "too many event streams are open (at most \(EventHub.limit)); close a page of the kiosk and try again.",
+                                kind: .busy).response
+            }
+            // The first event is the current status, so a client never starts from nothing: to this
+            // client alone (subscribed first, so no change after it is missed).
+            kiosk.hub.send("status", value: await kiosk.status(), to: subscription.id)
+            return Response(status: .ok, headers: headers, body: ResponseBody(asyncSequence: subscription.stream))
         }
 
         routes.post("shoot", .booth, "starts a shot: {\"seconds\", \"countdown\"}") { request, _ in
