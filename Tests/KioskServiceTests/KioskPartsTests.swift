@@ -130,6 +130,20 @@ final class NotifySocket {
         }
     }
 
+    /// The Host check (DNS rebinding) reads an IPv6 literal whole: "[::1].evil.example" is a name
+    /// a rebinding page controls, not an address, as is anything after "]" but a port.
+    @Test func hostCheckParsesAddressLiterals() throws {
+        let kiosk = try settings(["kiosk.hosts": "booth.example"])
+        for good in ["[::1]:8080", "[::1]", "[2001:db8::7]:80", "[::ffff:192.168.1.2]", "127.0.0.1:8080", "192.168.1.2", "localhost:8080",
+                     "booth.example", "BOOTH.example.:80", "localhost:"] {
+            #expect(kiosk.answers(toHost: good), "\(good)")
+        }
+        for bad in ["[x].evil.example", "[::1].evil.example", "[::1]x", "[::1]:80.evil.example", "[::1]:8o", "[evil.example]", "[::1",
+                    "[fe80::1%eth0]", "[]", "evil.example", "1.2.3.4.evil.example", "999.1.1.1", "127.0.0.1:80:80", "localhost:http"] {
+            #expect(!kiosk.answers(toHost: bad), "\(bad)")
+        }
+    }
+
     @Test func kioskShotsAreMadeAsTheShootSettingsSay() throws {
         let kiosk = try settings(["kiosk.device": "testsrc", "kiosk.seconds": "7"],
                                  environment: ["RECORDER_SHOOT_SIZE": "320x240", "RECORDER_SHOOT_FPS": "15", "RECORDER_SHOOT_PRESET": "ultrafast",
