@@ -4,8 +4,10 @@ import Synchronization
 /// How many connections the kiosk holds open: at most `total` from other machines, and at most
 /// `perClient` from any one address. A connection over either is closed as soon as it is accepted,
 /// so a flood costs one file descriptor for a moment, never the booth: the booth's own browser on
-/// loopback is never refused for the total. (Behind a proxy on this machine the proxy's limits apply:
-/// the shipped nginx configuration sets them.) What a connection may then do alone is bounded by
+/// loopback is never refused for the total. The proxy's connections (`kiosk.proxy_socket`: phones,
+/// which the proxy names only in their requests) count toward the total; each phone's share is the
+/// proxy's to keep (the shipped nginx configuration: 8 per phone, an IPv6 phone by its /64), and its
+/// video answers the kiosk's (`ClientSlots`). What a connection may then do alone is bounded by
 /// the idle timeout (a request's head must arrive, and a kept-alive connection be used again,
 /// within `KioskDaemon.idleTimeout`).
 package final class ConnectionLimits: Sendable {
@@ -22,7 +24,7 @@ package final class ConnectionLimits: Sendable {
     func open(_ client: ClientAddress) -> Bool {
         counts.withLock { counts in
             let mine = counts.clients[client, default: 0]
-            guard client.isLoopback || (mine < perClient && counts.total < total) else {
+            guard client.isLoopback || ((client == .proxy || mine < perClient) && counts.total < total) else {
                 counts.refused += 1
                 return false
             }
@@ -112,7 +114,7 @@ final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
 
     private func admit(_ context: ChannelHandlerContext) {
         guard counted == nil else { return }
-        let client = ClientAddress(context.channel.remoteAddress)
+        let client = context.channel.localAddress?.protocol == .unix ? .proxy : ClientAddress(context.channel.remoteAddress)
         if limits.open(client) {
             counted = client
         } else {

@@ -14,6 +14,8 @@ package struct KioskSettings: Sendable {
 
     package var host: String
     package var port: Int
+    /// `kiosk.proxy_socket`: the Unix socket the reverse proxy alone uses; nil when off.
+    package var proxySocket: String?
     /// nil: the first camera, else the test pattern.
     package var device: String?
     package var seconds: Double
@@ -76,6 +78,7 @@ package struct KioskSettings: Sendable {
         }
         self.host = host
         self.port = port
+        proxySocket = try Self.readProxySocket(configuration)
         let device = values["kiosk.device"]
         self.device = (device == nil || device == "auto" || device == "") ? nil : device
         seconds = try configuration.number("kiosk.seconds")
@@ -173,6 +176,22 @@ package struct KioskSettings: Sendable {
     }
 
     static func parseListen(_ text: String) -> (String, Int)? { RecorderConfiguration.parseListen(text) }
+
+    /// `kiosk.proxy_socket`: off (or empty), or the full path of a Unix socket, short enough for one
+    /// (sun_path: 107 bytes).
+    static func readProxySocket(_ configuration: RecorderConfiguration) throws(RecorderError) -> String? {
+        let path = configuration.text("kiosk.proxy_socket") ?? "off"
+        guard !path.isEmpty, path != "off" else { return nil }
+        let origin = "kiosk.proxy_socket = \(path) (from \(configuration.origin("kiosk.proxy_socket")))"
+        guard path.hasPrefix("/"), !path.hasSuffix("/") else {
+            throw RecorderError("\(origin) must be the full path of the socket to make, e.g. /run/recorder/proxy.sock, or off.", kind: .misconfigured)
+        }
+        guard path.utf8.count <= 107 else {
+            throw RecorderError("\(origin) is \(path.utf8.count) bytes long; a Unix socket's path is at most 107. Choose a shorter one, e.g. /run/recorder/proxy.sock.",
+                                kind: .misconfigured)
+        }
+        return path
+    }
 
     static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")

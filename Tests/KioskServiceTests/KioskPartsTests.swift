@@ -144,6 +144,18 @@ final class NotifySocket {
         }
     }
 
+    /// kiosk.proxy_socket: off by default; a full path short enough for a Unix socket, or refused (78).
+    @Test func proxySocketSetting() throws {
+        #expect(try settings([:]).proxySocket == nil)
+        #expect(try settings(["kiosk.proxy_socket": "off"]).proxySocket == nil)
+        #expect(try settings(["kiosk.proxy_socket": "/run/recorder/proxy.sock"]).proxySocket == "/run/recorder/proxy.sock")
+        for bad in ["proxy.sock", "/run/recorder/", "/" + String(repeating: "x", count: 107)] {
+            #expect { try settings(["kiosk.proxy_socket": bad]) } throws: { error in
+                (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("kiosk.proxy_socket") } == true
+            }
+        }
+    }
+
     @Test func kioskShotsAreMadeAsTheShootSettingsSay() throws {
         let kiosk = try settings(["kiosk.device": "testsrc", "kiosk.seconds": "7"],
                                  environment: ["RECORDER_SHOOT_SIZE": "320x240", "RECORDER_SHOOT_FPS": "15", "RECORDER_SHOOT_PRESET": "ultrafast",

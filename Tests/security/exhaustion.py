@@ -21,7 +21,7 @@ network namespace).
 import json, os, pathlib, shutil, subprocess, sys, threading, time, urllib.request
 
 from raw_http import request
-from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, repo
+from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, noisy_post, repo
 
 HALF_OPEN, SLOW, ADDRESSES = int(os.environ.get("HALF_OPEN", 1100)), int(os.environ.get("SLOW", 300)), 50
 HOLD_SECONDS = int(os.environ.get("HOLD_SECONDS", 40))
@@ -68,17 +68,7 @@ try:
     sh(*inside, "ip", "addr", "add", f"{PHONE}/16", "dev", ns_side)
 
     # A big post in the kiosk's store before it starts (a noisy 3 s 720p clip: 29 MB), made by the CLI.
-    y4m = kiosk.work / "noise.y4m"
-    sh("ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30,noise=alls=40:allf=t", "-t", "3",
-       "-pix_fmt", "yuv420p", str(y4m))
-    cli = dict(kiosk.environment)
-    sh(binary, "shoot", "--device", f"y4m:{y4m}", "--seconds", "3", "--audio", "none", "--workspace", str(kiosk.work / "cli-ws"))
-    posted = json.loads(subprocess.run([binary, "post", "--caption", "for the crowd", "--json", "--workspace", str(kiosk.work / "cli-ws"),
-                                        "--outbox", str(kiosk.work / "cli-outbox"), "--store-dir", str(kiosk.work / "store"), "--create"],
-                                       check=True, capture_output=True, text=True, env=cli).stdout)
-    y4m.unlink()
-    post = posted["id"]
-    metadata = json.loads((kiosk.work / "store" / "posts" / f"{post}.json").read_text())
+    metadata = noisy_post(binary, kiosk)
     token, size = metadata["shareToken"], metadata["byteSize"]
     figures["shared video"] = f"{size / 1e6:.1f} MB"
 
