@@ -37,7 +37,7 @@ enum GalleryRoutes {
                 guard file.hasSuffix(".mp4"), PostID.isValid(String(file.dropLast(4))) else {
                     throw APIError(.notFound, "no such video: ask for /api/videos/<post id>.mp4 with an id from /api/feed.", kind: .notFound)
                 }
-                guard let slot = kiosk.limits.videos.take(context.client) else { throw kiosk.limits.videos.busy() }
+                guard let slot = kiosk.limits.videos.take(for: context) else { throw kiosk.limits.videos.busy(for: context) }
                 let playback = try await kiosk.library.playback(id: String(file.dropLast(4)))
                 return try await VideoResponder.response(playback, request: request, context: context, slot: slot)
             }

@@ -147,7 +147,7 @@ enum ShotRoutes {
         // most), which an <img> shows as it comes. It ends when no picture came for 2 s (the page
         // opens it again) or the kiosk stops.
         routes.get("preview.mjpeg", .booth, "the live mirror: one JPEG per camera picture") { _, context in
-            guard let slot = kiosk.limits.mirrors.take(context.client) else { return kiosk.limits.mirrors.busy().response }
+            guard let slot = kiosk.limits.mirrors.take(for: context) else { return kiosk.limits.mirrors.busy(for: context).response }
             var headers = HTTPFields()
             headers[.contentType] = "multipart/x-mixed-replace; boundary=\(Self.boundary)"
             headers[.cacheControl] = "no-store"

@@ -302,3 +302,61 @@ final class NotifySocket {
         #expect(gone.contains("lang=\"de\"") && !gone.contains("{{"))
     }
 }
+
+/// What a crowd can hold, counted by who it is: the booth's own places, phones named by the proxy,
+/// the proxy's connections, and when a crowd has left.
+@Suite struct ClientLimitsTests {
+    static func address(_ ip: String) -> ClientAddress { ClientAddress(try? SocketAddress(ipAddress: ip, port: 4000)) }
+
+    /// The booth's screen has places of its own: a crowd holding every other one takes none of them.
+    @Test func theBoothsScreenHasPlacesACrowdCannotTake() throws {
+        let slots = ClientSlots("videos", total: 4, perClient: 2, booth: 2)
+        let booth = Self.address("127.0.0.1")
+        let crowd = (1...4).compactMap { slots.take(Self.address("192.168.1.\($0)")) }
+        #expect(crowd.count == 4 && slots.take(Self.address("192.168.1.9")) == nil)
+        // This machine without a token is one of the crowd: refused as well.
+        #expect(slots.take(booth) == nil)
+        let own = [slots.take(booth, boothScreen: true), slots.take(booth, boothScreen: true)]
+        #expect(own.allSatisfy { $0 != nil } && slots.take(booth, boothScreen: true) == nil)
+        #expect(slots.inUse == 6)
+        _ = consume own
+        #expect(slots.inUse == 4 && slots.take(booth, boothScreen: true) != nil)
+        _ = consume crowd
+    }
+
+    /// The phone the proxy names: any other machine's address (an IPv6 one by its /64), never this
+    /// machine's; without a name, one of the proxy's.
+    @Test func aPhoneTheProxyNamesIsCountedAsAnyOtherMachine() {
+        let phone = ClientAddress(forwarded: "203.0.113.5")
+        #expect(phone.key == "203.0.113.5" && !phone.isLoopback)
+        let claimed = ClientAddress(forwarded: "127.0.0.1")
+        #expect(claimed.key == "127.0.0.1" && !claimed.isLoopback)
+        #expect(ClientAddress(forwarded: "2001:db8:1:2::10") == ClientAddress(forwarded: "2001:db8:1:2:ffff::20"))
+        #expect(ClientAddress(forwarded: "2001:db8:1:2::10").key == "2001:db8:1:2::/64")
+        for nameless in [nil, "", "booth.example", "1.2.3.4, 5.6.7.8", "::1%lo"] {
+            #expect(ClientAddress(forwarded: nameless) == .proxy, "\(nameless ?? "nil")")
+        }
+    }
+
+    /// The proxy's connections count toward the total but no address's share; loopback never counts.
+    @Test func theProxysConnectionsCountTowardTheTotalOnly() {
+        let limits = ConnectionLimits(total: 16, perClient: 4)
+        #expect((1...16).allSatisfy { _ in limits.open(.proxy) })
+        #expect(!limits.open(.proxy) && !limits.open(Self.address("192.168.1.7")))
+        #expect(limits.open(Self.address("127.0.0.1")))
+        limits.close(.proxy)
+        #expect(limits.open(Self.address("192.168.1.7")))
+    }
+
+    /// A crowd that left is found once, when 32 or more of the connections seen have closed.
+    @Test func aCrowdThatLeftIsFoundOnce() {
+        let limits = ConnectionLimits(total: 512, perClient: 512)
+        let phone = Self.address("192.168.1.7")
+        for _ in 0..<40 { #expect(limits.open(phone)) }
+        #expect(!limits.crowdLeft())
+        for _ in 0..<31 { limits.close(phone) }
+        #expect(!limits.crowdLeft())
+        limits.close(phone)
+        #expect(limits.crowdLeft() && !limits.crowdLeft())
+    }
+}
