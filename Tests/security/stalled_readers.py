@@ -126,7 +126,8 @@ def phase(name, target_host, target_port):
     samples.append(rss_mib(pid))
     peak = max(samples)
     figures[f"{name}: RSS before"] = f"{before:.0f} MiB"
-    figures[f"{name}: RSS with {STALLED} stalled"] = f"{peak:.0f} MiB (+{peak - before:.0f} MiB, {(peak - before) * 1024 / max(expected, 1):.0f} KiB a reader sent)"
+    per_reader = f", {(peak - before) * 1024 / expected:.0f} KiB a reader sent" if expected else ""
+    figures[f"{name}: RSS with {STALLED} stalled"] = f"{peak:.0f} MiB (+{peak - before:.0f} MiB{per_reader})"
     figures[f"{name}: booth's own video meanwhile"] = f"{status}, {length / 1e6:.1f} MB in {seconds:.2f} s"
     bound = expected * CHUNK_BOUND_KIB / 1024 + SLACK_MIB
     check(f"{name}: {STALLED} readers that never read hold at most {CHUNK_BOUND_KIB} KiB each of the kiosk's memory "
