@@ -37,40 +37,26 @@ def connect(i):
     return s
 
 
+def asking(i, request):
+    """A connection from source `i` that has sent `request`; None when it could not connect."""
+    s = connect(i)
+    if s is not None:
+        try:
+            s.send(request)
+        except OSError:
+            pass
+    return s
+
+
 started = time.monotonic()
-halves, readers, still, unconnected = [], [], [], 0
+video = f"GET {path} HTTP/1.1\r\nHost: booth\r\n\r\n".encode()
 # (the stalled readers first, one per address in turn: each address's share of the kiosk's places)
-for i in range(stalled):
-    s = connect(i)
-    if s is None:
-        unconnected += 1
-        continue
-    try:
-        s.send(f"GET {path} HTTP/1.1\r\nHost: booth\r\n\r\n".encode())
-    except OSError:
-        pass
-    still.append(s)
-for i in range(slow):
-    s = connect(i)
-    if s is None:
-        unconnected += 1
-        continue
-    try:
-        s.send(f"GET {path} HTTP/1.1\r\nHost: booth\r\n\r\n".encode())
-    except OSError:
-        pass
-    readers.append([s, b"", 0])
+still = [s for s in (asking(i, video) for i in range(stalled)) if s is not None]
+readers = [[s, b"", 0] for s in (asking(i, video) for i in range(slow)) if s is not None]
+unconnected = stalled - len(still) + slow - len(readers)
 # (the readers first: they take their places before the half-open connections fill the rest)
-for i in range(half_open):
-    s = connect(slow + i)
-    if s is None:
-        unconnected += 1
-        continue
-    try:
-        s.send(b"GET /healthz HTTP/1.1\r\nHost: booth\r\nX-Half: ")
-    except OSError:
-        pass
-    halves.append(s)
+halves = [s for s in (asking(slow + i, b"GET /healthz HTTP/1.1\r\nHost: booth\r\nX-Half: ") for i in range(half_open)) if s is not None]
+unconnected += half_open - len(halves)
 print(json.dumps({"ready": True, "halfOpen": len(halves), "slow": len(readers), "stalled": len(still), "unconnected": unconnected,
                   "seconds": round(time.monotonic() - started, 1)}), flush=True)
 

@@ -24,7 +24,7 @@ nginx tells the kiosk. What a guest's phone reaches through it:
 import concurrent.futures, http.server, json, os, pathlib, shutil, socket, socketserver, ssl, subprocess, sys, tempfile, threading, time, urllib.request
 
 from raw_http import request
-from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, free_port, noisy_post, repo
+from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, free_port, noisy_post, repo, start_nginx, stop, without_tls
 
 binary = sys.argv[1]
 artifacts = artifacts_folder()
@@ -56,37 +56,15 @@ def site(name, socket, http, https=None):
                      ("/var/log/nginx/access.log", f"{work}/{name}-access.log")]:
         assert old in text, f"the shipped nginx-recorder.conf no longer has {old!r}"
         text = text.replace(old, new)
-    lines = [line for line in text.splitlines() if "listen [::]" not in line]
-    if https is None:
-        lines = [line for line in lines if not line.rstrip().endswith("# tls")]
-    return "\n".join(lines)
+    text = "\n".join(line for line in text.splitlines() if "listen [::]" not in line)
+    return text if https else without_tls(text)
 
 
-def start_nginx(name, site_text):
+def nginx_for(name, site_text):
     """An nginx of its own for `site_text`, answering on loopback."""
-    folder = work / name
-    folder.mkdir()
-    (folder / "site.conf").write_text(site_text)
-    (folder / "nginx.conf").write_text(f"""worker_processes 1;
-pid {folder}/nginx.pid;
-error_log {folder}/error.log;
-events {{}}
-http {{
-    access_log {folder}/default-access.log;
-    client_body_temp_path {folder}/body;
-    proxy_temp_path {folder}/proxy;
-    fastcgi_temp_path {folder}/fastcgi;
-    uwsgi_temp_path {folder}/uwsgi;
-    scgi_temp_path {folder}/scgi;
-    include {folder}/site.conf;
-}}
-""")
-    test = subprocess.run(["nginx", "-t", "-c", str(folder / "nginx.conf"), "-p", str(folder)], capture_output=True, text=True)
-    check(f"nginx takes the shipped configuration ({name}: nginx -t)", test.returncode == 0, test.stderr)
-    process = subprocess.Popen(["nginx", "-c", str(folder / "nginx.conf"), "-p", str(folder), "-g", "daemon off;"],
-                               stdout=subprocess.DEVNULL, stderr=open(artifacts / f"proxy-nginx-{name}.log", "w"))
+    tested, process = start_nginx(work / name, site_text, artifacts / f"proxy-nginx-{name}.log")
+    check(f"nginx takes the shipped configuration ({name}: nginx -t)", tested.returncode == 0, tested.stderr)
     nginxes.append(process)
-    return process
 
 
 class Echo(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
@@ -150,13 +128,13 @@ try:
     big = noisy_post(binary, kiosk, seconds=4, size="640x360", caption="a big one")
     kiosk.start()
     # What a booth runs: nginx as shipped (TLS), and a booth without a certificate (plain http).
-    start_nginx("tls", site("tls", work / "kiosk.sock", HTTP, HTTPS))
-    start_nginx("plain", site("plain", work / "kiosk.sock", PLAIN))
+    nginx_for("tls", site("tls", work / "kiosk.sock", HTTP, HTTPS))
+    nginx_for("plain", site("plain", work / "kiosk.sock", PLAIN))
     # And what nginx tells the kiosk: the same no-certificate file in front of an echo.
     echo = Echo(str(work / "echo.sock"), Echo.Handler)
     os.chmod(work / "echo.sock", 0o666)  # (nginx's workers run as nobody)
     threading.Thread(target=echo.serve_forever, daemon=True).start()
-    start_nginx("echo", site("echo", work / "echo.sock", ECHO))
+    nginx_for("echo", site("echo", work / "echo.sock", ECHO))
     def listening():
         try:
             return all(request("127.0.0.1", port, "GET", "/").status in (404, 308) for port in (HTTP, PLAIN, ECHO))
@@ -328,11 +306,7 @@ try:
           f"{logs.count(b'/s/<token>')} redacted, {logs.count(token.encode())} with the token")
 finally:
     for process in nginxes:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)
     if echo:
         echo.shutdown()
     status = kiosk.stop()

@@ -26,10 +26,11 @@ nginx file). Needs root.
 
     python Tests/security/stalled_readers.py RECORDER_BINARY
 """
-import json, os, pathlib, re, shutil, socket, subprocess, sys, tempfile, time, urllib.request
+import json, os, pathlib, re, shutil, subprocess, sys, tempfile, time
 
 from raw_http import request
-from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, free_port, noisy_post, repo
+from security_support import (BOOTH, OPERATOR, Checks, Kiosk, OtherMachines, artifacts_folder, free_port, noisy_post, repo, rss_kib,
+                              start_nginx, stop, without_tls)
 
 STALLED, ADDRESSES = int(os.environ.get("STALLED", 260)), 65
 VIA = os.environ.get("VIA", "both")
@@ -41,23 +42,14 @@ binary = sys.argv[1]
 artifacts = artifacts_folder()
 check = Checks()
 figures = {}
-ns = f"recorder-stall-{os.getpid()}"
-host_side, ns_side = f"rst{os.getpid() % 100000}h", f"rst{os.getpid() % 100000}n"
 HOST, CROWD_PREFIX, PHONE = "10.214.0.1", "10.214.1.", "10.214.2.1"
 HOST6, PHONE_A1, PHONE_A2, PHONE_B = "fd42:214::1", "fd42:214:0:5::a", "fd42:214:0:5::b", "fd42:214:0:6::a"
 # An older binary (Benchmarks/crowd.sh's OLD=) has no proxy socket: PROXY_SOCKET=0 leaves it out.
 with_socket = os.environ.get("PROXY_SOCKET", "1") == "1"
 
 
-def sh(*args):
-    subprocess.run(args, check=True, capture_output=True)
-
-
 def rss_mib(pid):
-    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    return rss_kib(pid) / 1024
 
 
 def metric(name):
@@ -164,25 +156,13 @@ if with_socket:
     os.chmod(socket_dir, 0o755)
     kiosk_env["RECORDER_KIOSK_PROXY_SOCKET"] = str(socket_dir / "proxy.sock")
 kiosk = Kiosk(binary, artifacts / "stalled-kiosk.log", args=["--countdown", "0"], prefix="recorder-stall-", listen="0.0.0.0", env=kiosk_env)
-nginx, crowd, work = None, None, pathlib.Path(tempfile.mkdtemp(prefix="recorder-stall-nginx-"))
+nginx, crowd, machines, work = None, None, None, pathlib.Path(tempfile.mkdtemp(prefix="recorder-stall-nginx-"))
 os.chmod(work, 0o755)
 status = None
 try:
     # The other machines: a namespace with 65 addresses and a phone, IPv4 and IPv6, on a veth link.
-    sh("ip", "netns", "add", ns)
-    sh("ip", "link", "add", host_side, "type", "veth", "peer", "name", ns_side)
-    sh("ip", "link", "set", ns_side, "netns", ns)
-    sh("ip", "addr", "add", f"{HOST}/16", "dev", host_side)
-    sh("ip", "-6", "addr", "add", f"{HOST6}/48", "dev", host_side, "nodad")
-    sh("ip", "link", "set", host_side, "up")
-    inside = ["ip", "netns", "exec", ns]
-    sh(*inside, "ip", "link", "set", "lo", "up")
-    sh(*inside, "ip", "link", "set", ns_side, "up")
-    for i in range(1, ADDRESSES + 1):
-        sh(*inside, "ip", "addr", "add", f"{CROWD_PREFIX}{i}/16", "dev", ns_side)
-    sh(*inside, "ip", "addr", "add", f"{PHONE}/16", "dev", ns_side)
-    for address in (PHONE_A1, PHONE_A2, PHONE_B):
-        sh(*inside, "ip", "-6", "addr", "add", f"{address}/48", "dev", ns_side, "nodad")
+    machines = OtherMachines("stall", HOST, CROWD_PREFIX, ADDRESSES, extra=[PHONE, PHONE_A1, PHONE_A2, PHONE_B], host6=HOST6)
+    inside = machines.inside
 
     metadata = noisy_post(binary, kiosk)
     post, token, size = metadata["id"], metadata["shareToken"], metadata["byteSize"]
@@ -211,28 +191,10 @@ try:
             assert old in site, f"the nginx file no longer has {old!r}"
             site = site.replace(old, new)
         site = site.replace("/var/log/nginx/access.log", f"{work}/access.log")
-        site = "\n".join(line for line in site.splitlines() if not line.rstrip().endswith("# tls") and "443" not in line
-                         and "ssl_certificate" not in line)
-        (work / "site.conf").write_text(site)
-        (work / "nginx.conf").write_text(f"""worker_processes 1;
-pid {work}/nginx.pid;
-error_log {work}/error.log;
-events {{ worker_connections 2048; }}
-worker_rlimit_nofile 4096;
-http {{
-    access_log {work}/default-access.log;
-    client_body_temp_path {work}/body;
-    proxy_temp_path {work}/proxy;
-    fastcgi_temp_path {work}/fastcgi;
-    uwsgi_temp_path {work}/uwsgi;
-    scgi_temp_path {work}/scgi;
-    include {work}/site.conf;
-}}
-""")
-        tested = subprocess.run(["nginx", "-t", "-c", str(work / "nginx.conf"), "-p", str(work)], capture_output=True, text=True)
+        # (an older file has no "# tls" marks: its TLS lines go by what they say)
+        site = "\n".join(line for line in without_tls(site).splitlines() if "443" not in line and "ssl_certificate" not in line)
+        tested, nginx = start_nginx(work, site, artifacts / "stalled-nginx.log")
         check("nginx takes the shipped file (nginx -t)", tested.returncode == 0, tested.stderr)
-        nginx = subprocess.Popen(["nginx", "-c", str(work / "nginx.conf"), "-p", str(work), "-g", "daemon off;"],
-                                 stdout=subprocess.DEVNULL, stderr=open(artifacts / "stalled-nginx.log", "w"))
         wait_until("nginx", lambda: subprocess.run([*inside, "curl", "-s", "-o", "/dev/null", f"http://{HOST}:{port}/"]).returncode == 0, 20)
         phase("through nginx", HOST, port)
 
@@ -295,15 +257,10 @@ print("|".join(heads))
 finally:
     if crowd:
         crowd.kill()
-    if nginx:
-        nginx.terminate()
-        try:
-            nginx.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            nginx.kill()
+    stop(nginx)
     status = kiosk.stop() if kiosk.process else None
-    subprocess.run(["ip", "netns", "del", ns], capture_output=True)
-    subprocess.run(["ip", "link", "del", host_side], capture_output=True)
+    if machines:
+        machines.close()
     shutil.rmtree(work, ignore_errors=True)
 
 check("the kiosk exits 0 on SIGTERM", status == 0, f"exit {status}")
