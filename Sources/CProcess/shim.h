@@ -1,5 +1,6 @@
 // Kernel headers only: the process-descriptor system call, which glibc 2.36 wraps in a header
-// Swift's Glibc module leaves out, and which `syscall` (variadic) cannot reach from Swift.
+// Swift's Glibc module leaves out, and which `syscall` (variadic) cannot reach from Swift; and
+// glibc's malloc_trim (malloc.h, which Swift's Glibc module leaves out too).
 #ifndef RECORDER_CPROCESS_SHIM_H
 #define RECORDER_CPROCESS_SHIM_H
 
@@ -7,6 +8,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 #include <errno.h>
+#include <malloc.h>
 
 /// A descriptor that becomes readable when process `pid` ends (Linux 5.3 and later), close-on-exec;
 /// -1 with errno set on failure.
@@ -17,6 +19,11 @@ static inline int cprocess_pidfd_open(pid_t pid) {
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+/// Gives the pages of freed memory in every malloc arena back to the system; 1 when any went back.
+static inline int cprocess_malloc_trim(void) {
+    return malloc_trim(0);
 }
 
 #endif

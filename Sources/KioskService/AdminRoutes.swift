@@ -109,7 +109,7 @@ enum AdminRoutes {
                 guard let file = kiosk.reels.file else {
                     throw APIError(.notFound, "no highlight reel has been made yet: make one first (POST /api/admin/reel).", kind: .notFound)
                 }
-                guard let slot = kiosk.limits.videos.take(context.client) else { throw kiosk.limits.videos.busy() }
+                guard let slot = kiosk.limits.videos.take(for: context) else { throw kiosk.limits.videos.busy(for: context) }
                 return try await KioskAPI.serveFile(file, contentType: "video/mp4", request: request, context: context,
                                                     missing: "the highlight reel was removed meanwhile: make it again.", slot: slot)
             }

@@ -47,7 +47,8 @@ struct CameraService: Service {
     }
 
     /// Every `tick`: the camera loop's heartbeat, a presence probe every `probeInterval`, an
-    /// unwatched preview closed, and a keep-alive to the event streams every 15 s.
+    /// unwatched preview closed, a keep-alive to the event streams every 15 s, and the memory a
+    /// crowd used given back once it left.
     private func tickUntilCancelled() async {
         let manager = kiosk.manager
         var sinceProbe: Duration = .zero
@@ -66,6 +67,9 @@ struct CameraService: Service {
             if sinceKeepAlive >= .seconds(15) {
                 sinceKeepAlive = .zero
                 kiosk.hub.keepAlive()
+            }
+            if kiosk.limits.connections.crowdLeft() {
+                await BlockingWork.run { FreedMemory.giveBack() }
             }
         }
     }

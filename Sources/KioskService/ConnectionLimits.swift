@@ -4,8 +4,10 @@ import Synchronization
 /// How many connections the kiosk holds open: at most `total` from other machines, and at most
 /// `perClient` from any one address. A connection over either is closed as soon as it is accepted,
 /// so a flood costs one file descriptor for a moment, never the booth: the booth's own browser on
-/// loopback is never refused for the total. (Behind a proxy on this machine the proxy's limits apply:
-/// the shipped nginx configuration sets them.) What a connection may then do alone is bounded by
+/// loopback is never refused for the total. The proxy's connections (`kiosk.proxy_socket`: phones,
+/// which the proxy names only in their requests) count toward the total; each phone's share is the
+/// proxy's to keep (the shipped nginx configuration: 8 per phone, an IPv6 phone by its /64), and its
+/// video answers the kiosk's (`ClientSlots`). What a connection may then do alone is bounded by
 /// the idle timeout (a request's head must arrive, and a kept-alive connection be used again,
 /// within `KioskDaemon.idleTimeout`).
 package final class ConnectionLimits: Sendable {
@@ -22,7 +24,7 @@ package final class ConnectionLimits: Sendable {
     func open(_ client: ClientAddress) -> Bool {
         counts.withLock { counts in
             let mine = counts.clients[client, default: 0]
-            guard client.isLoopback || (mine < perClient && counts.total < total) else {
+            guard client.isLoopback || ((client == .proxy || mine < perClient) && counts.total < total) else {
                 counts.refused += 1
                 return false
             }
@@ -43,6 +45,29 @@ package final class ConnectionLimits: Sendable {
     /// Open connections (loopback ones included) and those refused so far, for the metrics.
     package var snapshot: (open: Int, refused: Int) {
         counts.withLock { ($0.clients.values.reduce(0, +), $0.refused) }
+    }
+
+    /// The most connections seen open since a crowd was last found gone (`crowdLeft()`).
+    private let highWater = Mutex<Int>(0)
+
+    /// How many connections must have closed since the most seen before the memory they used is
+    /// given back (`FreedMemory`): 32 stalled video readers held about 3 MiB.
+    static let crowd = 32
+
+    /// Whether, since the last time this said so, the open connections fell by `crowd` or more
+    /// from the most seen: a crowd left, and what it used can go back to the system. Asked once a
+    /// second (`CameraService`).
+    func crowdLeft() -> Bool {
+        let open = snapshot.open
+        return highWater.withLock { high in
+            if open >= high {
+                high = open
+                return false
+            }
+            guard high - open >= Self.crowd else { return false }
+            high = open
+            return true
+        }
     }
 
     /// The channel handler that keeps the count, one per connection.
@@ -89,7 +114,7 @@ final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
 
     private func admit(_ context: ChannelHandlerContext) {
         guard counted == nil else { return }
-        let client = ClientAddress(context.channel.remoteAddress)
+        let client = context.channel.localAddress?.protocol == .unix ? .proxy : ClientAddress(context.channel.remoteAddress)
         if limits.open(client) {
             counted = client
         } else {

@@ -37,7 +37,7 @@ enum GalleryRoutes {
                 guard file.hasSuffix(".mp4"), PostID.isValid(String(file.dropLast(4))) else {
                     throw APIError(.notFound, "no such video: ask for /api/videos/<post id>.mp4 with an id from /api/feed.", kind: .notFound)
                 }
-                guard let slot = kiosk.limits.videos.take(context.client) else { throw kiosk.limits.videos.busy() }
+                guard let slot = kiosk.limits.videos.take(for: context) else { throw kiosk.limits.videos.busy(for: context) }
                 let playback = try await kiosk.library.playback(id: String(file.dropLast(4)))
                 return try await VideoResponder.response(playback, request: request, context: context, slot: slot)
             }
@@ -49,7 +49,7 @@ enum GalleryRoutes {
                 guard file.hasSuffix(".jpg"), PostID.isValid(String(file.dropLast(4))) else {
                     throw APIError(.notFound, "no such poster: ask for /api/thumbs/<post id>.jpg with an id from /api/feed.", kind: .notFound)
                 }
-                var response = KioskAPI.serveBytes(Data(try await kiosk.library.poster(id: String(file.dropLast(4)))), contentType: "image/jpeg", request: request)
+                var response = KioskAPI.serveBytes(Data(try await kiosk.library.poster(id: String(file.dropLast(4)))), contentType: "image/jpeg", request: request, context: context)
                 // A post's poster never changes: the page may keep it for an hour.
                 response.headers[.cacheControl] = "private, max-age=3600"
                 return response

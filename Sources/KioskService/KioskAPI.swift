@@ -170,19 +170,27 @@ package enum KioskAPI {
     }
 
     /// Bytes in memory (the cache's memory level, a poster), with ranges: written a chunk at a time
-    /// as the client takes them, never copied whole for a response (three hundred slow readers of
-    /// one video hold one copy of it, not three hundred). `slot` is held until the last byte.
-    static func serveBytes(_ bytes: Data, contentType: String, request: Request, slot: ClientSlots.Slot? = nil) -> Response {
+    /// as the client's socket takes them (`SocketPace`), never copied whole for a response (three
+    /// hundred slow readers of one video hold one copy of it, not three hundred, and a chunk each).
+    /// `slot` is held until the last byte.
+    static func serveBytes(_ bytes: Data, contentType: String, request: Request, context: KioskRequestContext,
+                           slot: ClientSlots.Slot? = nil) -> Response {
         switch ranged(size: bytes.count, contentType: contentType, request: request) {
         case .done(let response): return response
         case .body(let status, let headers, let range):
+            let connection = context.connection
             return Response(status: status, headers: headers, body: ResponseBody(contentLength: range.count) { writer in
                 _ = slot
+                let pace = await SocketPace.handle(of: connection)
+                // One buffer, filled again once the socket took it (then this is its only owner).
+                var buffer = ByteBufferAllocator().buffer(capacity: min(ChunkedFile.chunk, range.count))
                 var offset = range.lowerBound
                 while offset <= range.upperBound {
                     let end = min(offset + ChunkedFile.chunk, range.upperBound + 1)
-                    try await writer.write(ByteBuffer(bytes: bytes[offset..<end]))
+                    buffer.clear()
+                    buffer.writeBytes(bytes[offset..<end])
                     offset = end
+                    try await ChunkedFile.send(buffer, to: &writer, pace: pace)
                 }
                 try await writer.finish(nil)
             })
@@ -198,7 +206,8 @@ package enum KioskAPI {
         switch ranged(size: size, contentType: contentType, request: request) {
         case .done(let response): return response
         case .body(let status, let headers, let range):
-            return Response(status: status, headers: headers, body: ChunkedFile.body(path: path, range: range, keep: slot))
+            return Response(status: status, headers: headers,
+                            body: ChunkedFile.body(path: path, range: range, keep: slot, connection: context.connection))
         }
     }
 }

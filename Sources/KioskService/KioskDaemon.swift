@@ -23,32 +23,57 @@ package struct KioskDaemon: Sendable {
 
     /// The HTTP application alone (the tests drive it with Hummingbird's test client).
     package func application(onServerRunning: @escaping @Sendable () -> Void = {}) -> some ApplicationProtocol {
+        application(router: KioskAPI.router(kiosk).router, address: .hostname(kiosk.settings.host, port: kiosk.settings.port),
+                    onServerRunning: onServerRunning)
+    }
+
+    /// The HTTP application of `router` on `address` (kiosk.listen, or the proxy's socket): each
+    /// connection counted (`ConnectionLimits`) and its answers paced by its socket (`SocketPace`).
+    private func application(router: Router<KioskRequestContext>, address: BindAddress,
+                             onServerRunning: @escaping @Sendable () -> Void) -> some ApplicationProtocol {
         var logger = kiosk.logger
         logger.logLevel = .warning
         let limits = kiosk.limits.connections
         return Application(
-            router: KioskAPI.router(kiosk).router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [limits.gate()], idleTimeout: Self.idleTimeout)),
-            configuration: ApplicationConfiguration(address: .hostname(kiosk.settings.host, port: kiosk.settings.port),
-                                                    serverName: "recorder"),
+            router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [limits.gate(), SocketPace()], idleTimeout: Self.idleTimeout)),
+            configuration: ApplicationConfiguration(address: address, serverName: "recorder"),
             onServerRunning: { _ in onServerRunning() },
             logger: logger)
     }
 
     /// Runs until SIGTERM or SIGINT; a shot under way is finished and kept first.
     package func run() async throws(RecorderError) {
+        let router = KioskAPI.router(kiosk).router
         let bound = Signal()
-        let app = application(onServerRunning: { bound.signal() })
+        var listeners: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: application(router: router, address: .hostname(kiosk.settings.host, port: kiosk.settings.port),
+                                       onServerRunning: { bound.signal() })),
+        ]
+        var waits = [bound]
+        // The proxy's own listener, beside kiosk.listen: the same routes, for phones only.
+        if let path = kiosk.settings.proxySocket {
+            let proxyBound = Signal()
+            let logger = kiosk.logger
+            let app = application(router: router, address: .unixDomainSocket(path: path), onServerRunning: {
+                // The proxy runs as a user of its own (www-data): it must be able to connect.
+                if chmod(path, 0o666) != 0 {
+                    logger.warning("kiosk.proxy_socket = \(path): cannot let the proxy connect (chmod: \(String(cString: strerror(errno)))).")
+                }
+                proxyBound.signal()
+            })
+            listeners.append(.init(service: ProxyListener(app: app, path: path)))
+            waits.append(proxyBound)
+        }
         // Shut down in reverse: the camera first (it finishes a shot), then the drain, and the
         // HTTP server last, so the page sees the shot end.
         let group = ServiceGroup(
             configuration: .init(
-                services: [
-                    .init(service: app),
+                services: listeners + [
                     .init(service: OutboxDrainService(drain: kiosk.drain)),
                     .init(service: RetentionService(kiosk: kiosk)),
                     .init(service: PromptService(kiosk: kiosk)),
-                    .init(service: WatchdogService(kiosk: kiosk, httpBound: bound)),
+                    .init(service: WatchdogService(kiosk: kiosk, httpBound: waits)),
                     .init(service: CameraService(kiosk: kiosk)),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
@@ -64,6 +89,10 @@ package struct KioskDaemon: Sendable {
     /// One plain sentence for a server that could not start: the port taken, an address this
     /// machine does not have, a port below 1024 without the right; the errno, not NIO's symbols.
     static func failure(_ error: any Error, settings: KioskSettings) -> RecorderError {
+        if let failed = error as? ProxyListener.Failed {
+            return RecorderError("kiosk.proxy_socket = \(failed.path): the kiosk cannot listen there (\(failed.reason)). Its directory must exist and be writable by the kiosk's user (systemd: RuntimeDirectory=recorder makes /run/recorder), or set kiosk.proxy_socket = off.",
+                                 kind: .misconfigured)
+        }
         let address = "\(settings.host.contains(":") ? "[\(settings.host)]" : settings.host):\(settings.port)"
         let code = (error as? IOError)?.errnoCode
         switch code {

@@ -37,12 +37,17 @@ struct KioskGuard: RouterMiddleware {
             return APIError(.misdirectedRequest, "this kiosk does not answer to the host name in '\(authority)'. If that name is yours, add it to kiosk.hosts.",
                             kind: .denied).response
         }
+        var context = context
+        // Through the proxy's own listener the phone is who the proxy says (it sets X-Real-IP
+        // itself); on kiosk.listen that header is a client's own words and ignored.
+        if context.viaProxy {
+            context.client = ClientAddress(forwarded: request.headers[Self.realIP])
+        }
         let presented = credentials.presented(request)
         let client = context.client
         if presented != .nothing, let wait = throttle.wait(client) {
             return Self.throttled(wait)
         }
-        var context = context
         var clearStaleCookie = false
         switch presented {
         case .nothing: break
@@ -65,7 +70,7 @@ struct KioskGuard: RouterMiddleware {
         }
         var response = try await next(request, context)
         if clearStaleCookie && response.headers[.setCookie] == nil {
-            response.headers[.setCookie] = KioskCredentials.clearCookie(secure: Self.overTLS(request, client: client))
+            response.headers[.setCookie] = KioskCredentials.clearCookie(secure: Self.overTLS(request, context: context))
         }
         return response
     }
@@ -105,9 +110,22 @@ struct KioskGuard: RouterMiddleware {
         return nil
     }
 
-    /// Whether the browser reached the page over TLS: through a proxy on this machine that says so
-    /// (`X-Forwarded-Proto: https`; nobody else is believed).
+    /// The header in which the proxy names the phone, on its own listener (`kiosk.proxy_socket`).
+    static let realIP = HTTPField.Name("X-Real-IP")!
+
+    /// Whether the browser reached the page over TLS: through the proxy's own listener, or a proxy
+    /// on this machine's loopback, that says so (`X-Forwarded-Proto: https`, which the shipped nginx
+    /// configuration sets itself); nobody else is believed.
+    static func overTLS(_ request: Request, context: KioskRequestContext) -> Bool {
+        context.viaProxy ? forwardedHTTPS(request) : overTLS(request, client: context.client)
+    }
+
+    /// As above, for a request on kiosk.listen from `client`: only a proxy on this machine is believed.
     static func overTLS(_ request: Request, client: ClientAddress) -> Bool {
-        client.isLoopback && request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https"
+        client.isLoopback && forwardedHTTPS(request)
+    }
+
+    private static func forwardedHTTPS(_ request: Request) -> Bool {
+        request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https"
     }
 }

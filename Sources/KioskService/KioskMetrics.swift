@@ -33,6 +33,8 @@ package final class KioskMetrics: Sendable {
     let outboxDepth: Gauge
     let cameraUp: Gauge
     let recording: Gauge
+    let connectionsOpen: Gauge
+    let videoAnswers: Gauge
 
     package init() {
         let registry = PrometheusCollectorRegistry()
@@ -79,6 +81,14 @@ package final class KioskMetrics: Sendable {
         outboxDepth = registry.makeGauge(descriptor: name("outbox", "depth", "Posts waiting in the outbox."))
         cameraUp = registry.makeGauge(descriptor: name("camera", "up", "1 while the camera is present, 0 while it is missing."))
         recording = registry.makeGauge(descriptor: name("recording", "", "1 while a shot is recording."))
+        connectionsOpen = registry.makeGauge(descriptor: name("connections_open", "", "HTTP connections open now (the booth's own included)."))
+        videoAnswers = registry.makeGauge(descriptor: name("video_answers", "", "Videos being sent now (the booth's screen's and the crowd's)."))
+    }
+
+    /// What the limits hold at the moment of a scrape.
+    func record(_ limits: KioskLimits) {
+        connectionsOpen.set(to: Double(limits.connections.snapshot.open))
+        videoAnswers.set(to: Double(limits.videos.inUse))
     }
 
     func record(_ event: CameraManager.Event) {

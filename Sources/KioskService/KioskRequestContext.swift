@@ -1,22 +1,37 @@
 package import Hummingbird
 package import NIOCore
+import SystemSupport
 
 /// The kiosk's request context: the client's address (for the per-client limits and the login
 /// throttle) and who the request is, as `KioskGuard` found from its token.
 package struct KioskRequestContext: RequestContext, RemoteAddressRequestContext {
     package var coreContext: CoreRequestContextStorage
     package let remoteAddress: SocketAddress?
+    /// The connection the request came on: an answer written a chunk at a time waits for its
+    /// socket (`SocketPace`).
+    let connection: any Channel
     /// Set by `KioskGuard` before any route runs: nil when the request presented no valid token.
     package var identity: KioskIdentity?
+    /// The request came on `kiosk.proxy_socket`, the listener of the proxy (nginx) alone: from a
+    /// phone, which the proxy names in `X-Real-IP`. Nowhere else is that header believed.
+    let viaProxy: Bool
+    /// The client as the limits count it: its IP address (an IPv6 one by its /64, which one
+    /// machine usually holds whole), or "unknown". On the proxy's listener it is the phone the
+    /// proxy names (`KioskGuard` sets it before any route runs), never this machine.
+    var client: ClientAddress
 
     package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        connection = source.channel
+        // (kiosk.listen is always HOST:PORT: a Unix socket's connection is the proxy's)
+        viaProxy = source.channel.localAddress?.protocol == .unix
+        client = viaProxy ? .proxy : ClientAddress(remoteAddress)
     }
 
-    /// The client as the limits count it: its IP address (an IPv6 one by its /64, which one
-    /// machine usually holds whole), or "unknown".
-    var client: ClientAddress { ClientAddress(remoteAddress) }
+    /// The booth's own screen: this machine (on kiosk.listen, not through the proxy), with a token.
+    /// It has places of its own among the video answers and live mirrors, which no crowd takes.
+    var isBoothScreen: Bool { client.isLoopback && identity != nil }
 }
 
 /// A valid token a request presented, and how it came.
@@ -41,6 +56,27 @@ package struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
     package let key: String
     /// The address is this machine's own (127.0.0.0/8, ::1): the booth's screen.
     package let isLoopback: Bool
+
+    /// A connection on the proxy's listener, before its request names the phone: one of many
+    /// phones, so it counts toward the total of connections but no address's share.
+    package static let proxy = ClientAddress(key: "proxy", isLoopback: false)
+
+    private init(key: String, isLoopback: Bool) {
+        self.key = key
+        self.isLoopback = isLoopback
+    }
+
+    /// The phone the proxy names in `X-Real-IP` (an IPv4 or IPv6 address's text), counted as any
+    /// other machine's address; `.proxy` when the header is missing or not an address. Never
+    /// loopback: whatever the header says, it came through the proxy from the network.
+    package init(forwarded text: String?) {
+        guard let text, let address = try? SocketAddress(ipAddress: text.trimmed(), port: 0) else {
+            self = .proxy
+            return
+        }
+        let named = ClientAddress(address)
+        self.init(key: named.key, isLoopback: false)
+    }
 
     package init(_ address: SocketAddress?) {
         // (`ipAddress` is the address's numeric text; `host` would be the name it was made from, often empty)

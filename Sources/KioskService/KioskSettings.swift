@@ -14,6 +14,8 @@ package struct KioskSettings: Sendable {
 
     package var host: String
     package var port: Int
+    /// `kiosk.proxy_socket`: the Unix socket the reverse proxy alone uses; nil when off.
+    package var proxySocket: String?
     /// nil: the first camera, else the test pattern.
     package var device: String?
     package var seconds: Double
@@ -78,6 +80,7 @@ package struct KioskSettings: Sendable {
         }
         self.host = host
         self.port = port
+        proxySocket = try Self.readProxySocket(configuration)
         let device = values["kiosk.device"]
         self.device = (device == nil || device == "auto" || device == "") ? nil : device
         seconds = try configuration.number("kiosk.seconds")
@@ -178,6 +181,22 @@ package struct KioskSettings: Sendable {
 
     static func parseListen(_ text: String) -> (String, Int)? { RecorderConfiguration.parseListen(text) }
 
+    /// `kiosk.proxy_socket`: off (or empty), or the full path of a Unix socket, short enough for one
+    /// (sun_path: 107 bytes).
+    static func readProxySocket(_ configuration: RecorderConfiguration) throws(RecorderError) -> String? {
+        let path = configuration.text("kiosk.proxy_socket") ?? "off"
+        guard !path.isEmpty, path != "off" else { return nil }
+        let origin = "kiosk.proxy_socket = \(path) (from \(configuration.origin("kiosk.proxy_socket")))"
+        guard path.hasPrefix("/"), !path.hasSuffix("/") else {
+            throw RecorderError("\(origin) must be the full path of the socket to make, e.g. /run/recorder/proxy.sock, or off.", kind: .misconfigured)
+        }
+        guard path.utf8.count <= 107 else {
+            throw RecorderError("\(origin) is \(path.utf8.count) bytes long; a Unix socket's path is at most 107. Choose a shorter one, e.g. /run/recorder/proxy.sock.",
+                                kind: .misconfigured)
+        }
+        return path
+    }
+
     static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
@@ -188,17 +207,37 @@ package struct KioskSettings: Sendable {
     func answers(toHost authority: String) -> Bool {
         var name = Substring(authority.lowercased())
         if name.hasPrefix("[") {
-            return name.contains("]")  // an IPv6 literal
+            // An IPv6 literal, whole: "[" address "]", then a port or nothing ("[::1].evil.example"
+            // is a name, which a rebinding page controls).
+            guard let close = name.firstIndex(of: "]") else { return false }
+            let rest = name[name.index(after: close)...]
+            return Self.isAddress(String(name[name.index(after: name.startIndex)..<close]), family: AF_INET6)
+                && (rest.isEmpty || Self.isPort(rest))
         }
-        if let colon = name.lastIndex(of: ":") { name = name[..<colon] }
+        if let colon = name.lastIndex(of: ":") {
+            guard Self.isPort(name[colon...]) else { return false }
+            name = name[..<colon]
+        }
         if name.hasSuffix(".") { name = name.dropLast() }
         let host = String(name)
         if host.isEmpty { return false }
-        if host.split(separator: ".").count == 4 && host.allSatisfy({ ("0"..."9").contains($0) || $0 == "." }) { return true }
+        if Self.isAddress(host, family: AF_INET) { return true }
         // The machine's own names only when the kiosk listens beyond loopback: on loopback nobody
         // else needs them, and a LAN that spoofs mDNS could point such a name at anything.
         return host == "localhost" || host == self.host.lowercased() || hosts.contains(host)
             || (!Self.isLoopback(self.host) && Self.machineNames.contains(host))
+    }
+
+    /// Whether `text` is an address of `family` (AF_INET: four decimal numbers; AF_INET6) as
+    /// inet_pton reads it: a zone (`%eth0`), a prefix or anything after the address is not.
+    static func isAddress(_ text: String, family: Int32) -> Bool {
+        var bytes = (UInt64(0), UInt64(0))
+        return withUnsafeMutableBytes(of: &bytes) { inet_pton(family, text, $0.baseAddress) == 1 }
+    }
+
+    /// ":" and a port number, as a Host header ends.
+    static func isPort(_ text: Substring) -> Bool {
+        text.first == ":" && (1...6).contains(text.count) && text.dropFirst().allSatisfy { ("0"..."9").contains($0) }
     }
 
     /// This machine's host name, short and with `.local` (mDNS), lowercased.

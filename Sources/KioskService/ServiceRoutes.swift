@@ -32,6 +32,7 @@ enum ServiceRoutes {
         routes.get("/metrics", .operator, "Prometheus metrics") { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            kiosk.metrics.record(kiosk.limits)
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: kiosk.metrics.text())))
         }
 

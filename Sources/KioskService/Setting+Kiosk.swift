@@ -5,6 +5,8 @@ extension Setting {
     package static let kiosk: [Setting] = [
         Setting("kiosk.listen", .listen, default: KioskSettings.defaultListen,
                 "address:port the kiosk's page and API listen on ([::1]:PORT for IPv6); beyond loopback an operator token is required"),
+        Setting("kiosk.proxy_socket", default: "off",
+                "the Unix socket the reverse proxy (the shipped nginx-recorder.conf) reaches the kiosk on, beside kiosk.listen, e.g. /run/recorder/proxy.sock (systemd's RuntimeDirectory=recorder), or off: requests on it come from phones on the event's network, named by the proxy's X-Real-IP (believed there alone), with the limits of any other machine's; the socket is made at start (mode 0666, in a directory the kiosk's user may write)"),
         Setting("kiosk.device", default: "auto",
                 "the kiosk's camera: auto (the first camera, else the test pattern), a /dev path, a by-id name or testsrc"),
         Setting("kiosk.seconds", .number(1...KioskSettings.maximumSeconds), default: "15", "length of a kiosk shot in seconds"),

@@ -43,7 +43,7 @@ enum ShareRoutes {
         routes.get(":token/video.mp4", .public, "a share link's video (ranges)") { request, context in
             let token = context.parameters.get("token") ?? ""
             guard let shared = await kiosk.library.sharedPost(token: token) else { return gone(language) }
-            guard let slot = kiosk.limits.videos.take(context.client) else { return kiosk.limits.videos.busy().response }
+            guard let slot = kiosk.limits.videos.take(for: context) else { return kiosk.limits.videos.busy(for: context).response }
             var response: Response
             do throws(APIError) {
                 // Still queued here: its own copy (gone only if it was sent this moment: then the store's).

@@ -29,10 +29,14 @@ enum ShotRoutes {
             var headers = HTTPFields()
             headers[.contentType] = "text/event-stream"
             headers[.cacheControl] = "no-store"
-            let stream = kiosk.hub.subscribe()
-            // The first event is the current status, so a client never starts from nothing.
-            kiosk.hub.publish("status", value: await kiosk.status())
-            return Response(status: .ok, headers: headers, body: ResponseBody(asyncSequence: stream))
+            guard let subscription = kiosk.hub.subscribe() else {
+                return APIError(.tooManyRequests, "too many event streams are open (at most \(EventHub.limit)); close a page of the kiosk and try again.",
+                                kind: .busy).response
+            }
+            // The first event is the current status, so a client never starts from nothing: to this
+            // client alone (subscribed first, so no change after it is missed).
+            kiosk.hub.send("status", value: await kiosk.status(), to: subscription.id)
+            return Response(status: .ok, headers: headers, body: ResponseBody(asyncSequence: subscription.stream))
         }
 
         routes.post("shoot", .booth, "starts a shot: {\"seconds\", \"countdown\"}") { request, _ in
@@ -143,7 +147,7 @@ enum ShotRoutes {
         // most), which an <img> shows as it comes. It ends when no picture came for 2 s (the page
         // opens it again) or the kiosk stops.
         routes.get("preview.mjpeg", .booth, "the live mirror: one JPEG per camera picture") { _, context in
-            guard let slot = kiosk.limits.mirrors.take(context.client) else { return kiosk.limits.mirrors.busy().response }
+            guard let slot = kiosk.limits.mirrors.take(for: context) else { return kiosk.limits.mirrors.busy(for: context).response }
             var headers = HTTPFields()
             headers[.contentType] = "multipart/x-mixed-replace; boundary=\(Self.boundary)"
             headers[.cacheControl] = "no-store"

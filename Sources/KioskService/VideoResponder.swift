@@ -24,7 +24,7 @@ enum VideoResponder {
             switch arrival.outcome {
             case .success(let video): return try await serve(video, request: request, context: context, slot: slot)
             case .failure(let error): throw APIError(error)
-            case nil: return streamed(arrival, request: request, slot: slot)
+            case nil: return streamed(arrival, request: request, slot: slot, connection: context.connection)
             }
         }
     }
@@ -47,7 +47,7 @@ enum VideoResponder {
     private static func serve(_ video: VideoCache.Video, request: Request, context: KioskRequestContext,
                               slot: ClientSlots.Slot) async throws(APIError) -> Response {
         if let bytes = video.bytes {
-            return KioskAPI.serveBytes(bytes, contentType: "video/mp4", request: request, slot: slot)
+            return KioskAPI.serveBytes(bytes, contentType: "video/mp4", request: request, context: context, slot: slot)
         }
         return try await KioskAPI.serveFile(video.path, contentType: "video/mp4", request: request, context: context,
                                             missing: "the cached video was removed meanwhile; ask again.", slot: slot)
@@ -59,8 +59,10 @@ enum VideoResponder {
     }
 
     /// The answer for `arrival` as its bytes come (from `firstBytes(of:)` on): a chunk as soon as it
-    /// is written, a sleep while the store is slower than the viewer.
-    static func streamed(_ arrival: VideoCache.Arrival, request: Request, slot: ClientSlots.Slot) -> Response {
+    /// is written, a sleep while the store is slower than the viewer; the next chunk only once
+    /// `connection`'s socket took the last (`SocketPace`).
+    static func streamed(_ arrival: VideoCache.Arrival, request: Request, slot: ClientSlots.Slot,
+                         connection: (any Channel)? = nil) -> Response {
         let (status, headers, range): (HTTPResponse.Status, HTTPFields, ClosedRange<Int>)
         switch KioskAPI.ranged(size: Int(arrival.size), contentType: "video/mp4", request: request) {
         case .done(let response): return response
@@ -68,12 +70,13 @@ enum VideoResponder {
         }
         return Response(status: status, headers: headers, body: ResponseBody { writer in
             _ = slot
+            let pace = await SocketPace.handle(of: connection)
             let file = ArrivingFile(arrival)
             defer { file.close() }
             var offset = range.lowerBound
             while offset <= range.upperBound {
                 let (at, count) = (offset, min(ChunkedFile.chunk, range.upperBound + 1 - offset))
-                let bytes = try await BlockingWork.run { () throws(ArrivalFailed) -> [UInt8]? in try file.read(at: at, count: count) }
+                let bytes = try await BlockingWork.run { () throws(ArrivalFailed) -> ByteBuffer? in try file.read(at: at, count: count) }
                 guard let bytes else {
                     // Nothing new yet: the store is slower than the viewer; its next write (or its
                     // end) wakes this.
@@ -81,24 +84,26 @@ enum VideoResponder {
                     try Task.checkCancellation()
                     continue
                 }
-                try await writer.write(ByteBuffer(bytes: bytes))
-                offset += bytes.count
+                offset += bytes.readableBytes
+                try await ChunkedFile.send(bytes, to: &writer, pace: pace)
             }
             try await writer.finish(nil)
         })
     }
 
-    /// The arriving file, opened once it exists (or the cached file, once renamed into place).
+    /// The arriving file, opened once it exists (or the cached file, once renamed into place), and
+    /// the one buffer its chunks are read into (as `ChunkedFile.Descriptor`'s).
     /// `@unchecked Sendable`: its descriptor belongs to one response's loop, which reads one chunk
     /// at a time, in order, each read on the blocking pool awaited before the next.
     private final class ArrivingFile: @unchecked Sendable {
         let arrival: VideoCache.Arrival
         private var descriptor: Int32 = -1
+        private var buffer = ByteBufferAllocator().buffer(capacity: ChunkedFile.chunk)
 
         init(_ arrival: VideoCache.Arrival) { self.arrival = arrival }
 
         /// Up to `count` bytes at `offset`; nil when none have arrived there yet.
-        func read(at offset: Int, count: Int) throws(ArrivalFailed) -> [UInt8]? {
+        func read(at offset: Int, count: Int) throws(ArrivalFailed) -> ByteBuffer? {
             // Read before the bytes are counted: an outcome seen first means every byte is in.
             let outcome = arrival.outcome
             if case .failure(let error) = outcome { throw ArrivalFailed(reason: error.message) }
@@ -121,22 +126,24 @@ enum VideoResponder {
                 if outcome != nil { throw ArrivalFailed(reason: "the video is shorter than its post says") }
                 return nil
             }
-            var bytes = [UInt8](repeating: 0, count: min(count, available - offset))
+            let wanted = min(count, available - offset)
             var read: Result<Int, Descriptors.Errno> = .success(0)
-            bytes.withUnsafeMutableBytes { buffer in
+            buffer.clear()
+            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { raw in
                 do throws(Descriptors.Errno) {
-                    read = .success(try SystemCall.run { pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) })
+                    let got = try SystemCall.run { pread(fd, raw.baseAddress, wanted, off_t(offset)) }
+                    read = .success(got)
+                    return got
                 } catch {
                     read = .failure(error)
+                    return 0
                 }
             }
-            let got: Int
             switch read {
-            case .success(let count): got = count
+            case .success(0): throw ArrivalFailed(reason: "the file ended early")
+            case .success: return buffer
             case .failure(let error): throw ArrivalFailed(reason: error.description)
             }
-            guard got > 0 else { throw ArrivalFailed(reason: "the file ended early") }
-            return Array(bytes.prefix(got))
         }
 
         func close() {

@@ -10,11 +10,12 @@ import ServiceLifecycle
 /// answer (the server is asked over a real connection), so a hung process gets restarted.
 struct WatchdogService: Service {
     let kiosk: Kiosk
-    let httpBound: Signal
+    /// Signalled as each listener is bound (kiosk.listen, and kiosk.proxy_socket when set).
+    let httpBound: [Signal]
 
     func run() async throws {
         let notifier = kiosk.notifier
-        await httpBound.wait()
+        for bound in httpBound { await bound.wait() }
         await kiosk.cameraReady.wait()
         // The waits also end when the group is cancelled (the port could not be bound): no
         // "ready" then.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOEmbedded
 @testable import RecorderCore
 import StorageUpload
 import Synchronization
@@ -618,7 +619,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         let fixture = try KioskFixture(seconds: 1, countdown: 0)
         defer { fixture.remove() }
         await fixture.start()
-        let stream = fixture.kiosk.hub.subscribe()
+        let stream = try #require(fixture.kiosk.hub.subscribe()).stream
         let seen = Mutex<[String]>([])
         let reader = Task {
             for await chunk in stream {
@@ -649,11 +650,45 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         }
     }
 
+    /// A new `/api/events` client gets the current status as its first event, and no other
+    /// client gets it again (each new one used to make every client receive the status anew, a
+    /// fan-out a crowd of page loads multiplies); at most `EventHub.limit` clients, then 429.
+    @Test func eventsFirstStatusGoesToTheNewClientAloneAndClientsAreCapped() async throws {
+        let fixture = try KioskFixture()
+        defer { fixture.remove() }
+        let hub = fixture.kiosk.hub
+        // Ends every stream (and so the reads below) if the events never come.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(60))
+            hub.finishAll()
+        }
+        defer { watchdog.cancel() }
+        try await fixture.application().test(.router) { client in
+            var streams: [EventReader] = []
+            for _ in 0..<EventHub.limit {
+                let (status, reader) = try await EventReader.open(client.responder)
+                #expect(status == .ok)
+                streams.append(reader)
+            }
+            // Each has its first status, and it is the first event.
+            for index in streams.indices {
+                #expect(await streams[index].next() == "status")
+            }
+            let (refused, _) = try await EventReader.open(client.responder)
+            #expect(refused == .tooManyRequests)
+            // The first client's next event is the next change, not another client's first status.
+            hub.publish("marker", value: ["n": 1])
+            #expect(await streams[0].next() == "marker")
+            #expect(await streams[EventHub.limit - 1].next() == "marker")
+            hub.finishAll()
+        }
+    }
+
     @Test func eventsReachClientsInTheOrderTheyHappened() async throws {
         let fixture = try KioskFixture()
         defer { fixture.remove() }
         await fixture.start()
-        let stream = fixture.kiosk.hub.subscribe()
+        let stream = try #require(fixture.kiosk.hub.subscribe()).stream
         let kinds = (0..<30).map { "change\($0)" }
         for kind in kinds { fixture.kiosk.announce.call(kind) }
         var seen: [(id: Int, kind: String)] = []
@@ -672,5 +707,37 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         }
         #expect(seen.map(\.kind) == kinds)
         #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.id + 1 == $1.id }, "\(seen.map(\.id))")
+    }
+}
+
+/// One `/api/events` answer read as it is written, event by event.
+struct EventReader {
+    private var iterator: AsyncStream<ByteBuffer>.AsyncIterator
+    private var text = ""
+
+    /// Sends `GET /api/events` to `responder` (as the router test client does, its body written as it comes).
+    static func open<Responder: HTTPResponder>(_ responder: Responder) async throws -> (HTTPResponse.Status, EventReader)
+        where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
+        let request = Request(head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/api/events"),
+                              body: RequestBody(buffer: ByteBuffer()))
+        let context = Responder.Context(source: ApplicationRequestContextSource(channel: NIOAsyncTestingChannel(), logger: Logger(label: "test")))
+        let response = try await responder.respond(to: request, context: context)
+        let (chunks, sink) = AsyncStream.makeStream(of: ByteBuffer.self)
+        Task { try await response.body.write(VideoResponderTests.Viewer(sink: sink)) }
+        return (response.status, EventReader(iterator: chunks.makeAsyncIterator()))
+    }
+
+    /// The next event's name (nil when the stream ended first); comment lines are skipped.
+    mutating func next() async -> String? {
+        while true {
+            if let end = text.range(of: "\n\n") {
+                let block = String(text[..<end.lowerBound])
+                text = String(text[end.upperBound...])
+                if let line = block.split(separator: "\n").first(where: { $0.hasPrefix("event: ") }) { return String(line.dropFirst(7)) }
+                continue
+            }
+            guard let chunk = await iterator.next() else { return nil }
+            text += String(buffer: chunk)
+        }
     }
 }

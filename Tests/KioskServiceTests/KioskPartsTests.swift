@@ -130,6 +130,32 @@ final class NotifySocket {
         }
     }
 
+    /// The Host check (DNS rebinding) reads an IPv6 literal whole: "[::1].evil.example" is a name
+    /// a rebinding page controls, not an address, as is anything after "]" but a port.
+    @Test func hostCheckParsesAddressLiterals() throws {
+        let kiosk = try settings(["kiosk.hosts": "booth.example"])
+        for good in ["[::1]:8080", "[::1]", "[2001:db8::7]:80", "[::ffff:192.168.1.2]", "127.0.0.1:8080", "192.168.1.2", "localhost:8080",
+                     "booth.example", "BOOTH.example.:80", "localhost:"] {
+            #expect(kiosk.answers(toHost: good), "\(good)")
+        }
+        for bad in ["[x].evil.example", "[::1].evil.example", "[::1]x", "[::1]:80.evil.example", "[::1]:8o", "[evil.example]", "[::1",
+                    "[fe80::1%eth0]", "[]", "evil.example", "1.2.3.4.evil.example", "999.1.1.1", "127.0.0.1:80:80", "localhost:http"] {
+            #expect(!kiosk.answers(toHost: bad), "\(bad)")
+        }
+    }
+
+    /// kiosk.proxy_socket: off by default; a full path short enough for a Unix socket, or refused (78).
+    @Test func proxySocketSetting() throws {
+        #expect(try settings([:]).proxySocket == nil)
+        #expect(try settings(["kiosk.proxy_socket": "off"]).proxySocket == nil)
+        #expect(try settings(["kiosk.proxy_socket": "/run/recorder/proxy.sock"]).proxySocket == "/run/recorder/proxy.sock")
+        for bad in ["proxy.sock", "/run/recorder/", "/" + String(repeating: "x", count: 107)] {
+            #expect { try settings(["kiosk.proxy_socket": bad]) } throws: { error in
+                (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("kiosk.proxy_socket") } == true
+            }
+        }
+    }
+
     @Test func kioskShotsAreMadeAsTheShootSettingsSay() throws {
         let kiosk = try settings(["kiosk.device": "testsrc", "kiosk.seconds": "7"],
                                  environment: ["RECORDER_SHOOT_SIZE": "320x240", "RECORDER_SHOOT_FPS": "15", "RECORDER_SHOOT_PRESET": "ultrafast",
@@ -240,7 +266,7 @@ final class NotifySocket {
     @Test func eventsHaveIDsAndSortedKeys() async throws {
         struct Sample: Encodable { var zeta = 1; var alpha = "a/b" }
         let hub = EventHub()
-        let stream = hub.subscribe()
+        let stream = try #require(hub.subscribe()).stream
         hub.publish("state", value: Sample())
         hub.publish("outbox", value: Sample())
         var frames: [String] = []
@@ -274,5 +300,63 @@ final class NotifySocket {
         }
         let gone = SharePage.gone(language: "de")
         #expect(gone.contains("lang=\"de\"") && !gone.contains("{{"))
+    }
+}
+
+/// What a crowd can hold, counted by who it is: the booth's own places, phones named by the proxy,
+/// the proxy's connections, and when a crowd has left.
+@Suite struct ClientLimitsTests {
+    static func address(_ ip: String) -> ClientAddress { ClientAddress(try? SocketAddress(ipAddress: ip, port: 4000)) }
+
+    /// The booth's screen has places of its own: a crowd holding every other one takes none of them.
+    @Test func theBoothsScreenHasPlacesACrowdCannotTake() throws {
+        let slots = ClientSlots("videos", total: 4, perClient: 2, booth: 2)
+        let booth = Self.address("127.0.0.1")
+        let crowd = (1...4).compactMap { slots.take(Self.address("192.168.1.\($0)")) }
+        #expect(crowd.count == 4 && slots.take(Self.address("192.168.1.9")) == nil)
+        // This machine without a token is one of the crowd: refused as well.
+        #expect(slots.take(booth) == nil)
+        let own = [slots.take(booth, boothScreen: true), slots.take(booth, boothScreen: true)]
+        #expect(own.allSatisfy { $0 != nil } && slots.take(booth, boothScreen: true) == nil)
+        #expect(slots.inUse == 6)
+        _ = consume own
+        #expect(slots.inUse == 4 && slots.take(booth, boothScreen: true) != nil)
+        _ = consume crowd
+    }
+
+    /// The phone the proxy names: any other machine's address (an IPv6 one by its /64), never this
+    /// machine's; without a name, one of the proxy's.
+    @Test func aPhoneTheProxyNamesIsCountedAsAnyOtherMachine() {
+        let phone = ClientAddress(forwarded: "203.0.113.5")
+        #expect(phone.key == "203.0.113.5" && !phone.isLoopback)
+        let claimed = ClientAddress(forwarded: "127.0.0.1")
+        #expect(claimed.key == "127.0.0.1" && !claimed.isLoopback)
+        #expect(ClientAddress(forwarded: "2001:db8:1:2::10") == ClientAddress(forwarded: "2001:db8:1:2:ffff::20"))
+        #expect(ClientAddress(forwarded: "2001:db8:1:2::10").key == "2001:db8:1:2::/64")
+        for nameless in [nil, "", "booth.example", "1.2.3.4, 5.6.7.8", "::1%lo"] {
+            #expect(ClientAddress(forwarded: nameless) == .proxy, "\(nameless ?? "nil")")
+        }
+    }
+
+    /// The proxy's connections count toward the total but no address's share; loopback never counts.
+    @Test func theProxysConnectionsCountTowardTheTotalOnly() {
+        let limits = ConnectionLimits(total: 16, perClient: 4)
+        #expect((1...16).allSatisfy { _ in limits.open(.proxy) })
+        #expect(!limits.open(.proxy) && !limits.open(Self.address("192.168.1.7")))
+        #expect(limits.open(Self.address("127.0.0.1")))
+        limits.close(.proxy)
+        #expect(limits.open(Self.address("192.168.1.7")))
+    }
+
+    /// A crowd that left is found once, when 32 or more of the connections seen have closed.
+    @Test func aCrowdThatLeftIsFoundOnce() {
+        let limits = ConnectionLimits(total: 512, perClient: 512)
+        let phone = Self.address("192.168.1.7")
+        for _ in 0..<40 { #expect(limits.open(phone)) }
+        #expect(!limits.crowdLeft())
+        for _ in 0..<31 { limits.close(phone) }
+        #expect(!limits.crowdLeft())
+        limits.close(phone)
+        #expect(limits.crowdLeft() && !limits.crowdLeft())
     }
 }

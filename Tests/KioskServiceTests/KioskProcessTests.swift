@@ -238,4 +238,41 @@ import Glibc
         #expect(text.contains("127.0.0.1:\(port) is already in use") && text.contains("kiosk.listen"), "\(text)")
         #expect(!text.contains("ready:") && !text.contains("bind(descriptor"), "\(text)")
     }
+
+    /// kiosk.proxy_socket: the listener nginx alone uses, made at start for nginx's user to connect
+    /// to (0666); one the kiosk cannot make stops it with the setting named (78), never ready.
+    @Test func theProxySocketIsMadeForTheProxyOrNamedWhenItCannotBe() async throws {
+        let dir = NSTemporaryDirectory() + "recorder-kproxy-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let socketPath = dir + "/proxy.sock"
+        let port = Self.freePort()
+        let (process, _) = try Self.startKiosk(Self.kioskArguments(port: port, dir: dir), extra: ["RECORDER_KIOSK_PROXY_SOCKET": socketPath])
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        let end = Date().addingTimeInterval(60)
+        while Date() < end, Self.request("GET", "http://127.0.0.1:\(port)/healthz").0 != 200 { try await Task.sleep(for: .milliseconds(200)) }
+        let attributes = try FileManager.default.attributesOfItem(atPath: socketPath)
+        #expect(attributes[.type] as? FileAttributeType == .typeSocket && attributes[.posixPermissions] as? Int == 0o666, "\(attributes)")
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", "--unix-socket", socketPath, "http://localhost/healthz"]
+        let pipe = Pipe()
+        curl.standardOutput = pipe
+        try curl.run()
+        let code = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
+        #expect(code == "200", "through the proxy's socket: \(code)")
+
+        let missing = dir + "/no-such-directory/proxy.sock"
+        let (refused, errors) = try Self.startKiosk(Self.kioskArguments(port: Self.freePort(), dir: dir + "/second"),
+                                                    extra: ["RECORDER_KIOSK_PROXY_SOCKET": missing])
+        let deadline = Date().addingTimeInterval(60)
+        while refused.isRunning && Date() < deadline { usleep(100_000) }
+        if refused.isRunning { refused.terminate() }
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        refused.waitUntilExit()
+        #expect(refused.terminationStatus == 78, "\(text)")
+        #expect(text.contains("kiosk.proxy_socket = \(missing)") && text.contains("No such file or directory") && text.contains("RuntimeDirectory"), "\(text)")
+        #expect(!text.contains("ready:"), "\(text)")
+    }
 }

@@ -21,7 +21,7 @@ network namespace).
 import json, os, pathlib, shutil, subprocess, sys, threading, time, urllib.request
 
 from raw_http import request
-from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, repo
+from security_support import BOOTH, OPERATOR, Checks, Kiosk, OtherMachines, artifacts_folder, noisy_post, repo, rss_kib
 
 HALF_OPEN, SLOW, ADDRESSES = int(os.environ.get("HALF_OPEN", 1100)), int(os.environ.get("SLOW", 300)), 50
 HOLD_SECONDS = int(os.environ.get("HOLD_SECONDS", 40))
@@ -29,20 +29,7 @@ binary = sys.argv[1]
 artifacts = artifacts_folder()
 check = Checks()
 figures = {}
-ns = f"recorder-crowd-{os.getpid()}"
-host_side, ns_side = f"rcr{os.getpid() % 100000}h", f"rcr{os.getpid() % 100000}n"
 HOST_ADDRESS, CROWD_PREFIX, PHONE = "10.213.0.1", "10.213.1.", "10.213.2.1"
-
-
-def sh(*args):
-    subprocess.run(args, check=True, capture_output=True)
-
-
-def rss_kib(pid):
-    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
 
 
 def open_files(pid):
@@ -52,33 +39,14 @@ def open_files(pid):
 kiosk = Kiosk(binary, artifacts / "exhaustion-kiosk.log", args=["--seconds", "4", "--countdown", "0"], prefix="recorder-exhaustion-",
               listen="0.0.0.0", env={"RECORDER_KIOSK_TOKEN": OPERATOR, "RECORDER_KIOSK_BOOTH_TOKEN": BOOTH,
                                      "RECORDER_KIOSK_HOSTS": "booth"})
-crowd = None
+crowd, machines = None, None
 try:
     # The other machines: a namespace with 50 addresses and one for a phone, on a veth link.
-    sh("ip", "netns", "add", ns)
-    sh("ip", "link", "add", host_side, "type", "veth", "peer", "name", ns_side)
-    sh("ip", "link", "set", ns_side, "netns", ns)
-    sh("ip", "addr", "add", f"{HOST_ADDRESS}/16", "dev", host_side)
-    sh("ip", "link", "set", host_side, "up")
-    inside = ["ip", "netns", "exec", ns]
-    sh(*inside, "ip", "link", "set", "lo", "up")
-    sh(*inside, "ip", "link", "set", ns_side, "up")
-    for i in range(1, ADDRESSES + 1):
-        sh(*inside, "ip", "addr", "add", f"{CROWD_PREFIX}{i}/16", "dev", ns_side)
-    sh(*inside, "ip", "addr", "add", f"{PHONE}/16", "dev", ns_side)
+    machines = OtherMachines("crowd", HOST_ADDRESS, CROWD_PREFIX, ADDRESSES, extra=[PHONE])
+    inside = machines.inside
 
     # A big post in the kiosk's store before it starts (a noisy 3 s 720p clip: 29 MB), made by the CLI.
-    y4m = kiosk.work / "noise.y4m"
-    sh("ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30,noise=alls=40:allf=t", "-t", "3",
-       "-pix_fmt", "yuv420p", str(y4m))
-    cli = dict(kiosk.environment)
-    sh(binary, "shoot", "--device", f"y4m:{y4m}", "--seconds", "3", "--audio", "none", "--workspace", str(kiosk.work / "cli-ws"))
-    posted = json.loads(subprocess.run([binary, "post", "--caption", "for the crowd", "--json", "--workspace", str(kiosk.work / "cli-ws"),
-                                        "--outbox", str(kiosk.work / "cli-outbox"), "--store-dir", str(kiosk.work / "store"), "--create"],
-                                       check=True, capture_output=True, text=True, env=cli).stdout)
-    y4m.unlink()
-    post = posted["id"]
-    metadata = json.loads((kiosk.work / "store" / "posts" / f"{post}.json").read_text())
+    metadata = noisy_post(binary, kiosk)
     token, size = metadata["shareToken"], metadata["byteSize"]
     figures["shared video"] = f"{size / 1e6:.1f} MB"
 
@@ -181,8 +149,8 @@ finally:
     if crowd:
         crowd.kill()
     status = kiosk.stop()
-    subprocess.run(["ip", "netns", "del", ns], capture_output=True)
-    subprocess.run(["ip", "link", "del", host_side], capture_output=True)
+    if machines:
+        machines.close()
 
 check("the kiosk exits 0 on SIGTERM", status == 0, f"exit {status}")
 print("figures:")

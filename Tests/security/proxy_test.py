@@ -1,65 +1,96 @@
 #!/usr/bin/env python3
 """The shipped reverse-proxy set-up (systemd/nginx-recorder.conf), run for real: Debian's nginx on
-loopback in front of a real `recorder kiosk` with both tokens, TLS with a certificate made here for
-booth.test. What a guest's phone reaches through it:
+loopback in front of a real `recorder kiosk` with both tokens, which nginx reaches on the kiosk's
+own listener for it (kiosk.proxy_socket, a Unix socket). Three nginx instances of the shipped file,
+each changed only in its ports, paths and certificate: as shipped, with TLS and a certificate made
+here for booth.test; the no-certificate variant (the lines ending in "# tls" deleted, as the file
+says); and that variant in front of a small echo server instead of the kiosk, which shows what
+nginx tells the kiosk. What a guest's phone reaches through it:
 
 - the share link the kiosk makes (share.base_url) points at the proxy, over https; its page, its
   video byte for byte, a range of it and the page's two files come through, with the kiosk's CSP;
+  with TLS configured, plain http to it is moved to https (308); without a certificate it is served;
 - nothing else does: every route of the kiosk's table, bent every way, GET and POST, with the
-  operator's token, the booth's and the session cookie, over http and https, is 404 (403 for a
-  method the share page does not take) from nginx itself - never an answer of the kiosk's (no 401,
-  no 2xx), never a 5xx;
-- a phone asking too fast is held back (429).
+  operator's token, the booth's and the session cookie, is 404 (403 for a method the share page
+  does not take, HEAD included) from nginx itself - never an answer of the kiosk's (no 401, no 2xx),
+  never a 5xx;
+- nginx names the phone (X-Real-IP) and the scheme (X-Forwarded-Proto) itself, never passing the
+  phone's own, and strips cookies, tokens, Origin and Referer; the kiosk counts the phone it names:
+  a phone's fifth video at once is the kiosk's 429 (each phone was the kiosk's loopback before);
+- a phone asking too fast is held back (429); the access log never holds a share token.
 
     python Tests/security/proxy_test.py RECORDER_BINARY
 """
-import concurrent.futures, json, os, pathlib, shutil, socket, ssl, subprocess, sys, tempfile, time, urllib.request
+import concurrent.futures, http.server, json, os, pathlib, shutil, socket, socketserver, ssl, subprocess, sys, tempfile, threading, time, urllib.request
 
 from raw_http import request
-from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, free_port, repo
+from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, free_port, noisy_post, repo, start_nginx, stop, without_tls
 
 binary = sys.argv[1]
 artifacts = artifacts_folder()
 check = Checks()
 
 
-HTTP = free_port()
-HTTPS = free_port()
-while HTTPS == HTTP:
-    HTTPS = free_port()
 work = pathlib.Path(tempfile.mkdtemp(prefix="recorder-proxy-"))
 os.chmod(work, 0o755)
+HTTP, HTTPS, PLAIN, ECHO = [free_port() for _ in range(4)]
+while len({HTTP, HTTPS, PLAIN, ECHO}) < 4:
+    HTTP, HTTPS, PLAIN, ECHO = [free_port() for _ in range(4)]
 kiosk = Kiosk(binary, artifacts / "proxy-kiosk.log", args=["--seconds", "2", "--countdown", "0"], prefix="recorder-proxy-kiosk-",
-              env={"RECORDER_KIOSK_TOKEN": OPERATOR, "RECORDER_KIOSK_BOOTH_TOKEN": BOOTH,
+              env={"RECORDER_KIOSK_TOKEN": OPERATOR, "RECORDER_KIOSK_BOOTH_TOKEN": BOOTH, "RECORDER_KIOSK_PROXY_SOCKET": str(work / "kiosk.sock"),
                    "RECORDER_SHARE_BASE_URL": f"https://booth.test:{HTTPS}/s/{{token}}"})
 
 # The certificate a booth would have for its name (here made on the spot, trusted by curl only).
 subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=booth.test",
                 "-addext", "subjectAltName=DNS:booth.test", "-keyout", str(work / "booth.key"), "-out", str(work / "booth.crt")],
                check=True, capture_output=True)
-# The shipped file, with this test's ports, addresses and certificate: nothing else changed.
-site = (repo / "systemd" / "nginx-recorder.conf").read_text()
-for old, new in [("127.0.0.1:8080", f"127.0.0.1:{kiosk.port}"), ("listen 80;", f"listen 127.0.0.1:{HTTP};"),
-                 ("listen 443 ssl;", f"listen 127.0.0.1:{HTTPS} ssl;"), ("/etc/recorder/tls/", f"{work}/")]:
-    assert old in site, f"the shipped nginx-recorder.conf no longer has {old!r}"
-    site = site.replace(old, new)
-site = "\n".join(line for line in site.splitlines() if "listen [::]" not in line)
-(work / "recorder.conf").write_text(site)
-(work / "nginx.conf").write_text(f"""worker_processes 1;
-pid {work}/nginx.pid;
-error_log {work}/error.log;
-events {{}}
-http {{
-    access_log {work}/access.log;
-    client_body_temp_path {work}/body;
-    proxy_temp_path {work}/proxy;
-    fastcgi_temp_path {work}/fastcgi;
-    uwsgi_temp_path {work}/uwsgi;
-    scgi_temp_path {work}/scgi;
-    include {work}/recorder.conf;
-}}
-""")
-nginx = None
+shipped = (repo / "systemd" / "nginx-recorder.conf").read_text()
+
+
+def site(name, socket, http, https=None):
+    """The shipped file with this test's ports, socket, log and certificate: nothing else changed.
+    Without `https`, the no-certificate variant: the lines ending in "# tls" deleted."""
+    text = shipped
+    for old, new in [("unix:/run/recorder/proxy.sock", f"unix:{socket}"), ("listen 80;", f"listen 127.0.0.1:{http};"),
+                     ("listen 443 ssl;", f"listen 127.0.0.1:{https} ssl;"), ("/etc/recorder/tls/", f"{work}/"),
+                     ("/var/log/nginx/access.log", f"{work}/{name}-access.log")]:
+        assert old in text, f"the shipped nginx-recorder.conf no longer has {old!r}"
+        text = text.replace(old, new)
+    text = "\n".join(line for line in text.splitlines() if "listen [::]" not in line)
+    return text if https else without_tls(text)
+
+
+def nginx_for(name, site_text):
+    """An nginx of its own for `site_text`, answering on loopback."""
+    tested, process = start_nginx(work / name, site_text, artifacts / f"proxy-nginx-{name}.log")
+    check(f"nginx takes the shipped configuration ({name}: nginx -t)", tested.returncode == 0, tested.stderr)
+    nginxes.append(process)
+
+
+class Echo(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+    """Stands in for the kiosk: answers every request 200 with the request's head, as JSON."""
+    daemon_threads = True
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = json.dumps({"path": self.path, "method": self.command,
+                               "headers": [[k.lower(), v] for k, v in self.headers.items()]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        do_POST = do_GET
+
+        def address_string(self):
+            return "nginx"
+
+        def log_message(self, *args):
+            pass
+
+
+nginxes = []
+echo = None
 
 
 def curl(url, *args):
@@ -92,14 +123,21 @@ def wait(what, predicate, seconds):
 
 
 try:
+    # A post big enough that a phone's buffers cannot take it whole (a 9 MB clip of noise), made
+    # before the kiosk starts.
+    big = noisy_post(binary, kiosk, seconds=4, size="640x360", caption="a big one")
     kiosk.start()
-    test = subprocess.run(["nginx", "-t", "-c", str(work / "nginx.conf"), "-p", str(work)], capture_output=True, text=True)
-    check("nginx takes the shipped configuration (nginx -t)", test.returncode == 0, test.stderr)
-    nginx = subprocess.Popen(["nginx", "-c", str(work / "nginx.conf"), "-p", str(work), "-g", "daemon off;"],
-                             stdout=subprocess.DEVNULL, stderr=open(artifacts / "proxy-nginx.log", "w"))
+    # What a booth runs: nginx as shipped (TLS), and a booth without a certificate (plain http).
+    nginx_for("tls", site("tls", work / "kiosk.sock", HTTP, HTTPS))
+    nginx_for("plain", site("plain", work / "kiosk.sock", PLAIN))
+    # And what nginx tells the kiosk: the same no-certificate file in front of an echo.
+    echo = Echo(str(work / "echo.sock"), Echo.Handler)
+    os.chmod(work / "echo.sock", 0o666)  # (nginx's workers run as nobody)
+    threading.Thread(target=echo.serve_forever, daemon=True).start()
+    nginx_for("echo", site("echo", work / "echo.sock", ECHO))
     def listening():
         try:
-            return request("127.0.0.1", HTTP, "GET", "/").status == 404
+            return all(request("127.0.0.1", port, "GET", "/").status in (404, 308) for port in (HTTP, PLAIN, ECHO))
         except OSError:
             return False
     wait("nginx to listen", listening, 20)
@@ -126,8 +164,73 @@ try:
     for name in ("plain.css", "share.js"):
         status, headers, body = curl(f"https://booth.test:{HTTPS}/assets/{name}")
         check(f"the page's {name} comes through", status == 200 and len(body) > 10, f"{status}")
-    status, _, _ = curl(f"http://127.0.0.1:{HTTP}/s/{token}")
-    check("and over plain http too (a booth with no certificate)", status == 200, f"{status}")
+    # With the certificate, plain http moves to https (the token would cross the Wi-Fi in clear text);
+    # without one, plain http is served.
+    for path, method in ((f"/s/{token}", "GET"), (f"/s/{token}/video.mp4", "GET"), (f"/s/{token}/delete", "POST"), ("/api/status", "GET")):
+        answer = request("127.0.0.1", HTTP, method, path, [("Host", "booth.test")], b"confirm=delete" if method == "POST" else b"")
+        check(f"with TLS configured, plain http {method} {path.replace(token, '<token>')} is moved to https (308)",
+              answer.status == 308 and answer.header("location") == f"https://booth.test{path}", f"{answer.status} {answer.header('location')}")
+    check("the post is still there (the redirected delete deleted nothing)", (kiosk.work / "store" / "videos" / f"{post}.mp4").exists())
+    answer = request("127.0.0.1", PLAIN, "GET", f"/s/{token}")
+    check("without a certificate (the # tls lines deleted) plain http serves the share page", answer.status == 200
+          and "through the proxy ✓".encode() in answer.body, repr(answer))
+    # GET means GET: limit_except GET let HEAD through to the kiosk.
+    for path in (f"/s/{token}", f"/s/{token}/video.mp4", "/assets/share.js"):
+        status, _, _ = curl(f"https://booth.test:{HTTPS}{path}", "-I")
+        check(f"HEAD {path.replace(token, '<token>')} is refused by nginx (403)", status == 403, f"{status}")
+
+    # What nginx tells the kiosk (the echo stands in for it): who the phone is and how it came as
+    # nginx saw them, never as the phone says; nothing that could make it anybody.
+    lies = [("X-Real-IP", "6.6.6.6"), ("X-Forwarded-Proto", "https"), ("X-Forwarded-For", "7.7.7.7"), ("Cookie", "recorder_session=x"),
+            ("Authorization", f"Bearer {OPERATOR}"), ("Origin", "http://evil.example"), ("Referer", f"http://booth/s/{token}")]
+    answer = request("127.0.0.1", ECHO, "GET", f"/s/{token}", lies)
+    told = {}
+    for name, value in (json.loads(answer.body)["headers"] if answer.status == 200 else []):
+        told.setdefault(name, []).append(value)
+    check("nginx names the phone itself (X-Real-IP: its address, the phone's own header dropped)",
+          told.get("x-real-ip") == ["127.0.0.1"], str(told.get("x-real-ip")))
+    check("nginx says how the phone came itself (X-Forwarded-Proto: http, the phone's 'https' dropped)",
+          told.get("x-forwarded-proto") == ["http"], str(told.get("x-forwarded-proto")))
+    check("no X-Forwarded-For, cookie, token, Origin or Referer reaches the kiosk; Host is the kiosk's own name",
+          not {"x-forwarded-for", "cookie", "authorization", "origin", "referer"} & told.keys() and told.get("host") == ["localhost"],
+          str(sorted(told)))
+    check("a HEAD never reaches the kiosk (403 from nginx)", request("127.0.0.1", ECHO, "HEAD", f"/s/{token}").status == 403)
+
+    # The kiosk counts the phone nginx names: a player's ranges are 4 at once per phone, and the
+    # fifth is the kiosk's 429 (every phone was the kiosk's loopback before, and loopback the booth,
+    # which no per-client cap counted); another phone (127.0.0.2, loopback too) has 4 of its own.
+    # The readers read their answer's head and then nothing.
+    def stalled(port, phone="127.0.0.1"):
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.bind((phone, 0))
+        s.connect(("127.0.0.1", port))
+        s.sendall(f"GET /s/{big['shareToken']}/video.mp4 HTTP/1.1\r\nHost: booth.test\r\n\r\n".encode())
+        s.settimeout(30)
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = s.recv(1024)
+            if not chunk:
+                break
+            head += chunk
+        return s, head
+    readers = [stalled(PLAIN) for _ in range(5)]
+    heads = [head.split(b"\r\n", 1)[0].decode() for _, head in readers]
+    refusal = readers[4][1]
+    readers[4][0].settimeout(5)
+    try:
+        while b"too many" not in refusal and (chunk := readers[4][0].recv(4096)):
+            refusal += chunk
+    except OSError:
+        pass
+    check("one phone's fifth video at once through the proxy is the kiosk's 429 (the first four are sent)",
+          heads[:4] == ["HTTP/1.1 200 OK"] * 4 and heads[4].startswith("HTTP/1.1 429") and b"too many videos" in refusal,
+          f"{heads} {refusal[-160:]!r}")
+    others = [stalled(PLAIN, phone="127.0.0.2") for _ in range(4)]
+    heads = [head.split(b"\r\n", 1)[0].decode() for _, head in others]
+    check("meanwhile another phone's four are sent (each phone is counted as itself)", heads == ["HTTP/1.1 200 OK"] * 4, str(heads))
+    for s, _ in readers + others:
+        s.close()
 
     # Nothing else: every route of the kiosk, every way, with every credential.
     routes = api("GET", "/api/admin/routes")
@@ -136,12 +239,12 @@ try:
                      json.dumps({"token": OPERATOR}))
     cookie = (answer.header("set-cookie") or "").split(";", 1)[0]
     credentials = [[], [("Authorization", f"Bearer {OPERATOR}")], [("Authorization", f"Bearer {BOOTH}")],
-                   [("Cookie", cookie), ("Origin", f"http://127.0.0.1:{HTTP}")]]
+                   [("Cookie", cookie), ("Origin", f"http://127.0.0.1:{PLAIN}")]]
     # The kiosk answers every failure in JSON; nginx in its own HTML. (Shown on the kiosk's own port.)
     def reached_kiosk(answer):
         return answer.body.lstrip().startswith(b"{") or "nginx" not in answer.body.decode("latin-1")
     check("the test tells the kiosk's answers from nginx's", reached_kiosk(request("127.0.0.1", kiosk.port, "GET", "/api/status"))
-          and not reached_kiosk(request("127.0.0.1", HTTP, "GET", "/api/status")))
+          and not reached_kiosk(request("127.0.0.1", PLAIN, "GET", "/api/status")))
     tried, leaks = 0, []
     for route in routes:
         path = route["path"].replace(":id", "ABCDEFGHIJ").replace(":file", "common.js").replace(":token", token)
@@ -155,7 +258,7 @@ try:
             for extra in credentials:
                 for method in ("GET", route["method"]) if route["method"] != "GET" else ("GET",):
                     body = b"{}" if method == "POST" else b""
-                    answer = request("127.0.0.1", HTTP, method, target, [("Content-Type", "application/json"), *extra], body)
+                    answer = request("127.0.0.1", PLAIN, method, target, [("Content-Type", "application/json"), *extra], body)
                     tried += 1
                     if answer.status not in (403, 404, 400) or reached_kiosk(answer):
                         leaks.append(f"{method} {target} {[k for k, _ in extra]}: {answer.status} {answer.body[:80]!r}")
@@ -177,7 +280,7 @@ try:
     # under the 8 connections nginx allows an address (limit_conn, also a 429), so what is seen is
     # the rate limit. nginx's own 429 is told from the kiosk's by its page, which names nginx.
     with concurrent.futures.ThreadPoolExecutor(7) as pool:
-        answers = list(pool.map(lambda _: request("127.0.0.1", HTTP, "GET", f"/s/{token}"), range(120)))
+        answers = list(pool.map(lambda _: request("127.0.0.1", PLAIN, "GET", f"/s/{token}"), range(120)))
     codes = [a.status for a in answers]
     by_nginx = sum(1 for a in answers if a.status == 429 and b"nginx" in a.body)
     check("a phone asking too fast is held back by nginx (429 after the burst)", 200 in codes and by_nginx > 0,
@@ -197,15 +300,19 @@ try:
     status, _, _ = curl(link)
     check("the link then answers 404 through the proxy", status == 404, f"{status}")
     check("the kiosk is healthy after it all", request("127.0.0.1", kiosk.port, "GET", "/healthz").status == 200)
+    # The access logs: every share request is there, its token never.
+    logs = b"".join((work / f"{name}-access.log").read_bytes() for name in ("tls", "plain") if (work / f"{name}-access.log").exists())
+    check("nginx's access log names share requests as /s/<token>, never with the token", b"/s/<token>" in logs and token.encode() not in logs,
+          f"{logs.count(b'/s/<token>')} redacted, {logs.count(token.encode())} with the token")
 finally:
-    if nginx:
-        nginx.terminate()
-        try:
-            nginx.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            nginx.kill()
+    for process in nginxes:
+        stop(process)
+    if echo:
+        echo.shutdown()
     status = kiosk.stop()
-    shutil.copy(work / "access.log", artifacts / "proxy-nginx-access.log") if (work / "access.log").exists() else None
+    for name in ("tls", "plain"):
+        if (work / f"{name}-access.log").exists():
+            shutil.copy(work / f"{name}-access.log", artifacts / f"proxy-nginx-{name}-access.log")
     shutil.rmtree(work, ignore_errors=True)
 
 check("the kiosk exits 0 on SIGTERM", status == 0, f"exit {status}")

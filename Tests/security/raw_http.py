@@ -15,9 +15,10 @@ class Answer:
         return f"{self.status} {self.body[:120]!r}"
 
 
-def request(host, port, method, target, headers=(), body=b"", source=None, timeout=20, read_body=True):
+def request(host, port, method, target, headers=(), body=b"", source=None, timeout=20, read_body=True, unix=None):
     """Sends one request on its own connection and returns its Answer (status 0: no answer, the
-    connection was closed or reset first)."""
+    connection was closed or reset first); to the Unix socket `unix` when given (host and port then
+    name only the Host header)."""
     if isinstance(body, str):
         body = body.encode()
     lines = [f"{method} {target} HTTP/1.1".encode("latin-1", "replace")]
@@ -31,7 +32,13 @@ def request(host, port, method, target, headers=(), body=b"", source=None, timeo
     if "connection" not in names:
         lines.append(b"Connection: close")
     data = b"\r\n".join(lines) + b"\r\n\r\n" + body
-    with socket.create_connection((host, port), timeout=timeout, source_address=(source, 0) if source else None) as s:
+    if unix:
+        connection = socket.socket(socket.AF_UNIX)
+        connection.settimeout(timeout)
+        connection.connect(unix)
+    else:
+        connection = socket.create_connection((host, port), timeout=timeout, source_address=(source, 0) if source else None)
+    with connection as s:
         try:
             s.sendall(data)
         except OSError:

@@ -1,24 +1,27 @@
 #!/usr/bin/env python3
 """The kiosk on the network, tried as a hostile peer would: a real `recorder kiosk` listening on
-0.0.0.0 with an operator's and a booth's token, asked over TCP with request targets sent exactly as
-written.
+0.0.0.0 with an operator's and a booth's token, and on the proxy's socket (kiosk.proxy_socket),
+asked over TCP and that socket with request targets sent exactly as written.
 
 1. Every route the kiosk has (its own table, /api/admin/routes, so a new route is tried the day it
    is added), spelled every way a path can be bent - //x, /x/, /a//b, /./x, /a/../a/x, %2F, %61,
    mixed case, ;x, ?x, absolute-form - without a token, with a wrong one, and (for the operator's
    routes) with the booth's: never a 2xx, never a 5xx; only 401, 403 or 404 (400/405 where the
    spelling is no HTTP the server takes, or names another route's method). The issue's own curl
-   lines among them.
+   lines among them. The same through the proxy's socket, naming the caller this machine
+   (X-Real-IP: 127.0.0.1, X-Forwarded-Proto: https): a phone is never the booth. A Host that only
+   looks like an IPv6 literal ([x].evil.example) is 421 on every route.
 2. A fuzz: random methods, targets (mutated routes and junk), headers (tokens of each role, cookies
    with and without Origin, oversized, duplicated, malformed) and bodies, seeded (the seed is
    printed; FUZZ_SEED= replays it), bounded in count and time, loopback only. A 2xx for a route the
-   role may not call fails; so does any 5xx (but a 503 that says the camera is not ready); after
+   role may not call fails; so does any 5xx (but a 503 that says the camera is not ready); a
+   quarter of it goes through the proxy's socket, with X-Real-IP and X-Forwarded-For thrown in; after
    it the kiosk must still be healthy and record a shot. The kiosk asks for consent (kiosk.consent),
    so the consent route is fuzzed with its own bodies too (right and wrong digests, other answers).
 
     python Tests/security/routes_fuzz.py RECORDER_BINARY
 """
-import hashlib, json, os, random, sys, time, pathlib
+import hashlib, json, os, random, sys, tempfile, time, pathlib
 
 from raw_http import request
 from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, repo
@@ -30,18 +33,22 @@ check = Checks()
 consent_file = artifacts / "routes-fuzz-consent.txt"
 consent_file.write_text("You agree to be filmed, with sound, for this test.\n")
 CONSENT_SHA = hashlib.sha256(consent_file.read_text().strip().encode()).hexdigest()
+PROXY_SOCKET = str(pathlib.Path(tempfile.mkdtemp(prefix="recorder-fuzz-")) / "proxy.sock")
 kiosk = Kiosk(binary, artifacts / "routes-fuzz-kiosk.log", args=["--seconds", "1", "--countdown", "0"], prefix="recorder-security-",
-              listen="0.0.0.0", env={"RECORDER_KIOSK_TOKEN": OPERATOR, "RECORDER_KIOSK_BOOTH_TOKEN": BOOTH,
+              listen="0.0.0.0", env={"RECORDER_KIOSK_TOKEN": OPERATOR, "RECORDER_KIOSK_BOOTH_TOKEN": BOOTH, "RECORDER_KIOSK_PROXY_SOCKET": PROXY_SOCKET,
                                      "RECORDER_KIOSK_PREVIEW_IDLE_SECONDS": "2", "RECORDER_KIOSK_CONSENT": str(consent_file)})
 HOST, PORT = "127.0.0.1", kiosk.port
 # Each kind of caller from its own address, so one's throttling never hides another's answers.
 SOURCES = {"nobody": "127.0.0.2", "wrong": "127.0.0.3", "booth": "127.0.0.4", "operator": "127.0.0.5", "fuzz": "127.0.0.6"}
 
 
-def ask(method, target, token=None, source="nobody", headers=(), body=b"", **kw):
+def ask(method, target, token=None, source="nobody", headers=(), body=b"", proxy=False, **kw):
+    """One request from `source` (a caller's name or an address), or through the proxy's socket."""
     headers = list(headers)
     if token:
         headers.append(("Authorization", f"Bearer {token}"))
+    if proxy:
+        return request(HOST, PORT, method, target, headers, body, unix=PROXY_SOCKET, **kw)
     return request(HOST, PORT, method, target, headers, body, source=SOURCES.get(source, source), **kw)
 
 
@@ -108,6 +115,27 @@ try:
                     bad.append(f"{who}: {route['method']} {target} -> {answer.status} {answer.body[:80]!r}")
     check(f"{tried} bent spellings of {len(protected)} protected routes: each 401, 403 or 404, none 2xx or 5xx", not bad,
           "\n  " + "\n  ".join(bad[:20]))
+    # Through the proxy's socket, a phone that claims to be this machine (the proxy always names
+    # the phone, but the kiosk must not make anything of a name).
+    bad, tried = [], 0
+    for route in protected:
+        base = concrete(route["path"])
+        for target in [base, "//" + base.lstrip("/"), base + "/", base.upper()]:
+            answer = ask(route["method"], target, headers=[("Content-Type", "application/json"), ("X-Real-IP", "127.0.0.1"),
+                                                           ("X-Forwarded-Proto", "https"), ("Host", "localhost")],
+                         body=b"{}", proxy=True, read_body=False, timeout=30)
+            tried += 1
+            allowed = {401, 403, 404, 429} | ({400, 405} if not route_matches(route["path"], target) else set())
+            if answer.status not in allowed:
+                bad.append(f"proxy: {route['method']} {target} -> {answer.status} {answer.body[:80]!r}")
+    check(f"{tried} requests for the protected routes through the proxy's socket, claiming X-Real-IP 127.0.0.1: each 401, 403 or 404",
+          not bad, "\n  " + "\n  ".join(bad[:20]))
+    answer = ask("GET", "/healthz", proxy=True, headers=[("Host", "localhost")])
+    check(f"the proxy's socket answers a public route ({answer.status})", answer.status in (200, 503), repr(answer))
+    # A Host that only starts like an IPv6 literal is a name a rebinding page controls.
+    for host in ("[x].evil.example", "[::1].evil.example", "[::1]x"):
+        answer = ask("GET", "/api/status", BOOTH, "booth", headers=[("Host", host)])
+        check(f"Host: {host} is refused (421)", answer.status == 421, repr(answer))
     # The same spellings reach the public routes they match (nothing is refused by its spelling alone).
     answer = ask("GET", "//healthz")
     check(f"//healthz answers as /healthz does ({answer.status})", answer.status in (200, 503), repr(answer))
@@ -158,7 +186,8 @@ try:
             headers.append(("Cookie", rng.choice(["recorder_session=operator." + "0" * 64, "recorder_token=" + OPERATOR, "recorder_session=", ";;;=;"])))
         for _ in range(rng.randrange(4)):
             headers.append(rng.choice([("Range", rng.choice(["bytes=0-", "bytes=-1", "bytes=5-1", "bytes=0-0,2-3", "bytes=999999999999-"])),
-                                       ("Host", rng.choice(["evil.example", "127.0.0.1", "", "a" * 300, "[::1]"])),
+                                       ("Host", rng.choice(["evil.example", "127.0.0.1", "", "a" * 300, "[::1]", "[x].evil.example", "[::1]:1.evil.example"])),
+                                       ("X-Real-IP", rng.choice(["127.0.0.1", "::1", "10.9.8.7", "x" * 60, ""])), ("X-Forwarded-For", "127.0.0.1"),
                                        ("Transfer-Encoding", "chunked"), ("Content-Length", rng.choice(["-1", "abc", "0", "99999999"])),
                                        ("X-Forwarded-Proto", "https"), ("Sec-Fetch-Site", "cross-site"), ("X-" + "h" * 200, "v" * 2000),
                                        ("Expect", "100-continue"), ("Connection", "keep-alive")]))
@@ -177,7 +206,7 @@ try:
         try:
             # From many addresses, so the throttle (which wrong tokens from one address earn) hides little.
             source = f"127.0.{10 + ['nobody', 'booth', 'operator'].index(role)}.{rng.randrange(1, 255)}"
-            answer = ask(method, target, source=source, headers=headers, body=body, timeout=15, read_body=False)
+            answer = ask(method, target, source=source, headers=headers, body=body, timeout=15, read_body=False, proxy=rng.random() < 0.25)
         except OSError as error:
             answer = None
             failures.append(f"#{n} {role}: {method} {target!r}: the connection failed: {error}")

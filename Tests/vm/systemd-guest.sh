@@ -90,6 +90,10 @@ if [ $rc -ne 0 ]; then
 fi
 check "ActiveState=active, SubState=running" sh -c '[ "$(systemctl show -p ActiveState --value recorder)/$(systemctl show -p SubState --value recorder)" = active/running ]'
 check "the port answers as soon as systemd says ready" sh -c 'curl -s --max-time 5 -o /dev/null -w "%{http_code}" http://127.0.0.1:8080/healthz | grep -q 200'
+# nginx's way in (kiosk.proxy_socket, in RuntimeDirectory=recorder): another user (nginx's www-data;
+# here nobody) reaches it, whatever the unit's UMask=0077.
+check "the proxy's socket is there for nginx (/run/recorder/proxy.sock, mode 666) and answers another user" sh -c \
+  '[ "$(stat -c %a /run/recorder/proxy.sock)" = 666 ] && setpriv --reuid=nobody --regid=nogroup --clear-groups curl -s --max-time 5 -o /dev/null -w "%{http_code}" --unix-socket /run/recorder/proxy.sock http://localhost/healthz | grep -q 200'
 status_text=$(prop StatusText)
 echo "   StatusText: $status_text"
 check "STATUS= says idle and where it listens" sh -c "echo '$status_text' | grep -q 'idle' && echo '$status_text' | grep -q '127.0.0.1:8080'"
