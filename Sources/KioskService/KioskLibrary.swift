@@ -20,11 +20,14 @@ package final class KioskLibrary: Sendable {
     let share: ShareLinks
     /// Share tokens to post ids (`sharedPost(token:)`).
     let shareTokens = ShareTokenIndex()
+    /// Which phone may delete each shared post (in `kiosk.state_dir/claims`); nil: none may.
+    let claims: ShareClaims?
 
-    package init(store: any StorageBackend, cache: VideoCache, share: ShareLinks = ShareLinks()) {
+    package init(store: any StorageBackend, cache: VideoCache, share: ShareLinks = ShareLinks(), claimsDirectory: String? = nil) {
         feed = PostFeed(store: store)
         self.cache = cache
         self.share = share
+        claims = claimsDirectory.map(ShareClaims.init)
         // The tokens of the posts whose links can still open, learnt once, in the background.
         Self.storeWork.submit { [self] in self.learnTokens(newerThan: Date().addingTimeInterval(-Double(share.expiresSeconds))) }
     }
@@ -95,9 +98,10 @@ package final class KioskLibrary: Sendable {
         }
     }
 
-    /// A post left the store: its share token and cached video go too.
+    /// A post left the store: its share token, its delete claim and its cached video go too.
     private func forgetDeleted(_ id: String) {
         shareTokens.forget(id: id)
+        claims?.forget(id)
         dropCachedVideo(of: id)
     }
 
@@ -186,6 +190,19 @@ package final class KioskLibrary: Sendable {
     /// The hidden posts, newest first (the first 100).
     func hiddenPosts() async throws(APIError) -> [FeedEntry] {
         try await offPool { () throws(RecorderError) in try self.feed.hiddenPosts(size: 100) }
+    }
+
+    /// Claims post `id` for the phone opening its link now (see `ShareClaims`): the new secret,
+    /// or nil when it was claimed before.
+    func claim(_ id: String) async -> String? {
+        guard let claims else { return nil }
+        return await Self.storeWork.run { claims.claim(id) }
+    }
+
+    /// Whether `secret` is post `id`'s delete claim.
+    func holdsClaim(_ id: String, secret: String?) async -> Bool {
+        guard let claims, secret != nil else { return false }
+        return await Self.storeWork.run { claims.holds(id, secret: secret) }
     }
 
     private func offPool<T: Sendable>(_ work: @escaping @Sendable () throws(RecorderError) -> T) async throws(APIError) -> T {

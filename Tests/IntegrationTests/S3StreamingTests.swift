@@ -205,7 +205,8 @@ import StorageUpload
             if now["currentShot"] as? [String: Any] != nil && now["state"] as? String == "idle" { break }
             Thread.sleep(forTimeInterval: 0.2)
         }
-        let (code, queued) = try call("/api/post", "{\"caption\": \"mit Zustimmung\"}")
+        let shot = try #require((try status()["currentShot"] as? [String: Any])?["id"] as? String)
+        let (code, queued) = try call("/api/post", "{\"id\": \"\(shot)\", \"caption\": \"mit Zustimmung\"}")
         #expect(code == "202")
         let id = try #require(queued["id"] as? String)
         end = Date().addingTimeInterval(60)
