@@ -1,4 +1,4 @@
-import RecorderCore
+package import RecorderCore
 
 /// `GET /api/admin/overview`: what the operator page shows beyond the status. The operator's words
 /// in full (paths, errno, the settings to change), never a secret.
@@ -46,4 +46,23 @@ package struct AdminOverview: Encodable, Sendable {
     package var configuration: [Setting]
     /// Posts their guests deleted with their share link since the kiosk started: a count, never which.
     package var guestDeletions: Int
+    /// The last purge of expired posts (`retention.days`); nil before the first, or without retention.
+    package var retention: RetentionOutcome?
+}
+
+/// What the kiosk's last purge of expired posts did, for the operator page.
+package struct RetentionOutcome: Encodable, Sendable, Equatable {
+    /// When it ran (RFC 3339).
+    package var at: String
+    /// own or store (`retention.scope`), and this kiosk's id (`kiosk.id`).
+    package var scope: String
+    package var kiosk: String
+    package var deleted: Int
+    /// Expired posts left alone: other kiosks' (scope own) and those without a kiosk id (only
+    /// `retention.scope = store` deletes those).
+    package var otherKiosks: Int
+    package var withoutKiosk: Int
+    /// Why nothing was deleted, when the clock was in doubt: its kind and data, and in words.
+    package var refused: ClockDoubt?
+    package var refusedBecause: String?
 }

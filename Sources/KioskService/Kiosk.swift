@@ -53,6 +53,10 @@ package final class Kiosk: Sendable {
     let trigger: TriggerButton?
     /// `retention.local_days`, when set: how long this machine keeps its own copies.
     package let localRetention: LocalRetention?
+    /// Whose expired posts this kiosk deletes (`retention.scope`, `kiosk.id`).
+    package let retentionScope: RetentionScope
+    /// What the last purge of expired posts did (the operator page shows it).
+    let retentionOutcome = Mutex<RetentionOutcome?>(nil)
     /// `kiosk.prompts`, when set: the question the booth shows now.
     let prompts: PromptDeck?
     /// `kiosk.consent`, when on: no shot starts without a guest's yes.
@@ -81,6 +85,7 @@ package final class Kiosk: Sendable {
         sessions = tokens.isEmpty ? nil : try SessionStore(directory: settings.stateDirectory, tokens: tokens, clock: clock)
         prompts = settings.prompts.map { PromptDeck($0, seconds: settings.promptSeconds) }
         localRetention = try LocalRetention(configuration)
+        retentionScope = try RetentionScope(configuration)
         // Warnings and errors also go to the operator page's list.
         var teed = logger
         teed.handler = MultiplexLogHandler([logger.handler, problems.handler])
@@ -350,7 +355,7 @@ package final class Kiosk: Sendable {
         return AdminOverview(
             status: status, store: store.location, outbox: queued, unreadable: unreadable, problems: problems.newestFirst, disk: disk,
             configuration: configuration.effectiveValues().map { AdminOverview.Setting(key: $0.key, value: $0.value, origin: $0.origin) },
-            guestDeletions: metrics.guestDeletions)
+            guestDeletions: metrics.guestDeletions, retention: retentionOutcome.withLock { $0 })
     }
 
     static func triggerStatus(_ button: TriggerButton) -> KioskStatus.Trigger {

@@ -110,12 +110,20 @@ package final class KioskLibrary: Sendable {
         cache.remove(url: feed.store.url(forKey: PostMetadata.videoKey(id: id)))
     }
 
-    /// Deletes the posts older than `retention.days` from the store (the kiosk's hourly timer), each
-    /// also from the cache and the share tokens; what could not be deleted is in the report and is
-    /// tried again next time.
-    func purgeExpired(_ retention: Retention, now: Date = Date()) async throws(APIError) -> PurgeReport {
+    /// Deletes this kiosk's posts (`scope`) older than `retention.days` from the store (the kiosk's
+    /// hourly timer), each also from the cache, the share tokens and the claims; what could not be
+    /// deleted is in the report and is tried again next time. Nothing is deleted while the clock is
+    /// in doubt (behind the newest post, before this version was made, or not synchronised as
+    /// `timedatectl` tells): the report says why (`refused`).
+    func purgeExpired(_ retention: Retention, scope: RetentionScope, now: Date, timedatectl: String) async throws(APIError) -> PurgeReport {
         try await offPool { () throws(RecorderError) -> PurgeReport in
-            try self.feed.purgeExpired(before: retention.cutoff(at: now), dryRun: false, deleted: self.forgetDeleted)
+            let cutoff = retention.cutoff(at: now)
+            if let doubt = try self.feed.clockDoubt(now: now, synchronised: TimeSync.synchronised(timedatectl: timedatectl)) {
+                var report = PurgeReport(cutoff: RFC3339.string(cutoff), dryRun: false)
+                report.refused = doubt
+                return report
+            }
+            return try self.feed.purgeExpired(before: cutoff, scope: scope, dryRun: false, deleted: self.forgetDeleted)
         }
     }
 

@@ -52,6 +52,8 @@ package struct KioskSettings: Sendable {
     package var previewIdleSeconds = 10.0
     /// `kiosk.state_dir`: the session key and sessions, and the share links' delete claims.
     package var stateDirectory = ""
+    /// What tells retention whether the clock is synchronised (a test gives its own).
+    package var timedatectl = "/usr/bin/timedatectl"
 
     package init(host: String = "127.0.0.1", port: Int = 8080, device: String? = nil, seconds: Double = 15,
                 countdown: Int = 3, token: String? = nil, boothToken: String? = nil, workspace: ShotWorkspace, hosts: [String] = [],

@@ -140,7 +140,7 @@ struct AccessTests {
         try store.write(Array(try tampered.jsonData()), key: tampered.metadataKey, contentType: "application/json")
         // Another whose hidden-marker cannot be read (a directory where the marker would be): the
         // store cannot say it is visible, so it is not.
-        let visible = PostFeed.indexKey(id: ids[1], createdAt: try PostFeed(store: store).metadata(id: ids[1]).createdAt)
+        let visible = PostFeed.indexKey(try PostFeed(store: store).metadata(id: ids[1]))
         try FileManager.default.createDirectory(atPath: fixture.directory + "/store/feed-hidden/" + visible.dropFirst("feed/".count), withIntermediateDirectories: true)
 
         try await fixture.application().test(.router) { client in

@@ -28,7 +28,9 @@ struct KioskFixture {
         if let boothToken { flags["kiosk.booth_token"] = boothToken }
         flags.merge(more) { $1 }
         let configuration = try RecorderConfiguration(flags: flags, configFile: config, environment: ["HOME": directory], settings: .withKiosk)
-        let settings = try KioskSettings(configuration)
+        var settings = try KioskSettings(configuration)
+        // No time service to ask here unless a test puts a timedatectl of its own at this path.
+        settings.timedatectl = directory + "/timedatectl"
         kiosk = try Kiosk(settings: settings, configuration: configuration, logger: Logger(label: "test"),
                           notifier: SystemdNotifier(environment: [:]), loginThrottle: throttle, clock: clock)
     }
