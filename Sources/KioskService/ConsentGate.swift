@@ -82,13 +82,12 @@ package final class ConsentGate: Sendable {
         state.withLock { $0.buttonPresses += 1 }
     }
 
-    /// `given` is a yes any press may start a shot under: none was recorded under it yet.
     var status: KioskStatus.ConsentStatus {
         let now = clock.instant
         return state.withLock { state in
-            KioskStatus.ConsentStatus(textSha256: text.sha256, language: text.language,
-                                      given: state.given != nil && !state.used && now - state.lastUse < Self.lifetime,
-                                      buttonPresses: state.buttonPresses)
+            let holds = state.given != nil && now - state.lastUse < Self.lifetime
+            return KioskStatus.ConsentStatus(textSha256: text.sha256, language: text.language, given: holds, retakesOnly: holds && state.used,
+                                             buttonPresses: state.buttonPresses)
         }
     }
 

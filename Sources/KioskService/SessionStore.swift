@@ -146,6 +146,8 @@ package final class SessionStore: Sendable {
             if touch {
                 state.contents.sessions[index].lastSeen = now
                 persist = now - (state.written[session.id] ?? 0) >= Self.lastSeenGrain
+                // (one write per grain, however many requests come before it is done)
+                if persist { state.written[session.id] = now }
             }
             return .valid(session.role)
         }

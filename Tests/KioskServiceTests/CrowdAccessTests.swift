@@ -242,6 +242,8 @@ import Testing
             try await client.execute(uri: "/api/consent", method: .post, headers: jsonHeaders,
                                      body: body(#"{"answer": "yes", "textSha256": "\#(digest)"}"#)) { #expect($0.status == .ok) }
             let shot = try await Self.shoot(client, fixture, headers: jsonHeaders)
+            let held = try #require(fixture.kiosk.consent?.status)
+            #expect(held.given && held.retakesOnly, "A's yes holds, for A's retake only: \(held)")
             // A's review is on screen; somebody presses the booth's button.
             let presses = fixture.kiosk.consent?.status.buttonPresses ?? 0
             fixture.kiosk.pressButton()

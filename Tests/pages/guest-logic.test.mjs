@@ -201,8 +201,9 @@ test("only the review's own Retake names its shot; a press, which may be the nex
   assert.deepEqual(shootBody("retake", "s1"), { retake: "s1" });
   assert.deepEqual(shootBody("press", "s1"), {});
   assert.deepEqual(shootBody("retake", null), {});
-  // The kiosk's status after a shot under a yes: the yes no longer starts any shot, so a press in
-  // review asks the person at the booth first.
-  const reviewing = idle({ currentShot: shot("s1"), consent: { textSha256: "a", given: false, buttonPresses: 0 } });
+  // The kiosk's status after a shot under a yes: the yes holds, but only for that guest's Retake,
+  // so a press in review asks the person at the booth first.
+  const reviewing = idle({ currentShot: shot("s1"), consent: { textSha256: "a", given: true, retakesOnly: true, buttonPresses: 0 } });
   assert.equal(needsConsent(reviewing), true);
+  assert.equal(needsConsent(idle({ consent: { textSha256: "a", given: true, retakesOnly: false, buttonPresses: 0 } })), false);
 });

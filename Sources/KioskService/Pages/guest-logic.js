@@ -171,10 +171,12 @@ export const CONSENT_WAIT_MS = 60000;
 
 /**
  * Whether a record press must first show the consent text (kiosk.consent): the kiosk asks for
- * one (`status.consent`) and no guest's yes holds now.
+ * one (`status.consent`) and no guest's yes holds now that a press may start a shot under: none,
+ * or one a shot was already recorded under (`retakesOnly`: it starts only its guest's Retake, and
+ * whoever presses may be the next person).
  */
 export function needsConsent(status) {
-  return !!(status && status.consent && !status.consent.given);
+  return !!(status && status.consent && (!status.consent.given || status.consent.retakesOnly));
 }
 
 /**

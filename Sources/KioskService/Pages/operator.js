@@ -141,7 +141,8 @@ $("live").onclick = showLive;
 $("caption").oninput = () => { $("caption-count").textContent = [...$("caption").value].length + " / 2200"; };
 $("post").onclick = () => {
   $("post").disabled = true;
-  postJSON("/api/post", { caption: $("caption").value }).then((r) => {
+  // The shot this page shows: a Post never publishes one that replaced it meanwhile (409).
+  postJSON("/api/post", { id: status && status.currentShot ? status.currentShot.id : "", caption: $("caption").value }).then((r) => {
     myPost = r.id;
     $("post-message").textContent = "Queued as " + r.id + ".";
     $("caption").value = ""; $("caption-count").textContent = "0 / 2200";
