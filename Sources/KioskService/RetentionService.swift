@@ -51,7 +51,7 @@ struct RetentionService: Service {
                 kiosk.logger.notice("retention: deleted \(report.deleted) post(s) created before \(report.cutoff) (retention.days)")
             }
             if report.withoutKiosk > 0 {
-                kiosk.logger.notice("retention: \(report.withoutKiosk) expired post(s) have no kiosk id (made before kiosks had ids) and are kept: retention.scope = own deletes only this kiosk's (\(id)). Set retention.scope = store on the one kiosk that looks after this store, or run recorder feed --purge-expired --yes with it.")
+                kiosk.logger.notice("retention: \(report.withoutKiosk) expired post(s) have no kiosk id (made before kiosks had ids) and are kept: retention.scope = own deletes only this kiosk's (\(id)). Set retention.scope = store on the one kiosk that looks after this store, or delete them once: recorder feed --purge-expired --yes --set retention.scope=store")
             }
             for (id, why) in report.failed.sorted(by: { $0.key < $1.key }) {
                 kiosk.logger.warning("retention: post \(id) is expired but could not be deleted now (tried again within the hour): \(why)")
