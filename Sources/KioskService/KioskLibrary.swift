@@ -201,10 +201,10 @@ package final class KioskLibrary: Sendable {
     }
 
     /// Claims post `id` for the phone opening its link now (see `ShareClaims`): the new secret,
-    /// or nil when it was claimed before.
-    func claim(_ id: String) async -> String? {
+    /// or nil when it was claimed before; a claim that cannot be written is thrown.
+    func claim(_ id: String) async throws(StorageError) -> String? {
         guard let claims else { return nil }
-        return await Self.storeWork.run { claims.claim(id) }
+        return try await Self.storeWork.run { () throws(StorageError) -> String? in try claims.claim(id) }
     }
 
     /// Whether `secret` is post `id`'s delete claim.

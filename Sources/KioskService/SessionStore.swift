@@ -274,11 +274,17 @@ package final class SessionStore: Sendable {
             throw RecorderError("cannot write the kiosk's sessions to \(path) (kiosk.state_dir): \(error.message)", kind: .cannotWrite)
         }
         // Readable by the kiosk alone; and when root ends the sessions, still the service's file.
-        chmod(path, 0o600)
-        var directoryInfo = stat()
-        if geteuid() == 0, stat(directory, &directoryInfo) == 0 {
-            chown(path, directoryInfo.st_uid, directoryInfo.st_gid)
-            chown(directory + "/" + lockName, directoryInfo.st_uid, directoryInfo.st_gid)
+        do throws(StorageError) {
+            try LocalFiles.call("chmod", path) { chmod(path, 0o600) }
+            var directoryInfo = stat()
+            if geteuid() == 0 {
+                try LocalFiles.call("stat", directory) { stat(directory, &directoryInfo) }
+                for file in [path, directory + "/" + lockName] {
+                    try LocalFiles.call("chown", file) { chown(file, directoryInfo.st_uid, directoryInfo.st_gid) }
+                }
+            }
+        } catch {
+            throw RecorderError("cannot give the kiosk's sessions (\(path)) to the service: \(error.message)", kind: .cannotWrite)
         }
     }
 

@@ -29,26 +29,35 @@ final class ShareClaims: Sendable {
     private func path(_ id: String) -> String { directory + "/" + id }
 
     /// Claims post `id` for the phone asking now: its new secret, or nil when another phone (or
-    /// this one, earlier) claimed it already, or the claim cannot be written.
-    func claim(_ id: String, now: Date = Date()) -> String? {
+    /// this one, earlier) claimed it already. A claim that cannot be written is an error (errno
+    /// kept): the phone gets none, and the kiosk says why.
+    func claim(_ id: String, now: Date = Date()) throws(StorageError) -> String? {
         guard PostID.isValid(id) else { return nil }
         pruneIfDue(now: now)
-        do throws(StorageError) {
-            try LocalFiles.createDirectories(directory, mode: 0o700, elsewhere: "another kiosk.state_dir")
-        } catch {
-            return nil
-        }
+        try LocalFiles.createDirectories(directory, mode: 0o700, elsewhere: "another kiosk.state_dir")
         var generator = SystemRandomNumberGenerator()
         let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }.hex
-        let fd = open(path(id), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
-        let record = Array(FileDigest.sha256(Array(secret.utf8)).utf8)
-        let failed = record.withUnsafeBytes { Descriptors.writeAll(fd, $0) } != nil || fsync(fd) != 0
-        close(fd)
-        guard !failed else {
-            unlink(path(id))
-            return nil
+        let path = path(id)
+        let fd: Int32
+        do throws(StorageError) {
+            // O_EXCL: of two phones opening the link at once, one makes the file, the other is told it exists.
+            fd = try LocalFiles.call("create", path, elsewhere: "another kiosk.state_dir") { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+        } catch {
+            if case .local(errno: EEXIST) = error.kind { return nil }
+            throw error
         }
+        let record = Array(FileDigest.sha256(Array(secret.utf8)).utf8)
+        do throws(StorageError) {
+            if let code = record.withUnsafeBytes({ Descriptors.writeAll(fd, $0) }) {
+                throw LocalFiles.error("write", path, code: code, elsewhere: "another kiosk.state_dir")
+            }
+            try LocalFiles.call("fsync", path, elsewhere: "another kiosk.state_dir") { fsync(fd) }
+        } catch {
+            close(fd)
+            unlink(path)
+            throw error
+        }
+        close(fd)
         return secret
     }
 

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import RecorderCore
+import StorageUpload
 
 /// The share page a guest's phone opens, under `/s`: `/s/<token>`, its video, and the guest's own
 /// delete. No API token is asked (the link is the capability to view), nothing lists or names
@@ -23,10 +24,17 @@ enum ShareRoutes {
             // while the booth's thank-you shows it, and gets the claim now.
             var canDelete = await kiosk.library.holdsClaim(metadata.id, secret: KioskCredentials.cookie(named: ShareClaims.cookieName, in: request))
             var setCookie: String?
-            if !canDelete, kiosk.shareWindow.admits(metadata.id), let secret = await kiosk.library.claim(metadata.id) {
-                canDelete = true
-                setCookie = ShareClaims.setCookie(secret, linkPath: "/s/\(token)", seconds: Int(expires.timeIntervalSince(kiosk.clock.date)),
-                                                  secure: KioskGuard.overTLS(request, client: context.client))
+            if !canDelete, kiosk.shareWindow.admits(metadata.id) {
+                do throws(StorageError) {
+                    if let secret = try await kiosk.library.claim(metadata.id) {
+                        canDelete = true
+                        setCookie = ShareClaims.setCookie(secret, linkPath: "/s/\(token)", seconds: Int(expires.timeIntervalSince(kiosk.clock.date)),
+                                                          secure: KioskGuard.overTLS(request, client: context.client))
+                    }
+                } catch {
+                    // The page still opens; nobody can delete the post from its link (the operator can).
+                    kiosk.logger.warning("a share link's delete claim could not be kept (the guest's phone cannot delete its post; the operator can): \(error.message)")
+                }
             }
             var response = page(SharePage.html(metadata, videoPath: "/s/\(token)/video.mp4", deletePath: "/s/\(token)/delete",
                                                 expires: expires, language: language, canDelete: canDelete))
