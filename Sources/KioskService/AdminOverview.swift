@@ -46,6 +46,8 @@ package struct AdminOverview: Encodable, Sendable {
     package var configuration: [Setting]
     /// Posts their guests deleted with their share link since the kiosk started: a count, never which.
     package var guestDeletions: Int
-    /// The last purge of expired posts (`retention.days`); nil before the first, or without retention.
+    /// Whether posts expire here (`retention.days` is set), and the last purge of them; nil before
+    /// the first.
+    package var retentionOn: Bool
     package var retention: RetentionOutcome?
 }

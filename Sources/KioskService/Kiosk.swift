@@ -355,7 +355,7 @@ package final class Kiosk: Sendable {
         return AdminOverview(
             status: status, store: store.location, outbox: queued, unreadable: unreadable, problems: problems.newestFirst, disk: disk,
             configuration: configuration.effectiveValues().map { AdminOverview.Setting(key: $0.key, value: $0.value, origin: $0.origin) },
-            guestDeletions: metrics.guestDeletions, retention: retentionOutcome.withLock { $0 })
+            guestDeletions: metrics.guestDeletions, retentionOn: library.share.retention != nil, retention: retentionOutcome.withLock { $0 })
     }
 
     static func triggerStatus(_ button: TriggerButton) -> KioskStatus.Trigger {

@@ -282,11 +282,12 @@ function item(list, text, className) {
 }
 // The last purge of expired posts (retention.days): what it deleted and left, or why it deleted
 // nothing (this machine's clock in doubt: said in full, as the journal says it).
-function showRetention(r) {
+function showRetention(on, r) {
   const cell = $("retention");
   cell.classList.toggle("warn-text", !!(r && r.refused));
-  document.body.dataset.retention = !r ? "none" : (r.refused ? "refused" : "ran");
-  if (!r) { cell.textContent = "no purge yet (retention.days, once an hour)"; return; }
+  document.body.dataset.retention = !on ? "off" : !r ? "none" : (r.refused ? "refused" : "ran");
+  if (!on) { cell.textContent = "off: posts are kept until somebody deletes them (retention.days)"; return; }
+  if (!r) { cell.textContent = "no purge yet (retention.days: at the start, then once an hour)"; return; }
   if (r.refused) { cell.textContent = "paused at " + r.at + ": " + r.refusedBecause; return; }
   cell.textContent = "deleted " + r.deleted + " expired post(s) at " + r.at + " (" +
     (r.scope === "own" ? "this kiosk's, " + r.kiosk : "the whole store") + ")" +
@@ -305,7 +306,7 @@ function loadOverview() {
     $("booth-store").textContent = o.store;
     // A count, never which: the guest's delete is theirs.
     $("guest-deletions").textContent = o.guestDeletions + " since the kiosk started (with their share link)";
-    showRetention(o.retention);
+    showRetention(o.retentionOn, o.retention);
     const list = $("outbox-list");
     list.textContent = "";
     for (const q of o.outbox) {
