@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <errno.h>
 #include <malloc.h>
+#include <fcntl.h>
 
 /// A descriptor that becomes readable when process `pid` ends (Linux 5.3 and later), close-on-exec;
 /// -1 with errno set on failure.
@@ -24,6 +25,12 @@ static inline int cprocess_pidfd_open(pid_t pid) {
 /// Gives the pages of freed memory in every malloc arena back to the system; 1 when any went back.
 static inline int cprocess_malloc_trim(void) {
     return malloc_trim(0);
+}
+
+/// A pipe whose two ends are close-on-exec (pipe2, a GNU extension Swift's Glibc module leaves out),
+/// so no other child the process starts meanwhile holds its write end open; -1 with errno on failure.
+static inline int cprocess_pipe_cloexec(int fds[2]) {
+    return (int)syscall(SYS_pipe2, fds, O_CLOEXEC);
 }
 
 #endif

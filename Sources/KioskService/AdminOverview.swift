@@ -1,4 +1,4 @@
-import RecorderCore
+package import RecorderCore
 
 /// `GET /api/admin/overview`: what the operator page shows beyond the status. The operator's words
 /// in full (paths, errno, the settings to change), never a secret.
@@ -46,4 +46,8 @@ package struct AdminOverview: Encodable, Sendable {
     package var configuration: [Setting]
     /// Posts their guests deleted with their share link since the kiosk started: a count, never which.
     package var guestDeletions: Int
+    /// Whether posts expire here (`retention.days` is set), and the last purge of them; nil before
+    /// the first.
+    package var retentionOn: Bool
+    package var retention: RetentionOutcome?
 }

@@ -4,9 +4,9 @@ import Hummingbird
 import NIOCore
 import RecorderCore
 
-/// Logging in and out: `POST /login` with `{"token": ...}` sets the session cookie of the role the
-/// token gives (the browser keeps it a year; no script can read it); `POST /logout` clears it.
-/// Wrong tokens are throttled per client (`LoginThrottle`).
+/// Logging in and out: `POST /login` with `{"token": ...}` begins a session of the role the token
+/// gives and sets its cookie (no script can read it); `POST /logout` ends the session on the kiosk
+/// and clears the cookie. Wrong tokens are slowed per client (`LoginThrottle`); a right one never is.
 enum AuthRoutes {
     struct LoginFields: Decodable {
         var token: String?
@@ -21,7 +21,6 @@ enum AuthRoutes {
 
         routes.post("/login", .public, "logs a browser in: {\"token\": ...} sets its session cookie (HttpOnly, SameSite=Strict)") { request, context in
             let client = context.client
-            if let wait = throttle.wait(client) { return KioskGuard.throttled(wait) }
             return await KioskAPI.handle { () async throws(APIError) -> Response in
                 let body = try await JSONBody.read(request, allowed: ["token"])
                 let fields = try body.decode(LoginFields.self)
@@ -32,20 +31,33 @@ enum AuthRoutes {
                     throw APIError(.badRequest, "this kiosk has no tokens (it listens on loopback only): there is nothing to log in to.", kind: .invalidRequest)
                 }
                 guard let role = credentials.role(forToken: token) else {
-                    if let wait = throttle.failed(client) { return KioskGuard.throttled(wait) }
+                    if let wait = throttle.failed(client) { return await KioskGuard.throttled(wait, throttle) }
                     kiosk.logger.notice("a wrong token was tried at /login from \(client)")
                     return KioskGuard.unauthorized("that is neither the booth's nor the operator's token.")
                 }
                 throttle.succeeded(client)
+                let cookie: String
+                do throws(RecorderError) {
+                    cookie = try await credentials.beginSession(role, secure: KioskGuard.overTLS(request, context: context))
+                } catch {
+                    throw APIError(error)
+                }
                 var response = KioskAPI.encoded(LoggedIn(role: role.rawValue))
-                response.headers[.setCookie] = credentials.setCookie(role, secure: KioskGuard.overTLS(request, client: client))
+                response.headers[.setCookie] = cookie
                 return response
             }
         }
 
-        routes.post("/logout", .public, "logs a browser out: clears its session cookie") { request, context in
+        routes.post("/logout", .public, "logs a browser out: ends its session on the kiosk and clears its cookie") { request, context in
+            do throws(RecorderError) {
+                try await credentials.endSession(request)
+            } catch {
+                // The session could not be taken off the list (the disk): say so, and keep the cookie
+                // cleared all the same.
+                kiosk.logger.warning("logout: \(error.message)")
+            }
             var response = KioskAPI.encoded(LoggedIn(role: "none"))
-            response.headers[.setCookie] = KioskCredentials.clearCookie(secure: KioskGuard.overTLS(request, client: context.client))
+            response.headers[.setCookie] = KioskCredentials.clearCookie(secure: KioskGuard.overTLS(request, context: context))
             return response
         }
 

@@ -57,14 +57,14 @@ enum GalleryRoutes {
         }
 
         // A post's share link, for the guest's phone, and its QR code (SVG).
-        routes.get("posts/:id/share", .booth, "a post's share link (the booth: only posts it queued itself)") { _, context in
+        routes.get("posts/:id/share", .booth, "a post's share link (the booth: only the post its current guest just made, while their thank-you is up)") { _, context in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let (id, link) = try await shareLink(kiosk, context)
                 return KioskAPI.encoded(ShareAnswer(id: id, shareURL: link.url, shareExpiresAt: link.expiresAt))
             }
         }
 
-        routes.get("posts/:id/qr.svg", .booth, "a post's share link as a QR code (SVG; the booth: only its own posts)") { _, context in
+        routes.get("posts/:id/qr.svg", .booth, "a post's share link as a QR code (SVG; the booth: as for its link)") { _, context in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let (_, link) = try await shareLink(kiosk, context)
                 return try qrCode(link.url)
@@ -109,9 +109,11 @@ enum GalleryRoutes {
 
     private static func shareLink(_ kiosk: Kiosk, _ context: KioskRequestContext) async throws(APIError) -> (String, (url: String, expiresAt: String?)) {
         let id = context.parameters.get("id") ?? ""
-        // The booth's screen shows the link of the post a guest just made there, never another's.
-        guard PostID.isValid(id), context.identity?.role == .operator || kiosk.queuedHere(id) else {
-            throw APIError(.notFound, "no such post: '\(id)' is not a post this booth made.", kind: .notFound)
+        // The booth's screen shows the link of the post its current guest just made, while their
+        // thank-you is up; never another guest's.
+        guard PostID.isValid(id), context.identity?.role == .operator || kiosk.shareWindow.admits(id) else {
+            throw APIError(.notFound, "no such post: '\(id)' is not the post this booth's current guest just made (the booth's token shows only that one, for a few minutes; the operator's shows any).",
+                           kind: .notFound)
         }
         guard let link = try await kiosk.library.share(id: id) else {
             throw APIError(.notFound, "post \(id) has no share link: its store gives none. Set share.base_url, or use an S3 store.", kind: .notFound)

@@ -9,7 +9,7 @@ package enum GuestStrings {
         case title, invite, record, hint, getReady, recording, secondsLeft, stop, saving
         case reviewTitle, caption, post, retake, delete, sending, thanks, thanksDetail, deleted, returning, notReady, logIn, scanToGet, linkUntil, shareTitle, download, shareGone
         case joinWifi, openVideo, wifiName, wifiPassword, wifiOpen
-        case deleteMine, deleteWarning, deleteForGood, deletedForGood, deleteFailed
+        case deleteMine, deleteWarning, deleteForGood, deletedForGood, deleteFailed, deleteElsewhere
         case notHeard, tooLoud, soundCut
         case consentTitle, agree, decline, agreeHint, consentFirst, consentChanged
         case cameraUnavailable, notSaved, storageFull, busy, tooShort, tryAgain, notAnswering, lowSpace
@@ -54,6 +54,7 @@ package enum GuestStrings {
             .deleteForGood: "Delete it for good",
             .deletedForGood: "Your video is deleted. This link opens nothing now.",
             .deleteFailed: "Your video could not be deleted just now. Please try again in a minute.",
+            .deleteElsewhere: "Only the phone that first opened this link at the booth can delete this video. To have it deleted, ask the booth's staff.",
             .notHeard: "We could not hear you. Retake?",
             .tooLoud: "That was so loud it will sound distorted. Retake, a little further from the microphone?",
             .soundCut: "The sound stopped part of the way through. Retake?",
@@ -109,6 +110,7 @@ package enum GuestStrings {
             .deleteForGood: "Endgültig löschen",
             .deletedForGood: "Euer Video ist gelöscht. Dieser Link öffnet jetzt nichts mehr.",
             .deleteFailed: "Euer Video konnte gerade nicht gelöscht werden. Bitte versucht es in einer Minute noch einmal.",
+            .deleteElsewhere: "Nur das Handy, das diesen Link zuerst an der Box geöffnet hat, kann dieses Video löschen. Soll es gelöscht werden, fragt das Personal der Box.",
             .notHeard: "Wir konnten euch nicht hören. Noch einmal?",
             .tooLoud: "Das war so laut, dass es verzerrt klingt. Noch einmal, etwas weiter vom Mikrofon weg?",
             .soundCut: "Der Ton ist mittendrin abgebrochen. Noch einmal?",

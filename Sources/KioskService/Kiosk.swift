@@ -33,8 +33,11 @@ package final class Kiosk: Sendable {
     package let problems = ProblemLog()
     /// What may be open at once: connections, video answers, live mirrors.
     package let limits: KioskLimits
-    /// The posts this kiosk queued lately (id, when): the booth's screen may show their share links.
-    private let queued = Mutex<[(id: String, at: ContinuousClock.Instant)]>([])
+    /// The post the booth's screen may show the share link of: its current guest's, while their
+    /// thank-you is up.
+    let shareWindow: ShareWindow
+    /// What the timed rules count by (a test's clock stands still until it is moved).
+    package let clock: KioskClock
     /// When the camera service last went round its loop (MonotonicClock microseconds).
     let cameraLoopTick = Atomic<Int64>(0)
     /// Set when the service stops: the live streams end, so the HTTP server can close.
@@ -50,27 +53,39 @@ package final class Kiosk: Sendable {
     let trigger: TriggerButton?
     /// `retention.local_days`, when set: how long this machine keeps its own copies.
     package let localRetention: LocalRetention?
+    /// Whose expired posts this kiosk deletes (`retention.scope`, `kiosk.id`).
+    package let retentionScope: RetentionScope
+    /// What the last purge of expired posts did (the operator page shows it).
+    let retentionOutcome = Mutex<RetentionOutcome?>(nil)
     /// `kiosk.prompts`, when set: the question the booth shows now.
     let prompts: PromptDeck?
     /// `kiosk.consent`, when on: no shot starts without a guest's yes.
     package let consent: ConsentGate?
     /// Wrong tokens per client, for the guard and the login route alike.
     let loginThrottle: LoginThrottle
+    /// The browsers logged in at /login (nil without tokens: loopback only, no sessions).
+    package let sessions: SessionStore?
     /// The operator's highlight reel: made in the background, the latest kept to play.
     let reels: ReelMaker
     private let presses: AsyncStream<Void>.Continuation
     private let pressStream: AsyncStream<Void>
 
     package init(settings: KioskSettings, configuration: RecorderConfiguration, logger: Logger,
-                notifier: SystemdNotifier = SystemdNotifier(), loginThrottle: LoginThrottle = LoginThrottle()) throws(RecorderError) {
+                notifier: SystemdNotifier = SystemdNotifier(), loginThrottle: LoginThrottle = LoginThrottle(),
+                clock: KioskClock = KioskClock()) throws(RecorderError) {
         self.settings = settings
+        self.clock = clock
+        shareWindow = ShareWindow(clock: clock)
         self.loginThrottle = loginThrottle
         self.configuration = configuration
         limits = KioskLimits(settings)
         snapshots = SnapshotEncoder(overlay: settings.shot.encoder.overlay)
-        consent = settings.consent.map(ConsentGate.init)
+        consent = settings.consent.map { ConsentGate($0, clock: clock) }
+        let tokens = KioskCredentials.tokens(operatorToken: settings.token, boothToken: settings.boothToken)
+        sessions = tokens.isEmpty ? nil : try SessionStore(directory: settings.stateDirectory, tokens: tokens, clock: clock)
         prompts = settings.prompts.map { PromptDeck($0, seconds: settings.promptSeconds) }
         localRetention = try LocalRetention(configuration)
+        retentionScope = try RetentionScope(configuration)
         // Warnings and errors also go to the operator page's list.
         var teed = logger
         teed.handler = MultiplexLogHandler([logger.handler, problems.handler])
@@ -87,7 +102,8 @@ package final class Kiosk: Sendable {
         if share.baseURL == nil, KioskSettings.isLoopback(settings.host), (try? backend.presignedURL(forKey: "k", expiresSeconds: 60, at: Date())) == nil {
             logger.notice("share links point at this machine's loopback address (kiosk.listen = \(settings.host):\(settings.port)): a guest's phone cannot open them. Listen on the network (kiosk.listen = 0.0.0.0:\(settings.port), with kiosk.token_file) or set share.base_url.")
         }
-        library = KioskLibrary(store: backend, cache: VideoCache(settings: try configuration.videoCacheSettings()), share: share, outbox: outbox)
+        library = KioskLibrary(store: backend, cache: VideoCache(settings: try configuration.videoCacheSettings()), share: share,
+                               outbox: outbox, claimsDirectory: settings.stateDirectory + "/claims")
         reels = ReelMaker(cacheDirectory: library.cache.settings.directory)
         // A shot cut off by a crash or power cut becomes the current shot again, to post or replace.
         for note in settings.workspace.recoverInterrupted().notes { logger.notice("\(note)") }
@@ -149,8 +165,11 @@ package final class Kiosk: Sendable {
             do {
                 // With kiosk.consent on, a press starts a shot only under a guest's yes; without
                 // one it can only stop, and the page is told of it (it asks the guest).
-                switch try await manager.press(guestShotRequest(), countdown: settings.countdown) {
-                case .started: logger.info("button: shot started")
+                let request = guestShotRequest()
+                switch try await manager.press(request, countdown: settings.countdown) {
+                case .started:
+                    consent?.started(under: request?.consent)
+                    logger.info("button: shot started")
                 case .stopped: logger.info("button: shot stopped")
                 case .ignored: logger.info("button: pressed while a shot is being saved; nothing to do")
                 case .notStarted:
@@ -167,11 +186,15 @@ package final class Kiosk: Sendable {
 
     /// A guest's shot as the kiosk starts it (the page, the API, the button): under the guest's yes
     /// when `kiosk.consent` asks for one (nil without it: no shot may start), answering the question
-    /// the booth shows (`kiosk.prompts`, held from now until the shot is over).
-    func guestShotRequest(seconds: Double? = nil) -> ShotRequest? {
+    /// the booth shows (`kiosk.prompts`, held from now until the shot is over). `retaking` is the
+    /// shot the guest page reviews when its guest asked for a retake: only that starts a shot under
+    /// a yes something was already recorded under. Somebody starting a shot is the next guest: the
+    /// last one's share link leaves the booth's screen.
+    func guestShotRequest(seconds: Double? = nil, retaking shot: Shot? = nil) -> ShotRequest? {
+        shareWindow.close()
         var request = settings.shotRequest(seconds: seconds)
         if let consent {
-            guard let given = consent.use() else { return nil }
+            guard let given = consent.use(retaking: shot) else { return nil }
             request.consent = given
         }
         request.prompt = prompts?.holdForShot()
@@ -332,7 +355,7 @@ package final class Kiosk: Sendable {
         return AdminOverview(
             status: status, store: store.location, outbox: queued, unreadable: unreadable, problems: problems.newestFirst, disk: disk,
             configuration: configuration.effectiveValues().map { AdminOverview.Setting(key: $0.key, value: $0.value, origin: $0.origin) },
-            guestDeletions: metrics.guestDeletions)
+            guestDeletions: metrics.guestDeletions, retentionOn: library.share.retention != nil, retention: retentionOutcome.withLock { $0 })
     }
 
     static func triggerStatus(_ button: TriggerButton) -> KioskStatus.Trigger {
@@ -349,27 +372,57 @@ package final class Kiosk: Sendable {
     /// Queues the current shot as a post (durably, in the outbox) while the manager holds it still,
     /// and wakes the drain to upload it.
     func post(caption: String) async throws(RecorderError) -> OutboxItem {
-        let enqueuer = self.enqueuer
-        let item = try await manager.holdingCurrentShot { () async throws(RecorderError) -> OutboxItem in
-            try await BlockingWork.run { () throws(RecorderError) in try enqueuer.enqueue(try enqueuer.joining(to: try enqueuer.plan(caption: caption))) }
+        switch try await enqueue(caption: caption, shotID: nil) {
+        case .queued(let item): return item
+        case .notCurrent: throw RecorderError("there is no finished shot to post.", kind: .notFound)
         }
+    }
+
+    /// A guest's Post: queues shot `shotID` when it is still the current shot. A Post that comes
+    /// late (retried, or sent from a review that has ended) never publishes the next guest's
+    /// shot: it is refused (409).
+    func post(shotID: String, caption: String) async throws(APIError) -> OutboxItem {
+        let outcome: PostOutcome
+        do throws(RecorderError) {
+            outcome = try await enqueue(caption: caption, shotID: shotID)
+        } catch {
+            throw APIError(error)
+        }
+        switch outcome {
+        case .queued(let item): return item
+        case .notCurrent(let current):
+            throw APIError(.conflict, "shot \(shotID) is not the current shot (\(current.map { "that is \($0)" } ?? "there is none")): a Post names the shot its guest reviewed, and that one was replaced or deleted. Nothing was posted.",
+                           kind: .badData, guestKey: .tryAgain)
+        }
+    }
+
+    enum PostOutcome: Sendable {
+        case queued(OutboxItem)
+        /// The shot asked for is not the current one (which is this, if any).
+        case notCurrent(String?)
+    }
+
+    private func enqueue(caption: String, shotID: String?) async throws(RecorderError) -> PostOutcome {
+        let enqueuer = self.enqueuer, workspace = settings.workspace
+        let outcome = try await manager.holdingCurrentShot { () async throws(RecorderError) -> PostOutcome in
+            try await BlockingWork.run { () throws(RecorderError) -> PostOutcome in
+                if let shotID {
+                    let current = workspace.currentShotID()
+                    guard current == shotID else { return .notCurrent(current) }
+                }
+                return .queued(try enqueuer.enqueue(try enqueuer.joining(to: try enqueuer.plan(caption: caption, shotID: shotID))))
+            }
+        }
+        guard case .queued(let item) = outcome else { return outcome }
         metrics.postQueued()
-        // This guest is done: the next one is asked again.
+        // This guest is done: the next one is asked again. Their thank-you shows this post's link.
         consent?.end()
         library.shareTokens.learn(token: item.metadata.shareToken, id: item.metadata.id)
-        queued.withLock { list in
-            let dayAgo = ContinuousClock.now - .seconds(86_400)
-            list = list.filter { $0.at > dayAgo }.suffix(49) + [(item.metadata.id, ContinuousClock.now)]
-        }
+        shareWindow.open(item.metadata.id)
         logger.notice("queued post \(item.metadata.id)")
         announce.call("posted")
         drain.wake()
-        return item
-    }
-
-    /// Whether this kiosk queued post `id` in the last day (its booth may show the post's share link).
-    func queuedHere(_ id: String) -> Bool {
-        queued.withLock { list in list.contains { $0.id == id && ContinuousClock.now - $0.at < .seconds(86_400) } }
+        return outcome
     }
 
     /// Deletes the current shot, when it is `shotID` and not posted: a guest's "Delete" in review.

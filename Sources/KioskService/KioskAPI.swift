@@ -21,7 +21,7 @@ package enum KioskAPI {
     package static func router(_ kiosk: Kiosk) -> (router: Router<KioskRequestContext>, routes: [KioskRoute]) {
         // HEAD answers as GET without a body (uptime monitors use it).
         let router = Router(context: KioskRequestContext.self, options: .autoGenerateHeadEndpoints)
-        let credentials = KioskCredentials(operatorToken: kiosk.settings.token, boothToken: kiosk.settings.boothToken)
+        let credentials = KioskCredentials(operatorToken: kiosk.settings.token, boothToken: kiosk.settings.boothToken, sessions: kiosk.sessions)
         let throttle = kiosk.loginThrottle
         router.add(middleware: KioskGuard(settings: kiosk.settings, credentials: credentials, throttle: throttle))
 
@@ -57,9 +57,13 @@ package enum KioskAPI {
     struct ShootFields: Decodable {
         var seconds: Double?
         var countdown: Int?
+        /// The shot under review, when its guest asked for a retake.
+        var retake: String?
     }
 
     struct PostFields: Decodable {
+        /// The shot to post: the current one, as its guest reviewed it.
+        var id: String?
         var caption: String?
     }
 

@@ -4,37 +4,37 @@ import RecorderCore
 import StorageUpload
 import SystemSupport
 
-/// The kiosk's two tokens and the session cookie each one earns at `/login`.
+/// The kiosk's two tokens and the sessions a browser earns at `/login`.
 ///
-/// The cookie is set by the server (`HttpOnly`: no script reads it; `SameSite=Strict`: no other
-/// site's page makes the browser send it). Its value is an HMAC of the token, not the token: it is
-/// a fixed, cookie-safe text (a token may hold any printable character, `+`, `/`, `;` included),
-/// it survives a restart of the kiosk (the booth's unattended browser stays logged in), and it stops
-/// working when the token is changed.
+/// The session cookie is set by the server (`HttpOnly`: no script reads it; `SameSite=Strict`: no
+/// other site's page makes the browser send it). Its value names a session on the kiosk's list
+/// (`SessionStore`), never a token: logging out, an operator's 12 idle hours, a changed token and
+/// `recorder kiosk --end-sessions` end it on the server, whatever the browser keeps.
 package struct KioskCredentials: Sendable {
     package static let cookieName = "recorder_session"
-    /// A year: the booth's browser logs in once.
-    static let cookieSeconds = 365 * 24 * 3600
 
-    /// Token and cookie value per role; empty when no token is set (loopback only: everybody is the operator).
-    private let roles: [(role: KioskRole, token: String, cookie: String)]
+    /// Token per role; empty when no token is set (loopback only: everybody is the operator).
+    private let roles: [(role: KioskRole, token: String)]
+    /// The sessions; nil when no token is set.
+    package let sessions: SessionStore?
 
-    package init(operatorToken: String?, boothToken: String?) {
-        var roles: [(KioskRole, String, String)] = []
-        if let operatorToken { roles.append((.operator, operatorToken, Self.cookieValue(.operator, token: operatorToken))) }
-        if let boothToken { roles.append((.booth, boothToken, Self.cookieValue(.booth, token: boothToken))) }
+    package init(operatorToken: String?, boothToken: String?, sessions: SessionStore?) {
+        var roles: [(KioskRole, String)] = []
+        if let operatorToken { roles.append((.operator, operatorToken)) }
+        if let boothToken { roles.append((.booth, boothToken)) }
         self.roles = roles
+        self.sessions = roles.isEmpty ? nil : sessions
     }
 
     /// Whether any token is set; without one the kiosk only listens on loopback.
     package var required: Bool { !roles.isEmpty }
 
-    static func cookieValue(_ role: KioskRole, token: String) -> String {
-        let mac = HMACSHA256.mac(key: Array(token.utf8), Array("recorder kiosk session v1 \(role.rawValue)".utf8))
-        return role.rawValue + "." + mac.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
-        }.joined()
+    /// The tokens by role, for the session store.
+    package static func tokens(operatorToken: String?, boothToken: String?) -> [KioskRole: String] {
+        var tokens: [KioskRole: String] = [:]
+        tokens[.operator] = operatorToken
+        tokens[.booth] = boothToken
+        return tokens
     }
 
     /// The role a token gives, compared in constant time against each; nil for a wrong one.
@@ -45,35 +45,31 @@ package struct KioskCredentials: Sendable {
         return found
     }
 
-    func role(forCookie value: String) -> KioskRole? {
-        var found: KioskRole?
-        for entry in roles where ShareToken.equal(value, entry.cookie) { found = entry.role }
-        return found
-    }
-
-    func cookie(for role: KioskRole) -> String? {
-        roles.first { $0.role == role }?.cookie
-    }
-
     /// What a request presented.
     enum Presented: Equatable {
         case nothing
         case valid(KioskIdentity)
         /// A bearer token that is no token of this kiosk's.
         case wrongToken
-        /// A session cookie that no longer matches (the token was changed) or was made up.
-        case staleCookie
+        /// A session cookie the kiosk never made (no valid MAC): a guess.
+        case forgedCookie
+        /// The cookie of a session that has ended.
+        case endedSession
     }
 
-    func presented(_ request: Request) -> Presented {
+    func presented(_ request: Request) async -> Presented {
         guard required else { return .valid(KioskIdentity(role: .operator, via: .loopbackOnly)) }
         if let header = request.headers[.authorization] {
             guard header.lowercased().hasPrefix("bearer ") else { return .wrongToken }
             let token = String(header.dropFirst(7)).trimmed()
             return role(forToken: token).map { .valid(KioskIdentity(role: $0, via: .bearer)) } ?? .wrongToken
         }
-        guard let value = Self.cookie(named: Self.cookieName, in: request) else { return .nothing }
-        return role(forCookie: value).map { .valid(KioskIdentity(role: $0, via: .cookie)) } ?? .staleCookie
+        guard let value = Self.cookie(named: Self.cookieName, in: request), !value.isEmpty else { return .nothing }
+        switch await sessions?.check(value) ?? .forged {
+        case .valid(let role): return .valid(KioskIdentity(role: role, via: .cookie))
+        case .ended: return .endedSession
+        case .forged: return .forgedCookie
+        }
     }
 
     /// The value of cookie `name` (the last one, if the browser sent it twice), as sent.
@@ -88,9 +84,18 @@ package struct KioskCredentials: Sendable {
         return found
     }
 
-    /// `Set-Cookie` for a login as `role`; `secure` when the page was reached over TLS.
-    func setCookie(_ role: KioskRole, secure: Bool) -> String? {
-        cookie(for: role).map { Self.cookieHeader(value: $0, maxAge: Self.cookieSeconds, secure: secure) }
+    /// A new session for `role` and the `Set-Cookie` that hands it to the browser; `secure` when
+    /// the page was reached over TLS.
+    func beginSession(_ role: KioskRole, secure: Bool) async throws(RecorderError) -> String {
+        guard let sessions else { throw RecorderError("this kiosk has no tokens: there are no sessions.", kind: .invalidRequest) }
+        let (value, seconds) = try await sessions.begin(role)
+        return Self.cookieHeader(value: value, maxAge: Int(seconds), secure: secure)
+    }
+
+    /// Ends the session the request's cookie names, on the server.
+    func endSession(_ request: Request) async throws(RecorderError) {
+        guard let value = Self.cookie(named: Self.cookieName, in: request), !value.isEmpty else { return }
+        try await sessions?.end(cookie: value)
     }
 
     /// `Set-Cookie` that makes the browser forget the session.

@@ -43,24 +43,26 @@ struct KioskGuard: RouterMiddleware {
         if context.viaProxy {
             context.client = ClientAddress(forwarded: request.headers[Self.realIP])
         }
-        let presented = credentials.presented(request)
+        // The token is judged first: a right one is let in whatever its address did before, a
+        // wrong one is counted and, past the free ones, answered late (LoginThrottle).
+        let presented = await credentials.presented(request)
         let client = context.client
-        if presented != .nothing, let wait = throttle.wait(client) {
-            return Self.throttled(wait)
-        }
         var clearStaleCookie = false
         switch presented {
         case .nothing: break
         case .valid(let identity):
             context.identity = identity
         case .wrongToken:
-            let wait = throttle.failed(client)
-            if let wait { return Self.throttled(wait) }
+            if let wait = throttle.failed(client) { return await Self.throttled(wait, throttle) }
             return Self.unauthorized("the token sent in Authorization is not this kiosk's. Send the booth's or the operator's token: Authorization: Bearer TOKEN.")
-        case .staleCookie:
-            // The token was changed since this browser logged in (or the cookie was made up): it
-            // counts as a wrong guess, and the browser is told to forget it.
-            if let wait = throttle.failed(client) { return Self.throttled(wait) }
+        case .forgedCookie:
+            // A session cookie the kiosk never issued (its MAC is wrong): a guess like a wrong
+            // token, and the browser is told to forget it.
+            if let wait = throttle.failed(client) { return await Self.throttled(wait, throttle) }
+            clearStaleCookie = true
+        case .endedSession:
+            // A session that has ended (logged out, idle too long, its token changed, all ended
+            // by the operator): no guess, and the browser is told to forget it.
             clearStaleCookie = true
         }
         if request.method != .get && request.method != .head && request.method != .options {
@@ -80,6 +82,13 @@ struct KioskGuard: RouterMiddleware {
         var response = APIError(.unauthorized, message, kind: .denied).response
         response.headers[.wwwAuthenticate] = "Bearer realm=\"recorder\""
         return response
+    }
+
+    /// 429 for a wrong token from a client that must wait `seconds`, sent once the throttle has held
+    /// it back.
+    static func throttled(_ seconds: Int, _ throttle: LoginThrottle) async -> Response {
+        await throttle.slow(seconds)
+        return throttled(seconds)
     }
 
     static func throttled(_ seconds: Int) -> Response {

@@ -23,12 +23,16 @@ package final class KioskLibrary: Sendable {
     /// This kiosk's outbox: a post queued here opens from its own copy until the store has it, so
     /// a guest's link works at once, at a venue with no internet too.
     let outbox: Outbox?
+    /// Which phone may delete each shared post (in `kiosk.state_dir/claims`); nil: none may.
+    let claims: ShareClaims?
 
-    package init(store: any StorageBackend, cache: VideoCache, share: ShareLinks = ShareLinks(), outbox: Outbox? = nil) {
+    package init(store: any StorageBackend, cache: VideoCache, share: ShareLinks = ShareLinks(), outbox: Outbox? = nil,
+                 claimsDirectory: String? = nil) {
         feed = PostFeed(store: store)
         self.cache = cache
         self.share = share
         self.outbox = outbox
+        claims = claimsDirectory.map(ShareClaims.init)
         // The tokens of the posts whose links can still open, learnt once, in the background:
         // those still queued here first (they need no store), then the store's.
         Self.storeWork.submit { [self] in
@@ -105,9 +109,10 @@ package final class KioskLibrary: Sendable {
         }
     }
 
-    /// A post left the store: its share token and cached video go too.
+    /// A post left the store: its share token, its delete claim and its cached video go too.
     private func forgetDeleted(_ id: String) {
         shareTokens.forget(id: id)
+        claims?.forget(id)
         dropCachedVideo(of: id)
     }
 
@@ -116,12 +121,20 @@ package final class KioskLibrary: Sendable {
         cache.remove(url: feed.store.url(forKey: PostMetadata.videoKey(id: id)))
     }
 
-    /// Deletes the posts older than `retention.days` from the store (the kiosk's hourly timer), each
-    /// also from the cache and the share tokens; what could not be deleted is in the report and is
-    /// tried again next time.
-    func purgeExpired(_ retention: Retention, now: Date = Date()) async throws(APIError) -> PurgeReport {
+    /// Deletes this kiosk's posts (`scope`) older than `retention.days` from the store (the kiosk's
+    /// hourly timer), each also from the cache, the share tokens and the claims; what could not be
+    /// deleted is in the report and is tried again next time. Nothing is deleted while the clock is
+    /// in doubt (behind the newest post, before this version was made, or not synchronised as
+    /// `timedatectl` tells): the report says why (`refused`).
+    func purgeExpired(_ retention: Retention, scope: RetentionScope, now: Date, timedatectl: String) async throws(APIError) -> PurgeReport {
         try await offPool { () throws(RecorderError) -> PurgeReport in
-            try self.feed.purgeExpired(before: retention.cutoff(at: now), dryRun: false, deleted: self.forgetDeleted)
+            let cutoff = retention.cutoff(at: now)
+            if let doubt = try self.feed.clockDoubt(now: now, synchronised: TimeSync.synchronised(timedatectl: timedatectl)) {
+                var report = PurgeReport(cutoff: RFC3339.string(cutoff), dryRun: false)
+                report.refused = doubt
+                return report
+            }
+            return try self.feed.purgeExpired(before: cutoff, scope: scope, dryRun: false, deleted: self.forgetDeleted)
         }
     }
 
@@ -222,6 +235,19 @@ package final class KioskLibrary: Sendable {
     /// The hidden posts, newest first (the first 100).
     func hiddenPosts() async throws(APIError) -> [FeedEntry] {
         try await offPool { () throws(RecorderError) in try self.feed.hiddenPosts(size: 100) }
+    }
+
+    /// Claims post `id` for the phone opening its link now (see `ShareClaims`): the new secret,
+    /// or nil when it was claimed before; a claim that cannot be written is thrown.
+    func claim(_ id: String) async throws(StorageError) -> String? {
+        guard let claims else { return nil }
+        return try await Self.storeWork.run { () throws(StorageError) -> String? in try claims.claim(id) }
+    }
+
+    /// Whether `secret` is post `id`'s delete claim.
+    func holdsClaim(_ id: String, secret: String?) async -> Bool {
+        guard let claims, secret != nil else { return false }
+        return await Self.storeWork.run { claims.holds(id, secret: secret) }
     }
 
     private func offPool<T: Sendable>(_ work: @escaping @Sendable () throws(RecorderError) -> T) async throws(APIError) -> T {

@@ -54,6 +54,9 @@ package struct KioskIdentity: Sendable, Equatable {
 /// A client's address as the limits count it.
 package struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
     package let key: String
+    /// The address itself, an IPv6 one whole (`key` counts it by its /64): the login throttle
+    /// counts wrong tokens per address, and per /64 only beyond a budget of its own.
+    package let address: String
     /// The address is this machine's own (127.0.0.0/8, ::1): the booth's screen.
     package let isLoopback: Bool
 
@@ -83,24 +86,32 @@ package struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
         switch (address?.protocol, address?.ipAddress) {
         case (.inet?, let ip?):
             key = ip
+            self.address = ip
             isLoopback = ip.hasPrefix("127.")
         case (.inet6?, let ip?):
             if ip.lowercased().hasPrefix("::ffff:") && ip.contains(".") {
                 let mapped = String(ip.dropFirst(7))
                 key = mapped
+                self.address = mapped
                 isLoopback = mapped.hasPrefix("127.")
             } else {
                 // One machine gets a whole /64; counting per address would let it take 2^64 shares.
                 key = Self.prefix64(ip) + "::/64"
+                self.address = ip.lowercased()
                 isLoopback = ip == "::1"
             }
         default:
             key = "unknown"
+            self.address = "unknown"
             isLoopback = false
         }
     }
 
     package var description: String { key }
+
+    // The limits count a client by its key (an IPv6 client by its /64), whatever its address.
+    package static func == (a: ClientAddress, b: ClientAddress) -> Bool { a.key == b.key }
+    package func hash(into hasher: inout Hasher) { hasher.combine(key) }
 
     /// The first four groups of an IPv6 address's text.
     static func prefix64(_ ip: String) -> String {

@@ -54,6 +54,10 @@ package struct KioskSettings: Sendable {
     /// `kiosk.preview_idle_seconds`: the live preview lets the camera go this long after the last
     /// viewer.
     package var previewIdleSeconds = 10.0
+    /// `kiosk.state_dir`: the session key and sessions, and the share links' delete claims.
+    package var stateDirectory = ""
+    /// What tells retention whether the clock is synchronised (a test gives its own).
+    package var timedatectl = "/usr/bin/timedatectl"
 
     package init(host: String = "127.0.0.1", port: Int = 8080, device: String? = nil, seconds: Double = 15,
                 countdown: Int = 3, token: String? = nil, boothToken: String? = nil, workspace: ShotWorkspace, hosts: [String] = [],
@@ -121,6 +125,7 @@ package struct KioskSettings: Sendable {
                                 kind: .misconfigured)
         }
         workspace = ShotWorkspace(root: configuration.workspaceDirectory)
+        stateDirectory = Self.stateDirectory(configuration)
 
         let token = try Self.readToken(configuration, key: "kiosk.token", file: "kiosk.token_file", credential: "kiosk-token", role: "operator")
         let boothToken = try Self.readToken(configuration, key: "kiosk.booth_token", file: "kiosk.booth_token_file", credential: "kiosk-booth-token", role: "booth")
@@ -195,6 +200,13 @@ package struct KioskSettings: Sendable {
                                 kind: .misconfigured)
         }
         return path
+    }
+
+    /// `kiosk.state_dir`, else `$XDG_STATE_HOME/recorder/kiosk` (the unit sets XDG_STATE_HOME to
+    /// its StateDirectory's parent: /var/lib/recorder/kiosk).
+    package static func stateDirectory(_ configuration: RecorderConfiguration) -> String {
+        configuration.values["kiosk.state_dir"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? RecorderConfiguration.home(configuration.environment, "XDG_STATE_HOME", ".local/state") + "/recorder/kiosk"
     }
 
     static func isLoopback(_ host: String) -> Bool {

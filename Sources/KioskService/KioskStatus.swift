@@ -109,8 +109,12 @@ package struct KioskStatus: Codable, Sendable, Equatable {
         /// The text's SHA-256 (the page sends it back with the yes).
         package var textSha256: String
         package var language: String
-        /// A guest's yes holds now: a shot may start.
+        /// A guest's yes holds now.
         package var given: Bool
+        /// A shot was recorded under that yes: it now starts only its guest's Retake (which names
+        /// the shot under review), never a press of the button or a plain shoot, which may be the
+        /// next person's. False while no shot was recorded under it (any press may start one).
+        package var retakesOnly: Bool = false
         /// Presses of the booth's button that started nothing (no yes yet), since the kiosk
         /// started: the page acts on each new one as on a touch.
         package var buttonPresses: Int

@@ -3,6 +3,7 @@ import Logging
 import RecorderCore
 import ServiceLifecycle
 import SystemSupport
+import Synchronization
 
 /// Deletes posts older than `retention.days` from the store, and this machine's copies older than
 /// `retention.local_days` (shots, sent records, cached videos): when the kiosk starts, then every
@@ -27,13 +28,30 @@ struct RetentionService: Service {
         }
     }
 
-    /// One purge, told in the journal and counted.
+    /// One purge, told in the journal and on the operator page, and counted. While the clock is
+    /// in doubt nothing is deleted, and both say why.
     static func purge(_ kiosk: Kiosk, _ retention: Retention, now: Date = Date()) async {
+        let scope = kiosk.retentionScope
         do throws(APIError) {
-            let report = try await kiosk.library.purgeExpired(retention, now: now)
+            let report = try await kiosk.library.purgeExpired(retention, scope: scope, now: now, timedatectl: kiosk.settings.timedatectl)
             kiosk.metrics.postsExpired(report.deleted)
+            let (name, id): (String, String) = switch scope {
+            case .own(let id): ("own", id)
+            case .store: ("store", (try? KioskID.configured(kiosk.configuration)) ?? "")
+            }
+            kiosk.retentionOutcome.withLock {
+                $0 = RetentionOutcome(at: RFC3339.string(now), scope: name, kiosk: id, deleted: report.deleted, otherKiosks: report.otherKiosks,
+                                      withoutKiosk: report.withoutKiosk, refused: report.refused, refusedBecause: report.refused?.explanation)
+            }
+            if let doubt = report.refused {
+                kiosk.logger.warning("retention: no expired post deleted: \(doubt.explanation)")
+                return
+            }
             if report.deleted > 0 {
                 kiosk.logger.notice("retention: deleted \(report.deleted) post(s) created before \(report.cutoff) (retention.days)")
+            }
+            if report.withoutKiosk > 0 {
+                kiosk.logger.notice("retention: \(report.withoutKiosk) expired post(s) have no kiosk id (made before kiosks had ids) and are kept: retention.scope = own deletes only this kiosk's (\(id)). Set retention.scope = store on the one kiosk that looks after this store, or delete them once: recorder feed --purge-expired --yes --set retention.scope=store")
             }
             for (id, why) in report.failed.sorted(by: { $0.key < $1.key }) {
                 kiosk.logger.warning("retention: post \(id) is expired but could not be deleted now (tried again within the hour): \(why)")

@@ -5,21 +5,29 @@ import RecorderCore
 /// the one video, its caption and a download button, in the booth's language (Pages/share.html,
 /// plain.css, share.js), with no script from elsewhere and nothing that leads to another post.
 enum SharePage {
-    /// The page for `metadata`'s video at `videoPath`, the link working until `expires`; the guest
-    /// deletes the post by posting the form to `deletePath` (after opening it: a second step).
-    static func html(_ metadata: PostMetadata, videoPath: String, deletePath: String, expires: Date, language: String) -> String {
+    /// The page for `metadata`'s video at `videoPath`, the link working until `expires`. On the
+    /// phone that may delete the post (`canDelete`: it holds the post's claim) the guest deletes it
+    /// by posting the form to `deletePath` (after opening it: a second step); any other phone is
+    /// told whom to ask.
+    static func html(_ metadata: PostMetadata, videoPath: String, deletePath: String, expires: Date, language: String,
+                     canDelete: Bool) -> String {
         let lang = GuestStrings.languages.contains(language) ? language : "en"
         func t(_ key: GuestStrings.Key) -> String { escaped(GuestStrings.text(key, lang)) }
         let iso = RFC3339.string(expires)
         let caption = metadata.caption.isEmpty ? "" : #"<p class="said" dir="auto">\#(escaped(metadata.caption))</p>"#
         // The question the guest answered (kiosk.prompts), escaped like the caption: the store's text.
         let prompt = metadata.prompt.map { #"<p class="prompt" dir="auto">\#(escaped($0))</p>"# } ?? ""
+        let erase = canDelete
+            ? PageFiles.fill(PageFiles.text("share-erase.html"), [
+                "deleteMine": t(.deleteMine), "deleteWarning": t(.deleteWarning), "deleteForGood": t(.deleteForGood),
+                "deleteAction": escaped(deletePath),
+            ])
+            : #"<p class="erase-elsewhere">\#(t(.deleteElsewhere))</p>"#
         return PageFiles.fill(PageFiles.text("share.html"), [
             "lang": lang, "title": t(.shareTitle), "video": escaped(videoPath), "caption": caption, "prompt": prompt,
             "file": escaped(metadata.id) + ".mp4", "download": t(.download),
             "until": t(.linkUntil).replacing("{n}", with: #"<time datetime="\#(iso)">\#(iso)</time>"#),
-            "deleteMine": t(.deleteMine), "deleteWarning": t(.deleteWarning), "deleteForGood": t(.deleteForGood),
-            "deleteAction": escaped(deletePath),
+            "erase": erase,
         ])
     }
 

@@ -4,29 +4,54 @@ import Hummingbird
 import Logging
 import NIOCore
 import RecorderCore
+import StorageUpload
 
 /// The share page a guest's phone opens, under `/s`: `/s/<token>`, its video, and the guest's own
-/// delete. No API token is asked (the link is the capability), nothing lists or names another
-/// post, and every link that opens nothing, whatever the reason, gets the same 404.
+/// delete. No API token is asked (the link is the capability to view), nothing lists or names
+/// another post, and every link that opens nothing, whatever the reason, gets the same 404.
+/// Deleting takes more than the link: the delete claim the guest's own phone got when it opened
+/// the link first, while the booth's thank-you showed it (`ShareClaims`).
 enum ShareRoutes {
     static func collection(_ kiosk: Kiosk) -> GuardedRoutes {
         let routes = GuardedRoutes()
         let language = kiosk.settings.booth.language
 
-        routes.get(":token", .public, "a share link's page (the token is the capability)") { _, context in
+        routes.get(":token", .public, "a share link's page (the token is the capability to view; the first phone to open it within minutes of the post may delete)") { request, context in
             let token = context.parameters.get("token") ?? ""
             guard let metadata = await kiosk.library.sharedPost(token: token)?.metadata else { return gone(language) }
             let expires = kiosk.library.shareExpiry(metadata)
-            return page(SharePage.html(metadata, videoPath: "/s/\(token)/video.mp4", deletePath: "/s/\(token)/delete",
-                                       expires: expires, language: language))
+            // The guest's own phone: it holds the post's claim, or it is the first to open the link
+            // while the booth's thank-you shows it, and gets the claim now.
+            var canDelete = await kiosk.library.holdsClaim(metadata.id, secret: KioskCredentials.cookie(named: ShareClaims.cookieName, in: request))
+            var setCookie: String?
+            if !canDelete, kiosk.shareWindow.admits(metadata.id) {
+                do throws(StorageError) {
+                    if let secret = try await kiosk.library.claim(metadata.id) {
+                        canDelete = true
+                        setCookie = ShareClaims.setCookie(secret, linkPath: "/s/\(token)", seconds: Int(expires.timeIntervalSince(kiosk.clock.date)),
+                                                          secure: KioskGuard.overTLS(request, context: context))
+                    }
+                } catch {
+                    // The page still opens; nobody can delete the post from its link (the operator can).
+                    kiosk.logger.warning("a share link's delete claim could not be kept (the guest's phone cannot delete its post; the operator can): \(error.message)")
+                }
+            }
+            var response = page(SharePage.html(metadata, videoPath: "/s/\(token)/video.mp4", deletePath: "/s/\(token)/delete",
+                                                expires: expires, language: language, canDelete: canDelete))
+            if let setCookie { response.headers[.setCookie] = setCookie }
+            return response
         }
 
-        routes.post(":token/delete", .public, "the guest deletes their post with its share link: form confirm=delete") { request, context in
+        routes.post(":token/delete", .public, "the guest deletes their post from the phone that holds its claim: form confirm=delete") { request, context in
             let token = context.parameters.get("token") ?? ""
             guard let metadata = await kiosk.library.sharedPost(token: token)?.metadata else { return gone(language) }
             // The page's second step sends confirm=delete; a request without it deletes nothing.
             guard await confirmed(request) else {
                 return page(SharePage.message(.tryAgain, language: language), status: .badRequest)
+            }
+            // The link alone views; deleting takes the claim only the guest's own phone holds.
+            guard await kiosk.library.holdsClaim(metadata.id, secret: KioskCredentials.cookie(named: ShareClaims.cookieName, in: request)) else {
+                return page(SharePage.message(.deleteElsewhere, language: language), status: .forbidden)
             }
             do throws(APIError) {
                 try await kiosk.library.delete(id: metadata.id)

@@ -39,9 +39,9 @@ enum ShotRoutes {
             return Response(status: .ok, headers: headers, body: ResponseBody(asyncSequence: subscription.stream))
         }
 
-        routes.post("shoot", .booth, "starts a shot: {\"seconds\", \"countdown\"}") { request, _ in
+        routes.post("shoot", .booth, "starts a shot: {\"seconds\", \"countdown\", \"retake\": the shot under review}") { request, _ in
             await KioskAPI.handle { () async throws(APIError) -> Response in
-                let body = try await JSONBody.read(request, allowed: ["seconds", "countdown"])
+                let body = try await JSONBody.read(request, allowed: ["seconds", "countdown", "retake"])
                 let fields = try body.decode(KioskAPI.ShootFields.self)
                 let seconds = fields.seconds ?? kiosk.settings.seconds
                 guard seconds.isFinite, seconds >= 1, seconds <= KioskSettings.maximumSeconds else {
@@ -51,13 +51,18 @@ enum ShotRoutes {
                 guard (0...60).contains(countdown) else {
                     throw APIError.badRequest("countdown must be from 0 to 60 seconds (got \(countdown)).")
                 }
-                guard let request = kiosk.guestShotRequest(seconds: seconds) else { throw ConsentGate.refusal }
+                // A retake names the shot its guest reviews: under kiosk.consent only that guest's own
+                // retake starts a shot under their yes once something was recorded under it.
+                var retaking: Shot?
+                if let retake = fields.retake, let current = await kiosk.currentShot(), current.id == retake { retaking = current }
+                guard let request = kiosk.guestShotRequest(seconds: seconds, retaking: retaking) else { throw ConsentGate.refusal }
                 do {
                     try await kiosk.manager.begin(request, countdown: countdown)
                 } catch {
                     await kiosk.releasePromptUnlessRecording()
                     throw APIError(RecorderError.wrap(error))
                 }
+                kiosk.consent?.started(under: request.consent)
                 return KioskAPI.encoded(await kiosk.status(), status: .accepted)
             }
         }
@@ -77,6 +82,8 @@ enum ShotRoutes {
                         throw APIError.badRequest("textSha256 is required with a yes: the SHA-256 of the text the guest was shown (status.consent.textSha256).")
                     }
                     try consent.give(textSha256: digest)
+                    // A new guest: the last one's link leaves the booth's screen.
+                    kiosk.shareWindow.close()
                     kiosk.metrics.consentAnswered("yes")
                     kiosk.logger.info("consent: a guest agreed")
                 case "no":
@@ -101,19 +108,21 @@ enum ShotRoutes {
             }
         }
 
-        routes.post("post", .booth, "posts the current shot: {\"caption\"}") { request, _ in
+        // A Post names the shot its guest reviewed: a Post that arrives late (retried, or from a
+        // review that has ended) never publishes the next guest's shot.
+        routes.post("post", .booth, "posts the current shot if it is {\"id\"}: {\"id\", \"caption\"}") { request, _ in
             await KioskAPI.handle { () async throws(APIError) -> Response in
-                let body = try await JSONBody.read(request, allowed: ["caption"])
+                let body = try await JSONBody.read(request, allowed: ["id", "caption"])
                 let fields = try body.decode(KioskAPI.PostFields.self)
+                guard let id = fields.id, !id.isEmpty else {
+                    throw APIError.badRequest("id is required: the shot to post, as status.currentShot.id names it ({\"id\": \"...\", \"caption\": \"...\"}).")
+                }
                 guard let caption = fields.caption else {
                     throw APIError.badRequest("caption is required (it may be empty: {\"caption\": \"\"}).")
                 }
-                do {
-                    let item = try await kiosk.post(caption: caption)
-                    return KioskAPI.encoded(KioskAPI.QueuedAnswer(id: item.metadata.id, status: "queued", bytes: item.metadata.byteSize), status: .accepted)
-                } catch {
-                    throw APIError(RecorderError.wrap(error))
-                }
+                do throws(RecorderError) { _ = try Caption.validate(caption) } catch { throw APIError(error) }
+                let item = try await kiosk.post(shotID: id, caption: caption)
+                return KioskAPI.encoded(KioskAPI.QueuedAnswer(id: item.metadata.id, status: "queued", bytes: item.metadata.byteSize), status: .accepted)
             }
         }
 

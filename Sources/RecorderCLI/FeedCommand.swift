@@ -116,7 +116,15 @@ struct FeedCommand: ParsableCommand {
         }
         var report: PurgeReport?
         if let retention {
-            report = try feed.purgeExpired(before: retention.cutoff(at: Date()), dryRun: !yes)
+            // Not by a clock in doubt: behind the store's newest post, before this version was made,
+            // or not synchronised as timedatectl tells (a listing says so; --yes deletes nothing).
+            let now = Date()
+            let doubt = try feed.clockDoubt(now: now, synchronised: TimeSync.synchronised())
+            if let doubt, yes {
+                throw RecorderError("no expired post was deleted: \(doubt.explanation)", kind: .busy)
+            }
+            report = try feed.purgeExpired(before: retention.cutoff(at: now), scope: try RetentionScope(configuration), dryRun: !yes)
+            report?.refused = doubt
         }
         var localReport: LocalRetention.Report?
         if let local {
@@ -142,6 +150,10 @@ struct FeedCommand: ParsableCommand {
                 } else {
                     print("\(report.expired.count) post(s) created before \(report.cutoff) in \(location) are expired; nothing was deleted: add --yes to delete them")
                 }
+                if report.otherKiosks + report.withoutKiosk > 0 {
+                    print("left alone (retention.scope = own): \(report.otherKiosks) expired post(s) of other kiosks, \(report.withoutKiosk) without a kiosk id (retention.scope = store deletes those)")
+                }
+                if let doubt = report.refused { print("warning: --yes would delete nothing now: \(doubt.explanation)") }
             }
             if let localReport {
                 for id in localReport.shots { print("shot \(id)  \(verb)") }

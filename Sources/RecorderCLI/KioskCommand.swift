@@ -13,7 +13,8 @@ struct KioskCommand: AsyncParsableCommand {
         Open http://127.0.0.1:8080/ (kiosk.listen) in a browser. Listening beyond loopback needs the operator's \
         token (kiosk.token_file), and the booth's screen may have its own, which can only drive the guest page \
         (kiosk.booth_token_file). Under systemd (Type=notify) it reports READY, STATUS and WATCHDOG; SIGTERM finishes \
-        a shot under way, keeps it, and exits 0.
+        a shot under way, keeps it, and exits 0. --end-sessions logs every browser out (the booth's screen and \
+        the operator's alike), whether the kiosk is running or not, and exits.
         """)
 
     @Option(name: .long, help: ArgumentHelp("Address and port to listen on (kiosk.listen, default 127.0.0.1:8080).", valueName: "host:port"))
@@ -42,10 +43,20 @@ struct KioskCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Log debug messages too.")
     var verbose = false
 
+    @Flag(name: .customLong("end-sessions"),
+          help: "End every browser session (kiosk.state_dir): every browser must log in again at /login, the booth's screen too; then exit. A running kiosk notices within a second.")
+    var endSessions = false
+
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
         let configuration = try RecorderConfiguration(flags: try kioskFlags(), configFile: store.config, settings: .withKiosk)
+        if endSessions {
+            let directory = KioskSettings.stateDirectory(configuration)
+            let ended = try SessionStore.endAll(directory: directory)
+            print("ended \(ended) session\(ended == 1 ? "" : "s") (\(directory)): every browser logs in again at /login, the booth's screen with the booth's token")
+            return
+        }
         let settings = try KioskSettings(configuration)
         let level: Logger.Level = verbose ? .debug : .info
         LoggingSystem.bootstrap { label in

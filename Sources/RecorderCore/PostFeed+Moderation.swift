@@ -13,7 +13,7 @@ extension PostFeed {
     /// Takes post `id` out of the feed (its video and metadata stay). Hiding a hidden post is no error.
     package func hide(id: String) throws(RecorderError) {
         let metadata = try metadata(id: id)
-        let visible = Self.indexKey(id: id, createdAt: metadata.createdAt)
+        let visible = Self.indexKey(metadata)
         let hidden = Self.hiddenKey(visible)
         do throws(StorageError) {
             // Written first, removed second: a failure in between leaves the post listed (the
@@ -28,7 +28,7 @@ extension PostFeed {
     /// Puts a hidden post `id` back in the feed, where its creation time places it.
     package func show(id: String) throws(RecorderError) {
         let metadata = try metadata(id: id)
-        let visible = Self.indexKey(id: id, createdAt: metadata.createdAt)
+        let visible = Self.indexKey(metadata)
         let hidden = Self.hiddenKey(visible)
         do throws(StorageError) {
             try store.write(try Self.record(id: id, createdAt: metadata.createdAt, hidden: false), key: visible, contentType: "application/json")
@@ -50,7 +50,7 @@ extension PostFeed {
         do throws(StorageError) {
             var index: [String]
             if let metadata = try? metadata(id: id) {
-                let visible = Self.indexKey(id: id, createdAt: metadata.createdAt)
+                let visible = Self.indexKey(metadata)
                 index = [visible, Self.hiddenKey(visible)]
             } else {
                 index = try indexKeys(of: id, in: Self.folder) + indexKeys(of: id, in: Self.hiddenFolder)
@@ -77,7 +77,7 @@ extension PostFeed {
     /// store that cannot answer counts as hiding it: a post is shown only when the store says it
     /// may be.
     package func isHidden(_ metadata: PostMetadata) -> Bool {
-        let visible = Self.indexKey(id: metadata.id, createdAt: metadata.createdAt)
+        let visible = Self.indexKey(metadata)
         do throws(StorageError) {
             return try store.stat(key: Self.hiddenKey(visible)) != nil
         } catch {
@@ -103,7 +103,7 @@ extension PostFeed {
         var after: String?
         repeat {
             let listing = try store.list(prefix: folder, startAfter: after, maxKeys: Self.maximumPageSize)
-            keys += listing.entries.map(\.key).filter { $0.hasSuffix("-\(id).json") }
+            keys += listing.entries.map(\.key).filter { Self.id(inIndexKey: Self.folder + $0.dropFirst(folder.count)) == id }
             after = listing.isTruncated ? listing.entries.last?.key : nil
         } while after != nil
         return keys

@@ -7,6 +7,8 @@ package struct PurgeReport: Sendable, Codable, Equatable {
     package struct Post: Sendable, Codable, Equatable {
         package var id: String
         package var createdAt: String
+        /// The kiosk that posted it, as its index key says (nil: a post from before kiosks had ids).
+        package var kiosk: String? = nil
     }
 
     /// Posts created before this (RFC 3339) were expired.
@@ -21,6 +23,17 @@ package struct PurgeReport: Sendable, Codable, Equatable {
     package var failed: [String: String] = [:]
     /// This machine's own copies (`retention.local_days`), when that is set.
     package var local: LocalRetention.Report? = nil
+    /// Expired posts left alone because they are not this scope's (`retention.scope = own`):
+    /// other kiosks' posts, and posts from before kiosks had ids (only `store` deletes those).
+    package var otherKiosks = 0
+    package var withoutKiosk = 0
+    /// Why nothing was deleted: this machine's clock cannot be trusted now.
+    package var refused: ClockDoubt? = nil
+
+    package init(cutoff: String, dryRun: Bool) {
+        self.cutoff = cutoff
+        self.dryRun = dryRun
+    }
 }
 
 extension PostFeed {
@@ -39,10 +52,10 @@ extension PostFeed {
                     let listing = try store.list(prefix: folder, startAfter: start, maxKeys: Self.maximumPageSize)
                     for entry in listing.entries {
                         // Nothing read from the store is trusted: a key that is not an index key is skipped.
-                        guard let id = Self.id(inIndexKey: Self.folder + entry.key.dropFirst(folder.count)),
+                        guard let (id, kiosk) = Self.parts(ofIndexKey: Self.folder + entry.key.dropFirst(folder.count)),
                               let created = Self.creationTime(inIndexKey: entry.key), created < cutoff,
                               seen.insert(id).inserted else { continue }
-                        posts.append(PurgeReport.Post(id: id, createdAt: RFC3339.string(created)))
+                        posts.append(PurgeReport.Post(id: id, createdAt: RFC3339.string(created), kiosk: kiosk))
                     }
                     after = listing.isTruncated ? listing.entries.last?.key : nil
                 }
@@ -53,16 +66,54 @@ extension PostFeed {
         return posts.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
     }
 
-    /// Deletes every post created before `cutoff` (or only lists them: `dryRun`). Each post goes
-    /// video, poster and metadata first and its index objects last, so a purge cut short (a crash,
-    /// a power cut, a store that stops answering) leaves the index object that the next purge
-    /// finds, and it finishes the post. `deleted(id)` is called after each post is gone.
-    package func purgeExpired(before cutoff: Date, dryRun: Bool, deleted: (String) -> Void = { _ in }) throws(RecorderError) -> PurgeReport {
+    /// The newest post in the store (visible or hidden), by its index key: one listing of each
+    /// folder. Nil for an empty store.
+    package func newestPost() throws(RecorderError) -> (id: String, createdAt: Date)? {
+        var newest: (id: String, createdAt: Date)?
+        do throws(StorageError) {
+            for folder in [Self.folder, Self.hiddenFolder] {
+                // (the first key that is an index key: a page of them, in case of strays)
+                let listing = try store.list(prefix: folder, startAfter: nil, maxKeys: 10)
+                for entry in listing.entries {
+                    guard let id = Self.id(inIndexKey: Self.folder + entry.key.dropFirst(folder.count)),
+                          let created = Self.creationTime(inIndexKey: entry.key) else { continue }
+                    if newest.map({ created > $0.createdAt }) ?? true { newest = (id, created) }
+                    break
+                }
+            }
+        } catch {
+            throw Self.listingError(error)
+        }
+        return newest
+    }
+
+    /// Why `now` cannot be trusted to expire posts by (`ClockDoubt`), or nil: it is after this
+    /// version was made, not behind the store's newest post, and synchronised as far as
+    /// `synchronised` can tell.
+    package func clockDoubt(now: Date, synchronised: Bool?) throws(RecorderError) -> ClockDoubt? {
+        try ClockDoubt.about(now, newest: newestPost(), synchronised: synchronised)
+    }
+
+    /// Deletes every post of `scope` created before `cutoff` (or only lists them: `dryRun`). Each
+    /// post goes video, poster and metadata first and its index objects last, so a purge cut short
+    /// (a crash, a power cut, a store that stops answering) leaves the index object that the next
+    /// purge finds, and it finishes the post. `deleted(id)` is called after each post is gone.
+    /// Expired posts outside the scope are counted in the report, not listed.
+    package func purgeExpired(before cutoff: Date, scope: RetentionScope, dryRun: Bool,
+                              deleted: (String) -> Void = { _ in }) throws(RecorderError) -> PurgeReport {
         var report = PurgeReport(cutoff: RFC3339.string(cutoff), dryRun: dryRun)
-        report.expired = try expiredPosts(before: cutoff)
+        for post in try expiredPosts(before: cutoff) {
+            if scope.covers(post.kiosk) {
+                report.expired.append(post)
+            } else if post.kiosk == nil {
+                report.withoutKiosk += 1
+            } else {
+                report.otherKiosks += 1
+            }
+        }
         guard !dryRun else { return report }
         for post in report.expired {
-            let visible = Self.indexKey(id: post.id, createdAt: post.createdAt)
+            let visible = Self.indexKey(id: post.id, createdAt: post.createdAt, kiosk: post.kiosk)
             let keys = [PostMetadata.videoKey(id: post.id), PostMetadata.thumbnailKey(id: post.id), PostMetadata.metadataKey(id: post.id),
                         Self.hiddenKey(visible), visible]
             do throws(StorageError) {

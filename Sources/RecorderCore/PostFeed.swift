@@ -24,6 +24,8 @@ package struct FeedEntry: Sendable, Codable, Equatable {
     package var expiresAt: String?
     /// The question the guest answered (`kiosk.prompts`), when there was one.
     package var prompt: String?
+    /// The kiosk that posted it (`kiosk.id`), as its metadata says; absent for older posts.
+    package var kiosk: String?
 }
 
 /// One page of the feed, newest first.
@@ -39,8 +41,8 @@ package struct FeedPage: Sendable, Codable, Equatable {
 /// The posts in a store, newest first, read page by page from small index objects.
 ///
 /// Posts are named randomly, so their keys say nothing about age. Each post therefore gets an index
-/// object `feed/<10 digits: 9999999999 - seconds since 1970>-<id>.json` once it is uploaded: byte
-/// order of the keys is newest first, and a page is one listing request (`max-keys`,
+/// object `feed/<10 digits: 9999999999 - seconds since 1970>-<id>-<kiosk id>.json` once it is
+/// uploaded (posts from before kiosks had ids: `...-<id>.json`): byte order of the keys is newest first, and a page is one listing request (`max-keys`,
 /// `start-after`) plus one read per post. Paging by number skips whole listings of up to 1,000
 /// keys; paging with a cursor (`after`) is stable while posts arrive.
 package struct PostFeed: Sendable {
@@ -71,10 +73,16 @@ package struct PostFeed: Sendable {
         }
     }
 
-    /// The index key of a post created at `createdAt` (RFC 3339; seconds since 1970 as a fallback).
-    package static func indexKey(id: String, createdAt: String, fallbackSeconds: Double? = nil) -> String {
+    /// The index key of a post created at `createdAt` (RFC 3339; seconds since 1970 as a fallback),
+    /// posted by kiosk `kiosk` (nil: a post from before kiosks had ids).
+    package static func indexKey(id: String, createdAt: String, kiosk: String?, fallbackSeconds: Double? = nil) -> String {
         let seconds = RFC3339.date(createdAt)?.timeIntervalSince1970 ?? fallbackSeconds ?? 0
-        return folder + timeDigits(seconds) + "-" + id + ".json"
+        return folder + timeDigits(seconds) + "-" + id + (kiosk.map { "-" + $0 } ?? "") + ".json"
+    }
+
+    /// A post's index key as its (checked) metadata names it.
+    static func indexKey(_ metadata: PostMetadata) -> String {
+        indexKey(id: metadata.id, createdAt: metadata.createdAt, kiosk: metadata.kiosk)
     }
 
     /// An index key's first part: 9999999999 - whole seconds since 1970, in 10 digits (newest first).
@@ -95,24 +103,35 @@ package struct PostFeed: Sendable {
         hiddenFolder + visible.dropFirst(folder.count)
     }
 
-    /// The id in an index key, or nil for a key that is not one.
-    static func id(inIndexKey key: String) -> String? {
+    /// The post id and kiosk id in a `feed/` index key (no kiosk id in an older post's); nil for a
+    /// key that is not one.
+    static func parts(ofIndexKey key: String) -> (id: String, kiosk: String?)? {
         guard key.hasPrefix(folder), key.hasSuffix(".json") else { return nil }
         let name = key.dropFirst(folder.count).dropLast(5)
         guard let dash = name.firstIndex(of: "-") else { return nil }
-        let id = String(name[name.index(after: dash)...])
-        return PostID.isValid(id) ? id : nil
+        let rest = name[name.index(after: dash)...]
+        let id = String(rest.prefix(PostID.length))
+        guard PostID.isValid(id) else { return nil }
+        let tail = rest.dropFirst(PostID.length)
+        if tail.isEmpty { return (id, nil) }
+        guard tail.first == "-", KioskID.isValid(String(tail.dropFirst())) else { return nil }
+        return (id, String(tail.dropFirst()))
+    }
+
+    /// The id in an index key, or nil for a key that is not one.
+    static func id(inIndexKey key: String) -> String? {
+        parts(ofIndexKey: key)?.id
     }
 
     /// Writes the index object of a post (after its video and metadata are in the store).
     package func index(_ metadata: PostMetadata) throws(StorageError) {
-        let object = try Self.indexObject(id: metadata.id, createdAt: metadata.createdAt)
+        let object = try Self.indexObject(id: metadata.id, createdAt: metadata.createdAt, kiosk: metadata.kiosk)
         try store.write(object.bytes, key: object.key, contentType: "application/json")
     }
 
     /// A visible post's index object: its bytes and its key.
-    private static func indexObject(id: String, createdAt: String, fallbackSeconds: Double? = nil) throws(StorageError) -> (bytes: [UInt8], key: String) {
-        (try record(id: id, createdAt: createdAt, hidden: false), indexKey(id: id, createdAt: createdAt, fallbackSeconds: fallbackSeconds))
+    private static func indexObject(id: String, createdAt: String, kiosk: String?, fallbackSeconds: Double? = nil) throws(StorageError) -> (bytes: [UInt8], key: String) {
+        (try record(id: id, createdAt: createdAt, hidden: false), indexKey(id: id, createdAt: createdAt, kiosk: kiosk, fallbackSeconds: fallbackSeconds))
     }
 
     /// Page `number` (1 = newest) of `size` posts. Cost: one listing per 1,000 posts skipped, one
@@ -196,7 +215,7 @@ package struct PostFeed: Sendable {
         // The cursor's key needs its creation time: from its own metadata.
         let metadata = try metadata(id: id)
         do throws(StorageError) {
-            return try read(startAfter: Self.indexKey(id: id, createdAt: metadata.createdAt), size: size)
+            return try read(startAfter: Self.indexKey(metadata), size: size)
         } catch {
             throw Self.listingError(error)
         }
@@ -252,6 +271,7 @@ package struct PostFeed: Sendable {
             let metadata = try PostMetadata.decode(Data(bytes))
             entry.caption = String(metadata.caption.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
             entry.prompt = metadata.prompt.map { String($0.prefix(Prompts.maximumLength)) }
+            entry.kiosk = metadata.kiosk.flatMap { KioskID.isValid($0) ? $0 : nil }
             entry.createdAt = metadata.createdAt
             entry.durationSeconds = metadata.durationSeconds
             entry.byteSize = metadata.byteSize
@@ -301,7 +321,7 @@ package struct PostFeed: Sendable {
                 let found = try entries(ids: ids)
                 var objects: [(bytes: [UInt8], key: String)] = []
                 for (item, entry) in zip(missing, found) {
-                    objects.append(try Self.indexObject(id: entry.id, createdAt: entry.createdAt, fallbackSeconds: item.lastModified))
+                    objects.append(try Self.indexObject(id: entry.id, createdAt: entry.createdAt, kiosk: entry.kiosk, fallbackSeconds: item.lastModified))
                 }
                 try store.write(objects, contentType: "application/json", width: 8)
                 report.added += missing.count

@@ -60,6 +60,9 @@ package struct PostMetadata: Sendable, Codable, Equatable {
     package var consent: Consent? = nil
     /// The question the guest answered, as the kiosk showed it (`kiosk.prompts`); absent when none was.
     package var prompt: String? = nil
+    /// The kiosk that posted it (`kiosk.id`), which its index object's key carries; absent in posts
+    /// made before kiosks had ids.
+    package var kiosk: String? = nil
 
     package static func videoKey(id: String) -> String { "videos/\(id).mp4" }
     package static func metadataKey(id: String) -> String { "posts/\(id).json" }
@@ -85,6 +88,8 @@ package struct PostMetadata: Sendable, Codable, Equatable {
         metadata.consent = consent?.trusted
         // (shown on pages: a store's text is escaped there, and its length is bounded here)
         metadata.prompt = prompt.map { String($0.prefix(Prompts.maximumLength)) }
+        // (it names an index key: only a kiosk id's form is believed)
+        if let kiosk, !KioskID.isValid(kiosk) { metadata.kiosk = nil }
         return metadata
     }
 

@@ -30,7 +30,7 @@ package struct RecorderConfiguration: Sendable {
     package private(set) var origins: [String: String] = [:]
     /// The configuration file read, if any.
     package let file: String?
-    let environment: [String: String]
+    package let environment: [String: String]
     /// Everything wrong, in file order, then the environment's, then the command line's.
     package private(set) var problems: [Problem] = []
 
@@ -359,7 +359,7 @@ package struct RecorderConfiguration: Sendable {
         return (name.hasSuffix("token") || name.contains("secret") || name.contains("password")) && !name.hasSuffix("_file")
     }
 
-    static func home(_ environment: [String: String], _ xdg: String, _ fallback: String) -> String {
+    package static func home(_ environment: [String: String], _ xdg: String, _ fallback: String) -> String {
         if let dir = environment[xdg], dir.hasPrefix("/") { return dir }
         var home = environment["HOME"] ?? ""
         if home.isEmpty, let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { home = String(cString: dir) }

@@ -125,7 +125,7 @@ package struct PartDigests: Sendable, Codable, Equatable {
 
 extension Sequence where Element == UInt8 {
     /// Lowercase hex.
-    var hex: String {
+    package var hex: String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         for byte in self { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 15)]) }

@@ -19,7 +19,7 @@ package struct ChildProcess: Sendable {
 
     /// Starts `path` with `arguments` (its argv[1...]) and this process's environment; the errno
     /// of `posix_spawn` on failure.
-    package static func spawn(_ path: String, _ arguments: [String]) -> Result<ChildProcess, Descriptors.Errno> {
+    package static func spawn(_ path: String, _ arguments: [String], output: Int32? = nil) -> Result<ChildProcess, Descriptors.Errno> {
         var pid: pid_t = 0
         var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
@@ -37,7 +37,16 @@ package struct ChildProcess: Sendable {
                      posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))] where code != 0 {
             return .failure(Descriptors.Errno(code))
         }
-        let status = posix_spawn(&pid, path, nil, &attributes, &argv, environ)
+        // `output`: the child's standard output (the write end of a pipe the caller reads).
+        var actions = posix_spawn_file_actions_t()
+        let prepared = posix_spawn_file_actions_init(&actions)
+        guard prepared == 0 else { return .failure(Descriptors.Errno(prepared)) }
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let output {
+            let code = posix_spawn_file_actions_adddup2(&actions, output, 1)
+            guard code == 0 else { return .failure(Descriptors.Errno(code)) }
+        }
+        let status = posix_spawn(&pid, path, &actions, &attributes, &argv, environ)
         guard status == 0 else { return .failure(Descriptors.Errno(status)) }
         // (nothing reaps it but `wait`, so the pid cannot be reused before this)
         return .success(ChildProcess(pid: pid, descriptor: cprocess_pidfd_open(pid)))
@@ -71,6 +80,39 @@ package struct ChildProcess: Sendable {
             if errno != EINTR { return .exited(-1) }
         }
         return Self.ending(status)
+    }
+
+    /// Runs `path` with `arguments` to its end (at most `timeout` seconds, then it is killed) on
+    /// the calling thread, and returns how it ended and what it wrote to its standard output (at
+    /// most `limit` bytes are kept); nil when it could not be started.
+    package static func output(_ path: String, _ arguments: [String], timeout: Double, limit: Int = 64 * 1024) -> (Ending, [UInt8])? {
+        var ends: [Int32] = [-1, -1]
+        guard cprocess_pipe_cloexec(&ends) == 0 else { return nil }
+        let spawned = spawn(path, arguments, output: ends[1])
+        close(ends[1])
+        guard case .success(let child) = spawned else {
+            close(ends[0])
+            return nil
+        }
+        let deadline = ContinuousClock.now + .microseconds(Int64(timeout * 1_000_000))
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        // Read until the child closes its end (it ends) or the time is up; the wait kills it then.
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { break }
+            var entry = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, Int32(min(left.components.seconds * 1000 + 1, Int64(Int32.max))))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { break }
+            let count = chunk.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            if bytes.count < limit { bytes += chunk.prefix(min(count, limit - bytes.count)) }
+        }
+        close(ends[0])
+        let left = ContinuousClock.now.duration(to: deadline)
+        return (child.wait(timeout: max(0.001, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)), bytes)
     }
 
     private func killed() -> Ending {

@@ -33,7 +33,7 @@ struct StoreSeeder {
         _ = try OnThreads.map(items, width: 16) { item in
             let m = metadata(id: item.id, caption: "post \(item.id)\nsecond line", created: item.created)
             if indexOnly {
-                try store.write(Array("{}".utf8), key: PostFeed.indexKey(id: item.id, createdAt: m.createdAt), contentType: "application/json")
+                try store.write(Array("{}".utf8), key: PostFeed.indexKey(id: item.id, createdAt: m.createdAt, kiosk: nil), contentType: "application/json")
             } else {
                 try post(m)
             }

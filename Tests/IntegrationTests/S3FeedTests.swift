@@ -212,6 +212,56 @@ import StorageUpload
         #expect(abs(expires.timeIntervalSince(expected)) < 30, "\(text)")
     }
 
+    // Issue 40 item 7: two kiosks share a bucket; each deletes only its own expired posts (one set
+    // to a day emptied the other's before), posts from before kiosks had ids stay until a kiosk
+    // with retention.scope = store deletes them, and a clock behind the store deletes nothing.
+    @Test func kiosksSharingAStoreEachPurgeOnlyTheirOwn() throws {
+        let s3 = try S3Fixture()
+        let boothA = try sandbox(s3, ["RECORDER_KIOSK_ID": "booth-a", "RECORDER_RETENTION_DAYS": "1"])
+        let boothB = try sandbox(s3, ["RECORDER_KIOSK_ID": "booth-b", "RECORDER_RETENTION_DAYS": "1"])
+        defer { boothA.remove(); boothB.remove() }
+        func post(_ box: PostSandbox) throws -> String {
+            #expect(try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.3", "--size", "160x120"]).status == 0)
+            return try postedID(try box.recorder(["post", "--caption", "today", "--json"]))
+        }
+        let newA = try post(boothA), newB = try post(boothB)
+        // Each post's index key names the kiosk that sent it, as the server lists them.
+        let feed = try s3.keys(prefix: "feed/")
+        #expect(feed.contains { $0.hasSuffix("-\(newA)-booth-a.json") } && feed.contains { $0.hasSuffix("-\(newB)-booth-b.json") }, "\(feed)")
+        // Three days old: one of each kiosk's, and one from before kiosks had ids.
+        let seeder = StoreSeeder(store: try backend(s3, throughProxy: false))
+        let old = Date().addingTimeInterval(-3 * 86_400)
+        for (id, kiosk) in [("OLDBOOTHA0", "booth-a"), ("OLDBOOTHB0", "booth-b"), ("OLDLEGACY0", nil)] as [(String, String?)] {
+            var metadata = seeder.metadata(id: id, caption: "old", created: old, video: Array(id.utf8))
+            metadata.kiosk = kiosk
+            try seeder.post(metadata, video: Array(id.utf8))
+        }
+        func keys(of id: String) throws -> [String] { try s3.keys(prefix: "").filter { $0.contains(id) } }
+
+        let a = try boothA.recorder(["feed", "--purge-expired", "--yes"])
+        #expect(a.status == 0 && a.stdout.contains("deleted 1 of 1 post(s)") && a.stdout.contains("1 expired post(s) of other kiosks, 1 without a kiosk id"),
+                "\(a.status) \(a.stdout) \(a.stderr)")
+        #expect(try keys(of: "OLDBOOTHA0").isEmpty)
+        for id in ["OLDBOOTHB0", "OLDLEGACY0", newA, newB] { #expect(try keys(of: id).count >= 3, "\(id) was deleted by booth-a") }
+        // Booth B looks after the store: every expired post, the old one without an id too.
+        let b = try boothB.recorder(["feed", "--purge-expired", "--yes", "--set", "retention.scope=store"])
+        #expect(b.status == 0 && b.stdout.contains("deleted 2 of 2 post(s)"), "\(b.status) \(b.stdout) \(b.stderr)")
+        for id in ["OLDBOOTHB0", "OLDLEGACY0"] { #expect(try keys(of: id).isEmpty, "\(id)") }
+        for id in [newA, newB] { #expect(try keys(of: id).count >= 3, "\(id)") }
+
+        // A post made "tomorrow" by a kiosk whose clock runs ahead (or this one's is behind):
+        // booth A deletes nothing, exits 75 and says why.
+        var ahead = seeder.metadata(id: "AHEADOFUS0", caption: "tomorrow", created: Date().addingTimeInterval(86_400))
+        ahead.kiosk = "booth-b"
+        try seeder.post(ahead)
+        var stale = seeder.metadata(id: "OLDBOOTHA1", caption: "old", created: old)
+        stale.kiosk = "booth-a"
+        try seeder.post(stale)
+        let doubted = try boothA.recorder(["feed", "--purge-expired", "--yes"])
+        #expect(doubted.status == 75 && doubted.stderr.contains("AHEADOFUS0"), "\(doubted.status) \(doubted.stderr)")
+        #expect(try keys(of: "OLDBOOTHA1").count == 2, "deleted by a clock in doubt")
+    }
+
     @Test func moderationHidesShowsAndDeletesOnARealStore() throws {
         let s3 = try S3Fixture()
         let store = try backend(s3, prefix: "booth-2/")

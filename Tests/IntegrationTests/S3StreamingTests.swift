@@ -124,45 +124,70 @@ import StorageUpload
 
     @Test func aGuestDeletesTheirPostFromTheS3StoreWithItsShareLinkAndAFailedTryLosesNothing() throws {
         let s3 = try S3Fixture()
-        let box = try sandbox(s3)
+        var box = try sandbox(s3)
         defer { box.remove() }
+        box.extraEnvironment["RECORDER_KIOSK_SECONDS"] = "1"
+        box.extraEnvironment["RECORDER_KIOSK_COUNTDOWN_SECONDS"] = "0"
         let cache = try Tools.tempDirectory()
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        var ids: [String] = []
-        for caption in ["mine", "someone else's"] {
-            #expect(try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.5", "--size", "160x120"]).status == 0)
-            ids.append(try postedID(try box.recorder(["post", "--caption", caption, "--json"])))
+        let (kiosk, base) = try kiosk(box, cache: cache)
+        defer { kiosk.process.terminate(); kiosk.process.waitUntilExit() }
+        func status() throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(try Tools.run("curl", ["-sS", base + "/api/status"]).stdout.utf8)) as? [String: Any])
         }
-        let tokens = try ids.map { try shareToken(s3, $0, in: box) }
+        func delete(_ token: String, jar: String? = nil) throws -> String {
+            try Tools.run("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-d", "confirm=delete"] + (jar.map { ["-b", $0] } ?? []) + ["\(base)/s/\(token)/delete"]).stdout
+        }
+        func page(_ token: String, jar: String? = nil) throws -> String {
+            try Tools.run("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}"] + (jar.map { ["-c", $0] } ?? []) + ["\(base)/s/\(token)"]).stdout
+        }
+        // Two guests post at the booth; each one's phone opens its link from the thank-you's code
+        // (keeping the kiosk's cookies in a jar of its own: the first phone holds the delete claim).
+        var ids: [String] = [], tokens: [String] = [], jars: [String] = []
+        for caption in ["mine", "someone else's"] {
+            let before = (try status()["currentShot"] as? [String: Any])?["id"] as? String
+            _ = try Tools.run("curl", ["-sS", "-H", "Content-Type: application/json", "-d", "{}", base + "/api/shoot"])
+            var end = Date().addingTimeInterval(60)
+            var shot: String?
+            while Date() < end {
+                let now = try status()
+                if now["state"] as? String == "idle", let id = (now["currentShot"] as? [String: Any])?["id"] as? String, id != before { shot = id; break }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            let posted = try Tools.run("curl", ["-sS", "-H", "Content-Type: application/json", "-d", "{\"id\": \"\(try #require(shot))\", \"caption\": \"\(caption)\"}",
+                                                 base + "/api/post"]).stdout
+            let id = try #require((try JSONSerialization.jsonObject(with: Data(posted.utf8)) as? [String: Any])?["id"] as? String)
+            end = Date().addingTimeInterval(60)
+            while Date() < end, ((try status()["outbox"] as? [String: Any])?["lastUploaded"] as? String) != id { Thread.sleep(forTimeInterval: 0.2) }
+            let token = try shareToken(s3, id, in: box)
+            let jar = "\(box.root)/phone-\(ids.count).jar"
+            #expect(try page(token, jar: jar) == "200")
+            ids.append(id); tokens.append(token); jars.append(jar)
+        }
         func keys(of id: String) throws -> [String] { try s3.keys(prefix: "").filter { $0.contains(id) }.sorted() }
         let before = try keys(of: ids[0])
         // Index object, metadata, poster, video.
         #expect(before.count == 4 && before.contains("posts/\(ids[0]).json") && before.contains("videos/\(ids[0]).mp4"), "\(before)")
-        let (kiosk, base) = try kiosk(box, cache: cache)
-        defer { kiosk.process.terminate(); kiosk.process.waitUntilExit() }
-        func delete(_ token: String) throws -> String {
-            try Tools.run("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-d", "confirm=delete", "\(base)/s/\(token)/delete"]).stdout
-        }
-        func page(_ token: String) throws -> String {
-            try Tools.run("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "\(base)/s/\(token)"]).stdout
-        }
-        #expect(try page(tokens[0]) == "200")
+        // The link alone (forwarded), or the other guest's phone, deletes nothing.
+        #expect(try delete(tokens[0]) == "403")
+        #expect(try delete(tokens[0], jar: jars[1]) == "403")
+        #expect(try keys(of: ids[0]) == before)
 
         // The store refuses to delete the video: the guest is told to try again, and the metadata,
         // which names the rest, is still there (no video without metadata).
         try s3.faults([["match": "DELETE /\(S3Fixture.bucket)/videos/", "action": "respond", "status": 403,
                         "body": "<Error><Code>AccessDenied</Code><Message>injected</Message></Error>", "count": 100]])
-        #expect(try delete(tokens[0]) == "503")
+        #expect(try delete(tokens[0], jar: jars[0]) == "503")
         let afterFailure = try keys(of: ids[0])
         #expect(afterFailure.contains("posts/\(ids[0]).json") && afterFailure.contains("videos/\(ids[0]).mp4"), "\(afterFailure)")
         try s3.faults([])
         // Once the store answers, a second try finishes.
         #expect(try page(tokens[0]) == "200", "the link no longer opens what is left to delete")
-        #expect(try delete(tokens[0]) == "200")
+        #expect(try delete(tokens[0], jar: jars[0]) == "200")
         let left = try keys(of: ids[0])
         #expect(left.isEmpty, "left in the store: \(left)")
         #expect(try page(tokens[0]) == "404")
-        #expect(try delete(tokens[0]) == "404")
+        #expect(try delete(tokens[0], jar: jars[0]) == "404")
         // The other guest's post is whole and still opens.
         #expect(try keys(of: ids[1]).count == before.count)
         #expect(try page(tokens[1]) == "200")
@@ -206,7 +231,8 @@ import StorageUpload
             if now["currentShot"] as? [String: Any] != nil && now["state"] as? String == "idle" { break }
             Thread.sleep(forTimeInterval: 0.2)
         }
-        let (code, queued) = try call("/api/post", "{\"caption\": \"mit Zustimmung\"}")
+        let shot = try #require((try status()["currentShot"] as? [String: Any])?["id"] as? String)
+        let (code, queued) = try call("/api/post", "{\"id\": \"\(shot)\", \"caption\": \"mit Zustimmung\"}")
         #expect(code == "202")
         let id = try #require(queued["id"] as? String)
         end = Date().addingTimeInterval(60)

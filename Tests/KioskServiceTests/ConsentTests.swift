@@ -109,15 +109,16 @@ import Testing
             let folder = (first.videoPath as NSString).deletingLastPathComponent
             #expect(try Self.sha256sum(folder + "/consent.txt") == digest, "the shot keeps the text it was recorded under")
 
-            // A retake under the same yes.
-            try await client.execute(uri: "/api/shoot", method: .post, headers: jsonHeaders, body: body("{}")) { #expect($0.status == .accepted) }
+            // A retake under the same yes: the page names the shot its guest reviews (a plain shoot,
+            // or the button, would be the next person's: CrowdAccessTests).
+            try await client.execute(uri: "/api/shoot", method: .post, headers: jsonHeaders, body: body("{\"retake\": \"\(first.id)\"}")) { #expect($0.status == .accepted) }
             try await fixture.waitFor("idle")
             let retake = try #require(fixture.kiosk.manager.workspace.currentShot())
             #expect(retake.id != first.id && retake.consent == first.consent)
 
             // Posting ends this guest's yes: the next guest is asked again.
             var postID = ""
-            try await client.execute(uri: "/api/post", method: .post, headers: jsonHeaders, body: body("{\"caption\": \"Hallo\"}")) { response in
+            try await client.execute(uri: "/api/post", method: .post, headers: jsonHeaders, body: body("{\"id\": \"\(retake.id)\", \"caption\": \"Hallo\"}")) { response in
                 #expect(response.status == .accepted)
                 postID = object(response)["id"] as? String ?? ""
             }

@@ -17,7 +17,7 @@ struct KioskFixture {
     let kiosk: Kiosk
 
     init(token: String? = nil, boothToken: String? = nil, seconds: Double = 1, countdown: Int = 0, more: [String: String] = [:],
-         throttle: LoginThrottle = LoginThrottle()) throws {
+         throttle: LoginThrottle = LoginThrottle(hold: { _ in }), clock: KioskClock = .frozen()) throws {
         directory = NSTemporaryDirectory() + "recorder-kiosk-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let config = directory + "/recorder.conf"
@@ -29,9 +29,11 @@ struct KioskFixture {
         if let boothToken { flags["kiosk.booth_token"] = boothToken }
         flags.merge(more) { $1 }
         let configuration = try RecorderConfiguration(flags: flags, configFile: config, environment: ["HOME": directory], settings: .withKiosk)
-        let settings = try KioskSettings(configuration)
+        var settings = try KioskSettings(configuration)
+        // No time service to ask here unless a test puts a timedatectl of its own at this path.
+        settings.timedatectl = directory + "/timedatectl"
         kiosk = try Kiosk(settings: settings, configuration: configuration, logger: Logger(label: "test"),
-                          notifier: SystemdNotifier(environment: [:]), loginThrottle: throttle)
+                          notifier: SystemdNotifier(environment: [:]), loginThrottle: throttle, clock: clock)
     }
 
     /// Wires the kiosk, starts its event publisher and checks the camera, as the camera service
@@ -277,7 +279,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
             }
             // Posting while recording would race the next shot: refused too.
             try await fixture.waitFor("recording")
-            try await client.execute(uri: "/api/post", method: .post, headers: jsonHeaders, body: body(#"{"caption":"x"}"#)) { response in
+            try await client.execute(uri: "/api/post", method: .post, headers: jsonHeaders, body: body(#"{"id": "x", "caption": "x"}"#)) { response in
                 #expect(response.status == .conflict)
             }
             try await fixture.waitFor("idle")
@@ -316,7 +318,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
             }
 
             let caption = "Booth 👩‍👩‍👧 مرحبا\nsecond line"
-            let captionJSON = String(decoding: try JSONSerialization.data(withJSONObject: ["caption": caption]), as: UTF8.self)
+            let captionJSON = String(decoding: try JSONSerialization.data(withJSONObject: ["id": shot.id, "caption": caption]), as: UTF8.self)
             let id = try await client.execute(uri: "/api/post", method: .post, headers: jsonHeaders, body: body(captionJSON)) { response in
                 #expect(response.status == .accepted)
                 return try #require(object(response)["id"] as? String)
@@ -460,13 +462,15 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
             try await expect("/api/shoot", "seconds=5", headers: [.contentType: "application/x-www-form-urlencoded"],
                              status: .unsupportedMediaType, mentions: "application/json")
             try await expect("/api/shoot", String(repeating: " ", count: 70_000), status: .contentTooLarge, mentions: "larger than")
-            try await expect("/api/post", #"{}"#, status: .badRequest, mentions: "caption is required")
-            try await expect("/api/post", #"{"caption": 5}"#, status: .badRequest, mentions: "caption")
+            try await expect("/api/post", #"{}"#, status: .badRequest, mentions: "id is required")
+            try await expect("/api/post", #"{"caption": "hi"}"#, status: .badRequest, mentions: "id is required")
+            try await expect("/api/post", #"{"id": "x"}"#, status: .badRequest, mentions: "caption is required")
+            try await expect("/api/post", #"{"id": "x", "caption": 5}"#, status: .badRequest, mentions: "caption")
             let long = String(repeating: "é", count: Caption.maximumLength + 1)
-            try await expect("/api/post", #"{"caption": "\#(long)"}"#, status: .badRequest, mentions: "2200")
-            try await expect("/api/post", #"{"caption": "bell\u0007"}"#, status: .badRequest, mentions: "control")
+            try await expect("/api/post", #"{"id": "x", "caption": "\#(long)"}"#, status: .badRequest, mentions: "2200")
+            try await expect("/api/post", #"{"id": "x", "caption": "bell\u0007"}"#, status: .badRequest, mentions: "control")
             // Valid, but there is no shot to post yet.
-            try await expect("/api/post", #"{"caption": "hi"}"#, status: .notFound, mentions: "no finished shot")
+            try await expect("/api/post", #"{"id": "x", "caption": "hi"}"#, status: .conflict, mentions: "not the current shot")
             try await expect("/api/stop", #"{"now": true}"#, status: .badRequest, mentions: "takes no fields")
             // Nothing recorded, nothing queued, still idle and healthy.
             #expect(await fixture.kiosk.manager.recordState == .idle)

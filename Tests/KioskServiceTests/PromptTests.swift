@@ -79,7 +79,7 @@ import Testing
             #expect(shot.prompt == shown)
 
             var id = ""
-            try await client.execute(uri: "/api/post", method: .post, headers: jsonHeaders, body: body("{\"caption\": \"hi\"}")) { response in
+            try await client.execute(uri: "/api/post", method: .post, headers: jsonHeaders, body: body("{\"id\": \"\(shot.id)\", \"caption\": \"hi\"}")) { response in
                 id = object(response)["id"] as? String ?? ""
             }
             try await fixture.waitForUpload(id)

@@ -9,8 +9,9 @@ import Testing
 /// Posts older than `retention.days` leave the store (the kiosk's timer), a purge cut short is
 /// finished by the next, and no share link outlives its post.
 struct RetentionTests {
-    /// A post created `age` seconds ago, with a share token, in `store`'s feed (or hidden).
-    static func post(_ id: String, age: Double, hidden: Bool = false, in store: LocalDirectoryBackend) throws -> String {
+    /// A post created `age` seconds ago (negative: from a clock ahead), by kiosk `kiosk` (nil: from
+    /// before kiosks had ids), with a share token, in `store`'s feed (or hidden).
+    static func post(_ id: String, age: Double, hidden: Bool = false, kiosk: String? = "booth-a", in store: LocalDirectoryBackend) throws -> String {
         let video = Array("stand-in video \(id)".utf8)
         var metadata = try PostMetadata.decode(Data(#"{"id":"x","video":"x.mp4","key":"k","metadataKey":"m","url":"u","ext":"mp4","width":1,"height":1,"durationSeconds":2,"frameRate":15,"codec":"h264","byteSize":10,"sha256":"0000000000000000000000000000000000000000000000000000000000000000","caption":"c","author":{"id":"a","name":"A"},"createdAt":"2026-01-01T00:00:00Z","camera":"c","likeCount":0,"shareCount":0,"commentCount":0}"#.utf8))
         metadata.rename(to: id, url: store.url(forKey: PostMetadata.videoKey(id: id)))
@@ -18,6 +19,7 @@ struct RetentionTests {
         metadata.sha256 = FileDigest.sha256(video)
         metadata.createdAt = RFC3339.string(Date().addingTimeInterval(-age))
         metadata.shareToken = ShareToken.random()
+        metadata.kiosk = kiosk
         // What the store says of the link is not believed past the post's end.
         metadata.shareExpiresAt = RFC3339.string(Date().addingTimeInterval(30 * 86_400))
         try store.write(video, key: metadata.key, contentType: "video/mp4")
@@ -38,7 +40,7 @@ struct RetentionTests {
     }
 
     @Test func expiredPostsLeaveTheStoreAndACutPurgeIsFinished() async throws {
-        let fixture = try KioskFixture(token: AdminAPITests.token)
+        let fixture = try KioskFixture(token: AdminAPITests.token, more: ["kiosk.id": "booth-a"])
         defer { fixture.remove() }
         await fixture.start()
         let store = LocalDirectoryBackend(root: fixture.directory + "/store")
@@ -53,7 +55,7 @@ struct RetentionTests {
 
         #expect(try feed.expiredPosts(before: retention.cutoff(at: Date())).map(\.id) == ["RETAINOLD0", "RETAINHID0", "RETAINCUT0"])
         // A dry run deletes nothing.
-        let dry = try feed.purgeExpired(before: retention.cutoff(at: Date()), dryRun: true)
+        let dry = try feed.purgeExpired(before: retention.cutoff(at: Date()), scope: .own("booth-a"), dryRun: true)
         #expect(dry.expired.count == 3 && dry.deleted == 0 && dry.dryRun)
         #expect(try Self.keys(of: "RETAINOLD0", in: store).count == 4)
         // A purge that was cut short after the video and the metadata: only the index object is left.
@@ -75,6 +77,94 @@ struct RetentionTests {
         #expect(fixture.kiosk.library.cache.entries().isEmpty, "the expired post is still in the cache")
         // Nothing left to do: the next purge finds nothing.
         #expect(try feed.expiredPosts(before: retention.cutoff(at: Date())).isEmpty)
+    }
+
+    // Item 7: two kiosks share a store; each deletes only its own expired posts (a kiosk set to a
+    // day emptied its neighbours' before), and posts from before kiosks had ids stay readable and
+    // are deleted only under retention.scope = store.
+    @Test func aKioskPurgesOnlyItsOwnPostsUnlessItsScopeIsTheStore() async throws {
+        let a = try KioskFixture(token: AdminAPITests.token, more: ["kiosk.id": "booth-a", "retention.days": "1"])
+        defer { a.remove() }
+        let shared = a.directory + "/store"
+        let b = try KioskFixture(token: AdminAPITests.token, more: ["kiosk.id": "booth-b", "retention.days": "1", "local.path": shared,
+                                                                     "retention.scope": "store"])
+        defer { b.remove() }
+        await a.start()
+        await b.start()
+        let store = LocalDirectoryBackend(root: shared)
+        let day = 86_400.0
+        _ = try Self.post("OWNOLDPST0", age: 3 * day, kiosk: "booth-a", in: store)
+        _ = try Self.post("OWNNEWPST0", age: 60, kiosk: "booth-a", in: store)
+        _ = try Self.post("NEIGHBOUR0", age: 3 * day, kiosk: "booth-b", in: store)
+        _ = try Self.post("LEGACYPST0", age: 3 * day, kiosk: nil, in: store)
+        let legacy = try Self.post("LEGACYNEW0", age: 60, kiosk: nil, in: store)
+        #expect(try Self.keys(of: "OWNOLDPST0", in: store).contains(PostFeed.folder + PostFeed.timeDigits(RFC3339.date(try PostFeed(store: store).metadata(id: "OWNOLDPST0").createdAt)!.timeIntervalSince1970) + "-OWNOLDPST0-booth-a.json"))
+        // An old post (its index key has no kiosk id) is listed and opens as before.
+        try await a.application().test(.router) { client in
+            try await client.execute(uri: "/api/feed", method: .get, headers: AdminAPITests.authorized) { response in
+                let ids = (object(response)["posts"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+                #expect(Set(ids) == ["OWNOLDPST0", "OWNNEWPST0", "NEIGHBOUR0", "LEGACYPST0", "LEGACYNEW0"], "\(ids)")
+            }
+            try await client.execute(uri: "/s/\(legacy)", method: .get) { #expect($0.status == .ok) }
+        }
+        await RetentionService.purge(a.kiosk, try #require(a.kiosk.library.share.retention))
+        #expect(try Self.keys(of: "OWNOLDPST0", in: store).isEmpty)
+        for id in ["OWNNEWPST0", "NEIGHBOUR0", "LEGACYPST0"] { #expect(try Self.keys(of: id, in: store).count == 4, "\(id) was deleted by booth-a") }
+        let outcome = try #require(await a.kiosk.overview().retention)
+        #expect(outcome.scope == "own" && outcome.kiosk == "booth-a" && outcome.deleted == 1 && outcome.otherKiosks == 1 && outcome.withoutKiosk == 1 && outcome.refused == nil,
+                "\(outcome)")
+        #expect(a.kiosk.problems.newestFirst.isEmpty, "nothing to warn of")
+        // The kiosk that looks after the store deletes every expired post, old ones included.
+        await RetentionService.purge(b.kiosk, try #require(b.kiosk.library.share.retention))
+        for id in ["NEIGHBOUR0", "LEGACYPST0"] { #expect(try Self.keys(of: id, in: store).isEmpty, "\(id)") }
+        for id in ["OWNNEWPST0", "LEGACYNEW0"] { #expect(try Self.keys(of: id, in: store).count == 4, "\(id)") }
+        #expect(try #require(await b.kiosk.overview().retention).deleted == 2)
+    }
+
+    // Item 7: a clock in doubt deletes nothing, and says why in the journal and on the operator page.
+    @Test func aClockInDoubtDeletesNothingAndSaysWhy() async throws {
+        let fixture = try KioskFixture(token: AdminAPITests.token, more: ["kiosk.id": "booth-a", "retention.days": "1"])
+        defer { fixture.remove() }
+        await fixture.start()
+        let store = LocalDirectoryBackend(root: fixture.directory + "/store")
+        _ = try Self.post("EXPIRED000", age: 3 * 86_400, in: store)
+        let retention = try #require(fixture.kiosk.library.share.retention)
+        func refusal(now: Date) async throws -> ClockDoubt? {
+            await RetentionService.purge(fixture.kiosk, retention, now: now)
+            #expect(try Self.keys(of: "EXPIRED000", in: store).count == 4, "deleted by a clock in doubt")
+            let overview = try JSONSerialization.jsonObject(with: KioskAPI.jsonEncoder.encode(await fixture.kiosk.overview())) as? [String: Any]
+            let shown = overview?["retention"] as? [String: Any]
+            #expect((shown?["refusedBecause"] as? String)?.isEmpty == false && shown?["refused"] != nil, "the operator page is told: \(shown ?? [:])")
+            return try #require(await fixture.kiosk.overview().retention).refused
+        }
+        // A box without a real-time clock that started in 2020.
+        let lost = Date(timeIntervalSince1970: 1_580_000_000)
+        #expect(try await refusal(now: lost) == .beforeRelease(now: RFC3339.string(lost), release: RFC3339.string(RecorderVersion.madeAt)))
+        #expect(fixture.kiosk.problems.newestFirst.first?.message.contains("before this version of recorder was made") == true,
+                "the journal says why: \(fixture.kiosk.problems.newestFirst.first?.message ?? "")")
+        // A clock behind the store's newest post (another kiosk's, made a day "later").
+        _ = try Self.post("FUTURE0000", age: -86_400, kiosk: "booth-b", in: store)
+        guard case .behindNewestPost(_, _, let id)? = try await refusal(now: Date()) else {
+            Issue.record("a clock behind the newest post was believed")
+            return
+        }
+        #expect(id == "FUTURE0000")
+        try PostFeed(store: store).delete(id: "FUTURE0000")
+        // A time service that says the clock is not synchronised (timedatectl's own words; this
+        // machine runs no systemd to say it, so a script stands in for timedatectl).
+        let script = fixture.directory + "/timedatectl"
+        try "#!/bin/sh\n[ \"$1\" = show ] || exit 2\necho NTP=yes\necho NTPSynchronized=no\n".write(toFile: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        #expect(try await refusal(now: Date()) == .notSynchronised)
+        // Synchronised: the purge goes ahead.
+        try "#!/bin/sh\necho NTP=yes\necho NTPSynchronized=yes\n".write(toFile: script, atomically: true, encoding: .utf8)
+        await RetentionService.purge(fixture.kiosk, retention)
+        #expect(try Self.keys(of: "EXPIRED000", in: store).isEmpty)
+        #expect(try #require(await fixture.kiosk.overview().retention).refused == nil)
+        // With no time service (NTP=no), or no timedatectl at all, it cannot tell, and does not doubt.
+        try "#!/bin/sh\necho NTP=no\necho NTPSynchronized=no\n".write(toFile: script, atomically: true, encoding: .utf8)
+        #expect(TimeSync.synchronised(timedatectl: script) == nil)
+        #expect(TimeSync.synchronised(timedatectl: fixture.directory + "/none") == nil)
     }
 
     @Test func aSharePageClosesWhenItsPostExpiresWhateverTheStoreSays() async throws {

@@ -77,12 +77,18 @@ struct ShareAPITests {
         let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
         let confirm = body("confirm=delete")
         try await fixture.application().test(.router) { client in
-            // The page offers it, as a second step (a form inside a closed details element).
-            try await client.execute(uri: "/s/\(tokens[0])", method: .get) { response in
+            // The guest's phone opens the link while the booth's thank-you shows it: the page offers
+            // the delete, as a second step (a form inside a closed details element), and the phone
+            // gets the post's claim (CrowdAccessTests has the phones that do not).
+            fixture.kiosk.shareWindow.open(ids[0])
+            let claim = try await client.execute(uri: "/s/\(tokens[0])", method: .get) { response in
                 let page = String(buffer: response.body)
                 #expect(page.contains(#"<form method="post" action="/s/\#(tokens[0])/delete">"#), "\(page)")
                 #expect(page.contains("<details class=\"erase\">") && page.contains("Delete my video") && page.contains("Delete it for good"))
+                return String((response.headers[.setCookie] ?? "").split(separator: ";").first ?? "")
             }
+            var form = form
+            form[.cookie] = claim
             // Played once, so the cache holds it.
             try await client.execute(uri: "/s/\(tokens[0])/video.mp4", method: .get) { #expect($0.status == .ok) }
             #expect(fixture.kiosk.library.cache.entries().count == 1)

@@ -12,7 +12,9 @@ then at three screen sizes goes through the booth's flow as a guest would:
   - 1280x800 left alone for kiosk.attract_seconds: the posted clip plays muted; a touch brings the camera back.
 The countdown beeps (kiosk.countdown_sound = on).
 At every state: no scrollbars, touch targets of at least 64 px, no developer text; the live
-camera is mirrored, its rate and camera-to-screen time measured in the page; a page opened later never plays the previous guest's clip. Screenshots of
+camera is mirrored, its rate and camera-to-screen time measured in the page; a page opened later never plays the previous guest's clip.
+The share link: the guest's phone opens it first and gets its delete claim; a forwarded link plays
+and cannot delete (403); the guest's phone deletes the post. Screenshots of
 every state go to ARTIFACTS/booth (default .cache/browser-artifacts/booth).
 
     python Tests/browser/booth_page.py RECORDER_BINARY
@@ -21,7 +23,7 @@ import json, os, pathlib, shutil, subprocess, sys, time, urllib.request
 
 from playwright.sync_api import sync_playwright
 
-from browser_support import Checks, Kiosk, fetch, launch, repo
+from browser_support import Checks, Kiosk, fetch, launch, repo, wait_until
 
 binary = sys.argv[1]
 artifacts = pathlib.Path(os.environ.get("ARTIFACTS", repo / ".cache" / "browser-artifacts")) / "booth"
@@ -45,18 +47,24 @@ DEVELOPER_TEXT = ["idle", "countdown", "finishing", "frames", "dropped", "MB", "
 
 
 def share_page(link, post_id):
-    """The share page a phone opens from the QR code: the clip, byte for byte the store's, plays at a
-    phone's size (390x844); a wrong token gets the 404 of a link that opens nothing."""
-    code, html = fetch(link)
-    check("share page: opens with no cookie or token", code == 200 and caption.encode() in html, f"{code} {html[:200]!r}")
-    code, video = fetch(link + "/video.mp4")
-    stored = (work / "store" / "videos" / f"{post_id}.mp4").read_bytes()
-    check("share page: its video is the stored one byte for byte", code == 200 and video == stored, f"{code}, {len(video)} vs {len(stored)} bytes")
-    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, bypass_csp=True)
+    """The share page the guest's phone opens from the QR code, first, minutes after the post: the
+    clip, byte for byte the store's, plays at a phone's size (390x844), and the phone is given the
+    link's delete claim (an HttpOnly cookie for the link's path; it keeps it for `self_delete`). The
+    link fetched again elsewhere (forwarded: no cookie) opens the page with no delete; a wrong token
+    gets the 404 of a link that opens nothing."""
+    global guest_phone
+    guest_phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = guest_phone.new_page()
+    phone.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
     phone.goto(link)
-    phone.wait_for_function("document.getElementById('video').readyState >= 2", timeout=30000)
+    token = link.rsplit("/", 1)[1]
+    claims = [c for c in guest_phone.cookies() if c["name"] == "recorder_delete"]
+    check("share page: the guest's phone, first to open the link, holds its delete claim (HttpOnly, for the link's path alone)",
+          len(claims) == 1 and claims[0]["httpOnly"] and claims[0]["path"] == f"/s/{token}" and claims[0]["sameSite"] == "Lax", str(claims))
+    check("share page: and is offered the delete", phone.locator("details.erase summary").is_visible())
+    wait_until(phone, "document.getElementById('video').readyState >= 2", 30000)
     phone.evaluate("(() => { const v = document.getElementById('video'); v.muted = true; return v.play(); })()")
-    phone.wait_for_function("document.getElementById('video').currentTime > 0.5", timeout=30000)
+    wait_until(phone, "document.getElementById('video').currentTime > 0.5", 30000)
     check("share page (390x844): the clip plays", True)
     width = phone.evaluate("[document.documentElement.scrollWidth, innerWidth]")
     check("share page (390x844): no sideways scrolling", width[0] <= width[1], str(width))
@@ -64,16 +72,38 @@ def share_page(link, post_id):
     check("share page (390x844): the download button is large and on the first screen", box[0] >= 200 and box[1] >= 48 and box[2] <= box[3], str(box))
     phone.screenshot(path=str(artifacts / "390x844-share.png"))
     phone.close()
+    code, html = fetch(link)
+    check("share page: opens with no cookie or token", code == 200 and caption.encode() in html, f"{code} {html[:200]!r}")
+    check("share page: fetched without the claim (a forwarded link), it offers no delete", b"/delete" not in html and b"erase-elsewhere" in html)
+    code, video = fetch(link + "/video.mp4")
+    stored = (work / "store" / "videos" / f"{post_id}.mp4").read_bytes()
+    check("share page: its video is the stored one byte for byte", code == 200 and video == stored, f"{code}, {len(video)} vs {len(stored)} bytes")
     wrong = link[:-4] + ("AAAA" if not link.endswith("AAAA") else "BBBB")
     code, body = fetch(wrong)
     check("share page: a wrong token gets 404 and no video", code == 404 and b"<video" not in body, f"{code} {body[:200]!r}")
 
 
 def self_delete(link, post_id):
-    """The guest deletes their own clip from the share page at a phone's size, under the page's real
-    Content-Security-Policy (no bypass): a closed second step that warns, then the page says it is
-    done, the link answers as any unknown link does, and the store holds nothing of the post."""
-    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    """A friend the link was forwarded to opens it in their own browser: the clip plays, the page
+    offers no delete and says whom to ask, and a delete posted from there anyway is refused (403).
+    Then the guest deletes their own clip from their phone (the one holding the claim) at a phone's
+    size, under the page's real Content-Security-Policy (no bypass): a closed second step that warns,
+    then the page says it is done, the link answers as any unknown link does, and the store holds
+    nothing of the post."""
+    friend = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = friend.new_page()
+    page.goto(link)
+    wait_until(page, "document.getElementById('video').readyState >= 2", 30000)
+    said = page.inner_text("body")
+    check("forwarded link (390x844): the clip plays, no delete is offered, and the page says whom to ask",
+          not page.locator("details.erase").count() and "ask the booth" in said and not [c for c in friend.cookies() if c["name"] == "recorder_delete"], said)
+    page.screenshot(path=str(artifacts / "390x844-share-forwarded.png"))
+    forced = page.evaluate("""fetch(location.pathname + '/delete', { method: 'POST', body: 'confirm=delete',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }).then((r) => r.status)""")
+    check("forwarded link: a delete posted from its page anyway is refused (403), the post stays",
+          forced == 403 and (work / "store" / "videos" / f"{post_id}.mp4").exists(), str(forced))
+    friend.close()
+    phone = guest_phone.new_page()
     phone.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
     phone.goto(link)
     button = phone.locator("details.erase button")

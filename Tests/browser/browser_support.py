@@ -48,6 +48,8 @@ class Kiosk:
         environment = dict(os.environ)
         environment.pop("RECORDER_CONFIG", None)
         environment["XDG_CACHE_HOME"] = str(self.work / "cache")
+        # (its sessions and share claims: kiosk.state_dir, this kiosk's own)
+        environment["XDG_STATE_HOME"] = str(self.work / "state")
         environment.update(env or {})
         self.binary, self.args, self.environment, self.log_path = binary, list(args), environment, log_path
         self.process = None

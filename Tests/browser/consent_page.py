@@ -405,6 +405,30 @@ try:
         check(f"{size}: the kiosk counted the no (recorder_consent_answers_total{{answer=\"no\"}} 1)", metric("no") == 1, str(metric("no")))
         page.close()
 
+        # 4. Guest A reviews their clip; somebody presses the booth's key. That may be the next
+        # person in the queue: nothing is recorded under A's yes, the review ends and whoever is
+        # there is asked first (the kiosk refuses it too: CrowdAccessTests).
+        size = "1280x800"
+        page = open_page(1280, 800, touch=True)
+        follow_phases(page)
+        page.tap("#record")
+        wait_phase(page, "consent", 5)
+        consent_screen(page, size)
+        page.tap("#agree")
+        reviewed = through_recording(page, size)
+        follow_phases(page)
+        page.keyboard.press("b")
+        wait_phase(page, "consent", 10)
+        time.sleep(1.5)
+        seen = page.evaluate("window.phasesSeen")
+        check(f"{size}: the booth's key during a guest's review asks whoever is there (consent), it records nothing", seen == ["consent"], str(seen))
+        recorded_nothing(size, reviewed, "the booth's key during another guest's review")
+        check(f"{size}: no yes holds for the person at the booth now", (status().get("consent") or {}).get("given") is False, str(status().get("consent")))
+        page.screenshot(path=str(artifacts / f"{size}-consent-after-review.png"))
+        page.tap("#decline")
+        wait_phase(page, "attract", 5)
+        page.close()
+
         page_errors = [e for e in errors if not e.startswith("error: Failed to load resource")]
         check("no script errors in the pages", not page_errors, "; ".join(page_errors))
         browser.close()

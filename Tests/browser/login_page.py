@@ -2,13 +2,14 @@
 """Logging in from the pages, in Debian's chromium, on a kiosk with both tokens (each with the + and
 / that base64 gives): the booth's screen and the operator's browser log in through POST /login; the
 session cookie is set by the server (HttpOnly, SameSite=Strict) and no script can read it; the
-booth's session opens the booth and nothing of the operator's; wrong tokens are refused and then
-throttled; a login page reached by a name other than loopback warns that the token would travel in
+booth's session opens the booth and nothing of the operator's; logging out ends the session on the
+kiosk (the same cookie, put back, opens nothing); wrong tokens are refused and then throttled, and
+the right token still logs in from the slowed address; a login page reached by a name other than loopback warns that the token would travel in
 clear text, and on loopback it does not.
 
     python Tests/browser/login_page.py RECORDER_BINARY
 """
-import os, pathlib, sys
+import json, os, pathlib, sys
 
 from playwright.sync_api import sync_playwright
 
@@ -94,9 +95,14 @@ try:
         page.wait_for_selector("#gallery .post", timeout=30000)
         check("the operator's token logs in: the state and the gallery load", True)
         page.screenshot(path=str(artifacts / "3-operator-logged-in.png"), full_page=True)
+        session = [c for c in admin.cookies() if c["name"] == "recorder_session"]
         page.click("#logout")
         page.wait_for_selector("#token-form", state="visible", timeout=15000)
         check("Log out forgets the session: the form is back", not [c for c in admin.cookies() if c["name"] == "recorder_session" and c["value"]])
+        # Whoever kept a copy of the cookie (the browser put it back) gets nothing: the session is over on the kiosk.
+        admin.add_cookies(session)
+        replayed = page.evaluate("fetch('/api/admin/overview').then((r) => r.status)")
+        check("the logged-out session's cookie, put back, opens nothing (401)", len(session) == 1 and replayed == 401, f"{replayed} {session}")
         admin.close()
 
         # Reached by a name on the network, over plain http: the login page warns.
@@ -109,12 +115,17 @@ try:
         page.goto(f"http://booth.test:{kiosk.port}/admin")
         page.wait_for_selector("#token-form", state="visible", timeout=15000)
         check("so does the operator's login form", page.is_visible("#clear-text"))
-        # Guessing: after a few wrong tokens the kiosk makes this address wait.
+        # Guessing: after five wrong tokens the kiosk slows this address (each answer held back, 2 s,
+        # then 4 s)...
         answers = []
-        for _ in range(12):
+        for _ in range(7):
             answers.append(page.evaluate("""fetch('/login', { method: 'POST', headers: { 'Content-Type': 'application/json' },
                 body: JSON.stringify({ token: 'guess-' + Math.random() }) }).then((r) => r.status)"""))
-        check("wrong tokens in a row are throttled (429)", answers[0] == 401 and 429 in answers, str(answers))
+        check("wrong tokens in a row are throttled (429)", answers[:5] == [401] * 5 and answers[5:] == [429, 429], str(answers))
+        # ...and the right token still logs in from it.
+        right = page.evaluate("""fetch('/login', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ token: %s }) }).then((r) => r.status)""" % json.dumps(OPERATOR))
+        check("the right token logs in from the slowed address (200)", right == 200, str(right))
         remote.close()
         check("no script errors in the pages", not errors, "; ".join(errors))
         browser.close()

@@ -2,7 +2,7 @@
 // module, with node's own test runner: node --test Tests/pages
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { needsConsent, agreeCounts, newButtonPresses, CONSENT_READ_MS, soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, PHASES, RING }
+import { needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, CONSENT_READ_MS, soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, PHASES, RING }
   from "../../Sources/KioskService/Pages/guest-logic.js";
 import { isStale, tokenTravelsInClear, byteCount } from "../../Sources/KioskService/Pages/common.js";
 
@@ -195,4 +195,20 @@ test("the button's handed-over presses are counted from the first status the pag
   // A kiosk restarted counts from 0 again: nothing new, the mark follows it.
   assert.deepEqual(newButtonPresses(9, s(0)), { fresh: 0, seen: 0 });
   assert.deepEqual(newButtonPresses(3, idle()), { fresh: 0, seen: 0 });
+});
+
+test("a Post names the shot its guest reviewed", () => {
+  assert.deepEqual(postBody("1795741255-555039609-18098", "Hallo 👋"), { id: "1795741255-555039609-18098", caption: "Hallo 👋" });
+  assert.deepEqual(postBody("s1", ""), { id: "s1", caption: "" });
+});
+
+test("only the review's own Retake names its shot; a press, which may be the next person's, names none", () => {
+  assert.deepEqual(shootBody("retake", "s1"), { retake: "s1" });
+  assert.deepEqual(shootBody("press", "s1"), {});
+  assert.deepEqual(shootBody("retake", null), {});
+  // The kiosk's status after a shot under a yes: the yes holds, but only for that guest's Retake,
+  // so a press in review asks the person at the booth first.
+  const reviewing = idle({ currentShot: shot("s1"), consent: { textSha256: "a", given: true, retakesOnly: true, buttonPresses: 0 } });
+  assert.equal(needsConsent(reviewing), true);
+  assert.equal(needsConsent(idle({ consent: { textSha256: "a", given: true, retakesOnly: false, buttonPresses: 0 } })), false);
 });

@@ -18,6 +18,9 @@ nginx tells the kiosk. What a guest's phone reaches through it:
   phone's own, and strips cookies, tokens, Origin and Referer; the kiosk counts the phone it names:
   a phone's fifth video at once is the kiosk's 429 (each phone was the kiosk's loopback before);
 - a phone asking too fast is held back (429); the access log never holds a share token.
+- the guest's phone, first to open the link, gets its delete claim through the proxy (a cookie
+  for that link's path, which nginx passes on alone) and deletes the post with it; a forwarded
+  link, without it, deletes nothing (403).
 
     python Tests/security/proxy_test.py RECORDER_BINARY
 """
@@ -144,8 +147,8 @@ try:
 
     # A guest's post, shared.
     api("POST", "/api/shoot", {})
-    wait("the shot", lambda: (lambda s: s["state"] == "idle" and s.get("currentShot"))(api("GET", "/api/status")), 90)
-    post = api("POST", "/api/post", {"caption": "through the proxy ✓"})["id"]
+    shot = wait("the shot", lambda: (lambda s: s["state"] == "idle" and s.get("currentShot"))(api("GET", "/api/status")), 90)
+    post = api("POST", "/api/post", {"id": shot["id"], "caption": "through the proxy ✓"})["id"]
     wait("the upload", lambda: api("GET", "/api/status")["outbox"].get("lastUploaded") == post, 60)
     link = api("GET", f"/api/posts/{post}/share")["shareURL"]
     check("the share link points at the proxy over https", link.startswith(f"https://booth.test:{HTTPS}/s/"), link)
@@ -155,6 +158,10 @@ try:
     status, headers, body = curl(link)
     check("through the proxy (TLS, its certificate checked) the share page opens with no token",
           status == 200 and "through the proxy ✓".encode() in body, f"{status} {body[:200]!r}")
+    # The guest's phone opened it first, minutes after the post: it holds the delete claim.
+    claim = headers.get("set-cookie", "").split(";")[0]
+    check("the first phone to open it gets the delete claim, for that link's path, through the proxy",
+          claim.startswith("recorder_delete=") and f"Path=/s/{token}" in headers.get("set-cookie", ""), str(headers))
     check("with the kiosk's CSP and nosniff", "script-src 'self'" in headers.get("content-security-policy", "")
           and headers.get("x-content-type-options") == "nosniff", str(headers))
     status, headers, body = curl(link + "/video.mp4")
@@ -294,8 +301,12 @@ try:
     check("a POST without the confirmation reaches the kiosk and deletes nothing (400)",
           status == 400 and (kiosk.work / "store" / "videos" / f"{post}.mp4").exists(), f"{status} {body[:120]!r}")
     status, _, body = curl(link + "/delete", "-X", "POST", "-d", "confirm=delete", "-H", f"Origin: https://booth.test:{HTTPS}",
-                           "-H", "Sec-Fetch-Site: same-origin")
-    check("the guest's delete through the proxy (https, the proxy's Origin) deletes the post", status == 200
+                           "-H", "Sec-Fetch-Site: same-origin", "-H", f"Cookie: recorder_session=x; recorder_delete={'0' * 64}")
+    check("a forwarded link's delete through the proxy (no claim, or a made-up one) deletes nothing (403)",
+          status == 403 and (kiosk.work / "store" / "videos" / f"{post}.mp4").exists(), f"{status} {body[:120]!r}")
+    status, _, body = curl(link + "/delete", "-X", "POST", "-d", "confirm=delete", "-H", f"Origin: https://booth.test:{HTTPS}",
+                           "-H", "Sec-Fetch-Site: same-origin", "-H", f"Cookie: {claim}")
+    check("the guest's delete through the proxy (https, the proxy's Origin, its claim) deletes the post", status == 200
           and b"Your video is deleted" in body and not (kiosk.work / "store" / "videos" / f"{post}.mp4").exists(), f"{status} {body[:160]!r}")
     status, _, _ = curl(link)
     check("the link then answers 404 through the proxy", status == 404, f"{status}")

@@ -18,6 +18,12 @@ asked over TCP and that socket with request targets sent exactly as written.
    quarter of it goes through the proxy's socket, with X-Real-IP and X-Forwarded-For thrown in; after
    it the kiosk must still be healthy and record a shot. The kiosk asks for consent (kiosk.consent),
    so the consent route is fuzzed with its own bodies too (right and wrong digests, other answers).
+3. A guest's post and its share link (issue 40): the guest's phone opens the link first and gets
+   the post's delete claim; then phones from many addresses try to delete it with everything they
+   can send (no claim, forged and other links' claims, session cookies, logged-out sessions, any
+   Origin), the booth's token asks for the post's link after the next guest began, and a Post
+   names a shot that is not the current one: nothing is deleted, shown or posted, until the guest's
+   own phone deletes its post.
 
     python Tests/security/routes_fuzz.py RECORDER_BINARY
 """
@@ -107,7 +113,10 @@ try:
             if route["access"] == "operator":
                 callers.append(("booth", BOOTH))
             for who, token in callers:
-                answer = ask(route["method"], target, token, who, headers=[("Content-Type", "application/json")], body=b"{}",
+                # The wrong token from an address of its own each few requests: the throttle holds
+                # back a slowed address's answers (seconds each), and these are about spellings.
+                source = f"127.0.3.{tried // 4 % 250 + 1}" if who == "wrong" else who
+                answer = ask(route["method"], target, token, source, headers=[("Content-Type", "application/json")], body=b"{}",
                              read_body=False, timeout=30)
                 tried += 1
                 allowed = {401, 403, 404, 429} | ({400, 405} if not route_matches(route["path"], target) else set())
@@ -168,7 +177,9 @@ try:
               b'{"id": null}', b'[1,2,3]', b'{"seconds": 1, "countdown": 0}',
               b'{"answer": "yes", "textSha256": "' + CONSENT_SHA.encode() + b'"}', b'{"answer": "yes", "textSha256": "' + b"f" * 64 + b'"}',
               b'{"answer": "yes", "textSha256": "' + b"\\u0000" * 2000 + b'"}', b'{"answer": "no"}', b'{"answer": "done"}',
-              b'{"answer": 1, "textSha256": []}', b'{"answer": "yes", "textSha256": null}']
+              b'{"answer": 1, "textSha256": []}', b'{"answer": "yes", "textSha256": null}',
+              b'{"id": "1795741255-555039609-18098", "caption": "late"}', b'{"id": 7, "caption": "x"}', b'{"retake": "x"}',
+              b'{"retake": null, "seconds": 1}', b"confirm=delete", b"confirm=delete&confirm=delete"]
 
     def random_headers(role):
         headers = [("Content-Type", rng.choice(["application/json", "text/plain", "application/x-www-form-urlencoded", ""]))]
@@ -183,7 +194,9 @@ try:
         elif style == 2:
             headers.append(("Authorization", rng.choice(["Bearer", "Bearer ", "Basic Zm9vOmJhcg==", "bearer " + OPERATOR[:-1], "Bearer " + "A" * 5000])))
         elif style == 3:
-            headers.append(("Cookie", rng.choice(["recorder_session=operator." + "0" * 64, "recorder_token=" + OPERATOR, "recorder_session=", ";;;=;"])))
+            headers.append(("Cookie", rng.choice(["recorder_session=operator." + "0" * 64, "recorder_token=" + OPERATOR, "recorder_session=", ";;;=;",
+                                                  "recorder_session=v1.operator." + "0" * 32 + ".1.99999999999." + "0" * 64,
+                                                  "recorder_delete=" + "0" * 64, "recorder_delete=; recorder_delete=x"])))
         for _ in range(rng.randrange(4)):
             headers.append(rng.choice([("Range", rng.choice(["bytes=0-", "bytes=-1", "bytes=5-1", "bytes=0-0,2-3", "bytes=999999999999-"])),
                                        ("Host", rng.choice(["evil.example", "127.0.0.1", "", "a" * 300, "[::1]", "[x].evil.example", "[::1]:1.evil.example"])),
@@ -254,6 +267,58 @@ try:
             break
         time.sleep(0.5)
     check(f"fuzz: a shot still records after it ({answer.status}, {shot and shot.get('frames')} frames)", shot is not None, repr(answer))
+
+    # 3. A guest's post and its share link.
+    json_headers = [("Content-Type", "application/json")]
+    posted = ask("POST", "/api/post", BOOTH, "booth", headers=json_headers, body=json.dumps({"id": shot["id"], "caption": "fuzz"}).encode())
+    check(f"the guest posts the shot they reviewed, named ({posted.status})", posted.status == 202, repr(posted))
+    post_id = json.loads(posted.body or b"{}").get("id", "")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (json.loads(ask("GET", "/api/status", BOOTH, "booth").body or b"{}").get("outbox") or {}).get("lastUploaded") != post_id:
+        time.sleep(0.3)
+    link = json.loads(ask("GET", f"/api/posts/{post_id}/share", BOOTH, "booth").body or b"{}").get("shareURL", "")
+    token = link.rsplit("/", 1)[-1]
+    check("the booth's screen gets its guest's link", len(token) == 22, link)
+    phone = ask("GET", f"/s/{token}", source="127.0.1.1")
+    claim = (phone.header("set-cookie") or "").split(";")[0]
+    check("the guest's phone, first to open it, gets the delete claim for that link alone",
+          phone.status == 200 and claim.startswith("recorder_delete=") and f"Path=/s/{token}" in (phone.header("set-cookie") or ""), repr(phone))
+    # A session that was logged out is worth nothing afterwards.
+    logged_out = cookies["operator"]
+    ask("POST", "/logout", source="operator", headers=[("Cookie", logged_out), ("Origin", f"http://{HOST}:{PORT}")] + json_headers, body=b"{}")
+    replay = ask("GET", "/api/admin/overview", source="operator", headers=[("Cookie", logged_out)])
+    check(f"a logged-out operator session opens nothing ({replay.status})", replay.status == 401, repr(replay))
+    forged = ["", claim.replace("recorder_delete=", "recorder_delete=0"), "recorder_delete=" + "0" * 64, "recorder_delete=" + claim[-64:].upper(),
+              cookies["booth"], logged_out, claim + "x", "recorder_delete=" + claim[-64:-1], f"recorder_delete={token}",
+              "recorder_session=" + claim[-64:]]
+    holes = []
+    for n in range(300):
+        headers = [("Content-Type", rng.choice(["application/x-www-form-urlencoded", "application/json", "text/plain"]))]
+        cookie = rng.choice(forged)
+        if cookie:
+            headers.append(("Cookie", cookie))
+        if rng.random() < 0.5:
+            headers.append(("Origin", rng.choice([f"http://{HOST}:{PORT}", "null", "http://evil.example"])))
+        target = rng.choice([f"/s/{token}/delete", f"//s/{token}/delete", f"/s/{token}/delete/", f"/s/{token}//delete", f"/s/{token}/delete?x=1"])
+        answer = ask(rng.choice(["POST", "POST", "GET", "PUT", "DELETE"]), target, source=f"127.0.2.{rng.randrange(1, 255)}",
+                     headers=headers, body=rng.choice([b"confirm=delete", b"confirm=delete&x=1", b'{"confirm": "delete"}']), read_body=False)
+        if 200 <= answer.status < 300 or answer.status >= 500:
+            holes.append(f"#{n}: {target} {cookie[:30]!r} -> {answer.status}")
+    still = ask("GET", f"/s/{token}", source="127.0.1.2")
+    check("300 deletes of the link from other phones, with forged, other and session cookies: none 2xx or 5xx, the post is still there",
+          not holes and still.status == 200 and (kiosk.work / "store" / "videos" / f"{post_id}.mp4").exists(), "\n  " + "\n  ".join(holes[:10]))
+    check("a second phone is offered no delete", b"/delete" not in still.body and not still.header("set-cookie"), repr(still))
+    # The next guest begins: the booth's screen no longer reaches the last guest's link.
+    ask("POST", "/api/consent", BOOTH, "booth", headers=json_headers, body=json.dumps({"answer": "yes", "textSha256": CONSENT_SHA}).encode())
+    after = ask("GET", f"/api/posts/{post_id}/share", BOOTH, "booth")
+    check(f"after the next guest's yes, the booth's token gets no link of the last guest's post ({after.status})", after.status == 404, repr(after))
+    late = ask("POST", "/api/post", BOOTH, "booth", headers=json_headers, body=json.dumps({"id": "not-the-current-shot", "caption": "late"}).encode())
+    check(f"a Post naming a shot that is not the current one is refused ({late.status})", late.status == 409, repr(late))
+    mine = ask("POST", f"/s/{token}/delete", source="127.0.1.1", headers=[("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", claim)],
+               body=b"confirm=delete")
+    gone = ask("GET", f"/s/{token}", source="127.0.1.1")
+    check(f"the guest's own phone deletes its post ({mine.status}, then {gone.status})",
+          mine.status == 200 and gone.status == 404 and not (kiosk.work / "store" / "videos" / f"{post_id}.mp4").exists(), repr(mine))
 finally:
     code = kiosk.stop()
     check("the kiosk stops cleanly (0)", code == 0, f"exit {code}")

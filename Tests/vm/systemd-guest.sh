@@ -108,7 +108,7 @@ check "the shot is current ($shot_id)" test -n "$shot_id"
 check "STATUS= follows the state (idle again)" sh -c 'systemctl show -p StatusText --value recorder | grep -q idle'
 curl -s --max-time 20 -o /vm/artifacts/api-shot.mp4 http://127.0.0.1:8080/api/shot/current/video.mp4
 echo 1.5 > /vm/artifacts/api-shot.min-seconds
-post=$(json_post /api/post '{"caption": "systemd test 🎥"}')
+post=$(json_post /api/post "{\"id\": \"$shot_id\", \"caption\": \"systemd test 🎥\"}")
 post_id=$(echo "$post" | post_id_of)
 check "POST /api/post queues the shot ($post_id)" test -n "$post_id"
 check "the outbox drain uploads it to the local store" wait_for 60 test -f "/var/lib/recorder/store/videos/$post_id.mp4"
@@ -217,7 +217,8 @@ check "without a token the API says 401, however the path is spelt" sh -c \
   "for p in /api/status //api/status /api/status/ /api//admin/overview /metrics/ //api/preview.jpg; do [ \"\$(curl -s --path-as-is -o /dev/null -w '%{http_code}' $lan\$p)\" = 401 ] || exit 1; done"
 curl -s -X POST -H "$operator" -H 'Content-Type: application/json' -d '{"seconds": 2, "countdown": 0}' $lan/api/shoot > /dev/null
 wait_for 60 sh -c "curl -s -H '$operator' $lan/api/status | json_of 's[\"state\"]' | grep -qx idle"
-post_id=$(curl -s -X POST -H "$operator" -H 'Content-Type: application/json' -d '{"caption": "on the network"}' $lan/api/post | json_of 's["id"]')
+lan_shot=$(curl -s -H "$operator" $lan/api/status | json_of 's["currentShot"]["id"]')
+post_id=$(curl -s -X POST -H "$operator" -H 'Content-Type: application/json' -d "{\"id\": \"$lan_shot\", \"caption\": \"on the network\"}" $lan/api/post | json_of 's["id"]')
 wait_for 60 test -f "/var/lib/recorder/store/posts/$post_id.json"
 link=$(curl -s -H "$operator" "$lan/api/posts/$post_id/share" | json_of 's["shareURL"]')
 echo "   the share link the QR code carries: $link"

@@ -769,7 +769,7 @@ _recorder_devices() {
 
 _recorder_kiosk() {
     repeating_flags=()
-    non_repeating_flags=(--verbose -v --create --version -h --help)
+    non_repeating_flags=(--verbose -v --end-sessions --create --version -h --help)
     repeating_options=(--set)
     non_repeating_options=(--listen --device -d -t --seconds --countdown --token-file --booth-token-file --workspace --config --backend --store-dir --endpoint --bucket --region --prefix --outbox)
     __recorder_offer_flags_options 0

@@ -55,7 +55,7 @@ function __recorder_parse_tokens -S
         case 'devices'
             __recorder_parse_subcommand 0 'json' 'all' 'listen=' 'version' 'h/help'
         case 'kiosk'
-            __recorder_parse_subcommand 0 'listen=' 'd/device=' 't/seconds=' 'countdown=' 'token-file=' 'booth-token-file=' 'workspace=' 'v/verbose' 'config=' 'set=+' 'backend=' 'store-dir=' 'create' 'endpoint=' 'bucket=' 'region=' 'prefix=' 'outbox=' 'version' 'h/help'
+            __recorder_parse_subcommand 0 'listen=' 'd/device=' 't/seconds=' 'countdown=' 'token-file=' 'booth-token-file=' 'workspace=' 'v/verbose' 'end-sessions' 'config=' 'set=+' 'backend=' 'store-dir=' 'create' 'endpoint=' 'bucket=' 'region=' 'prefix=' 'outbox=' 'version' 'h/help'
         case 'config'
             __recorder_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -339,6 +339,7 @@ complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_opti
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" booth-token-file' -l 'booth-token-file' -d 'File with the booth\'s token (kiosk.booth_token_file).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" workspace' -l 'workspace' -d 'Shot workspace directory (workspace).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" v verbose' -l 'verbose' -s 'v' -d 'Log debug messages too.'
+complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" end-sessions' -l 'end-sessions' -d 'End every browser session (kiosk.state_dir): every browser must log in again at /login, the booth\'s screen too; then exit. A running kiosk notices within a second.'
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" config' -l 'config' -d 'Configuration file (default: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk"' -l 'set' -d 'Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" backend' -l 'backend' -d 'Store: local (default) or s3.' -rfka ''

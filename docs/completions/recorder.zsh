@@ -447,6 +447,7 @@ _recorder_kiosk() {
         '--booth-token-file[File with the booth'\''s token (kiosk.booth_token_file).]:file:'
         '--workspace[Shot workspace directory (workspace).]:dir:'
         '(--verbose -v)'{--verbose,-v}'[Log debug messages too.]'
+        '--end-sessions[End every browser session (kiosk.state_dir)\: every browser must log in again at /login, the booth'\''s screen too; then exit. A running kiosk notices within a second.]'
         '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'

@@ -31,6 +31,25 @@ export function pressAction(phase) {
   return null;
 }
 
+/**
+ * The body of a guest's Post: the shot they reviewed and their message. The kiosk posts that shot
+ * only while it is the current one, so a Post that arrives late (retried, or from a review that
+ * has ended) never publishes the next guest's shot.
+ */
+export function postBody(reviewShot, caption) {
+  return { id: reviewShot, caption };
+}
+
+/**
+ * What a record press sends to /api/shoot: the on-screen Retake (`kind` "retake") names the shot
+ * under review, which under kiosk.consent lets the kiosk start it under that guest's yes; any other
+ * press (the booth's button, Space, a touch on Record) names nothing, since whoever presses may be
+ * the next person, whom the kiosk then asks for a yes of their own.
+ */
+export function shootBody(kind, reviewShot) {
+  return kind === "retake" && reviewShot ? { retake: reviewShot } : {};
+}
+
 /** Whether a countdown number is new and so beeps (the first one beeps as the screen opens). */
 export function countdownBeeps(phase, shown, countdown) {
   return phase === "countdown" && !!countdown && String(countdown) !== shown;
@@ -153,10 +172,12 @@ export const CONSENT_WAIT_MS = 60000;
 
 /**
  * Whether a record press must first show the consent text (kiosk.consent): the kiosk asks for
- * one (`status.consent`) and no guest's yes holds now.
+ * one (`status.consent`) and no guest's yes holds now that a press may start a shot under: none,
+ * or one a shot was already recorded under (`retakesOnly`: it starts only its guest's Retake, and
+ * whoever presses may be the next person).
  */
 export function needsConsent(status) {
-  return !!(status && status.consent && !status.consent.given);
+  return !!(status && status.consent && (!status.consent.given || status.consent.retakesOnly));
 }
 
 /**

@@ -2,7 +2,7 @@
 // The decisions are guest-logic.js's; this file is the page around them.
 import { $, api as request, postJSON as send, followEvents, isStale } from "/assets/common.js";
 import { soundWarning, wording, pressCounts, pressAction, countdownBeeps, guestStep, secondsLeft, cutPictures, joined,
-         needsConsent, agreeCounts, newButtonPresses, CONSENT_READ_MS, CONSENT_WAIT_MS } from "/assets/guest-logic.js";
+         needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, CONSENT_READ_MS, CONSENT_WAIT_MS } from "/assets/guest-logic.js";
 
 // The guest's words in kiosk.language, put into the page by the kiosk as a JSON data block.
 const T = JSON.parse($("strings").textContent);
@@ -222,8 +222,12 @@ function touchReview() {
 function endReview() {
   const id = reviewShot;
   setPhase("attract");
+  leftReview(id);
+}
+// The review of shot `id` is over without a Post or Delete: the clip is kept or discarded as
+// kiosk.review_unposted says, and its guest's yes ends (the next one is asked again).
+function leftReview(id) {
   if (id && status.booth.reviewUnposted === "discard") postJSON("/api/shot/current/discard", { id }).catch(() => {});
-  // The guest walked away: the next one is asked again.
   if (CONSENT) postJSON("/api/consent", { answer: "done" }).catch(() => {});
 }
 setInterval(() => {
@@ -236,18 +240,23 @@ for (const kind of ["pointerdown", "keydown", "input"]) {
   document.addEventListener(kind, () => { if (document.body.dataset.phase === "review") touchReview(); }, true);
 }
 
-function record() {
-  if (needsConsent(status)) return askConsent();
+// A press that records (kind "press"), or the review's Retake ("retake"), which names the shot
+// under review: only that starts a shot under the yes its guest gave (the kiosk decides).
+function record(kind) {
+  if (kind !== "retake" && needsConsent(status)) return askConsent();
+  const body = shootBody(kind, reviewShot);
   setPhase("countdown");
   $("count").textContent = "";
   // (a yes that lapsed meanwhile: the kiosk refuses, and the guest is asked again)
-  postJSON("/api/shoot", {}).then(render).catch((e) => (e.key === "consentFirst" ? askConsent() : problem(e.key)));
+  postJSON("/api/shoot", body).then(render).catch((e) => (e.key === "consentFirst" ? askConsent() : problem(e.key)));
 }
 
 // kiosk.consent: the text, No and I agree. I agree takes a moment to become active (the tap that
 // opened the screen is never a yes); no answer for a minute and the start screen comes back.
 function askConsent() {
   if (!CONSENT) return problem("consentFirst");
+  // A press during a review may be the next person's: the review ends, and they are asked.
+  if (document.body.dataset.phase === "review") leftReview(reviewShot);
   setPhase("consent");
   consentShownAt = Date.now();
   $("consent-text").scrollTop = 0;
@@ -283,18 +292,18 @@ function press() {
   lastPress = now;
   const action = pressAction(document.body.dataset.phase);
   if (action === "stop") stop();
-  else if (action === "record") record();
+  else if (action === "record") record("press");
   else if (action === "agree") agree();
 }
 $("record").onclick = press;
 $("stop").onclick = press;
-$("retake").onclick = record;
+$("retake").onclick = () => record("retake");
 $("agree").onclick = agree;
 $("decline").onclick = decline;
 $("post").onclick = () => {
   const id = reviewShot, caption = $("caption").value;
   $("post").disabled = true;
-  postJSON("/api/post", { caption }).then((queued) => {
+  postJSON("/api/post", postBody(id, caption)).then((queued) => {
     $("done-title").textContent = t("thanks");
     $("done-detail").textContent = caption ? "“" + caption + "”" : t("thanksDetail");
     document.body.dataset.posted = id;

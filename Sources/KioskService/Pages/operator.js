@@ -141,7 +141,8 @@ $("live").onclick = showLive;
 $("caption").oninput = () => { $("caption-count").textContent = [...$("caption").value].length + " / 2200"; };
 $("post").onclick = () => {
   $("post").disabled = true;
-  postJSON("/api/post", { caption: $("caption").value }).then((r) => {
+  // The shot this page shows: a Post never publishes one that replaced it meanwhile (409).
+  postJSON("/api/post", { id: status && status.currentShot ? status.currentShot.id : "", caption: $("caption").value }).then((r) => {
     myPost = r.id;
     $("post-message").textContent = "Queued as " + r.id + ".";
     $("caption").value = ""; $("caption-count").textContent = "0 / 2200";
@@ -279,6 +280,19 @@ function item(list, text, className) {
   if (className) li.className = className;
   list.appendChild(li);
 }
+// The last purge of expired posts (retention.days): what it deleted and left, or why it deleted
+// nothing (this machine's clock in doubt: said in full, as the journal says it).
+function showRetention(on, r) {
+  const cell = $("retention");
+  cell.classList.toggle("warn-text", !!(r && r.refused));
+  document.body.dataset.retention = !on ? "off" : !r ? "none" : (r.refused ? "refused" : "ran");
+  if (!on) { cell.textContent = "off: posts are kept until somebody deletes them (retention.days)"; return; }
+  if (!r) { cell.textContent = "no purge yet (retention.days: at the start, then once an hour)"; return; }
+  if (r.refused) { cell.textContent = "paused at " + r.at + ": " + r.refusedBecause; return; }
+  cell.textContent = "deleted " + r.deleted + " expired post(s) at " + r.at + " (" +
+    (r.scope === "own" ? "this kiosk's, " + r.kiosk : "the whole store") + ")" +
+    (r.otherKiosks + r.withoutKiosk ? " · left: " + r.otherKiosks + " of other kiosks, " + r.withoutKiosk + " without a kiosk id" : "");
+}
 function loadOverview() {
   return api("/api/admin/overview").then((o) => {
     const s = o.status;
@@ -292,6 +306,7 @@ function loadOverview() {
     $("booth-store").textContent = o.store;
     // A count, never which: the guest's delete is theirs.
     $("guest-deletions").textContent = o.guestDeletions + " since the kiosk started (with their share link)";
+    showRetention(o.retentionOn, o.retention);
     const list = $("outbox-list");
     list.textContent = "";
     for (const q of o.outbox) {

@@ -1,0 +1,18 @@
+package import RecorderCore
+
+/// What the kiosk's last purge of expired posts did, for the operator page.
+package struct RetentionOutcome: Encodable, Sendable, Equatable {
+    /// When it ran (RFC 3339).
+    package var at: String
+    /// own or store (`retention.scope`), and this kiosk's id (`kiosk.id`).
+    package var scope: String
+    package var kiosk: String
+    package var deleted: Int
+    /// Expired posts left alone: other kiosks' (scope own) and those without a kiosk id (only
+    /// `retention.scope = store` deletes those).
+    package var otherKiosks: Int
+    package var withoutKiosk: Int
+    /// Why nothing was deleted, when the clock was in doubt: its kind and data, and in words.
+    package var refused: ClockDoubt?
+    package var refusedBecause: String?
+}
