@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
-# Installs the Debian packages recorder needs. `setup.sh run`: build and run; `setup.sh test`: also
+# Installs the Debian packages recorder needs. `setup.sh run`: build and run (and package: dpkg-dev,
+# binutils); `setup.sh test`: also
 # what the tests use (ffmpeg/ffprobe and curl as independent readers, qemu + Debian's kernel +
 # vivid/v4l2loopback, debootstrap for the systemd guest, chromium + Playwright + the emoji font for the pages, and
 # SeaweedFS from PyPI as the S3 server, nginx for the reverse-proxy test, iproute2 for the network namespace the security test's other machines live in,
 # node and Debian's eslint for the pages' scripts, Info-ZIP's unzip to read exported archives, strace to read the order of
 # the system calls that make a shot durable; aiosmtpd as the SMTP server the mail tests send to;
 # hostapd, dnsmasq-base, wpasupplicant and iw for the booth's own Wi-Fi, tested in the device guest on
-# mac80211_hwsim).
+# mac80211_hwsim; lintian to judge the Debian package).
 set -euo pipefail
 profile=${1:-run}
-run_pkgs=(pkg-config libv4l-dev libasound2-dev libavcodec-dev libavformat-dev libswscale-dev libswresample-dev libavutil-dev libavfilter-dev fonts-dejavu-core libcurl4-openssl-dev libssl-dev libqrencode-dev)
+run_pkgs=(pkg-config libv4l-dev libasound2-dev libavcodec-dev libavformat-dev libswscale-dev libswresample-dev libavutil-dev libavfilter-dev fonts-dejavu-core libcurl4-openssl-dev libssl-dev libqrencode-dev
+          dpkg-dev binutils)
 test_pkgs=(ffmpeg v4l-utils qemu-system-x86 linux-image-amd64 linux-headers-amd64 v4l2loopback-dkms dkms
            busybox-static kmod xz-utils zstd python3 python3-pip python3-venv curl util-linux
            chromium fonts-noto-color-emoji fontconfig debootstrap systemd time bc alsa-utils zbar-tools
            nginx-light openssl iproute2 nodejs eslint e2fsprogs procps unzip strace python3-aiosmtpd
-           hostapd dnsmasq-base wpasupplicant iw)
+           hostapd dnsmasq-base wpasupplicant iw lintian)
 pkgs=("${run_pkgs[@]}")
 [ "$profile" = test ] && pkgs+=("${test_pkgs[@]}")
 

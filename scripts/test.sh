@@ -4,7 +4,8 @@
 # v4l2loopback, or the host's own modules when it has them and VM=0). On the host: the Swift tests
 # (including the upload tests against a real SeaweedFS S3 server on loopback), the kiosk pages in
 # headless chromium, the kiosk on a hostile network and the service under a real systemd booted in
-# qemu. After the device tests, on their line: power cuts (qemu killed while shooting and posting).
+# qemu, and the Debian package installed, upgraded and purged there. After the device tests, on their
+# line: power cuts (qemu killed while shooting and posting).
 # Prints each stage's time; ends by checking that no process the tests started is still running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,6 +47,10 @@ bash Tests/vm/systemd-root.sh > .cache/systemd-root.out 2>&1 &
 systemd_root_job=$!
 swift build --build-tests
 export RECORDER_BIN=$PWD/.build/debug/recorder
+# The Debian package's release build, beside the stages below at the lowest priority (it takes the
+# CPU the others leave); the package's stage, after the systemd tests, waits for it.
+nice -n 19 bash scripts/package.sh > .cache/package.path 2> .cache/package.log &
+package_job=$!
 # From here two lines of stages run side by side: the guests' line (the device tests in their qemu
 # guest, then the power cuts, qemu killed under a guest shooting and posting) and, on the host,
 # everything else (the page and docs checks, swift test, the browser, the hostile network, then
@@ -135,6 +140,9 @@ done
 stage "systemd tests (a real systemd booted under qemu)"
 wait "$systemd_root_job" || { echo "the Debian root made during the build failed (trying again):"; tail -n 5 .cache/systemd-root.out; }
 Tests/vm/systemd-vm.sh "$RECORDER_BIN"
+stage "the Debian package: lintian; in the systemd guest installed, upgraded with a post queued, removed, reinstalled, purged"
+wait "$package_job" || { tail -n 30 .cache/package.log; echo "FAIL: scripts/package.sh failed (.cache/package.log)"; exit 1; }
+Tests/vm/package-vm.sh "$(cat .cache/package.path)"
 stage "waiting for the guests' line (beside the host's stages since the build)"
 if wait "$guests_job"; then guests_status=0; else guests_status=$?; fi
 show_guests

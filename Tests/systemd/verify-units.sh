@@ -16,8 +16,8 @@ fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
-mkdir -p "$root/usr/local/bin" "$root/etc/systemd/system" "$root/usr/lib/systemd"
-cp "$binary" "$root/usr/local/bin/recorder"
+mkdir -p "$root/usr/bin" "$root/etc/systemd/system" "$root/usr/lib/systemd"
+cp "$binary" "$root/usr/bin/recorder"
 cp "$repo/systemd/recorder.service" "$root/etc/systemd/system/"
 cp -r /usr/lib/systemd/system "$root/usr/lib/systemd/"
 out=$(systemd-analyze verify --man=no --root="$root" recorder.service 2>&1)
@@ -32,7 +32,7 @@ out=$(systemd-analyze verify --man=no --root="$root" recorder-wifi@wlan0.service
 if [ -z "$out" ]; then pass "systemd-analyze verify recorder-wifi@wlan0.service recorder-wifi-dns@wlan0.service prints nothing"; else fail "systemd-analyze verify (Wi-Fi units): $out"; fi
 
 # The check itself must be able to fail: a unit with a misspelt key is reported.
-printf '[Service]\nExecStart=/usr/local/bin/recorder kiosk\nWatchdogSecs=5\n' > "$root/etc/systemd/system/broken.service"
+printf '[Service]\nExecStart=/usr/bin/recorder kiosk\nWatchdogSecs=5\n' > "$root/etc/systemd/system/broken.service"
 out=$(systemd-analyze verify --man=no --root="$root" broken.service 2>&1)
 if echo "$out" | grep -q "Unknown key"; then pass "a misspelt key is caught by the same check"; else fail "verify missed a misspelt key: $out"; fi
 

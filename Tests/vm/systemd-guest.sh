@@ -1,54 +1,17 @@
 #!/bin/bash
 # Runs inside the systemd guest (Tests/vm/systemd-vm.sh), as a oneshot unit: installs recorder's
-# unit, configuration, udev rule and binary as the README says, then checks the service under a
+# unit, configuration, udev rules and (debug) binary by hand, then checks the service under a
 # real systemd. Writes its exit status to /vm/status; shots to check go to /vm/artifacts.
 set -uo pipefail
 exec 2>&1
-passed=0; failed=0
-pass() { echo "PASS: $*"; passed=$((passed + 1)); }
-fail() {
-  echo "FAIL: $*"; failed=$((failed + 1))
-  # What the guest was doing at the first failure (a slow emulated machine, or something stuck).
-  [ "$failed" -eq 1 ] && { echo "   --- top at the first failure:"; top -bn1 -w 160 | head -n 16 | sed 's/^/   /'; }
-}
-check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
-# section NAME: prints how long the previous section took, then the new one's heading (the host's
-# systemd-vm.sh names the last heading when the guest runs out of time).
-SECTION=; SECTION_START=$SECONDS
-section() {
-  [ -n "$SECTION" ] && echo "   (section '$SECTION' took $((SECONDS - SECTION_START)) s)"
-  SECTION=$1; SECTION_START=$SECONDS
-  [ -n "$1" ] && echo "== $1"
-}
-finish() {
-  section ""
-  echo "systemd tests took $SECONDS s in the guest"
-  journalctl -u recorder --no-pager -o short-monotonic > /vm/artifacts/journal.txt 2>&1
-  echo "systemd: $passed passed, $failed failed"
-  echo $(( failed > 0 ? 1 : 0 )) > /vm/status
-  sync
-  exit 0
-}
-api() { curl -s --max-time 20 "$@"; }
-prop() { systemctl show -p "$1" --value recorder; }
-# json_of EXPR: EXPR of the JSON on standard input, as `s` (a command, so `sh -c` has it too).
-printf '#!/bin/sh\nexec python3 -c "import json, sys; s = json.load(sys.stdin); print($1)"\n' > /usr/local/bin/json_of && chmod 755 /usr/local/bin/json_of
-# (sed for these two: the API's JSON has sorted keys and no nesting inside these objects)
-shot_id_of() { sed -n 's/.*"currentShot":{[^}]*"id":"\([^"]*\)".*/\1/p'; }
-post_id_of() { sed -n 's/.*"id":"\([^"]*\)".*/\1/p'; }
-# (the status has more than one "state": the button's too)
-state() { api http://127.0.0.1:8080/api/status | json_of 's["state"]' 2>/dev/null; }
-# wait_for SECONDS COMMAND...: polls every half second.
-wait_for() { local limit=$1; shift; local end=$((SECONDS + limit)); while [ $SECONDS -lt $end ]; do "$@" && return 0; sleep 0.5; done; return 1; }
-state_is() { [ "$(state)" = "$1" ]; }
-active() { [ "$(prop ActiveState)" = active ]; }
-json_post() { api -X POST -H 'Content-Type: application/json' -d "$2" "http://127.0.0.1:8080$1"; }
+GUEST_NAME=systemd
+. /vm/guest-checks.sh
 
 echo "== systemd $(systemctl --version | head -n1 | cut -d' ' -f2), kernel $(uname -r)"
 wait_for 60 test -e /dev/video0 || { fail "vivid made /dev/video0"; finish; }
 
-section "install as the README says"
-install -m 755 /vm/bin/recorder /usr/local/bin/recorder
+section "install the unit, configuration, udev rules and binary by hand"
+install -m 755 /vm/bin/recorder /usr/bin/recorder
 install -m 644 /vm/recorder.service /etc/systemd/system/recorder.service
 install -d /etc/recorder
 install -m 644 /vm/recorder.conf /etc/recorder/recorder.conf

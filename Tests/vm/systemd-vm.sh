@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Boots a real systemd under qemu: Debian's kernel with vivid, the debootstrapped Debian 12 root
-# from systemd-root.sh (read-only, with a tmpfs overlay so every run starts clean), and runs
-# Tests/vm/systemd-guest.sh there as a systemd unit. That script installs recorder's unit and
+# Boots a real systemd under qemu (systemd-boot.sh: Debian's kernel with vivid, the debootstrapped
+# Debian 12 root from systemd-root.sh, read-only under a tmpfs overlay so every run starts clean),
+# and runs Tests/vm/systemd-guest.sh there as a systemd unit. That script installs recorder's unit and
 # binary and checks the service for real (notify, watchdog, stop during a shot, camera unplug).
 #   Tests/vm/systemd-vm.sh BINARY
 # Prints the guest's report and exits with its status. Artifacts (journal, shots) land in
@@ -10,106 +10,19 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 binary=$(realpath "${1:?usage: systemd-vm.sh RECORDER_BINARY}")
-timeout_s=${VM_TIMEOUT:-1800}
-die() { echo "systemd-vm: $*" >&2; exit 70; }
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is missing: run scripts/setup.sh test"
-[ -x /bin/busybox ] || die "/bin/busybox (busybox-static) is missing: run scripts/setup.sh test"
-. "$here/kernel.sh"
-kver=$(vm_kernel_version) || die "no /boot/vmlinuz-* with matching /lib/modules: install linux-image-amd64"
-sysroot=$("$here/systemd-root.sh") || die "cannot build the Debian root (see above)"
+. "$here/systemd-boot.sh"
 swift_root=$(readelf -d "$binary" | sed -n 's/.*RUNPATH.*\[\(\/[^:]*\)\/usr\/lib\/swift\/linux.*/\1/p')
 
-cache=$repo/.cache
-initrd=$cache/systemd-initrd-$kver.cpio.gz
-if [ ! -f "$initrd" ] || [ "$here/systemd-vm.sh" -nt "$initrd" ] || [ "$here/kernel.sh" -nt "$initrd" ]; then
-  root=$(mktemp -d)
-  trap 'rm -rf "$root"' EXIT
-  mkdir -p "$root"/{bin,proc,sys,dev,lower,upper,newroot}
-  cp /bin/busybox "$root/bin/busybox"
-  vm_pack_modules "$root" "$kver" virtio_pci 9pnet_virtio 9p overlay vivid dummy uinput evdev
-  { vm_init_head; cat <<'INIT'; } > "$root/init"
-opts=trans=virtio,version=9p2000.L,msize=524288
-# The read-only shares are cached in the guest (nothing changes them while it runs): every exec
-# under emulation would otherwise read its program and libraries again over 9p.
-mount -t 9p -o "$opts,ro,cache=loose" sysroot /lower || echo "vm: cannot mount the Debian root"
-mount -t tmpfs -o size=1500m tmpfs /upper
-mkdir -p /upper/data /upper/work
-mount -t overlay overlay -o lowerdir=/lower,upperdir=/upper/data,workdir=/upper/work /newroot || echo "vm: overlay failed"
-mkdir -p /newroot/vm /newroot/opt/swift /newroot/usr/local/lib/recorder-vm-modules
-mount -t 9p -o "$opts" work /newroot/vm || echo "vm: cannot mount the work share"
-mount -t 9p -o "$opts,ro,cache=loose" swift /newroot/opt/swift || echo "vm: no Swift runtime share"
-# vivid again, for the test that unloads and reloads it (an unplugged camera coming back).
-cp /mods/*-vivid.ko /newroot/usr/local/lib/recorder-vm-modules/vivid.ko
-cat > /newroot/etc/systemd/system/vm-test.service <<UNIT
-[Unit]
-Description=recorder systemd tests
-After=multi-user.target systemd-udev-settle.service
-[Service]
-Type=oneshot
-ExecStart=/bin/bash /vm/systemd-guest.sh
-StandardOutput=file:/vm/output
-StandardError=inherit
-ExecStopPost=/bin/systemctl --no-block poweroff
-TimeoutStartSec=0
-UNIT
-mkdir -p /newroot/etc/systemd/system/multi-user.target.wants
-ln -s /etc/systemd/system/vm-test.service /newroot/etc/systemd/system/multi-user.target.wants/vm-test.service
-umount /proc /sys
-mount --move /dev /newroot/dev 2>/dev/null || umount /dev
-exec switch_root /newroot /sbin/init
-INIT
-  chmod +x "$root/init"
-  (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd.tmp"
-  mv "$initrd.tmp" "$initrd"
-  rm -rf "$root"; trap - EXIT
-fi
-
-work=$(mktemp -d "$cache/systemd-run.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/bin" "$work/artifacts"
+systemd_boot_work
+mkdir -p "$work/bin"
 cp "$binary" "$work/bin/recorder"
-cp "$repo"/systemd/* "$work/"
-cp "$here/systemd-guest.sh" "$here/button.py" "$work/"
-set +e
-timeout "$timeout_s" qemu-system-x86_64 -accel tcg -m 3072 -smp 2 -nographic -no-reboot \
-  -kernel "/boot/vmlinuz-$kver" -initrd "$initrd" \
-  -append "console=ttyS0 panic=-1 quiet systemd.show_status=0 systemd.log_level=warning" \
-  -virtfs "local,path=$sysroot,mount_tag=sysroot,security_model=passthrough,readonly=on,multidevs=remap" \
-  -virtfs "local,path=${swift_root:-/opt/swift},mount_tag=swift,security_model=passthrough,readonly=on,multidevs=remap" \
-  -virtfs "local,path=$work,mount_tag=work,security_model=passthrough" > "$work/console" 2>&1
-qemu_status=$?
-set -e
-rm -rf "$cache/systemd-vm-artifacts"
-cp -r "$work/artifacts" "$cache/systemd-vm-artifacts"
-cp "$work/console" "$cache/systemd-vm-artifacts/console.log"
-[ -f "$work/output" ] && cat "$work/output"
-if [ ! -f "$work/status" ]; then
-  running=$(grep '^== ' "$work/output" 2>/dev/null | tail -n 1)
-  if [ "$qemu_status" = 124 ]; then
-    echo "systemd-vm: the guest ran out of its ${timeout_s} s (VM_TIMEOUT) during: ${running:-boot, before any section}" >&2
-  else
-    echo "systemd-vm: the guest did not report a status (qemu exit $qemu_status, last section: ${running:-none}); console:" >&2
-  fi
-  tail -n 40 "$work/console" >&2
-  exit 70
-fi
-status=$(cat "$work/status")
-probed=0; bad=0
-# Shots the guest kept, checked here with ffprobe (an independent reader the guest does not have).
-for video in "$cache"/systemd-vm-artifacts/*.mp4; do
-  [ -f "$video" ] || continue
-  duration=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$video" 2>/dev/null || echo none)
-  name=$(basename "$video" .mp4)
-  min=$(cat "$cache/systemd-vm-artifacts/$name.min-seconds" 2>/dev/null || echo 0.5)
-  if [ "$duration" != none ] && awk -v d="$duration" -v m="$min" 'BEGIN { exit !(d >= m) }'; then
-    echo "PASS: $name.mp4 plays (ffprobe: ${duration} s, at least $min s)"; probed=$((probed + 1))
-  else
-    echo "FAIL: $name.mp4 does not play or is too short (ffprobe: $duration, wanted at least $min s)"
-    status=1; bad=$((bad + 1))
-  fi
-done
+cp "$repo"/systemd/*.* "$work/"
+cp "$here/systemd-guest.sh" "$work/guest.sh"
+cp "$here/button.py" "$here/guest-checks.sh" "$work/"
+systemd_boot systemd-vm "${swift_root:-/opt/swift}"
+systemd_boot_probe_videos "$artifacts"
 # Posters the guest's kiosk made: JPEGs at most 640 wide.
-for poster in "$cache"/systemd-vm-artifacts/*.jpg; do
+for poster in "$artifacts"/*.jpg; do
   [ -f "$poster" ] || continue
   picture=$(ffprobe -v error -show_entries stream=codec_name,width -of csv=p=0 "$poster" 2>/dev/null || echo none)
   if [ "${picture%%,*}" = mjpeg ] && [ "${picture##*,}" -le 640 ] 2>/dev/null; then
@@ -121,8 +34,8 @@ for poster in "$cache"/systemd-vm-artifacts/*.jpg; do
 done
 # The QR code the kiosk made on the network, read here (chromium renders the SVG, zbarimg reads it:
 # neither is in the guest): it must carry the link the guest printed, which is not loopback.
-qr=$cache/systemd-vm-artifacts/share-qr.svg
-want=$(cat "$cache/systemd-vm-artifacts/share-link.txt" 2>/dev/null || true)
+qr=$artifacts/share-qr.svg
+want=$(cat "$artifacts/share-link.txt" 2>/dev/null || true)
 read_qr=none
 if [ -f "$qr" ]; then
   chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --screenshot="$work/qr.png" --window-size=400,400 "file://$qr" > /dev/null 2>&1

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# The Debian package (scripts/package.sh), checked on the host and then for real in the systemd
+# guest's clean Debian root (systemd-boot.sh), which has no network:
+# - on the host, with Debian's tools: lintian reports no error (its warnings are listed), dpkg-deb
+#   shows every file in its place and the configuration as conffiles, Depends names the package of
+#   every library the binary links (readelf, dpkg -S) and of the FFmpeg libraries it opens, bad
+#   input to package.sh is refused with its status;
+# - a local repository of the Debian packages it needs that the root lacks (planned by apt against
+#   the root's own dpkg status, apt-get download, dpkg-scanpackages), and "a newer build" (the
+#   same binary as VERSION=<version>+1);
+# - in the guest, Tests/vm/package-guest.sh: apt-get install, a shot posted, the upgrade with a post
+#   queued and a shot under way, remove, reinstall, purge; the videos it kept are read here with
+#   ffprobe.
+#   Tests/vm/package-vm.sh dist/recorder_<version>_<arch>.deb
+# Prints a PASS/FAIL line per check and exits 1 when any failed. Artifacts (apt's and the
+# maintainer scripts' output, the journal, videos) land in .cache/package-vm-artifacts/.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+deb=$(realpath "${1:?usage: package-vm.sh dist/recorder_VERSION_ARCH.deb}")
+cd "$repo"
+. "$here/systemd-boot.sh"
+passed=0; failed=0
+pass() { echo "PASS: $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
+phase_start=$SECONDS
+phase() { echo "   (took $((SECONDS - phase_start)) s)"; phase_start=$SECONDS; echo "== $1"; }
+
+systemd_boot_work
+host=$work/host
+mkdir -p "$host/tree" "$work/dist"
+echo "== the package on the host: $(basename "$deb")"
+version=$(dpkg-deb -f "$deb" Version)
+arch=$(dpkg-deb -f "$deb" Architecture)
+check "its version is RecorderVersion's ($version)" \
+  grep -q "static let string = \"$version\"" Sources/RecorderCore/RecorderVersion.swift
+dpkg-deb -x "$deb" "$host/tree"
+dpkg-deb -c "$deb" | awk '{ print $NF }' | sed 's|^\./|/|' > "$host/contents"
+for path in /usr/bin/recorder /lib/systemd/system/recorder.service /usr/lib/sysusers.d/recorder.conf \
+            /lib/udev/rules.d/60-recorder-camera.rules /lib/udev/rules.d/61-recorder-button.rules \
+            /usr/share/man/man1/recorder.1.gz /usr/share/bash-completion/completions/recorder \
+            /usr/share/zsh/vendor-completions/_recorder /usr/share/fish/vendor_completions.d/recorder.fish \
+            /etc/recorder/recorder.conf /etc/nginx/sites-available/recorder \
+            /usr/share/doc/recorder/copyright /usr/share/doc/recorder/changelog.gz; do
+  check "it holds $path" grep -qxF "$path" "$host/contents"
+done
+dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles > "$host/conffiles"
+check "every file under /etc is a conffile ($(wc -l < "$host/conffiles") of them)" \
+  diff <(grep '^/etc/.*[^/]$' "$host/contents" | sort) <(sort "$host/conffiles")
+# The booth's Wi-Fi: whatever systemd/wifi/ holds, under /etc/recorder/wifi/ (units beside recorder's).
+if [ -d systemd/wifi ]; then
+  while IFS= read -r -d '' file; do
+    rel=${file#systemd/wifi/}
+    case "$rel" in
+      *.service|*.socket|*.timer|*.path|*.target) want=/lib/systemd/system/${rel##*/} ;;
+      *) want=/etc/recorder/wifi/$rel ;;
+    esac
+    check "systemd/wifi/$rel is $want, the same bytes" cmp -s "$file" "$host/tree$want"
+  done < <(find systemd/wifi -type f -print0)
+fi
+check "the shipped unit starts /usr/bin/recorder, the binary the package holds" \
+  sh -c "grep -qx 'ExecStart=/usr/bin/recorder kiosk' '$host/tree/lib/systemd/system/recorder.service' && [ -x '$host/tree/usr/bin/recorder' ]"
+check "the shipped unit is the repository's" cmp -s systemd/recorder.service "$host/tree/lib/systemd/system/recorder.service"
+depends=$(dpkg-deb -f "$deb" Depends)
+echo "   Depends: $depends"
+echo "   Recommends: $(dpkg-deb -f "$deb" Recommends)"
+names=$(sed 's/([^)]*)//g; s/[,|]/\n/g' <<< "$depends" | tr -d ' ' | sort -u)
+for lib in $(readelf -d "$host/tree/usr/bin/recorder" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+  path=$(ldconfig -p | awk -v s="$lib" '$1 == s && !found { print $NF; found = 1 }')
+  # (dpkg knows a file by the path its package ships, /lib or /usr/lib: merged /usr has both)
+  owner=$(for p in "$path" "$(realpath "$path")" "/usr${path#/usr}" "${path#/usr}"; do dpkg -S "$p" 2> /dev/null && break; done | awk -F: 'NR == 1 { print $1 }')
+  check "Depends names $owner, whose $lib the binary links (readelf, dpkg -S)" grep -qxF "$owner" <<< "$names"
+done
+# Opened with dlopen (Sources/CFFmpeg/shim.h, cff_soname), and the reel's title font.
+for pkg in libavutil57 libavcodec59 libavformat59 libswscale6 libswresample4 libavfilter8 fonts-dejavu-core; do
+  check "Depends names $pkg" grep -qxF "$pkg" <<< "$names"
+done
+check "Recommends nginx-light, hostapd, dnsmasq-base and chromium" \
+  sh -c "dpkg-deb -f '$deb' Recommends | grep -q nginx-light && dpkg-deb -f '$deb' Recommends | grep -q hostapd && dpkg-deb -f '$deb' Recommends | grep -q dnsmasq-base && dpkg-deb -f '$deb' Recommends | grep -q chromium"
+check "the binary has no library search path (lintian's custom-library-search-path)" \
+  sh -c "! readelf -d '$host/tree/usr/bin/recorder' | grep -qE '\\((RUNPATH|RPATH)\\)'"
+lintian_status=0
+lintian --tag-display-limit 0 -I "$deb" > "$host/lintian" 2>&1 || lintian_status=$?
+check "lintian reports no error (exit $lintian_status; $(grep -c '^E: ' "$host/lintian" || true) errors, $(grep -c '^W: ' "$host/lintian" || true) warnings)" \
+  sh -c "[ $lintian_status = 0 ] && ! grep -q '^E: ' '$host/lintian'"
+sed 's/^/   lintian: /' "$host/lintian"
+cp "$host/lintian" "$work/artifacts/lintian.txt"
+# Bad input to package.sh: each refused with its status and no package made.
+# refused STATUS WORDS VAR=VALUE...: package.sh with those settings exits STATUS, saying WORDS.
+refused() {
+  local want=$1 words=$2 rc=0; shift 2
+  env "$@" bash scripts/package.sh > /dev/null 2> "$host/refused" || rc=$?
+  check "package.sh refuses $* (exit $rc, want $want): $(head -c 160 "$host/refused")" \
+    sh -c "[ $rc = $want ] && grep -q '$words' '$host/refused'"
+}
+refused 64 'not a version' VERSION=1.0-1 RECORDER_BINARY="$host/tree/usr/bin/recorder"
+printf 'int main(void) { return 0; }\n' > "$host/rpath.c"
+${CC:-cc} -o "$host/with-rpath" "$host/rpath.c" -Wl,-rpath,'$ORIGIN'
+refused 65 'library search path' RECORDER_BINARY="$host/with-rpath"
+
+phase "a newer build, and a local repository of what the clean root lacks"
+newer_version=$version+1
+newer=$(VERSION=$newer_version RECORDER_BINARY="$host/tree/usr/bin/recorder" bash scripts/package.sh)
+check "package.sh made $(basename "$newer")" test -f "$newer"
+check "dpkg orders $newer_version after $version" dpkg --compare-versions "$newer_version" gt "$version"
+cp "$deb" "$newer" "$work/dist/"
+# What apt would install into the root, planned against the root's own dpkg status with this
+# machine's package lists; the .debs are kept in .cache/package-debs across runs.
+plan() {
+  apt-get -s -q -o Dir::State::status="$sysroot/var/lib/dpkg/status" -o Debug::NoLocking=1 \
+    install --no-install-recommends "$deb" 2>&1 | sed -n 's/^Inst \([^ ]*\) \(\[[^]]*\] \)\?(\([^ ]*\) .*/\1=\3/p' | grep -v '^recorder='
+}
+debs=$cache/package-debs
+mkdir -p "$debs" "$work/repo"
+fetch_all() {
+  local entry
+  for entry in $(plan); do
+    ls "$debs/${entry%%=*}_"*.deb 2> /dev/null | grep -F "_$(sed 's/:/%3a/' <<< "${entry#*=}")_" > /dev/null && continue
+    (cd "$debs" && apt-get download -q "$entry" > /dev/null 2>&1) || return 1
+  done
+}
+if ! fetch_all; then
+  echo "   (a package was not downloadable: apt-get update, and plan again)"
+  apt-get update -q > /dev/null 2>&1 || true
+  fetch_all || true
+fi
+wanted=$(plan)
+missing=0
+for entry in $wanted; do
+  file=$(ls "$debs/${entry%%=*}_$(sed 's/:/%3a/' <<< "${entry#*=}")_"*.deb 2> /dev/null | awk 'NR == 1')
+  if [ -n "$file" ]; then cp "$file" "$work/repo/"; else echo "   not downloaded: $entry"; missing=$((missing + 1)); fi
+done
+check "the repository holds the $(wc -w <<< "$wanted") packages apt plans for the root (apt-get download)" test "$missing" = 0
+(cd "$work/repo" && dpkg-scanpackages --multiversion . /dev/null > Packages 2> /dev/null)
+echo "   repository: $(ls "$work/repo" | grep -c '\.deb$') packages, $(du -sh "$work/repo" | cut -f1)"
+check "dpkg-scanpackages indexed them" test "$(grep -c '^Package:' "$work/repo/Packages")" = "$(wc -w <<< "$wanted")"
+{ echo "OLD=/vm/dist/$(basename "$deb")"; echo "OLD_VERSION=$version"
+  echo "NEW=/vm/dist/$(basename "$newer")"; echo "NEW_VERSION=$newer_version"; } > "$work/packages.env"
+cp "$here/package-guest.sh" "$work/guest.sh"
+cp "$here/guest-checks.sh" "$work/"
+
+phase "in the systemd guest: install, shoot and post, upgrade with a post queued, remove, reinstall, purge"
+rm -f "$newer"
+systemd_boot package-vm
+guest=$(sed -n 's/^package: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/output")
+[ -n "$guest" ] || guest="0 1"
+passed=$((passed + ${guest% *})); failed=$((failed + ${guest#* }))
+[ "$status" = 0 ] || [ "${guest#* }" != 0 ] || { echo "FAIL: the guest exited $status"; failed=$((failed + 1)); }
+systemd_boot_probe_videos "$artifacts"
+passed=$((passed + probed)); failed=$((failed + bad))
+phase "done"
+echo "package (host and guest): $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
