@@ -62,10 +62,11 @@ package struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// A connection on the proxy's listener, before its request names the phone: one of many
     /// phones, so it counts toward the total of connections but no address's share.
-    package static let proxy = ClientAddress(key: "proxy", isLoopback: false)
+    package static let proxy = ClientAddress(key: "proxy", address: "proxy", isLoopback: false)
 
-    private init(key: String, isLoopback: Bool) {
+    private init(key: String, address: String, isLoopback: Bool) {
         self.key = key
+        self.address = address
         self.isLoopback = isLoopback
     }
 
@@ -78,7 +79,7 @@ package struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
             return
         }
         let named = ClientAddress(address)
-        self.init(key: named.key, isLoopback: false)
+        self.init(key: named.key, address: named.address, isLoopback: false)
     }
 
     package init(_ address: SocketAddress?) {
