@@ -44,7 +44,10 @@ extension S3StreamingTests {
         // A guest's shot and post at the booth, as its page makes them.
         #expect(try Tools.run("curl", ["-sf", "-o", "/dev/null", "-H", "Content-Type: application/json", "-d", "{}", boothBase + "/api/shoot"]).status == 0)
         #expect(try waitFor(boothBase, "s['state'] == 'idle' and s['currentShot'] is not None"))
-        let posted = try Tools.run("curl", ["-sf", "-H", "Content-Type: application/json", "-d", #"{"caption": "bis später"}"#, boothBase + "/api/post"])
+        let status = try jsonObject(try Tools.run("curl", ["-sf", boothBase + "/api/status"]).stdout)
+        let shot = try #require((status["currentShot"] as? [String: Any])?["id"] as? String)
+        let posted = try Tools.run("curl", ["-sf", "-H", "Content-Type: application/json", "-d", #"{"id": "\#(shot)", "caption": "bis später"}"#,
+                                            boothBase + "/api/post"])
         let id = try #require(try jsonObject(posted.stdout)["id"] as? String, "\(posted.stderr)")
         let queued = try #require(try FileManager.default.contentsOfDirectory(atPath: "\(booth.outbox)/queue").first { $0.hasSuffix("-\(id)") },
                                   "the post waits in the booth's outbox")

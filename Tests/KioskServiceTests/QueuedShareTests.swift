@@ -18,8 +18,10 @@ struct QueuedShareTests {
     static func shootAndPost<Responder>(_ fixture: KioskFixture, _ client: RouterTestClient<Responder>, caption: String) async throws -> String {
         try await client.execute(uri: "/api/shoot", method: .post, headers: json, body: ByteBuffer(string: "{}")) { #expect($0.status == .accepted) }
         try await fixture.waitFor("idle")
+        let shot = try #require(fixture.kiosk.manager.workspace.currentShot()).id
         var id = ""
-        try await client.execute(uri: "/api/post", method: .post, headers: json, body: ByteBuffer(string: #"{"caption": "\#(caption)"}"#)) { response in
+        try await client.execute(uri: "/api/post", method: .post, headers: json,
+                                 body: ByteBuffer(string: #"{"id": "\#(shot)", "caption": "\#(caption)"}"#)) { response in
             #expect(response.status == .accepted)
             id = object(response)["id"] as? String ?? ""
         }
@@ -77,7 +79,12 @@ struct QueuedShareTests {
         try await fixture.application().test(.router) { client in
             let gone = try await Self.shootAndPost(fixture, client, caption: "löschen")
             let token = try #require(fixture.kiosk.drain.outbox.item(id: gone)?.metadata.shareToken)
-            try await client.execute(uri: "/s/\(token)/delete", method: .post, headers: Self.form, body: ByteBuffer(string: "confirm=delete")) { response in
+            // The guest's phone opens the link first (its delete claim, a cookie), then deletes.
+            let claim = try await client.execute(uri: "/s/\(token)", method: .get) { response in
+                String((response.headers[.setCookie] ?? "").split(separator: ";").first ?? "")
+            }
+            try await client.execute(uri: "/s/\(token)/delete", method: .post, headers: Self.form + [.cookie: claim],
+                                     body: ByteBuffer(string: "confirm=delete")) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
             }
             #expect(fixture.kiosk.drain.outbox.item(id: gone) == nil, "withdrawn from the outbox")

@@ -99,7 +99,7 @@ shoot 2
 check "a 2 s shot records from vivid and ends" wait_for 90 state_is idle
 first_shot=$(current_shot)
 check "it is the current shot ($first_shot)" test -n "$first_shot"
-first_post=$(json_post /api/post '{"caption": "from the package"}' | json_of 's["id"]' 2>/dev/null)
+first_post=$(json_post /api/post "{\"id\": \"$first_shot\", \"caption\": \"from the package\"}" | json_of 's["id"]' 2>/dev/null)
 check "POST /api/post queues it ($first_post)" test -n "$first_post"
 check "the drain delivers it to the local store (video matches its metadata's SHA-256)" wait_for 90 delivered "$first_post"
 cp "$store/videos/$first_post.mp4" /vm/artifacts/first-post.mp4 2>/dev/null && echo 1.5 > /vm/artifacts/first-post.min-seconds
@@ -116,7 +116,7 @@ shoot 2
 wait_for 90 state_is idle
 queued_shot=$(current_shot)
 store_writable no
-queued_post=$(json_post /api/post '{"caption": "queued across the upgrade"}' | json_of 's["id"]' 2>/dev/null)
+queued_post=$(json_post /api/post "{\"id\": \"$queued_shot\", \"caption\": \"queued across the upgrade\"}" | json_of 's["id"]' 2>/dev/null)
 check "POST /api/post queues $queued_post" test -n "$queued_post"
 check "the store refuses it: it stays queued (outbox depth 1, the error said)" wait_for 60 sh -c \
   "curl -s -H 'Authorization: Bearer $API_TOKEN' http://127.0.0.1:8080/api/status | json_of 's[\"outbox\"][\"depth\"] == 1 and bool(s[\"outbox\"][\"lastError\"])' | grep -qx True"
@@ -150,7 +150,7 @@ cp "$store/videos/$queued_post.mp4" /vm/artifacts/queued-post.mp4 2>/dev/null &&
 section "remove keeps the configuration and every recording; a reinstall carries on"
 store_writable no
 last_shot=$(current_shot)
-removed_post=$(json_post /api/post '{"caption": "queued across a removal"}' | json_of 's["id"]' 2>/dev/null)
+removed_post=$(json_post /api/post "{\"id\": \"$last_shot\", \"caption\": \"queued across a removal\"}" | json_of 's["id"]' 2>/dev/null)
 check "a post ($removed_post) is queued for the unwritable store" wait_for 60 depth_is 1
 store_before=$(cd "$store" && find . -type f | sort | xargs sha256sum | digest)
 timed apt-get remove -y -q recorder 2>&1 | stamp > /vm/artifacts/remove.log

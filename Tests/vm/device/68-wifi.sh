@@ -58,7 +58,8 @@ check "a phone's reading of it gives back the name and the password (T=$QR_T)" \
 # A guest's post: shot and posted through the API, as the booth's page does.
 curl -fsS -o /dev/null -H 'Content-Type: application/json' -d '{}' "$KW/api/shoot"
 python3 "$HERE/button.py" wait "$KW" "s['state'] == 'idle' and s['currentShot'] is not None" 180 > /dev/null
-post=$(curl -fsS -H 'Content-Type: application/json' -d '{"caption":"over the booth Wi-Fi"}' "$KW/api/post" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+shot=$(curl -fsS "$KW/api/status" | python3 -c 'import json,sys; print(json.load(sys.stdin)["currentShot"]["id"])')
+post=$(curl -fsS -H 'Content-Type: application/json' -d "{\"id\":\"$shot\",\"caption\":\"over the booth Wi-Fi\"}" "$KW/api/post" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 queued=$(ls -d "$T"/wob/queue/*-"$post" 2>/dev/null | head -1)
 check "the post ($post) waits in the outbox: the store never answers" [ -f "$queued/video.mp4" ]
 link=$(curl -fsS "$KW/api/posts/$post/share" | python3 -c 'import json,sys; print(json.load(sys.stdin)["shareURL"])')
