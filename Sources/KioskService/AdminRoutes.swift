@@ -3,7 +3,8 @@ import HTTPTypes
 import Logging
 import Hummingbird
 import NIOCore
-import RecorderCore
+import Settings
+import Publishing
 import StorageUpload
 import SystemSupport
 

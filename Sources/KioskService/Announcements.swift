@@ -2,7 +2,6 @@ import FoundationEssentials
 import HTTPTypes
 import Logging
 import MediaEncoder
-import RecorderCore
 import Synchronization
 import StorageUpload
 import SystemSupport

@@ -2,7 +2,6 @@ import HTTPTypes
 import Logging
 import Hummingbird
 import NIOCore
-import RecorderCore
 
 /// Logging in and out: `POST /login` with `{"token": ...}` sets the session cookie of the role the
 /// token gives (the browser keeps it a year; no script can read it); `POST /logout` clears it.
@@ -54,3 +53,4 @@ enum AuthRoutes {
 }
 
 import SystemSupport
+import Settings

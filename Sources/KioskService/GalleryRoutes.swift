@@ -2,10 +2,11 @@ import FoundationEssentials
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import RecorderCore
+import Publishing
 import StorageUpload
 import SystemSupport
 import ShareCode
+import Settings
 
 /// The gallery, under `/api`: pages of posts and their videos through the cache.
 enum GalleryRoutes {

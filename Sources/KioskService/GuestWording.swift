@@ -1,6 +1,6 @@
 import AudioCapture
 import MediaEncoder
-package import RecorderCore
+package import Settings
 import StorageUpload
 import SystemSupport
 import VideoCapture

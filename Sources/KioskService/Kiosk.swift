@@ -2,7 +2,10 @@ import FoundationEssentials
 import HTTPTypes
 package import Logging
 import MediaEncoder
-package import RecorderCore
+package import Settings
+package import Shooting
+package import Publishing
+package import Library
 import Synchronization
 import StorageUpload
 import SystemSupport
@@ -12,7 +15,7 @@ import VideoCapture
 
 /// One kiosk: the camera manager, the outbox drain, the event hub and the metrics, wired together.
 /// The HTTP API, the services and the tests all talk to this; it adds no shooting or posting of
-/// its own - those are RecorderCore's, exactly as the CLI uses them.
+/// its own - those are Shooting's and Publishing's, exactly as the CLI uses them.
 package final class Kiosk: Sendable {
     package static let version = RecorderVersion.string
     /// This run of the kiosk, for telling its statuses from another run's (KioskStatus.run).

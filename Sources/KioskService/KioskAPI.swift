@@ -2,10 +2,11 @@ import FoundationEssentials
 import HTTPTypes
 package import Hummingbird
 import NIOCore
-import RecorderCore
+import Publishing
 import StorageUpload
 import SystemSupport
 import Synchronization
+import Settings
 
 /// The kiosk's HTTP surface: the page, the control API, health and metrics, over one `Kiosk`.
 ///

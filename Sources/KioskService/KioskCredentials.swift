@@ -1,6 +1,6 @@
 import HTTPTypes
 import Hummingbird
-import RecorderCore
+import Publishing
 import StorageUpload
 import SystemSupport
 

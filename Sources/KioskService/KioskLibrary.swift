@@ -1,7 +1,9 @@
 import FoundationEssentials
 import HTTPTypes
 import Synchronization
-package import RecorderCore
+import Settings
+package import Publishing
+package import Library
 package import StorageUpload
 import SystemSupport
 

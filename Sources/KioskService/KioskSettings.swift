@@ -1,6 +1,8 @@
 import FoundationEssentials
 import Glibc
-package import RecorderCore
+package import Settings
+package import Shooting
+import Publishing
 import SystemSupport
 package import TriggerInput
 import VideoCapture

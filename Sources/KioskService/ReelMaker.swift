@@ -2,7 +2,9 @@ import FoundationEssentials
 import Glibc
 import Logging
 import MediaEncoder
-import RecorderCore
+import Settings
+import Shooting
+import Library
 import StorageUpload
 import Synchronization
 import SystemSupport

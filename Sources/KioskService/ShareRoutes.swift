@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
-import RecorderCore
+import Publishing
 
 /// The share page a guest's phone opens, under `/s`: `/s/<token>`, its video, and the guest's own
 /// delete. No API token is asked (the link is the capability), nothing lists or names another

@@ -3,6 +3,8 @@ import Glibc
 package import MediaEncoder
 import StorageUpload
 import SystemSupport
+package import Settings
+package import Publishing
 
 /// `recorder reel`: the event's posts, oldest first, in one MP4 for its hosts, each after a title
 /// card (caption, question, time), all at one loudness (EBU R128, measured by libavfilter's

@@ -1,5 +1,7 @@
 package import FoundationEssentials
 import StorageUpload
+package import Settings
+import Publishing
 
 /// What a purge of expired posts found and did.
 package struct PurgeReport: Sendable, Codable, Equatable {

@@ -3,6 +3,8 @@ import Synchronization
 import Glibc
 package import StorageUpload
 internal import SystemSupport
+package import Settings
+package import Publishing
 
 /// Posted videos kept close for playback, in two levels: memory (small videos, LRU, bounded in
 /// bytes) over disk (LRU by last use, bounded in bytes).

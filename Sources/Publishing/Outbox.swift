@@ -2,6 +2,8 @@ package import FoundationEssentials
 import Glibc
 package import StorageUpload
 internal import SystemSupport
+package import Settings
+import Shooting
 
 /// The durable queue of posts waiting for the store.
 ///

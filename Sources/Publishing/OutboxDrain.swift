@@ -3,6 +3,7 @@ import FoundationEssentials
 package import StorageUpload
 import Synchronization
 internal import SystemSupport
+package import Settings
 
 /// Sends queued posts up by itself, on a thread of its own: the kiosk's background `outbox flush`.
 ///

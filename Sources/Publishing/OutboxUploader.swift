@@ -3,6 +3,8 @@ import Glibc
 package import StorageUpload
 import MediaEncoder
 internal import SystemSupport
+package import Settings
+import Shooting
 
 /// Sends the outbox to a store, oldest post first. A retryable failure (network, timeout, 5xx,
 /// throttling) is retried with backoff and full jitter, forever unless the policy caps the

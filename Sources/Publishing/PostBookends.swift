@@ -3,6 +3,8 @@ import Glibc
 import MediaEncoder
 import StorageUpload
 import SystemSupport
+package import Settings
+import Shooting
 
 /// Clips joined before and after a shot when it is posted (`recorder post --intro/--outro`,
 /// `post.intro`, `post.outro`, the kiosk's posts too): a still picture (PNG or JPEG, shown for

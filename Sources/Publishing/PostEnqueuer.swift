@@ -2,6 +2,8 @@ package import FoundationEssentials
 import Glibc
 package import StorageUpload
 internal import SystemSupport
+package import Settings
+package import Shooting
 
 /// Turns the current shot into a post: a random name, its metadata, and a durable place in the
 /// outbox. Uploading is the `OutboxUploader`'s job, so a post survives any failure after `enqueue`.
@@ -78,7 +80,7 @@ package struct PostEnqueuer: Sendable {
             id: id, video: "\(id).mp4", key: key, metadataKey: PostMetadata.metadataKey(id: id),
             url: backend.url(forKey: key), ext: "mp4", width: shot.width, height: shot.height,
             durationSeconds: shot.durationSeconds, frameRate: shot.frameRate, codec: shot.codec,
-            byteSize: digest.size, sha256: digest.sha256, caption: caption, author: configuration.author,
+            byteSize: digest.size, sha256: digest.sha256, caption: caption, author: configuration.postAuthor,
             createdAt: RFC3339.string(now), camera: shot.source, likeCount: 0, shareCount: 0, commentCount: 0,
             audio: shot.audio, shareToken: ShareToken.random(), consent: shot.consent, prompt: shot.prompt)
         if let consent = shot.consent { try checkConsentText(consent, of: shot) }
@@ -151,13 +153,4 @@ package struct PostEnqueuer: Sendable {
         return RecorderError("this shot was already posted as \(id); \(whereItWent). Record a new shot to post again: recorder shoot",
                              kind: .badData)
     }
-}
-
-/// `posted.json` in a shot's folder: the shot went to the outbox as post `id`.
-struct PostedMarker: Codable {
-    static let fileName = "posted.json"
-
-    var id: String
-    var outboxItem: String
-    var queuedAt: String
 }

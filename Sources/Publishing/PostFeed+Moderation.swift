@@ -1,5 +1,6 @@
 import FoundationEssentials
 import StorageUpload
+package import Settings
 
 /// Moderation: an operator hides a post from the feed (and brings it back), or deletes it from the
 /// store for good.

@@ -3,6 +3,7 @@ import Glibc
 import MediaEncoder
 import StorageUpload
 internal import SystemSupport
+package import Settings
 
 /// Posters for posts that have none (posted before posters existed): `recorder feed --reindex`.
 extension PostFeed {

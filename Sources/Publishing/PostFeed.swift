@@ -1,5 +1,6 @@
-import FoundationEssentials
+package import FoundationEssentials
 package import StorageUpload
+package import Settings
 
 /// One post as the feed shows it.
 package struct FeedEntry: Sendable, Codable, Equatable {
@@ -78,25 +79,25 @@ package struct PostFeed: Sendable {
     }
 
     /// An index key's first part: 9999999999 - whole seconds since 1970, in 10 digits (newest first).
-    static func timeDigits(_ seconds: Double) -> String {
+    package static func timeDigits(_ seconds: Double) -> String {
         let digits = String(max(0, 9_999_999_999 - Int64(seconds.rounded(.down))))
         return String(repeating: "0", count: max(0, 10 - digits.count)) + digits
     }
 
     /// When the post an index key (in either folder) names was created, to the second; nil for a
     /// key that is not one.
-    static func creationTime(inIndexKey key: String) -> Date? {
+    package static func creationTime(inIndexKey key: String) -> Date? {
         guard let slash = key.firstIndex(of: "/"), let inverted = Int64(key[key.index(after: slash)...].prefix(10)) else { return nil }
         return Date(timeIntervalSince1970: Double(9_999_999_999 - inverted))
     }
 
     /// The hidden folder's index key of the post `visible` (a `feed/` key) names.
-    static func hiddenKey(_ visible: String) -> String {
+    package static func hiddenKey(_ visible: String) -> String {
         hiddenFolder + visible.dropFirst(folder.count)
     }
 
     /// The id in an index key, or nil for a key that is not one.
-    static func id(inIndexKey key: String) -> String? {
+    package static func id(inIndexKey key: String) -> String? {
         guard key.hasPrefix(folder), key.hasSuffix(".json") else { return nil }
         let name = key.dropFirst(folder.count).dropLast(5)
         guard let dash = name.firstIndex(of: "-") else { return nil }
@@ -174,8 +175,8 @@ package struct PostFeed: Sendable {
     /// posts arrive: they sort before it.
     /// Calls `body` with each post created at or after `since`, newest first, reading the feed a
     /// hundred at a time. A post whose creation time cannot be read is put in `unreadable` (id: why).
-    func forEachPost(since: Date, unreadable: inout [String: String],
-                     _ body: (FeedEntry) throws(RecorderError) -> Void) throws(RecorderError) {
+    package func forEachPost(since: Date, unreadable: inout [String: String],
+                             _ body: (FeedEntry) throws(RecorderError) -> Void) throws(RecorderError) {
         var page = try page(1, size: 100)
         while true {
             for entry in page.entries {
@@ -323,7 +324,7 @@ package struct PostFeed: Sendable {
         return size
     }
 
-    static func listingError(_ error: StorageError) -> RecorderError {
+    package static func listingError(_ error: StorageError) -> RecorderError {
         RecorderError("cannot read the feed: \(error.message)", storage: error)
     }
 }

@@ -1,6 +1,8 @@
 package import FoundationEssentials
 package import StorageUpload
 internal import SystemSupport
+package import Settings
+package import Shooting
 
 /// The JSON document stored beside each posted video (`posts/<id>.json` next to `videos/<id>.mp4`).
 package struct PostMetadata: Sendable, Codable, Equatable {

@@ -1,8 +1,10 @@
 import ArgumentParser
 import FoundationEssentials
 import MediaEncoder
-import RecorderCore
+import Shooting
+import Publishing
 import VideoCapture
+import Settings
 
 // Option values are parsed once, by these types, with messages that say what is wanted. Options
 // that take numbers or sizes use `parsing: .unconditional`, so a value with a leading '-' reaches

@@ -2,7 +2,8 @@ import ArgumentParser
 import AudioCapture
 import FoundationEssentials
 import Glibc
-import RecorderCore
+import Settings
+import Shooting
 import SystemSupport
 import VideoCapture
 

@@ -1,6 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
-import RecorderCore
+import Settings
+import Publishing
+import Library
 import StorageUpload
 import SystemSupport
 

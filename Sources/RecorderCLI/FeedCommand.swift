@@ -1,6 +1,9 @@
 import ArgumentParser
 import FoundationEssentials
-import RecorderCore
+import Settings
+import Shooting
+import Publishing
+import Library
 import StorageUpload
 import SystemSupport
 

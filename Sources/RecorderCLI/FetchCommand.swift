@@ -1,7 +1,9 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
-import RecorderCore
+import Settings
+import Publishing
+import Library
 import StorageUpload
 import SystemSupport
 

@@ -1,5 +1,4 @@
 import Glibc
-import RecorderCore
 import Synchronization
 import SystemSupport
 import UnixSignals

@@ -1,8 +1,9 @@
 import ArgumentParser
 import FoundationEssentials
-import RecorderCore
+import Publishing
 import StorageUpload
 import SystemSupport
+import Settings
 
 /// `recorder outbox`: what is waiting for the store, and sending it.
 struct OutboxCommand: ParsableCommand {

@@ -1,8 +1,10 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
-import RecorderCore
+import Settings
+import Publishing
 import SystemSupport
+import Shooting
 
 /// `recorder post`: publish the current shot.
 struct PostCommand: ParsableCommand {

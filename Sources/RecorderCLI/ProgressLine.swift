@@ -3,7 +3,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import MediaEncoder
-import RecorderCore
+import Shooting
 import Synchronization
 import SystemSupport
 import VideoCapture

@@ -1,7 +1,10 @@
 import ArgumentParser
 import FoundationEssentials
 import MediaEncoder
-import RecorderCore
+import Settings
+import Shooting
+import Publishing
+import Library
 import SystemSupport
 import VideoCapture
 

@@ -4,7 +4,8 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import MediaEncoder
-import RecorderCore
+import Settings
+import Shooting
 import Synchronization
 import SystemSupport
 import VideoCapture

@@ -10,7 +10,7 @@ internal import SystemSupport
 package struct FileLock: ~Copyable {
     private let fd: Int32
 
-    init(path: String, busy: String?) throws(RecorderError) {
+    package init(path: String, busy: String?) throws(RecorderError) {
         let fd = try DurableFile.call("open", path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
         do throws(Descriptors.Errno) {
             // EINTR is retried; a waiting lock (busy == nil) sleeps in the kernel until it is free.

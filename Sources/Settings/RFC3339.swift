@@ -36,7 +36,7 @@ package enum RFC3339 {
         try container.encode(string(date))
     }
 
-    static func decode(from decoder: any Decoder) throws -> Date {
+    package static func decode(from decoder: any Decoder) throws -> Date {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let date = date(text) else {

@@ -327,7 +327,7 @@ package struct RecorderConfiguration: Sendable {
         switch key {
         case "outbox": return outboxDirectory
         case "local.path": return localStoreDirectory
-        case "cache.path": return try? videoCacheSettings().directory
+        case "cache.path": return videoCacheDirectory
         case "workspace": return workspaceDirectory
         case "author_id": return author.id
         case "author_name": return author.name
@@ -372,46 +372,45 @@ package struct RecorderConfiguration: Sendable {
         values["outbox"] ?? Self.home(environment, "XDG_STATE_HOME", ".local/state") + "/recorder/outbox"
     }
 
-    /// The shot workspace: `workspace`, else `ShotWorkspace.defaultRoot`.
+    /// The shot workspace: `workspace`, else `defaultWorkspace`.
     package var workspaceDirectory: String {
-        values["workspace"].flatMap { $0.isEmpty ? nil : $0 } ?? ShotWorkspace.defaultRoot(environment: environment)
+        values["workspace"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultWorkspace(environment: environment)
+    }
+
+    /// `$STATE_DIRECTORY/workspace` under systemd (`StateDirectory=`: on the disk, so the last
+    /// shot and a recording under way survive a power cut, not only a restart), else
+    /// `$XDG_RUNTIME_DIR/recorder`, or `<tmp>/recorder-<uid>` when there is no runtime directory.
+    package static func defaultWorkspace(environment: [String: String]) -> String {
+        if let state = environment["STATE_DIRECTORY"], state.hasPrefix("/") {
+            // The first, when the unit lists several.
+            return String(state.split(separator: ":").first ?? "") + "/workspace"
+        }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/recorder" }
+        let tmp = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return "\(tmp)/recorder-\(getuid())"
+    }
+
+    /// The video cache's directory: `cache.path`, else systemd's `CacheDirectory=`, else the
+    /// user's cache directory.
+    package var videoCacheDirectory: String {
+        if let path = values["cache.path"] { return path }
+        if let systemd = environment["CACHE_DIRECTORY"], systemd.hasPrefix("/") {
+            // systemd's CacheDirectory= (the first, when it lists several).
+            return String(systemd.split(separator: ":").first ?? "") + "/videos"
+        }
+        return Self.home(environment, "XDG_CACHE_HOME", ".cache") + "/recorder/videos"
+    }
+
+    /// Who makes the posts: `author_id` and `author_name`, else this machine's host name.
+    package var author: (id: String, name: String) {
+        var name = [CChar](repeating: 0, count: 256)
+        gethostname(&name, name.count - 1)
+        let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (values["author_id"] ?? host, values["author_name"] ?? values["author_id"] ?? host)
     }
 
     package var localStoreDirectory: String {
         values["local.path"] ?? Self.home(environment, "XDG_DATA_HOME", ".local/share") + "/recorder/store"
-    }
-
-    /// The video cache for a command that reads each post once (export, reel): its disk level
-    /// only, since the memory level would just hold copies.
-    package func onePassVideoCache() throws(RecorderError) -> VideoCache {
-        var settings = try videoCacheSettings()
-        settings.maxMemoryBytes = 0
-        settings.memoryEntryLimit = 0
-        return VideoCache(settings: settings)
-    }
-
-    /// The video cache's directory and bounds.
-    package func videoCacheSettings() throws(RecorderError) -> VideoCache.Settings {
-        let directory: String
-        if let path = values["cache.path"] {
-            directory = path
-        } else if let systemd = environment["CACHE_DIRECTORY"], systemd.hasPrefix("/") {
-            // systemd's CacheDirectory= (the first, when it lists several).
-            directory = String(systemd.split(separator: ":").first ?? "") + "/videos"
-        } else {
-            directory = Self.home(environment, "XDG_CACHE_HOME", ".cache") + "/recorder/videos"
-        }
-        let mib = Double(1 << 20)
-        return VideoCache.Settings(directory: directory,
-                                   maxDiskBytes: Int64(try number("cache.max_mib") * mib),
-                                   maxMemoryBytes: Int64(try number("cache.memory_mib") * mib))
-    }
-
-    package var author: PostMetadata.Author {
-        var name = [CChar](repeating: 0, count: 256)
-        gethostname(&name, name.count - 1)
-        let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return PostMetadata.Author(id: values["author_id"] ?? host, name: values["author_name"] ?? values["author_id"] ?? host)
     }
 
     package func retryPolicy(maximumAttempts: Int?) throws(RecorderError) -> RetryPolicy {

@@ -128,12 +128,12 @@ package enum RecorderError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A stop (Ctrl-C, SIGTERM, the kiosk's Stop) that came before the first frame.
-    static func stoppedBeforeFirstFrame() -> RecorderError {
+    package static func stoppedBeforeFirstFrame() -> RecorderError {
         RecorderError("stopped before the first frame: nothing was recorded, and the previous shot is still the current one.",
                       kind: .interrupted)
     }
 
-    static func alreadyRecording() -> RecorderError {
+    package static func alreadyRecording() -> RecorderError {
         RecorderError("a shot is already being recorded. Wait for it to finish or stop it first.", kind: .busy)
     }
 }

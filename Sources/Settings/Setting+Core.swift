@@ -1,7 +1,10 @@
 import MediaEncoder
 
 extension Setting {
-    /// RecorderCore's settings: the store and the outbox, shots and their sound, the video cache, sharing.
+    /// The longest shot `recorder shoot` takes (6 hours): `shoot.seconds`'s limit and `--seconds`'.
+    package static let maximumShotSeconds = 6 * 3600.0
+
+    /// The core modules' settings: the store and the outbox, shots and their sound, the video cache, sharing.
     package static let core: [Setting] = [
         Setting("backend", .choice(["local", "s3"]), default: "local",
                 "where posts go: the local store (a directory) or an S3-compatible one"),
@@ -59,7 +62,7 @@ extension Setting {
                 "x264 constant rate factor of `recorder shoot` and of kiosk shots (--crf): lower is better and larger"),
         Setting("shoot.bitrate", .number(50...200_000, integer: true), defaultNote: "none: constant quality (shoot.crf)",
                 "average bitrate of `recorder shoot` and of kiosk shots in kbit/s (--bitrate)"),
-        Setting("shoot.seconds", .positive(ShotRequest.maximumSeconds), default: "15",
+        Setting("shoot.seconds", .positive(Setting.maximumShotSeconds), default: "15",
                 "length of a `recorder shoot` shot (-t/--seconds)"),
         Setting("shoot.min_seconds", .number(0...600), default: "1",
                 "a shot (also a kiosk shot) stopped early with less than this is discarded (--min-seconds)"),

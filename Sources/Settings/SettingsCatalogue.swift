@@ -25,6 +25,6 @@ package struct SettingsCatalogue: Sendable {
     /// The keys, ordered.
     package var keys: [String] { settings.map(\.key) }
 
-    /// RecorderCore's own settings alone (the store, shots, sound, the cache, sharing).
+    /// The core modules' own settings alone (the store, shots, sound, the cache, sharing).
     package static let core = SettingsCatalogue(Setting.core)
 }

@@ -2,8 +2,9 @@ package import AudioCapture
 import Dispatch
 import FoundationEssentials
 import Synchronization
-internal import SystemSupport
+package import SystemSupport
 package import VideoCapture
+package import Settings
 
 /// Owns the camera for the life of the process: one shot at a time, its stop signal, the record
 /// state, the live preview and whether the camera is there at all; while a post is being queued it

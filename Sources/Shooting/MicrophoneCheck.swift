@@ -1,4 +1,5 @@
 package import AudioCapture
+import Settings
 
 /// The microphone check before an event (`recorder devices --listen SECONDS`): every microphone
 /// opened at once and measured while the operator speaks, claps or plays something, each judged as

@@ -1,4 +1,5 @@
 package import FoundationEssentials
+package import Settings
 
 /// A finished shot as recorded in the workspace's `shot.json`.
 package struct Shot: Sendable, Codable, Hashable {

@@ -1,5 +1,6 @@
 import Glibc
 import MediaEncoder
+import Settings
 
 extension ShotDraft {
     /// Turns the crash-safe recording into `video.mp4` with its index first (faststart), and

@@ -5,6 +5,7 @@ import MediaEncoder
 import StorageUpload
 internal import SystemSupport
 import VideoCapture
+import Settings
 
 /// The blocking work of one shot: open, record, finish, release. It is made, used and let go on
 /// the shot's own thread (CameraManager's `run`), so it is not Sendable: the compiler keeps it there.

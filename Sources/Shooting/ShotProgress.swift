@@ -1,4 +1,5 @@
 package import AudioCapture
+package import Settings
 
 /// Where a recording stands; sent after every frame.
 package struct ShotProgress: Sendable {

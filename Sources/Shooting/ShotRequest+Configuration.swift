@@ -1,6 +1,7 @@
 import Glibc
 package import MediaEncoder
 import VideoCapture
+package import Settings
 
 extension ShotRequest {
     /// A shot as the configuration asks for it (`shoot.*`, `audio.*`: environment, then file, else

@@ -1,9 +1,10 @@
 package import MediaEncoder
 package import VideoCapture
+package import Settings
 
 /// Everything `recorder shoot` was asked for.
 package struct ShotRequest: Sendable {
-    package static let maximumSeconds = 6 * 3600.0
+    package static let maximumSeconds = Setting.maximumShotSeconds
 
     /// nil or "auto": the first camera, or the test pattern when there is none.
     /// "testsrc", "y4m:PATH" (or a path ending in .y4m), a /dev path, a by-id name or an index.

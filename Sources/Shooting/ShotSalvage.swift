@@ -3,6 +3,7 @@ import Glibc
 import MediaEncoder
 import StorageUpload
 internal import SystemSupport
+import Settings
 
 /// Turns a recording that was interrupted (kill -9, a crash, a power cut) back into a shot.
 ///

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import StorageUpload
 internal import SystemSupport
+package import Settings
 
 /// The directory that holds the latest good shot and the one being recorded.
 ///
@@ -17,17 +18,9 @@ package struct ShotWorkspace: Sendable {
         self.root = root
     }
 
-    /// `$STATE_DIRECTORY/workspace` under systemd (`StateDirectory=`: on the disk, so the last
-    /// shot and a recording under way survive a power cut, not only a restart), else
-    /// `$XDG_RUNTIME_DIR/recorder`, or `<tmp>/recorder-<uid>` when there is no runtime directory.
+    /// The workspace when none is configured (`RecorderConfiguration.defaultWorkspace`).
     package static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let state = environment["STATE_DIRECTORY"], state.hasPrefix("/") {
-            // The first, when the unit lists several.
-            return String(state.split(separator: ":").first ?? "") + "/workspace"
-        }
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/recorder" }
-        let tmp = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        return "\(tmp)/recorder-\(getuid())"
+        RecorderConfiguration.defaultWorkspace(environment: environment)
     }
 
     var shotsDirectory: String { root + "/shots" }

@@ -1,6 +1,5 @@
 import FoundationEssentials
-import MediaEncoder
-import RecorderCore
+package import MediaEncoder
 import Synchronization
 import SystemSupport
 import VideoCapture
@@ -8,7 +7,7 @@ import VideoCapture
 /// Encodes preview JPEGs on `BlockingWork`'s threads (libavcodec work never runs on the
 /// cooperative pool), once per picture however many viewers ask: one picture is encoded at a time,
 /// behind a mutex, and a viewer asking for the same picture gets the JPEG already made.
-final class SnapshotEncoder: Sendable {
+package final class SnapshotEncoder: Sendable {
     private struct State {
         var encoder: JPEGSnapshot?
         var last: (serial: UInt64, jpeg: [UInt8])?
@@ -18,11 +17,11 @@ final class SnapshotEncoder: Sendable {
     /// their video will have.
     private let overlay: PictureOverlay?
 
-    init(overlay: PictureOverlay? = nil) {
+    package init(overlay: PictureOverlay? = nil) {
         self.overlay = overlay
     }
 
-    func jpeg(of picture: PreviewTap.Picture) async throws(MediaError) -> [UInt8] {
+    package func jpeg(of picture: PreviewTap.Picture) async throws(MediaError) -> [UInt8] {
         try await BlockingWork.run { () throws(MediaError) in
             try self.state.withLock { state throws(MediaError) in try Self.encode(picture, overlay: self.overlay, &state).get() }
         }

@@ -1,5 +1,6 @@
 import AudioCapture
 import Synchronization
+import SystemSupport
 import VideoCapture
 
 /// The kiosk's microphone while no shot is recording, for the page's level meter: opened when the

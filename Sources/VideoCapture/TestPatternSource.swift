@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import SystemSupport
+package import SystemSupport
 
 /// The built-in test pattern (`--device testsrc`): colour bars, a sweeping bar, a frame counter, the
 /// clock, and a white square flashed on the first frame of every second (the moment the test beep starts, so

@@ -2,7 +2,7 @@ internal import CV4L2
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import SystemSupport
+package import SystemSupport
 
 /// A V4L2 camera, streaming through mmap buffers as in the kernel's capture.c:
 /// open, query caps, negotiate format, request and map buffers, stream, dequeue/requeue, stop, unmap, close.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import SystemSupport
+package import SystemSupport
 
 /// A YUV4MPEG2 file (`--device y4m:clip.y4m`), read as fast as the consumer pulls, with timestamps
 /// taken from the header's frame rate. For tests and benchmarks: identical input every run.

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-@testable import RecorderCore
+@testable import Publishing
 import StorageUpload
 import Testing
 @testable import KioskService

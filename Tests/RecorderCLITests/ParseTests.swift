@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import MediaEncoder
-import RecorderCore
+import Settings
+import Shooting
 @testable import RecorderCLI
 import KioskService
 import Testing

@@ -62,9 +62,9 @@ import Testing
         let allowed: Set<String> = [
             "SystemSupport/WorkerThread.swift",   // the primitive itself
             "SystemSupport/BlockingWork.swift",   // its helper threads, started once
-            "RecorderCore/Recording.swift",       // one thread per shot: open to release
-            "RecorderCore/PreviewSession.swift",  // the preview's thread, while somebody watches
-            "RecorderCore/OutboxDrain.swift",     // the drain, for the life of the kiosk
+            "Shooting/Recording.swift",           // one thread per shot: open to release
+            "Shooting/PreviewSession.swift",      // the preview's thread, while somebody watches
+            "Publishing/OutboxDrain.swift",       // the drain, for the life of the kiosk
             "MediaEncoder/EncodePipeline.swift",  // a shot's encoding thread, overlapping its capture
             "AudioCapture/AlsaCaptureSource.swift", // a microphone's capture thread, start to close
             "KioskService/StateHook.swift",       // kiosk.on_state's runner, for the life of the kiosk
