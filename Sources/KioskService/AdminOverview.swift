@@ -1,4 +1,4 @@
-package import Settings
+import Settings
 
 /// `GET /api/admin/overview`: what the operator page shows beyond the status. The operator's words
 /// in full (paths, errno, the settings to change), never a secret.

@@ -286,7 +286,7 @@ package final class Kiosk: Sendable {
                     videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: enqueuer.postedID(shot),
                     audio: shot.audio)
             }
-            return (current, LocalFiles.freeBytes(workspace.root), LocalFiles.freeBytes(outboxRoot),
+            return (current, FileSystem.freeBytes(workspace.root), FileSystem.freeBytes(outboxRoot),
                     AudioSelector.describe(audioChoice, camera: cameraName))
         }
         let needed = settings.shotRequest().bytesNeeded
@@ -330,7 +330,7 @@ package final class Kiosk: Sendable {
             var disk = [("workspace", workspace), ("outbox", outbox.root), ("cache", cache)]
             if store.destination.backend == "local", let path = store.destination.path { disk.append(("store", path)) }
             return (queued, outbox.unreadableItems(),
-                    disk.map { AdminOverview.Space(what: $0.0, path: $0.1, freeBytes: LocalFiles.freeBytes($0.1)) })
+                    disk.map { AdminOverview.Space(what: $0.0, path: $0.1, freeBytes: FileSystem.freeBytes($0.1)) })
         }
         return AdminOverview(
             status: status, store: store.location, outbox: queued, unreadable: unreadable, problems: problems.newestFirst, disk: disk,

@@ -193,7 +193,7 @@ package enum KioskAPI {
     /// A file, with ranges; `slot` is held until the last byte.
     static func serveFile(_ path: String, contentType: String, request: Request, context: KioskRequestContext,
                           missing: String, slot: ClientSlots.Slot? = nil) async throws(APIError) -> Response {
-        guard let size = LocalFiles.status(of: path).map({ Int($0.size) }) else {
+        guard let size = FileSystem.status(of: path).map({ Int($0.size) }) else {
             throw APIError(.notFound, missing, kind: .notFound)
         }
         switch ranged(size: size, contentType: contentType, request: request) {

@@ -1,6 +1,6 @@
 import FoundationEssentials
 package import Shooting
-package import Publishing
+import Publishing
 
 /// The JSON of `GET /api/status` and of every `status` event.
 package struct KioskStatus: Codable, Sendable, Equatable {

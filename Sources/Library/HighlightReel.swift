@@ -69,7 +69,7 @@ package struct HighlightReel {
 
     /// Makes the reel at `target` (a new file). `progress` hears each step.
     package func make(into target: String, options: Options, progress: (String) -> Void = { _ in }) throws(RecorderError) -> Report {
-        if LocalFiles.status(of: target) != nil {
+        if FileSystem.status(of: target) != nil {
             throw RecorderError("\(target) already exists: make the reel under a new name (-o NEW.mp4). It was not changed.", kind: .cannotWrite)
         }
         guard (-40.0 ... -5.0).contains(options.loudness) else {
@@ -112,15 +112,13 @@ package struct HighlightReel {
 
         let partial = target + ".partial-\(getpid())"
         let scratch = partial + ".cards"
-        guard mkdir(scratch, 0o700) == 0 else {
-            throw RecorderError("cannot make \(scratch) beside the reel: \(String(cString: strerror(errno))). Choose a writable directory for -o.", kind: .cannotWrite)
+        do throws(Descriptors.Errno) { try Posix.mkdir(scratch, mode: 0o700) } catch {
+            throw RecorderError("cannot make \(scratch) beside the reel: \(error.description). Choose a writable directory for -o.", kind: .cannotWrite)
         }
-        defer {
-            if let names = try? FileManager.default.contentsOfDirectory(atPath: scratch) { for name in names { unlink("\(scratch)/\(name)") } }
-            rmdir(scratch)
-        }
+        defer { FileSystem.removeScratch(scratch) }
         var finished = false
-        defer { if !finished { unlink(partial) } }
+        // A reel that failed: its partial file goes (best effort: named by this process, hidden by no one).
+        defer { if !finished { try? Posix.unlink(partial) } }
         do throws(MediaError) {
             var options = options
             options.encoder.overlay = nil
@@ -151,13 +149,14 @@ package struct HighlightReel {
         do throws(StorageError) {
             try LocalFiles.syncFile(partial)
             // link(2) fails if the name was taken meanwhile: a reel made since is never replaced.
-            try LocalFiles.call("link", target) { link(partial, target) }
+            try LocalFiles.run("link", target) { () throws(Descriptors.Errno) in try Posix.link(partial, to: target) }
             try LocalFiles.syncDirectory(of: target)
         } catch {
             throw RecorderError("cannot put the reel at \(target): \(error.message)", storage: error, kind: .cannotWrite)
         }
         finished = true
-        unlink(partial)
+        // The reel is linked at its name; the partial name only takes no room (the same file).
+        try? Posix.unlink(partial)
         return report
     }
 

@@ -51,11 +51,11 @@ package struct PostExport {
         while target.count > 1 && target.hasSuffix("/") { target.removeLast() }
         let asZip = target.lowercased().hasSuffix(".zip")
         if asZip {
-            if LocalFiles.status(of: target) != nil {
+            if FileSystem.status(of: target) != nil {
                 throw RecorderError("\(target) already exists: export into a new archive (-o NEW.zip). It was not changed.", kind: .cannotWrite)
             }
         } else {
-            if let status = LocalFiles.status(of: target), !status.isDirectory {
+            if let status = FileSystem.status(of: target), !status.isDirectory {
                 throw RecorderError("\(target) is a file: export into a new directory (-o NEW_DIRECTORY), or name an archive NEW.zip. The file was not changed.",
                                     kind: .cannotWrite)
             }
@@ -115,13 +115,14 @@ package struct PostExport {
             _ = try sink.add(ExportFile(name: "SHA256SUMS", source: .bytes(Array(sums.utf8))))
             try sink.finish()
             // (it was checked empty above; a file put there since fails here, not overwritten)
-            if !asZip, LocalFiles.status(of: target) != nil { try LocalFiles.call("remove the empty directory", target) { rmdir(target) } }
+            if !asZip, FileSystem.status(of: target) != nil { try LocalFiles.run("remove the empty directory", target) { () throws(Descriptors.Errno) in try Posix.rmdir(target) } }
             if asZip {
                 // link(2) fails if the name was taken meanwhile: an archive made since is never replaced.
-                try LocalFiles.call("link", target) { link(partial, target) }
-                unlink(partial)
+                try LocalFiles.run("link", target) { () throws(Descriptors.Errno) in try Posix.link(partial, to: target) }
+                // The archive is linked at its name; the partial name only takes no room (the same file).
+                try? Posix.unlink(partial)
             } else {
-                try LocalFiles.call("rename", target) { rename(partial, target) }
+                try LocalFiles.run("rename", target) { () throws(Descriptors.Errno) in try Posix.rename(partial, to: target) }
             }
             try LocalFiles.syncDirectory(of: target)
         } catch {
@@ -230,7 +231,7 @@ final class ZipSink: ExportSink {
         switch file.source {
         case .file(let source):
             let sha = try writer!.addFile(from: source, as: name)
-            return (sha, LocalFiles.size(of: source) ?? 0)
+            return (sha, FileSystem.size(of: source) ?? 0)
         case .bytes(let bytes):
             return (try writer!.add(bytes, as: name), Int64(bytes.count))
         }
@@ -243,6 +244,7 @@ final class ZipSink: ExportSink {
 
     func abandon() {
         writer = nil
-        unlink(path)
+        // An export that failed: its partial archive goes (best effort; it is named as partial).
+        try? Posix.unlink(path)
     }
 }

@@ -160,7 +160,8 @@ package final class VideoCache: Sendable {
             }
             state.verified[name] = nil
         }
-        _ = unlink(path(name))
+        // Not cached on the disk either, or a file that stays only until evicted: fine both ways.
+        try? Posix.unlink(path(name))
     }
 
     /// The cached videos last used before `cutoff` (retention.local_days), removed unless `dryRun`:
@@ -170,7 +171,8 @@ package final class VideoCache: Sendable {
         var gone: [Entry] = []
         for file in old {
             if !dryRun {
-                guard unlink(path(file.name)) == 0 else { continue }
+                // (one that cannot go now is left for the next purge, and not reported gone)
+                guard (try? Posix.unlink(path(file.name))) != nil else { continue }
                 forget(file.name)
             }
             gone.append(Entry(name: file.name, bytes: file.size, lastUsed: RFC3339.string(file.used)))
@@ -196,8 +198,9 @@ package final class VideoCache: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: settings.directory)) ?? []
         for name in names where name.hasSuffix(".mp4") || name.hasPrefix(".tmp-") {
             let file = path(name)
-            guard let size = LocalFiles.size(of: file) else { continue }
-            if unlink(file) == 0 {
+            guard let size = FileSystem.size(of: file) else { continue }
+            // (only what went is counted: the report says exactly what was freed)
+            if (try? Posix.unlink(file)) != nil {
                 report.files += 1
                 report.bytes += size
             }
@@ -222,7 +225,7 @@ package final class VideoCache: Sendable {
     /// process uses it. A bad file is removed (and named in `replaced`).
     private func checkedFile(_ name: String, metadata: PostMetadata, replaced: inout String?) throws(RecorderError) -> Video? {
         let file = path(name)
-        guard let status = LocalFiles.status(of: file) else { return nil }
+        guard let status = FileSystem.status(of: file) else { return nil }
         let size = status.size, inode = status.inode
         if size == metadata.byteSize {
             if let known = levels.withLock({ $0.verified[name] }), known.inode == inode, known.size == size {
@@ -236,7 +239,8 @@ package final class VideoCache: Sendable {
         } else {
             replaced = "the cached copy of \(metadata.id) had \(size) of \(metadata.byteSize) bytes; it was fetched again"
         }
-        unlink(file)
+        // The fetch renames a good copy over it; until then it is not used (nor verified).
+        try? Posix.unlink(file)
         return nil
     }
 
@@ -247,14 +251,17 @@ package final class VideoCache: Sendable {
         let temp = arrival?.path ?? path(".tmp-\(name)-\(getpid())-\(UInt64.random(in: 0..<UInt64.max))")
         let fd: Int32
         do throws(StorageError) {
-            fd = try LocalFiles.call("create", temp, elsewhere: "another cache.path") { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+            fd = try LocalFiles.run("create", temp, elsewhere: "another cache.path") { () throws(Descriptors.Errno) in try Posix.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644) }
         } catch {
             throw RecorderError(error)
         }
         var closed = false
         defer {
-            if !closed { close(fd) }
-            unlink(temp)
+            // A fetch that failed: what it wrote is not kept, so close has nothing to report.
+            if !closed { Posix.closeAfterUse(fd) }
+            // Gone already when renamed into place; else the partial download goes (best effort:
+            // an arrival's is named by this process, and `clear` removes `.tmp-` leftovers).
+            try? Posix.unlink(temp)
         }
         let got: DownloadedObject?
         do throws(StorageError) {
@@ -271,16 +278,17 @@ package final class VideoCache: Sendable {
                                 kind: .badData)
         }
         closed = true
-        // close(2) is not retried: on Linux the descriptor is gone even when it reports EINTR.
-        if close(fd) != 0 {
-            throw RecorderError(LocalFiles.error("store", final, code: errno, elsewhere: "another cache.path"))
-        }
         do throws(StorageError) {
-            try LocalFiles.call("store", final, elsewhere: "another cache.path") { rename(temp, final) }
+            try LocalFiles.run("store", final, elsewhere: "another cache.path") { () throws(Descriptors.Errno) in try Posix.close(fd) }
         } catch {
             throw RecorderError(error)
         }
-        let inode = LocalFiles.status(of: final)?.inode ?? 0
+        do throws(StorageError) {
+            try LocalFiles.run("store", final, elsewhere: "another cache.path") { () throws(Descriptors.Errno) in try Posix.rename(temp, to: final) }
+        } catch {
+            throw RecorderError(error)
+        }
+        let inode = FileSystem.status(of: final)?.inode ?? 0
         levels.withLock { $0.verified[name] = (inode, got.size) }
         return Video(path: final, size: got.size, bytes: nil, level: .store, replaced: nil)
     }
@@ -294,7 +302,7 @@ package final class VideoCache: Sendable {
     private func files() -> [CachedFile] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: settings.directory)) ?? []
         return names.filter { $0.hasSuffix(".mp4") && !$0.hasPrefix(".") }.compactMap { name in
-            guard let status = LocalFiles.status(of: path(name)) else { return nil }
+            guard let status = FileSystem.status(of: path(name)) else { return nil }
             return CachedFile(name: name, size: status.size, used: Date(timeIntervalSince1970: status.modified))
         }
     }
@@ -308,7 +316,8 @@ package final class VideoCache: Sendable {
         all.sort { ($0.used, $0.name) < ($1.used, $1.name) }
         for file in all where file.name != kept {
             guard total > settings.maxDiskBytes else { break }
-            if unlink(path(file.name)) == 0 {
+            // (one that cannot go is not counted as freed; the next file is tried)
+            if (try? Posix.unlink(path(file.name))) != nil {
                 total -= file.size
                 forget(file.name)
             }
@@ -318,6 +327,7 @@ package final class VideoCache: Sendable {
     /// Marks a file as just used (its modification time orders the disk level's LRU). Best effort:
     /// a file that cannot be touched is only evicted sooner.
     private func touch(_ file: String) {
+        // (as said above: best effort)
         _ = utimes(file, nil)
     }
 

@@ -57,7 +57,7 @@ package struct Outbox: Sendable {
 
     /// Whether `id` is already used by a queued or sent post of this machine.
     func isTaken(_ id: String) -> Bool {
-        access("\(sentDirectory)/\(id).json", F_OK) == 0 || item(id: id) != nil
+        Posix.allows("\(sentDirectory)/\(id).json", F_OK) || item(id: id) != nil
     }
 
     /// Puts a post in the queue: the video is hard-linked (same file system) or copied and fsynced,
@@ -69,7 +69,7 @@ package struct Outbox: Sendable {
         // The pid lets a flush in another process tell a live enqueue from a crashed one.
         let incoming = "\(queueDirectory)/.incoming-\(metadata.id)-\(getpid())"
         try? FileManager.default.removeItem(atPath: incoming)
-        try DurableFile.call("create", incoming) { mkdir(incoming, 0o700) }
+        try DurableFile.run("create", incoming) { () throws(Descriptors.Errno) in try Posix.mkdir(incoming, mode: 0o700) }
         do throws(RecorderError) {
             let queuedAt = RFC3339.string(Date())
             let state = OutboxItemState(shotID: shotID, queuedAt: queuedAt, attempts: 0, lastError: nil, digest: digest,
@@ -77,7 +77,8 @@ package struct Outbox: Sendable {
             try DurableFile.write(try metadata.jsonData(), to: "\(incoming)/\(OutboxItem.metadataName)")
             try DurableFile.write(try state.jsonData(), to: "\(incoming)/\(OutboxItem.stateName)")
             let videoCopy = "\(incoming)/\(OutboxItem.videoName)"
-            if link(video, videoCopy) == 0 {
+            // Linked when the outbox is on the same file system; else (EXDEV, or any refusal) copied.
+            if (try? Posix.link(video, to: videoCopy)) != nil {
                 try DurableFile.fsyncFile(videoCopy)
             } else {
                 do throws(StorageError) { try LocalFiles.copySynced(from: video, to: videoCopy) } catch {
@@ -113,9 +114,10 @@ package struct Outbox: Sendable {
             let receipt = FileManager.default.contents(atPath: path).flatMap { try? JSONDecoder().decode(PostReceipt.self, from: $0) }
             // (a record that cannot be read goes by its file's age)
             guard let sent = receipt.flatMap({ RFC3339.date($0.uploadedAt) })
-                    ?? LocalFiles.status(of: path).map({ Date(timeIntervalSince1970: $0.modified) }),
+                    ?? FileSystem.status(of: path).map({ Date(timeIntervalSince1970: $0.modified) }),
                   sent < cutoff else { continue }
-            if !dryRun, unlink(path) != 0 { continue }
+            // (one that cannot be removed now is left for the next purge, and not reported gone)
+            if !dryRun, (try? Posix.unlink(path)) == nil { continue }
             gone.append(String(name.dropLast(5)))
         }
         return gone.sorted()

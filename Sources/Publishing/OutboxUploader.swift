@@ -107,7 +107,7 @@ package struct OutboxUploader: Sendable {
     func upload(_ item: inout OutboxItem) throws(StorageError) -> PostReceipt {
         // The checksums were taken when the post was queued; the store checks the bytes against them
         // (Content-MD5, x-amz-content-sha256) and the result is checked against the ETag below.
-        let onDisk = LocalFiles.size(of: item.videoPath) ?? -1
+        let onDisk = FileSystem.size(of: item.videoPath) ?? -1
         let digest: FileDigest
         if let known = item.state.digest, known.size == onDisk {
             digest = known

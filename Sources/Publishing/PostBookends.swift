@@ -48,10 +48,10 @@ package struct PostBookends: Sendable, Hashable {
 
     private static func bookend(_ path: String, _ role: String, _ stillSeconds: Double) throws(RecorderError) -> ClipJoiner.Bookend {
         let fix = "Give a PNG or JPEG picture, or an MP4 clip of at most \(Int(maximumClipSeconds)) s, as --\(role) (post.\(role)), or leave it out."
-        guard access(path, F_OK) == 0 else {
+        guard Posix.allows(path, F_OK) else {
             throw RecorderError("the \(role) \(path) does not exist. \(fix)", kind: .notFound)
         }
-        guard access(path, R_OK) == 0, let status = LocalFiles.status(of: path), !status.isDirectory else {
+        guard Posix.allows(path, R_OK), let status = FileSystem.status(of: path), !status.isDirectory else {
             throw RecorderError("the \(role) \(path) cannot be read (not a readable file). Make it readable by this user, or give another.", kind: .notFound)
         }
         let name = FilePaths.name(of: path)
@@ -61,11 +61,11 @@ package struct PostBookends: Sendable, Hashable {
             // The picture's first bytes say what it is; a renamed file is named as such now, not after a failed join.
             let signature: [UInt8] = kind == "png" ? [0x89, 0x50, 0x4E, 0x47] : [0xFF, 0xD8, 0xFF]
             // (only those bytes read: a large picture is not loaded to look at four)
-            var head = [UInt8](repeating: 0, count: signature.count)
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            let got = fd < 0 ? -1 : read(fd, &head, head.count)
-            if fd >= 0 { close(fd) }
-            guard got == signature.count, head == signature else {
+            // (a file that cannot be opened or read is taken for one that is not a picture)
+            let fd = try? Posix.open(path, O_RDONLY | O_CLOEXEC)
+            let head = fd.flatMap { try? Posix.read($0, count: signature.count, at: 0) }
+            if let fd { Posix.closeAfterUse(fd) }
+            guard head == signature else {
                 throw RecorderError("the \(role) \(path) is not a \(kind == "png" ? "PNG" : "JPEG") picture (its first bytes say otherwise). \(fix)", kind: .badData)
             }
             return .still(path: path, seconds: stillSeconds)
@@ -109,13 +109,14 @@ extension PostEnqueuer {
         let target = FilePaths.join(folder, Self.joinedName)
         let partial = target + ".partial"
         let scratch = FilePaths.join(folder, ".join")
-        Self.removeScratch(scratch)
-        guard mkdir(scratch, 0o700) == 0 else {
-            throw RecorderError("cannot make \(scratch) in the shot's folder: \(String(cString: strerror(errno))). Check that the workspace is writable.", kind: .cannotWrite)
+        FileSystem.removeScratch(scratch)
+        do throws(Descriptors.Errno) { try Posix.mkdir(scratch, mode: 0o700) } catch {
+            throw RecorderError("cannot make \(scratch) in the shot's folder: \(error.description). Check that the workspace is writable.", kind: .cannotWrite)
         }
-        defer { Self.removeScratch(scratch) }
+        defer { FileSystem.removeScratch(scratch) }
         var finished = false
-        defer { if !finished { unlink(partial) } }
+        // A join that failed: its partial file goes (best effort: the next join's replaces it).
+        defer { if !finished { try? Posix.unlink(partial) } }
         let reencodedBecause: String?
         let settings = try ShotRequest.encoderSettings(configuration)
         let backend = try configuration.makeBackend()
@@ -130,10 +131,10 @@ extension PostEnqueuer {
         let digest: FileDigest
         do throws(StorageError) {
             try LocalFiles.syncFile(partial)
-            try LocalFiles.call("rename", target) { rename(partial, target) }
+            try LocalFiles.run("rename", target) { () throws(Descriptors.Errno) in try Posix.rename(partial, to: target) }
             finished = true
             try LocalFiles.syncDirectory(of: target)
-            digest = try FileDigest.compute(path: target, partSize: backend.partSize(forSize: LocalFiles.status(of: target)?.size ?? 0))
+            digest = try FileDigest.compute(path: target, partSize: backend.partSize(forSize: FileSystem.status(of: target)?.size ?? 0))
         } catch {
             throw RecorderError("cannot keep the joined video at \(target): \(error.message) The shot is kept as it is and nothing was queued.", storage: error)
         }
@@ -152,9 +153,4 @@ extension PostEnqueuer {
 
     /// The shot joined to its bookends, in the shot's folder until it is queued.
     static let joinedName = "joined.mp4"
-
-    private static func removeScratch(_ path: String) {
-        if let names = try? FileManager.default.contentsOfDirectory(atPath: path) { for name in names { unlink("\(path)/\(name)") } }
-        rmdir(path)
-    }
 }

@@ -64,7 +64,7 @@ package struct PostEnqueuer: Sendable {
             shot = current
         }
         if let answer = alreadyPosted(shot) { throw answer }
-        guard access(shot.videoPath, R_OK) == 0 else {
+        guard Posix.allows(shot.videoPath, R_OK) else {
             throw RecorderError("the shot's video \(shot.videoPath) is missing. Record a new shot: recorder shoot", kind: .notFound)
         }
         let digest: FileDigest
@@ -105,9 +105,10 @@ package struct PostEnqueuer: Sendable {
             // The post is queued either way; the outbox scan in `alreadyPosted` still finds it.
         }
         // The outbox holds the video now; the workspace copy would only take room (often in RAM).
-        // (The shot's own too when a joined one went: it is in the post.)
-        unlink(plan.shot.videoPath)
-        if plan.videoPath != plan.shot.videoPath { unlink(plan.videoPath) }
+        // (The shot's own too when a joined one went: it is in the post.) Best effort: a copy
+        // that stays only takes that room until the shot is replaced; the post is queued.
+        try? Posix.unlink(plan.shot.videoPath)
+        if plan.videoPath != plan.shot.videoPath { try? Posix.unlink(plan.videoPath) }
         _ = consume lock
         return item
     }

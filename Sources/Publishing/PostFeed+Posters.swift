@@ -61,8 +61,9 @@ extension PostFeed {
         }
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         defer {
-            close(descriptor)
-            unlink(path)
+            // A temporary file of this process, read and done with: nothing to report if it stays.
+            Posix.closeAfterUse(descriptor)
+            try? Posix.unlink(path)
         }
         let downloaded: DownloadedObject?
         do throws(StorageError) { downloaded = try store.download(key: metadata.key, into: descriptor, progress: nil) } catch {

@@ -54,11 +54,13 @@ struct FetchCommand: ParsableCommand {
         if let note = video.replaced, !quiet { printError("recorder: note: \(note)") }
         if output == "-" {
             // As curl: the bytes to standard output, what happened to standard error.
-            let fd = open(video.path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw RecorderError("cannot read the cached video \(video.path): \(String(cString: strerror(errno))).", kind: .ioFailure) }
-            defer { close(fd) }
-            if let code = Descriptors.copyAll(from: fd, to: STDOUT_FILENO) {
-                throw RecorderError("cannot write the video to standard output: \(String(cString: strerror(code))).", kind: .ioFailure)
+            let fd: Int32
+            do throws(Descriptors.Errno) { fd = try Posix.open(video.path, O_RDONLY | O_CLOEXEC) } catch {
+                throw RecorderError("cannot read the cached video \(video.path): \(error.description).", kind: .ioFailure)
+            }
+            defer { Posix.closeAfterUse(fd) }
+            do throws(Descriptors.Errno) { try Posix.copyAll(from: fd, to: STDOUT_FILENO) } catch {
+                throw RecorderError("cannot write the video to standard output: \(error.description).", kind: .ioFailure)
             }
             printError("recorder: \(id): \(ByteCount.human(video.size)) from the \(video.level == .store ? "store (now cached)" : "cache") to standard output")
             return
@@ -77,16 +79,18 @@ struct FetchCommand: ParsableCommand {
     /// Copies next to the destination, then renames: a failed copy leaves no half file.
     static func copy(_ source: String, to destination: String) throws(RecorderError) {
         let temp = destination + ".part-\(getpid())"
-        unlink(temp)
+        // This process's own name, left only by a copy cut off earlier; copySynced makes it anew (O_EXCL).
+        try? Posix.unlink(temp)
         do throws(StorageError) {
             try LocalFiles.copySynced(from: source, to: temp)
         } catch {
             throw RecorderError(error, kind: .cannotWrite)
         }
         do throws(StorageError) {
-            try LocalFiles.call("write", destination, elsewhere: "another --output") { rename(temp, destination) }
+            try LocalFiles.run("write", destination, elsewhere: "another --output") { () throws(Descriptors.Errno) in try Posix.rename(temp, to: destination) }
         } catch {
-            unlink(temp)
+            // The rename's failure is the one to report; the copy must not stay behind.
+            try? Posix.unlink(temp)
             throw RecorderError(error, kind: .cannotWrite)
         }
     }

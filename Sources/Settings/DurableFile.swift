@@ -1,12 +1,14 @@
 package import FoundationEssentials
 import StorageUpload
-internal import SystemSupport
+package import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Crash-safe file operations: write to a temp name, fsync, rename, fsync the directory. Every
-/// fsync is checked: a write the disk did not take is a failure, not a file that may vanish later.
+/// The workspace's and the outbox's crash-safe file operations: `FileSystem`'s (SystemSupport, the
+/// one home of a durable write: temporary name, fsync, rename, fsync of the directory), with a
+/// failure told as the RecorderError that names the fix, in the words the local store uses
+/// (`LocalFiles.error`), so both say the same thing.
 package enum DurableFile {
     /// Where another location is chosen, for the fix in a workspace or outbox error.
     package static let elsewhere = "another location (the workspace setting for shots, the outbox setting for posts)"
@@ -19,7 +21,7 @@ package enum DurableFile {
 
     /// rename(2) then fsync of the destination's directory, so the new name survives a power cut.
     package static func rename(_ from: String, to: String) throws(RecorderError) {
-        try call("rename", from) { Glibc.rename(from, to) }
+        try run("rename", from) { () throws(Descriptors.Errno) in try Posix.rename(from, to: to) }
         try syncDirectory(of: to)
     }
 
@@ -31,12 +33,12 @@ package enum DurableFile {
         do throws(StorageError) { try LocalFiles.syncFile(path) } catch { throw RecorderError(error) }
     }
 
-    /// Runs a system call on a workspace or outbox path; a failure (errno captured at the call)
-    /// becomes the error with its fix and kind (the mapping StorageUpload's local store
-    /// uses, so both say the same thing).
+    /// Runs a `Posix` call on a workspace or outbox path; a failure (errno captured at the call)
+    /// becomes the error with its fix and kind (the mapping StorageUpload's local store uses, so
+    /// both say the same thing).
     @discardableResult
-    package static func call<T: FixedWidthInteger>(_ operation: String, _ path: String, _ body: () -> T) throws(RecorderError) -> T {
-        do throws(StorageError) { return try LocalFiles.call(operation, path, elsewhere: elsewhere, body) } catch {
+    package static func run<T>(_ operation: String, _ path: String, _ body: Posix.Call<T>) throws(RecorderError) -> T {
+        do throws(StorageError) { return try LocalFiles.run(operation, path, elsewhere: elsewhere, body) } catch {
             throw RecorderError(error)
         }
     }
@@ -48,7 +50,7 @@ package enum DurableFile {
         }
     }
 
-    /// The failure errno `code` describes, for a call that cannot go through `call`.
+    /// The failure errno `code` describes, for a call that cannot go through `run`.
     package static func ioError(_ operation: String, _ path: String, code: Int32) -> RecorderError {
         RecorderError(LocalFiles.error(operation, path, code: code, elsewhere: elsewhere))
     }

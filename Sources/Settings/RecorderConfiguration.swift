@@ -138,35 +138,25 @@ package struct RecorderConfiguration: Sendable {
     /// The file's bytes; a missing file, a directory or an unreadable one is an error saying which.
     static func readFile(_ path: String) throws(RecorderError) -> [UInt8] {
         let elsewhere = "or point --config / RECORDER_CONFIG elsewhere"
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
+        let fd: Int32
+        do throws(Descriptors.Errno) { fd = try Posix.open(path, O_RDONLY | O_CLOEXEC) } catch {
+            let code = error.code
             switch code {
             case ENOENT: throw RecorderError("the configuration file \(path) does not exist. Create it, \(elsewhere).", kind: .misconfigured)
             case EACCES: throw RecorderError("cannot read the configuration file \(path): permission denied. Fix its permissions (chmod 644, or 640 with the service's group), \(elsewhere).", kind: .misconfigured)
             default: throw RecorderError("cannot open the configuration file \(path): \(String(cString: strerror(code))). Fix it, \(elsewhere).", kind: .misconfigured)
             }
         }
-        defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0, info.st_mode & 0o170000 == 0o040000 {
+        defer { Posix.closeAfterUse(fd) }
+        if (try? Posix.status(of: fd))?.isDirectory == true {
             throw RecorderError("the configuration file \(path) is a directory. Point --config / RECORDER_CONFIG at the file, e.g. \(path)/recorder.conf.", kind: .misconfigured)
         }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw RecorderError("cannot read the configuration file \(path): \(String(cString: strerror(errno))). Fix it, \(elsewhere).", kind: .misconfigured)
-            }
-            bytes += buffer[0..<count]
-            if bytes.count > 1 << 20 {
+        do throws(Descriptors.Errno) { return try Posix.readAll(fd, limit: 1 << 20) } catch {
+            if error.code == EFBIG {
                 throw RecorderError("the configuration file \(path) is over 1 MiB: not a configuration file. Point --config / RECORDER_CONFIG at the right file.", kind: .misconfigured)
             }
+            throw RecorderError("cannot read the configuration file \(path): \(error.description). Fix it, \(elsewhere).", kind: .misconfigured)
         }
-        return bytes
     }
 
     /// `key = value` lines. `#` starts a comment at the start of a line or after whitespace; a
@@ -263,7 +253,7 @@ package struct RecorderConfiguration: Sendable {
     package func credentialFile(_ name: String) -> String? {
         guard let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty else { return nil }
         let path = directory + "/" + name
-        return access(path, R_OK) == 0 ? path : nil
+        return Posix.allows(path, R_OK) ? path : nil
     }
 
     /// Whether `path` is in the credential directory systemd made for this service (private to it).

@@ -3,7 +3,7 @@ import Dispatch
 import FoundationEssentials
 import Synchronization
 package import SystemSupport
-package import VideoCapture
+import VideoCapture
 package import Settings
 
 /// Owns the camera for the life of the process: one shot at a time, its stop signal, the record

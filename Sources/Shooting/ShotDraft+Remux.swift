@@ -1,6 +1,7 @@
 import Glibc
 import MediaEncoder
 import Settings
+import SystemSupport
 
 extension ShotDraft {
     /// Turns the crash-safe recording into `video.mp4` with its index first (faststart), and
@@ -23,12 +24,15 @@ extension ShotDraft {
             do throws(RecorderError) { try DurableFile.fsyncFile(videoPath) } catch { failure = error.message }
         }
         if failure == nil {
-            unlink(recordingPath)
+            // The copy is on the disk (synced above, before this: the order a power cut needs). A
+            // recording that cannot be removed only takes room in the shot's folder until it goes.
+            try? Posix.unlink(recordingPath)
             return nil
         }
         // Any failure, a full disk included: the half-written copy goes (freeing its room) and the
-        // complete fragmented recording, which needs no more room, is kept.
-        unlink(videoPath)
+        // complete fragmented recording, which needs no more room, is kept (the rename replaces a
+        // copy that could not be removed).
+        try? Posix.unlink(videoPath)
         try DurableFile.rename(recordingPath, to: videoPath)
         return failure
     }

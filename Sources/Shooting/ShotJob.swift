@@ -260,7 +260,7 @@ final class ShotJob {
             self.recorder = nil
             try keepRemuxedOrFragmented(draft, endSeconds: summary.durationSeconds)
             let info = try MediaProbe.inspect(draft.videoPath)
-            let size = LocalFiles.size(of: draft.videoPath) ?? 0
+            let size = FileSystem.size(of: draft.videoPath) ?? 0
             // Before the notes are taken: the sound's verdict may add one.
             let sound = shotAudio(summary)
             let shot = Shot(
@@ -299,8 +299,9 @@ final class ShotJob {
         let summary = recorder.partialSummary
         recorder.abandon()
         self.recorder = nil
-        let size = LocalFiles.size(of: draft.recordingPath) ?? 0
-        guard let whole = ShotSalvage.completeLength(of: draft.recordingPath), whole > 0, truncate(draft.recordingPath, off_t(whole)) == 0 else {
+        let size = FileSystem.size(of: draft.recordingPath) ?? 0
+        guard let whole = ShotSalvage.completeLength(of: draft.recordingPath), whole > 0,
+              (try? Posix.truncate(draft.recordingPath, to: whole)) != nil else {
             discardDraft()
             throw RecorderError("the disk filled up before the first second of the shot was written: nothing was kept, and the previous shot is still the current one. Free some space in \(workspace.root).",
                                 kind: .ioFailure, advice: [Self.largerDisk])
@@ -321,7 +322,7 @@ final class ShotJob {
                 id: draft.id, videoPath: draft.videoPath, createdAt: Date(), source: source.name,
                 inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,
                 frameRate: summary.input.frameRate.value, frames: info.frameCount, framesDropped: summary.framesDropped,
-                durationSeconds: info.durationSeconds, byteSize: LocalFiles.size(of: draft.videoPath) ?? 0, codec: info.codec,
+                durationSeconds: info.durationSeconds, byteSize: FileSystem.size(of: draft.videoPath) ?? 0, codec: info.codec,
                 encoder: summary.encoder, endedEarly: "disk full", notes: notes, consent: request.consent?.consent, prompt: request.prompt)
             let committed = try workspace.commit(draft, shot: shot)
             _ = workspace.cleanStale()

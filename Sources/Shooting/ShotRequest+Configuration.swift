@@ -1,5 +1,6 @@
 import Glibc
 package import MediaEncoder
+import SystemSupport
 import VideoCapture
 package import Settings
 
@@ -38,7 +39,7 @@ extension ShotRequest {
     package static func overlay(_ path: String?, origin: String) throws(RecorderError) -> PictureOverlay? {
         guard let path, !path.isEmpty else { return nil }
         let named = origin.replacing("%@", with: path)
-        guard access(path, F_OK) == 0 else {
+        guard Posix.allows(path, F_OK) else {
             throw RecorderError("\(named): there is no such file. Give the full path of a PNG with transparency (a branding frame), or leave it out.",
                                 kind: .notFound)
         }

@@ -40,7 +40,7 @@ package enum ShotSalvage {
             guard let prefix = [".incoming-", waitingPrefix].first(where: { name.hasPrefix($0) }) else { return nil }
             let draft = ShotDraft(id: String(name.dropFirst(prefix.count)), directory: "\(workspace.root)/\(name)")
             // After a failed attempt the recording may already be remuxed into video.mp4.
-            let hasVideo = access(draft.recordingPath, F_OK) == 0 || access(draft.videoPath, F_OK) == 0
+            let hasVideo = Posix.allows(draft.recordingPath, F_OK) || Posix.allows(draft.videoPath, F_OK)
             return hasVideo ? draft : nil
         }
         var outcome = Outcome()
@@ -61,7 +61,7 @@ package enum ShotSalvage {
         let keepBeside = olderThanCurrent || besideCurrent
         do {
             try FFmpegLibraries.load()
-            if access(draft.recordingPath, F_OK) == 0 {
+            if Posix.allows(draft.recordingPath, F_OK) {
                 let whole = completeLength(of: draft.recordingPath)
                 // A power cut in a recording's first second leaves its header at most: no picture
                 // reached the disk, so there is nothing to recover, and nothing to wait for either.
@@ -72,10 +72,11 @@ package enum ShotSalvage {
                 }
                 // A power cut can leave the last fragment half written: cut back to the last whole
                 // one, so no picture in the recovered shot is missing its end.
-                if let whole, let size = LocalFiles.size(of: draft.recordingPath), whole < size,
-                   truncate(draft.recordingPath, off_t(whole)) != 0 {
-                    // Still recoverable: the remux stops at the damaged picture instead.
-                    outcome.notes.append("could not cut the interrupted recording back to its last whole fragment (\(String(cString: strerror(errno)))); its last picture may be damaged")
+                if let whole, let size = FileSystem.size(of: draft.recordingPath), whole < size {
+                    do throws(Descriptors.Errno) { try Posix.truncate(draft.recordingPath, to: whole) } catch {
+                        // Still recoverable: the remux stops at the damaged picture instead.
+                        outcome.notes.append("could not cut the interrupted recording back to its last whole fragment (\(error.description)); its last picture may be damaged")
+                    }
                 }
                 let info = try MediaProbe.inspect(draft.recordingPath)
                 guard info.durationSeconds >= minimumSeconds else {
@@ -83,7 +84,9 @@ package enum ShotSalvage {
                     outcome.notes.append(String(cFormat: "an interrupted recording of %.1f s (under %.0f s) was removed", info.durationSeconds, minimumSeconds))
                     return
                 }
-                unlink(draft.videoPath)
+                // A copy an earlier attempt left half made: the remux writes it anew, and a failed
+                // remux renames the recording over it, so one that cannot be removed does no harm.
+                try? Posix.unlink(draft.videoPath)
                 // (a failed remux keeps the fragmented file, which plays as it is)
                 _ = try draft.remuxRecording()
             }
@@ -99,7 +102,7 @@ package enum ShotSalvage {
                 id: id, videoPath: draft.videoPath, createdAt: seconds, source: "recovered after an interruption",
                 inputFormat: "unknown", width: final.width, height: final.height, frameRate: final.frameRate,
                 frames: final.frameCount, framesDropped: 0, durationSeconds: final.durationSeconds,
-                byteSize: LocalFiles.size(of: draft.videoPath) ?? 0, codec: final.codec, encoder: "libx264",
+                byteSize: FileSystem.size(of: draft.videoPath) ?? 0, codec: final.codec, encoder: "libx264",
                 endedEarly: "interrupted (kill, crash or power cut); recovered at the next start",
                 notes: [message], recovered: true, consent: ConsentText.record(in: draft.directory))
             if keepBeside {
@@ -119,11 +122,18 @@ package enum ShotSalvage {
     private static func unrecovered(_ draft: ShotDraft, in workspace: ShotWorkspace, _ error: RecorderError) -> String {
         let waiting = "\(workspace.root)/\(waitingPrefix)\(draft.id)"
         if error.kind != .badData {
-            if draft.directory == waiting || rename(draft.directory, waiting) == 0 {
+            let moved: Descriptors.Errno?
+            do throws(Descriptors.Errno) {
+                if draft.directory != waiting { try Posix.rename(draft.directory, to: waiting) }
+                moved = nil
+            } catch {
+                moved = error
+            }
+            guard let failure = moved else {
                 return "an interrupted recording (\(draft.id)) could not be recovered now: \(error.message) It is kept in \(waiting) and recovered at the next start once that is fixed."
             }
             // Not even moved aside: it stays where it is, marked so cleaning leaves it, never deleted.
-            let reason = String(cString: strerror(errno))
+            let reason = failure.description
             _ = FileManager.default.createFile(atPath: "\(draft.directory)/\(unmovableMarker)", contents: nil)
             return "an interrupted recording (\(draft.id)) could not be recovered now (\(error.message)) nor moved aside (\(reason)); it stays in \(draft.directory). Fix the cause; the next start tries again."
         }
@@ -137,32 +147,28 @@ extension ShotSalvage {
     /// cut in a recording's first second leaves. Anything else (a file that is not an MP4, one that
     /// cannot be read) is not, and goes the usual way.
     static func isHeaderOnly(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 8)
-        let count = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 8, 0) }
-        if count == 0 { return true }
-        return count == 8 && String(decoding: head[4..<8], as: UTF8.self) == "ftyp" && completeLength(of: path) == nil
+        guard let fd = try? Posix.open(path, O_RDONLY | O_CLOEXEC) else { return false }
+        defer { Posix.closeAfterUse(fd) }
+        guard let head = try? Posix.read(fd, count: 8, at: 0) else { return false }
+        if head.isEmpty { return true }
+        return head.count == 8 && String(decoding: head[4..<8], as: UTF8.self) == "ftyp" && completeLength(of: path) == nil
     }
 
     /// The length of a fragmented MP4 up to the end of its last whole fragment (a `moof` followed
     /// by its complete `mdat`), from the top-level boxes; nil when the file cannot be read or has
     /// no whole fragment.
     static func completeLength(of path: String) -> Int64? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
-        let size = UInt64(info.st_size)
+        guard let fd = try? Posix.open(path, O_RDONLY | O_CLOEXEC) else { return nil }
+        defer { Posix.closeAfterUse(fd) }
+        guard let status = try? Posix.status(of: fd) else { return nil }
+        let size = UInt64(status.size)
         var offset: UInt64 = 0
         var lastWhole: UInt64?
         var sawMoof = false
-        var bytes = [UInt8](repeating: 0, count: 16)
         while offset + 8 <= size {
-            let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 16, off_t(offset)) }
-            guard count >= 8 else { break }
+            // (a read that fails ends the walk where a short one does: nothing past here is whole)
+            guard let bytes = try? Posix.read(fd, count: 16, at: Int64(offset)), bytes.count >= 8 else { break }
+            let count = bytes.count
             var boxSize = UInt64(bytes[0]) << 24 | UInt64(bytes[1]) << 16 | UInt64(bytes[2]) << 8 | UInt64(bytes[3])
             let type = String(decoding: bytes[4..<8], as: UTF8.self)
             if boxSize == 1 {

@@ -32,7 +32,7 @@ package struct ShotWorkspace: Sendable {
         for dir in [root, shotsDirectory] {
             try DurableFile.makeDirectory(dir, operation: "create the shot workspace")
         }
-        guard access(root, W_OK | X_OK) == 0 else {
+        guard Posix.allows(root, W_OK | X_OK) else {
             throw RecorderError("the shot workspace \(root) is not writable. Fix its permissions.",
                                 kind: .cannotWrite, advice: [SettingAdvice(.workspace, "DIRECTORY", "with another directory")])
         }
@@ -53,17 +53,18 @@ package struct ShotWorkspace: Sendable {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name.hasPrefix(".incoming-") {
             // A recording salvage could not even move aside is left for a person, never deleted.
             let dir = root + "/" + name
-            if access(dir + "/" + ShotDraft.recordingName, F_OK) == 0 && access(dir + "/" + ShotSalvage.unmovableMarker, F_OK) == 0 { continue }
+            if Posix.allows(dir + "/" + ShotDraft.recordingName, F_OK) && Posix.allows(dir + "/" + ShotSalvage.unmovableMarker, F_OK) { continue }
             removed.append(dir)
         }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: shotsDirectory)) ?? [] where name != keep {
             // (a finished shot that could be neither linked nor moved aside waits for a person)
-            if access("\(shotsDirectory)/\(name)/\(ShotSalvage.unmovableMarker)", F_OK) == 0 { continue }
+            if Posix.allows("\(shotsDirectory)/\(name)/\(ShotSalvage.unmovableMarker)", F_OK) { continue }
             removed.append(shotsDirectory + "/" + name)
         }
-        // A commit's temporary link, left by a stop before its rename: only a name, said nowhere.
+        // A commit's temporary link, left by a stop before its rename: only a name, said nowhere
+        // (one that cannot be removed now is tried again at the next start).
         for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name.hasPrefix(".current-") {
-            unlink("\(root)/\(name)")
+            try? Posix.unlink("\(root)/\(name)")
         }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: keptDirectory)) ?? [] where isPosted(kept: name) {
             removed.append(keptDirectory + "/" + name)
@@ -76,7 +77,7 @@ package struct ShotWorkspace: Sendable {
     package func beginShot() throws(RecorderError) -> ShotDraft {
         let id = ShotDraft.newID()
         let dir = "\(root)/.incoming-\(id)"
-        try DurableFile.call("create", dir) { mkdir(dir, 0o700) }
+        try DurableFile.run("create", dir) { () throws(Descriptors.Errno) in try Posix.mkdir(dir, mode: 0o700) }
         return ShotDraft(id: id, directory: dir)
     }
 
@@ -101,8 +102,10 @@ package struct ShotWorkspace: Sendable {
     private func retire(_ id: String) {
         let folder = "\(shotsDirectory)/\(id)"
         let hidden = "\(shotsDirectory)/.gone-\(id)"
+        // Best effort, all of it: what stays is removed at the next start (`cleanStale`).
         try? FileManager.default.removeItem(atPath: hidden)
-        try? FileManager.default.removeItem(atPath: rename(folder, hidden) == 0 ? hidden : folder)
+        let outOfView = (try? Posix.rename(folder, to: hidden)) != nil
+        try? FileManager.default.removeItem(atPath: outOfView ? hidden : folder)
     }
 
     /// Writes `shot.json` into `directory`, durably.
@@ -115,8 +118,9 @@ package struct ShotWorkspace: Sendable {
     /// Points `current` at `shots/<id>`, atomically and durably.
     private func makeCurrent(_ id: String) throws(RecorderError) {
         let tempLink = "\(root)/.current-\(id)"
-        unlink(tempLink)
-        try DurableFile.call("link", tempLink) { symlink("shots/\(id)", tempLink) }
+        // A leftover of a stop before its rename; if it cannot go, the symlink below says so.
+        try? Posix.unlink(tempLink)
+        try DurableFile.run("link", tempLink) { () throws(Descriptors.Errno) in try Posix.symlink("shots/\(id)", at: tempLink) }
         try DurableFile.rename(tempLink, to: currentLink)
     }
 
@@ -133,7 +137,7 @@ package struct ShotWorkspace: Sendable {
     /// Returns what it did, in words, and the id of a shot it kept beside the current one.
     func completeInterrupted(besideCurrent: Bool) -> (notes: [String], kept: String?) {
         var notes: [String] = []
-        if let id = currentShotID(), access("\(shotsDirectory)/\(id)/\(Self.discardedMarker)", F_OK) == 0 {
+        if let id = currentShotID(), Posix.allows("\(shotsDirectory)/\(id)/\(Self.discardedMarker)", F_OK) {
             do {
                 try discardCurrent(id: id)
                 notes.append("finished deleting shot \(id), which a stop (a crash or a power cut) had interrupted")
@@ -144,7 +148,7 @@ package struct ShotWorkspace: Sendable {
         let current = currentShotID()
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: shotsDirectory)) ?? []).filter { name in
             !name.hasPrefix(".") && name != current && name > (current ?? "")
-                && access("\(shotsDirectory)/\(name)/\(Self.discardedMarker)", F_OK) != 0
+                && !Posix.allows("\(shotsDirectory)/\(name)/\(Self.discardedMarker)", F_OK)
         }
         guard let id = names.max() else { return (notes, nil) }
         guard let shot = readShot("\(shotsDirectory)/\(id)") else {
@@ -199,8 +203,8 @@ package struct ShotWorkspace: Sendable {
         }
         // Marked first: a folder a power cut leaves without its link is then known as deleted.
         let folder = "\(shotsDirectory)/\(id)"
-        if access(folder, F_OK) == 0 { try DurableFile.write(Data(), to: "\(folder)/\(Self.discardedMarker)") }
-        try DurableFile.call("unlink", currentLink) { unlink(currentLink) }
+        if Posix.allows(folder, F_OK) { try DurableFile.write(Data(), to: "\(folder)/\(Self.discardedMarker)") }
+        try DurableFile.run("unlink", currentLink) { () throws(Descriptors.Errno) in try Posix.unlink(currentLink) }
         try DurableFile.syncDirectory(of: currentLink)
         // Shots it replaced whose removal a stop undid go too: with no current shot left to be
         // older than, they would look like a finished shot waiting for its link.
@@ -238,7 +242,7 @@ package struct ShotWorkspace: Sendable {
     }
 
     private func isPosted(kept name: String) -> Bool {
-        access("\(keptDirectory)/\(name)/\(PostedMarker.fileName)", F_OK) == 0
+        Posix.allows("\(keptDirectory)/\(name)/\(PostedMarker.fileName)", F_OK)
     }
 
     /// The current shot or a kept one, by id.
@@ -300,7 +304,7 @@ package struct ShotWorkspace: Sendable {
     }
 
     /// Free bytes on the workspace's file system.
-    package func freeBytes() -> Int64? { LocalFiles.freeBytes(root) }
+    package func freeBytes() -> Int64? { FileSystem.freeBytes(root) }
 }
 
 /// The folder a shot records into before it becomes current.

@@ -4,10 +4,10 @@ import Glibc
 
 /// Who may open a device node, answered from the node itself.
 package enum DevicePermissions {
-    /// The name of the group that owns `path`, or nil when it cannot be read.
+    /// The name of the group that owns `path` (a camera's, a microphone's node), or nil when it
+    /// cannot be read.
     package static func owningGroup(of path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0, let group = getgrgid(info.st_gid), let name = group.pointee.gr_name else {
+        guard let status = try? Posix.status(of: path), let group = getgrgid(status.group), let name = group.pointee.gr_name else {
             return nil
         }
         return String(cString: name)

@@ -7,4 +7,10 @@ package struct FileStatus: Sendable, Equatable {
     /// The modification time, in seconds since 1970.
     package var modified: Double
     package var isDirectory: Bool
+    /// The mode's permission bits (0o600: only its owner reads and writes it).
+    package var permissions: UInt32
+    /// A character device (a camera's, a microphone's, an input's node).
+    package var isCharacterDevice: Bool
+    /// The group that owns it.
+    package var group: UInt32
 }

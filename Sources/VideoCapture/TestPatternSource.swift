@@ -108,6 +108,7 @@ package struct TestPattern {
         let uBase = width * height, vBase = uBase + cw * ch
         image.withUnsafeMutableBufferPointer { p in
             background.withUnsafeBufferPointer { b in
+                // (memcpy returns its destination)
                 _ = memcpy(p.baseAddress!, b.baseAddress!, min(p.count, b.count))
             }
             // A moving vertical band so every frame differs and motion is visible.
