@@ -73,4 +73,56 @@ import Testing
         let found = try (Self.uses(of: "WorkerThread.start(") + Self.uses(of: "pthread_create(")).filter { !allowed.contains($0.file) }
         #expect(found.isEmpty, "threads started outside the allowed owners: \(found.map { "\($0.file):\($0.line)" })")
     }
+
+    /// The file system's calls (open, read, write, fsync, rename, unlink, stat...) are made in one
+    /// place, `Posix` (errno captured at the call, EINTR retried, a typed error), and durable
+    /// writes in `FileSystem` over it: no module makes them raw.
+    @Test func fileSystemCallsGoThroughPosix() throws {
+        // Left for later, each with its reason.
+        let allowed: Set<String> = [
+            "SystemSupport/Posix.swift",          // the funnel itself
+            "KioskService/VideoResponder.swift",  // being reworked beside this (issue 40): the lead's second pass
+            "KioskService/ChunkedFile.swift",     // the same
+            "KioskService/KioskSettings.swift",   // the same (token files, settings)
+            "KioskService/HTTPSelfProbe.swift",   // a socket's close: not the file system
+            "KioskService/SystemdNotifier.swift", // the same
+            "PageEmbedder/main.swift",            // a build tool, with no module under it
+        ]
+        let calls = #/(?:^|[^\w.])(open|close|read|write|pread|pwrite|fsync|fdatasync|rename|unlink|mkdir|rmdir|link|symlink|readlink|truncate|ftruncate|flock|access|stat|fstat|lstat|statvfs|dup|pipe)\(([^()]*(?:\([^()]*\))*[^()]*)\)/#
+        let label = #/\b[a-z]\w*: /#
+        var found: [String] = []
+        for file in try Self.swiftFiles() where !allowed.contains(file.name) {
+            for (index, line) in file.lines.enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                guard !code.hasPrefix("//"), !code.hasPrefix("func "), !code.contains(" func ") else { continue }
+                for match in code.matches(of: calls) {
+                    let arguments = String(match.output.2)
+                    // A C call has arguments and no labels; a method of our own (`close()`,
+                    // `read(fd, wake:)`, `stat(key:)`) has a label or none, and `try` before it.
+                    if arguments.isEmpty || arguments.contains(label) { continue }
+                    if code[..<match.output.1.startIndex].hasSuffix("try ") { continue }
+                    found.append("\(file.name):\(index + 1): \(code)")
+                }
+            }
+        }
+        #expect(found.isEmpty, "raw file system calls, where Posix (SystemSupport) belongs:\n\(found.joined(separator: "\n"))")
+    }
+
+    /// A result thrown away says why, in a `//` comment on its line or just above it: a failed
+    /// unlink, a refused system setting, a C call whose status is not needed.
+    @Test func everyDroppedResultSaysWhy() throws {
+        var found: [String] = []
+        for file in try Self.swiftFiles() {
+            for (index, line) in file.lines.enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                // A statement whose result goes nowhere (not one whose optional is used).
+                guard code.contains(#/(?:^|\{ )try\? Posix\./#) || code.contains(#/^_ = [a-z_]\w*\(/#) else { continue }
+                // The comment may be the block above a few lines of cleanup that share it.
+                let above = file.lines[max(0, index - 4)..<index].map { $0.trimmingCharacters(in: .whitespaces) }
+                let said = code.contains("//") || above.contains { $0.hasPrefix("//") }
+                if !said { found.append("\(file.name):\(index + 1): \(code)") }
+            }
+        }
+        #expect(found.isEmpty, "results dropped without a comment saying why:\n\(found.joined(separator: "\n"))")
+    }
 }
