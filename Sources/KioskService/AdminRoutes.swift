@@ -5,7 +5,6 @@ import Hummingbird
 import NIOCore
 import Settings
 import Publishing
-import StorageUpload
 import SystemSupport
 
 /// The operator's API, under `/api/admin`: the overview the operator page shows, and moderation

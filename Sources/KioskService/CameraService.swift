@@ -3,7 +3,6 @@ import Publishing
 import ServiceLifecycle
 import Synchronization
 import SystemSupport
-import VideoCapture
 import Shooting
 
 /// Keeps the camera side of the kiosk going: watches for the camera leaving and coming back, closes

@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Publishing
-import StorageUpload
 import SystemSupport
 import ShareCode
 import Settings

@@ -2,7 +2,6 @@ import FoundationEssentials
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import StorageUpload
 import SystemSupport
 import Settings
 

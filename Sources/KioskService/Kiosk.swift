@@ -1,17 +1,15 @@
 import FoundationEssentials
 import HTTPTypes
 package import Logging
-import MediaEncoder
 package import Settings
 package import Shooting
 package import Publishing
 package import Library
 import Synchronization
+// (the store's destination and address in `overview`, until Publishing words them: issue 41)
 import StorageUpload
 import SystemSupport
-import AudioCapture
 import TriggerInput
-import VideoCapture
 
 /// One kiosk: the camera manager, the outbox drain, the event hub and the metrics, wired together.
 /// The HTTP API, the services and the tests all talk to this; it adds no shooting or posting of
@@ -70,7 +68,7 @@ package final class Kiosk: Sendable {
         self.loginThrottle = loginThrottle
         self.configuration = configuration
         limits = KioskLimits(settings)
-        snapshots = SnapshotEncoder(overlay: settings.shot.encoder.overlay)
+        snapshots = SnapshotEncoder(for: settings.shot)
         consent = settings.consent.map(ConsentGate.init)
         prompts = settings.prompts.map { PromptDeck($0, seconds: settings.promptSeconds) }
         localRetention = try LocalRetention(configuration)
@@ -87,7 +85,7 @@ package final class Kiosk: Sendable {
         // A post sent from here links to this kiosk's share page when the store gives no link of its
         // own: at the address a phone on the same network opens (the first non-loopback one).
         let share = try ShareLinks(configuration, pageBase: settings.pageAddresses.first)
-        if share.baseURL == nil, KioskSettings.isLoopback(settings.host), (try? backend.presignedURL(forKey: "k", expiresSeconds: 60, at: Date())) == nil {
+        if share.baseURL == nil, KioskSettings.isLoopback(settings.host), !ShareLinks.presigns(backend) {
             logger.notice("share links point at this machine's loopback address (kiosk.listen = \(settings.host):\(settings.port)): a guest's phone cannot open them. Listen on the network (kiosk.listen = 0.0.0.0:\(settings.port), with kiosk.token_file) or set share.base_url.")
         }
         library = KioskLibrary(store: backend, cache: VideoCache(settings: try configuration.videoCacheSettings()), share: share)

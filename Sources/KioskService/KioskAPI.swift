@@ -3,7 +3,6 @@ import HTTPTypes
 package import Hummingbird
 import NIOCore
 import Publishing
-import StorageUpload
 import SystemSupport
 import Synchronization
 import Settings

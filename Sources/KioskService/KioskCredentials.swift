@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Publishing
-import StorageUpload
+import Settings
 import SystemSupport
 
 /// The kiosk's two tokens and the session cookie each one earns at `/login`.
@@ -30,7 +30,7 @@ package struct KioskCredentials: Sendable {
     package var required: Bool { !roles.isEmpty }
 
     static func cookieValue(_ role: KioskRole, token: String) -> String {
-        let mac = HMACSHA256.mac(key: Array(token.utf8), Array("recorder kiosk session v1 \(role.rawValue)".utf8))
+        let mac = MessageAuthentication.sha256(key: Array(token.utf8), Array("recorder kiosk session v1 \(role.rawValue)".utf8))
         return role.rawValue + "." + mac.map { byte in
             let digits = Array("0123456789abcdef")
             return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])

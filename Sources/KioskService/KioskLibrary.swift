@@ -4,7 +4,6 @@ import Synchronization
 import Settings
 package import Publishing
 package import Library
-package import StorageUpload
 import SystemSupport
 
 /// The kiosk's gallery: pages of the feed and posted videos through the cache. Store requests and
@@ -23,7 +22,7 @@ package final class KioskLibrary: Sendable {
     /// Share tokens to post ids (`sharedPost(token:)`).
     let shareTokens = ShareTokenIndex()
 
-    package init(store: any StorageBackend, cache: VideoCache, share: ShareLinks = ShareLinks()) {
+    package init(store: PostStore, cache: VideoCache, share: ShareLinks = ShareLinks()) {
         feed = PostFeed(store: store)
         self.cache = cache
         self.share = share
@@ -47,13 +46,7 @@ package final class KioskLibrary: Sendable {
             guard !self.feed.isHidden(metadata) else {
                 throw RecorderError("post \(id) is hidden by the operator.", kind: .notFound)
             }
-            let bytes: [UInt8]?
-            do throws(StorageError) {
-                bytes = try metadata.thumbnailKey.flatMap { key throws(StorageError) in try self.feed.store.read(key: key, limit: 4 << 20) }
-            } catch {
-                throw RecorderError("cannot read post \(id)'s poster: \(error.message)", storage: error)
-            }
-            guard let bytes else { throw RecorderError("post \(id) has no poster.", kind: .notFound) }
+            guard let bytes = try self.feed.poster(of: metadata) else { throw RecorderError("post \(id) has no poster.", kind: .notFound) }
             return bytes
         }
     }
@@ -105,7 +98,7 @@ package final class KioskLibrary: Sendable {
 
     /// The cache (memory and disk) no longer plays post `id`'s video.
     private func dropCachedVideo(of id: String) {
-        cache.remove(url: feed.store.url(forKey: PostMetadata.videoKey(id: id)))
+        cache.remove(url: feed.videoURL(id: id))
     }
 
     /// Deletes the posts older than `retention.days` from the store (the kiosk's hourly timer), each

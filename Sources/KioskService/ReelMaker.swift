@@ -1,11 +1,9 @@
 import FoundationEssentials
 import Glibc
 import Logging
-import MediaEncoder
 import Settings
 import Shooting
 import Library
-import StorageUpload
 import Synchronization
 import SystemSupport
 

@@ -4,9 +4,7 @@ import Logging
 import Hummingbird
 import NIOCore
 import Settings
-import StorageUpload
 import SystemSupport
-import AudioCapture
 import Shooting
 import Publishing
 

@@ -1,7 +1,6 @@
 import Glibc
 import Synchronization
 import SystemSupport
-import VideoCapture
 
 /// Runs `kiosk.on_state` (a lamp, a relay, a sound) with each new state as its one argument:
 /// `on_state countdown`, `on_state recording`, ... The camera never waits for it: a state is handed

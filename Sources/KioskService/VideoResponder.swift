@@ -5,7 +5,6 @@ import Hummingbird
 import NIOCore
 import Library
 import SystemSupport
-import StorageUpload
 import Settings
 
 /// Answers a request for a posted video: from the cache as it is, or, for a video still arriving

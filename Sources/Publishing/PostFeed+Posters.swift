@@ -51,6 +51,20 @@ extension PostFeed {
         return report
     }
 
+    /// Post `metadata`'s poster (`thumbs/<id>.jpg`, a small JPEG, read whole); nil for a post without one.
+    package func poster(of metadata: PostMetadata) throws(RecorderError) -> [UInt8]? {
+        do throws(StorageError) {
+            return try metadata.thumbnailKey.flatMap { key throws(StorageError) in try store.read(key: key, limit: 4 << 20) }
+        } catch {
+            throw RecorderError("cannot read post \(metadata.id)'s poster: \(error.message)", storage: error)
+        }
+    }
+
+    /// Where post `id`'s video is in the store (its address: what the video cache is keyed by).
+    package func videoURL(id: String) -> String {
+        store.url(forKey: PostMetadata.videoKey(id: id))
+    }
+
     private func posterOfVideo(_ metadata: PostMetadata) throws(RecorderError) -> [UInt8] {
         let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         var template = Array("\(directory)/recorder-poster-XXXXXX.mp4".utf8CString)

@@ -37,6 +37,9 @@ package struct FeedPage: Sendable, Codable, Equatable {
     package var next: String?
 }
 
+/// A store posts are in, as the edges hold one (`RecorderConfiguration.makeBackend`'s).
+package typealias PostStore = any StorageBackend
+
 /// The posts in a store, newest first, read page by page from small index objects.
 ///
 /// Posts are named randomly, so their keys say nothing about age. Each post therefore gets an index

@@ -50,6 +50,11 @@ package struct ShareLinks: Sendable {
         return starts.contains { start in url.hasPrefix(start) && Self.origin(start) != nil && Self.origin(url) == Self.origin(start) }
     }
 
+    /// Whether `store` gives links of its own (presigned GETs: S3 does, a local directory does not).
+    package static func presigns(_ store: any StorageBackend) -> Bool {
+        (try? store.presignedURL(forKey: "k", expiresSeconds: 60, at: Date())) != nil
+    }
+
     /// `scheme://host[:port]` of an address, lowercased; nil when it has none.
     static func origin(_ url: String) -> String? {
         guard let scheme = url.firstRange(of: "://") else { return nil }

@@ -450,7 +450,7 @@ package actor CameraManager {
     /// The sound's level for a meter: the shot's while recording; while idle, the microphone's
     /// (opened on the first ask, closed before a shot and when nobody asked for a while). nil when
     /// there is no sound to measure (sound off, no microphone, or it cannot be opened).
-    package func soundLevel(_ choice: AudioChoice) async -> AudioLevel? {
+    package func soundLevel(_ choice: AudioChoice) async -> SoundLevel? {
         switch state {
         case .idle, .failed: break
         case .countdown, .starting, .finishing, .cameraMissing: return nil
@@ -479,7 +479,7 @@ package actor CameraManager {
                 return nil
             }
         }
-        return soundMonitor?.level()
+        return soundMonitor?.level().map(SoundLevel.init)
     }
 
     private func closeSoundMonitor() async {

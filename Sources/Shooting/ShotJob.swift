@@ -170,7 +170,7 @@ final class ShotJob {
                 if delivered && !reachedLimit {
                     progress(ShotProgress(elapsedSeconds: Double(elapsed) / 1_000_000, totalSeconds: request.seconds,
                                           frames: recorder.framesWritten, dropped: recorder.framesDropped,
-                                          soundLevel: soundLevel))
+                                          soundLevel: soundLevel.map(SoundLevel.init)))
                 }
                 if !delivered {
                     ending = stop.isSet ? "stopped" : "end of input"

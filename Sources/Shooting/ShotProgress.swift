@@ -1,4 +1,3 @@
-package import AudioCapture
 package import Settings
 
 /// Where a recording stands; sent after every frame.
@@ -8,7 +7,7 @@ package struct ShotProgress: Sendable {
     package var frames: Int
     package var dropped: Int
     /// The sound's level over the last ~100 ms (peak and RMS in dBFS); nil for a silent shot.
-    package var soundLevel: AudioLevel? = nil
+    package var soundLevel: SoundLevel? = nil
     /// Frames per second over the whole shot so far.
     package var framesPerSecond: Double {
         elapsedSeconds > 0 ? Double(frames) / elapsedSeconds : 0

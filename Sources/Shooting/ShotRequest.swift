@@ -37,6 +37,11 @@ package struct ShotRequest: Sendable {
         self.stallTimeout = stallTimeout
     }
 
+    /// What the kiosk's preview streams from `device`: small and slow, since it is only looked at.
+    package static func preview(device: String?) -> ShotRequest {
+        ShotRequest(device: device, seconds: 1, capture: CaptureRequest(size: FrameSize(width: 640, height: 360), frameRate: FrameRate(15)))
+    }
+
     /// Disk room a shot of this length needs: the recording and its faststart copy, at the asked
     /// bitrate (4 Mbit/s for constant quality), plus a margin.
     package var bytesNeeded: Int64 {

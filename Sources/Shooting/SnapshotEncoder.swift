@@ -17,6 +17,11 @@ package final class SnapshotEncoder: Sendable {
     /// their video will have.
     private let overlay: PictureOverlay?
 
+    /// For the preview of `shot`: its overlay (the branding frame) drawn over each picture.
+    package convenience init(for shot: ShotRequest) {
+        self.init(overlay: shot.encoder.overlay)
+    }
+
     package init(overlay: PictureOverlay? = nil) {
         self.overlay = overlay
     }
