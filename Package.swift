@@ -94,7 +94,7 @@ let package = Package(
         // The kiosk daemon: services, the control API and the pages, over the same core modules the CLI uses.
         .target(
             name: "KioskService",
-            dependencies: ["Settings", "Shooting", "Publishing", "Library", "TriggerInput", "ShareCode", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
+            dependencies: ["Settings", "Shooting", "Publishing", "Library", "TriggerInput", "ShareCode", "StorageUpload", "SystemSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -107,7 +107,7 @@ let package = Package(
             plugins: ["EmbedPages"]),
         .target(
             name: "RecorderCLI",
-            dependencies: ["Settings", "Shooting", "Publishing", "Library", "KioskService", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
+            dependencies: ["Settings", "Shooting", "Publishing", "Library", "KioskService", "SystemSupport",
                            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],

@@ -40,6 +40,10 @@ package struct FeedPage: Sendable, Codable, Equatable {
 /// A store posts are in, as the edges hold one (`RecorderConfiguration.makeBackend`'s).
 package typealias PostStore = any StorageBackend
 
+/// Which store a post goes to (backend, endpoint, bucket, prefix or directory), as an outbox item
+/// and the edges name it.
+package typealias PostDestination = StoreDestination
+
 /// The posts in a store, newest first, read page by page from small index objects.
 ///
 /// Posts are named randomly, so their keys say nothing about age. Each post therefore gets an index
@@ -56,6 +60,9 @@ package struct PostFeed: Sendable {
     package init(store: any StorageBackend) {
         self.store = store
     }
+
+    /// The store's place in words, for messages ("s3://bucket/prefix", a directory).
+    package var location: String { store.location }
 
     /// What an index object holds: enough to rebuild its key.
     struct IndexRecord: Codable {

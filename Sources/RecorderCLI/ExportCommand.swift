@@ -3,7 +3,6 @@ import FoundationEssentials
 import Settings
 import Publishing
 import Library
-import StorageUpload
 import SystemSupport
 
 /// `recorder export`: the event's posts for its hosts, in a new directory or ZIP archive.

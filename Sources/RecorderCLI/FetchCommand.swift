@@ -4,7 +4,6 @@ import Glibc
 import Settings
 import Publishing
 import Library
-import StorageUpload
 import SystemSupport
 
 /// `recorder fetch ID`: a posted video, through the cache.
@@ -66,32 +65,13 @@ struct FetchCommand: ParsableCommand {
             return
         }
         if let output {
-            try Self.copy(video.path, to: output)
+            try VideoCache.copy(video.path, to: output, elsewhere: "another --output")
         }
         if format.json {
             printJSON(Result(id: id, path: video.path, bytes: video.size, from: video.level, output: output))
         } else {
             print(output ?? video.path)
             if !quiet { printError("recorder: \(id): \(ByteCount.human(video.size)) from the \(video.level == .store ? "store (now cached)" : "cache")") }
-        }
-    }
-
-    /// Copies next to the destination, then renames: a failed copy leaves no half file.
-    static func copy(_ source: String, to destination: String) throws(RecorderError) {
-        let temp = destination + ".part-\(getpid())"
-        // This process's own name, left only by a copy cut off earlier; copySynced makes it anew (O_EXCL).
-        try? Posix.unlink(temp)
-        do throws(StorageError) {
-            try LocalFiles.copySynced(from: source, to: temp)
-        } catch {
-            throw RecorderError(error, kind: .cannotWrite)
-        }
-        do throws(StorageError) {
-            try LocalFiles.run("write", destination, elsewhere: "another --output") { () throws(Descriptors.Errno) in try Posix.rename(temp, to: destination) }
-        } catch {
-            // The rename's failure is the one to report; the copy must not stay behind.
-            try? Posix.unlink(temp)
-            throw RecorderError(error, kind: .cannotWrite)
         }
     }
 }

@@ -2,7 +2,6 @@ import Glibc
 import Synchronization
 import SystemSupport
 import UnixSignals
-import VideoCapture
 
 /// First SIGINT/SIGTERM: stop and keep a shorter shot. Second: abandon it at once. The signals
 /// arrive through service-lifecycle's `UnixSignalsSequence`, as the kiosk's do.

@@ -46,6 +46,9 @@ package final class MicrophoneCheck {
         listening = monitors.compactMap { $0 }.count
     }
 
+    /// How many microphones it holds (opened or not).
+    package var count: Int { devices.count }
+
     /// How many could be opened (and were listened to).
     package let listening: Int
 
