@@ -125,4 +125,61 @@ import Testing
         }
         #expect(found.isEmpty, "results dropped without a comment saying why:\n\(found.joined(separator: "\n"))")
     }
+
+    /// Each module imports, of this package's modules, only those Package.swift gives it as
+    /// direct dependencies. The compiler alone lets a module import anything it depends on through
+    /// another (SwiftPM's --explicit-target-dependency-import-check too), so this is what holds the
+    /// layers: the CLI and the kiosk reach the camera, the encoder and the store only through the
+    /// subject modules (Shooting, Publishing, Library, Settings), and those only downwards.
+    @Test func everyModuleImportsOnlyWhatPackageSwiftGivesIt() throws {
+        let root = URL(fileURLWithPath: Self.sources).deletingLastPathComponent().path
+        let dump = Process()
+        dump.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        dump.arguments = ["swift", "package", "--package-path", root, "dump-package"]
+        let pipe = Pipe()
+        dump.standardOutput = pipe
+        try dump.run()
+        let json = pipe.fileHandleForReading.readDataToEndOfFile()
+        dump.waitUntilExit()
+        try #require(dump.terminationStatus == 0, "swift package dump-package failed")
+        struct Manifest: Decodable {
+            struct Target: Decodable {
+                var name: String
+                var dependencies: [[String: [String?]]]
+            }
+            var targets: [Target]
+        }
+        // A dependency is {"byName": [name, condition]}, {"target": [...]} or {"product": [name, package, ...]}.
+        let targets = try JSONDecoder().decode(Manifest.self, from: json).targets
+        let ours = Set(targets.map(\.name))
+        let allowed = Dictionary(targets.map { target in
+            (target.name, Set(target.dependencies.compactMap { $0.values.first?.first ?? nil }))
+        }, uniquingKeysWith: { first, _ in first })
+        let imports = #/^\s*(?:@\w+\s+)?(?:package\s+|internal\s+|public\s+)?import\s+(\w+)/#
+        var found: [String] = []
+        var checked = 0
+        for file in try Self.swiftFiles() {
+            let module = String(file.name.prefix { $0 != "/" })
+            guard let given = allowed[module] else { continue }
+            for (index, line) in file.lines.enumerated() {
+                guard let match = line.firstMatch(of: imports) else { continue }
+                let imported = String(match.output.1)
+                guard ours.contains(imported) else { continue }
+                checked += 1
+                if !given.contains(imported) { found.append("\(file.name):\(index + 1): \(module) imports \(imported)") }
+            }
+        }
+        #expect(checked > 200, "only \(checked) imports of the package's own modules checked")
+        #expect(found.isEmpty, "imports Package.swift does not give the module (add the dependency, or go through a subject module):\n\(found.joined(separator: "\n"))")
+    }
+
+    /// The modules RecorderCore was split into stay small enough to hold in one's head.
+    @Test func noCoreModuleIsOver4000Lines() throws {
+        let files = try Self.swiftFiles()
+        for module in ["Settings", "Shooting", "Publishing", "Library"] {
+            let lines = files.filter { $0.name.hasPrefix(module + "/") }.reduce(0) { $0 + $1.lines.count }
+            #expect(lines > 0, "no sources for \(module)")
+            #expect(lines <= 4000, "\(module) has \(lines) lines: split it by subject")
+        }
+    }
 }
