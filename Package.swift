@@ -61,18 +61,40 @@ let package = Package(
         .target(name: "MediaEncoder", dependencies: ["CFFmpeg", "VideoCapture", "AudioCapture", "SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "StorageUpload", dependencies: ["CCurl", "COpenSSL", "SystemSupport"],
                 swiftSettings: swiftSettings),
+        // The recorder's own modules, by subject, each depending only on those above it, so the
+        // dependencies run the way a frame does: device, capture, encode, shot, post, upload, library.
+        // Settings: what every part shares (RecorderError and its kinds, the configuration and its
+        // catalogue, prompts, retention, durable files and locks).
         .target(
-            name: "RecorderCore",
+            name: "Settings",
             dependencies: ["VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
+            swiftSettings: swiftSettings),
+        // Shooting: a shot from the camera to the workspace (the camera manager, the recording and
+        // its job, the workspace and salvage, the preview, sound checks, consent).
+        .target(
+            name: "Shooting",
+            dependencies: ["Settings", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
+            swiftSettings: swiftSettings),
+        // Publishing: a shot made a post and sent to the store (the enqueuer, the outbox, the uploader
+        // and its drain, metadata, share links) and the store's feed of posts.
+        .target(
+            name: "Publishing",
+            dependencies: ["Shooting", "Settings", "MediaEncoder", "StorageUpload", "SystemSupport"],
+            swiftSettings: swiftSettings),
+        // Library: posts read back from the store for people (the video cache, the reel, the
+        // export) and what expires (retention, of the store's posts and of this machine's copies).
+        .target(
+            name: "Library",
+            dependencies: ["Publishing", "Shooting", "Settings", "MediaEncoder", "StorageUpload", "SystemSupport"],
             swiftSettings: swiftSettings),
         // The kiosk's pages as files (Sources/KioskService/Pages), put into the binary as Swift strings
         // at build time: no bundle and no Foundation to find them at run time.
         .executableTarget(name: "PageEmbedder"),
         .plugin(name: "EmbedPages", capability: .buildTool(), dependencies: ["PageEmbedder"]),
-        // The kiosk daemon: services, the control API and the pages, over the same RecorderCore the CLI uses.
+        // The kiosk daemon: services, the control API and the pages, over the same core modules the CLI uses.
         .target(
             name: "KioskService",
-            dependencies: ["RecorderCore", "TriggerInput", "ShareCode", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
+            dependencies: ["Settings", "Shooting", "Publishing", "Library", "TriggerInput", "ShareCode", "StorageUpload", "SystemSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -85,7 +107,7 @@ let package = Package(
             plugins: ["EmbedPages"]),
         .target(
             name: "RecorderCLI",
-            dependencies: ["RecorderCore", "KioskService", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
+            dependencies: ["Settings", "Shooting", "Publishing", "Library", "KioskService", "SystemSupport",
                            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -96,13 +118,13 @@ let package = Package(
         .testTarget(name: "VideoCaptureTests", dependencies: ["VideoCapture", "SystemSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "AudioCaptureTests", dependencies: ["AudioCapture", "SystemSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaEncoderTests", dependencies: ["MediaEncoder", "VideoCapture"], swiftSettings: swiftSettings),
-        .testTarget(name: "StorageUploadTests", dependencies: ["StorageUpload"], swiftSettings: swiftSettings),
-        .testTarget(name: "RecorderCoreTests", dependencies: ["RecorderCore", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
+        .testTarget(name: "StorageUploadTests", dependencies: ["StorageUpload", "SystemSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "RecorderCoreTests", dependencies: ["Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TriggerInputTests", dependencies: ["TriggerInput"], swiftSettings: swiftSettings),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], swiftSettings: swiftSettings),
         .testTarget(name: "KioskServiceTests",
-                    dependencies: ["KioskService", "TriggerInput", "RecorderCore", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
+                    dependencies: ["KioskService", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "HTTPTypes", package: "swift-http-types"),
                                    .product(name: "NIOCore", package: "swift-nio"),
@@ -111,10 +133,10 @@ let package = Package(
                                    .product(name: "Logging", package: "swift-log")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "RecorderCLITests",
-                    dependencies: ["RecorderCLI", "RecorderCore", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "SystemSupport",
+                    dependencies: ["RecorderCLI", "Settings", "Shooting", "Publishing", "Library", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "SystemSupport",
                                    .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "IntegrationTests", dependencies: ["RecorderCore", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload"],
+        .testTarget(name: "IntegrationTests", dependencies: ["Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload"],
                     swiftSettings: swiftSettings),
     ]
 )

@@ -22,7 +22,7 @@ package enum AudioDevices {
     /// naming the fix; nil when this user may open every card's control node.
     package static func permissionProblem() -> String? {
         guard let node = SoundNodes.forbiddenControlNode() else { return nil }
-        let group = SoundNodes.owningGroup(of: node)
+        let group = DevicePermissions.owningGroup(of: node)
         let name = group ?? "audio"
         return "\(node) cannot be opened by this user\(group.map { " (it belongs to group '\($0)')" } ?? ""). Fix: `sudo usermod -aG \(name) $USER` then log out and in again."
     }

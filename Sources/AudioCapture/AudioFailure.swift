@@ -67,7 +67,7 @@ extension AudioError {
             // alsa-lib does not see a card whose control node this user may not open, and calls
             // it missing: name the permission instead.
             if let forbidden = SoundNodes.forbiddenControlNode() {
-                return AudioError(.permissionDenied(group: SoundNodes.owningGroup(of: forbidden)), device: device,
+                return AudioError(.permissionDenied(group: DevicePermissions.owningGroup(of: forbidden)), device: device,
                                   operation: operation, errno: EACCES, detail: "\(forbidden) cannot be opened.")
             }
             return AudioError(.noSuchDevice(available: AudioDevices.list().map(\.name)), device: device,
@@ -76,7 +76,7 @@ extension AudioError {
             return AudioError(.busy(holders: SoundNodes.holders(of: node)), device: device, operation: operation, errno: code)
         case EACCES, EPERM:
             let path = node ?? SoundNodes.forbiddenControlNode()
-            return AudioError(.permissionDenied(group: path.flatMap(SoundNodes.owningGroup(of:))), device: device,
+            return AudioError(.permissionDenied(group: path.flatMap(DevicePermissions.owningGroup(of:))), device: device,
                               operation: operation, errno: code)
         default:
             return from(errno: code, device: device, operation: operation)

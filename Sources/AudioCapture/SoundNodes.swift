@@ -63,36 +63,27 @@ enum SoundNodes {
         return FilePaths.directory(of: path) == directory && name.hasPrefix("pcmC") && name.hasSuffix("c")
     }
 
-    /// The group that owns `path`, or nil when it cannot be read.
-    static func owningGroup(of path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0, let group = getgrgid(info.st_gid), let name = group.pointee.gr_name else {
-            return nil
-        }
-        return String(cString: name)
-    }
-
     /// A /dev/snd control node this user may not open, if there is one: alsa-lib then does not see
     /// the card at all and reports it missing (ENODEV) where the cause is permissions.
     static func forbiddenControlNode() -> String? {
         listDirectory(directory).sorted().lazy.filter { $0.hasPrefix("controlC") }
-            .map { "\(directory)/\($0)" }.first { access($0, R_OK | W_OK) != 0 && errno == EACCES }
+            .map { "\(directory)/\($0)" }.first { node in
+                do throws(Descriptors.Errno) { try Posix.access(node, R_OK | W_OK) } catch { return error.code == EACCES }
+                return false
+            }
     }
 
     static func listDirectory(_ path: String) -> [String] { DirectoryListing.namesIfReadable(path) }
 
     private static func readLink(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: 512)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // (no link, or an empty one: no answer, as for a node that is not there)
+        guard let target = try? Posix.linkTarget(path), !target.isEmpty else { return nil }
+        return target
     }
 
     private static func readSmallFile(_ path: String) throws(Descriptors.Errno) -> String {
-        let fd = try SystemCall.run { open(path, O_RDONLY | O_CLOEXEC) }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = try SystemCall.run { read(fd, &buffer, buffer.count) }
-        return String(decoding: buffer[0..<count], as: UTF8.self)
+        let fd = try Posix.open(path, O_RDONLY | O_CLOEXEC)
+        defer { Posix.closeAfterUse(fd) }
+        return String(decoding: try Posix.read(fd, count: 256, at: 0), as: UTF8.self)
     }
 }

@@ -1,7 +1,7 @@
 import FoundationEssentials
 package import HTTPTypes
 import Hummingbird
-package import RecorderCore
+package import Settings
 import SystemSupport
 
 /// A failed API request: an HTTP status, a message that names the fix (for the operator), one

@@ -1,4 +1,5 @@
-package import RecorderCore
+package import Settings
+package import Library
 
 /// `GET /api/admin/overview`: what the operator page shows beyond the status. The operator's words
 /// in full (paths, errno, the settings to change), never a secret.

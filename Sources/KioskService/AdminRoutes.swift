@@ -3,8 +3,8 @@ import HTTPTypes
 import Logging
 import Hummingbird
 import NIOCore
-import RecorderCore
-import StorageUpload
+import Settings
+import Publishing
 import SystemSupport
 
 /// The operator's API, under `/api/admin`: the overview the operator page shows, and moderation

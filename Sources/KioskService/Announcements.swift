@@ -1,12 +1,8 @@
 import FoundationEssentials
 import HTTPTypes
 import Logging
-import MediaEncoder
-import RecorderCore
 import Synchronization
-import StorageUpload
 import SystemSupport
-import VideoCapture
 
 /// Changes the event stream should tell its clients about, as a queue with one consumer.
 /// (A task per change, as before, let a stale status overtake a fresh one.)

@@ -2,7 +2,6 @@ import HTTPTypes
 import Logging
 import Hummingbird
 import NIOCore
-import RecorderCore
 
 /// Logging in and out: `POST /login` with `{"token": ...}` begins a session of the role the token
 /// gives and sets its cookie (no script can read it); `POST /logout` ends the session on the kiosk
@@ -66,3 +65,4 @@ enum AuthRoutes {
 }
 
 import SystemSupport
+import Settings

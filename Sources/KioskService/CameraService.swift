@@ -1,9 +1,9 @@
 import Logging
-import RecorderCore
+import Publishing
 import ServiceLifecycle
 import Synchronization
 import SystemSupport
-import VideoCapture
+import Shooting
 
 /// Keeps the camera side of the kiosk going: watches for the camera leaving and coming back, closes
 /// an unwatched preview, and keeps the event streams alive. On shutdown it stops a shot under way

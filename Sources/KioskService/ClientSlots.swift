@@ -1,6 +1,6 @@
 import HTTPTypes
-import RecorderCore
 import Synchronization
+import Settings
 
 /// Places for long answers - a video, the live mirror - at most `total` at once and `perClient`
 /// from one address (this machine's own, on loopback, only counts toward the total); and beside

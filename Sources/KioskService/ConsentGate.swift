@@ -1,7 +1,8 @@
 import FoundationEssentials
 import HTTPTypes
-package import RecorderCore
+package import Shooting
 import Synchronization
+import Settings
 
 /// `kiosk.consent`: no shot starts without a guest's yes to the consent text, however it is
 /// started (the guest page, the API, the booth's button). The yes is given on the guest page,

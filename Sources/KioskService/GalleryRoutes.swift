@@ -2,10 +2,10 @@ import FoundationEssentials
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import RecorderCore
-import StorageUpload
+import Publishing
 import SystemSupport
 import ShareCode
+import Settings
 
 /// The gallery, under `/api`: pages of posts and their videos through the cache.
 enum GalleryRoutes {

@@ -1,5 +1,6 @@
 package import HTTPTypes
 package import Hummingbird
+import Settings
 
 /// One route of the kiosk: its method, its path as the router has it, who may call it, and what
 /// it is for (`GET /api/admin/routes`, docs/security.md, the tests that try every route).
@@ -50,4 +51,3 @@ package final class GuardedRoutes {
     }
 }
 
-import RecorderCore

@@ -1,9 +1,5 @@
-import AudioCapture
-import MediaEncoder
-package import RecorderCore
-import StorageUpload
+package import Settings
 import SystemSupport
-import VideoCapture
 
 /// What a guest at the booth is told when something fails: one plain sentence, decided by what
 /// happened (the typed cause, else the kind), never the operator's detail. The detail (paths,
@@ -13,15 +9,11 @@ import VideoCapture
 package enum GuestWording {
     /// The string for a failed request or shot.
     package static func key(for error: RecorderError) -> GuestStrings.Key {
-        switch error.cause {
-        case .capture(let capture):
-            if case .busy = capture.kind { return .busy }
-            return .cameraUnavailable
-        case .media(let media) where media.kind == .diskFull: return .storageFull
-        case .audio(let audio):
-            if case .busy = audio.kind { return .busy }
-            return .notSaved
-        case .storage, .media, .failed, .retold, nil: break
+        switch error.failedPart {
+        case .camera(let busy)?: return busy ? .busy : .cameraUnavailable
+        case .encoder(diskFull: true)?: return .storageFull
+        case .microphone(let busy)?: return busy ? .busy : .notSaved
+        case .store?, .encoder?, nil: break
         }
         switch error.kind {
         case .ioFailure: return .storageFull

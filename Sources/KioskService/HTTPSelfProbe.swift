@@ -1,7 +1,6 @@
 import FoundationEssentials
 import Glibc
 import Logging
-import RecorderCore
 import SystemSupport
 import ServiceLifecycle
 

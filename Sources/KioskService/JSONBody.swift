@@ -2,9 +2,8 @@ import FoundationEssentials
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import RecorderCore
-import StorageUpload
 import SystemSupport
+import Settings
 
 /// A JSON request body, checked before it is decoded: the content type, the size, and that every
 /// field is one the route knows (a misspelt field is an error, not silently ignored).

@@ -1,18 +1,19 @@
 import FoundationEssentials
 import HTTPTypes
 package import Logging
-import MediaEncoder
-package import RecorderCore
+package import Settings
+package import Shooting
+package import Publishing
+package import Library
 import Synchronization
+// (the store's destination and address in `overview`, until Publishing words them: issue 41)
 import StorageUpload
 import SystemSupport
-import AudioCapture
 import TriggerInput
-import VideoCapture
 
 /// One kiosk: the camera manager, the outbox drain, the event hub and the metrics, wired together.
 /// The HTTP API, the services and the tests all talk to this; it adds no shooting or posting of
-/// its own - those are RecorderCore's, exactly as the CLI uses them.
+/// its own - those are Shooting's and Publishing's, exactly as the CLI uses them.
 package final class Kiosk: Sendable {
     package static let version = RecorderVersion.string
     /// This run of the kiosk, for telling its statuses from another run's (KioskStatus.run).
@@ -79,7 +80,7 @@ package final class Kiosk: Sendable {
         self.loginThrottle = loginThrottle
         self.configuration = configuration
         limits = KioskLimits(settings)
-        snapshots = SnapshotEncoder(overlay: settings.shot.encoder.overlay)
+        snapshots = SnapshotEncoder(for: settings.shot)
         consent = settings.consent.map { ConsentGate($0, clock: clock) }
         let tokens = KioskCredentials.tokens(operatorToken: settings.token, boothToken: settings.boothToken)
         sessions = tokens.isEmpty ? nil : try SessionStore(directory: settings.stateDirectory, tokens: tokens, clock: clock)
@@ -99,7 +100,7 @@ package final class Kiosk: Sendable {
         // A post sent from here links to this kiosk's share page when the store gives no link of its
         // own: at the address a phone on the same network opens (the first non-loopback one).
         let share = try ShareLinks(configuration, pageBase: settings.pageAddresses.first)
-        if share.baseURL == nil, KioskSettings.isLoopback(settings.host), (try? backend.presignedURL(forKey: "k", expiresSeconds: 60, at: Date())) == nil {
+        if share.baseURL == nil, KioskSettings.isLoopback(settings.host), !ShareLinks.presigns(backend) {
             logger.notice("share links point at this machine's loopback address (kiosk.listen = \(settings.host):\(settings.port)): a guest's phone cannot open them. Listen on the network (kiosk.listen = 0.0.0.0:\(settings.port), with kiosk.token_file) or set share.base_url.")
         }
         library = KioskLibrary(store: backend, cache: VideoCache(settings: try configuration.videoCacheSettings()), share: share,
@@ -306,7 +307,7 @@ package final class Kiosk: Sendable {
                     videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: enqueuer.postedID(shot),
                     audio: shot.audio)
             }
-            return (current, LocalFiles.freeBytes(workspace.root), LocalFiles.freeBytes(outboxRoot),
+            return (current, FileSystem.freeBytes(workspace.root), FileSystem.freeBytes(outboxRoot),
                     AudioSelector.describe(audioChoice, camera: cameraName))
         }
         let needed = settings.shotRequest().bytesNeeded
@@ -350,7 +351,7 @@ package final class Kiosk: Sendable {
             var disk = [("workspace", workspace), ("outbox", outbox.root), ("cache", cache)]
             if store.destination.backend == "local", let path = store.destination.path { disk.append(("store", path)) }
             return (queued, outbox.unreadableItems(),
-                    disk.map { AdminOverview.Space(what: $0.0, path: $0.1, freeBytes: LocalFiles.freeBytes($0.1)) })
+                    disk.map { AdminOverview.Space(what: $0.0, path: $0.1, freeBytes: FileSystem.freeBytes($0.1)) })
         }
         return AdminOverview(
             status: status, store: store.location, outbox: queued, unreadable: unreadable, problems: problems.newestFirst, disk: disk,

@@ -2,10 +2,10 @@ import FoundationEssentials
 import HTTPTypes
 package import Hummingbird
 import NIOCore
-import RecorderCore
-import StorageUpload
+import Publishing
 import SystemSupport
 import Synchronization
+import Settings
 
 /// The kiosk's HTTP surface: the page, the control API, health and metrics, over one `Kiosk`.
 ///
@@ -204,7 +204,7 @@ package enum KioskAPI {
     /// A file, with ranges; `slot` is held until the last byte.
     static func serveFile(_ path: String, contentType: String, request: Request, context: KioskRequestContext,
                           missing: String, slot: ClientSlots.Slot? = nil) async throws(APIError) -> Response {
-        guard let size = LocalFiles.status(of: path).map({ Int($0.size) }) else {
+        guard let size = FileSystem.status(of: path).map({ Int($0.size) }) else {
             throw APIError(.notFound, missing, kind: .notFound)
         }
         switch ranged(size: size, contentType: contentType, request: request) {

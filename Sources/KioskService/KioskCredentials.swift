@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
-import RecorderCore
-import StorageUpload
+import Publishing
+import Settings
 import SystemSupport
 
 /// The kiosk's two tokens and the sessions a browser earns at `/login`.

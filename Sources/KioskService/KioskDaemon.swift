@@ -2,7 +2,7 @@ import Glibc
 package import Hummingbird
 import NIOCore
 import Logging
-package import RecorderCore
+package import Settings
 import ServiceLifecycle
 import UnixSignals
 

@@ -2,9 +2,8 @@ import FoundationEssentials
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import RecorderCore
-import StorageUpload
 import SystemSupport
+import Settings
 
 /// What every request goes through before the router matches it. It never lets a request reach a
 /// route: each route decides who may call it (`GuardedRoutes`). It refuses what no route should

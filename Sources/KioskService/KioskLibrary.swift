@@ -1,8 +1,9 @@
 import FoundationEssentials
 import HTTPTypes
 import Synchronization
-package import RecorderCore
-package import StorageUpload
+import Settings
+package import Publishing
+package import Library
 import SystemSupport
 
 /// The kiosk's gallery: pages of the feed and posted videos through the cache. Store requests and
@@ -26,7 +27,7 @@ package final class KioskLibrary: Sendable {
     /// Which phone may delete each shared post (in `kiosk.state_dir/claims`); nil: none may.
     let claims: ShareClaims?
 
-    package init(store: any StorageBackend, cache: VideoCache, share: ShareLinks = ShareLinks(), outbox: Outbox? = nil,
+    package init(store: PostStore, cache: VideoCache, share: ShareLinks = ShareLinks(), outbox: Outbox? = nil,
                  claimsDirectory: String? = nil) {
         feed = PostFeed(store: store)
         self.cache = cache
@@ -57,13 +58,7 @@ package final class KioskLibrary: Sendable {
             guard !self.feed.isHidden(metadata) else {
                 throw RecorderError("post \(id) is hidden by the operator.", kind: .notFound)
             }
-            let bytes: [UInt8]?
-            do throws(StorageError) {
-                bytes = try metadata.thumbnailKey.flatMap { key throws(StorageError) in try self.feed.store.read(key: key, limit: 4 << 20) }
-            } catch {
-                throw RecorderError("cannot read post \(id)'s poster: \(error.message)", storage: error)
-            }
-            guard let bytes else { throw RecorderError("post \(id) has no poster.", kind: .notFound) }
+            guard let bytes = try self.feed.poster(of: metadata) else { throw RecorderError("post \(id) has no poster.", kind: .notFound) }
             return bytes
         }
     }
@@ -118,7 +113,7 @@ package final class KioskLibrary: Sendable {
 
     /// The cache (memory and disk) no longer plays post `id`'s video.
     private func dropCachedVideo(of id: String) {
-        cache.remove(url: feed.store.url(forKey: PostMetadata.videoKey(id: id)))
+        cache.remove(url: feed.videoURL(id: id))
     }
 
     /// Deletes this kiosk's posts (`scope`) older than `retention.days` from the store (the kiosk's
@@ -239,9 +234,9 @@ package final class KioskLibrary: Sendable {
 
     /// Claims post `id` for the phone opening its link now (see `ShareClaims`): the new secret,
     /// or nil when it was claimed before; a claim that cannot be written is thrown.
-    func claim(_ id: String) async throws(StorageError) -> String? {
+    func claim(_ id: String) async throws(FileSystem.Failure) -> String? {
         guard let claims else { return nil }
-        return try await Self.storeWork.run { () throws(StorageError) -> String? in try claims.claim(id) }
+        return try await Self.storeWork.run { () throws(FileSystem.Failure) -> String? in try claims.claim(id) }
     }
 
     /// Whether `secret` is post `id`'s delete claim.

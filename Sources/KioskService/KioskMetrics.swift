@@ -1,5 +1,6 @@
 package import Prometheus
-import RecorderCore
+import Shooting
+import Publishing
 import Synchronization
 
 /// The kiosk's Prometheus metrics, in a registry of its own (no global bootstrap, so several

@@ -1,9 +1,10 @@
 import FoundationEssentials
 import Glibc
-package import RecorderCore
+package import Settings
+package import Shooting
+import Publishing
 import SystemSupport
 package import TriggerInput
-import VideoCapture
 
 /// The kiosk's own settings, read from the same configuration (flags > environment > file) as
 /// every other command.
@@ -391,7 +392,6 @@ package struct KioskSettings: Sendable {
 
     /// What the preview streams: small and slow, since it is only looked at.
     var previewRequest: ShotRequest {
-        ShotRequest(device: device, seconds: 1,
-                    capture: CaptureRequest(size: FrameSize(width: 640, height: 360), frameRate: FrameRate(15)))
+        ShotRequest.preview(device: device)
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
-package import RecorderCore
+package import Shooting
+import Publishing
 
 /// The JSON of `GET /api/status` and of every `status` event.
 package struct KioskStatus: Codable, Sendable, Equatable {

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Logging
-import RecorderCore
 import Synchronization
+import Settings
 
 /// The kiosk's last warnings and errors, in full, for the operator page: what the journal says,
 /// without a shell on the box. Fed by a log handler beside the journal's.

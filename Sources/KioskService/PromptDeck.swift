@@ -1,4 +1,4 @@
-import RecorderCore
+import Settings
 import Synchronization
 
 /// `kiosk.prompts`: which question the booth shows now. One deck for the kiosk, so the page and

@@ -1,9 +1,9 @@
 import FoundationEssentials
 import Glibc
 import Logging
-import MediaEncoder
-import RecorderCore
-import StorageUpload
+import Settings
+import Shooting
+import Library
 import Synchronization
 import SystemSupport
 
@@ -52,8 +52,8 @@ final class ReelMaker: Sendable {
             if let newest = reels.last {
                 let path = "\(directory)/\(newest)"
                 latest.withLock { $0 = path }
-                let made = LocalFiles.status(of: path).map { Date(timeIntervalSince1970: $0.modified) }
-                state.withLock { $0.latest = Reel(bytes: LocalFiles.size(of: path), madeAt: made.map(RFC3339.string)) }
+                let made = FileSystem.status(of: path).map { Date(timeIntervalSince1970: $0.modified) }
+                state.withLock { $0.latest = Reel(bytes: FileSystem.size(of: path), madeAt: made.map(RFC3339.string)) }
             }
         }
     }
@@ -73,6 +73,7 @@ final class ReelMaker: Sendable {
         Self.work.submit { [self] in
             // Below the booth: on Linux a nice value is per thread, and who = 0 is this thread alone (the
             // encoder's own threads, started from it, inherit it); the pool's one thread does only reels.
+            // A refusal only leaves the reel at the booth's priority.
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
             var options = HighlightReel.Options(since: since)
             options.prompt = prompt
@@ -103,7 +104,7 @@ final class ReelMaker: Sendable {
                 if let previous, previous != target { Self.remove(previous) }
                 state.withLock {
                     $0 = Status(state: "done", since: $0.since, prompt: $0.prompt, skipped: report.skipped.isEmpty ? nil : report.skipped,
-                                latest: Reel(posts: report.posts.count, seconds: report.seconds, bytes: LocalFiles.size(of: target),
+                                latest: Reel(posts: report.posts.count, seconds: report.seconds, bytes: FileSystem.size(of: target),
                                              madeAt: RFC3339.string(Date()), since: $0.since))
                 }
                 logger.notice("highlight reel made: \(report.posts.count) post(s), \(String(cFormat: "%.1f", report.seconds)) s\(report.skipped.isEmpty ? "" : "; left out: \(HighlightReel.named(report.skipped))")")
@@ -120,11 +121,11 @@ final class ReelMaker: Sendable {
     }
 
     private static func remove(_ path: String) {
-        if let names = try? FileManager.default.contentsOfDirectory(atPath: path) {
-            for name in names { unlink("\(path)/\(name)") }
-            rmdir(path)
+        if FileSystem.status(of: path)?.isDirectory == true {
+            FileSystem.removeScratch(path)
         } else {
-            unlink(path)
+            // Best effort, as the scratch's: an old reel that stays is removed the next time.
+            try? Posix.unlink(path)
         }
     }
 }

@@ -1,4 +1,7 @@
-package import RecorderCore
+package import Settings
+package import Shooting
+package import Publishing
+package import Library
 
 /// What the kiosk's last purge of expired posts did, for the operator page.
 package struct RetentionOutcome: Encodable, Sendable, Equatable {

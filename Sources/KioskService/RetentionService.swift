@@ -1,9 +1,12 @@
 import FoundationEssentials
 import Logging
-import RecorderCore
+import Settings
+import Library
 import ServiceLifecycle
 import SystemSupport
 import Synchronization
+import Publishing
+import Shooting
 
 /// Deletes posts older than `retention.days` from the store, and this machine's copies older than
 /// `retention.local_days` (shots, sent records, cached videos): when the kiosk starts, then every

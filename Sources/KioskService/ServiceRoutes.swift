@@ -2,9 +2,8 @@ import FoundationEssentials
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import RecorderCore
-import StorageUpload
 import SystemSupport
+import Settings
 
 /// The pages and what watches the kiosk: `/` (guests), `/admin` (the operator), `/healthz` and `/metrics`.
 enum ServiceRoutes {

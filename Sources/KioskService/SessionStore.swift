@@ -1,7 +1,9 @@
 import FoundationEssentials
 import Glibc
-package import RecorderCore
-import StorageUpload
+package import Settings
+package import Shooting
+package import Publishing
+package import Library
 import SystemSupport
 import Synchronization
 
@@ -90,10 +92,10 @@ package final class SessionStore: Sendable {
             let before = contents.sessions.count
             let now = Int64(clock.date.timeIntervalSince1970)
             contents.sessions.removeAll { !Self.live($0, now: now, key: contents.key, tokens: tokens) }
-            if contents.sessions.count != before || LocalFiles.status(of: directory + "/" + Self.fileName) == nil {
+            if contents.sessions.count != before || FileSystem.status(of: directory + "/" + Self.fileName) == nil {
                 try Self.write(contents, directory)
             }
-            return (contents, LocalFiles.status(of: directory + "/" + Self.fileName))
+            return (contents, FileSystem.status(of: directory + "/" + Self.fileName))
         }
         state = Mutex(State(contents: loaded.0, file: loaded.1,
                             written: Dictionary(loaded.0.sessions.map { ($0.id, $0.lastSeen) }, uniquingKeysWith: { a, _ in a })))
@@ -197,10 +199,10 @@ package final class SessionStore: Sendable {
                 let path = directory + "/" + Self.fileName
                 // What another process wrote wins (a new key ends every session); else what this
                 // one knows, with the idle times it has seen since.
-                var contents = LocalFiles.status(of: path) == memory.1 ? memory.0 : (try Self.read(directory) ?? memory.0)
+                var contents = FileSystem.status(of: path) == memory.1 ? memory.0 : (try Self.read(directory) ?? memory.0)
                 let result = try body(&contents)
                 try Self.write(contents, directory)
-                return (result, contents, LocalFiles.status(of: path))
+                return (result, contents, FileSystem.status(of: path))
             }
         }
         state.withLock { state in
@@ -222,7 +224,7 @@ package final class SessionStore: Sendable {
         guard let known = due else { return }
         let directory = self.directory
         let fresh = await BlockingWork.run { () -> (Contents, FileStatus?)? in
-            let status = LocalFiles.status(of: directory + "/" + Self.fileName)
+            let status = FileSystem.status(of: directory + "/" + Self.fileName)
             guard status != known else { return nil }
             // Unreadable or gone: nobody's session holds (an emptied list, a new key).
             let contents = (try? Self.read(directory)) ?? nil
@@ -237,10 +239,10 @@ package final class SessionStore: Sendable {
     }
 
     private static func locked<T>(_ directory: String, _ body: () throws(RecorderError) -> T) throws(RecorderError) -> T {
-        do throws(StorageError) {
-            try LocalFiles.createDirectories(directory, mode: 0o700, elsewhere: "another kiosk.state_dir")
+        do throws(FileSystem.Failure) {
+            try FileSystem.createDirectories(directory, mode: 0o700)
         } catch {
-            throw RecorderError("cannot make the kiosk's state directory \(directory) (kiosk.state_dir): \(error.message)", kind: .cannotWrite)
+            throw DurableFile.ioError(error.operation, error.path, code: error.errno.code)
         }
         let lock = try FileLock(path: directory + "/" + lockName, busy: nil)
         let result = try body()
@@ -262,29 +264,21 @@ package final class SessionStore: Sendable {
 
     private static func write(_ contents: Contents, _ directory: String) throws(RecorderError) {
         let path = directory + "/" + fileName
-        do throws(StorageError) {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let data: Data
-            do { data = try encoder.encode(contents) } catch {
-                throw StorageError(.configuration, "cannot encode the sessions: \(error)", retryable: false)
-            }
-            try LocalFiles.writeDurably(Array(data), to: path)
-        } catch {
-            throw RecorderError("cannot write the kiosk's sessions to \(path) (kiosk.state_dir): \(error.message)", kind: .cannotWrite)
-        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data: Data
+        // (a list of strings and numbers always encodes)
+        do { data = try encoder.encode(contents) } catch { throw RecorderError.wrap(error) }
+        try DurableFile.write(data, to: path)
         // Readable by the kiosk alone; and when root ends the sessions, still the service's file.
-        do throws(StorageError) {
-            try LocalFiles.call("chmod", path) { chmod(path, 0o600) }
-            var directoryInfo = stat()
-            if geteuid() == 0 {
-                try LocalFiles.call("stat", directory) { stat(directory, &directoryInfo) }
-                for file in [path, directory + "/" + lockName] {
-                    try LocalFiles.call("chown", file) { chown(file, directoryInfo.st_uid, directoryInfo.st_gid) }
+        try DurableFile.run("chmod", path) { () throws(Descriptors.Errno) in try Posix.chmod(path, 0o600) }
+        if geteuid() == 0 {
+            let directoryInfo = try DurableFile.run("stat", directory) { () throws(Descriptors.Errno) in try Posix.status(of: directory) }
+            for file in [path, directory + "/" + lockName] {
+                try DurableFile.run("chown", file) { () throws(Descriptors.Errno) in
+                    try Posix.chown(file, owner: directoryInfo.owner, group: directoryInfo.group)
                 }
             }
-        } catch {
-            throw RecorderError("cannot give the kiosk's sessions (\(path)) to the service: \(error.message)", kind: .cannotWrite)
         }
     }
 
@@ -315,7 +309,7 @@ package final class SessionStore: Sendable {
     }
 
     static func mac(_ text: String, key: String) -> String {
-        HMACSHA256.mac(key: Array(key.utf8), Array(("recorder kiosk session " + text).utf8)).hex
+        MessageAuthentication.sha256(key: Array(key.utf8), Array(("recorder kiosk session " + text).utf8)).hex
     }
 
     static func fingerprint(_ role: KioskRole, _ token: String, key: String) -> String {

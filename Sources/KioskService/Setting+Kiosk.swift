@@ -1,4 +1,4 @@
-package import RecorderCore
+package import Settings
 
 extension Setting {
     /// The kiosk's settings (`kiosk.*`); it reads the core's too (shots, sound, the store, sharing).

@@ -1,7 +1,9 @@
 import FoundationEssentials
 import Glibc
-import RecorderCore
-import StorageUpload
+import Settings
+import Shooting
+import Publishing
+import Library
 import SystemSupport
 import Synchronization
 
@@ -31,33 +33,35 @@ final class ShareClaims: Sendable {
     /// Claims post `id` for the phone asking now: its new secret, or nil when another phone (or
     /// this one, earlier) claimed it already. A claim that cannot be written is an error (errno
     /// kept): the phone gets none, and the kiosk says why.
-    func claim(_ id: String, now: Date = Date()) throws(StorageError) -> String? {
+    func claim(_ id: String, now: Date = Date()) throws(FileSystem.Failure) -> String? {
         guard PostID.isValid(id) else { return nil }
         pruneIfDue(now: now)
-        try LocalFiles.createDirectories(directory, mode: 0o700, elsewhere: "another kiosk.state_dir")
+        try FileSystem.createDirectories(directory, mode: 0o700)
         var generator = SystemRandomNumberGenerator()
         let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }.hex
         let path = path(id)
         let fd: Int32
-        do throws(StorageError) {
+        do throws(FileSystem.Failure) {
             // O_EXCL: of two phones opening the link at once, one makes the file, the other is told it exists.
-            fd = try LocalFiles.call("create", path, elsewhere: "another kiosk.state_dir") { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
-        } catch {
-            if case .local(errno: EEXIST) = error.kind { return nil }
-            throw error
-        }
-        let record = Array(FileDigest.sha256(Array(secret.utf8)).utf8)
-        do throws(StorageError) {
-            if let code = record.withUnsafeBytes({ Descriptors.writeAll(fd, $0) }) {
-                throw LocalFiles.error("write", path, code: code, elsewhere: "another kiosk.state_dir")
+            fd = try FileSystem.run("create", path) { () throws(Descriptors.Errno) in
+                try Posix.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o600)
             }
-            try LocalFiles.call("fsync", path, elsewhere: "another kiosk.state_dir") { fsync(fd) }
         } catch {
-            close(fd)
-            unlink(path)
+            if error.errno.code == EEXIST { return nil }
             throw error
         }
-        close(fd)
+        let record = Array(MessageAuthentication.sha256Hex(Array(secret.utf8)).utf8)
+        do throws(FileSystem.Failure) {
+            try FileSystem.run("write", path) { () throws(Descriptors.Errno) in try Posix.writeAll(fd, record) }
+            try FileSystem.run("fsync", path) { () throws(Descriptors.Errno) in try Posix.fsync(fd) }
+        } catch {
+            Posix.closeAfterUse(fd)
+            // The write's failure is the one to report; a half-written claim must not stay.
+            try? Posix.unlink(path)
+            throw error
+        }
+        // (fsync succeeded: nothing close could report concerns the claim)
+        Posix.closeAfterUse(fd)
         return secret
     }
 
@@ -65,13 +69,14 @@ final class ShareClaims: Sendable {
     func holds(_ id: String, secret: String?) -> Bool {
         guard let secret, !secret.isEmpty, PostID.isValid(id),
               let stored = FileManager.default.contents(atPath: path(id)) else { return false }
-        return ShareToken.equal(String(decoding: stored, as: UTF8.self), FileDigest.sha256(Array(secret.utf8)))
+        return ShareToken.equal(String(decoding: stored, as: UTF8.self), MessageAuthentication.sha256Hex(Array(secret.utf8)))
     }
 
     /// Post `id` left the store: its claim goes too.
     func forget(_ id: String) {
         guard PostID.isValid(id) else { return }
-        unlink(path(id))
+        // (a claim already gone is what was wanted)
+        try? Posix.unlink(path(id))
     }
 
     /// Removes claims older than any link, at most once an hour.
@@ -83,7 +88,8 @@ final class ShareClaims: Sendable {
         }
         guard due, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where PostID.isValid(name) {
-            if let status = LocalFiles.status(of: path(name)), now.timeIntervalSince1970 - status.modified > Self.keepSeconds { unlink(path(name)) }
+            // (one that cannot be removed now is tried again at the next prune)
+            if let status = FileSystem.status(of: path(name)), now.timeIntervalSince1970 - status.modified > Self.keepSeconds { try? Posix.unlink(path(name)) }
         }
     }
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
-import RecorderCore
+import Publishing
+import Settings
 
 /// The page a guest's phone opens from the QR code (`/s/<token>`, the local store's share link):
 /// the one video, its caption and a download button, in the booth's language (Pages/share.html,

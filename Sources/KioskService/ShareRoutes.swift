@@ -3,8 +3,9 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
-import RecorderCore
-import StorageUpload
+import Publishing
+import Settings
+import SystemSupport
 
 /// The share page a guest's phone opens, under `/s`: `/s/<token>`, its video, and the guest's own
 /// delete. No API token is asked (the link is the capability to view), nothing lists or names
@@ -25,7 +26,7 @@ enum ShareRoutes {
             var canDelete = await kiosk.library.holdsClaim(metadata.id, secret: KioskCredentials.cookie(named: ShareClaims.cookieName, in: request))
             var setCookie: String?
             if !canDelete, kiosk.shareWindow.admits(metadata.id) {
-                do throws(StorageError) {
+                do throws(FileSystem.Failure) {
                     if let secret = try await kiosk.library.claim(metadata.id) {
                         canDelete = true
                         setCookie = ShareClaims.setCookie(secret, linkPath: "/s/\(token)", seconds: Int(expires.timeIntervalSince(kiosk.clock.date)),
@@ -33,7 +34,7 @@ enum ShareRoutes {
                     }
                 } catch {
                     // The page still opens; nobody can delete the post from its link (the operator can).
-                    kiosk.logger.warning("a share link's delete claim could not be kept (the guest's phone cannot delete its post; the operator can): \(error.message)")
+                    kiosk.logger.warning("a share link's delete claim could not be kept (the guest's phone cannot delete its post; the operator can): cannot \(error.operation) \(error.path) in kiosk.state_dir: \(error.errno.description)")
                 }
             }
             var response = page(SharePage.html(metadata, videoPath: "/s/\(token)/video.mp4", deletePath: "/s/\(token)/delete",

@@ -3,10 +3,10 @@ import HTTPTypes
 import Logging
 import Hummingbird
 import NIOCore
-import RecorderCore
-import StorageUpload
+import Settings
 import SystemSupport
-import AudioCapture
+import Shooting
+import Publishing
 
 /// The camera and the shot, under `/api`: status and its event stream, shoot, stop, post, the
 /// current shot's video and the live preview.

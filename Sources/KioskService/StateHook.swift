@@ -1,7 +1,6 @@
 import Glibc
 import Synchronization
 import SystemSupport
-import VideoCapture
 
 /// Runs `kiosk.on_state` (a lamp, a relay, a sound) with each new state as its one argument:
 /// `on_state countdown`, `on_state recording`, ... The camera never waits for it: a state is handed
@@ -12,39 +11,31 @@ final class StateHook: Sendable {
     let path: String
     let timeoutSeconds: Double
     private let next = Mutex<String?>(nil)
-    /// The thread sleeps in read() on this pipe; `call` writes a byte to wake it.
-    private let wake: (read: Int32, write: Int32)
+    /// The thread sleeps on this pipe; `call` wakes it.
+    private let wake: WakePipe?
     private let log: @Sendable (String) -> Void
 
     init(path: String, timeoutSeconds: Double = 5, log: @escaping @Sendable (String) -> Void) {
         self.path = path
         self.timeoutSeconds = timeoutSeconds
         self.log = log
-        var fds: [Int32] = [0, 0]
-        // (a pipe cannot fail here but for a process out of descriptors: then the hook is off)
-        if pipe(&fds) != 0 { fds = [-1, -1] }
-        // Not inherited by the hook (or any other child).
-        for fd in fds where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        wake = (fds[0], fds[1])
-        if wake.read >= 0 {
-            WorkerThread.start(name: "recorder-hook") { [self] in loop() }
+        // (a pipe cannot fail here but for a process out of descriptors: then the hook is off;
+        // its ends are not inherited by the hook or any other child)
+        wake = WakePipe()
+        if let wake {
+            WorkerThread.start(name: "recorder-hook") { [self] in loop(wake) }
         }
     }
 
     /// Hands `state` to the hook's thread and returns at once.
     func call(_ state: String) {
-        guard wake.write >= 0 else { return }
+        guard let wake else { return }
         next.withLock { $0 = state }
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
+        wake.wake()
     }
 
-    private func loop() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while true {
-            let n = read(wake.read, &buffer, buffer.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
+    private func loop(_ wake: WakePipe) {
+        while wake.waitForWake() {
             while let state = next.withLock({ value -> String? in defer { value = nil }; return value }) {
                 run(state)
             }

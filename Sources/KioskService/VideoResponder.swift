@@ -3,9 +3,9 @@ import Glibc
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import RecorderCore
+import Library
 import SystemSupport
-import StorageUpload
+import Settings
 
 /// Answers a request for a posted video: from the cache as it is, or, for a video still arriving
 /// from the store, as its bytes come (a faststart MP4 starts playing at once), ranges included: a

@@ -2,8 +2,8 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import Logging
-import RecorderCore
 import ServiceLifecycle
+import Shooting
 
 /// Speaks to systemd: READY=1 once the HTTP port is bound and the camera's state is known, then
 /// WATCHDOG=1 every half `WatchdogSec`, but only while both the camera loop and the HTTP server

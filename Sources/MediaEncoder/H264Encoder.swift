@@ -48,7 +48,7 @@ final class H264Encoder {
         }
         // Measured at 1080p: huge pages cost 16 MB of resident memory and twice the system time
         // (zeroing 2 MiB pages) with no gain in encoding speed. The setting is process-wide, which
-        // is fine for a single-purpose process like recorder.
+        // is fine for a single-purpose process like recorder. A kernel that refuses keeps them: only slower.
         _ = cff_disable_transparent_huge_pages()
         // An option libx264 refuses would otherwise be dropped silently and the shot encoded differently.
         var failure: (code: Int32, operation: String)?

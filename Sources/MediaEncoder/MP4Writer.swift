@@ -50,12 +50,12 @@ final class MP4Writer {
             // Without it the kernel keeps a recording's fragments in memory for up to 30 s
             // (vm.dirty_expire_centisecs): a power cut took whole clips (Tests/vm/power-cut.sh).
             do throws(Descriptors.Errno) {
-                syncDescriptor = try SystemCall.run { open(path, O_WRONLY | O_CLOEXEC) }
+                syncDescriptor = try Posix.open(path, O_WRONLY | O_CLOEXEC)
                 // The file's name too, so the recording is found again after the cut.
                 let directory = FilePaths.directory(of: path)
-                let fd = try SystemCall.run { open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC) }
-                defer { close(fd) }
-                try SystemCall.run { fsync(fd) }
+                let fd = try Posix.open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
+                defer { Posix.closeAfterUse(fd) }
+                try Posix.fsync(fd)
             } catch {
                 throw MediaError(error.code == ENOSPC ? .diskFull : .failed, operation: "open and fsync", path: path,
                                  detail: String(cString: strerror(error.code)))
@@ -194,7 +194,7 @@ final class MP4Writer {
     /// refuses fails the recording: its fragments would not survive a power cut.
     private func syncFragments() throws(MediaError) {
         guard syncDescriptor >= 0 else { return }
-        do throws(Descriptors.Errno) { try SystemCall.run { fdatasync(syncDescriptor) } } catch {
+        do throws(Descriptors.Errno) { try Posix.fdatasync(syncDescriptor) } catch {
             throw MediaError(error.code == ENOSPC ? .diskFull : .failed, operation: "fdatasync", path: path,
                              detail: String(cString: strerror(error.code)))
         }
@@ -226,7 +226,8 @@ final class MP4Writer {
     }
 
     private func closeSyncDescriptor() {
-        if syncDescriptor >= 0 { close(syncDescriptor) }
+        // (only synced through: the muxer writes the file through its own descriptor)
+        if syncDescriptor >= 0 { Posix.closeAfterUse(syncDescriptor) }
         syncDescriptor = -1
     }
 }

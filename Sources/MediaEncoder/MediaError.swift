@@ -45,6 +45,7 @@ package struct MediaError: Error, Sendable, CustomStringConvertible {
     /// FFmpeg's message for an AVERROR code.
     static func text(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
+        // (a code FFmpeg does not know still gets its generic "Error number N occurred")
         _ = cff_strerror(code, &buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

@@ -28,15 +28,13 @@ package final class PictureOverlay: Sendable, Hashable {
     package init(path: String) throws(MediaError) {
         try FFmpegLibraries.load()
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw MediaError(.badInput, operation: "open", code: errno, path: path, detail: String(cString: strerror(errno)))
+        let fd: Int32
+        do throws(Descriptors.Errno) { fd = try Posix.open(path, O_RDONLY | O_CLOEXEC) } catch {
+            throw MediaError(.badInput, operation: "open", code: error.code, path: path, detail: error.description)
         }
-        defer { close(fd) }
+        defer { Posix.closeAfterUse(fd) }
         let bytes: [UInt8]
-        switch Descriptors.readAll(fd, limit: 64 << 20) {
-        case .success(let read): bytes = read
-        case .failure(let error):
+        do throws(Descriptors.Errno) { bytes = try Posix.readAll(fd, limit: 64 << 20) } catch {
             throw MediaError(.badInput, operation: "read", code: error.code, path: path,
                              detail: error.code == EFBIG ? "larger than 64 MiB: is it the right file?" : error.description)
         }

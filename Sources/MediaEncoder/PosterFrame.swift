@@ -27,10 +27,12 @@ package enum PosterFrame {
             guard received == CFF_AVERROR_EAGAIN, !ended else { break }
             if cff_av_read_frame(input.context, decoder.packet) < 0 {
                 ended = true
+                // (the drain's start; refused, the decoder has no more frames, which ends the loop)
                 _ = cff_avcodec_send_packet(decoder.context, nil)
                 continue
             }
             if decoder.packet.pointee.stream_index == stream.pointee.index {
+                // (a packet the decoder refuses is one picture fewer to choose from, not a failure)
                 _ = cff_avcodec_send_packet(decoder.context, decoder.packet)
             }
             cff_av_packet_unref(decoder.packet)

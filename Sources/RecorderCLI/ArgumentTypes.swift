@@ -1,8 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
-import MediaEncoder
-import RecorderCore
-import VideoCapture
+import Shooting
+import Publishing
+import Settings
 
 // Option values are parsed once, by these types, with messages that say what is wanted. Options
 // that take numbers or sizes use `parsing: .unconditional`, so a value with a leading '-' reaches
@@ -46,15 +46,15 @@ extension Double {
     var formatted: String { rounded() == self && abs(self) < 1e15 ? String(Int64(self)) : "\(self)" }
 }
 
-extension FrameSize: ExpressibleByArgument {
+extension PictureSize: ExpressibleByArgument {
     package init?(argument: String) {
         guard let size = try? Self.parse(argument) else { return nil }
         self = size
     }
 
     /// WIDTHxHEIGHT, each 16 to 8192.
-    static func parse(_ text: String) throws(ValueError) -> FrameSize {
-        guard let size = FrameSize(parsing: text) else {
+    static func parse(_ text: String) throws(ValueError) -> PictureSize {
+        guard let size = PictureSize(parsing: text) else {
             throw ValueError("give WIDTHxHEIGHT in pixels, e.g. 1280x720.")
         }
         guard (16...8192).contains(size.width), (16...8192).contains(size.height) else {

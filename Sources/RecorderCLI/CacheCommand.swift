@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
-import RecorderCore
+import Settings
+import Library
 import SystemSupport
 
 /// `recorder cache`: what the video cache holds, and emptying it.

@@ -1,10 +1,9 @@
 import ArgumentParser
-import AudioCapture
 import FoundationEssentials
 import Glibc
-import RecorderCore
+import Settings
+import Shooting
 import SystemSupport
-import VideoCapture
 
 /// `recorder devices`: every V4L2 node, what it can capture, and whether this user may open it;
 /// then the microphones (ALSA capture devices), each with the camera it is built into.
@@ -35,20 +34,10 @@ struct DevicesCommand: ParsableCommand {
 
     func run() throws {
         if let listen { return try listenToMicrophones(seconds: listen) }
-        let devices = DeviceDiscovery.describeAll().filter { all || $0.isCapture || !$0.canOpen }
-        let microphones = AudioDevices.list()
-        // A USB camera's microphone is another interface of the same USB device; the first
-        // capture node listed claims it (a UVC camera also has a metadata node).
-        var cameraOfMicrophone: [String: String] = [:]
-        for device in devices where device.isCapture {
-            if let mic = AudioDevices.microphone(pairedWithCamera: device.path, among: microphones),
-               cameraOfMicrophone[mic.name] == nil {
-                cameraOfMicrophone[mic.name] = device.path
-            }
-        }
+        let inventory = DeviceInventory.look(all: all)
+        let devices = inventory.cameras
         if output.json {
-            let microphoneOfCamera = Dictionary(cameraOfMicrophone.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-            printJSON(devices.map { DeviceListing($0, microphone: microphoneOfCamera[$0.path]) })
+            printJSON(devices)
             return
         }
         if devices.isEmpty {
@@ -56,34 +45,35 @@ struct DevicesCommand: ParsableCommand {
         }
         var captureIndex = 0
         for device in devices {
-            let index = device.isCapture ? "[\(captureIndex)] " : ""
-            if device.isCapture { captureIndex += 1 }
+            let index = device.capture ? "[\(captureIndex)] " : ""
+            if device.capture { captureIndex += 1 }
             print("\(index)\(device.path)  \(device.card.isEmpty ? "" : "\(device.card) ")\(device.driver.isEmpty ? "" : "(\(device.driver))")")
-            if let stable = device.stableName { print("    by-id: \(stable)") }
+            if let stable = device.byId { print("    by-id: \(stable)") }
             print("    access: \(device.canOpen ? "yes" : "no")\(device.problem.map { " - \($0)" } ?? "")")
-            for format in device.formats where all || format.pixelFormat != nil {
-                let supported = format.pixelFormat == nil ? " (not supported)" : ""
-                let emulated = format.isEmulated ? " (emulated by libv4l)" : ""
-                print("    \(format.fourcc) \(format.label)\(supported)\(emulated): \(format.sizeSummary)")
+            for format in device.formats where all || format.name != nil {
+                let supported = format.name == nil ? " (not supported)" : ""
+                let emulated = format.emulated ? " (emulated by libv4l)" : ""
+                print("    \(format.fourcc) \(format.description)\(supported)\(emulated): \(format.sizes)")
             }
         }
-        printMicrophones(microphones, cameraOfMicrophone: cameraOfMicrophone)
+        printMicrophones(inventory)
     }
 
     /// `--listen`: a meter line per microphone, redrawn on a terminal five times a second (else one
     /// set of lines a second), then each one's verdict; exit 69 when none could be listened to.
     private func listenToMicrophones(seconds: Double) throws {
-        let microphones = AudioDevices.list()
-        guard !microphones.isEmpty else {
-            throw RecorderError("no microphone found\(AudioDevices.permissionProblem().map { ": \($0)" } ?? ""). Plug one in (a USB camera's own counts) and run recorder devices to see it.",
+        let check: MicrophoneCheck
+        switch MicrophoneCheck.everyMicrophone() {
+        case .success(let opened): check = opened
+        case .failure(let none):
+            throw RecorderError("no microphone found\(none.problem.map { ": \($0)" } ?? ""). Plug one in (a USB camera's own counts) and run recorder devices to see it.",
                                 kind: .unavailable)
         }
-        let check = MicrophoneCheck(microphones)
         let live = !output.json && isatty(STDOUT_FILENO) == 1
         // Every line goes straight to the descriptor: a meter read through a pipe (`| tee`) must
         // arrive as it is drawn, not in one piece at the end.
         if !output.json {
-            Descriptors.printOutput("listening to \(microphones.count) microphone(s) for \(String(cFormat: "%g", seconds)) s: speak, clap or play something\(live ? "" : " (a line each a second)")\n")
+            Descriptors.printOutput("listening to \(check.count) microphone(s) for \(String(cFormat: "%g", seconds)) s: speak, clap or play something\(live ? "" : " (a line each a second)")\n")
         }
         let start = MonotonicClock.nowMicroseconds()
         let end = start + Int64(seconds * 1_000_000)
@@ -91,7 +81,7 @@ struct DevicesCommand: ParsableCommand {
         // Off a terminal a line stands for a whole second: it shows the loudest half-second in it,
         // so a short clap between two lines is not missed. Lines follow the clock, not a count of
         // waits, which a loaded machine stretches.
-        var loudest: [Double?] = microphones.map { _ in nil }
+        var loudest = [Double?](repeating: nil, count: check.count)
         while MonotonicClock.nowMicroseconds() < end {
             usleep(200_000)
             var readings = check.readings()
@@ -110,7 +100,7 @@ struct DevicesCommand: ParsableCommand {
                     lastLine = now
                     for i in readings.indices { readings[i].peakDBFS = loudest[i] }
                     Descriptors.printOutput(readings.map { Self.meterLine($0) + "\n" }.joined())
-                    loudest = microphones.map { _ in nil }
+                    loudest = [Double?](repeating: nil, count: check.count)
                 }
             }
         }
@@ -139,58 +129,23 @@ struct DevicesCommand: ParsableCommand {
     /// `hw:CARD=Loopback,DEV=1  [##########··········]  -23.0 dBFS`: 20 cells from -60 to 0 dBFS.
     static func meterLine(_ reading: MicrophoneCheck.Reading) -> String {
         guard reading.problem == nil else { return "\(reading.name)  (not listened to: \(reading.problem ?? ""))" }
-        let peak = reading.peakDBFS ?? AudioLevel.silence
+        let peak = reading.peakDBFS ?? SoundLevel.silence
         let cells = max(0, min(20, Int(((peak + 60) / 60 * 20).rounded())))
         let bar = String(repeating: "#", count: cells) + String(repeating: "·", count: 20 - cells)
-        let value = peak <= AudioLevel.silence ? "  silence" : String(cFormat: "%6.1f dBFS", peak)
+        let value = peak <= SoundLevel.silence ? "  silence" : String(cFormat: "%6.1f dBFS", peak)
         return "\(reading.name)  [\(bar)]  \(value)\(peak >= SoundCheck.clippedAtDBFS ? "  CLIPPING" : "")"
     }
 
     /// "Microphones:", then one line each: stable name, card name, and the camera it belongs to.
-    private func printMicrophones(_ microphones: [AudioDeviceInfo], cameraOfMicrophone: [String: String]) {
-        guard !microphones.isEmpty else {
-            print(AudioDevices.permissionProblem().map { "No microphone found: \($0)" } ?? "No microphone found.")
+    private func printMicrophones(_ inventory: DeviceInventory) {
+        guard !inventory.microphones.isEmpty else {
+            print(inventory.microphoneProblem.map { "No microphone found: \($0)" } ?? "No microphone found.")
             return
         }
         print("Microphones:")
-        for mic in microphones {
-            let camera = cameraOfMicrophone[mic.name].map { " (microphone of \($0))" } ?? ""
+        for mic in inventory.microphones {
+            let camera = mic.camera.map { " (microphone of \($0))" } ?? ""
             print("  \(mic.name)  \(mic.cardName)\(camera)")
         }
-    }
-}
-
-/// The JSON shape of one device in `recorder devices --json`.
-struct DeviceListing: Encodable {
-    struct Format: Encodable {
-        var fourcc: String
-        var name: String?
-        var description: String
-        var emulated: Bool
-        var sizes: String
-    }
-
-    var path: String
-    var byId: String?
-    var driver: String
-    var card: String
-    var capture: Bool
-    var canOpen: Bool
-    var problem: String?
-    var formats: [Format]
-    /// The stable ALSA name of the camera's own microphone, when it has one.
-    var microphone: String?
-
-    init(_ d: DeviceDescription, microphone: String? = nil) {
-        path = d.path
-        byId = d.stableName
-        driver = d.driver
-        card = d.card
-        capture = d.isCapture
-        canOpen = d.canOpen
-        problem = d.problem
-        formats = d.formats.map { Format(fourcc: $0.fourcc, name: $0.pixelFormat?.name, description: $0.label,
-                                         emulated: $0.isEmulated, sizes: $0.sizeSummary) }
-        self.microphone = microphone
     }
 }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
-import RecorderCore
-import StorageUpload
+import Settings
+import Publishing
+import Library
 import SystemSupport
 
 /// `recorder export`: the event's posts for its hosts, in a new directory or ZIP archive.

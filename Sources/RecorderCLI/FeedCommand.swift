@@ -1,7 +1,9 @@
 import ArgumentParser
 import FoundationEssentials
-import RecorderCore
-import StorageUpload
+import Settings
+import Shooting
+import Publishing
+import Library
 import SystemSupport
 
 /// `recorder feed`: the posts in the store, newest first, a page at a time.
@@ -71,7 +73,7 @@ struct FeedCommand: ParsableCommand {
             if output.json {
                 printJSON(report)
             } else {
-                print("indexed \(report.added) of \(report.posts) post(s) in \(backend.location)")
+                print("indexed \(report.added) of \(report.posts) post(s) in \(feed.location)")
                 for id in report.damaged { print("  \(id): metadata damaged or missing; listed as such") }
                 print("made \(report.posters) poster(s) for posts that had none")
                 for (id, why) in report.noPoster.sorted(by: { $0.key < $1.key }) { print("  \(id): no poster: \(why)") }
@@ -80,7 +82,7 @@ struct FeedCommand: ParsableCommand {
         }
         let retention = try Retention(configuration)
         if purgeExpired {
-            try purge(feed, retention: retention, local: try LocalRetention(configuration), configuration: configuration, location: backend.location)
+            try purge(feed, retention: retention, local: try LocalRetention(configuration), configuration: configuration, location: feed.location)
             return
         }
         var result: FeedPage
@@ -95,8 +97,8 @@ struct FeedCommand: ParsableCommand {
             return
         }
         if result.entries.isEmpty {
-            print(result.page.map { $0 > 1 ? "no posts on page \($0) in \(backend.location)" : "no posts in \(backend.location)" }
-                  ?? "no posts after \(after ?? "") in \(backend.location)")
+            print(result.page.map { $0 > 1 ? "no posts on page \($0) in \(feed.location)" : "no posts in \(feed.location)" }
+                  ?? "no posts after \(after ?? "") in \(feed.location)")
             return
         }
         for entry in result.entries { print(Self.line(entry)) }

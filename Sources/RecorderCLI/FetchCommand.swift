@@ -1,8 +1,9 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
-import RecorderCore
-import StorageUpload
+import Settings
+import Publishing
+import Library
 import SystemSupport
 
 /// `recorder fetch ID`: a posted video, through the cache.
@@ -52,40 +53,25 @@ struct FetchCommand: ParsableCommand {
         if let note = video.replaced, !quiet { printError("recorder: note: \(note)") }
         if output == "-" {
             // As curl: the bytes to standard output, what happened to standard error.
-            let fd = open(video.path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw RecorderError("cannot read the cached video \(video.path): \(String(cString: strerror(errno))).", kind: .ioFailure) }
-            defer { close(fd) }
-            if let code = Descriptors.copyAll(from: fd, to: STDOUT_FILENO) {
-                throw RecorderError("cannot write the video to standard output: \(String(cString: strerror(code))).", kind: .ioFailure)
+            let fd: Int32
+            do throws(Descriptors.Errno) { fd = try Posix.open(video.path, O_RDONLY | O_CLOEXEC) } catch {
+                throw RecorderError("cannot read the cached video \(video.path): \(error.description).", kind: .ioFailure)
+            }
+            defer { Posix.closeAfterUse(fd) }
+            do throws(Descriptors.Errno) { try Posix.copyAll(from: fd, to: STDOUT_FILENO) } catch {
+                throw RecorderError("cannot write the video to standard output: \(error.description).", kind: .ioFailure)
             }
             printError("recorder: \(id): \(ByteCount.human(video.size)) from the \(video.level == .store ? "store (now cached)" : "cache") to standard output")
             return
         }
         if let output {
-            try Self.copy(video.path, to: output)
+            try VideoCache.copy(video.path, to: output, elsewhere: "another --output")
         }
         if format.json {
             printJSON(Result(id: id, path: video.path, bytes: video.size, from: video.level, output: output))
         } else {
             print(output ?? video.path)
             if !quiet { printError("recorder: \(id): \(ByteCount.human(video.size)) from the \(video.level == .store ? "store (now cached)" : "cache")") }
-        }
-    }
-
-    /// Copies next to the destination, then renames: a failed copy leaves no half file.
-    static func copy(_ source: String, to destination: String) throws(RecorderError) {
-        let temp = destination + ".part-\(getpid())"
-        unlink(temp)
-        do throws(StorageError) {
-            try LocalFiles.copySynced(from: source, to: temp)
-        } catch {
-            throw RecorderError(error, kind: .cannotWrite)
-        }
-        do throws(StorageError) {
-            try LocalFiles.call("write", destination, elsewhere: "another --output") { rename(temp, destination) }
-        } catch {
-            unlink(temp)
-            throw RecorderError(error, kind: .cannotWrite)
         }
     }
 }

@@ -1,9 +1,7 @@
 import Glibc
-import RecorderCore
 import Synchronization
 import SystemSupport
 import UnixSignals
-import VideoCapture
 
 /// First SIGINT/SIGTERM: stop and keep a shorter shot. Second: abandon it at once. The signals
 /// arrive through service-lifecycle's `UnixSignalsSequence`, as the kiosk's do.

@@ -2,7 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import KioskService
 import Logging
-import RecorderCore
+import Settings
 
 /// `recorder kiosk`: the long-running kiosk service with its page and control API.
 struct KioskCommand: AsyncParsableCommand {

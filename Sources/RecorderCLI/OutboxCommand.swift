@@ -1,8 +1,8 @@
 import ArgumentParser
 import FoundationEssentials
-import RecorderCore
-import StorageUpload
+import Publishing
 import SystemSupport
+import Settings
 
 /// `recorder outbox`: what is waiting for the store, and sending it.
 struct OutboxCommand: ParsableCommand {
@@ -54,7 +54,7 @@ struct OutboxListCommand: ParsableCommand {
         var caption: String
         var lastError: String?
         /// The store the post was queued for (null: queued by a version that did not keep it).
-        var destination: StoreDestination?
+        var destination: PostDestination?
     }
 }
 
@@ -87,9 +87,9 @@ struct OutboxFlushCommand: ParsableCommand {
                 print("posted \(receipt.id)  video \(receipt.videoURL)  metadata \(receipt.metadataURL)")
             }
         }
-        let here = try configuration.makeBackend().destination
+        let here = try configuration.postDestination()
         for item in report.elsewhere {
-            printError("recorder: note: post \(item.metadata.id) is queued for \(item.state.destination?.description ?? "?"), not for this flush's \(here); it stays queued. Flush with that store's settings, or send it to this one: recorder outbox retarget \(item.metadata.id) (with these store options).")
+            printError("recorder: note: post \(item.metadata.id) is queued for \(item.state.destination.map { "\($0)" } ?? "?"), not for this flush's \(here); it stays queued. Flush with that store's settings, or send it to this one: recorder outbox retarget \(item.metadata.id) (with these store options).")
         }
         if let failure = report.failure {
             throw failure.retold("\(failure.message) \(report.remaining.count) post(s) still queued.")
@@ -123,7 +123,7 @@ struct OutboxRetargetCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try store.configuration()
-        let destination = try configuration.makeBackend().destination
+        let destination = try configuration.postDestination()
         let outbox = Outbox(root: configuration.outboxDirectory)
         let ids = id.map { [$0] } ?? outbox.items().filter { !$0.state.isFor(destination) || $0.state.destination == nil }.map(\.metadata.id)
         if ids.isEmpty && !output.json { print("every queued post already goes to \(destination)") }
@@ -132,14 +132,14 @@ struct OutboxRetargetCommand: ParsableCommand {
             if output.json {
                 printJSON(Retargeted(id: item.metadata.id, destination: destination, previous: previous))
             } else {
-                print("post \(item.metadata.id) now goes to \(destination) (was \(previous?.description ?? "not recorded")); `recorder outbox flush` with these settings sends it")
+                print("post \(item.metadata.id) now goes to \(destination) (was \(previous.map { "\($0)" } ?? "not recorded")); `recorder outbox flush` with these settings sends it")
             }
         }
     }
 
     struct Retargeted: Encodable {
         var id: String
-        var destination: StoreDestination
-        var previous: StoreDestination?
+        var destination: PostDestination
+        var previous: PostDestination?
     }
 }

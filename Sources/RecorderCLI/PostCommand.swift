@@ -1,8 +1,10 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
-import RecorderCore
+import Settings
+import Publishing
 import SystemSupport
+import Shooting
 
 /// `recorder post`: publish the current shot.
 struct PostCommand: ParsableCommand {
@@ -61,33 +63,31 @@ struct PostCommand: ParsableCommand {
         let fd: Int32
         if let captionFile {
             source = captionFile
-            fd = open(captionFile, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                throw RecorderError("cannot read the caption file \(captionFile): \(String(cString: strerror(errno))). Check the path.", kind: .notFound)
+            do throws(Descriptors.Errno) { fd = try Posix.open(captionFile, O_RDONLY | O_CLOEXEC) } catch {
+                throw RecorderError("cannot read the caption file \(captionFile): \(error.description). Check the path.", kind: .notFound)
             }
         } else if caption == "-" {
             source = "standard input"
-            fd = dup(STDIN_FILENO)
-            guard fd >= 0 else {
-                throw RecorderError("cannot read the caption from standard input: \(String(cString: strerror(errno))). Pipe the caption in, or use --caption-file.", kind: .notFound)
+            do throws(Descriptors.Errno) { fd = try Posix.duplicate(STDIN_FILENO) } catch {
+                throw RecorderError("cannot read the caption from standard input: \(error.description). Pipe the caption in, or use --caption-file.", kind: .notFound)
             }
         } else {
             return caption ?? ""
         }
-        defer { close(fd) }
+        defer { Posix.closeAfterUse(fd) }
         // Four bytes a character is the most a caption of the maximum length can take, and more.
-        switch Descriptors.readAll(fd, limit: Caption.maximumLength * 4 + 16) {
-        case .failure(let error) where error.code == EFBIG:
-            throw RecorderError("the caption in \(source) is longer than \(Caption.maximumLength) characters. Shorten it.", kind: .badData)
-        case .failure(let error):
-            throw RecorderError("cannot read the caption from \(source): \(error.description).", kind: .notFound)
-        case .success(var bytes):
-            while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
-            guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw RecorderError("the caption in \(source) is not valid UTF-8 text. Save it as UTF-8.", kind: .badData)
+        var bytes: [UInt8]
+        do throws(Descriptors.Errno) { bytes = try Posix.readAll(fd, limit: Caption.maximumLength * 4 + 16) } catch {
+            if error.code == EFBIG {
+                throw RecorderError("the caption in \(source) is longer than \(Caption.maximumLength) characters. Shorten it.", kind: .badData)
             }
-            return text
+            throw RecorderError("cannot read the caption from \(source): \(error.description).", kind: .notFound)
         }
+        while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw RecorderError("the caption in \(source) is not valid UTF-8 text. Save it as UTF-8.", kind: .badData)
+        }
+        return text
     }
 
     func run() throws {

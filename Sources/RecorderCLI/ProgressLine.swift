@@ -2,11 +2,9 @@ import ArgumentParser
 import Dispatch
 import FoundationEssentials
 import Glibc
-import MediaEncoder
-import RecorderCore
+import Shooting
 import Synchronization
 import SystemSupport
-import VideoCapture
 
 /// A live "elapsed/total, fps, drops" line on a terminal, redrawn a few times a second.
 final class ProgressLine: Sendable {

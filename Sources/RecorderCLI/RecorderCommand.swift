@@ -1,6 +1,6 @@
 package import ArgumentParser
 import Synchronization
-import RecorderCore
+import Settings
 
 /// `recorder`: capture from a V4L2 camera into a crash-safe MP4, then publish it.
 package struct RecorderCommand: AsyncParsableCommand {

@@ -1,9 +1,10 @@
 import ArgumentParser
 import FoundationEssentials
-import MediaEncoder
-import RecorderCore
+import Settings
+import Shooting
+import Publishing
+import Library
 import SystemSupport
-import VideoCapture
 
 /// `recorder reel`: the event's posts in one video for its hosts.
 struct ReelCommand: ParsableCommand {
@@ -39,7 +40,7 @@ struct ReelCommand: ParsableCommand {
 
     // (numbers with `parsing: .unconditional`: a loudness is negative, and "-16" must reach its check)
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The reel's picture size (default: the first post's, at most 1920x1080).", valueName: "WxH"))
-    var size: FrameSize?
+    var size: PictureSize?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The reel's frames per second, 1 to 60 (default: the first post's).", valueName: "n"),
             transform: { text throws(ValueError) in try WholeNumber.parse(text, 1...60, "the reel's frames per second") })

@@ -1,4 +1,5 @@
 import SystemSupport
+import Settings
 
 extension SettingAdvice.Setting {
     /// The command-line flag that sets it.

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Synchronization
 import FoundationEssentials
-import RecorderCore
+import Settings
+import Shooting
 import SystemSupport
 
 /// Where shots live.

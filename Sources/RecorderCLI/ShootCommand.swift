@@ -1,13 +1,11 @@
 import ArgumentParser
-import AudioCapture
 import Dispatch
 import FoundationEssentials
 import Glibc
-import MediaEncoder
-import RecorderCore
+import Settings
+import Shooting
 import Synchronization
 import SystemSupport
-import VideoCapture
 
 /// `recorder shoot`: record one shot into the workspace.
 struct ShootCommand: AsyncParsableCommand {
@@ -28,20 +26,20 @@ struct ShootCommand: AsyncParsableCommand {
         "Camera (shoot.device): a /dev/video path, a /dev/v4l/by-id name, an index from `recorder devices`, 'testsrc' for the built-in test pattern, or y4m:FILE. Default: the first camera, else the test pattern.",
         valueName: "device"),
             // Completes the cameras this machine has now, and the built-in sources.
-            completion: .custom { _, _, _ in DeviceDiscovery.nodes() + ["testsrc", "y4m:"] })
+            completion: .custom { _, _, _ in DeviceInventory.cameraNodes() + ["testsrc", "y4m:"] })
     var device: String?
 
     @Option(name: .long, help: ArgumentHelp(
         "Sound (audio.device): auto (the camera's own microphone; the test beep with the test pattern), none, beep (the test beep), or an ALSA capture device such as hw:CARD=C920,DEV=0 (`recorder devices` lists them).",
         valueName: "device"),
             // Completes the microphones this machine has now, and the built-in choices.
-            completion: .custom { _, _, _ in ["auto", "none", "beep"] + AudioDevices.list().map(\.name) })
+            completion: .custom { _, _, _ in ["auto", "none", "beep"] + DeviceInventory.microphoneNames() })
     var audio: String?
 
     @Option(name: .shortAndLong, parsing: .unconditional,
             help: ArgumentHelp("Picture size (shoot.size), e.g. 1280x720 (default 1280x720, or the closest the camera offers).", valueName: "WxH"),
-            transform: FrameSize.parse)
-    var size: FrameSize?
+            transform: PictureSize.parse)
+    var size: PictureSize?
 
     @Option(name: [.customShort("r"), .long], parsing: .unconditional,
             help: ArgumentHelp("Frames per second (shoot.fps; default 30, or the closest the camera offers).", valueName: "fps"),
@@ -49,7 +47,7 @@ struct ShootCommand: AsyncParsableCommand {
     var fps: FramesPerSecond?
 
     @Option(name: .long, help: "Camera pixel format (shoot.format): auto (cheapest for the CPU), yuyv, uyvy, nv12, yu12, rgb24, grey, mjpeg, h264, ...",
-            completion: .list(["auto"] + PixelFormat.allCases.map(\.name)))
+            completion: .list(["auto"] + ShotRequest.pixelFormatNames))
     var format: String?
 
     @Option(name: .long, parsing: .unconditional,
@@ -58,7 +56,7 @@ struct ShootCommand: AsyncParsableCommand {
     var bitrate: Int?
 
     @Option(name: .long, help: "x264 preset (shoot.preset): ultrafast ... veryslow (default veryfast).",
-            completion: .list(EncoderSettings.presets))
+            completion: .list(ShotRequest.presets))
     var preset: String?
 
     @Option(name: .long, help: ArgumentHelp("A branding frame: a PNG with transparency, scaled to the shot (aspect kept) and blended onto every picture (shoot.overlay).",
@@ -92,12 +90,12 @@ struct ShootCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        if let format, format != "auto", PixelFormat(name: format) == nil {
-            let names = PixelFormat.allCases.map(\.name).joined(separator: ", ")
+        if let format, format != "auto", !ShotRequest.isPixelFormat(format) {
+            let names = ShotRequest.pixelFormatNames.joined(separator: ", ")
             throw ValidationError("unknown --format '\(format)'. Use auto or one of: \(names).")
         }
-        if let preset, !EncoderSettings.presets.contains(preset) {
-            throw ValidationError("unknown --preset '\(preset)'. Use one of: \(EncoderSettings.presets.joined(separator: ", ")).")
+        if let preset, !ShotRequest.presets.contains(preset) {
+            throw ValidationError("unknown --preset '\(preset)'. Use one of: \(ShotRequest.presets.joined(separator: ", ")).")
         }
         if quiet && verbose { throw ValidationError("use -q (--quiet) or -v (--verbose), not both.") }
         if crf != nil && bitrate != nil {
@@ -117,7 +115,7 @@ struct ShootCommand: AsyncParsableCommand {
         if builtIn == "a Y4M file", fps != nil {
             notes.append("--fps does nothing for a Y4M file: its frame rate is in its header")
         }
-        if request.capture.pixelFormat == .h264 {
+        if request.copiesCameraH264 {
             let encoding = [crf != nil ? "--crf" : nil, bitrate != nil ? "--bitrate" : nil, preset != nil ? "--preset" : nil].compactMap { $0 }
             if !encoding.isEmpty {
                 notes.append("\(encoding.joined(separator: ", ")) \(encoding.count == 1 ? "does" : "do") nothing with --format h264: the camera's H.264 is copied as it is, not encoded")
@@ -132,13 +130,13 @@ struct ShootCommand: AsyncParsableCommand {
         var request = try ShotRequest.configured(configuration)
         if let device { request.device = device }
         if let seconds { request.seconds = seconds.value }
-        if let format { request.capture.pixelFormat = format == "auto" ? nil : PixelFormat(name: format) }
-        if let size { request.capture.size = size }
-        if let fps { request.capture.frameRate = FrameRate(Int((fps.value * 1000).rounded()), 1000).reduced }
-        if let preset { request.encoder.preset = preset }
-        if let crf { request.encoder.crf = crf }
-        if let bitrate { request.encoder.bitrateKbps = bitrate }
-        if let overlay { request.encoder.overlay = try ShotRequest.overlay(overlay, origin: "--overlay %@") }
+        if let format { request.pixelFormatName = format == "auto" ? nil : format }
+        if let size { request.size = size }
+        if let fps { request.setFramesPerSecond(fps.value) }
+        if let preset { request.preset = preset }
+        if let crf { request.crf = crf }
+        if let bitrate { request.bitrateKbps = bitrate }
+        if let overlay { try request.setOverlay(overlay, origin: "--overlay %@") }
         if let minimumSeconds { request.minimumSeconds = minimumSeconds.value }
         if let audio { request.audio = AudioChoice(audio) }
         request.stallTimeout = stallTimeout.value

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import KioskService
-import RecorderCore
+import Settings
 import SystemSupport
 
 /// The configuration file, and `--set` for any key: every command reads the same configuration.

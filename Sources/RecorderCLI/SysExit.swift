@@ -1,4 +1,4 @@
-import RecorderCore
+import Settings
 
 /// Exit statuses from BSD's sysexits.h, so scripts and systemd can tell failures apart.
 enum SysExit: Int32, Sendable {

@@ -212,13 +212,14 @@ private final class ResponseSink {
     func append(_ buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
         if streaming == nil {
             var status = 0
+            // (a status libcurl cannot give stays 0: not 200, so the body is not streamed)
             _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
             streaming = file != nil && status == 200
         }
         if streaming == true, let file {
             let chunk = UnsafeRawBufferPointer(start: buffer, count: count)
-            if let code = Descriptors.writeAll(file, chunk) {
-                failure = code
+            do throws(Descriptors.Errno) { try Posix.writeAll(file, chunk) } catch {
+                failure = error.code
                 return 0  // aborts the transfer
             }
             hasher.update(chunk)
@@ -267,10 +268,16 @@ final class RequestSource {
         case .file(let fd, let offset, _):
             var done = 0
             while done < count {
-                let n = pread(fd, buffer + done, count - done, off_t(offset + position) + off_t(done))
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 {
-                    failure = n < 0 ? errno : EIO
+                let n: Int
+                do throws(Descriptors.Errno) {
+                    n = try Posix.read(fd, into: UnsafeMutableRawBufferPointer(start: buffer + done, count: count - done), at: offset + position + Int64(done))
+                } catch {
+                    failure = error.code
+                    return Int(CURL_READFUNC_ABORT)
+                }
+                if n == 0 {
+                    // The file ended early (it shrank while it was being sent).
+                    failure = EIO
                     return Int(CURL_READFUNC_ABORT)
                 }
                 done += n

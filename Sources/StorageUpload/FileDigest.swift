@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -123,23 +124,13 @@ package struct PartDigests: Sendable, Codable, Equatable {
     package var sha256: [String]
 }
 
-extension Sequence where Element == UInt8 {
-    /// Lowercase hex.
-    package var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in self { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 15)]) }
-        return String(decoding: out, as: UTF8.self)
-    }
-}
-
 /// Reads a file (or a range of it) in 1 MiB chunks; a failure in `body` stops the reading.
 enum FileChunks {
     @discardableResult
     static func forEach(path: String, offset: Int64, length: Int64?,
                         _ body: (UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) -> Int64 {
-        let fd = try LocalFiles.call("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
-        defer { close(fd) }
+        let fd = try LocalFiles.run("open", path) { () throws(Descriptors.Errno) in try Posix.open(path, O_RDONLY | O_CLOEXEC) }
+        defer { Posix.closeAfterUse(fd) }
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
@@ -147,7 +138,7 @@ enum FileChunks {
         var total: Int64 = 0
         while length.map({ total < $0 }) ?? true {
             let want = length.map { Int(min(Int64(chunk), $0 - total)) } ?? chunk
-            let n = try LocalFiles.call("read", path) { pread(fd, buffer.baseAddress!, want, off_t(position)) }
+            let n = try LocalFiles.run("read", path) { () throws(Descriptors.Errno) in try Posix.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), at: position) }
             if n == 0 { break }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
             position += Int64(n)

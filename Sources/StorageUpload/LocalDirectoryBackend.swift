@@ -38,7 +38,7 @@ package struct LocalDirectoryBackend: StorageBackend {
 
     package func prepare() throws(StorageError) {
         try ensureRoot()
-        guard access(root, W_OK | X_OK) == 0 else {
+        guard Posix.allows(root, W_OK | X_OK) else {
             throw StorageError(.accessDenied, "the store directory \(root) is not writable by this user. Fix its permissions or set local.path to another directory.",
                                retryable: false)
         }
@@ -52,7 +52,7 @@ package struct LocalDirectoryBackend: StorageBackend {
         let top = path(forKey: "").dropLastSlash
         for folder in DirectoryListing.namesIfReadable(top) where !folder.hasPrefix(".") {
             let directory = "\(top)/\(folder)"
-            guard LocalFiles.status(of: directory)?.isDirectory == true else { continue }
+            guard FileSystem.status(of: directory)?.isDirectory == true else { continue }
             for kind in ["incoming", "tmp"] { LocalFiles.removeAbandonedTemporaries(in: directory, kind: kind) }
         }
     }
@@ -74,11 +74,13 @@ package struct LocalDirectoryBackend: StorageBackend {
         try ensureRoot()
         try LocalFiles.createDirectories(directory)
         let temp = LocalFiles.temporaryPath(for: destination, kind: "incoming")
-        unlink(temp)
+        // This process's own copy from an attempt that failed: copySynced creates it anew (O_EXCL).
+        try? Posix.unlink(temp)
         try LocalFiles.copySynced(from: source, to: temp)
-        defer { unlink(temp) }
+        // Linked or not, the copy's name goes; one left is hidden and cleared at the next prepare.
+        defer { try? Posix.unlink(temp) }
         // link(2) fails with EEXIST rather than replacing what is there.
-        do throws(Descriptors.Errno) { try SystemCall.run { link(temp, destination) } } catch {
+        do throws(Descriptors.Errno) { try Posix.link(temp, to: destination) } catch {
             guard error.code == EEXIST else { throw LocalFiles.error("link", destination, code: error.code) }
             if let existing = try stat(key: key), existing.sha256 == digest.sha256 { return nil }
             throw StorageError(.mismatch, "\(destination) already exists with other content; it was not overwritten.", retryable: false)
@@ -95,7 +97,7 @@ package struct LocalDirectoryBackend: StorageBackend {
 extension LocalDirectoryBackend {
     /// The store's directory exists and is one, or is made when `createsRoot`.
     func ensureRoot() throws(StorageError) {
-        if let status = LocalFiles.status(of: root) {
+        if let status = FileSystem.status(of: root) {
             guard status.isDirectory else {
                 throw StorageError(.local(errno: ENOTDIR), "the store path \(root) is not a directory.",
                                    retryable: false, advice: [SettingAdvice(.storeDirectory, "DIRECTORY", "with a directory")])
@@ -128,7 +130,7 @@ extension LocalDirectoryBackend {
         keys.sort { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         let page = keys.prefix(limit)
         let entries = page.map { key -> ObjectListing.Entry in
-            let status = LocalFiles.status(of: path(forKey: key))
+            let status = FileSystem.status(of: path(forKey: key))
             return ObjectListing.Entry(key: key, size: status?.size ?? -1, lastModified: status?.modified)
         }
         return ObjectListing(entries: entries, isTruncated: keys.count > limit)
@@ -136,7 +138,7 @@ extension LocalDirectoryBackend {
 
     package func read(key: String, limit: Int) throws(StorageError) -> [UInt8]? {
         let path = path(forKey: key)
-        guard try LocalFiles.exists(path, operation: "read"), let size = LocalFiles.size(of: path) else { return nil }
+        guard try LocalFiles.exists(path, operation: "read"), let size = FileSystem.size(of: path) else { return nil }
         guard size <= Int64(limit) else {
             throw StorageError(.mismatch, "\(path) is larger than the \(limit) bytes expected of it.", retryable: false)
         }
@@ -151,7 +153,7 @@ extension LocalDirectoryBackend {
         var hasher = SHA256Stream()
         var written: Int64 = 0
         let size = try FileChunks.forEach(path: path, offset: 0, length: nil) { chunk throws(StorageError) in
-            if let code = Descriptors.writeAll(descriptor, chunk) { throw LocalFiles.error("write", "the download of \(key)", code: code) }
+            try LocalFiles.run("write", "the download of \(key)") { () throws(Descriptors.Errno) in try Posix.writeAll(descriptor, chunk) }
             hasher.update(chunk)
             written += Int64(chunk.count)
             progress?(written)
@@ -169,7 +171,7 @@ extension LocalDirectoryBackend {
     package func delete(key: String) throws(StorageError) {
         let path = path(forKey: key)
         guard try LocalFiles.exists(path, operation: "delete") else { return }
-        try LocalFiles.call("delete", path) { unlink(path) }
+        try LocalFiles.run("delete", path) { () throws(Descriptors.Errno) in try Posix.unlink(path) }
         // (the removal is durable too: a power cut must not bring a deleted post back)
         try LocalFiles.syncDirectory(of: path)
     }

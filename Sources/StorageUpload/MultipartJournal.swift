@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SystemSupport
 import Glibc
 
 /// The on-disk record of a multipart upload in progress: which upload, how it is cut, and the ETag
@@ -52,9 +53,10 @@ struct MultipartJournal: Codable, Equatable {
     }
 
     static func remove(_ path: String) {
-        unlink(path)
-        // Best effort: a removal the disk forgets leaves a journal whose upload the store no
-        // longer has, which the next attempt finds out and starts again; nothing is lost.
+        // Best effort, the unlink and its sync: a journal left behind, or a removal the disk
+        // forgets, names an upload the store no longer has, which the next attempt finds out and
+        // starts again; nothing is lost.
+        try? Posix.unlink(path)
         try? LocalFiles.syncDirectory(of: path)
     }
 }

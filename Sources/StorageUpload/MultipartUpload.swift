@@ -69,8 +69,8 @@ struct MultipartUpload {
     /// without a thread each. Each part is journaled as soon as the store acknowledges it. The
     /// first failure stops new parts; those already in flight finish and are journaled.
     private func sendParts(_ numbers: [Int], checksums: PartDigests, journal: MultipartJournal) throws(StorageError) -> MultipartJournal {
-        let fd = try LocalFiles.call("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
-        defer { close(fd) }
+        let fd = try LocalFiles.run("open", path) { () throws(Descriptors.Errno) in try Posix.open(path, O_RDONLY | O_CLOEXEC) }
+        defer { Posix.closeAfterUse(fd) }
         var journal = journal
         let uploadID = journal.uploadID
         try backend.sendEach(count: numbers.count, width: configuration.parallelParts) { index in

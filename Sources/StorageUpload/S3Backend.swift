@@ -116,8 +116,8 @@ package struct S3Backend: StorageBackend {
     /// One PUT, with `Content-MD5` so the store rejects a body damaged on the way. Returns the ETag
     /// the store now reports for the object.
     func putObject(path: String, key: String, contentType: String, digest: FileDigest) throws(StorageError) -> String {
-        let fd = try LocalFiles.call("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
-        defer { close(fd) }
+        let fd = try LocalFiles.run("open", path) { () throws(Descriptors.Errno) in try Posix.open(path, O_RDONLY | O_CLOEXEC) }
+        defer { Posix.closeAfterUse(fd) }
         var request = HTTPRequest(method: .put, url: url(forKey: key), body: .file(descriptor: fd, offset: 0, length: digest.size))
         request.headers = [("Content-Type", contentType), ("Content-MD5", FileDigest.base64(hex: digest.md5)),
                            ("x-amz-meta-sha256", digest.sha256)]

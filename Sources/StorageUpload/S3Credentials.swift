@@ -39,13 +39,13 @@ package struct S3Credentials: Sendable, CustomStringConvertible {
     /// Reads `access_key_id = ...` / `secret_access_key = ...` lines (AWS's `aws_` spelling and
     /// `[profile]` headers are accepted and ignored, so an AWS credentials file works too).
     package static func read(file: String) throws(StorageError) -> S3Credentials {
-        var info = stat()
-        guard stat(file, &info) == 0 else {
-            throw StorageError(.configuration, "cannot read the S3 credentials file \(file): \(String(cString: strerror(errno))). Create it (mode 0600) or fix s3.credentials_file.",
+        let status: FileStatus
+        do throws(Descriptors.Errno) { status = try Posix.status(of: file) } catch {
+            throw StorageError(.configuration, "cannot read the S3 credentials file \(file): \(error.description). Create it (mode 0600) or fix s3.credentials_file.",
                                retryable: false)
         }
-        guard info.st_mode & 0o077 == 0 else {
-            throw StorageError(.configuration, "the S3 credentials file \(file) is readable by other users (mode \(String(info.st_mode & 0o777, radix: 8))). Run: chmod 600 \(file)",
+        guard status.permissions & 0o077 == 0 else {
+            throw StorageError(.configuration, "the S3 credentials file \(file) is readable by other users (mode \(String(status.permissions & 0o777, radix: 8))). Run: chmod 600 \(file)",
                                retryable: false)
         }
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {

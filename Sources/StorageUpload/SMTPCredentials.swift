@@ -16,17 +16,16 @@ package struct SMTPCredentials: Sendable, Equatable, CustomStringConvertible {
     /// everything after the first `=`, trimmed). The file must not be readable by group or others
     /// (a systemd credential, `LoadCredential=`, is 0400 and passes).
     package static func read(file: String) throws(SMTPSettingsProblem) -> SMTPCredentials {
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .credentialsUnreadable(path: file, errno: errno) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .credentialsUnreadable(path: file, errno: errno) }
-        guard info.st_mode & 0o077 == 0 else { throw .credentialsOpenToOthers(path: file, mode: info.st_mode & 0o7777) }
-        let bytes: [UInt8]
-        switch Descriptors.readAll(fd, limit: 64 * 1024) {
-        case .success(let read): bytes = read
-        case .failure(let failure): throw .credentialsUnreadable(path: file, errno: failure.code)
+        let bytes: [UInt8], mode: UInt32
+        do throws(Descriptors.Errno) {
+            let fd = try Posix.open(file, O_RDONLY | O_CLOEXEC)
+            defer { Posix.closeAfterUse(fd) }
+            mode = try Posix.status(of: fd).permissions
+            bytes = mode & 0o077 == 0 ? try Posix.readAll(fd, limit: 64 * 1024) : []
+        } catch {
+            throw .credentialsUnreadable(path: file, errno: error.code)
         }
+        guard mode & 0o077 == 0 else { throw .credentialsOpenToOthers(path: file, mode: mode & 0o7777) }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .credentialsNotText(path: file) }
         var values: [String: String] = [:]
         for raw in text.split(whereSeparator: \.isNewline) {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemSupport
 
 /// A message to send: its bytes (CRLF lines, as `MailMessage` makes them), in memory or in a file.
 package enum MailBody: Sendable {
@@ -43,13 +44,16 @@ package struct SMTPSender: Sendable {
             return try handle.sendMail(to: server, settings: settings, credentials: credentials, from: sender, to: recipient,
                                        body: .bytes(bytes), shouldStop: shouldStop)
         case .file(let path):
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw .unreadableMessage(errno: errno) }
-            defer { close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0 else { throw .unreadableMessage(errno: errno) }
+            let fd: Int32, length: Int64
+            do throws(Descriptors.Errno) {
+                fd = try Posix.open(path, O_RDONLY | O_CLOEXEC)
+                do throws(Descriptors.Errno) { length = try Posix.status(of: fd).size } catch { Posix.closeAfterUse(fd); throw error }
+            } catch {
+                throw .unreadableMessage(errno: error.code)
+            }
+            defer { Posix.closeAfterUse(fd) }
             return try handle.sendMail(to: server, settings: settings, credentials: credentials, from: sender, to: recipient,
-                                       body: .file(descriptor: fd, offset: 0, length: Int64(info.st_size)), shouldStop: shouldStop)
+                                       body: .file(descriptor: fd, offset: 0, length: length), shouldStop: shouldStop)
         }
     }
 }

@@ -34,7 +34,7 @@ package struct ZipWriter: ~Copyable {
     init(creating path: String, alwaysZip64: Bool) throws(StorageError) {
         self.path = path
         self.alwaysZip64 = alwaysZip64
-        fd = try LocalFiles.call("create", path) { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        fd = try LocalFiles.run("create", path) { () throws(Descriptors.Errno) in try Posix.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644) }
         // Every entry carries the time the archive was made, as MS-DOS local time.
         var now = time_t(Glibc.time(nil)), parts = tm()
         localtime_r(&now, &parts)
@@ -42,15 +42,14 @@ package struct ZipWriter: ~Copyable {
         date = UInt16(max(parts.tm_year - 80, 0)) << 9 | UInt16(parts.tm_mon + 1) << 5 | UInt16(parts.tm_mday)
     }
 
+    // `finish` syncs the archive before it is used; one dropped unfinished is removed by its caller.
     deinit {
-        close(fd)
+        Posix.closeAfterUse(fd)
     }
 
     /// Adds the file at `source` as `name`; returns the SHA-256 of the bytes written (lowercase hex).
     package mutating func addFile(from source: String, as name: String) throws(StorageError) -> String {
-        guard let size = LocalFiles.size(of: source) else {
-            throw LocalFiles.error("stat", source, code: errno)
-        }
+        let size = try LocalFiles.run("stat", source) { () throws(Descriptors.Errno) in try Posix.status(of: source).size }
         return try add(name: name, size: UInt64(size)) { write throws(StorageError) in
             let copied = try FileChunks.forEach(path: source, offset: 0, length: size) { chunk throws(StorageError) in try write(chunk) }
             guard copied == size else {
@@ -114,8 +113,7 @@ package struct ZipWriter: ~Copyable {
         var field = ZipBytes()
         field.u32(value)
         let fd = self.fd
-        let n = field.bytes.withUnsafeBytes { bytes in pwrite(fd, bytes.baseAddress!, 4, off_t(start + 14)) }
-        if n != 4 { throw LocalFiles.error("write", path, code: n < 0 ? errno : EIO) }
+        try LocalFiles.run("write", path) { () throws(Descriptors.Errno) in try Posix.writeAll(fd, field.bytes, at: Int64(start + 14)) }
         entries.append(Entry(name: nameBytes, crc: value, size: size, offset: start))
         return sha.finalize()
     }
@@ -192,17 +190,18 @@ package struct ZipWriter: ~Copyable {
             end.u16(0)
         }
         try write(end.bytes)
-        try LocalFiles.call("fsync", path) { fsync(fd) }
+        try LocalFiles.run("fsync", path) { () throws(Descriptors.Errno) in try Posix.fsync(fd) }
     }
 
     private mutating func write(_ bytes: [UInt8]) throws(StorageError) {
         let fd = self.fd
-        if let code = bytes.withUnsafeBytes({ Descriptors.writeAll(fd, $0) }) { throw LocalFiles.error("write", path, code: code) }
+        try LocalFiles.run("write", path) { () throws(Descriptors.Errno) in try Posix.writeAll(fd, bytes) }
         offset += UInt64(bytes.count)
     }
 
     private mutating func write(_ chunk: UnsafeRawBufferPointer) throws(StorageError) {
-        if let code = Descriptors.writeAll(fd, chunk) { throw LocalFiles.error("write", path, code: code) }
+        let fd = self.fd
+        try LocalFiles.run("write", path) { () throws(Descriptors.Errno) in try Posix.writeAll(fd, chunk) }
         offset += UInt64(chunk.count)
     }
 }

@@ -55,7 +55,8 @@ package struct ChildProcess: Sendable {
     /// Waits for the child to end, at most `timeout` seconds (then it is killed and reaped), on
     /// the calling thread, and reaps it.
     package func wait(timeout: Double) -> Ending {
-        defer { if descriptor >= 0 { close(descriptor) } }
+        // (a process descriptor, only polled)
+        defer { if descriptor >= 0 { Posix.closeAfterUse(descriptor) } }
         let deadline = ContinuousClock.now + .microseconds(Int64(timeout * 1_000_000))
         var status: Int32 = 0
         while true {

@@ -1,36 +1,12 @@
 import Glibc
 
-/// Whole writes to file descriptors, retried on EINTR and short writes.
+/// errno as a typed error, and whole writes to the standard outputs (`Posix` makes the calls).
 package enum Descriptors {
-    /// Writes all of `bytes` to `fd`; the errno of the failure, or nil.
+    /// Writes all of `bytes` to `fd` (`Posix.writeAll`); the errno of the failure, or nil: for a
+    /// caller that keeps the failure as a value (a C callback that can only return a status).
     package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += n
-        }
+        do throws(Errno) { try Posix.writeAll(fd, bytes) } catch { return error.code }
         return nil
-    }
-
-    /// Reads `fd` to its end, at most `limit` bytes; the bytes, or the errno of the failure
-    /// (EFBIG when there is more than `limit`).
-    package static func readAll(_ fd: Int32, limit: Int) -> Result<[UInt8], Errno> {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return .failure(Errno(errno))
-            }
-            if n == 0 { return .success(bytes) }
-            bytes += chunk[0..<n]
-            if bytes.count > limit { return .failure(Errno(EFBIG)) }
-        }
     }
 
     /// An errno value captured at the call that failed.
@@ -40,30 +16,18 @@ package enum Descriptors {
         package var description: String { String(cString: strerror(code)) }
     }
 
-    /// Copies everything from `source` to `destination` (files, pipes); the errno of the failure, or nil.
-    package static func copyAll(from source: Int32, to destination: Int32) -> Int32? {
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            if n == 0 { return nil }
-            if let failed = chunk.withUnsafeBytes({ writeAll(destination, UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) { return failed }
-        }
-    }
-
-    /// Writes `text` to standard error, unbuffered (messages interleave with the progress line in order).
     /// Writes `text` to standard output at once (`print` holds it in stdio's buffer until exit
     /// when the output is a pipe or a file, so a live line would arrive all at the end).
     package static func printOutput(_ text: String) {
         var text = text
+        // An output nobody reads any more (a closed pipe) has nowhere to be told so.
         _ = text.withUTF8 { writeAll(1, UnsafeRawBufferPointer($0)) }
     }
 
+    /// Writes `text` to standard error, unbuffered (messages interleave with the progress line in order).
     package static func printError(_ text: String) {
         var text = text
+        // As for printOutput: a closed standard error has nowhere to be told so.
         _ = text.withUTF8 { writeAll(2, UnsafeRawBufferPointer($0)) }
     }
 }

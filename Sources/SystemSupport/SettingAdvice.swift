@@ -2,7 +2,7 @@
 ///
 /// Lower layers say what happened and which setting would help; the edges spell it: the CLI as a
 /// flag (`--audio none`, RecorderCLI), the kiosk's operator page and journal as a configuration key
-/// (`audio.device = none`, RecorderCore, where the keys are declared). Guests see neither (the kiosk
+/// (`audio.device = none`, Settings, where the keys are declared). Guests see neither (the kiosk
 /// words failures for them in one place).
 package struct SettingAdvice: Sendable, Equatable, CustomStringConvertible {
     /// The settings a lower layer may point at.

@@ -41,10 +41,11 @@ private final class ThreadBody {
     /// `pthread_setname_np` is not visible to Swift without _GNU_SOURCE; the kernel's file is.
     func nameThisThread() {
         guard let name else { return }
-        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = Array(name.utf8.prefix(15)).withUnsafeBytes { Descriptors.writeAll(fd, $0) }
-        close(fd)
+        // A name is only for people looking at the process: a kernel without the file, or one that
+        // refuses the name, leaves the thread unnamed and nothing else changes.
+        guard let fd = try? Posix.open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC) else { return }
+        try? Posix.writeAll(fd, Array(name.utf8.prefix(15)))
+        Posix.closeAfterUse(fd)
     }
 }
 

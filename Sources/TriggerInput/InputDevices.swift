@@ -30,10 +30,10 @@ package enum InputDevices {
     }
 
     private static func readLine(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        guard case .success(let bytes) = Descriptors.readAll(fd, limit: 4096) else { return nil }
+        // (sysfs files that may be missing or unreadable: then the device has no name here)
+        guard let fd = try? Posix.open(path, O_RDONLY | O_CLOEXEC) else { return nil }
+        defer { Posix.closeAfterUse(fd) }
+        guard let bytes = try? Posix.readAll(fd, limit: 4096) else { return nil }
         return String(decoding: bytes, as: UTF8.self).trimmed()
     }
 }

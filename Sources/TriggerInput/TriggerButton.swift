@@ -17,7 +17,7 @@ package final class TriggerButton: Sendable {
     private let onState: @Sendable (TriggerState) -> Void
     private let current = Mutex<(state: TriggerState, presses: Int)>((.waiting, 0))
     /// The thread sleeps in poll(); `stop` writes a byte here to end it.
-    private let wake: (read: Int32, write: Int32)
+    private let wake: WakePipe?
     private let stopped = Atomic<Bool>(false)
     private let sysfs: String
 
@@ -27,12 +27,9 @@ package final class TriggerButton: Sendable {
         self.onPress = onPress
         self.onState = onState
         self.sysfs = sysfs
-        var fds: [Int32] = [-1, -1]
         // (a pipe cannot fail here but for a process out of descriptors: then the button is off)
-        if pipe(&fds) != 0 { fds = [-1, -1] }
-        for fd in fds where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        wake = (fds[0], fds[1])
-        if wake.read >= 0 {
+        wake = WakePipe()
+        if wake != nil {
             WorkerThread.start(name: "recorder-button") { [self] in run() }
         } else {
             set(.refused(device: choice.text, why: "recorder is out of file descriptors"))
@@ -44,9 +41,8 @@ package final class TriggerButton: Sendable {
 
     /// Ends the thread and lets the device go (the kiosk is stopping).
     package func stop() {
-        guard !stopped.exchange(true, ordering: .acquiringAndReleasing), wake.write >= 0 else { return }
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        wake?.wake()
     }
 
     private func set(_ state: TriggerState) {
@@ -58,20 +54,19 @@ package final class TriggerButton: Sendable {
     }
 
     private func run() {
-        defer {
-            close(wake.read)
-            close(wake.write)
-        }
+        guard let wake else { return }
         while !stopped.load(ordering: .acquiring) {
             if let (fd, device, name) = open() {
                 set(.ready(device: device, name: name))
-                let gone = read(fd)
+                let gone = read(fd, wake: wake)
+                // Given back as the descriptor closes anyway (and a device unplugged refuses it).
                 _ = cinput_grab(fd, 0)
-                close(fd)
+                // (an input device, only read)
+                Posix.closeAfterUse(fd)
                 if gone { set(.unplugged(device: device, name: name)) }
             }
             // Not there, not usable, or just unplugged: look again in a second.
-            if sleep(milliseconds: 1000) { break }
+            if sleep(milliseconds: 1000, wake: wake) { break }
         }
     }
 
@@ -89,8 +84,8 @@ package final class TriggerButton: Sendable {
             device = found.path
         }
         let fd: Int32
-        do {
-            fd = try SystemCall.run { Glibc.open(device, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        do throws(Descriptors.Errno) {
+            fd = try Posix.open(device, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         } catch {
             switch error.code {
             case ENOENT, ENODEV, ENXIO:
@@ -106,14 +101,14 @@ package final class TriggerButton: Sendable {
         var buffer = [CChar](repeating: 0, count: 256)
         let named = buffer.withUnsafeMutableBufferPointer { cinput_name(fd, $0.baseAddress, Int32($0.count)) }
         guard named >= 0, cinput_has_keys(fd) == 1 else {
-            close(fd)
+            Posix.closeAfterUse(fd)
             set(.refused(device: device, why: "\(device) is not an input device with keys (a keyboard, a button): give a /dev/input/by-id/...-event-kbd path"))
             return nil
         }
         let name = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         if cinput_grab(fd, 1) != 0 {
             let why = errno == EBUSY ? "another program has taken \(device) for itself" : "cannot take \(device): \(String(cString: strerror(errno)))"
-            close(fd)
+            Posix.closeAfterUse(fd)
             set(.refused(device: device, why: why))
             return nil
         }
@@ -123,34 +118,34 @@ package final class TriggerButton: Sendable {
     }
 
     /// Reads key events until the device goes away (true) or `stop` (false).
-    private func read(_ fd: Int32) -> Bool {
+    private func read(_ fd: Int32, wake: WakePipe) -> Bool {
         var filter = PressFilter()
         let size = Int(CINPUT_EVENT_SIZE)
-        var events = [UInt8](repeating: 0, count: size * 64)
+        let events = UnsafeMutableRawBufferPointer.allocate(byteCount: size * 64, alignment: 16)
+        defer { events.deallocate() }
         while !stopped.load(ordering: .acquiring) {
-            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&fds, 2, -1)
             if ready < 0 {
                 if errno == EINTR { continue }
                 return true
             }
             if fds[1].revents != 0 { return false }
-            let n = events.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                let code = errno
-                if code == EINTR || code == EAGAIN { continue }
+            let n: Int
+            do throws(Descriptors.Errno) {
+                n = try Posix.read(fd, into: events)
+            } catch {
+                if error.code == EAGAIN { continue }
                 // ENODEV: unplugged (the kernel ends every open descriptor of a removed device).
                 return true
             }
             if n == 0 { return true }
-            events.withUnsafeBytes { bytes in
-                for offset in stride(from: 0, to: n - size + 1, by: size) {
-                    let event = bytes.baseAddress! + offset
-                    guard cinput_event_type(event) == CINPUT_EV_KEY else { continue }
-                    if filter.key(value: cinput_event_value(event), at: cinput_event_microseconds(event)) {
-                        current.withLock { $0.presses += 1 }
-                        onPress()
-                    }
+            for offset in stride(from: 0, to: n - size + 1, by: size) {
+                let event = UnsafeRawPointer(events.baseAddress!) + offset
+                guard cinput_event_type(event) == CINPUT_EV_KEY else { continue }
+                if filter.key(value: cinput_event_value(event), at: cinput_event_microseconds(event)) {
+                    current.withLock { $0.presses += 1 }
+                    onPress()
                 }
             }
         }
@@ -158,8 +153,8 @@ package final class TriggerButton: Sendable {
     }
 
     /// Waits `milliseconds`, or less when `stop` is called (then true).
-    private func sleep(milliseconds: Int32) -> Bool {
-        var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+    private func sleep(milliseconds: Int32, wake: WakePipe) -> Bool {
+        var fds = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
         while poll(&fds, 1, milliseconds) < 0 && errno == EINTR {}
         return fds[0].revents != 0 || stopped.load(ordering: .acquiring)
     }

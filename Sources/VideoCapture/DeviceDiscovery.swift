@@ -86,9 +86,10 @@ package enum DeviceDiscovery {
 
     /// nil when `path` opens and reports video capture, else what is wrong.
     static func rawCaptureCheck(_ path: String) -> String? {
-        let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return String(cString: strerror(errno)) }
-        defer { close(fd) }
+        let fd: Int32
+        do throws(Descriptors.Errno) { fd = try Posix.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) } catch { return error.description }
+        // (only asked what it is)
+        defer { Posix.closeAfterUse(fd) }
         var cap = v4l2_capability()
         guard cv4l2_raw_ioctl(fd, CV4L2_VIDIOC_QUERYCAP, &cap) == 0 else { return String(cString: strerror(errno)) }
         let caps = cap.capabilities & CV4L2_CAP_DEVICE_CAPS != 0 ? cap.device_caps : cap.capabilities
@@ -107,9 +108,9 @@ package enum DeviceDiscovery {
         }
         if !value.contains("/") {
             let byId = "\(byIdDirectory)/\(value)"
-            if access(byId, F_OK) == 0 { return byId }
+            if Posix.allows(byId, F_OK) { return byId }
             let dev = "\(devDirectory)/\(value)"
-            if access(dev, F_OK) == 0 { return dev }
+            if Posix.allows(dev, F_OK) { return dev }
         }
         return value
     }

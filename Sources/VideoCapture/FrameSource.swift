@@ -1,3 +1,5 @@
+package import SystemSupport
+
 /// Something that produces frames on demand: a V4L2 device, the test pattern, a Y4M file.
 ///
 /// The recording loop pulls: each call waits for the next frame, lends it to `body`, and gives the

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import SystemSupport
+package import SystemSupport
 
 /// The built-in test pattern (`--device testsrc`): colour bars, a sweeping bar, a frame counter, the
 /// clock, and a white square flashed on the first frame of every second (the moment the test beep starts, so
@@ -108,6 +108,7 @@ package struct TestPattern {
         let uBase = width * height, vBase = uBase + cw * ch
         image.withUnsafeMutableBufferPointer { p in
             background.withUnsafeBufferPointer { b in
+                // (memcpy returns its destination)
                 _ = memcpy(p.baseAddress!, b.baseAddress!, min(p.count, b.count))
             }
             // A moving vertical band so every frame differs and motion is visible.

@@ -2,7 +2,7 @@ internal import CV4L2
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import SystemSupport
+package import SystemSupport
 
 /// A V4L2 camera, streaming through mmap buffers as in the kernel's capture.c:
 /// open, query caps, negotiate format, request and map buffers, stream, dequeue/requeue, stop, unmap, close.
@@ -210,12 +210,14 @@ package final class V4L2CaptureSource: FrameSource {
         closed = true
         staging?.deallocate()
         staging = nil
+        // Stopping: a driver that refuses (a device unplugged) is released all the same below.
         if streaming {
             var type = Int32(bitPattern: CV4L2_BUF_TYPE_VIDEO_CAPTURE)
             _ = device.tryIoctl(CV4L2_VIDIOC_STREAMOFF, &type)
             streaming = false
         }
         for buffer in buffers where buffer.baseAddress != nil {
+            // (fails only for a mapping that is not there: then there is nothing to unmap)
             _ = cv4l2_munmap(buffer.baseAddress, buffer.count)
         }
         if !buffers.isEmpty {

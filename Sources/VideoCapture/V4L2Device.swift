@@ -11,34 +11,37 @@ struct V4L2Device: ~Copyable {
 
     /// Opens `path` non-blocking (the capture loop waits in poll, so a stuck driver cannot hang us).
     init(path: String) throws(CaptureError) {
-        var info = stat()
-        if stat(path, &info) != 0 {
-            throw CaptureError.from(errno: Glibc.errno, device: path, operation: "open")
+        let status: FileStatus
+        do throws(Descriptors.Errno) { status = try Posix.status(of: path) } catch {
+            throw CaptureError.from(errno: error.code, device: path, operation: "open")
         }
-        if (info.st_mode & S_IFMT) != S_IFCHR {
+        if !status.isCharacterDevice {
             throw CaptureError(.notACaptureDevice, device: path, operation: "open", detail: "It is not a character device.")
         }
-        let raw = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        if raw < 0 {
-            throw CaptureError.from(errno: Glibc.errno, device: path, operation: "open")
+        let raw: Int32
+        do throws(Descriptors.Errno) { raw = try Posix.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) } catch {
+            throw CaptureError.from(errno: error.code, device: path, operation: "open")
         }
         var cap = v4l2_capability()
         if cv4l2_raw_ioctl(raw, CV4L2_VIDIOC_QUERYCAP, &cap) != 0 {
             let code = Glibc.errno
-            Glibc.close(raw)
+            // (not a V4L2 device: nothing was done with it)
+            Posix.closeAfterUse(raw)
             throw CaptureError(.notACaptureDevice, device: path, operation: "VIDIOC_QUERYCAP", errno: code,
                                detail: "It does not speak V4L2.")
         }
         let fd = cv4l2_fd_open(raw)
         if fd < 0 {
             let code = Glibc.errno
-            Glibc.close(raw)
+            // (as above: nothing was done with it)
+            Posix.closeAfterUse(raw)
             throw CaptureError.from(errno: code, device: path, operation: "v4l2_fd_open")
         }
         self.fd = fd
         self.path = path
     }
 
+    // A capture device, only read from: nothing is lost when its close fails.
     deinit {
         _ = cv4l2_close(fd)
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import SystemSupport
+package import SystemSupport
 
 /// A YUV4MPEG2 file (`--device y4m:clip.y4m`), read as fast as the consumer pulls, with timestamps
 /// taken from the header's frame rate. For tests and benchmarks: identical input every run.
@@ -17,9 +17,9 @@ package final class Y4MSource: PlanarReadingSource {
     private var pending: [UInt8] = []
 
     package init(path: String) throws(CaptureError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
+        let fd: Int32
+        do throws(Descriptors.Errno) { fd = try Posix.open(path, O_RDONLY | O_CLOEXEC) } catch {
+            let code = error.code
             throw CaptureError(code == ENOENT ? .noSuchDevice : .badInput, device: path, operation: "open", errno: code,
                                detail: code == ENOENT ? "" : "Check the file's permissions.")
         }
@@ -31,13 +31,14 @@ package final class Y4MSource: PlanarReadingSource {
             }
             format = try Self.parseHeader(header, path: path)
         } catch {
-            Glibc.close(fd)
+            Posix.closeAfterUse(fd)
             throw error
         }
         planeSizes = format.pixelFormat.planeSizes(width: format.width, height: format.height)!
     }
 
-    deinit { Glibc.close(fd) }
+    // (a file only read)
+    deinit { Posix.closeAfterUse(fd) }
 
     /// Parses `YUV4MPEG2 W.. H.. F..:.. C..`; other tags are ignored.
     package static func parseHeader(_ line: String, path: String) throws(CaptureError) -> CaptureFormat {
@@ -127,9 +128,9 @@ package final class Y4MSource: PlanarReadingSource {
         while filled < count {
             // Modest reads: one multi-megabyte read(2) per frame copies several times slower
             // (measured: 19% of a 1080p shoot's CPU against 2% for ffmpeg's 32 KiB reads).
-            let n = read(fd, destination + filled, min(count - filled, 1 << 16))
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 {
+            // (a failed read ends the frame as the end of the file does)
+            let n = (try? Posix.read(fd, into: UnsafeMutableRawBufferPointer(start: destination + filled, count: min(count - filled, 1 << 16)))) ?? 0
+            if n == 0 {
                 throw CaptureError(.badInput, device: name, operation: "read frame \(index)",
                                    detail: "the file ends inside a frame; it was truncated.")
             }
@@ -141,7 +142,6 @@ package final class Y4MSource: PlanarReadingSource {
 
     /// Reads up to a newline, keeping whatever was read past it in `pending`; nil at the end of the file.
     static func readLine(fd: Int32, path: String, pending: inout [UInt8]) throws(CaptureError) -> String? {
-        var chunk = [UInt8](repeating: 0, count: 256)
         while true {
             if let newline = pending.firstIndex(of: 10) {
                 let line = String(decoding: pending[..<newline], as: UTF8.self)
@@ -151,10 +151,9 @@ package final class Y4MSource: PlanarReadingSource {
             if pending.count > 4096 {
                 throw CaptureError(.badInput, device: path, operation: "read", detail: "a header line is too long; the file is not Y4M.")
             }
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, 256) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return nil }
-            pending.append(contentsOf: chunk[0..<n])
+            // (a failed read ends the header as the end of the file does)
+            guard let chunk = try? Posix.read(fd, count: 256), !chunk.isEmpty else { return nil }
+            pending.append(contentsOf: chunk)
         }
     }
 }

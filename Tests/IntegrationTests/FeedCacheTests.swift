@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import RecorderCore
+@testable import Settings
+@testable import Publishing
+@testable import Library
 import StorageUpload
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import MediaEncoder
-@testable import RecorderCore
+@testable import Settings
+@testable import Publishing
 import VideoCapture
 
 /// The committed corpus in Fixtures/ (see Fixtures/README.md), read back with ffprobe/ffmpeg.

@@ -1,5 +1,8 @@
 import Foundation
-import RecorderCore
+import Settings
+import Shooting
+import Publishing
+import Library
 import StorageUpload
 import Testing
 

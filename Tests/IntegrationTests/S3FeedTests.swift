@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import RecorderCore
+@testable import Settings
+@testable import Publishing
 import StorageUpload
 
 /// The feed and the video cache against SeaweedFS.

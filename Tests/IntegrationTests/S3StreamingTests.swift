@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import RecorderCore
 import StorageUpload
 
 /// The kiosk plays a video that is not in its cache yet as its bytes arrive from a slow store

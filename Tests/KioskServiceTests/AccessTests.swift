@@ -1,8 +1,9 @@
+import Shooting
 import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-@testable import RecorderCore
+@testable import Publishing
 import StorageUpload
 import Testing
 @testable import KioskService

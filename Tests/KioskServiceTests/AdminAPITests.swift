@@ -3,10 +3,12 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
-@testable import RecorderCore
+@testable import Publishing
 import StorageUpload
 import Testing
 @testable import KioskService
+@testable import Settings
+@testable import Shooting
 
 /// The operator's API (`/api/admin`): the overview and moderation, behind the token.
 struct AdminAPITests {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 @testable import KioskService
-import RecorderCore
+import Settings
+@testable import Publishing
+@testable import Shooting
 
 /// The kiosk's posts carry the configured outro (`post.outro`) too, read back by ffprobe and ffmpeg.
 @Suite struct BookendPostTests {

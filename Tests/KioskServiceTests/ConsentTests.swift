@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
-@testable import RecorderCore
+@testable import Settings
+@testable import Shooting
 import StorageUpload
 import Testing
 @testable import KioskService

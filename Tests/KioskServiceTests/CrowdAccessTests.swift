@@ -2,7 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-@testable import RecorderCore
+@testable import Settings
+@testable import Shooting
+@testable import Publishing
+@testable import Library
 import StorageUpload
 import Synchronization
 import Testing

@@ -1,6 +1,6 @@
 import AudioCapture
 import MediaEncoder
-import RecorderCore
+import Settings
 import StorageUpload
 import Testing
 import VideoCapture

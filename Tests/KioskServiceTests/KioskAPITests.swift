@@ -4,12 +4,15 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOEmbedded
-@testable import RecorderCore
+@testable import Settings
+@testable import Publishing
 import StorageUpload
 import Synchronization
 import Testing
 import VideoCapture
 @testable import KioskService
+import SystemSupport
+@testable import Shooting
 
 /// A kiosk on the built-in test pattern with its own temp workspace, outbox and local store.
 struct KioskFixture {

@@ -1,6 +1,6 @@
 import Foundation
 import KioskService
-@testable import RecorderCore
+@testable import Settings
 import Testing
 
 /// The configuration with the kiosk's settings joined to the core's, as `recorder` reads it.

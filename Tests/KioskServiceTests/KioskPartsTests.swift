@@ -1,5 +1,6 @@
 import Foundation
-import RecorderCore
+import Settings
+@testable import Shooting
 import Testing
 import TriggerInput
 import VideoCapture

@@ -2,9 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-@testable import RecorderCore
 import Testing
 @testable import KioskService
+@testable import Shooting
 
 /// `shoot.overlay` at the kiosk: the live mirror shows the frame the guest's video will have, and
 /// the kiosk's shots carry it (both read back by ffmpeg, pixel by pixel).

@@ -2,10 +2,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-@testable import RecorderCore
+@testable import Settings
 import StorageUpload
 import Testing
 @testable import KioskService
+@testable import Publishing
+@testable import Shooting
 
 /// `kiosk.prompts`: one question at a time on the booth's screen, the same one the shot records
 /// however it starts, on the post, the share page and in the gallery.

@@ -3,9 +3,10 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import SystemSupport
-@testable import RecorderCore
 import Testing
 @testable import KioskService
+@testable import Publishing
+@testable import Shooting
 
 /// The operator's highlight reel (`/api/admin/reel`): made in the background from the kiosk's own
 /// posts, one at a time, then served with ranges; read back by ffprobe.

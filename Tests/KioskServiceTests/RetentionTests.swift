@@ -2,9 +2,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 @testable import KioskService
-@testable import RecorderCore
+@testable import Settings
+@testable import Publishing
 import StorageUpload
 import Testing
+@testable import Library
+@testable import Shooting
 
 /// Posts older than `retention.days` leave the store (the kiosk's timer), a purge cut short is
 /// finished by the next, and no share link outlives its post.

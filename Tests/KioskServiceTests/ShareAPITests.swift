@@ -2,10 +2,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-@testable import RecorderCore
+@testable import Publishing
 import StorageUpload
 import Testing
 @testable import KioskService
+@testable import Settings
+@testable import Library
 
 /// The share page a guest's phone opens (`/s/<token>`): the one post, no API token asked, and the
 /// same 404 for every link that opens nothing.

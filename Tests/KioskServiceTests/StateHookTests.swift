@@ -1,5 +1,5 @@
 import Foundation
-import RecorderCore
+import Settings
 import Synchronization
 import Testing
 @testable import KioskService

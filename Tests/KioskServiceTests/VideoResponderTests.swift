@@ -2,11 +2,13 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-@testable import RecorderCore
+@testable import Publishing
+@testable import Library
 import StorageUpload
 import SystemSupport
 import Testing
 @testable import KioskService
+@testable import Settings
 
 /// A video played while it arrives from the store: the viewer gets each write as soon as the store
 /// makes it, and sleeps in between until the store writes again (or ends), never on a clock.

@@ -2,7 +2,10 @@ import Foundation
 import Hummingbird
 import NIOCore
 @testable import KioskService
-import RecorderCore
+import Settings
+import Shooting
+import Publishing
+import Library
 import ShareCode
 import Testing
 

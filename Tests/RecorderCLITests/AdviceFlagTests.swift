@@ -1,6 +1,6 @@
 import ArgumentParser
 import AudioCapture
-import RecorderCore
+import Settings
 @testable import RecorderCLI
 import SystemSupport
 import Testing

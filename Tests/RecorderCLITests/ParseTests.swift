@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import MediaEncoder
-import RecorderCore
+import Settings
+import Shooting
 @testable import RecorderCLI
 import KioskService
 import Testing
@@ -47,8 +48,8 @@ private func parseMessage<C: ParsableCommand>(_ command: C.Type, _ arguments: [S
     }
 
     @Test func typesParseOnce() {
-        #expect(FrameSize(argument: "640x360") == FrameSize(width: 640, height: 360))
-        #expect(FrameSize(argument: "8x8") == nil)
+        #expect(PictureSize(argument: "640x360") == PictureSize(width: 640, height: 360))
+        #expect(PictureSize(argument: "8x8") == nil)
         #expect(Seconds(argument: "2.5") == Seconds(2.5))
         #expect(Seconds(argument: "nan") == nil)
         #expect(FramesPerSecond(argument: "29.97") == FramesPerSecond(29.97))
@@ -58,7 +59,7 @@ private func parseMessage<C: ParsableCommand>(_ command: C.Type, _ arguments: [S
 @Suite struct ShortOptionTests {
     @Test func shootTakesShortOptions() throws {
         let shoot = try ShootCommand.parse(["-t", "2", "-d", "testsrc", "-s", "640x360", "-r", "15", "-q"])
-        #expect(shoot.seconds == Seconds(2) && shoot.device == "testsrc" && shoot.size == FrameSize(width: 640, height: 360))
+        #expect(shoot.seconds == Seconds(2) && shoot.device == "testsrc" && shoot.size == PictureSize(width: 640, height: 360))
         #expect(shoot.fps == FramesPerSecond(15) && shoot.quiet)
         #expect(try ShootCommand.parse(["-v"]).verbose)
         #expect(parseMessage(ShootCommand.self, ["-q", "-v"])?.contains("not both") == true)

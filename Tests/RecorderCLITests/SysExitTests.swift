@@ -1,4 +1,4 @@
-import RecorderCore
+import Settings
 @testable import RecorderCLI
 import SystemSupport
 import Testing

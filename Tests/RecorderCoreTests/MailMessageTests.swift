@@ -1,5 +1,8 @@
 import Foundation
-@testable import RecorderCore
+@testable import Settings
+@testable import Shooting
+@testable import Publishing
+@testable import Library
 import StorageUpload
 import Testing
 

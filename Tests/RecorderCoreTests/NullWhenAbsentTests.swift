@@ -1,5 +1,5 @@
 import FoundationEssentials
-import RecorderCore
+import Settings
 import Testing
 
 /// `"audio": null` for a silent shot, and older files without the key still read.

@@ -1,5 +1,7 @@
 import Foundation
-@testable import RecorderCore
+@testable import Settings
+@testable import Shooting
+@testable import Publishing
 import StorageUpload
 import Testing
 
@@ -42,7 +44,7 @@ import Testing
         defer { unlink(path) }
         let env = ["RECORDER_AUTHOR_NAME": "Env", "RECORDER_LOCAL_PATH": "/e", "HOME": "/home/x"]
         let config = try RecorderConfiguration(flags: ["local.path": "/flag"], configFile: path, environment: env)
-        #expect(config.author == PostMetadata.Author(id: "from file", name: "Env"))
+        #expect(config.postAuthor == PostMetadata.Author(id: "from file", name: "Env"))
         #expect(config.localStoreDirectory == "/flag")
         #expect(config.outboxDirectory == "/home/x/.local/state/recorder/outbox")
         #expect(try RecorderConfiguration(flags: [:], configFile: path, environment: env).localStoreDirectory == "/e")

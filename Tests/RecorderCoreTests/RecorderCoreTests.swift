@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 import MediaEncoder
-@testable import RecorderCore
+@testable import Settings
+@testable import Shooting
 import VideoCapture
 import SystemSupport
 

@@ -1,6 +1,6 @@
 import AudioCapture
 import Foundation
-@testable import RecorderCore
+@testable import Shooting
 import Testing
 
 /// The silent-take guard's verdict from real sample data measured by the level meter, window by window.

@@ -1,0 +1,73 @@
+package import FoundationEssentials
+package import Settings
+package import Shooting
+package import Publishing
+
+/// How long this machine keeps its own copies (`retention.local_days`): shots in the workspace
+/// (the current one and kept ones, posted or not), the outbox's records of sent posts, and cached
+/// videos not played for that long. The kiosk's hourly timer and `recorder feed --purge-expired`
+/// purge them. A post still queued for the store is never deleted: it has not arrived anywhere yet.
+package struct LocalRetention: Sendable, Equatable {
+    /// The copies' life.
+    package let life: Retention
+
+    package init(days: Double) {
+        life = Retention(days: days)
+    }
+
+    /// `retention.local_days`; nil when it is 0 or not set.
+    package init?(_ configuration: RecorderConfiguration) throws(RecorderError) {
+        guard let life = try Retention(configuration, key: "retention.local_days") else { return nil }
+        self.life = life
+    }
+
+    /// What a purge deleted (or, as a dry run, would delete).
+    package struct Report: Sendable, Codable, Equatable {
+        /// Copies older than this (RFC 3339) are expired.
+        package var cutoff: String
+        package var dryRun: Bool
+        /// Shots (ids) in the workspace: the current one, kept ones.
+        package var shots: [String] = []
+        /// Posts whose sent record the outbox held.
+        package var sentRecords: [String] = []
+        /// Cached videos (file names).
+        package var cachedVideos: [String] = []
+        /// What could not be deleted now, and why (tried again by the next purge).
+        package var failed: [String: String] = [:]
+
+        package var count: Int { shots.count + sentRecords.count + cachedVideos.count }
+    }
+
+    /// Purges the copies older than the cutoff at `now`. The workspace is locked while its shots
+    /// go (a shot being recorded keeps them for the next purge); the caller holds the current shot
+    /// still (the kiosk: `CameraManager.holdingCurrentShot`).
+    package func purge(workspace: ShotWorkspace, outbox: Outbox, cache: VideoCache?, now: Date = Date(), dryRun: Bool) -> Report {
+        let cutoff = life.cutoff(at: now)
+        var report = Report(cutoff: RFC3339.string(cutoff), dryRun: dryRun)
+        let old = ([workspace.currentShot()].compactMap { $0 } + workspace.keptShots()).filter { $0.createdAt < cutoff }
+        if !old.isEmpty {
+            if dryRun {
+                report.shots = old.map(\.id)
+            } else {
+                do throws(RecorderError) {
+                    let lock = try workspace.lock()
+                    let current = workspace.currentShotID()
+                    for shot in old {
+                        do throws(RecorderError) {
+                            if shot.id == current { try workspace.discardCurrent(id: shot.id) } else { try workspace.removeKept(id: shot.id) }
+                            report.shots.append(shot.id)
+                        } catch {
+                            report.failed["shot \(shot.id)"] = error.message
+                        }
+                    }
+                    _ = consume lock
+                } catch {
+                    for shot in old { report.failed["shot \(shot.id)"] = error.message }
+                }
+            }
+        }
+        report.sentRecords = outbox.removeSentRecords(before: cutoff, dryRun: dryRun)
+        report.cachedVideos = cache?.removeUnused(before: cutoff, dryRun: dryRun).map(\.name) ?? []
+        return report
+    }
+}

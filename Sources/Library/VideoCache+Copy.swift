@@ -1,0 +1,26 @@
+import Glibc
+package import Settings
+import StorageUpload
+import SystemSupport
+
+extension VideoCache {
+    /// Copies a cached video to `destination`: next to it first, synced, then renamed into place,
+    /// so a failed copy leaves no half file. `elsewhere` says where another destination is chosen.
+    package static func copy(_ source: String, to destination: String, elsewhere: String) throws(RecorderError) {
+        let temp = destination + ".part-\(getpid())"
+        // This process's own name, left only by a copy cut off earlier; copySynced makes it anew (O_EXCL).
+        try? Posix.unlink(temp)
+        do throws(StorageError) {
+            try LocalFiles.copySynced(from: source, to: temp)
+        } catch {
+            throw RecorderError(error, kind: .cannotWrite)
+        }
+        do throws(StorageError) {
+            try LocalFiles.run("write", destination, elsewhere: elsewhere) { () throws(Descriptors.Errno) in try Posix.rename(temp, to: destination) }
+        } catch {
+            // The rename's failure is the one to report; the copy must not stay behind.
+            try? Posix.unlink(temp)
+            throw RecorderError(error, kind: .cannotWrite)
+        }
+    }
+}

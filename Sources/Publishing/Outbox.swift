@@ -1,0 +1,277 @@
+package import FoundationEssentials
+import Glibc
+package import StorageUpload
+internal import SystemSupport
+package import Settings
+import Shooting
+
+/// The durable queue of posts waiting for the store.
+///
+/// Layout: `queue/<queued-ns>-<id>/` holds `video.mp4`, `post.json` (the metadata to publish),
+/// `state.json` (shot, attempts, last error) and, during a multipart upload, `upload.json` (the
+/// part journal). An item appears only whole (built in `queue/.incoming-<id>`, fsynced, renamed)
+/// and is removed only after the store confirmed both objects; `sent/<id>.json` then records
+/// where they went. Names sort by queueing time, which is the upload order.
+package struct Outbox: Sendable {
+    package let root: String
+
+    package init(root: String) {
+        self.root = root
+    }
+
+    var queueDirectory: String { root + "/queue" }
+    var sentDirectory: String { root + "/sent" }
+
+    package func prepare() throws(RecorderError) {
+        for dir in [queueDirectory, sentDirectory] {
+            do throws(StorageError) {
+                try LocalFiles.createDirectories(dir, mode: 0o700, elsewhere: "another outbox directory (--outbox or outbox = in the configuration)")
+            } catch {
+                throw RecorderError(error)
+            }
+        }
+    }
+
+    /// Queued posts, oldest first.
+    package func items() -> [OutboxItem] {
+        queuedFolders().compactMap { OutboxItem(directory: $0) }
+    }
+
+    /// Queued folders whose metadata or state cannot be read (damaged by hand or by the disk): they
+    /// are never uploaded or removed, only reported, so nothing is lost silently.
+    package func unreadableItems() -> [String] {
+        queuedFolders().filter { OutboxItem(directory: $0) == nil }
+    }
+
+    private func queuedFolders() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: queueDirectory)) ?? [])
+            .filter { !$0.hasPrefix(".") }.sorted().map { "\(queueDirectory)/\($0)" }
+    }
+
+    /// Queued post `id`: only its own folder is read (a folder's name ends with its post's id).
+    package func item(id: String) -> OutboxItem? {
+        queuedFolders().filter { $0.hasSuffix("-" + id) }.lazy.compactMap { OutboxItem(directory: $0) }.first { $0.metadata.id == id }
+    }
+
+    package func receipt(id: String) -> PostReceipt? {
+        guard let data = FileManager.default.contents(atPath: "\(sentDirectory)/\(id).json") else { return nil }
+        return try? JSONDecoder().decode(PostReceipt.self, from: data)
+    }
+
+    /// Whether `id` is already used by a queued or sent post of this machine.
+    func isTaken(_ id: String) -> Bool {
+        Posix.allows("\(sentDirectory)/\(id).json", F_OK) || item(id: id) != nil
+    }
+
+    /// Puts a post in the queue: the video is hard-linked (same file system) or copied and fsynced,
+    /// the metadata and state written and fsynced, then the folder renamed into the queue. On any
+    /// failure the partial folder is removed and `video` is untouched.
+    func enqueue(video: String, metadata: PostMetadata, shotID: String, digest: FileDigest? = nil,
+                 destination: StoreDestination? = nil, consentText: String? = nil) throws(RecorderError) -> OutboxItem {
+        try prepare()
+        // The pid lets a flush in another process tell a live enqueue from a crashed one.
+        let incoming = "\(queueDirectory)/.incoming-\(metadata.id)-\(getpid())"
+        try? FileManager.default.removeItem(atPath: incoming)
+        try DurableFile.run("create", incoming) { () throws(Descriptors.Errno) in try Posix.mkdir(incoming, mode: 0o700) }
+        do throws(RecorderError) {
+            let queuedAt = RFC3339.string(Date())
+            let state = OutboxItemState(shotID: shotID, queuedAt: queuedAt, attempts: 0, lastError: nil, digest: digest,
+                                        destination: destination)
+            try DurableFile.write(try metadata.jsonData(), to: "\(incoming)/\(OutboxItem.metadataName)")
+            try DurableFile.write(try state.jsonData(), to: "\(incoming)/\(OutboxItem.stateName)")
+            let videoCopy = "\(incoming)/\(OutboxItem.videoName)"
+            // Linked when the outbox is on the same file system; else (EXDEV, or any refusal) copied.
+            if (try? Posix.link(video, to: videoCopy)) != nil {
+                try DurableFile.fsyncFile(videoCopy)
+            } else {
+                do throws(StorageError) { try LocalFiles.copySynced(from: video, to: videoCopy) } catch {
+                    throw RecorderError(error.message + " The shot was kept; post it again once there is room.", storage: error, kind: .ioFailure)
+                }
+            }
+            if let consentText {
+                do throws(StorageError) { try LocalFiles.copySynced(from: consentText, to: "\(incoming)/\(ConsentText.fileName)") } catch {
+                    throw RecorderError(error.message + " The shot was kept; post it again.", storage: error, kind: .ioFailure)
+                }
+            }
+            var ts = timespec()
+            clock_gettime(CLOCK_REALTIME, &ts)
+            let name = String(cFormat: "%010ld%09ld-", ts.tv_sec, ts.tv_nsec) + metadata.id
+            let final = "\(queueDirectory)/\(name)"
+            try DurableFile.rename(incoming, to: final)
+            guard let item = OutboxItem(directory: final) else {
+                throw RecorderError("the queued post \(final) cannot be read back.", kind: .ioFailure)
+            }
+            return item
+        } catch {
+            try? FileManager.default.removeItem(atPath: incoming)
+            throw error
+        }
+    }
+
+    /// The records of posts sent before `cutoff` (retention.local_days), removed unless `dryRun`:
+    /// their ids. A post still queued is never touched here.
+    package func removeSentRecords(before cutoff: Date, dryRun: Bool) -> [String] {
+        var gone: [String] = []
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: sentDirectory)) ?? [] where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let path = "\(sentDirectory)/\(name)"
+            let receipt = FileManager.default.contents(atPath: path).flatMap { try? JSONDecoder().decode(PostReceipt.self, from: $0) }
+            // (a record that cannot be read goes by its file's age)
+            guard let sent = receipt.flatMap({ RFC3339.date($0.uploadedAt) })
+                    ?? FileSystem.status(of: path).map({ Date(timeIntervalSince1970: $0.modified) }),
+                  sent < cutoff else { continue }
+            // (one that cannot be removed now is left for the next purge, and not reported gone)
+            if !dryRun, (try? Posix.unlink(path)) == nil { continue }
+            gone.append(String(name.dropLast(5)))
+        }
+        return gone.sorted()
+    }
+
+    /// Records where the post went, then removes it from the queue.
+    func complete(_ item: OutboxItem, receipt: PostReceipt) throws(RecorderError) {
+        let data: Data
+        do { data = try PostReceipt.encoder.encode(receipt) } catch {
+            throw RecorderError("cannot encode a receipt: \(error)", kind: .internalFailure)
+        }
+        try DurableFile.write(data, to: "\(sentDirectory)/\(receipt.id).json")
+        let trash = "\(queueDirectory)/.sent-\(receipt.id)"
+        try DurableFile.rename(item.directory, to: trash)
+        try? FileManager.default.removeItem(atPath: trash)
+    }
+
+    /// Only one process uploads the queue at a time.
+    func lock() throws(RecorderError) -> FileLock {
+        try prepare()
+        return try FileLock(path: root + "/.lock",
+                                 busy: "another recorder is uploading this outbox (\(root)/.lock is locked); it will send what is queued.")
+    }
+
+    /// Points a queued post at another store (`recorder outbox retarget`): the only way a post goes
+    /// anywhere but where it was queued for. Takes the outbox lock, so no flush is sending it now.
+    package func retarget(id: String, to destination: StoreDestination) throws(RecorderError) -> (item: OutboxItem, previous: StoreDestination?) {
+        let lock = try lock()
+        guard var item = item(id: id) else {
+            let queued = items().map(\.metadata.id)
+            throw RecorderError("no post \(id) is queued in \(root) (\(queued.isEmpty ? "the outbox is empty" : "queued: " + queued.joined(separator: ", "))). `recorder outbox` lists them.",
+                                kind: .notFound)
+        }
+        let previous = item.state.destination
+        item.state.destination = destination
+        try item.saveState()
+        _ = consume lock
+        return (item, previous)
+    }
+
+    /// Takes queued post `id` out of the queue, never to be sent (its guest deleted it before it
+    /// went): false when it is not queued (sent meanwhile, or never here). Takes the outbox lock, so
+    /// no flush is sending it now (busy while one is).
+    package func withdraw(id: String) throws(RecorderError) -> Bool {
+        let lock = try lock()
+        guard let item = item(id: id) else { return false }
+        // Out of the queue in one rename; what is left of it after a crash, cleanStale removes.
+        let trash = "\(queueDirectory)/.withdrawn-\(id)"
+        try? FileManager.default.removeItem(atPath: trash)
+        try DurableFile.rename(item.directory, to: trash)
+        try? FileManager.default.removeItem(atPath: trash)
+        _ = consume lock
+        return true
+    }
+
+    /// Removes folders left by a process killed while queueing (its pid is gone), completing
+    /// (the receipt is already written) or withdrawing. Call with the lock held.
+    func cleanStale() {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: queueDirectory)) ?? [] {
+            if name.hasPrefix(".incoming-") {
+                guard let pid = name.split(separator: "-").last.flatMap({ pid_t($0) }), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            } else if !name.hasPrefix(".sent-") && !name.hasPrefix(".withdrawn-") {
+                continue
+            }
+            try? FileManager.default.removeItem(atPath: "\(queueDirectory)/\(name)")
+        }
+    }
+}
+
+/// One queued post.
+package struct OutboxItem: Sendable {
+    static let videoName = "video.mp4"
+    static let metadataName = "post.json"
+    static let stateName = "state.json"
+    static let journalName = "upload.json"
+
+    package let directory: String
+    package internal(set) var metadata: PostMetadata
+    package internal(set) var state: OutboxItemState
+
+    init?(directory: String) {
+        guard let meta = FileManager.default.contents(atPath: "\(directory)/\(Self.metadataName)"),
+              let metadata = try? PostMetadata.decode(meta) else { return nil }
+        // A state that is there but cannot be read makes the item unreadable, never "for any store":
+        // its destination is in it, and a post must not go to another store than it was queued for.
+        // (Only a post queued before the state was kept has none; it goes to the flush's store.)
+        var state: OutboxItemState?
+        if let bytes = FileManager.default.contents(atPath: "\(directory)/\(Self.stateName)") {
+            guard let decoded = try? JSONDecoder().decode(OutboxItemState.self, from: bytes) else { return nil }
+            state = decoded
+        } else if FileManager.default.fileExists(atPath: "\(directory)/\(Self.stateName)") {
+            return nil
+        }
+        self.directory = directory
+        self.metadata = metadata
+        self.state = state ?? OutboxItemState(shotID: "", queuedAt: metadata.createdAt, attempts: 0, lastError: nil, digest: nil)
+    }
+
+    package var videoPath: String { "\(directory)/\(Self.videoName)" }
+    package var metadataPath: String { "\(directory)/\(Self.metadataName)" }
+    /// The poster, made from the video on the first upload attempt.
+    var posterPath: String { "\(directory)/poster.jpg" }
+    /// The consent text the guest agreed to, for a post that carries a `consent`.
+    var consentPath: String { "\(directory)/\(ConsentText.fileName)" }
+    var statePath: String { "\(directory)/\(Self.stateName)" }
+    var journalPath: String { "\(directory)/\(Self.journalName)" }
+
+    func saveMetadata() throws(RecorderError) {
+        try DurableFile.write(try metadata.jsonData(), to: metadataPath)
+    }
+
+    func saveState() throws(RecorderError) {
+        try DurableFile.write(try state.jsonData(), to: statePath)
+    }
+}
+
+/// Bookkeeping of a queued post (not published).
+package struct OutboxItemState: Sendable, Codable, Equatable {
+    package var shotID: String
+    package var queuedAt: String
+    package var attempts: Int
+    package var lastError: String?
+    /// The video's size and checksums, computed once when it was queued.
+    package var digest: FileDigest?
+    /// The store the post was queued for; nil for a post queued before destinations were kept,
+    /// which goes to the store of the flush that sends it.
+    package var destination: StoreDestination? = nil
+
+    /// Whether a flush to `store` may send this post.
+    package func isFor(_ store: StoreDestination) -> Bool {
+        destination.map { $0.isSameStore(as: store) } ?? true
+    }
+
+    func jsonData() throws(RecorderError) -> Data {
+        do { return try PostMetadata.encoder.encode(self) } catch {
+            throw RecorderError("cannot encode the outbox state: \(error)", kind: .internalFailure)
+        }
+    }
+}
+
+/// Where a post went, kept in `sent/<id>.json` after the store confirmed it.
+package struct PostReceipt: Sendable, Codable, Equatable {
+    package var id: String
+    package var shotID: String
+    package var videoURL: String
+    package var metadataURL: String
+    package var store: String
+    package var uploadedAt: String
+    /// The link to give a guest (ShareLinks); nil when the store gives none.
+    package var shareURL: String? = nil
+    package var shareExpiresAt: String? = nil
+
+    static let encoder = PostMetadata.encoder
+}

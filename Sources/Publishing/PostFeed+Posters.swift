@@ -1,0 +1,94 @@
+import FoundationEssentials
+import Glibc
+import MediaEncoder
+import StorageUpload
+internal import SystemSupport
+package import Settings
+
+/// Posters for posts that have none (posted before posters existed): `recorder feed --reindex`.
+extension PostFeed {
+    /// What `makeMissingPosters` did.
+    package struct PosterReport: Sendable, Codable, Equatable {
+        package var made = 0
+        /// Posts whose poster could not be made, with why.
+        package var failed: [String: String] = [:]
+    }
+
+    /// Downloads the video of every post without a poster into a temporary file, stores its picture
+    /// about a second in as `thumbs/<id>.jpg`, then rewrites its metadata to name it (poster first,
+    /// so a metadata document never names a missing poster). A post that fails is reported and
+    /// left as it was.
+    package func makeMissingPosters() throws(RecorderError) -> PosterReport {
+        var report = PosterReport()
+        var after: String?
+        do throws(StorageError) {
+            repeat {
+                let listing = try store.list(prefix: "posts/", startAfter: after, maxKeys: Self.maximumPageSize)
+                for item in listing.entries where item.key.hasSuffix(".json") {
+                    let id = String(item.key.dropFirst("posts/".count).dropLast(5))
+                    guard PostID.isValid(id), var metadata = try? metadata(id: id), metadata.thumbnailKey == nil else { continue }
+                    do throws(RecorderError) {
+                        let poster = try posterOfVideo(metadata)
+                        let key = PostMetadata.thumbnailKey(id: id)
+                        (metadata.thumbnailKey, metadata.thumbnailURL) = (key, store.url(forKey: key))
+                        let document = try metadata.jsonData()
+                        do throws(StorageError) {
+                            try store.write(poster, key: key, contentType: "image/jpeg")
+                            try store.write(Array(document), key: metadata.metadataKey, contentType: "application/json")
+                        } catch {
+                            throw RecorderError("cannot store post \(id)'s poster: \(error.message)", storage: error)
+                        }
+                        report.made += 1
+                    } catch {
+                        report.failed[id] = error.message
+                    }
+                }
+                after = listing.isTruncated ? listing.entries.last?.key : nil
+            } while after != nil
+        } catch {
+            throw Self.listingError(error)
+        }
+        return report
+    }
+
+    /// Post `metadata`'s poster (`thumbs/<id>.jpg`, a small JPEG, read whole); nil for a post without one.
+    package func poster(of metadata: PostMetadata) throws(RecorderError) -> [UInt8]? {
+        do throws(StorageError) {
+            return try metadata.thumbnailKey.flatMap { key throws(StorageError) in try store.read(key: key, limit: 4 << 20) }
+        } catch {
+            throw RecorderError("cannot read post \(metadata.id)'s poster: \(error.message)", storage: error)
+        }
+    }
+
+    /// Where post `id`'s video is in the store (its address: what the video cache is keyed by).
+    package func videoURL(id: String) -> String {
+        store.url(forKey: PostMetadata.videoKey(id: id))
+    }
+
+    private func posterOfVideo(_ metadata: PostMetadata) throws(RecorderError) -> [UInt8] {
+        let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var template = Array("\(directory)/recorder-poster-XXXXXX.mp4".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
+        guard descriptor >= 0 else {
+            let code = errno
+            throw RecorderError("cannot make a temporary file in \(directory) for post \(metadata.id)'s video: \(String(cString: strerror(code)))", kind: .cannotWrite)
+        }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        defer {
+            // A temporary file of this process, read and done with: nothing to report if it stays.
+            Posix.closeAfterUse(descriptor)
+            try? Posix.unlink(path)
+        }
+        let downloaded: DownloadedObject?
+        do throws(StorageError) { downloaded = try store.download(key: metadata.key, into: descriptor, progress: nil) } catch {
+            throw RecorderError("cannot download post \(metadata.id)'s video: \(error.message)", storage: error)
+        }
+        guard let downloaded else { throw RecorderError("post \(metadata.id)'s video is not in the store.", kind: .notFound) }
+        guard downloaded.sha256 == metadata.sha256 else {
+            throw RecorderError("post \(metadata.id)'s video does not match its metadata's SHA-256; no poster is made of it.", kind: .badData)
+        }
+        do throws(MediaError) { return try PosterFrame.jpeg(ofVideoAt: path) } catch {
+            throw RecorderError("no poster can be made of post \(metadata.id)'s video: \(error.description)", kind: .badData)
+        }
+    }
+}

@@ -1,0 +1,460 @@
+import FoundationEssentials
+import Glibc
+package import StorageUpload
+internal import SystemSupport
+import VideoCapture
+import MediaEncoder
+
+/// Settings for posting, uploading, shooting and the kiosk, resolved from (highest first)
+/// command-line flags, the environment (`RECORDER_` + the key in capitals, dots as underscores:
+/// `s3.bucket` is `RECORDER_S3_BUCKET`), and the configuration file.
+///
+/// The file: one `key = value` per line. `#` starts a comment at the start of a line or after
+/// whitespace (`a # b` is `a`; `a#b` is `a#b`); a value in double quotes is taken as it is, `#` and
+/// spaces included (`"a # b"`). Blank lines are ignored. A key set twice, a line that is not valid
+/// UTF-8, an unknown key or a value out of range is an error naming the file and line (exit 78).
+package struct RecorderConfiguration: Sendable {
+    /// The keys this configuration accepts: their rules, defaults and docs.
+    package let settings: SettingsCatalogue
+
+    /// One thing wrong with the configuration, and where: "file:line", an environment variable's
+    /// name, or "the command line" (empty when the message names the file: it cannot be read).
+    package struct Problem: Sendable, Equatable, CustomStringConvertible {
+        package var location: String
+        package var message: String
+        package var description: String { location.isEmpty ? message : "\(location): \(message)" }
+    }
+
+    /// Resolved values, and where each came from ("the command line", "RECORDER_S3_BUCKET", "file:line").
+    package private(set) var values: [String: String] = [:]
+    package private(set) var origins: [String: String] = [:]
+    /// The configuration file read, if any.
+    package let file: String?
+    package let environment: [String: String]
+    /// Everything wrong, in file order, then the environment's, then the command line's.
+    package private(set) var problems: [Problem] = []
+
+    /// `flags` are keys set on the command line; `file` is `--config`, else `RECORDER_CONFIG`, else
+    /// `$XDG_CONFIG_HOME/recorder/recorder.conf` or `/etc/recorder/recorder.conf` when they exist.
+    /// Every value is checked here, so a mistake fails the command at once (misconfigured), naming
+    /// where it is; `recorder config check` lists them all.
+    package init(flags: [String: String], configFile: String?,
+                environment: [String: String] = ProcessInfo.processInfo.environment,
+                settings: SettingsCatalogue = .core) throws(RecorderError) {
+        self.init(collecting: flags, configFile: configFile, environment: environment, settings: settings)
+        if let first = problems.first {
+            let more = problems.count > 1 ? " (\(problems.count - 1) more problem(s): recorder config check lists them all)" : ""
+            throw RecorderError("\(first)\(more)", kind: .misconfigured)
+        }
+    }
+
+    /// Reads everything it can and records each problem in `problems` instead of stopping at the first.
+    package init(collecting flags: [String: String], configFile: String?,
+                environment: [String: String] = ProcessInfo.processInfo.environment,
+                settings: SettingsCatalogue = .core) {
+        self.environment = environment
+        self.settings = settings
+        let explicit = configFile ?? environment["RECORDER_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+        let file = explicit ?? [Self.home(environment, "XDG_CONFIG_HOME", ".config") + "/recorder/recorder.conf",
+                                "/etc/recorder/recorder.conf"].first { FileManager.default.fileExists(atPath: $0) }
+        self.file = file
+        if let file {
+            do throws(RecorderError) {
+                let lines = try Self.parse(Self.readFile(file), file: file)
+                var firstLine: [String: Int] = [:]
+                for line in lines {
+                    switch line {
+                    case .problem(let problem):
+                        problems.append(problem)
+                    case .entry(let number, let key, let value):
+                        let location = "\(file):\(number)"
+                        if let message = unknownKey(key) {
+                            problems.append(Problem(location: location, message: message))
+                        } else if let first = firstLine[key] {
+                            problems.append(Problem(location: location,
+                                                    message: "\(key) is set again (first on line \(first)). Keep one of the two lines."))
+                        } else {
+                            firstLine[key] = number
+                            set(key, value, origin: location)
+                        }
+                    }
+                }
+            } catch {
+                // The message names the file already.
+                problems.append(Problem(location: "", message: error.message))
+            }
+        }
+        for key in settings.keys {
+            let name = Self.environmentName(key)
+            if let value = environment[name], !value.isEmpty { set(key, value, origin: name) }
+        }
+        for (key, value) in flags.sorted(by: { $0.key < $1.key }) {
+            if let message = unknownKey(key) {
+                problems.append(Problem(location: "the command line", message: message))
+                continue
+            }
+            set(key, value, origin: "the command line")
+        }
+        problems = Self.inOrder(problems + validate(), file: file)
+    }
+
+    /// The file's problems by line, then the environment's, then the command line's.
+    private static func inOrder(_ problems: [Problem], file: String?) -> [Problem] {
+        func rank(_ problem: Problem) -> (Int, Int) {
+            if let file, problem.location.hasPrefix(file + ":") {
+                return (0, Int(problem.location.dropFirst(file.count + 1)) ?? 0)
+            }
+            if problem.location.isEmpty { return (0, 0) }
+            return problem.location.hasPrefix("RECORDER_") ? (1, 0) : (2, 0)
+        }
+        return problems.enumerated().sorted {
+            let (a, b) = (rank($0.element), rank($1.element))
+            return (a.0, a.1, $0.offset) < (b.0, b.1, $1.offset)
+        }.map(\.element)
+    }
+
+    package static func environmentName(_ key: String) -> String {
+        "RECORDER_" + key.uppercased().replacing(".", with: "_")
+    }
+
+    private func unknownKey(_ key: String) -> String? {
+        guard settings[key] == nil else { return nil }
+        let known = settings.keys.joined(separator: ", ")
+        return "unknown configuration key '\(key)'. Known keys: \(known)."
+    }
+
+    private mutating func set(_ key: String, _ value: String, origin: String) {
+        values[key] = value
+        origins[key] = origin
+    }
+
+    // MARK: The file
+
+    enum Line: Equatable {
+        case entry(line: Int, key: String, value: String)
+        case problem(Problem)
+    }
+
+    /// The file's bytes; a missing file, a directory or an unreadable one is an error saying which.
+    static func readFile(_ path: String) throws(RecorderError) -> [UInt8] {
+        let elsewhere = "or point --config / RECORDER_CONFIG elsewhere"
+        let fd: Int32
+        do throws(Descriptors.Errno) { fd = try Posix.open(path, O_RDONLY | O_CLOEXEC) } catch {
+            let code = error.code
+            switch code {
+            case ENOENT: throw RecorderError("the configuration file \(path) does not exist. Create it, \(elsewhere).", kind: .misconfigured)
+            case EACCES: throw RecorderError("cannot read the configuration file \(path): permission denied. Fix its permissions (chmod 644, or 640 with the service's group), \(elsewhere).", kind: .misconfigured)
+            default: throw RecorderError("cannot open the configuration file \(path): \(String(cString: strerror(code))). Fix it, \(elsewhere).", kind: .misconfigured)
+            }
+        }
+        defer { Posix.closeAfterUse(fd) }
+        if (try? Posix.status(of: fd))?.isDirectory == true {
+            throw RecorderError("the configuration file \(path) is a directory. Point --config / RECORDER_CONFIG at the file, e.g. \(path)/recorder.conf.", kind: .misconfigured)
+        }
+        do throws(Descriptors.Errno) { return try Posix.readAll(fd, limit: 1 << 20) } catch {
+            if error.code == EFBIG {
+                throw RecorderError("the configuration file \(path) is over 1 MiB: not a configuration file. Point --config / RECORDER_CONFIG at the right file.", kind: .misconfigured)
+            }
+            throw RecorderError("cannot read the configuration file \(path): \(error.description). Fix it, \(elsewhere).", kind: .misconfigured)
+        }
+    }
+
+    /// `key = value` lines. `#` starts a comment at the start of a line or after whitespace; a
+    /// value wholly in double quotes is taken as it is (the quotes removed, no escapes).
+    static func parse(_ bytes: [UInt8], file: String) -> [Line] {
+        var lines: [Line] = []
+        for (index, raw) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let location = "\(file):\(number)"
+            guard let text = String(validating: raw, as: UTF8.self) else {
+                lines.append(.problem(Problem(location: location, message: "the line is not valid UTF-8 text. Save the file as UTF-8.")))
+                continue
+            }
+            let line = text.trimmed()
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let eq = line.firstIndex(of: "=") else {
+                lines.append(.problem(Problem(location: location, message: "expected 'key = value', got '\(line)'.")))
+                continue
+            }
+            let key = line[..<eq].trimmed()
+            let rest = line[line.index(after: eq)...].trimmed()
+            var value: String
+            if rest.hasPrefix("\"") {
+                let body = rest.dropFirst()
+                guard let close = body.firstIndex(of: "\"") else {
+                    lines.append(.problem(Problem(location: location, message: "the value of \(key) opens a double quote and does not close it. Add the closing \" at the end of the value.")))
+                    continue
+                }
+                let after = body[body.index(after: close)...].trimmed()
+                guard after.isEmpty || after.hasPrefix("#") else {
+                    lines.append(.problem(Problem(location: location, message: "text after the closing quote of \(key)'s value: '\(after)'. Put the whole value in the quotes, or a comment after ' #'.")))
+                    continue
+                }
+                value = String(body[..<close])
+            } else {
+                value = rest
+                // A comment: '#' after whitespace. ("a#b" keeps its '#'.)
+                var previous: Character = " "
+                for index in value.indices {
+                    if value[index] == "#" && previous.isWhitespace {
+                        value = value[..<index].trimmed()
+                        break
+                    }
+                    previous = value[index]
+                }
+            }
+            lines.append(.entry(line: number, key: key, value: value))
+        }
+        return lines
+    }
+
+    // MARK: Checking values
+
+    /// Each set value checked against its key's rule: the problems, with where each value came from.
+    package func validate() -> [Problem] {
+        values.keys.sorted().compactMap { key in
+            guard let rule = settings[key]?.rule, let value = values[key],
+                  let problem = rule.problem(with: value) else { return nil }
+            if key == "backend" {
+                return Problem(location: origin(key), message: "unknown backend '\(value)'. Use backend = local or backend = s3.")
+            }
+            return Problem(location: origin(key), message: "\(key) = '\(value)' \(problem)")
+        }
+    }
+
+    package static func parseBoolean(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "true", "yes", "1", "on": true
+        case "false", "no", "0", "off": false
+        default: nil
+        }
+    }
+
+    /// "127.0.0.1:8080", "[::1]:8080", "0.0.0.0:80", "localhost:8080" as host and port.
+    package static func parseListen(_ text: String) -> (String, Int)? {
+        let host: Substring, portText: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
+            host = text[text.index(after: text.startIndex)..<close]
+            portText = text[text.index(close, offsetBy: 2)...]
+        } else {
+            guard let colon = text.lastIndex(of: ":") else { return nil }
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, let port = Int(portText), (1...65535).contains(port) else { return nil }
+        return (String(host), port)
+    }
+
+    /// Where `key`'s value came from, for messages.
+    package func origin(_ key: String) -> String { origins[key] ?? "the default" }
+
+    /// A file systemd handed over with LoadCredential= (`$CREDENTIALS_DIRECTORY/name`), if there is one.
+    package func credentialFile(_ name: String) -> String? {
+        guard let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty else { return nil }
+        let path = directory + "/" + name
+        return Posix.allows(path, R_OK) ? path : nil
+    }
+
+    /// Whether `path` is in the credential directory systemd made for this service (private to it).
+    package func isSystemdCredential(_ path: String) -> Bool {
+        guard let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty else { return false }
+        return path.hasPrefix(directory + "/")
+    }
+
+    /// The number set for `key`, else its default; the value was checked against its key's rule
+    /// when the configuration was read.
+    package func number(_ key: String) throws(RecorderError) -> Double {
+        let text = values[key] ?? setting(key).defaultValue ?? ""
+        if let problem = setting(key).rule.problem(with: text) {
+            throw RecorderError("\(origin(key)): \(key) = '\(text)' \(problem)", kind: .misconfigured)
+        }
+        guard let value = Double(text) else {
+            throw RecorderError("\(origin(key)): \(key) = '\(text)' must be a number.", kind: .misconfigured)
+        }
+        return value
+    }
+
+    /// The number set for `key`, or nil when it is not set (a key with no default).
+    package func optionalNumber(_ key: String) throws(RecorderError) -> Double? {
+        values[key] == nil ? nil : try number(key)
+    }
+
+    /// The yes/no set for `key`, or its default; anything but true/false/yes/no/on/off/1/0 is a configuration error.
+    package func boolean(_ key: String) throws(RecorderError) -> Bool {
+        let text = values[key] ?? setting(key).defaultValue ?? "false"
+        guard let value = Self.parseBoolean(text) else {
+            throw RecorderError("\(origin(key)): \(key) = '\(text)' must be true or false.", kind: .misconfigured)
+        }
+        return value
+    }
+
+    /// The text set for `key`, else its default (nil when it has none, or is "auto" or empty for a device).
+    package func text(_ key: String) -> String? {
+        values[key] ?? setting(key).defaultValue
+    }
+
+    /// `key`'s declaration; asking for a key outside the catalogue is a programming error (a
+    /// module reading a key it did not declare, or a catalogue without that module's settings).
+    private func setting(_ key: String) -> Setting {
+        guard let setting = settings[key] else {
+            preconditionFailure("configuration key \(key) is not in this configuration's catalogue (\(settings.keys.count) keys)")
+        }
+        return setting
+    }
+
+    /// The value in effect for every key (secrets masked) and where it came from: "flag",
+    /// an environment variable's name, "file:line", or "default"; nil value: not set, no default.
+    package func effectiveValues() -> [(key: String, value: String?, origin: String)] {
+        settings.keys.map { key in
+            let origin = origins[key].map { $0 == "the command line" ? "flag" : $0 } ?? "default"
+            return (key, effectiveValue(key).map { Self.masked(key, $0) }, origin)
+        }
+    }
+
+    func effectiveValue(_ key: String) -> String? {
+        if let value = values[key] { return value }
+        switch key {
+        case "outbox": return outboxDirectory
+        case "local.path": return localStoreDirectory
+        case "cache.path": return videoCacheDirectory
+        case "workspace": return workspaceDirectory
+        case "author_id": return author.id
+        case "author_name": return author.name
+        default:
+            if let credential = setting(key).credential { return credentialFile(credential) }
+            return setting(key).defaultValue
+        }
+    }
+
+    /// Secrets never shown: the token, anything named like a secret or password, and the password
+    /// in a URL (`https://user:password@host`).
+    static func masked(_ key: String, _ value: String) -> String {
+        if value.isEmpty { return value }
+        if isSecret(key) { return "********" }
+        if let scheme = value.firstRange(of: "://") {
+            let rest = value[scheme.upperBound...]
+            let authority = rest.prefix { $0 != "/" }
+            if let at = authority.lastIndex(of: "@") {
+                let user = authority[..<at].prefix { $0 != ":" }
+                return String(value[..<scheme.upperBound]) + user + ":********" + String(rest[at...])
+            }
+        }
+        return value
+    }
+
+    /// The token, anything named like a secret or password; not a file that holds one.
+    static func isSecret(_ key: String) -> Bool {
+        let name = key.lowercased()
+        return (name.hasSuffix("token") || name.contains("secret") || name.contains("password")) && !name.hasSuffix("_file")
+    }
+
+    package static func home(_ environment: [String: String], _ xdg: String, _ fallback: String) -> String {
+        if let dir = environment[xdg], dir.hasPrefix("/") { return dir }
+        var home = environment["HOME"] ?? ""
+        if home.isEmpty, let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { home = String(cString: dir) }
+        return (home.isEmpty ? "/var/lib/recorder" : home) + "/" + fallback
+    }
+
+    // MARK: Resolved settings
+
+    package var outboxDirectory: String {
+        values["outbox"] ?? Self.home(environment, "XDG_STATE_HOME", ".local/state") + "/recorder/outbox"
+    }
+
+    /// The shot workspace: `workspace`, else `defaultWorkspace`.
+    package var workspaceDirectory: String {
+        values["workspace"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultWorkspace(environment: environment)
+    }
+
+    /// `$STATE_DIRECTORY/workspace` under systemd (`StateDirectory=`: on the disk, so the last
+    /// shot and a recording under way survive a power cut, not only a restart), else
+    /// `$XDG_RUNTIME_DIR/recorder`, or `<tmp>/recorder-<uid>` when there is no runtime directory.
+    package static func defaultWorkspace(environment: [String: String]) -> String {
+        if let state = environment["STATE_DIRECTORY"], state.hasPrefix("/") {
+            // The first, when the unit lists several.
+            return String(state.split(separator: ":").first ?? "") + "/workspace"
+        }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/recorder" }
+        let tmp = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return "\(tmp)/recorder-\(getuid())"
+    }
+
+    /// The video cache's directory: `cache.path`, else systemd's `CacheDirectory=`, else the
+    /// user's cache directory.
+    package var videoCacheDirectory: String {
+        if let path = values["cache.path"] { return path }
+        if let systemd = environment["CACHE_DIRECTORY"], systemd.hasPrefix("/") {
+            // systemd's CacheDirectory= (the first, when it lists several).
+            return String(systemd.split(separator: ":").first ?? "") + "/videos"
+        }
+        return Self.home(environment, "XDG_CACHE_HOME", ".cache") + "/recorder/videos"
+    }
+
+    /// Who makes the posts: `author_id` and `author_name`, else this machine's host name.
+    package var author: (id: String, name: String) {
+        var name = [CChar](repeating: 0, count: 256)
+        gethostname(&name, name.count - 1)
+        let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (values["author_id"] ?? host, values["author_name"] ?? values["author_id"] ?? host)
+    }
+
+    package var localStoreDirectory: String {
+        values["local.path"] ?? Self.home(environment, "XDG_DATA_HOME", ".local/share") + "/recorder/store"
+    }
+
+    package func retryPolicy(maximumAttempts: Int?) throws(RecorderError) -> RetryPolicy {
+        let initial = try number("retry.initial_seconds")
+        let maximum = try number("retry.max_seconds")
+        return RetryPolicy(initialSeconds: initial, maximumSeconds: max(maximum, initial), maximumAttempts: maximumAttempts)
+    }
+
+    /// The configured store. Fails (misconfigured) on an unknown backend, a bad S3 setting or missing credentials.
+    package func makeBackend() throws(RecorderError) -> any StorageBackend {
+        switch values["backend"] ?? "local" {
+        case "local":
+            // Only the default location is made when missing; a configured one must exist.
+            let create = try boolean("local.create")
+            return LocalDirectoryBackend(root: localStoreDirectory, createsRoot: values["local.path"] == nil || create)
+        case "s3":
+            return try makeS3Backend()
+        case let other:
+            throw RecorderError("unknown backend '\(other)' (from \(origin("backend"))). Use backend = local or backend = s3.",
+                                kind: .misconfigured)
+        }
+    }
+
+    private func makeS3Backend() throws(RecorderError) -> S3Backend {
+        func required(_ key: String) throws(RecorderError) -> String {
+            guard let value = values[key], !value.isEmpty else {
+                throw RecorderError("backend = s3 needs \(key): set it in the configuration file, as \(Self.environmentName(key)), or with --set \(key)=...",
+                                    kind: .misconfigured)
+            }
+            return value
+        }
+        let addressing = values["s3.addressing"] ?? "path"
+        guard addressing == "path" || addressing == "virtual" else {
+            throw RecorderError("s3.addressing = '\(addressing)' must be path or virtual.", kind: .misconfigured)
+        }
+        let endpoint = try required("s3.endpoint")
+        let bucket = try required("s3.bucket")
+        let mib = Double(1 << 20)
+        let threshold = Int64(try number("s3.multipart_threshold_mib") * mib)
+        let partSize = Int64(try number("s3.part_size_mib") * mib)
+        let parallel = Int(try number("s3.parallel_parts"))
+        let transfer = TransferSettings(
+            connectTimeoutSeconds: Int(try number("network.connect_timeout_seconds")),
+            stallTimeoutSeconds: Int(try number("network.stall_timeout_seconds")))
+        do throws(StorageError) {
+            let credentials = try S3Credentials.load(environment: environment,
+                                                     file: values["s3.credentials_file"] ?? setting("s3.credentials_file").credential.flatMap(credentialFile))
+            let configuration = S3Configuration(
+                endpoint: endpoint, region: values["s3.region"] ?? "us-east-1", bucket: bucket,
+                prefix: values["s3.prefix"] ?? "", pathStyle: addressing == "path", credentials: credentials,
+                multipartThreshold: threshold, partSize: partSize, parallelParts: parallel, transfer: transfer)
+            return try S3Backend(configuration)
+        } catch {
+            throw RecorderError(error, kind: .misconfigured)
+        }
+    }
+}

@@ -1,0 +1,507 @@
+package import AudioCapture
+import Dispatch
+import FoundationEssentials
+import Synchronization
+package import SystemSupport
+import VideoCapture
+package import Settings
+
+/// Owns the camera for the life of the process: one shot at a time, its stop signal, the record
+/// state, the live preview and whether the camera is there at all; while a post is being queued it
+/// holds the current shot still (`holdingCurrentShot`).
+///
+/// The state is a private enum that every method switches on, so an illegal transition (a second
+/// shoot while one records, a stop with nothing recording) is answered, never half-done. Blocking
+/// work (V4L2, FFmpeg, file I/O) runs on threads of its own, never on the actor or the cooperative pool.
+package actor CameraManager {
+    /// The record state as callers see it.
+    package enum RecordState: Sendable, Equatable {
+        case idle
+        /// A shot will start when the count reaches zero.
+        case countdown(remaining: Int)
+        case starting
+        case recording
+        case finishing
+        /// The last shot failed; a new one may be tried.
+        case failed(String)
+        /// The configured camera cannot be opened; the manager watches for it to come back.
+        case cameraMissing(String)
+
+        /// A short name for logs, metrics and the API.
+        package var name: String {
+            switch self {
+            case .idle: "idle"
+            case .countdown: "countdown"
+            case .starting: "starting"
+            case .recording: "recording"
+            case .finishing: "finishing"
+            case .failed: "failed"
+            case .cameraMissing: "camera-missing"
+            }
+        }
+
+        /// Whether a shot is under way (counting down, starting, recording or finishing).
+        package var isBusy: Bool {
+            switch self {
+            case .countdown, .starting, .recording, .finishing: true
+            case .idle, .failed, .cameraMissing: false
+            }
+        }
+    }
+
+    /// What happened, for whoever watches the manager (the kiosk's event stream and metrics).
+    package enum Event: Sendable {
+        case state(RecordState)
+        case shotFinished(ShotResult)
+        case shotFailed(RecorderError)
+        /// A stop ended the shot before its first frame or under the minimum length: nothing was
+        /// kept, nothing failed, and the previous shot is still the current one.
+        case shotDiscarded(RecorderError)
+    }
+
+    private enum State {
+        case idle
+        case countdown(StopSignal, remaining: Int)
+        case starting(StopSignal)
+        case recording(StopSignal)
+        case finishing
+        case failed(RecorderError)
+        case cameraMissing(String)
+    }
+
+    package nonisolated let workspace: ShotWorkspace
+    /// The camera the kiosk uses: nil or "auto" for the first camera (else the test pattern).
+    package nonisolated let device: String?
+    /// Where the preview and the recording loop leave their latest picture.
+    package nonisolated let preview: PreviewTap
+    private var state: State = .idle
+    /// State changes so far: statuses taken at different moments can arrive out of order (a slow
+    /// poll after a newer event), and this says which is newer.
+    private var revision = 0
+    private var observer: (@Sendable (Event) -> Void)?
+    private var shotTask: Task<Void, Never>?
+    private var previewSession: PreviewSession?
+    private var lastPreviewRequest: ContinuousClock.Instant?
+    private var posting = false
+    /// The shot being recorded, while `run` follows it: its latest progress is read from there.
+    private var currentRecording: Recording?
+    private var lastResult: ShotResult?
+    /// Why the last shot was not kept, until the next one starts.
+    private var lastDiscarded: String?
+    private var cameraDescription: String
+    /// The microphone while idle, for the page's meter; see `soundLevel`.
+    private var soundMonitor: SoundMonitor?
+    private var lastSoundRequest: ContinuousClock.Instant?
+    /// When opening the idle microphone last failed: not tried again for a few seconds.
+    private var soundMonitorFailedAt: ContinuousClock.Instant?
+
+    package init(workspace: ShotWorkspace, device: String? = nil, preview: PreviewTap = PreviewTap(), previewIdleSeconds: Double = 10) {
+        self.workspace = workspace
+        self.previewIdleSeconds = previewIdleSeconds
+        self.device = device == "auto" ? nil : device
+        self.preview = preview
+        self.cameraDescription = device ?? "auto"
+    }
+
+    package var recordState: RecordState {
+        switch state {
+        case .idle: .idle
+        case .countdown(_, let remaining): .countdown(remaining: remaining)
+        case .starting: .starting
+        case .recording: .recording
+        case .finishing: .finishing
+        // (the kiosk's words: settings spelled as configuration keys)
+        case .failed(let error): .failed(error.text())
+        case .cameraMissing(let why): .cameraMissing(why)
+        }
+    }
+
+    /// Everything the kiosk's status page shows about the camera.
+    package struct Status: Sendable {
+        package var state: RecordState
+        /// Which camera: a device path, or the test pattern when there is none.
+        package var camera: String
+        package var cameraPresent: Bool
+        package var progress: ShotProgress?
+        package var lastShotCameraLost: String?
+        /// Why the last shot was not kept (stopped too early), until the next one starts.
+        package var lastShotDiscarded: String?
+        /// The typed failure while the state is failed, for the edges to word it.
+        package var failure: RecorderError?
+        package var posting: Bool
+        /// The manager's state changes so far when this was taken: higher is newer.
+        package var revision: Int
+    }
+
+    package func status() -> Status {
+        let present: Bool
+        if case .cameraMissing = state { present = false } else { present = true }
+        var failure: RecorderError?
+        if case .failed(let error) = state { failure = error }
+        return Status(state: recordState, camera: cameraDescription, cameraPresent: present,
+                      progress: recordState.isBusy ? currentRecording?.latest.withLock { $0 } : nil,
+                      lastShotCameraLost: lastResult?.cameraLost?.text(),
+                      lastShotDiscarded: lastDiscarded, failure: failure, posting: posting,
+                      revision: revision)
+    }
+
+    /// Sets the one observer of events (the kiosk's hub fans them out).
+    package func observe(_ handler: @escaping @Sendable (Event) -> Void) {
+        observer = handler
+    }
+
+    private func setState(_ next: State) {
+        state = next
+        revision += 1
+        observer?(.state(recordState))
+    }
+
+    // MARK: - Shooting
+
+    /// Records one shot into the workspace and makes it current, waiting for it to end. Notes about
+    /// the source arrive via `notice` before recording starts; progress after each frame.
+    /// `stop` lets the caller stop the shot from the moment it asks for it (a Ctrl-C during
+    /// start-up, before this actor has even seen the shot, is remembered).
+    package func shoot(_ request: ShotRequest, stop: StopSignal = StopSignal(),
+                      notice: @escaping @Sendable (String) -> Void = { _ in },
+                      progress: @escaping @Sendable (ShotProgress) -> Void = { _ in }) async throws(RecorderError) -> ShotResult {
+        switch state {
+        case .idle, .failed, .cameraMissing: break
+        case .countdown, .starting, .recording, .finishing: throw RecorderError.alreadyRecording()
+        }
+        guard !posting else { throw Self.busyPosting() }
+        try request.validate()
+        guard !stop.isSet else { throw RecorderError.stoppedBeforeFirstFrame() }
+        setState(.starting(stop))
+        return try await record(request, stop: stop, notice: notice, progress: progress)
+    }
+
+    /// Starts a shot after a countdown and returns at once; the shot runs on its own and reports
+    /// through the observer. Refused while another shot is under way, while posting, or when the
+    /// configured camera is missing.
+    package func begin(_ request: ShotRequest, countdown: Int) throws(RecorderError) {
+        switch state {
+        case .idle, .failed: break
+        case .cameraMissing(let why):
+            throw RecorderError("the camera is not available: \(why) Plug it in (or check `recorder devices`); the kiosk picks it up by itself.",
+                                kind: .unavailable)
+        case .countdown, .starting, .recording, .finishing: throw RecorderError.alreadyRecording()
+        }
+        guard !posting else { throw Self.busyPosting() }
+        try request.validate()
+        guard (0...60).contains(countdown) else {
+            throw RecorderError("countdown must be 0 to 60 seconds (got \(countdown)).", kind: .invalidRequest)
+        }
+        let stop = StopSignal()
+        lastDiscarded = nil
+        setState(countdown > 0 ? .countdown(stop, remaining: countdown) : .starting(stop))
+        shotTask = Task { [weak self] in
+            guard let self else { return }
+            await self.runCountdownThenShot(request, stop: stop, countdown: countdown)
+        }
+    }
+
+    private func runCountdownThenShot(_ request: ShotRequest, stop: StopSignal, countdown: Int) async {
+        var remaining = countdown
+        while remaining > 0 {
+            try? await Task.sleep(for: .seconds(1))
+            guard case .countdown(let signal, _) = state, signal === stop, !stop.isSet else {
+                // Stopped during the countdown: nothing was recorded, the previous shot stays.
+                if case .countdown = state { setState(.idle) }
+                return
+            }
+            remaining -= 1
+            setState(remaining > 0 ? .countdown(stop, remaining: remaining) : .starting(stop))
+        }
+        do {
+            _ = try await record(request, stop: stop, notice: { _ in }, progress: { _ in })
+        } catch {
+            // Reported through the observer by `record`.
+        }
+    }
+
+    /// The shot itself, from `.starting`: preview closed, then open, record, finish and release on
+    /// the shot's own thread.
+    private func record(_ request: ShotRequest, stop: StopSignal,
+                        notice: @escaping @Sendable (String) -> Void,
+                        progress: @escaping @Sendable (ShotProgress) -> Void) async throws(RecorderError) -> ShotResult {
+        await closePreview()
+        // The shot opens the microphone itself: the idle meter lets go of it first.
+        await closeSoundMonitor()
+        // Copies for the preview only while somebody watches it (never for `recorder shoot`).
+        let watched = lastPreviewRequest.map { ContinuousClock.now - $0 < .seconds(previewIdleSeconds) } ?? false
+        let outcome = await run(request, stop: stop, preview: watched ? preview : nil, notice: notice, progress: progress)
+        switch outcome {
+        case .success(let result):
+            lastResult = result
+            if let lost = result.cameraLost, device != nil {
+                setState(.cameraMissing(lost.text()))
+            } else {
+                setState(.idle)
+            }
+            observer?(.shotFinished(result))
+            return result
+        case .failure(let error):
+            // Stopped before the first frame: nothing was recorded and nothing failed.
+            if stop.isSet && error.kind == .interrupted {
+                lastDiscarded = error.message
+                setState(.idle)
+                observer?(.shotDiscarded(error))
+                throw error
+            }
+            // The cause says whether the camera went away; a capture failure that does not say
+            // (a stall, a driver refusing) is settled by looking for the camera. A missing FFmpeg
+            // or a full disk is never a missing camera.
+            if device != nil, await cameraWentAway(error) {
+                setState(.cameraMissing(error.text()))
+            } else {
+                setState(.failed(error))
+            }
+            observer?(.shotFailed(error))
+            throw error
+        }
+    }
+
+    /// Runs the whole shot as a `Recording` (a thread that owns its source, encoder and writer
+    /// from open to release); the actor only moves the state along as the recording's events come,
+    /// and hears the outcome after everything was let go.
+    private func run(_ request: ShotRequest, stop: StopSignal, preview: PreviewTap?,
+                     notice: @escaping @Sendable (String) -> Void,
+                     progress: @escaping @Sendable (ShotProgress) -> Void) async -> Result<ShotResult, RecorderError> {
+        let recording = Recording(request, workspace: workspace, stop: stop, preview: preview)
+        currentRecording = recording
+        defer { currentRecording = nil }
+        // Heard to the end in a task of its own: a stream ends early when its reader is cancelled,
+        // but the thread finishes the shot regardless, and the state must follow it there.
+        return await Task {
+            var outcome: Result<ShotResult, RecorderError> = .failure(RecorderError("internal error: the shot's thread ended without an outcome",
+                                                                                    kind: .internalFailure))
+            for await event in recording.events {
+                switch event {
+                case .notice(let text):
+                    notice(text)
+                case .recording:
+                    do throws(RecorderError) { try transition(to: .recording(stop)) } catch { recording.stop() }
+                case .progress(let update):
+                    progress(update)
+                case .finishing:
+                    do throws(RecorderError) { try transition(to: .finishing) } catch { recording.stop() }
+                case .ended(let result):
+                    outcome = result
+                }
+            }
+            return outcome
+        }.value
+    }
+
+    /// What a press of the booth's button did.
+    package enum PressOutcome: Sendable, Equatable {
+        case started, stopped, ignored
+        /// A press that would have started a shot when none may start yet (`press(nil, ...)`: the
+        /// kiosk waits for a guest's consent).
+        case notStarted
+    }
+
+    /// The booth's button, one press: a shot (after the countdown) when none is under way; the
+    /// end of one counting down or recording; nothing while a shot is being saved. Decided here on
+    /// the actor, so a press never acts on a state that has just changed. With no `request` a
+    /// press only ever stops.
+    package func press(_ request: ShotRequest?, countdown: Int) throws(RecorderError) -> PressOutcome {
+        switch state {
+        case .countdown, .starting, .recording: return stop() ? .stopped : .ignored
+        case .finishing: return .ignored
+        case .idle, .failed, .cameraMissing:
+            guard let request else { return .notStarted }
+            try begin(request, countdown: countdown)
+            return .started
+        }
+    }
+
+    /// Asks the shot in progress to stop early; it is finished into a valid, shorter file. During a
+    /// countdown the shot is called off. Returns false when nothing is under way.
+    @discardableResult
+    package func stop() -> Bool {
+        switch state {
+        case .countdown(let signal, _):
+            signal.set()
+            setState(.idle)
+            return true
+        case .starting(let signal), .recording(let signal):
+            signal.set()
+            return true
+        case .idle, .finishing, .failed, .cameraMissing:
+            return false
+        }
+    }
+
+    /// Waits for the shot under way, if any, to be finished (or called off).
+    package func waitForShot() async {
+        await shotTask?.value
+    }
+
+    private func transition(to next: State) throws(RecorderError) {
+        switch (state, next) {
+        case (.starting(let signal), .recording):
+            // A stop during start-up still lets the (empty) recording finish cleanly.
+            setState(.recording(signal))
+        case (.recording, .finishing):
+            setState(.finishing)
+        default:
+            throw RecorderError("internal error: illegal record state change", kind: .internalFailure)
+        }
+    }
+
+    private func cameraWentAway(_ error: RecorderError) async -> Bool {
+        guard case .capture(let capture) = error.cause else { return false }
+        switch capture.kind {
+        case .noSuchDevice, .disconnected: return true
+        case .stalled, .driverFailure:
+            if case .missing = await probe() { return true }
+            return false
+        default: return false
+        }
+    }
+
+    // MARK: - Holding the shot for a post
+
+    /// Runs `body` (queueing the current shot as a post) while no shot may start: the next shot
+    /// would replace the one being posted. Refused while a shot is under way, or while another
+    /// `body` runs. The manager does not post; it only keeps the shot still.
+    package func holdingCurrentShot<T: Sendable>(_ body: @Sendable () async throws(RecorderError) -> T) async throws(RecorderError) -> T {
+        switch state {
+        case .countdown, .starting, .recording, .finishing:
+            throw RecorderError("a shot is being recorded; post when it has finished.", kind: .busy)
+        case .idle, .failed, .cameraMissing: break
+        }
+        guard !posting else { throw Self.busyPosting() }
+        posting = true
+        defer { posting = false }
+        return try await body()
+    }
+
+    private static func busyPosting() -> RecorderError {
+        RecorderError("the current shot is being posted right now; try again in a moment.", kind: .busy)
+    }
+
+    // MARK: - Camera presence and preview
+
+    /// Looks for the configured camera (one open and VIDIOC_QUERYCAP, on a thread) and moves
+    /// between idle and camera-missing. Skipped while the camera is in use: a lost camera shows
+    /// up there as a failed read.
+    package func checkCamera() async {
+        switch state {
+        case .countdown, .starting, .recording, .finishing: return
+        case .idle, .failed, .cameraMissing: break
+        }
+        if previewSession.map({ !$0.isFinished }) == true { return }
+        let device = self.device
+        let found = await probe()
+        // The state may have moved on while the probe ran.
+        switch (state, found) {
+        case (.countdown, _), (.starting, _), (.recording, _), (.finishing, _):
+            return
+        case (.cameraMissing, .present(let name)):
+            cameraDescription = name
+            setState(.idle)
+        case (.idle, .missing(let why)), (.failed, .missing(let why)):
+            cameraDescription = device ?? "auto"
+            await closePreview()
+            setState(.cameraMissing(why))
+        case (_, .present(let name)):
+            cameraDescription = name
+        case (_, .missing):
+            break
+        }
+    }
+
+    /// Whether the configured source can be opened now (one open + VIDIOC_QUERYCAP, on the queue).
+    private func probe() async -> CameraPresence {
+        let device = self.device
+        if let device, device == SourceSelector.testPattern || device.hasPrefix("y4m:") || device.hasSuffix(".y4m") {
+            // Not a camera: always there (a missing Y4M file fails the shot with its own message).
+            return .present(device == SourceSelector.testPattern ? "test pattern" : device)
+        }
+        return await Self.onQueue { DeviceDiscovery.probe(device) }
+    }
+
+    /// Notes that somebody wants the live preview, starting the camera when it is idle.
+    package func wantPreview(request: ShotRequest) {
+        lastPreviewRequest = .now
+        guard case .idle = state else { return }
+        if let session = previewSession, !session.isFinished { return }
+        previewSession = PreviewSession(request: request, tap: preview)
+    }
+
+    /// How long the preview keeps the camera after the last request for a picture
+    /// (`kiosk.preview_idle_seconds`).
+    package let previewIdleSeconds: Double
+
+    /// Closes the preview camera when nobody asked for a picture for `idleSeconds`.
+    package func expirePreview(idleSeconds: Double) async {
+        if let last = lastSoundRequest, soundMonitor != nil, ContinuousClock.now - last > .seconds(idleSeconds) {
+            await closeSoundMonitor()
+        }
+        guard let last = lastPreviewRequest, previewSession != nil else { return }
+        if ContinuousClock.now - last > .seconds(idleSeconds) || previewSession?.isFinished == true {
+            await closePreview()
+        }
+    }
+
+    /// The sound's level for a meter: the shot's while recording; while idle, the microphone's
+    /// (opened on the first ask, closed before a shot and when nobody asked for a while). nil when
+    /// there is no sound to measure (sound off, no microphone, or it cannot be opened).
+    package func soundLevel(_ choice: AudioChoice) async -> SoundLevel? {
+        switch state {
+        case .idle, .failed: break
+        case .countdown, .starting, .finishing, .cameraMissing: return nil
+        case .recording: return currentRecording?.latest.withLock { $0?.soundLevel }
+        }
+        lastSoundRequest = .now
+        if soundMonitor == nil {
+            if let failed = soundMonitorFailedAt, ContinuousClock.now - failed < .seconds(5) { return nil }
+            // Which microphone goes with the camera is read from sysfs and ALSA: off the actor too.
+            let camera = cameraDescription
+            let opened = await Self.onQueue { () -> Result<SoundMonitor, AudioError>? in
+                guard let device = AudioSelector.describe(choice, camera: camera) else { return nil }
+                do throws(AudioError) { return .success(try SoundMonitor.open(device)) } catch { return .failure(error) }
+            }
+            guard let opened else { return nil }
+            guard case .success(let monitor) = opened else {
+                soundMonitorFailedAt = .now
+                return nil
+            }
+            // A shot may have started while it opened: it needs the microphone.
+            switch state {
+            case .idle, .failed:
+                if soundMonitor == nil { soundMonitor = monitor } else { await Self.onQueue { monitor.close() } }
+            default:
+                await Self.onQueue { monitor.close() }
+                return nil
+            }
+        }
+        return soundMonitor?.level().map(SoundLevel.init)
+    }
+
+    private func closeSoundMonitor() async {
+        guard let monitor = soundMonitor else { return }
+        soundMonitor = nil
+        await Self.onQueue { monitor.close() }
+    }
+
+    /// Whether the preview camera is streaming.
+    package var previewRunning: Bool { previewSession.map { !$0.isFinished } ?? false }
+
+    private func closePreview() async {
+        guard let session = previewSession else { return }
+        previewSession = nil
+        await Self.onQueue { session.stopAndWait() }
+    }
+
+    // MARK: - Threads
+
+    /// Short blocking calls (a device probe, waiting for the preview to close), off the actor.
+    static func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await BlockingWork.run(body)
+    }
+}
+

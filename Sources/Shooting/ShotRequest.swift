@@ -1,0 +1,80 @@
+package import MediaEncoder
+package import VideoCapture
+package import Settings
+
+/// Everything `recorder shoot` was asked for.
+package struct ShotRequest: Sendable {
+    package static let maximumSeconds = Setting.maximumShotSeconds
+
+    /// nil or "auto": the first camera, or the test pattern when there is none.
+    /// "testsrc", "y4m:PATH" (or a path ending in .y4m), a /dev path, a by-id name or an index.
+    package var device: String?
+    package var seconds: Double
+    package var capture: CaptureRequest
+    package var encoder: EncoderSettings
+    /// Seconds without a frame before the camera counts as stalled.
+    package var stallTimeout: Double
+    /// A shot stopped early with less than this (and less than `seconds`) is discarded and the
+    /// previous shot kept: a stop a moment in must not replace a good shot with a few frames.
+    package var minimumSeconds: Double
+    /// Which sound to record with the picture.
+    package var audio: AudioChoice
+    /// The guest's yes and its text, when the kiosk asks for consent: kept in the shot's folder
+    /// from its first frame, so a recording recovered after a crash carries it too.
+    package var consent: GivenConsent?
+    /// The question the guest was shown when the shot started (`kiosk.prompts`), if any.
+    package var prompt: String?
+
+    package init(device: String? = nil, seconds: Double, capture: CaptureRequest = CaptureRequest(),
+                encoder: EncoderSettings = EncoderSettings(), stallTimeout: Double = 5, minimumSeconds: Double = 1,
+                audio: AudioChoice = .auto) {
+        self.audio = audio
+        self.minimumSeconds = minimumSeconds
+        self.device = device
+        self.seconds = seconds
+        self.capture = capture
+        self.encoder = encoder
+        self.stallTimeout = stallTimeout
+    }
+
+    /// What the kiosk's preview streams from `device`: small and slow, since it is only looked at.
+    package static func preview(device: String?) -> ShotRequest {
+        ShotRequest(device: device, seconds: 1, capture: CaptureRequest(size: FrameSize(width: 640, height: 360), frameRate: FrameRate(15)))
+    }
+
+    /// Disk room a shot of this length needs: the recording and its faststart copy, at the asked
+    /// bitrate (4 Mbit/s for constant quality), plus a margin.
+    package var bytesNeeded: Int64 {
+        let bitsPerSecond = Double(encoder.bitrateKbps ?? 4000) * 1000
+        return Int64(seconds * bitsPerSecond / 8 * 2) + (8 << 20)
+    }
+
+    /// Rejects values no camera could honour, before anything is opened.
+    package func validate() throws(RecorderError) {
+        guard seconds.isFinite, seconds > 0 else {
+            throw RecorderError("--seconds must be more than 0 (got \(seconds)). Example: --seconds 15.", kind: .invalidRequest)
+        }
+        guard seconds <= Self.maximumSeconds else {
+            throw RecorderError("--seconds \(seconds) is more than the limit of \(Int(Self.maximumSeconds)) (6 hours). Record shorter shots.", kind: .invalidRequest)
+        }
+        if let size = capture.size {
+            guard (16...8192).contains(size.width), (16...8192).contains(size.height) else {
+                throw RecorderError("--size \(size) is out of range: width and height must be 16 to 8192. Example: --size 1280x720.", kind: .invalidRequest)
+            }
+        }
+        if let rate = capture.frameRate {
+            guard rate.value >= 1, rate.value <= 240 else {
+                throw RecorderError("--fps \(rate) is out of range: use 1 to 240. Example: --fps 30.", kind: .invalidRequest)
+            }
+        }
+        guard EncoderSettings.presets.contains(encoder.preset) else {
+            throw RecorderError("unknown --preset \(encoder.preset). Use one of: \(EncoderSettings.presets.joined(separator: ", ")).", kind: .invalidRequest)
+        }
+        guard (0...51).contains(encoder.crf) else {
+            throw RecorderError("--crf \(encoder.crf) is out of range: use 0 (lossless) to 51 (worst); 23 is the default.", kind: .invalidRequest)
+        }
+        if let kbps = encoder.bitrateKbps, !(50...200_000).contains(kbps) {
+            throw RecorderError("--bitrate \(kbps) is out of range: give kbit/s from 50 to 200000. Example: --bitrate 4000.", kind: .invalidRequest)
+        }
+    }
+}
