@@ -96,6 +96,7 @@ extension CurlHandle {
             throw .hostNotFound(host: server.host)
         case CURLE_COULDNT_CONNECT:
             var osErrno = 0
+            // (left at 0 when libcurl has no errno to give: the failure is still a refused connection)
             _ = ccurl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osErrno)
             throw .cannotConnect(host: server.host, port: server.port, errno: Int32(osErrno))
         case CURLE_USE_SSL_FAILED where during == .hello:

@@ -26,8 +26,10 @@ package struct SMTPSender: Sendable {
         self.settings = settings
         server = try settings.server()
         credentials = try settings.credentialsFile.map { path throws(SMTPSettingsProblem) in try SMTPCredentials.read(file: path) }
-        if let caFile = settings.caFile, access(caFile, R_OK) != 0 {
-            throw .caFileUnreadable(path: caFile, errno: errno)
+        if let caFile = settings.caFile {
+            do throws(Descriptors.Errno) { try Posix.access(caFile, R_OK) } catch {
+                throw .caFileUnreadable(path: caFile, errno: error.code)
+            }
         }
     }
 

@@ -90,9 +90,9 @@ package struct ChildProcess: Sendable {
         var ends: [Int32] = [-1, -1]
         guard cprocess_pipe_cloexec(&ends) == 0 else { return nil }
         let spawned = spawn(path, arguments, output: ends[1])
-        close(ends[1])
+        Posix.closeAfterUse(ends[1])
         guard case .success(let child) = spawned else {
-            close(ends[0])
+            Posix.closeAfterUse(ends[0])
             return nil
         }
         let deadline = ContinuousClock.now + .microseconds(Int64(timeout * 1_000_000))
@@ -106,12 +106,12 @@ package struct ChildProcess: Sendable {
             let ready = poll(&entry, 1, Int32(min(left.components.seconds * 1000 + 1, Int64(Int32.max))))
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else { break }
-            let count = chunk.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
+            // (EINTR is retried inside; another failure ends the reading as the end of the output would)
+            guard let count = try? chunk.withUnsafeMutableBytes({ buffer throws(Descriptors.Errno) in try Posix.read(ends[0], into: buffer) }),
+                  count > 0 else { break }
             if bytes.count < limit { bytes += chunk.prefix(min(count, limit - bytes.count)) }
         }
-        close(ends[0])
+        Posix.closeAfterUse(ends[0])
         let left = ContinuousClock.now.duration(to: deadline)
         return (child.wait(timeout: max(0.001, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)), bytes)
     }
