@@ -13,7 +13,8 @@
 # POWER_CUT_FINISH_STEP=copy or link, every finishing cut at that step. Without it, each store's
 # last cut is in the outbox phase (posts waiting for a store that is away or slow) and the others
 # at random among all five; POWER_CUT_FAULT=missing|readonly (local) or refuse|stall|throttle|
-# unanswered (S3) chooses how the outbox phase takes the store away (else at random).
+# unanswered (S3) chooses how the outbox phase takes the store away (else each in turn, from one
+# drawn at random).
 # The S3 store is SeaweedFS behind the fault proxy (Tests/s3/faultproxy.py); its faults are lifted
 # before every boot, so the store is back for the boot after a cut.
 # Ends with "power cut: N cuts, ..., Q posts queued at the cuts, D of them delivered once, ...,
@@ -80,8 +81,11 @@ for backend in "${backends[@]}"; do
     # away or slow (0-2 s after three or more do; each store's last cut is there).
     phases=(anywhere recording post finishing outbox)
     phase=${phases[RANDOM % 5]}; [ "$boot" = "$cuts" ] && phase=outbox; phase=${POWER_CUT_PHASE:-$phase}
+    # The outbox phase's cuts of a store take its faults in turn, from one drawn at random.
     if [ "$backend" = local ]; then faults=(missing readonly); else faults=(refuse stall throttle unanswered); fi
-    fault=${faults[RANDOM % ${#faults[@]}]}; fault=${POWER_CUT_FAULT:-$fault}
+    [ "$boot" = 1 ] && turn=$((RANDOM % ${#faults[@]}))
+    fault=${faults[turn % ${#faults[@]}]}; fault=${POWER_CUT_FAULT:-$fault}
+    [ "$phase" = outbox ] && turn=$((turn + 1))
     case $phase in
       anywhere) delay=$((RANDOM % 12)).$((RANDOM % 10)) where="the loop" ;;
       recording) delay=$((2 + (5 + RANDOM % 35) / 10)).$((RANDOM % 10)) where="a recording" ;;

@@ -291,11 +291,14 @@ def uploads(endpoint, bucket, outbox):
         return
     for (key, upload), (post, journal) in sorted(journals.items()):
         if (key, upload) not in found:
-            head = subprocess.run(["curl", "-sS", "-o", "/dev/null", "-w", "%{http_code} %{size_download}", "-I", "--aws-sigv4", "aws:amz:us-east-1:s3",
+            # Completed just before the cut, its journal not yet removed: the object is there whole.
+            head = subprocess.run(["curl", "-sS", "-I", "--aws-sigv4", "aws:amz:us-east-1:s3",
                                    "--user", f"{os.environ['AWS_ACCESS_KEY_ID']}:{os.environ['AWS_SECRET_ACCESS_KEY']}",
                                    "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD", f"{endpoint}/{bucket}/{key}"], capture_output=True, text=True)
-            check(f"post {post}'s journaled upload is open on the store, or was finished before the cut", head.stdout.startswith("200"),
-                  f"the store holds no upload {upload} for {key} and no object ({head.stdout})")
+            length = re.search(r"(?im)^content-length: *([0-9]+)", head.stdout)
+            check(f"post {post}'s journaled upload is open on the store, or was finished before the cut",
+                  head.stdout.startswith("HTTP/1.1 200") and length is not None and int(length.group(1)) == journal["fileSize"],
+                  f"the store holds no upload {upload} for {key}, and the object: {head.stdout.splitlines()[:1]} {length.group(1) if length else ''}")
             continue
         try:
             held = stored_parts(endpoint, bucket, key, upload)
