@@ -16,7 +16,7 @@ for tool in dpkg-deb dpkg-shlibdeps readelf; do
   command -v "$tool" > /dev/null || die "$tool is missing: apt-get install dpkg-dev binutils" 69
 done
 
-version=${VERSION:-$(sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' Sources/RecorderCore/RecorderVersion.swift)}
+version=${VERSION:-$(sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' Sources/Settings/RecorderVersion.swift)}
 # A native package's version: no Debian revision (no "-").
 [[ $version =~ ^[0-9][A-Za-z0-9.+~]*$ ]] ||
   die "VERSION=$version is not a version for this package: a digit first, then letters, digits and . + ~ (e.g. 0.5.0+1)" 64

@@ -34,7 +34,7 @@ echo "== the package on the host: $(basename "$deb")"
 version=$(dpkg-deb -f "$deb" Version)
 arch=$(dpkg-deb -f "$deb" Architecture)
 check "its version is RecorderVersion's ($version)" \
-  grep -q "static let string = \"$version\"" Sources/RecorderCore/RecorderVersion.swift
+  grep -q "static let string = \"$version\"" Sources/Settings/RecorderVersion.swift
 dpkg-deb -x "$deb" "$host/tree"
 dpkg-deb -c "$deb" | awk '{ print $NF }' | sed 's|^\./|/|' > "$host/contents"
 for path in /usr/bin/recorder /lib/systemd/system/recorder.service /usr/lib/sysusers.d/recorder.conf \
