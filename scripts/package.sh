@@ -56,6 +56,11 @@ put systemd/60-recorder-camera.rules lib/udev/rules.d/60-recorder-camera.rules 6
 put systemd/61-recorder-button.rules lib/udev/rules.d/61-recorder-button.rules 644
 put systemd/recorder.conf etc/recorder/recorder.conf 644
 put systemd/nginx-recorder.conf etc/nginx/sites-available/recorder 644
+# What every server a phone reaches shares (the event's network above, the booth's own Wi-Fi
+# below): the http-level names (conf.d: nginx reads it itself; it opens no port) and the share
+# locations each server includes.
+put systemd/nginx-recorder-http.conf etc/nginx/conf.d/recorder.conf 644
+put systemd/nginx-recorder-share.conf etc/nginx/snippets/recorder-share.conf 644
 # The booth's own Wi-Fi (hostapd, dnsmasq, nginx's answers to the phones' probes): whatever
 # systemd/wifi/ holds, as conffiles the organiser edits (name, password, address); a unit there
 # goes beside recorder's, not enabled.

@@ -60,7 +60,8 @@ enum GalleryRoutes {
         routes.get("posts/:id/share", .booth, "a post's share link (the booth: only the post its current guest just made, while their thank-you is up)") { _, context in
             await KioskAPI.handle { () async throws(APIError) -> Response in
                 let (id, link) = try await shareLink(kiosk, context)
-                return KioskAPI.encoded(ShareAnswer(id: id, shareURL: link.url, shareExpiresAt: link.expiresAt))
+                return KioskAPI.encoded(ShareAnswer(id: id, shareURL: link.url, shareExpiresAt: link.expiresAt,
+                                                     opensOnPhones: ShareLinks.opensOnPhones(link.url)))
             }
         }
 
@@ -100,6 +101,8 @@ enum GalleryRoutes {
         var id: String
         var shareURL: String
         var shareExpiresAt: String?
+        /// False for a link to this machine's own loopback: the booth shows no code for it.
+        var opensOnPhones: Bool
     }
 
     struct AttractPosts: Encodable {

@@ -6,9 +6,9 @@ import FoundationEssentials
 /// One table, so a translation is one column and nothing a guest sees is worded elsewhere.
 package enum GuestStrings {
     package enum Key: String, CaseIterable, Sendable, Codable {
-        case title, invite, record, hint, getReady, recording, secondsLeft, stop, saving
+        case title, invite, record, hint, hintTouch, getReady, recording, secondsLeft, stop, saving
         case reviewTitle, caption, post, retake, delete, sending, thanks, thanksDetail, deleted, returning, notReady, logIn, scanToGet, linkUntil, shareTitle, download, shareGone
-        case joinWifi, openVideo, wifiName, wifiPassword, wifiOpen
+        case joinWifi, openVideo, wifiName, wifiPassword, wifiOpen, askStaff
         case deleteMine, deleteWarning, deleteForGood, deletedForGood, deleteFailed, deleteElsewhere
         case notHeard, tooLoud, soundCut
         case consentTitle, agree, decline, agreeHint, consentFirst, consentChanged
@@ -25,6 +25,7 @@ package enum GuestStrings {
             .invite: "Press the button and talk to the camera for {n} seconds.",
             .record: "Record",
             .hint: "Tap the red button, or press the booth's button.",
+            .hintTouch: "Tap the red button.",
             .getReady: "Get ready…",
             .recording: "Recording",
             .secondsLeft: "{n} s left",
@@ -46,6 +47,7 @@ package enum GuestStrings {
             .wifiName: "Wi-Fi: {n}",
             .wifiPassword: "Password: {n}",
             .wifiOpen: "No password",
+            .askStaff: "To get your video on your phone, please ask the staff.",
             .shareTitle: "Your video from the booth",
             .download: "Download the video",
             .shareGone: "This link does not open a video: it has expired, or the video was taken down.",
@@ -81,6 +83,7 @@ package enum GuestStrings {
             .invite: "Drückt den Knopf und sprecht {n} Sekunden in die Kamera.",
             .record: "Aufnehmen",
             .hint: "Tippt auf den roten Knopf oder drückt den Knopf der Box.",
+            .hintTouch: "Tippt auf den roten Knopf.",
             .getReady: "Macht euch bereit…",
             .recording: "Aufnahme",
             .secondsLeft: "noch {n} s",
@@ -102,6 +105,7 @@ package enum GuestStrings {
             .wifiName: "WLAN: {n}",
             .wifiPassword: "Passwort: {n}",
             .wifiOpen: "Ohne Passwort",
+            .askStaff: "Euer Video aufs Handy? Fragt bitte das Personal der Box.",
             .shareTitle: "Euer Video aus der Box",
             .download: "Video herunterladen",
             .shareGone: "Dieser Link öffnet kein Video: Er ist abgelaufen, oder das Video wurde entfernt.",

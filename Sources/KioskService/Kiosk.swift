@@ -100,8 +100,9 @@ package final class Kiosk: Sendable {
         // A post sent from here links to this kiosk's share page when the store gives no link of its
         // own: at the address a phone on the same network opens (the first non-loopback one).
         let share = try ShareLinks(configuration, pageBase: settings.pageAddresses.first)
-        if share.baseURL == nil, KioskSettings.isLoopback(settings.host), !ShareLinks.presigns(backend) {
-            logger.notice("share links point at this machine's loopback address (kiosk.listen = \(settings.host):\(settings.port)): a guest's phone cannot open them. Listen on the network (kiosk.listen = 0.0.0.0:\(settings.port), with kiosk.token_file) or set share.base_url.")
+        // A link to this machine's loopback opens nothing on a phone: the booth shows no code for it.
+        if let example = share.example(store: backend), !ShareLinks.opensOnPhones(example) {
+            logger.notice("share links point at this machine's loopback address (\(example)): a guest's phone cannot open them, so the booth shows no QR code and asks guests to see the staff. Set share.base_url to an address phones reach (the booth's nginx: docs/kiosk.md; its own Wi-Fi: docs/venue.md), or listen on the network (kiosk.listen = 0.0.0.0:\(settings.port), with kiosk.token_file).")
         }
         library = KioskLibrary(store: backend, cache: VideoCache(settings: try configuration.videoCacheSettings()), share: share,
                                outbox: outbox, claimsDirectory: settings.stateDirectory + "/claims")
@@ -356,7 +357,8 @@ package final class Kiosk: Sendable {
         return AdminOverview(
             status: status, store: store.location, outbox: queued, unreadable: unreadable, problems: problems.newestFirst, disk: disk,
             configuration: configuration.effectiveValues().map { AdminOverview.Setting(key: $0.key, value: $0.value, origin: $0.origin) },
-            guestDeletions: metrics.guestDeletions, retentionOn: library.share.retention != nil, retention: retentionOutcome.withLock { $0 })
+            guestDeletions: metrics.guestDeletions, retentionOn: library.share.retention != nil, retention: retentionOutcome.withLock { $0 },
+            shareLinks: library.share.example(store: store).map { .init(example: $0, opensOnPhones: ShareLinks.opensOnPhones($0)) })
     }
 
     static func triggerStatus(_ button: TriggerButton) -> KioskStatus.Trigger {

@@ -171,6 +171,12 @@ package final class KioskLibrary: Sendable {
         /// The video of the queued copy, while the post waits in this kiosk's outbox; nil: the
         /// store's (through the cache).
         let queuedVideo: String?
+        /// The queued copy's poster, once the uploader made it (its first attempt); nil: none yet,
+        /// or the store's (`metadata.thumbnailKey`).
+        var queuedPoster: String? = nil
+
+        /// Where its page's player takes its poster from, if it has one: the queued copy's, or the store's.
+        var hasPoster: Bool { queuedVideo == nil ? metadata.thumbnailKey != nil : queuedPoster != nil }
     }
 
     /// The post a share link's `token` opens: one queued here, or one that is listed (not hidden,
@@ -202,7 +208,8 @@ package final class KioskLibrary: Sendable {
         // Queued here: the store is not asked (at a venue with no internet it would not answer).
         if let item = outbox?.item(id: id) {
             guard let stored = item.metadata.shareToken, ShareToken.equal(stored, token), shareExpiry(item.metadata) > now else { return nil }
-            return SharedPost(metadata: item.metadata, queuedVideo: item.videoPath)
+            return SharedPost(metadata: item.metadata, queuedVideo: item.videoPath,
+                              queuedPoster: FileSystem.status(of: item.posterPath) == nil ? nil : item.posterPath)
         }
         guard let metadata = try? feed.metadata(id: id), let stored = metadata.shareToken,
               ShareToken.equal(stored, token),

@@ -2,7 +2,7 @@
 // module, with node's own test runner: node --test Tests/pages
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, CONSENT_READ_MS, soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, PHASES, RING }
+import { hintKey, shareScreen, needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, CONSENT_READ_MS, soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, PHASES, RING }
   from "../../Sources/KioskService/Pages/guest-logic.js";
 import { isStale, tokenTravelsInClear, byteCount } from "../../Sources/KioskService/Pages/common.js";
 
@@ -211,4 +211,27 @@ test("only the review's own Retake names its shot; a press, which may be the nex
   const reviewing = idle({ currentShot: shot("s1"), consent: { textSha256: "a", given: true, retakesOnly: true, buttonPresses: 0 } });
   assert.equal(needsConsent(reviewing), true);
   assert.equal(needsConsent(idle({ consent: { textSha256: "a", given: true, retakesOnly: false, buttonPresses: 0 } })), false);
+});
+
+test("the start screen names the booth's button only when there is one", () => {
+  const booth = (more = {}) => Object.assign({ reviewSeconds: 30, language: "en", triggerKey: null }, more);
+  assert.equal(hintKey({ booth: booth() }), "hintTouch");
+  assert.equal(hintKey({ booth: booth(), trigger: null }), "hintTouch");
+  assert.equal(hintKey({ booth: booth({ triggerKey: "KeyB" }) }), "hint");
+  assert.equal(hintKey({ booth: booth(), trigger: { state: "ready", presses: 0 } }), "hint");
+  // (a button configured but unplugged is still the booth's button: it comes back by itself)
+  assert.equal(hintKey({ booth: booth(), trigger: { state: "unplugged", presses: 0 } }), "hint");
+  assert.equal(hintKey(null), "hintTouch");
+});
+
+test("a link no phone can open gets no code, and the guest is sent to the staff", () => {
+  const wifi = { name: "Booth", password: "tanzen-bis-4" };
+  const link = (opensOnPhones) => ({ id: "p", shareURL: "http://x/s/t", opensOnPhones });
+  assert.deepEqual(shareScreen(link(true), null), { code: true, wifi: false, askStaff: false });
+  assert.deepEqual(shareScreen(link(true), wifi), { code: true, wifi: true, askStaff: false });
+  // Joining the booth's Wi-Fi would not help either: no code at all.
+  assert.deepEqual(shareScreen(link(false), wifi), { code: false, wifi: false, askStaff: true });
+  assert.deepEqual(shareScreen(link(false), null), { code: false, wifi: false, askStaff: true });
+  // (an answer from a kiosk that does not say is taken as a link that opens, as before)
+  assert.deepEqual(shareScreen({ id: "p", shareURL: "http://x/s/t" }, null), { code: true, wifi: false, askStaff: false });
 });

@@ -12,6 +12,27 @@ export function wording(strings, key, n) {
   return (strings[key] || "").replace("{n}", () => n);
 }
 
+/**
+ * The start screen's hint: it names the booth's button only when the booth has one - read by the
+ * kiosk (kiosk.trigger: `status.trigger`) or a key the page reads (kiosk.trigger_key) - and
+ * otherwise only the screen's own button.
+ */
+export function hintKey(status) {
+  return status && (status.trigger || (status.booth && status.booth.triggerKey)) ? "hint" : "hintTouch";
+}
+
+/**
+ * What the thank-you shows for a post's share link `answer` (GET /api/posts/{id}/share) on a booth
+ * whose own Wi-Fi is `wifi` (status.booth.wifi, or null): the link's code (`code`), the Wi-Fi's
+ * code before it (`wifi`); for a link no phone can open (`opensOnPhones` false: it names this
+ * machine's own loopback) neither - a dead code is worse than none - and the sentence that sends
+ * the guest to the staff (`askStaff`).
+ */
+export function shareScreen(answer, wifi) {
+  const opens = !!answer && answer.opensOnPhones !== false;
+  return { code: opens, wifi: opens && !!wifi, askStaff: !opens };
+}
+
 /** Held keys repeat and buttons chatter: a press within this many milliseconds of the last is not one. */
 export const PRESS_GAP_MS = 400;
 

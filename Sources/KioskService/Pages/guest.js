@@ -2,7 +2,8 @@
 // The decisions are guest-logic.js's; this file is the page around them.
 import { $, api as request, postJSON as send, followEvents, isStale } from "/assets/common.js";
 import { soundWarning, wording, pressCounts, pressAction, countdownBeeps, guestStep, secondsLeft, cutPictures, joined,
-         needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, CONSENT_READ_MS, CONSENT_WAIT_MS } from "/assets/guest-logic.js";
+         needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, hintKey, shareScreen, CONSENT_READ_MS, CONSENT_WAIT_MS } from "/assets/guest-logic.js";
+import { shownDate } from "/assets/dates.js";
 
 // The guest's words in kiosk.language, put into the page by the kiosk as a JSON data block.
 const T = JSON.parse($("strings").textContent);
@@ -127,6 +128,7 @@ function render(s) {
   // What was there when the page opened is not this guest's: never reviewed, never played.
   if (knownShot === undefined) knownShot = shot ? shot.id : null;
   $("invite").textContent = t("invite", Math.round(s.shotSeconds));
+  $("hint").textContent = t(hintKey(s));
   // kiosk.prompts: the question a shot started now would answer (the kiosk's, so the button and the
   // screen agree), kept through the countdown and the recording.
   $("prompt").textContent = s.prompt ? s.prompt.text : "";
@@ -172,29 +174,40 @@ function render(s) {
 
 // The post's QR code and link, as soon as the kiosk gives one (a share page it serves: at once, from
 // its outbox; a link to the video itself: once the post is in the store), and 30 s to scan. With the
-// booth's own Wi-Fi (kiosk.wifi_ssid), its code comes first: 1. join, 2. open; and a minute.
+// booth's own Wi-Fi (kiosk.wifi_ssid), its code comes first: 1. join, 2. open; and a minute. A link
+// no phone can open (this machine's loopback) gets no code: the guest is sent to the staff.
 function showShare(id) {
   sharing = null;
   api("/api/posts/" + encodeURIComponent(id) + "/share").then((r) => {
     if (document.body.dataset.phase !== "done") return;
     const wifi = status && status.booth.wifi;
-    $("share").classList.toggle("two", !!wifi);
-    $("wifi-step").hidden = !wifi;
-    $("video-title").hidden = !wifi;
-    $("scan-hint").hidden = !!wifi;
-    if (wifi) {
+    const shown = shareScreen(r, wifi);
+    $("share").classList.toggle("two", shown.wifi);
+    $("wifi-step").hidden = !shown.wifi;
+    $("video-step").hidden = !shown.code;
+    $("ask-staff").hidden = !shown.askStaff;
+    $("video-title").hidden = !shown.wifi;
+    $("scan-hint").hidden = shown.wifi;
+    document.body.dataset.shareShown = shown.code ? "code" : "ask-staff";
+    if (shown.wifi) {
       $("wifi-qr").src = "/api/wifi/qr.svg";
       $("wifi-name").textContent = t("wifiName", wifi.name);
       $("wifi-password").textContent = wifi.password ? t("wifiPassword", wifi.password) : t("wifiOpen");
       $("wifi-password").toggleAttribute("data-password", !!wifi.password);
     }
-    $("qr").src = "/api/posts/" + encodeURIComponent(id) + "/qr.svg";
-    $("share-link").textContent = r.shareURL;
-    $("share-until").textContent = r.shareExpiresAt ? t("linkUntil", new Date(r.shareExpiresAt).toLocaleString(document.documentElement.lang)) : "";
+    if (shown.code) {
+      $("qr").src = "/api/posts/" + encodeURIComponent(id) + "/qr.svg";
+      $("share-link").textContent = r.shareURL;
+      $("share-until").textContent = r.shareExpiresAt ? t("linkUntil", shownDate(r.shareExpiresAt, document.documentElement.lang)) : "";
+    } else {
+      $("qr").removeAttribute("src");
+      $("share-link").textContent = "";
+      $("share-until").textContent = "";
+    }
     $("share").hidden = false;
     document.body.dataset.shared = id;
     clearTimeout(phaseTimer);
-    phaseTimer = setTimeout(() => { phaseTimer = null; setPhase("attract"); }, wifi ? 60000 : 30000);
+    phaseTimer = setTimeout(() => { phaseTimer = null; setPhase("attract"); }, shown.wifi ? 60000 : shown.code ? 30000 : 10000);
   }).catch(() => {
     // No link yet (it waits for the upload): the upload's status event asks again.
     if (document.body.dataset.phase === "done" && !(status && status.outbox.lastUploaded === id)) sharing = id;
@@ -369,7 +382,10 @@ function paint(jpeg, age, received) {
   decoding = true;
   createImageBitmap(new Blob([jpeg], { type: "image/jpeg" })).then((bitmap) => {
     const canvas = $("live");
-    if (canvas.width !== bitmap.width || canvas.height !== bitmap.height) { canvas.width = bitmap.width; canvas.height = bitmap.height; }
+    if (canvas.width !== bitmap.width || canvas.height !== bitmap.height) {
+      canvas.width = bitmap.width; canvas.height = bitmap.height;
+      notePictureBottom();
+    }
     canvas.getContext("2d").drawImage(bitmap, 0, 0);
     bitmap.close();
     painted++;
@@ -377,6 +393,16 @@ function paint(jpeg, age, received) {
     document.body.dataset.latency = String(Math.round(age + performance.now() - received));
   }).catch(() => {}).finally(() => { decoding = false; });
 }
+// Where the live picture ends on screen (upright, the question card goes just below it and the
+// countdown over it: guest.css's --picture-bottom): at the start, when the camera's pictures change
+// shape, and when the screen turns. (Hidden, as in the review, it keeps the last.)
+function notePictureBottom() {
+  const bottom = Math.round($("live").getBoundingClientRect().bottom);
+  if (bottom > 0) document.body.style.setProperty("--picture-bottom", bottom + "px");
+}
+window.addEventListener("resize", notePictureBottom);
+notePictureBottom();
+
 const refreshStatus = () => api("/api/status").then(render).catch((e) => {
   $("problem-text").textContent = t(e.key === "notReady" ? "notReady" : "notAnswering");
   // A screen that is not logged in: the staff log it in once (/login, with the booth's token).
