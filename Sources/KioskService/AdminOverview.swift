@@ -39,6 +39,8 @@ package struct AdminOverview: Encodable, Sendable {
     /// Where posts go now.
     package var store: String
     package var outbox: [QueuedPost]
+    /// Guests' mail, when `mail.*` is set: waiting, refused (addresses masked), and how many were sent.
+    package var mail: Mail?
     /// Outbox entries that cannot be read (damaged), by directory.
     package var unreadable: [String]
     /// The last warnings and errors, newest first.

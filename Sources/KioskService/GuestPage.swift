@@ -1,3 +1,7 @@
+import FoundationEssentials
+import Publishing
+import Shooting
+
 /// The page a guest at the booth uses, served at `/` (Pages/guest.html, guest.css, guest.js and
 /// guest-logic.js): full screen at any size, in the language of `kiosk.language` (its words come
 /// from `GuestStrings`, put into the page as a JSON data block when it is served).
@@ -11,11 +15,32 @@
 /// keyboard). A clip is never shown to the next guest: the page reviews only shots made while it
 /// was open, and never plays one on load.
 enum GuestPage {
-    /// The page with the strings of `language`, and the consent text (`kiosk.consent`) or null.
-    static func html(language: String, consent: ConsentGate? = nil) -> String {
+    /// The page with the strings of `language`, the consent text (`kiosk.consent`) or null, and
+    /// guests' mail (`mail.*`: the thank-you offers "Send it to my email") or null.
+    static func html(language: String, consent: ConsentGate? = nil, mail: Bool = false) -> String {
         PageFiles.text("guest.html")
             .replacing("/*STRINGS*/", with: GuestStrings.json(language))
             .replacing("/*CONSENT*/", with: consent?.pageJSON ?? "null")
+            .replacing("/*MAIL*/", with: mail ? mailJSON(language: language, consent: consent) : "null")
             .replacing("<html lang=\"en\">", with: "<html lang=\"\(GuestStrings.languages.contains(language) ? language : "en")\">")
+    }
+
+    /// What the mail screen needs: its opt-in words (the consent text's ✉ line, when `kiosk.consent`
+    /// asks to keep addresses: the guest reads again what they agreed to; else the page's own), and
+    /// its keyboard's domain keys for `language`. Safe inside a script element (every < escaped).
+    static func mailJSON(language: String, consent: ConsentGate?) -> String {
+        struct Block: Encodable {
+            var optIn: String
+            var keeps: Bool
+            var domains: [String]
+        }
+        let keepLine = consent.flatMap { MailConsent.keepLine(in: $0.text.text) }
+        let domains = language == "de" ? ["gmail.com", "gmx.de", "web.de", "t-online.de", "outlook.com"]
+                                       : ["gmail.com", "outlook.com", "yahoo.com", "icloud.com", "hotmail.com"]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let block = Block(optIn: keepLine ?? GuestStrings.text(.mailOptIn, language), keeps: keepLine != nil, domains: domains)
+        let data = (try? encoder.encode(block)) ?? Data("null".utf8)
+        return String(decoding: data, as: UTF8.self).replacing("<", with: "\\u003c")
     }
 }

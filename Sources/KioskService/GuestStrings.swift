@@ -12,6 +12,7 @@ package enum GuestStrings {
         case deleteMine, deleteWarning, deleteForGood, deletedForGood, deleteFailed, deleteElsewhere
         case notHeard, tooLoud, soundCut
         case consentTitle, agree, decline, agreeHint, consentFirst, consentChanged
+        case sendByMail, mailTitle, mailOptIn, mailSend, mailCancel, mailQueued, mailInvalid, mailTooMany, mailShift, mailBackspace
         case cameraUnavailable, notSaved, storageFull, busy, tooShort, tryAgain, notAnswering, lowSpace
     }
 
@@ -75,6 +76,16 @@ package enum GuestStrings {
             .agreeHint: "Or press the booth's button to agree.",
             .consentFirst: "Please read this and agree before recording.",
             .consentChanged: "The text to agree to has just changed. Please read it again.",
+            .sendByMail: "Send it to my email",
+            .mailTitle: "Your email address",
+            .mailOptIn: "We use your address only to send you this video, and delete it once the mail has gone.",
+            .mailSend: "Send",
+            .mailCancel: "Cancel",
+            .mailQueued: "Your video is on its way to your inbox. It can take a few minutes.",
+            .mailInvalid: "That does not look like an email address. Please check it.",
+            .mailTooMany: "This video has been sent to enough addresses.",
+            .mailShift: "Shift",
+            .mailBackspace: "Delete a letter",
             .notAnswering: "The booth is not answering. Please ask the host for help.",
             .lowSpace: "The booth is nearly out of space. Please tell the host.",
         ],
@@ -133,6 +144,16 @@ package enum GuestStrings {
             .agreeHint: "Oder drückt den Knopf der Box, um zuzustimmen.",
             .consentFirst: "Bitte lest das und stimmt zu, bevor ihr aufnehmt.",
             .consentChanged: "Der Text hat sich gerade geändert. Bitte lest ihn noch einmal.",
+            .sendByMail: "Per E-Mail an mich schicken",
+            .mailTitle: "Eure E-Mail-Adresse",
+            .mailOptIn: "Wir nutzen eure Adresse nur, um euch dieses Video zu schicken, und löschen sie, sobald die E-Mail raus ist.",
+            .mailSend: "Senden",
+            .mailCancel: "Abbrechen",
+            .mailQueued: "Euer Video ist auf dem Weg in euer Postfach. Das kann ein paar Minuten dauern.",
+            .mailInvalid: "Das sieht nicht wie eine E-Mail-Adresse aus. Bitte prüft sie.",
+            .mailTooMany: "Dieses Video wurde schon an genug Adressen geschickt.",
+            .mailShift: "Umschalt",
+            .mailBackspace: "Zeichen löschen",
             .notAnswering: "Die Box antwortet nicht. Bitte fragt die Gastgeber um Hilfe.",
             .lowSpace: "Die Box hat bald keinen Platz mehr. Bitte sagt den Gastgebern Bescheid.",
         ],

@@ -68,12 +68,14 @@ package final class Kiosk: Sendable {
     package let sessions: SessionStore?
     /// The operator's highlight reel: made in the background, the latest kept to play.
     let reels: ReelMaker
+    /// Guests' mail (`mail.*`), when set: its queue and the thread that sends it.
+    package let mail: KioskMail?
     private let presses: AsyncStream<Void>.Continuation
     private let pressStream: AsyncStream<Void>
 
     package init(settings: KioskSettings, configuration: RecorderConfiguration, logger: Logger,
                 notifier: SystemdNotifier = SystemdNotifier(), loginThrottle: LoginThrottle = LoginThrottle(),
-                clock: KioskClock = KioskClock()) throws(RecorderError) {
+                clock: KioskClock = KioskClock(), mail mailSettings: MailSettings? = nil) throws(RecorderError) {
         self.settings = settings
         self.clock = clock
         shareWindow = ShareWindow(clock: clock)
@@ -132,6 +134,16 @@ package final class Kiosk: Sendable {
         }
         self.hub = hub
         self.metrics = metrics
+        // Guests' mail goes once its post is in the store: each upload wakes it.
+        let language = settings.booth.language
+        let mail = mailSettings.map { mailSettings in
+            KioskMail(settings: mailSettings,
+                      delivery: MailDelivery(queue: MailQueue(outboxRoot: outbox.root), outbox: outbox, settings: mailSettings, store: backend,
+                                             policy: policy, retention: share.retention,
+                                             expiresText: { MailWording.expires($0, language: language) }, now: { clock.date }),
+                      metrics: metrics, logger: logger, announce: announce)
+        }
+        self.mail = mail
         drain = OutboxDrain(
             outbox: outbox, policy: policy,
             makeUploader: { willSend throws(RecorderError) in
@@ -142,7 +154,9 @@ package final class Kiosk: Sendable {
                 metrics.record(event)
                 switch event {
                 case .changed: announce.call("outbox")
-                case .uploaded(let receipt, _): logger.notice("posted \(receipt.id): \(receipt.videoURL)")
+                case .uploaded(let receipt, _):
+                    logger.notice("posted \(receipt.id): \(receipt.videoURL)")
+                    mail?.drain.wake()
                 case .failed(let error): logger.warning("upload failed, will retry: \(error)")
                 case .retrying(let id): logger.info("sending post \(id) again")
                 }
@@ -354,8 +368,10 @@ package final class Kiosk: Sendable {
             return (queued, outbox.unreadableItems(),
                     disk.map { AdminOverview.Space(what: $0.0, path: $0.1, freeBytes: FileSystem.freeBytes($0.1)) })
         }
+        var mail: AdminOverview.Mail?
+        if let kioskMail = self.mail { mail = await BlockingWork.run { AdminOverview.Mail(kioskMail) } }
         return AdminOverview(
-            status: status, store: store.location, outbox: queued, unreadable: unreadable, problems: problems.newestFirst, disk: disk,
+            status: status, store: store.location, outbox: queued, mail: mail, unreadable: unreadable, problems: problems.newestFirst, disk: disk,
             configuration: configuration.effectiveValues().map { AdminOverview.Setting(key: $0.key, value: $0.value, origin: $0.origin) },
             guestDeletions: metrics.guestDeletions, retentionOn: library.share.retention != nil, retention: retentionOutcome.withLock { $0 },
             shareLinks: library.share.example(store: store).map { .init(example: $0, opensOnPhones: ShareLinks.opensOnPhones($0)) })

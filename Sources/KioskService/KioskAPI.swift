@@ -33,6 +33,8 @@ package enum KioskAPI {
             ("", AuthRoutes.collection(kiosk, credentials: credentials, throttle: throttle)),
             ("/api", ShotRoutes.collection(kiosk)),
             ("/api", GalleryRoutes.collection(kiosk)),
+            ("/api", MailRoutes.collection(mail: kiosk.mail, shareWindow: kiosk.shareWindow, library: kiosk.library, consent: kiosk.consent,
+                                           logger: kiosk.logger, metrics: kiosk.metrics)),
             ("/api/admin", AdminRoutes.collection(kiosk, table: { table.withLock { $0 } })),
             ("/s", ShareRoutes.collection(kiosk)),
         ]

@@ -67,9 +67,10 @@ package struct KioskDaemon: Sendable {
         }
         // Shut down in reverse: the camera first (it finishes a shot), then the drain, and the
         // HTTP server last, so the page sees the shot end.
+        let mail: [ServiceGroupConfiguration.ServiceConfiguration] = kiosk.mail.map { [.init(service: MailDrainService(drain: $0.drain))] } ?? []
         let group = ServiceGroup(
             configuration: .init(
-                services: listeners + [
+                services: listeners + mail + [
                     .init(service: OutboxDrainService(drain: kiosk.drain)),
                     .init(service: RetentionService(kiosk: kiosk)),
                     .init(service: PromptService(kiosk: kiosk)),

@@ -96,9 +96,11 @@ package final class KioskLibrary: Sendable {
 
     /// Deletes post `id` from the store (and the cache), or, while it still waits in this kiosk's
     /// outbox, from the outbox: it is never sent. (A post being sent right now holds the outbox:
-    /// busy, try again.)
+    /// busy, try again.) Its guests' mail goes first: a mail waiting is never sent, and an address
+    /// kept under the consent text is forgotten.
     func delete(id: String) async throws(APIError) {
         try await offPool { () throws(RecorderError) in
+            if let outbox = self.outbox { MailQueue(outboxRoot: outbox.root).forget(postID: id) }
             if try self.outbox?.withdraw(id: id) != true { try self.feed.delete(id: id) }
             self.forgetDeleted(id)
         }

@@ -11,7 +11,7 @@ enum ServiceRoutes {
         let routes = GuardedRoutes()
 
         // The pages are shells: they hold no data, and fetch it through the API with a token.
-        let guestPage = GuestPage.html(language: kiosk.settings.booth.language, consent: kiosk.consent)
+        let guestPage = GuestPage.html(language: kiosk.settings.booth.language, consent: kiosk.consent, mail: kiosk.mail != nil)
         routes.get("/", .public, "the booth's page (its data needs the booth's token)") { _, _ in page(guestPage) }
         routes.get("/admin", .public, "the operator's page (its data needs the operator's token)") { _, _ in page(OperatorPage.html) }
         routes.get("/login", .public, "the login page (the booth's screen or the operator's browser)") { _, _ in page(PageFiles.text("login.html")) }

@@ -26,7 +26,9 @@ test("a press means stop while counting down or recording, record where a guest 
   for (const phase of ["attract", "problem", "done", "review"]) assert.equal(pressAction(phase), "record", phase);
   assert.equal(pressAction("saving"), null);
   assert.equal(pressAction("consent"), "agree");
-  assert.deepEqual([...PHASES].sort(), ["attract", "consent", "countdown", "done", "problem", "recording", "review", "saving"]);
+  // Typing an address: the booth's button neither records nor sends.
+  assert.equal(pressAction("mail"), null);
+  assert.deepEqual([...PHASES].sort(), ["attract", "consent", "countdown", "done", "mail", "problem", "recording", "review", "saving"]);
 });
 
 test("a button's chatter within 400 ms is one press", () => {

@@ -73,8 +73,10 @@ for token in kiosk-token kiosk-booth-token; do
     "[ \"\$(stat -c '%U %a' $etc/$token)\" = 'root 600' ] && grep -qxE '[A-Za-z0-9_-]{43}' $etc/$token"
 done
 check "... and the two tokens differ" sh -c "! cmp -s $etc/kiosk-token $etc/kiosk-booth-token"
-check "postinst made an empty $etc/s3-credentials, mode 600, for the unit's LoadCredential=" sh -c \
-  "[ \"\$(stat -c '%s %a' $etc/s3-credentials)\" = '0 600' ]"
+for secret in s3-credentials mail-credentials; do
+  check "postinst made an empty $etc/$secret, mode 600, for the unit's LoadCredential=" sh -c \
+    "[ \"\$(stat -c '%s %a' $etc/$secret)\" = '0 600' ]"
+done
 check "postinst says how to log in: /login on the booth's screen with the booth's token, /admin with the operator's" sh -c \
   "grep -q 'http://127.0.0.1:8080/login' /vm/artifacts/install.log && grep -q 'kiosk-booth-token' /vm/artifacts/install.log && grep -q 'http://127.0.0.1:8080/admin' /vm/artifacts/install.log"
 check "... and never prints a token" sh -c "! grep -qF \"\$(cat $etc/kiosk-token)\" /vm/artifacts/install.log && ! grep -qF \"\$(cat $etc/kiosk-booth-token)\" /vm/artifacts/install.log"

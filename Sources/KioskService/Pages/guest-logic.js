@@ -4,7 +4,7 @@
 // stream cut into pictures. No DOM here.
 
 /** The guest's screens, in the order a shot goes through them. */
-export const PHASES = ["attract", "consent", "countdown", "recording", "saving", "review", "done", "problem"];
+export const PHASES = ["attract", "consent", "countdown", "recording", "saving", "review", "done", "mail", "problem"];
 
 /** A guest string with its number: `{n}` in the text becomes `n`. An unknown key is "". */
 export function wording(strings, key, n) {
@@ -190,6 +190,9 @@ export const CONSENT_READ_MS = 1500;
 
 /** How long the consent screen waits for an answer before going back to the start screen. */
 export const CONSENT_WAIT_MS = 60000;
+
+/** How long the mail screen waits for the next key before going back to the start screen. */
+export const MAIL_WAIT_MS = 90000;
 
 /**
  * Whether a record press must first show the consent text (kiosk.consent): the kiosk asks for

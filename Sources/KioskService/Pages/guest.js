@@ -2,8 +2,9 @@
 // The decisions are guest-logic.js's; this file is the page around them.
 import { $, api as request, postJSON as send, followEvents, isStale } from "/assets/common.js";
 import { soundWarning, wording, pressCounts, pressAction, countdownBeeps, guestStep, secondsLeft, cutPictures, joined,
-         needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, hintKey, shareScreen, CONSENT_READ_MS, CONSENT_WAIT_MS } from "/assets/guest-logic.js";
+         needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, hintKey, shareScreen, CONSENT_READ_MS, CONSENT_WAIT_MS, MAIL_WAIT_MS } from "/assets/guest-logic.js";
 import { shownDate } from "/assets/dates.js";
+import { keyRows, keyLabel, press as pressKey, typedKey, looksLikeAddress } from "/assets/mail-keys.js";
 
 // The guest's words in kiosk.language, put into the page by the kiosk as a JSON data block.
 const T = JSON.parse($("strings").textContent);
@@ -15,6 +16,11 @@ $("caption").placeholder = t("caption");
 const CONSENT = JSON.parse($("consent-data").textContent);
 if (CONSENT) $("consent-text").textContent = CONSENT.text;
 let consentShownAt = 0, agreeTimer = null, buttonSeen;
+// mail.*: the thank-you offers "Send it to my email" (null when off): the opt-in words, whether the
+// consent text asks to keep the address, the keyboard's domain keys.
+const MAIL = JSON.parse($("mail-data").textContent);
+// The post the thank-you is for (its guest may have it mailed), and the address being typed.
+let postedID = null, mailText = "", mailShift = false;
 
 let status = null, knownShot, reviewShot = null, reviewDeadline = 0, phaseTimer = null, lastPress = 0;
 // The post whose share link the thank-you waits for (shown once it is uploaded).
@@ -31,6 +37,9 @@ function setPhase(phase) {
   else if (liveReader) liveReader.cancel().catch(() => {});
   if (phase === "attract") { $("caption").value = ""; lastActivity = Date.now(); }
   if (phase !== "done") { $("share").hidden = true; sharing = null; }
+  // Only the thank-you and its mail screen belong to the guest who posted.
+  if (phase !== "done" && phase !== "mail") postedID = null;
+  $("mail-open").hidden = !(MAIL && postedID && phase === "done");
   stopLoop();
   liveStream();
   if (phase === "countdown") beep(660);
@@ -320,6 +329,7 @@ $("post").onclick = () => {
     $("done-title").textContent = t("thanks");
     $("done-detail").textContent = caption ? "“" + caption + "”" : t("thanksDetail");
     document.body.dataset.posted = id;
+    postedID = queued.id;
     showFor("done", 8);
     showShare(queued.id);
   }).catch((e) => problem(e.key)).finally(() => { $("post").disabled = false; });
@@ -333,6 +343,13 @@ $("delete").onclick = () => {
   }).catch((e) => problem(e.key));
 };
 document.addEventListener("keydown", (e) => {
+  // The mail screen: a real keyboard types too (Backspace deletes); nothing there records or sends.
+  if (document.body.dataset.phase === "mail") {
+    e.preventDefault();
+    if (e.key === "Backspace") typeOnMail("backspace");
+    else if (typedKey(e.key)) typeOnMail(e.key);
+    return;
+  }
   const trigger = status && status.booth.triggerKey;
   const isTrigger = trigger && (e.key === trigger || e.code === trigger);
   // Typing a caption: Space, Enter and any character are text there; only a booth key that types
@@ -344,6 +361,84 @@ document.addEventListener("keydown", (e) => {
   }
 });
 document.addEventListener("contextmenu", (e) => { if (e.target !== $("caption")) e.preventDefault(); });
+
+// "Send it to my email": the address typed on the booth's own keyboard (a kiosk-mode browser shows
+// none), the opt-in words above it, Send once it looks like an address (the kiosk checks it in
+// full). The screen goes back to the start after MAIL_WAIT_MS without a key.
+function mailIdle() {
+  clearTimeout(phaseTimer);
+  phaseTimer = setTimeout(() => { phaseTimer = null; setPhase("attract"); }, MAIL_WAIT_MS);
+}
+function showMail() {
+  $("mail-address").textContent = mailText;
+  $("mail-send").disabled = !looksLikeAddress(mailText);
+  for (const key of document.querySelectorAll("#keyboard .key")) {
+    key.textContent = keyLabel(key.dataset.key, mailShift);
+    if (key.dataset.key === "shift") key.setAttribute("aria-pressed", String(mailShift));
+  }
+}
+function openMail() {
+  if (!postedID) return;
+  setPhase("mail");
+  mailText = ""; mailShift = false;
+  $("mail-problem").hidden = true;
+  showMail();
+  mailIdle();
+}
+function typeOnMail(key) {
+  ({ text: mailText, shift: mailShift } = pressKey(mailText, key, mailShift));
+  $("mail-problem").hidden = true;
+  showMail();
+  mailIdle();
+}
+function sendMail() {
+  if (!looksLikeAddress(mailText) || !postedID) return;
+  const id = postedID;
+  $("mail-send").disabled = true;
+  postJSON("/api/mail", { id, address: mailText }).then(() => {
+    mailText = "";
+    document.body.dataset.mailed = id;
+    $("done-title").textContent = t("thanks");
+    $("done-detail").textContent = t("mailQueued");
+    postedID = null;
+    showFor("done", 8);
+  }).catch((e) => {
+    if (e.key === "mailInvalid" || e.key === "mailTooMany") {
+      $("mail-problem").textContent = t(e.key);
+      $("mail-problem").hidden = false;
+      $("mail-send").disabled = !looksLikeAddress(mailText);
+    } else problem(e.key);
+  });
+}
+function cancelMail() {
+  const id = postedID;
+  mailText = "";
+  showFor("done", 30);
+  showShare(id);
+}
+if (MAIL) {
+  $("mail-opt-in").textContent = MAIL.optIn;
+  $("keyboard").setAttribute("aria-label", t("mailTitle"));
+  for (const row of keyRows(MAIL.domains)) {
+    const line = document.createElement("div");
+    line.className = "key-row";
+    for (const key of row) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = key.length > 1 && key !== "shift" && key !== "backspace" ? "key word" : "key";
+      button.dataset.key = key;
+      if (key === "shift") button.setAttribute("aria-label", t("mailShift"));
+      if (key === "backspace") button.setAttribute("aria-label", t("mailBackspace"));
+      button.onclick = () => typeOnMail(key);
+      line.append(button);
+    }
+    $("keyboard").append(line);
+  }
+  showMail();
+}
+$("mail-open").onclick = openMail;
+$("mail-send").onclick = sendMail;
+$("mail-cancel").onclick = cancelMail;
 
 // The live mirror: /api/preview.mjpeg read as a stream (multipart, one JPEG per camera picture)
 // and painted on a canvas as each arrives; a picture that comes while the last is still being

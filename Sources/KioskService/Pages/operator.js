@@ -329,6 +329,26 @@ function showRetention(on, r) {
     (r.scope === "own" ? "this kiosk's, " + r.kiosk : "the whole store") + ")" +
     (r.otherKiosks + r.withoutKiosk ? " · left: " + r.otherKiosks + " of other kiosks, " + r.withoutKiosk + " without a kiosk id" : "");
 }
+// Guests' mail (mail.* set): waiting (for its post's upload, or for the server) and refused, with
+// the address masked; sent, as a count. A refused one waits for `recorder outbox mail --retry`.
+function showMail(m) {
+  $("mail-panel").hidden = !m;
+  if (!m) return;
+  $("mail-summary").textContent = m.waiting + " waiting · " + m.refused + " refused · " + m.sent + " sent";
+  document.body.dataset.mail = m.waiting + "/" + m.refused + "/" + m.sent;
+  const list = $("mail-list");
+  list.textContent = "";
+  if (m.queueProblem) item(list, "the mail queue cannot be used: " + m.queueProblem, "error");
+  for (const j of m.jobs) {
+    item(list, j.id + " · post " + j.post + " · to " + j.to + " · " + (j.state === "refused" ? "refused" : "waiting") +
+      "\nqueued " + j.queuedAt + (j.attempts ? " · " + j.attempts + " attempt(s)" : "") + (j.nextAttemptAt ? " · next " + j.nextAttemptAt : "") +
+      (j.lastError ? "\n" + (j.state === "refused" ? "refused: " : "last error: ") + j.lastError : "") +
+      (j.state === "refused" ? "\nsend it again once fixed: recorder outbox mail --retry " + j.id : ""),
+    j.state === "refused" ? "error" : (j.lastError ? "warning" : ""));
+  }
+  for (const path of m.unreadable) item(list, "unreadable mail " + path + ": kept, never sent (see `recorder outbox mail`)", "error");
+  if (!list.children.length) item(list, "Nothing waiting.", "none");
+}
 let guestDeletionsSeen = null;
 function loadOverview() {
   return api("/api/admin/overview").then((o) => {
@@ -363,6 +383,7 @@ function loadOverview() {
     }
     for (const dir of o.unreadable) item(list, "unreadable outbox entry " + dir + ": see `recorder outbox list`", "error");
     if (!list.children.length) item(list, "Nothing queued.", "none");
+    showMail(o.mail);
     const problems = $("problems");
     problems.textContent = "";
     for (const p of o.problems) item(problems, when(p.at) + " " + p.level + ": " + p.message, p.level);
