@@ -34,6 +34,8 @@ package enum KioskAPI {
             ("/api", ShotRoutes.collection(kiosk)),
             ("/api", GalleryRoutes.collection(kiosk)),
             ("/api/admin", AdminRoutes.collection(kiosk, table: { table.withLock { $0 } })),
+            ("/api/admin", PreflightRoutes.collection(.live(settings: kiosk.settings, configuration: kiosk.configuration,
+                                                            manager: kiosk.manager, trigger: kiosk.trigger))),
             ("/s", ShareRoutes.collection(kiosk)),
         ]
         var routes: [KioskRoute] = []
