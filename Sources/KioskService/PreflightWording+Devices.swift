@@ -11,6 +11,8 @@ extension PreflightWording {
                     nil)
         case .cameraLive(let device, let width, let height, let age, let recording):
             return ("\(device): a \(width)x\(height) picture \(age) ms old\(recording ? ", recording now" : "")", nil)
+        case .cameraRecording(let device, let frames, let dropped):
+            return ("\(device): recording now, \(frames) frames so far (\(dropped) dropped)", nil)
         case .noCamera(let setting):
             return ("no camera found: the booth would record its test pattern",
                     "plug the camera in (recorder devices lists cameras), or set \(setting) to it")

@@ -45,7 +45,7 @@ package enum PreflightWording {
             return ("recorder kiosk accepts it (\(file ?? "no configuration file: the defaults"))", nil)
         case .configurationRefused(let file, let problem):
             return ("recorder kiosk would not start: \(problem)", "fix it in \(file ?? "the configuration"), then run recorder config check")
-        case .cameraWorks, .cameraLive, .noCamera, .testPattern, .cameraUnusable, .cameraNoPicture,
+        case .cameraWorks, .cameraLive, .cameraRecording, .noCamera, .testPattern, .cameraUnusable, .cameraNoPicture,
              .soundOff, .testBeep, .noMicrophone, .microphoneHeard, .microphoneSilent, .microphoneClipping, .microphoneUnusable,
              .microphoneNotHeard, .noButton, .buttonReady, .buttonAbsent, .buttonRefused, .buttonTaken:
             return devices(finding)

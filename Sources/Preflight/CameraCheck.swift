@@ -28,6 +28,8 @@ package enum CameraCheck {
         if status.camera.hasPrefix("test pattern") { return .noCamera(setting: setting) }
         guard status.cameraPresent else { return .cameraUnusable(device: status.camera, trouble: .notThere) }
         let tap = manager.preview
+        // Frames the shot under way had counted at the first look: more later shows the camera gives them.
+        var framesSeen: Int?
         while !stop.isSet && !Task.isCancelled {
             // (the count first: a picture taken between the look and the wait still wakes it)
             let seen = tap.changed.generation
@@ -37,6 +39,14 @@ package enum CameraCheck {
                 return .cameraLive(device: status.camera, width: picture.format.width, height: picture.format.height,
                                    pictureAgeMilliseconds: Int((MonotonicClock.nowMicroseconds() - picture.copiedAtMicroseconds) / 1000),
                                    recording: state.isBusy)
+            }
+            // A shot that started while nobody watched the preview gives it no pictures: its own
+            // count of frames is what shows the camera works.
+            if state.isBusy, let progress = await manager.status().progress {
+                if let first = framesSeen, progress.frames > first {
+                    return .cameraRecording(device: status.camera, frames: progress.frames, dropped: progress.dropped)
+                }
+                if framesSeen == nil { framesSeen = progress.frames }
             }
             await tap.changed.wait(after: seen, timeout: .milliseconds(200))
         }

@@ -24,6 +24,9 @@ package enum PreflightFinding: Sendable, Equatable, Codable {
     case testPattern(setting: String, value: String)
     /// The camera cannot be used.
     case cameraUnusable(device: String, trouble: DeviceTrouble)
+    /// The shot under way records from the kiosk's camera (no preview was watched, so its frames
+    /// are not copied for one): `frames` so far, `dropped` of them.
+    case cameraRecording(device: String, frames: Int, dropped: Int)
     /// The kiosk's preview gave no picture in time (`state`: the kiosk's record state).
     case cameraNoPicture(device: String, state: String)
 
@@ -157,7 +160,7 @@ package enum PreflightFinding: Sendable, Equatable, Codable {
     /// What it means for the event.
     package var status: PreflightCheck.Status {
         switch self {
-        case .configurationAccepted, .cameraWorks, .cameraLive, .microphoneHeard, .buttonReady, .clockSynchronised,
+        case .configurationAccepted, .cameraWorks, .cameraLive, .cameraRecording, .microphoneHeard, .buttonReady, .clockSynchronised,
              .storeRoundTrip, .outboxEmpty, .shareTemplate, .sharePresigned, .sharePage, .wifiMatches, .serviceIsThis:
             return .ok
         case .configurationRefused, .noCamera, .cameraNoPicture, .buttonAbsent, .buttonRefused, .clockBeforeRelease,

@@ -19,6 +19,7 @@ struct PreflightWordingTests {
         .configurationAccepted(file: "/etc/recorder/recorder.conf"), .configurationAccepted(file: nil),
         .configurationRefused(file: "/etc/recorder/recorder.conf", problem: "the operator's token is too easy to guess"),
         .cameraWorks(facts: facts), .cameraLive(device: "/dev/video0", width: 640, height: 360, pictureAgeMilliseconds: 40, recording: true),
+        .cameraRecording(device: "/dev/video0", frames: 120, dropped: 2),
         .noCamera(setting: "kiosk.device"), .testPattern(setting: "kiosk.device", value: "testsrc"),
         .cameraNoPicture(device: "/dev/video0", state: "idle"),
         .soundOff(setting: "audio.device"), .testBeep, .noMicrophone(camera: "/dev/video0", setting: "audio.device"),
