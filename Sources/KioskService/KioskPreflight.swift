@@ -16,7 +16,7 @@ import TriggerInput
 /// configuration's disks, clock, store, outbox, tokens, share links, certificates and Wi-Fi.
 package enum KioskPreflight {
     /// Each check's time limit.
-    static let deviceDeadline = Duration.seconds(15)
+    static let deviceDeadline = Duration.seconds(30)
     static let storeDeadline = Duration.seconds(25)
     static let quickDeadline = Duration.seconds(12)
 
