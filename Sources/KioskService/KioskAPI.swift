@@ -36,6 +36,8 @@ package enum KioskAPI {
             ("/api", MailRoutes.collection(mail: kiosk.mail, shareWindow: kiosk.shareWindow, library: kiosk.library, consent: kiosk.consent,
                                            logger: kiosk.logger, metrics: kiosk.metrics)),
             ("/api/admin", AdminRoutes.collection(kiosk, table: { table.withLock { $0 } })),
+            ("/api/admin", PreflightRoutes.collection(.live(settings: kiosk.settings, configuration: kiosk.configuration,
+                                                            manager: kiosk.manager, trigger: kiosk.trigger))),
             ("/s", ShareRoutes.collection(kiosk)),
         ]
         var routes: [KioskRoute] = []

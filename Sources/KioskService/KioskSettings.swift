@@ -160,29 +160,21 @@ package struct KioskSettings: Sendable {
     /// others can read and a token that is easy to guess.
     static func readToken(_ configuration: RecorderConfiguration, key: String, file fileKey: String, credential: String,
                           role: String) throws(RecorderError) -> String? {
-        let values = configuration.values
-        var token = values[key].flatMap { $0.isEmpty ? nil : $0 }
-        var origin = configuration.origin(key)
-        if let file = values[fileKey] ?? configuration.credentialFile(credential) {
-            // As for the S3 keys: a token others can read is no secret. systemd's own credential
-            // directory is private to the service, whatever the file's mode.
-            var info = stat()
-            if !configuration.isSystemdCredential(file), stat(file, &info) == 0, info.st_mode & 0o077 != 0 {
-                throw RecorderError("the \(role)'s token file \(file) is readable by other users (mode \(String(info.st_mode & 0o777, radix: 8))). Run: chmod 600 \(file)",
-                                    kind: .misconfigured)
+        switch TokenReading.read(configuration, key: key, fileKey: fileKey, credential: credential) {
+        case .none:
+            return nil
+        case .readableByOthers(let file, let mode):
+            throw RecorderError("the \(role)'s token file \(file) is readable by other users (mode \(String(mode, radix: 8))). Run: chmod 600 \(file)",
+                                kind: .misconfigured)
+        case .unreadable(let file):
+            throw RecorderError("cannot read the \(role)'s token file \(file). Create it (head -c 24 /dev/urandom | base64 > \(file); chmod 600 \(file)) or fix its permissions.",
+                                kind: .misconfigured)
+        case .token(let token, let origin):
+            if let problem = TokenStrength.problem(token) {
+                throw RecorderError("the \(role)'s token (from \(origin)) \(problem)", kind: .misconfigured)
             }
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw RecorderError("cannot read the \(role)'s token file \(file). Create it (head -c 24 /dev/urandom | base64 > \(file); chmod 600 \(file)) or fix its permissions.",
-                                    kind: .misconfigured)
-            }
-            let trimmed = text.trimmed()
-            token = trimmed.isEmpty ? nil : trimmed
-            origin = file
+            return token
         }
-        if let token, let problem = TokenStrength.problem(token) {
-            throw RecorderError("the \(role)'s token (from \(origin)) \(problem)", kind: .misconfigured)
-        }
-        return token
     }
 
     static func parseListen(_ text: String) -> (String, Int)? { RecorderConfiguration.parseListen(text) }
