@@ -284,17 +284,17 @@ package final class Kiosk: Sendable {
         var message: String?, guestKey: GuestStrings.Key?
         switch camera.state {
         case .countdown(let n): countdown = n
-        case .failed(let why): (message, guestKey) = (why, camera.failure.map(GuestWording.key(for:)) ?? .notSaved)
-        case .cameraMissing(let why): (message, guestKey) = (why, .cameraUnavailable)
+        case .failed(let why): (message, guestKey) = (why.text(), camera.failure.map(GuestWording.key(for:)) ?? .notSaved)
+        case .cameraMissing(let why): (message, guestKey) = (why.text(), .cameraUnavailable)
         case .idle:
-            message = camera.lastShotDiscarded
+            message = camera.lastShotDiscarded?.text()
             if message != nil { guestKey = .tooShort }
         default: break
         }
         // The files (the current shot's link and JSON, its posted marker, free space) are read on a
         // helper thread: every status request and event asks for them.
         let workspace = settings.workspace, enqueuer = self.enqueuer, outboxRoot = drain.outbox.root
-        let cameraLost = camera.lastShotCameraLost
+        let cameraLost = camera.lastShotCameraLost?.text()
         let audioChoice = settings.audio, cameraName = camera.camera
         let (current, workspaceFree, outboxFree, soundSource) = await BlockingWork.run { () -> (KioskStatus.CurrentShot?, Int64?, Int64?, String?) in
             var current: KioskStatus.CurrentShot?
@@ -324,7 +324,7 @@ package final class Kiosk: Sendable {
             currentShot: current,
             outbox: .init(depth: outbox.queued.count, queued: outbox.queued, uploading: outbox.uploading,
                           uploadingBytes: outbox.uploadingBytes, uploadingTotal: outbox.uploadingTotal,
-                          lastError: outbox.lastError, retryInSeconds: outbox.retryInSeconds,
+                          lastError: outbox.lastFailure?.text(), retryInSeconds: outbox.retryInSeconds,
                           lastUploaded: outbox.lastUploaded?.id, lastUploadedURL: outbox.lastUploaded?.videoURL,
                           uploaded: outbox.uploadedCount),
             disk: .init(workspaceFreeBytes: workspaceFree, outboxFreeBytes: outboxFree, low: low), booth: settings.booth,
@@ -375,7 +375,7 @@ package final class Kiosk: Sendable {
     func post(caption: String) async throws(RecorderError) -> OutboxItem {
         switch try await enqueue(caption: caption, shotID: nil) {
         case .queued(let item): return item
-        case .notCurrent: throw RecorderError("there is no finished shot to post.", kind: .notFound)
+        case .notCurrent: throw .post(.noFinishedShot(workspace: settings.workspace.root))
         }
     }
 

@@ -13,7 +13,7 @@ package import Settings
 /// takes the outbox lock, so it never races a `recorder outbox flush` run by hand.
 package final class OutboxDrain: Sendable {
     /// What the kiosk's status shows about uploads.
-    package struct Status: Sendable, Codable, Equatable {
+    package struct Status: Sendable, Equatable {
         /// Posts waiting, oldest first.
         package var queued: [String] = []
         /// Posts queued for another store than this kiosk's: kept, never sent from here
@@ -23,7 +23,8 @@ package final class OutboxDrain: Sendable {
         package var uploading: String?
         package var uploadingBytes: Int64 = 0
         package var uploadingTotal: Int64 = 0
-        package var lastError: String?
+        /// Why the last flush failed, until one succeeds.
+        package var lastFailure: RecorderError?
         package var lastUploaded: PostReceipt?
         /// Seconds until the next attempt while backing off.
         package var retryInSeconds: Double?
@@ -169,7 +170,7 @@ package final class OutboxDrain: Sendable {
             publish { state in
                 state.consecutiveFailures = 0
                 state.nextAttempt = nil
-                state.status.lastError = nil
+                state.status.lastFailure = nil
                 state.status.retryInSeconds = nil
             }
         }
@@ -179,7 +180,7 @@ package final class OutboxDrain: Sendable {
         observer(.failed(error))
         publish { state in
             state.status.uploading = nil
-            state.status.lastError = error.message
+            state.status.lastFailure = error
             state.status.failedAttempts += 1
             state.consecutiveFailures += 1
             let delay = policy.delay(afterFailures: state.consecutiveFailures)

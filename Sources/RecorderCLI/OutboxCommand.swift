@@ -92,7 +92,7 @@ struct OutboxFlushCommand: ParsableCommand {
             printError("recorder: note: post \(item.metadata.id) is queued for \(item.state.destination.map { "\($0)" } ?? "?"), not for this flush's \(here); it stays queued. Flush with that store's settings, or send it to this one: recorder outbox retarget \(item.metadata.id) (with these store options).")
         }
         if let failure = report.failure {
-            throw failure.retold("\(failure.message) \(report.remaining.count) post(s) still queued.")
+            throw RecorderError(CLIFailure.stillQueued(failure, count: report.remaining.count))
         }
         if !output.json && report.uploaded.isEmpty {
             print(report.elsewhere.isEmpty ? "nothing to upload" : "nothing to upload to \(here)")

@@ -64,12 +64,12 @@ struct PostCommand: ParsableCommand {
         if let captionFile {
             source = captionFile
             do throws(Descriptors.Errno) { fd = try Posix.open(captionFile, O_RDONLY | O_CLOEXEC) } catch {
-                throw RecorderError("cannot read the caption file \(captionFile): \(error.description). Check the path.", kind: .notFound)
+                throw RecorderError(CLIFailure.captionFileUnreadable(path: captionFile, errno: error.code))
             }
         } else if caption == "-" {
             source = "standard input"
             do throws(Descriptors.Errno) { fd = try Posix.duplicate(STDIN_FILENO) } catch {
-                throw RecorderError("cannot read the caption from standard input: \(error.description). Pipe the caption in, or use --caption-file.", kind: .notFound)
+                throw RecorderError(CLIFailure.captionInputUnreadable(errno: error.code))
             }
         } else {
             return caption ?? ""
@@ -79,13 +79,13 @@ struct PostCommand: ParsableCommand {
         var bytes: [UInt8]
         do throws(Descriptors.Errno) { bytes = try Posix.readAll(fd, limit: Caption.maximumLength * 4 + 16) } catch {
             if error.code == EFBIG {
-                throw RecorderError("the caption in \(source) is longer than \(Caption.maximumLength) characters. Shorten it.", kind: .badData)
+                throw RecorderError(CLIFailure.captionTooLong(source: source, limit: Caption.maximumLength))
             }
-            throw RecorderError("cannot read the caption from \(source): \(error.description).", kind: .notFound)
+            throw RecorderError(CLIFailure.captionReadFailed(source: source, errno: error.code))
         }
         while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw RecorderError("the caption in \(source) is not valid UTF-8 text. Save it as UTF-8.", kind: .badData)
+            throw RecorderError(TextProblem(.caption(source: source), .notUTF8))
         }
         return text
     }
@@ -125,7 +125,7 @@ struct PostCommand: ParsableCommand {
         let report: OutboxUploader.Report
         do { report = try uploader.flush() } catch {
             printResult(status: "queued", id: item.metadata.id, item: item.directory, receipt: nil, error: error.message)
-            throw error.retold("\(error.message) Post \(item.metadata.id) is queued in \(item.directory).")
+            throw RecorderError(CLIFailure.postQueued(error, id: item.metadata.id, directory: item.directory))
         }
         for receipt in report.uploaded where receipt.shotID != plan.shot.id {
             note("also uploaded earlier post \(receipt.id)")
@@ -136,7 +136,7 @@ struct PostCommand: ParsableCommand {
             printResult(status: "uploaded", id: mine.id, item: nil, receipt: mine, error: nil)
             return
         }
-        let failure = report.failure ?? RecorderError("the upload stopped before post \(item.metadata.id).", kind: .busy)
+        let failure = report.failure ?? RecorderError(CLIFailure.uploadStopped(id: item.metadata.id))
         let queued = report.remaining.first { $0.state.shotID == plan.shot.id }
         printResult(status: "queued", id: queued?.metadata.id ?? item.metadata.id, item: queued?.directory ?? item.directory,
                     receipt: nil, error: failure.message)

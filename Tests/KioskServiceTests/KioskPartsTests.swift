@@ -196,16 +196,19 @@ final class NotifySocket {
             _ = try settings(["kiosk.listen": "0.0.0.0:8080"])
             Issue.record("a non-loopback address without a token must be refused")
         } catch {
-            #expect(error.kind == .misconfigured)
-            #expect(error.message.contains("token"))
+            #expect(error == KioskProblem.exposedWithoutToken(listen: "0.0.0.0:8080"), "\(error)")
         }
         #expect { try settings(["kiosk.listen": "0.0.0.0:8080", "kiosk.token": "short"]) } throws: { error in
-            (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("token") } == true
+            (error as? RecorderError)?.failure(as: ConfigurationProblem.self).map {
+                if case .weakToken("kiosk.token", _) = $0.issue { true } else { false }
+            } == true
         }
         // Fewer than 128 bits is refused at start: 20 hex digits (80 bits), a long repeated pattern.
         for weak in ["0123456789abcdef0123", String(repeating: "ab", count: 40), "Passw0rd!Passw0rd!"] {
             #expect { try settings(["kiosk.listen": "0.0.0.0:8080"], environment: ["RECORDER_KIOSK_TOKEN": weak]) } throws: { error in
-                (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("too easy to guess") && $0.message.contains("/dev/urandom") } == true
+                (error as? RecorderError)?.failure(as: ConfigurationProblem.self).map {
+                    if case .weakToken("kiosk.token", .tooEasy) = $0.issue { $0.location == "RECORDER_KIOSK_TOKEN" } else { false }
+                } == true
             }
         }
         // What the advice makes passes, + and / included; so does `openssl rand -hex 16` (128 bits).
@@ -222,11 +225,18 @@ final class NotifySocket {
         #expect(both.boothToken == booth)
         // The same token twice would give the booth the operator's powers.
         #expect { try settings(["kiosk.token": booth, "kiosk.booth_token": booth]) } throws: { error in
-            (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("the same") } == true
+            (error as? RecorderError) == KioskProblem.sameTokens
         }
         #expect { try settings(["kiosk.booth_token": booth]) } throws: { error in
-            (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("no operator token") } == true
+            (error as? RecorderError) == KioskProblem.boothTokenWithoutOperatorToken
         }
+    }
+
+    /// `--set kiosk.token_file=` (empty) is no file, as an empty token is no token: it undoes the
+    /// configuration file's, and is not read as a file without a name.
+    @Test func anEmptyTokenFileSettingIsNoFile() throws {
+        let none = try settings(["kiosk.token_file": "", "kiosk.booth_token_file": ""])
+        #expect(none.token == nil && none.boothToken == nil)
     }
 
     @Test func tokenFromSystemdCredentials() throws {
