@@ -127,7 +127,7 @@ final class NotifySocket {
             #expect(KioskSettings.parseListen(bad) == nil, "\(bad)")
         }
         #expect { try settings(["kiosk.listen": "nonsense"]) } throws: { error in
-            (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("nonsense") } == true
+            (error as? RecorderError) == ConfigurationProblem("the command line", .badValue(key: "kiosk.listen", value: "nonsense", rule: .listen))
         }
     }
 
@@ -152,7 +152,7 @@ final class NotifySocket {
         #expect(try settings(["kiosk.proxy_socket": "/run/recorder/proxy.sock"]).proxySocket == "/run/recorder/proxy.sock")
         for bad in ["proxy.sock", "/run/recorder/", "/" + String(repeating: "x", count: 107)] {
             #expect { try settings(["kiosk.proxy_socket": bad]) } throws: { error in
-                (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("kiosk.proxy_socket") } == true
+                (error as? RecorderError)?.failure(as: KioskProblem.self)?.caseName.hasPrefix("proxySocket") == true
             }
         }
     }
@@ -175,7 +175,9 @@ final class NotifySocket {
         let kiosk = try settings(["kiosk.preview_idle_seconds": "30"])
         #expect(kiosk.previewIdleSeconds == 30)
         #expect { try settings(["kiosk.preview_idle_seconds": "0"]) } throws: { error in
-            (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("kiosk.preview_idle_seconds") } == true
+            (error as? RecorderError)?.failure(as: ConfigurationProblem.self).map {
+                if case .badValue("kiosk.preview_idle_seconds", "0", _) = $0.issue { true } else { false }
+            } == true
         }
     }
 
@@ -184,10 +186,10 @@ final class NotifySocket {
         #expect(try settings(["kiosk.trigger": "auto"]).trigger == .auto(matching: ["button", "switch", "pedal", "foot"]))
         #expect(try settings(["kiosk.trigger": "/dev/input/by-id/usb-x-event-kbd"]).trigger == .device("/dev/input/by-id/usb-x-event-kbd"))
         #expect { try settings(["kiosk.trigger": "event3"]) } throws: { error in
-            (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("/dev/input/by-id/") } == true
+            (error as? RecorderError)?.failure(as: KioskProblem.self).map { if case .triggerNotAPath("event3", _) = $0 { true } else { false } } == true
         }
         #expect { try settings(["kiosk.trigger": "auto", "kiosk.trigger_match": " | "]) } throws: { error in
-            (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("kiosk.trigger_match") } == true
+            (error as? RecorderError)?.failure(as: KioskProblem.self).map { if case .triggerWithoutWords = $0 { true } else { false } } == true
         }
     }
 
@@ -264,8 +266,7 @@ final class NotifySocket {
             _ = try settings(["kiosk.token_file": file])
             Issue.record("a token file at mode 0644 must be refused")
         } catch {
-            #expect(error.kind == .misconfigured)
-            #expect(error.message.contains("readable by other users") && error.message.contains("chmod 600 \(file)"), "\(error.message)")
+            #expect(error == KioskProblem.tokenFileShared(role: "operator", path: file, mode: 0o644), "\(error)")
         }
         chmod(file, 0o600)
         #expect(try settings(["kiosk.token_file": file]).token == "a-token-for-the-tests-0123456789")
