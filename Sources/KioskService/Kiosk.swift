@@ -142,7 +142,7 @@ package final class Kiosk: Sendable {
                 switch event {
                 case .changed: announce.call("outbox")
                 case .uploaded(let receipt, _): logger.notice("posted \(receipt.id): \(receipt.videoURL)")
-                case .failed(let error): logger.warning("upload failed, will retry: \(error)")
+                case .failed(let error): logger.warning("upload failed, will retry: \(error.text())")
                 case .retrying(let id): logger.info("sending post \(id) again")
                 }
             })
@@ -241,14 +241,14 @@ package final class Kiosk: Sendable {
                 stateHook?.call(state.name)
                 notifier.status(Self.statusLine(state))
                 switch state {
-                case .failed(let why): logger.error("shot failed: \(why)")
-                case .cameraMissing(let why): logger.warning("camera missing: \(why)")
+                case .failed(let why): logger.error("shot failed: \(why.text())")
+                case .cameraMissing(let why): logger.warning("camera missing: \(why.text())")
                 default: logger.debug("state \(state.name)")
                 }
             case .shotFinished(let result):
                 let shot = result.shot
                 announce.call("shot")
-                logger.notice("shot \(shot.id): \(shot.frames) frames (\(shot.framesDropped) dropped), \(String(cFormat: "%.2f", shot.durationSeconds)) s\(result.cameraLost.map { "; camera lost: \($0)" } ?? "")")
+                logger.notice("shot \(shot.id): \(shot.frames) frames (\(shot.framesDropped) dropped), \(String(cFormat: "%.2f", shot.durationSeconds)) s\(result.cameraLost.map { "; camera lost: \($0.text())" } ?? "")")
                 // The silent-take guard: the operator hears of a take nobody can hear at once.
                 if let check = shot.audio?.check, let note = SoundCheck.note(check) {
                     logger.warning("shot \(shot.id): \(note)")
@@ -256,7 +256,7 @@ package final class Kiosk: Sendable {
             case .shotFailed:
                 announce.call("state")
             case .shotDiscarded(let why):
-                logger.notice("shot not kept: \(why)")
+                logger.notice("shot not kept: \(why.text())")
                 announce.call("state")
             }
         }
@@ -269,8 +269,8 @@ package final class Kiosk: Sendable {
         case .starting: "starting a shot"
         case .recording: "recording"
         case .finishing: "finishing a shot"
-        case .failed(let why): "last shot failed: \(why)"
-        case .cameraMissing(let why): "camera missing: \(why)"
+        case .failed(let why): "last shot failed: \(why.text())"
+        case .cameraMissing(let why): "camera missing: \(why.text())"
         }
     }
 
@@ -499,7 +499,7 @@ package final class Kiosk: Sendable {
         guard let picture = await previewPicture(wait: wait) else {
             let state = await manager.recordState
             if case .cameraMissing(let why) = state {
-                throw APIError(.serviceUnavailable, "no preview: the camera is missing (\(why))", kind: .unavailable)
+                throw APIError(.serviceUnavailable, "no preview: the camera is missing (\(why.text()))", kind: .unavailable)
             }
             throw APIError(.serviceUnavailable, "no preview picture yet (state: \(state.name)); try again in a moment.", kind: .busy)
         }
