@@ -55,7 +55,7 @@ function __recorder_parse_tokens -S
         case 'devices'
             __recorder_parse_subcommand 0 'json' 'all' 'listen=' 'version' 'h/help'
         case 'kiosk'
-            __recorder_parse_subcommand 0 'listen=' 'd/device=' 't/seconds=' 'countdown=' 'token-file=' 'booth-token-file=' 'workspace=' 'v/verbose' 'end-sessions' 'config=' 'set=+' 'backend=' 'store-dir=' 'create' 'endpoint=' 'bucket=' 'region=' 'prefix=' 'outbox=' 'version' 'h/help'
+            __recorder_parse_subcommand 0 'listen=' 'd/device=' 'audio=' 't/seconds=' 'countdown=' 'token-file=' 'booth-token-file=' 'workspace=' 'v/verbose' 'end-sessions' 'config=' 'set=+' 'backend=' 'store-dir=' 'create' 'endpoint=' 'bucket=' 'region=' 'prefix=' 'outbox=' 'version' 'h/help'
         case 'config'
             __recorder_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -333,6 +333,7 @@ complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_opti
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder devices" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" listen' -l 'listen' -d 'Address and port to listen on (kiosk.listen, default 127.0.0.1:8080).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" d device' -l 'device' -s 'd' -d 'Camera (kiosk.device): auto, a /dev path, a by-id name, or testsrc.' -rfka ''
+complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" audio' -l 'audio' -d 'Sound (audio.device): auto (the camera\'s own microphone; the test beep with the test pattern), none, beep (the test beep), or an ALSA capture device such as hw:CARD=C920,DEV=0 (`recorder devices` lists them).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" seconds t' -s 't' -l 'seconds' -d 'Shot length in seconds (kiosk.seconds, 1-600, default 15).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" countdown' -l 'countdown' -d 'Countdown before a shot, in seconds (kiosk.countdown_seconds, default 3).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder kiosk" token-file' -l 'token-file' -d 'File with the operator\'s token (kiosk.token_file).' -rfka ''
