@@ -42,7 +42,7 @@ enum CLIWords {
         case .purgeNeedsRetention:
             "--purge-expired needs retention.days (how many days a post lives in the store) or retention.local_days (how long this machine keeps its copies), e.g. --set retention.days=30, or retention.days = 30 in the configuration file."
         case .clockInDoubt(let doubt):
-            "no expired post was deleted: \(doubt.explanation)"
+            "no expired post was deleted: \(OperatorWords.explanation(doubt))"
         case .purgeIncomplete(let count, let id, let why):
             "\(count) expired item(s) could not be deleted (\(id): \(message(why))). Run the purge again once that is fixed: what is deleted stays deleted."
         case .captionFileUnreadable(let path, let code):

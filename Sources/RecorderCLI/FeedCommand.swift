@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import KioskService
 import Settings
 import Shooting
 import Publishing
@@ -154,7 +155,7 @@ struct FeedCommand: ParsableCommand {
                 if report.otherKiosks + report.withoutKiosk > 0 {
                     print("left alone (retention.scope = own): \(report.otherKiosks) expired post(s) of other kiosks, \(report.withoutKiosk) without a kiosk id (retention.scope = store deletes those)")
                 }
-                if let doubt = report.refused { print("warning: --yes would delete nothing now: \(doubt.explanation)") }
+                if let doubt = report.refused { print("warning: --yes would delete nothing now: \(OperatorWords.explanation(doubt))") }
             }
             if let localReport {
                 for id in localReport.shots { print("shot \(id)  \(verb)") }
