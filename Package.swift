@@ -140,7 +140,7 @@ let package = Package(
                                    .product(name: "Logging", package: "swift-log")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "RecorderCLITests",
-                    dependencies: ["RecorderCLI", "Settings", "Shooting", "Publishing", "Library", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "SystemSupport",
+                    dependencies: ["RecorderCLI", "Settings", "Shooting", "Publishing", "Library", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "StorageUpload", "SystemSupport",
                                    .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "IntegrationTests", dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],

@@ -19,7 +19,7 @@ package struct APIError: Error, Sendable {
         self.status = status
         self.message = message
         self.kind = kind
-        self.guestKey = guestKey ?? GuestWording.key(for: RecorderError(message, kind: kind))
+        self.guestKey = guestKey ?? GuestWording.key(for: kind)
     }
 
     /// The HTTP meaning of each kind of failure: a busy camera is a conflict, a missing one unavailable.
@@ -35,7 +35,7 @@ package struct APIError: Error, Sendable {
         case .internalFailure, .cannotWrite, .misconfigured, .interrupted: status = .internalServerError
         }
         // The kiosk spells settings as configuration keys: its operator has no command line.
-        self.init(status, error.text(), kind: error.kind, guestKey: GuestWording.key(for: error))
+        self.init(status, OperatorWords.text(error), kind: error.kind, guestKey: GuestWording.key(for: error))
     }
 
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, message, kind: .invalidRequest) }

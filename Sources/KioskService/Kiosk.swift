@@ -157,7 +157,7 @@ package final class Kiosk: Sendable {
                 case .uploaded(let receipt, _):
                     logger.notice("posted \(receipt.id): \(receipt.videoURL)")
                     mail?.drain.wake()
-                case .failed(let error): logger.warning("upload failed, will retry: \(error)")
+                case .failed(let error): logger.warning("upload failed, will retry: \(error.text())")
                 case .retrying(let id): logger.info("sending post \(id) again")
                 }
             })
@@ -256,14 +256,14 @@ package final class Kiosk: Sendable {
                 stateHook?.call(state.name)
                 notifier.status(Self.statusLine(state))
                 switch state {
-                case .failed(let why): logger.error("shot failed: \(why)")
-                case .cameraMissing(let why): logger.warning("camera missing: \(why)")
+                case .failed(let why): logger.error("shot failed: \(why.text())")
+                case .cameraMissing(let why): logger.warning("camera missing: \(why.text())")
                 default: logger.debug("state \(state.name)")
                 }
             case .shotFinished(let result):
                 let shot = result.shot
                 announce.call("shot")
-                logger.notice("shot \(shot.id): \(shot.frames) frames (\(shot.framesDropped) dropped), \(String(cFormat: "%.2f", shot.durationSeconds)) s\(result.cameraLost.map { "; camera lost: \($0)" } ?? "")")
+                logger.notice("shot \(shot.id): \(shot.frames) frames (\(shot.framesDropped) dropped), \(String(cFormat: "%.2f", shot.durationSeconds)) s\(result.cameraLost.map { "; camera lost: \($0.text())" } ?? "")")
                 // The silent-take guard: the operator hears of a take nobody can hear at once.
                 if let check = shot.audio?.check, let note = SoundCheck.note(check) {
                     logger.warning("shot \(shot.id): \(note)")
@@ -271,7 +271,7 @@ package final class Kiosk: Sendable {
             case .shotFailed:
                 announce.call("state")
             case .shotDiscarded(let why):
-                logger.notice("shot not kept: \(why)")
+                logger.notice("shot not kept: \(why.text())")
                 announce.call("state")
             }
         }
@@ -284,8 +284,8 @@ package final class Kiosk: Sendable {
         case .starting: "starting a shot"
         case .recording: "recording"
         case .finishing: "finishing a shot"
-        case .failed(let why): "last shot failed: \(why)"
-        case .cameraMissing(let why): "camera missing: \(why)"
+        case .failed(let why): "last shot failed: \(why.text())"
+        case .cameraMissing(let why): "camera missing: \(why.text())"
         }
     }
 
@@ -299,17 +299,17 @@ package final class Kiosk: Sendable {
         var message: String?, guestKey: GuestStrings.Key?
         switch camera.state {
         case .countdown(let n): countdown = n
-        case .failed(let why): (message, guestKey) = (why, camera.failure.map(GuestWording.key(for:)) ?? .notSaved)
-        case .cameraMissing(let why): (message, guestKey) = (why, .cameraUnavailable)
+        case .failed(let why): (message, guestKey) = (why.text(), camera.failure.map(GuestWording.key(for:)) ?? .notSaved)
+        case .cameraMissing(let why): (message, guestKey) = (why.text(), .cameraUnavailable)
         case .idle:
-            message = camera.lastShotDiscarded
+            message = camera.lastShotDiscarded?.text()
             if message != nil { guestKey = .tooShort }
         default: break
         }
         // The files (the current shot's link and JSON, its posted marker, free space) are read on a
         // helper thread: every status request and event asks for them.
         let workspace = settings.workspace, enqueuer = self.enqueuer, outboxRoot = drain.outbox.root
-        let cameraLost = camera.lastShotCameraLost
+        let cameraLost = camera.lastShotCameraLost?.text()
         let audioChoice = settings.audio, cameraName = camera.camera
         let (current, workspaceFree, outboxFree, soundSource) = await BlockingWork.run { () -> (KioskStatus.CurrentShot?, Int64?, Int64?, String?) in
             var current: KioskStatus.CurrentShot?
@@ -339,7 +339,7 @@ package final class Kiosk: Sendable {
             currentShot: current,
             outbox: .init(depth: outbox.queued.count, queued: outbox.queued, uploading: outbox.uploading,
                           uploadingBytes: outbox.uploadingBytes, uploadingTotal: outbox.uploadingTotal,
-                          lastError: outbox.lastError, retryInSeconds: outbox.retryInSeconds,
+                          lastError: outbox.lastFailure?.text(), retryInSeconds: outbox.retryInSeconds,
                           lastUploaded: outbox.lastUploaded?.id, lastUploadedURL: outbox.lastUploaded?.videoURL,
                           uploaded: outbox.uploadedCount),
             disk: .init(workspaceFreeBytes: workspaceFree, outboxFreeBytes: outboxFree, low: low), booth: settings.booth,
@@ -393,7 +393,7 @@ package final class Kiosk: Sendable {
     func post(caption: String) async throws(RecorderError) -> OutboxItem {
         switch try await enqueue(caption: caption, shotID: nil) {
         case .queued(let item): return item
-        case .notCurrent: throw RecorderError("there is no finished shot to post.", kind: .notFound)
+        case .notCurrent: throw .post(.noFinishedShot(workspace: settings.workspace.root))
         }
     }
 
@@ -517,7 +517,7 @@ package final class Kiosk: Sendable {
         guard let picture = await previewPicture(wait: wait) else {
             let state = await manager.recordState
             if case .cameraMissing(let why) = state {
-                throw APIError(.serviceUnavailable, "no preview: the camera is missing (\(why))", kind: .unavailable)
+                throw APIError(.serviceUnavailable, "no preview: the camera is missing (\(why.text()))", kind: .unavailable)
             }
             throw APIError(.serviceUnavailable, "no preview picture yet (state: \(state.name)); try again in a moment.", kind: .busy)
         }

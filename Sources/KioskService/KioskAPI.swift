@@ -120,6 +120,8 @@ package enum KioskAPI {
     static var jsonEncoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A report's failures in the operator's words.
+        encoder.userInfo[RecorderError.wordsKey] = RecorderError.Words { OperatorWords.message($0) }
         return encoder
     }
 

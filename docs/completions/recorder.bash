@@ -816,7 +816,7 @@ _recorder_kiosk() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --end-sessions --create --version -h --help)
     repeating_options=(--set)
-    non_repeating_options=(--listen --device -d -t --seconds --countdown --token-file --booth-token-file --workspace --config --backend --store-dir --endpoint --bucket --region --prefix --outbox)
+    non_repeating_options=(--listen --device -d --audio -t --seconds --countdown --token-file --booth-token-file --workspace --config --backend --store-dir --endpoint --bucket --region --prefix --outbox)
     __recorder_offer_flags_options 0
 
     # Offer option value completions
@@ -825,6 +825,9 @@ _recorder_kiosk() {
         return
         ;;
     '--device'|'-d')
+        return
+        ;;
+    '--audio')
         return
         ;;
     '-t'|'--seconds')

@@ -469,6 +469,7 @@ _recorder_kiosk() {
     local -ar arg_specs=(
         '--listen[Address and port to listen on (kiosk.listen, default 127.0.0.1\:8080).]:host\:port:'
         '(--device -d)'{--device,-d}'[Camera (kiosk.device)\: auto, a /dev path, a by-id name, or testsrc.]:device:'
+        '--audio[Sound (audio.device)\: auto (the camera'\''s own microphone; the test beep with the test pattern), none, beep (the test beep), or an ALSA capture device such as hw\:CARD=C920,DEV=0 (`recorder devices` lists them).]:device:'
         '(-t --seconds)'{-t,--seconds}'[Shot length in seconds (kiosk.seconds, 1-600, default 15).]:seconds:'
         '--countdown[Countdown before a shot, in seconds (kiosk.countdown_seconds, default 3).]:countdown:'
         '--token-file[File with the operator'\''s token (kiosk.token_file).]:file:'
