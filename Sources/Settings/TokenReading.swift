@@ -19,7 +19,9 @@ package enum TokenReading: Sendable, Equatable {
     /// Reads the token's settings: the file (or credential) over the value.
     package static func read(_ configuration: RecorderConfiguration, key: String, fileKey: String, credential: String) -> TokenReading {
         let values = configuration.values
-        guard let file = values[fileKey] ?? configuration.credentialFile(credential) else {
+        // An empty file setting is no file, as an empty token is no token (`--set kiosk.token_file=`
+        // undoes the configuration file's).
+        guard let file = values[fileKey].flatMap({ $0.isEmpty ? nil : $0 }) ?? configuration.credentialFile(credential) else {
             guard let token = values[key], !token.isEmpty else { return .none }
             return .token(token, origin: configuration.origin(key))
         }
