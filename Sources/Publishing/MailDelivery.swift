@@ -149,7 +149,8 @@ package struct MailDelivery: Sendable {
         do throws(MailFailure) {
             let message = try message(job, receipt: receipt)
             do throws(FileSystem.Failure) {
-                try queue.save(job)
+                // (its post deleted since the list was read: the job went with it, and no mail goes)
+                guard try queue.update(job) else { return .forgotten(jobID: job.id, postID: job.postID) }
                 try queue.preparePending(job)
             } catch {
                 throw .file(operation: error.operation, path: error.path, errno: error.errno.code)
@@ -175,8 +176,8 @@ package struct MailDelivery: Sendable {
                 // The server has it: the record says so or, failing that, the job is tried again
                 // (same Message-ID) when the disk takes writes again.
                 job.lastFailure = .file(operation: error.operation, path: error.path, errno: error.errno.code)
-                // (the same disk: what can be kept is kept)
-                try? queue.save(job)
+                // (the same disk: what can be kept is kept; a job deleted meanwhile stays gone)
+                _ = try? queue.update(job)
             }
             return .sent(jobID: job.id, postID: job.postID, reply: reply)
         case .failure(let failure):
@@ -193,7 +194,8 @@ package struct MailDelivery: Sendable {
             }
             // The job stays either way; a state that cannot be written (a full disk) leaves the
             // last one, and its attempt is made again sooner.
-            if queue.job(id: job.id) != nil { try? queue.save(job) }
+            // (a job deleted meanwhile, its post with it, is not written back)
+            _ = try? queue.update(job)
             return event
         }
     }

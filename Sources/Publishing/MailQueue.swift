@@ -101,18 +101,42 @@ package struct MailQueue: Sendable {
     }
 
     package func save(_ job: MailJob) throws(FileSystem.Failure) {
-        try write(job, to: jobPath(job.id))
+        try withJobsLocked { () throws(FileSystem.Failure) in try write(job, to: jobPath(job.id)) }
+    }
+
+    /// Writes `job` back only if it is still queued: a guest's or the operator's delete may have
+    /// removed it while a sender had it in hand, and a job written back would be sent for a post
+    /// that is gone. False when it is gone.
+    @discardableResult
+    package func update(_ job: MailJob) throws(FileSystem.Failure) -> Bool {
+        try withJobsLocked { () throws(FileSystem.Failure) -> Bool in
+            guard FileSystem.status(of: jobPath(job.id)) != nil else { return false }
+            try write(job, to: jobPath(job.id))
+            return true
+        }
     }
 
     /// Removes job `id` (its address with it). False when it was not there.
     @discardableResult
     package func remove(jobID id: String) throws(FileSystem.Failure) -> Bool {
-        do throws(Descriptors.Errno) { try Posix.unlink(jobPath(id)) } catch {
-            if error.code == ENOENT { return false }
-            throw FileSystem.Failure("remove", jobPath(id), error)
+        try withJobsLocked { () throws(FileSystem.Failure) -> Bool in
+            do throws(Descriptors.Errno) { try Posix.unlink(jobPath(id)) } catch {
+                if error.code == ENOENT { return false }
+                throw FileSystem.Failure("remove", jobPath(id), error)
+            }
+            try FileSystem.syncDirectory(of: jobPath(id))
+            return true
         }
-        try FileSystem.syncDirectory(of: jobPath(id))
-        return true
+    }
+
+    /// A job's file is written or removed under this short lock (across the kiosk's threads and
+    /// the CLI's processes), so `update`'s look and its write are one step against a removal.
+    private func withJobsLocked<T>(_ body: () throws(FileSystem.Failure) -> T) throws(FileSystem.Failure) -> T {
+        try prepare()
+        let lock = try MailLock(path: root + "/.jobs.lock")
+        let result = try body()
+        _ = consume lock
+        return result
     }
 
     // MARK: Sending once

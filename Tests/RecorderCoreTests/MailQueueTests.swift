@@ -48,6 +48,22 @@ import StorageUpload
         #expect(queue.keptAddresses(postID: "AAAAAAAAAA").isEmpty)
     }
 
+    /// A sender reads a job, the guest deletes the post, the sender counts its attempt: the job
+    /// stays gone (mail_page caught a deleted post's mail written back this way, then sent).
+    @Test func aJobDeletedWhileASenderHoldsItIsNotWrittenBack() throws {
+        let queue = try Self.queue()
+        var held = try Self.job(queue, post: "AAAAAAAAAA")
+        #expect(queue.forget(postID: "AAAAAAAAAA").jobs == [held.id])
+        held.attempts += 1
+        #expect(try queue.update(held) == false)
+        #expect(queue.jobs().isEmpty && queue.job(id: held.id) == nil)
+        let other = try Self.job(queue, post: "BBBBBBBBBB")
+        var counted = other
+        counted.attempts += 1
+        #expect(try queue.update(counted) == true)
+        #expect(queue.job(id: other.id)?.attempts == 1)
+    }
+
     @Test func aDeletedPostTakesItsWaitingMailAndKeptAddressAndLeavesTheCount() throws {
         let queue = try Self.queue()
         let waiting = try Self.job(queue, post: "AAAAAAAAAA", address: "waiting@example.org")
