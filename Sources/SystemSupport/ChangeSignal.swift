@@ -39,6 +39,17 @@ package final class ChangeSignal: Sendable {
         }
     }
 
+    /// As `wait(after:timeout:)`, with the time limit counted by `clock` (a test's clock ends the
+    /// wait only when the test moves it past the limit).
+    package func wait(after seen: UInt64, timeout: Duration, clock: any RecorderClock) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.change(after: seen) }
+            group.addTask { try? await clock.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
     private func change(after seen: UInt64) async {
         let id = state.withLock { state -> UInt64 in
             state.nextWaiter &+= 1
