@@ -1,3 +1,6 @@
+import FoundationEssentials
+import Shooting
+
 /// The page a guest at the booth uses, served at `/` (Pages/guest.html, guest.css, guest.js and
 /// guest-logic.js): full screen at any size, in the language of `kiosk.language` (its words come
 /// from `GuestStrings`, put into the page as a JSON data block when it is served).
@@ -12,10 +15,19 @@
 /// was open, and never plays one on load.
 enum GuestPage {
     /// The page with the strings of `language`, and the consent text (`kiosk.consent`) or null.
-    static func html(language: String, consent: ConsentGate? = nil) -> String {
+    static func html(language: String, consent: ConsentText? = nil) -> String {
         PageFiles.text("guest.html")
             .replacing("/*STRINGS*/", with: GuestStrings.json(language))
-            .replacing("/*CONSENT*/", with: consent?.pageJSON ?? "null")
+            .replacing("/*CONSENT*/", with: consent.map(consentJSON) ?? "null")
             .replacing("<html lang=\"en\">", with: "<html lang=\"\(GuestStrings.languages.contains(language) ? language : "en")\">")
+    }
+
+    /// The consent text as the page embeds it (a JSON data block; every less-than sign escaped).
+    static func consentJSON(_ text: ConsentText) -> String {
+        struct Block: Encodable { var text: String; var sha256: String }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(Block(text: text.text, sha256: text.sha256))) ?? Data("null".utf8)
+        return String(decoding: data, as: UTF8.self).replacing("<", with: "\\u003c")
     }
 }

@@ -13,6 +13,7 @@ package enum GuestStrings {
         case notHeard, tooLoud, soundCut
         case consentTitle, agree, decline, agreeHint, consentFirst, consentChanged
         case cameraUnavailable, notSaved, storageFull, busy, tooShort, tryAgain, notAnswering, lowSpace
+        case backSoon, backSoonDetail
     }
 
     /// The languages there are, English first (the fallback for a missing string).
@@ -75,6 +76,8 @@ package enum GuestStrings {
             .consentChanged: "The text to agree to has just changed. Please read it again.",
             .notAnswering: "The booth is not answering. Please ask the host for help.",
             .lowSpace: "The booth is nearly out of space. Please tell the host.",
+            .backSoon: "Back in a moment",
+            .backSoonDetail: "The booth is taking a short break. Please come back in a few minutes.",
         ],
         "de": [
             .title: "Hinterlasst eine Videobotschaft!",
@@ -131,6 +134,8 @@ package enum GuestStrings {
             .consentChanged: "Der Text hat sich gerade geändert. Bitte lest ihn noch einmal.",
             .notAnswering: "Die Box antwortet nicht. Bitte fragt die Gastgeber um Hilfe.",
             .lowSpace: "Die Box hat bald keinen Platz mehr. Bitte sagt den Gastgebern Bescheid.",
+            .backSoon: "Gleich wieder da",
+            .backSoonDetail: "Die Box macht eine kurze Pause. Schaut in ein paar Minuten wieder vorbei.",
         ],
     ]
 

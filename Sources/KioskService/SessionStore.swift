@@ -4,7 +4,7 @@ package import Settings
 package import Shooting
 package import Publishing
 package import Library
-import SystemSupport
+package import SystemSupport
 import Synchronization
 
 /// The browsers logged in at `/login`, each a session the kiosk can end. A session is a random id
@@ -77,13 +77,13 @@ package final class SessionStore: Sendable {
 
     package let directory: String
     private let tokens: [KioskRole: String]
-    private let clock: KioskClock
+    private let clock: any RecorderClock
     private let state: Mutex<State>
     private var path: String { directory + "/" + Self.fileName }
 
     /// Opens the sessions in `directory` (made, with a new key, when missing), for a kiosk whose
     /// tokens are `tokens`: sessions made with another token, or expired, are dropped.
-    package init(directory: String, tokens: [KioskRole: String], clock: KioskClock = KioskClock()) throws(RecorderError) {
+    package init(directory: String, tokens: [KioskRole: String], clock: any RecorderClock = .system) throws(RecorderError) {
         self.directory = directory
         self.tokens = tokens
         self.clock = clock
@@ -215,7 +215,7 @@ package final class SessionStore: Sendable {
 
     /// Reads the file again when another process changed it (at most once a second).
     private func reloadIfChanged() async {
-        let now = clock.instant
+        let now = clock.now
         let due = state.withLock { state -> FileStatus?? in
             if let checked = state.checkedAt, now - checked < .seconds(1) { return nil }
             state.checkedAt = now

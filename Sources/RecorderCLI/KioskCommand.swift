@@ -64,7 +64,7 @@ struct KioskCommand: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
-        let kiosk = try Kiosk(settings: settings, configuration: configuration, logger: Logger(label: "recorder"))
+        let kiosk = try KioskServices(settings: settings, configuration: configuration, logger: Logger(label: "recorder"))
         try await KioskDaemon(kiosk: kiosk).run()
     }
 
