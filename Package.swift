@@ -94,7 +94,8 @@ let package = Package(
         // The kiosk daemon: services, the control API and the pages, over the same core modules the CLI uses.
         .target(
             name: "KioskService",
-            dependencies: ["Settings", "Shooting", "Publishing", "Library", "TriggerInput", "ShareCode", "SystemSupport",
+            // (StorageUpload: the guests' mail words SMTP's failures and replies, MailWording)
+            dependencies: ["Settings", "Shooting", "Publishing", "Library", "TriggerInput", "ShareCode", "StorageUpload", "SystemSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),

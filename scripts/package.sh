@@ -16,7 +16,7 @@ for tool in dpkg-deb dpkg-shlibdeps readelf; do
   command -v "$tool" > /dev/null || die "$tool is missing: apt-get install dpkg-dev binutils" 69
 done
 
-version=${VERSION:-$(sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' Sources/RecorderCore/RecorderVersion.swift)}
+version=${VERSION:-$(sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' Sources/Settings/RecorderVersion.swift)}
 # A native package's version: no Debian revision (no "-").
 [[ $version =~ ^[0-9][A-Za-z0-9.+~]*$ ]] ||
   die "VERSION=$version is not a version for this package: a digit first, then letters, digits and . + ~ (e.g. 0.5.0+1)" 64
@@ -56,6 +56,11 @@ put systemd/60-recorder-camera.rules lib/udev/rules.d/60-recorder-camera.rules 6
 put systemd/61-recorder-button.rules lib/udev/rules.d/61-recorder-button.rules 644
 put systemd/recorder.conf etc/recorder/recorder.conf 644
 put systemd/nginx-recorder.conf etc/nginx/sites-available/recorder 644
+# What every server a phone reaches shares (the event's network above, the booth's own Wi-Fi
+# below): the http-level names (conf.d: nginx reads it itself; it opens no port) and the share
+# locations each server includes.
+put systemd/nginx-recorder-http.conf etc/nginx/conf.d/recorder.conf 644
+put systemd/nginx-recorder-share.conf etc/nginx/snippets/recorder-share.conf 644
 # The booth's own Wi-Fi (hostapd, dnsmasq, nginx's answers to the phones' probes): whatever
 # systemd/wifi/ holds, as conffiles the organiser edits (name, password, address); a unit there
 # goes beside recorder's, not enabled.

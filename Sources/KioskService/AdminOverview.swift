@@ -39,6 +39,8 @@ package struct AdminOverview: Encodable, Sendable {
     /// Where posts go now.
     package var store: String
     package var outbox: [QueuedPost]
+    /// Guests' mail, when `mail.*` is set: waiting, refused (addresses masked), and how many were sent.
+    package var mail: Mail?
     /// Outbox entries that cannot be read (damaged), by directory.
     package var unreadable: [String]
     /// The last warnings and errors, newest first.
@@ -51,4 +53,13 @@ package struct AdminOverview: Encodable, Sendable {
     /// the first.
     package var retentionOn: Bool
     package var retention: RetentionOutcome?
+    /// Where guests' share links point (a made-up post's link) and whether a phone can open them;
+    /// nil when the store gives no link.
+    package var shareLinks: ShareReach?
+
+    /// A share link as this kiosk makes them, and whether a phone opens it (not a loopback address).
+    package struct ShareReach: Encodable, Sendable {
+        package var example: String
+        package var opensOnPhones: Bool
+    }
 }

@@ -74,3 +74,16 @@ struct OutboxDrainService: Service {
         await BlockingWork.run { drain.stop() }
     }
 }
+
+/// The guests' mail's thread (`mail.*` set), for the life of the kiosk.
+struct MailDrainService: Service {
+    let drain: MailDrain
+
+    func run() async throws {
+        drain.start()
+        try? await gracefulShutdown()
+        // Waiting (up to 5 s) for the mail going out now blocks: not on the cooperative pool.
+        let drain = self.drain
+        await BlockingWork.run { drain.stop() }
+    }
+}

@@ -51,7 +51,8 @@ enum GalleryRoutes {
         // A post's share link, for the guest's phone, and its QR code (SVG).
         routes.get("posts/:id/share", .booth, "a post's share link (the booth: only the post its current guest just made, while their thank-you is up)") { _, context in
             let (id, link) = try await shareLink(library, guests, context)
-            return KioskAPI.encoded(ShareAnswer(id: id, shareURL: link.url, shareExpiresAt: link.expiresAt))
+            return KioskAPI.encoded(ShareAnswer(id: id, shareURL: link.url, shareExpiresAt: link.expiresAt,
+                                                 opensOnPhones: ShareLinks.opensOnPhones(link.url)))
         }
 
         routes.get("posts/:id/qr.svg", .booth, "a post's share link as a QR code (SVG; the booth: as for its link)") { _, context in
@@ -86,6 +87,8 @@ enum GalleryRoutes {
         var id: String
         var shareURL: String
         var shareExpiresAt: String?
+        /// False for a link to this machine's own loopback: the booth shows no code for it.
+        var opensOnPhones: Bool
     }
 
     struct AttractPosts: Encodable {

@@ -6,12 +6,13 @@ import FoundationEssentials
 /// One table, so a translation is one column and nothing a guest sees is worded elsewhere.
 package enum GuestStrings {
     package enum Key: String, CaseIterable, Sendable, Codable {
-        case title, invite, record, hint, getReady, recording, secondsLeft, stop, saving
+        case title, invite, record, hint, hintTouch, getReady, recording, secondsLeft, stop, saving
         case reviewTitle, caption, post, retake, delete, sending, thanks, thanksDetail, deleted, returning, notReady, logIn, scanToGet, linkUntil, shareTitle, download, shareGone
-        case joinWifi, openVideo, wifiName, wifiPassword, wifiOpen
+        case joinWifi, openVideo, wifiName, wifiPassword, wifiOpen, askStaff
         case deleteMine, deleteWarning, deleteForGood, deletedForGood, deleteFailed, deleteElsewhere
         case notHeard, tooLoud, soundCut
         case consentTitle, agree, decline, agreeHint, consentFirst, consentChanged
+        case sendByMail, mailTitle, mailOptIn, mailSend, mailCancel, mailQueued, mailInvalid, mailTooMany, mailShift, mailBackspace
         case cameraUnavailable, notSaved, storageFull, busy, tooShort, tryAgain, notAnswering, lowSpace
         case backSoon, backSoonDetail
     }
@@ -26,6 +27,7 @@ package enum GuestStrings {
             .invite: "Press the button and talk to the camera for {n} seconds.",
             .record: "Record",
             .hint: "Tap the red button, or press the booth's button.",
+            .hintTouch: "Tap the red button.",
             .getReady: "Get ready…",
             .recording: "Recording",
             .secondsLeft: "{n} s left",
@@ -47,6 +49,7 @@ package enum GuestStrings {
             .wifiName: "Wi-Fi: {n}",
             .wifiPassword: "Password: {n}",
             .wifiOpen: "No password",
+            .askStaff: "To get your video on your phone, please ask the staff.",
             .shareTitle: "Your video from the booth",
             .download: "Download the video",
             .shareGone: "This link does not open a video: it has expired, or the video was taken down.",
@@ -74,6 +77,16 @@ package enum GuestStrings {
             .agreeHint: "Or press the booth's button to agree.",
             .consentFirst: "Please read this and agree before recording.",
             .consentChanged: "The text to agree to has just changed. Please read it again.",
+            .sendByMail: "Send it to my email",
+            .mailTitle: "Your email address",
+            .mailOptIn: "We use your address only to send you this video, and delete it once the mail has gone.",
+            .mailSend: "Send",
+            .mailCancel: "Cancel",
+            .mailQueued: "Your video is on its way to your inbox. It can take a few minutes.",
+            .mailInvalid: "That does not look like an email address. Please check it.",
+            .mailTooMany: "This video has been sent to enough addresses.",
+            .mailShift: "Shift",
+            .mailBackspace: "Delete a letter",
             .notAnswering: "The booth is not answering. Please ask the host for help.",
             .lowSpace: "The booth is nearly out of space. Please tell the host.",
             .backSoon: "Back in a moment",
@@ -84,6 +97,7 @@ package enum GuestStrings {
             .invite: "Drückt den Knopf und sprecht {n} Sekunden in die Kamera.",
             .record: "Aufnehmen",
             .hint: "Tippt auf den roten Knopf oder drückt den Knopf der Box.",
+            .hintTouch: "Tippt auf den roten Knopf.",
             .getReady: "Macht euch bereit…",
             .recording: "Aufnahme",
             .secondsLeft: "noch {n} s",
@@ -105,6 +119,7 @@ package enum GuestStrings {
             .wifiName: "WLAN: {n}",
             .wifiPassword: "Passwort: {n}",
             .wifiOpen: "Ohne Passwort",
+            .askStaff: "Euer Video aufs Handy? Fragt bitte das Personal der Box.",
             .shareTitle: "Euer Video aus der Box",
             .download: "Video herunterladen",
             .shareGone: "Dieser Link öffnet kein Video: Er ist abgelaufen, oder das Video wurde entfernt.",
@@ -132,6 +147,16 @@ package enum GuestStrings {
             .agreeHint: "Oder drückt den Knopf der Box, um zuzustimmen.",
             .consentFirst: "Bitte lest das und stimmt zu, bevor ihr aufnehmt.",
             .consentChanged: "Der Text hat sich gerade geändert. Bitte lest ihn noch einmal.",
+            .sendByMail: "Per E-Mail an mich schicken",
+            .mailTitle: "Eure E-Mail-Adresse",
+            .mailOptIn: "Wir nutzen eure Adresse nur, um euch dieses Video zu schicken, und löschen sie, sobald die E-Mail raus ist.",
+            .mailSend: "Senden",
+            .mailCancel: "Abbrechen",
+            .mailQueued: "Euer Video ist auf dem Weg in euer Postfach. Das kann ein paar Minuten dauern.",
+            .mailInvalid: "Das sieht nicht wie eine E-Mail-Adresse aus. Bitte prüft sie.",
+            .mailTooMany: "Dieses Video wurde schon an genug Adressen geschickt.",
+            .mailShift: "Umschalt",
+            .mailBackspace: "Zeichen löschen",
             .notAnswering: "Die Box antwortet nicht. Bitte fragt die Gastgeber um Hilfe.",
             .lowSpace: "Die Box hat bald keinen Platz mehr. Bitte sagt den Gastgebern Bescheid.",
             .backSoon: "Gleich wieder da",

@@ -29,7 +29,7 @@ package enum KioskAPI {
         // answers /api/admin/routes and 405's Allow header.
         let table = Mutex<[KioskRoute]>([])
         let collections: [(String, GuardedRoutes)] = [
-            ("", ServiceRoutes.collection(language: settings.booth.language, consent: settings.consent, health: kiosk.health,
+            ("", ServiceRoutes.collection(language: settings.booth.language, consent: settings.consent, mail: kiosk.mail != nil, health: kiosk.health,
                                           metrics: kiosk.metrics, limits: kiosk.limits)),
             ("", AuthRoutes.collection(credentials: access.credentials, throttle: access.throttle, logger: kiosk.logger)),
             ("/api", LiveRoutes.collection(status: kiosk.status, events: kiosk.events, manager: kiosk.manager, audio: settings.audio,
@@ -37,6 +37,8 @@ package enum KioskAPI {
             ("/api", ShotRoutes.collection(guests: kiosk.guests, posting: kiosk.posting, manager: kiosk.manager, status: kiosk.status,
                                            settings: settings)),
             ("/api", GalleryRoutes.collection(library: kiosk.library, guests: kiosk.guests, videos: kiosk.limits.videos, wifi: settings.wifi)),
+            ("/api", MailRoutes.collection(mail: kiosk.mail, guests: kiosk.guests, library: kiosk.library, consent: settings.consent,
+                                           logger: kiosk.logger, metrics: kiosk.metrics)),
             ("/api/admin", AdminRoutes.collection(overview: kiosk.overview, library: kiosk.library, reels: kiosk.reels,
                                                   videos: kiosk.limits.videos, logger: kiosk.logger, table: { table.withLock { $0 } })),
             ("/s", ShareRoutes.collection(library: kiosk.library, guests: kiosk.guests, videos: kiosk.limits.videos, metrics: kiosk.metrics,

@@ -70,9 +70,10 @@ package struct KioskDaemon: Sendable {
         // now), then the camera (it finishes a shot), ... the event stream (what was announced
         // meanwhile still goes out), and the HTTP server last, so the page sees the shot end.
         await kiosk.wire()
+        let mail: [ServiceGroupConfiguration.ServiceConfiguration] = kiosk.mail.map { [.init(service: MailDrainService(drain: $0.drain))] } ?? []
         let group = ServiceGroup(
             configuration: .init(
-                services: listeners + [
+                services: listeners + mail + [
                     .init(service: EventService(events: kiosk.events, status: kiosk.status, clock: kiosk.clock)),
                     .init(service: OutboxDrainService(drain: kiosk.drain)),
                     .init(service: kiosk.retention),

@@ -96,9 +96,11 @@ package final class KioskLibrary: Sendable {
 
     /// Deletes post `id` from the store (and the cache), or, while it still waits in this kiosk's
     /// outbox, from the outbox: it is never sent. (A post being sent right now holds the outbox:
-    /// busy, try again.)
+    /// busy, try again.) Its guests' mail goes first: a mail waiting is never sent, and an address
+    /// kept under the consent text is forgotten.
     func delete(id: String) async throws(APIError) {
         try await offPool { () throws(RecorderError) in
+            if let outbox = self.outbox { MailQueue(outboxRoot: outbox.root).forget(postID: id) }
             if try self.outbox?.withdraw(id: id) != true { try self.feed.delete(id: id) }
             self.forgetDeleted(id)
         }
@@ -177,6 +179,12 @@ package final class KioskLibrary: Sendable {
         /// The video of the queued copy, while the post waits in this kiosk's outbox; nil: the
         /// store's (through the cache).
         let queuedVideo: String?
+        /// The queued copy's poster, once the uploader made it (its first attempt); nil: none yet,
+        /// or the store's (`metadata.thumbnailKey`).
+        var queuedPoster: String? = nil
+
+        /// Where its page's player takes its poster from, if it has one: the queued copy's, or the store's.
+        var hasPoster: Bool { queuedVideo == nil ? metadata.thumbnailKey != nil : queuedPoster != nil }
     }
 
     /// The post a share link's `token` opens: one queued here, or one that is listed (not hidden,
@@ -208,7 +216,8 @@ package final class KioskLibrary: Sendable {
         // Queued here: the store is not asked (at a venue with no internet it would not answer).
         if let item = outbox?.item(id: id) {
             guard let stored = item.metadata.shareToken, ShareToken.equal(stored, token), shareExpiry(item.metadata) > now else { return nil }
-            return SharedPost(metadata: item.metadata, queuedVideo: item.videoPath)
+            return SharedPost(metadata: item.metadata, queuedVideo: item.videoPath,
+                              queuedPoster: FileSystem.status(of: item.posterPath) == nil ? nil : item.posterPath)
         }
         guard let metadata = try? feed.metadata(id: id), let stored = metadata.shareToken,
               ShareToken.equal(stored, token),

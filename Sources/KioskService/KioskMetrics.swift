@@ -36,6 +36,11 @@ package final class KioskMetrics: Sendable {
     let recording: Gauge
     let connectionsOpen: Gauge
     let videoAnswers: Gauge
+    /// Guests' mails by what became of them: queued, sent, refused (kept), forgotten (post gone).
+    let mails: [String: Counter]
+    let mailFailedAttempts: Counter
+    let mailWaiting: Gauge
+    let mailRefused: Gauge
 
     package init() {
         let registry = PrometheusCollectorRegistry()
@@ -84,6 +89,14 @@ package final class KioskMetrics: Sendable {
         recording = registry.makeGauge(descriptor: name("recording", "", "1 while a shot is recording."))
         connectionsOpen = registry.makeGauge(descriptor: name("connections_open", "", "HTTP connections open now (the booth's own included)."))
         videoAnswers = registry.makeGauge(descriptor: name("video_answers", "", "Videos being sent now (the booth's screen's and the crowd's)."))
+        let mailsName = name("mails", "total", "Guests' mails, by what became of them: queued (a guest asked), sent (the server took it), refused (for good: kept and shown), forgotten (its post was deleted or expired first).")
+        mails = Dictionary(uniqueKeysWithValues: ["queued", "sent", "refused", "forgotten"].map {
+            ($0, registry.makeCounter(descriptor: mailsName, labels: [("result", $0)]))
+        })
+        mailFailedAttempts = registry.makeCounter(
+            descriptor: name("mail_failed_attempts", "total", "Attempts to send a guest's mail that failed and are tried again (the server down, a 4xx, a connection cut)."))
+        mailWaiting = registry.makeGauge(descriptor: name("mail", "waiting", "Guests' mails waiting: for their post's upload, or for the server."))
+        mailRefused = registry.makeGauge(descriptor: name("mail", "refused", "Guests' mails refused for good and kept (recorder outbox mail --retry sends them again)."))
     }
 
     /// What the limits hold at the moment of a scrape.
@@ -156,6 +169,24 @@ package final class KioskMetrics: Sendable {
         case .retrying:
             uploadRetries.increment()
         }
+    }
+
+    /// A guest asked for their post's mail.
+    func mailQueued() { mails["queued"]?.increment() }
+
+    func record(_ event: MailDelivery.Event) {
+        switch event {
+        case .sent: mails["sent"]?.increment()
+        case .refused: mails["refused"]?.increment()
+        case .forgotten: mails["forgotten"]?.increment()
+        case .willRetry: mailFailedAttempts.increment()
+        }
+    }
+
+    /// The mail queue as a pass left it.
+    func record(_ counts: MailQueue.Counts) {
+        mailWaiting.set(to: Double(counts.queued))
+        mailRefused.set(to: Double(counts.refused))
     }
 
     /// The Prometheus text exposition.

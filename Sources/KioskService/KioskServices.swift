@@ -25,6 +25,8 @@ package struct KioskServices: Sendable {
     package let access: KioskAccess
     package let manager: CameraManager
     package let drain: OutboxDrain
+    /// Guests' mail (`mail.*`), when set: its queue and the thread that sends it.
+    package let mail: KioskMail?
     package let events: EventStream
     package let metrics: KioskMetrics
     /// The gallery: the feed and posted videos through the cache.
@@ -45,7 +47,7 @@ package struct KioskServices: Sendable {
 
     package init(settings: KioskSettings, configuration: RecorderConfiguration, logger journal: Logger,
                  notifier: SystemdNotifier = SystemdNotifier(), loginThrottle: LoginThrottle? = nil,
-                 clock: any RecorderClock = .system) throws(RecorderError) {
+                 clock: any RecorderClock = .system, mail mailSettings: MailSettings? = nil) throws(RecorderError) {
         self.settings = settings
         self.configuration = configuration
         self.clock = clock
@@ -65,7 +67,11 @@ package struct KioskServices: Sendable {
                                 clock: clock)
         let events = EventStream(), metrics = KioskMetrics()
         (self.events, self.metrics) = (events, metrics)
-        drain = try store.drain(metrics: metrics, events: events)
+        let mail = try mailSettings.map { settings_ throws(RecorderError) in
+            try store.mail(settings_, language: settings.booth.language, metrics: metrics, events: events, clock: clock)
+        }
+        self.mail = mail
+        drain = try store.drain(metrics: metrics, events: events, mail: mail)
         library = store.library
         prompts = settings.prompts.map { PromptDeck($0, seconds: settings.promptSeconds, clock: clock) }
         guests = GuestCoordinator(settings: settings, manager: manager, prompts: prompts, events: events, metrics: metrics,
@@ -81,7 +87,7 @@ package struct KioskServices: Sendable {
         retention = try RetentionService(configuration: configuration, settings: settings, library: library, manager: manager,
                                          outbox: drain.outbox, events: events, metrics: metrics, logger: logger, clock: clock)
         reels = ReelMaker(library: library, configuration: configuration, logger: logger)
-        overview = OperatorOverview(status: status, outbox: drain.outbox, library: library, workspace: settings.workspace.root,
+        overview = OperatorOverview(status: status, outbox: drain.outbox, library: library, mail: mail, workspace: settings.workspace.root,
                                     configuration: configuration, problems: problems, metrics: metrics, retention: retention)
         stateHook = settings.stateHook.map { path in StateHook(path: path, log: { [logger] in logger.warning("\($0)") }) }
     }

@@ -8,11 +8,11 @@ import Shooting
 
 /// The pages and what watches the kiosk: `/` (guests), `/admin` (the operator), `/healthz` and `/metrics`.
 enum ServiceRoutes {
-    static func collection(language: String, consent: ConsentText?, health: HealthMonitor, metrics: KioskMetrics, limits: KioskLimits) -> GuardedRoutes {
+    static func collection(language: String, consent: ConsentText?, mail: Bool, health: HealthMonitor, metrics: KioskMetrics, limits: KioskLimits) -> GuardedRoutes {
         let routes = GuardedRoutes()
 
         // The pages are shells: they hold no data, and fetch it through the API with a token.
-        let guestPage = GuestPage.html(language: language, consent: consent)
+        let guestPage = GuestPage.html(language: language, consent: consent, mail: mail)
         routes.get("/", .public, "the booth's page (its data needs the booth's token)") { _, _ in page(guestPage) }
         routes.get("/admin", .public, "the operator's page (its data needs the operator's token)") { _, _ in page(OperatorPage.html) }
         routes.get("/login", .public, "the login page (the booth's screen or the operator's browser)") { _, _ in page(PageFiles.text("login.html")) }

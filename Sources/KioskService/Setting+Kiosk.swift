@@ -1,4 +1,5 @@
 package import Settings
+import Publishing
 
 extension Setting {
     /// The kiosk's settings (`kiosk.*`); it reads the core's too (shots, sound, the store, sharing).
@@ -61,6 +62,6 @@ extension Setting {
 }
 
 extension SettingsCatalogue {
-    /// The core's settings and the kiosk's: what `recorder` accepts.
-    package static let withKiosk = SettingsCatalogue(Setting.core, Setting.kiosk)
+    /// The core's settings, the kiosk's and the guests' mail's: what `recorder` accepts.
+    package static let withKiosk = SettingsCatalogue(Setting.core, Setting.kiosk, Setting.mail)
 }

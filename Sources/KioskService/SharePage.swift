@@ -6,12 +6,14 @@ import Settings
 /// the one video, its caption and a download button, in the booth's language (Pages/share.html,
 /// plain.css, share.js), with no script from elsewhere and nothing that leads to another post.
 enum SharePage {
-    /// The page for `metadata`'s video at `videoPath`, the link working until `expires`. On the
+    /// The page for `metadata`'s video at `videoPath` (its poster, the player's first picture, at
+    /// `posterPath`: iOS shows a black box without one), the link working until `expires`; the
+    /// download is named after the caption or the event (`ShareFileName`), never the id. On the
     /// phone that may delete the post (`canDelete`: it holds the post's claim) the guest deletes it
     /// by posting the form to `deletePath` (after opening it: a second step); any other phone is
     /// told whom to ask.
-    static func html(_ metadata: PostMetadata, videoPath: String, deletePath: String, expires: Date, language: String,
-                     canDelete: Bool) -> String {
+    static func html(_ metadata: PostMetadata, videoPath: String, posterPath: String? = nil, deletePath: String, expires: Date,
+                     language: String, canDelete: Bool) -> String {
         let lang = GuestStrings.languages.contains(language) ? language : "en"
         func t(_ key: GuestStrings.Key) -> String { escaped(GuestStrings.text(key, lang)) }
         let iso = RFC3339.string(expires)
@@ -26,7 +28,8 @@ enum SharePage {
             : #"<p class="erase-elsewhere">\#(t(.deleteElsewhere))</p>"#
         return PageFiles.fill(PageFiles.text("share.html"), [
             "lang": lang, "title": t(.shareTitle), "video": escaped(videoPath), "caption": caption, "prompt": prompt,
-            "file": escaped(metadata.id) + ".mp4", "download": t(.download),
+            "poster": posterPath.map { #" poster="\#(escaped($0))""# } ?? "",
+            "file": escaped(ShareFileName.name(for: metadata)), "download": t(.download),
             "until": t(.linkUntil).replacing("{n}", with: #"<time datetime="\#(iso)">\#(iso)</time>"#),
             "erase": erase,
         ])

@@ -19,7 +19,8 @@ enum ShareRoutes {
 
         routes.get(":token", .public, "a share link's page (the token is the capability to view; the first phone to open it within minutes of the post may delete)") { request, context in
             let token = context.parameters.get("token") ?? ""
-            guard let metadata = await library.sharedPost(token: token)?.metadata else { return gone(language) }
+            guard let shared = await library.sharedPost(token: token) else { return gone(language) }
+            let metadata = shared.metadata
             let expires = library.shareExpiry(metadata)
             // The guest's own phone: it holds the post's claim, or it is the first to open the link
             // while the booth's thank-you shows it, and gets the claim now.
@@ -37,8 +38,9 @@ enum ShareRoutes {
                     logger.warning("a share link's delete claim could not be kept (the guest's phone cannot delete its post; the operator can): cannot \(error.operation) \(error.path) in kiosk.state_dir: \(error.errno.description)")
                 }
             }
-            var response = page(SharePage.html(metadata, videoPath: "/s/\(token)/video.mp4", deletePath: "/s/\(token)/delete",
-                                                expires: expires, language: language, canDelete: canDelete))
+            var response = page(SharePage.html(metadata, videoPath: "/s/\(token)/video.mp4",
+                                                posterPath: shared.hasPoster ? "/s/\(token)/poster.jpg" : nil,
+                                                deletePath: "/s/\(token)/delete", expires: expires, language: language, canDelete: canDelete))
             if let setCookie { response.headers[.setCookie] = setCookie }
             return response
         }
@@ -81,6 +83,27 @@ enum ShareRoutes {
                     response = try await VideoResponder.response(library.playback(shared.metadata), request: request, context: context, slot: slot)
                 }
             } catch {
+                return gone(language)
+            }
+            response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+            response.headers[.cacheControl] = "private, no-store"
+            // Saved under the caption's or the event's name, not the id (RFC 6266, nothing raw).
+            response.headers[.contentDisposition] = ShareFileName.contentDisposition(ShareFileName.name(for: shared.metadata))
+            return response
+        }
+
+        // The player's first picture on the share page (iOS shows black without one): the queued
+        // copy's poster, or the store's; served as the video is, to the link's holder alone.
+        routes.get(":token/poster.jpg", .public, "a share link's poster (JPEG), the page's first picture") { request, context in
+            let token = context.parameters.get("token") ?? ""
+            guard let shared = await library.sharedPost(token: token), shared.hasPoster else { return gone(language) }
+            var response: Response
+            if let queued = shared.queuedPoster,
+               let answer = try? await KioskAPI.serveFile(queued, contentType: "image/jpeg", request: request, context: context, missing: "") {
+                response = answer
+            } else if let bytes = try? await library.poster(id: shared.metadata.id) {
+                response = KioskAPI.serveBytes(Data(bytes), contentType: "image/jpeg", request: request, context: context)
+            } else {
                 return gone(language)
             }
             response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"

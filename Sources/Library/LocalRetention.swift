@@ -30,12 +30,14 @@ package struct LocalRetention: Sendable, Equatable {
         package var shots: [String] = []
         /// Posts whose sent record the outbox held.
         package var sentRecords: [String] = []
+        /// Guests' sent mails whose record the outbox held (their ids).
+        package var mailRecords: [String] = []
         /// Cached videos (file names).
         package var cachedVideos: [String] = []
         /// What could not be deleted now, and why (tried again by the next purge).
         package var failed: [String: String] = [:]
 
-        package var count: Int { shots.count + sentRecords.count + cachedVideos.count }
+        package var count: Int { shots.count + sentRecords.count + mailRecords.count + cachedVideos.count }
     }
 
     /// Purges the copies older than the cutoff at `now`. The workspace is locked while its shots
@@ -67,6 +69,7 @@ package struct LocalRetention: Sendable, Equatable {
             }
         }
         report.sentRecords = outbox.removeSentRecords(before: cutoff, dryRun: dryRun)
+        report.mailRecords = MailQueue(outboxRoot: outbox.root).removeReceipts(sentBefore: cutoff, dryRun: dryRun)
         report.cachedVideos = cache?.removeUnused(before: cutoff, dryRun: dryRun).map(\.name) ?? []
         return report
     }

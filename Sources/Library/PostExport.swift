@@ -20,10 +20,14 @@ package import Publishing
 package struct PostExport {
     package let feed: PostFeed
     package let cache: VideoCache
+    /// `--with-contacts`: the addresses kept for a post (its guests' mail, under a consent text
+    /// that asked to keep them); nil exports none.
+    package let contacts: (@Sendable (String) -> [String])?
 
-    package init(feed: PostFeed, cache: VideoCache) {
+    package init(feed: PostFeed, cache: VideoCache, contacts: (@Sendable (String) -> [String])? = nil) {
         self.feed = feed
         self.cache = cache
+        self.contacts = contacts
     }
 
     /// What an export wrote and what it could not read.
@@ -38,6 +42,8 @@ package struct PostExport {
         package var skipped: [String: String] = [:]
         package var files = 0
         package var bytes: Int64 = 0
+        /// Addresses exported (`--with-contacts`): only of posts whose consent text asked to keep them.
+        package var contacts = 0
         /// "directory" or "zip".
         package var format = "directory"
     }
@@ -96,6 +102,7 @@ package struct PostExport {
                 report.skipped[entry.id] = error.message
                 return
             }
+            report.contacts += contactCount(files)
             do throws(StorageError) {
                 for file in files {
                     let (sha, size) = try sink.add(file)
@@ -164,8 +171,23 @@ package struct PostExport {
                                     kind: .badData)
             }
             files.append(ExportFile(name: "\(id)/consent.txt", source: .bytes(consentText)))
+            // Addresses only where the text the guest agreed to asked to keep them (`MailConsent`).
+            if let contacts, MailConsent.asksToKeep(String(decoding: consentText, as: UTF8.self)) {
+                let addresses = contacts(id)
+                if !addresses.isEmpty {
+                    files.append(ExportFile(name: "\(id)/contacts.txt", source: .bytes(Array(addresses.map { $0 + "\n" }.joined().utf8))))
+                }
+            }
         }
         return files
+    }
+
+    /// The addresses in a post's files (its contacts.txt, one a line).
+    private func contactCount(_ files: [ExportFile]) -> Int {
+        files.reduce(0) { count, file in
+            guard file.name.hasSuffix("/contacts.txt"), case .bytes(let bytes) = file.source else { return count }
+            return count + bytes.count(where: { $0 == 0x0a })
+        }
     }
 }
 

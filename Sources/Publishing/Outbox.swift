@@ -222,7 +222,7 @@ package struct OutboxItem: Sendable {
     package var videoPath: String { "\(directory)/\(Self.videoName)" }
     package var metadataPath: String { "\(directory)/\(Self.metadataName)" }
     /// The poster, made from the video on the first upload attempt.
-    var posterPath: String { "\(directory)/poster.jpg" }
+    package var posterPath: String { "\(directory)/poster.jpg" }
     /// The consent text the guest agreed to, for a post that carries a `consent`.
     var consentPath: String { "\(directory)/\(ConsentText.fileName)" }
     var statePath: String { "\(directory)/\(Self.stateName)" }

@@ -17,7 +17,10 @@ struct ExportCommand: ParsableCommand {
         With -o NAME.zip the same goes into a new ZIP archive under one folder NAME/ (stored, ZIP64 past 4 GiB): \
         unzip NAME.zip && cd NAME && sha256sum -c SHA256SUMS. \
         The directory must be new or empty, the archive new; either appears only when the export is whole. Posts the operator hid are left out. \
-        A post that cannot be read is named and skipped (exit 65); the others are exported.
+        A post that cannot be read is named and skipped (exit 65); the others are exported. \
+        With --with-contacts, a post whose guest agreed to a consent text that asks to keep their address (a line starting with ✉) \
+        and had their video mailed also gets <id>/contacts.txt: the addresses kept for it, one a line. Only this machine's \
+        outbox holds them (run it on the kiosk); without the flag, and for every other post, no address is exported.
         """)
 
     @Option(name: .long, help: ArgumentHelp("Posts made at or after this: a day (2026-11-24, from midnight UTC) or a time (2026-11-24T18:00:00Z).",
@@ -30,6 +33,9 @@ struct ExportCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
+    @Flag(name: .customLong("with-contacts"), help: "Also the guests' addresses this machine kept for their mail, only for posts whose consent text asked to keep them.")
+    var withContacts = false
+
     @OptionGroup var store: StoreOptions
     @OptionGroup var format: OutputOptions
 
@@ -39,14 +45,17 @@ struct ExportCommand: ParsableCommand {
         let configuration = try store.configuration()
         let backend = try configuration.makeBackend()
         let directory = output ?? "recorder-export-" + String(RFC3339.string(since.date).prefix(10))
-        let export = PostExport(feed: PostFeed(store: backend), cache: try configuration.onePassVideoCache())
+        let mail = MailQueue(outboxRoot: configuration.outboxDirectory)
+        var contacts: (@Sendable (String) -> [String])?
+        if withContacts { contacts = { @Sendable id in mail.keptAddresses(postID: id) } }
+        let export = PostExport(feed: PostFeed(store: backend), cache: try configuration.onePassVideoCache(), contacts: contacts)
         let report = try export.run(since: since.date, into: directory) { id in
             if !quiet && !format.json { printError("exported \(id)") }
         }
         if format.json {
             printJSON(report, answersFailure: !report.skipped.isEmpty)
         } else {
-            print("exported \(report.exported.count) post(s) made since \(report.since) to \(directory): \(report.files) files, \(ByteCount.human(report.bytes))")
+            print("exported \(report.exported.count) post(s) made since \(report.since) to \(directory): \(report.files) files, \(ByteCount.human(report.bytes))\(withContacts ? ", \(report.contacts) address(es) kept under consent" : "")")
             if report.format == "zip" {
                 let folder = String(FilePaths.name(of: directory).dropLast(4))
                 print("check it: unzip \(directory) && cd \(folder) && sha256sum -c SHA256SUMS")

@@ -127,6 +127,8 @@ struct FeedCommand: ParsableCommand {
             }
             report = try feed.purgeExpired(before: retention.cutoff(at: now), scope: try RetentionScope(configuration), dryRun: !yes)
             report?.refused = doubt
+            // Guests' mail of expired posts goes with them: never sent, kept addresses forgotten.
+            if yes && doubt == nil { MailQueue(outboxRoot: configuration.outboxDirectory).forget(postsMadeBefore: retention.cutoff(at: now)) }
         }
         var localReport: LocalRetention.Report?
         if let local {
@@ -160,9 +162,10 @@ struct FeedCommand: ParsableCommand {
             if let localReport {
                 for id in localReport.shots { print("shot \(id)  \(verb)") }
                 for id in localReport.sentRecords { print("sent record \(id)  \(verb)") }
+                for id in localReport.mailRecords { print("sent mail's record \(id)  \(verb)") }
                 for name in localReport.cachedVideos { print("cached video \(name)  \(verb)") }
                 for (what, why) in localReport.failed.sorted(by: { $0.key < $1.key }) { print("\(what)  not deleted: \(why)") }
-                print("\(yes ? "deleted" : "would delete") \(localReport.count) local cop\(localReport.count == 1 ? "y" : "ies") older than \(localReport.cutoff) (retention.local_days): \(localReport.shots.count) shot(s), \(localReport.sentRecords.count) sent record(s), \(localReport.cachedVideos.count) cached video(s)\(yes ? "" : "; add --yes to delete them")")
+                print("\(yes ? "deleted" : "would delete") \(localReport.count) local cop\(localReport.count == 1 ? "y" : "ies") older than \(localReport.cutoff) (retention.local_days): \(localReport.shots.count) shot(s), \(localReport.sentRecords.count) sent record(s), \(localReport.mailRecords.count) sent mail record(s), \(localReport.cachedVideos.count) cached video(s)\(yes ? "" : "; add --yes to delete them")")
             }
         }
         if let (id, why) = failed.sorted(by: { $0.key < $1.key }).first {

@@ -58,13 +58,15 @@ struct KioskCommand: AsyncParsableCommand {
             return
         }
         let settings = try KioskSettings(configuration)
+        // Guests' mail: a bad mail.* value stops the kiosk here, with the key to change (exit 78).
+        let mail = try CommandMail.settings(configuration)
         let level: Logger.Level = verbose ? .debug : .info
         LoggingSystem.bootstrap { label in
             var handler = JournalLogHandler(label: label)
             handler.logLevel = level
             return handler
         }
-        let kiosk = try KioskServices(settings: settings, configuration: configuration, logger: Logger(label: "recorder"))
+        let kiosk = try KioskServices(settings: settings, configuration: configuration, logger: Logger(label: "recorder"), mail: mail)
         try await KioskDaemon(kiosk: kiosk).run()
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import KioskService
 import Publishing
 import SystemSupport
 import Settings
@@ -9,7 +10,7 @@ struct OutboxCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "outbox",
         abstract: "List the posts waiting to be uploaded, or upload them.",
-        subcommands: [OutboxListCommand.self, OutboxFlushCommand.self, OutboxRetargetCommand.self],
+        subcommands: [OutboxListCommand.self, OutboxFlushCommand.self, OutboxRetargetCommand.self, OutboxMailCommand.self],
         defaultSubcommand: OutboxListCommand.self)
 }
 
@@ -41,6 +42,10 @@ struct OutboxListCommand: ParsableCommand {
         }
         for folder in outbox.unreadableItems() {
             printError("recorder: warning: \(folder) is queued but its post.json or state.json cannot be read; it is kept and skipped. Repair or move it by hand.")
+        }
+        let mail = MailQueue(outboxRoot: outbox.root).counts()
+        if !output.json && mail.queued + mail.refused + mail.sent > 0 {
+            print("mail: \(mail.queued) waiting, \(mail.refused) refused, \(mail.sent) sent (recorder outbox mail lists them)")
         }
     }
 
@@ -80,6 +85,16 @@ struct OutboxFlushCommand: ParsableCommand {
                                       policy: try configuration.retryPolicy(maximumAttempts: attempts), share: try ShareLinks(configuration),
                                       log: { printError("recorder: note: \($0)") })
         let report = try uploader.flush()
+        // Then the guests' mail whose posts are in the store now (and any due from before).
+        let mail = try CommandMail.settings(configuration)
+        let outbox = Outbox(root: configuration.outboxDirectory)
+        var mailPass: MailDelivery.Pass?
+        if let mail {
+            mailPass = try CommandMail.deliver(try CommandMail.delivery(configuration, outbox: outbox, settings: mail),
+                                               note: { printError("recorder: note: \($0)") })
+        } else if MailQueue(outboxRoot: outbox.root).counts().queued > 0 {
+            printError("recorder: note: guests' mail waits in the outbox, but mail.smtp_url is not set: it goes once it is.")
+        }
         for receipt in report.uploaded {
             if output.json {
                 printJSON(receipt)
@@ -96,6 +111,11 @@ struct OutboxFlushCommand: ParsableCommand {
         }
         if !output.json && report.uploaded.isEmpty {
             print(report.elsewhere.isEmpty ? "nothing to upload" : "nothing to upload to \(here)")
+        }
+        if let mailPass, !output.json, mailPass.sent > 0 { print("sent \(mailPass.sent) mail(s)") }
+        let waiting = mailPass?.events.count { if case .willRetry = $0 { true } else { false } } ?? 0
+        if waiting > 0 {
+            throw CLIFailure(text: "\(waiting) mail(s) could not be sent now and stay queued (recorder outbox mail lists them, with why).", status: .tempFail)
         }
     }
 }
@@ -141,5 +161,90 @@ struct OutboxRetargetCommand: ParsableCommand {
         var id: String
         var destination: PostDestination
         var previous: PostDestination?
+    }
+}
+
+/// `recorder outbox mail`: the guests' mail, waiting, refused and sent; `--retry` sends refused ones again.
+struct OutboxMailCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mail",
+        abstract: "List the guests' mail (addresses masked): waiting, refused, and how many were sent.",
+        discussion: "A mail waits for its post to reach the store, then for the server (retried with backoff). One the server refused for good (5xx), or that the settings keep from going (TLS, no link), is kept and listed with why; after fixing that, --retry ID (or --retry-all) lets it go again with the next `recorder outbox flush` or the kiosk's next pass.")
+
+    @Option(name: .long, help: ArgumentHelp("Send this refused mail again (its id, as listed).", valueName: "id"))
+    var retry: String?
+
+    @Flag(name: .customLong("retry-all"), help: "Send every refused mail again.")
+    var retryAll = false
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if retry != nil && retryAll { throw ValidationError("give --retry ID or --retry-all, not both.") }
+    }
+
+    func run() throws {
+        let queue = MailQueue(outboxRoot: try store.configuration().outboxDirectory)
+        if retry != nil || retryAll {
+            let ids = retry.map { [$0] } ?? queue.jobs().filter { $0.state == .refused }.map(\.id)
+            for id in ids {
+                let done: Bool
+                do throws(FileSystem.Failure) { done = try queue.retry(jobID: id) } catch {
+                    throw CLIFailure(text: "mail \(id) cannot be changed: " + MailWording.file(error), status: .ioError)
+                }
+                guard done else {
+                    let refused = queue.jobs().filter { $0.state == .refused }.map(\.id)
+                    throw CLIFailure(text: "no refused mail \(id) in \(queue.root) (\(refused.isEmpty ? "none is refused" : "refused: " + refused.joined(separator: ", "))).", status: .noInput)
+                }
+                if !output.json { print("mail \(id) goes again with the next `recorder outbox flush` (or the kiosk's next pass)") }
+            }
+            if ids.isEmpty && !output.json { print("no mail is refused") }
+            return
+        }
+        let jobs = queue.jobs(), counts = queue.counts()
+        if output.json {
+            printJSON(Listing(waiting: jobs.filter { $0.state == .queued }.map(Row.init), refused: jobs.filter { $0.state == .refused }.map(Row.init),
+                              sent: counts.sent))
+            return
+        }
+        print("mail in \(queue.root): \(counts.queued) waiting, \(counts.refused) refused, \(counts.sent) sent")
+        for job in jobs {
+            let row = Row(job)
+            print("  \(row.id)  post \(row.post)  to \(row.to)  \(row.state)  queued \(row.queuedAt)  \(row.attempts) attempt(s)\(row.nextAttemptAt.map { "  next \($0)" } ?? "")")
+            if let error = row.lastError { print("      \(job.state == .refused ? "refused" : "last error"): \(error)") }
+        }
+        for path in queue.unreadableJobs() {
+            printError("recorder: warning: \(path) cannot be read; it is kept and never sent. Repair or remove it by hand.")
+        }
+    }
+
+    /// One mail as listed; never its address, only a masked one.
+    struct Row: Encodable {
+        var id: String
+        var post: String
+        var to: String
+        var state: String
+        var queuedAt: String
+        var attempts: Int
+        var nextAttemptAt: String?
+        var lastError: String?
+
+        init(_ job: MailJob) {
+            id = job.id
+            post = job.postID
+            to = job.maskedAddress
+            state = job.state.rawValue
+            queuedAt = job.queuedAt
+            attempts = job.attempts
+            nextAttemptAt = job.nextAttemptAt
+            lastError = job.lastFailure.map(MailWording.failure)
+        }
+    }
+
+    struct Listing: Encodable {
+        var waiting: [Row]
+        var refused: [Row]
+        var sent: Int
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import KioskService
 import Settings
 import Publishing
 import SystemSupport
@@ -32,6 +33,9 @@ struct PostCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("A clip joined after the shot (post.outro), as --intro.", valueName: "file"))
     var outro: String?
+
+    @Option(name: .long, help: ArgumentHelp("Also mail the post's link to this address once it is in the store (mail.smtp_url and mail.from must be set); queued with the post, sent again until the server takes it.", valueName: "address"))
+    var email: String?
 
     @Flag(name: .long, help: "Show what would be uploaded where, and change nothing.")
     var dryRun = false
@@ -106,6 +110,11 @@ struct PostCommand: ParsableCommand {
         var bookends = try PostBookends.configured(configuration)
         if let intro { bookends.intro = intro.isEmpty ? nil : intro }
         if let outro { bookends.outro = outro.isEmpty ? nil : outro }
+        // --email: the settings, a link to send and the address, all checked before anything is queued.
+        let mail = try email.map { address throws(CLIFailure) in (address, try mailSettings(configuration, share: share)) }
+        if let address = mail?.0, let problem = MailQueue.problem(with: address) {
+            throw CLIFailure(text: "--email: " + MailWording.request(.address(problem)), status: .usage)
+        }
         if dryRun {
             try bookends.check()
             return printPlan(plan, bookends: bookends)
@@ -117,15 +126,33 @@ struct PostCommand: ParsableCommand {
                 note("joined \(parts) to shot \(plan.shot.id): " + (join.reencodedBecause.map { "encoded again, as \($0)" } ?? "the take copied as recorded"))
             }
         }
-        let item = try enqueuer.enqueue(plan)
+        // The mail first, then the post: a crash between them leaves a mail whose post never came,
+        // which is forgotten; never a post whose guest's mail was lost.
+        let queue = MailQueue(outboxRoot: outbox.root)
+        var job: MailJob?
+        if let mail {
+            do throws(MailRequestProblem) {
+                job = try queue.request(mail.0, for: plan.metadata, consentText: plan.consentText, queuedBy: getpid())
+            } catch {
+                throw CLIFailure(text: MailWording.request(error), status: .ioError)
+            }
+        }
+        let item: OutboxItem
+        do { item = try enqueuer.enqueue(plan) } catch {
+            // (the post was not queued: its mail goes too; one left here is forgotten by the next pass)
+            if let job { _ = try? queue.remove(jobID: job.id) }
+            throw error
+        }
         if !quiet { printError("recorder: queued post \(item.metadata.id) in \(item.directory)") }
+        if let job, !quiet { printError("recorder: queued mail \(job.id) of post \(item.metadata.id) to \(job.maskedAddress)") }
         let uploader = OutboxUploader(outbox: outbox, backend: try configuration.makeBackend(),
                                       policy: try configuration.retryPolicy(maximumAttempts: attempts),
                                       share: share, log: note)
         let report: OutboxUploader.Report
         do { report = try uploader.flush() } catch {
-            printResult(status: "queued", id: item.metadata.id, item: item.directory, receipt: nil, error: error.message)
-            throw error.retold("\(error.message) Post \(item.metadata.id) is queued in \(item.directory).")
+            printResult(status: "queued", id: item.metadata.id, item: item.directory, receipt: nil, error: error.message,
+                        mail: job.map { MailResult(id: $0.id, status: "queued", to: $0.maskedAddress, error: nil) })
+            throw error.retold("\(error.message) Post \(item.metadata.id) is queued in \(item.directory).\(job == nil ? "" : " Its mail goes once it is sent.")")
         }
         for receipt in report.uploaded where receipt.shotID != plan.shot.id {
             note("also uploaded earlier post \(receipt.id)")
@@ -133,13 +160,15 @@ struct PostCommand: ParsableCommand {
         // The shot posted now is marked posted, so only the others are named.
         if !quiet { remindOfKeptShots(in: workspace, except: recovery.kept) }
         if let mine = report.uploaded.first(where: { $0.shotID == plan.shot.id }) {
-            printResult(status: "uploaded", id: mine.id, item: nil, receipt: mine, error: nil)
+            let sent = try job.map { job throws(CLIFailure) in try sendMail(job, settings: mail!.1, configuration: configuration, outbox: outbox, note: note) }
+            printResult(status: "uploaded", id: mine.id, item: nil, receipt: mine, error: nil, mail: sent?.result)
+            if let failure = sent?.failure { throw failure }
             return
         }
         let failure = report.failure ?? RecorderError("the upload stopped before post \(item.metadata.id).", kind: .busy)
         let queued = report.remaining.first { $0.state.shotID == plan.shot.id }
         printResult(status: "queued", id: queued?.metadata.id ?? item.metadata.id, item: queued?.directory ?? item.directory,
-                    receipt: nil, error: failure.message)
+                    receipt: nil, error: failure.message, mail: job.map { MailResult(id: $0.id, status: "queued", to: $0.maskedAddress, error: nil) })
         throw failure
     }
 
@@ -159,12 +188,15 @@ struct PostCommand: ParsableCommand {
         printJSON(plan.metadata)
     }
 
-    private func printResult(status: String, id: String, item: String?, receipt: PostReceipt?, error: String?) {
+    private func printResult(status: String, id: String, item: String?, receipt: PostReceipt?, error: String?, mail: MailResult? = nil) {
         if output.json {
             printJSON(JSONResult(status: status, id: id, outboxItem: item, videoURL: receipt?.videoURL,
                              metadataURL: receipt?.metadataURL, shareURL: receipt?.shareURL, shareExpiresAt: receipt?.shareExpiresAt,
-                             error: error), answersFailure: true)
+                             error: error, mail: mail), answersFailure: true)
             return
+        }
+        defer {
+            if let mail { print("  mail      \(mail.status) \(mail.status == "sent" ? "to" : "for") \(mail.to)\(mail.error.map { ": \($0)" } ?? "")") }
         }
         if let receipt {
             print("posted \(receipt.id)")
@@ -190,5 +222,59 @@ struct PostCommand: ParsableCommand {
         var shareURL: String?
         var shareExpiresAt: String?
         var error: String?
+        /// `--email`: what became of the mail.
+        var mail: MailResult?
+    }
+
+    /// The mail `--email` queued: sent, queued (it goes later: `recorder outbox flush`, or the
+    /// kiosk), or refused (kept: `recorder outbox mail`); the address masked.
+    struct MailResult: Encodable {
+        var id: String
+        var status: String
+        var to: String
+        var error: String?
+    }
+
+    /// The mail settings `--email` needs, and a store that gives links to send.
+    private func mailSettings(_ configuration: RecorderConfiguration, share: ShareLinks) throws(CLIFailure) -> MailSettings {
+        guard let settings = try CommandMail.settings(configuration) else {
+            throw CLIFailure(text: "--email needs a mail server: set mail.smtp_url (smtps://HOST or smtp://HOST:587) and mail.from in the configuration (or --set mail.smtp_url=...).",
+                             status: .config)
+        }
+        let presigns: Bool
+        do throws(RecorderError) { presigns = ShareLinks.presigns(try configuration.makeBackend()) } catch {
+            throw CLIFailure(text: error.text(spelledBy: \.spelledAsFlag), status: error.exitStatus)
+        }
+        guard share.baseURL != nil || presigns else {
+            throw CLIFailure(text: "--email sends the post's share link, and this store gives none (a local store): set share.base_url to where the store's videos or the kiosk's share page can be opened, e.g. --set 'share.base_url=https://booth.example.com/s/{token}'.",
+                             status: .config)
+        }
+        return settings
+    }
+
+    /// Sends what is due now, this post's mail among it, and says what became of that one.
+    private func sendMail(_ job: MailJob, settings: MailSettings, configuration: RecorderConfiguration, outbox: Outbox,
+                          note: @escaping @Sendable (String) -> Void) throws(CLIFailure) -> (result: MailResult, failure: CLIFailure?) {
+        let delivery: MailDelivery
+        do throws(RecorderError) { delivery = try CommandMail.delivery(configuration, outbox: outbox, settings: settings) } catch {
+            throw CLIFailure(text: error.text(spelledBy: \.spelledAsFlag), status: error.exitStatus)
+        }
+        let pass = try CommandMail.deliver(delivery, note: { if $0.hasPrefix("mail \(job.id) ") == false { note($0) } })
+        for event in pass.events {
+            switch event {
+            case .sent(let id, _, _) where id == job.id:
+                return (MailResult(id: id, status: "sent", to: job.maskedAddress, error: nil), nil)
+            case .willRetry(let id, _, let failure, _, let next) where id == job.id:
+                let why = MailWording.failure(failure)
+                return (MailResult(id: id, status: "queued", to: job.maskedAddress, error: why),
+                        CLIFailure(text: "post \(job.postID) was posted, and its mail \(id) is still queued (tried again from \(next); `recorder outbox flush` or the kiosk sends it): \(why)", status: .tempFail))
+            case .refused(let id, _, let failure) where id == job.id:
+                let why = MailWording.failure(failure)
+                return (MailResult(id: id, status: "refused", to: job.maskedAddress, error: why),
+                        CLIFailure(text: "post \(job.postID) was posted, but its mail \(id) was not sent: \(why)", status: .unavailable))
+            default: continue
+            }
+        }
+        return (MailResult(id: job.id, status: "queued", to: job.maskedAddress, error: nil), nil)
     }
 }

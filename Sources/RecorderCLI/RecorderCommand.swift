@@ -45,6 +45,8 @@ extension RecorderCommand {
             }
         } catch let error as RecorderError {
             exit(withError: fail(error))
+        } catch let error as CLIFailure {
+            exit(withError: fail(error))
         } catch {
             // argument-parser's own errors (usage, validation, help) keep its wording and status;
             // with --json a failure is also a JSON object on standard output.

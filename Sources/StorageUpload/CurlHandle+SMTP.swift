@@ -15,10 +15,11 @@ extension CurlHandle {
     /// conversation (`SMTPTrace`) says which step it stopped in and what the server last said.
     func sendMail(to server: SMTPSettings.Server, settings: SMTPSettings, credentials: SMTPCredentials?,
                   from sender: MailAddress, to recipient: MailAddress, body: HTTPRequest.Body,
-                  shouldStop: (() -> Bool)?) throws(SMTPFailure) -> SMTPReply {
+                  shouldStop: (() -> Bool)?, onAccepted: ((SMTPReply) -> Void)? = nil) throws(SMTPFailure) -> SMTPReply {
         curl_easy_reset(handle)
         errorBuffer[0] = 0
         let trace = SMTPTrace()
+        trace.onAcceptance = onAccepted
         let source = RequestSource(body, metered: false)
         let stop = StopCheck(shouldStop)
         guard let recipients = curl_slist_append(nil, "<\(recipient.text)>") else {
@@ -83,7 +84,9 @@ extension CurlHandle {
         let code = curl_easy_perform(handle)
         // (the callbacks' objects live to here)
         withExtendedLifetime((trace, source, stop)) {}
-        if code == CURLE_OK, let accepted = trace.acceptance { return accepted }
+        // The server's 2xx to the message is the proof it took it, whatever came after (a QUIT
+        // that failed, a stop asked for while its reply was awaited).
+        if let accepted = trace.acceptance { return accepted }
         if let failure = source.failure { throw .unreadableMessage(errno: failure) }
         let during = trace.stepReached(messageFinished: source.finished)
         if stop.stopped { throw .cancelled(during: during) }

@@ -38,7 +38,12 @@ package struct LocalDirectoryBackend: StorageBackend {
 
     package func prepare() throws(StorageError) {
         try ensureRoot()
-        guard Posix.allows(root, W_OK | X_OK) else {
+        do throws(Descriptors.Errno) { try Posix.access(root, W_OK | X_OK) } catch {
+            // (root may write anywhere but on a read-only file system, which permissions do not fix)
+            if error.code == EROFS {
+                throw StorageError(.local(errno: EROFS), "the store directory \(root) is on a read-only file system (a disk mounted read-only, or remounted so after an error: see `dmesg`). Remount it read-write, or set local.path to another directory.",
+                                   retryable: false)
+            }
             throw StorageError(.accessDenied, "the store directory \(root) is not writable by this user. Fix its permissions or set local.path to another directory.",
                                retryable: false)
         }

@@ -31,7 +31,8 @@ struct MultipartUpload {
     }
 
     /// The journal of an earlier attempt at this same file, key and part size; otherwise a new upload
-    /// (an upload recorded for something else is aborted, so its parts do not linger in the bucket).
+    /// (an upload recorded for something else, or that no journal names, is aborted first, so its
+    /// parts do not linger in the bucket).
     private func resumeOrCreate(on handle: borrowing CurlHandle) throws(StorageError) -> MultipartJournal {
         if let old = MultipartJournal.load(journalPath) {
             if old.key == key, old.partSize == configuration.partSize, old.fileSize == digest.size, old.sha256 == digest.sha256 {
@@ -40,6 +41,10 @@ struct MultipartUpload {
             try? backend.abortMultipart(key: old.key, uploadID: old.uploadID, on: handle)
             MultipartJournal.remove(journalPath)
         }
+        // No journal names an upload of this key; any the store holds was begun by an attempt that
+        // never heard the answer, or cut off before its journal reached the disk (power-cut.sh's
+        // outbox phase left them open).
+        try backend.abortOpenUploads(key: key, on: handle)
         var request = HTTPRequest(method: .post, url: objectURL + "?uploads=")
         request.headers = [("Content-Type", contentType), ("x-amz-meta-sha256", digest.sha256)]
         let response = try backend.send(request, payloadSHA256: S3Backend.emptySHA256, on: handle)

@@ -99,10 +99,7 @@ extension S3Response {
     /// The keys of a ListObjectsV2 answer, without the store's prefix.
     static func listing(_ xml: String, dropping prefix: String) -> ObjectListing {
         var entries: [ObjectListing.Entry] = []
-        var rest = xml[...]
-        while let open = rest.firstRange(of: "<Contents>"), let close = rest[open.upperBound...].firstRange(of: "</Contents>") {
-            let block = String(rest[open.upperBound..<close.lowerBound])
-            rest = rest[close.upperBound...]
+        for block in blocks("Contents", in: xml) {
             guard var key = value(of: "Key", in: block) else { continue }
             if key.hasPrefix(prefix) { key.removeFirst(prefix.count) }
             entries.append(ObjectListing.Entry(key: key, size: Int64(value(of: "Size", in: block) ?? "") ?? -1,

@@ -159,6 +159,28 @@ package struct S3Backend: StorageBackend {
         return false
     }
 
+    /// Aborts every multipart upload the store holds for `key` (ListMultipartUploads), so one it
+    /// began without this machine hearing of it (the answer lost on the way, or a power cut before
+    /// the journal naming it reached the disk) does not stay in the bucket, its parts billed. Only
+    /// the post named `key` uploads to it (the outbox's lock, random names, never an existing
+    /// object). A store that will not list uploads to this key (403, or not implemented) is left
+    /// as it is: the upload goes on, and a bucket lifecycle rule cleans up after it there.
+    func abortOpenUploads(key: String, on handle: borrowing CurlHandle) throws(StorageError) {
+        let target = configuration.prefix + key
+        // (a page holds up to 1,000; what is aborted leaves the next listing)
+        for _ in 0..<10 {
+            let url = "\(bucketURL)/?prefix=\(Self.encode(target, keepSlash: false))&uploads="
+            let response = try send(HTTPRequest(method: .get, url: url), payloadSHA256: Self.emptySHA256, on: handle)
+            if [403, 405, 501].contains(response.status) { return }
+            guard response.status == 200, !S3Response.isError(response.text) else {
+                throw failure(response, "list the unfinished uploads of", target)
+            }
+            let open = S3Response.uploads(response.text).filter { $0.key == target }
+            for upload in open { try abortMultipart(key: key, uploadID: upload.uploadID, on: handle) }
+            guard !open.isEmpty, S3Response.value(of: "IsTruncated", in: response.text) == "true" else { return }
+        }
+    }
+
     /// Cancels a multipart upload so its parts stop taking space. A missing upload counts as done.
     func abortMultipart(key: String, uploadID: String, on handle: borrowing CurlHandle) throws(StorageError) {
         let url = "\(url(forKey: key))?uploadId=\(Self.encode(uploadID, keepSlash: false))"

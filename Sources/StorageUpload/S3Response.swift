@@ -10,6 +10,25 @@ enum S3Response {
         return unescape(String(xml[open.upperBound..<close.lowerBound]))
     }
 
+    /// The inside of each `<tag>...</tag>` in turn (the entries of a listing).
+    static func blocks(_ tag: String, in xml: String) -> [String] {
+        var found: [String] = []
+        var rest = xml[...]
+        while let open = rest.firstRange(of: "<\(tag)>"), let close = rest[open.upperBound...].firstRange(of: "</\(tag)>") {
+            found.append(String(rest[open.upperBound..<close.lowerBound]))
+            rest = rest[close.upperBound...]
+        }
+        return found
+    }
+
+    /// The key and upload id of each upload in a ListMultipartUploads answer.
+    static func uploads(_ xml: String) -> [(key: String, uploadID: String)] {
+        blocks("Upload", in: xml).compactMap { block in
+            guard let key = value(of: "Key", in: block), let id = value(of: "UploadId", in: block) else { return nil }
+            return (key, id)
+        }
+    }
+
     /// True when the body is an S3 `<Error>` document (which CompleteMultipartUpload may send with 200).
     static func isError(_ xml: String) -> Bool {
         xml.contains("<Error>") || xml.contains("<Error ")

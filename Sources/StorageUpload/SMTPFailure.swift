@@ -7,7 +7,7 @@
 /// server that may have it all the same: the whole message went out and the reply never came
 /// (RFC 5321 4.1.1.4's note, RFC 1047), so a resend may arrive twice, with the same Message-ID. A
 /// cut during `.message` is before the final dot, and a server keeps no message without it.
-package enum SMTPFailure: Error, Sendable, Equatable {
+package enum SMTPFailure: Error, Sendable, Equatable, Codable {
     /// The settings cannot work; nothing was sent.
     case settings(SMTPSettingsProblem)
     /// The server's name did not resolve; nothing was sent.

@@ -22,12 +22,31 @@ package enum SMTPStep: Int, Sendable, Equatable, Comparable, CaseIterable {
     case endOfMessage
 
     package static func < (a: SMTPStep, b: SMTPStep) -> Bool { a.rawValue < b.rawValue }
+
+    /// The step's name (`endOfMessage`), as records keep it.
+    package var name: String { String(describing: self) }
+}
+
+// By name in records (a queued mail's last failure), not by its place in the order.
+extension SMTPStep: Codable {
+    package init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let step = Self.allCases.first(where: { $0.name == name }) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "no SMTP step \(name)"))
+        }
+        self = step
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
 }
 
 /// One complete reply of an SMTP server: its code, its text (the lines of a multi-line reply joined
 /// with "\n"; control characters dropped, at most `maximumText` characters: it is the server's,
 /// shown to people and kept in records) and the step it answered.
-package struct SMTPReply: Sendable, Equatable, CustomStringConvertible {
+package struct SMTPReply: Sendable, Equatable, Codable, CustomStringConvertible {
     package static let maximumText = 400
 
     package var code: Int

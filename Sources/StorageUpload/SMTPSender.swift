@@ -36,15 +36,20 @@ package struct SMTPSender: Sendable {
     /// Sends `body` from `sender` to `recipient` and returns the server's 2xx to the message.
     /// Blocking, for a thread of its own: at most the connect timeout plus a stall timeout per
     /// step. `shouldStop` is asked about once a second while the message goes out and its reply is
-    /// awaited; true ends the attempt (`SMTPFailure.cancelled`).
+    /// awaited; true ends the attempt (`SMTPFailure.cancelled`). `onAccepted` is called on this
+    /// thread the moment the server's 2xx to the message is read, before the conversation's QUIT
+    /// (whose reply may be slow, or never come): the place to record durably that the message was
+    /// taken, so a process killed after the server took it does not send it again. Once it was
+    /// called, `send` returns that reply whatever becomes of the QUIT.
     package func send(_ body: MailBody, from sender: MailAddress, to recipient: MailAddress,
-                      shouldStop: (@Sendable () -> Bool)? = nil) throws(SMTPFailure) -> SMTPReply {
+                      shouldStop: (@Sendable () -> Bool)? = nil,
+                      onAccepted: ((SMTPReply) -> Void)? = nil) throws(SMTPFailure) -> SMTPReply {
         let handle: CurlHandle
         do { handle = try CurlHandle() } catch { throw .libcurl(code: 2, detail: "curl_easy_init") }  // 2: CURLE_FAILED_INIT
         switch body {
         case .bytes(let bytes):
             return try handle.sendMail(to: server, settings: settings, credentials: credentials, from: sender, to: recipient,
-                                       body: .bytes(bytes), shouldStop: shouldStop)
+                                       body: .bytes(bytes), shouldStop: shouldStop, onAccepted: onAccepted)
         case .file(let path):
             let fd: Int32, length: Int64
             do throws(Descriptors.Errno) {
@@ -55,7 +60,8 @@ package struct SMTPSender: Sendable {
             }
             defer { Posix.closeAfterUse(fd) }
             return try handle.sendMail(to: server, settings: settings, credentials: credentials, from: sender, to: recipient,
-                                       body: .file(descriptor: fd, offset: 0, length: length), shouldStop: shouldStop)
+                                       body: .file(descriptor: fd, offset: 0, length: length), shouldStop: shouldStop,
+                                       onAccepted: onAccepted)
         }
     }
 }

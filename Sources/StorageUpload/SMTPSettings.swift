@@ -50,8 +50,8 @@ package struct SMTPSettings: Sendable, Equatable {
 
 /// Why mail settings cannot work. Cases with their data: the edge words them (the kiosk stops at
 /// start with exit 78 and the fix).
-package enum SMTPSettingsProblem: Error, Sendable, Equatable {
-    package enum URLProblem: Sendable, Equatable {
+package enum SMTPSettingsProblem: Error, Sendable, Equatable, Codable {
+    package enum URLProblem: String, Sendable, Equatable, Codable {
         case notAURL
         /// Neither smtp:// nor smtps://.
         case scheme

@@ -14,6 +14,10 @@ final class SMTPTrace {
     private var quitting = false
     private var pending: [UInt8] = []
     private var replyText: [String] = []
+    /// Told of the server's 2xx to the message the moment its last line is read, before libcurl
+    /// says QUIT and waits for the goodbye (a server may take its time over that, or a process be
+    /// killed meanwhile): the caller's record that the message was taken comes first.
+    var onAcceptance: ((SMTPReply) -> Void)?
 
     /// A command line libcurl sent.
     func sent(_ bytes: UnsafeRawBufferPointer) {
@@ -64,6 +68,11 @@ final class SMTPTrace {
         if step == .message { step = .endOfMessage }
         lastReply = SMTPReply(code: code, text: joined, step: step)
         if step == .data && code == 354 { step = .message }
+        if let accepted = acceptance, let onAcceptance {
+            // (once: the conversation ends with it, and QUIT's reply is not counted)
+            self.onAcceptance = nil
+            onAcceptance(accepted)
+        }
     }
 
     /// The 2xx the server gave the message itself: the one proof that it took the message.

@@ -196,6 +196,28 @@ import Testing
         #expect(videos.count == 1 && (try? sha256(of: "\(box.root)/roomy/videos/\(videos.first ?? "")")) == shotSHA, "\(videos)")
     }
 
+    /// A store disk gone read-only (ext4 remounts a failing disk so) is named as that, not as
+    /// permissions (which root has anyway), and the post stays queued until it is writable again.
+    @Test func readOnlyStoreDiskIsReportedAndThePostStaysQueued() throws {
+        guard let small = try Tools.smallFileSystem(size: "8m") else { return }
+        defer { Tools.removeSmallFileSystem(small) }
+        let box = try PostSandbox()
+        defer { box.remove() }
+        let shotSHA = try box.shoot()
+        try FileManager.default.createDirectory(atPath: "\(small)/store", withIntermediateDirectories: true)
+        try #require(try Tools.run("mount", ["-o", "remount,ro", small]).status == 0)
+        let result = try box.recorder(["post", "--caption", "x", "--store-dir", "\(small)/store"])
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr.contains("read-only file system") && result.stderr.contains("stays queued"), "\(result.stderr)")
+        #expect(box.queued().count == 1)
+        try #require(try Tools.run("mount", ["-o", "remount,rw", small]).status == 0)
+        let flush = try box.recorder(["outbox", "flush", "--store-dir", "\(small)/store"])
+        #expect(flush.status == 0, "\(flush.stderr)")
+        let videos = (try? FileManager.default.contentsOfDirectory(atPath: "\(small)/store/videos")) ?? []
+        #expect(videos.count == 1 && (try? sha256(of: "\(small)/store/videos/\(videos.first ?? "")")) == shotSHA, "\(videos)")
+        #expect(box.queued().isEmpty)
+    }
+
     @Test func fullOutboxDiskIsReportedAndTheShotKept() throws {
         guard let small = try Tools.smallFileSystem(size: "1m") else { return }
         defer { Tools.removeSmallFileSystem(small) }

@@ -146,6 +146,26 @@ import Glibc
         #expect(try s3.pendingUploads() == 0)
     }
 
+    /// The store starts a multipart upload and its answer is lost on the way (or a power cut comes
+    /// before the journal that names it is on the disk): the store holds an upload no journal
+    /// names. The next attempt aborts it before starting its own, so none is left open.
+    @Test func anUploadStartedWithoutItsAnswerArrivingIsNotLeftOpen() throws {
+        let s3 = try S3Fixture()
+        let box = try sandbox(s3, S3Fixture.multipart.merging(["RECORDER_S3_PARALLEL_PARTS": "1"]) { $1 })
+        defer { box.remove() }
+        let shotSHA = try box.shootLarge()
+        try s3.faults([["regex": "^POST .*[?]uploads=", "action": "hold-answer", "count": 2]])
+        let result = try box.recorder(["post", "--caption", "unanswered", "--json", "--attempts", "5"])
+        let id = try postedID(result)
+        _ = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
+        let requests = s3.requests()
+        let started = requests.filter { $0.hasPrefix("POST ") && $0.contains("?uploads=") }.count
+        try #require(started == 3, "the proxy held two starts' answers: \(requests)")
+        #expect(requests.filter { $0.hasPrefix("DELETE ") && $0.contains("uploadId=") }.count == 2, "\(requests)")
+        #expect(try s3.pendingUploads() == 0)
+        #expect(box.queued().isEmpty)
+    }
+
     @Test func anUploadAbandonedForANewPartSizeIsAborted() throws {
         let s3 = try S3Fixture()
         var box = try sandbox(s3, S3Fixture.multipart.merging(["RECORDER_S3_PARALLEL_PARTS": "1"]) { $1 })

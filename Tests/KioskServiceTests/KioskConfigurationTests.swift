@@ -1,5 +1,6 @@
 import Foundation
 import KioskService
+import Publishing
 @testable import Settings
 import Testing
 
@@ -56,10 +57,11 @@ import Testing
 
     @Test func theKiosksKeysAreItsOwnAndEveryDefaultPassesItsRule() throws {
         #expect(Setting.kiosk.allSatisfy { $0.key.hasPrefix("kiosk.") })
-        #expect(SettingsCatalogue.withKiosk.settings.count == Setting.core.count + Setting.kiosk.count)
+        #expect(Setting.mail.allSatisfy { $0.key.hasPrefix("mail.") })
+        #expect(SettingsCatalogue.withKiosk.settings.count == Setting.core.count + Setting.kiosk.count + Setting.mail.count)
         let configuration = try RecorderConfiguration(flags: [:], configFile: nil, environment: ["HOME": "/nonexistent"],
                                                       settings: .withKiosk)
-        for setting in Setting.kiosk {
+        for setting in Setting.kiosk + Setting.mail {
             if let value = setting.defaultValue, !value.isEmpty {
                 #expect(setting.rule.problem(with: value) == nil, "\(setting.key)'s default '\(value)'")
             }

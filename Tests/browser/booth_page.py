@@ -13,13 +13,18 @@ then at three screen sizes goes through the booth's flow as a guest would:
 The countdown beeps (kiosk.countdown_sound = on).
 At every state: no scrollbars, touch targets of at least 64 px, no developer text; the live
 camera is mirrored, its rate and camera-to-screen time measured in the page; a page opened later never plays the previous guest's clip.
-The share link: the guest's phone opens it first and gets its delete claim; a forwarded link plays
-and cannot delete (403); the guest's phone deletes the post. Screenshots of
+The share link (share.base_url under the booth's name on its network, booth.test: a link to the
+booth's loopback gets no code, login_page.py): the thank-you says until when it works, in the page's
+language and without seconds; the guest's phone opens it first and gets its delete claim, the
+page's player shows the post's poster, and the download is named after the caption (in the page and
+in the video's Content-Disposition, RFC 6266, read by Python's email parser and by chromium's
+download); a forwarded link plays and cannot delete (403); the guest's phone deletes the post.
+The start screen names the booth's button (kiosk.trigger_key is set). Screenshots of
 every state go to ARTIFACTS/booth (default .cache/browser-artifacts/booth).
 
     python Tests/browser/booth_page.py RECORDER_BINARY
 """
-import json, os, pathlib, shutil, subprocess, sys, time, urllib.request
+import email.message, email.utils, json, os, pathlib, re, shutil, subprocess, sys, time, urllib.request
 
 from playwright.sync_api import sync_playwright
 
@@ -32,8 +37,16 @@ artifacts.mkdir(parents=True)
 check = Checks()
 kiosk = Kiosk(binary, artifacts / "kiosk.log", args=["--seconds", "3", "--countdown", "1"], prefix="recorder-booth-",
               env={"RECORDER_KIOSK_REVIEW_SECONDS": "4", "RECORDER_KIOSK_TRIGGER_KEY": "KeyB",
-                   "RECORDER_KIOSK_ATTRACT_SECONDS": "20", "RECORDER_KIOSK_COUNTDOWN_SOUND": "on"})
+                   "RECORDER_KIOSK_ATTRACT_SECONDS": "20", "RECORDER_KIOSK_COUNTDOWN_SOUND": "on",
+                   "RECORDER_KIOSK_HOSTS": "booth.test"})
+# Share links under the booth's name on its network, which phones open (the kiosk answers to it).
+kiosk.environment["RECORDER_SHARE_BASE_URL"] = f"http://booth.test:{kiosk.port}/s/{{token}}"
 work, base = kiosk.work, kiosk.base
+
+
+def local(link):
+    """A link under booth.test, asked of this machine by Python (chromium maps the name itself)."""
+    return link.replace("http://booth.test:", "http://127.0.0.1:", 1)
 
 
 def status():
@@ -53,7 +66,9 @@ def share_page(link, post_id):
     link fetched again elsewhere (forwarded: no cookie) opens the page with no delete; a wrong token
     gets the 404 of a link that opens nothing."""
     global guest_phone
-    guest_phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    # (once the post is in the store its poster is too: the page's player shows it)
+    wait_for_file(work / "store" / "posts" / f"{post_id}.json", 60)
+    guest_phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, accept_downloads=True)
     phone = guest_phone.new_page()
     phone.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
     phone.goto(link)
@@ -70,15 +85,44 @@ def share_page(link, post_id):
     check("share page (390x844): no sideways scrolling", width[0] <= width[1], str(width))
     box = phone.evaluate("(() => { const r = document.querySelector('a.download').getBoundingClientRect(); return [r.width, r.height, r.bottom, innerHeight]; })()")
     check("share page (390x844): the download button is large and on the first screen", box[0] >= 200 and box[1] >= 48 and box[2] <= box[3], str(box))
+    # The player's first picture (iOS shows a black box without one): the post's poster, through the
+    # link, the store's bytes.
+    poster = phone.evaluate("document.getElementById('video').getAttribute('poster')")
+    code, picture = fetch(local(link) + "/poster.jpg")
+    thumb = work / "store" / "thumbs" / f"{post_id}.jpg"
+    check("share page: the player's poster is the post's, through the link (its JPEG, the store's bytes)",
+          poster == f"/s/{token}/poster.jpg" and code == 200 and thumb.exists() and picture == thumb.read_bytes(), f"{poster} {code} {len(picture)}")
+    check("share page: a wrong token's poster is 404", fetch(local(link)[:-4] + "AAAA/poster.jpg")[0] in (404,))
+    # The download is named after the caption, not the id: the page's download attribute, the
+    # video's Content-Disposition (RFC 6266, as Python's email parser reads it), and the name
+    # chromium gives the file.
+    wanted = caption + ".mp4"
+    named = phone.evaluate("document.querySelector('a.download').getAttribute('download')")
+    with urllib.request.urlopen(local(link) + "/video.mp4", timeout=30) as r:
+        disposition = r.headers.get("Content-Disposition", "")
+    parsed = email.message.Message()
+    parsed["Content-Disposition"] = disposition
+    # (RFC 6266: filename* wins over filename, as browsers have it; Python's get_filename takes the
+    # first, so the decoded filename* is read out of its parameters)
+    star = [v for k, v in parsed.get_params(header="content-disposition") if k == "filename" and isinstance(v, tuple)]
+    saved_as = email.utils.collapse_rfc2231_value(star[0]) if star else parsed.get_filename()
+    check(f"share page: the download is named after the caption ({named!r}), not the id",
+          named == wanted and post_id not in named, repr(named))
+    check("share page: the video's Content-Disposition names it so too (filename*=UTF-8, ASCII only on the wire)",
+          saved_as == wanted and disposition.startswith("inline;") and disposition.isascii()
+          and not re.search(r"[\r\n]", disposition), repr(disposition))
+    with phone.expect_download(timeout=60000) as saving:
+        phone.locator("a.download").tap()
+    check("share page: chromium saves the download under that name", saving.value.suggested_filename == wanted, saving.value.suggested_filename)
     phone.screenshot(path=str(artifacts / "390x844-share.png"))
     phone.close()
-    code, html = fetch(link)
+    code, html = fetch(local(link))
     check("share page: opens with no cookie or token", code == 200 and caption.encode() in html, f"{code} {html[:200]!r}")
     check("share page: fetched without the claim (a forwarded link), it offers no delete", b"/delete" not in html and b"erase-elsewhere" in html)
-    code, video = fetch(link + "/video.mp4")
+    code, video = fetch(local(link) + "/video.mp4")
     stored = (work / "store" / "videos" / f"{post_id}.mp4").read_bytes()
     check("share page: its video is the stored one byte for byte", code == 200 and video == stored, f"{code}, {len(video)} vs {len(stored)} bytes")
-    wrong = link[:-4] + ("AAAA" if not link.endswith("AAAA") else "BBBB")
+    wrong = local(link)[:-4] + ("AAAA" if not link.endswith("AAAA") else "BBBB")
     code, body = fetch(wrong)
     check("share page: a wrong token gets 404 and no video", code == 404 and b"<video" not in body, f"{code} {body[:200]!r}")
 
@@ -121,11 +165,19 @@ def self_delete(link, post_id):
     check("self-delete (390x844): the page says the video is deleted", "Your video is deleted" in said, said)
     phone.screenshot(path=str(artifacts / "390x844-share-deleted.png"))
     phone.close()
-    code, body = fetch(link)
-    _, unknown = fetch(link[:-4] + ("AAAA" if not link.endswith("AAAA") else "BBBB"))
+    code, body = fetch(local(link))
+    _, unknown = fetch(local(link)[:-4] + ("AAAA" if not link.endswith("AAAA") else "BBBB"))
     check("self-delete: the link now answers 404, as any unknown link does", code == 404 and body == unknown, f"{code} {body[:200]!r}")
     left = [str(f.relative_to(work / "store")) for f in (work / "store").rglob("*") if post_id in f.name]
     check("self-delete: the store holds nothing of the post (video, poster, metadata, index)", not left, str(left))
+
+
+def wait_for_file(path, seconds):
+    end = time.monotonic() + seconds
+    while not path.exists():
+        if time.monotonic() > end:
+            raise TimeoutError(f"waited {seconds} s for {path}")
+        time.sleep(0.2)
 
 
 def looks_right(page, size, state):
@@ -227,7 +279,7 @@ try:
     fonts = subprocess.run(["fc-list", ":family"], capture_output=True, text=True).stdout
     check("the emoji font the page names is installed (fonts-noto-color-emoji)", "Noto Color Emoji" in fonts)
     with sync_playwright() as p:
-        browser = launch(p)
+        browser = launch(p, names=["booth.test"])
         errors = []
 
         def open_page(width, height, touch=False):
@@ -243,6 +295,8 @@ try:
         size = "1280x800"
         page = open_page(1280, 800, touch=True)
         check(f"{size}: the invitation says how long a shot is", "3 seconds" in page.inner_text("#invite"), page.inner_text("#invite"))
+        check(f"{size}: the start screen names the booth's button (kiosk.trigger_key is set)",
+              page.inner_text("#hint") == "Tap the red button, or press the booth's button.", page.inner_text("#hint"))
         # The live mirror, measured in the browser over 5 s: pictures painted a second, and camera to
         # screen (the clock the test pattern draws into each picture, read off the canvas when a new
         # one is on screen, against the browser's clock). Reported; judged only against a slideshow
@@ -283,7 +337,10 @@ try:
         page.locator("#qr").screenshot(path=str(artifacts / "qr.png"))
         decoded = subprocess.run(["zbarimg", "--raw", "-q", str(artifacts / "qr.png")], capture_output=True, text=True).stdout.strip()
         token = json.loads((work / "store" / "posts" / f"{shared}.json").read_text()).get("shareToken") or "none"
-        check(f"{size}: the thank-you's QR code reads (zbarimg) as the post's share page", decoded == f"{base}/s/{token}", decoded)
+        check(f"{size}: the thank-you's QR code reads (zbarimg) as the post's share page", decoded == f"http://booth.test:{kiosk.port}/s/{token}", decoded)
+        until = page.inner_text("#share-until")
+        check(f"{size}: the thank-you says until when the link works, as English writes a date, to the minute: {until!r}",
+              re.fullmatch(r"The link works until [A-Z][a-z]+ \d{1,2}, \d{4}\D+\d{1,2}:\d{2}\s?[AP]M\.", until) is not None, repr(until))
         check(f"{size}: the link is written under the code", page.inner_text("#share-link") == decoded)
         check(f"{size}: the share link carries a token, not the post id", shared not in decoded and len(token) == 22, decoded)
         looks_right(page, size, "5-thanks")

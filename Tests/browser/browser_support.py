@@ -109,7 +109,10 @@ def wait_until(page, expression, timeout=30000):
         time.sleep(0.2)
 
 
-def launch(playwright):
-    """Debian's chromium, headless; sound may play before a touch (as the booth's kiosk mode allows)."""
+def launch(playwright, names=()):
+    """Debian's chromium, headless; sound may play before a touch (as the booth's kiosk mode allows).
+    Each of `names` (booth.test, say: the name a phone on the booth's network opens its share link
+    by) is this machine."""
+    rules = [f"--host-resolver-rules={', '.join(f'MAP {name} 127.0.0.1' for name in names)}"] if names else []
     return playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                      args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"])
+                                      args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required", *rules])

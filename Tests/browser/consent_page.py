@@ -239,6 +239,15 @@ def recorded_nothing(size, before, what):
           f"state={s.get('state')} shot {before} -> {now} consent={s.get('consent')}")
 
 
+# The live picture's box on screen: the canvas's own width and height fitted into its element's box
+# (object-fit: contain), [left, top, right, bottom].
+PICTURE_BOX = """(() => {
+  const e = document.getElementById('live'), r = e.getBoundingClientRect();
+  const s = Math.min(r.width / e.width, r.height / e.height), w = e.width * s, h = e.height * s;
+  return [r.left + (r.width - w) / 2, r.top + (r.height - h) / 2, r.left + (r.width + w) / 2, r.top + (r.height + h) / 2];
+})()"""
+
+
 def through_recording(page, size):
     """From the yes to the review: the countdown, the recording, the review playing the clip."""
     wait_phase(page, "countdown", 10)
@@ -254,6 +263,15 @@ def through_recording(page, size):
     vw, vh = page.viewport_size["width"], page.viewport_size["height"]
     check(f"{size}: the question is inside the screen and clear of the recording badge",
           box[0] >= 0 and box[2] <= vw and box[1] >= 0 and (box[1] >= rec[3] or box[0] >= rec[2] or box[2] <= rec[0]), f"{box} badge {rec}")
+    # Where the camera's picture is on screen (the canvas's own shape inside its box, object-fit:
+    # contain): upright, across the whole width from the top; and the question card wholly on it
+    # or wholly off it, never across its edge.
+    picture = page.evaluate(PICTURE_BOX)
+    straddles = [edge for edge in (picture[1], picture[3]) if box[1] < edge < box[3]]
+    check(f"{size}: the question card does not straddle the picture's edge", not straddles, f"card {box}, picture {picture}")
+    if vh > vw:
+        check(f"{size}: upright, the picture takes the whole width, from the top of the screen",
+              abs(picture[0]) < 1 and abs(picture[2] - vw) < 1 and abs(picture[1]) < 1, f"picture {picture} on {vw}x{vh}")
     page.screenshot(path=str(artifacts / f"{size}-recording-prompt.png"))
     shown_prompt[size] = on_screen
     wait_phase(page, "review", 60)
@@ -319,8 +337,14 @@ try:
         post_id = page.evaluate("document.body.dataset.shared")
         s = status()
         check(f"{size}: after Post no yes holds (the next guest is asked)", (s.get("consent") or {}).get("given") is False, str(s.get("consent")))
-        # The store: the post records the yes, the text is stored once under its digest.
-        meta = json.loads((work / "store" / "posts" / f"{post_id}.json").read_text())
+        # The store: the post records the yes, the text is stored once under its digest. (The
+        # thank-you names the post as soon as it is queued: its share page is served from the
+        # booth's copy at once; the store has it once the upload is done.)
+        stored = work / "store" / "posts" / f"{post_id}.json"
+        deadline = time.monotonic() + 60
+        while not stored.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        meta = json.loads(stored.read_text())
         given = meta.get("consent") or {}
         check("the stored post records the question its guest answered (prompt)", meta.get("prompt") == shown_prompt[size],
               f"{meta.get('prompt')!r} vs {shown_prompt[size]!r}")

@@ -8,12 +8,14 @@ posted id. Checks what the store received with ffprobe and the metadata file. Th
 the new post first among 12 older ones seeded into the store (one with damaged metadata, one
 with markup in its caption), "More" for the 13th, and the posted video played from the cache.
 Then the operator's part: the overview (configuration, disk, camera, microphone, button, outbox)
-and moderation (hide, show again, delete with a confirmation). Screenshots go to
+and moderation (hide, show again, delete with a confirmation). "Last posted" names the post by its
+caption and forgets it once it is deleted; the gallery starts on the first screen at 1280x800,
+800x1280 and 1920x1080; its dates are written as English writes them, to the minute. Screenshots go to
 ARTIFACTS (default .cache/browser-artifacts). Prints 'N passed, N failed'; exits 1 on any failure.
 
     python Tests/browser/kiosk_page.py RECORDER_BINARY
 """
-import urllib.request, json, os, pathlib, shutil, subprocess, sys, time
+import urllib.request, json, os, pathlib, re, shutil, subprocess, sys, time
 
 from playwright.sync_api import sync_playwright
 
@@ -127,6 +129,9 @@ try:
         wait_until(page, f"document.getElementById('posted-id').textContent === '{post_id}'", timeout=30000)
         check("posting shows the posted id", len(post_id) == 10 and post_id in page.inner_text("#post-message"),
               page.inner_text("#post-message"))
+        wait_until(page, "document.getElementById('posted-caption').textContent !== '" + post_id + "'", timeout=30000)
+        check("'Last posted' names the post by its caption", page.inner_text("#posted-caption") == caption
+              and page.inner_text("#posted-id") == post_id, f"{page.inner_text('#posted-caption')!r} {page.inner_text('#posted-id')!r}")
         page.screenshot(path=str(artifacts / "5-posted.png"))
 
         video = work / "store" / "videos" / f"{post_id}.mp4"
@@ -152,6 +157,18 @@ try:
               and "<img src=x" in page.inner_text(f"#gallery .post[data-id='{seeded[0]}']"))
         damaged = page.inner_text(f"#gallery .post[data-id='{seeded[5]}']")
         check("a post with damaged metadata is shown as such", "metadata damaged" in damaged, damaged)
+        when = page.inner_text(f"#gallery .post[data-id='{post_id}'] .muted")
+        check(f"a post's date as English writes it, to the minute, no ISO or zone letter: {when!r}",
+              re.match(r"[A-Z][a-z]+ \d{1,2}, \d{4}\D+\d{1,2}:\d{2}\s?[AP]M · ", when) is not None and "UTC" not in when, repr(when))
+        # The gallery where an operator finds it: its first post starts on the first screen, at
+        # the booth's, a tablet's upright and a large screen's size.
+        for width, height in [(1280, 800), (800, 1280), (1920, 1080)]:
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate("window.scrollTo(0, 0)")
+            first = page.evaluate("document.querySelector('#gallery .post').getBoundingClientRect().top")
+            check(f"{width}x{height}: the gallery's first post starts on the first screen ({first:.0f} px of {height})", first < height - 120, f"{first}")
+            page.screenshot(path=str(artifacts / f"{width}x{height}-operator.png"))
+        page.set_viewport_size({"width": 1280, "height": 800})
         check("'More' is offered when there are more posts", page.is_visible("#more"))
         page.click("#more")
         wait_until(page, "document.querySelectorAll('#gallery .post').length === 13", timeout=30000)
@@ -243,6 +260,13 @@ try:
         check("Delete, confirmed, removes the post from the gallery and the store",
               doomed not in gallery_ids() and not (work / "store" / "posts" / f"{doomed}.json").exists()
               and not list((work / "store" / "feed").glob(f"*-{doomed}.json")))
+
+        # The last posted post deleted: "Last posted" forgets it.
+        page.once("dialog", lambda d: d.accept())
+        page.click(f"#gallery .post[data-id='{post_id}'] button.delete")
+        wait_until(page, f"document.body.dataset.moderated === 'delete:{post_id}'", timeout=30000)
+        wait_until(page, "document.getElementById('posted-caption').textContent === '–'", timeout=30000)
+        check("'Last posted' forgets a post once it is deleted", page.inner_text("#posted-id") == "" and page.inner_text("#posted-caption") == "–")
 
         errors = [line for line in console if line.startswith(("error", "pageerror"))]
         check("no script errors in the page (a style or script the CSP refused would be one)", not errors, "; ".join(errors))

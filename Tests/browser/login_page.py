@@ -5,11 +5,16 @@ session cookie is set by the server (HttpOnly, SameSite=Strict) and no script ca
 booth's session opens the booth and nothing of the operator's; logging out ends the session on the
 kiosk (the same cookie, put back, opens nothing); wrong tokens are refused and then throttled, and
 the right token still logs in from the slowed address; a login page reached by a name other than loopback warns that the token would travel in
-clear text, and on loopback it does not.
+clear text, and on loopback it does not. The operator's page before logging in (1280x800, 800x1280,
+1920x1080) is its login form at the top in plain words, with nothing broken below it; opened by the
+booth's screen, it says that is the booth's login.
+This kiosk's share links point at its loopback address (no share.base_url): the booth's start
+screen names no button (none is set), the thank-you shows no QR code and sends the guest to the
+staff, and the operator's page says why and what to set.
 
     python Tests/browser/login_page.py RECORDER_BINARY
 """
-import json, os, pathlib, sys
+import json, os, pathlib, sys, time
 
 from playwright.sync_api import sync_playwright
 
@@ -69,12 +74,26 @@ try:
         check("the booth's session gets 403 from the operator's routes", refused == 403, str(refused))
         asked = page.evaluate("Promise.all(['/api/attract', '/api/feed?page=1', '/metrics'].map((p) => fetch(p).then((r) => r.status)))")
         check("the booth's own list for its attract loop is the booth's (200); the feed and metrics are not (403)", asked == [200, 403, 403], str(asked))
+        check("with no button set (kiosk.trigger, kiosk.trigger_key), the start screen names none",
+              page.inner_text("#hint") == "Tap the red button.", page.inner_text("#hint"))
         page.click("#record")
         wait_until(page, "document.body.dataset.phase === 'review'", timeout=60000)
         page.screenshot(path=str(artifacts / "2-booth-logged-in-review.png"))
         page.click("#post")
         wait_until(page, "document.body.dataset.phase === 'done'", 30000)
         check("the logged-in booth records, reviews and posts a shot", True)
+        # Its link is this machine's loopback address, which no phone opens: no code, the staff instead.
+        shown = wait_until(page, "document.body.dataset.shareShown", 30000)
+        said = page.inner_text("#done")
+        check("a share link to the booth's loopback gets no QR code: the guest is asked to see the staff",
+              shown == "ask-staff" and not page.is_visible("#qr") and not page.is_visible("#video-step")
+              and "please ask the staff" in said and "127.0.0.1" not in said, f"{shown}: {said!r}")
+        page.screenshot(path=str(artifacts / "2b-booth-thanks-no-code.png"))
+        # The booth's screen on the operator's page: the form says whose login this browser has.
+        page.goto(kiosk.base + "/admin")
+        page.wait_for_selector("#token-form", state="visible", timeout=15000)
+        wait_until(page, "document.getElementById('login-why').textContent.includes(\"booth's screen\")", timeout=15000)
+        check("the operator's page opened by the booth's screen says this browser has the booth's login", True)
         booth.close()
 
         # The operator's browser: the form, the booth's token is not enough, the operator's is.
@@ -83,6 +102,20 @@ try:
         page.goto(kiosk.base + "/admin")
         page.wait_for_selector("#token-form", state="visible", timeout=15000)
         check("the operator's page without a session shows its login form", True)
+        # Before logging in, at each size: the form at the top, in plain words; no API's error, no
+        # broken picture, nothing below it that cannot load.
+        for width, height in [(1280, 900), (1280, 800), (800, 1280), (1920, 1080)]:
+            page.set_viewport_size({"width": width, "height": height})
+            time.sleep(1.5)
+            top = page.evaluate("document.getElementById('token-form').getBoundingClientRect().top")
+            text = page.inner_text("body")
+            shown = [selector for selector in ("#preview", "#banner", "#gallery-section", "main", "#details") if page.is_visible(selector)]
+            check(f"{width}x{height}: before logging in, the login form is at the top ({top:.0f} px) and alone, in plain words",
+                  top < 120 and "Log in with the operator's token" in text and not shown
+                  and not any(word in text for word in ("not answering", "POST /login", "cannot be listed", "cannot be read")),
+                  f"{shown} {text[:300]!r}")
+            page.screenshot(path=str(artifacts / f"{width}x{height}-operator-before-login.png"))
+        page.set_viewport_size({"width": 1280, "height": 900})
         check("on loopback it does not warn about clear text", not page.is_visible("#clear-text"))
         page.fill("#token", BOOTH)
         page.click("#token-save")
@@ -94,6 +127,9 @@ try:
         wait_until(page, "document.getElementById('state').textContent.startsWith('idle')", timeout=20000)
         page.wait_for_selector("#gallery .post", timeout=30000)
         check("the operator's token logs in: the state and the gallery load", True)
+        warning = wait_until(page, "!document.getElementById('share-warning').hidden && document.getElementById('share-warning').textContent", 20000)
+        check("the operator is told that phones cannot open this kiosk's share links, and what to set",
+              "cannot open the share links" in warning and "share.base_url" in warning and "127.0.0.1" in warning, repr(warning))
         page.screenshot(path=str(artifacts / "3-operator-logged-in.png"), full_page=True)
         session = [c for c in admin.cookies() if c["name"] == "recorder_session"]
         page.click("#logout")

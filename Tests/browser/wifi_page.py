@@ -8,12 +8,13 @@ sizes: 1280x800, 800x1280 (upright) and 1920x1080. On the thank-you screen there
 "1. Join the booth's Wi-Fi" and "2. Open your video", in that order, side by side, nothing
 overlapping and nothing off the screen; zbarimg reads the first off the screenshot as the exact
 WIFI: text and the second as the post's link, which opens the post (its page and its video, byte for
-byte). Then a German kiosk with an open network at 1280x800: its words, and T:nopass.
+byte). Then a German kiosk with an open network at 1280x800: its words, and T:nopass; its dates day
+first, to the minute (the thank-you's "link works until", and the share page at a phone's size).
 Screenshots go to ARTIFACTS/wifi (default .cache/browser-artifacts/wifi).
 
     python Tests/browser/wifi_page.py RECORDER_BINARY
 """
-import json, os, pathlib, shutil, subprocess, sys, urllib.parse
+import json, os, pathlib, re, shutil, subprocess, sys, urllib.parse
 
 from playwright.sync_api import sync_playwright
 
@@ -132,7 +133,19 @@ try:
         check(f"de, open network: 'WLAN: ...' and 'Ohne Passwort' under it", shown == ["WLAN: Hochzeit Jörg & Anna", "Ohne Passwort"], str(shown))
         link = read_code(page, "#qr", "1280x800-de-video-code")
         check(f"de: the second code is the booth's own address: {link}", link.startswith("http://10.42.0.1/s/"), link)
+        # Dates as German writes them: the day first, the month as a word, to the minute.
+        german_date = r"\d{1,2}\. [A-ZÄÖÜ][a-zäöü]+ \d{4} um \d{1,2}:\d{2}"
+        until = page.inner_text("#share-until")
+        check(f"de: the link's end, day first and without seconds: {until!r}", re.fullmatch(f"Der Link gilt bis {german_date}\\.", until) is not None, repr(until))
         page.close()
+        phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        phone.on("pageerror", lambda e: errors.append(f"de phone pageerror: {e}"))
+        phone.goto(german.base + urllib.parse.urlsplit(link).path)
+        wait_until(phone, "document.querySelector('.until time') && !document.querySelector('.until time').textContent.includes('T')", 15000)
+        until = phone.inner_text(".until")
+        check(f"de: the share page on the phone says it the same way: {until!r}", re.fullmatch(f"Der Link gilt bis {german_date}\\.", until) is not None, repr(until))
+        phone.screenshot(path=str(artifacts / "390x844-de-share.png"))
+        phone.close()
         german.stop()
         browser.close()
     check("no script error on the page", not errors, str(errors))

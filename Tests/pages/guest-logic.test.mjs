@@ -2,7 +2,7 @@
 // module, with node's own test runner: node --test Tests/pages
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, CONSENT_READ_MS, soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, PHASES, RING }
+import { hintKey, shareScreen, needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, CONSENT_READ_MS, soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, PHASES, RING }
   from "../../Sources/KioskService/Pages/guest-logic.js";
 import { isStale, tokenTravelsInClear, byteCount } from "../../Sources/KioskService/Pages/common.js";
 
@@ -27,7 +27,9 @@ test("a press means stop while counting down or recording, record where a guest 
   assert.equal(pressAction("saving"), null);
   assert.equal(pressAction("consent"), "agree");
   assert.equal(pressAction("away"), null, "out of service a press does nothing");
-  assert.deepEqual([...PHASES].sort(), ["attract", "away", "consent", "countdown", "done", "problem", "recording", "review", "saving"]);
+  // Typing an address: the booth's button neither records nor sends.
+  assert.equal(pressAction("mail"), null);
+  assert.deepEqual([...PHASES].sort(), ["attract", "away", "consent", "countdown", "done", "mail", "problem", "recording", "review", "saving"]);
 });
 
 test("a button's chatter within 400 ms is one press", () => {
@@ -81,9 +83,10 @@ test("out of service the booth says it is back in a moment, and comes back by it
   const disk = idle({ service: { causes: [{ cause: "disk", freeBytes: 1, neededBytes: 2 }] } });
   assert.deepEqual(guestStep(disk, page()), away);
   assert.deepEqual(guestStep(disk, page({ phase: "problem" })), away);
-  // A review or thank-you on screen, or a shot under way, goes on.
+  // A review or thank-you on screen (its mail screen too), or a shot under way, goes on.
   assert.notDeepEqual(guestStep(disk, page({ phase: "review" })), away);
   assert.notDeepEqual(guestStep(disk, page({ phase: "done" })), away);
+  assert.notDeepEqual(guestStep(disk, page({ phase: "mail" })), away);
   assert.equal(guestStep({ ...disk, state: "recording", progress: { elapsedSeconds: 1, totalSeconds: 5 } }, page()).kind, "recording");
   // Back in service: the start screen, with no reload.
   assert.equal(guestStep(idle({ service: null }), page({ phase: "away" })).then, "attract");
@@ -226,4 +229,27 @@ test("only the review's own Retake names its shot; a press, which may be the nex
   const reviewing = idle({ currentShot: shot("s1"), consent: { textSha256: "a", given: true, retakesOnly: true, buttonPresses: 0 } });
   assert.equal(needsConsent(reviewing), true);
   assert.equal(needsConsent(idle({ consent: { textSha256: "a", given: true, retakesOnly: false, buttonPresses: 0 } })), false);
+});
+
+test("the start screen names the booth's button only when there is one", () => {
+  const booth = (more = {}) => Object.assign({ reviewSeconds: 30, language: "en", triggerKey: null }, more);
+  assert.equal(hintKey({ booth: booth() }), "hintTouch");
+  assert.equal(hintKey({ booth: booth(), trigger: null }), "hintTouch");
+  assert.equal(hintKey({ booth: booth({ triggerKey: "KeyB" }) }), "hint");
+  assert.equal(hintKey({ booth: booth(), trigger: { state: "ready", presses: 0 } }), "hint");
+  // (a button configured but unplugged is still the booth's button: it comes back by itself)
+  assert.equal(hintKey({ booth: booth(), trigger: { state: "unplugged", presses: 0 } }), "hint");
+  assert.equal(hintKey(null), "hintTouch");
+});
+
+test("a link no phone can open gets no code, and the guest is sent to the staff", () => {
+  const wifi = { name: "Booth", password: "tanzen-bis-4" };
+  const link = (opensOnPhones) => ({ id: "p", shareURL: "http://x/s/t", opensOnPhones });
+  assert.deepEqual(shareScreen(link(true), null), { code: true, wifi: false, askStaff: false });
+  assert.deepEqual(shareScreen(link(true), wifi), { code: true, wifi: true, askStaff: false });
+  // Joining the booth's Wi-Fi would not help either: no code at all.
+  assert.deepEqual(shareScreen(link(false), wifi), { code: false, wifi: false, askStaff: true });
+  assert.deepEqual(shareScreen(link(false), null), { code: false, wifi: false, askStaff: true });
+  // (an answer from a kiosk that does not say is taken as a link that opens, as before)
+  assert.deepEqual(shareScreen({ id: "p", shareURL: "http://x/s/t" }, null), { code: true, wifi: false, askStaff: false });
 });

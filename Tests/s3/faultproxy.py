@@ -18,6 +18,19 @@ of rules, each used at most "count" times (the file is rewritten as counts drop)
       forward the body at about `rate` bytes per second
   {"match": "GET /bucket/videos/", "action": "throttle-download", "rate": 2000000, "count": 1000000}
       send the answer back at about `rate` bytes per second (from then on, for that connection)
+  {"match": "", "action": "refuse", "count": 1000000}
+      reset the connection before anything of the request reaches the server (a store that is down)
+  {"regex": "^POST .*[?]uploads=", "action": "hold-answer", "count": 1}
+      forward the request whole, then never send its answer back: the server did what was asked,
+      the client never hears of it (a network gone between the two)
+  {"regex": "^PUT .*[?&]partNumber=1&", "action": "pass", "count": 1000000}
+      forward as is (a rule before others that would match the same requests)
+
+"regex", when given, is a Python regular expression searched in "METHOD TARGET" instead of "match".
+
+A test that reaches the proxy only over the network (from a qemu guest) sets the rules itself:
+`PUT /.faultproxy/faults` with the JSON list as its body replaces them, `DELETE /.faultproxy/faults`
+clears them (both answered 204 by the proxy, never forwarded, never faulted).
 
 While STATE_DIR/opaque-etags exists, ETag response headers are rewritten so they are not the MD5 of
 the body, as with SSE-KMS. "match" is a substring of "METHOD TARGET". Writes the port it listens on to STATE_DIR/ready once listening (LISTEN_PORT 0: one the kernel picks), and the
@@ -42,7 +55,8 @@ def take_fault(request_line):
         except (OSError, ValueError):
             return None
         for rule in rules:
-            if rule.get("count", 0) > 0 and rule.get("match", "") in request_line:
+            matches = re.search(rule["regex"], request_line) if "regex" in rule else rule.get("match", "") in request_line
+            if rule.get("count", 0) > 0 and matches:
                 rule["count"] -= 1
                 with open(path + ".tmp", "w") as f:
                     json.dump(rules, f)
@@ -75,6 +89,8 @@ def pump_back(upstream, client, pace):
             data = upstream.recv(65536 if not pace.get("rate") else 16384)
             if not data:
                 break
+            if pace.get("mute"):
+                continue  # a hold-answer fault: the answer goes nowhere
             if pace.get("rate"):
                 time.sleep(len(data) / float(pace["rate"]))
             if os.path.exists(os.path.join(state, "opaque-etags")):
@@ -138,20 +154,29 @@ def handle(client):
                 name, _, value = h.partition(":")
                 if name.strip().lower() == "content-length":
                     length = int(value.strip())
+            if lines[0].split(" ")[1:2] and lines[0].split(" ")[1].startswith("/.faultproxy/"):
+                body, buffer = read_body(client, buffer, length)
+                control(client, lines[0].split(" ")[0], lines[0].split(" ")[1], body)
+                reset(upstream)
+                return
             fault = take_fault(request_line)
+            if fault and fault["action"] == "refuse":
+                reset(client)
+                reset(upstream)
+                return
+            if fault and fault["action"] == "pass":
+                fault = None
+            if fault and fault["action"] == "hold-answer":
+                pace["mute"] = True
+                fault = None
             if fault and fault["action"] == "throttle-download":
                 pace["rate"] = fault["rate"]
                 fault = None
             if fault and fault["action"] == "respond":
                 # Swallow the body, answer in the server's place.
-                body_left = length
-                while body_left > 0:
-                    if not buffer:
-                        buffer = client.recv(65536)
-                        if not buffer:
-                            return
-                    n = min(len(buffer), body_left)
-                    buffer, body_left = buffer[n:], body_left - n
+                body, buffer = read_body(client, buffer, length)
+                if body is None:
+                    return
                 payload = fault.get("body", "").encode()
                 client.sendall(b"HTTP/1.1 %d Injected\r\nContent-Type: application/xml\r\nContent-Length: %d\r\nConnection: close\r\n\r\n"
                                % (fault.get("status", 500), len(payload)) + payload)
@@ -181,6 +206,44 @@ def handle(client):
             upstream.shutdown(socket.SHUT_WR)
         except OSError:
             pass
+
+
+def read_body(client, buffer, length):
+    """(the request's body, what follows it in the buffer); (None, b"") when the client left first."""
+    while len(buffer) < length:
+        data = client.recv(65536)
+        if not data:
+            return None, b""
+        buffer += data
+    return buffer[:length], buffer[length:]
+
+
+def control(client, method, target, body):
+    """The proxy's own requests: PUT /.faultproxy/faults sets the rules, DELETE clears them."""
+    status = b"204 No Content"
+    path = os.path.join(state, "faults.json")
+    if target != "/.faultproxy/faults" or body is None:
+        status = b"404 Not Found"
+    elif method == "PUT":
+        try:
+            rules = json.loads(body.decode())
+            assert isinstance(rules, list)
+        except (ValueError, AssertionError):
+            status = b"400 Bad Request"
+        else:
+            with lock:
+                with open(path + ".tmp", "w") as f:
+                    json.dump(rules, f)
+                os.replace(path + ".tmp", path)
+    elif method == "DELETE":
+        with lock:
+            with open(path + ".tmp", "w") as f:
+                json.dump([], f)
+            os.replace(path + ".tmp", path)
+    else:
+        status = b"405 Method Not Allowed"
+    client.sendall(b"HTTP/1.1 " + status + b"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    client.close()
 
 
 def forward_body(client, upstream, buffer, length, fault):

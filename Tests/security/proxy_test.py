@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""The shipped reverse-proxy set-up (systemd/nginx-recorder.conf), run for real: Debian's nginx on
+"""The shipped reverse-proxy set-up (systemd/nginx-recorder.conf, with the http-level names of
+nginx-recorder-http.conf and the share locations of nginx-recorder-share.conf, which the booth's own
+Wi-Fi includes too), run for real: Debian's nginx on
 loopback in front of a real `recorder kiosk` with both tokens, which nginx reaches on the kiosk's
-own listener for it (kiosk.proxy_socket, a Unix socket). Three nginx instances of the shipped file,
+own listener for it (kiosk.proxy_socket, a Unix socket). Three nginx instances of the shipped files,
 each changed only in its ports, paths and certificate: as shipped, with TLS and a certificate made
 here for booth.test; the no-certificate variant (the lines ending in "# tls" deleted, as the file
 says); and that variant in front of a small echo server instead of the kiosk, which shows what
@@ -27,7 +29,7 @@ nginx tells the kiosk. What a guest's phone reaches through it:
 import concurrent.futures, http.server, json, os, pathlib, shutil, socket, socketserver, ssl, subprocess, sys, tempfile, threading, time, urllib.request
 
 from raw_http import request
-from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, free_port, noisy_post, repo, start_nginx, stop, without_tls
+from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, free_port, noisy_post, shipped_nginx, start_nginx, stop
 
 binary = sys.argv[1]
 artifacts = artifacts_folder()
@@ -47,20 +49,17 @@ kiosk = Kiosk(binary, artifacts / "proxy-kiosk.log", args=["--seconds", "2", "--
 subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=booth.test",
                 "-addext", "subjectAltName=DNS:booth.test", "-keyout", str(work / "booth.key"), "-out", str(work / "booth.crt")],
                check=True, capture_output=True)
-shipped = (repo / "systemd" / "nginx-recorder.conf").read_text()
 
 
 def site(name, socket, http, https=None):
-    """The shipped file with this test's ports, socket, log and certificate: nothing else changed.
-    Without `https`, the no-certificate variant: the lines ending in "# tls" deleted."""
-    text = shipped
-    for old, new in [("unix:/run/recorder/proxy.sock", f"unix:{socket}"), ("listen 80;", f"listen 127.0.0.1:{http};"),
-                     ("listen 443 ssl;", f"listen 127.0.0.1:{https} ssl;"), ("/etc/recorder/tls/", f"{work}/"),
-                     ("/var/log/nginx/access.log", f"{work}/{name}-access.log")]:
-        assert old in text, f"the shipped nginx-recorder.conf no longer has {old!r}"
-        text = text.replace(old, new)
-    text = "\n".join(line for line in text.splitlines() if "listen [::]" not in line)
-    return text if https else without_tls(text)
+    """The shipped files (the http-level names, the server and the share locations it includes) with
+    this test's ports, socket, log and certificate: nothing else changed. Without `https`, the
+    no-certificate variant: the lines ending in "# tls" deleted."""
+    replacements = [("unix:/run/recorder/proxy.sock", f"unix:{socket}"), ("listen 80;", f"listen 127.0.0.1:{http};"),
+                    ("listen [::]:80;", ""), ("/var/log/nginx/access.log", f"{work}/{name}-access.log")]
+    if https:
+        replacements += [("listen 443 ssl;", f"listen 127.0.0.1:{https} ssl;"), ("listen [::]:443 ssl;", ""), ("/etc/recorder/tls/", f"{work}/")]
+    return shipped_nginx(work / name, replacements, tls=bool(https))
 
 
 def nginx_for(name, site_text):
@@ -168,7 +167,11 @@ try:
     check("its video comes through byte for byte", status == 200 and body == stored, f"{status} {len(body)} of {len(stored)} bytes")
     status, headers, body = curl(link + "/video.mp4", "-H", "Range: bytes=100-199")
     check("a range of it too (206, those bytes)", status == 206 and body == stored[100:200], f"{status} {len(body)}")
-    for name in ("plain.css", "share.js"):
+    status, headers, body = curl(link + "/poster.jpg")
+    poster = kiosk.work / "store" / "thumbs" / f"{post}.jpg"
+    check("its poster (the page's first picture) comes through, the store's JPEG", status == 200 and poster.exists() and body == poster.read_bytes()
+          and headers.get("content-type") == "image/jpeg", f"{status} {len(body)} bytes")
+    for name in ("plain.css", "share.js", "dates.js"):
         status, headers, body = curl(f"https://booth.test:{HTTPS}/assets/{name}")
         check(f"the page's {name} comes through", status == 200 and len(body) > 10, f"{status}")
     # With the certificate, plain http moves to https (the token would cross the Wi-Fi in clear text);
@@ -182,7 +185,7 @@ try:
     check("without a certificate (the # tls lines deleted) plain http serves the share page", answer.status == 200
           and "through the proxy ✓".encode() in answer.body, repr(answer))
     # GET means GET: limit_except GET let HEAD through to the kiosk.
-    for path in (f"/s/{token}", f"/s/{token}/video.mp4", "/assets/share.js"):
+    for path in (f"/s/{token}", f"/s/{token}/video.mp4", f"/s/{token}/poster.jpg", "/assets/share.js"):
         status, _, _ = curl(f"https://booth.test:{HTTPS}{path}", "-I")
         check(f"HEAD {path.replace(token, '<token>')} is refused by nginx (403)", status == 403, f"{status}")
 

@@ -81,6 +81,27 @@ def without_tls(site):
     return "\n".join(line for line in site.splitlines() if not line.rstrip().endswith("# tls"))
 
 
+def shipped_nginx(folder, replacements, tls=True):
+    """The event network's nginx set-up as the package installs it, for `start_nginx` in `folder`:
+    the http-level names (systemd/nginx-recorder-http.conf, /etc/nginx/conf.d/recorder.conf) and
+    the server (nginx-recorder.conf), whose include of the share locations
+    (nginx-recorder-share.conf, /etc/nginx/snippets/recorder-share.conf; the booth's Wi-Fi includes
+    the same file) names the copy written into `folder`. Each `(old, new)` of `replacements` is
+    applied to all three and must be in one of them (a test never quietly tests another file);
+    without `tls`, the lines ending in "# tls" are deleted."""
+    shipped = repo / "systemd"
+    http, server, snippet = ((shipped / name).read_text() for name in ("nginx-recorder-http.conf", "nginx-recorder.conf", "nginx-recorder-share.conf"))
+    include = "include /etc/nginx/snippets/recorder-share.conf;"
+    assert include in server, f"the shipped nginx-recorder.conf no longer has {include!r}"
+    for old, new in replacements:
+        assert old in http + server + snippet, f"the shipped nginx files no longer have {old!r}"
+        http, server, snippet = (text.replace(old, new) for text in (http, server, snippet))
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "recorder-share.conf").write_text(snippet)
+    site = http + "\n" + server.replace(include, f"include {folder}/recorder-share.conf;")
+    return site if tls else without_tls(site)
+
+
 def start_nginx(folder, site, log):
     """An nginx of its own for the server block(s) `site` (the shipped file with a test's ports and
     paths), everything it writes under `folder`, its errors to `log`. Returns (nginx -t's result, the

@@ -29,8 +29,8 @@ nginx file). Needs root.
 import json, os, pathlib, re, shutil, subprocess, sys, tempfile, time
 
 from raw_http import request
-from security_support import (BOOTH, OPERATOR, Checks, Kiosk, OtherMachines, artifacts_folder, free_port, noisy_post, repo, rss_kib,
-                              start_nginx, stop, without_tls)
+from security_support import (BOOTH, OPERATOR, Checks, Kiosk, OtherMachines, artifacts_folder, free_port, noisy_post, rss_kib,
+                              shipped_nginx, start_nginx, stop, without_tls)
 
 STALLED, ADDRESSES = int(os.environ.get("STALLED", 260)), 65
 VIA = os.environ.get("VIA", "both")
@@ -183,16 +183,20 @@ try:
         # The shipped nginx file without a certificate (its "# tls" lines deleted), on the veth
         # link, in front of the kiosk's proxy socket (an older binary: its loopback port).
         port = free_port()
-        site = pathlib.Path(os.environ.get("NGINX_SITE", repo / "systemd" / "nginx-recorder.conf")).read_text()
         replacements = [("listen 80;", f"listen {HOST}:{port};"), ("listen [::]:80;", f"listen [{HOST6}]:{port};")]
         replacements.append(("unix:/run/recorder/proxy.sock", f"unix:{socket_dir}/proxy.sock") if with_socket
                             else ("127.0.0.1:8080", f"127.0.0.1:{kiosk.port}"))
-        for old, new in replacements:
-            assert old in site, f"the nginx file no longer has {old!r}"
-            site = site.replace(old, new)
-        site = site.replace("/var/log/nginx/access.log", f"{work}/access.log")
-        # (an older file has no "# tls" marks: its TLS lines go by what they say)
-        site = "\n".join(line for line in without_tls(site).splitlines() if "443" not in line and "ssl_certificate" not in line)
+        replacements.append(("/var/log/nginx/access.log", f"{work}/access.log"))
+        if os.environ.get("NGINX_SITE"):
+            # An older binary's own file, whole (one file then, with no "# tls" marks: its TLS lines
+            # go by what they say).
+            site = pathlib.Path(os.environ["NGINX_SITE"]).read_text()
+            for old, new in replacements:
+                assert old in site, f"the nginx file no longer has {old!r}"
+                site = site.replace(old, new)
+            site = "\n".join(line for line in without_tls(site).splitlines() if "443" not in line and "ssl_certificate" not in line)
+        else:
+            site = shipped_nginx(work, replacements, tls=False)
         tested, nginx = start_nginx(work, site, artifacts / "stalled-nginx.log")
         check("nginx takes the shipped file (nginx -t)", tested.returncode == 0, tested.stderr)
         wait_until("nginx", lambda: subprocess.run([*inside, "curl", "-s", "-o", "/dev/null", f"http://{HOST}:{port}/"]).returncode == 0, 20)

@@ -61,7 +61,8 @@ check "Depends brought libavfilter8 and fonts-dejavu-core" sh -c 'for p in libav
 for path in /usr/bin/recorder /lib/systemd/system/recorder.service /usr/lib/sysusers.d/recorder.conf \
             /lib/udev/rules.d/60-recorder-camera.rules /lib/udev/rules.d/61-recorder-button.rules \
             /usr/share/man/man1/recorder.1.gz /usr/share/bash-completion/completions/recorder \
-            /etc/recorder/recorder.conf /etc/nginx/sites-available/recorder; do
+            /etc/recorder/recorder.conf /etc/nginx/sites-available/recorder /etc/nginx/conf.d/recorder.conf \
+            /etc/nginx/snippets/recorder-share.conf; do
   check "the package installed $path" test -f "$path"
 done
 check "recorder --version says $OLD_VERSION's source version" sh -c "recorder --version | grep -q '^recorder ${OLD_VERSION%%+*}'"
@@ -72,8 +73,10 @@ for token in kiosk-token kiosk-booth-token; do
     "[ \"\$(stat -c '%U %a' $etc/$token)\" = 'root 600' ] && grep -qxE '[A-Za-z0-9_-]{43}' $etc/$token"
 done
 check "... and the two tokens differ" sh -c "! cmp -s $etc/kiosk-token $etc/kiosk-booth-token"
-check "postinst made an empty $etc/s3-credentials, mode 600, for the unit's LoadCredential=" sh -c \
-  "[ \"\$(stat -c '%s %a' $etc/s3-credentials)\" = '0 600' ]"
+for secret in s3-credentials mail-credentials; do
+  check "postinst made an empty $etc/$secret, mode 600, for the unit's LoadCredential=" sh -c \
+    "[ \"\$(stat -c '%s %a' $etc/$secret)\" = '0 600' ]"
+done
 check "postinst says how to log in: /login on the booth's screen with the booth's token, /admin with the operator's" sh -c \
   "grep -q 'http://127.0.0.1:8080/login' /vm/artifacts/install.log && grep -q 'kiosk-booth-token' /vm/artifacts/install.log && grep -q 'http://127.0.0.1:8080/admin' /vm/artifacts/install.log"
 check "... and never prints a token" sh -c "! grep -qF \"\$(cat $etc/kiosk-token)\" /vm/artifacts/install.log && ! grep -qF \"\$(cat $etc/kiosk-booth-token)\" /vm/artifacts/install.log"
@@ -181,8 +184,8 @@ check "apt-get purge recorder (exit $rc)" test $rc -eq 0
 sed -n '/] recorder: /p' /vm/artifacts/purge.log | sed 's/^/   | /'
 check "dpkg no longer knows recorder" sh -c '! dpkg-query -W -f="\${Status}" recorder 2>/dev/null | grep -q installed'
 check "$etc is gone (configuration, tokens, S3 credentials)" test ! -e $etc
-check "the nginx server, the unit, the sysusers file and the udev rules are gone" sh -c \
-  '! ls /etc/nginx/sites-available/recorder /lib/systemd/system/recorder.service /usr/lib/sysusers.d/recorder.conf /lib/udev/rules.d/6?-recorder-*.rules 2> /dev/null | grep -q .'
+check "the nginx files, the unit, the sysusers file and the udev rules are gone" sh -c \
+  '! ls /etc/nginx/sites-available/recorder /etc/nginx/conf.d/recorder.conf /etc/nginx/snippets/recorder-share.conf /lib/systemd/system/recorder.service /usr/lib/sysusers.d/recorder.conf /lib/udev/rules.d/6?-recorder-*.rules 2> /dev/null | grep -q .'
 check "systemd no longer knows the unit" sh -c '[ "$(systemctl show -p LoadState --value recorder)" = not-found ]'
 check "the cache is gone" sh -c '[ ! -e /var/cache/private/recorder ] && [ ! -e /var/cache/recorder ]'
 check "purge says where the recordings stay ($state_dir)" grep -q "recordings stay in $state_dir" /vm/artifacts/purge.log

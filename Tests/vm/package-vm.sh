@@ -34,14 +34,15 @@ echo "== the package on the host: $(basename "$deb")"
 version=$(dpkg-deb -f "$deb" Version)
 arch=$(dpkg-deb -f "$deb" Architecture)
 check "its version is RecorderVersion's ($version)" \
-  grep -q "static let string = \"$version\"" Sources/RecorderCore/RecorderVersion.swift
+  grep -q "static let string = \"$version\"" Sources/Settings/RecorderVersion.swift
 dpkg-deb -x "$deb" "$host/tree"
 dpkg-deb -c "$deb" | awk '{ print $NF }' | sed 's|^\./|/|' > "$host/contents"
 for path in /usr/bin/recorder /lib/systemd/system/recorder.service /usr/lib/sysusers.d/recorder.conf \
             /lib/udev/rules.d/60-recorder-camera.rules /lib/udev/rules.d/61-recorder-button.rules \
             /usr/share/man/man1/recorder.1.gz /usr/share/bash-completion/completions/recorder \
             /usr/share/zsh/vendor-completions/_recorder /usr/share/fish/vendor_completions.d/recorder.fish \
-            /etc/recorder/recorder.conf /etc/nginx/sites-available/recorder \
+            /etc/recorder/recorder.conf /etc/nginx/sites-available/recorder /etc/nginx/conf.d/recorder.conf \
+            /etc/nginx/snippets/recorder-share.conf \
             /usr/share/doc/recorder/copyright /usr/share/doc/recorder/changelog.gz; do
   check "it holds $path" grep -qxF "$path" "$host/contents"
 done
@@ -59,6 +60,14 @@ if [ -d systemd/wifi ]; then
     check "systemd/wifi/$rel is $want, the same bytes" cmp -s "$file" "$host/tree$want"
   done < <(find systemd/wifi -type f -print0)
 fi
+for pair in nginx-recorder.conf:/etc/nginx/sites-available/recorder nginx-recorder-http.conf:/etc/nginx/conf.d/recorder.conf \
+            nginx-recorder-share.conf:/etc/nginx/snippets/recorder-share.conf; do
+  check "systemd/${pair%%:*} is ${pair#*:}, the same bytes" cmp -s "systemd/${pair%%:*}" "$host/tree${pair#*:}"
+done
+# Every server a phone reaches includes the one list of share locations, from where the package puts it.
+for server in /etc/nginx/sites-available/recorder /etc/recorder/wifi/nginx-wifi.conf /etc/recorder/wifi/nginx-wifi-tls.conf; do
+  check "$server includes /etc/nginx/snippets/recorder-share.conf" grep -qx '    include /etc/nginx/snippets/recorder-share.conf;' "$host/tree$server"
+done
 check "the shipped unit starts /usr/bin/recorder, the binary the package holds" \
   sh -c "grep -qx 'ExecStart=/usr/bin/recorder kiosk' '$host/tree/lib/systemd/system/recorder.service' && [ -x '$host/tree/usr/bin/recorder' ]"
 check "the shipped unit is the repository's" cmp -s systemd/recorder.service "$host/tree/lib/systemd/system/recorder.service"

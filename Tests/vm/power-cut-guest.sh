@@ -8,12 +8,16 @@
 # recording is recovered, the outbox flushed and the store checked. `cycle` then shoots and posts
 # in a loop and creates /tmp/vm/armed: the host cuts the power a random time after that. PHASE says
 # when it is created: as the loop starts (anywhere), as the first recording has data on the disk
-# (recording: its shots last 8 s), as the first post starts (post), or as recorder stands
-# stopped at a step of finishing a shot (finishing: see below).
+# (recording: its shots last 8 s), as the first post starts (post), as recorder stands
+# stopped at a step of finishing a shot (finishing: see below), or once posts wait in the outbox
+# (outbox: the store is taken away or slowed, POWER_CUT_FAULT says how, see below).
 # Lines: PASS:/FAIL: checks, "progress UPTIME DIR BYTES" (the recording's size, 4 times a second),
-# "step UPTIME WHAT", and at the end (final) "power-cut guest: N passed, M failed".
+# "step UPTIME WHAT", "queued ID SHA256" (each post queued at the cut, read before recorder runs),
+# "orphan KEY UPLOAD" (an upload the store holds for a queued post and no journal names), and at
+# the end (final) "power-cut guest: N passed, M failed".
 set -u
 mode=$1 backend=$2 boot=$3 port=$4 phase=$5 expect_dir=${6:-} expect_bytes=${7:-0}
+fault=${POWER_CUT_FAULT:-}
 here=$(cd "$(dirname "$0")" && pwd)
 REC=${RECORDER_BIN:?}
 D=/tmp/disk
@@ -37,14 +41,29 @@ mkdir -p "$D"
 # would hide a missing fsync; the test wants the file system to do only what it is asked.
 mount -t ext4 -o noauto_da_alloc /dev/vda "$D" || { bad "the disk mounts (journal replayed)"; finish; }
 WS=$D/ws OB=$D/outbox
+# (The local store is a configured directory recorder does not create: a disk that is not there
+# must not be filled in its place. The first boot makes it.)
+# S3: the host's SeaweedFS behind the fault proxy (Tests/s3/faultproxy.py), which the outbox phase
+# tells to refuse, stall or throttle. Parts of 5 MiB, so a post of the outbox phase's large shots
+# goes up in 3 parts, and a short stall timeout, so a stalled part gives up in seconds (but
+# one part at a time and a long one where the outbox phase throttles the link: a slow reader's
+# socket buffers take longer than 4 s to drain half-way, which libcurl would take for a stall).
+settings=(--set retry.initial_seconds=0.5 --set retry.max_seconds=4)
+if [ "$phase" = outbox ] && [ "$fault" = throttle ]; then
+  transfer=(--set network.stall_timeout_seconds=60 --set s3.parallel_parts=1)
+else
+  transfer=(--set network.stall_timeout_seconds=4)
+fi
 case $backend in
-  local) store=(--store-dir "$D/store" --create); check_store=(local "$D/store") ;;
+  local) store=(--store-dir "$D/store" "${settings[@]}"); check_store=(local "$D/store") ;;
   s3)
     ip link set lo up && ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2 ||
       { bad "the guest's network (qemu user network to the host's SeaweedFS)"; finish; }
     export AWS_ACCESS_KEY_ID=recorder-test AWS_SECRET_ACCESS_KEY=recorder-test-secret
-    store=(--backend s3 --endpoint "http://10.0.2.2:$port" --bucket clips --region us-east-1)
-    check_store=(s3 "http://10.0.2.2:$port" clips) ;;
+    endpoint=http://10.0.2.2:$port
+    store=(--backend s3 --endpoint "$endpoint" --bucket clips --region us-east-1 "${settings[@]}"
+           --set s3.multipart_threshold_mib=5 --set s3.part_size_mib=5 "${transfer[@]}")
+    check_store=(s3 "$endpoint" clips) ;;
   *) echo "power-cut-guest: backend local or s3, not $backend"; exit 64 ;;
 esac
 traced=()  # the loop's shots run under strace in the finishing phase's "link" step (below)
@@ -54,6 +73,14 @@ post() { "$REC" post --workspace "$WS" --outbox "$OB" "${store[@]}" --attempts 1
 if [ -f "$D/started" ]; then
   echo "== boot $boot: what the power cut left"
   checked after-cut "$WS" "$OB" ${expect_dir:+"$expect_dir" "$expect_bytes"}
+  cp /tmp/last-check /tmp/after-cut
+  # The queued posts' uploads as the store holds them, before a flush touches either.
+  [ "$backend" = s3 ] && checked uploads "$endpoint" clips "$OB"
+  # The store comes back: its disk is there again (an outbox phase took it away; the host has
+  # lifted the proxy's faults before this boot).
+  if [ -d "$D/store.unplugged" ]; then
+    mv "$D/store.unplugged" "$D/store" && echo "the store's disk is back"
+  fi
   interrupted=$(ls -d "$WS"/.incoming-*/ 2>/dev/null | wc -l)
   # The next shot recovers an interrupted recording (kept/<id>/, shot.json "recovered").
   before=$(ls "$WS/kept" 2>/dev/null | wc -l)
@@ -98,12 +125,19 @@ if [ -f "$D/started" ]; then
   left=$(cd "$WS" && ls -d .incoming-* .interrupted-* .current-* 2>/dev/null)
   if [ -z "$left" ]; then ok "nothing half-made is left in the workspace after the next shot"; else bad "left in the workspace after the next shot: $left"; fi
   checked store "${check_store[@]}"
-  # Each post queued at the cut is in the store now (exactly once: the store check counts captions).
-  for id in $(python3 -c 'import json, sys; [print(i["id"]) for i in json.load(sys.stdin)]' <<< "${listed:-[]}"); do
-    if grep -q "^stored $id " /tmp/last-check; then ok "post $id, queued at the cut, reached the store"; else bad "post $id, queued at the cut, reached the store"; fi
-  done
+  # Each post queued at the cut (as read before recorder ran) is in the store now, its video the
+  # bytes its queued metadata names; once (the store check counts captions, one per shot).
+  while read -r _ id sha; do
+    if grep -q "^stored $id $sha " /tmp/last-check; then ok "post $id, queued at the cut, reached the store with the SHA-256 it was queued with"
+    else bad "post $id, queued at the cut, reached the store with the SHA-256 it was queued with ($sha): $(grep "^stored $id " /tmp/last-check || echo not stored)"; fi
+  done < <(grep '^queued ' /tmp/after-cut)
+  # recorder's own listing named the same posts.
+  mine=$(python3 -c 'import json, sys; print(" ".join(sorted(i["id"] for i in json.load(sys.stdin))))' <<< "${listed:-[]}" 2>&1)
+  theirs=$(grep '^queued ' /tmp/after-cut | cut -d' ' -f2 | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
+  if [ "$mine" = "$theirs" ]; then ok "recorder's outbox list named the posts queued at the cut (${theirs:-none})"; else bad "recorder's outbox list named $mine, the outbox held $theirs"; fi
 else
   echo "== boot $boot: a first shot and post before the cuts begin"
+  mkdir -p "$D/store"
   shoot --seconds 1 2> "$D/first.err" && post --caption "boot $boot first" 2>> "$D/first.err" ||
     { bad "the first shot and post: $(head -c 400 "$D/first.err")"; finish; }
   touch "$D/started"
@@ -174,6 +208,98 @@ while True:
     time.sleep(0.002)
 PY
     echo "step $(uptime_s) finishing"; touch /tmp/vm/armed ) &
+fi
+if [ "$phase" = outbox ]; then
+  # Posts pile up in the outbox. The store is taken away or slowed as POWER_CUT_FAULT says, the
+  # loop goes on shooting and posting (one attempt each), and the host cuts the power once at
+  # least three posts wait, and for S3 one of them is a large post in parts that got as far as
+  # this fault lets it:
+  #   missing     (local) the store's disk is not there: its directory is moved away, and the
+  #               next boot puts it back; recorder refuses to make it (exit 73)
+  #   readonly    (local) the store's file system is read-only, as ext4 leaves a failing disk (73)
+  #   refuse      (S3) the proxy resets every connection: a store that is down
+  #   stall       (S3) part 1 of an upload goes through; every other video body stops part-way
+  #               and hangs (the post gives up after the stall timeout): parts journaled
+  #   throttle    (S3) every body goes at 100 KB/s, and each post goes on in the background as
+  #               the next guest shoots: the first sends what is queued, the others find it
+  #               sending and leave theirs queued (75): parts journaled as they arrive
+  #   unanswered  (S3) the store starts each multipart upload, but its answer never comes back:
+  #               uploads the store holds and no journal names
+  rules= refused=
+  case $fault in
+    missing) mv "$D/store" "$D/store.unplugged" && sync; refused=73 ;;
+    readonly) mount --bind "$D/store" "$D/store" && mount -o remount,bind,ro "$D/store"; refused=73 ;;
+    refuse) rules='[{"match": "", "action": "refuse", "count": 1000000}]' ;;
+    stall) rules='[{"regex": "^PUT .*[?&]partNumber=1&", "action": "pass", "count": 1000000},
+                  {"regex": "^PUT /clips/videos/", "action": "stall", "after": 65536, "count": 1000000}]' ;;
+    throttle) rules='[{"match": "PUT ", "action": "throttle", "rate": 100000, "count": 1000000}]' ;;
+    unanswered) rules='[{"regex": "^POST .*[?]uploads=", "action": "hold-answer", "count": 1000000},
+                       {"regex": "^PUT /clips/videos/", "action": "stall", "after": 65536, "count": 1000000}]' ;;
+    *) false ;;
+  esac || { bad "the store is taken away (POWER_CUT_FAULT=$fault: missing or readonly for local, refuse, stall, throttle or unanswered for s3)"; finish; }
+  if [ -n "$rules" ]; then
+    [ "$backend" = s3 ] && curl -sS --fail -X PUT --data-binary "$rules" "$endpoint/.faultproxy/faults" ||
+      { bad "the fault proxy takes the rules for $fault"; finish; }
+  fi
+  echo "step $(uptime_s) store $fault"
+  n=0
+  while :; do
+    n=$((n + 1))
+    # (Three posts wait after three rounds unless the fault lets them through: it is not doing its part.)
+    [ "$n" -gt 12 ] && [ ! -f /tmp/vm/armed ] && { bad "the outbox phase ($fault) had no three posts waiting after 12 rounds"; finish; }
+    echo "step $(uptime_s) shoot $n"
+    if [ "$backend" = s3 ] && [ $((n % 4)) = 1 ]; then
+      # A large shot: 40 frames of noise at 640x360, lossless (about 14 MB): 3 parts.
+      python3 - /tmp/noise.y4m 640 360 40 <<'PY' &&
+import os, sys
+path, width, height, frames = sys.argv[1], *map(int, sys.argv[2:])
+with open(path, "wb") as f:
+    f.write(b"YUV4MPEG2 W%d H%d F15:1 Ip A1:1 C420jpeg\n" % (width, height))
+    for _ in range(frames):
+        f.write(b"FRAME\n" + os.urandom(width * height) + bytes([128]) * (width * height // 2))
+PY
+      "$REC" shoot --workspace "$WS" --device y4m:/tmp/noise.y4m --size 640x360 --crf 0 --preset ultrafast --quiet > /dev/null 2> "$D/loop.err"
+    else
+      shoot --seconds 2 2> "$D/loop.err"
+    fi || { bad "shot $n in the loop: $(head -c 400 "$D/loop.err")"; finish; }
+    echo "step $(uptime_s) post $n"
+    if [ "$fault" = throttle ]; then
+      # (not --quiet: its "queued post" note says the shot is in the outbox and the next may begin)
+      "$REC" post --workspace "$WS" --outbox "$OB" "${store[@]}" --attempts 1 --caption "boot $boot shot $n" > /dev/null 2> "$D/post-$n.err" &
+      for _ in $(seq 1200); do grep -q '^recorder: queued post' "$D/post-$n.err" && break; kill -0 $! 2> /dev/null || break; sleep 0.1; done
+      grep -q '^recorder: queued post' "$D/post-$n.err" || { bad "post $n in the outbox phase was queued: $(head -c 400 "$D/post-$n.err")"; finish; }
+      rc=75
+    else
+      post --caption "boot $boot shot $n" 2> "$D/loop.err"
+      rc=$?
+    fi
+    if [ -n "$refused" ] && [ $rc = "$refused" ]; then
+      [ "$n" = 1 ] && echo "the store refused, as it should: $(head -c 300 "$D/loop.err")"
+    elif [ $rc != 0 ] && [ $rc != 75 ]; then
+      bad "post $n in the outbox phase ($rc): $(head -c 400 "$D/loop.err")"; finish
+    fi
+    [ -f /tmp/vm/armed ] && continue
+    waiting=$(python3 - "$OB/queue" "$fault" <<'PY'
+import json, os, sys
+queue, fault = sys.argv[1:]
+items = sorted(n for n in os.listdir(queue) if not n.startswith(".")) if os.path.isdir(queue) else []
+def load(item, name):
+    try:
+        with open(os.path.join(queue, item, name)) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+journaled = [i for i in items if (load(i, "upload.json") or {}).get("parts")]
+# A large post that failed with no journal: its upload was started, and the answer never came.
+unheard = [i for i in items if (load(i, "post.json") or {}).get("byteSize", 0) > 5 << 20
+           and (load(i, "state.json") or {}).get("lastError") and load(i, "upload.json") is None]
+ready = len(items) >= 3 and {"stall": journaled, "throttle": journaled, "unanswered": unheard}.get(fault, items)
+print(f"{'ready' if ready else 'waiting'}: {len(items)} posts queued, {len(journaled)} with parts journaled, {len(unheard)} large ones failed without a journal")
+PY
+    )
+    echo "step $(uptime_s) outbox $waiting"
+    case $waiting in ready:*) touch /tmp/vm/armed ;; esac
+  done
 fi
 n=0
 while :; do

@@ -4,13 +4,24 @@
         The workspace and the outbox as the cut left them, before any recorder command runs:
         the current shot is whole (its video plays to the frame count shot.json says, or its
         posted.json names a post that is queued or sent); every queued post is whole (state,
-        metadata and a video of the size and SHA-256 the metadata says); the interrupted
-        recording in .incoming-DIR, when one was under way long enough, kept at least BYTES.
-        Prints "queued ID" for each queued post and "incoming DIR BYTES" for each recording.
+        metadata and a video of the size and SHA-256 the metadata says, a poster that decodes)
+        and its part journal, when it has one, fits its video (key, size, SHA-256, and the MD5 of
+        each acknowledged part's bytes); what is not whole is recognisably unfinished (a post cut
+        while being queued, whose shot still has its video; one cut as it left the queue, whose
+        receipt is written); the interrupted recording in .incoming-DIR, when one was under way
+        long enough, kept at least BYTES.
+        Prints "queued ID SHA256" for each queued post, "journal ID ACKNOWLEDGED PARTS UPLOADID"
+        for each part journal and "incoming DIR BYTES" for each recording.
+    power_cut_check.py uploads ENDPOINT BUCKET OUTBOX
+        The queued posts' multipart uploads against the S3 store, still before any recorder
+        command runs: the upload each journal names is open on the store (or finished: the
+        object is there whole) and holds every part the journal says it acknowledged, with that
+        ETag and size; an open upload that no journal names belongs to a queued post. Prints
+        "orphan KEY UPLOADID" for each of those (the flush must abort them).
     power_cut_check.py store local STOREDIR | s3 ENDPOINT BUCKET
         The store once a flush has ended: every metadata names a video that is there, of its
-        size and SHA-256; every video has its metadata; no caption (one per shot) twice.
-        Prints "stored ID CAPTION" for each post.
+        size and SHA-256; every video has its metadata; no caption (one per shot) twice; no
+        multipart upload left open (S3). Prints "stored ID SHA256 CAPTION" for each post.
 Every check prints PASS: or FAIL:; the exit status is the number of failures (at most 100).
 """
 import hashlib
@@ -19,6 +30,7 @@ import os
 import re
 import subprocess
 import sys
+import urllib.parse
 import xml.etree.ElementTree as ET
 
 failures = 0
@@ -115,10 +127,33 @@ def after_cut(ws, outbox, expect_dir=None, expect_bytes=0):
         if whole:
             size = os.path.getsize(video)
             digest = sha256_file(video)
-            whole = size == metadata.get("byteSize") and digest == metadata.get("sha256")
-            detail = f"{size} bytes, sha256 {digest[:12]}; post.json says {metadata.get('byteSize')}, {str(metadata.get('sha256'))[:12]}"
+            whole = size == metadata.get("byteSize") and digest == metadata.get("sha256") and state.get("attempts", -1) >= 0
+            detail = (f"{size} bytes, sha256 {digest[:12]}; post.json says {metadata.get('byteSize')}, {str(metadata.get('sha256'))[:12]}; "
+                      f"state {json.dumps(state)[:200]}")
         check(f"queued post {name} is whole (metadata, state, video of the size and SHA-256 it names)", whole, detail)
-        print(f"queued {name.split('-', 1)[1]}")
+        post = name.split("-", 1)[1]
+        print(f"queued {post} {(metadata or {}).get('sha256')}")
+        poster = os.path.join(item, "poster.jpg")
+        if os.path.exists(poster):
+            frames, complaints = frames_and_errors(poster)
+            check(f"queued post {post}'s poster, made on an earlier attempt, is a whole picture", frames == 1 and not complaints, complaints[:300])
+        if os.path.exists(os.path.join(item, "upload.json")) and metadata is not None:
+            part_journal(post, os.path.join(item, "upload.json"), video, metadata)
+
+    # What is not a queued post is recognisably unfinished, and loses nothing.
+    for name in sorted(n for n in (os.listdir(queue) if os.path.isdir(queue) else []) if n.startswith(".")):
+        item = os.path.join(queue, name)
+        if name.startswith(".incoming-"):
+            # Cut while being queued: the post was never queued, so its shot must still hold its video.
+            state, _ = read_json(os.path.join(item, "state.json"))
+            shot = (state or {}).get("shotID")
+            kept = [p for p in (os.path.join(ws, "shots", shot or "-", "video.mp4"), os.path.join(ws, "kept", shot or "-", "video.mp4")) if os.path.isfile(p)]
+            check(f"{name}, a post cut while being queued, left its shot {shot or '(state not written yet)'} its video",
+                  bool(kept) or state is None and not os.path.exists(os.path.join(item, "video.mp4")),
+                  "the shot's video is gone and the post was never queued")
+            print(f"half-queued {name}")
+        elif name.startswith(".sent-"):
+            check(f"{name}, a post cut as it left the queue, has its receipt", os.path.isfile(os.path.join(sent, name[len('.sent-'):] + ".json")))
 
     # A recording under way at the cut: what it wrote up to a flushed fragment is on the disk.
     incoming = sorted(n for n in os.listdir(ws) if n.startswith(".incoming-")) if os.path.isdir(ws) else []
@@ -146,6 +181,38 @@ def after_cut(ws, outbox, expect_dir=None, expect_bytes=0):
                   size >= expect_bytes, f"{path}" + ("" if os.path.exists(path) else " is missing"))
 
 
+MIB = 1 << 20
+
+
+def part_journal(post, path, video, metadata):
+    """A queued post's part journal (MultipartJournal) against its own video, by Python's hashlib:
+    each part it says the store acknowledged is the MD5 of that part's bytes."""
+    journal, error = read_json(path)
+    if journal is None:
+        check(f"post {post}'s part journal reads", False, error)
+        return
+    size, part_size = journal.get("fileSize"), journal.get("partSize") or 0
+    count = (size + part_size - 1) // part_size if size and part_size else 0
+    parts = journal.get("parts") or []
+    numbers = [p.get("number") for p in parts]
+    fits = (journal.get("key") == metadata.get("key") and size == metadata.get("byteSize") == os.path.getsize(video)
+            and journal.get("sha256") == metadata.get("sha256") and part_size >= 5 * MIB and count >= 2
+            and journal.get("uploadID") and len(set(numbers)) == len(numbers) and all(isinstance(n, int) and 1 <= n <= count for n in numbers))
+    check(f"post {post}'s part journal fits its video and metadata ({len(parts)} of {count} parts acknowledged)", fits,
+          json.dumps({k: v for k, v in journal.items() if k != "parts"})[:300] + f" numbers {numbers}")
+    if not fits:
+        return
+    wrong = []
+    with open(video, "rb") as f:
+        for part in parts:
+            f.seek((part["number"] - 1) * part_size)
+            md5 = hashlib.md5(f.read(part_size)).hexdigest()
+            if md5 != part.get("md5") or not part.get("etag"):
+                wrong.append(f"part {part['number']}: journal {part.get('md5')} etag {part.get('etag')}, bytes {md5}")
+    check(f"post {post}'s acknowledged parts are its video's bytes (MD5 of each of {len(parts)} parts)", not wrong, "; ".join(wrong)[:400])
+    print(f"journal {post} {len(parts)} {count} {journal['uploadID']}")
+
+
 def s3(endpoint, bucket, path, output=None):
     args = ["curl", "-sS", "--fail", "--aws-sigv4", "aws:amz:us-east-1:s3",
             "--user", f"{os.environ['AWS_ACCESS_KEY_ID']}:{os.environ['AWS_SECRET_ACCESS_KEY']}",
@@ -171,6 +238,88 @@ def list_s3(endpoint, bucket):
         token = more.text
 
 
+def s3_xml(endpoint, bucket, path):
+    return ET.fromstring(s3(endpoint, bucket, path))
+
+
+NS = "{http://s3.amazonaws.com/doc/2006-03-01/}"
+
+
+def open_uploads(endpoint, bucket):
+    """Every multipart upload the store holds, started and neither completed nor aborted:
+    [(key, upload id)], by ListMultipartUploads."""
+    found, key_marker, id_marker = [], "", ""
+    while True:
+        query = "?uploads=" + (f"&key-marker={urllib.parse.quote(key_marker, safe='')}&upload-id-marker={urllib.parse.quote(id_marker, safe='')}" if key_marker else "")
+        root = s3_xml(endpoint, bucket, query)
+        found += [(u.findtext(f"{NS}Key"), u.findtext(f"{NS}UploadId")) for u in root.findall(f"{NS}Upload")]
+        if root.findtext(f"{NS}IsTruncated") != "true":
+            return found
+        key_marker, id_marker = root.findtext(f"{NS}NextKeyMarker") or "", root.findtext(f"{NS}NextUploadIdMarker") or ""
+        if not key_marker:
+            return found
+
+
+def stored_parts(endpoint, bucket, key, upload):
+    """{part number: (ETag, size)} of an open upload, by ListParts."""
+    parts, marker = {}, 0
+    while True:
+        root = s3_xml(endpoint, bucket, f"{key}?uploadId={urllib.parse.quote(upload, safe='')}" + (f"&part-number-marker={marker}" if marker else ""))
+        for part in root.findall(f"{NS}Part"):
+            parts[int(part.findtext(f"{NS}PartNumber"))] = ((part.findtext(f"{NS}ETag") or "").strip('"'), int(part.findtext(f"{NS}Size") or -1))
+        if root.findtext(f"{NS}IsTruncated") != "true":
+            return parts
+        marker = int(root.findtext(f"{NS}NextPartNumberMarker") or 0)
+        if not marker:
+            return parts
+
+
+def uploads(endpoint, bucket, outbox):
+    queue = os.path.join(outbox, "queue")
+    journals, queued_keys = {}, set()
+    for name in sorted(n for n in (os.listdir(queue) if os.path.isdir(queue) else []) if not n.startswith(".")):
+        metadata, _ = read_json(os.path.join(queue, name, "post.json"))
+        if metadata:
+            queued_keys.add(metadata.get("key"))
+        journal, _ = read_json(os.path.join(queue, name, "upload.json"))
+        if journal and journal.get("uploadID"):
+            journals[(journal.get("key"), journal["uploadID"])] = (name.split("-", 1)[1], journal)
+    try:
+        found = open_uploads(endpoint, bucket)
+    except (OSError, ET.ParseError) as error:
+        check("the store lists its open multipart uploads", False, str(error))
+        return
+    for (key, upload), (post, journal) in sorted(journals.items()):
+        if (key, upload) not in found:
+            # Completed just before the cut, its journal not yet removed: the object is there whole.
+            head = subprocess.run(["curl", "-sS", "-I", "--aws-sigv4", "aws:amz:us-east-1:s3",
+                                   "--user", f"{os.environ['AWS_ACCESS_KEY_ID']}:{os.environ['AWS_SECRET_ACCESS_KEY']}",
+                                   "-H", "x-amz-content-sha256: UNSIGNED-PAYLOAD", f"{endpoint}/{bucket}/{key}"], capture_output=True, text=True)
+            length = re.search(r"(?im)^content-length: *([0-9]+)", head.stdout)
+            check(f"post {post}'s journaled upload is open on the store, or was finished before the cut",
+                  head.stdout.startswith("HTTP/1.1 200") and length is not None and int(length.group(1)) == journal["fileSize"],
+                  f"the store holds no upload {upload} for {key}, and the object: {head.stdout.splitlines()[:1]} {length.group(1) if length else ''}")
+            continue
+        try:
+            held = stored_parts(endpoint, bucket, key, upload)
+        except (OSError, ET.ParseError) as error:
+            check(f"the store lists the parts of post {post}'s upload", False, str(error))
+            continue
+        size, part_size = journal["fileSize"], journal["partSize"]
+        missing = [p["number"] for p in journal.get("parts", [])
+                   if held.get(p["number"]) != (p["etag"], min(part_size, size - (p["number"] - 1) * part_size))]
+        check(f"the store holds every part post {post}'s journal says it acknowledged ({len(journal.get('parts', []))} journaled, {len(held)} on the store)",
+              not missing, f"parts {missing}: journal {[(p['number'], p['etag']) for p in journal.get('parts', [])]}, store {held}")
+    for key, upload in found:
+        if (key, upload) in journals:
+            continue
+        # The store started it and no journal names it (its answer never came, or the cut came
+        # before the journal was on the disk): the flush must abort it.
+        check(f"the open upload {upload[:16]}... that no journal names is for a queued post ({key})", key in queued_keys,
+              f"queued keys {sorted(queued_keys)}")
+        print(f"orphan {key} {upload}")
+
+
 def store(kind, args):
     if kind == "local":
         root = args[0]
@@ -191,9 +340,9 @@ def store(kind, args):
     videos = {m.group(1) for k in keys if (m := re.fullmatch(r"videos/([A-Za-z0-9]{10})\.mp4", k))}
     posts = {m.group(1) for k in keys if (m := re.fullmatch(r"posts/([A-Za-z0-9]{10})\.json", k))}
     thumbs = {m.group(1) for k in keys if (m := re.fullmatch(r"thumbs/([A-Za-z0-9]{10})\.jpg", k))}
-    feed = [m.group(1) for k in keys if (m := re.fullmatch(r"feed/[0-9]+-([A-Za-z0-9]{10})\.json", k))]
+    feed = [m.group(1) for k in keys if (m := re.fullmatch(r"feed/[0-9]+-([A-Za-z0-9]{10})(?:-[a-z0-9-]{1,32})?\.json", k))]
     others = [k for k in keys if not re.fullmatch(r"(videos/[A-Za-z0-9]{10}\.mp4|posts/[A-Za-z0-9]{10}\.json|"
-                                                  r"thumbs/[A-Za-z0-9]{10}\.jpg|feed/[0-9]+-[A-Za-z0-9]{10}\.json)", k)]
+                                                  r"thumbs/[A-Za-z0-9]{10}\.jpg|feed/[0-9]+-[A-Za-z0-9]{10}(?:-[a-z0-9-]{1,32})?\.json)", k)]
     check(f"the store holds nothing but videos, metadata, posters and feed entries ({len(others)} others)", not others, " ".join(others[:5]))
     check(f"every video in the store has its metadata ({len(videos)} videos)", videos <= posts, " ".join(sorted(videos - posts)))
     check(f"every poster in the store belongs to a post ({len(thumbs)} posters)", thumbs <= posts, " ".join(sorted(thumbs - posts)))
@@ -216,15 +365,25 @@ def store(kind, args):
               size == metadata.get("byteSize") and digest == metadata.get("sha256"),
               f"{size} bytes, sha256 {digest[:12]}; metadata says {metadata.get('byteSize')}, {str(metadata.get('sha256'))[:12]}")
         captions.setdefault(metadata.get("caption"), []).append(post)
-        print(f"stored {post} {metadata.get('caption')}")
+        print(f"stored {post} {digest} {metadata.get('caption')}")
     twice = {c: ids for c, ids in captions.items() if len(ids) > 1}
     check(f"every shot is in the store once ({len(captions)} captions, {len(posts)} posts)", not twice, json.dumps(twice)[:300])
+    if kind == "s3":
+        try:
+            left = open_uploads(*args)
+        except (OSError, ET.ParseError) as error:
+            check("the store lists its open multipart uploads", False, str(error))
+        else:
+            check(f"no multipart upload is left open on the store ({len(left)} open)", not left,
+                  " ".join(f"{key} {upload}" for key, upload in left)[:400])
 
 
 def main(argv):
     command = argv[1]
     if command == "after-cut":
         after_cut(argv[2], argv[3], *(argv[4:5]), *(int(a) for a in argv[5:6]))
+    elif command == "uploads":
+        uploads(argv[2], argv[3], argv[4])
     elif command == "store":
         store(argv[2], argv[3:])
     else:

@@ -250,7 +250,7 @@ _recorder_post() {
     repeating_flags=()
     non_repeating_flags=(--dry-run --quiet -q --create --json --version -h --help)
     repeating_options=(--set)
-    non_repeating_options=(--caption --caption-file --shot --intro --outro --attempts --config --backend --store-dir --endpoint --bucket --region --prefix --outbox --workspace)
+    non_repeating_options=(--caption --caption-file --shot --intro --outro --email --attempts --config --backend --store-dir --endpoint --bucket --region --prefix --outbox --workspace)
     __recorder_offer_flags_options 0
 
     # Offer option value completions
@@ -268,6 +268,9 @@ _recorder_post() {
         return
         ;;
     '--outro')
+        return
+        ;;
+    '--email')
         return
         ;;
     '--attempts')
@@ -318,13 +321,13 @@ _recorder_outbox() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    list|flush|retarget)
+    list|flush|retarget|mail)
         # Offer subcommand argument completions
         "_recorder_outbox_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'list flush retarget' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'list flush retarget mail' -- "${cur}"))
         ;;
     esac
 }
@@ -419,6 +422,48 @@ _recorder_outbox_retarget() {
 
     # Offer option value completions
     case "${prev}" in
+    '--config')
+        return
+        ;;
+    '--set')
+        return
+        ;;
+    '--backend')
+        return
+        ;;
+    '--store-dir')
+        return
+        ;;
+    '--endpoint')
+        return
+        ;;
+    '--bucket')
+        return
+        ;;
+    '--region')
+        return
+        ;;
+    '--prefix')
+        return
+        ;;
+    '--outbox')
+        return
+        ;;
+    esac
+}
+
+_recorder_outbox_mail() {
+    repeating_flags=()
+    non_repeating_flags=(--retry-all --create --json --version -h --help)
+    repeating_options=(--set)
+    non_repeating_options=(--retry --config --backend --store-dir --endpoint --bucket --region --prefix --outbox)
+    __recorder_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--retry')
+        return
+        ;;
     '--config')
         return
         ;;
@@ -642,7 +687,7 @@ _recorder_cache_clear() {
 
 _recorder_export() {
     repeating_flags=()
-    non_repeating_flags=(--quiet -q --create --json --version -h --help)
+    non_repeating_flags=(--quiet -q --with-contacts --create --json --version -h --help)
     repeating_options=(--set)
     non_repeating_options=(--since --output -o --config --backend --store-dir --endpoint --bucket --region --prefix --outbox)
     __recorder_offer_flags_options 0

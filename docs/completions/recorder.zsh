@@ -116,6 +116,7 @@ _recorder_post() {
         '--shot[Post this shot instead of the current one\: a recovered recording kept beside it.]:id:'
         '--intro[A clip joined before the shot (post.intro)\: a PNG or JPEG (shown post.still_seconds, default 3) or an MP4 of at most 60 s; "" for none.]:file:'
         '--outro[A clip joined after the shot (post.outro), as --intro.]:file:'
+        '--email[Also mail the post'\''s link to this address once it is in the store (mail.smtp_url and mail.from must be set); queued with the post, sent again until the server takes it.]:address:'
         '--dry-run[Show what would be uploaded where, and change nothing.]'
         '--attempts[Upload attempts before leaving the post queued (retryable failures only), 1-1000 (default 3).]:count:'
         '(--quiet -q)'{--quiet,-q}'[No notes\: only the result (and errors).]'
@@ -154,12 +155,13 @@ _recorder_outbox() {
             'list:List queued posts, oldest first.'
             'flush:Upload every queued post, oldest first.'
             'retarget:Point a queued post at the store these options configure.'
+            'mail:List the guests'\'' mail (addresses masked): waiting, refused, and how many were sent.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        list|flush|retarget)
+        list|flush|retarget|mail)
             "_recorder_outbox_${words[1]}" && ret=0
             ;;
         esac
@@ -219,6 +221,30 @@ _recorder_outbox_retarget() {
     local -ar arg_specs=(
         ':id:'
         '--all[Every queued post that is not queued for this store (after fixing a store'\''s settings).]'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_outbox_mail() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--retry[Send this refused mail again (its id, as listed).]:id:'
+        '--retry-all[Send every refused mail again.]'
         '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
@@ -370,6 +396,7 @@ _recorder_export() {
         '--since[Posts made at or after this\: a day (2026-11-24, from midnight UTC) or a time (2026-11-24T18\:00\:00Z).]:day:'
         '(--output -o)'{--output,-o}'[The new directory, or a new archive when it ends in .zip (default\: the directory recorder-export-DAY).]:directory|archive.zip:'
         '(--quiet -q)'{--quiet,-q}'[No progress lines.]'
+        '--with-contacts[Also the guests'\'' addresses this machine kept for their mail, only for posts whose consent text asked to keep them.]'
         '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'

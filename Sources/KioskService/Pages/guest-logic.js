@@ -4,12 +4,33 @@
 // stream cut into pictures. No DOM here.
 
 /** The guest's screens, in the order a shot goes through them. */
-export const PHASES = ["attract", "consent", "countdown", "recording", "saving", "review", "done", "problem", "away"];
+export const PHASES = ["attract", "consent", "countdown", "recording", "saving", "review", "done", "mail", "problem", "away"];
 
 /** A guest string with its number: `{n}` in the text becomes `n`. An unknown key is "". */
 export function wording(strings, key, n) {
   // (a function, so a "$" in the value - a Wi-Fi password's "$$" - is taken as it is, not as a pattern)
   return (strings[key] || "").replace("{n}", () => n);
+}
+
+/**
+ * The start screen's hint: it names the booth's button only when the booth has one - read by the
+ * kiosk (kiosk.trigger: `status.trigger`) or a key the page reads (kiosk.trigger_key) - and
+ * otherwise only the screen's own button.
+ */
+export function hintKey(status) {
+  return status && (status.trigger || (status.booth && status.booth.triggerKey)) ? "hint" : "hintTouch";
+}
+
+/**
+ * What the thank-you shows for a post's share link `answer` (GET /api/posts/{id}/share) on a booth
+ * whose own Wi-Fi is `wifi` (status.booth.wifi, or null): the link's code (`code`), the Wi-Fi's
+ * code before it (`wifi`); for a link no phone can open (`opensOnPhones` false: it names this
+ * machine's own loopback) neither - a dead code is worse than none - and the sentence that sends
+ * the guest to the staff (`askStaff`).
+ */
+export function shareScreen(answer, wifi) {
+  const opens = !!answer && answer.opensOnPhones !== false;
+  return { code: opens, wifi: opens && !!wifi, askStaff: !opens };
 }
 
 /** Held keys repeat and buttons chatter: a press within this many milliseconds of the last is not one. */
@@ -90,8 +111,8 @@ export function secondsLeft(deadline, now) {
 export function guestStep(s, page) {
   // Out of service (the camera gone, the disk nearly full, the store failing): a calm "back in a
   // moment" instead of the start screen, until the kiosk says it is back. A guest's review or
-  // thank-you on screen goes on; the next screen is this one.
-  if (outOfService(s) && page.phase !== "review" && page.phase !== "done" && !isShooting(s)) return { kind: "away" };
+  // thank-you on screen (and its mail screen) goes on; the next screen is this one.
+  if (outOfService(s) && page.phase !== "review" && page.phase !== "done" && page.phase !== "mail" && !isShooting(s)) return { kind: "away" };
   switch (s.state) {
     case "countdown": case "starting":
       return { kind: "countdown", count: s.countdown || "" };
@@ -184,6 +205,9 @@ export const CONSENT_READ_MS = 1500;
 
 /** How long the consent screen waits for an answer before going back to the start screen. */
 export const CONSENT_WAIT_MS = 60000;
+
+/** How long the mail screen waits for the next key before going back to the start screen. */
+export const MAIL_WAIT_MS = 90000;
 
 /**
  * Whether a record press must first show the consent text (kiosk.consent): the kiosk asks for

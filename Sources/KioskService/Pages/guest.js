@@ -2,7 +2,9 @@
 // The decisions are guest-logic.js's; this file is the page around them.
 import { $, api as request, postJSON as send, followEvents, isStale } from "/assets/common.js";
 import { soundWarning, wording, pressCounts, pressAction, countdownBeeps, guestStep, secondsLeft, cutPictures, joined,
-         needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, CONSENT_READ_MS, CONSENT_WAIT_MS } from "/assets/guest-logic.js";
+         needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, hintKey, shareScreen, CONSENT_READ_MS, CONSENT_WAIT_MS, MAIL_WAIT_MS } from "/assets/guest-logic.js";
+import { shownDate } from "/assets/dates.js";
+import { keyRows, keyLabel, press as pressKey, typedKey, looksLikeAddress } from "/assets/mail-keys.js";
 
 // The guest's words in kiosk.language, put into the page by the kiosk as a JSON data block.
 const T = JSON.parse($("strings").textContent);
@@ -14,6 +16,11 @@ $("caption").placeholder = t("caption");
 const CONSENT = JSON.parse($("consent-data").textContent);
 if (CONSENT) $("consent-text").textContent = CONSENT.text;
 let consentShownAt = 0, agreeTimer = null, buttonSeen;
+// mail.*: the thank-you offers "Send it to my email" (null when off): the opt-in words, whether the
+// consent text asks to keep the address, the keyboard's domain keys.
+const MAIL = JSON.parse($("mail-data").textContent);
+// The post the thank-you is for (its guest may have it mailed), and the address being typed.
+let postedID = null, mailText = "", mailShift = false;
 
 let status = null, knownShot, reviewShot = null, reviewDeadline = 0, phaseTimer = null, lastPress = 0;
 // The post whose share link the thank-you waits for (shown once it is uploaded).
@@ -30,6 +37,9 @@ function setPhase(phase) {
   else if (liveReader) liveReader.cancel().catch(() => {});
   if (phase === "attract") { $("caption").value = ""; lastActivity = Date.now(); }
   if (phase !== "done") { $("share").hidden = true; sharing = null; }
+  // Only the thank-you and its mail screen belong to the guest who posted.
+  if (phase !== "done" && phase !== "mail") postedID = null;
+  $("mail-open").hidden = !(MAIL && postedID && phase === "done");
   stopLoop();
   liveStream();
   if (phase === "countdown") beep(660);
@@ -127,6 +137,7 @@ function render(s) {
   // What was there when the page opened is not this guest's: never reviewed, never played.
   if (knownShot === undefined) knownShot = shot ? shot.id : null;
   $("invite").textContent = t("invite", Math.round(s.shotSeconds));
+  $("hint").textContent = t(hintKey(s));
   // kiosk.prompts: the question a shot started now would answer (the kiosk's, so the button and the
   // screen agree), kept through the countdown and the recording.
   $("prompt").textContent = s.prompt ? s.prompt.text : "";
@@ -172,29 +183,40 @@ function render(s) {
 
 // The post's QR code and link, as soon as the kiosk gives one (a share page it serves: at once, from
 // its outbox; a link to the video itself: once the post is in the store), and 30 s to scan. With the
-// booth's own Wi-Fi (kiosk.wifi_ssid), its code comes first: 1. join, 2. open; and a minute.
+// booth's own Wi-Fi (kiosk.wifi_ssid), its code comes first: 1. join, 2. open; and a minute. A link
+// no phone can open (this machine's loopback) gets no code: the guest is sent to the staff.
 function showShare(id) {
   sharing = null;
   api("/api/posts/" + encodeURIComponent(id) + "/share").then((r) => {
     if (document.body.dataset.phase !== "done") return;
     const wifi = status && status.booth.wifi;
-    $("share").classList.toggle("two", !!wifi);
-    $("wifi-step").hidden = !wifi;
-    $("video-title").hidden = !wifi;
-    $("scan-hint").hidden = !!wifi;
-    if (wifi) {
+    const shown = shareScreen(r, wifi);
+    $("share").classList.toggle("two", shown.wifi);
+    $("wifi-step").hidden = !shown.wifi;
+    $("video-step").hidden = !shown.code;
+    $("ask-staff").hidden = !shown.askStaff;
+    $("video-title").hidden = !shown.wifi;
+    $("scan-hint").hidden = shown.wifi;
+    document.body.dataset.shareShown = shown.code ? "code" : "ask-staff";
+    if (shown.wifi) {
       $("wifi-qr").src = "/api/wifi/qr.svg";
       $("wifi-name").textContent = t("wifiName", wifi.name);
       $("wifi-password").textContent = wifi.password ? t("wifiPassword", wifi.password) : t("wifiOpen");
       $("wifi-password").toggleAttribute("data-password", !!wifi.password);
     }
-    $("qr").src = "/api/posts/" + encodeURIComponent(id) + "/qr.svg";
-    $("share-link").textContent = r.shareURL;
-    $("share-until").textContent = r.shareExpiresAt ? t("linkUntil", new Date(r.shareExpiresAt).toLocaleString(document.documentElement.lang)) : "";
+    if (shown.code) {
+      $("qr").src = "/api/posts/" + encodeURIComponent(id) + "/qr.svg";
+      $("share-link").textContent = r.shareURL;
+      $("share-until").textContent = r.shareExpiresAt ? t("linkUntil", shownDate(r.shareExpiresAt, document.documentElement.lang)) : "";
+    } else {
+      $("qr").removeAttribute("src");
+      $("share-link").textContent = "";
+      $("share-until").textContent = "";
+    }
     $("share").hidden = false;
     document.body.dataset.shared = id;
     clearTimeout(phaseTimer);
-    phaseTimer = setTimeout(() => { phaseTimer = null; setPhase("attract"); }, wifi ? 60000 : 30000);
+    phaseTimer = setTimeout(() => { phaseTimer = null; setPhase("attract"); }, shown.wifi ? 60000 : shown.code ? 30000 : 10000);
   }).catch(() => {
     // No link yet (it waits for the upload): the upload's status event asks again.
     if (document.body.dataset.phase === "done" && !(status && status.outbox.lastUploaded === id)) sharing = id;
@@ -307,6 +329,7 @@ $("post").onclick = () => {
     $("done-title").textContent = t("thanks");
     $("done-detail").textContent = caption ? "“" + caption + "”" : t("thanksDetail");
     document.body.dataset.posted = id;
+    postedID = queued.id;
     showFor("done", 8);
     showShare(queued.id);
   }).catch((e) => problem(e.key)).finally(() => { $("post").disabled = false; });
@@ -320,6 +343,13 @@ $("delete").onclick = () => {
   }).catch((e) => problem(e.key));
 };
 document.addEventListener("keydown", (e) => {
+  // The mail screen: a real keyboard types too (Backspace deletes); nothing there records or sends.
+  if (document.body.dataset.phase === "mail") {
+    e.preventDefault();
+    if (e.key === "Backspace") typeOnMail("backspace");
+    else if (typedKey(e.key)) typeOnMail(e.key);
+    return;
+  }
   const trigger = status && status.booth.triggerKey;
   const isTrigger = trigger && (e.key === trigger || e.code === trigger);
   // Typing a caption: Space, Enter and any character are text there; only a booth key that types
@@ -331,6 +361,84 @@ document.addEventListener("keydown", (e) => {
   }
 });
 document.addEventListener("contextmenu", (e) => { if (e.target !== $("caption")) e.preventDefault(); });
+
+// "Send it to my email": the address typed on the booth's own keyboard (a kiosk-mode browser shows
+// none), the opt-in words above it, Send once it looks like an address (the kiosk checks it in
+// full). The screen goes back to the start after MAIL_WAIT_MS without a key.
+function mailIdle() {
+  clearTimeout(phaseTimer);
+  phaseTimer = setTimeout(() => { phaseTimer = null; setPhase("attract"); }, MAIL_WAIT_MS);
+}
+function showMail() {
+  $("mail-address").textContent = mailText;
+  $("mail-send").disabled = !looksLikeAddress(mailText);
+  for (const key of document.querySelectorAll("#keyboard .key")) {
+    key.textContent = keyLabel(key.dataset.key, mailShift);
+    if (key.dataset.key === "shift") key.setAttribute("aria-pressed", String(mailShift));
+  }
+}
+function openMail() {
+  if (!postedID) return;
+  setPhase("mail");
+  mailText = ""; mailShift = false;
+  $("mail-problem").hidden = true;
+  showMail();
+  mailIdle();
+}
+function typeOnMail(key) {
+  ({ text: mailText, shift: mailShift } = pressKey(mailText, key, mailShift));
+  $("mail-problem").hidden = true;
+  showMail();
+  mailIdle();
+}
+function sendMail() {
+  if (!looksLikeAddress(mailText) || !postedID) return;
+  const id = postedID;
+  $("mail-send").disabled = true;
+  postJSON("/api/mail", { id, address: mailText }).then(() => {
+    mailText = "";
+    document.body.dataset.mailed = id;
+    $("done-title").textContent = t("thanks");
+    $("done-detail").textContent = t("mailQueued");
+    postedID = null;
+    showFor("done", 8);
+  }).catch((e) => {
+    if (e.key === "mailInvalid" || e.key === "mailTooMany") {
+      $("mail-problem").textContent = t(e.key);
+      $("mail-problem").hidden = false;
+      $("mail-send").disabled = !looksLikeAddress(mailText);
+    } else problem(e.key);
+  });
+}
+function cancelMail() {
+  const id = postedID;
+  mailText = "";
+  showFor("done", 30);
+  showShare(id);
+}
+if (MAIL) {
+  $("mail-opt-in").textContent = MAIL.optIn;
+  $("keyboard").setAttribute("aria-label", t("mailTitle"));
+  for (const row of keyRows(MAIL.domains)) {
+    const line = document.createElement("div");
+    line.className = "key-row";
+    for (const key of row) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = key.length > 1 && key !== "shift" && key !== "backspace" ? "key word" : "key";
+      button.dataset.key = key;
+      if (key === "shift") button.setAttribute("aria-label", t("mailShift"));
+      if (key === "backspace") button.setAttribute("aria-label", t("mailBackspace"));
+      button.onclick = () => typeOnMail(key);
+      line.append(button);
+    }
+    $("keyboard").append(line);
+  }
+  showMail();
+}
+$("mail-open").onclick = openMail;
+$("mail-send").onclick = sendMail;
+$("mail-cancel").onclick = cancelMail;
 
 // The live mirror: /api/preview.mjpeg read as a stream (multipart, one JPEG per camera picture)
 // and painted on a canvas as each arrives; a picture that comes while the last is still being
@@ -369,7 +477,10 @@ function paint(jpeg, age, received) {
   decoding = true;
   createImageBitmap(new Blob([jpeg], { type: "image/jpeg" })).then((bitmap) => {
     const canvas = $("live");
-    if (canvas.width !== bitmap.width || canvas.height !== bitmap.height) { canvas.width = bitmap.width; canvas.height = bitmap.height; }
+    if (canvas.width !== bitmap.width || canvas.height !== bitmap.height) {
+      canvas.width = bitmap.width; canvas.height = bitmap.height;
+      notePictureBottom();
+    }
     canvas.getContext("2d").drawImage(bitmap, 0, 0);
     bitmap.close();
     painted++;
@@ -377,6 +488,16 @@ function paint(jpeg, age, received) {
     document.body.dataset.latency = String(Math.round(age + performance.now() - received));
   }).catch(() => {}).finally(() => { decoding = false; });
 }
+// Where the live picture ends on screen (upright, the question card goes just below it and the
+// countdown over it: guest.css's --picture-bottom): at the start, when the camera's pictures change
+// shape, and when the screen turns. (Hidden, as in the review, it keeps the last.)
+function notePictureBottom() {
+  const bottom = Math.round($("live").getBoundingClientRect().bottom);
+  if (bottom > 0) document.body.style.setProperty("--picture-bottom", bottom + "px");
+}
+window.addEventListener("resize", notePictureBottom);
+notePictureBottom();
+
 const refreshStatus = () => api("/api/status").then(render).catch((e) => {
   $("problem-text").textContent = t(e.key === "notReady" ? "notReady" : "notAnswering");
   // A screen that is not logged in: the staff log it in once (/login, with the booth's token).

@@ -1,13 +1,27 @@
 // The operator's page (operator.html): the booth's state in full, the shot, the outbox, the
 // overview, and the gallery with moderation.
 import { $, api as request, postJSON as send, followEvents, isStale, byteCount as mb, login, logout, tokenTravelsInClear } from "/assets/common.js";
+import { shownDate } from "/assets/dates.js";
 
 let status = null, myPost = null, showingPlayback = false, playedShot = null, previewBusy = false;
+
+// Dates as the page's language writes them, to the minute, in this browser's time zone.
+const when = (iso) => shownDate(iso, document.documentElement.lang) || iso || "";
+
+// Logged in ("in"), or not ("out": the login form alone, at the top, in plain words; nothing that
+// cannot load is shown broken). `why` is the form's first sentence.
+function setAuth(state, why) {
+  document.body.dataset.auth = state;
+  if (state === "out") {
+    $("state").textContent = "not logged in";
+    $("login-why").textContent = why || "This is the booth's operator page. Log in with the operator's token to use it.";
+  }
+}
 
 // The operator reads the whole error (what happened, what to change); the guest's sentence is
 // kept as `guest`. A refusal for want of a token opens the login form.
 function refused(error) {
-  if (error.status === 401) $("token-form").style.display = "block";
+  if (error.status === 401) setAuth("out");
   error.guest = (error.body && error.body.guestMessage) || "";
   throw error;
 }
@@ -99,8 +113,8 @@ function render(s) {
     $("upload").textContent = o.uploaded > 0 ? "All posts are uploaded." : "Nothing queued.";
     progressBar.style.display = "none";
   }
-  if (o.lastUploaded) $("posted-id").textContent = o.lastUploaded;
   if (o.lastUploaded && o.lastUploaded !== galleryNewest) { galleryNewest = o.lastUploaded; loadGallery(true); }
+  showLastPosted();
   if (myPost) {
     if (o.lastUploaded === myPost || (o.queued.indexOf(myPost) < 0 && o.uploading !== myPost && o.uploaded > 0)) {
       $("post-message").textContent = "Posted as " + myPost + ".";
@@ -145,7 +159,10 @@ function refreshPreview() {
   }).catch(() => {}).finally(() => { previewBusy = false; });
 }
 
-function refreshStatus() { return api("/api/status").then(render).catch((e) => banner("The kiosk is not answering: " + e.message, true)); }
+// (a refusal for want of a login is the form's to say, not the banner's)
+function refreshStatus() {
+  return api("/api/status").then(render).catch((e) => { if (e.status !== 401) banner("The kiosk is not answering: " + e.message, true); });
+}
 
 $("record").onclick = () => {
   showLive();
@@ -170,7 +187,7 @@ $("token-save").onclick = () => {
   $("token").value = "";
   login(token).then((role) => {
     $("token-message").textContent = role === "operator" ? "" : "That is the booth's token: this page needs the operator's.";
-    if (role === "operator") { $("token-form").style.display = "none"; reconnect(); loadGallery(true); loadHidden(); loadOverview(); }
+    if (role === "operator") { setAuth("in"); reconnect(); loadGallery(true); loadHidden(); loadOverview(); loadReel(); }
   }).catch((e) => { $("token-message").textContent = e.message; });
 };
 $("clear-text").hidden = !tokenTravelsInClear(location);
@@ -178,6 +195,18 @@ $("logout").onclick = () => { logout().finally(() => { location.reload(); }); };
 
 // The gallery: 12 posts a page from /api/feed, newest first; "More" appends the next page.
 let galleryPage = 0, galleryBusy = false, galleryNewest = null;
+// The posts the page has listed (the gallery's pages read so far, and the hidden list), by id:
+// "Last posted" names its post by caption, and forgets a post once it is gone from both.
+let listed = new Map(), hiddenListed = new Map(), galleryRead = false, galleryAgain = false;
+function showLastPosted() {
+  const id = status && status.outbox.lastUploaded;
+  const post = id ? listed.get(id) || hiddenListed.get(id) : null;
+  // (until the gallery has been read, an id the page knows nothing of yet is shown as it is)
+  const gone = !!id && !post && galleryRead && galleryNewest === id && !galleryBusy;
+  $("posted-caption").textContent = !id || gone ? "–" : post ? (post.caption || "(no caption)") + (hiddenListed.has(id) ? " (hidden)" : "") : id;
+  $("posted-id").textContent = post ? post.id : "";
+  document.body.dataset.lastPosted = !id || gone ? "" : id;
+}
 function postCard(p, hidden = false) {
   const card = document.createElement("div");
   card.className = "post" + (p.problem ? " damaged" : "");
@@ -205,7 +234,7 @@ function postCard(p, hidden = false) {
   }
   const meta = document.createElement("div");
   meta.className = "muted";
-  meta.textContent = p.problem ? "" : p.createdAt.replace("T", " ").replace("Z", " UTC") + " · " +
+  meta.textContent = p.problem ? "" : when(p.createdAt) + " · " +
     (p.durationSeconds || 0).toFixed(1) + " s · " + mb(p.byteSize || 0) + (p.author ? " · " + p.author : "");
   card.appendChild(meta);
   const actions = document.createElement("div");
@@ -258,22 +287,29 @@ function loadHidden() {
     list.textContent = "";
     for (const p of r.posts) list.appendChild(postCard(p, true));
     if (r.posts.length === 0) list.innerHTML = '<span class="muted">None.</span>';
+    hiddenListed = new Map(r.posts.map((p) => [p.id, p]));
+    showLastPosted();
   }).catch((e) => { $("hidden").textContent = "The hidden posts cannot be listed: " + e.message; });
 }
 function loadGallery(reset) {
-  if (galleryBusy) return Promise.resolve();
+  // (a fresh read asked for while one is under way comes after it: that one may predate a new post)
+  if (galleryBusy) { galleryAgain = galleryAgain || reset; return Promise.resolve(); }
   galleryBusy = true;
   const next = reset ? 1 : galleryPage + 1;
   return api("/api/feed?page=" + next).then((r) => {
     const list = $("gallery");
-    if (reset) list.textContent = "";
-    for (const p of r.posts) list.appendChild(postCard(p));
+    if (reset) { list.textContent = ""; listed = new Map(); }
+    for (const p of r.posts) { list.appendChild(postCard(p)); listed.set(p.id, p); }
     if (reset && r.posts.length === 0) list.innerHTML = '<span class="muted">Nothing posted yet.</span>';
     galleryPage = r.page;
     $("more").style.display = r.hasMore ? "inline-block" : "none";
     document.body.dataset.galleryPages = String(galleryPage);
+    galleryRead = true;
   }).catch((e) => { $("gallery").textContent = "The posts cannot be listed: " + e.message; })
-    .finally(() => { galleryBusy = false; });
+    .finally(() => {
+      galleryBusy = false;
+      if (galleryAgain) { galleryAgain = false; loadGallery(true); } else showLastPosted();
+    });
 }
 $("more").onclick = () => loadGallery(false);
 
@@ -303,14 +339,45 @@ function showRetention(on, r) {
   document.body.dataset.retention = !on ? "off" : !r ? "none" : (r.refused ? "refused" : "ran");
   if (!on) { cell.textContent = "off: posts are kept until somebody deletes them (retention.days)"; return; }
   if (!r) { cell.textContent = "no purge yet (retention.days: at the start, then once an hour)"; return; }
-  if (r.refused) { cell.textContent = "paused at " + r.at + ": " + r.refusedBecause; return; }
-  cell.textContent = "deleted " + r.deleted + " expired post(s) at " + r.at + " (" +
+  if (r.refused) { cell.textContent = "paused at " + when(r.at) + ": " + r.refusedBecause; return; }
+  cell.textContent = "deleted " + r.deleted + " expired post(s) at " + when(r.at) + " (" +
     (r.scope === "own" ? "this kiosk's, " + r.kiosk : "the whole store") + ")" +
     (r.otherKiosks + r.withoutKiosk ? " · left: " + r.otherKiosks + " of other kiosks, " + r.withoutKiosk + " without a kiosk id" : "");
 }
+// Guests' mail (mail.* set): waiting (for its post's upload, or for the server) and refused, with
+// the address masked; sent, as a count. A refused one waits for `recorder outbox mail --retry`.
+function showMail(m) {
+  $("mail-panel").hidden = !m;
+  if (!m) return;
+  $("mail-summary").textContent = m.waiting + " waiting · " + m.refused + " refused · " + m.sent + " sent";
+  document.body.dataset.mail = m.waiting + "/" + m.refused + "/" + m.sent;
+  const list = $("mail-list");
+  list.textContent = "";
+  if (m.queueProblem) item(list, "the mail queue cannot be used: " + m.queueProblem, "error");
+  for (const j of m.jobs) {
+    item(list, j.id + " · post " + j.post + " · to " + j.to + " · " + (j.state === "refused" ? "refused" : "waiting") +
+      "\nqueued " + j.queuedAt + (j.attempts ? " · " + j.attempts + " attempt(s)" : "") + (j.nextAttemptAt ? " · next " + j.nextAttemptAt : "") +
+      (j.lastError ? "\n" + (j.state === "refused" ? "refused: " : "last error: ") + j.lastError : "") +
+      (j.state === "refused" ? "\nsend it again once fixed: recorder outbox mail --retry " + j.id : ""),
+    j.state === "refused" ? "error" : (j.lastError ? "warning" : ""));
+  }
+  for (const path of m.unreadable) item(list, "unreadable mail " + path + ": kept, never sent (see `recorder outbox mail`)", "error");
+  if (!list.children.length) item(list, "Nothing waiting.", "none");
+}
+let guestDeletionsSeen = null;
 function loadOverview() {
   return api("/api/admin/overview").then((o) => {
+    setAuth("in");
     const s = o.status;
+    // Share links no phone can open (this machine's loopback): the booth shows guests no code.
+    const reach = o.shareLinks;
+    $("share-warning").hidden = !reach || reach.opensOnPhones;
+    $("share-warning").textContent = reach && !reach.opensOnPhones ? "Guests' phones cannot open the share links (" + reach.example + ": this machine's own loopback address), " +
+      "so the booth shows no QR code and asks guests to see the staff. Set share.base_url to an address phones reach " +
+      "(docs/kiosk.md; the booth's own Wi-Fi: docs/venue.md)." : "";
+    // A guest deleted a post from their phone: the gallery (and "Last posted") forget it.
+    if (guestDeletionsSeen !== null && o.guestDeletions !== guestDeletionsSeen) loadGallery(true);
+    guestDeletionsSeen = o.guestDeletions;
     $("booth-camera").textContent = s.camera.device + (s.camera.present ? "" : " (missing)");
     $("booth-mic").textContent = s.sound.muted ? "off (audio.device = none)" : (s.sound.source || "none: this camera has no microphone of its own");
     const t = s.trigger;
@@ -326,19 +393,24 @@ function loadOverview() {
     list.textContent = "";
     for (const q of o.outbox) {
       item(list, q.id + (q.uploading ? " (uploading)" : "") + " · " + mb(q.bytes) + " · “" + q.caption + "”\nto " + q.destination +
-        "\nas " + q.videoURL + "\nqueued " + q.queuedAt + (q.attempts ? " · " + q.attempts + " attempts" : "") +
+        "\nas " + q.videoURL + "\nqueued " + when(q.queuedAt) + (q.attempts ? " · " + q.attempts + " attempts" : "") +
         (q.lastError ? "\nlast error: " + q.lastError : ""), q.lastError ? "warning" : "");
     }
     for (const dir of o.unreadable) item(list, "unreadable outbox entry " + dir + ": see `recorder outbox list`", "error");
     if (!list.children.length) item(list, "Nothing queued.", "none");
+    showMail(o.mail);
     const problems = $("problems");
     problems.textContent = "";
-    for (const p of o.problems) item(problems, p.at.replace("T", " ").replace("Z", " UTC") + " " + p.level + ": " + p.message, p.level);
+    for (const p of o.problems) item(problems, when(p.at) + " " + p.level + ": " + p.message, p.level);
     if (!o.problems.length) item(problems, "None since the kiosk started.", "none");
     facts($("disk"), o.disk.map((d) => [d.what, d.path, d.freeBytes == null ? "?" : mb(d.freeBytes) + " free"]));
     facts($("config"), o.configuration.map((c) => [c.key, c.value == null ? "(not set)" : c.value, c.origin]));
     document.body.dataset.overview = String(Date.now());
-  }).catch((e) => { $("problems").textContent = "The overview cannot be read: " + e.message; });
+  }).catch((e) => {
+    // A browser logged in as the booth's screen: this page is the operator's.
+    if (e.status === 403) setAuth("out", "This browser is logged in as the booth's screen. This page is the operator's: log in with the operator's token.");
+    else if (e.status !== 401) $("problems").textContent = "The overview cannot be read: " + e.message;
+  });
 }
 setInterval(loadOverview, 10000);
 

@@ -1,2 +1,4 @@
-// The share page (share.html): the link's end in the phone's own time zone and words.
-for (const el of document.querySelectorAll("time")) el.textContent = new Date(el.dateTime).toLocaleString(document.documentElement.lang);
+// The share page (share.html): the link's end in the phone's own time zone, in the page's language.
+import { shownDate } from "/assets/dates.js";
+
+for (const el of document.querySelectorAll("time")) el.textContent = shownDate(el.dateTime, document.documentElement.lang);

@@ -1,7 +1,9 @@
 # Sourced by Tests/vm/device-tests.sh after device/lib.sh.
 # The booth's own Wi-Fi (docs/venue.md) on the kernel's mac80211_hwsim: two software radios that hear
 # each other. On one, the shipped configuration (systemd/wifi/: hostapd, dnsmasq, nginx, run with
-# the units' own command lines); the other is moved into a network namespace and is a guest's phone:
+# the units' own command lines, and nginx with the share locations and http-level names it shares
+# with the event's network, systemd/nginx-recorder-*.conf); the other is moved into a network
+# namespace and is a guest's phone:
 # wpa_supplicant joins with the password the kiosk's Wi-Fi code carries (the code read by zbarimg,
 # the text unescaped here), udhcpc takes an address, and curl, with the phone's DNS, fetches what
 # a phone would. The store is an S3 that never answers: a venue with no internet at all, so the
@@ -10,6 +12,7 @@ section "the booth's own Wi-Fi (mac80211_hwsim: hostapd, dnsmasq, nginx; a phone
 WIFI=$HERE/device/wifi.py
 wifi_failed_before=$fail
 SHIPPED=$(cd "$HERE/../.." && pwd)/systemd/wifi
+SHIPPED_NGINX=$(cd "$HERE/../.." && pwd)/systemd
 W=$T/wifi
 mkdir -p "$W/etc" "$W/run" "$W/tls" "$W/nginx" && chmod 755 "$W" "$W/etc" "$W/tls"
 KW=http://127.0.0.1:8093
@@ -34,9 +37,10 @@ check "mac80211_hwsim gives two radios ($(echo $phys))" [ -n "$PHONE_PHY" ]
 AP_IF=$(ls "/sys/class/ieee80211/$AP_PHY/device/net" 2>/dev/null | head -1)
 PHONE_IF=$(ls "/sys/class/ieee80211/$PHONE_PHY/device/net" 2>/dev/null | head -1)
 
-# The kiosk: the Wi-Fi's settings, share links under a public https name, and an S3 store that
-# never answers (port 9: nothing there), so every post stays queued.
-RECORDER_KIOSK_WIFI_SSID=$SSID RECORDER_KIOSK_WIFI_PASSWORD=$PASS RECORDER_SHARE_BASE_URL="https://$NAME/s/{token}" \
+# The kiosk: the Wi-Fi's settings, share links under a public https name, an S3 store that never
+# answers (port 9: nothing there), so every post stays queued, and the proxy's socket, which nginx
+# reaches it on (kiosk.proxy_socket, as the shipped recorder.conf sets it).
+RECORDER_KIOSK_PROXY_SOCKET=$W/run/proxy.sock RECORDER_KIOSK_WIFI_SSID=$SSID RECORDER_KIOSK_WIFI_PASSWORD=$PASS RECORDER_SHARE_BASE_URL="https://$NAME/s/{token}" \
 RECORDER_BACKEND=s3 RECORDER_S3_ENDPOINT=http://127.0.0.1:9 RECORDER_S3_BUCKET=booth AWS_ACCESS_KEY_ID=booth AWS_SECRET_ACCESS_KEY=never-used-here \
 RECORDER_SHOOT_SIZE=320x240 RECORDER_SHOOT_FPS=15 RECORDER_SHOOT_PRESET=ultrafast RECORDER_AUDIO_DEVICE=none \
   "$REC" kiosk --device testsrc --listen 127.0.0.1:8093 --seconds 2 --countdown 0 --workspace "$T/wws" --outbox "$T/wob" \
@@ -76,10 +80,12 @@ fill hostapd-open.conf hostapd-open.conf "ssid=recorder-booth" "ssid=$SSID"
 fill dnsmasq.conf dnsmasq.conf
 fill probes-online.conf probes-online.conf
 fill probes-portal.conf probes-portal.conf
-fill share-locations.conf share-locations.conf "127.0.0.1:8080" "127.0.0.1:8093"
+python3 "$WIFI" fill "$SHIPPED_NGINX/nginx-recorder-http.conf" "$W/etc/recorder-http.conf" unix:/run/recorder/proxy.sock "unix:$W/run/proxy.sock"
+python3 "$WIFI" fill "$SHIPPED_NGINX/nginx-recorder-share.conf" "$W/etc/recorder-share.conf" /var/log/nginx/access.log "$W/share-access.log"
 fill welcome.html welcome.html
-fill nginx-wifi.conf nginx-wifi.conf "${paths[@]:0:2}"
-fill nginx-wifi-tls.conf nginx-wifi-tls.conf "${paths[@]:0:2}" /etc/recorder/tls "$W/tls"
+snippet=(/etc/nginx/snippets/recorder-share.conf "$W/etc/recorder-share.conf")
+fill nginx-wifi.conf nginx-wifi.conf "${paths[@]:0:2}" "${snippet[@]}"
+fill nginx-wifi-tls.conf nginx-wifi-tls.conf /etc/recorder/tls "$W/tls" "${snippet[@]}"
 chmod 644 "$W"/etc/*
 # The public name's certificate, from a certificate authority of the test's own (the phone trusts it,
 # as every phone trusts the one that signed a real name's).
@@ -95,6 +101,7 @@ error_log $W/nginx-error.log;
 events {}
 http {
     access_log $W/nginx-access.log;
+    include $W/etc/recorder-http.conf;
     client_body_temp_path $W/nginx/body; proxy_temp_path $W/nginx/proxy; fastcgi_temp_path $W/nginx/fastcgi;
     uwsgi_temp_path $W/nginx/uwsgi; scgi_temp_path $W/nginx/scgi;
     include $W/etc/nginx-wifi.conf;
@@ -222,6 +229,9 @@ plain=$(phone curl -s -o "$W/phone-video2.mp4" -w '%{http_code}' --max-time 120 
 check "the booth's own address works too, over http (http://10.42.0.1$path)" sh -c "[ '$plain' = 200 ] && cmp -s '$W/phone-video2.mp4' '$queued/video.mp4'"
 untrusted=$(phone curl -s -o /dev/null -w '%{http_code}' --max-time 30 "$link" 2>&1)
 check "without the name's certificate authority the phone refuses the page (a wrong certificate is never accepted)" [ "$untrusted" = 000 ]
+token=${link##*/}
+check "nginx's access log on the Wi-Fi names the phone ($(grep -o '^10\.42\.0\.[0-9]*' "$W/share-access.log" | sort -u | xargs)) and the link as /s/<token>, never the token" \
+  sh -c "grep -q '^10\.42\.0\.[0-9]* .*\"GET /s/<token>/video.mp4\"' '$W/share-access.log' && ! grep -q '$token' '$W/share-access.log'"
 nottoken=$(phone curl -s --cacert "$W/tls/ca.crt" -o /dev/null -w '%{http_code}' --max-time 30 "https://$NAME/s/AAAAAAAAAAAAAAAAAAAAAA")
 check "a made-up token opens nothing ($nottoken)" [ "$nottoken" = 404 ]
 
