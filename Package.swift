@@ -87,6 +87,13 @@ let package = Package(
             name: "Library",
             dependencies: ["Publishing", "Shooting", "Settings", "MediaEncoder", "StorageUpload", "SystemSupport"],
             swiftSettings: swiftSettings),
+        // Preflight: the checks before an event (`recorder doctor`, the operator page's list): each a
+        // value with its finding's data; the camera, the microphone, the button, the disks, the
+        // clock, the store's round trip, the outbox, the tokens, share links, TLS, the Wi-Fi, the unit.
+        .target(
+            name: "Preflight",
+            dependencies: ["Publishing", "Shooting", "Settings", "TriggerInput", "StorageUpload", "VideoCapture", "SystemSupport"],
+            swiftSettings: swiftSettings),
         // The kiosk's pages as files (Sources/KioskService/Pages), put into the binary as Swift strings
         // at build time: no bundle and no Foundation to find them at run time.
         .executableTarget(name: "PageEmbedder"),
@@ -95,7 +102,7 @@ let package = Package(
         .target(
             name: "KioskService",
             // (StorageUpload: the guests' mail words SMTP's failures and replies, MailWording)
-            dependencies: ["Settings", "Shooting", "Publishing", "Library", "TriggerInput", "ShareCode", "StorageUpload", "SystemSupport",
+            dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "ShareCode", "StorageUpload", "SystemSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -108,7 +115,7 @@ let package = Package(
             plugins: ["EmbedPages"]),
         .target(
             name: "RecorderCLI",
-            dependencies: ["Settings", "Shooting", "Publishing", "Library", "KioskService", "SystemSupport",
+            dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "KioskService", "SystemSupport",
                            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -125,7 +132,7 @@ let package = Package(
         .testTarget(name: "TriggerInputTests", dependencies: ["TriggerInput"], swiftSettings: swiftSettings),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], swiftSettings: swiftSettings),
         .testTarget(name: "KioskServiceTests",
-                    dependencies: ["KioskService", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
+                    dependencies: ["KioskService", "Preflight", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "HTTPTypes", package: "swift-http-types"),
                                    .product(name: "NIOCore", package: "swift-nio"),
@@ -134,10 +141,10 @@ let package = Package(
                                    .product(name: "Logging", package: "swift-log")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "RecorderCLITests",
-                    dependencies: ["RecorderCLI", "Settings", "Shooting", "Publishing", "Library", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "SystemSupport",
+                    dependencies: ["RecorderCLI", "Settings", "Shooting", "Publishing", "Library", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "StorageUpload", "SystemSupport",
                                    .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "IntegrationTests", dependencies: ["Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload"],
+        .testTarget(name: "IntegrationTests", dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
                     swiftSettings: swiftSettings),
     ]
 )

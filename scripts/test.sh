@@ -108,7 +108,7 @@ stage "swift test"
 # async ones (the kiosk's, the state hook's, the camera manager's) for minutes: those run in a
 # process of their own, the S3 suites (each test a SeaweedFS server and recorder processes) in
 # another, and the rest in the third.
-s3_suites='S3(Upload|Feed|Streaming|Parallel)Tests'
+s3_suites='S3(Upload|Feed|Streaming|Parallel|Preflight)Tests'
 async_suites='KioskServiceTests\.|CameraManagerTests'
 run_tests() { NO_COLOR=1 nice -n 10 .build/debug/recorderPackageTests.xctest --testing-library swift-testing "$@"; }
 run_tests --filter "$s3_suites" > .cache/s3-tests.log 2>&1 &
@@ -129,8 +129,8 @@ echo "== the kiosk's and the camera manager's (async) suites, in their own proce
   echo "FAIL: swift test: the S3 suites exited $s3_status, the async suites $async_status, the rest $rest_status"; exit 1; }
 stage "systemd unit checks (systemd-analyze)"
 bash Tests/systemd/verify-units.sh "$RECORDER_BIN"
-stage "kiosk pages in a real browser (chromium + Playwright): the operator's, and the guest's at three sizes, with its consent screen, its Wi-Fi code, its mail keyboard and out of service"
-for page in kiosk_page booth_page consent_page login_page reel_page wifi_page mail_page away_page; do
+stage "kiosk pages in a real browser (chromium + Playwright): the operator's with its checks, and the guest's at three sizes, with its consent screen, its Wi-Fi code, its mail keyboard and out of service"
+for page in kiosk_page booth_page consent_page login_page reel_page wifi_page mail_page preflight_page away_page; do
   nice -n 10 .cache/venv/bin/python "Tests/browser/$page.py" "$RECORDER_BIN"
 done
 stage "the kiosk on a hostile network: every route bent every way, an HTTP fuzz, the proxy, readers that never read, a crowd"

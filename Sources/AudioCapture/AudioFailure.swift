@@ -26,9 +26,9 @@ package enum AudioFailure: DeviceErrorKind {
         switch self {
         case .noSuchDevice(let available):
             if available.isEmpty {
-                return "no such microphone: \(device)\(cause). This machine has no microphone (`recorder devices` lists them)."
+                return "no such microphone: \(device)\(cause). This machine has no microphone."
             }
-            return "no such microphone: \(device)\(cause). Microphones here: \(available.joined(separator: ", ")) (`recorder devices` lists them)."
+            return "no such microphone: \(device)\(cause). Microphones here: \(available.joined(separator: ", "))."
         case .permissionDenied(let group):
             let name = group ?? "audio"
             return "permission denied opening the microphone \(device)\(cause). Fix: `sudo usermod -aG \(name) $USER` then log out and in again (for a service, add SupplementaryGroups=\(name))."
@@ -36,7 +36,7 @@ package enum AudioFailure: DeviceErrorKind {
             let who = holders.map { " (held by \($0))" } ?? ""
             return "the microphone \(device) is busy: another process is using it\(who)\(cause). Close it (`fuser -v /dev/snd/*` shows which; a desktop sound server lets go of a card with `pw-reserve`)."
         case .disconnected:
-            return "the microphone \(device) was lost (unplugged or reset)\(cause).\(extra) Check the cable and run `recorder devices`."
+            return "the microphone \(device) was lost (unplugged or reset)\(cause).\(extra) Check the cable."
         case .unsupportedFormat:
             return "the microphone \(device) offers no format the recorder can use\(cause).\(extra) Try its plughw: name, which converts in software."
         case .driverFailure:
@@ -51,6 +51,13 @@ package enum AudioFailure: DeviceErrorKind {
             return available.isEmpty ? [none] : [SettingAdvice(.microphone, "DEVICE", "with one of them"), none]
         case .busy, .driverFailure, .unsupportedFormat, .disconnected: return [none]
         case .permissionDenied: return []
+        }
+    }
+
+    package var listingHelps: Bool {
+        switch self {
+        case .noSuchDevice, .disconnected: true
+        case .permissionDenied, .busy, .unsupportedFormat, .driverFailure: false
         }
     }
 }

@@ -71,9 +71,9 @@ extension APIError {
         }
 
         /// What a guest is told when the route gives nothing more particular.
-        func guestKey(_ message: String) -> GuestStrings.Key {
+        var guestKey: GuestStrings.Key {
             switch self {
-            case .recorder(let kind): GuestWording.key(for: RecorderError(message, kind: kind))
+            case .recorder(let kind): GuestWording.key(for: kind)
             case .tooMany: .busy
             case .unauthorized, .misdirected: .notSaved
             case .methodNotAllowed, .tooLarge, .unsupportedMediaType, .notCurrentShot: .tryAgain

@@ -17,13 +17,13 @@ package struct APIError: HTTPResponseError, Sendable {
     package init(_ failure: Failure, _ message: String, guestKey: GuestStrings.Key? = nil) {
         self.failure = failure
         self.message = message
-        self.guestKey = guestKey ?? failure.guestKey(message)
+        self.guestKey = guestKey ?? failure.guestKey
     }
 
     /// A failure of the recorder's own (the camera, the store, the workspace), by its kind.
     package init(_ error: RecorderError) {
         // The kiosk spells settings as configuration keys: its operator has no command line.
-        self.init(.recorder(error.kind), error.text(), guestKey: GuestWording.key(for: error))
+        self.init(.recorder(error.kind), OperatorWords.text(error), guestKey: GuestWording.key(for: error))
     }
 
     /// A request the route cannot take as it is (400).

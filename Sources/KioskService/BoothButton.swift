@@ -6,7 +6,8 @@ import TriggerInput
 /// are handed to the guest's flow one after another, for the life of the service group. Without
 /// a configured button, presses still come from `press()` (the tests'), and nothing is read.
 package final class BoothButton: Service, Sendable {
-    private let trigger: TriggerButton?
+    /// The button read, when `kiosk.trigger` names one (the operator page's preflight looks at it).
+    let trigger: TriggerButton?
     private let guests: GuestCoordinator
     private let presses: AsyncStream<Void>.Continuation
     private let pressStream: AsyncStream<Void>

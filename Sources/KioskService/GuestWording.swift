@@ -15,7 +15,12 @@ package enum GuestWording {
         case .microphone(let busy)?: return busy ? .busy : .notSaved
         case .store?, .encoder?, nil: break
         }
-        switch error.kind {
+        return key(for: error.kind)
+    }
+
+    /// The string for a failure known only by its kind.
+    package static func key(for kind: RecorderError.Kind) -> GuestStrings.Key {
+        switch kind {
         case .ioFailure: return .storageFull
         case .busy: return .busy
         case .interrupted: return .tooShort

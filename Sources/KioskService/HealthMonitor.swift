@@ -8,7 +8,7 @@ import SystemSupport
 
 /// Whether the kiosk is well: the camera loop's heartbeat (for systemd's watchdog and
 /// `/healthz`), and whether the booth can take a guest (`check`: camera, disk, store, judged by
-/// `ServiceCheck`), told to the guest's flow and the journal when it changes. Timed by the clock
+/// `OutOfServiceCheck`), told to the guest's flow and the journal when it changes. Timed by the clock
 /// handed in.
 package final class HealthMonitor: Sendable {
     /// How long the camera loop may go without a beat before the kiosk counts as stuck.
@@ -58,14 +58,14 @@ package final class HealthMonitor: Sendable {
         let state = await manager.recordState
         let outbox = drain.outbox, queued = drain.status, library = self.library
         let (workspace, needed) = (self.workspace, self.needed)
-        let (disk, oldest) = await BlockingWork.run { () -> (DiskSpace, ServiceCheck.Queue?) in
+        let (disk, oldest) = await BlockingWork.run { () -> (DiskSpace, OutOfServiceCheck.Queue?) in
             let disk = DiskSpace.measure(workspace: workspace, outbox: outbox.root, needed: needed)
             guard let first = queued.queued.first, let item = outbox.item(id: first),
                   let since = RFC3339.date(item.state.queuedAt) else { return (disk, nil) }
-            return (disk, ServiceCheck.Queue(count: queued.queued.count, oldest: since, lastError: queued.lastError,
+            return (disk, OutOfServiceCheck.Queue(count: queued.queued.count, oldest: since, lastError: queued.lastFailure?.text(),
                                              linksWaitForUpload: library.linkWaitsForUpload(item.metadata)))
         }
-        let judged = ServiceCheck.judge(camera: state, disk: disk, queue: oldest, now: clock.date)
+        let judged = OutOfServiceCheck.judge(camera: state, disk: disk, queue: oldest, now: clock.date)
         let before = guests.outOfService
         guests.handle(.serviceChecked(judged))
         if judged != before {

@@ -41,6 +41,8 @@ package enum KioskAPI {
                                            logger: kiosk.logger, metrics: kiosk.metrics)),
             ("/api/admin", AdminRoutes.collection(overview: kiosk.overview, library: kiosk.library, reels: kiosk.reels,
                                                   videos: kiosk.limits.videos, logger: kiosk.logger, table: { table.withLock { $0 } })),
+            ("/api/admin", PreflightRoutes.collection(.live(settings: settings, configuration: kiosk.configuration,
+                                                            manager: kiosk.manager, trigger: kiosk.button.trigger))),
             ("/s", ShareRoutes.collection(library: kiosk.library, guests: kiosk.guests, videos: kiosk.limits.videos, metrics: kiosk.metrics,
                                           logger: kiosk.logger, language: settings.booth.language, clock: kiosk.clock)),
         ]
@@ -119,6 +121,8 @@ package enum KioskAPI {
     static var jsonEncoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A report's failures in the operator's words.
+        encoder.userInfo[RecorderError.wordsKey] = RecorderError.Words { OperatorWords.message($0) }
         return encoder
     }
 

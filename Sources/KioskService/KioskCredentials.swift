@@ -87,7 +87,7 @@ package struct KioskCredentials: Sendable {
     /// A new session for `role` and the `Set-Cookie` that hands it to the browser; `secure` when
     /// the page was reached over TLS.
     func beginSession(_ role: KioskRole, secure: Bool) async throws(RecorderError) -> String {
-        guard let sessions else { throw RecorderError("this kiosk has no tokens: there are no sessions.", kind: .invalidRequest) }
+        guard let sessions else { throw .kiosk(.noTokens) }
         let (value, seconds) = try await sessions.begin(role)
         return Self.cookieHeader(value: value, maxAge: Int(seconds), secure: secure)
     }

@@ -95,28 +95,24 @@ package struct KioskDaemon: Sendable {
         kiosk.logger.notice("stopped")
     }
 
-    /// One plain sentence for a server that could not start: the port taken, an address this
-    /// machine does not have, a port below 1024 without the right; the errno, not NIO's symbols.
+    /// Why a server could not start, as a case: the port taken, an address this machine does not
+    /// have, a port below 1024 without the right; the errno, not NIO's symbols.
     static func failure(_ error: any Error, settings: KioskSettings) -> RecorderError {
         if let failed = error as? ProxyListener.Failed {
-            return RecorderError("kiosk.proxy_socket = \(failed.path): the kiosk cannot listen there (\(failed.reason)). Its directory must exist and be writable by the kiosk's user (systemd: RuntimeDirectory=recorder makes /run/recorder), or set kiosk.proxy_socket = off.",
-                                 kind: .misconfigured)
+            return .kiosk(.proxySocketFailed(path: failed.path, reason: failed.reason))
         }
         let address = "\(settings.host.contains(":") ? "[\(settings.host)]" : settings.host):\(settings.port)"
         let code = (error as? IOError)?.errnoCode
         switch code {
         case EADDRINUSE:
-            return RecorderError("\(address) is already in use by another program (`ss -ltnp 'sport = :\(settings.port)'` shows which). Stop it, or set kiosk.listen (--listen) to another port.",
-                                 kind: .unavailable)
+            return .kiosk(.addressInUse(address: address, port: settings.port))
         case EADDRNOTAVAIL:
-            return RecorderError("\(settings.host) is not an address of this machine. Set kiosk.listen (--listen) to one of its addresses, 127.0.0.1 or 0.0.0.0.",
-                                 kind: .misconfigured)
+            return .kiosk(.notAnAddressHere(host: settings.host))
         case EACCES:
-            return RecorderError("port \(settings.port) needs privileges this user lacks (ports below 1024). Use a port from 1024 up, e.g. --listen \(settings.host):8080.",
-                                 kind: .denied)
+            return .kiosk(.privilegedPort(host: settings.host, port: settings.port))
         default:
             let reason = code.map { String(cString: strerror($0)) } ?? "\(error)"
-            return RecorderError("the kiosk stopped: \(reason) (listening on \(address)).", kind: .unavailable)
+            return .kiosk(.serverStopped(reason: reason, address: address))
         }
     }
 }

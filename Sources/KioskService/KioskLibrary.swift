@@ -56,9 +56,9 @@ package final class KioskLibrary: Sendable {
         try await offPool { () throws(RecorderError) -> [UInt8] in
             let metadata = try self.feed.metadata(id: id)
             guard !self.feed.isHidden(metadata) else {
-                throw RecorderError("post \(id) is hidden by the operator.", kind: .notFound)
+                throw .kiosk(.hidden(id: id))
             }
-            guard let bytes = try self.feed.poster(of: metadata) else { throw RecorderError("post \(id) has no poster.", kind: .notFound) }
+            guard let bytes = try self.feed.poster(of: metadata) else { throw .kiosk(.noPoster(id: id)) }
             return bytes
         }
     }
@@ -70,7 +70,7 @@ package final class KioskLibrary: Sendable {
         let metadata = try await offPool { () throws(RecorderError) -> PostMetadata in
             let metadata = try self.feed.metadata(id: id)
             guard !self.feed.isHidden(metadata) else {
-                throw RecorderError("post \(id) is hidden by the operator.", kind: .notFound)
+                throw .kiosk(.hidden(id: id))
             }
             return metadata
         }
@@ -145,7 +145,7 @@ package final class KioskLibrary: Sendable {
             // the upload.
             if let item = self.outbox?.item(id: id), let link = self.pageLink(item.metadata) { return link }
             let metadata = try self.feed.metadata(id: id)
-            guard !self.feed.isHidden(metadata) else { throw RecorderError("post \(id) is hidden by the operator.", kind: .notFound) }
+            guard !self.feed.isHidden(metadata) else { throw .kiosk(.hidden(id: id)) }
             self.shareTokens.learn(token: metadata.shareToken, id: id)
             // A link from the store is shown only if it points where this kiosk's links point;
             // anything else (a store others can write to) is made anew.

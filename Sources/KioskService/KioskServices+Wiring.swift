@@ -16,14 +16,14 @@ extension KioskServices {
                 stateHook?.call(state.name)
                 notifier.status(StatusReporter.line(state))
                 switch state {
-                case .failed(let why): logger.error("shot failed: \(why)")
-                case .cameraMissing(let why): logger.warning("camera missing: \(why)")
+                case .failed(let why): logger.error("shot failed: \(why.text())")
+                case .cameraMissing(let why): logger.warning("camera missing: \(why.text())")
                 default: logger.debug("state \(state.name)")
                 }
             case .shotFinished(let result):
                 let shot = result.shot
                 events.announce("shot")
-                logger.notice("shot \(shot.id): \(shot.frames) frames (\(shot.framesDropped) dropped), \(String(cFormat: "%.2f", shot.durationSeconds)) s\(result.cameraLost.map { "; camera lost: \($0)" } ?? "")")
+                logger.notice("shot \(shot.id): \(shot.frames) frames (\(shot.framesDropped) dropped), \(String(cFormat: "%.2f", shot.durationSeconds)) s\(result.cameraLost.map { "; camera lost: \($0.text())" } ?? "")")
                 // The silent-take guard: the operator hears of a take nobody can hear at once.
                 if let check = shot.audio?.check, let note = SoundCheck.note(check) {
                     logger.warning("shot \(shot.id): \(note)")
@@ -31,7 +31,7 @@ extension KioskServices {
             case .shotFailed:
                 events.announce("state")
             case .shotDiscarded(let why):
-                logger.notice("shot not kept: \(why)")
+                logger.notice("shot not kept: \(why.text())")
                 events.announce("state")
             }
         }

@@ -80,8 +80,7 @@ package struct KioskSettings: Sendable {
         let values = configuration.values
         let listen = values["kiosk.listen"] ?? Self.defaultListen
         guard let (host, port) = RecorderConfiguration.parseListen(listen) else {
-            throw RecorderError("kiosk.listen = '\(listen)' (from \(configuration.origin("kiosk.listen"))) must be HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080, with a port from 1 to 65535.",
-                                kind: .misconfigured)
+            throw .configuration(configuration.origin("kiosk.listen"), .badValue(key: "kiosk.listen", value: listen, rule: .listen))
         }
         self.host = host
         self.port = port
@@ -109,21 +108,18 @@ package struct KioskSettings: Sendable {
         promptSeconds = try configuration.number("kiosk.prompt_seconds")
         if let hook = configuration.text("kiosk.on_state"), !hook.isEmpty {
             guard hook.hasPrefix("/"), Posix.allows(hook, X_OK) else {
-                throw RecorderError("kiosk.on_state = \(hook) (from \(configuration.origin("kiosk.on_state"))) is not an executable file given by its full path. Give the full path of a script it may run (chmod +x), or leave kiosk.on_state out.",
-                                    kind: .misconfigured)
+                throw .kiosk(.hookNotExecutable(path: hook, origin: configuration.origin("kiosk.on_state")))
             }
             stateHook = hook
         }
         let trigger = configuration.text("kiosk.trigger") ?? ""
         if !trigger.isEmpty, trigger != "auto", trigger != "none", !trigger.hasPrefix("/") {
-            throw RecorderError("kiosk.trigger = \(trigger) (from \(configuration.origin("kiosk.trigger"))) must be an input device's full path (ls /dev/input/by-id/ lists them: take the one ending in -event-kbd), auto, or empty for none.",
-                                kind: .misconfigured)
+            throw .kiosk(.triggerNotAPath(trigger, origin: configuration.origin("kiosk.trigger")))
         }
         let match = configuration.text("kiosk.trigger_match") ?? ""
         self.trigger = TriggerChoice(setting: trigger, match: match)
         if case .auto(let words)? = self.trigger, words.isEmpty {
-            throw RecorderError("kiosk.trigger = auto needs words to look for in kiosk.trigger_match (from \(configuration.origin("kiosk.trigger_match"))), e.g. button|switch|pedal.",
-                                kind: .misconfigured)
+            throw .kiosk(.triggerWithoutWords(origin: configuration.origin("kiosk.trigger_match")))
         }
         workspace = ShotWorkspace(root: configuration.workspaceDirectory)
         stateDirectory = Self.stateDirectory(configuration)
@@ -131,12 +127,10 @@ package struct KioskSettings: Sendable {
         let token = try Self.readToken(configuration, key: "kiosk.token", file: "kiosk.token_file", credential: "kiosk-token", role: "operator")
         let boothToken = try Self.readToken(configuration, key: "kiosk.booth_token", file: "kiosk.booth_token_file", credential: "kiosk-booth-token", role: "booth")
         if let token, let boothToken, token == boothToken {
-            throw RecorderError("the booth's token and the operator's token are the same: the booth's screen would be able to do everything the operator can. Give the booth its own (head -c 24 /dev/urandom | base64 > the kiosk.booth_token_file).",
-                                kind: .misconfigured)
+            throw .kiosk(.sameTokens)
         }
         if boothToken != nil && token == nil {
-            throw RecorderError("a booth token is set but no operator token: nobody could reach the operator page or moderate. Set kiosk.token_file too (systemd: LoadCredential=kiosk-token:FILE).",
-                                kind: .misconfigured)
+            throw .kiosk(.boothTokenWithoutOperatorToken)
         }
         self.token = token
         self.boothToken = boothToken
@@ -150,8 +144,7 @@ package struct KioskSettings: Sendable {
             return String(name)
         }
         if token == nil && !Self.isLoopback(host) {
-            throw RecorderError("kiosk.listen = \(listen) is reachable from other machines, and no API token is set. Set kiosk.token_file (systemd: LoadCredential=kiosk-token:FILE), or listen on 127.0.0.1.",
-                                kind: .misconfigured)
+            throw .kiosk(.exposedWithoutToken(listen: listen))
         }
     }
 
@@ -162,14 +155,9 @@ package struct KioskSettings: Sendable {
     static func readProxySocket(_ configuration: RecorderConfiguration) throws(RecorderError) -> String? {
         let path = configuration.text("kiosk.proxy_socket") ?? "off"
         guard !path.isEmpty, path != "off" else { return nil }
-        let origin = "kiosk.proxy_socket = \(path) (from \(configuration.origin("kiosk.proxy_socket")))"
-        guard path.hasPrefix("/"), !path.hasSuffix("/") else {
-            throw RecorderError("\(origin) must be the full path of the socket to make, e.g. /run/recorder/proxy.sock, or off.", kind: .misconfigured)
-        }
-        guard path.utf8.count <= 107 else {
-            throw RecorderError("\(origin) is \(path.utf8.count) bytes long; a Unix socket's path is at most 107. Choose a shorter one, e.g. /run/recorder/proxy.sock.",
-                                kind: .misconfigured)
-        }
+        let origin = configuration.origin("kiosk.proxy_socket")
+        guard path.hasPrefix("/"), !path.hasSuffix("/") else { throw .kiosk(.proxySocketNotAbsolute(path: path, origin: origin)) }
+        guard path.utf8.count <= 107 else { throw .kiosk(.proxySocketTooLong(path: path, origin: origin, bytes: path.utf8.count)) }
         return path
     }
 

@@ -67,7 +67,7 @@ struct KioskStore {
                 case .uploaded(let receipt, _):
                     logger.notice("posted \(receipt.id): \(receipt.videoURL)")
                     mail?.drain.wake()
-                case .failed(let error): logger.warning("upload failed, will retry: \(error)")
+                case .failed(let error): logger.warning("upload failed, will retry: \(error.text())")
                 case .retrying(let id): logger.info("sending post \(id) again")
                 }
             })

@@ -58,7 +58,7 @@ package final class LivePreview: Sendable {
         guard let picture = await picture(wait: wait) else {
             let state = await manager.recordState
             if case .cameraMissing(let why) = state {
-                throw APIError(.recorder(.unavailable), "no preview: the camera is missing (\(why))")
+                throw APIError(.recorder(.unavailable), "no preview: the camera is missing (\(why.text()))")
             }
             throw APIError(.recorder(.unavailable), "no preview picture yet (state: \(state.name)); try again in a moment.")
         }

@@ -37,7 +37,7 @@ package final class PostingDesk: Sendable {
     package func post(caption: String) async throws(RecorderError) -> OutboxItem {
         switch try await enqueue(caption: caption, shotID: nil) {
         case .queued(let item): return item
-        case .notCurrent: throw RecorderError("there is no finished shot to post.", kind: .notFound)
+        case .notCurrent: throw .post(.noFinishedShot(workspace: workspace.root))
         }
     }
 

@@ -90,7 +90,7 @@ final class ReelMaker: Sendable {
                 do {
                     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                 } catch {
-                    throw RecorderError("cannot make \(directory) for the reel: \(error). Check the cache directory (cache.path) is writable.", kind: .cannotWrite)
+                    throw .reel(.cannotMakeDirectory(path: directory, detail: "\(error)"))
                 }
                 let target = "\(directory)/reel-\(Self.stamp()).mp4"
                 let reel = HighlightReel(feed: library.feed, cache: library.cache)
@@ -109,11 +109,11 @@ final class ReelMaker: Sendable {
                 }
                 if let previous, previous != target { Self.remove(previous) }
                 state.withLock {
-                    $0 = Status(state: "done", since: $0.since, prompt: $0.prompt, skipped: report.skipped.isEmpty ? nil : report.skipped,
+                    $0 = Status(state: "done", since: $0.since, prompt: $0.prompt, skipped: report.skipped.isEmpty ? nil : report.skipped.mapValues { $0.message },
                                 latest: Reel(posts: report.posts.count, seconds: report.seconds, bytes: FileSystem.size(of: target),
                                              madeAt: RFC3339.string(Date()), since: $0.since))
                 }
-                logger.notice("highlight reel made: \(report.posts.count) post(s), \(String(cFormat: "%.1f", report.seconds)) s\(report.skipped.isEmpty ? "" : "; left out: \(HighlightReel.named(report.skipped))")")
+                logger.notice("highlight reel made: \(report.posts.count) post(s), \(String(cFormat: "%.1f", report.seconds)) s\(report.skipped.isEmpty ? "" : "; left out: \(OperatorWords.named(report.skipped))")")
             case .failure(let error):
                 state.withLock { $0 = Status(state: "failed", since: $0.since, prompt: $0.prompt, error: error.message, latest: $0.latest) }
                 logger.warning("highlight reel not made: \(error.message)")

@@ -76,10 +76,10 @@ package final class RetentionService: Service, Sendable {
             }
             outcome.withLock {
                 $0 = RetentionOutcome(at: RFC3339.string(now), scope: name, kiosk: id, deleted: report.deleted, otherKiosks: report.otherKiosks,
-                                      withoutKiosk: report.withoutKiosk, refused: report.refused, refusedBecause: report.refused?.explanation)
+                                      withoutKiosk: report.withoutKiosk, refused: report.refused, refusedBecause: report.refused.map(OperatorWords.explanation))
             }
             if let doubt = report.refused {
-                logger.warning("retention: no expired post deleted: \(doubt.explanation)")
+                logger.warning("retention: no expired post deleted: \(OperatorWords.explanation(doubt))")
                 return
             }
             if report.deleted > 0 {

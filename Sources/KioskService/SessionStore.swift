@@ -108,7 +108,7 @@ package final class SessionStore: Sendable {
         let now = Int64(clock.date.timeIntervalSince1970)
         let session = try await change { contents throws(RecorderError) -> Session in
             guard let token = self.tokens[role] else {
-                throw RecorderError("this kiosk has no \(role.rawValue) token to begin a session with.", kind: .denied)
+                throw .kiosk(.noTokenFor(role: role.rawValue))
             }
             let session = Session(id: Self.randomHex(16), role: role, issuedAt: now, expiresAt: now + Self.lifetime(role), lastSeen: now,
                                   token: Self.fingerprint(role, token, key: contents.key))

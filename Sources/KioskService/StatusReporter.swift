@@ -57,10 +57,10 @@ package final class StatusReporter: Sendable {
         var guestKey: GuestStrings.Key?
         switch camera.state {
         case .countdown(let n): status.countdown = n
-        case .failed(let why): (status.message, guestKey) = (why, camera.failure.map(GuestWording.key(for:)) ?? .notSaved)
-        case .cameraMissing(let why): (status.message, guestKey) = (why, .cameraUnavailable)
+        case .failed(let why): (status.message, guestKey) = (why.text(), camera.failure.map(GuestWording.key(for:)) ?? .notSaved)
+        case .cameraMissing(let why): (status.message, guestKey) = (why.text(), .cameraUnavailable)
         case .idle:
-            status.message = camera.lastShotDiscarded
+            status.message = camera.lastShotDiscarded?.text()
             if status.message != nil { guestKey = .tooShort }
         default: break
         }
@@ -71,7 +71,7 @@ package final class StatusReporter: Sendable {
     /// The current shot, free space and the sound's source, read on a helper thread.
     private func files(_ camera: CameraManager.Status) async -> (KioskStatus.CurrentShot?, KioskStatus.Disk, String?) {
         let workspace = settings.workspace, enqueuer = self.enqueuer, outboxRoot = drain.outbox.root
-        let cameraLost = camera.lastShotCameraLost, audioChoice = settings.audio, cameraName = camera.camera
+        let cameraLost = camera.lastShotCameraLost?.text(), audioChoice = settings.audio, cameraName = camera.camera
         let needed = settings.shotRequest().bytesNeeded
         return await BlockingWork.run { () -> (KioskStatus.CurrentShot?, KioskStatus.Disk, String?) in
             var current: KioskStatus.CurrentShot?
@@ -93,7 +93,7 @@ package final class StatusReporter: Sendable {
     private static func outbox(_ outbox: OutboxDrain.Status) -> KioskStatus.Outbox {
         KioskStatus.Outbox(depth: outbox.queued.count, queued: outbox.queued, uploading: outbox.uploading,
                            uploadingBytes: outbox.uploadingBytes, uploadingTotal: outbox.uploadingTotal,
-                           lastError: outbox.lastError, retryInSeconds: outbox.retryInSeconds,
+                           lastError: outbox.lastFailure?.text(), retryInSeconds: outbox.retryInSeconds,
                            lastUploaded: outbox.lastUploaded?.id, lastUploadedURL: outbox.lastUploaded?.videoURL,
                            uploaded: outbox.uploadedCount)
     }
@@ -106,8 +106,8 @@ package final class StatusReporter: Sendable {
         case .starting: "starting a shot"
         case .recording: "recording"
         case .finishing: "finishing a shot"
-        case .failed(let why): "last shot failed: \(why)"
-        case .cameraMissing(let why): "camera missing: \(why)"
+        case .failed(let why): "last shot failed: \(why.text())"
+        case .cameraMissing(let why): "camera missing: \(why.text())"
         }
     }
 }

@@ -15,18 +15,6 @@ package enum ClockDoubt: Sendable, Equatable, Codable {
     /// How far behind the newest post the clock may be (another kiosk's clock a little ahead).
     package static let tolerance = 600.0
 
-    /// What is wrong and what to do, for the operator (the journal, the operator page, the CLI).
-    package var explanation: String {
-        switch self {
-        case .beforeRelease(let now, let release):
-            "this machine's clock says \(now), before this version of recorder was made (\(release)): it has lost the time (no real-time clock, or its battery is flat). Set the time (timedatectl set-time, or a time server: timedatectl set-ntp true); expired posts are deleted once it is right."
-        case .behindNewestPost(let now, let newest, let id):
-            "this machine's clock says \(now), but post \(id) in the store was made at \(newest): one of the clocks is wrong. Check this machine's time (timedatectl) and that of the kiosk that made it; expired posts are deleted once the clocks agree."
-        case .notSynchronised:
-            "this machine's time service says the clock is not synchronised (timedatectl: System clock synchronized: no), so it may have jumped. Let it reach its time server (timedatectl timesync-status); expired posts are deleted once it is synchronised."
-        }
-    }
-
     /// The doubt about `now`, or nil when it is plausible: it is after this version was made, not
     /// behind the newest post (`newest`, when the store has one), and synchronised as far as
     /// `synchronised` can tell (nil: no time service to ask).

@@ -45,13 +45,13 @@ package struct HighlightReel {
     }
 
     /// What went into the reel and what did not.
-    package struct Report: Sendable, Codable, Equatable {
+    package struct Report: Sendable, Encodable, Equatable {
         package var path: String
         package var since: String
         /// The posts in the reel, oldest first, each with the gain its sound was given (dB).
         package var posts: [Part] = []
         /// Posts that could not be read (id: why); the rest are in the reel.
-        package var skipped: [String: String] = [:]
+        package var skipped: [String: RecorderError] = [:]
         package var seconds = 0.0
         package var width = 0
         package var height = 0
@@ -70,16 +70,16 @@ package struct HighlightReel {
     /// Makes the reel at `target` (a new file). `progress` hears each step.
     package func make(into target: String, options: Options, progress: (String) -> Void = { _ in }) throws(RecorderError) -> Report {
         if FileSystem.status(of: target) != nil {
-            throw RecorderError("\(target) already exists: make the reel under a new name (-o NEW.mp4). It was not changed.", kind: .cannotWrite)
+            throw .reel(.targetExists(path: target))
         }
         guard (-40.0 ... -5.0).contains(options.loudness) else {
-            throw RecorderError("--loudness \(options.loudness) is out of range: give LUFS from -40 to -5 (-16 for phones, -23 for broadcast).", kind: .invalidRequest)
+            throw .reel(.loudnessOutOfRange(options.loudness))
         }
         guard (0.5...10).contains(options.cardSeconds) else {
-            throw RecorderError("--card-seconds \(options.cardSeconds) is out of range: give 0.5 to 10.", kind: .invalidRequest)
+            throw .reel(.cardSecondsOutOfRange(options.cardSeconds))
         }
         guard (0...2).contains(options.fadeSeconds) else {
-            throw RecorderError("--fade \(options.fadeSeconds) is out of range: give 0 (cuts) to 2 seconds.", kind: .invalidRequest)
+            throw .reel(.fadeOutOfRange(options.fadeSeconds))
         }
         var report = Report(path: target, since: RFC3339.string(options.since), loudnessTarget: options.loudness)
         let chosen = try posts(options, skipped: &report.skipped)
@@ -92,17 +92,15 @@ package struct HighlightReel {
                 let video = try cache.video(for: metadata, from: feed.store)
                 let loudness: ReelWriter.Loudness?
                 do throws(MediaError) { loudness = try ReelWriter.loudness(of: video.path) } catch {
-                    throw RecorderError("its video cannot be read: \(error.description)", kind: .badData)
+                    throw .reel(.unreadableVideo(error))
                 }
                 ready.append((metadata, loudness))
             } catch {
-                report.skipped[metadata.id] = error.message
+                report.skipped[metadata.id] = error
             }
         }
         guard let first = ready.first else {
-            let why = report.skipped.isEmpty ? "" : " (\(report.skipped.count) could not be read: \(Self.named(report.skipped)))"
-            throw RecorderError("no post made since \(report.since)\(options.prompt.map { " answering \"\($0)\"" } ?? "") can go into a reel\(why): choose an earlier first day (--since)\(options.prompt == nil ? "" : ", or another question (--prompt)").",
-                                kind: .notFound)
+            throw .reel(.nothingToShow(since: report.since, prompt: options.prompt, skipped: report.skipped))
         }
         var format = ReelWriter.Format(width: options.size?.width ?? min(first.metadata.width, 1920) & ~1,
                                        height: options.size?.height ?? min(first.metadata.height, 1080) & ~1,
@@ -113,12 +111,14 @@ package struct HighlightReel {
         let partial = target + ".partial-\(getpid())"
         let scratch = partial + ".cards"
         do throws(Descriptors.Errno) { try Posix.mkdir(scratch, mode: 0o700) } catch {
-            throw RecorderError("cannot make \(scratch) beside the reel: \(error.description). Choose a writable directory for -o.", kind: .cannotWrite)
+            throw .reel(.cannotMakeScratch(path: scratch, errno: error.code))
         }
         defer { FileSystem.removeScratch(scratch) }
         var finished = false
         // A reel that failed: its partial file goes (best effort: named by this process, hidden by no one).
         defer { if !finished { try? Posix.unlink(partial) } }
+        // A post that cannot be added after all: the reel is not made, and this says which.
+        var unaddable: RecorderError?
         do throws(MediaError) {
             var options = options
             options.encoder.overlay = nil
@@ -136,15 +136,15 @@ package struct HighlightReel {
                         throw RecorderError(error)
                     }
                 } catch {
-                    throw MediaError(.badInput, operation: "add post \(post.metadata.id) to the reel",
-                                     detail: "\(error.message) The reel was not made; hide the post (the operator page's Hide) and make it again.")
+                    unaddable = .reel(.cannotAdd(id: post.metadata.id, error))
+                    throw MediaError(.badInput, operation: "add post \(post.metadata.id) to the reel")
                 }
                 report.posts.append(.init(id: post.metadata.id, seconds: seconds, loudness: post.loudness?.integrated, gain: gain))
             }
             try writer.finish()
             report.seconds = writer.seconds
         } catch {
-            throw RecorderError(error)
+            throw unaddable ?? RecorderError(error)
         }
         do throws(StorageError) {
             try LocalFiles.syncFile(partial)
@@ -152,7 +152,7 @@ package struct HighlightReel {
             try LocalFiles.run("link", target) { () throws(Descriptors.Errno) in try Posix.link(partial, to: target) }
             try LocalFiles.syncDirectory(of: target)
         } catch {
-            throw RecorderError("cannot put the reel at \(target): \(error.message)", storage: error, kind: .cannotWrite)
+            throw .reel(.cannotPlace(target: target, error))
         }
         finished = true
         // The reel is linked at its name; the partial name only takes no room (the same file).
@@ -173,7 +173,7 @@ package struct HighlightReel {
     }
 
     /// The posts made since `options.since`, oldest first, as the options choose.
-    private func posts(_ options: Options, skipped: inout [String: String]) throws(RecorderError) -> [PostMetadata] {
+    private func posts(_ options: Options, skipped: inout [String: RecorderError]) throws(RecorderError) -> [PostMetadata] {
         var entries: [FeedEntry] = []
         try feed.forEachPost(since: options.since, unreadable: &skipped) { entry throws(RecorderError) in entries.append(entry) }
         if options.includeHidden {
@@ -183,11 +183,11 @@ package struct HighlightReel {
         var chosen: [PostMetadata] = []
         for entry in entries {
             if let problem = entry.problem {
-                skipped[entry.id] = problem
+                skipped[entry.id] = .feed(.unreadableEntry(id: entry.id, problem: problem))
                 continue
             }
             if let wanted = options.prompt, Self.folded(entry.prompt ?? "") != Self.folded(wanted) { continue }
-            do throws(RecorderError) { chosen.append(try feed.metadata(id: entry.id)) } catch { skipped[entry.id] = error.message }
+            do throws(RecorderError) { chosen.append(try feed.metadata(id: entry.id)) } catch { skipped[entry.id] = error }
         }
         return chosen.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }
@@ -262,9 +262,5 @@ package struct HighlightReel {
         var buffer = [CChar](repeating: 0, count: 64)
         let count = strftime(&buffer, buffer.count, "%a %e %b, %H:%M", &parts)
         return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self).replacing("  ", with: " ")
-    }
-
-    package static func named(_ skipped: [String: String]) -> String {
-        skipped.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")
     }
 }

@@ -22,7 +22,7 @@ package struct LocalRetention: Sendable, Equatable {
     }
 
     /// What a purge deleted (or, as a dry run, would delete).
-    package struct Report: Sendable, Codable, Equatable {
+    package struct Report: Sendable, Encodable, Equatable {
         /// Copies older than this (RFC 3339) are expired.
         package var cutoff: String
         package var dryRun: Bool
@@ -35,7 +35,7 @@ package struct LocalRetention: Sendable, Equatable {
         /// Cached videos (file names).
         package var cachedVideos: [String] = []
         /// What could not be deleted now, and why (tried again by the next purge).
-        package var failed: [String: String] = [:]
+        package var failed: [String: RecorderError] = [:]
 
         package var count: Int { shots.count + sentRecords.count + mailRecords.count + cachedVideos.count }
     }
@@ -59,12 +59,12 @@ package struct LocalRetention: Sendable, Equatable {
                             if shot.id == current { try workspace.discardCurrent(id: shot.id) } else { try workspace.removeKept(id: shot.id) }
                             report.shots.append(shot.id)
                         } catch {
-                            report.failed["shot \(shot.id)"] = error.message
+                            report.failed["shot \(shot.id)"] = error
                         }
                     }
                     _ = consume lock
                 } catch {
-                    for shot in old { report.failed["shot \(shot.id)"] = error.message }
+                    for shot in old { report.failed["shot \(shot.id)"] = error }
                 }
             }
         }

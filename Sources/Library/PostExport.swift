@@ -31,7 +31,7 @@ package struct PostExport {
     }
 
     /// What an export wrote and what it could not read.
-    package struct Report: Sendable, Codable, Equatable {
+    package struct Report: Sendable, Encodable, Equatable {
         /// The directory or archive.
         package var directory: String
         /// Posts created at or after this (RFC 3339) were exported.
@@ -39,7 +39,7 @@ package struct PostExport {
         /// The exported posts, newest first.
         package var exported: [String] = []
         /// Posts that could not be read (id: why); the rest were exported.
-        package var skipped: [String: String] = [:]
+        package var skipped: [String: RecorderError] = [:]
         package var files = 0
         package var bytes: Int64 = 0
         /// Addresses exported (`--with-contacts`): only of posts whose consent text asked to keep them.
@@ -58,16 +58,14 @@ package struct PostExport {
         let asZip = target.lowercased().hasSuffix(".zip")
         if asZip {
             if FileSystem.status(of: target) != nil {
-                throw RecorderError("\(target) already exists: export into a new archive (-o NEW.zip). It was not changed.", kind: .cannotWrite)
+                throw .export(.archiveExists(path: target))
             }
         } else {
             if let status = FileSystem.status(of: target), !status.isDirectory {
-                throw RecorderError("\(target) is a file: export into a new directory (-o NEW_DIRECTORY), or name an archive NEW.zip. The file was not changed.",
-                                    kind: .cannotWrite)
+                throw .export(.targetIsFile(path: target))
             }
             if let entries = try? FileManager.default.contentsOfDirectory(atPath: target), !entries.isEmpty {
-                throw RecorderError("\(target) already exists and is not empty: export into a new directory (-o NEW_DIRECTORY). Nothing in it was changed.",
-                                    kind: .cannotWrite)
+                throw .export(.directoryNotEmpty(path: target))
             }
         }
         let partial = target + ".partial-\(getpid())"
@@ -82,24 +80,24 @@ package struct PostExport {
                 sink = try DirectorySink(path: partial)
             }
         } catch {
-            throw RecorderError("cannot make the export \(partial): \(error.message)", storage: error, kind: .cannotWrite)
+            throw .export(.cannotMake(partial: partial, error))
         }
         var finished = false
         defer { if !finished { sink.abandon() } }
 
         var sums = ""
         var consentTexts: [String: [UInt8]] = [:]
-        var unreadable: [String: String] = [:]
+        var unreadable: [String: RecorderError] = [:]
         try feed.forEachPost(since: since, unreadable: &unreadable) { entry throws(RecorderError) in
             if let problem = entry.problem {
-                report.skipped[entry.id] = problem
+                report.skipped[entry.id] = .feed(.unreadableEntry(id: entry.id, problem: problem))
                 return
             }
             let files: [ExportFile]
             do throws(RecorderError) {
                 files = try read(entry.id, consentTexts: &consentTexts)
             } catch {
-                report.skipped[entry.id] = error.message
+                report.skipped[entry.id] = error
                 return
             }
             report.contacts += contactCount(files)
@@ -111,7 +109,7 @@ package struct PostExport {
                     report.files += 1
                 }
             } catch {
-                throw RecorderError("cannot write post \(entry.id) into \(partial): \(error.message) Nothing was exported.", storage: error, kind: .ioFailure)
+                throw .export(.cannotWrite(id: entry.id, partial: partial, error))
             }
             report.exported.append(entry.id)
             progress(entry.id)
@@ -133,7 +131,7 @@ package struct PostExport {
             }
             try LocalFiles.syncDirectory(of: target)
         } catch {
-            throw RecorderError("cannot finish the export in \(target): \(error.message)", storage: error, kind: .ioFailure)
+            throw .export(.cannotFinish(target: target, error))
         }
         finished = true
         return report
@@ -146,13 +144,11 @@ package struct PostExport {
         let metadata = try feed.metadata(id: id)
         // Checked against the metadata's SHA-256 by the cache (a bad copy is fetched again, a bad original refused).
         let video = try cache.video(for: metadata, from: feed.store)
-        var files = [ExportFile(name: "\(id)/\(id).mp4", source: .file(video.path)),
-                     ExportFile(name: "\(id)/post.json", source: .bytes(Array(try metadata.jsonData())))]
+        var files = [ExportFile(name: "\(id)/\(id).mp4", source: .file(video.path))]
         var consentText: [UInt8]?
+        var poster: [UInt8]?
         do throws(StorageError) {
-            if let poster = try feed.store.read(key: PostMetadata.thumbnailKey(id: id), limit: 8 << 20) {
-                files.append(ExportFile(name: "\(id)/poster.jpg", source: .bytes(poster)))
-            }
+            poster = try feed.store.read(key: PostMetadata.thumbnailKey(id: id), limit: 8 << 20)
             if let consent = metadata.consent {
                 if consentTexts[consent.textSha256] == nil,
                    let text = try feed.store.read(key: Consent.textKey(sha256: consent.textSha256), limit: 64 << 10),
@@ -162,13 +158,14 @@ package struct PostExport {
                 consentText = consentTexts[consent.textSha256]
             }
         } catch {
-            throw RecorderError("cannot export post \(id): \(error.message)", storage: error)
+            throw .export(.cannotRead(id: id, error))
         }
+        files.append(ExportFile(name: "\(id)/post.json", source: .bytes(Array(try metadata.exported(hasPoster: poster != nil).jsonData()))))
+        if let poster { files.append(ExportFile(name: "\(id)/poster.jpg", source: .bytes(poster))) }
         if let consent = metadata.consent {
             let key = Consent.textKey(sha256: consent.textSha256)
             guard let consentText else {
-                throw RecorderError("post \(id) was recorded under a guest's consent, but the text they agreed to (\(key)) is missing from the store or does not match its SHA-256: it is not exported without it. Restore \(key) from a kiosk's consent file (sha256sum must give \(consent.textSha256)).",
-                                    kind: .badData)
+                throw .export(.consentTextMissing(id: id, key: key, sha256: consent.textSha256))
             }
             files.append(ExportFile(name: "\(id)/consent.txt", source: .bytes(consentText)))
             // Addresses only where the text the guest agreed to asked to keep them (`MailConsent`).
@@ -188,6 +185,22 @@ package struct PostExport {
             guard file.name.hasSuffix("/contacts.txt"), case .bytes(let bytes) = file.source else { return count }
             return count + bytes.count(where: { $0 == 0x0a })
         }
+    }
+}
+
+extension PostMetadata {
+    /// The metadata as an export carries it, to be handed to others: its addresses are the
+    /// export's own files (`<id>.mp4`, `poster.jpg` beside it), never a path on this machine or a
+    /// store's address, and it holds no share token or share link (each is the capability to
+    /// open, and on the kiosk's share page to delete, the post).
+    func exported(hasPoster: Bool) -> PostMetadata {
+        var metadata = self
+        metadata.url = video
+        metadata.thumbnailURL = hasPoster ? "poster.jpg" : nil
+        metadata.shareToken = nil
+        metadata.shareURL = nil
+        metadata.shareExpiresAt = nil
+        return metadata
     }
 }
 

@@ -4,7 +4,7 @@ package import Settings
 import Publishing
 
 /// What a purge of expired posts found and did.
-package struct PurgeReport: Sendable, Codable, Equatable {
+package struct PurgeReport: Sendable, Encodable, Equatable {
     /// One expired post: its id and creation time, as its index object names them.
     package struct Post: Sendable, Codable, Equatable {
         package var id: String
@@ -22,7 +22,7 @@ package struct PurgeReport: Sendable, Codable, Equatable {
     /// Deleted from the store (0 in a dry run).
     package var deleted = 0
     /// Posts that could not be deleted now, and why; the next purge tries them again.
-    package var failed: [String: String] = [:]
+    package var failed: [String: RecorderError] = [:]
     /// This machine's own copies (`retention.local_days`), when that is set.
     package var local: LocalRetention.Report? = nil
     /// Expired posts left alone because they are not this scope's (`retention.scope = own`):
@@ -123,7 +123,7 @@ extension PostFeed {
                 report.deleted += 1
                 deleted(post.id)
             } catch {
-                report.failed[post.id] = error.message
+                report.failed[post.id] = .storage(error)
             }
         }
         return report

@@ -13,14 +13,14 @@ extension VideoCache {
         do throws(StorageError) {
             try LocalFiles.copySynced(from: source, to: temp)
         } catch {
-            throw RecorderError(error, kind: .cannotWrite)
+            throw .cache(.cannotCopy(to: destination, error))
         }
         do throws(StorageError) {
             try LocalFiles.run("write", destination, elsewhere: elsewhere) { () throws(Descriptors.Errno) in try Posix.rename(temp, to: destination) }
         } catch {
             // The rename's failure is the one to report; the copy must not stay behind.
             try? Posix.unlink(temp)
-            throw RecorderError(error, kind: .cannotWrite)
+            throw .cache(.cannotCopy(to: destination, error))
         }
     }
 }

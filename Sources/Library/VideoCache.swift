@@ -216,8 +216,7 @@ package final class VideoCache: Sendable {
         do throws(StorageError) {
             try LocalFiles.createDirectories(settings.directory + "/.locks")
         } catch {
-            throw RecorderError("cannot use the video cache \(settings.directory): \(error.message) Set cache.path to a writable directory.",
-                                storage: error, kind: .cannotWrite)
+            throw .cache(.unusable(directory: settings.directory, error))
         }
     }
 
@@ -267,15 +266,12 @@ package final class VideoCache: Sendable {
         do throws(StorageError) {
             got = try store.download(key: metadata.key, into: fd, progress: arrival.map { $0.arrived })
         } catch {
-            throw RecorderError("cannot fetch post \(metadata.id)'s video: \(error.message)", storage: error)
+            throw .cache(.cannotFetch(id: metadata.id, error))
         }
-        guard let got else {
-            throw RecorderError("post \(metadata.id)'s video (\(metadata.key)) is not in the store \(store.location). Its metadata exists, so the upload may still be under way; try again later.",
-                                kind: .notFound)
-        }
+        guard let got else { throw .cache(.videoNotInStore(id: metadata.id, key: metadata.key, store: store.location)) }
         guard got.size == metadata.byteSize, got.sha256 == metadata.sha256 else {
-            throw RecorderError("the store's copy of post \(metadata.id)'s video does not match its metadata (\(got.size) bytes, SHA-256 \(got.sha256.prefix(12))…; expected \(metadata.byteSize) bytes, \(metadata.sha256.prefix(12))…). It was not cached; check the store.",
-                                kind: .badData)
+            throw .cache(.mismatch(id: metadata.id, size: got.size, sha256: got.sha256, expectedSize: metadata.byteSize,
+                                   expectedSHA256: metadata.sha256))
         }
         closed = true
         do throws(StorageError) {

@@ -3,7 +3,7 @@ package import SystemSupport
 
 /// A failed FFmpeg call: which operation, its AVERROR code, FFmpeg's own text, what to do, and
 /// `advice`, the settings that would help (each edge spells them).
-package struct MediaError: Error, Sendable, CustomStringConvertible {
+package struct MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     package enum Kind: Sendable, Equatable {
         case diskFull
         case permissionDenied
@@ -62,7 +62,7 @@ package struct MediaError: Error, Sendable, CustomStringConvertible {
         case .badInput:
             return "\(operation): \(detail)"
         case .failed:
-            return "\(operation) failed\(target.isEmpty ? "" : " for\(target)"): \(detail). The previous shot was kept; try again, and if it repeats, report this message with `recorder devices` output."
+            return "\(operation) failed\(target.isEmpty ? "" : " for\(target)"): \(detail). The previous shot was kept; try again, and if it repeats, report this message with the camera's name and format."
         }
     }
 }

@@ -1,4 +1,4 @@
-package import FoundationEssentials
+import FoundationEssentials
 package import Settings
 import StorageUpload
 import SystemSupport
@@ -20,8 +20,7 @@ package enum KioskID {
     package static func configured(_ configuration: RecorderConfiguration, machineIDFile: String = "/etc/machine-id") throws(RecorderError) -> String {
         if let id = configuration.text("kiosk.id"), !id.isEmpty {
             guard isValid(id) else {
-                throw RecorderError("kiosk.id = '\(id)' (from \(configuration.origin("kiosk.id"))) must be 1 to \(maximumLength) lowercase letters, digits and inner dashes, e.g. booth-2: it becomes part of each post's key in the store.",
-                                    kind: .misconfigured)
+                throw .configuration(configuration.origin("kiosk.id"), .badKioskID(id, maximumLength: maximumLength))
             }
             return id
         }

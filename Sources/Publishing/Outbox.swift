@@ -25,7 +25,7 @@ package struct Outbox: Sendable {
     package func prepare() throws(RecorderError) {
         for dir in [queueDirectory, sentDirectory] {
             do throws(StorageError) {
-                try LocalFiles.createDirectories(dir, mode: 0o700, elsewhere: "another outbox directory (--outbox or outbox = in the configuration)")
+                try LocalFiles.createDirectories(dir, mode: 0o700, elsewhere: "another outbox directory (the outbox setting)")
             } catch {
                 throw RecorderError(error)
             }
@@ -85,12 +85,12 @@ package struct Outbox: Sendable {
                 try DurableFile.fsyncFile(videoCopy)
             } else {
                 do throws(StorageError) { try LocalFiles.copySynced(from: video, to: videoCopy) } catch {
-                    throw RecorderError(error.message + " The shot was kept; post it again once there is room.", storage: error, kind: .ioFailure)
+                    throw .post(.cannotCopyVideo(error))
                 }
             }
             if let consentText {
                 do throws(StorageError) { try LocalFiles.copySynced(from: consentText, to: "\(incoming)/\(ConsentText.fileName)") } catch {
-                    throw RecorderError(error.message + " The shot was kept; post it again.", storage: error, kind: .ioFailure)
+                    throw .post(.cannotQueueConsentText(error))
                 }
             }
             var ts = timespec()
@@ -99,7 +99,7 @@ package struct Outbox: Sendable {
             let final = "\(queueDirectory)/\(name)"
             try DurableFile.rename(incoming, to: final)
             guard let item = OutboxItem(directory: final) else {
-                throw RecorderError("the queued post \(final) cannot be read back.", kind: .ioFailure)
+                throw .post(.queuedUnreadable(path: final))
             }
             return item
         } catch {
@@ -130,7 +130,7 @@ package struct Outbox: Sendable {
     func complete(_ item: OutboxItem, receipt: PostReceipt) throws(RecorderError) {
         let data: Data
         do { data = try PostReceipt.encoder.encode(receipt) } catch {
-            throw RecorderError("cannot encode a receipt: \(error)", kind: .internalFailure)
+            throw RecorderError(InternalFailure.cannotEncode(what: "a receipt", detail: "\(error)"))
         }
         try DurableFile.write(data, to: "\(sentDirectory)/\(receipt.id).json")
         let trash = "\(queueDirectory)/.sent-\(receipt.id)"
@@ -141,8 +141,7 @@ package struct Outbox: Sendable {
     /// Only one process uploads the queue at a time.
     func lock() throws(RecorderError) -> FileLock {
         try prepare()
-        return try FileLock(path: root + "/.lock",
-                                 busy: "another recorder is uploading this outbox (\(root)/.lock is locked); it will send what is queued.")
+        return try FileLock(path: root + "/.lock", busy: .post(.outboxBusy(root: root)))
     }
 
     /// Points a queued post at another store (`recorder outbox retarget`): the only way a post goes
@@ -150,9 +149,7 @@ package struct Outbox: Sendable {
     package func retarget(id: String, to destination: StoreDestination) throws(RecorderError) -> (item: OutboxItem, previous: StoreDestination?) {
         let lock = try lock()
         guard var item = item(id: id) else {
-            let queued = items().map(\.metadata.id)
-            throw RecorderError("no post \(id) is queued in \(root) (\(queued.isEmpty ? "the outbox is empty" : "queued: " + queued.joined(separator: ", "))). `recorder outbox` lists them.",
-                                kind: .notFound)
+            throw .post(.notQueued(id: id, outbox: root, queued: items().map(\.metadata.id)))
         }
         let previous = item.state.destination
         item.state.destination = destination
@@ -256,7 +253,7 @@ package struct OutboxItemState: Sendable, Codable, Equatable {
 
     func jsonData() throws(RecorderError) -> Data {
         do { return try PostMetadata.encoder.encode(self) } catch {
-            throw RecorderError("cannot encode the outbox state: \(error)", kind: .internalFailure)
+            throw RecorderError(InternalFailure.cannotEncode(what: "the outbox state", detail: "\(error)"))
         }
     }
 }

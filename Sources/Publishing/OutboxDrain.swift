@@ -2,7 +2,7 @@ import Dispatch
 import FoundationEssentials
 package import StorageUpload
 import Synchronization
-internal import SystemSupport
+package import SystemSupport
 package import Settings
 
 /// Sends queued posts up by itself, on a thread of its own: the kiosk's background `outbox flush`.
@@ -13,7 +13,7 @@ package import Settings
 /// takes the outbox lock, so it never races a `recorder outbox flush` run by hand.
 package final class OutboxDrain: Sendable {
     /// What the kiosk's status shows about uploads.
-    package struct Status: Sendable, Codable, Equatable {
+    package struct Status: Sendable, Equatable {
         /// Posts waiting, oldest first.
         package var queued: [String] = []
         /// Posts queued for another store than this kiosk's: kept, never sent from here
@@ -23,7 +23,8 @@ package final class OutboxDrain: Sendable {
         package var uploading: String?
         package var uploadingBytes: Int64 = 0
         package var uploadingTotal: Int64 = 0
-        package var lastError: String?
+        /// Why the last flush failed, until one succeeds.
+        package var lastFailure: RecorderError?
         package var lastUploaded: PostReceipt?
         /// Seconds until the next attempt while backing off.
         package var retryInSeconds: Double?
@@ -47,6 +48,8 @@ package final class OutboxDrain: Sendable {
         var running = false
         var consecutiveFailures = 0
         var nextAttempt: ContinuousClock.Instant?
+        /// `wake()` was called: flush now.
+        var woken = false
         var meterAtStart: Int64 = 0
     }
 
@@ -54,6 +57,9 @@ package final class OutboxDrain: Sendable {
     private let makeUploader: @Sendable (_ willSend: @escaping @Sendable (OutboxItem) -> Void) throws(RecorderError) -> OutboxUploader
     private let policy: RetryPolicy
     private let idleRecheckSeconds: Double
+    /// What the backoff and the idle recheck count by (a `TestClock` in tests, which call
+    /// `clockMoved()` when they move it).
+    private let clock: any RecorderClock
     private let observer: @Sendable (Event) -> Void
     private let shared = Mutex(Shared())
     private let signal = DispatchSemaphore(value: 0)
@@ -61,12 +67,13 @@ package final class OutboxDrain: Sendable {
 
     /// `makeUploader` builds an uploader for one flush (the backend is made afresh, so a fixed
     /// configuration problem clears itself); its policy should allow one attempt per post.
-    package init(outbox: Outbox, policy: RetryPolicy, idleRecheckSeconds: Double = 60,
+    package init(outbox: Outbox, policy: RetryPolicy, idleRecheckSeconds: Double = 60, clock: any RecorderClock = SystemClock(),
                 makeUploader: @escaping @Sendable (_ willSend: @escaping @Sendable (OutboxItem) -> Void) throws(RecorderError) -> OutboxUploader,
                 observer: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.outbox = outbox
         self.policy = policy
         self.idleRecheckSeconds = idleRecheckSeconds
+        self.clock = clock
         self.makeUploader = makeUploader
         self.observer = observer
         shared.withLock { $0.status.queued = outbox.items().map(\.metadata.id) }
@@ -79,7 +86,7 @@ package final class OutboxDrain: Sendable {
                 status.uploadingBytes = min(max(UploadMeter.bytesSent - state.meterAtStart, 0), status.uploadingTotal)
             }
             if let next = state.nextAttempt {
-                let left = next - ContinuousClock.now
+                let left = clock.remaining(until: next)
                 status.retryInSeconds = max(Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18, 0)
             }
             return status
@@ -101,7 +108,16 @@ package final class OutboxDrain: Sendable {
 
     /// A post was queued: try now, even while backing off (the store may be back).
     package func wake() {
-        shared.withLock { $0.nextAttempt = nil }
+        shared.withLock { state in
+            state.nextAttempt = nil
+            state.woken = true
+        }
+        signal.signal()
+    }
+
+    /// The clock was moved (a test's `TestClock.whenAdvanced`): the waiting thread looks at the
+    /// time left again, and flushes if the next attempt is due.
+    package func clockMoved() {
         signal.signal()
     }
 
@@ -121,13 +137,26 @@ package final class OutboxDrain: Sendable {
         while true {
             if shared.withLock({ $0.stopping }) { return }
             flushOnce()
-            let wait = shared.withLock { state -> Double in
-                guard let next = state.nextAttempt else { return idleRecheckSeconds }
-                let left = next - ContinuousClock.now
-                return max(Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18, 0)
+            waitForNextAttempt()
+        }
+    }
+
+    /// Waits on the signal until the next attempt is due by the clock (the backoff's, else the
+    /// idle recheck's), a post is queued (`wake`) or the drain stops; a signal without either (the
+    /// clock moved) only has the time left looked at again. Nothing here sleeps uncancellably.
+    private func waitForNextAttempt() {
+        let idleDeadline = clock.now + .milliseconds(Int64(idleRecheckSeconds * 1000))
+        while true {
+            let (deadline, done) = shared.withLock { state -> (ContinuousClock.Instant, Bool) in
+                defer { state.woken = false }
+                return (state.nextAttempt ?? idleDeadline, state.stopping || state.woken)
             }
-            _ = signal.wait(timeout: .now() + wait)
-            // Several wakes in a row need one flush.
+            if done { return }
+            let left = clock.remaining(until: deadline)
+            if left <= .zero { return }
+            let seconds = min(Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18, 3600)
+            _ = signal.wait(timeout: .now() + seconds)
+            // Several signals in a row need one look.
             while signal.wait(timeout: .now()) == .success {}
         }
     }
@@ -169,7 +198,7 @@ package final class OutboxDrain: Sendable {
             publish { state in
                 state.consecutiveFailures = 0
                 state.nextAttempt = nil
-                state.status.lastError = nil
+                state.status.lastFailure = nil
                 state.status.retryInSeconds = nil
             }
         }
@@ -179,11 +208,11 @@ package final class OutboxDrain: Sendable {
         observer(.failed(error))
         publish { state in
             state.status.uploading = nil
-            state.status.lastError = error.message
+            state.status.lastFailure = error
             state.status.failedAttempts += 1
             state.consecutiveFailures += 1
             let delay = policy.delay(afterFailures: state.consecutiveFailures)
-            state.nextAttempt = .now + .milliseconds(Int64(delay * 1000))
+            state.nextAttempt = clock.now + .milliseconds(Int64(delay * 1000))
             state.status.retryInSeconds = delay
         }
     }

@@ -81,19 +81,17 @@ package struct OutboxUploader: Sendable {
                 // The post stays queued either way; a state that cannot be written (a full or
                 // read-only disk) is said, not swallowed: its error and attempts would be stale.
                 do throws(RecorderError) { try item.saveState() } catch {
-                    log("warning: post \(item.metadata.id): cannot record its upload error in \(item.statePath): \(error.message)")
+                    log("warning: post \(item.metadata.id): cannot record its upload error in \(item.statePath): \(error)")
                 }
                 failures += 1
                 guard error.isRetryable else {
-                    throw RecorderError("post \(item.metadata.id) was not uploaded: \(error.message) It stays queued in \(item.directory).",
-                                        storage: error)
+                    throw .post(.notUploaded(id: item.metadata.id, queuedIn: item.directory, error))
                 }
                 guard policy.allowsAnother(after: failures) else {
                     // The post's own count, kept across flushes: the kiosk's drain flushes once per
                     // retry, and its page must see the count rise.
                     let attempts = item.state.attempts
-                    throw RecorderError("post \(item.metadata.id) is still queued (\(item.directory)) after \(attempts) attempt\(attempts == 1 ? "" : "s"): \(error.message) Run `recorder outbox flush` to keep trying.",
-                                        kind: .busy)
+                    throw .post(.stillQueued(id: item.metadata.id, queuedIn: item.directory, attempts: attempts, error))
                 }
                 let wait = policy.delay(afterFailures: failures)
                 log("upload of \(item.metadata.id) failed (\(error.message)); retrying in \(String(cFormat: "%.1f", wait)) s")
@@ -236,7 +234,7 @@ package struct OutboxUploader: Sendable {
             // The file's own error, errno and all.
             if case .storage(let cause) = error.cause { throw cause }
             // Only a metadata that cannot be encoded comes without one (a bug, not the disk).
-            throw StorageError(.mismatch, error.message, retryable: false)
+            throw StorageError(.mismatch, "\(error)", retryable: false)
         }
     }
 }

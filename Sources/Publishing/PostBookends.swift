@@ -1,4 +1,4 @@
-package import FoundationEssentials
+import FoundationEssentials
 import Glibc
 import MediaEncoder
 import StorageUpload
@@ -40,19 +40,16 @@ package struct PostBookends: Sendable, Hashable {
     /// for one that is not a usable picture or clip.
     func checked() throws(RecorderError) -> (intro: ClipJoiner.Bookend?, outro: ClipJoiner.Bookend?) {
         guard (0.5...30).contains(stillSeconds) else {
-            throw RecorderError("post.still_seconds \(stillSeconds) is out of range: give 0.5 to 30 seconds.", kind: .invalidRequest)
+            throw .bookend(.stillSecondsOutOfRange(stillSeconds))
         }
-        return (try intro.map { path throws(RecorderError) in try Self.bookend(path, "intro", stillSeconds) },
-                try outro.map { path throws(RecorderError) in try Self.bookend(path, "outro", stillSeconds) })
+        return (try intro.map { path throws(RecorderError) in try Self.bookend(path, .intro, stillSeconds) },
+                try outro.map { path throws(RecorderError) in try Self.bookend(path, .outro, stillSeconds) })
     }
 
-    private static func bookend(_ path: String, _ role: String, _ stillSeconds: Double) throws(RecorderError) -> ClipJoiner.Bookend {
-        let fix = "Give a PNG or JPEG picture, or an MP4 clip of at most \(Int(maximumClipSeconds)) s, as --\(role) (post.\(role)), or leave it out."
-        guard Posix.allows(path, F_OK) else {
-            throw RecorderError("the \(role) \(path) does not exist. \(fix)", kind: .notFound)
-        }
+    private static func bookend(_ path: String, _ role: BookendFailure.Role, _ stillSeconds: Double) throws(RecorderError) -> ClipJoiner.Bookend {
+        guard Posix.allows(path, F_OK) else { throw .bookend(.missing(role, path: path)) }
         guard Posix.allows(path, R_OK), let status = FileSystem.status(of: path), !status.isDirectory else {
-            throw RecorderError("the \(role) \(path) cannot be read (not a readable file). Make it readable by this user, or give another.", kind: .notFound)
+            throw .bookend(.unreadable(role, path: path))
         }
         let name = FilePaths.name(of: path)
         let kind = name.contains(".") ? String(name.split(separator: ".").last ?? "").lowercased() : ""
@@ -66,23 +63,23 @@ package struct PostBookends: Sendable, Hashable {
             let head = fd.flatMap { try? Posix.read($0, count: signature.count, at: 0) }
             if let fd { Posix.closeAfterUse(fd) }
             guard head == signature else {
-                throw RecorderError("the \(role) \(path) is not a \(kind == "png" ? "PNG" : "JPEG") picture (its first bytes say otherwise). \(fix)", kind: .badData)
+                throw .bookend(.notThePicture(role, path: path, png: kind == "png"))
             }
             return .still(path: path, seconds: stillSeconds)
         case "mp4", "m4v", "mov":
             let info: MediaInfo
             do throws(MediaError) { info = try MediaProbe.inspect(path) } catch {
-                throw RecorderError("the \(role) \(path) cannot be read as a video: \(error.description). \(fix)", kind: .badData)
+                throw .bookend(.notAVideo(role, path: path, error))
             }
             guard info.frameCount > 0, info.durationSeconds > 0 else {
-                throw RecorderError("the \(role) \(path) has no pictures. \(fix)", kind: .badData)
+                throw .bookend(.noPictures(role, path: path))
             }
             guard info.durationSeconds <= maximumClipSeconds else {
-                throw RecorderError(String(cFormat: "the \(role) \(path) is %.1f s long. ", info.durationSeconds) + fix, kind: .badData)
+                throw .bookend(.tooLong(role, path: path, seconds: info.durationSeconds, limit: maximumClipSeconds))
             }
             return .clip(path: path)
         default:
-            throw RecorderError("the \(role) \(path) is neither a picture nor a clip by its name (.\(kind)). \(fix)", kind: .badData)
+            throw .bookend(.unknownType(role, path: path, extension: kind))
         }
     }
 }
@@ -111,7 +108,7 @@ extension PostEnqueuer {
         let scratch = FilePaths.join(folder, ".join")
         FileSystem.removeScratch(scratch)
         do throws(Descriptors.Errno) { try Posix.mkdir(scratch, mode: 0o700) } catch {
-            throw RecorderError("cannot make \(scratch) in the shot's folder: \(error.description). Check that the workspace is writable.", kind: .cannotWrite)
+            throw .bookend(.cannotMakeScratch(path: scratch, errno: error.code))
         }
         defer { FileSystem.removeScratch(scratch) }
         var finished = false
@@ -124,8 +121,8 @@ extension PostEnqueuer {
             reencodedBecause = try ClipJoiner.join(intro: intro, take: plan.shot.videoPath, outro: outro, to: partial,
                                           settings: settings, scratch: scratch)
         } catch {
-            let parts = [intro == nil ? nil : "intro", outro == nil ? nil : "outro"].compactMap { $0 }.joined(separator: " and ")
-            throw RecorderError(error).retold("cannot join the \(parts) to shot \(plan.shot.id): \(error.description) The shot is kept as it is and nothing was queued. Give another file (--intro/--outro, post.intro/post.outro), or post the shot without it: --intro \"\" --outro \"\".")
+            let roles = [intro == nil ? nil : BookendFailure.Role.intro, outro == nil ? nil : .outro].compactMap { $0 }
+            throw .bookend(.cannotJoin(roles: roles, shot: plan.shot.id, error))
         }
         let info: MediaInfo
         let digest: FileDigest
@@ -136,10 +133,10 @@ extension PostEnqueuer {
             try LocalFiles.syncDirectory(of: target)
             digest = try FileDigest.compute(path: target, partSize: backend.partSize(forSize: FileSystem.status(of: target)?.size ?? 0))
         } catch {
-            throw RecorderError("cannot keep the joined video at \(target): \(error.message) The shot is kept as it is and nothing was queued.", storage: error)
+            throw .bookend(.cannotKeepJoined(path: target, error))
         }
         do throws(MediaError) { info = try MediaProbe.inspect(target) } catch {
-            throw RecorderError(error).retold("the joined video \(target) cannot be read back: \(error.description) The shot is kept as it is and nothing was queued.")
+            throw .bookend(.joinedUnreadable(path: target, error))
         }
         var joined = plan
         joined.videoPath = target

@@ -44,28 +44,30 @@ package struct PostEnqueuer: Sendable {
         if let shotID {
             guard let found = workspace.shot(id: shotID) else {
                 if let problem = workspace.problem(readingShot: shotID) {
-                    throw RecorderError("shot \(shotID) cannot be read: \(problem). It is kept as it is; repair or remove it by hand, or post another shot.",
-                                        kind: .badData)
+                    throw .post(.shotUnreadable(id: shotID, problem: "\(problem)"))
                 }
-                let known = ([workspace.currentShotID()].compactMap { $0 } + workspace.keptShots().map(\.id)).joined(separator: ", ")
-                throw RecorderError("there is no shot \(shotID) in \(workspace.root) (\(known.isEmpty ? "it holds none" : "it holds: \(known)")). Leave out --shot to post the current shot.",
-                                    kind: .notFound)
+                let known = [workspace.currentShotID()].compactMap { $0 } + workspace.keptShots().map(\.id)
+                throw .post(.noSuchShot(id: shotID, workspace: workspace.root, known: known))
             }
             shot = found
         } else {
             guard let current = workspace.currentShot() else {
                 if let id = workspace.currentShotID(), let problem = workspace.problem(readingShot: id) {
-                    throw RecorderError("the current shot \(id) cannot be read: \(problem). It is kept as it is; record a new shot (recorder shoot), or post a kept one with --shot.",
-                                        kind: .badData)
+                    throw .post(.currentShotUnreadable(id: id, problem: "\(problem)"))
                 }
-                throw RecorderError("there is no finished shot in \(workspace.root) to post. Record one first: recorder shoot",
-                                    kind: .notFound)
+                throw .post(.noFinishedShot(workspace: workspace.root))
             }
             shot = current
         }
         if let answer = alreadyPosted(shot) { throw answer }
         guard Posix.allows(shot.videoPath, R_OK) else {
-            throw RecorderError("the shot's video \(shot.videoPath) is missing. Record a new shot: recorder shoot", kind: .notFound)
+            throw .post(.videoMissing(path: shot.videoPath))
+        }
+        // A store that cannot take the post (a configured local directory that does not exist: a
+        // typo, a disk not mounted) is said now, before anything is queued for it.
+        // (a full or failing store disk is another matter: the post is queued and waits for it)
+        do throws(StorageError) { try backend.prepare() } catch {
+            if case .local(let code) = error.kind, code == ENOENT || code == ENOTDIR { throw .post(.storeNotReady(error)) }
         }
         let digest: FileDigest
         do throws(StorageError) {
@@ -93,8 +95,7 @@ package struct PostEnqueuer: Sendable {
     /// Moves the shot into the outbox (durably), marks the shot as posted, and returns the queued item.
     /// On failure the shot is untouched and nothing is queued.
     package func enqueue(_ plan: Plan) throws(RecorderError) -> OutboxItem {
-        let lock = try FileLock(path: workspace.root + "/.post-lock",
-                                     busy: "another `recorder post` is posting this shot right now; wait for it.")
+        let lock = try FileLock(path: workspace.root + "/.post-lock", busy: .post(.postingElsewhere(workspace: workspace.root)))
         if let answer = alreadyPosted(plan.shot) { throw answer }
         let item = try outbox.enqueue(video: plan.videoPath, metadata: plan.metadata, shotID: plan.shot.id, digest: plan.digest,
                                       destination: plan.destination,
@@ -122,8 +123,7 @@ package struct PostEnqueuer: Sendable {
     private func checkConsentText(_ consent: Consent, of shot: Shot) throws(RecorderError) {
         let path = consentTextPath(shot)
         guard let text = FileManager.default.contents(atPath: path), FileDigest.sha256([UInt8](text)) == consent.textSha256 else {
-            throw RecorderError("shot \(shot.id) was recorded under a guest's consent, but its text \(path) is missing or changed (its SHA-256 must be \(consent.textSha256)). The shot is kept as it is and was not posted; restore the file, or delete the shot.",
-                                kind: .badData)
+            throw .post(.consentTextChanged(shot: shot.id, path: path, sha256: consent.textSha256))
         }
     }
 
@@ -144,15 +144,14 @@ package struct PostEnqueuer: Sendable {
             id = queued.metadata.id
         }
         guard let id else { return nil }
-        let whereItWent: String
+        let whereItIs: PostFailure.PostedWhere
         if let receipt = outbox.receipt(id: id) {
-            whereItWent = "it was uploaded at \(receipt.uploadedAt): video \(receipt.videoURL), metadata \(receipt.metadataURL)"
+            whereItIs = .uploaded(at: receipt.uploadedAt, video: receipt.videoURL, metadata: receipt.metadataURL)
         } else if let item = outbox.item(id: id) {
-            whereItWent = "it is queued in the outbox at \(item.directory) (`recorder outbox flush` uploads it)"
+            whereItIs = .queued(directory: item.directory)
         } else {
-            whereItWent = "its outbox record is gone (another outbox directory?)"
+            whereItIs = .unknown
         }
-        return RecorderError("this shot was already posted as \(id); \(whereItWent). Record a new shot to post again: recorder shoot",
-                             kind: .badData)
+        return .post(.alreadyPosted(id: id, whereItIs: whereItIs))
     }
 }

@@ -22,7 +22,7 @@ extension PostFeed {
             try store.write(try Self.record(id: id, createdAt: metadata.createdAt, hidden: true), key: hidden, contentType: "application/json")
             try store.delete(key: visible)
         } catch {
-            throw RecorderError("cannot hide post \(id): \(error.message)", storage: error)
+            throw .feed(.cannotHide(id: id, error))
         }
     }
 
@@ -35,7 +35,7 @@ extension PostFeed {
             try store.write(try Self.record(id: id, createdAt: metadata.createdAt, hidden: false), key: visible, contentType: "application/json")
             try store.delete(key: hidden)
         } catch {
-            throw RecorderError("cannot show post \(id) again: \(error.message)", storage: error)
+            throw .feed(.cannotShow(id: id, error))
         }
     }
 
@@ -45,7 +45,7 @@ extension PostFeed {
     /// listing the feed.
     package func delete(id: String) throws(RecorderError) {
         guard PostID.isValid(id) else {
-            throw RecorderError("'\(id)' is not a post id (10 letters and digits, as `recorder feed` shows them).", kind: .invalidRequest)
+            throw .feed(.notAPostID(id))
         }
         var keys: [String]
         do throws(StorageError) {
@@ -61,16 +61,13 @@ extension PostFeed {
                 keys = []
             }
         } catch {
-            throw RecorderError("cannot delete post \(id) from the store: \(error.message)", storage: error)
+            throw .feed(.cannotDelete(id: id, partly: false, error))
         }
-        guard !keys.isEmpty else {
-            throw RecorderError("post \(id) is not in the store (\(store.location)): deleted already, or never posted there.", kind: .notFound)
-        }
+        guard !keys.isEmpty else { throw .feed(.nothingToDelete(id: id, store: store.location)) }
         do throws(StorageError) {
             for key in keys { try store.delete(key: key) }
         } catch {
-            throw RecorderError("cannot delete post \(id) from the store: \(error.message) Delete it again once the store answers (what is deleted stays deleted).",
-                                storage: error)
+            throw .feed(.cannotDelete(id: id, partly: true, error))
         }
     }
 

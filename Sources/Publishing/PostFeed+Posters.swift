@@ -8,10 +8,10 @@ package import Settings
 /// Posters for posts that have none (posted before posters existed): `recorder feed --reindex`.
 extension PostFeed {
     /// What `makeMissingPosters` did.
-    package struct PosterReport: Sendable, Codable, Equatable {
+    package struct PosterReport: Sendable, Encodable, Equatable {
         package var made = 0
         /// Posts whose poster could not be made, with why.
-        package var failed: [String: String] = [:]
+        package var failed: [String: RecorderError] = [:]
     }
 
     /// Downloads the video of every post without a poster into a temporary file, stores its picture
@@ -36,11 +36,11 @@ extension PostFeed {
                             try store.write(poster, key: key, contentType: "image/jpeg")
                             try store.write(Array(document), key: metadata.metadataKey, contentType: "application/json")
                         } catch {
-                            throw RecorderError("cannot store post \(id)'s poster: \(error.message)", storage: error)
+                            throw .feed(.cannotStorePoster(id: id, error))
                         }
                         report.made += 1
                     } catch {
-                        report.failed[id] = error.message
+                        report.failed[id] = error
                     }
                 }
                 after = listing.isTruncated ? listing.entries.last?.key : nil
@@ -56,7 +56,7 @@ extension PostFeed {
         do throws(StorageError) {
             return try metadata.thumbnailKey.flatMap { key throws(StorageError) in try store.read(key: key, limit: 4 << 20) }
         } catch {
-            throw RecorderError("cannot read post \(metadata.id)'s poster: \(error.message)", storage: error)
+            throw .feed(.cannotReadPoster(id: metadata.id, error))
         }
     }
 
@@ -71,7 +71,7 @@ extension PostFeed {
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
         guard descriptor >= 0 else {
             let code = errno
-            throw RecorderError("cannot make a temporary file in \(directory) for post \(metadata.id)'s video: \(String(cString: strerror(code)))", kind: .cannotWrite)
+            throw .feed(.noTemporaryFile(id: metadata.id, directory: directory, errno: code))
         }
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         defer {
@@ -81,14 +81,12 @@ extension PostFeed {
         }
         let downloaded: DownloadedObject?
         do throws(StorageError) { downloaded = try store.download(key: metadata.key, into: descriptor, progress: nil) } catch {
-            throw RecorderError("cannot download post \(metadata.id)'s video: \(error.message)", storage: error)
+            throw .feed(.cannotDownloadVideo(id: metadata.id, error))
         }
-        guard let downloaded else { throw RecorderError("post \(metadata.id)'s video is not in the store.", kind: .notFound) }
-        guard downloaded.sha256 == metadata.sha256 else {
-            throw RecorderError("post \(metadata.id)'s video does not match its metadata's SHA-256; no poster is made of it.", kind: .badData)
-        }
+        guard let downloaded else { throw .feed(.videoNotInStore(id: metadata.id)) }
+        guard downloaded.sha256 == metadata.sha256 else { throw .feed(.videoMismatch(id: metadata.id)) }
         do throws(MediaError) { return try PosterFrame.jpeg(ofVideoAt: path) } catch {
-            throw RecorderError("no poster can be made of post \(metadata.id)'s video: \(error.description)", kind: .badData)
+            throw .feed(.noPicture(id: metadata.id, error))
         }
     }
 }

@@ -150,7 +150,7 @@ package struct PostFeed: Sendable {
     package func page(_ number: Int, size: Int) throws(RecorderError) -> FeedPage {
         let size = try Self.checkSize(size)
         guard number >= 1 else {
-            throw RecorderError("--page must be 1 or more (1 is the newest page); got \(number).", kind: .invalidRequest)
+            throw .feed(.pageOutOfRange(number))
         }
         var skip = (number - 1) * size
         var startAfter: String?
@@ -175,28 +175,24 @@ package struct PostFeed: Sendable {
     /// A post's metadata, for fetching its video.
     package func metadata(id: String) throws(RecorderError) -> PostMetadata {
         guard PostID.isValid(id) else {
-            throw RecorderError("'\(id)' is not a post id (10 letters and digits, as `recorder feed` shows them).", kind: .invalidRequest)
+            throw .feed(.notAPostID(id))
         }
         let bytes: [UInt8]?
         do throws(StorageError) {
             bytes = try store.read(key: PostMetadata.metadataKey(id: id), limit: 1 << 20)
         } catch {
-            throw RecorderError("cannot read post \(id): \(error.message)", storage: error)
+            throw .feed(.cannotRead(id: id, error))
         }
-        guard let bytes else {
-            throw RecorderError("post \(id) is not in the store (\(store.location)). Check the id with `recorder feed`, and that the store settings are the ones it was posted to.",
-                                kind: .notFound)
-        }
+        guard let bytes else { throw .feed(.notInStore(id: id, store: store.location)) }
         do throws(RecorderError) {
             let metadata = try PostMetadata.decode(Data(bytes))
             guard metadata.id == id, PostID.isValid(metadata.id), metadata.sha256.count == 64,
                   metadata.sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
-                throw RecorderError("", kind: .badData)
+                throw .feed(.metadataDamaged(id: id, key: PostMetadata.metadataKey(id: id)))
             }
             return metadata.trusted(in: store)
         } catch {
-            throw RecorderError("post \(id)'s metadata (\(PostMetadata.metadataKey(id: id))) is damaged, so its video cannot be checked. Re-post the video, or repair the document in the store.",
-                                kind: .badData)
+            throw .feed(.metadataDamaged(id: id, key: PostMetadata.metadataKey(id: id)))
         }
     }
 
@@ -204,13 +200,13 @@ package struct PostFeed: Sendable {
     /// posts arrive: they sort before it.
     /// Calls `body` with each post created at or after `since`, newest first, reading the feed a
     /// hundred at a time. A post whose creation time cannot be read is put in `unreadable` (id: why).
-    package func forEachPost(since: Date, unreadable: inout [String: String],
+    package func forEachPost(since: Date, unreadable: inout [String: RecorderError],
                              _ body: (FeedEntry) throws(RecorderError) -> Void) throws(RecorderError) {
         var page = try page(1, size: 100)
         while true {
             for entry in page.entries {
                 guard let created = RFC3339.date(entry.createdAt) else {
-                    unreadable[entry.id] = entry.problem ?? "its creation time cannot be read"
+                    unreadable[entry.id] = .feed(.unreadableEntry(id: entry.id, problem: entry.problem))
                     continue
                 }
                 if created < since { return }
@@ -302,13 +298,13 @@ package struct PostFeed: Sendable {
     }
 
     /// What `reindex` did.
-    package struct ReindexReport: Sendable, Codable, Equatable {
+    package struct ReindexReport: Sendable, Encodable, Equatable {
         package var posts = 0
         package var added = 0
         package var damaged: [String] = []
         /// Posters made for posts that had none, and the posts none could be made for (with why).
         package var posters = 0
-        package var noPoster: [String: String] = [:]
+        package var noPoster: [String: RecorderError] = [:]
     }
 
     /// Lists every post's metadata once and writes the index objects that are missing (posts
@@ -349,12 +345,12 @@ package struct PostFeed: Sendable {
 
     static func checkSize(_ size: Int) throws(RecorderError) -> Int {
         guard (1...maximumPageSize).contains(size) else {
-            throw RecorderError("--size must be between 1 and \(maximumPageSize); got \(size).", kind: .invalidRequest)
+            throw .feed(.pageSizeOutOfRange(size, maximum: maximumPageSize))
         }
         return size
     }
 
     package static func listingError(_ error: StorageError) -> RecorderError {
-        RecorderError("cannot read the feed: \(error.message)", storage: error)
+        .feed(.cannotList(error))
     }
 }

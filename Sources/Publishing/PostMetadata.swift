@@ -114,13 +114,13 @@ package struct PostMetadata: Sendable, Codable, Equatable {
 
     package func jsonData() throws(RecorderError) -> Data {
         do { return try Self.encoder.encode(self) } catch {
-            throw RecorderError("cannot encode the post's metadata: \(error)", kind: .internalFailure)
+            throw RecorderError(InternalFailure.cannotEncode(what: "the post's metadata", detail: "\(error)"))
         }
     }
 
     package static func decode(_ data: Data) throws(RecorderError) -> PostMetadata {
         do { return try JSONDecoder().decode(PostMetadata.self, from: data) } catch {
-            throw RecorderError("a post's metadata is not valid JSON (\(error)).", kind: .badData)
+            throw .post(.metadataNotJSON(detail: "\(error)"))
         }
     }
 
@@ -175,17 +175,13 @@ package enum Caption {
     package static func validate(_ text: String) throws(RecorderError) -> String {
         let normalized = text.replacing("\r\n", with: "\n").replacing("\r", with: "\n")
         if let bad = normalized.unicodeScalars.first(where: { isForbidden($0) }) {
-            let code = String(cFormat: "U+%04X", bad.value)
-            throw RecorderError("the caption contains the control character \(code)\(bad.value == 0 ? " (NUL)" : ""). Remove it; line breaks and tabs are fine.",
-                                kind: .badData)
+            throw RecorderError(TextProblem(.caption(source: nil), .controlCharacter(bad.value, line: nil)))
         }
         if normalized.contains("\u{FFFD}") {
-            throw RecorderError("the caption is not valid UTF-8 (it holds U+FFFD, the replacement for undecodable bytes). Pass the caption as UTF-8 text.",
-                                kind: .badData)
+            throw RecorderError(TextProblem(.caption(source: nil), .notUTF8))
         }
         guard normalized.count <= maximumLength else {
-            throw RecorderError("the caption has \(normalized.count) characters; the limit is \(maximumLength). Shorten it.",
-                                kind: .badData)
+            throw RecorderError(TextProblem(.caption(source: nil), .tooLong(count: normalized.count, limit: maximumLength, line: nil)))
         }
         return normalized
     }

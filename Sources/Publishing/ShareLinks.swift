@@ -28,8 +28,7 @@ package struct ShareLinks: Sendable {
         if let template {
             guard template.hasPrefix("https://") || template.hasPrefix("http://"),
                   ["{id}", "{key}", "{token}"].contains(where: { template.contains($0) }) else {
-                throw RecorderError("share.base_url = \(template) (from \(configuration.origin("share.base_url"))) must be an http(s) address with {id}, {key} or {token} in it, e.g. https://cdn.example.com/{key} or https://booth.example.com/s/{token}.",
-                                    kind: .misconfigured)
+                throw .configuration(configuration.origin("share.base_url"), .badShareTemplate(template))
             }
         }
         let hours = try configuration.number("share.expires_hours")

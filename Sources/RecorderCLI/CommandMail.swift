@@ -9,11 +9,11 @@ import SystemSupport
 /// has no flags of its own but `--email`.
 enum CommandMail {
     /// `mail.*`, or nil while `mail.smtp_url` is empty.
-    static func settings(_ configuration: RecorderConfiguration) throws(CLIFailure) -> MailSettings? {
+    static func settings(_ configuration: RecorderConfiguration) throws(CLIMailFailure) -> MailSettings? {
         do throws(MailSettingsProblem) {
             return try MailSettings.configured(configuration)
         } catch {
-            throw CLIFailure(text: MailWording.settings(error, configuration), status: .config)
+            throw CLIMailFailure(text: MailWording.settings(error, configuration), status: .config)
         }
     }
 
@@ -26,7 +26,7 @@ enum CommandMail {
     }
 
     /// One pass over the queue: what is due is sent. A queue that cannot be used is a failure (74).
-    static func deliver(_ delivery: MailDelivery, note: (String) -> Void) throws(CLIFailure) -> MailDelivery.Pass {
+    static func deliver(_ delivery: MailDelivery, note: (String) -> Void) throws(CLIMailFailure) -> MailDelivery.Pass {
         do throws(FileSystem.Failure) {
             return try delivery.deliverDue(observe: { event in
                 switch event {
@@ -37,7 +37,7 @@ enum CommandMail {
                 }
             })
         } catch {
-            throw CLIFailure(text: "the mail queue in \(delivery.queue.root) cannot be used: " + MailWording.file(error), status: .ioError)
+            throw CLIMailFailure(text: "the mail queue in \(delivery.queue.root) cannot be used: " + MailWording.file(error), status: .ioError)
         }
     }
 }

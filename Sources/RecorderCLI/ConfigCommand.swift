@@ -23,7 +23,7 @@ struct ConfigCommand: ParsableCommand {
                 print("ok")
                 return
             }
-            for problem in configuration.problems { printError(problem.description) }
+            for problem in configuration.problems { printError(CLIWords.text(RecorderError(problem))) }
             throw ExitCode(SysExit.config.rawValue)
         }
     }

@@ -66,8 +66,7 @@ struct DevicesCommand: ParsableCommand {
         switch MicrophoneCheck.everyMicrophone() {
         case .success(let opened): check = opened
         case .failure(let none):
-            throw RecorderError("no microphone found\(none.problem.map { ": \($0)" } ?? ""). Plug one in (a USB camera's own counts) and run recorder devices to see it.",
-                                kind: .unavailable)
+            throw RecorderError(CLIFailure.noMicrophone(problem: none.problem))
         }
         let live = !output.json && isatty(STDOUT_FILENO) == 1
         // Every line goes straight to the descriptor: a meter read through a pipe (`| tee`) must
@@ -120,9 +119,8 @@ struct DevicesCommand: ParsableCommand {
             Descriptors.printOutput(text)
         }
         if check.listening == 0 {
-            let named = results.compactMap { r in r.problem.map { "\(r.name): \($0)" } }.joined(separator: "; ")
-            throw RecorderError("no microphone could be listened to (\(named)). Close the program that has it (a running kiosk: stop it first), or check the permissions (the audio group).",
-                                kind: .unavailable)
+            let problems = results.reduce(into: [String: String]()) { named, r in named[r.name] = r.problem }
+            throw RecorderError(CLIFailure.noMicrophoneListened(problems))
         }
     }
 

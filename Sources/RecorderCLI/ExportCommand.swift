@@ -64,8 +64,7 @@ struct ExportCommand: ParsableCommand {
             }
         }
         if !report.skipped.isEmpty {
-            let named = report.skipped.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")
-            throw RecorderError("\(report.skipped.count) post(s) could not be read and are not in the export: \(named)", kind: .badData)
+            throw RecorderError(CLIFailure.leftOutOfExport(report.skipped))
         }
     }
 }

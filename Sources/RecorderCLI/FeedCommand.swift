@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import KioskService
 import Settings
 import Shooting
 import Publishing
@@ -113,8 +114,7 @@ struct FeedCommand: ParsableCommand {
     private func purge(_ feed: PostFeed, retention: Retention?, local: LocalRetention?, configuration: RecorderConfiguration,
                        location: String) throws(RecorderError) {
         guard retention != nil || local != nil else {
-            throw RecorderError("--purge-expired needs retention.days (how many days a post lives in the store) or retention.local_days (how long this machine keeps its copies), e.g. --set retention.days=30, or retention.days = 30 in the configuration file.",
-                                kind: .misconfigured)
+            throw RecorderError(CLIFailure.purgeNeedsRetention)
         }
         var report: PurgeReport?
         if let retention {
@@ -123,7 +123,7 @@ struct FeedCommand: ParsableCommand {
             let now = Date()
             let doubt = try feed.clockDoubt(now: now, synchronised: TimeSync.synchronised())
             if let doubt, yes {
-                throw RecorderError("no expired post was deleted: \(doubt.explanation)", kind: .busy)
+                throw RecorderError(CLIFailure.clockInDoubt(doubt))
             }
             report = try feed.purgeExpired(before: retention.cutoff(at: now), scope: try RetentionScope(configuration), dryRun: !yes)
             report?.refused = doubt
@@ -157,7 +157,7 @@ struct FeedCommand: ParsableCommand {
                 if report.otherKiosks + report.withoutKiosk > 0 {
                     print("left alone (retention.scope = own): \(report.otherKiosks) expired post(s) of other kiosks, \(report.withoutKiosk) without a kiosk id (retention.scope = store deletes those)")
                 }
-                if let doubt = report.refused { print("warning: --yes would delete nothing now: \(doubt.explanation)") }
+                if let doubt = report.refused { print("warning: --yes would delete nothing now: \(OperatorWords.explanation(doubt))") }
             }
             if let localReport {
                 for id in localReport.shots { print("shot \(id)  \(verb)") }
@@ -169,8 +169,7 @@ struct FeedCommand: ParsableCommand {
             }
         }
         if let (id, why) = failed.sorted(by: { $0.key < $1.key }).first {
-            throw RecorderError("\(failed.count) expired item(s) could not be deleted (\(id): \(why)). Run the purge again once that is fixed: what is deleted stays deleted.",
-                                kind: .busy)
+            throw RecorderError(CLIFailure.purgeIncomplete(count: failed.count, id: id, why))
         }
     }
 

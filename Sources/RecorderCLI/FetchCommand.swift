@@ -55,11 +55,11 @@ struct FetchCommand: ParsableCommand {
             // As curl: the bytes to standard output, what happened to standard error.
             let fd: Int32
             do throws(Descriptors.Errno) { fd = try Posix.open(video.path, O_RDONLY | O_CLOEXEC) } catch {
-                throw RecorderError("cannot read the cached video \(video.path): \(error.description).", kind: .ioFailure)
+                throw RecorderError(CLIFailure.cachedVideoUnreadable(path: video.path, errno: error.code))
             }
             defer { Posix.closeAfterUse(fd) }
             do throws(Descriptors.Errno) { try Posix.copyAll(from: fd, to: STDOUT_FILENO) } catch {
-                throw RecorderError("cannot write the video to standard output: \(error.description).", kind: .ioFailure)
+                throw RecorderError(CLIFailure.standardOutputClosed(errno: error.code))
             }
             printError("recorder: \(id): \(ByteCount.human(video.size)) from the \(video.level == .store ? "store (now cached)" : "cache") to standard output")
             return

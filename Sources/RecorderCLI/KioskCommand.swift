@@ -23,6 +23,11 @@ struct KioskCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Camera (kiosk.device): auto, a /dev path, a by-id name, or testsrc.", valueName: "device"))
     var device: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Sound (audio.device): auto (the camera's own microphone; the test beep with the test pattern), none, beep (the test beep), or an ALSA capture device such as hw:CARD=C920,DEV=0 (`recorder devices` lists them).",
+        valueName: "device"))
+    var audio: String?
+
     @Option(name: [.customShort("t"), .long], parsing: .unconditional,
             help: ArgumentHelp("Shot length in seconds (kiosk.seconds, 1-600, default 15).", valueName: "seconds"),
             transform: { text in try Seconds.parse(text, limit: KioskSettings.maximumSeconds) })
@@ -71,11 +76,12 @@ struct KioskCommand: AsyncParsableCommand {
     }
 
     /// The store flags plus this command's own, as configuration keys.
-    private func kioskFlags() throws(RecorderError) -> [String: String] {
+    func kioskFlags() throws(RecorderError) -> [String: String] {
         var flags = try store.flags()
         let named: [(String, String?)] = [("kiosk.listen", listen), ("kiosk.device", device), ("kiosk.seconds", seconds.map { "\($0.value)" }),
                                           ("kiosk.countdown_seconds", countdown.map(String.init)), ("kiosk.token_file", tokenFile),
-                                          ("kiosk.booth_token_file", boothTokenFile), ("workspace", workspace)]
+                                          ("kiosk.booth_token_file", boothTokenFile), ("workspace", workspace),
+                                          ("audio.device", audio)]
         for case let (key, value?) in named { flags[key] = value }
         return flags
     }

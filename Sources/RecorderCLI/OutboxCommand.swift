@@ -107,7 +107,7 @@ struct OutboxFlushCommand: ParsableCommand {
             printError("recorder: note: post \(item.metadata.id) is queued for \(item.state.destination.map { "\($0)" } ?? "?"), not for this flush's \(here); it stays queued. Flush with that store's settings, or send it to this one: recorder outbox retarget \(item.metadata.id) (with these store options).")
         }
         if let failure = report.failure {
-            throw failure.retold("\(failure.message) \(report.remaining.count) post(s) still queued.")
+            throw RecorderError(CLIFailure.stillQueued(failure, count: report.remaining.count))
         }
         if !output.json && report.uploaded.isEmpty {
             print(report.elsewhere.isEmpty ? "nothing to upload" : "nothing to upload to \(here)")
@@ -115,7 +115,7 @@ struct OutboxFlushCommand: ParsableCommand {
         if let mailPass, !output.json, mailPass.sent > 0 { print("sent \(mailPass.sent) mail(s)") }
         let waiting = mailPass?.events.count { if case .willRetry = $0 { true } else { false } } ?? 0
         if waiting > 0 {
-            throw CLIFailure(text: "\(waiting) mail(s) could not be sent now and stay queued (recorder outbox mail lists them, with why).", status: .tempFail)
+            throw CLIMailFailure(text: "\(waiting) mail(s) could not be sent now and stay queued (recorder outbox mail lists them, with why).", status: .tempFail)
         }
     }
 }
@@ -191,11 +191,11 @@ struct OutboxMailCommand: ParsableCommand {
             for id in ids {
                 let done: Bool
                 do throws(FileSystem.Failure) { done = try queue.retry(jobID: id) } catch {
-                    throw CLIFailure(text: "mail \(id) cannot be changed: " + MailWording.file(error), status: .ioError)
+                    throw CLIMailFailure(text: "mail \(id) cannot be changed: " + MailWording.file(error), status: .ioError)
                 }
                 guard done else {
                     let refused = queue.jobs().filter { $0.state == .refused }.map(\.id)
-                    throw CLIFailure(text: "no refused mail \(id) in \(queue.root) (\(refused.isEmpty ? "none is refused" : "refused: " + refused.joined(separator: ", "))).", status: .noInput)
+                    throw CLIMailFailure(text: "no refused mail \(id) in \(queue.root) (\(refused.isEmpty ? "none is refused" : "refused: " + refused.joined(separator: ", "))).", status: .noInput)
                 }
                 if !output.json { print("mail \(id) goes again with the next `recorder outbox flush` (or the kiosk's next pass)") }
             }

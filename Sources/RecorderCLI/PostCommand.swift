@@ -68,12 +68,12 @@ struct PostCommand: ParsableCommand {
         if let captionFile {
             source = captionFile
             do throws(Descriptors.Errno) { fd = try Posix.open(captionFile, O_RDONLY | O_CLOEXEC) } catch {
-                throw RecorderError("cannot read the caption file \(captionFile): \(error.description). Check the path.", kind: .notFound)
+                throw RecorderError(CLIFailure.captionFileUnreadable(path: captionFile, errno: error.code))
             }
         } else if caption == "-" {
             source = "standard input"
             do throws(Descriptors.Errno) { fd = try Posix.duplicate(STDIN_FILENO) } catch {
-                throw RecorderError("cannot read the caption from standard input: \(error.description). Pipe the caption in, or use --caption-file.", kind: .notFound)
+                throw RecorderError(CLIFailure.captionInputUnreadable(errno: error.code))
             }
         } else {
             return caption ?? ""
@@ -83,13 +83,13 @@ struct PostCommand: ParsableCommand {
         var bytes: [UInt8]
         do throws(Descriptors.Errno) { bytes = try Posix.readAll(fd, limit: Caption.maximumLength * 4 + 16) } catch {
             if error.code == EFBIG {
-                throw RecorderError("the caption in \(source) is longer than \(Caption.maximumLength) characters. Shorten it.", kind: .badData)
+                throw RecorderError(CLIFailure.captionTooLong(source: source, limit: Caption.maximumLength))
             }
-            throw RecorderError("cannot read the caption from \(source): \(error.description).", kind: .notFound)
+            throw RecorderError(CLIFailure.captionReadFailed(source: source, errno: error.code))
         }
         while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw RecorderError("the caption in \(source) is not valid UTF-8 text. Save it as UTF-8.", kind: .badData)
+            throw RecorderError(TextProblem(.caption(source: source), .notUTF8))
         }
         return text
     }
@@ -111,9 +111,9 @@ struct PostCommand: ParsableCommand {
         if let intro { bookends.intro = intro.isEmpty ? nil : intro }
         if let outro { bookends.outro = outro.isEmpty ? nil : outro }
         // --email: the settings, a link to send and the address, all checked before anything is queued.
-        let mail = try email.map { address throws(CLIFailure) in (address, try mailSettings(configuration, share: share)) }
+        let mail = try email.map { address throws(CLIMailFailure) in (address, try mailSettings(configuration, share: share)) }
         if let address = mail?.0, let problem = MailQueue.problem(with: address) {
-            throw CLIFailure(text: "--email: " + MailWording.request(.address(problem)), status: .usage)
+            throw CLIMailFailure(text: "--email: " + MailWording.request(.address(problem)), status: .usage)
         }
         if dryRun {
             try bookends.check()
@@ -134,7 +134,7 @@ struct PostCommand: ParsableCommand {
             do throws(MailRequestProblem) {
                 job = try queue.request(mail.0, for: plan.metadata, consentText: plan.consentText, queuedBy: getpid())
             } catch {
-                throw CLIFailure(text: MailWording.request(error), status: .ioError)
+                throw CLIMailFailure(text: MailWording.request(error), status: .ioError)
             }
         }
         let item: OutboxItem
@@ -152,7 +152,7 @@ struct PostCommand: ParsableCommand {
         do { report = try uploader.flush() } catch {
             printResult(status: "queued", id: item.metadata.id, item: item.directory, receipt: nil, error: error.message,
                         mail: job.map { MailResult(id: $0.id, status: "queued", to: $0.maskedAddress, error: nil) })
-            throw error.retold("\(error.message) Post \(item.metadata.id) is queued in \(item.directory).\(job == nil ? "" : " Its mail goes once it is sent.")")
+            throw RecorderError(CLIFailure.postQueued(error, id: item.metadata.id, directory: item.directory, mailWaits: job != nil))
         }
         for receipt in report.uploaded where receipt.shotID != plan.shot.id {
             note("also uploaded earlier post \(receipt.id)")
@@ -160,12 +160,12 @@ struct PostCommand: ParsableCommand {
         // The shot posted now is marked posted, so only the others are named.
         if !quiet { remindOfKeptShots(in: workspace, except: recovery.kept) }
         if let mine = report.uploaded.first(where: { $0.shotID == plan.shot.id }) {
-            let sent = try job.map { job throws(CLIFailure) in try sendMail(job, settings: mail!.1, configuration: configuration, outbox: outbox, note: note) }
+            let sent = try job.map { job throws(CLIMailFailure) in try sendMail(job, settings: mail!.1, configuration: configuration, outbox: outbox, note: note) }
             printResult(status: "uploaded", id: mine.id, item: nil, receipt: mine, error: nil, mail: sent?.result)
             if let failure = sent?.failure { throw failure }
             return
         }
-        let failure = report.failure ?? RecorderError("the upload stopped before post \(item.metadata.id).", kind: .busy)
+        let failure = report.failure ?? RecorderError(CLIFailure.uploadStopped(id: item.metadata.id))
         let queued = report.remaining.first { $0.state.shotID == plan.shot.id }
         printResult(status: "queued", id: queued?.metadata.id ?? item.metadata.id, item: queued?.directory ?? item.directory,
                     receipt: nil, error: failure.message, mail: job.map { MailResult(id: $0.id, status: "queued", to: $0.maskedAddress, error: nil) })
@@ -236,17 +236,17 @@ struct PostCommand: ParsableCommand {
     }
 
     /// The mail settings `--email` needs, and a store that gives links to send.
-    private func mailSettings(_ configuration: RecorderConfiguration, share: ShareLinks) throws(CLIFailure) -> MailSettings {
+    private func mailSettings(_ configuration: RecorderConfiguration, share: ShareLinks) throws(CLIMailFailure) -> MailSettings {
         guard let settings = try CommandMail.settings(configuration) else {
-            throw CLIFailure(text: "--email needs a mail server: set mail.smtp_url (smtps://HOST or smtp://HOST:587) and mail.from in the configuration (or --set mail.smtp_url=...).",
+            throw CLIMailFailure(text: "--email needs a mail server: set mail.smtp_url (smtps://HOST or smtp://HOST:587) and mail.from in the configuration (or --set mail.smtp_url=...).",
                              status: .config)
         }
         let presigns: Bool
         do throws(RecorderError) { presigns = ShareLinks.presigns(try configuration.makeBackend()) } catch {
-            throw CLIFailure(text: error.text(spelledBy: \.spelledAsFlag), status: error.exitStatus)
+            throw CLIMailFailure(text: CLIWords.text(error), status: error.exitStatus)
         }
         guard share.baseURL != nil || presigns else {
-            throw CLIFailure(text: "--email sends the post's share link, and this store gives none (a local store): set share.base_url to where the store's videos or the kiosk's share page can be opened, e.g. --set 'share.base_url=https://booth.example.com/s/{token}'.",
+            throw CLIMailFailure(text: "--email sends the post's share link, and this store gives none (a local store): set share.base_url to where the store's videos or the kiosk's share page can be opened, e.g. --set 'share.base_url=https://booth.example.com/s/{token}'.",
                              status: .config)
         }
         return settings
@@ -254,10 +254,10 @@ struct PostCommand: ParsableCommand {
 
     /// Sends what is due now, this post's mail among it, and says what became of that one.
     private func sendMail(_ job: MailJob, settings: MailSettings, configuration: RecorderConfiguration, outbox: Outbox,
-                          note: @escaping @Sendable (String) -> Void) throws(CLIFailure) -> (result: MailResult, failure: CLIFailure?) {
+                          note: @escaping @Sendable (String) -> Void) throws(CLIMailFailure) -> (result: MailResult, failure: CLIMailFailure?) {
         let delivery: MailDelivery
         do throws(RecorderError) { delivery = try CommandMail.delivery(configuration, outbox: outbox, settings: settings) } catch {
-            throw CLIFailure(text: error.text(spelledBy: \.spelledAsFlag), status: error.exitStatus)
+            throw CLIMailFailure(text: CLIWords.text(error), status: error.exitStatus)
         }
         let pass = try CommandMail.deliver(delivery, note: { if $0.hasPrefix("mail \(job.id) ") == false { note($0) } })
         for event in pass.events {
@@ -267,11 +267,11 @@ struct PostCommand: ParsableCommand {
             case .willRetry(let id, _, let failure, _, let next) where id == job.id:
                 let why = MailWording.failure(failure)
                 return (MailResult(id: id, status: "queued", to: job.maskedAddress, error: why),
-                        CLIFailure(text: "post \(job.postID) was posted, and its mail \(id) is still queued (tried again from \(next); `recorder outbox flush` or the kiosk sends it): \(why)", status: .tempFail))
+                        CLIMailFailure(text: "post \(job.postID) was posted, and its mail \(id) is still queued (tried again from \(next); `recorder outbox flush` or the kiosk sends it): \(why)", status: .tempFail))
             case .refused(let id, _, let failure) where id == job.id:
                 let why = MailWording.failure(failure)
                 return (MailResult(id: id, status: "refused", to: job.maskedAddress, error: why),
-                        CLIFailure(text: "post \(job.postID) was posted, but its mail \(id) was not sent: \(why)", status: .unavailable))
+                        CLIMailFailure(text: "post \(job.postID) was posted, but its mail \(id) was not sent: \(why)", status: .unavailable))
             default: continue
             }
         }

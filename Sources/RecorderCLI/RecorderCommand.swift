@@ -1,6 +1,7 @@
 package import ArgumentParser
 import Synchronization
 import Settings
+import SystemSupport
 
 /// `recorder`: capture from a V4L2 camera into a crash-safe MP4, then publish it.
 package struct RecorderCommand: AsyncParsableCommand {
@@ -27,7 +28,7 @@ package struct RecorderCommand: AsyncParsableCommand {
         """,
         version: "recorder \(RecorderVersion.string)",
         subcommands: [ShootCommand.self, PostCommand.self, OutboxCommand.self, FeedCommand.self, FetchCommand.self, CacheCommand.self,
-                      ExportCommand.self, ReelCommand.self, DevicesCommand.self, KioskCommand.self, ConfigCommand.self])
+                      ExportCommand.self, ReelCommand.self, DevicesCommand.self, KioskCommand.self, DoctorCommand.self, ConfigCommand.self])
 
     package init() {}
 }
@@ -45,7 +46,7 @@ extension RecorderCommand {
             }
         } catch let error as RecorderError {
             exit(withError: fail(error))
-        } catch let error as CLIFailure {
+        } catch let error as CLIMailFailure {
             exit(withError: fail(error))
         } catch {
             // argument-parser's own errors (usage, validation, help) keep its wording and status;
@@ -66,25 +67,10 @@ extension RecorderCommand {
         if let first = arguments.first, !first.hasPrefix("-") {
             let names = configuration.subcommands.map { $0._commandName } + ["help"]
             if !names.contains(first) {
-                let closest = names.map { ($0, editDistance(first, $0)) }.min { $0.1 < $1.1 }
-                let hint = closest.flatMap { $0.1 <= max(1, first.count / 3) ? " Did you mean '\($0.0)'?" : nil } ?? ""
+                let hint = EditDistance.closest(to: first, among: names).map { " Did you mean '\($0)'?" } ?? ""
                 throw ValidationError("unknown command '\(first)'.\(hint) Commands: \(names.dropLast().joined(separator: ", ")).")
             }
         }
         return try parseAsRoot(arguments)
-    }
-
-    /// Levenshtein distance: the fewest one-character insertions, deletions or replacements.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return a.isEmpty ? b.count : previous[b.count]
     }
 }

@@ -86,7 +86,7 @@ struct ReelCommand: ParsableCommand {
             print("made \(target): \(report.posts.count) post(s) made since \(report.since), \(String(cFormat: "%.1f", report.seconds)) s at \(report.width)x\(report.height) \(report.frameRate) fps, loudness \(report.loudnessTarget.formatted) LUFS")
         }
         if !report.skipped.isEmpty {
-            throw RecorderError("\(report.skipped.count) post(s) could not be read and are not in the reel: \(HighlightReel.named(report.skipped))", kind: .badData)
+            throw RecorderError(CLIFailure.leftOutOfReel(report.skipped))
         }
     }
 }

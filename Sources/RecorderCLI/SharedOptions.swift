@@ -25,7 +25,7 @@ struct OutputOptions: ParsableArguments {
 /// Prints a failure and gives its sysexits status (used once, by `RecorderCommand.runFromCommandLine`).
 func fail(_ error: RecorderError) -> ExitCode {
     // The one place the CLI spells a failure's advice, as flags.
-    let text = error.text(spelledBy: \.spelledAsFlag)
+    let text = CLIWords.text(error)
     Descriptors.printError("recorder: error: \(text)\n")
     if jsonRequested && !jsonAnswered.load(ordering: .relaxed) {
         printJSON(JSONFailure(error: text, exitStatus: Int(error.exitStatus.rawValue)))
@@ -34,7 +34,7 @@ func fail(_ error: RecorderError) -> ExitCode {
 }
 
 /// Prints a failure the CLI worded itself and gives its status (as `fail` above).
-func fail(_ error: CLIFailure) -> ExitCode {
+func fail(_ error: CLIMailFailure) -> ExitCode {
     Descriptors.printError("recorder: error: \(error.text)\n")
     if jsonRequested && !jsonAnswered.load(ordering: .relaxed) {
         printJSON(JSONFailure(error: error.text, exitStatus: Int(error.status.rawValue)))
@@ -76,6 +76,8 @@ func printJSON<T: Encodable>(_ value: T, answersFailure: Bool = false) {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     // Dates as the documents on disk write them (shot.json's createdAt), not seconds since 2001.
     encoder.dateEncodingStrategy = .custom(RFC3339.encode)
+    // A report's failures (skipped, failed) in the CLI's words.
+    encoder.userInfo[RecorderError.wordsKey] = RecorderError.Words { CLIWords.message($0) }
     if let data = try? encoder.encode(value) {
         print(String(decoding: data, as: UTF8.self))
         if answersFailure { jsonAnswered.store(true, ordering: .relaxed) }

@@ -136,7 +136,7 @@ struct ShootCommand: AsyncParsableCommand {
         if let preset { request.preset = preset }
         if let crf { request.crf = crf }
         if let bitrate { request.bitrateKbps = bitrate }
-        if let overlay { try request.setOverlay(overlay, origin: "--overlay %@") }
+        if let overlay { try request.setOverlay(overlay, origin: "--overlay") }
         if let minimumSeconds { request.minimumSeconds = minimumSeconds.value }
         if let audio { request.audio = AudioChoice(audio) }
         request.stallTimeout = stallTimeout.value
@@ -181,7 +181,7 @@ struct ShootCommand: AsyncParsableCommand {
             report(result)
             if let full = result.diskFull { throw full }
             if let lost = result.cameraLost {
-                throw lost.retold("the shot was kept, but \(lost.message)")
+                throw RecorderError(CLIFailure.shotKept(lost))
             }
         } catch {
             progress.finish()

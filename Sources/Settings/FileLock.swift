@@ -10,14 +10,14 @@ internal import SystemSupport
 package struct FileLock: ~Copyable {
     private let fd: Int32
 
-    package init(path: String, busy: String?) throws(RecorderError) {
+    package init(path: String, busy: RecorderError?) throws(RecorderError) {
         let fd = try DurableFile.run("open", path) { () throws(Descriptors.Errno) in try Posix.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600) }
         do throws(Descriptors.Errno) {
             // EINTR is retried; a waiting lock (busy == nil) sleeps in the kernel until it is free.
             try Posix.lock(fd, busy == nil ? LOCK_EX : LOCK_EX | LOCK_NB)
         } catch {
             Posix.closeAfterUse(fd)
-            if let busy, error.code == EWOULDBLOCK { throw RecorderError(busy, kind: .busy) }
+            if let busy, error.code == EWOULDBLOCK { throw busy }
             throw DurableFile.ioError("lock", path, code: error.code)
         }
         self.fd = fd

@@ -1,4 +1,4 @@
-package import FoundationEssentials
+import FoundationEssentials
 import SystemSupport
 
 /// `kiosk.prompts`: the questions a booth puts to its guests, one a line, in any script. The guest
@@ -14,10 +14,10 @@ package struct Prompts: Sendable, Equatable {
 
     /// Reads the text of a prompts file: blank lines and lines starting with `#` are left out,
     /// each line trimmed; refused when it is not UTF-8, holds a control character, a line is longer
-    /// than `maximumLength`, or no question is left. `origin` names the file in the words.
+    /// than `maximumLength`, or no question is left. `origin` names the file.
     package init(text: String, origin: String) throws(RecorderError) {
         if text.contains("\u{FFFD}") {
-            throw RecorderError("\(origin) is not valid UTF-8. Save it as UTF-8 text.", kind: .badData)
+            throw RecorderError(TextProblem(.prompts(origin: origin), .notUTF8))
         }
         var questions: [String] = []
         // (CR LF is one Character in Swift: split on lines only once it is LF)
@@ -28,20 +28,18 @@ package struct Prompts: Sendable, Equatable {
             while line.first?.isWhitespace == true { line = line.dropFirst() }
             if line.isEmpty || line.hasPrefix("#") { continue }
             if let bad = line.unicodeScalars.first(where: { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }) {
-                throw RecorderError("\(origin), line \(number + 1), contains the control character \(String(cFormat: "U+%04X", bad.value)). Remove it.", kind: .badData)
+                throw RecorderError(TextProblem(.prompts(origin: origin), .controlCharacter(bad.value, line: number + 1)))
             }
             guard line.count <= Self.maximumLength else {
-                throw RecorderError("\(origin), line \(number + 1), has \(line.count) characters; a question is read from afar, so the limit is \(Self.maximumLength). Shorten it.",
-                                    kind: .badData)
+                throw RecorderError(TextProblem(.prompts(origin: origin), .tooLong(count: line.count, limit: Self.maximumLength, line: number + 1)))
             }
             questions.append(String(line))
         }
         guard !questions.isEmpty else {
-            throw RecorderError("\(origin) holds no question (one a line; blank lines and lines starting with # are left out). Write some, or leave kiosk.prompts out.",
-                                kind: .badData)
+            throw RecorderError(TextProblem(.prompts(origin: origin), .empty))
         }
         guard questions.count <= Self.maximumCount else {
-            throw RecorderError("\(origin) holds \(questions.count) questions; the limit is \(Self.maximumCount).", kind: .badData)
+            throw RecorderError(TextProblem(.prompts(origin: origin), .tooMany(count: questions.count, limit: Self.maximumCount)))
         }
         self.questions = questions
     }

@@ -18,12 +18,8 @@ package struct RecorderConfiguration: Sendable {
     package let settings: SettingsCatalogue
 
     /// One thing wrong with the configuration, and where: "file:line", an environment variable's
-    /// name, or "the command line" (empty when the message names the file: it cannot be read).
-    package struct Problem: Sendable, Equatable, CustomStringConvertible {
-        package var location: String
-        package var message: String
-        package var description: String { location.isEmpty ? message : "\(location): \(message)" }
-    }
+    /// name, or "the command line" (empty when the problem is the file itself).
+    package typealias Problem = ConfigurationProblem
 
     /// Resolved values, and where each came from ("the command line", "RECORDER_S3_BUCKET", "file:line").
     package private(set) var values: [String: String] = [:]
@@ -42,9 +38,9 @@ package struct RecorderConfiguration: Sendable {
                 environment: [String: String] = ProcessInfo.processInfo.environment,
                 settings: SettingsCatalogue = .core) throws(RecorderError) {
         self.init(collecting: flags, configFile: configFile, environment: environment, settings: settings)
-        if let first = problems.first {
-            let more = problems.count > 1 ? " (\(problems.count - 1) more problem(s): recorder config check lists them all)" : ""
-            throw RecorderError("\(first)\(more)", kind: .misconfigured)
+        if var first = problems.first {
+            first.more = problems.count - 1
+            throw RecorderError(first)
         }
     }
 
@@ -59,7 +55,7 @@ package struct RecorderConfiguration: Sendable {
                                 "/etc/recorder/recorder.conf"].first { FileManager.default.fileExists(atPath: $0) }
         self.file = file
         if let file {
-            do throws(RecorderError) {
+            do throws(Problem) {
                 let lines = try Self.parse(Self.readFile(file), file: file)
                 var firstLine: [String: Int] = [:]
                 for line in lines {
@@ -68,11 +64,10 @@ package struct RecorderConfiguration: Sendable {
                         problems.append(problem)
                     case .entry(let number, let key, let value):
                         let location = "\(file):\(number)"
-                        if let message = unknownKey(key) {
-                            problems.append(Problem(location: location, message: message))
+                        if let unknown = unknownKey(key) {
+                            problems.append(Problem(location, unknown))
                         } else if let first = firstLine[key] {
-                            problems.append(Problem(location: location,
-                                                    message: "\(key) is set again (first on line \(first)). Keep one of the two lines."))
+                            problems.append(Problem(location, .setTwice(key: key, firstLine: first)))
                         } else {
                             firstLine[key] = number
                             set(key, value, origin: location)
@@ -80,8 +75,7 @@ package struct RecorderConfiguration: Sendable {
                     }
                 }
             } catch {
-                // The message names the file already.
-                problems.append(Problem(location: "", message: error.message))
+                problems.append(error)
             }
         }
         for key in settings.keys {
@@ -89,8 +83,8 @@ package struct RecorderConfiguration: Sendable {
             if let value = environment[name], !value.isEmpty { set(key, value, origin: name) }
         }
         for (key, value) in flags.sorted(by: { $0.key < $1.key }) {
-            if let message = unknownKey(key) {
-                problems.append(Problem(location: "the command line", message: message))
+            if let unknown = unknownKey(key) {
+                problems.append(Problem("the command line", unknown))
                 continue
             }
             set(key, value, origin: "the command line")
@@ -117,10 +111,11 @@ package struct RecorderConfiguration: Sendable {
         "RECORDER_" + key.uppercased().replacing(".", with: "_")
     }
 
-    private func unknownKey(_ key: String) -> String? {
+    /// An unknown key, with the known key closest to it when one is close (a typo: at most a
+    /// third of its letters wrong).
+    private func unknownKey(_ key: String) -> Problem.Issue? {
         guard settings[key] == nil else { return nil }
-        let known = settings.keys.joined(separator: ", ")
-        return "unknown configuration key '\(key)'. Known keys: \(known)."
+        return .unknownKey(key: key, suggestion: EditDistance.closest(to: key, among: settings.keys))
     }
 
     private mutating func set(_ key: String, _ value: String, origin: String) {
@@ -135,27 +130,18 @@ package struct RecorderConfiguration: Sendable {
         case problem(Problem)
     }
 
-    /// The file's bytes; a missing file, a directory or an unreadable one is an error saying which.
-    static func readFile(_ path: String) throws(RecorderError) -> [UInt8] {
-        let elsewhere = "or point --config / RECORDER_CONFIG elsewhere"
+    /// The file's bytes; a missing file, a directory or an unreadable one is a problem saying which.
+    static func readFile(_ path: String) throws(Problem) -> [UInt8] {
         let fd: Int32
         do throws(Descriptors.Errno) { fd = try Posix.open(path, O_RDONLY | O_CLOEXEC) } catch {
-            let code = error.code
-            switch code {
-            case ENOENT: throw RecorderError("the configuration file \(path) does not exist. Create it, \(elsewhere).", kind: .misconfigured)
-            case EACCES: throw RecorderError("cannot read the configuration file \(path): permission denied. Fix its permissions (chmod 644, or 640 with the service's group), \(elsewhere).", kind: .misconfigured)
-            default: throw RecorderError("cannot open the configuration file \(path): \(String(cString: strerror(code))). Fix it, \(elsewhere).", kind: .misconfigured)
-            }
+            throw Problem("", error.code == ENOENT ? .fileMissing(path: path) : .fileUnreadable(path: path, errno: error.code))
         }
         defer { Posix.closeAfterUse(fd) }
         if (try? Posix.status(of: fd))?.isDirectory == true {
-            throw RecorderError("the configuration file \(path) is a directory. Point --config / RECORDER_CONFIG at the file, e.g. \(path)/recorder.conf.", kind: .misconfigured)
+            throw Problem("", .fileIsDirectory(path: path))
         }
         do throws(Descriptors.Errno) { return try Posix.readAll(fd, limit: 1 << 20) } catch {
-            if error.code == EFBIG {
-                throw RecorderError("the configuration file \(path) is over 1 MiB: not a configuration file. Point --config / RECORDER_CONFIG at the right file.", kind: .misconfigured)
-            }
-            throw RecorderError("cannot read the configuration file \(path): \(error.description). Fix it, \(elsewhere).", kind: .misconfigured)
+            throw Problem("", error.code == EFBIG ? .fileTooLarge(path: path) : .fileUnreadable(path: path, errno: error.code))
         }
     }
 
@@ -167,13 +153,13 @@ package struct RecorderConfiguration: Sendable {
             let number = index + 1
             let location = "\(file):\(number)"
             guard let text = String(validating: raw, as: UTF8.self) else {
-                lines.append(.problem(Problem(location: location, message: "the line is not valid UTF-8 text. Save the file as UTF-8.")))
+                lines.append(.problem(Problem(location, .lineNotUTF8)))
                 continue
             }
             let line = text.trimmed()
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let eq = line.firstIndex(of: "=") else {
-                lines.append(.problem(Problem(location: location, message: "expected 'key = value', got '\(line)'.")))
+                lines.append(.problem(Problem(location, .notKeyValue(line: line))))
                 continue
             }
             let key = line[..<eq].trimmed()
@@ -182,12 +168,12 @@ package struct RecorderConfiguration: Sendable {
             if rest.hasPrefix("\"") {
                 let body = rest.dropFirst()
                 guard let close = body.firstIndex(of: "\"") else {
-                    lines.append(.problem(Problem(location: location, message: "the value of \(key) opens a double quote and does not close it. Add the closing \" at the end of the value.")))
+                    lines.append(.problem(Problem(location, .unclosedQuote(key: key))))
                     continue
                 }
                 let after = body[body.index(after: close)...].trimmed()
                 guard after.isEmpty || after.hasPrefix("#") else {
-                    lines.append(.problem(Problem(location: location, message: "text after the closing quote of \(key)'s value: '\(after)'. Put the whole value in the quotes, or a comment after ' #'.")))
+                    lines.append(.problem(Problem(location, .textAfterQuote(key: key, text: after))))
                     continue
                 }
                 value = String(body[..<close])
@@ -213,12 +199,8 @@ package struct RecorderConfiguration: Sendable {
     /// Each set value checked against its key's rule: the problems, with where each value came from.
     package func validate() -> [Problem] {
         values.keys.sorted().compactMap { key in
-            guard let rule = settings[key]?.rule, let value = values[key],
-                  let problem = rule.problem(with: value) else { return nil }
-            if key == "backend" {
-                return Problem(location: origin(key), message: "unknown backend '\(value)'. Use backend = local or backend = s3.")
-            }
-            return Problem(location: origin(key), message: "\(key) = '\(value)' \(problem)")
+            guard let rule = settings[key]?.rule, let value = values[key], !rule.accepts(value) else { return nil }
+            return Problem(origin(key), issue(key, value, rule))
         }
     }
 
@@ -262,15 +244,20 @@ package struct RecorderConfiguration: Sendable {
         return path.hasPrefix(directory + "/")
     }
 
+    /// What is wrong with `value` for `key`, whose rule it does not meet.
+    private func issue(_ key: String, _ value: String, _ rule: Setting.Rule) -> Problem.Issue {
+        if key == "backend" { return .unknownBackend(value) }
+        if case .token = rule, let weakness = TokenStrength.weakness(value) { return .weakToken(key: key, weakness) }
+        return .badValue(key: key, value: value, rule: rule)
+    }
+
     /// The number set for `key`, else its default; the value was checked against its key's rule
     /// when the configuration was read.
     package func number(_ key: String) throws(RecorderError) -> Double {
         let text = values[key] ?? setting(key).defaultValue ?? ""
-        if let problem = setting(key).rule.problem(with: text) {
-            throw RecorderError("\(origin(key)): \(key) = '\(text)' \(problem)", kind: .misconfigured)
-        }
-        guard let value = Double(text) else {
-            throw RecorderError("\(origin(key)): \(key) = '\(text)' must be a number.", kind: .misconfigured)
+        let rule = setting(key).rule
+        guard rule.accepts(text), let value = Double(text) else {
+            throw .configuration(origin(key), .badValue(key: key, value: text, rule: rule))
         }
         return value
     }
@@ -284,7 +271,7 @@ package struct RecorderConfiguration: Sendable {
     package func boolean(_ key: String) throws(RecorderError) -> Bool {
         let text = values[key] ?? setting(key).defaultValue ?? "false"
         guard let value = Self.parseBoolean(text) else {
-            throw RecorderError("\(origin(key)): \(key) = '\(text)' must be true or false.", kind: .misconfigured)
+            throw .configuration(origin(key), .badValue(key: key, value: text, rule: .boolean))
         }
         return value
     }
@@ -419,22 +406,20 @@ package struct RecorderConfiguration: Sendable {
         case "s3":
             return try makeS3Backend()
         case let other:
-            throw RecorderError("unknown backend '\(other)' (from \(origin("backend"))). Use backend = local or backend = s3.",
-                                kind: .misconfigured)
+            throw .configuration(origin("backend"), .unknownBackend(other))
         }
     }
 
     private func makeS3Backend() throws(RecorderError) -> S3Backend {
         func required(_ key: String) throws(RecorderError) -> String {
             guard let value = values[key], !value.isEmpty else {
-                throw RecorderError("backend = s3 needs \(key): set it in the configuration file, as \(Self.environmentName(key)), or with --set \(key)=...",
-                                    kind: .misconfigured)
+                throw .configuration(origin(key), .s3Needs(key: key))
             }
             return value
         }
         let addressing = values["s3.addressing"] ?? "path"
         guard addressing == "path" || addressing == "virtual" else {
-            throw RecorderError("s3.addressing = '\(addressing)' must be path or virtual.", kind: .misconfigured)
+            throw .configuration(origin("s3.addressing"), .badValue(key: "s3.addressing", value: addressing, rule: .choice(["path", "virtual"])))
         }
         let endpoint = try required("s3.endpoint")
         let bucket = try required("s3.bucket")
@@ -454,7 +439,7 @@ package struct RecorderConfiguration: Sendable {
                 multipartThreshold: threshold, partSize: partSize, parallelParts: parallel, transfer: transfer)
             return try S3Backend(configuration)
         } catch {
-            throw RecorderError(error, kind: .misconfigured)
+            throw .configuration("", .store(error))
         }
     }
 }

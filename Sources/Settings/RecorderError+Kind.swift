@@ -1,8 +1,8 @@
-import AudioCapture
-import MediaEncoder
-import StorageUpload
+package import AudioCapture
+package import MediaEncoder
+package import StorageUpload
 import SystemSupport
-import VideoCapture
+package import VideoCapture
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,7 +38,7 @@ extension RecorderError {
 
 // What each lower error's kind means here: the one mapping, so the edges only map `Kind`.
 extension RecorderError.Kind {
-    init(_ error: CaptureError) {
+    package init(_ error: CaptureError) {
         switch error.kind {
         case .noSuchDevice, .notACaptureDevice: self = .notFound
         case .permissionDenied: self = .denied
@@ -49,7 +49,7 @@ extension RecorderError.Kind {
         }
     }
 
-    init(_ error: MediaError) {
+    package init(_ error: MediaError) {
         switch error.kind {
         case .diskFull: self = .ioFailure
         case .permissionDenied: self = .cannotWrite
@@ -59,7 +59,7 @@ extension RecorderError.Kind {
         }
     }
 
-    init(_ error: AudioError) {
+    package init(_ error: AudioError) {
         switch error.kind {
         case .noSuchDevice: self = .notFound
         case .permissionDenied: self = .denied
@@ -68,7 +68,7 @@ extension RecorderError.Kind {
         }
     }
 
-    init(_ error: StorageError) {
+    package init(_ error: StorageError) {
         switch error.kind {
         case .accessDenied: self = .denied
         case .missingContainer, .configuration: self = .misconfigured

@@ -1,4 +1,5 @@
 import AudioCapture
+import StorageUpload
 import MediaEncoder
 import SystemSupport
 import VideoCapture
@@ -29,7 +30,32 @@ extension RecorderError {
             return .microphone(busy: false)
         case .media(let error): return .encoder(diskFull: error.kind == .diskFull)
         case .storage: return .store
-        case .failed, .retold, nil: return nil
+        case .failed, nil: return nil
+        }
+    }
+}
+
+extension RecorderError {
+    /// A lower error's own words (a device's, FFmpeg's, the store's: what the lower module says of
+    /// itself, advice apart), for the edges that word the failure around it; nil for the
+    /// recorder's own failures, which the edges word themselves.
+    package var lowerWords: String? {
+        switch self {
+        case .capture(let error): error.description
+        case .media(let error): error.description
+        case .audio(let error): error.description
+        case .storage(let error): error.message
+        case .failed: nil
+        }
+    }
+
+    /// Whether the list of the machine's cameras and microphones helps with this failure (a device
+    /// not found, lost, or not a camera): each edge says where its user finds that list.
+    package var listingHelps: Bool {
+        switch self {
+        case .capture(let error): error.listingHelps
+        case .audio(let error): error.listingHelps
+        case .media, .storage, .failed: false
         }
     }
 }

@@ -4,56 +4,26 @@ package import StorageUpload
 package import VideoCapture
 package import SystemSupport
 
-/// Every failure the CLI and the service report: a lower layer's typed error as it is, or the
-/// core's own failure (what happened, in words that name the fix), or a lower error told in the
-/// core's words, keeping it as the cause. Code decides by `kind` (what happened) or by `cause`
-/// (the typed error); each edge turns the kind into its own status (the CLI a sysexits status,
-/// the kiosk an HTTP status) and spells the advice its own way (`text(spelledBy:)`).
-package enum RecorderError: Error, Sendable, CustomStringConvertible {
+/// Every failure the CLI and the service report: a lower layer's typed error as it is, or a
+/// failure of the recorder's own modules as a case with its data (`failed`: a `ShotFailure`, a
+/// `PostFailure`...; see `RecorderFailure`). Code decides by `kind` (what happened), by the case
+/// (`failure(as:)`), or by `cause` (the lower error behind it). Nothing here is worded: each edge
+/// turns the kind into its own status (the CLI a sysexits status, the kiosk an HTTP status) and
+/// words the case its own way (the CLI with flags, the operator page with configuration keys, the
+/// guest in one plain sentence).
+package enum RecorderError: Error, Sendable, Equatable, CustomStringConvertible {
     case capture(CaptureError)
     case media(MediaError)
     case audio(AudioError)
     case storage(StorageError)
-    /// The core's own failure, with no lower error behind it.
-    case failed(Failure)
-    /// A lower error told in the core's words: `underlying` is one of the lower cases.
-    indirect case retold(Failure, underlying: RecorderError)
+    /// A failure of the recorder's own modules, with its data.
+    case failed(any RecorderFailure)
 
-    /// What a failure says: what happened, its message, and the settings that would help.
-    package struct Failure: Sendable {
-        package var kind: Kind
-        package var message: String
-        package var advice: [SettingAdvice]
-
-        package init(_ kind: Kind, _ message: String, advice: [SettingAdvice] = []) {
-            self.kind = kind
-            self.message = message
-            self.advice = advice
-        }
-    }
-
-    /// The core's own failure.
-    package init(_ message: String, kind: Kind, advice: [SettingAdvice] = []) {
-        self = .failed(Failure(kind, message, advice: advice))
-    }
-
+    package init(_ failure: some RecorderFailure) { self = .failed(failure) }
     package init(_ error: CaptureError) { self = .capture(error) }
     package init(_ error: MediaError) { self = .media(error) }
     package init(_ error: AudioError) { self = .audio(error) }
-
-    /// A store failure; `kind` overrides what its own kind means.
-    package init(_ error: StorageError, kind: Kind? = nil) {
-        if let kind {
-            self = .retold(Failure(kind, error.message, advice: error.advice), underlying: .storage(error))
-        } else {
-            self = .storage(error)
-        }
-    }
-
-    /// A store failure told in other words.
-    package init(_ message: String, storage error: StorageError, kind: Kind? = nil) {
-        self = .retold(Failure(kind ?? Kind(error), message, advice: error.advice), underlying: .storage(error))
-    }
+    package init(_ error: StorageError) { self = .storage(error) }
 
     /// What happened, for code that decides and for the edges' statuses.
     package var kind: Kind {
@@ -62,57 +32,73 @@ package enum RecorderError: Error, Sendable, CustomStringConvertible {
         case .media(let error): Kind(error)
         case .audio(let error): Kind(error)
         case .storage(let error): Kind(error)
-        case .failed(let failure), .retold(let failure, _): failure.kind
+        case .failed(let failure): failure.kind
         }
     }
 
-    /// What happened, in words that name the fix, without the advice.
-    package var message: String {
-        switch self {
-        case .capture(let error): error.description
-        case .media(let error): error.description
-        case .audio(let error): error.description
-        case .storage(let error): error.message
-        case .failed(let failure), .retold(let failure, _): failure.message
-        }
-    }
-
-    /// Settings that would help: the lower error's own, unless told otherwise.
+    /// Settings that would help: the lower error's own, or the failure's.
     package var advice: [SettingAdvice] {
         switch self {
         case .capture(let error): error.advice
         case .media(let error): error.advice
         case .audio(let error): error.advice
         case .storage(let error): error.advice
-        case .failed(let failure), .retold(let failure, _): failure.advice
+        case .failed(let failure): failure.advice
         }
     }
 
     /// The lower layer's typed error this came from (`.capture`, `.media`, `.audio` or
-    /// `.storage`), nil for the core's own failure.
+    /// `.storage`), following failures that tell another; nil when there is none.
     package var cause: RecorderError? {
         switch self {
         case .capture, .media, .audio, .storage: self
-        case .failed: nil
-        case .retold(_, let underlying): underlying.cause
+        case .failed(let failure): failure.cause?.cause
         }
     }
 
-    /// The message and its advice, with the settings spelled as configuration keys (the kiosk's
-    /// operator page and journal), or as the edge that tells it spells them (the CLI: as flags).
-    package func text(spelledBy spell: (SettingAdvice) -> String = \.spelledAsKey) -> String {
-        message + SettingAdvice.sentence(advice, spelledBy: spell)
+    /// The recorder's own failure, if this is one.
+    package var failure: (any RecorderFailure)? {
+        if case .failed(let failure) = self { return failure }
+        return nil
     }
 
-    /// The message with the advice spelled as configuration keys: what a log line shows.
-    package var description: String { text() }
+    /// The failure as its concrete enum, if it is one of `type`'s cases.
+    package func failure<F: RecorderFailure>(as type: F.Type) -> F? {
+        failure as? F
+    }
 
-    /// The same failure told in other words (with what it means here before or after it): the
-    /// cause and the advice stay, and the kind unless given.
-    package func retold(_ message: String, kind: Kind? = nil) -> RecorderError {
-        let failure = Failure(kind ?? self.kind, message, advice: advice)
-        guard let cause else { return .failed(failure) }
-        return .retold(failure, underlying: cause)
+    /// The case's name (`alreadyPosted`, `storage`...), for `--json` and machines.
+    package var caseName: String {
+        switch self {
+        case .capture: "capture"
+        case .media: "media"
+        case .audio: "audio"
+        case .storage: "storage"
+        case .failed(let failure): failure.caseName
+        }
+    }
+
+    package static func == (lhs: RecorderError, rhs: RecorderError) -> Bool {
+        switch (lhs, rhs) {
+        case (.capture(let a), .capture(let b)): a == b
+        case (.media(let a), .media(let b)): a == b
+        case (.audio(let a), .audio(let b)): a == b
+        case (.storage(let a), .storage(let b)): a == b
+        case (.failed(let a), .failed(let b)): a.isSame(as: b)
+        default: false
+        }
+    }
+
+    /// A lower error's own words; a failure's kind and case with its data, for debugging only
+    /// (the edges word failures themselves).
+    package var description: String {
+        switch self {
+        case .capture(let error): error.description
+        case .media(let error): error.description
+        case .audio(let error): error.description
+        case .storage(let error): error.description
+        case .failed(let failure): "\(kind.rawValue): \(failure)"
+        }
     }
 
     /// Wraps any error, keeping the typed ones as they are.
@@ -123,17 +109,13 @@ package enum RecorderError: Error, Sendable, CustomStringConvertible {
         case let e as MediaError: .media(e)
         case let e as StorageError: .storage(e)
         case let e as AudioError: .audio(e)
-        default: RecorderError("\(error)", kind: .internalFailure)
+        case let e as any RecorderFailure: .failed(e)
+        default: .failed(InternalFailure.unexpected("\(error)"))
         }
     }
+}
 
-    /// A stop (Ctrl-C, SIGTERM, the kiosk's Stop) that came before the first frame.
-    package static func stoppedBeforeFirstFrame() -> RecorderError {
-        RecorderError("stopped before the first frame: nothing was recorded, and the previous shot is still the current one.",
-                      kind: .interrupted)
-    }
-
-    package static func alreadyRecording() -> RecorderError {
-        RecorderError("a shot is already being recorded. Wait for it to finish or stop it first.", kind: .busy)
-    }
+/// Whether the error is this failure, case and data: `#expect(error == PostFailure.alreadyPosted(...))`.
+package func == <F: RecorderFailure>(lhs: RecorderError?, rhs: F) -> Bool {
+    lhs?.failure(as: F.self) == rhs
 }

@@ -61,41 +61,30 @@ package struct Setting: Sendable {
 }
 
 extension Setting.Rule {
-    /// What is wrong with `value` under this rule, as the end of a sentence, or nil.
-    package func problem(with value: String) -> String? {
+    /// Whether `value` meets the rule (what it must be is worded by the edges, from the rule).
+    package func accepts(_ value: String) -> Bool {
         switch self {
         case .text:
-            return nil
+            return true
         case .number(let range, let integer):
-            let kind = integer ? "a whole number" : "a number"
-            let bounds = "from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
-            guard let number = Double(value), number.isFinite, range.contains(number),
-                  !integer || number.rounded() == number else { return "must be \(kind) \(bounds)." }
-            return nil
+            guard let number = Double(value), number.isFinite, range.contains(number) else { return false }
+            return !integer || number.rounded() == number
         case .positive(let limit):
-            guard let number = Double(value), number.isFinite, number > 0, number <= limit else {
-                return "must be a number of seconds more than 0 and at most \(Self.format(limit))."
-            }
-            return nil
+            guard let number = Double(value), number.isFinite else { return false }
+            return number > 0 && number <= limit
         case .boolean:
-            return RecorderConfiguration.parseBoolean(value) == nil ? "must be true or false." : nil
+            return RecorderConfiguration.parseBoolean(value) != nil
         case .choice(let choices):
-            return choices.contains(value) ? nil : "must be one of: \(choices.joined(separator: ", "))."
+            return choices.contains(value)
         case .listen:
-            return RecorderConfiguration.parseListen(value) == nil
-                ? "must be HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080, with a port from 1 to 65535." : nil
+            return RecorderConfiguration.parseListen(value) != nil
         case .token:
-            return value.isEmpty ? nil : TokenStrength.problem(value)
+            return value.isEmpty || TokenStrength.weakness(value) == nil
         case .frameSize:
-            guard let size = FrameSize(parsing: value), (16...8192).contains(size.width), (16...8192).contains(size.height) else {
-                return "must be WIDTHxHEIGHT with each from 16 to 8192, e.g. 1280x720."
-            }
-            return nil
+            guard let size = FrameSize(parsing: value) else { return false }
+            return (16...8192).contains(size.width) && (16...8192).contains(size.height)
         case .pixelFormat:
-            guard value == "auto" || PixelFormat(name: value) != nil else {
-                return "must be auto or one of: \(PixelFormat.allCases.map(\.name).joined(separator: ", "))."
-            }
-            return nil
+            return value == "auto" || PixelFormat(name: value) != nil
         }
     }
 
@@ -115,7 +104,7 @@ extension Setting.Rule {
         }
     }
 
-    static func format(_ number: Double) -> String {
+    package static func format(_ number: Double) -> String {
         number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
     }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How hard an API token is to guess, estimated from what it is made of: its length times the bits
 /// of the smallest alphabet that covers it (digits 10, hex 16, one letter case 26, letters and digits
 /// 62, base64 64, any printable ASCII 94). A token that repeats a few characters (fewer than a
@@ -9,9 +13,6 @@
 package enum TokenStrength {
     /// The least a kiosk token must have.
     package static let minimumBits = 128.0
-
-    /// The advice every refusal ends with.
-    package static let advice = "Make one with: head -c 24 /dev/urandom | base64"
 
     package static func estimatedBits(_ token: String) -> Double {
         let bytes = Array(token.utf8)
@@ -43,20 +44,20 @@ package enum TokenStrength {
         return Double(bytes.count) * log2(used)
     }
 
+    /// Why a token cannot be a kiosk token.
+    package enum Weakness: Sendable, Equatable {
+        /// Not printable ASCII without spaces.
+        case notPrintable
+        /// Too easy to guess: about `bits` of entropy, fewer than `minimumBits`.
+        case tooEasy(bits: Int)
+    }
+
     /// Why `token` cannot be a kiosk token, or nil when it can: printable ASCII without spaces, at
     /// least `minimumBits` of estimated entropy.
-    package static func problem(_ token: String) -> String? {
-        guard token.utf8.allSatisfy({ $0 >= 0x21 && $0 < 0x7f }) else {
-            return "must be printable ASCII without spaces. \(advice)"
-        }
+    package static func weakness(_ token: String) -> Weakness? {
+        guard token.utf8.allSatisfy({ $0 >= 0x21 && $0 < 0x7f }) else { return .notPrintable }
         let bits = estimatedBits(token)
-        guard bits >= minimumBits else {
-            return "is too easy to guess (about \(Int(bits)) bits; at least \(Int(minimumBits)) are needed). \(advice)"
-        }
+        guard bits >= minimumBits else { return .tooEasy(bits: Int(bits)) }
         return nil
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -31,10 +31,10 @@ package enum AudioSelector {
         case .auto:
             if video is TestPatternSource { return (ToneSource(), []) }
             guard let camera = video as? V4L2CaptureSource else {
-                return (nil, ["no sound: a file has no microphone (use --audio DEVICE to record one)"])
+                return (nil, ["no sound: a file has no microphone (audio.device picks one)"])
             }
             guard let microphone = AudioDevices.microphone(pairedWithCamera: camera.path) else {
-                return (nil, ["no sound: \(camera.path) has no microphone of its own (use --audio DEVICE to pick one; `recorder devices` lists them)"])
+                return (nil, ["no sound: \(camera.path) has no microphone of its own (audio.device picks another)"])
             }
             do {
                 return (try AlsaCaptureSource(device: microphone.name), [])

@@ -1,4 +1,4 @@
-package import AudioCapture
+import AudioCapture
 import Dispatch
 import FoundationEssentials
 import Synchronization
@@ -22,10 +22,11 @@ package actor CameraManager {
         case starting
         case recording
         case finishing
-        /// The last shot failed; a new one may be tried.
-        case failed(String)
-        /// The configured camera cannot be opened; the manager watches for it to come back.
-        case cameraMissing(String)
+        /// The last shot failed (why, for the edges to word); a new one may be tried.
+        case failed(RecorderError)
+        /// The configured camera cannot be opened (why: what the probe found, or how a shot lost
+        /// it); the manager watches for it to come back.
+        case cameraMissing(RecorderError)
 
         /// A short name for logs, metrics and the API.
         package var name: String {
@@ -66,7 +67,7 @@ package actor CameraManager {
         case recording(StopSignal)
         case finishing
         case failed(RecorderError)
-        case cameraMissing(String)
+        case cameraMissing(RecorderError)
     }
 
     package nonisolated let workspace: ShotWorkspace
@@ -87,7 +88,7 @@ package actor CameraManager {
     private var currentRecording: Recording?
     private var lastResult: ShotResult?
     /// Why the last shot was not kept, until the next one starts.
-    private var lastDiscarded: String?
+    private var lastDiscarded: RecorderError?
     private var cameraDescription: String
     /// The microphone while idle, for the page's meter; see `soundLevel`.
     private var soundMonitor: SoundMonitor?
@@ -117,8 +118,7 @@ package actor CameraManager {
         case .starting: .starting
         case .recording: .recording
         case .finishing: .finishing
-        // (the kiosk's words: settings spelled as configuration keys)
-        case .failed(let error): .failed(error.text())
+        case .failed(let error): .failed(error)
         case .cameraMissing(let why): .cameraMissing(why)
         }
     }
@@ -130,9 +130,9 @@ package actor CameraManager {
         package var camera: String
         package var cameraPresent: Bool
         package var progress: ShotProgress?
-        package var lastShotCameraLost: String?
+        package var lastShotCameraLost: RecorderError?
         /// Why the last shot was not kept (stopped too early), until the next one starts.
-        package var lastShotDiscarded: String?
+        package var lastShotDiscarded: RecorderError?
         /// The typed failure while the state is failed, for the edges to word it.
         package var failure: RecorderError?
         package var posting: Bool
@@ -147,7 +147,7 @@ package actor CameraManager {
         if case .failed(let error) = state { failure = error }
         return Status(state: recordState, camera: cameraDescription, cameraPresent: present,
                       progress: recordState.isBusy ? currentRecording?.latest.withLock { $0 } : nil,
-                      lastShotCameraLost: lastResult?.cameraLost?.text(),
+                      lastShotCameraLost: lastResult?.cameraLost,
                       lastShotDiscarded: lastDiscarded, failure: failure, posting: posting,
                       revision: revision)
     }
@@ -174,11 +174,11 @@ package actor CameraManager {
                       progress: @escaping @Sendable (ShotProgress) -> Void = { _ in }) async throws(RecorderError) -> ShotResult {
         switch state {
         case .idle, .failed, .cameraMissing: break
-        case .countdown, .starting, .recording, .finishing: throw RecorderError.alreadyRecording()
+        case .countdown, .starting, .recording, .finishing: throw .shot(.alreadyRecording)
         }
-        guard !posting else { throw Self.busyPosting() }
+        guard !posting else { throw .shot(.postingNow) }
         try request.validate()
-        guard !stop.isSet else { throw RecorderError.stoppedBeforeFirstFrame() }
+        guard !stop.isSet else { throw .shot(.stoppedBeforeFirstFrame) }
         setState(.starting(stop))
         return try await record(request, stop: stop, notice: notice, progress: progress)
     }
@@ -190,15 +190,12 @@ package actor CameraManager {
         switch state {
         case .idle, .failed: break
         case .cameraMissing(let why):
-            throw RecorderError("the camera is not available: \(why) Plug it in (or check `recorder devices`); the kiosk picks it up by itself.",
-                                kind: .unavailable)
-        case .countdown, .starting, .recording, .finishing: throw RecorderError.alreadyRecording()
+            throw .shot(.cameraUnavailable(why))
+        case .countdown, .starting, .recording, .finishing: throw .shot(.alreadyRecording)
         }
-        guard !posting else { throw Self.busyPosting() }
+        guard !posting else { throw .shot(.postingNow) }
         try request.validate()
-        guard (0...60).contains(countdown) else {
-            throw RecorderError("countdown must be 0 to 60 seconds (got \(countdown)).", kind: .invalidRequest)
-        }
+        guard (0...60).contains(countdown) else { throw .shot(.countdownOutOfRange(countdown)) }
         let stop = StopSignal()
         lastDiscarded = nil
         setState(countdown > 0 ? .countdown(stop, remaining: countdown) : .starting(stop))
@@ -248,7 +245,7 @@ package actor CameraManager {
         case .success(let result):
             lastResult = result
             if let lost = result.cameraLost, device != nil {
-                setState(.cameraMissing(lost.text()))
+                setState(.cameraMissing(lost))
             } else {
                 setState(.idle)
             }
@@ -257,7 +254,7 @@ package actor CameraManager {
         case .failure(let error):
             // Stopped before the first frame: nothing was recorded and nothing failed.
             if stop.isSet && error.kind == .interrupted {
-                lastDiscarded = error.message
+                lastDiscarded = error
                 setState(.idle)
                 observer?(.shotDiscarded(error))
                 throw error
@@ -266,7 +263,7 @@ package actor CameraManager {
             // (a stall, a driver refusing) is settled by looking for the camera. A missing FFmpeg
             // or a full disk is never a missing camera.
             if device != nil, await cameraWentAway(error) {
-                setState(.cameraMissing(error.text()))
+                setState(.cameraMissing(error))
             } else {
                 setState(.failed(error))
             }
@@ -287,8 +284,7 @@ package actor CameraManager {
         // Heard to the end in a task of its own: a stream ends early when its reader is cancelled,
         // but the thread finishes the shot regardless, and the state must follow it there.
         return await Task {
-            var outcome: Result<ShotResult, RecorderError> = .failure(RecorderError("internal error: the shot's thread ended without an outcome",
-                                                                                    kind: .internalFailure))
+            var outcome: Result<ShotResult, RecorderError> = .failure(RecorderError(InternalFailure.noOutcome("the shot's thread")))
             for await event in recording.events {
                 switch event {
                 case .notice(let text):
@@ -361,7 +357,7 @@ package actor CameraManager {
         case (.recording, .finishing):
             setState(.finishing)
         default:
-            throw RecorderError("internal error: illegal record state change", kind: .internalFailure)
+            throw RecorderError(InternalFailure.illegalStateChange("\(state) to \(next)"))
         }
     }
 
@@ -384,17 +380,13 @@ package actor CameraManager {
     package func holdingCurrentShot<T: Sendable>(_ body: @Sendable () async throws(RecorderError) -> T) async throws(RecorderError) -> T {
         switch state {
         case .countdown, .starting, .recording, .finishing:
-            throw RecorderError("a shot is being recorded; post when it has finished.", kind: .busy)
+            throw .shot(.recordingNow)
         case .idle, .failed, .cameraMissing: break
         }
-        guard !posting else { throw Self.busyPosting() }
+        guard !posting else { throw .shot(.postingNow) }
         posting = true
         defer { posting = false }
         return try await body()
-    }
-
-    private static func busyPosting() -> RecorderError {
-        RecorderError("the current shot is being posted right now; try again in a moment.", kind: .busy)
     }
 
     // MARK: - Camera presence and preview
@@ -420,7 +412,7 @@ package actor CameraManager {
         case (.idle, .missing(let why)), (.failed, .missing(let why)):
             cameraDescription = device ?? "auto"
             await closePreview()
-            setState(.cameraMissing(why))
+            setState(.cameraMissing(.shot(.cameraMissing(why: why))))
         case (_, .present(let name)):
             cameraDescription = name
         case (_, .missing):

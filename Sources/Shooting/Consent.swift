@@ -57,17 +57,16 @@ package struct ConsentText: Sendable, Equatable {
         while normalized.first?.isWhitespace == true { normalized.removeFirst() }
         while normalized.last?.isWhitespace == true { normalized.removeLast() }
         guard !normalized.isEmpty else {
-            throw RecorderError("the consent text is empty. Write the sentence a guest agrees to in the file, or set kiosk.consent = off.", kind: .badData)
+            throw TextProblem.consent(.empty)
         }
         if normalized.contains("\u{FFFD}") {
-            throw RecorderError("the consent text is not valid UTF-8. Save the file as UTF-8.", kind: .badData)
+            throw TextProblem.consent(.notUTF8)
         }
         if let bad = normalized.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7f...0x9f).contains($0.value) }) {
-            throw RecorderError("the consent text contains the control character \(String(cFormat: "U+%04X", bad.value)). Remove it; line breaks and tabs are fine.", kind: .badData)
+            throw TextProblem.consent(.controlCharacter(bad.value, line: nil))
         }
         guard normalized.count <= Self.maximumLength else {
-            throw RecorderError("the consent text has \(normalized.count) characters; a guest reads it on one screen, so the limit is \(Self.maximumLength). Shorten it, and link the long version from it.",
-                                kind: .badData)
+            throw TextProblem.consent(.tooLong(count: normalized.count, limit: Self.maximumLength, line: nil))
         }
         self.text = normalized
         self.language = language
@@ -84,7 +83,7 @@ package struct ConsentText: Sendable, Equatable {
         try DurableFile.write(Data(text.utf8), to: "\(directory)/\(fileName)")
         let data: Data
         do { data = try Shot.encoder.encode(consent) } catch {
-            throw RecorderError("cannot encode the consent record: \(error)", kind: .internalFailure)
+            throw RecorderError(InternalFailure.cannotEncode(what: "the consent record", detail: "\(error)"))
         }
         try DurableFile.write(data, to: "\(directory)/\(recordName)")
     }

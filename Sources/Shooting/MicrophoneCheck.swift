@@ -38,7 +38,7 @@ package final class MicrophoneCheck {
                 problems.append(nil)
             } catch {
                 monitors.append(nil)
-                problems.append(RecorderError.wrap(error).message)
+                problems.append("\(RecorderError.wrap(error))")
             }
         }
         self.monitors = monitors

@@ -21,7 +21,7 @@ extension ShotDraft {
             failure = "\(error)"
         }
         if failure == nil {
-            do throws(RecorderError) { try DurableFile.fsyncFile(videoPath) } catch { failure = error.message }
+            do throws(RecorderError) { try DurableFile.fsyncFile(videoPath) } catch { failure = "\(error)" }
         }
         if failure == nil {
             // The copy is on the disk (synced above, before this: the order a power cut needs). A

@@ -198,14 +198,13 @@ final class ShotJob {
         if stop.isSet && recorder.framesWritten == 0 {
             // Nothing to keep: the draft goes now rather than as a leftover at the next start.
             discardDraft()
-            throw RecorderError.stoppedBeforeFirstFrame()
+            throw .shot(.stoppedBeforeFirstFrame)
         }
         if recorder.framesWritten == 0 {
             // An input that ends before its first frame (a Y4M file or pipe with a header only):
             // said as such, not as the empty file's "no readable video stream", and nothing left.
             discardDraft()
-            throw RecorderError("\(source.name) ended before its first frame: nothing was recorded, and the previous shot is still the current one. Check that the input has frames (ffprobe -count_frames).",
-                                kind: .badData)
+            throw .shot(.inputEndedBeforeFirstFrame(source: source.name))
         }
         // A stop a moment into the shot (a Ctrl-C pressed by mistake) must not replace a good shot
         // with a few frames: under the minimum, and shorter than asked, it is discarded.
@@ -213,8 +212,7 @@ final class ShotJob {
         // Only a shot the stop ended: one that ended by itself (end of input) is what was asked.
         if ending == "stopped" && recorded < min(request.minimumSeconds, request.seconds) {
             discardDraft()
-            throw RecorderError(String(cFormat: "stopped after %.1f s, under the %g s a shot must last: it was discarded, and the previous shot is still the current one.",
-                                       recorded, request.minimumSeconds), kind: .interrupted)
+            throw .shot(.stoppedUnderMinimum(recorded: recorded, minimum: request.minimumSeconds))
         }
     }
 
@@ -239,7 +237,7 @@ final class ShotJob {
     /// Finishes the MP4, remuxes it with the index first, and makes it the current shot.
     func finish() throws(RecorderError) -> ShotResult {
         guard let recorder, let draft, let source, lock != nil else {
-            throw RecorderError("internal error: finish without open", kind: .internalFailure)
+            throw RecorderError(InternalFailure.illegalStateChange("finish without open"))
         }
         if let diskFull { return try keepWhatFitted(draft, source: source, recorder: recorder, error: diskFull) }
         let finished: Result<EncodingSummary, MediaError>
@@ -303,8 +301,7 @@ final class ShotJob {
         guard let whole = ShotSalvage.completeLength(of: draft.recordingPath), whole > 0,
               (try? Posix.truncate(draft.recordingPath, to: whole)) != nil else {
             discardDraft()
-            throw RecorderError("the disk filled up before the first second of the shot was written: nothing was kept, and the previous shot is still the current one. Free some space in \(workspace.root).",
-                                kind: .ioFailure, advice: [Self.largerDisk])
+            throw .shot(.diskFullBeforeFirstSecond(root: workspace.root))
         }
         do {
             try DurableFile.rename(draft.recordingPath, to: draft.videoPath)
@@ -312,8 +309,7 @@ final class ShotJob {
             // A few frames must not replace a good shot, as with a stop under the minimum.
             if info.durationSeconds < min(request.minimumSeconds, request.seconds) {
                 discardDraft()
-                throw RecorderError(String(cFormat: "the disk filled up after %.1f s, under the %g s a shot must last: it was discarded, and the previous shot is still the current one. Free some space in ", info.durationSeconds, request.minimumSeconds)
-                                    + "\(workspace.root).", kind: .ioFailure, advice: [Self.largerDisk])
+                throw RecorderError.shot(.diskFullUnderMinimum(root: workspace.root, recorded: info.durationSeconds, minimum: request.minimumSeconds))
             }
             let lost = String(cFormat: "%.1f of the %g s asked", info.durationSeconds, request.seconds)
             let note = "the disk filled up: kept \(lost), as recorded (not remuxed), \(ByteCount.human(size - whole)) of a half-written fragment dropped"
@@ -326,10 +322,8 @@ final class ShotJob {
                 encoder: summary.encoder, endedEarly: "disk full", notes: notes, consent: request.consent?.consent, prompt: request.prompt)
             let committed = try workspace.commit(draft, shot: shot)
             _ = workspace.cleanStale()
-            let free = workspace.freeBytes().map { ByteCount.human($0) } ?? "?"
-            return ShotResult(shot: committed, cameraLost: nil, diskFull: RecorderError(
-                "the disk in \(workspace.root) filled up after \(String(cFormat: "%.1f", info.durationSeconds)) s: those \(lost) were kept as the current shot, and the previous shot was removed to free space (\(free) free now). Free more space before the next shot.",
-                kind: .ioFailure, advice: [Self.largerDisk]))
+            return ShotResult(shot: committed, cameraLost: nil, diskFull: .shot(.diskFullKeptPart(
+                root: workspace.root, recorded: info.durationSeconds, asked: request.seconds, free: workspace.freeBytes())))
         } catch {
             throw RecorderError.wrap(error)
         }
@@ -351,9 +345,7 @@ final class ShotJob {
         guard let free = workspace.freeBytes() else { return }
         let needed = request.bytesNeeded
         if free < needed {
-            throw RecorderError(
-                "not enough disk space in \(workspace.root): about \(ByteCount.human(needed)) needed for \(String(cFormat: "%g", request.seconds)) s, \(ByteCount.human(free)) free. Free some space or record a shorter shot; the previous shot was kept.",
-                kind: .ioFailure, advice: [Self.largerDisk])
+            throw .shot(.notEnoughSpace(root: workspace.root, needed: needed, free: free, seconds: request.seconds))
         }
     }
 }

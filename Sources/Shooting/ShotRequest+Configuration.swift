@@ -18,7 +18,7 @@ extension ShotRequest {
                                     size: configuration.values["shoot.size"].flatMap(FrameSize.init(parsing:)),
                                     frameRate: rate.map { FrameRate(Int(($0 * 1000).rounded()), 1000).reduced }),
             encoder: try encoderSettings(configuration,
-                                         overlay: try overlay(configuration.text("shoot.overlay"), origin: "shoot.overlay = %@ (from \(configuration.origin("shoot.overlay")))")),
+                                         overlay: try overlay(configuration.text("shoot.overlay"), origin: configuration.origin("shoot.overlay"))),
             minimumSeconds: try configuration.number("shoot.min_seconds"),
             audio: AudioChoice(configuration.text("audio.device") ?? "auto"))
     }
@@ -34,21 +34,16 @@ extension ShotRequest {
     }
 
     /// The branding frame at `path` (nil or empty: none), read and decoded now, before anything is
-    /// recorded: a missing or unreadable file is 66, one that is not a PNG or does not decode 65,
-    /// each named (`origin`, with %@ for the path) with what to do.
+    /// recorded: a missing, unreadable file or a directory is 66, one that is not a PNG or does
+    /// not decode 65; `origin`: where the setting came from ("the command line" for `--overlay`).
     package static func overlay(_ path: String?, origin: String) throws(RecorderError) -> PictureOverlay? {
         guard let path, !path.isEmpty else { return nil }
-        let named = origin.replacing("%@", with: path)
-        guard Posix.allows(path, F_OK) else {
-            throw RecorderError("\(named): there is no such file. Give the full path of a PNG with transparency (a branding frame), or leave it out.",
-                                kind: .notFound)
-        }
-        do {
+        guard Posix.allows(path, F_OK) else { throw .shot(.overlayMissing(path: path, origin: origin)) }
+        if FileSystem.status(of: path)?.isDirectory == true { throw .shot(.overlayIsDirectory(path: path, origin: origin)) }
+        do throws(MediaError) {
             return try PictureOverlay(path: path)
         } catch {
-            let unreadable = error.operation == "open" || error.operation == "read"
-            throw RecorderError("\(named) cannot be used: \(error.detail). \(unreadable ? "Make it readable by this user." : "Give a PNG (export it from your design tool as PNG with transparency).")",
-                                kind: unreadable ? .notFound : (error.kind == .badInput ? .badData : .internalFailure))
+            throw .shot(.overlayUnusable(path: path, origin: origin, error))
         }
     }
 }

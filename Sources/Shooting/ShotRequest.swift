@@ -5,6 +5,14 @@ package import Settings
 /// Everything `recorder shoot` was asked for.
 package struct ShotRequest: Sendable {
     package static let maximumSeconds = Setting.maximumShotSeconds
+    /// A picture's width and height, in pixels.
+    package static let sizeRange = 16...8192
+    /// Frames per second.
+    package static let frameRateRange = 1...240
+    /// x264's constant rate factor: 0 (lossless) to 51 (worst).
+    package static let crfRange = 0...51
+    /// An average bitrate, in kbit/s.
+    package static let bitrateRange = 50...200_000
 
     /// nil or "auto": the first camera, or the test pattern when there is none.
     /// "testsrc", "y4m:PATH" (or a path ending in .y4m), a /dev path, a by-id name or an index.
@@ -52,29 +60,29 @@ package struct ShotRequest: Sendable {
     /// Rejects values no camera could honour, before anything is opened.
     package func validate() throws(RecorderError) {
         guard seconds.isFinite, seconds > 0 else {
-            throw RecorderError("--seconds must be more than 0 (got \(seconds)). Example: --seconds 15.", kind: .invalidRequest)
+            throw .shot(.secondsNotPositive(seconds))
         }
         guard seconds <= Self.maximumSeconds else {
-            throw RecorderError("--seconds \(seconds) is more than the limit of \(Int(Self.maximumSeconds)) (6 hours). Record shorter shots.", kind: .invalidRequest)
+            throw .shot(.secondsOverLimit(seconds))
         }
         if let size = capture.size {
-            guard (16...8192).contains(size.width), (16...8192).contains(size.height) else {
-                throw RecorderError("--size \(size) is out of range: width and height must be 16 to 8192. Example: --size 1280x720.", kind: .invalidRequest)
+            guard Self.sizeRange.contains(size.width), Self.sizeRange.contains(size.height) else {
+                throw .shot(.sizeOutOfRange(size))
             }
         }
         if let rate = capture.frameRate {
-            guard rate.value >= 1, rate.value <= 240 else {
-                throw RecorderError("--fps \(rate) is out of range: use 1 to 240. Example: --fps 30.", kind: .invalidRequest)
+            guard rate.value >= Double(Self.frameRateRange.lowerBound), rate.value <= Double(Self.frameRateRange.upperBound) else {
+                throw .shot(.frameRateOutOfRange(rate))
             }
         }
         guard EncoderSettings.presets.contains(encoder.preset) else {
-            throw RecorderError("unknown --preset \(encoder.preset). Use one of: \(EncoderSettings.presets.joined(separator: ", ")).", kind: .invalidRequest)
+            throw .shot(.unknownPreset(encoder.preset, known: EncoderSettings.presets))
         }
-        guard (0...51).contains(encoder.crf) else {
-            throw RecorderError("--crf \(encoder.crf) is out of range: use 0 (lossless) to 51 (worst); 23 is the default.", kind: .invalidRequest)
+        guard Self.crfRange.contains(encoder.crf) else {
+            throw .shot(.crfOutOfRange(encoder.crf))
         }
-        if let kbps = encoder.bitrateKbps, !(50...200_000).contains(kbps) {
-            throw RecorderError("--bitrate \(kbps) is out of range: give kbit/s from 50 to 200000. Example: --bitrate 4000.", kind: .invalidRequest)
+        if let kbps = encoder.bitrateKbps, !Self.bitrateRange.contains(kbps) {
+            throw .shot(.bitrateOutOfRange(kbps))
         }
     }
 }

@@ -130,15 +130,15 @@ package enum ShotSalvage {
                 moved = error
             }
             guard let failure = moved else {
-                return "an interrupted recording (\(draft.id)) could not be recovered now: \(error.message) It is kept in \(waiting) and recovered at the next start once that is fixed."
+                return "an interrupted recording (\(draft.id)) could not be recovered now: \(error) It is kept in \(waiting) and recovered at the next start once that is fixed."
             }
             // Not even moved aside: it stays where it is, marked so cleaning leaves it, never deleted.
             let reason = failure.description
             _ = FileManager.default.createFile(atPath: "\(draft.directory)/\(unmovableMarker)", contents: nil)
-            return "an interrupted recording (\(draft.id)) could not be recovered now (\(error.message)) nor moved aside (\(reason)); it stays in \(draft.directory). Fix the cause; the next start tries again."
+            return "an interrupted recording (\(draft.id)) could not be recovered now (\(error)) nor moved aside (\(reason)); it stays in \(draft.directory). Fix the cause; the next start tries again."
         }
         try? FileManager.default.removeItem(atPath: draft.directory)
-        return "an interrupted recording (\(draft.id)) could not be recovered (\(error.message)); it was removed"
+        return "an interrupted recording (\(draft.id)) could not be recovered (\(error)); it was removed"
     }
 }
 

@@ -33,15 +33,13 @@ package struct ShotWorkspace: Sendable {
             try DurableFile.makeDirectory(dir, operation: "create the shot workspace")
         }
         guard Posix.allows(root, W_OK | X_OK) else {
-            throw RecorderError("the shot workspace \(root) is not writable. Fix its permissions.",
-                                kind: .cannotWrite, advice: [SettingAdvice(.workspace, "DIRECTORY", "with another directory")])
+            throw .shot(.workspaceNotWritable(root: root))
         }
     }
 
     /// Takes the workspace for one shot; a second recorder process gets a clear error instead of a race.
     package func lock() throws(RecorderError) -> FileLock {
-        try FileLock(path: root + "/.lock",
-                          busy: "another recorder is recording into this workspace (\(root)/.lock is locked). Wait for it to finish, or give this one another workspace.")
+        try FileLock(path: root + "/.lock", busy: .shot(.workspaceBusy(root: root)))
     }
 
     /// Removes what a crashed or failed shot left: `.incoming-*` folders and shots no link points to,
@@ -111,7 +109,7 @@ package struct ShotWorkspace: Sendable {
     /// Writes `shot.json` into `directory`, durably.
     private func writeShotFile(_ shot: Shot, in directory: String) throws(RecorderError) {
         let data: Data
-        do { data = try shot.jsonData() } catch { throw RecorderError("cannot encode shot.json: \(error)", kind: .internalFailure) }
+        do { data = try shot.jsonData() } catch { throw RecorderError(InternalFailure.cannotEncode(what: "shot.json", detail: "\(error)")) }
         try DurableFile.write(data, to: "\(directory)/shot.json")
     }
 
@@ -142,7 +140,7 @@ package struct ShotWorkspace: Sendable {
                 try discardCurrent(id: id)
                 notes.append("finished deleting shot \(id), which a stop (a crash or a power cut) had interrupted")
             } catch {
-                notes.append("could not finish deleting shot \(id), which a stop had interrupted: \(error.message)")
+                notes.append("could not finish deleting shot \(id), which a stop had interrupted: \(error)")
             }
         }
         let current = currentShotID()
@@ -174,7 +172,7 @@ package struct ShotWorkspace: Sendable {
             if let current { retire(current) }
             notes.append("shot \(id) was finished when a stop (a crash or a power cut) came, before it became the current shot: it is the current shot now")
         } catch {
-            notes.append(setAside(id, because: error.message))
+            notes.append(setAside(id, because: "\(error)"))
         }
         return (notes, nil)
     }
@@ -190,7 +188,7 @@ package struct ShotWorkspace: Sendable {
             return "shot \(id) was finished when a stop (a crash or a power cut) came, and cannot be made current now (\(reason)); it is kept in \(waiting) and recovered at the next start once that is fixed."
         } catch {
             _ = FileManager.default.createFile(atPath: "\(folder)/\(ShotSalvage.unmovableMarker)", contents: nil)
-            return "shot \(id) was finished when a stop (a crash or a power cut) came, and can be neither made current (\(reason)) nor moved aside (\(error.message)); it stays in \(folder). Fix the cause; the next start tries again."
+            return "shot \(id) was finished when a stop (a crash or a power cut) came, and can be neither made current (\(reason)) nor moved aside (\(error)); it stays in \(folder). Fix the cause; the next start tries again."
         }
     }
 
@@ -199,7 +197,7 @@ package struct ShotWorkspace: Sendable {
     /// (another one started meanwhile) is never touched. Call only while holding the lock.
     package func discardCurrent(id: String) throws(RecorderError) {
         guard currentShotID() == id else {
-            throw RecorderError("shot \(id) is not the current shot any more; nothing was deleted.", kind: .notFound)
+            throw .shot(.notCurrentShot(id: id))
         }
         // Marked first: a folder a power cut leaves without its link is then known as deleted.
         let folder = "\(shotsDirectory)/\(id)"
@@ -219,7 +217,7 @@ package struct ShotWorkspace: Sendable {
         guard !id.isEmpty, !id.contains("/"), id != ".", id != ".." else { return }
         let directory = "\(keptDirectory)/\(id)"
         do { try FileManager.default.removeItem(atPath: directory) } catch {
-            throw RecorderError("cannot delete the kept shot \(directory): \(error)", kind: .ioFailure)
+            throw .shot(.cannotDeleteKept(directory: directory, detail: "\(error)"))
         }
     }
 

@@ -44,7 +44,7 @@ package struct SoundCheck: Sendable {
     package static func note(_ check: ShotAudio.Check) -> String? {
         switch check.result {
         case "silent":
-            return "silent take: nothing louder than \(Int(silentBelowDBFS)) dBFS was heard (loudest \(check.loudestDBFS) dBFS). Is the microphone muted, its gain at zero, or the wrong one chosen (recorder devices)?"
+            return "silent take: nothing louder than \(Int(silentBelowDBFS)) dBFS was heard (loudest \(check.loudestDBFS) dBFS). Is the microphone muted, its gain at zero, or the wrong one chosen (audio.device)?"
         case "clipping":
             return "clipped take: the sound was at full scale in \(check.clippedPercent)% of it and will sound distorted. Turn the microphone's gain down (alsamixer)."
         case "ended-early":

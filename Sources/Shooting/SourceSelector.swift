@@ -10,7 +10,7 @@ package enum SourceSelector {
         if value == "auto" {
             guard let first = DeviceDiscovery.firstCaptureDevice() else {
                 let source = try testPattern(request)
-                return (source, ["no camera found: recording the built-in test pattern, with its test beep unless --audio says otherwise (use --device to pick a camera)"])
+                return (source, ["no camera found: recording the built-in test pattern, with its test beep unless audio.device says otherwise (shoot.device picks a camera)"])
             }
             return try camera(first, request)
         }

@@ -125,8 +125,12 @@ extension LocalDirectoryBackend {
         do throws(Descriptors.Errno) {
             names = try DirectoryListing.names(in: directory)
         } catch {
-            // A folder nothing was stored in yet is an empty listing; any other failure keeps its errno.
-            if error.code == ENOENT { return ObjectListing(entries: [], isTruncated: false) }
+            // A folder nothing was stored in yet is an empty listing; a store directory that is not
+            // there (a typo, a disk not mounted) is not an empty store; any other failure keeps its errno.
+            if error.code == ENOENT {
+                if FileSystem.status(of: root) == nil && !createsRoot { try ensureRoot() }
+                return ObjectListing(entries: [], isTruncated: false)
+            }
             throw LocalFiles.error("list", directory, code: error.code)
         }
         let limit = min(max(maxKeys, 1), 1000)

@@ -1,3 +1,4 @@
+internal import COpenSSL
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

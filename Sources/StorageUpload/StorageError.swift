@@ -1,7 +1,7 @@
 package import SystemSupport
 
 /// Why talking to a store failed, and whether trying again later can help.
-package struct StorageError: Error, Sendable, CustomStringConvertible {
+package struct StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     package enum Kind: Sendable, Equatable {
         /// The network failed: no connection, reset, timeout, stalled transfer (a libcurl error code).
         case transport(code: Int)

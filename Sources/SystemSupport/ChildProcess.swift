@@ -19,7 +19,7 @@ package struct ChildProcess: Sendable {
 
     /// Starts `path` with `arguments` (its argv[1...]) and this process's environment; the errno
     /// of `posix_spawn` on failure.
-    package static func spawn(_ path: String, _ arguments: [String], output: Int32? = nil) -> Result<ChildProcess, Descriptors.Errno> {
+    package static func spawn(_ path: String, _ arguments: [String], output: Int32? = nil, errors: Int32? = nil) -> Result<ChildProcess, Descriptors.Errno> {
         var pid: pid_t = 0
         var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
@@ -44,6 +44,11 @@ package struct ChildProcess: Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let output {
             let code = posix_spawn_file_actions_adddup2(&actions, output, 1)
+            guard code == 0 else { return .failure(Descriptors.Errno(code)) }
+        }
+        // `errors`: the child's standard error.
+        if let errors {
+            let code = posix_spawn_file_actions_adddup2(&actions, errors, 2)
             guard code == 0 else { return .failure(Descriptors.Errno(code)) }
         }
         let status = posix_spawn(&pid, path, &actions, &attributes, &argv, environ)
@@ -85,12 +90,16 @@ package struct ChildProcess: Sendable {
 
     /// Runs `path` with `arguments` to its end (at most `timeout` seconds, then it is killed) on
     /// the calling thread, and returns how it ended and what it wrote to its standard output (at
-    /// most `limit` bytes are kept); nil when it could not be started.
+    /// most `limit` bytes are kept); nil when it could not be started. What it writes to its
+    /// standard error goes nowhere: a program asked a question (systemctl, timedatectl) says why it
+    /// cannot answer in words that are not ours to print (`recorder doctor`'s table is the answer).
     package static func output(_ path: String, _ arguments: [String], timeout: Double, limit: Int = 64 * 1024) -> (Ending, [UInt8])? {
         var ends: [Int32] = [-1, -1]
         guard cprocess_pipe_cloexec(&ends) == 0 else { return nil }
-        let spawned = spawn(path, arguments, output: ends[1])
+        let null = try? Posix.open("/dev/null", O_WRONLY | O_CLOEXEC)
+        let spawned = spawn(path, arguments, output: ends[1], errors: null)
         Posix.closeAfterUse(ends[1])
+        if let null { Posix.closeAfterUse(null) }
         guard case .success(let child) = spawned else {
             Posix.closeAfterUse(ends[0])
             return nil

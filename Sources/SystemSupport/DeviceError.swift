@@ -6,12 +6,15 @@ package protocol DeviceErrorKind: Sendable, Equatable {
     func describe(_ error: DeviceError<Self>) -> String
     /// The settings that would help, spelled by the edge that reports the error.
     var advice: [SettingAdvice] { get }
+    /// Whether the list of the machine's devices helps (a device not found, lost, or not the
+    /// right kind): each edge says where its user finds that list.
+    var listingHelps: Bool { get }
 }
 
 /// A failed call on a device: which kind of failure, the device, the call and the errno it
 /// failed with (copied where it failed), and a detail. `CaptureError` and `AudioError` are this,
 /// each with its own kinds.
-package struct DeviceError<Kind: DeviceErrorKind>: Error, Sendable, CustomStringConvertible {
+package struct DeviceError<Kind: DeviceErrorKind>: Error, Sendable, Equatable, CustomStringConvertible {
     package var kind: Kind
     package var device: String
     /// The call that failed: "VIDIOC_STREAMON", "snd_pcm_open".
@@ -39,4 +42,7 @@ package struct DeviceError<Kind: DeviceErrorKind>: Error, Sendable, CustomString
     package var description: String { kind.describe(self) }
 
     package var advice: [SettingAdvice] { kind.advice }
+
+    /// Whether the list of the machine's devices helps with this failure.
+    package var listingHelps: Bool { kind.listingHelps }
 }

@@ -72,14 +72,47 @@ package final class TriggerButton: Sendable {
 
     /// The device, opened and taken; nil (with the state saying why) when it cannot be.
     private func open() -> (fd: Int32, device: String, name: String)? {
+        switch Self.take(choice, sysfs: sysfs) {
+        case .success(let taken):
+            return taken
+        case .failure(let refusal):
+            // Not plugged in (yet): an unplugged button stays "unplugged" until it is back.
+            if case .waiting = refusal.state, case .unplugged = state.state {} else { set(refusal.state) }
+            return nil
+        }
+    }
+
+    /// What `kiosk.trigger` finds now, taken for a moment and given back (`recorder doctor`):
+    /// ready, waiting (not there) or refused (why); `takenByAnother`: refused because another
+    /// program has taken it (the kiosk, when it runs).
+    package static func look(_ choice: TriggerChoice, sysfs: String = "/sys/class/input") -> (state: TriggerState, takenByAnother: Bool) {
+        switch take(choice, sysfs: sysfs) {
+        case .success(let taken):
+            // (giving it back before the close is only tidy: the close lets it go anyway)
+            _ = cinput_grab(taken.fd, 0)
+            Posix.closeAfterUse(taken.fd)
+            return (.ready(device: taken.device, name: taken.name), false)
+        case .failure(let refusal):
+            return (refusal.state, refusal.takenByAnother)
+        }
+    }
+
+    /// Why the button cannot be taken now: the state that says so.
+    struct Refusal: Error {
+        var state: TriggerState
+        /// EVIOCGRAB said EBUSY: another reader has taken it for itself.
+        var takenByAnother = false
+    }
+
+    /// Finds the device `choice` names, opens it and takes it (EVIOCGRAB).
+    private static func take(_ choice: TriggerChoice, sysfs: String) -> Result<(fd: Int32, device: String, name: String), Refusal> {
         let device: String
         switch choice {
         case .device(let path):
             device = path
         case .auto:
             guard let found = InputDevices.all(sysfs: sysfs).first(where: { $0.isExternal && choice.matches(name: $0.name) }) else {
-                if case .unplugged = state.state {} else { set(.waiting) }
-                return nil
+                return .failure(Refusal(state: .waiting))
             }
             device = found.path
         }
@@ -89,32 +122,29 @@ package final class TriggerButton: Sendable {
         } catch {
             switch error.code {
             case ENOENT, ENODEV, ENXIO:
-                // Not plugged in (yet): an unplugged button stays "unplugged" until it is back.
-                if case .unplugged = state.state {} else { set(.waiting) }
+                return .failure(Refusal(state: .waiting))
             case EACCES, EPERM:
-                set(.refused(device: device, why: "no permission to read \(device): recorder's user must be in the group that owns it (usually input)"))
+                return .failure(Refusal(state: .refused(device: device, why: "no permission to read \(device): recorder's user must be in the group that owns it (usually input)")))
             default:
-                set(.refused(device: device, why: "cannot open \(device): \(error.description)"))
+                return .failure(Refusal(state: .refused(device: device, why: "cannot open \(device): \(error.description)")))
             }
-            return nil
         }
         var buffer = [CChar](repeating: 0, count: 256)
         let named = buffer.withUnsafeMutableBufferPointer { cinput_name(fd, $0.baseAddress, Int32($0.count)) }
         guard named >= 0, cinput_has_keys(fd) == 1 else {
             Posix.closeAfterUse(fd)
-            set(.refused(device: device, why: "\(device) is not an input device with keys (a keyboard, a button): give a /dev/input/by-id/...-event-kbd path"))
-            return nil
+            return .failure(Refusal(state: .refused(device: device, why: "\(device) is not an input device with keys (a keyboard, a button): give a /dev/input/by-id/...-event-kbd path")))
         }
         let name = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         if cinput_grab(fd, 1) != 0 {
-            let why = errno == EBUSY ? "another program has taken \(device) for itself" : "cannot take \(device): \(String(cString: strerror(errno)))"
+            let code = errno
+            let why = code == EBUSY ? "another program has taken \(device) for itself" : "cannot take \(device): \(String(cString: strerror(code)))"
             Posix.closeAfterUse(fd)
-            set(.refused(device: device, why: why))
-            return nil
+            return .failure(Refusal(state: .refused(device: device, why: why), takenByAnother: code == EBUSY))
         }
         // (without it, the events' times are the wall clock's: a time change would upset the filter)
         _ = cinput_use_monotonic_clock(fd)
-        return (fd, device, name)
+        return .success((fd, device, name))
     }
 
     /// Reads key events until the device goes away (true) or `stop` (false).

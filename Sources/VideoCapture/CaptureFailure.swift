@@ -23,9 +23,9 @@ package enum CaptureFailure: DeviceErrorKind {
         let (device, cause, extra, detail) = (error.device, error.cause, error.extra, error.detail)
         switch self {
         case .noSuchDevice:
-            return "no such camera: \(device)\(cause).\(extra) Run `recorder devices` to list cameras."
+            return "no such camera: \(device)\(cause).\(extra)"
         case .notACaptureDevice:
-            return "\(device) is not a video capture device\(cause).\(extra) Pick a capture node from `recorder devices` (output-only and metadata nodes cannot record)."
+            return "\(device) is not a video capture device\(cause).\(extra) Pick a capture node (output-only and metadata nodes cannot record)."
         case .permissionDenied(let group):
             let groupText = group.map { "group '\($0)'" } ?? "its owning group"
             let groupName = group ?? "video"
@@ -33,7 +33,7 @@ package enum CaptureFailure: DeviceErrorKind {
         case .busy:
             return "\(device) is busy: another process is using it\(cause). Close the other program (`fuser -v \(device)` shows which) and try again."
         case .disconnected:
-            return "the camera \(device) was lost (unplugged or reset)\(cause).\(extra) Check the cable and run `recorder devices`."
+            return "the camera \(device) was lost (unplugged or reset)\(cause).\(extra) Check the cable."
         case .stalled(let seconds):
             return "\(device) delivered no frame for \(String(format2: seconds)) s\(cause). The camera may be stuck or starved of USB bandwidth: unplug it and plug it in again."
         case .unsupportedFormat:
@@ -52,6 +52,13 @@ package enum CaptureFailure: DeviceErrorKind {
         case .unsupportedFormat: [SettingAdvice(.pixelFormat, "auto", "to let recorder choose")]
         case .driverFailure: [SettingAdvice(.pixelFormat, "FORMAT", "with another of the camera's formats"), SettingAdvice(.size, "WIDTHxHEIGHT", "with another size")]
         case .notACaptureDevice, .permissionDenied, .busy, .disconnected, .badInput: []
+        }
+    }
+
+    package var listingHelps: Bool {
+        switch self {
+        case .noSuchDevice, .notACaptureDevice, .disconnected: true
+        case .permissionDenied, .busy, .stalled, .unsupportedFormat, .badInput, .driverFailure: false
         }
     }
 }

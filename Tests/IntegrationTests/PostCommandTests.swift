@@ -277,9 +277,10 @@ import Testing
         #expect(unknown.status == 66 && unknown.stderr.contains("no post nosuchpost is queued"), "\(unknown.stderr)")
     }
 
-    /// A configured store directory that is missing (an unmounted USB stick) is an error, not a
-    /// directory tree made on the disk below; --create makes it. A regular file is "not a directory".
-    @Test func aMissingOrNonDirectoryStoreIsRefusedAndThePostStaysQueued() throws {
+    /// A configured store directory that is missing (an unmounted USB stick, a typo) is an error,
+    /// not a directory tree made on the disk below, and nothing is queued for it (issue 42 part 6);
+    /// --create makes it. A regular file is "not a directory".
+    @Test func aMissingOrNonDirectoryStoreIsRefusedBeforeThePostIsQueued() throws {
         let box = try PostSandbox()
         defer { box.remove() }
         let shotSHA = try box.shoot()
@@ -288,9 +289,9 @@ import Testing
         #expect(refused.status == 73, "\(refused.stderr)")
         #expect(refused.stderr.contains("\(missing) does not exist") && refused.stderr.contains("--create"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "\(box.root)/usb-stick"))
-        #expect(box.queued().count == 1)
+        #expect(box.queued().isEmpty)
 
-        let created = try box.recorder(["outbox", "flush", "--store-dir", missing, "--create"])
+        let created = try box.recorder(["post", "--caption", "x", "--store-dir", missing, "--create"])
         #expect(created.status == 0, "\(created.stderr)")
         let videos = (try? FileManager.default.contentsOfDirectory(atPath: "\(missing)/videos")) ?? []
         #expect(videos.count == 1 && (try? sha256(of: "\(missing)/videos/\(videos.first ?? "")")) == shotSHA)
@@ -301,7 +302,7 @@ import Testing
         let notDirectory = try box.recorder(["post", "--caption", "z", "--store-dir", file])
         #expect(notDirectory.status == 73 && notDirectory.stderr.contains("\(file) is not a directory"), "\(notDirectory.stderr)")
         #expect(!notDirectory.stderr.contains("permissions"), "\(notDirectory.stderr)")
-        #expect(box.queued().count == 1)
+        #expect(box.queued().isEmpty)
         // The default location is still made when missing.
         try box.shoot()
         let byDefault = try box.recorder(["post", "--caption", "y"])

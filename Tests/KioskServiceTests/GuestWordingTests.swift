@@ -1,6 +1,7 @@
 import AudioCapture
 import MediaEncoder
 import Settings
+import Shooting
 import StorageUpload
 import Testing
 import VideoCapture
@@ -21,7 +22,7 @@ import SystemSupport
         #expect(GuestWording.sentence(for: micGone) == GuestWording.notSaved)
         let store = RecorderError(StorageError(.local(errno: 13), "permission denied writing /srv/store/x", retryable: false))
         #expect(GuestWording.sentence(for: store) == GuestWording.notSaved)
-        let short = RecorderError("stopped after 0.2 s, under the 1 s a shot must last", kind: .interrupted)
+        let short = RecorderError(ShotFailure.stoppedUnderMinimum(recorded: 0.2, minimum: 1))
         #expect(GuestWording.sentence(for: short) == GuestWording.tooShort)
     }
 

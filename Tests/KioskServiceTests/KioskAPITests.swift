@@ -505,11 +505,14 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         let fixture = try KioskFixture(seconds: 1)
         defer { fixture.remove() }
         await fixture.start()
-        // The store's directory cannot be made: a file is in its way (a real failure, not a fake).
-        let store = fixture.directory + "/store"
-        FileManager.default.createFile(atPath: store, contents: Data("in the way".utf8))
         _ = try await fixture.kiosk.manager.shoot(fixture.kiosk.settings.shotRequest())
         let item = try await fixture.kiosk.posting.post(caption: "later")
+        // Then the store's directory cannot be made: a file is in its way (a real failure, not a
+        // fake). (Before the post, the post itself is refused: nothing is queued for a store that
+        // cannot take it.)
+        let store = fixture.directory + "/store"
+        try? FileManager.default.removeItem(atPath: store)
+        FileManager.default.createFile(atPath: store, contents: Data("in the way".utf8))
         let drain = fixture.kiosk.drain
         drain.start()
         defer { drain.stop() }
@@ -518,7 +521,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         let failing = drain.status
         #expect(failing.failedAttempts >= 2, "the drain retries by itself")
         #expect(failing.queued == [item.metadata.id])
-        #expect(failing.lastError != nil)
+        #expect(failing.lastFailure != nil)
         #expect(failing.retryInSeconds != nil)
         #expect(fixture.kiosk.drain.outbox.items().count == 1, "nothing leaves the queue while the store fails")
         // The store is back: the next attempt (or a wake) sends it.
@@ -526,7 +529,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         drain.wake()
         while drain.status.uploadedCount < 1 && ContinuousClock.now < end + .seconds(30) { try await Task.sleep(for: .milliseconds(50)) }
         #expect(drain.status.lastUploaded?.id == item.metadata.id)
-        #expect(drain.status.lastError == nil && drain.status.queued.isEmpty)
+        #expect(drain.status.lastFailure == nil && drain.status.queued.isEmpty)
         #expect(FileManager.default.fileExists(atPath: "\(store)/videos/\(item.metadata.id).mp4"))
         let metrics = fixture.kiosk.metrics.text()
         #expect(metrics.contains("recorder_posts_uploaded_total 1"))

@@ -143,20 +143,23 @@ import Testing
         defer { fixture.remove() }
         await fixture.start()
         let loop = await CameraLoop(fixture)
-        // The store's directory cannot be made: a file is in its way (a real failure, not a fake).
         let store = fixture.directory + "/store"
-        FileManager.default.createFile(atPath: store, contents: Data("in the way".utf8))
         try await fixture.application().test(.router) { client in
             let shot = try await CrowdAccessTests.shoot(client, fixture, headers: jsonHeaders)
             try await client.execute(uri: "/api/post", method: .post, headers: jsonHeaders, body: body(#"{"id": "\#(shot)", "caption": "later"}"#)) {
                 #expect($0.status == .accepted)
             }
+            // Then the store's directory cannot be made: a file is in its way (a real failure, not a
+            // fake). (Before the post, the post itself is refused: nothing is queued for a store
+            // that cannot take it.)
+            try? FileManager.default.removeItem(atPath: store)
+            FileManager.default.createFile(atPath: store, contents: Data("in the way".utf8))
             fixture.kiosk.drain.start()
-            try await fixture.until("the upload did not fail") { fixture.kiosk.drain.status.lastError != nil }
+            try await fixture.until("the upload did not fail") { fixture.kiosk.drain.status.lastFailure != nil }
             // A short outage is no reason: minutes of it are.
             await loop.probe()
             #expect(try await Self.service(client) == nil)
-            fixture.clock.advance(by: ServiceCheck.storePatience)
+            fixture.clock.advance(by: OutOfServiceCheck.storePatience)
             await loop.probe()
             let causes = try #require(try await Self.service(client))
             #expect(causes.count == 1 && causes[0]["cause"] as? String == "store" && causes[0]["queued"] as? Int == 1, "\(causes)")
@@ -179,14 +182,16 @@ import Testing
         defer { fixture.remove() }
         await fixture.start()
         let loop = await CameraLoop(fixture)
-        FileManager.default.createFile(atPath: fixture.directory + "/store", contents: Data("in the way".utf8))
         try await fixture.application().test(.router) { client in
             let shot = try await CrowdAccessTests.shoot(client, fixture, headers: jsonHeaders)
             try await client.execute(uri: "/api/post", method: .post, headers: jsonHeaders, body: body(#"{"id": "\#(shot)", "caption": "x"}"#)) {
                 #expect($0.status == .accepted)
             }
+            // The store away after the post (before it, the post is refused).
+            try? FileManager.default.removeItem(atPath: fixture.directory + "/store")
+            FileManager.default.createFile(atPath: fixture.directory + "/store", contents: Data("in the way".utf8))
             fixture.kiosk.drain.start()
-            try await fixture.until("the upload did not fail") { fixture.kiosk.drain.status.lastError != nil }
+            try await fixture.until("the upload did not fail") { fixture.kiosk.drain.status.lastFailure != nil }
             fixture.clock.advance(by: .seconds(3600))
             await loop.probe()
             #expect(try await Self.service(client) == nil)

@@ -81,7 +81,7 @@ import Testing
         for bad in ["relative/hook.sh", "/nonexistent/hook.sh", plain] {
             #expect { try KioskSettings(try RecorderConfiguration(flags: ["kiosk.on_state": bad], configFile: KioskSettingsTests.emptyConfig,
                                                                  environment: [:], settings: .withKiosk)) } throws: { error in
-                (error as? RecorderError).map { $0.kind == .misconfigured && $0.message.contains("kiosk.on_state") } == true
+                (error as? RecorderError)?.failure(as: KioskProblem.self).map { if case .hookNotExecutable(bad, _) = $0 { true } else { false } } == true
             }
         }
     }

@@ -50,21 +50,25 @@ struct WifiNetworkTests {
 
     @Test func theKioskStopsAtStartOnABadWiFiSettingNamingTheFix() throws {
         let page = "http://10.42.0.1/s/{token}"
+        func wifi(_ error: RecorderError?) -> WifiNetwork.Problem? {
+            if case .wifi(let problem, _, _)? = error?.failure(as: KioskProblem.self) { return problem }
+            return nil
+        }
         func refusal(_ flags: [String: String]) -> RecorderError? {
             do throws(RecorderError) { _ = try settings(flags); return nil } catch { return error }
         }
         let short = refusal(["kiosk.wifi_ssid": "booth", "kiosk.wifi_password": "short", "share.base_url": page])
-        #expect(short?.kind == .misconfigured && short?.message.contains("8 to 63") == true, "\(String(describing: short))")
+        #expect(wifi(short) == .passwordLength(5), "\(String(describing: short))")
         let missing = refusal(["kiosk.wifi_ssid": "booth", "share.base_url": page])
-        #expect(missing?.kind == .misconfigured && missing?.message.contains("kiosk.wifi_security = open") == true)
+        #expect(wifi(missing) == .passwordMissing, "\(String(describing: missing))")
         let orphan = refusal(["kiosk.wifi_password": "a-good-password"])
-        #expect(orphan?.kind == .misconfigured && orphan?.message.contains("kiosk.wifi_ssid is empty") == true)
+        #expect(wifi(orphan) == .nameMissing, "\(String(describing: orphan))")
         // A link phones on the booth's Wi-Fi cannot open: the store's own (presigned) or the video's address.
         for base in [nil, "https://cdn.example.com/{key}", "https://cdn.example.com/v/{id}.mp4"] {
             var flags = ["kiosk.wifi_ssid": "booth", "kiosk.wifi_password": "a-good-password"]
             flags["share.base_url"] = base
             let refused = refusal(flags)
-            #expect(refused?.kind == .misconfigured && refused?.message.contains("share.base_url = http://10.42.0.1/s/{token}") == true,
+            #expect(refused?.failure(as: KioskProblem.self)?.caseName == "wifiNeedsSharePage" && refused?.kind == .misconfigured,
                     "\(base ?? "none"): \(String(describing: refused))")
         }
         let good = try settings(["kiosk.wifi_ssid": "booth", "kiosk.wifi_password": "a-good-password", "share.base_url": "https://videos.example.com/s/{token}"])

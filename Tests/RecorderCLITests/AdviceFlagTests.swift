@@ -12,11 +12,11 @@ import VideoCapture
     @Test func theCommandLineSpellsAdviceAsFlags() {
         let format = RecorderError(CaptureError(.unsupportedFormat, device: "/dev/video0", operation: "negotiate",
                                                 detail: "the camera does not offer the format nv12. It offers: YUYV."))
-        let flagged = format.text(spelledBy: \.spelledAsFlag)
+        let flagged = CLIWords.text(format)
         #expect(flagged.hasSuffix(" Or use `--format auto` to let recorder choose."), "\(flagged)")
         let mic = RecorderError(AudioError(.noSuchDevice(available: ["hw:CARD=A,DEV=0"]), device: "hw:CARD=B,DEV=0", operation: "snd_pcm_open"))
-        #expect(mic.text(spelledBy: \.spelledAsFlag).hasSuffix("Or use `--audio DEVICE` with one of them, or use `--audio none` to record without sound."),
-                "\(mic.text(spelledBy: \.spelledAsFlag))")
+        #expect(CLIWords.text(mic).hasSuffix("Or use `--audio DEVICE` with one of them, or use `--audio none` to record without sound."),
+                "\(CLIWords.text(mic))")
         // A switch takes no value on the command line.
         #expect(SettingAdvice(.createStoreDirectory, "true", "to have recorder create it").spelledAsFlag == "use `--create` to have recorder create it")
     }

@@ -3,6 +3,7 @@ import Foundation
 import MediaEncoder
 import Settings
 import Shooting
+import SystemSupport
 @testable import RecorderCLI
 import KioskService
 import Testing
@@ -80,6 +81,13 @@ private func parseMessage<C: ParsableCommand>(_ command: C.Type, _ arguments: [S
         #expect(try KioskCommand.parse(["-v", "-t", "5", "-d", "testsrc"]).verbose)
     }
 
+    /// `recorder kiosk --audio` as configuration.md documents it: `audio.device`, as for `recorder shoot`.
+    @Test func theKioskTakesAudio() throws {
+        #expect(try KioskCommand.parse(["--audio", "none"]).kioskFlags()["audio.device"] == "none")
+        #expect(try KioskCommand.parse(["--audio", "hw:CARD=C920,DEV=0"]).kioskFlags()["audio.device"] == "hw:CARD=C920,DEV=0")
+        #expect(try KioskCommand.parse([]).kioskFlags()["audio.device"] == nil)
+    }
+
     @Test func postTakesAnIntroAndAnOutro() throws {
         let both = try PostCommand.parse(["--caption", "", "--intro", "/srv/brand/intro.png", "--outro", "/srv/brand/outro.mp4"])
         #expect(both.intro == "/srv/brand/intro.png" && both.outro == "/srv/brand/outro.mp4")
@@ -98,8 +106,8 @@ private func parseMessage<C: ParsableCommand>(_ command: C.Type, _ arguments: [S
             }
         }
         #expect(message.contains("Did you mean 'shoot'?"), "\(message)")
-        #expect(RecorderCommand.editDistance("shot", "shoot") == 1)
-        #expect(RecorderCommand.editDistance("", "abc") == 3)
+        #expect(EditDistance.between("shot", "shoot") == 1)
+        #expect(EditDistance.between("", "abc") == 3)
         #expect(try RecorderCommand.parseCommand(["config", "check"]) is ConfigCommand.Check)
     }
 }

@@ -13,7 +13,7 @@ import VideoCapture
             .ioFailure: 74, .busy: 75, .denied: 77, .misconfigured: 78, .interrupted: 130,
         ]
         for kind in RecorderError.Kind.allCases {
-            #expect(RecorderError("x", kind: kind).exitStatus.rawValue == statuses[kind], "\(kind)")
+            #expect(RecorderError(OfKind(kind: kind)).exitStatus.rawValue == statuses[kind], "\(kind)")
         }
     }
 
@@ -28,4 +28,9 @@ import VideoCapture
             #expect(RecorderError(CaptureError(kind, device: "/dev/video0", operation: "x")).exitStatus == status)
         }
     }
+}
+
+/// A failure that is only its kind.
+private struct OfKind: RecorderFailure {
+    var kind: RecorderError.Kind
 }

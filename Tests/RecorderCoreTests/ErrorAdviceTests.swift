@@ -1,6 +1,7 @@
 import AudioCapture
 import MediaEncoder
 import Settings
+import Shooting
 import StorageUpload
 import SystemSupport
 import Testing
@@ -23,10 +24,14 @@ import VideoCapture
             + mediaKinds.map { RecorderError(MediaError($0, operation: "avio_open", code: -28, path: "/ws/video.mp4", detail: "No space.")) }
     }
 
+    /// A lower error's own words and its advice spelled as configuration keys (what the kiosk shows).
+    static func keyed(_ error: RecorderError) -> String {
+        (error.lowerWords ?? "") + SettingAdvice.sentence(error.advice, spelledBy: \.spelledAsKey)
+    }
+
     @Test func lowerLayersNameNoFlag() {
         for error in Self.lowerLayerErrors {
-            #expect(!error.message.contains("--"), "\(error.message)")
-            #expect(!error.text().contains("--"), "\(error.text())")
+            #expect(!Self.keyed(error).contains("--"), "\(Self.keyed(error))")
         }
         // The local store's messages too (its advice names the directory setting).
         let store = LocalDirectoryBackend(root: "/nonexistent/recorder-store", createsRoot: false)
@@ -36,25 +41,24 @@ import VideoCapture
         } catch {
             #expect(!error.message.contains("--"), "\(error.message)")
             #expect(RecorderError(error).advice.map(\.setting) == [.createStoreDirectory])
-            #expect(RecorderError(error).text().contains("`local.create = true`"))
+            #expect(Self.keyed(RecorderError(error)).contains("`local.create = true`"))
         }
     }
 
     @Test func eachEdgeSpellsTheAdvice() {
         let format = RecorderError(CaptureError(.unsupportedFormat, device: "/dev/video0", operation: "negotiate",
                                                 detail: "the camera does not offer the format nv12. It offers: YUYV."))
-        #expect(format.text().hasSuffix(" Or set `shoot.format = auto` to let recorder choose."), "\(format.text())")
+        #expect(Self.keyed(format).hasSuffix(" Or set `shoot.format = auto` to let recorder choose."), "\(Self.keyed(format))")
         let mic = RecorderError(AudioError(.noSuchDevice(available: ["hw:CARD=A,DEV=0"]), device: "hw:CARD=B,DEV=0", operation: "snd_pcm_open"))
-        #expect(mic.text().hasSuffix("Or set `audio.device = DEVICE` with one of them, or set `audio.device = none` to record without sound."),
-                "\(mic.text())")
+        #expect(Self.keyed(mic).hasSuffix("Or set `audio.device = DEVICE` with one of them, or set `audio.device = none` to record without sound."),
+                "\(Self.keyed(mic))")
         #expect(mic.kind == .notFound)
-        // A failure told again keeps its cause and advice.
-        let retold = mic.retold("the shot was kept, but \(mic.message)")
-        #expect(retold.advice == mic.advice && retold.kind == .notFound)
-        if case .audio = retold.cause {} else { Issue.record("the cause was lost: \(String(describing: retold.cause))") }
+        // A failure that tells a lower error keeps its cause and advice.
+        let told = RecorderError(ShotFailure.cameraUnavailable(mic))
+        #expect(told.advice == mic.advice && told.cause == mic)
         // Where nothing in the settings helps, there is no advice sentence.
         let busy = RecorderError(CaptureError(.busy, device: "/dev/video0", operation: "open", errno: 16))
-        #expect(busy.text() == busy.message)
+        #expect(Self.keyed(busy) == busy.lowerWords)
     }
 
     @Test func everySettingAdvisedIsADeclaredKey() {

@@ -58,7 +58,7 @@ import SystemSupport
     @Test func diskFullMediaErrorIsAnIOError() {
         let error = RecorderError(MediaError(.diskFull, operation: "av_write_frame", path: "/x"))
         #expect(error.kind == .ioFailure)
-        #expect(error.message.contains("previous shot was kept"))
+        #expect(error.lowerWords?.contains("previous shot was kept") == true)
     }
 }
 
@@ -229,7 +229,7 @@ func waitUntil(_ what: String, seconds: Double = 300, _ condition: () async -> B
                                   minimumSeconds: 0)
         let first = Task { try await manager.shoot(request) }
         try await waitUntil("the shot records") { await manager.recordState == .recording }
-        await #expect { try await manager.shoot(request) } throws: { ($0 as? RecorderError)?.message.contains("already") == true }
+        await #expect { try await manager.shoot(request) } throws: { ($0 as? RecorderError) == ShotFailure.alreadyRecording }
         try await Task.sleep(for: .milliseconds(500))
         #expect(await manager.stop())
         let result = try await first.value
@@ -251,7 +251,7 @@ func waitUntil(_ what: String, seconds: Double = 300, _ condition: () async -> B
         let early = StopSignal()
         early.set()
         await #expect { try await manager.shoot(ShotRequest(device: "testsrc", seconds: 5, capture: small), stop: early) } throws: {
-            ($0 as? RecorderError)?.kind == .interrupted && ($0 as? RecorderError)?.message.contains("nothing was recorded") == true
+            ($0 as? RecorderError) == ShotFailure.stoppedBeforeFirstFrame
         }
         // Stopped once the camera is open, before the first frame: a leftover draft makes the
         // shot say so (a notice after opening), which is when this stop arrives. The camera is a
@@ -292,9 +292,9 @@ func waitUntil(_ what: String, seconds: Double = 300, _ condition: () async -> B
         let manager = CameraManager(workspace: ws)
         let small = CaptureRequest(size: FrameSize(width: 64, height: 48))
         let good = try await manager.shoot(ShotRequest(device: "testsrc", seconds: 0.2, capture: small))
-        let discarded = Mutex<[String]>([])
+        let discarded = Mutex<[RecorderError]>([])
         await manager.observe { event in
-            if case .shotDiscarded(let error) = event { discarded.withLock { $0.append(error.message) } }
+            if case .shotDiscarded(let error) = event { discarded.withLock { $0.append(error) } }
         }
         // The kiosk's way: begin, then Stop well before the minimum. A minimum far beyond the test's
         // own waits: on a loaded 2-core machine this task once resumed over 20 s after the shot
@@ -304,8 +304,11 @@ func waitUntil(_ what: String, seconds: Double = 300, _ condition: () async -> B
         #expect(await manager.stop())
         try await waitUntil("the shot ends") { await manager.recordState == .idle }
         let messages = discarded.withLock { $0 }
-        #expect(messages.count == 1 && messages.first?.contains("under the 300 s") == true, "\(messages)")
-        #expect(await manager.status().lastShotDiscarded?.contains("discarded") == true)
+        #expect(messages.count == 1, "\(messages)")
+        if case .stoppedUnderMinimum(_, minimum: 300)? = messages.first?.failure(as: ShotFailure.self) {} else {
+            Issue.record("not a shot under its minimum: \(messages)")
+        }
+        #expect(await manager.status().lastShotDiscarded == messages.first)
         #expect(ws.currentShot()?.id == good.shot.id)
         #expect(FileManager.default.fileExists(atPath: good.shot.videoPath))
         // The next shot clears the note.

@@ -173,13 +173,13 @@ _recorder() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    shoot|post|outbox|feed|fetch|cache|export|reel|devices|kiosk|config|help)
+    shoot|post|outbox|feed|fetch|cache|export|reel|devices|kiosk|doctor|config|help)
         # Offer subcommand argument completions
         "_recorder_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'shoot post outbox feed fetch cache export reel devices kiosk config help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'shoot post outbox feed fetch cache export reel devices kiosk doctor config help' -- "${cur}"))
         ;;
     esac
 }
@@ -816,7 +816,7 @@ _recorder_kiosk() {
     repeating_flags=()
     non_repeating_flags=(--verbose -v --end-sessions --create --version -h --help)
     repeating_options=(--set)
-    non_repeating_options=(--listen --device -d -t --seconds --countdown --token-file --booth-token-file --workspace --config --backend --store-dir --endpoint --bucket --region --prefix --outbox)
+    non_repeating_options=(--listen --device -d --audio -t --seconds --countdown --token-file --booth-token-file --workspace --config --backend --store-dir --endpoint --bucket --region --prefix --outbox)
     __recorder_offer_flags_options 0
 
     # Offer option value completions
@@ -825,6 +825,9 @@ _recorder_kiosk() {
         return
         ;;
     '--device'|'-d')
+        return
+        ;;
+    '--audio')
         return
         ;;
     '-t'|'--seconds')
@@ -867,6 +870,51 @@ _recorder_kiosk() {
         return
         ;;
     '--outbox')
+        return
+        ;;
+    esac
+}
+
+_recorder_doctor() {
+    repeating_flags=()
+    non_repeating_flags=(--create --json --version -h --help)
+    repeating_options=(--set --skip)
+    non_repeating_options=(--config --backend --store-dir --endpoint --bucket --region --prefix --outbox --system-dir)
+    __recorder_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--config')
+        return
+        ;;
+    '--set')
+        return
+        ;;
+    '--backend')
+        return
+        ;;
+    '--store-dir')
+        return
+        ;;
+    '--endpoint')
+        return
+        ;;
+    '--bucket')
+        return
+        ;;
+    '--region')
+        return
+        ;;
+    '--prefix')
+        return
+        ;;
+    '--outbox')
+        return
+        ;;
+    '--skip')
+        return
+        ;;
+    '--system-dir')
         return
         ;;
     esac

@@ -60,6 +60,7 @@ _recorder() {
             'reel:Make the event'\''s highlight reel: its posts in one MP4, oldest first, each after a title card, all at one loudness.'
             'devices:List cameras with their formats, sizes and frame rates.'
             'kiosk:Run the kiosk service: a page and an HTTP API to shoot and post, with uploads in the background.'
+            'doctor:Check the booth before an event: camera, microphone, button, disk, clock, store, outbox, tokens, share links, TLS, Wi-Fi and the service.'
             'config:Check the configuration, or show every value in effect and where it came from.'
             'help:Show subcommand help information.'
         )
@@ -67,7 +68,7 @@ _recorder() {
         ;;
     arg)
         case "${words[1]}" in
-        shoot|post|outbox|feed|fetch|cache|export|reel|devices|kiosk|config|help)
+        shoot|post|outbox|feed|fetch|cache|export|reel|devices|kiosk|doctor|config|help)
             "_recorder_${words[1]}" && ret=0
             ;;
         esac
@@ -468,6 +469,7 @@ _recorder_kiosk() {
     local -ar arg_specs=(
         '--listen[Address and port to listen on (kiosk.listen, default 127.0.0.1\:8080).]:host\:port:'
         '(--device -d)'{--device,-d}'[Camera (kiosk.device)\: auto, a /dev path, a by-id name, or testsrc.]:device:'
+        '--audio[Sound (audio.device)\: auto (the camera'\''s own microphone; the test beep with the test pattern), none, beep (the test beep), or an ALSA capture device such as hw\:CARD=C920,DEV=0 (`recorder devices` lists them).]:device:'
         '(-t --seconds)'{-t,--seconds}'[Shot length in seconds (kiosk.seconds, 1-600, default 15).]:seconds:'
         '--countdown[Countdown before a shot, in seconds (kiosk.countdown_seconds, default 3).]:countdown:'
         '--token-file[File with the operator'\''s token (kiosk.token_file).]:file:'
@@ -485,6 +487,30 @@ _recorder_kiosk() {
         '--region[S3 region (for signing).]:region:'
         '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
         '--outbox[Outbox directory.]:dir:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_doctor() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '*--skip[Checks to leave out, comma-separated\: configuration,camera,microphone,trigger,disk,clock,store,outbox,tokens,share-links,tls,wifi,service.]:ids:'
+        '--system-dir[Where the package'\''s system files are\: tls/*.crt (the proxy'\''s certificates) and wifi/hostapd.conf.]:dir:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -187,7 +187,7 @@ $("token-save").onclick = () => {
   $("token").value = "";
   login(token).then((role) => {
     $("token-message").textContent = role === "operator" ? "" : "That is the booth's token: this page needs the operator's.";
-    if (role === "operator") { setAuth("in"); reconnect(); loadGallery(true); loadHidden(); loadOverview(); loadReel(); }
+    if (role === "operator") { setAuth("in"); reconnect(); loadGallery(true); loadHidden(); loadOverview(); loadReel(); loadPreflight(); }
   }).catch((e) => { $("token-message").textContent = e.message; });
 };
 $("clear-text").hidden = !tokenTravelsInClear(location);
@@ -443,12 +443,63 @@ $("reel-make").onclick = () => postJSON("/api/admin/reel", { since: $("reel-sinc
   .then((r) => { banner(""); showReel(r); })
   .catch((e) => banner("The reel cannot be made: " + e.message, true));
 
+// The preflight (recorder doctor's checks, run inside the kiosk: its camera through its preview,
+// its microphone through its meter): errors and warnings listed first, each with what to do; the
+// rest folded under one line. Run when the page opens and by "Check again" (a run takes a few
+// seconds: the microphone listens for 3).
+let preflightBusy = false;
+function preflightItem(c) {
+  const li = document.createElement("li");
+  li.className = c.status;
+  li.dataset.check = c.id;
+  for (const [name, text] of [["badge", c.status], ["title", c.title], ["what", c.what]]) {
+    const span = document.createElement("span");
+    span.className = name;
+    span.textContent = text;
+    li.appendChild(span);
+  }
+  if (c.fix && (c.status === "error" || c.status === "warning")) {
+    const fix = document.createElement("span");
+    fix.className = "fix";
+    fix.textContent = c.fix;
+    li.appendChild(fix);
+  }
+  return li;
+}
+function showPreflight(r) {
+  const box = $("preflight");
+  box.dataset.verdict = r.ready ? "ready" : "not-ready";
+  $("preflight-verdict").textContent = (r.ready ? "Ready for the event" : "Not ready: " + r.errors + " error" + (r.errors === 1 ? "" : "s")) +
+    (r.warnings ? (r.ready ? " (" : ", ") + r.warnings + " warning" + (r.warnings === 1 ? "" : "s") + (r.ready ? " to look at)" : "") : "");
+  const list = $("preflight-list"), fine = $("preflight-ok");
+  list.textContent = ""; fine.textContent = "";
+  const rest = [];
+  for (const c of r.checks) {
+    if (c.status === "error" || c.status === "warning") list.appendChild(preflightItem(c));
+    else { fine.appendChild(preflightItem(c)); rest.push(c.title); }
+  }
+  $("preflight-fine").hidden = rest.length === 0;
+  $("preflight-fine-summary").textContent = "ok or not checked: " + rest.join(", ");
+  box.dataset.ran = String(Date.now());
+}
+function loadPreflight() {
+  if (preflightBusy) return Promise.resolve();
+  preflightBusy = true;
+  $("preflight-run").disabled = true;
+  $("preflight-verdict").textContent = "Checking… (the microphone listens for 3 s)";
+  return api("/api/admin/preflight").then(showPreflight)
+    .catch((e) => { $("preflight").dataset.verdict = "failed"; $("preflight-verdict").textContent = "The checks cannot be run: " + e.message; })
+    .finally(() => { preflightBusy = false; $("preflight-run").disabled = false; });
+}
+$("preflight-run").onclick = loadPreflight;
+
 const reconnect = followEvents(render, refreshStatus);
 // What the browser tests reach into (a module's names are its own).
 window.kioskPage = { postJSON, status: () => status, render };
 loadGallery(true);
 loadHidden();
 loadReel();
+loadPreflight();
 // The sound meter: the peak of the last half second, -60 to 0 dBFS.
 function showLevel(peak) {
   $("sound-meter").value = peak == null ? -60 : Math.max(-60, Math.min(0, peak));

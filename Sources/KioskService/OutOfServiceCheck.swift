@@ -12,7 +12,7 @@ import Shooting
 ///   only from the store (a presigned link, a CDN's). Where the kiosk serves its guests' links
 ///   itself (its share page, the booth's Wi-Fi) a store away costs a guest nothing: posts wait in
 ///   the outbox and open from there (docs/venue.md), and only the disk can stop the booth.
-enum ServiceCheck {
+enum OutOfServiceCheck {
     /// How long the oldest post may wait while the store fails before the booth stops inviting
     /// guests whose links would not open: longer than the backoff's first retries and a short
     /// outage, short enough that few guests leave with a dead code.
@@ -32,7 +32,7 @@ enum ServiceCheck {
     /// Nil when the booth can take a guest; else every cause, with its numbers.
     static func judge(camera: CameraManager.RecordState, disk: DiskSpace, queue: Queue?, now: Date) -> OutOfService? {
         var causes: [OutOfService.Cause] = []
-        if case .cameraMissing(let why) = camera { causes.append(.cameraMissing(why)) }
+        if case .cameraMissing(let why) = camera { causes.append(.cameraMissing(why.text())) }
         if let short = disk.short { causes.append(.diskNearlyFull(path: short.path, free: short.free, needed: short.needed)) }
         if let queue, let lastError = queue.lastError, queue.linksWaitForUpload {
             let waiting = Duration.milliseconds(Int64(now.timeIntervalSince(queue.oldest) * 1000))

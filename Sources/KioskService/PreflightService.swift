@@ -1,0 +1,35 @@
+package import Preflight
+import Synchronization
+
+/// The operator page's preflight: one run at a time (a second ask while one runs gets the same
+/// answer), over the checks `probes` makes afresh for each run.
+package final class PreflightService: Sendable {
+    private let probes: @Sendable () -> [PreflightProbe]
+    private let clock: any Clock<Duration>
+    private let running = Mutex<Task<PreflightReport, Never>?>(nil)
+    private let waiters = Atomic<Int>(0)
+
+    package init(clock: any Clock<Duration> = ContinuousClock(), probes: @escaping @Sendable () -> [PreflightProbe]) {
+        self.clock = clock
+        self.probes = probes
+    }
+
+    /// Runs the checks, or waits for the run under way.
+    package func run() async -> PreflightReport {
+        let (task, started) = running.withLock { current -> (Task<PreflightReport, Never>, Bool) in
+            if let current { return (current, false) }
+            let probes = self.probes, clock = self.clock
+            let task = Task { await PreflightRun.run(probes(), clock: clock) }
+            current = task
+            return (task, true)
+        }
+        waiters.add(1, ordering: .relaxed)
+        let report = await task.value
+        waiters.subtract(1, ordering: .relaxed)
+        if started { running.withLock { $0 = nil } }
+        return report
+    }
+
+    /// How many asks wait for the run under way.
+    package var waiting: Int { waiters.load(ordering: .relaxed) }
+}

@@ -1,0 +1,68 @@
+package import StorageUpload
+
+/// One thing wrong with the configuration, and where: the data each edge words (`recorder config
+/// check` lists them all, the first fails a command, exit 78).
+package struct ConfigurationProblem: RecorderFailure, CustomStringConvertible {
+    /// Where the value came from: "file:line", an environment variable's name, "the command line",
+    /// "the default"; empty when the problem is the file itself.
+    package var location: String
+    package var issue: Issue
+    /// How many more problems there are (`recorder config check` lists them).
+    package var more: Int
+
+    package init(_ location: String, _ issue: Issue, more: Int = 0) {
+        self.location = location
+        self.issue = issue
+        self.more = more
+    }
+
+    /// What is wrong.
+    package enum Issue: Sendable, Equatable {
+        // The file
+        case fileMissing(path: String)
+        /// The file cannot be opened or read (errno: EACCES for permission denied).
+        case fileUnreadable(path: String, errno: Int32)
+        case fileIsDirectory(path: String)
+        /// Over 1 MiB: not a configuration file.
+        case fileTooLarge(path: String)
+        // A line of the file
+        case lineNotUTF8
+        case notKeyValue(line: String)
+        case unclosedQuote(key: String)
+        case textAfterQuote(key: String, text: String)
+        case setTwice(key: String, firstLine: Int)
+        /// No such key; `suggestion`: the known key closest to it, when one is close.
+        case unknownKey(key: String, suggestion: String?)
+        // A value
+        /// `value` does not meet `key`'s rule.
+        case badValue(key: String, value: String, rule: Setting.Rule)
+        /// The token (`key`) is not a token: not printable, or too easy to guess.
+        case weakToken(key: String, TokenStrength.Weakness)
+        case unknownBackend(String)
+        /// `backend = s3` needs `key`.
+        case s3Needs(key: String)
+        /// `share.base_url` is not an http(s) address with {id}, {key} or {token} in it.
+        case badShareTemplate(String)
+        /// `kiosk.id` is not 1 to `maximumLength` lowercase letters, digits and inner dashes.
+        case badKioskID(String, maximumLength: Int)
+        /// The store's settings cannot work (S3: a bad endpoint, missing credentials).
+        case store(StorageError)
+    }
+
+    package var kind: RecorderError.Kind { .misconfigured }
+
+    package var cause: RecorderError? {
+        if case .store(let error) = issue { return .storage(error) }
+        return nil
+    }
+
+    /// The problem with where it is, for debugging (the edges word it).
+    package var description: String { location.isEmpty ? "\(issue)" : "\(location): \(issue)" }
+}
+
+extension RecorderError {
+    /// A configuration problem at `location`.
+    package static func configuration(_ location: String, _ issue: ConfigurationProblem.Issue) -> RecorderError {
+        RecorderError(ConfigurationProblem(location, issue))
+    }
+}

@@ -1,0 +1,51 @@
+package import SystemSupport
+
+/// A failure of the recorder's own modules, as a case with its data (`.alreadyPosted(id:...)`,
+/// `.storeMissing(path)`), never a sentence: each module has its enum (`ConfigurationProblem`
+/// here, `ShotFailure` in Shooting, `PostFailure` in Publishing...), and `RecorderError.failed`
+/// carries any of them. The words are the edges': the kiosk's operator words (configuration keys),
+/// the CLI's (its flags and commands), the guest's one sentence (`GuestWording`); each switches
+/// over the concrete enums.
+///
+/// `kind` says what happened for the edges' statuses (a sysexits status, an HTTP status); `advice`
+/// the settings that would help, spelled by the edge; `cause` the lower error behind it, if any.
+package protocol RecorderFailure: Error, Sendable, Equatable {
+    /// What happened, for the edges' statuses and for code that decides.
+    var kind: RecorderError.Kind { get }
+    /// Settings that would help; by default the cause's.
+    var advice: [SettingAdvice] { get }
+    /// The error this one tells in its own terms, if any (a store's, a device's, another failure).
+    var cause: RecorderError? { get }
+}
+
+extension RecorderFailure {
+    package var advice: [SettingAdvice] { cause?.advice ?? [] }
+    package var cause: RecorderError? { nil }
+
+    /// Whether `other` is this same case with the same data.
+    func isSame(as other: any RecorderFailure) -> Bool {
+        (other as? Self) == self
+    }
+
+    /// The case's name (`alreadyPosted`), for `--json` and logs that machines read.
+    package var caseName: String {
+        let mirror = Mirror(reflecting: self)
+        if let label = mirror.children.first?.label, mirror.displayStyle == .enum { return label }
+        return String(describing: self)
+    }
+}
+
+/// A failure that is a bug, or that the recorder cannot explain: no user can fix it, so its data
+/// is what a bug report needs.
+package enum InternalFailure: RecorderFailure {
+    /// A document (`what`: "shot.json", "the post's metadata") could not be encoded.
+    case cannotEncode(what: String, detail: String)
+    /// An error of a type the recorder does not know, as Swift describes it.
+    case unexpected(String)
+    /// A state machine was asked for a change it does not allow.
+    case illegalStateChange(String)
+    /// A worker ended without saying how (`what`: "the shot's thread").
+    case noOutcome(String)
+
+    package var kind: RecorderError.Kind { .internalFailure }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import KioskService
+@testable import RecorderCLI
+import Settings
+import Testing
+
+/// Each edge's words for every failure case, as a table of case -> exact text kept in
+/// `Snapshots/`: a wording change is one reviewed diff there. `RECORDER_UPDATE_SNAPSHOTS=1` writes
+/// the tables anew (then read the diff).
+@Suite struct EdgeWordsTests {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots").path
+
+    /// "case: text" lines, in the samples' order.
+    static func table(_ samples: [(String, RecorderError)], _ words: (RecorderError) -> String) -> String {
+        samples.map { "\($0.0): \(words($0.1))\n" }.joined()
+    }
+
+    static func check(_ name: String, _ table: String) throws {
+        let path = "\(directory)/\(name)"
+        if ProcessInfo.processInfo.environment["RECORDER_UPDATE_SNAPSHOTS"] == "1" {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try Data(table.utf8).write(to: URL(fileURLWithPath: path))
+            return
+        }
+        let kept = try String(contentsOfFile: path, encoding: .utf8)
+        let (now, before) = (table.split(separator: "\n", omittingEmptySubsequences: false), kept.split(separator: "\n", omittingEmptySubsequences: false))
+        #expect(now.count == before.count, "\(name): \(now.count) lines, the snapshot has \(before.count)")
+        for (line, keptLine) in zip(now, before) where line != keptLine {
+            Issue.record("\(name) changed:\n- \(keptLine)\n+ \(line)")
+        }
+    }
+
+    @Test func theOperatorsWords() throws {
+        try Self.check("operator-words.txt", Self.table(FailureSamples.all, OperatorWords.text))
+    }
+
+    @Test func theCommandLinesWords() throws {
+        try Self.check("cli-words.txt", Self.table(FailureSamples.all + FailureSamples.commandLine, CLIWords.text))
+    }
+
+    @Test func theGuestsWords() throws {
+        try Self.check("guest-words.txt", Self.table(FailureSamples.all) { GuestWording.key(for: $0).rawValue + " = " + GuestWording.sentence(for: $0) })
+    }
+
+    /// The operator of a kiosk has a page and a configuration file, not a shell: no failure's
+    /// operator words name a command-line flag or a `recorder` command (issue 18).
+    @Test func noFlagReachesTheOperator() {
+        let command = /recorder (shoot|post|feed|devices|outbox|kiosk|config|export|reel|fetch|cache|doctor)\b/
+        for (name, error) in FailureSamples.all {
+            let text = OperatorWords.text(error)
+            #expect(!text.contains("--") && text.firstMatch(of: command) == nil, "\(name): \(text)")
+        }
+    }
+
+    /// Every case is worded by its enum's words, not left as the debugging form.
+    @Test func everyCaseIsWorded() {
+        for (name, error) in FailureSamples.all + FailureSamples.commandLine {
+            let text = CLIWords.message(error)
+            #expect(!text.isEmpty && text != "\(error.failure.map { "\($0)" } ?? "")", "\(name): \(text)")
+        }
+    }
+}

@@ -1,0 +1,248 @@
+import AudioCapture
+import KioskService
+import Library
+import MediaEncoder
+import Publishing
+@testable import RecorderCLI
+import Settings
+import Shooting
+import StorageUpload
+import SystemSupport
+import VideoCapture
+
+/// One failure of every case of every failure enum (and of the lower errors' kinds that the edges
+/// word around), named: what the edges' word tables (snapshots) and the no-flag check walk.
+enum FailureSamples {
+    static let store = StorageError(.local(errno: 13), "cannot write /srv/store/videos/abc.mp4: permission denied.", retryable: false)
+    static let media = MediaError(.badInput, operation: "avformat_open_input", code: -1094995529, path: "/srv/intro.mp4", detail: "Invalid data found when processing input")
+    static let camera = RecorderError(CaptureError(.disconnected, device: "/dev/video0", operation: "VIDIOC_DQBUF", errno: 19))
+    static let microphone = RecorderError(AudioError(.noSuchDevice(available: ["hw:CARD=A,DEV=0"]), device: "hw:CARD=B,DEV=0", operation: "snd_pcm_open"))
+
+    static var all: [(String, RecorderError)] {
+        var samples: [(String, any RecorderFailure)] = []
+        // Settings
+        let configuration: [(String, ConfigurationProblem.Issue)] = [
+            ("fileMissing", .fileMissing(path: "/etc/recorder/recorder.conf")),
+            ("fileUnreadable.EACCES", .fileUnreadable(path: "/etc/recorder/recorder.conf", errno: 13)),
+            ("fileUnreadable.EIO", .fileUnreadable(path: "/etc/recorder/recorder.conf", errno: 5)),
+            ("fileIsDirectory", .fileIsDirectory(path: "/etc/recorder")),
+            ("fileTooLarge", .fileTooLarge(path: "/etc/recorder/recorder.conf")),
+            ("lineNotUTF8", .lineNotUTF8),
+            ("notKeyValue", .notKeyValue(line: "backend local")),
+            ("unclosedQuote", .unclosedQuote(key: "author_name")),
+            ("textAfterQuote", .textAfterQuote(key: "author_name", text: "x")),
+            ("setTwice", .setTwice(key: "backend", firstLine: 1)),
+            ("unknownKey.suggested", .unknownKey(key: "s3.bukket", suggestion: "s3.bucket")),
+            ("unknownKey", .unknownKey(key: "zzz.qqq", suggestion: nil)),
+            ("badValue.number", .badValue(key: "cache.max_mib", value: "lots", rule: .number(1...16_777_216, integer: true))),
+            ("badValue.positive", .badValue(key: "shoot.seconds", value: "0", rule: .positive(600))),
+            ("badValue.boolean", .badValue(key: "local.create", value: "maybe", rule: .boolean)),
+            ("badValue.choice", .badValue(key: "retention.scope", value: "all", rule: .choice(["own", "store"]))),
+            ("badValue.listen", .badValue(key: "kiosk.listen", value: "8080", rule: .listen)),
+            ("badValue.frameSize", .badValue(key: "shoot.size", value: "10x10", rule: .frameSize)),
+            ("weakToken.notPrintable", .weakToken(key: "kiosk.token", .notPrintable)),
+            ("weakToken.tooEasy", .weakToken(key: "kiosk.token", .tooEasy(bits: 40))),
+            ("unknownBackend", .unknownBackend("ftp")),
+            ("s3Needs", .s3Needs(key: "s3.endpoint")),
+            ("badShareTemplate", .badShareTemplate("https://cdn.example.com/")),
+            ("badKioskID", .badKioskID("Booth 2", maximumLength: 32)),
+            ("store", .store(StorageError(.configuration, "s3.endpoint 'x' is not an http(s) address.", retryable: false))),
+        ]
+        samples += configuration.map { ("ConfigurationProblem.\($0.0)", ConfigurationProblem("/etc/recorder/recorder.conf:3", $0.1)) }
+        samples.append(("ConfigurationProblem.more", ConfigurationProblem("the command line", .setTwice(key: "backend", firstLine: 1), more: 2)))
+        let text: [(String, TextProblem)] = [
+            ("caption.notUTF8", TextProblem(.caption(source: nil), .notUTF8)),
+            ("caption.file.notUTF8", TextProblem(.caption(source: "/tmp/caption.txt"), .notUTF8)),
+            ("caption.controlCharacter", TextProblem(.caption(source: nil), .controlCharacter(0, line: nil))),
+            ("caption.tooLong", TextProblem(.caption(source: nil), .tooLong(count: 2201, limit: 2200, line: nil))),
+            ("consent.tooLong", TextProblem(.consent, .tooLong(count: 900, limit: 800, line: nil))),
+            ("consent.empty", TextProblem(.consent, .empty)),
+            ("prompts.controlCharacter", TextProblem(.prompts(origin: "kiosk.prompts = /etc/recorder/prompts.txt"), .controlCharacter(7, line: 2))),
+            ("prompts.tooLong", TextProblem(.prompts(origin: "kiosk.prompts = /etc/recorder/prompts.txt"), .tooLong(count: 140, limit: 120, line: 3))),
+            ("prompts.empty", TextProblem(.prompts(origin: "kiosk.prompts = /etc/recorder/prompts.txt"), .empty)),
+            ("prompts.tooMany", TextProblem(.prompts(origin: "kiosk.prompts = /etc/recorder/prompts.txt"), .tooMany(count: 60, limit: 50))),
+        ]
+        samples += text.map { ("TextProblem.\($0.0)", $0.1) }
+        samples += [
+            ("InternalFailure.cannotEncode", InternalFailure.cannotEncode(what: "shot.json", detail: "NaN")),
+            ("InternalFailure.unexpected", InternalFailure.unexpected("EOF")),
+            ("InternalFailure.illegalStateChange", InternalFailure.illegalStateChange("idle -> posting")),
+            ("InternalFailure.noOutcome", InternalFailure.noOutcome("the shot's thread")),
+        ]
+        // Shooting
+        let shot: [(String, ShotFailure)] = [
+            ("alreadyRecording", .alreadyRecording), ("postingNow", .postingNow), ("recordingNow", .recordingNow),
+            ("cameraMissing", .cameraMissing(why: "no camera in /dev/v4l/by-id")),
+            ("cameraUnavailable", .cameraUnavailable(camera)),
+            ("countdownOutOfRange", .countdownOutOfRange(99)),
+            ("workspaceBusy", .workspaceBusy(root: "/run/recorder")),
+            ("workspaceNotWritable", .workspaceNotWritable(root: "/run/recorder")),
+            ("secondsNotPositive", .secondsNotPositive(0)), ("secondsOverLimit", .secondsOverLimit(9000)),
+            ("sizeOutOfRange", .sizeOutOfRange(FrameSize(width: 8, height: 8))),
+            ("frameRateOutOfRange", .frameRateOutOfRange(FrameRate(500))),
+            ("unknownPreset", .unknownPreset("quick", known: ["ultrafast", "veryfast", "medium"])),
+            ("crfOutOfRange", .crfOutOfRange(60)), ("bitrateOutOfRange", .bitrateOutOfRange(0)),
+            ("overlayMissing", .overlayMissing(path: "/srv/frame.png", origin: "the command line")),
+            ("overlayIsDirectory", .overlayIsDirectory(path: "/srv", origin: "/etc/recorder/recorder.conf:4")),
+            ("overlayUnusable", .overlayUnusable(path: "/srv/frame.png", origin: "the command line", media)),
+            ("notEnoughSpace", .notEnoughSpace(root: "/run/recorder", needed: 90_000_000, free: 10_000_000, seconds: 15)),
+            ("stoppedBeforeFirstFrame", .stoppedBeforeFirstFrame),
+            ("stoppedUnderMinimum", .stoppedUnderMinimum(recorded: 0.4, minimum: 1)),
+            ("inputEndedBeforeFirstFrame", .inputEndedBeforeFirstFrame(source: "y4m:/tmp/empty.y4m")),
+            ("diskFullBeforeFirstSecond", .diskFullBeforeFirstSecond(root: "/run/recorder")),
+            ("diskFullUnderMinimum", .diskFullUnderMinimum(root: "/run/recorder", recorded: 0.6, minimum: 1)),
+            ("diskFullKeptPart", .diskFullKeptPart(root: "/run/recorder", recorded: 7.5, asked: 15, free: 4096)),
+            ("notCurrentShot", .notCurrentShot(id: "20261127-041200-ab12")),
+            ("cannotDeleteKept", .cannotDeleteKept(directory: "/run/recorder/kept/x", detail: "Permission denied")),
+        ]
+        samples += shot.map { ("ShotFailure.\($0.0)", $0.1) }
+        // Publishing
+        let post: [(String, PostFailure)] = [
+            ("shotUnreadable", .shotUnreadable(id: "s1", problem: "shot.json is not JSON")),
+            ("noSuchShot", .noSuchShot(id: "s9", workspace: "/run/recorder", known: ["s1", "s2"])),
+            ("noSuchShot.none", .noSuchShot(id: "s9", workspace: "/run/recorder", known: [])),
+            ("currentShotUnreadable", .currentShotUnreadable(id: "s1", problem: "shot.json is not JSON")),
+            ("noFinishedShot", .noFinishedShot(workspace: "/run/recorder")),
+            ("videoMissing", .videoMissing(path: "/run/recorder/s1/video.mp4")),
+            ("consentTextChanged", .consentTextChanged(shot: "s1", path: "/run/recorder/s1/consent.txt", sha256: "ab12")),
+            ("alreadyPosted.uploaded", .alreadyPosted(id: "AbCdEfGh12", whereItIs: .uploaded(at: "2026-11-27T04:12:00Z", video: "file:///srv/store/videos/AbCdEfGh12.mp4", metadata: "file:///srv/store/posts/AbCdEfGh12.json"))),
+            ("alreadyPosted.queued", .alreadyPosted(id: "AbCdEfGh12", whereItIs: .queued(directory: "/var/lib/recorder/outbox/queue/x"))),
+            ("alreadyPosted.unknown", .alreadyPosted(id: "AbCdEfGh12", whereItIs: .unknown)),
+            ("postingElsewhere", .postingElsewhere(workspace: "/run/recorder")),
+            ("storeNotReady", .storeNotReady(StorageError(.local(errno: 2), "the store directory /srv/stroe does not exist (a disk that is not mounted?). Mount it, or create it.", retryable: false,
+                                                          advice: [SettingAdvice(.createStoreDirectory, "true", "to have recorder create it")]))),
+            ("cannotCopyVideo", .cannotCopyVideo(store)),
+            ("cannotQueueConsentText", .cannotQueueConsentText(store)),
+            ("queuedUnreadable", .queuedUnreadable(path: "/var/lib/recorder/outbox/queue/x")),
+            ("outboxBusy", .outboxBusy(root: "/var/lib/recorder/outbox")),
+            ("notQueued", .notQueued(id: "AbCdEfGh12", outbox: "/var/lib/recorder/outbox", queued: ["ZyXwVu9876"])),
+            ("notUploaded", .notUploaded(id: "AbCdEfGh12", queuedIn: "/var/lib/recorder/outbox/queue/x", store)),
+            ("stillQueued", .stillQueued(id: "AbCdEfGh12", queuedIn: "/var/lib/recorder/outbox/queue/x", attempts: 5, store)),
+            ("metadataNotJSON", .metadataNotJSON(detail: "unexpected end of file")),
+        ]
+        samples += post.map { ("PostFailure.\($0.0)", $0.1) }
+        let bookend: [(String, BookendFailure)] = [
+            ("stillSecondsOutOfRange", .stillSecondsOutOfRange(60)),
+            ("missing", .missing(.intro, path: "/srv/intro.png")),
+            ("unreadable", .unreadable(.outro, path: "/srv/outro.mp4")),
+            ("notThePicture", .notThePicture(.intro, path: "/srv/intro.png", png: true)),
+            ("notAVideo", .notAVideo(.outro, path: "/srv/outro.mp4", media)),
+            ("noPictures", .noPictures(.outro, path: "/srv/outro.mp4")),
+            ("tooLong", .tooLong(.intro, path: "/srv/intro.mp4", seconds: 40, limit: 30)),
+            ("unknownType", .unknownType(.intro, path: "/srv/intro.gif", extension: "gif")),
+            ("cannotMakeScratch", .cannotMakeScratch(path: "/run/recorder/.join", errno: 28)),
+            ("cannotJoin", .cannotJoin(roles: [.intro, .outro], shot: "s1", media)),
+            ("cannotKeepJoined", .cannotKeepJoined(path: "/run/recorder/s1/joined.mp4", store)),
+            ("joinedUnreadable", .joinedUnreadable(path: "/run/recorder/s1/joined.mp4", media)),
+        ]
+        samples += bookend.map { ("BookendFailure.\($0.0)", $0.1) }
+        let feed: [(String, FeedFailure)] = [
+            ("pageOutOfRange", .pageOutOfRange(0)), ("pageSizeOutOfRange", .pageSizeOutOfRange(500, maximum: 100)),
+            ("notAPostID", .notAPostID("../x")), ("cannotList", .cannotList(store)),
+            ("cannotRead", .cannotRead(id: "AbCdEfGh12", store)),
+            ("notInStore", .notInStore(id: "AbCdEfGh12", store: "/srv/store")),
+            ("metadataDamaged", .metadataDamaged(id: "AbCdEfGh12", key: "posts/AbCdEfGh12.json")),
+            ("cannotHide", .cannotHide(id: "AbCdEfGh12", store)), ("cannotShow", .cannotShow(id: "AbCdEfGh12", store)),
+            ("cannotDelete", .cannotDelete(id: "AbCdEfGh12", partly: false, store)),
+            ("cannotDelete.partly", .cannotDelete(id: "AbCdEfGh12", partly: true, store)),
+            ("nothingToDelete", .nothingToDelete(id: "AbCdEfGh12", store: "/srv/store")),
+            ("cannotStorePoster", .cannotStorePoster(id: "AbCdEfGh12", store)),
+            ("cannotReadPoster", .cannotReadPoster(id: "AbCdEfGh12", store)),
+            ("noTemporaryFile", .noTemporaryFile(id: "AbCdEfGh12", directory: "/var/cache/recorder", errno: 28)),
+            ("cannotDownloadVideo", .cannotDownloadVideo(id: "AbCdEfGh12", store)),
+            ("videoNotInStore", .videoNotInStore(id: "AbCdEfGh12")), ("videoMismatch", .videoMismatch(id: "AbCdEfGh12")),
+            ("noPicture", .noPicture(id: "AbCdEfGh12", media)),
+            ("unreadableEntry", .unreadableEntry(id: "AbCdEfGh12", problem: "not JSON")),
+            ("unreadableEntry.unknown", .unreadableEntry(id: "AbCdEfGh12", problem: nil)),
+        ]
+        samples += feed.map { ("FeedFailure.\($0.0)", $0.1) }
+        // Library
+        let cache: [(String, CacheFailure)] = [
+            ("unusable", .unusable(directory: "/var/cache/recorder", store)),
+            ("cannotCopy", .cannotCopy(to: "/tmp/out.mp4", store)),
+            ("cannotFetch", .cannotFetch(id: "AbCdEfGh12", store)),
+            ("videoNotInStore", .videoNotInStore(id: "AbCdEfGh12", key: "videos/AbCdEfGh12.mp4", store: "/srv/store")),
+            ("mismatch", .mismatch(id: "AbCdEfGh12", size: 10, sha256: "aa", expectedSize: 11, expectedSHA256: "bb")),
+        ]
+        samples += cache.map { ("CacheFailure.\($0.0)", $0.1) }
+        let export: [(String, ExportFailure)] = [
+            ("archiveExists", .archiveExists(path: "/tmp/event.zip")), ("targetIsFile", .targetIsFile(path: "/tmp/event")),
+            ("directoryNotEmpty", .directoryNotEmpty(path: "/tmp/event")),
+            ("cannotMake", .cannotMake(partial: "/tmp/event.partial-1", store)),
+            ("cannotWrite", .cannotWrite(id: "AbCdEfGh12", partial: "/tmp/event.partial-1", store)),
+            ("cannotFinish", .cannotFinish(target: "/tmp/event", store)),
+            ("cannotRead", .cannotRead(id: "AbCdEfGh12", store)),
+            ("consentTextMissing", .consentTextMissing(id: "AbCdEfGh12", key: "consent/ab12.txt", sha256: "ab12")),
+        ]
+        samples += export.map { ("ExportFailure.\($0.0)", $0.1) }
+        let reel: [(String, ReelFailure)] = [
+            ("targetExists", .targetExists(path: "/tmp/reel.mp4")), ("loudnessOutOfRange", .loudnessOutOfRange(-90)),
+            ("cardSecondsOutOfRange", .cardSecondsOutOfRange(60)), ("fadeOutOfRange", .fadeOutOfRange(9)),
+            ("unreadableVideo", .unreadableVideo(media)),
+            ("nothingToShow", .nothingToShow(since: "2026-11-27T00:00:00Z", prompt: nil, skipped: [:])),
+            ("nothingToShow.prompt", .nothingToShow(since: "2026-11-27T00:00:00Z", prompt: "Your wish?",
+                                                     skipped: ["AbCdEfGh12": .feed(.videoMismatch(id: "AbCdEfGh12"))])),
+            ("cannotMakeScratch", .cannotMakeScratch(path: "/tmp/.reel", errno: 28)),
+            ("cannotPlace", .cannotPlace(target: "/tmp/reel.mp4", store)),
+            ("cannotAdd", .cannotAdd(id: "AbCdEfGh12", .media(media))),
+            ("cannotMakeDirectory", .cannotMakeDirectory(path: "/var/cache/recorder/reels", detail: "Permission denied")),
+        ]
+        samples += reel.map { ("ReelFailure.\($0.0)", $0.1) }
+        // KioskService
+        let kiosk: [(String, KioskProblem)] = [
+            ("hookNotExecutable", .hookNotExecutable(path: "/srv/hook", origin: "/etc/recorder/recorder.conf:9")),
+            ("triggerNotAPath", .triggerNotAPath("usb", origin: "/etc/recorder/recorder.conf:9")),
+            ("triggerWithoutWords", .triggerWithoutWords(origin: "/etc/recorder/recorder.conf:9")),
+            ("sameTokens", .sameTokens), ("boothTokenWithoutOperatorToken", .boothTokenWithoutOperatorToken),
+            ("exposedWithoutToken", .exposedWithoutToken(listen: "0.0.0.0:8080")),
+            ("tokenFileShared", .tokenFileShared(role: "operator", path: "/etc/recorder/token", mode: 0o644)),
+            ("tokenFileUnreadable", .tokenFileUnreadable(role: "booth", path: "/etc/recorder/booth-token")),
+            ("weakToken", .weakToken(role: "operator", origin: "/etc/recorder/token", .tooEasy(bits: 40))),
+            ("proxySocketNotAbsolute", .proxySocketNotAbsolute(path: "run/recorder.sock", origin: "the command line")),
+            ("proxySocketTooLong", .proxySocketTooLong(path: "/run/" + String(repeating: "x", count: 110), origin: "the command line", bytes: 115)),
+            ("guestTextNotAbsolute", .guestTextNotAbsolute(key: "kiosk.consent", value: "consent.txt", origin: "the command line")),
+            ("guestTextUnreadable", .guestTextUnreadable(key: "kiosk.prompts", path: "/srv/prompts.txt", origin: "the command line", exists: false)),
+            ("guestTextUnreadable.exists", .guestTextUnreadable(key: "kiosk.prompts", path: "/srv/prompts.txt", origin: "the command line", exists: true)),
+            ("guestTextTooLarge", .guestTextTooLarge(key: "kiosk.consent", path: "/srv/consent.txt", origin: "the command line", bytes: 2_000_000)),
+            ("guestTextRefused", .guestTextRefused(key: "kiosk.consent", path: "/srv/consent.txt", origin: "the command line",
+                                                   RecorderError(TextProblem(.consent, .empty)))),
+            ("wifi", .wifi(.passwordLength(5), name: "Booth", origin: "/etc/recorder/recorder.conf:12")),
+            ("wifiNeedsSharePage", .wifiNeedsSharePage(name: "Booth", base: "https://cdn.example.com/{key}", origin: "/etc/recorder/recorder.conf:12")),
+            ("proxySocketFailed", .proxySocketFailed(path: "/run/recorder.sock", reason: "Permission denied")),
+            ("addressInUse", .addressInUse(address: "127.0.0.1", port: 8080)),
+            ("notAnAddressHere", .notAnAddressHere(host: "10.9.9.9")),
+            ("privilegedPort", .privilegedPort(host: "0.0.0.0", port: 80)),
+            ("serverStopped", .serverStopped(reason: "EOF", address: "127.0.0.1:8080")),
+            ("hidden", .hidden(id: "AbCdEfGh12")), ("noPoster", .noPoster(id: "AbCdEfGh12")),
+            ("noTokenFor", .noTokenFor(role: "booth")), ("noTokens", .noTokens),
+        ]
+        samples += kiosk.map { ("KioskProblem.\($0.0)", $0.1) }
+        var all = samples.map { ($0.0, RecorderError.failed($0.1)) }
+        all += [("CaptureError.disconnected", camera), ("AudioError.noSuchDevice", microphone),
+                ("MediaError.badInput", .media(media)), ("StorageError.local", .storage(store))]
+        return all
+    }
+
+    /// The command line's own cases (the operator never sees them).
+    static var commandLine: [(String, RecorderError)] {
+        let cli: [(String, CLIFailure)] = [
+            ("cachedVideoUnreadable", .cachedVideoUnreadable(path: "/var/cache/recorder/x.mp4", errno: 13)),
+            ("standardOutputClosed", .standardOutputClosed(errno: 32)),
+            ("leftOutOfReel", .leftOutOfReel(["AbCdEfGh12": .feed(.videoMismatch(id: "AbCdEfGh12"))])),
+            ("leftOutOfExport", .leftOutOfExport(["AbCdEfGh12": .feed(.videoMismatch(id: "AbCdEfGh12"))])),
+            ("noMicrophone", .noMicrophone(problem: nil)),
+            ("noMicrophoneListened", .noMicrophoneListened(["hw:CARD=A,DEV=0": "busy"])),
+            ("stillQueued", .stillQueued(.storage(store), count: 2)),
+            ("purgeNeedsRetention", .purgeNeedsRetention), ("clockInDoubt", .clockInDoubt(.notSynchronised)),
+            ("purgeIncomplete", .purgeIncomplete(count: 2, id: "AbCdEfGh12", .storage(store))),
+            ("captionFileUnreadable", .captionFileUnreadable(path: "/tmp/caption.txt", errno: 2)),
+            ("captionInputUnreadable", .captionInputUnreadable(errno: 9)),
+            ("captionTooLong", .captionTooLong(source: "/tmp/caption.txt", limit: 2200)),
+            ("captionReadFailed", .captionReadFailed(source: "standard input", errno: 5)),
+            ("postQueued", .postQueued(.storage(store), id: "AbCdEfGh12", directory: "/var/lib/recorder/outbox/queue/x")),
+            ("uploadStopped", .uploadStopped(id: "AbCdEfGh12")),
+            ("shotKept", .shotKept(camera)),
+        ]
+        return cli.map { ("CLIFailure.\($0.0)", RecorderError($0.1)) }
+    }
+}
