@@ -87,6 +87,15 @@ try:
         def words(text): return re.sub(r"[0-9]+(\.[0-9]+)?", "#", text or "")
         unlike = [(r[2], r[4]) for r in rows if words(r[4]) != words(next(c["what"] for c in answer["checks"] if c["id"] == r[2]))]
         check("the words are the API's", rows and not unlike, str(unlike))
+        # One line until opened (the gallery stays on the first screen): the problems by name.
+        names = page.eval_on_selector_all("#preflight-names span", "ss => ss.map(s => [s.className, s.textContent])")
+        check("the folded line names each problem, as bad as it is, in the API's order",
+              names == [[r[1], r[3]] for r in problems] and not page.is_visible("#preflight-list"), str(names))
+        check("the share links' warning is not said twice (the preflight's line says it)",
+              page.evaluate("document.getElementById('share-warning').hidden"))
+        page.click("#preflight-open")
+        check("'What to do' opens the problems, each with its fix", page.is_visible("#preflight-list .fix")
+              and page.get_attribute("#preflight-open", "aria-expanded") == "true")
         for name, size in SIZES[:2]:
             page.set_viewport_size({"width": size[0], "height": size[1]})
             layout(page, name, size)

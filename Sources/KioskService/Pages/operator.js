@@ -365,13 +365,15 @@ function showMail(m) {
   if (!list.children.length) item(list, "Nothing waiting.", "none");
 }
 let guestDeletionsSeen = null;
+// (the share links' warning above the page says what the preflight's line says: one of them)
+let preflightShareProblem = false;
 function loadOverview() {
   return api("/api/admin/overview").then((o) => {
     setAuth("in");
     const s = o.status;
     // Share links no phone can open (this machine's loopback): the booth shows guests no code.
     const reach = o.shareLinks;
-    $("share-warning").hidden = !reach || reach.opensOnPhones;
+    $("share-warning").hidden = !reach || reach.opensOnPhones || preflightShareProblem;
     $("share-warning").textContent = reach && !reach.opensOnPhones ? "Guests' phones cannot open the share links (" + reach.example + ": this machine's own loopback address), " +
       "so the booth shows no QR code and asks guests to see the staff. Set share.base_url to an address phones reach " +
       "(docs/kiosk.md; the booth's own Wi-Fi: docs/venue.md)." : "";
@@ -480,8 +482,26 @@ function showPreflight(r) {
   }
   $("preflight-fine").hidden = rest.length === 0;
   $("preflight-fine-summary").textContent = "ok or not checked: " + rest.join(", ");
+  // The line the page opens with: each problem by name ("share links", "camera"), as bad as it is.
+  const names = $("preflight-names");
+  names.textContent = "";
+  for (const li of list.children) {
+    const span = document.createElement("span");
+    span.className = li.className;
+    span.textContent = li.querySelector(".title").textContent;
+    names.appendChild(span);
+  }
+  $("preflight-open").hidden = r.checks.length === 0;
+  preflightShareProblem = r.checks.some((c) => c.id === "share-links" && (c.status === "error" || c.status === "warning"));
+  if (preflightShareProblem) $("share-warning").hidden = true;
   box.dataset.ran = String(Date.now());
 }
+$("preflight-open").onclick = () => {
+  const body = $("preflight-body"), open = body.hidden;
+  body.hidden = !open;
+  $("preflight-open").setAttribute("aria-expanded", String(open));
+  $("preflight-open").textContent = open ? "Fold" : "What to do";
+};
 function loadPreflight() {
   if (preflightBusy) return Promise.resolve();
   preflightBusy = true;
