@@ -101,6 +101,7 @@ let package = Package(
         // The kiosk daemon: services, the control API and the pages, over the same core modules the CLI uses.
         .target(
             name: "KioskService",
+            // (StorageUpload: the guests' mail words SMTP's failures and replies, MailWording)
             dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "ShareCode", "StorageUpload", "SystemSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),

@@ -1,48 +1,48 @@
 import FoundationEssentials
 package import HTTPTypes
-import Hummingbird
+package import Hummingbird
 package import Settings
-import SystemSupport
 
-/// A failed API request: an HTTP status, a message that names the fix (for the operator), one
-/// plain sentence for a guest, and what happened (the core's `RecorderError.Kind`, by name), sent
-/// as `{"error": ..., "guestMessage": ..., "kind": ..., "status": ...}`.
-package struct APIError: Error, Sendable {
-    package var status: HTTPResponse.Status
+/// A failed API request, as Hummingbird's `HTTPResponseError`: a route throws it and the router
+/// answers with it. What failed is a `Failure`, whose one mapping (`APIError+Failure.swift`) gives
+/// the HTTP status and the `kind` the JSON names; beside it the operator's message (which names
+/// the fix) and one plain sentence for a guest (by key, for the page's language). Sent as
+/// `{"error": ..., "guestMessage": ..., "guestKey": ..., "kind": ..., "status": ...}`.
+package struct APIError: HTTPResponseError, Sendable {
+    package var failure: Failure
     package var message: String
     /// What a guest is told (GuestStrings), by key for the page's language.
     package var guestKey: GuestStrings.Key
-    /// What happened, as the core names it.
-    package var kind: RecorderError.Kind
 
-    package init(_ status: HTTPResponse.Status, _ message: String, kind: RecorderError.Kind, guestKey: GuestStrings.Key? = nil) {
-        self.status = status
+    package init(_ failure: Failure, _ message: String, guestKey: GuestStrings.Key? = nil) {
+        self.failure = failure
         self.message = message
-        self.kind = kind
-        self.guestKey = guestKey ?? GuestWording.key(for: kind)
+        self.guestKey = guestKey ?? failure.guestKey
     }
 
-    /// The HTTP meaning of each kind of failure: a busy camera is a conflict, a missing one unavailable.
+    /// A failure of the recorder's own (the camera, the store, the workspace), by its kind.
     package init(_ error: RecorderError) {
-        let status: HTTPResponse.Status
-        switch error.kind {
-        case .invalidRequest, .badData: status = .badRequest
-        case .notFound: status = .notFound
-        case .busy: status = .conflict
-        case .unavailable: status = .serviceUnavailable
-        case .denied: status = .forbidden
-        case .ioFailure: status = .init(code: 507, reasonPhrase: "Insufficient Storage")
-        case .internalFailure, .cannotWrite, .misconfigured, .interrupted: status = .internalServerError
-        }
         // The kiosk spells settings as configuration keys: its operator has no command line.
-        self.init(status, OperatorWords.text(error), kind: error.kind, guestKey: GuestWording.key(for: error))
+        self.init(.recorder(error.kind), OperatorWords.text(error), guestKey: GuestWording.key(for: error))
     }
 
-    static func badRequest(_ message: String) -> APIError { APIError(.badRequest, message, kind: .invalidRequest) }
+    /// A request the route cannot take as it is (400).
+    static func badRequest(_ message: String) -> APIError { APIError(.recorder(.invalidRequest), message) }
 
+    /// The one status of this failure.
+    package var status: HTTPResponse.Status { failure.status }
+
+    /// What happened, as the JSON's `kind` names it.
+    package var kind: String { failure.kind }
+
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
+        response
+    }
+
+    /// The JSON answer.
     var response: Response {
         KioskAPI.encoded(Body(error: message, guestMessage: GuestStrings.text(guestKey), guestKey: guestKey.rawValue,
-                              kind: kind.rawValue, status: status.code),
+                              kind: kind, status: status.code),
                          status: status)
     }
 

@@ -33,86 +33,75 @@ enum AdminRoutes {
         var prompt: String?
     }
 
-    static func collection(_ kiosk: Kiosk, table: @escaping @Sendable () -> [KioskRoute]) -> GuardedRoutes {
+    static func collection(overview: OperatorOverview, library: KioskLibrary, reels: ReelMaker, videos: ClientSlots, logger: Logger,
+                           table: @escaping @Sendable () -> [KioskRoute]) -> GuardedRoutes {
         let routes = GuardedRoutes()
 
         routes.get("overview", .operator, "camera, microphone, button, the outbox post by post, problems, disk, configuration (secrets masked)") { _, _ in
-            KioskAPI.encoded(await kiosk.overview())
+            KioskAPI.encoded(await overview.overview())
         }
 
         routes.get("hidden", .operator, "the posts hidden from the gallery") { _, _ in
-            await KioskAPI.handle { () async throws(APIError) -> Response in
-                KioskAPI.encoded(HiddenPosts(posts: try await kiosk.library.hiddenPosts()))
-            }
+            KioskAPI.encoded(HiddenPosts(posts: try await library.hiddenPosts()))
         }
 
         routes.post("posts/:id/hide", .operator, "hides a post from the gallery (it stays in the store)") { request, context in
-            await KioskAPI.handle { () async throws(APIError) -> Response in
-                let id = try postID(context)
-                _ = try await JSONBody.read(request, allowed: [], optional: true)
-                try await kiosk.library.hide(id: id)
-                kiosk.logger.notice("post \(id) hidden from the gallery by the operator")
-                return KioskAPI.encoded(Moderated(id: id, hidden: true))
-            }
+            let id = try postID(context)
+            _ = try await JSONBody.read(request, allowed: [], optional: true)
+            try await library.hide(id: id)
+            logger.notice("post \(id) hidden from the gallery by the operator")
+            return KioskAPI.encoded(Moderated(id: id, hidden: true))
         }
 
         routes.post("posts/:id/show", .operator, "shows a hidden post again") { request, context in
-            await KioskAPI.handle { () async throws(APIError) -> Response in
-                let id = try postID(context)
-                _ = try await JSONBody.read(request, allowed: [], optional: true)
-                try await kiosk.library.show(id: id)
-                kiosk.logger.notice("post \(id) shown in the gallery again by the operator")
-                return KioskAPI.encoded(Moderated(id: id, hidden: false))
-            }
+            let id = try postID(context)
+            _ = try await JSONBody.read(request, allowed: [], optional: true)
+            try await library.show(id: id)
+            logger.notice("post \(id) shown in the gallery again by the operator")
+            return KioskAPI.encoded(Moderated(id: id, hidden: false))
         }
 
         routes.post("posts/:id/delete", .operator, "deletes a post from the store: {\"confirm\": id}") { request, context in
-            await KioskAPI.handle { () async throws(APIError) -> Response in
-                let id = try postID(context)
-                let body = try await JSONBody.read(request, allowed: ["confirm"])
-                let fields = try body.decode(DeleteFields.self)
-                guard fields.confirm == id else {
-                    throw APIError.badRequest("deleting post \(id) from the store cannot be undone: confirm it with {\"confirm\": \"\(id)\"}.")
-                }
-                try await kiosk.library.delete(id: id)
-                kiosk.logger.notice("post \(id) deleted from the store by the operator")
-                return KioskAPI.encoded(Moderated(id: id, deleted: true))
+            let id = try postID(context)
+            let body = try await JSONBody.read(request, allowed: ["confirm"])
+            let fields = try body.decode(DeleteFields.self)
+            guard fields.confirm == id else {
+                throw APIError.badRequest("deleting post \(id) from the store cannot be undone: confirm it with {\"confirm\": \"\(id)\"}.")
             }
+            try await library.delete(id: id)
+            logger.notice("post \(id) deleted from the store by the operator")
+            return KioskAPI.encoded(Moderated(id: id, deleted: true))
         }
 
         routes.get("reel", .operator, "the highlight reel: idle, making (the step), done (posts, seconds) or failed (why)") { _, _ in
-            KioskAPI.encoded(kiosk.reels.status)
+            KioskAPI.encoded(reels.status)
         }
 
         routes.post("reel", .operator, "makes the highlight reel of the posts since a day in the background: {\"since\": \"2026-11-24\", \"prompt\": question}") { request, _ in
-            await KioskAPI.handle { () async throws(APIError) -> Response in
-                let body = try await JSONBody.read(request, allowed: ["since", "prompt"])
-                let fields = try body.decode(ReelFields.self)
-                let text = fields.since ?? ""
-                guard let since = RFC3339.date(text) ?? (text.count == 10 ? RFC3339.date(text + "T00:00:00Z") : nil) else {
-                    throw APIError.badRequest("give the reel's first day as {\"since\": \"2026-11-24\"} (from midnight UTC) or a time (2026-11-24T18:00:00Z).")
-                }
-                let prompt = fields.prompt?.trimmed()
-                if let prompt, prompt.count > Prompts.maximumLength {
-                    throw APIError.badRequest("a question has at most \(Prompts.maximumLength) characters (kiosk.prompts); this one has \(prompt.count).")
-                }
-                guard kiosk.reels.start(since: since, prompt: prompt?.isEmpty == true ? nil : prompt, kiosk: kiosk) else {
-                    throw APIError(.conflict, "a reel is being made already: wait for it to finish (GET /api/admin/reel shows its step).", kind: .busy)
-                }
-                kiosk.logger.notice("highlight reel started by the operator: posts since \(RFC3339.string(since))")
-                return KioskAPI.encoded(kiosk.reels.status, status: .accepted)
+            let body = try await JSONBody.read(request, allowed: ["since", "prompt"])
+            let fields = try body.decode(ReelFields.self)
+            let text = fields.since ?? ""
+            guard let since = RFC3339.date(text) ?? (text.count == 10 ? RFC3339.date(text + "T00:00:00Z") : nil) else {
+                throw APIError.badRequest("give the reel's first day as {\"since\": \"2026-11-24\"} (from midnight UTC) or a time (2026-11-24T18:00:00Z).")
             }
+            let prompt = fields.prompt?.trimmed()
+            if let prompt, prompt.count > Prompts.maximumLength {
+                throw APIError.badRequest("a question has at most \(Prompts.maximumLength) characters (kiosk.prompts); this one has \(prompt.count).")
+            }
+            guard reels.start(since: since, prompt: prompt?.isEmpty == true ? nil : prompt) else {
+                throw APIError(.recorder(.busy), "a reel is being made already: wait for it to finish (GET /api/admin/reel shows its step).")
+            }
+            logger.notice("highlight reel started by the operator: posts since \(RFC3339.string(since))")
+            return KioskAPI.encoded(reels.status, status: .accepted)
         }
 
         routes.get("reel.mp4", .operator, "the latest highlight reel (ranges)") { request, context in
-            await KioskAPI.handle { () async throws(APIError) -> Response in
-                guard let file = kiosk.reels.file else {
-                    throw APIError(.notFound, "no highlight reel has been made yet: make one first (POST /api/admin/reel).", kind: .notFound)
-                }
-                guard let slot = kiosk.limits.videos.take(for: context) else { throw kiosk.limits.videos.busy(for: context) }
-                return try await KioskAPI.serveFile(file, contentType: "video/mp4", request: request, context: context,
-                                                    missing: "the highlight reel was removed meanwhile: make it again.", slot: slot)
+            guard let file = reels.file else {
+                throw APIError(.recorder(.notFound), "no highlight reel has been made yet: make one first (POST /api/admin/reel).")
             }
+            guard let slot = videos.take(for: context) else { throw videos.busy(for: context) }
+            return try await KioskAPI.serveFile(file, contentType: "video/mp4", request: request, context: context,
+                                                missing: "the highlight reel was removed meanwhile: make it again.", slot: slot)
         }
 
         routes.get("routes", .operator, "every route of the kiosk and who may call it") { _, _ in
@@ -125,7 +114,7 @@ enum AdminRoutes {
     private static func postID(_ context: KioskRequestContext) throws(APIError) -> String {
         let id = context.parameters.get("id") ?? ""
         guard PostID.isValid(id) else {
-            throw APIError(.notFound, "no such post: '\(id)' is not a post id (10 letters and digits, as the gallery shows them).", kind: .notFound)
+            throw APIError(.recorder(.notFound), "no such post: '\(id)' is not a post id (10 letters and digits, as the gallery shows them).")
         }
         return id
     }

@@ -15,36 +15,34 @@ enum AuthRoutes {
         var role: String
     }
 
-    static func collection(_ kiosk: Kiosk, credentials: KioskCredentials, throttle: LoginThrottle) -> GuardedRoutes {
+    static func collection(credentials: KioskCredentials, throttle: LoginThrottle, logger: Logger) -> GuardedRoutes {
         let routes = GuardedRoutes()
 
         routes.post("/login", .public, "logs a browser in: {\"token\": ...} sets its session cookie (HttpOnly, SameSite=Strict)") { request, context in
             let client = context.client
-            return await KioskAPI.handle { () async throws(APIError) -> Response in
-                let body = try await JSONBody.read(request, allowed: ["token"])
-                let fields = try body.decode(LoginFields.self)
-                guard let token = fields.token?.trimmed(), !token.isEmpty else {
-                    throw APIError.badRequest("token is required: {\"token\": \"...\"}.")
-                }
-                guard credentials.required else {
-                    throw APIError(.badRequest, "this kiosk has no tokens (it listens on loopback only): there is nothing to log in to.", kind: .invalidRequest)
-                }
-                guard let role = credentials.role(forToken: token) else {
-                    if let wait = throttle.failed(client) { return await KioskGuard.throttled(wait, throttle) }
-                    kiosk.logger.notice("a wrong token was tried at /login from \(client)")
-                    return KioskGuard.unauthorized("that is neither the booth's nor the operator's token.")
-                }
-                throttle.succeeded(client)
-                let cookie: String
-                do throws(RecorderError) {
-                    cookie = try await credentials.beginSession(role, secure: KioskGuard.overTLS(request, context: context))
-                } catch {
-                    throw APIError(error)
-                }
-                var response = KioskAPI.encoded(LoggedIn(role: role.rawValue))
-                response.headers[.setCookie] = cookie
-                return response
+            let body = try await JSONBody.read(request, allowed: ["token"])
+            let fields = try body.decode(LoginFields.self)
+            guard let token = fields.token?.trimmed(), !token.isEmpty else {
+                throw APIError.badRequest("token is required: {\"token\": \"...\"}.")
             }
+            guard credentials.required else {
+                throw APIError(.recorder(.invalidRequest), "this kiosk has no tokens (it listens on loopback only): there is nothing to log in to.")
+            }
+            guard let role = credentials.role(forToken: token) else {
+                if let wait = throttle.failed(client) { return await KioskGuard.throttled(wait, throttle) }
+                logger.notice("a wrong token was tried at /login from \(client)")
+                return KioskGuard.unauthorized("that is neither the booth's nor the operator's token.")
+            }
+            throttle.succeeded(client)
+            let cookie: String
+            do throws(RecorderError) {
+                cookie = try await credentials.beginSession(role, secure: KioskGuard.overTLS(request, context: context))
+            } catch {
+                throw APIError(error)
+            }
+            var response = KioskAPI.encoded(LoggedIn(role: role.rawValue))
+            response.headers[.setCookie] = cookie
+            return response
         }
 
         routes.post("/logout", .public, "logs a browser out: ends its session on the kiosk and clears its cookie") { request, context in
@@ -53,7 +51,7 @@ enum AuthRoutes {
             } catch {
                 // The session could not be taken off the list (the disk): say so, and keep the cookie
                 // cleared all the same.
-                kiosk.logger.warning("logout: \(error.message)")
+                logger.warning("logout: \(error.message)")
             }
             var response = KioskAPI.encoded(LoggedIn(role: "none"))
             response.headers[.setCookie] = KioskCredentials.clearCookie(secure: KioskGuard.overTLS(request, context: context))

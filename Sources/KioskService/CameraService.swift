@@ -1,74 +1,61 @@
 import Logging
 import Publishing
 import ServiceLifecycle
-import Synchronization
 import SystemSupport
 import Shooting
 
-/// Keeps the camera side of the kiosk going: watches for the camera leaving and coming back, closes
-/// an unwatched preview, and keeps the event streams alive. On shutdown it stops a shot under way
-/// and waits until the recorded part is finished and kept.
+/// Keeps the camera side of the kiosk going: watches for the camera leaving and coming back,
+/// closes an unwatched preview, beats the camera loop's heartbeat and has the booth's service
+/// checked (so it comes back by itself). On shutdown it stops a shot under way and waits until the
+/// recorded part is finished and kept. Every wait is on the clock handed in.
 struct CameraService: Service {
-    let kiosk: Kiosk
-    /// How often the camera's presence is checked while it is not in use.
-    var probeInterval: Duration = .seconds(2)
+    let manager: CameraManager
+    let health: HealthMonitor
+    let preview: LivePreview
+    let connections: ConnectionLimits
+    let notifier: SystemdNotifier
+    let logger: Logger
+    let clock: any RecorderClock
+    /// How often the loop goes round.
     var tick: Duration = .seconds(1)
+    /// How often the camera's presence is checked while it is not in use, and the booth's service.
+    var probeInterval: Duration = .seconds(2)
 
     func run() async throws {
-        await kiosk.wire()
-        await withDiscardingTaskGroup { group in
-            // The event stream's one publisher, for as long as the camera side runs.
-            group.addTask { await kiosk.publishEvents() }
-            group.addTask { await kiosk.followButton() }
-            await watchCamera()
-            // What was announced while stopping still reaches the clients, then their streams end.
-            kiosk.endEvents()
-        }
-        kiosk.hub.finishAll()
-    }
-
-    private func watchCamera() async {
-        let manager = kiosk.manager
         await manager.checkCamera()
-        kiosk.cameraLoopTick.store(MonotonicClock.nowMicroseconds(), ordering: .relaxed)
-        kiosk.cameraReady.signal()
+        await health.check()
+        health.beat()
+        health.cameraReady.signal()
         // The periodic work ends the moment a graceful shutdown begins (its sleep is cancelled),
         // not at the next tick.
         await cancelWhenGracefulShutdown { await tickUntilCancelled() }
-        kiosk.stopButton()
         // SIGTERM during a shot: finish and keep what was recorded, then let the process exit.
         let state = await manager.recordState
-        kiosk.notifier.stopping(status: state.isBusy ? "stopping: finishing the shot under way" : "stopping")
+        notifier.stopping(status: state.isBusy ? "stopping: finishing the shot under way" : "stopping")
         if await manager.stop() {
-            kiosk.logger.notice("stopping: finishing the shot under way")
+            logger.notice("stopping: finishing the shot under way")
         }
         await manager.waitForShot()
         await manager.expirePreview(idleSeconds: 0)
+        preview.close()
     }
 
-    /// Every `tick`: the camera loop's heartbeat, a presence probe every `probeInterval`, an
-    /// unwatched preview closed, a keep-alive to the event streams every 15 s, and the memory a
-    /// crowd used given back once it left.
+    /// Every `tick`: the camera loop's heartbeat, a presence probe and a service check every
+    /// `probeInterval`, an unwatched preview closed, and the memory a crowd used given back once
+    /// it left.
     private func tickUntilCancelled() async {
-        let manager = kiosk.manager
         var sinceProbe: Duration = .zero
-        var sinceKeepAlive: Duration = .zero
         while !Task.isCancelled {
-            try? await Task.sleep(for: tick)
-            if Task.isCancelled { return }
-            kiosk.cameraLoopTick.store(MonotonicClock.nowMicroseconds(), ordering: .relaxed)
+            do { try await clock.sleep(for: tick) } catch { return }
+            health.beat()
             sinceProbe += tick
-            sinceKeepAlive += tick
             if sinceProbe >= probeInterval {
                 sinceProbe = .zero
                 await manager.checkCamera()
+                await health.check()
             }
             await manager.expirePreview(idleSeconds: manager.previewIdleSeconds)
-            if sinceKeepAlive >= .seconds(15) {
-                sinceKeepAlive = .zero
-                kiosk.hub.keepAlive()
-            }
-            if kiosk.limits.connections.crowdLeft() {
+            if connections.crowdLeft() {
                 await BlockingWork.run { FreedMemory.giveBack() }
             }
         }

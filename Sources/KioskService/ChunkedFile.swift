@@ -57,8 +57,9 @@ enum ChunkedFile {
         private var buffer = ByteBufferAllocator().buffer(capacity: chunk)
 
         init(_ path: String) throws(ReadFailed) {
-            fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw ReadFailed(description: "cannot open \(path): \(String(cString: strerror(errno)))") }
+            do throws(Descriptors.Errno) { fd = try Posix.open(path, O_RDONLY | O_CLOEXEC) } catch {
+                throw ReadFailed(description: "cannot open \(path): \(error.description)")
+            }
         }
 
         func read(at offset: Int, count: Int) throws(ReadFailed) -> ByteBuffer {
@@ -67,7 +68,7 @@ enum ChunkedFile {
             var result: Result<Int, Descriptors.Errno> = .success(0)
             buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw in
                 do throws(Descriptors.Errno) {
-                    let got = try SystemCall.run { pread(fd, raw.baseAddress, count, off_t(offset)) }
+                    let got = try Posix.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[..<count]), at: Int64(offset))
                     result = .success(got)
                     return got
                 } catch {
@@ -83,7 +84,8 @@ enum ChunkedFile {
         }
 
         func close() {
-            if fd >= 0 { _ = Glibc.close(fd) }
+            // (only read: nothing is lost when its close fails)
+            if fd >= 0 { Posix.closeAfterUse(fd) }
             fd = -1
         }
     }

@@ -77,9 +77,8 @@ package final class ClientSlots: Sendable {
     /// The 429 for a client that has too many answers of this kind under way.
     func busy(for context: KioskRequestContext) -> APIError {
         if context.isBoothScreen {
-            return APIError(.tooManyRequests, "too many \(name) at once on the booth's screen (at most \(booth)); close one and try again.", kind: .busy)
+            return APIError(.tooMany, "too many \(name) at once on the booth's screen (at most \(booth)); close one and try again.")
         }
-        return APIError(.tooManyRequests, "too many \(name) at once from this address (at most \(perClient)), or from everybody (at most \(total)); close one and try again.",
-                        kind: .busy)
+        return APIError(.tooMany, "too many \(name) at once from this address (at most \(perClient)), or from everybody (at most \(total)); close one and try again.")
     }
 }

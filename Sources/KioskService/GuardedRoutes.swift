@@ -46,8 +46,7 @@ package final class GuardedRoutes {
     static func refusal(_ access: RouteAccess, _ context: KioskRequestContext) -> Response? {
         guard !access.admits(context.identity?.role) else { return nil }
         if context.identity == nil { return KioskGuard.unauthorized() }
-        return APIError(.forbidden, "this needs the operator's token; the booth's token may only drive the booth's own page (log in with the operator's token: POST /login).",
-                        kind: .denied).response
+        return APIError(.recorder(.denied), "this needs the operator's token; the booth's token may only drive the booth's own page (log in with the operator's token: POST /login).").response
     }
 }
 

@@ -14,6 +14,7 @@ package enum GuestStrings {
         case consentTitle, agree, decline, agreeHint, consentFirst, consentChanged
         case sendByMail, mailTitle, mailOptIn, mailSend, mailCancel, mailQueued, mailInvalid, mailTooMany, mailShift, mailBackspace
         case cameraUnavailable, notSaved, storageFull, busy, tooShort, tryAgain, notAnswering, lowSpace
+        case backSoon, backSoonDetail
     }
 
     /// The languages there are, English first (the fallback for a missing string).
@@ -88,6 +89,8 @@ package enum GuestStrings {
             .mailBackspace: "Delete a letter",
             .notAnswering: "The booth is not answering. Please ask the host for help.",
             .lowSpace: "The booth is nearly out of space. Please tell the host.",
+            .backSoon: "Back in a moment",
+            .backSoonDetail: "The booth is taking a short break. Please come back in a few minutes.",
         ],
         "de": [
             .title: "Hinterlasst eine Videobotschaft!",
@@ -156,6 +159,8 @@ package enum GuestStrings {
             .mailBackspace: "Zeichen löschen",
             .notAnswering: "Die Box antwortet nicht. Bitte fragt die Gastgeber um Hilfe.",
             .lowSpace: "Die Box hat bald keinen Platz mehr. Bitte sagt den Gastgebern Bescheid.",
+            .backSoon: "Gleich wieder da",
+            .backSoonDetail: "Die Box macht eine kurze Pause. Schaut in ein paar Minuten wieder vorbei.",
         ],
     ]
 

@@ -16,13 +16,12 @@ struct JSONBody {
         do {
             buffer = try await request.collectBody(upTo: KioskAPI.maximumBody)
         } catch {
-            throw APIError(.contentTooLarge, "the request body is larger than \(KioskAPI.maximumBody) bytes.", kind: .invalidRequest)
+            throw APIError(.tooLarge, "the request body is larger than \(KioskAPI.maximumBody) bytes.")
         }
         if buffer.readableBytes == 0 && optional { return JSONBody(data: Data("{}".utf8)) }
         let type = request.headers[.contentType]?.lowercased() ?? ""
         guard type.hasPrefix("application/json") else {
-            throw APIError(.unsupportedMediaType, "send JSON with Content-Type: application/json (got \(type.isEmpty ? "none" : type)).",
-                           kind: .invalidRequest)
+            throw APIError(.unsupportedMediaType, "send JSON with Content-Type: application/json (got \(type.isEmpty ? "none" : type)).")
         }
         let data = Data(buffer.readableBytesView)
         guard let fields = try? JSONDecoder().decode(JSONObjectKeys.self, from: data) else {

@@ -7,38 +7,44 @@ import SystemSupport
 import Synchronization
 import Settings
 
-/// The kiosk's HTTP surface: the page, the control API, health and metrics, over one `Kiosk`.
+/// The kiosk's HTTP surface: the page, the control API, health and metrics. Each route
+/// collection gets the few services it uses (`KioskServices` builds them all).
 ///
-/// JSON in and out; failures are `{"error", "guestMessage", "kind", "status"}`, `kind` naming what
-/// happened (the core's `RecorderError.Kind`). Every route says who may call it (`RouteAccess`:
-/// public, the booth's token, the operator's), checked inside the route the router matched; POSTs
-/// from another origin are refused, so a web page elsewhere cannot drive the kiosk.
+/// JSON in and out; failures are `APIError`s, sent as `{"error", "guestMessage", "kind", "status"}`,
+/// `kind` naming what happened. Every route says who may call it (`RouteAccess`: public, the
+/// booth's token, the operator's), checked inside the route the router matched; POSTs from another
+/// origin are refused, so a web page elsewhere cannot drive the kiosk.
 package enum KioskAPI {
     /// The largest request body accepted (a caption is at most 2,200 characters).
     static let maximumBody = 64 * 1024
 
     /// The kiosk's router and the table of its routes (who may call each).
-    package static func router(_ kiosk: Kiosk) -> (router: Router<KioskRequestContext>, routes: [KioskRoute]) {
+    package static func router(_ kiosk: KioskServices) -> (router: Router<KioskRequestContext>, routes: [KioskRoute]) {
         // HEAD answers as GET without a body (uptime monitors use it).
         let router = Router(context: KioskRequestContext.self, options: .autoGenerateHeadEndpoints)
-        let credentials = KioskCredentials(operatorToken: kiosk.settings.token, boothToken: kiosk.settings.boothToken, sessions: kiosk.sessions)
-        let throttle = kiosk.loginThrottle
-        router.add(middleware: KioskGuard(settings: kiosk.settings, credentials: credentials, throttle: throttle))
+        let access = kiosk.access, settings = kiosk.settings
+        router.add(middleware: KioskGuard(settings: settings, credentials: access.credentials, throttle: access.throttle))
 
         // One collection per concern, each route with who may call it; the table of them all
         // answers /api/admin/routes and 405's Allow header.
         let table = Mutex<[KioskRoute]>([])
         let collections: [(String, GuardedRoutes)] = [
-            ("", ServiceRoutes.collection(kiosk)),
-            ("", AuthRoutes.collection(kiosk, credentials: credentials, throttle: throttle)),
-            ("/api", ShotRoutes.collection(kiosk)),
-            ("/api", GalleryRoutes.collection(kiosk)),
-            ("/api", MailRoutes.collection(mail: kiosk.mail, shareWindow: kiosk.shareWindow, library: kiosk.library, consent: kiosk.consent,
+            ("", ServiceRoutes.collection(language: settings.booth.language, consent: settings.consent, mail: kiosk.mail != nil, health: kiosk.health,
+                                          metrics: kiosk.metrics, limits: kiosk.limits)),
+            ("", AuthRoutes.collection(credentials: access.credentials, throttle: access.throttle, logger: kiosk.logger)),
+            ("/api", LiveRoutes.collection(status: kiosk.status, events: kiosk.events, manager: kiosk.manager, audio: settings.audio,
+                                           preview: kiosk.preview, mirrors: kiosk.limits.mirrors)),
+            ("/api", ShotRoutes.collection(guests: kiosk.guests, posting: kiosk.posting, manager: kiosk.manager, status: kiosk.status,
+                                           settings: settings)),
+            ("/api", GalleryRoutes.collection(library: kiosk.library, guests: kiosk.guests, videos: kiosk.limits.videos, wifi: settings.wifi)),
+            ("/api", MailRoutes.collection(mail: kiosk.mail, guests: kiosk.guests, library: kiosk.library, consent: settings.consent,
                                            logger: kiosk.logger, metrics: kiosk.metrics)),
-            ("/api/admin", AdminRoutes.collection(kiosk, table: { table.withLock { $0 } })),
-            ("/api/admin", PreflightRoutes.collection(.live(settings: kiosk.settings, configuration: kiosk.configuration,
-                                                            manager: kiosk.manager, trigger: kiosk.trigger))),
-            ("/s", ShareRoutes.collection(kiosk)),
+            ("/api/admin", AdminRoutes.collection(overview: kiosk.overview, library: kiosk.library, reels: kiosk.reels,
+                                                  videos: kiosk.limits.videos, logger: kiosk.logger, table: { table.withLock { $0 } })),
+            ("/api/admin", PreflightRoutes.collection(.live(settings: settings, configuration: kiosk.configuration,
+                                                            manager: kiosk.manager, trigger: kiosk.button.trigger))),
+            ("/s", ShareRoutes.collection(library: kiosk.library, guests: kiosk.guests, videos: kiosk.limits.videos, metrics: kiosk.metrics,
+                                          logger: kiosk.logger, language: settings.booth.language, clock: kiosk.clock)),
         ]
         var routes: [KioskRoute] = []
         for (prefix, collection) in collections {
@@ -109,11 +115,6 @@ package enum KioskAPI {
         var id: String
         var status: String
         var bytes: Int64
-    }
-
-    /// Runs a handler, turning its failure into the JSON error response.
-    static func handle(_ body: () async throws(APIError) -> Response) async -> Response {
-        do { return try await body() } catch { return error.response }
     }
 
     /// The one JSON style of the API and its events: compact, sorted keys, no escaped slashes.
@@ -211,7 +212,7 @@ package enum KioskAPI {
     static func serveFile(_ path: String, contentType: String, request: Request, context: KioskRequestContext,
                           missing: String, slot: ClientSlots.Slot? = nil) async throws(APIError) -> Response {
         guard let size = FileSystem.status(of: path).map({ Int($0.size) }) else {
-            throw APIError(.notFound, missing, kind: .notFound)
+            throw APIError(.recorder(.notFound), missing)
         }
         switch ranged(size: size, contentType: contentType, request: request) {
         case .done(let response): return response
@@ -258,11 +259,11 @@ struct UnmatchedRoute<Context: RequestContext>: RouterMiddleware {
                 return parts.count == asked.count && zip(parts, asked).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
             }.compactMap { HTTPRequest.Method($0.method) }
             guard !allowed.isEmpty else {
-                return APIError(.notFound, "there is no \(path) here: the page is /, the API is under /api/ (docs/kiosk.md, and GET /api/admin/routes for the operator).", kind: .notFound).response
+                return APIError(.recorder(.notFound), "there is no \(path) here: the page is /, the API is under /api/ (docs/kiosk.md, and GET /api/admin/routes for the operator).").response
             }
             if allowed.contains(.get) { allowed.append(.head) }
             let names = allowed.map(\.rawValue).joined(separator: ", ")
-            var response = APIError(.methodNotAllowed, "\(path) takes \(names), not \(request.method.rawValue).", kind: .invalidRequest).response
+            var response = APIError(.methodNotAllowed, "\(path) takes \(names), not \(request.method.rawValue).").response
             response.headers[.allow] = names
             return response
         }

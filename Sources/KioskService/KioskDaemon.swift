@@ -6,12 +6,13 @@ package import Settings
 import ServiceLifecycle
 import UnixSignals
 
-/// `recorder kiosk`: the kiosk's services under one ServiceGroup - HTTP (Hummingbird), the camera,
-/// the outbox drain and systemd's notify/watchdog - with a graceful shutdown on SIGTERM and SIGINT.
+/// `recorder kiosk`: the kiosk's services (`KioskServices`) run under one ServiceGroup - HTTP
+/// (Hummingbird), the event stream, the outbox drain, retention, the questions, systemd's
+/// notify/watchdog, the camera and the button - with a graceful shutdown on SIGTERM and SIGINT.
 package struct KioskDaemon: Sendable {
-    package let kiosk: Kiosk
+    package let kiosk: KioskServices
 
-    package init(kiosk: Kiosk) {
+    package init(kiosk: KioskServices) {
         self.kiosk = kiosk
     }
 
@@ -65,17 +66,24 @@ package struct KioskDaemon: Sendable {
             listeners.append(.init(service: ProxyListener(app: app, path: path)))
             waits.append(proxyBound)
         }
-        // Shut down in reverse: the camera first (it finishes a shot), then the drain, and the
-        // HTTP server last, so the page sees the shot end.
+        // Shut down in reverse, one after another: the button first (no press starts a shot
+        // now), then the camera (it finishes a shot), ... the event stream (what was announced
+        // meanwhile still goes out), and the HTTP server last, so the page sees the shot end.
+        await kiosk.wire()
         let mail: [ServiceGroupConfiguration.ServiceConfiguration] = kiosk.mail.map { [.init(service: MailDrainService(drain: $0.drain))] } ?? []
         let group = ServiceGroup(
             configuration: .init(
                 services: listeners + mail + [
+                    .init(service: EventService(events: kiosk.events, status: kiosk.status, clock: kiosk.clock)),
                     .init(service: OutboxDrainService(drain: kiosk.drain)),
-                    .init(service: RetentionService(kiosk: kiosk)),
-                    .init(service: PromptService(kiosk: kiosk)),
-                    .init(service: WatchdogService(kiosk: kiosk, httpBound: waits)),
-                    .init(service: CameraService(kiosk: kiosk)),
+                    .init(service: kiosk.retention),
+                    .init(service: PromptService(deck: kiosk.prompts, events: kiosk.events, clock: kiosk.clock)),
+                    .init(service: WatchdogService(notifier: kiosk.notifier, health: kiosk.health, manager: kiosk.manager,
+                                                   settings: kiosk.settings, logger: kiosk.logger, clock: kiosk.clock, httpBound: waits)),
+                    .init(service: CameraService(manager: kiosk.manager, health: kiosk.health, preview: kiosk.preview,
+                                                 connections: kiosk.limits.connections, notifier: kiosk.notifier, logger: kiosk.logger,
+                                                 clock: kiosk.clock)),
+                    .init(service: kiosk.button),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: kiosk.logger))

@@ -17,7 +17,13 @@ struct KioskGuard: RouterMiddleware {
     let throttle: LoginThrottle
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var response = try await decide(request, context: context, next: next)
+        var response: Response
+        do {
+            response = try await decide(request, context: context, next: next)
+        } catch let error as any HTTPResponseError {
+            // A route's failure (an `APIError`) is answered here, so it gets the headers below too.
+            response = try error.response(from: request, context: context)
+        }
         response.headers[.xContentTypeOptions] = "nosniff"
         // Every answer, not only the pages: an SVG or a JSON body opened on its own runs nothing either.
         if response.headers[.contentSecurityPolicy] == nil {
@@ -33,8 +39,7 @@ struct KioskGuard: RouterMiddleware {
         // Before anything else, on every route: a page on another name that resolves here (DNS
         // rebinding) gets nothing, not even a GET's data.
         if let authority = request.head.authority, !settings.answers(toHost: authority) {
-            return APIError(.misdirectedRequest, "this kiosk does not answer to the host name in '\(authority)'. If that name is yours, add it to kiosk.hosts.",
-                            kind: .denied).response
+            return APIError(.misdirected, "this kiosk does not answer to the host name in '\(authority)'. If that name is yours, add it to kiosk.hosts.").response
         }
         var context = context
         // Through the proxy's own listener the phone is who the proxy says (it sets X-Real-IP
@@ -78,7 +83,7 @@ struct KioskGuard: RouterMiddleware {
 
     /// 401 with `WWW-Authenticate`, the API's JSON body.
     static func unauthorized(_ message: String = "this needs the booth's or the operator's token: log in on the page (POST /login), or send Authorization: Bearer TOKEN.") -> Response {
-        var response = APIError(.unauthorized, message, kind: .denied).response
+        var response = APIError(.unauthorized, message).response
         response.headers[.wwwAuthenticate] = "Bearer realm=\"recorder\""
         return response
     }
@@ -91,7 +96,7 @@ struct KioskGuard: RouterMiddleware {
     }
 
     static func throttled(_ seconds: Int) -> Response {
-        var response = APIError(.tooManyRequests, "too many wrong tokens from this address: try again in \(seconds) s.", kind: .busy).response
+        var response = APIError(.tooMany, "too many wrong tokens from this address: try again in \(seconds) s.").response
         response.headers[.retryAfter] = String(seconds)
         return response
     }
@@ -101,19 +106,18 @@ struct KioskGuard: RouterMiddleware {
     /// cookie whoever's page asks, and only Origin tells.
     static func crossOrigin(_ request: Request, identity: KioskIdentity?) -> APIError? {
         if request.headers[HTTPField.Name("Sec-Fetch-Site")!] == "cross-site" {
-            return APIError(.forbidden, "requests from other sites are refused.", kind: .denied)
+            return APIError(.recorder(.denied), "requests from other sites are refused.")
         }
         guard let origin = request.headers[.origin] else {
             if identity?.via == .cookie {
-                return APIError(.forbidden, "a request with the kiosk's session cookie must say where it comes from (Origin); use the kiosk's own page, or send Authorization: Bearer TOKEN instead of the cookie.",
-                                kind: .denied)
+                return APIError(.recorder(.denied), "a request with the kiosk's session cookie must say where it comes from (Origin); use the kiosk's own page, or send Authorization: Bearer TOKEN instead of the cookie.")
             }
             return nil
         }
         let host = request.head.authority ?? ""
         let originHost = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? ""
         if origin == "null" || originHost.lowercased() != host.lowercased() {
-            return APIError(.forbidden, "requests from another origin (\(origin)) are refused; use the kiosk's own page.", kind: .denied)
+            return APIError(.recorder(.denied), "requests from another origin (\(origin)) are refused; use the kiosk's own page.")
         }
         return nil
     }

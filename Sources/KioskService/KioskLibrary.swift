@@ -158,6 +158,12 @@ package final class KioskLibrary: Sendable {
         }
     }
 
+    /// Whether a queued post's link opens only once it is in the store (a presigned link, a
+    /// CDN's): not a share page this kiosk serves from the queued copy.
+    func linkWaitsForUpload(_ metadata: PostMetadata) -> Bool {
+        pageLink(metadata) == nil
+    }
+
     /// `metadata`'s link when it opens a share page this kiosk serves (share.base_url with
     /// {token}, or its own page), with its expiry; nil for a link to the video itself.
     private func pageLink(_ metadata: PostMetadata) -> (url: String, expiresAt: String?)? {
@@ -259,7 +265,7 @@ package final class KioskLibrary: Sendable {
             return try await Self.storeWork.run(work)
         } catch {
             // A store that is down for now is unavailable here, not a conflict.
-            if error.kind == .busy { throw APIError(.serviceUnavailable, error.text(), kind: .busy, guestKey: GuestWording.key(for: error)) }
+            if error.kind == .busy { throw APIError(.recorder(.unavailable), error.text(), guestKey: GuestWording.key(for: error)) }
             throw APIError(error)
         }
     }

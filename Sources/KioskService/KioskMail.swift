@@ -15,7 +15,7 @@ package final class KioskMail: Sendable {
     /// At most this many mails of one post (queued and sent): a guest's friends, not a list.
     static let perPost = 10
 
-    init(settings: MailSettings, delivery: MailDelivery, metrics: KioskMetrics, logger: Logger, announce: Announcements) {
+    init(settings: MailSettings, delivery: MailDelivery, metrics: KioskMetrics, logger: Logger, events: EventStream) {
         self.settings = settings
         queue = delivery.queue
         drain = MailDrain(delivery: delivery, observer: { event in
@@ -27,7 +27,7 @@ package final class KioskMail: Sendable {
             case .refused(let id, let post, let failure): logger.error("mail \(id) of post \(post) not sent, kept: \(MailWording.failure(failure))")
             case .forgotten(let id, let post): logger.notice("mail \(id) forgotten with its post \(post)")
             }
-            announce.call("mail")
+            events.announce("mail")
         }, passed: { outcome in
             if case .failure(let failure) = outcome { logger.error("the mail queue cannot be used: \(MailWording.file(failure))") }
             metrics.record(delivery.queue.counts())

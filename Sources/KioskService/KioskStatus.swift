@@ -3,7 +3,7 @@ package import Shooting
 import Publishing
 
 /// The JSON of `GET /api/status` and of every `status` event.
-package struct KioskStatus: Codable, Sendable, Equatable {
+package struct KioskStatus: Encodable, Sendable, Equatable {
     package struct Camera: Codable, Sendable, Equatable {
         package var device: String
         package var present: Bool
@@ -169,4 +169,8 @@ package struct KioskStatus: Codable, Sendable, Equatable {
     package var consent: ConsentStatus? = nil
     /// nil when `kiosk.prompts` is not set.
     package var prompt: Prompt? = nil
+    /// Why the booth cannot take a guest now (the camera, the disk, the store, each with its
+    /// numbers): the guest page shows "back in a moment", the operator page which and how far;
+    /// nil in service.
+    package var service: OutOfService? = nil
 }

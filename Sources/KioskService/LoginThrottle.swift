@@ -1,4 +1,4 @@
-import SystemSupport
+package import SystemSupport
 import Synchronization
 
 /// Slows down guessing, and never refuses a right token. A token is judged first: a right one is
@@ -35,16 +35,16 @@ package final class LoginThrottle: Sendable {
     }
 
     private let records = Mutex<[String: Record]>([:])
-    /// The time it counts by: the clock's, or a test's frozen one (a block that never runs out
-    /// while a loaded machine answers slowly).
-    private let clock: @Sendable () -> ContinuousClock.Instant
-    /// How a wrong token's answer is held back (a sleep; a test's records it and returns).
+    /// The time it counts by: the kiosk's clock, or a test's, which stands still (a block that
+    /// never runs out while a loaded machine answers slowly).
+    private let clock: any RecorderClock
+    /// How a wrong token's answer is held back (a sleep on the clock; a test's records it and returns).
     private let holding: @Sendable (Duration) async -> Void
 
-    package init(clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
-                 hold: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }) {
+    package init(clock: any RecorderClock = .system, hold: (@Sendable (Duration) async -> Void)? = nil) {
         self.clock = clock
-        holding = hold
+        // (a cancelled hold answers at once: the client has gone)
+        holding = hold ?? { [clock] duration in try? await clock.sleep(for: duration) }
     }
 
     /// The keys a client's wrong tokens count against: its address, and an IPv6 address's /64.
@@ -54,7 +54,7 @@ package final class LoginThrottle: Sendable {
 
     /// Seconds a wrong token from `client` would still have to wait now, or nil when it is not slowed.
     package func wait(_ client: ClientAddress, now: ContinuousClock.Instant? = nil) -> Int? {
-        let now = now ?? clock()
+        let now = now ?? clock.now
         let (address, network) = Self.keys(client)
         return records.withLock { table in
             let until = [table[address]?.blockedUntil, network.flatMap { table[$0]?.blockedUntil }].compactMap { $0 }.filter { $0 > now }.max()
@@ -65,7 +65,7 @@ package final class LoginThrottle: Sendable {
     /// A wrong token from `client`; returns the seconds it must now wait, if any.
     @discardableResult
     package func failed(_ client: ClientAddress, now: ContinuousClock.Instant? = nil) -> Int? {
-        let now = now ?? clock()
+        let now = now ?? clock.now
         let (address, network) = Self.keys(client)
         return records.withLock { table in
             var waits: [Int] = []

@@ -25,55 +25,51 @@ enum MailRoutes {
         var to: String
     }
 
-    /// The routes, given what they use: the mail (nil when `mail.*` is off), the post's window on
-    /// the booth's screen, where posts are, the consent text guests agree to, the journal, the metrics.
-    static func collection(mail: KioskMail?, shareWindow: ShareWindow, library: KioskLibrary, consent: ConsentGate?,
+    /// The routes, given what they use: the mail (nil when `mail.*` is off), the guest's flow (the
+    /// post's window on the booth's screen), where posts are, the consent text guests agree to, the
+    /// journal, the metrics.
+    static func collection(mail: KioskMail?, guests: GuestCoordinator, library: KioskLibrary, consent: ConsentText?,
                            logger: Logger, metrics: KioskMetrics) -> GuardedRoutes {
         let routes = GuardedRoutes()
         routes.post("mail", .booth, "queues the post's link for the guest's address: {\"id\": the post, \"address\"} (mail.* set)") { request, context in
-            await KioskAPI.handle { () async throws(APIError) -> Response in
-                let body = try await JSONBody.read(request, allowed: ["id", "address"])
-                let fields = try body.decode(MailFields.self)
-                guard let mail else {
-                    throw APIError(.notFound, "mail is off (mail.smtp_url is empty): the guest page does not offer it.", kind: .notFound, guestKey: .tryAgain)
-                }
-                guard let id = fields.id, PostID.isValid(id) else {
-                    throw APIError.badRequest("id is required: the post to send, as the Post's answer named it ({\"id\": \"...\", \"address\": \"...\"}).")
-                }
-                guard let address = fields.address else { throw APIError(.badRequest, "address is required.", kind: .invalidRequest, guestKey: .mailInvalid) }
-                // The booth's screen sends only its current guest's post, while their thank-you is up.
-                guard context.identity?.role == .operator || shareWindow.admits(id) else {
-                    throw APIError(.conflict, "post \(id) is not the post of the guest at the booth now (its thank-you is over): a mail is asked for from the thank-you. Nothing was queued.",
-                                   kind: .badData, guestKey: .tryAgain)
-                }
-                guard let post = await post(id, in: library) else {
-                    throw APIError(.notFound, "post \(id) is neither queued here nor in the store (deleted?). Nothing was queued.", kind: .notFound, guestKey: .tryAgain)
-                }
-                // The text the guest agreed to, when it is the one this kiosk shows (it asks to keep
-                // addresses, or not: `MailConsent`).
-                let consentText = post.consent.flatMap { given in consent.map(\.text).flatMap { $0.sha256 == given.textSha256 ? $0.text : nil } }
-                let job: MailJob
-                do throws(KioskMail.Refusal) {
-                    job = try await BlockingWork.run { () throws(KioskMail.Refusal) -> MailJob in
-                        try mail.request(address, for: post, consentText: consentText)
-                    }
-                } catch {
-                    switch error {
-                    case .request(.address(let problem)):
-                        throw APIError(.badRequest, "the address " + MailWording.address(problem) + ". Nothing was queued.",
-                                       kind: .badData, guestKey: .mailInvalid)
-                    case .request(.file(let failure)):
-                        throw APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), "the mail could not be queued: " + MailWording.file(failure),
-                                       kind: .ioFailure, guestKey: .tryAgain)
-                    case .tooMany:
-                        throw APIError(.tooManyRequests, "post \(id) has \(KioskMail.perPost) mails already: no more are sent of one post.",
-                                       kind: .busy, guestKey: .mailTooMany)
-                    }
-                }
-                metrics.mailQueued()
-                logger.notice("mail \(job.id) of post \(id) queued")
-                return KioskAPI.encoded(Queued(mail: job.id, status: "queued", to: job.maskedAddress), status: .accepted)
+            let body = try await JSONBody.read(request, allowed: ["id", "address"])
+            let fields = try body.decode(MailFields.self)
+            guard let mail else {
+                throw APIError(.recorder(.notFound), "mail is off (mail.smtp_url is empty): the guest page does not offer it.", guestKey: .tryAgain)
             }
+            guard let id = fields.id, PostID.isValid(id) else {
+                throw APIError.badRequest("id is required: the post to send, as the Post's answer named it ({\"id\": \"...\", \"address\": \"...\"}).")
+            }
+            guard let address = fields.address else { throw APIError(.recorder(.invalidRequest), "address is required.", guestKey: .mailInvalid) }
+            // The booth's screen sends only its current guest's post, while their thank-you is up.
+            guard context.identity?.role == .operator || guests.sharesLink(of: id) else {
+                throw APIError(.notCurrentShot, "post \(id) is not the post of the guest at the booth now (its thank-you is over): a mail is asked for from the thank-you. Nothing was queued.",
+                               guestKey: .tryAgain)
+            }
+            guard let post = await post(id, in: library) else {
+                throw APIError(.recorder(.notFound), "post \(id) is neither queued here nor in the store (deleted?). Nothing was queued.", guestKey: .tryAgain)
+            }
+            // The text the guest agreed to, when it is the one this kiosk shows (it asks to keep
+            // addresses, or not: `MailConsent`).
+            let consentText = post.consent.flatMap { given in consent.flatMap { $0.sha256 == given.textSha256 ? $0.text : nil } }
+            let job: MailJob
+            do throws(KioskMail.Refusal) {
+                job = try await BlockingWork.run { () throws(KioskMail.Refusal) -> MailJob in
+                    try mail.request(address, for: post, consentText: consentText)
+                }
+            } catch {
+                switch error {
+                case .request(.address(let problem)):
+                    throw APIError(.recorder(.badData), "the address " + MailWording.address(problem) + ". Nothing was queued.", guestKey: .mailInvalid)
+                case .request(.file(let failure)):
+                    throw APIError(.recorder(.ioFailure), "the mail could not be queued: " + MailWording.file(failure), guestKey: .tryAgain)
+                case .tooMany:
+                    throw APIError(.tooMany, "post \(id) has \(KioskMail.perPost) mails already: no more are sent of one post.", guestKey: .mailTooMany)
+                }
+            }
+            metrics.mailQueued()
+            logger.notice("mail \(job.id) of post \(id) queued")
+            return KioskAPI.encoded(Queued(mail: job.id, status: "queued", to: job.maskedAddress), status: .accepted)
         }
         return routes
     }

@@ -1,13 +1,19 @@
 import Settings
 import Synchronization
+import SystemSupport
 
 /// `kiosk.prompts`: which question the booth shows now. One deck for the kiosk, so the page and
 /// the booth's button agree: the page shows `current`, and a shot started either way records it.
 /// The question moves on every `kiosk.prompt_seconds` while nobody records; it stays put from the
 /// start of a shot until `kiosk.review_seconds` after it ends, so a retake answers the same one.
+/// Timed by the clock handed in; `changed` wakes whoever waits for the next move when a shot
+/// holds or lets go of the question.
 final class PromptDeck: Sendable {
     let prompts: Prompts
     let interval: Duration
+    /// Signalled when a shot holds or releases the question (the next move's time changed).
+    let changed = ChangeSignal()
+    private let clock: any RecorderClock
     private struct State {
         var index: Int
         var shownSince: ContinuousClock.Instant
@@ -17,11 +23,12 @@ final class PromptDeck: Sendable {
     }
     private let state: Mutex<State>
 
-    init(_ prompts: Prompts, seconds: Double) {
+    init(_ prompts: Prompts, seconds: Double, clock: any RecorderClock = .system) {
         self.prompts = prompts
+        self.clock = clock
         interval = .milliseconds(Int64(seconds * 1000))
         // (a random first question: two booths at one event do not ask in step)
-        state = Mutex(State(index: Int.random(in: 0..<prompts.questions.count), shownSince: .now))
+        state = Mutex(State(index: Int.random(in: 0..<prompts.questions.count), shownSince: clock.now))
     }
 
     /// The question shown now: its text, its number (1-based) and how many there are.
@@ -30,8 +37,9 @@ final class PromptDeck: Sendable {
     }
 
     /// Moves to the next question when it is due and nothing holds it; true when it moved.
-    func advanceIfDue(now: ContinuousClock.Instant = .now) -> Bool {
-        state.withLock { state in
+    func advanceIfDue() -> Bool {
+        let now = clock.now
+        return state.withLock { state in
             guard prompts.questions.count > 1, !state.heldForShot else { return false }
             if let until = state.heldUntil {
                 guard now >= until else { return false }
@@ -46,20 +54,33 @@ final class PromptDeck: Sendable {
         }
     }
 
+    /// When `advanceIfDue` has something to do next (the question's time is up, or its hold after
+    /// a review ends); nil while a shot holds it, or with one question only.
+    var nextChange: ContinuousClock.Instant? {
+        state.withLock { state in
+            guard prompts.questions.count > 1, !state.heldForShot else { return nil }
+            return state.heldUntil ?? state.shownSince + interval
+        }
+    }
+
     /// A shot starts: the question it answers, held until `release`.
     func holdForShot() -> String {
-        state.withLock { state in
+        defer { changed.signal() }
+        return state.withLock { state in
             state.heldForShot = true
             return prompts.questions[state.index]
         }
     }
 
     /// The shot is over (kept, failed, called off): the question stays `review` longer, for a retake.
-    func release(after review: Duration, now: ContinuousClock.Instant = .now) {
-        state.withLock { state in
-            guard state.heldForShot else { return }
+    func release(after review: Duration) {
+        let now = clock.now
+        let released = state.withLock { state -> Bool in
+            guard state.heldForShot else { return false }
             state.heldForShot = false
             state.heldUntil = now + review
+            return true
         }
+        if released { changed.signal() }
     }
 }

@@ -38,12 +38,18 @@ final class ReelMaker: Sendable {
     /// The reels' own thread (a test holds it to see the one-at-a-time rule).
     static let work = BlockingWork(name: "recorder-reel", threads: 1)
     private let directory: String
+    private let library: KioskLibrary
+    private let configuration: RecorderConfiguration
+    private let logger: Logger
     private let state = Mutex(Status())
     /// The latest finished reel's file.
     private let latest = Mutex<String?>(nil)
 
-    init(cacheDirectory: String) {
-        directory = cacheDirectory + "/reels"
+    init(library: KioskLibrary, configuration: RecorderConfiguration, logger: Logger) {
+        directory = library.cache.settings.directory + "/reels"
+        self.library = library
+        self.configuration = configuration
+        self.logger = logger
         // A reel made before a restart is still there to play.
         if let names = try? FileManager.default.contentsOfDirectory(atPath: directory) {
             let reels = names.filter { $0.hasPrefix("reel-") && $0.hasSuffix(".mp4") }.sorted()
@@ -62,14 +68,14 @@ final class ReelMaker: Sendable {
     var file: String? { latest.withLock { $0 } }
 
     /// Starts a reel of the posts since `since`; false when one is being made already.
-    func start(since: Date, prompt: String?, kiosk: Kiosk) -> Bool {
+    func start(since: Date, prompt: String?) -> Bool {
         let started = state.withLock { status -> Bool in
             guard status.state != "making" else { return false }
             status = Status(state: "making", since: RFC3339.string(since), prompt: prompt, step: "starting", latest: status.latest)
             return true
         }
         guard started else { return false }
-        let (directory, logger) = (self.directory, kiosk.logger)
+        let (directory, logger, configuration, library) = (self.directory, self.logger, self.configuration, self.library)
         Self.work.submit { [self] in
             // Below the booth: on Linux a nice value is per thread, and who = 0 is this thread alone (the
             // encoder's own threads, started from it, inherit it); the pool's one thread does only reels.
@@ -79,7 +85,7 @@ final class ReelMaker: Sendable {
             options.prompt = prompt
             let outcome: Result<(HighlightReel.Report, String), RecorderError>
             do throws(RecorderError) {
-                options.encoder = try ShotRequest.encoderSettings(kiosk.configuration)
+                options.encoder = try ShotRequest.encoderSettings(configuration)
                 // (the cache's own directory too, when nothing was played through it yet)
                 do {
                     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -87,7 +93,7 @@ final class ReelMaker: Sendable {
                     throw .reel(.cannotMakeDirectory(path: directory, detail: "\(error)"))
                 }
                 let target = "\(directory)/reel-\(Self.stamp()).mp4"
-                let reel = HighlightReel(feed: kiosk.library.feed, cache: kiosk.library.cache)
+                let reel = HighlightReel(feed: library.feed, cache: library.cache)
                 let report = try reel.make(into: target, options: options) { step in
                     self.state.withLock { $0.step = step }
                 }

@@ -4,25 +4,26 @@ import Hummingbird
 import NIOCore
 import SystemSupport
 import Settings
+import Shooting
 
 /// The pages and what watches the kiosk: `/` (guests), `/admin` (the operator), `/healthz` and `/metrics`.
 enum ServiceRoutes {
-    static func collection(_ kiosk: Kiosk) -> GuardedRoutes {
+    static func collection(language: String, consent: ConsentText?, mail: Bool, health: HealthMonitor, metrics: KioskMetrics, limits: KioskLimits) -> GuardedRoutes {
         let routes = GuardedRoutes()
 
         // The pages are shells: they hold no data, and fetch it through the API with a token.
-        let guestPage = GuestPage.html(language: kiosk.settings.booth.language, consent: kiosk.consent, mail: kiosk.mail != nil)
+        let guestPage = GuestPage.html(language: language, consent: consent, mail: mail)
         routes.get("/", .public, "the booth's page (its data needs the booth's token)") { _, _ in page(guestPage) }
         routes.get("/admin", .public, "the operator's page (its data needs the operator's token)") { _, _ in page(OperatorPage.html) }
         routes.get("/login", .public, "the login page (the booth's screen or the operator's browser)") { _, _ in page(PageFiles.text("login.html")) }
         // The pages' scripts and styles: the same for everybody, and no data in them.
         routes.get("/assets/:file", .public, "the pages' scripts and style sheets") { _, context in
-            PageFiles.asset(context.parameters.get("file") ?? "") ?? APIError(.notFound, "no such file: the pages use /assets/<name>.js and .css only.", kind: .notFound).response
+            PageFiles.asset(context.parameters.get("file") ?? "") ?? APIError(.recorder(.notFound), "no such file: the pages use /assets/<name>.js and .css only.").response
         }
 
         // Monitors ask without a token: they learn ok or not ok. The operator also learns why.
         routes.get("/healthz", .public, "ok or not ok (200 or 503); the reasons for the operator's token") { _, context in
-            let problems = await kiosk.problems()
+            let problems = await health.problems()
             let reasons = context.identity?.role == .operator && !problems.isEmpty ? problems : nil
             return KioskAPI.encoded(KioskAPI.Health(healthy: problems.isEmpty, reasons: reasons),
                                     status: problems.isEmpty ? .ok : .serviceUnavailable)
@@ -31,8 +32,8 @@ enum ServiceRoutes {
         routes.get("/metrics", .operator, "Prometheus metrics") { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
-            kiosk.metrics.record(kiosk.limits)
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: kiosk.metrics.text())))
+            metrics.record(limits)
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.text())))
         }
 
         return routes

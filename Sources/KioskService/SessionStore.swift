@@ -4,7 +4,7 @@ package import Settings
 package import Shooting
 package import Publishing
 package import Library
-import SystemSupport
+package import SystemSupport
 import Synchronization
 
 /// The browsers logged in at `/login`, each a session the kiosk can end. A session is a random id
@@ -77,13 +77,13 @@ package final class SessionStore: Sendable {
 
     package let directory: String
     private let tokens: [KioskRole: String]
-    private let clock: KioskClock
+    private let clock: any RecorderClock
     private let state: Mutex<State>
     private var path: String { directory + "/" + Self.fileName }
 
     /// Opens the sessions in `directory` (made, with a new key, when missing), for a kiosk whose
     /// tokens are `tokens`: sessions made with another token, or expired, are dropped.
-    package init(directory: String, tokens: [KioskRole: String], clock: KioskClock = KioskClock()) throws(RecorderError) {
+    package init(directory: String, tokens: [KioskRole: String], clock: any RecorderClock = .system) throws(RecorderError) {
         self.directory = directory
         self.tokens = tokens
         self.clock = clock
@@ -215,7 +215,7 @@ package final class SessionStore: Sendable {
 
     /// Reads the file again when another process changed it (at most once a second).
     private func reloadIfChanged() async {
-        let now = clock.instant
+        let now = clock.now
         let due = state.withLock { state -> FileStatus?? in
             if let checked = state.checkedAt, now - checked < .seconds(1) { return nil }
             state.checkedAt = now
@@ -280,46 +280,5 @@ package final class SessionStore: Sendable {
                 }
             }
         }
-    }
-
-    // MARK: - The cookie
-
-    /// `v1.<role>.<id>.<issued>.<expires>.<mac>`: cookie-safe, and nothing in it is secret but
-    /// what the MAC proves.
-    static func cookie(_ session: Session, key: String) -> String {
-        let signed = "v1.\(session.role.rawValue).\(session.id).\(session.issuedAt).\(session.expiresAt)"
-        return signed + "." + mac(signed, key: key)
-    }
-
-    struct Parsed {
-        var signed: String
-        var role: KioskRole
-        var id: String
-        var issuedAt: Int64
-        var expiresAt: Int64
-        var mac: String
-    }
-
-    static func parse(_ cookie: String) -> Parsed? {
-        let parts = cookie.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 6, parts[0] == "v1", let role = KioskRole(rawValue: String(parts[1])), parts[2].utf8.count == 32,
-              let issued = Int64(parts[3]), let expires = Int64(parts[4]), parts[5].utf8.count == 64 else { return nil }
-        return Parsed(signed: parts[0...4].joined(separator: "."), role: role, id: String(parts[2]), issuedAt: issued, expiresAt: expires,
-                      mac: String(parts[5]))
-    }
-
-    static func mac(_ text: String, key: String) -> String {
-        MessageAuthentication.sha256(key: Array(key.utf8), Array(("recorder kiosk session " + text).utf8)).hex
-    }
-
-    static func fingerprint(_ role: KioskRole, _ token: String, key: String) -> String {
-        mac("token \(role.rawValue) \(token)", key: key)
-    }
-
-    static func newKey() -> String { randomHex(32) }
-
-    static func randomHex(_ bytes: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) }.hex
     }
 }

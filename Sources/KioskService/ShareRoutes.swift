@@ -13,29 +13,29 @@ import SystemSupport
 /// Deleting takes more than the link: the delete claim the guest's own phone got when it opened
 /// the link first, while the booth's thank-you showed it (`ShareClaims`).
 enum ShareRoutes {
-    static func collection(_ kiosk: Kiosk) -> GuardedRoutes {
+    static func collection(library: KioskLibrary, guests: GuestCoordinator, videos: ClientSlots, metrics: KioskMetrics, logger: Logger,
+                           language: String, clock: any RecorderClock) -> GuardedRoutes {
         let routes = GuardedRoutes()
-        let language = kiosk.settings.booth.language
 
         routes.get(":token", .public, "a share link's page (the token is the capability to view; the first phone to open it within minutes of the post may delete)") { request, context in
             let token = context.parameters.get("token") ?? ""
-            guard let shared = await kiosk.library.sharedPost(token: token) else { return gone(language) }
+            guard let shared = await library.sharedPost(token: token) else { return gone(language) }
             let metadata = shared.metadata
-            let expires = kiosk.library.shareExpiry(metadata)
+            let expires = library.shareExpiry(metadata)
             // The guest's own phone: it holds the post's claim, or it is the first to open the link
             // while the booth's thank-you shows it, and gets the claim now.
-            var canDelete = await kiosk.library.holdsClaim(metadata.id, secret: KioskCredentials.cookie(named: ShareClaims.cookieName, in: request))
+            var canDelete = await library.holdsClaim(metadata.id, secret: KioskCredentials.cookie(named: ShareClaims.cookieName, in: request))
             var setCookie: String?
-            if !canDelete, kiosk.shareWindow.admits(metadata.id) {
+            if !canDelete, guests.sharesLink(of: metadata.id) {
                 do throws(FileSystem.Failure) {
-                    if let secret = try await kiosk.library.claim(metadata.id) {
+                    if let secret = try await library.claim(metadata.id) {
                         canDelete = true
-                        setCookie = ShareClaims.setCookie(secret, linkPath: "/s/\(token)", seconds: Int(expires.timeIntervalSince(kiosk.clock.date)),
+                        setCookie = ShareClaims.setCookie(secret, linkPath: "/s/\(token)", seconds: Int(expires.timeIntervalSince(clock.date)),
                                                           secure: KioskGuard.overTLS(request, context: context))
                     }
                 } catch {
                     // The page still opens; nobody can delete the post from its link (the operator can).
-                    kiosk.logger.warning("a share link's delete claim could not be kept (the guest's phone cannot delete its post; the operator can): cannot \(error.operation) \(error.path) in kiosk.state_dir: \(error.errno.description)")
+                    logger.warning("a share link's delete claim could not be kept (the guest's phone cannot delete its post; the operator can): cannot \(error.operation) \(error.path) in kiosk.state_dir: \(error.errno.description)")
                 }
             }
             var response = page(SharePage.html(metadata, videoPath: "/s/\(token)/video.mp4",
@@ -47,31 +47,31 @@ enum ShareRoutes {
 
         routes.post(":token/delete", .public, "the guest deletes their post from the phone that holds its claim: form confirm=delete") { request, context in
             let token = context.parameters.get("token") ?? ""
-            guard let metadata = await kiosk.library.sharedPost(token: token)?.metadata else { return gone(language) }
+            guard let metadata = await library.sharedPost(token: token)?.metadata else { return gone(language) }
             // The page's second step sends confirm=delete; a request without it deletes nothing.
             guard await confirmed(request) else {
                 return page(SharePage.message(.tryAgain, language: language), status: .badRequest)
             }
             // The link alone views; deleting takes the claim only the guest's own phone holds.
-            guard await kiosk.library.holdsClaim(metadata.id, secret: KioskCredentials.cookie(named: ShareClaims.cookieName, in: request)) else {
+            guard await library.holdsClaim(metadata.id, secret: KioskCredentials.cookie(named: ShareClaims.cookieName, in: request)) else {
                 return page(SharePage.message(.deleteElsewhere, language: language), status: .forbidden)
             }
             do throws(APIError) {
-                try await kiosk.library.delete(id: metadata.id)
+                try await library.delete(id: metadata.id)
             } catch {
                 // The metadata goes last, so the link still opens what is left and a second try finishes.
-                kiosk.logger.warning("a guest's delete of post \(metadata.id) failed: \(error.message)")
+                logger.warning("a guest's delete of post \(metadata.id) failed: \(error.message)")
                 return page(SharePage.message(.deleteFailed, language: language), status: .serviceUnavailable)
             }
-            kiosk.metrics.guestDeleted()
-            kiosk.logger.notice("post \(metadata.id) deleted from the store by its guest (share link)")
+            metrics.guestDeleted()
+            logger.notice("post \(metadata.id) deleted from the store by its guest (share link)")
             return page(SharePage.message(.deletedForGood, language: language))
         }
 
         routes.get(":token/video.mp4", .public, "a share link's video (ranges)") { request, context in
             let token = context.parameters.get("token") ?? ""
-            guard let shared = await kiosk.library.sharedPost(token: token) else { return gone(language) }
-            guard let slot = kiosk.limits.videos.take(for: context) else { return kiosk.limits.videos.busy(for: context).response }
+            guard let shared = await library.sharedPost(token: token) else { return gone(language) }
+            guard let slot = videos.take(for: context) else { return videos.busy(for: context).response }
             var response: Response
             do throws(APIError) {
                 // Still queued here: its own copy (gone only if it was sent this moment: then the store's).
@@ -80,7 +80,7 @@ enum ShareRoutes {
                                                               missing: "", slot: slot) {
                     response = answer
                 } else {
-                    response = try await VideoResponder.response(kiosk.library.playback(shared.metadata), request: request, context: context, slot: slot)
+                    response = try await VideoResponder.response(library.playback(shared.metadata), request: request, context: context, slot: slot)
                 }
             } catch {
                 return gone(language)
@@ -96,12 +96,12 @@ enum ShareRoutes {
         // copy's poster, or the store's; served as the video is, to the link's holder alone.
         routes.get(":token/poster.jpg", .public, "a share link's poster (JPEG), the page's first picture") { request, context in
             let token = context.parameters.get("token") ?? ""
-            guard let shared = await kiosk.library.sharedPost(token: token), shared.hasPoster else { return gone(language) }
+            guard let shared = await library.sharedPost(token: token), shared.hasPoster else { return gone(language) }
             var response: Response
             if let queued = shared.queuedPoster,
                let answer = try? await KioskAPI.serveFile(queued, contentType: "image/jpeg", request: request, context: context, missing: "") {
                 response = answer
-            } else if let bytes = try? await kiosk.library.poster(id: shared.metadata.id) {
+            } else if let bytes = try? await library.poster(id: shared.metadata.id) {
                 response = KioskAPI.serveBytes(Data(bytes), contentType: "image/jpeg", request: request, context: context)
             } else {
                 return gone(language)

@@ -108,20 +108,20 @@ enum VideoResponder {
             let outcome = arrival.outcome
             if case .failure(let error) = outcome { throw ArrivalFailed(reason: error.message) }
             if descriptor < 0 {
-                descriptor = open(arrival.path, O_RDONLY | O_CLOEXEC)
-                if descriptor < 0, case .success(let video) = outcome { descriptor = open(video.path, O_RDONLY | O_CLOEXEC) }
+                descriptor = (try? Posix.open(arrival.path, O_RDONLY | O_CLOEXEC)) ?? -1
+                if descriptor < 0, case .success(let video) = outcome { descriptor = (try? Posix.open(video.path, O_RDONLY | O_CLOEXEC)) ?? -1 }
                 guard descriptor >= 0 else {
                     if outcome != nil { throw ArrivalFailed(reason: "the cached video went away") }
                     return nil
                 }
             }
             let fd = descriptor
-            var status = stat()
-            do throws(Descriptors.Errno) { try SystemCall.run { fstat(fd, &status) } } catch {
+            let size: Int
+            do throws(Descriptors.Errno) { size = Int(try Posix.status(of: fd).size) } catch {
                 throw ArrivalFailed(reason: error.description)
             }
             // Until the whole file is checked, its last byte is held back.
-            let available = outcome == nil ? min(Int(status.st_size), Int(arrival.size) - 1) : Int(status.st_size)
+            let available = outcome == nil ? min(size, Int(arrival.size) - 1) : size
             guard available > offset else {
                 if outcome != nil { throw ArrivalFailed(reason: "the video is shorter than its post says") }
                 return nil
@@ -131,7 +131,7 @@ enum VideoResponder {
             buffer.clear()
             buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { raw in
                 do throws(Descriptors.Errno) {
-                    let got = try SystemCall.run { pread(fd, raw.baseAddress, wanted, off_t(offset)) }
+                    let got = try Posix.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[..<wanted]), at: Int64(offset))
                     read = .success(got)
                     return got
                 } catch {
@@ -147,7 +147,8 @@ enum VideoResponder {
         }
 
         func close() {
-            if descriptor >= 0 { _ = Glibc.close(descriptor) }
+            // (only read: nothing is lost when its close fails)
+            if descriptor >= 0 { Posix.closeAfterUse(descriptor) }
             descriptor = -1
         }
     }

@@ -1,42 +1,47 @@
-import Dispatch
-import FoundationEssentials
-import Glibc
 import Logging
 import ServiceLifecycle
 import Shooting
+import SystemSupport
 
 /// Speaks to systemd: READY=1 once the HTTP port is bound and the camera's state is known, then
-/// WATCHDOG=1 every half `WatchdogSec`, but only while both the camera loop and the HTTP server
-/// answer (the server is asked over a real connection), so a hung process gets restarted.
+/// WATCHDOG=1 every half `WatchdogSec` (on the clock handed in), but only while both the camera
+/// loop and the HTTP server answer (the server is asked over a real connection), so a hung
+/// process gets restarted.
 struct WatchdogService: Service {
-    let kiosk: Kiosk
+    let notifier: SystemdNotifier
+    let health: HealthMonitor
+    let manager: CameraManager
+    let settings: KioskSettings
+    let logger: Logger
+    let clock: any RecorderClock
     /// Signalled as each listener is bound (kiosk.listen, and kiosk.proxy_socket when set).
     let httpBound: [Signal]
 
     func run() async throws {
-        let notifier = kiosk.notifier
         for bound in httpBound { await bound.wait() }
-        await kiosk.cameraReady.wait()
+        await health.cameraReady.wait()
         // The waits also end when the group is cancelled (the port could not be bound): no
         // "ready" then.
         if Task.isShuttingDownGracefully || Task.isCancelled { return }
-        let state = await kiosk.manager.recordState
-        notifier.ready(status: "listening on \(kiosk.settings.host):\(kiosk.settings.port); \(Kiosk.statusLine(state))")
-        kiosk.logger.notice("ready: \(kiosk.settings.pageAddresses.joined(separator: " ")) (\(Kiosk.statusLine(state)))")
+        let line = StatusReporter.line(await manager.recordState)
+        notifier.ready(status: "listening on \(settings.host):\(settings.port); \(line)")
+        logger.notice("ready: \(settings.pageAddresses.joined(separator: " ")) (\(line))")
         guard let interval = notifier.watchdogInterval else {
             try? await gracefulShutdown()
             return
         }
-        let probe = HTTPSelfProbe(host: kiosk.settings.probeHost, port: kiosk.settings.port)
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            let cameraAlive = kiosk.isCameraLoopAlive
-            let httpAlive = await probe.answers(timeout: 2)
-            if cameraAlive && httpAlive {
-                notifier.watchdog()
-            } else {
-                kiosk.logger.error("watchdog withheld: camera loop \(cameraAlive ? "alive" : "stuck"), HTTP \(httpAlive ? "alive" : "not answering")")
+        let probe = HTTPSelfProbe(host: settings.probeHost, port: settings.port)
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                let cameraAlive = health.isCameraLoopAlive
+                let httpAlive = await probe.answers(timeout: 2)
+                if cameraAlive && httpAlive {
+                    notifier.watchdog()
+                } else {
+                    logger.error("watchdog withheld: camera loop \(cameraAlive ? "alive" : "stuck"), HTTP \(httpAlive ? "alive" : "not answering")")
+                }
+                do { try await clock.sleep(for: interval) } catch { return }
             }
-            try? await Task.sleep(for: interval)
         }
     }
 }

@@ -71,7 +71,7 @@ struct KioskCommand: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
-        let kiosk = try Kiosk(settings: settings, configuration: configuration, logger: Logger(label: "recorder"), mail: mail)
+        let kiosk = try KioskServices(settings: settings, configuration: configuration, logger: Logger(label: "recorder"), mail: mail)
         try await KioskDaemon(kiosk: kiosk).run()
     }
 

@@ -95,9 +95,16 @@ package actor CameraManager {
     private var lastSoundRequest: ContinuousClock.Instant?
     /// When opening the idle microphone last failed: not tried again for a few seconds.
     private var soundMonitorFailedAt: ContinuousClock.Instant?
+    /// What the countdown and the idle preview and microphone are timed by (a test's clock moves
+    /// only when the test moves it).
+    private let clock: any RecorderClock
+    /// Wakes a countdown's wait for its next second when the shot is called off.
+    private let countdownWake = ChangeSignal()
 
-    package init(workspace: ShotWorkspace, device: String? = nil, preview: PreviewTap = PreviewTap(), previewIdleSeconds: Double = 10) {
+    package init(workspace: ShotWorkspace, device: String? = nil, preview: PreviewTap = PreviewTap(), previewIdleSeconds: Double = 10,
+                 clock: any RecorderClock = .system) {
         self.workspace = workspace
+        self.clock = clock
         self.previewIdleSeconds = previewIdleSeconds
         self.device = device == "auto" ? nil : device
         self.preview = preview
@@ -201,7 +208,13 @@ package actor CameraManager {
     private func runCountdownThenShot(_ request: ShotRequest, stop: StopSignal, countdown: Int) async {
         var remaining = countdown
         while remaining > 0 {
-            try? await Task.sleep(for: .seconds(1))
+            // A second on the clock, or less when the shot is called off (`stop` wakes it).
+            let deadline = clock.now + .seconds(1)
+            while !stop.isSet, !Task.isCancelled, clock.now < deadline {
+                let seen = countdownWake.generation
+                if stop.isSet { break }
+                await countdownWake.wait(after: seen, timeout: clock.now.duration(to: deadline), clock: clock)
+            }
             guard case .countdown(let signal, _) = state, signal === stop, !stop.isSet else {
                 // Stopped during the countdown: nothing was recorded, the previous shot stays.
                 if case .countdown = state { setState(.idle) }
@@ -226,7 +239,7 @@ package actor CameraManager {
         // The shot opens the microphone itself: the idle meter lets go of it first.
         await closeSoundMonitor()
         // Copies for the preview only while somebody watches it (never for `recorder shoot`).
-        let watched = lastPreviewRequest.map { ContinuousClock.now - $0 < .seconds(previewIdleSeconds) } ?? false
+        let watched = lastPreviewRequest.map { clock.now - $0 < .seconds(previewIdleSeconds) } ?? false
         let outcome = await run(request, stop: stop, preview: watched ? preview : nil, notice: notice, progress: progress)
         switch outcome {
         case .success(let result):
@@ -320,6 +333,7 @@ package actor CameraManager {
         switch state {
         case .countdown(let signal, _):
             signal.set()
+            countdownWake.signal()
             setState(.idle)
             return true
         case .starting(let signal), .recording(let signal):
@@ -409,16 +423,19 @@ package actor CameraManager {
     /// Whether the configured source can be opened now (one open + VIDIOC_QUERYCAP, on the queue).
     private func probe() async -> CameraPresence {
         let device = self.device
-        if let device, device == SourceSelector.testPattern || device.hasPrefix("y4m:") || device.hasSuffix(".y4m") {
-            // Not a camera: always there (a missing Y4M file fails the shot with its own message).
-            return .present(device == SourceSelector.testPattern ? "test pattern" : device)
+        if let device, device == SourceSelector.testPattern { return .present("test pattern") }
+        if let device, device.hasPrefix("y4m:") || device.hasSuffix(".y4m") {
+            // A Y4M file (or pipe) stands in for a camera: there while the file is (a capture
+            // rig's pipe that went away is a camera unplugged).
+            let path = device.hasPrefix("y4m:") ? String(device.dropFirst(4)) : device
+            return await Self.onQueue { FileSystem.status(of: path) != nil ? .present(device) : .missing("\(path) is not there") }
         }
         return await Self.onQueue { DeviceDiscovery.probe(device) }
     }
 
     /// Notes that somebody wants the live preview, starting the camera when it is idle.
     package func wantPreview(request: ShotRequest) {
-        lastPreviewRequest = .now
+        lastPreviewRequest = clock.now
         guard case .idle = state else { return }
         if let session = previewSession, !session.isFinished { return }
         previewSession = PreviewSession(request: request, tap: preview)
@@ -430,11 +447,11 @@ package actor CameraManager {
 
     /// Closes the preview camera when nobody asked for a picture for `idleSeconds`.
     package func expirePreview(idleSeconds: Double) async {
-        if let last = lastSoundRequest, soundMonitor != nil, ContinuousClock.now - last > .seconds(idleSeconds) {
+        if let last = lastSoundRequest, soundMonitor != nil, clock.now - last >= .seconds(idleSeconds) {
             await closeSoundMonitor()
         }
         guard let last = lastPreviewRequest, previewSession != nil else { return }
-        if ContinuousClock.now - last > .seconds(idleSeconds) || previewSession?.isFinished == true {
+        if clock.now - last >= .seconds(idleSeconds) || previewSession?.isFinished == true {
             await closePreview()
         }
     }
@@ -448,9 +465,9 @@ package actor CameraManager {
         case .countdown, .starting, .finishing, .cameraMissing: return nil
         case .recording: return currentRecording?.latest.withLock { $0?.soundLevel }
         }
-        lastSoundRequest = .now
+        lastSoundRequest = clock.now
         if soundMonitor == nil {
-            if let failed = soundMonitorFailedAt, ContinuousClock.now - failed < .seconds(5) { return nil }
+            if let failed = soundMonitorFailedAt, clock.now - failed < .seconds(5) { return nil }
             // Which microphone goes with the camera is read from sysfs and ALSA: off the actor too.
             let camera = cameraDescription
             let opened = await Self.onQueue { () -> Result<SoundMonitor, AudioError>? in
@@ -459,7 +476,7 @@ package actor CameraManager {
             }
             guard let opened else { return nil }
             guard case .success(let monitor) = opened else {
-                soundMonitorFailedAt = .now
+                soundMonitorFailedAt = clock.now
                 return nil
             }
             // A shot may have started while it opened: it needs the microphone.

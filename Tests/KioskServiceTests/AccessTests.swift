@@ -6,6 +6,7 @@ import NIOCore
 @testable import Publishing
 import StorageUpload
 import Testing
+import SystemSupport
 @testable import KioskService
 
 /// Who may call what: every route of the router is in the access table, each answers only the
@@ -42,7 +43,7 @@ struct AccessTests {
                 for (who, token) in [("nobody", nil), ("booth", Self.boothToken), ("operator", Self.operatorToken)] as [(String, String?)] {
                     // (the live streams would not end: their heads are what is judged)
                     let asked = route.path.hasSuffix("events") || route.path.hasSuffix(".mjpeg") ? HTTPRequest.Method.head : method
-                    fixture.tickCameraLoop()
+                    fixture.kiosk.health.beat()
                     try await client.execute(uri: uri, method: asked, headers: Self.headers(token), body: ByteBuffer(string: "{}")) { response in
                         let admitted = route.access.admits(who == "nobody" ? nil : who == "booth" ? .booth : .operator)
                         if admitted {
@@ -65,8 +66,7 @@ struct AccessTests {
     @Test func aSessionCookieForAnyTokenAndWrongTokensAreThrottled() async throws {
         // Time stands still for the throttle: a block of 2 s ran out before the next request on a
         // loaded CI machine (its requests took over a second each), and the right token got in.
-        let frozen = ContinuousClock.now
-        let fixture = try KioskFixture(token: Self.operatorToken, boothToken: Self.boothToken, throttle: LoginThrottle(clock: { frozen }))
+        let fixture = try KioskFixture(token: Self.operatorToken, boothToken: Self.boothToken, throttle: LoginThrottle(clock: TestClock(), hold: { _ in }))
         defer { fixture.remove() }
         await fixture.start()
         try await fixture.application().test(.router) { client in

@@ -48,7 +48,7 @@ struct AdminAPITests {
                 let method = HTTPRequest.Method(route.method)!
                 try await client.execute(uri: uri, method: method, headers: [.contentType: "application/json"], body: body(#"{"confirm": "\#(ids[0])"}"#)) { response in
                     #expect(response.status == .unauthorized, "\(method) \(uri)")
-                    #expect(object(response)["kind"] as? String == "denied")
+                    #expect(object(response)["kind"] as? String == "unauthorized")
                 }
             }
             // A wrong token is refused too (more than a few from one client are throttled: 429).
@@ -97,7 +97,7 @@ struct AdminAPITests {
         // A shot, posted: while the drain is not running, it waits in the outbox.
         try await fixture.kiosk.manager.begin(fixture.kiosk.settings.shotRequest(), countdown: 0)
         await fixture.kiosk.manager.waitForShot()
-        let item = try await fixture.kiosk.post(caption: "queued for the store")
+        let item = try await fixture.kiosk.posting.post(caption: "queued for the store")
         try await fixture.application().test(.router) { client in
             try await client.execute(uri: "/api/admin/overview", method: .get, headers: Self.authorized) { response in
                 let queued = try #require((object(response)["outbox"] as? [[String: Any]])?.first)

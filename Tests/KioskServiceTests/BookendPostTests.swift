@@ -40,7 +40,7 @@ import Settings
         await fixture.start()
         try await fixture.kiosk.manager.begin(fixture.kiosk.settings.shotRequest(), countdown: 0)
         await fixture.kiosk.manager.waitForShot()
-        let item = try await fixture.kiosk.post(caption: "with the booth's thanks")
+        let item = try await fixture.kiosk.posting.post(caption: "with the booth's thanks")
         try await fixture.waitForUpload(item.metadata.id)
         let video = "\(fixture.directory)/store/videos/\(item.metadata.id).mp4"
         let streams = try run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "csv=p=0", video])

@@ -46,8 +46,8 @@ import Testing
         let shown = fixture.directory + "/shown.txt"
         try Data(Self.shownText.utf8).write(to: URL(fileURLWithPath: shown))
         let digest = try Self.sha256sum(shown)
-        let button = Task { await fixture.kiosk.followButton() }
-        defer { fixture.kiosk.stopButton(); button.cancel() }
+        let button = fixture.followButton()
+        defer { fixture.kiosk.button.stop(); button.cancel() }
 
         try await fixture.application().test(.router) { client in
             // The page carries the text as data, the script tag escaped.
@@ -68,10 +68,10 @@ import Testing
                 #expect(response.status == .forbidden)
                 #expect(object(response)["guestKey"] as? String == "consentFirst")
             }
-            fixture.kiosk.pressButton()
+            fixture.kiosk.button.press()
             let end = ContinuousClock.now + .seconds(10)
-            while fixture.kiosk.consent?.status.buttonPresses != 1, ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(20)) }
-            #expect(fixture.kiosk.consent?.status.buttonPresses == 1)
+            while fixture.kiosk.guests.consentStatus?.buttonPresses != 1, ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(fixture.kiosk.guests.consentStatus?.buttonPresses == 1)
             try await Task.sleep(for: .milliseconds(300))
             #expect(await fixture.kiosk.manager.recordState == .idle)
             #expect(fixture.kiosk.manager.workspace.currentShot() == nil, "nothing was recorded")
@@ -88,7 +88,7 @@ import Testing
                     #expect(response.status == .badRequest, "\(bad)")
                 }
             }
-            #expect(fixture.kiosk.consent?.status.given == false)
+            #expect(fixture.kiosk.guests.consentStatus?.given == false)
 
             // The yes: the button now records.
             try await client.execute(uri: "/api/consent", method: .post, headers: jsonHeaders,
@@ -96,7 +96,7 @@ import Testing
                 #expect(response.status == .ok)
                 #expect(Self.consent(response)["given"] as? Bool == true)
             }
-            fixture.kiosk.pressButton()
+            fixture.kiosk.button.press()
             // Its own deadline: the one above may already have passed on a loaded machine, and
             // then this wait would end at once, before the press had started a shot.
             let pressEnd = ContinuousClock.now + .seconds(60)
@@ -123,7 +123,7 @@ import Testing
                 #expect(response.status == .accepted)
                 postID = object(response)["id"] as? String ?? ""
             }
-            #expect(fixture.kiosk.consent?.status.given == false)
+            #expect(fixture.kiosk.guests.consentStatus?.given == false)
             try await client.execute(uri: "/api/shoot", method: .post, headers: jsonHeaders, body: body("{}")) { #expect($0.status == .forbidden) }
 
             // The store holds the yes in the metadata and the text once, under its digest.
@@ -150,7 +150,7 @@ import Testing
         let (fixture, file) = try Self.fixture()
         defer { fixture.remove(); try? FileManager.default.removeItem(atPath: file) }
         await fixture.start()
-        let digest = try #require(fixture.kiosk.consent?.text.sha256)
+        let digest = try #require(fixture.kiosk.settings.consent?.sha256)
         let yes = "{\"answer\": \"yes\", \"textSha256\": \"\(digest)\"}"
         try await fixture.application().test(.router) { client in
             try await client.execute(uri: "/api/consent", method: .post, headers: jsonHeaders, body: body(yes)) { #expect($0.status == .ok) }

@@ -9,6 +9,7 @@ import NIOCore
 import StorageUpload
 import Synchronization
 import Testing
+import SystemSupport
 @testable import KioskService
 
 /// Issue 40's attacks by a crowd of phones, each tried as the attacker would and judged by status:
@@ -147,9 +148,9 @@ import Testing
 
     // Item 6: after six wrong tokens from its address, the operator's right one got 429 (so did /login).
     @Test func theRightTokenIsNeverRefused() async throws {
-        let frozen = ContinuousClock.now, holds = Holds()
+        let holds = Holds()
         let fixture = try KioskFixture(token: Self.operatorToken, boothToken: Self.boothToken,
-                                       throttle: LoginThrottle(clock: { frozen }, hold: { holds.hold($0) }))
+                                       throttle: LoginThrottle(clock: TestClock(), hold: { holds.hold($0) }))
         defer { fixture.remove() }
         await fixture.start()
         try await fixture.application().test(.router) { client in
@@ -225,7 +226,7 @@ import Testing
             // The first guest's Post, arriving late: the current shot is the second guest's.
             try await client.execute(uri: "/api/post", method: .post, headers: jsonHeaders, body: body(#"{"id": "\#(first)", "caption": "late"}"#)) { response in
                 #expect(response.status == .conflict, "a post naming another shot: \(response.status)")
-                #expect(object(response)["kind"] as? String == "badData")
+                #expect(object(response)["kind"] as? String == "notCurrentShot")
             }
             #expect(fixture.kiosk.manager.workspace.currentShot()?.id == second)
             try await client.execute(uri: "/api/post", method: .post, headers: jsonHeaders, body: body(#"{"id": "\#(second)", "caption": "mine"}"#)) { response in
@@ -240,25 +241,25 @@ import Testing
         let (fixture, file) = try ConsentTests.fixture()
         defer { fixture.remove(); try? FileManager.default.removeItem(atPath: file) }
         await fixture.start()
-        let digest = try #require(fixture.kiosk.consent?.text.sha256)
-        let button = Task { await fixture.kiosk.followButton() }
-        defer { fixture.kiosk.stopButton(); button.cancel() }
+        let digest = try #require(fixture.kiosk.settings.consent?.sha256)
+        let button = fixture.followButton()
+        defer { fixture.kiosk.button.stop(); button.cancel() }
         try await fixture.application().test(.router) { client in
             try await client.execute(uri: "/api/consent", method: .post, headers: jsonHeaders,
                                      body: body(#"{"answer": "yes", "textSha256": "\#(digest)"}"#)) { #expect($0.status == .ok) }
             let shot = try await Self.shoot(client, fixture, headers: jsonHeaders)
-            let held = try #require(fixture.kiosk.consent?.status)
+            let held = try #require(fixture.kiosk.guests.consentStatus)
             #expect(held.given && held.retakesOnly, "A's yes holds, for A's retake only: \(held)")
             // A's review is on screen; somebody presses the booth's button.
-            let presses = fixture.kiosk.consent?.status.buttonPresses ?? 0
-            fixture.kiosk.pressButton()
+            let presses = fixture.kiosk.guests.consentStatus?.buttonPresses ?? 0
+            fixture.kiosk.button.press()
             let end = ContinuousClock.now + .seconds(60)
-            while fixture.kiosk.consent?.status.buttonPresses == presses, await fixture.kiosk.manager.recordState == .idle, ContinuousClock.now < end {
+            while fixture.kiosk.guests.consentStatus?.buttonPresses == presses, await fixture.kiosk.manager.recordState == .idle, ContinuousClock.now < end {
                 try await Task.sleep(for: .milliseconds(20))
             }
             try await fixture.waitFor("idle")
             #expect(fixture.kiosk.manager.workspace.currentShot()?.id == shot, "the button recorded a shot under A's yes")
-            #expect(fixture.kiosk.consent?.status.buttonPresses == presses + 1, "the press goes to the page, which asks the new guest")
+            #expect(fixture.kiosk.guests.consentStatus?.buttonPresses == presses + 1, "the press goes to the page, which asks the new guest")
             // A plain shoot is refused too; A's own Retake (naming the shot A reviews) is not.
             try await client.execute(uri: "/api/shoot", method: .post, headers: jsonHeaders, body: body("{}")) { response in
                 #expect(response.status == .forbidden)
@@ -290,7 +291,7 @@ extension CrowdAccessTests {
     // Item 5: an operator who logged in on the booth's screen and walked away is logged out after
     // 12 idle hours; the booth's own screen stays logged in.
     @Test func anOperatorSessionEndsAfterTwelveIdleHoursTheBoothsDoesNot() async throws {
-        let clock = KioskClock.frozen()
+        let clock = TestClock()
         let fixture = try KioskFixture(token: Self.operatorToken, boothToken: Self.boothToken, clock: clock)
         defer { fixture.remove() }
         await fixture.start()
@@ -308,13 +309,13 @@ extension CrowdAccessTests {
             }
             #expect(try await Self.status(client, "/api/status", cookie: boothCookie) == .ok, "the booth's screen stays logged in")
             // An ended session is no wrong guess: nothing of the address was counted.
-            #expect(fixture.kiosk.loginThrottle.wait(ClientAddress(nil)) == nil)
+            #expect(fixture.kiosk.access.throttle.wait(ClientAddress(nil)) == nil)
         }
     }
 
     // Item 5: a new token ends the sessions made with the old one; one command ends them all.
     @Test func changingATokenOrOneCommandEndsTheSessions() async throws {
-        let clock = KioskClock.frozen()
+        let clock = TestClock()
         let fixture = try KioskFixture(token: Self.operatorToken, boothToken: Self.boothToken, clock: clock)
         defer { fixture.remove() }
         await fixture.start()
@@ -349,7 +350,7 @@ extension CrowdAccessTests {
                     #expect(response.status == .unauthorized, "after --end-sessions: \(response.status)")
                 }
             }
-            #expect(fixture.kiosk.loginThrottle.wait(ClientAddress(nil)) == nil, "the ended sessions were no guesses")
+            #expect(fixture.kiosk.access.throttle.wait(ClientAddress(nil)) == nil, "the ended sessions were no guesses")
             // And a new login works at once.
             let third = try await Self.login(client, Self.operatorToken)
             #expect(try await Self.status(client, "/api/admin/overview", cookie: third) == .ok)
@@ -359,14 +360,14 @@ extension CrowdAccessTests {
     // Items 3 and 4: the booth shows a guest's link only while their thank-you is up, and only a
     // phone that opens it then may delete.
     @Test func theBoothsLinkAndTheDeleteClaimLastOnlyWhileTheThankYouIsUp() async throws {
-        let clock = KioskClock.frozen()
+        let clock = TestClock()
         let fixture = try KioskFixture(token: Self.operatorToken, boothToken: Self.boothToken, clock: clock)
         defer { fixture.remove() }
         await fixture.start()
         try await fixture.application().test(.router) { client in
             let a = try await Self.post(client, fixture, shot: try await Self.shoot(client, fixture), caption: "A")
             try await client.execute(uri: "/api/posts/\(a)/share", method: .get, headers: Self.booth) { #expect($0.status == .ok) }
-            clock.advance(by: ShareWindow.lifetime + .seconds(1))
+            clock.advance(by: GuestFlow.shareLifetime + .seconds(1))
             try await client.execute(uri: "/api/posts/\(a)/qr.svg", method: .get, headers: Self.booth) { response in
                 #expect(response.status == .notFound, "minutes after the post: \(response.status)")
             }

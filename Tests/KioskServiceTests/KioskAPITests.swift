@@ -14,80 +14,6 @@ import VideoCapture
 import SystemSupport
 @testable import Shooting
 
-/// A kiosk on the built-in test pattern with its own temp workspace, outbox and local store.
-struct KioskFixture {
-    let directory: String
-    let kiosk: Kiosk
-
-    init(token: String? = nil, boothToken: String? = nil, seconds: Double = 1, countdown: Int = 0, more: [String: String] = [:],
-         throttle: LoginThrottle = LoginThrottle(hold: { _ in }), clock: KioskClock = .frozen()) throws {
-        directory = NSTemporaryDirectory() + "recorder-kiosk-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let config = directory + "/recorder.conf"
-        try Data().write(to: URL(fileURLWithPath: config))
-        var flags = ["outbox": directory + "/outbox", "local.path": directory + "/store", "local.create": "true", "workspace": directory + "/ws",
-                     "kiosk.device": "testsrc", "kiosk.seconds": "\(seconds)", "kiosk.countdown_seconds": "\(countdown)",
-                     "retry.initial_seconds": "0.1", "retry.max_seconds": "0.5"]
-        if let token { flags["kiosk.token"] = token }
-        if let boothToken { flags["kiosk.booth_token"] = boothToken }
-        flags.merge(more) { $1 }
-        let configuration = try RecorderConfiguration(flags: flags, configFile: config, environment: ["HOME": directory], settings: .withKiosk)
-        var settings = try KioskSettings(configuration)
-        // No time service to ask here unless a test puts a timedatectl of its own at this path.
-        settings.timedatectl = directory + "/timedatectl"
-        kiosk = try Kiosk(settings: settings, configuration: configuration, logger: Logger(label: "test"),
-                          notifier: SystemdNotifier(environment: [:]), loginThrottle: throttle, clock: clock)
-    }
-
-    /// Wires the kiosk, starts its event publisher and checks the camera, as the camera service
-    /// does when it starts.
-    func start() async {
-        await kiosk.wire()
-        Task { [kiosk] in await kiosk.publishEvents() }
-        await kiosk.manager.checkCamera()
-        kiosk.cameraLoopTick.store(MonotonicClock.nowMicroseconds(), ordering: .relaxed)
-    }
-
-    /// What the camera service does every second; these tests run without it, and a busy machine
-    /// can take longer than the 10 s health allows between `start()` and a health check.
-    func tickCameraLoop() {
-        kiosk.cameraLoopTick.store(MonotonicClock.nowMicroseconds(), ordering: .relaxed)
-    }
-
-    func remove() {
-        kiosk.drain.stop()
-        kiosk.endEvents()
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    func application() -> some ApplicationProtocol {
-        KioskDaemon(kiosk: kiosk).application()
-    }
-
-    /// Starts the drain and waits until it has uploaded post `id` (indexed, off the queue), or fails after `seconds`.
-    func waitForUpload(_ id: String, seconds: Double = 60) async throws {
-        kiosk.drain.start()
-        let end = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < end {
-            if kiosk.drain.status.lastUploaded?.id == id { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("post \(id) was not uploaded in \(seconds) s")
-        throw CancellationError()
-    }
-
-    /// Polls the manager until `state` (a RecordState name), or fails after `seconds`.
-    func waitFor(_ state: String, seconds: Double = 60) async throws {
-        let end = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < end {
-            if await kiosk.manager.recordState.name == state { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("the kiosk did not reach \(state) in \(seconds) s (it is \(await kiosk.manager.recordState.name))")
-        throw CancellationError()
-    }
-}
-
 let jsonHeaders: HTTPFields = [.contentType: "application/json"]
 
 func body(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
@@ -173,7 +99,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
             // The loop's heartbeat, kept beating while /healthz is asked: on a loaded CI machine
             // (every suite at once on 2 cores) one tick could be over 10 s old by the time the
             // request was judged (ci9: 503, the test took 51 s).
-            let heartbeat = Task { while !Task.isCancelled { fixture.tickCameraLoop(); try? await Task.sleep(for: .milliseconds(500)) } }
+            let heartbeat = Task { while !Task.isCancelled { fixture.kiosk.health.beat(); try? await Task.sleep(for: .milliseconds(500)) } }
             try await client.execute(uri: "/healthz", method: .get) { response in
                 #expect(response.status == .ok, "\(String(buffer: response.body))")
                 #expect(object(response)["healthy"] as? Bool == true)
@@ -217,7 +143,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         let fixture = try KioskFixture()
         defer { fixture.remove() }
         await fixture.start()
-        fixture.tickCameraLoop()
+        fixture.kiosk.health.beat()
         try await fixture.application().test(.router) { client in
             let routes = KioskAPI.router(fixture.kiosk).routes
             for route in routes where route.method == "GET" {
@@ -238,12 +164,12 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
                     // (a path with a POST too, /login, allows it)
                     let allowed = routes.contains { $0.path == path && $0.method == "POST" } ? "GET, POST, HEAD" : "GET, HEAD"
                     #expect(response.headers[.allow] == allowed, "\(uri): \(response.headers[.allow] ?? "no Allow")")
-                    #expect(object(response)["kind"] as? String == "invalidRequest")
+                    #expect(object(response)["kind"] as? String == "methodNotAllowed")
                 }
             }
             // The loop over the routes takes a while on a loaded machine: tick first, as the camera
             // service would, or health rightly says the camera loop is stuck.
-            fixture.tickCameraLoop()
+            fixture.kiosk.health.beat()
             try await client.execute(uri: "/healthz", method: .head) { #expect($0.status == .ok) }
             try await client.execute(uri: "/api/shoot", method: .get) { response in
                 #expect(response.status == .methodNotAllowed && response.headers[.allow] == "POST")
@@ -280,7 +206,9 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
                 // A guest is told in plain words (GuestWording), without the operator's detail.
                 #expect(error["guestMessage"] as? String == GuestWording.busy)
             }
-            // Posting while recording would race the next shot: refused too.
+            // Posting while recording would race the next shot: refused too. (The countdown
+            // counts on the fixture's clock: it is moved on, second by second.)
+            try await fixture.finishCountdown()
             try await fixture.waitFor("recording")
             try await client.execute(uri: "/api/post", method: .post, headers: jsonHeaders, body: body(#"{"id": "x", "caption": "x"}"#)) { response in
                 #expect(response.status == .conflict)
@@ -478,7 +406,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
             // Nothing recorded, nothing queued, still idle and healthy.
             #expect(await fixture.kiosk.manager.recordState == .idle)
             #expect(fixture.kiosk.drain.outbox.items().isEmpty)
-            fixture.tickCameraLoop()
+            fixture.kiosk.health.beat()
             try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
         }
     }
@@ -492,7 +420,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
             try await client.execute(uri: "/api/status", method: .get) { response in
                 #expect(response.status == .unauthorized)
                 #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
-                #expect(object(response)["kind"] as? String == "denied")
+                #expect(object(response)["kind"] as? String == "unauthorized")
             }
             try await client.execute(uri: "/api/status", method: .get, headers: [.authorization: "Bearer wrong-token-0123456789"]) {
                 #expect($0.status == .unauthorized)
@@ -520,7 +448,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
             }
             // The page and the health check stay open (the page asks for the token; systemd and probes need health).
             try await client.execute(uri: "/", method: .get) { #expect($0.status == .ok) }
-            fixture.tickCameraLoop()
+            fixture.kiosk.health.beat()
             try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
             // Another site's page cannot drive the kiosk, even with the cookie the browser would attach.
             var crossSite: HTTPFields = [.contentType: "application/json", .cookie: cookie, .origin: "http://evil.example"]
@@ -578,7 +506,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         defer { fixture.remove() }
         await fixture.start()
         _ = try await fixture.kiosk.manager.shoot(fixture.kiosk.settings.shotRequest())
-        let item = try await fixture.kiosk.post(caption: "later")
+        let item = try await fixture.kiosk.posting.post(caption: "later")
         // Then the store's directory cannot be made: a file is in its way (a real failure, not a
         // fake). (Before the post, the post itself is refused: nothing is queued for a store that
         // cannot take it.)
@@ -629,7 +557,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         let fixture = try KioskFixture(seconds: 1, countdown: 0)
         defer { fixture.remove() }
         await fixture.start()
-        let stream = try #require(fixture.kiosk.hub.subscribe()).stream
+        let stream = try #require(fixture.kiosk.events.hub.subscribe()).stream
         let seen = Mutex<[String]>([])
         let reader = Task {
             for await chunk in stream {
@@ -666,7 +594,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
     @Test func eventsFirstStatusGoesToTheNewClientAloneAndClientsAreCapped() async throws {
         let fixture = try KioskFixture()
         defer { fixture.remove() }
-        let hub = fixture.kiosk.hub
+        let hub = fixture.kiosk.events.hub
         // Ends every stream (and so the reads below) if the events never come.
         let watchdog = Task {
             try await Task.sleep(for: .seconds(60))
@@ -698,12 +626,12 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         let fixture = try KioskFixture()
         defer { fixture.remove() }
         await fixture.start()
-        let stream = try #require(fixture.kiosk.hub.subscribe()).stream
+        let stream = try #require(fixture.kiosk.events.hub.subscribe()).stream
         let kinds = (0..<30).map { "change\($0)" }
-        for kind in kinds { fixture.kiosk.announce.call(kind) }
+        for kind in kinds { fixture.kiosk.events.announce(kind) }
         var seen: [(id: Int, kind: String)] = []
         // Ends the stream (and so the loop) if the events never all come.
-        let watchdog = Task { [hub = fixture.kiosk.hub] in
+        let watchdog = Task { [hub = fixture.kiosk.events.hub] in
             try await Task.sleep(for: .seconds(30))
             hub.finishAll()
         }

@@ -191,7 +191,7 @@ import Glibc
         let evil = ["Host: evil.example:\(port)", "Origin: http://evil.example:\(port)"]
         let shoot = Self.request("POST", base + "/api/shoot", json: "{}", headers: evil)
         #expect(shoot.0 == 421, "\(shoot)")
-        #expect(shoot.1.contains("kiosk.hosts") && shoot.1.contains("\"kind\":\"denied\""), "\(shoot.1)")
+        #expect(shoot.1.contains("kiosk.hosts") && shoot.1.contains("\"kind\":\"misdirected\""), "\(shoot.1)")
         for path in ["/api/status", "/api/feed", "/", "/metrics", "/healthz", "/api/events"] {
             #expect(Self.request("GET", base + path, headers: evil).0 == 421, "\(path)")
         }

@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 @testable import Settings
 import StorageUpload
+import SystemSupport
 import Testing
 @testable import KioskService
 @testable import Publishing
@@ -38,22 +39,65 @@ import Testing
     }
 
     @Test func theQuestionMovesOnOnlyWhileNobodyRecords() throws {
-        let deck = PromptDeck(try Prompts(text: "one\ntwo\nthree", origin: "f"), seconds: 5)
-        let start = ContinuousClock.now
+        let clock = TestClock()
+        let deck = PromptDeck(try Prompts(text: "one\ntwo\nthree", origin: "f"), seconds: 5, clock: clock)
         let first = deck.current.number
-        #expect(!deck.advanceIfDue(now: start + .seconds(4)))
-        #expect(deck.advanceIfDue(now: start + .seconds(6)))
+        clock.advance(by: .seconds(4))
+        #expect(!deck.advanceIfDue())
+        #expect(deck.nextChange == clock.now + .seconds(1))
+        clock.advance(by: .seconds(2))
+        #expect(deck.advanceIfDue())
         #expect(deck.current.number == first % 3 + 1 && deck.current.count == 3)
         // A shot holds it, however long; its end holds it for the review, then it moves again.
         let asked = deck.holdForShot()
         #expect(asked == deck.current.text)
-        #expect(!deck.advanceIfDue(now: start + .seconds(600)))
-        deck.release(after: .seconds(30), now: start + .seconds(600))
-        #expect(!deck.advanceIfDue(now: start + .seconds(620)))
+        #expect(deck.nextChange == nil, "nothing to wait for while a shot holds it")
+        clock.advance(by: .seconds(594))
+        #expect(!deck.advanceIfDue())
+        deck.release(after: .seconds(30))
+        clock.advance(by: .seconds(20))
+        #expect(!deck.advanceIfDue())
         #expect(deck.current.text == asked)
-        #expect(!deck.advanceIfDue(now: start + .seconds(631)), "the review's end starts the question's own time again")
-        #expect(deck.advanceIfDue(now: start + .seconds(637)))
+        clock.advance(by: .seconds(11))
+        #expect(!deck.advanceIfDue(), "the review's end starts the question's own time again")
+        clock.advance(by: .seconds(6))
+        #expect(deck.advanceIfDue())
         #expect(deck.current.text != asked)
+    }
+
+    /// The service moves the question on by the clock alone: it sleeps until the next move is due
+    /// (no polling), wakes when a shot lets go of the question, and tells the pages.
+    @Test func theServiceMovesTheQuestionWhenTheClockSaysAndTellsThePages() async throws {
+        let clock = TestClock()
+        let deck = PromptDeck(try Prompts(text: "one\ntwo", origin: "f"), seconds: 8, clock: clock)
+        let events = EventStream()
+        let stream = try #require(events.hub.subscribe()).stream
+        let publisher = Task { await events.publish(status: { Self.idleStatus }) }
+        let service = Task { try await PromptService(deck: deck, events: events, clock: clock).run() }
+        defer { service.cancel(); publisher.cancel(); events.end() }
+        var reader = stream.makeAsyncIterator()
+        _ = await reader.next()
+        #expect(await clock.waitForSleepers(1))
+        let first = deck.current.number
+        clock.advance(by: .seconds(7))
+        #expect(deck.current.number == first, "moved a second early")
+        clock.advance(by: .seconds(1))
+        let event = String(buffer: try #require(await reader.next()))
+        #expect(event.contains("event: prompt"), "\(event)")
+        #expect(deck.current.number != first)
+        // Held by a shot: the clock may run on; released, it moves again once its review is over.
+        #expect(await clock.waitForSleepers(1))
+        _ = deck.holdForShot()
+        clock.advance(by: .seconds(3600))
+        let held = deck.current.number
+        deck.release(after: .seconds(30))
+        #expect(await clock.waitForSleepers(1))
+        clock.advance(by: .seconds(30))
+        #expect(await clock.waitForSleepers(1))
+        #expect(deck.current.number == held)
+        clock.advance(by: .seconds(8))
+        let next = String(buffer: try #require(await reader.next()))
+        #expect(next.contains("event: prompt") && deck.current.number != held, "\(next)")
     }
 
     @Test func theShotRecordsTheQuestionOnScreenAndThePostShowsIt() async throws {
@@ -63,8 +107,8 @@ import Testing
         let fixture = try KioskFixture(seconds: 1, more: ["kiosk.prompts": file, "kiosk.prompt_seconds": "3"])
         defer { fixture.remove() }
         await fixture.start()
-        let button = Task { await fixture.kiosk.followButton() }
-        defer { fixture.kiosk.stopButton(); button.cancel() }
+        let button = fixture.followButton()
+        defer { fixture.kiosk.button.stop(); button.cancel() }
         try await fixture.application().test(.router) { client in
             var shown = ""
             try await client.execute(uri: "/api/status", method: .get) { response in
@@ -74,7 +118,7 @@ import Testing
             }
             try await client.execute(uri: "/api/shoot", method: .post, headers: jsonHeaders, body: body("{}")) { #expect($0.status == .accepted) }
             // Held while recording, though its 3 s pass.
-            try await Task.sleep(for: .seconds(3.5))
+            fixture.clock.advance(by: .seconds(3.5))
             #expect(fixture.kiosk.prompts?.advanceIfDue() == false)
             try await fixture.waitFor("idle")
             let shot = try #require(fixture.kiosk.manager.workspace.currentShot())
@@ -105,13 +149,20 @@ import Testing
         let deck = try #require(fixture.kiosk.prompts)
         deck.release(after: .zero)
         _ = deck.advanceIfDue()
-        try await Task.sleep(for: .seconds(3.2))
+        fixture.clock.advance(by: .seconds(3.2))
         _ = deck.advanceIfDue()
         let onScreen = deck.current.text
-        fixture.kiosk.pressButton()
+        fixture.kiosk.button.press()
         let end = ContinuousClock.now + .seconds(30)
         while await fixture.kiosk.manager.recordState == .idle, ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(20)) }
         try await fixture.waitFor("idle")
         #expect(fixture.kiosk.manager.workspace.currentShot()?.prompt == onScreen)
+    }
+
+    static var idleStatus: KioskStatus {
+        KioskStatus(state: "idle", run: "test", revision: 0, camera: .init(device: "testsrc", present: true, previewRunning: false),
+                    sound: .init(choice: "none", muted: true, source: nil), outbox: .init(depth: 0, queued: [], uploadingBytes: 0, uploadingTotal: 0, uploaded: 0),
+                    disk: .init(low: false), booth: .init(reviewSeconds: 30, reviewUnposted: "keep", language: "en"), shotSeconds: 1, countdownSeconds: 0,
+                    version: "test")
     }
 }

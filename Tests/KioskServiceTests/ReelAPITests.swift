@@ -23,7 +23,7 @@ import Testing
         for caption in ["first guest", "second guest"] {
             try await fixture.kiosk.manager.begin(fixture.kiosk.settings.shotRequest(), countdown: 0)
             await fixture.kiosk.manager.waitForShot()
-            let item = try await fixture.kiosk.post(caption: caption)
+            let item = try await fixture.kiosk.posting.post(caption: caption)
             try await fixture.waitForUpload(item.metadata.id)
             ids.append(item.metadata.id)
         }

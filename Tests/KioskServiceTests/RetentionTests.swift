@@ -70,7 +70,7 @@ struct RetentionTests {
             try await client.execute(uri: "/s/\(old)/video.mp4", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/s/\(new)", method: .get) { #expect($0.status == .ok) }
         }
-        await RetentionService.purge(fixture.kiosk, retention)
+        await fixture.kiosk.retention.purge(retention)
         for id in ["RETAINOLD0", "RETAINHID0", "RETAINCUT0"] {
             let left = try Self.keys(of: id, in: store)
             #expect(left.isEmpty, "\(id): \(left)")
@@ -110,18 +110,18 @@ struct RetentionTests {
             }
             try await client.execute(uri: "/s/\(legacy)", method: .get) { #expect($0.status == .ok) }
         }
-        await RetentionService.purge(a.kiosk, try #require(a.kiosk.library.share.retention))
+        await a.kiosk.retention.purge(try #require(a.kiosk.library.share.retention))
         #expect(try Self.keys(of: "OWNOLDPST0", in: store).isEmpty)
         for id in ["OWNNEWPST0", "NEIGHBOUR0", "LEGACYPST0"] { #expect(try Self.keys(of: id, in: store).count == 4, "\(id) was deleted by booth-a") }
-        let outcome = try #require(await a.kiosk.overview().retention)
+        let outcome = try #require(await a.kiosk.overview.overview().retention)
         #expect(outcome.scope == "own" && outcome.kiosk == "booth-a" && outcome.deleted == 1 && outcome.otherKiosks == 1 && outcome.withoutKiosk == 1 && outcome.refused == nil,
                 "\(outcome)")
         #expect(a.kiosk.problems.newestFirst.isEmpty, "nothing to warn of")
         // The kiosk that looks after the store deletes every expired post, old ones included.
-        await RetentionService.purge(b.kiosk, try #require(b.kiosk.library.share.retention))
+        await b.kiosk.retention.purge(try #require(b.kiosk.library.share.retention))
         for id in ["NEIGHBOUR0", "LEGACYPST0"] { #expect(try Self.keys(of: id, in: store).isEmpty, "\(id)") }
         for id in ["OWNNEWPST0", "LEGACYNEW0"] { #expect(try Self.keys(of: id, in: store).count == 4, "\(id)") }
-        #expect(try #require(await b.kiosk.overview().retention).deleted == 2)
+        #expect(try #require(await b.kiosk.overview.overview().retention).deleted == 2)
     }
 
     // Item 7: a clock in doubt deletes nothing, and says why in the journal and on the operator page.
@@ -133,12 +133,12 @@ struct RetentionTests {
         _ = try Self.post("EXPIRED000", age: 3 * 86_400, in: store)
         let retention = try #require(fixture.kiosk.library.share.retention)
         func refusal(now: Date) async throws -> ClockDoubt? {
-            await RetentionService.purge(fixture.kiosk, retention, now: now)
+            await fixture.kiosk.retention.purge(retention, now: now)
             #expect(try Self.keys(of: "EXPIRED000", in: store).count == 4, "deleted by a clock in doubt")
-            let overview = try JSONSerialization.jsonObject(with: KioskAPI.jsonEncoder.encode(await fixture.kiosk.overview())) as? [String: Any]
+            let overview = try JSONSerialization.jsonObject(with: KioskAPI.jsonEncoder.encode(await fixture.kiosk.overview.overview())) as? [String: Any]
             let shown = overview?["retention"] as? [String: Any]
             #expect((shown?["refusedBecause"] as? String)?.isEmpty == false && shown?["refused"] != nil, "the operator page is told: \(shown ?? [:])")
-            return try #require(await fixture.kiosk.overview().retention).refused
+            return try #require(await fixture.kiosk.overview.overview().retention).refused
         }
         // A box without a real-time clock that started in 2020.
         let lost = Date(timeIntervalSince1970: 1_580_000_000)
@@ -161,9 +161,9 @@ struct RetentionTests {
         #expect(try await refusal(now: Date()) == .notSynchronised)
         // Synchronised: the purge goes ahead.
         try "#!/bin/sh\necho NTP=yes\necho NTPSynchronized=yes\n".write(toFile: script, atomically: true, encoding: .utf8)
-        await RetentionService.purge(fixture.kiosk, retention)
+        await fixture.kiosk.retention.purge(retention)
         #expect(try Self.keys(of: "EXPIRED000", in: store).isEmpty)
-        #expect(try #require(await fixture.kiosk.overview().retention).refused == nil)
+        #expect(try #require(await fixture.kiosk.overview.overview().retention).refused == nil)
         // With no time service (NTP=no), or no timedatectl at all, it cannot tell, and does not doubt.
         try "#!/bin/sh\necho NTP=no\necho NTPSynchronized=no\n".write(toFile: script, atomically: true, encoding: .utf8)
         #expect(TimeSync.synchronised(timedatectl: script) == nil)
@@ -217,17 +217,17 @@ struct LocalRetentionTests {
         defer { fixture.remove() }
         await fixture.start()
         let kiosk = fixture.kiosk
-        let local = try #require(kiosk.localRetention)
+        let local = try #require(kiosk.retention.local)
         // A post that went up (a sent record, its video then played through the cache)...
         _ = try await kiosk.manager.shoot(kiosk.settings.shotRequest())
-        let sent = try await kiosk.post(caption: "sent")
+        let sent = try await kiosk.posting.post(caption: "sent")
         try await fixture.waitForUpload(sent.metadata.id)
         kiosk.drain.stop()
         let metadata = try kiosk.library.feed.metadata(id: sent.metadata.id)
         let cached = try kiosk.library.cache.video(for: metadata, from: kiosk.library.feed.store)
         // ...one still queued (the store is away: a file is in its way), and the current shot.
         _ = try await kiosk.manager.shoot(kiosk.settings.shotRequest())
-        let queued = try await kiosk.post(caption: "queued")
+        let queued = try await kiosk.posting.post(caption: "queued")
         _ = try await kiosk.manager.shoot(kiosk.settings.shotRequest())
         let current = try #require(kiosk.settings.workspace.currentShot())
         let receipts = fixture.directory + "/outbox/sent"
@@ -245,14 +245,14 @@ struct LocalRetentionTests {
         // purge has run: with 3 s, a loaded CI machine's poll saw it only once it had ended.)
         try await kiosk.manager.begin(kiosk.settings.shotRequest(seconds: 60), countdown: 0)
         try await fixture.waitFor("recording")
-        await RetentionService.purge(kiosk, local, now: later)
+        await kiosk.retention.purge(local, now: later)
         #expect(FileManager.default.fileExists(atPath: "\(receipts)/\(sent.metadata.id).json"), "nothing went while recording")
         #expect(await kiosk.manager.stop())
         await kiosk.manager.waitForShot()
         let newest = try #require(kiosk.settings.workspace.currentShot())
 
         // Then it deletes: the shot (now the one just recorded), the sent record, the cached video.
-        await RetentionService.purge(kiosk, local, now: later)
+        await kiosk.retention.purge(local, now: later)
         #expect(kiosk.settings.workspace.currentShot() == nil)
         #expect(!FileManager.default.fileExists(atPath: newest.videoPath))
         #expect(!FileManager.default.fileExists(atPath: "\(receipts)/\(sent.metadata.id).json"))

@@ -82,7 +82,7 @@ struct ShareAPITests {
             // The guest's phone opens the link while the booth's thank-you shows it: the page offers
             // the delete, as a second step (a form inside a closed details element), and the phone
             // gets the post's claim (CrowdAccessTests has the phones that do not).
-            fixture.kiosk.shareWindow.open(ids[0])
+            fixture.kiosk.guests.handle(.posted(id: ids[0]))
             let claim = try await client.execute(uri: "/s/\(tokens[0])", method: .get) { response in
                 let page = String(buffer: response.body)
                 #expect(page.contains(#"<form method="post" action="/s/\#(tokens[0])/delete">"#), "\(page)")

@@ -38,13 +38,14 @@ def free_port():
 
 class Kiosk:
     """`recorder kiosk` on the test pattern, listening on a free loopback port, with everything it
-    writes in a temporary directory (`work`); `env` adds settings (RECORDER_* variables)."""
+    writes in a temporary directory (`work`); `env` adds settings (RECORDER_* variables); `device`
+    another source (a Y4M file that can be taken away, as a camera unplugged)."""
 
-    def __init__(self, binary, log_path, args=(), env=None, prefix="recorder-browser-", listen="127.0.0.1"):
+    def __init__(self, binary, log_path, args=(), env=None, prefix="recorder-browser-", listen="127.0.0.1", device="testsrc"):
         self.work = pathlib.Path(tempfile.mkdtemp(prefix=prefix))
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.listen = listen
+        self.listen, self.device = listen, device
         environment = dict(os.environ)
         environment.pop("RECORDER_CONFIG", None)
         environment["XDG_CACHE_HOME"] = str(self.work / "cache")
@@ -58,7 +59,7 @@ class Kiosk:
         self.log = open(self.log_path, "w")
         w = self.work
         self.process = subprocess.Popen(
-            [self.binary, "kiosk", "--device", "testsrc", "--listen", f"{self.listen}:{self.port}", *self.args,
+            [self.binary, "kiosk", "--device", self.device, "--listen", f"{self.listen}:{self.port}", *self.args,
              "--workspace", str(w / "ws"), "--outbox", str(w / "outbox"), "--store-dir", str(w / "store"), "--create"],
             stdout=self.log, stderr=subprocess.STDOUT, env=self.environment)
         for _ in range(300):

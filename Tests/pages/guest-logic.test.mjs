@@ -26,9 +26,10 @@ test("a press means stop while counting down or recording, record where a guest 
   for (const phase of ["attract", "problem", "done", "review"]) assert.equal(pressAction(phase), "record", phase);
   assert.equal(pressAction("saving"), null);
   assert.equal(pressAction("consent"), "agree");
+  assert.equal(pressAction("away"), null, "out of service a press does nothing");
   // Typing an address: the booth's button neither records nor sends.
   assert.equal(pressAction("mail"), null);
-  assert.deepEqual([...PHASES].sort(), ["attract", "consent", "countdown", "done", "mail", "problem", "recording", "review", "saving"]);
+  assert.deepEqual([...PHASES].sort(), ["attract", "away", "consent", "countdown", "done", "mail", "problem", "recording", "review", "saving"]);
 });
 
 test("a button's chatter within 400 ms is one press", () => {
@@ -74,7 +75,22 @@ test("a shot under way shows its screen", () => {
   assert.deepEqual(guestStep(idle({ state: "starting" }), page()), { kind: "countdown", count: "" });
   assert.equal(guestStep(idle({ state: "recording", progress: { elapsedSeconds: 3, totalSeconds: 15 } }), page()).kind, "recording");
   assert.deepEqual(guestStep(idle({ state: "finishing" }), page()), { kind: "saving" });
-  assert.deepEqual(guestStep(idle({ state: "camera-missing" }), page()), { kind: "cameraMissing", key: "cameraUnavailable" });
+});
+
+test("out of service the booth says it is back in a moment, and comes back by itself", () => {
+  const away = { kind: "away" };
+  assert.deepEqual(guestStep(idle({ state: "camera-missing" }), page()), away);
+  const disk = idle({ service: { causes: [{ cause: "disk", freeBytes: 1, neededBytes: 2 }] } });
+  assert.deepEqual(guestStep(disk, page()), away);
+  assert.deepEqual(guestStep(disk, page({ phase: "problem" })), away);
+  // A review or thank-you on screen (its mail screen too), or a shot under way, goes on.
+  assert.notDeepEqual(guestStep(disk, page({ phase: "review" })), away);
+  assert.notDeepEqual(guestStep(disk, page({ phase: "done" })), away);
+  assert.notDeepEqual(guestStep(disk, page({ phase: "mail" })), away);
+  assert.equal(guestStep({ ...disk, state: "recording", progress: { elapsedSeconds: 1, totalSeconds: 5 } }, page()).kind, "recording");
+  // Back in service: the start screen, with no reload.
+  assert.equal(guestStep(idle({ service: null }), page({ phase: "away" })).then, "attract");
+  assert.equal(guestStep(idle({ service: { causes: [] } }), page({ phase: "away" })).then, "attract");
 });
 
 test("a failure is said once", () => {

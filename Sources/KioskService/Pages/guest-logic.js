@@ -4,7 +4,7 @@
 // stream cut into pictures. No DOM here.
 
 /** The guest's screens, in the order a shot goes through them. */
-export const PHASES = ["attract", "consent", "countdown", "recording", "saving", "review", "done", "mail", "problem"];
+export const PHASES = ["attract", "consent", "countdown", "recording", "saving", "review", "done", "mail", "problem", "away"];
 
 /** A guest string with its number: `{n}` in the text becomes `n`. An unknown key is "". */
 export function wording(strings, key, n) {
@@ -49,6 +49,7 @@ export function pressAction(phase) {
   if (phase === "countdown" || phase === "recording") return "stop";
   if (phase === "consent") return "agree";
   if (phase === "attract" || phase === "problem" || phase === "done" || phase === "review") return "record";
+  // ("away": the booth is out of service; a press does nothing until it is back)
   return null;
 }
 
@@ -100,7 +101,7 @@ export function secondsLeft(deadline, now) {
  * `{ phase, knownShot, shownFailure, sharing, messageShowing }` (messageShowing: a message is on
  * screen for a while, and goes back to attract by itself). The answer's `kind`:
  * - "countdown" (`count`), "recording" (`progress`), "saving": the shot under way;
- * - "cameraMissing" (`key`): the sentence stays until the camera is back;
+ * - "away": the booth is out of service (`outOfService`), until it is back (then "idle" says attract);
  * - "failed" (`key`, `failure`): said once per failure; "none" when it was already said;
  * - "idle": then `review` (a new shot of this guest's to review), `knownShot` (the shot now
  *   known), `then` ("attract", or "problem" with `key`, or null to stay) and `share` (the post
@@ -108,6 +109,10 @@ export function secondsLeft(deadline, now) {
  * A shot that was there when the page opened (`knownShot` undefined then) is never this guest's.
  */
 export function guestStep(s, page) {
+  // Out of service (the camera gone, the disk nearly full, the store failing): a calm "back in a
+  // moment" instead of the start screen, until the kiosk says it is back. A guest's review or
+  // thank-you on screen (and its mail screen) goes on; the next screen is this one.
+  if (outOfService(s) && page.phase !== "review" && page.phase !== "done" && page.phase !== "mail" && !isShooting(s)) return { kind: "away" };
   switch (s.state) {
     case "countdown": case "starting":
       return { kind: "countdown", count: s.countdown || "" };
@@ -116,7 +121,8 @@ export function guestStep(s, page) {
     case "finishing":
       return { kind: "saving" };
     case "camera-missing":
-      return { kind: "cameraMissing", key: s.guestKey || "cameraUnavailable" };
+      // (out of service: "away" above, unless a review or thank-you is on screen)
+      break;
     case "failed":
       return s.message !== page.shownFailure ? { kind: "failed", key: s.guestKey || "notSaved", failure: s.message } : { kind: "none" };
   }
@@ -130,10 +136,19 @@ export function guestStep(s, page) {
   } else if (page.phase === "countdown" || page.phase === "recording" || page.phase === "saving") {
     // The shot ended with nothing new to review: it was not kept, and the kiosk says why.
     if (s.guestKey) { step.then = "problem"; step.key = s.guestKey; } else step.then = "attract";
-  } else if (page.phase === "problem" && !page.messageShowing) {
+  } else if ((page.phase === "problem" && !page.messageShowing) || page.phase === "away") {
     step.then = "attract";
   }
   return step;
+}
+
+/** Whether status `s` says the booth cannot take a guest now (`service.causes`, or its camera is gone). */
+export function outOfService(s) {
+  return !!(s.service && s.service.causes && s.service.causes.length) || s.state === "camera-missing";
+}
+
+function isShooting(s) {
+  return s.state === "countdown" || s.state === "starting" || s.state === "recording" || s.state === "finishing";
 }
 
 const HEAD_END = [13, 10, 13, 10];

@@ -162,10 +162,10 @@ function render(s) {
       setPhase("recording");
       return;
     case "saving": setPhase("saving"); return;
-    case "cameraMissing":
-      // Nothing works until the camera is back: the sentence stays.
-      $("problem-text").textContent = t(step.key);
-      setPhase("problem");
+    case "away":
+      // Out of service: "back in a moment" until the kiosk says it is back (no recording offered,
+      // presses do nothing), then the start screen by itself.
+      setPhase("away");
       return;
     case "failed":
       // The last shot failed: said once, then the booth invites the next try.
@@ -447,7 +447,7 @@ $("mail-cancel").onclick = cancelMail;
 let liveReader = null, liveOpening = false, decoding = false, painted = 0;
 async function liveStream() {
   const phase = document.body.dataset.phase;
-  if (liveReader || liveOpening || document.hidden || phase === "review" || document.body.dataset.loop === "on" || !status || !status.camera.present) return;
+  if (liveReader || liveOpening || document.hidden || phase === "review" || phase === "away" || document.body.dataset.loop === "on" || !status || !status.camera.present) return;
   // One stream at a time: a second call while this one is still being opened returns above.
   liveOpening = true;
   const opened = fetch("/api/preview.mjpeg", { credentials: "same-origin", cache: "no-store" });

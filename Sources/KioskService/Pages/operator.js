@@ -35,6 +35,17 @@ function banner(text, isError) {
   b.style.display = text ? "block" : "none";
 }
 
+// One reason the booth is out of service, with its numbers.
+function serviceCause(c) {
+  switch (c.cause) {
+    case "camera": return "The camera is missing: " + c.message + ".";
+    case "disk": return "The disk is nearly full: " + mb(c.freeBytes) + " free in " + c.path + ", one more shot needs " + mb(c.neededBytes) + ".";
+    case "store": return "The store keeps failing: " + c.queued + " post(s) waiting, the oldest for " + Math.floor(c.waitingSeconds / 60) +
+      " min, and the guests' links open only from the store. Last error: " + c.message;
+    default: return c.cause + ".";
+  }
+}
+
 function render(s) {
   if (isStale(status, s)) return;
   status = s;
@@ -60,8 +71,12 @@ function render(s) {
   $("sound").title = source ? "sound from " + source : "";
   $("sound-meter").style.display = muted || !source ? "none" : "inline-block";
   if (s.state === "recording") showLevel(s.progress ? s.progress.soundPeakDBFS : null);
-  // Problems first: the camera, then the disk, then a failed shot; in the operator's words.
-  if (!s.camera.present) banner("No camera: " + (s.message || s.camera.device), true);
+  // Problems first: out of service (which and how far), the camera, the disk, then a failed
+  // shot; in the operator's words.
+  const away = s.service && s.service.causes && s.service.causes.length ? s.service.causes : null;
+  if (away) banner("Out of service: the guest page says “back in a moment” and takes no shot, until this clears by itself. " +
+    away.map(serviceCause).join(" "), true);
+  else if (!s.camera.present) banner("No camera: " + (s.message || s.camera.device), true);
   else if (s.disk.low) banner("Too little free space for one more shot: see Disk.", true);
   else if (s.state === "failed") banner("The last shot failed: " + s.message, true);
   else if (s.state === "idle" && s.message) banner("The last shot was not kept: " + s.message, false);

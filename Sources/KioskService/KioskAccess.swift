@@ -1,0 +1,21 @@
+package import Settings
+package import SystemSupport
+
+/// Who may call the kiosk: its two tokens, the sessions browsers earn at `/login` (none without
+/// tokens: loopback only), and the throttle on wrong tokens, shared by the guard and the login
+/// route.
+package struct KioskAccess: Sendable {
+    package let credentials: KioskCredentials
+    /// Wrong tokens per client.
+    package let throttle: LoginThrottle
+
+    init(settings: KioskSettings, throttle: LoginThrottle, clock: any RecorderClock) throws(RecorderError) {
+        let tokens = KioskCredentials.tokens(operatorToken: settings.token, boothToken: settings.boothToken)
+        let sessions = tokens.isEmpty ? nil : try SessionStore(directory: settings.stateDirectory, tokens: tokens, clock: clock)
+        credentials = KioskCredentials(operatorToken: settings.token, boothToken: settings.boothToken, sessions: sessions)
+        self.throttle = throttle
+    }
+
+    /// The browsers logged in at /login (nil without tokens).
+    package var sessions: SessionStore? { credentials.sessions }
+}

@@ -1,0 +1,109 @@
+import FoundationEssentials
+import Logging
+package import Publishing
+package import Settings
+package import Shooting
+import SystemSupport
+
+/// A guest's shot made a post, or deleted: queued durably in the outbox while the camera holds
+/// the current shot still, the drain woken to send it, its share link learnt (so it opens from
+/// the queued copy at once), and the guest's flow told (their yes ends; their thank-you may show
+/// this post's link). Exactly as `recorder post` does it, with the same enqueuer.
+package final class PostingDesk: Sendable {
+    private let manager: CameraManager
+    private let workspace: ShotWorkspace
+    private let enqueuer: PostEnqueuer
+    private let drain: OutboxDrain
+    private let shareTokens: ShareTokenIndex
+    private let guests: GuestCoordinator
+    private let events: EventStream
+    private let metrics: KioskMetrics
+    private let logger: Logger
+
+    init(manager: CameraManager, enqueuer: PostEnqueuer, drain: OutboxDrain, shareTokens: ShareTokenIndex, guests: GuestCoordinator,
+         events: EventStream, metrics: KioskMetrics, logger: Logger) {
+        self.manager = manager
+        workspace = manager.workspace
+        self.enqueuer = enqueuer
+        self.drain = drain
+        self.shareTokens = shareTokens
+        self.guests = guests
+        self.events = events
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    /// Queues the current shot as a post, whichever it is (the operator's tools and tests).
+    package func post(caption: String) async throws(RecorderError) -> OutboxItem {
+        switch try await enqueue(caption: caption, shotID: nil) {
+        case .queued(let item): return item
+        case .notCurrent: throw .post(.noFinishedShot(workspace: workspace.root))
+        }
+    }
+
+    /// A guest's Post: queues shot `shotID` when it is still the current shot. A Post that comes
+    /// late (retried, or sent from a review that has ended) never publishes the next guest's
+    /// shot: it is refused (409).
+    func post(shotID: String, caption: String) async throws(APIError) -> OutboxItem {
+        let outcome: Outcome
+        do throws(RecorderError) {
+            outcome = try await enqueue(caption: caption, shotID: shotID)
+        } catch {
+            throw APIError(error)
+        }
+        switch outcome {
+        case .queued(let item): return item
+        case .notCurrent(let current):
+            throw APIError(.notCurrentShot, "shot \(shotID) is not the current shot (\(current.map { "that is \($0)" } ?? "there is none")): a Post names the shot its guest reviewed, and that one was replaced or deleted. Nothing was posted.")
+        }
+    }
+
+    enum Outcome: Sendable {
+        case queued(OutboxItem)
+        /// The shot asked for is not the current one (which is this, if any).
+        case notCurrent(String?)
+    }
+
+    private func enqueue(caption: String, shotID: String?) async throws(RecorderError) -> Outcome {
+        let enqueuer = self.enqueuer, workspace = self.workspace
+        let outcome = try await manager.holdingCurrentShot { () async throws(RecorderError) -> Outcome in
+            try await BlockingWork.run { () throws(RecorderError) -> Outcome in
+                if let shotID {
+                    let current = workspace.currentShotID()
+                    guard current == shotID else { return .notCurrent(current) }
+                }
+                return .queued(try enqueuer.enqueue(try enqueuer.joining(to: try enqueuer.plan(caption: caption, shotID: shotID))))
+            }
+        }
+        guard case .queued(let item) = outcome else { return outcome }
+        metrics.postQueued()
+        shareTokens.learn(token: item.metadata.shareToken, id: item.metadata.id)
+        guests.handle(.posted(id: item.metadata.id))
+        logger.notice("queued post \(item.metadata.id)")
+        events.announce("posted")
+        drain.wake()
+        return outcome
+    }
+
+    /// Deletes the current shot, when it is `shotID` and not posted: a guest's "Delete" in review.
+    func discard(shotID: String) async throws(RecorderError) {
+        let workspace = self.workspace, enqueuer = self.enqueuer
+        try await manager.holdingCurrentShot { () async throws(RecorderError) in
+            try await BlockingWork.run { () throws(RecorderError) in
+                let lock = try workspace.lock()
+                if let shot = workspace.currentShot(), shot.id == shotID, let error = enqueuer.alreadyPosted(shot) { throw error }
+                try workspace.discardCurrent(id: shotID)
+                _ = consume lock
+            }
+        }
+        guests.handle(.deleted)
+        logger.notice("shot \(shotID) deleted at the booth")
+        events.announce("shot")
+    }
+
+    /// The workspace's current shot (a readlink and a JSON read, on a helper thread).
+    func currentShot() async -> Shot? {
+        let workspace = self.workspace
+        return await BlockingWork.run { workspace.currentShot() }
+    }
+}
