@@ -127,9 +127,18 @@ try:
         wait_until(page, "document.getElementById('state').textContent.startsWith('idle')", timeout=20000)
         page.wait_for_selector("#gallery .post", timeout=30000)
         check("the operator's token logs in: the state and the gallery load", True)
-        warning = wait_until(page, "!document.getElementById('share-warning').hidden && document.getElementById('share-warning').textContent", 20000)
+        # Said once: by the notice above the page until the preflight has run, then by the
+        # preflight's line (its share-links error, opened with "What to do").
+        wait_until(page, "document.getElementById('preflight').dataset.ran", 90000)
+        shown = page.evaluate("""(() => { const n = document.getElementById('share-warning');
+            const row = document.querySelector('#preflight-list li[data-check="share-links"]');
+            return [n.hidden ? '' : n.textContent, row ? row.className : '', row ? row.textContent : ''] })()""")
+        if shown[1] == "error":
+            page.click("#preflight-open")
+        warning = shown[0] or shown[2]
         check("the operator is told that phones cannot open this kiosk's share links, and what to set",
-              "cannot open the share links" in warning and "share.base_url" in warning and "127.0.0.1" in warning, repr(warning))
+              (shown[0] or (shown[1] == "error" and page.is_visible('#preflight-list li[data-check="share-links"] .fix')))
+              and "cannot open" in warning and "share.base_url" in warning and "127.0.0.1" in warning, repr(shown))
         page.screenshot(path=str(artifacts / "3-operator-logged-in.png"), full_page=True)
         session = [c for c in admin.cookies() if c["name"] == "recorder_session"]
         page.click("#logout")
