@@ -18,6 +18,8 @@ install -m 644 /vm/recorder.conf /etc/recorder/recorder.conf
 install -m 600 /dev/null /etc/recorder/kiosk-token
 install -m 600 /dev/null /etc/recorder/kiosk-booth-token
 install -m 600 /dev/null /etc/recorder/s3-credentials
+# (the unit loads the guests' mail server's credential too: a missing file stops it, 243/CREDENTIALS)
+install -m 600 /dev/null /etc/recorder/mail-credentials
 install -D -m 644 /vm/recorder-sysusers.conf /etc/sysusers.d/recorder.conf && systemd-sysusers
 install -m 644 /vm/60-recorder-camera.rules /vm/61-recorder-button.rules /etc/udev/rules.d/
 check "systemd-sysusers made the button's group (recorder-button)" getent group recorder-button

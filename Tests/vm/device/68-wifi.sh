@@ -182,36 +182,36 @@ check "dns.msftncsi.com is Microsoft's own address (Windows's DNS check)" \
   [ "$(phone getent ahostsv4 dns.msftncsi.com | awk 'NR == 1 { print $1 }')" = 131.107.255.255 ]
 
 # The probes, answered "online" (probes-online.conf, the default): each platform's own check.
-probe() { phone curl -s -o "$W/probe.body" -w '%{http_code}' --max-time 20 "$1"; }
-status=$(probe http://connectivitycheck.gstatic.com/generate_204)
+phone_probe() { phone curl -s -o "$W/phone_probe.body" -w '%{http_code}' --max-time 20 "$1"; }
+status=$(phone_probe http://connectivitycheck.gstatic.com/generate_204)
 check "Android's check: http://connectivitycheck.gstatic.com/generate_204 is 204, empty (status $status)" \
-  sh -c "[ '$status' = 204 ] && [ ! -s '$W/probe.body' ]"
-status=$(probe http://clients3.google.com/generate_204)
+  sh -c "[ '$status' = 204 ] && [ ! -s '$W/phone_probe.body' ]"
+status=$(phone_probe http://clients3.google.com/generate_204)
 check "... and clients3.google.com's (status $status)" [ "$status" = 204 ]
-status=$(probe http://captive.apple.com/hotspot-detect.html)
-check "Apple's check: http://captive.apple.com/hotspot-detect.html is 200 and says Success" sh -c "[ '$status' = 200 ] && grep -q '<BODY>Success</BODY>' '$W/probe.body'"
-status=$(probe http://www.msftconnecttest.com/connecttest.txt)
+status=$(phone_probe http://captive.apple.com/hotspot-detect.html)
+check "Apple's check: http://captive.apple.com/hotspot-detect.html is 200 and says Success" sh -c "[ '$status' = 200 ] && grep -q '<BODY>Success</BODY>' '$W/phone_probe.body'"
+status=$(phone_probe http://www.msftconnecttest.com/connecttest.txt)
 check "Windows's check: http://www.msftconnecttest.com/connecttest.txt is 'Microsoft Connect Test'" \
-  sh -c "[ '$status' = 200 ] && [ \"\$(cat '$W/probe.body')\" = 'Microsoft Connect Test' ]"
-status=$(probe http://anything.example.org/some/page)
+  sh -c "[ '$status' = 200 ] && [ \"\$(cat '$W/phone_probe.body')\" = 'Microsoft Connect Test' ]"
+status=$(phone_probe http://anything.example.org/some/page)
 check "any other address gets the booth's welcome page, not the kiosk (status $status)" \
-  sh -c "[ '$status' = 200 ] && grep -q \"video booth's Wi-Fi\" '$W/probe.body'"
-status=$(probe http://10.42.0.1/api/status)
+  sh -c "[ '$status' = 200 ] && grep -q \"video booth's Wi-Fi\" '$W/phone_probe.body'"
+status=$(phone_probe http://10.42.0.1/api/status)
 check "the kiosk's API is not on the Wi-Fi: /api/status is the welcome page ($status)" \
-  sh -c "[ '$status' = 200 ] && grep -q \"video booth's Wi-Fi\" '$W/probe.body' && ! grep -q '\"state\"' '$W/probe.body'"
+  sh -c "[ '$status' = 200 ] && grep -q \"video booth's Wi-Fi\" '$W/phone_probe.body' && ! grep -q '\"state\"' '$W/phone_probe.body'"
 
 # The other answer, probes-portal.conf: every check sent to the welcome page, so a phone opens its
 # sign-in sheet there.
 sed -i "s#$W/etc/probes-online.conf#$W/etc/probes-portal.conf#" "$W/etc/nginx-wifi.conf"
 nginx -c "$W/nginx.conf" -s reload 2> /dev/null
-for _ in $(seq 1 50); do [ "$(probe http://connectivitycheck.gstatic.com/generate_204)" = 302 ] && break; sleep 0.2; done
+for _ in $(seq 1 50); do [ "$(phone_probe http://connectivitycheck.gstatic.com/generate_204)" = 302 ] && break; sleep 0.2; done
 portal=""
 for url in http://connectivitycheck.gstatic.com/generate_204 http://captive.apple.com/hotspot-detect.html http://www.msftconnecttest.com/connecttest.txt; do
   portal+="$(phone curl -s -o /dev/null -w '%{http_code}>%{redirect_url}' --max-time 20 "$url") "
 done
 check "portal answers: each check is a 302 to the booth's welcome page ($portal)" \
   [ "$portal" = "302>http://10.42.0.1/ 302>http://10.42.0.1/ 302>http://10.42.0.1/ " ]
-status=$(probe http://10.42.0.1/)
+status=$(phone_probe http://10.42.0.1/)
 check "... which says what the network is for ($status)" sh -c "[ '$status' = 200 ] && grep -q \"video booth's Wi-Fi\" '$W/probe.body'"
 sed -i "s#$W/etc/probes-portal.conf#$W/etc/probes-online.conf#" "$W/etc/nginx-wifi.conf"
 nginx -c "$W/nginx.conf" -s reload 2> /dev/null
