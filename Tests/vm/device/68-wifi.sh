@@ -212,7 +212,7 @@ done
 check "portal answers: each check is a 302 to the booth's welcome page ($portal)" \
   [ "$portal" = "302>http://10.42.0.1/ 302>http://10.42.0.1/ 302>http://10.42.0.1/ " ]
 status=$(phone_probe http://10.42.0.1/)
-check "... which says what the network is for ($status)" sh -c "[ '$status' = 200 ] && grep -q \"video booth's Wi-Fi\" '$W/probe.body'"
+check "... which says what the network is for ($status)" sh -c "[ '$status' = 200 ] && grep -q \"video booth's Wi-Fi\" '$W/phone_probe.body'"
 sed -i "s#$W/etc/probes-portal.conf#$W/etc/probes-online.conf#" "$W/etc/nginx-wifi.conf"
 nginx -c "$W/nginx.conf" -s reload 2> /dev/null
 
