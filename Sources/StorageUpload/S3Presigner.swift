@@ -1,3 +1,4 @@
+internal import COpenSSL
 package import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+internal import COpenSSL
 import Glibc
 import SystemSupport
 
