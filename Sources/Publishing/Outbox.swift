@@ -21,6 +21,8 @@ package struct Outbox: Sendable {
 
     var queueDirectory: String { root + "/queue" }
     var sentDirectory: String { root + "/sent" }
+    /// `stores/<sha256 of the store's location>`: one file per store this outbox has delivered to.
+    var storesDirectory: String { root + "/stores" }
 
     package func prepare() throws(RecorderError) {
         for dir in [queueDirectory, sentDirectory] {
@@ -56,6 +58,24 @@ package struct Outbox: Sendable {
     package func receipt(id: String) -> PostReceipt? {
         guard let data = FileManager.default.contents(atPath: "\(sentDirectory)/\(id).json") else { return nil }
         return try? JSONDecoder().decode(PostReceipt.self, from: data)
+    }
+
+    /// Whether this outbox has delivered a post to the store at `location`, or holds one queued
+    /// for `destination`: a local store that took posts and is missing now is a disk that is away
+    /// (a post waits for it), where one never seen is a typo (refused before anything is queued).
+    package func knows(store location: String, destination: StoreDestination) -> Bool {
+        if Posix.allows(storeRecordPath(location), F_OK) { return true }
+        if items().contains(where: { $0.state.destination?.isSameStore(as: destination) ?? false }) { return true }
+        // Receipts from before `stores/` was kept (read only here, when the store is missing).
+        return ((try? FileManager.default.contentsOfDirectory(atPath: sentDirectory)) ?? []).contains { name in
+            name.hasSuffix(".json") && !name.hasPrefix(".")
+                && (FileManager.default.contents(atPath: "\(sentDirectory)/\(name)")
+                    .flatMap { try? JSONDecoder().decode(PostReceipt.self, from: $0) }?.store == location)
+        }
+    }
+
+    private func storeRecordPath(_ location: String) -> String {
+        "\(storesDirectory)/\(FileDigest.sha256(Array(location.utf8)))"
     }
 
     /// Whether `id` is already used by a queued or sent post of this machine.
@@ -133,6 +153,12 @@ package struct Outbox: Sendable {
             throw RecorderError(InternalFailure.cannotEncode(what: "a receipt", detail: "\(error)"))
         }
         try DurableFile.write(data, to: "\(sentDirectory)/\(receipt.id).json")
+        // The store has taken a post: if it is missing later, its disk is away (see `knows`).
+        // (best effort: the post is delivered either way, and its receipt also names the store)
+        if !Posix.allows(storeRecordPath(receipt.store), F_OK) {
+            try? DurableFile.makeDirectory(storesDirectory)
+            try? DurableFile.write(Data(receipt.store.utf8), to: storeRecordPath(receipt.store))
+        }
         let trash = "\(queueDirectory)/.sent-\(receipt.id)"
         try DurableFile.rename(item.directory, to: trash)
         try? FileManager.default.removeItem(atPath: trash)

@@ -63,11 +63,15 @@ package struct PostEnqueuer: Sendable {
         guard Posix.allows(shot.videoPath, R_OK) else {
             throw .post(.videoMissing(path: shot.videoPath))
         }
-        // A store that cannot take the post (a configured local directory that does not exist: a
-        // typo, a disk not mounted) is said now, before anything is queued for it.
-        // (a full or failing store disk is another matter: the post is queued and waits for it)
+        // A configured local directory that does not exist and never took a post from this outbox
+        // (a typo) is said now, before anything is queued for it. One that did take posts is a
+        // disk that is away: the post is queued and waits for it, as for a full or failing disk,
+        // since the next shot would replace this one.
         do throws(StorageError) { try backend.prepare() } catch {
-            if case .local(let code) = error.kind, code == ENOENT || code == ENOTDIR { throw .post(.storeNotReady(error)) }
+            if case .local(let code) = error.kind, code == ENOENT || code == ENOTDIR,
+               !outbox.knows(store: backend.location, destination: backend.destination) {
+                throw .post(.storeNotReady(error))
+            }
         }
         let digest: FileDigest
         do throws(StorageError) {

@@ -53,4 +53,53 @@ import VideoCapture
         try FileManager.default.createDirectory(atPath: typo, withIntermediateDirectories: true)
         #expect(try feed.page(1, size: 10).entries.isEmpty)
     }
+
+    /// A store that took a post and is missing now is a disk that is away, not a typo: the next
+    /// post is queued for it and waits (the next shot would replace the unposted one), and the
+    /// same directory under another spelling that never took a post is still refused.
+    @Test func aStoreThatTookPostsAndIsMissingNowQueuesTheNextPost() async throws {
+        let root = ShotWorkspaceTests.tempRoot()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = root + "/disk/store"
+        try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+        let workspace = ShotWorkspace(root: root + "/workspace")
+        let manager = CameraManager(workspace: workspace)
+        let outbox = Outbox(root: root + "/outbox")
+        func configured(_ path: String) throws -> PostEnqueuer {
+            PostEnqueuer(workspace: workspace, outbox: outbox, configuration: try RecorderConfiguration(
+                flags: ["local.path": path, "outbox": root + "/outbox"], configFile: nil, environment: ["HOME": root]))
+        }
+        let request = ShotRequest(device: "testsrc", seconds: 0.2, capture: CaptureRequest(size: FrameSize(width: 64, height: 48)))
+        _ = try await manager.shoot(request)
+        let enqueuer = try configured(store)
+        let first = try enqueuer.enqueue(try enqueuer.plan(caption: "first"))
+        let backend = LocalDirectoryBackend(root: store, createsRoot: false)
+        let sent = try OutboxUploader(outbox: outbox, backend: backend, policy: RetryPolicy(maximumAttempts: 1), log: { _ in }).flush()
+        #expect(sent.uploaded.map(\.id) == [first.metadata.id])
+
+        // The disk goes away.
+        try FileManager.default.moveItem(atPath: root + "/disk", toPath: root + "/unplugged")
+        _ = try await manager.shoot(request)
+        let second = try enqueuer.enqueue(try enqueuer.plan(caption: "second"))
+        #expect(outbox.items().map(\.metadata.id) == [second.metadata.id])
+        let waiting = try OutboxUploader(outbox: outbox, backend: backend, policy: RetryPolicy(maximumAttempts: 1), log: { _ in }).flush()
+        if case .storage(let error)? = waiting.failure?.cause { #expect(error.kind == .local(errno: ENOENT)) } else {
+            Issue.record("the missing disk failed the upload as: \(String(describing: waiting.failure))")
+        }
+        #expect(waiting.remaining.map(\.metadata.id) == [second.metadata.id])
+        #expect(!FileManager.default.fileExists(atPath: store), "a missing disk's directory is not made in its place")
+
+        // A directory that never took a post is still a typo.
+        _ = try await manager.shoot(request)
+        let error = #expect(throws: RecorderError.self) { try configured(root + "/disk/stroe").plan(caption: "third") }
+        guard case .storeNotReady? = error?.failure(as: PostFailure.self) else {
+            Issue.record("a store never seen was not refused: \(String(describing: error))")
+            return
+        }
+
+        // The disk is back: the waiting post goes.
+        try FileManager.default.moveItem(atPath: root + "/unplugged", toPath: root + "/disk")
+        let back = try OutboxUploader(outbox: outbox, backend: backend, policy: RetryPolicy(maximumAttempts: 1), log: { _ in }).flush()
+        #expect(back.uploaded.map(\.id) == [second.metadata.id] && outbox.items().isEmpty)
+    }
 }
