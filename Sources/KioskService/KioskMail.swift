@@ -15,10 +15,11 @@ package final class KioskMail: Sendable {
     /// At most this many mails of one post (queued and sent): a guest's friends, not a list.
     static let perPost = 10
 
-    init(settings: MailSettings, delivery: MailDelivery, metrics: KioskMetrics, logger: Logger, events: EventStream) {
+    init(settings: MailSettings, delivery: MailDelivery, metrics: KioskMetrics, logger: Logger, events: EventStream,
+         clock: any RecorderClock) {
         self.settings = settings
         queue = delivery.queue
-        drain = MailDrain(delivery: delivery, observer: { event in
+        drain = MailDrain(delivery: delivery, clock: clock, observer: { event in
             metrics.record(event)
             switch event {
             case .sent(let id, let post, let reply): logger.notice("mail \(id) of post \(post) sent: \(reply)")

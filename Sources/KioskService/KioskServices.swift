@@ -71,7 +71,7 @@ package struct KioskServices: Sendable {
             try store.mail(settings_, language: settings.booth.language, metrics: metrics, events: events, clock: clock)
         }
         self.mail = mail
-        drain = try store.drain(metrics: metrics, events: events, mail: mail)
+        drain = try store.drain(metrics: metrics, events: events, mail: mail, clock: clock)
         library = store.library
         prompts = settings.prompts.map { PromptDeck($0, seconds: settings.promptSeconds, clock: clock) }
         guests = GuestCoordinator(settings: settings, manager: manager, prompts: prompts, events: events, metrics: metrics,

@@ -45,17 +45,17 @@ struct KioskStore {
                          delivery: MailDelivery(queue: MailQueue(outboxRoot: outbox.root), outbox: outbox, settings: settings, store: backend,
                                                 policy: policy, retention: share.retention,
                                                 expiresText: { MailWording.expires($0, language: language) }, now: { clock.date }),
-                         metrics: metrics, logger: logger, events: events)
+                         metrics: metrics, logger: logger, events: events, clock: clock)
     }
 
     /// The drain: the kiosk's background `outbox flush`, its events counted, told to the pages and
     /// the journal; each upload wakes the guests' `mail`, whose mails wait for their post.
-    func drain(metrics: KioskMetrics, events: EventStream, mail: KioskMail?) throws(RecorderError) -> OutboxDrain {
+    func drain(metrics: KioskMetrics, events: EventStream, mail: KioskMail?, clock: any RecorderClock) throws(RecorderError) -> OutboxDrain {
         let (outbox, share, configuration, logger) = (self.outbox, self.share, self.configuration, self.logger)
         let policy = try configuration.retryPolicy(maximumAttempts: nil)
         let onePerFlush = try configuration.retryPolicy(maximumAttempts: 1)
         return OutboxDrain(
-            outbox: outbox, policy: policy,
+            outbox: outbox, policy: policy, clock: clock,
             makeUploader: { willSend throws(RecorderError) in
                 OutboxUploader(outbox: outbox, backend: try configuration.makeBackend(), policy: onePerFlush,
                                share: share, log: { logger.info("\($0)") }, willSend: willSend)

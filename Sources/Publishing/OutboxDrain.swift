@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 package import StorageUpload
 import Synchronization
@@ -44,12 +43,8 @@ package final class OutboxDrain: Sendable {
 
     private struct Shared {
         var status = Status()
-        var stopping = false
-        var running = false
         var consecutiveFailures = 0
         var nextAttempt: ContinuousClock.Instant?
-        /// `wake()` was called: flush now.
-        var woken = false
         var meterAtStart: Int64 = 0
     }
 
@@ -57,13 +52,12 @@ package final class OutboxDrain: Sendable {
     private let makeUploader: @Sendable (_ willSend: @escaping @Sendable (OutboxItem) -> Void) throws(RecorderError) -> OutboxUploader
     private let policy: RetryPolicy
     private let idleRecheckSeconds: Double
-    /// What the backoff and the idle recheck count by (a `TestClock` in tests, which call
-    /// `clockMoved()` when they move it).
+    /// What the backoff and the idle recheck count by (a `TestClock` in tests: the waiting thread
+    /// looks at the time again whenever it is moved).
     private let clock: any RecorderClock
     private let observer: @Sendable (Event) -> Void
     private let shared = Mutex(Shared())
-    private let signal = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread: DrainThread
 
     /// `makeUploader` builds an uploader for one flush (the backend is made afresh, so a fixed
     /// configuration problem clears itself); its policy should allow one attempt per post.
@@ -74,6 +68,7 @@ package final class OutboxDrain: Sendable {
         self.policy = policy
         self.idleRecheckSeconds = idleRecheckSeconds
         self.clock = clock
+        thread = DrainThread(name: "recorder-outbox", clock: clock)
         self.makeUploader = makeUploader
         self.observer = observer
         shared.withLock { $0.status.queued = outbox.items().map(\.metadata.id) }
@@ -93,72 +88,25 @@ package final class OutboxDrain: Sendable {
         }
     }
 
-    /// Starts the drain thread; it flushes once straight away.
+    /// Starts the drain thread; it flushes once straight away, then at the next attempt the
+    /// backoff allows, else after `idleRecheckSeconds` by the clock.
     package func start() {
-        let alreadyRunning = shared.withLock { state in
-            defer { state.running = true }
-            return state.running
-        }
-        guard !alreadyRunning else { return }
-        WorkerThread.start(name: "recorder-outbox") { [self] in
-            run()
-            finished.signal()
+        thread.start { [self] in
+            flushOnce()
+            return shared.withLock { $0.nextAttempt } ?? clock.now + .milliseconds(Int64(idleRecheckSeconds * 1000))
         }
     }
 
     /// A post was queued: try now, even while backing off (the store may be back).
     package func wake() {
-        shared.withLock { state in
-            state.nextAttempt = nil
-            state.woken = true
-        }
-        signal.signal()
-    }
-
-    /// The clock was moved (a test's `TestClock.whenAdvanced`): the waiting thread looks at the
-    /// time left again, and flushes if the next attempt is due.
-    package func clockMoved() {
-        signal.signal()
+        shared.withLock { $0.nextAttempt = nil }
+        thread.wake()
     }
 
     /// Stops the thread after the transfer in progress, waiting at most `timeout` seconds for it.
     /// Whatever is not sent stays queued (and a multipart upload journaled) for the next start.
     package func stop(timeout: Double = 5) {
-        let wasRunning = shared.withLock { state in
-            state.stopping = true
-            return state.running
-        }
-        guard wasRunning else { return }
-        signal.signal()
-        _ = finished.wait(timeout: .now() + timeout)
-    }
-
-    private func run() {
-        while true {
-            if shared.withLock({ $0.stopping }) { return }
-            flushOnce()
-            waitForNextAttempt()
-        }
-    }
-
-    /// Waits on the signal until the next attempt is due by the clock (the backoff's, else the
-    /// idle recheck's), a post is queued (`wake`) or the drain stops; a signal without either (the
-    /// clock moved) only has the time left looked at again. Nothing here sleeps uncancellably.
-    private func waitForNextAttempt() {
-        let idleDeadline = clock.now + .milliseconds(Int64(idleRecheckSeconds * 1000))
-        while true {
-            let (deadline, done) = shared.withLock { state -> (ContinuousClock.Instant, Bool) in
-                defer { state.woken = false }
-                return (state.nextAttempt ?? idleDeadline, state.stopping || state.woken)
-            }
-            if done { return }
-            let left = clock.remaining(until: deadline)
-            if left <= .zero { return }
-            let seconds = min(Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18, 3600)
-            _ = signal.wait(timeout: .now() + seconds)
-            // Several signals in a row need one look.
-            while signal.wait(timeout: .now()) == .success {}
-        }
+        thread.stop(timeout: timeout)
     }
 
     private func flushOnce() {

@@ -12,9 +12,16 @@ package import FoundationEssentials
 package protocol RecorderClock: Clock, Sendable where Instant == ContinuousClock.Instant {
     /// Now, as a date (for what is written down; never for measuring a span: it can jump).
     var date: Date { get }
+
+    /// Runs `hook` after every jump of the clock (a `TestClock`'s moves): for work on a thread of
+    /// its own that waits with a timeout of its own (a semaphore) and must look at `now` again.
+    /// A clock that only moves with time never calls it.
+    func whenAdvanced(_ hook: @escaping @Sendable () -> Void)
 }
 
 extension RecorderClock {
+    package func whenAdvanced(_ hook: @escaping @Sendable () -> Void) {}
+
     /// How long from now until `deadline` (negative once it passed).
     package func remaining(until deadline: Instant) -> Duration {
         now.duration(to: deadline)

@@ -44,7 +44,6 @@ import SystemSupport
             OutboxUploader(outbox: outbox, backend: LocalDirectoryBackend(root: store, createsRoot: false),
                            policy: RetryPolicy(maximumAttempts: 1), log: { _ in }, willSend: willSend)
         })
-        clock.whenAdvanced { drain.clockMoved() }
         drain.start()
         defer { drain.stop() }
         #expect(within { drain.status.failedAttempts == 1 }, "the first flush fails")

@@ -64,8 +64,7 @@ import Testing
             "SystemSupport/BlockingWork.swift",   // its helper threads, started once
             "Shooting/Recording.swift",           // one thread per shot: open to release
             "Shooting/PreviewSession.swift",      // the preview's thread, while somebody watches
-            "Publishing/OutboxDrain.swift",       // the drain, for the life of the kiosk
-            "Publishing/MailDrain.swift",         // the guests' mail's sender, for the life of the kiosk
+            "SystemSupport/DrainThread.swift",    // the outbox's and the mail's drains, for the life of the kiosk
             "MediaEncoder/EncodePipeline.swift",  // a shot's encoding thread, overlapping its capture
             "AudioCapture/AlsaCaptureSource.swift", // a microphone's capture thread, start to close
             "KioskService/StateHook.swift",       // kiosk.on_state's runner, for the life of the kiosk
