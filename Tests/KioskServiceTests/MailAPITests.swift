@@ -114,6 +114,10 @@ import SystemSupport
         #expect(Self.jobFiles(fixture).isEmpty, "queued: \(Self.jobFiles(fixture))")
         #expect(fixture.kiosk.mail?.queue.jobs().isEmpty == true)
         #expect(Self.metric(fixture, #"recorder_mails_total{result="queued"}"#) == 0)
+        // Nor is a refused address logged.
+        for line in log.lines {
+            for (address, _) in Self.badAddresses { #expect(!line.contains(address), "an address was logged: \(line)") }
+        }
     }
 
     /// Guest 1 posts A and may mail it; guest 2 steps up and posts B: from then on the booth's
