@@ -16,8 +16,11 @@ struct KioskFixture {
     let kiosk: KioskServices
     let clock: TestClock
 
+    /// `mail`: guests' mail on (`mail.*`), as `recorder kiosk` makes it from its settings; `logger`:
+    /// the kiosk's journal (a test that reads what was logged hands in its own).
     init(token: String? = nil, boothToken: String? = nil, seconds: Double = 1, countdown: Int = 0, more: [String: String] = [:],
-         throttle: LoginThrottle = LoginThrottle(hold: { _ in }), clock: TestClock = TestClock(), directory given: String? = nil) throws {
+         throttle: LoginThrottle = LoginThrottle(hold: { _ in }), clock: TestClock = TestClock(), directory given: String? = nil,
+         mail: MailSettings? = nil, logger: Logger = Logger(label: "test")) throws {
         directory = given ?? NSTemporaryDirectory() + "recorder-kiosk-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let config = directory + "/recorder.conf"
@@ -33,8 +36,8 @@ struct KioskFixture {
         // No time service to ask here unless a test puts a timedatectl of its own at this path.
         settings.timedatectl = directory + "/timedatectl"
         self.clock = clock
-        kiosk = try KioskServices(settings: settings, configuration: configuration, logger: Logger(label: "test"),
-                                  notifier: SystemdNotifier(environment: [:]), loginThrottle: throttle, clock: clock)
+        kiosk = try KioskServices(settings: settings, configuration: configuration, logger: logger,
+                                  notifier: SystemdNotifier(environment: [:]), loginThrottle: throttle, clock: clock, mail: mail)
     }
 
     /// Wires the kiosk, starts its event publisher and checks the camera and the booth's service,
@@ -54,6 +57,7 @@ struct KioskFixture {
 
     func remove() {
         kiosk.drain.stop()
+        kiosk.mail?.drain.stop()
         kiosk.events.end()
         kiosk.button.stop()
         try? FileManager.default.removeItem(atPath: directory)
