@@ -12,6 +12,8 @@ package final class KioskMail: Sendable {
     package let settings: MailSettings
     package let queue: MailQueue
     package let drain: MailDrain
+    /// The kiosk's: what a queued mail's time is stamped with.
+    private let clock: any RecorderClock
     /// At most this many mails of one post (queued and sent): a guest's friends, not a list.
     static let perPost = 10
 
@@ -19,6 +21,7 @@ package final class KioskMail: Sendable {
          clock: any RecorderClock) {
         self.settings = settings
         queue = delivery.queue
+        self.clock = clock
         drain = MailDrain(delivery: delivery, clock: clock, observer: { event in
             metrics.record(event)
             switch event {
@@ -49,7 +52,7 @@ package final class KioskMail: Sendable {
         if let same = mine.first(where: { $0.address.lowercased() == address.lowercased() }) { return same }
         guard mine.count + queue.receipts().count(where: { $0.postID == post.id }) < Self.perPost else { throw .tooMany }
         let job: MailJob
-        do throws(MailRequestProblem) { job = try queue.request(address, for: post, consentText: consentText) } catch { throw .request(error) }
+        do throws(MailRequestProblem) { job = try queue.request(address, for: post, consentText: consentText, at: clock.date) } catch { throw .request(error) }
         drain.wake()
         return job
     }
