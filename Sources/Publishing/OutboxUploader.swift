@@ -2,7 +2,7 @@ import FoundationEssentials
 import Glibc
 package import StorageUpload
 import MediaEncoder
-internal import SystemSupport
+package import SystemSupport
 package import Settings
 import Shooting
 
@@ -19,10 +19,15 @@ package struct OutboxUploader: Sendable {
     let log: @Sendable (String) -> Void
     /// Told which post is about to go up, before each attempt (the kiosk shows it with its progress).
     let willSend: @Sendable (OutboxItem) -> Void
+    /// The wait between a post's attempts.
+    private let backoff: ClockWait
 
+    /// `clock` counts the waits between a post's attempts (a `TestClock` in tests).
     package init(outbox: Outbox, backend: any StorageBackend, policy: RetryPolicy, share: ShareLinks = ShareLinks(),
+                clock: any RecorderClock = SystemClock(),
                 log: @escaping @Sendable (String) -> Void, willSend: @escaping @Sendable (OutboxItem) -> Void = { _ in }) {
         self.share = share
+        backoff = ClockWait(clock: clock)
         self.outbox = outbox
         self.backend = backend
         self.policy = policy
@@ -95,7 +100,9 @@ package struct OutboxUploader: Sendable {
                 }
                 let wait = policy.delay(afterFailures: failures)
                 log("upload of \(item.metadata.id) failed (\(error.message)); retrying in \(String(cFormat: "%.1f", wait)) s")
-                usleep(UInt32(min(wait, 3600) * 1_000_000))
+                // (by the clock, on a semaphore: a test's clock moves it; Ctrl-C ends the process,
+                // and the post stays queued)
+                backoff.wait(seconds: wait)
             }
         }
     }

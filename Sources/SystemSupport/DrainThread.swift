@@ -16,14 +16,14 @@ package final class DrainThread: Sendable {
     /// What the deadlines count by (a `TestClock` in tests: each move has the wait look again).
     package let clock: any RecorderClock
     private let state = Mutex(State())
-    private let signal = DispatchSemaphore(value: 0)
+    private let waiter: ClockWait
     private let finished = DispatchSemaphore(value: 0)
 
     /// `name` is the thread's, for ps and gdb (15 bytes show).
     package init(name: String, clock: any RecorderClock = SystemClock()) {
         self.name = name
         self.clock = clock
-        clock.whenAdvanced { [weak self] in self?.clockMoved() }
+        waiter = ClockWait(clock: clock)
     }
 
     /// Whether `stop()` was called: a pass checks it between its steps.
@@ -39,7 +39,13 @@ package final class DrainThread: Sendable {
         guard !alreadyRunning else { return }
         WorkerThread.start(name: name) { [self] in
             while !isStopping {
-                wait(until: pass())
+                // Until the pass's deadline, a wake (then the next pass at once) or a stop.
+                waiter.wait(until: pass(), done: { [self] in
+                    state.withLock { state in
+                        defer { state.woken = false }
+                        return state.stopping || state.woken
+                    }
+                })
             }
             finished.signal()
         }
@@ -48,12 +54,7 @@ package final class DrainThread: Sendable {
     /// Ends the wait: the next pass begins now (or, during a pass, as soon as it ends).
     package func wake() {
         state.withLock { $0.woken = true }
-        signal.signal()
-    }
-
-    /// The clock was moved (the clock tells this itself): the waiting thread looks at the time left again.
-    package func clockMoved() {
-        signal.signal()
+        waiter.poke()
     }
 
     /// Stops the thread after the pass under way, waiting at most `timeout` seconds for it.
@@ -63,26 +64,7 @@ package final class DrainThread: Sendable {
             return state.running
         }
         guard wasRunning else { return }
-        signal.signal()
+        waiter.poke()
         _ = finished.wait(timeout: .now() + timeout)
-    }
-
-    /// Waits on the signal until `deadline` by the clock, a wake or a stop; a signal without
-    /// either (the clock moved) only has the time left looked at again.
-    private func wait(until deadline: ContinuousClock.Instant) {
-        while true {
-            let done = state.withLock { state -> Bool in
-                defer { state.woken = false }
-                return state.stopping || state.woken
-            }
-            if done { return }
-            let left = clock.remaining(until: deadline)
-            if left <= .zero { return }
-            // (capped at an hour: a wait is looked at again, never trusted for days)
-            let seconds = min(Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18, 3600)
-            _ = signal.wait(timeout: .now() + seconds)
-            // Several signals in a row need one look.
-            while signal.wait(timeout: .now()) == .success {}
-        }
     }
 }
