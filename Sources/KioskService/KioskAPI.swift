@@ -28,6 +28,8 @@ package enum KioskAPI {
         // One collection per concern, each route with who may call it; the table of them all
         // answers /api/admin/routes and 405's Allow header.
         let table = Mutex<[KioskRoute]>([])
+        let preflight = PreflightService.live(settings: settings, configuration: kiosk.configuration, manager: kiosk.manager,
+                                              trigger: kiosk.button.trigger, clock: kiosk.clock.asClock)
         let collections: [(String, GuardedRoutes)] = [
             ("", ServiceRoutes.collection(language: settings.booth.language, consent: settings.consent, mail: kiosk.mail != nil, health: kiosk.health,
                                           metrics: kiosk.metrics, limits: kiosk.limits)),
@@ -41,8 +43,7 @@ package enum KioskAPI {
                                            logger: kiosk.logger, metrics: kiosk.metrics)),
             ("/api/admin", AdminRoutes.collection(overview: kiosk.overview, library: kiosk.library, reels: kiosk.reels,
                                                   videos: kiosk.limits.videos, logger: kiosk.logger, table: { table.withLock { $0 } })),
-            ("/api/admin", PreflightRoutes.collection(.live(settings: settings, configuration: kiosk.configuration,
-                                                            manager: kiosk.manager, trigger: kiosk.button.trigger))),
+            ("/api/admin", PreflightRoutes.collection(preflight)),
             ("/s", ShareRoutes.collection(library: kiosk.library, guests: kiosk.guests, videos: kiosk.limits.videos, metrics: kiosk.metrics,
                                           logger: kiosk.logger, language: settings.booth.language, clock: kiosk.clock)),
         ]

@@ -86,7 +86,7 @@ package struct KioskServices: Sendable {
                                clock: clock)
         retention = try RetentionService(configuration: configuration, settings: settings, library: library, manager: manager,
                                          outbox: drain.outbox, events: events, metrics: metrics, logger: logger, clock: clock)
-        reels = ReelMaker(library: library, configuration: configuration, logger: logger)
+        reels = ReelMaker(library: library, configuration: configuration, logger: logger, clock: clock)
         overview = OperatorOverview(status: status, outbox: drain.outbox, library: library, mail: mail, workspace: settings.workspace.root,
                                     configuration: configuration, problems: problems, metrics: metrics, retention: retention)
         stateHook = settings.stateHook.map { path in StateHook(path: path, log: { [logger] in logger.warning("\($0)") }) }

@@ -41,12 +41,15 @@ final class ReelMaker: Sendable {
     private let library: KioskLibrary
     private let configuration: RecorderConfiguration
     private let logger: Logger
+    /// The kiosk's: what a reel's time is stamped with.
+    private let clock: any RecorderClock
     private let state = Mutex(Status())
     /// The latest finished reel's file.
     private let latest = Mutex<String?>(nil)
 
-    init(library: KioskLibrary, configuration: RecorderConfiguration, logger: Logger) {
+    init(library: KioskLibrary, configuration: RecorderConfiguration, logger: Logger, clock: any RecorderClock) {
         directory = library.cache.settings.directory + "/reels"
+        self.clock = clock
         self.library = library
         self.configuration = configuration
         self.logger = logger
@@ -92,7 +95,7 @@ final class ReelMaker: Sendable {
                 } catch {
                     throw .reel(.cannotMakeDirectory(path: directory, detail: "\(error)"))
                 }
-                let target = "\(directory)/reel-\(Self.stamp()).mp4"
+                let target = "\(directory)/reel-\(RFC3339.string(clock.date).filter { $0.isNumber }).mp4"
                 let reel = HighlightReel(feed: library.feed, cache: library.cache)
                 let report = try reel.make(into: target, options: options) { step in
                     self.state.withLock { $0.step = step }
@@ -111,7 +114,7 @@ final class ReelMaker: Sendable {
                 state.withLock {
                     $0 = Status(state: "done", since: $0.since, prompt: $0.prompt, skipped: report.skipped.isEmpty ? nil : report.skipped.mapValues { $0.message },
                                 latest: Reel(posts: report.posts.count, seconds: report.seconds, bytes: FileSystem.size(of: target),
-                                             madeAt: RFC3339.string(Date()), since: $0.since))
+                                             madeAt: RFC3339.string(clock.date), since: $0.since))
                 }
                 logger.notice("highlight reel made: \(report.posts.count) post(s), \(String(cFormat: "%.1f", report.seconds)) s\(report.skipped.isEmpty ? "" : "; left out: \(OperatorWords.named(report.skipped))")")
             case .failure(let error):
@@ -120,10 +123,6 @@ final class ReelMaker: Sendable {
             }
         }
         return true
-    }
-
-    private static func stamp() -> String {
-        RFC3339.string(Date()).filter { $0.isNumber }
     }
 
     private static func remove(_ path: String) {

@@ -22,6 +22,10 @@ package protocol RecorderClock: Clock, Sendable where Instant == ContinuousClock
 extension RecorderClock {
     package func whenAdvanced(_ hook: @escaping @Sendable () -> Void) {}
 
+    /// This clock for an API that takes any clock of `Duration` (the compiler does not upcast
+    /// `any RecorderClock` by itself).
+    package var asClock: any Clock<Duration> { self }
+
     /// How long from now until `deadline` (negative once it passed).
     package func remaining(until deadline: Instant) -> Duration {
         now.duration(to: deadline)
