@@ -2,6 +2,8 @@
 # One boot of the power-cut test (Tests/vm/power-cut.sh), INSIDE the qemu guest, on the ext4 file
 # system of the virtual disk (/dev/vda) that holds the workspace, the outbox and the local store:
 #   power-cut-guest.sh cycle|final BACKEND BOOT S3PORT PHASE [DIR BYTES]
+# The guests' mail goes to the host's SMTP server (Tests/mail/smtp-server.py, plain SMTP) at
+# 10.0.2.2:$POWER_CUT_SMTP; the outbox phase's posts are made with --email (see below).
 # Every boot after the first begins after a power cut: what the cut left is checked first, before
 # any recorder command touches it (power_cut_check.py after-cut; DIR BYTES: the recording under way
 # at the cut had BYTES flushed, the host worked out from the progress lines), then the interrupted
@@ -10,14 +12,19 @@
 # when it is created: as the loop starts (anywhere), as the first recording has data on the disk
 # (recording: its shots last 8 s), as the first post starts (post), as recorder stands
 # stopped at a step of finishing a shot (finishing: see below), or once posts wait in the outbox
-# (outbox: the store is taken away or slowed, POWER_CUT_FAULT says how, see below).
+# (outbox: the store is taken away or slowed, POWER_CUT_FAULT says how, see below). After the
+# flush, each mail queued at the cut has gone (power_cut_check.py mail-flushed); the host then
+# checks the server received it once (power_cut_check.py received).
 # Lines: PASS:/FAIL: checks, "progress UPTIME DIR BYTES" (the recording's size, 4 times a second),
 # "step UPTIME WHAT", "queued ID SHA256" (each post queued at the cut, read before recorder runs),
-# "orphan KEY UPLOAD" (an upload the store holds for a queued post and no journal names), and at
+# "orphan KEY UPLOAD" (an upload the store holds for a queued post and no journal names), "mailqueued
+# ID POSTID ADDRESS" (each mail waiting at the cut), "mailpending ID", "mailorphan ID POSTID",
+# "mailshared ID POSTID URL" (the share link a mail queued at the cut carries), and at
 # the end (final) "power-cut guest: N passed, M failed".
 set -u
 mode=$1 backend=$2 boot=$3 port=$4 phase=$5 expect_dir=${6:-} expect_bytes=${7:-0}
 fault=${POWER_CUT_FAULT:-}
+smtp_port=${POWER_CUT_SMTP:?the port of the SMTP server on the host}
 here=$(cd "$(dirname "$0")" && pwd)
 REC=${RECORDER_BIN:?}
 D=/tmp/disk
@@ -49,16 +56,20 @@ WS=$D/ws OB=$D/outbox
 # one part at a time and a long one where the outbox phase throttles the link: a slow reader's
 # socket buffers take longer than 4 s to drain half-way, which libcurl would take for a stall).
 settings=(--set retry.initial_seconds=0.5 --set retry.max_seconds=4)
+# The guests' mail: the host's SMTP server, in the clear (it offers no STARTTLS).
+settings+=(--set "mail.smtp_url=smtp://10.0.2.2:$smtp_port" --set mail.insecure=yes --set mail.from=booth@example.org)
 if [ "$phase" = outbox ] && [ "$fault" = throttle ]; then
   transfer=(--set network.stall_timeout_seconds=60 --set s3.parallel_parts=1)
 else
   transfer=(--set network.stall_timeout_seconds=4)
 fi
+# qemu's user network: the host's SMTP server, and SeaweedFS for S3.
+ip link set lo up && ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2 ||
+  { bad "the guest's network (qemu user network to the host's SMTP server and SeaweedFS)"; finish; }
 case $backend in
-  local) store=(--store-dir "$D/store" "${settings[@]}"); check_store=(local "$D/store") ;;
+  # (a local store gives a mail no link by itself: share.base_url says where its videos are seen)
+  local) store=(--store-dir "$D/store" "${settings[@]}" --set 'share.base_url=https://booth.example.org/{key}'); check_store=(local "$D/store") ;;
   s3)
-    ip link set lo up && ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2 ||
-      { bad "the guest's network (qemu user network to the host's SeaweedFS)"; finish; }
     export AWS_ACCESS_KEY_ID=recorder-test AWS_SECRET_ACCESS_KEY=recorder-test-secret
     endpoint=http://10.0.2.2:$port
     store=(--backend s3 --endpoint "$endpoint" --bucket clips --region us-east-1 "${settings[@]}"
@@ -135,6 +146,8 @@ if [ -f "$D/started" ]; then
   mine=$(python3 -c 'import json, sys; print(" ".join(sorted(i["id"] for i in json.load(sys.stdin))))' <<< "${listed:-[]}" 2>&1)
   theirs=$(grep '^queued ' /tmp/after-cut | cut -d' ' -f2 | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
   if [ "$mine" = "$theirs" ]; then ok "recorder's outbox list named the posts queued at the cut (${theirs:-none})"; else bad "recorder's outbox list named $mine, the outbox held $theirs"; fi
+  # The mail the cut left waiting went with the flush (the host then reads what the server got).
+  checked mail-flushed "$OB" /tmp/after-cut
 else
   echo "== boot $boot: a first shot and post before the cuts begin"
   mkdir -p "$D/store"
@@ -211,9 +224,10 @@ PY
 fi
 if [ "$phase" = outbox ]; then
   # Posts pile up in the outbox. The store is taken away or slowed as POWER_CUT_FAULT says, the
-  # loop goes on shooting and posting (one attempt each), and the host cuts the power once at
-  # least three posts wait, and for S3 one of them is a large post in parts that got as far as
-  # this fault lets it:
+  # loop goes on shooting and posting (one attempt each; two posts in three with --email, so their
+  # mails wait too: a mail goes once its post is in the store), and the host cuts the power once at
+  # least three posts and a mail wait, and for S3 one of them is a large post in parts that got as
+  # far as this fault lets it:
   #   missing     (local) the store's disk is not there: its directory is moved away, and the
   #               next boot puts it back; recorder refuses to make it (exit 73)
   #   readonly    (local) the store's file system is read-only, as ext4 leaves a failing disk (73)
@@ -263,14 +277,16 @@ PY
       shoot --seconds 2 2> "$D/loop.err"
     fi || { bad "shot $n in the loop: $(head -c 400 "$D/loop.err")"; finish; }
     echo "step $(uptime_s) post $n"
+    # Two posts in three mail their guest: the mail waits with its post, for the store.
+    mail=(); [ $((n % 3)) = 0 ] || mail=(--email "guest-$n@example.org")
     if [ "$fault" = throttle ]; then
       # (not --quiet: its "queued post" note says the shot is in the outbox and the next may begin)
-      "$REC" post --workspace "$WS" --outbox "$OB" "${store[@]}" --attempts 1 --caption "boot $boot shot $n" > /dev/null 2> "$D/post-$n.err" &
+      "$REC" post --workspace "$WS" --outbox "$OB" "${store[@]}" --attempts 1 --caption "boot $boot shot $n" "${mail[@]}" > /dev/null 2> "$D/post-$n.err" &
       for _ in $(seq 1200); do grep -q '^recorder: queued post' "$D/post-$n.err" && break; kill -0 $! 2> /dev/null || break; sleep 0.1; done
       grep -q '^recorder: queued post' "$D/post-$n.err" || { bad "post $n in the outbox phase was queued: $(head -c 400 "$D/post-$n.err")"; finish; }
       rc=75
     else
-      post --caption "boot $boot shot $n" 2> "$D/loop.err"
+      post --caption "boot $boot shot $n" "${mail[@]}" 2> "$D/loop.err"
       rc=$?
     fi
     if [ -n "$refused" ] && [ $rc = "$refused" ]; then
@@ -279,9 +295,9 @@ PY
       bad "post $n in the outbox phase ($rc): $(head -c 400 "$D/loop.err")"; finish
     fi
     [ -f /tmp/vm/armed ] && continue
-    waiting=$(python3 - "$OB/queue" "$fault" <<'PY'
+    waiting=$(python3 - "$OB/queue" "$fault" "$OB/mail/queue" <<'PY'
 import json, os, sys
-queue, fault = sys.argv[1:]
+queue, fault, mail = sys.argv[1:]
 items = sorted(n for n in os.listdir(queue) if not n.startswith(".")) if os.path.isdir(queue) else []
 def load(item, name):
     try:
@@ -293,8 +309,9 @@ journaled = [i for i in items if (load(i, "upload.json") or {}).get("parts")]
 # A large post that failed with no journal: its upload was started, and the answer never came.
 unheard = [i for i in items if (load(i, "post.json") or {}).get("byteSize", 0) > 5 << 20
            and (load(i, "state.json") or {}).get("lastError") and load(i, "upload.json") is None]
-ready = len(items) >= 3 and {"stall": journaled, "throttle": journaled, "unanswered": unheard}.get(fault, items)
-print(f"{'ready' if ready else 'waiting'}: {len(items)} posts queued, {len(journaled)} with parts journaled, {len(unheard)} large ones failed without a journal")
+mails = [n for n in os.listdir(mail) if not n.startswith(".")] if os.path.isdir(mail) else []
+ready = len(items) >= 3 and mails and {"stall": journaled, "throttle": journaled, "unanswered": unheard}.get(fault, items)
+print(f"{'ready' if ready else 'waiting'}: {len(items)} posts queued, {len(journaled)} with parts journaled, {len(unheard)} large ones failed without a journal, {len(mails)} mails")
 PY
     )
     echo "step $(uptime_s) outbox $waiting"

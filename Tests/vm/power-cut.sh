@@ -17,9 +17,16 @@
 # drawn at random).
 # The S3 store is SeaweedFS behind the fault proxy (Tests/s3/faultproxy.py); its faults are lifted
 # before every boot, so the store is back for the boot after a cut.
-# Ends with "power cut: N cuts, ..., Q posts queued at the cuts, D of them delivered once, ...,
-# lost 0" and exits 1 on any failed check, a post queued at a cut and not delivered, or an outbox
-# phase whose cut found no post waiting.
+# The guests' mail goes to Tests/mail/smtp-server.py on this host (plain SMTP, which the guest
+# reaches at 10.0.2.2 through qemu's user network, for both stores), up throughout: the outbox
+# phase's posts are made with --email, so their mails wait with them for the store. After a cut,
+# the guest lists the mails waiting before recorder runs and checks the flush sent them; then this
+# script reads the server (power_cut_check.py received): each came once, with the Message-ID made
+# from its post and address, carrying its post's share link, and no mail came twice.
+# Ends with "power cut: N cuts, ..., Q posts queued at the cuts, D of them delivered once, M mails
+# queued at the cuts, E delivered once, ..., lost 0" (lost: posts and mails queued at a cut and not
+# delivered once) and exits 1 on any failed check, anything lost, or an outbox phase whose cut found
+# no post, or posts and no mail, waiting.
 # The longer run for the figures in CONTRIBUTING.md (20 or more posts queued at cuts):
 #   POWER_CUT_PHASE=outbox Tests/vm/power-cut.sh both 4
 set -euo pipefail
@@ -36,8 +43,9 @@ command -v mkfs.ext4 > /dev/null || { echo "power-cut: mkfs.ext4 (e2fsprogs) is 
 
 mkdir -p "$repo/.vm"
 out=$(mktemp -d "$repo/.vm/power-cut.XXXXXX")
-server= proxy=
+server= proxy= smtp=
 cleanup() {
+  [ -z "$smtp" ] || kill "$smtp" 2> /dev/null || true
   [ -z "$proxy" ] || kill "$proxy" 2> /dev/null || true
   [ -z "$server" ] || bash "$repo/Tests/s3/seaweedfs.sh" stop "$server" > /dev/null 2>&1 || true
   rm -rf "$out"
@@ -46,9 +54,19 @@ trap cleanup EXIT
 
 free_port() { ! (exec 3<> "/dev/tcp/127.0.0.1/$1") 2> /dev/null; }
 passed=0 failed=0 total_cuts=0 recovered=0 delivered=0 queued_at_cuts=0 outbox_cuts=0 journaled=0 orphans=0
+mails_queued=0 mails_delivered=0
+# The guests' mail server, for the whole run (Debian's python, which has python3-aiosmtpd); it
+# keeps every message it takes in $out/smtp/mail.
+mkdir -p "$out/smtp"
+/usr/bin/python3 "$repo/Tests/mail/smtp-server.py" "$out/smtp" --tls none > "$out/smtp.log" 2>&1 &
+smtp=$!
+for _ in $(seq 600); do [ -f "$out/smtp/ready" ] || ! kill -0 "$smtp" 2> /dev/null && break; sleep 0.1; done
+[ -f "$out/smtp/ready" ] || { cat "$out/smtp.log"; echo "FAIL: the SMTP server did not start for the power-cut test (python3-aiosmtpd: scripts/setup.sh test)"; exit 1; }
+smtp_port=$(cat "$out/smtp/ready")
 
 for backend in "${backends[@]}"; do
-  port=0 net=0
+  # (the network for both stores: the guests' mail goes to the host's SMTP server)
+  port=0 net=1
   if [ "$backend" = s3 ]; then
     # SeaweedFS also listens on port + 10000 (gRPC): both below the ephemeral range, both free.
     for _ in $(seq 100); do
@@ -65,7 +83,6 @@ for backend in "${backends[@]}"; do
     for _ in $(seq 600); do [ -f "$out/proxy/ready" ] || ! kill -0 "$proxy" 2> /dev/null && break; sleep 0.1; done
     [ -f "$out/proxy/ready" ] || { cat "$out/proxy.log"; echo "FAIL: the fault proxy did not start for the power-cut test"; exit 1; }
     port=$(cat "$out/proxy/ready")
-    net=1
   fi
   rm -f "$out/disk.img"
   truncate -s 512M "$out/disk.img"
@@ -100,7 +117,7 @@ for backend in "${backends[@]}"; do
     # The store is back for every boot: whatever the last one set the proxy to do is lifted.
     [ -z "$proxy" ] || echo '[]' > "$out/proxy/faults.json"
     set +e
-    env VM_DISK="$out/disk.img" VM_NET=$net VM_TIMEOUT=900 "${cut[@]}" "$here/run-in-vm.sh" "POWER_CUT_FINISH_STEP=${POWER_CUT_FINISH_STEP:-} POWER_CUT_FAULT=$fault bash Tests/vm/power-cut-guest.sh $mode $backend $boot $port $phase ${expect[*]}" > "$out/boot.log" 2>&1
+    env VM_DISK="$out/disk.img" VM_NET=$net VM_TIMEOUT=900 "${cut[@]}" "$here/run-in-vm.sh" "POWER_CUT_FINISH_STEP=${POWER_CUT_FINISH_STEP:-} POWER_CUT_FAULT=$fault POWER_CUT_SMTP=$smtp_port bash Tests/vm/power-cut-guest.sh $mode $backend $boot $port $phase ${expect[*]}" > "$out/boot.log" 2>&1
     rc=$?
     set -e
     grep -v '^progress ' "$out/boot.log" | sed 's/^/  /'
@@ -113,14 +130,27 @@ for backend in "${backends[@]}"; do
     if [ "$boot" -gt 1 ]; then
       queued=$(grep -c '^queued ' "$out/boot.log" || true)
       queued_at_cuts=$((queued_at_cuts + queued))
+      # The mails the cut left waiting, which this boot's flush sent: what the server received.
+      mails=$(grep -c '^mailqueued ' "$out/boot.log" || true)
+      mails_queued=$((mails_queued + mails))
+      python3 "$here/power_cut_check.py" received "$out/smtp" "$out/boot.log" example.org > "$out/received.log" 2>&1 || true
+      grep -v '^maildelivered ' "$out/received.log" | sed 's/^/  /'
+      passed=$((passed + $(grep -c '^PASS:' "$out/received.log" || true)))
+      failed=$((failed + $(grep -c '^FAIL:' "$out/received.log" || true)))
+      mails_delivered=$((mails_delivered + $(grep -c '^maildelivered ' "$out/received.log" || true)))
       journaled=$((journaled + $(grep -c '^journal ' "$out/boot.log" || true)))
       orphans=$((orphans + $(grep -c '^orphan ' "$out/boot.log" || true)))
-      echo "  the cut before this boot ($last_phase) left $queued posts queued"
+      echo "  the cut before this boot ($last_phase) left $queued posts and $mails mails queued"
       if [ "$last_phase" = outbox ]; then
         outbox_cuts=$((outbox_cuts + 1))
         # The phase is there to cut posts while they wait: a cut that found none tried nothing.
         if [ "$queued" -gt 0 ]; then echo "  PASS: the outbox phase's cut ($last_fault) came with posts waiting"; passed=$((passed + 1))
         else echo "  FAIL: the outbox phase's cut ($last_fault) found no post waiting in the outbox (it aims at that state)"; failed=$((failed + 1)); fi
+        # Its posts were made with --email: their mails wait with them.
+        if [ "$queued" -gt 0 ]; then
+          if [ "$mails" -gt 0 ]; then echo "  PASS: the outbox phase's cut ($last_fault) came with mails waiting"; passed=$((passed + 1))
+          else echo "  FAIL: the outbox phase's cut ($last_fault) found posts waiting and no mail (it aims at that state)"; failed=$((failed + 1)); fi
+        fi
         # Its store began an upload whose answer never came: the cut must have left that upload.
         if [ "$last_fault" = unanswered ]; then
           if grep -q '^orphan ' "$out/boot.log"; then echo "  PASS: the cut left an upload the store began and no journal names"; passed=$((passed + 1))
@@ -171,8 +201,9 @@ PY
   if [ -n "$proxy" ]; then kill "$proxy" 2> /dev/null || true; wait "$proxy" 2> /dev/null || true; proxy=; fi
   if [ -n "$server" ]; then bash "$repo/Tests/s3/seaweedfs.sh" stop "$server" > /dev/null 2>&1 || true; server=; fi
 done
+kill "$smtp" 2> /dev/null || true; wait "$smtp" 2> /dev/null || true; smtp=
 
-lost=$((queued_at_cuts - delivered))
-summary="power cut: $total_cuts cuts ($which store, seed $seed), $recovered interrupted recordings recovered, $queued_at_cuts posts queued at the cuts ($outbox_cuts cuts in the outbox phase; $journaled with parts journaled, $orphans uploads the store began unheard), $delivered of them delivered once, $passed checks passed"
+lost=$((queued_at_cuts - delivered + mails_queued - mails_delivered))
+summary="power cut: $total_cuts cuts ($which store, seed $seed), $recovered interrupted recordings recovered, $queued_at_cuts posts queued at the cuts ($outbox_cuts cuts in the outbox phase; $journaled with parts journaled, $orphans uploads the store began unheard), $delivered of them delivered once, $mails_queued mails queued at the cuts, $mails_delivered delivered once, $passed checks passed"
 if [ "$outbox_cuts" -gt 0 ] && [ "$queued_at_cuts" = 0 ]; then echo "FAIL: no cut found a post waiting in the outbox"; failed=$((failed + 1)); fi
 if [ "$failed" = 0 ] && [ "$lost" = 0 ]; then echo "$summary, lost 0"; else echo "$summary, lost $lost, $failed FAILED (see FAIL: above)"; exit 1; fi

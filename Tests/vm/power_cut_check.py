@@ -155,6 +155,8 @@ def after_cut(ws, outbox, expect_dir=None, expect_bytes=0):
         elif name.startswith(".sent-"):
             check(f"{name}, a post cut as it left the queue, has its receipt", os.path.isfile(os.path.join(sent, name[len('.sent-'):] + ".json")))
 
+    mail_after_cut(outbox, queued_ids, sent)
+
     # A recording under way at the cut: what it wrote up to a flushed fragment is on the disk.
     incoming = sorted(n for n in os.listdir(ws) if n.startswith(".incoming-")) if os.path.isdir(ws) else []
     for name in incoming:
@@ -179,6 +181,140 @@ def after_cut(ws, outbox, expect_dir=None, expect_bytes=0):
             size = os.path.getsize(path) if os.path.exists(path) else 0
             check(f"the interrupted recording kept what was flushed: {size} bytes on disk, at least {expect_bytes} expected",
                   size >= expect_bytes, f"{path}" + ("" if os.path.exists(path) else " is missing"))
+
+
+def mail_after_cut(outbox, queued_ids, sent):
+    """The guests' mail the cut left (MailQueue): every job in mail/queue reads whole and names a
+    post that is queued or sent, or one the cut stopped before it was queued (`recorder post
+    --email` queues the mail first: its post being built in queue/.incoming-ID-PID, or for the
+    newest job, nowhere yet), which the flush forgets and never sends; what is not a job is a temporary of a write the cut stopped; every record in mail/sent
+    reads whole; a hidden pending record is a send the cut stopped, the server may have the mail."""
+    jobs_dir, records_dir = os.path.join(outbox, "mail", "queue"), os.path.join(outbox, "mail", "sent")
+    queue = os.path.join(outbox, "queue")
+    names = sorted(os.listdir(jobs_dir)) if os.path.isdir(jobs_dir) else []
+    being_queued = {m.group(1) for n in (os.listdir(queue) if os.path.isdir(queue) else [])
+                    if (m := re.fullmatch(r"\.incoming-([A-Za-z0-9]+)-[0-9]+", n))}
+    jobs = []
+    for name in names:
+        path = os.path.join(jobs_dir, name)
+        if name.startswith(".tmp-"):
+            # (FileSystem.writeDurably's temporary: the job it was becoming is not queued)
+            print(f"mailtemp {name}")
+            continue
+        job, error = read_json(path)
+        check(f"mail job {name} reads whole (id, post, address)", name.endswith(".json") and job is not None
+              and job.get("id") == name[:-5] and job.get("postID") and job.get("address"), error or json.dumps(job)[:200])
+        if job and job.get("postID"):
+            jobs.append(job)
+    newest = max(jobs, key=lambda j: (j.get("queuedAt", ""), j["id"]))["id"] if jobs else None
+    for job in jobs:
+        post, record = job["postID"], os.path.join(records_dir, f"{job['id']}.json")
+        where = ("queued" if post in queued_ids else "sent" if os.path.exists(os.path.join(sent, f"{post}.json"))
+                 else "being queued" if post in being_queued else None)
+        if os.path.exists(record):
+            # Sent: the record went into place on the server's 250; the next pass removes the job.
+            check(f"mail {job['id']} (post {post}), sent before the cut, has its record whole", read_json(record)[0] is not None)
+            print(f"mailrecorded {job['id']} {post}")
+        elif where == "being queued" or where is None and job["id"] == newest:
+            # (a post half-built is not queued: the flush removes it, and its shot keeps its video)
+            check(f"mail {job['id']}'s post {post} is {where or 'nowhere'}: the cut came after the mail was queued and before its post was", True)
+            print(f"mailorphan {job['id']} {post}")
+        else:
+            check(f"mail {job['id']} names a post that is queued or sent (post {post} is {where or 'nowhere'})", where is not None)
+            print(f"mailqueued {job['id']} {post} {job['address']}")
+    for name in sorted(os.listdir(records_dir)) if os.path.isdir(records_dir) else []:
+        path = os.path.join(records_dir, name)
+        if name.startswith(".pending-"):
+            # Written and synced before a send; the cut left it: the server may have had the mail.
+            print(f"mailpending {name[len('.pending-'):-len('.json')]}")
+        elif name.startswith(".tmp-"):
+            print(f"mailtemp {name}")
+        elif not name.startswith("."):
+            record, error = read_json(path)
+            check(f"the sent mail's record {name} reads whole", record is not None and record.get("id") == name[:-5], error or "")
+
+
+def mail_flushed(outbox, after_cut_lines):
+    """The mail once the flush after a cut has ended: each mail queued at the cut has its record
+    (a 2xx from the server) and its job is gone; one whose post never came is gone unsent; nothing
+    is left in mail/queue, no pending record in mail/sent. Prints "mailshared ID POSTID URL" for
+    each mail queued at the cut: the share link its post's receipt gives, which the mail carries."""
+    jobs_dir, records_dir = os.path.join(outbox, "mail", "queue"), os.path.join(outbox, "mail", "sent")
+    lines = [line.split() for line in open(after_cut_lines)]
+    left = sorted(os.listdir(jobs_dir)) if os.path.isdir(jobs_dir) else []
+    check(f"nothing is left in the mail queue after the flush ({len(left)} files)", not left, " ".join(left)[:300])
+    pending = [n for n in (os.listdir(records_dir) if os.path.isdir(records_dir) else []) if n.startswith(".")]
+    check("no pending record or temporary is left in the sent mail's records", not pending, " ".join(pending)[:300])
+    for line in lines:
+        if line[:1] == ["mailqueued"]:
+            job, post = line[1], line[2]
+            record, error = read_json(os.path.join(records_dir, f"{job}.json"))
+            reply = (record or {}).get("reply") or {}
+            check(f"mail {job} (post {post}), queued at the cut, was sent: its record says the server took it ({reply.get('code')})",
+                  record is not None and record.get("postID") == post and record.get("sentAt") and 200 <= (reply.get("code") or 0) < 300,
+                  error or json.dumps(record)[:300])
+            receipt, error = read_json(os.path.join(outbox, "sent", f"{post}.json"))
+            url = (receipt or {}).get("shareURL")
+            check(f"post {post} of mail {job} has a share link to send", bool(url), error or json.dumps(receipt)[:300])
+            print(f"mailshared {job} {post} {url}")
+        elif line[:1] == ["mailorphan"]:
+            job = line[1]
+            check(f"mail {job}, whose post the cut kept from being queued, was forgotten, not sent",
+                  not os.path.exists(os.path.join(jobs_dir, f"{job}.json")) and not os.path.exists(os.path.join(records_dir, f"{job}.json")))
+
+
+def received(state, boot_log, domain):
+    """On the host, after a boot that flushed what a cut left: what the test's SMTP server
+    (Tests/mail/smtp-server.py, STATE/mail/NNNN.eml and .json) received, read with Python's own
+    MIME parser. Each mail queued at the cut ("mailqueued" and "mailshared" lines of the boot's
+    log) came once, answered 250, with the Message-ID recorder makes from the post and the address
+    (<POSTID.SHA256(POSTID\naddress)[:16]@DOMAIN>), to its address, its text carrying its post's
+    share link; twice only when the cut left its pending record (the server's 250 may have been
+    on its way): the same message again. A mail whose post never came was not sent. And no mail,
+    from any boot, came twice but those. Prints "maildelivered ID POSTID" for each delivered once."""
+    import email, email.policy
+    lines = [line.split() for line in open(boot_log, errors="replace")]
+    pending = {l[1] for l in lines if l[:1] == ["mailpending"]}
+    queued = {l[1]: (l[2], l[3]) for l in lines if l[:1] == ["mailqueued"] and len(l) == 4}
+    shared = {l[1]: l[3] for l in lines if l[:1] == ["mailshared"] and len(l) == 4}
+    orphans = {l[1]: l[2] for l in lines if l[:1] == ["mailorphan"]}
+    folder = os.path.join(state, "mail")
+    messages = []
+    for name in sorted(n for n in (os.listdir(folder) if os.path.isdir(folder) else []) if n.endswith(".eml")):
+        envelope, _ = read_json(os.path.join(folder, name[:-4] + ".json"))
+        message = email.message_from_bytes(open(os.path.join(folder, name), "rb").read(), policy=email.policy.default)
+        text = message.get_body(("plain",))
+        messages.append({"file": name, "id": str(message.get("Message-ID", "")), "to": str(message.get("To", "")),
+                         "rcpt": (envelope or {}).get("rcpt_tos"), "confirmed": (envelope or {}).get("confirmed"),
+                         "text": text.get_content() if text is not None else ""})
+
+    def expected_id(post, address):
+        digest = hashlib.sha256((post + "\n" + address.lower()).encode()).hexdigest()
+        return f"<{post}.{digest[:16]}@{domain}>"
+    for job, (post, address) in sorted(queued.items()):
+        want = expected_id(post, address)
+        mine = [m for m in messages if m["id"].startswith(f"<{post}.")]
+        ids = {m["id"] for m in mine}
+        url = shared.get(job)
+        once = len(mine) == 1 or (len(mine) == 2 and job in pending)
+        check(f"mail {job} (post {post}), queued at the cut, reached the server {'once' if len(mine) == 1 else f'{len(mine)} times'}"
+              f"{' (its pending record: the cut may have come after the 250 left the server)' if len(mine) == 2 and job in pending else ''}",
+              once, " ".join(m["file"] for m in mine))
+        check(f"mail {job}'s message has the Message-ID made from its post and address ({want})", ids == {want}, " ".join(sorted(ids)))
+        check(f"mail {job} went to {address}, answered 250", bool(mine) and all(m["to"] == address and m["rcpt"] == [address] and m["confirmed"] for m in mine),
+              json.dumps([{k: m[k] for k in ("file", "to", "rcpt", "confirmed")} for m in mine])[:300])
+        check(f"mail {job} carries its post's share link", bool(url) and bool(mine) and all(url in m["text"] for m in mine),
+              f"{url} not in {mine[0]['text'][:300] if mine else 'no message'}")
+        if len(mine) == 1 and ids == {want}:
+            print(f"maildelivered {job} {post}")
+    for job, post in sorted(orphans.items()):
+        check(f"mail {job}, whose post never came, was not sent", not any(m["id"].startswith(f"<{post}.") for m in messages))
+    seen = {}
+    for m in messages:
+        seen.setdefault(m["id"], []).append(m["file"])
+    excused = {expected_id(*queued[j]) for j in pending if j in queued}
+    twice = {i: f for i, f in seen.items() if len(f) > 1 and i not in excused}
+    check(f"no mail reached the server twice ({len(messages)} received in all)", not twice, json.dumps(twice)[:300])
 
 
 MIB = 1 << 20
@@ -386,6 +522,10 @@ def main(argv):
         uploads(argv[2], argv[3], argv[4])
     elif command == "store":
         store(argv[2], argv[3:])
+    elif command == "mail-flushed":
+        mail_flushed(argv[2], argv[3])
+    elif command == "received":
+        received(argv[2], argv[3], argv[4])
     else:
         print(f"power_cut_check.py: unknown command {command}", file=sys.stderr)
         return 64
