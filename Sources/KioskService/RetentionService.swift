@@ -96,18 +96,30 @@ package final class RetentionService: Service, Sendable {
         }
     }
 
-    /// One purge of this machine's copies, while the current shot is held still (a shot being
-    /// recorded puts it off to the next hour).
+    /// One purge of this machine's copies, never while a shot is under way (its disk is the
+    /// recording's: all waits for the next hour). Only expired shots need the current shot held
+    /// still (a guest's post or delete puts them off to the next hour); the records and cached
+    /// videos go without it, so a pass with no expired shot never holds the booth (a guest's
+    /// Delete or shutter during it was refused as "posting now").
     package func purge(_ local: LocalRetention, now: Date = Date()) async {
         let workspace = manager.workspace, outbox = self.outbox, cache = library.cache
-        let report: LocalRetention.Report
-        do throws(RecorderError) {
-            report = try await manager.holdingCurrentShot { () async throws(RecorderError) -> LocalRetention.Report in
-                await BlockingWork.run { local.purge(workspace: workspace, outbox: outbox, cache: cache, now: now, dryRun: false) }
-            }
-        } catch {
-            logger.info("retention: this machine's copies wait for the next hour: \(error.message)")
+        if await manager.recordState.isBusy {
+            logger.info("retention: this machine's copies wait for the next hour: a shot is under way")
             return
+        }
+        var report = await BlockingWork.run {
+            local.purge(workspace: workspace, outbox: outbox, cache: cache, now: now, dryRun: false, shots: false)
+        }
+        if await BlockingWork.run({ !local.expiredShots(in: workspace, now: now).isEmpty }) {
+            do throws(RecorderError) {
+                let shots = try await manager.holdingCurrentShot { () async throws(RecorderError) -> LocalRetention.Report in
+                    await BlockingWork.run { local.purge(workspace: workspace, outbox: outbox, cache: cache, now: now, dryRun: false, records: false) }
+                }
+                report.shots = shots.shots
+                report.failed.merge(shots.failed) { first, _ in first }
+            } catch {
+                logger.info("retention: this machine's expired shots wait for the next hour: \(error.message)")
+            }
         }
         metrics.localCopiesExpired(report.count)
         if report.count > 0 {

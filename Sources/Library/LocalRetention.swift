@@ -40,13 +40,21 @@ package struct LocalRetention: Sendable, Equatable {
         package var count: Int { shots.count + sentRecords.count + mailRecords.count + cachedVideos.count }
     }
 
-    /// Purges the copies older than the cutoff at `now`. The workspace is locked while its shots
-    /// go (a shot being recorded keeps them for the next purge); the caller holds the current shot
-    /// still (the kiosk: `CameraManager.holdingCurrentShot`).
-    package func purge(workspace: ShotWorkspace, outbox: Outbox, cache: VideoCache?, now: Date = Date(), dryRun: Bool) -> Report {
+    /// The workspace's shots (the current one and kept ones) older than the cutoff at `now`.
+    package func expiredShots(in workspace: ShotWorkspace, now: Date = Date()) -> [Shot] {
+        let cutoff = life.cutoff(at: now)
+        return ([workspace.currentShot()].compactMap { $0 } + workspace.keptShots()).filter { $0.createdAt < cutoff }
+    }
+
+    /// Purges the copies older than the cutoff at `now`: the workspace's shots unless `shots` is
+    /// false, the outbox's records and the cache's videos unless `records` is false. The workspace
+    /// is locked while its shots go (a shot being recorded keeps them for the next purge); the
+    /// caller holds the current shot still for them (the kiosk: `CameraManager.holdingCurrentShot`).
+    package func purge(workspace: ShotWorkspace, outbox: Outbox, cache: VideoCache?, now: Date = Date(), dryRun: Bool,
+                       shots: Bool = true, records: Bool = true) -> Report {
         let cutoff = life.cutoff(at: now)
         var report = Report(cutoff: RFC3339.string(cutoff), dryRun: dryRun)
-        let old = ([workspace.currentShot()].compactMap { $0 } + workspace.keptShots()).filter { $0.createdAt < cutoff }
+        let old = shots ? expiredShots(in: workspace, now: now) : []
         if !old.isEmpty {
             if dryRun {
                 report.shots = old.map(\.id)
@@ -68,6 +76,7 @@ package struct LocalRetention: Sendable, Equatable {
                 }
             }
         }
+        guard records else { return report }
         report.sentRecords = outbox.removeSentRecords(before: cutoff, dryRun: dryRun)
         report.mailRecords = MailQueue(outboxRoot: outbox.root).removeReceipts(sentBefore: cutoff, dryRun: dryRun)
         report.cachedVideos = cache?.removeUnused(before: cutoff, dryRun: dryRun).map(\.name) ?? []

@@ -264,3 +264,33 @@ struct LocalRetentionTests {
         #expect(kiosk.metrics.text().contains("recorder_local_copies_expired_total 3"), "\(kiosk.metrics.text())")
     }
 }
+
+/// A retention pass with no expired shot never holds the current shot: a guest's Delete or Post
+/// at the same moment is not refused as "posting now" (CI saw a Delete get 409 at a kiosk's start).
+@Suite struct RetentionHoldTests {
+    @Test func aPassWithNoExpiredShotRunsWhileAGuestHoldsTheShot() async throws {
+        let fixture = try KioskFixture(seconds: 1, more: ["retention.local_days": "1"])
+        defer { fixture.remove() }
+        await fixture.start()
+        let kiosk = fixture.kiosk
+        let local = try #require(kiosk.retention.local)
+        _ = try await kiosk.manager.shoot(kiosk.settings.shotRequest())
+        let sent = try await kiosk.posting.post(caption: "sent")
+        try await fixture.waitForUpload(sent.metadata.id)
+        _ = try await kiosk.manager.shoot(kiosk.settings.shotRequest())
+        let current = try #require(kiosk.settings.workspace.currentShot())
+        // The sent record is three days old; the current shot is new.
+        let receipt = fixture.directory + "/outbox/sent/\(sent.metadata.id).json"
+        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: receipt))) as? [String: Any])
+        record["uploadedAt"] = RFC3339.string(Date().addingTimeInterval(-3 * 86_400))
+        try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: receipt))
+
+        // A pass while a guest's post or delete holds the shot: the record goes all the same
+        // (before, the whole pass was refused as "posting now", and held the booth when it ran).
+        try await kiosk.manager.holdingCurrentShot { () async throws(RecorderError) in
+            await kiosk.retention.purge(local)
+        }
+        #expect(!FileManager.default.fileExists(atPath: receipt), "the expired record went during the guest's hold")
+        #expect(kiosk.settings.workspace.currentShot()?.id == current.id, "the young shot stays")
+    }
+}
