@@ -103,6 +103,7 @@ struct PostCommand: ParsableCommand {
         // After a power cut, the interrupted clip is the one to post.
         let recovery = workspace.recoverInterrupted()
         for line in recovery.notes { note(line) }
+        if !quiet, !recovery.kept.isEmpty { remindOfKeptShots(in: workspace, only: recovery.kept) }
         let enqueuer = PostEnqueuer(workspace: workspace, outbox: outbox, configuration: configuration)
         var plan = try enqueuer.plan(caption: try captionText(), shotID: shot)
         // Settings the upload needs are checked before anything is queued.

@@ -57,9 +57,9 @@ func printError(_ line: String) {
 }
 
 /// Names each recovered recording kept beside the current shot and not posted yet, and how to post
-/// it; `except`: ones a note has just named.
-func remindOfKeptShots(in workspace: ShotWorkspace, except: [String]) {
-    for kept in workspace.keptShots() where !except.contains(kept.id) {
+/// it; `only`: just these; `except`: not these (named already).
+func remindOfKeptShots(in workspace: ShotWorkspace, only: [String]? = nil, except: [String] = []) {
+    for kept in workspace.keptShots() where only?.contains(kept.id) ?? true && !except.contains(kept.id) {
         printError("recorder: note: a recovered recording (\(kept.id)) is kept beside the current shot, not posted yet: recorder post --shot \(kept.id)")
     }
 }

@@ -165,7 +165,8 @@ struct ShootCommand: AsyncParsableCommand {
         // script sees the exit status of the shot it asked for.
         let recovery = workspace.recoverInterrupted(besideCurrent: true)
         for line in recovery.notes { note(line) }
-        if !quiet { remindOfKeptShots(in: workspace, except: recovery.kept) }
+        // (every kept shot, those just recovered too: how to post one is the CLI's to say)
+        if !quiet { remindOfKeptShots(in: workspace) }
         let manager = CameraManager(workspace: workspace)
         // Set by the signal handler itself, so a Ctrl-C during start-up is not lost on the way.
         let stop = StopSignal()

@@ -94,9 +94,9 @@ package enum ShotSalvage {
             let seconds = Double(id.prefix(10)).map { Date(timeIntervalSince1970: $0) } ?? Date()
             let recovered = String(cFormat: "recovered an interrupted recording (%.1f s, %ld frames)", final.durationSeconds, final.frameCount)
             let message = olderThanCurrent
-                ? "\(recovered); the current shot is newer, so it is kept beside it as \(id): post it with `recorder post --shot \(id)`"
+                ? "\(recovered); the current shot is newer, so it is kept beside it as \(id)"
                 : besideCurrent
-                ? "\(recovered); it is kept beside the current shot as \(id) while this shot is recorded: post it with `recorder post --shot \(id)`"
+                ? "\(recovered); it is kept beside the current shot as \(id) while this shot is recorded"
                 : "\(recovered) as the current shot"
             let shot = Shot(
                 id: id, videoPath: draft.videoPath, createdAt: seconds, source: "recovered after an interruption",

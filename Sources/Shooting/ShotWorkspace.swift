@@ -158,7 +158,7 @@ package struct ShotWorkspace: Sendable {
             if besideCurrent {
                 // As a recovered recording is kept (its shot.json then names kept/).
                 _ = try keep(folder, shot: shot)
-                notes.append("shot \(id) was finished when a stop (a crash or a power cut) came, before it became the current shot: it is kept beside the current shot; post it with `recorder post --shot \(id)`")
+                notes.append("shot \(id) was finished when a stop (a crash or a power cut) came, before it became the current shot: it is kept beside the current shot")
                 return (notes, id)
             }
             // shot.json names the video here again if a cut came as an earlier start was keeping it.
