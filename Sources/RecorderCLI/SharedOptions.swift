@@ -28,7 +28,8 @@ func fail(_ error: RecorderError) -> ExitCode {
     let text = CLIWords.text(error)
     Descriptors.printError("recorder: error: \(text)\n")
     if jsonRequested && !jsonAnswered.load(ordering: .relaxed) {
-        printJSON(JSONFailure(error: text, exitStatus: Int(error.exitStatus.rawValue)))
+        printJSON(JSONFailure(error: text, exitStatus: Int(error.exitStatus.rawValue), kind: error.kind.rawValue,
+                              failure: error.failure.map { "\(type(of: $0)).\(error.caseName)" } ?? error.caseName))
     }
     return ExitCode(error.exitStatus.rawValue)
 }
@@ -46,10 +47,16 @@ func fail(_ error: CLIMailFailure) -> ExitCode {
 /// output, so a script that reads JSON gets an answer either way.
 var jsonRequested: Bool { CommandLine.arguments.dropFirst().contains("--json") }
 
-/// A failure as `--json` reports it: `{"error": "...", "exitStatus": N}`.
+/// A failure as `--json` reports it: `{"error": "...", "exitStatus": N, "kind": "notFound",
+/// "failure": "PostFailure.noFinishedShot"}`: the words for a person, the kind and the case for
+/// a script (which should judge those, not the words).
 struct JSONFailure: Encodable {
     var error: String
     var exitStatus: Int
+    /// The failure's kind (`RecorderError.Kind`), when recorder's own failure.
+    var kind: String? = nil
+    /// Its case, as `Type.case` (`storage`, `capture`... for the device and store modules' errors).
+    var failure: String? = nil
 }
 
 func printError(_ line: String) {
