@@ -90,7 +90,9 @@ package final class PostingDesk: Sendable {
         let workspace = self.workspace, enqueuer = self.enqueuer
         try await manager.holdingCurrentShot { () async throws(RecorderError) in
             try await BlockingWork.run { () throws(RecorderError) in
-                let lock = try workspace.lock()
+                // (a moment's patience: ci6's loaded test process once found the lock still held
+                // just after a shot, most likely by a child another test forked before its exec)
+                let lock = try workspace.lock(patienceSeconds: 2)
                 if let shot = workspace.currentShot(), shot.id == shotID, let error = enqueuer.alreadyPosted(shot) { throw error }
                 try workspace.discardCurrent(id: shotID)
                 _ = consume lock

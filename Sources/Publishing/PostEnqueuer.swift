@@ -99,7 +99,9 @@ package struct PostEnqueuer: Sendable {
     /// Moves the shot into the outbox (durably), marks the shot as posted, and returns the queued item.
     /// On failure the shot is untouched and nothing is queued.
     package func enqueue(_ plan: Plan) throws(RecorderError) -> OutboxItem {
-        let lock = try FileLock(path: workspace.root + "/.post-lock", busy: .post(.postingElsewhere(workspace: workspace.root)))
+        // (tried again for a moment: a lock can outlive its holder by a forked child's exec)
+        let lock = try FileLock(path: workspace.root + "/.post-lock", busy: .post(.postingElsewhere(workspace: workspace.root)),
+                                patienceSeconds: 2)
         if let answer = alreadyPosted(plan.shot) { throw answer }
         let item = try outbox.enqueue(video: plan.videoPath, metadata: plan.metadata, shotID: plan.shot.id, digest: plan.digest,
                                       destination: plan.destination,

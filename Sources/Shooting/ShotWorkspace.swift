@@ -38,8 +38,10 @@ package struct ShotWorkspace: Sendable {
     }
 
     /// Takes the workspace for one shot; a second recorder process gets a clear error instead of a race.
-    package func lock() throws(RecorderError) -> FileLock {
-        try FileLock(path: root + "/.lock", busy: .shot(.workspaceBusy(root: root)))
+    /// `patienceSeconds`: how long a busy lock is tried again before it is an error (a guest's
+    /// post or delete at the kiosk waits a moment; a command line's shot is refused at once).
+    package func lock(patienceSeconds: Double = 0) throws(RecorderError) -> FileLock {
+        try FileLock(path: root + "/.lock", busy: .shot(.workspaceBusy(root: root)), patienceSeconds: patienceSeconds)
     }
 
     /// Removes what a crashed or failed shot left: `.incoming-*` folders and shots no link points to,
