@@ -266,7 +266,7 @@ struct LocalRetentionTests {
 }
 
 /// A retention pass with no expired shot never holds the current shot: a guest's Delete or Post
-/// at the same moment is not refused as "posting now" (CI saw a Delete get 409 at a kiosk's start).
+/// at the same moment is not refused as "posting now".
 @Suite struct RetentionHoldTests {
     @Test func aPassWithNoExpiredShotRunsWhileAGuestHoldsTheShot() async throws {
         let fixture = try KioskFixture(seconds: 1, more: ["retention.local_days": "1"])

@@ -20,10 +20,9 @@ import SystemSupport
         return true
     }
 
-    @Test func anHoursBackoffPassesWhenTheClockIsMoved() throws {
-        let root = NSTemporaryDirectory() + "drain-\(UUID().uuidString)"
+    /// An outbox in `root` with one small post queued; the post's id.
+    static func outboxWithOnePost(in root: String) throws -> (Outbox, String) {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
         let outbox = Outbox(root: root + "/outbox")
         try outbox.prepare()
         let video = root + "/v"
@@ -35,6 +34,13 @@ import SystemSupport
                                 byteSize: digest.size, sha256: digest.sha256, caption: "x", author: .init(id: "a", name: "a"),
                                 createdAt: "2026-11-22T00:00:00Z", camera: "test", likeCount: 0, shareCount: 0, commentCount: 0)
         _ = try outbox.enqueue(video: video, metadata: meta, shotID: "s")
+        return (outbox, id)
+    }
+
+    @Test func anHoursBackoffPassesWhenTheClockIsMoved() throws {
+        let root = NSTemporaryDirectory() + "drain-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (outbox, _) = try Self.outboxWithOnePost(in: root)
         // The store cannot take it: a file is where its directory must be (a real failure).
         let store = root + "/store"
         try Data("in the way".utf8).write(to: URL(fileURLWithPath: store))
@@ -66,17 +72,7 @@ import SystemSupport
         // (a flush's failure is in its report; `try?` keeps only whether one came)
         let root = NSTemporaryDirectory() + "uploader-clock-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let outbox = Outbox(root: root + "/outbox")
-        try outbox.prepare()
-        let video = root + "/v.mp4"
-        try Data("video".utf8).write(to: URL(fileURLWithPath: video))
-        let digest = try FileDigest.compute(path: video)
-        let id = PostID.random()
-        let meta = PostMetadata(id: id, video: "\(id).mp4", key: PostMetadata.videoKey(id: id), metadataKey: PostMetadata.metadataKey(id: id),
-                                url: "", ext: "mp4", width: 2, height: 2, durationSeconds: 1, frameRate: 30, codec: "h264",
-                                byteSize: digest.size, sha256: digest.sha256, caption: "x", author: .init(id: "a", name: "a"),
-                                createdAt: "2026-11-22T00:00:00Z", camera: "test", likeCount: 0, shareCount: 0, commentCount: 0)
-        _ = try outbox.enqueue(video: video, metadata: meta, shotID: "s")
+        let (outbox, id) = try OutboxDrainClockTests.outboxWithOnePost(in: root)
         // A store nothing answers (a closed port on loopback): a retryable failure each time.
         let store = try S3Backend(S3Configuration(
             endpoint: "http://127.0.0.1:1", region: "us-east-1", bucket: "clips", prefix: "",
