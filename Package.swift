@@ -94,6 +94,13 @@ let package = Package(
             name: "Preflight",
             dependencies: ["Publishing", "Shooting", "Settings", "TriggerInput", "StorageUpload", "VideoCapture", "SystemSupport"],
             swiftSettings: swiftSettings),
+        // KioskWords: what the kiosk's edges say (the operator's words for every failure, the
+        // guest's strings in each language, the mail's and the preflight's words) and the plain
+        // values they word (KioskProblem, WifiNetwork): no service, no HTTP.
+        .target(
+            name: "KioskWords",
+            dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "StorageUpload", "SystemSupport"],
+            swiftSettings: swiftSettings),
         // The kiosk's pages as files (Sources/KioskService/Pages), put into the binary as Swift strings
         // at build time: no bundle and no Foundation to find them at run time.
         .executableTarget(name: "PageEmbedder"),
@@ -101,8 +108,7 @@ let package = Package(
         // The kiosk daemon: services, the control API and the pages, over the same core modules the CLI uses.
         .target(
             name: "KioskService",
-            // (StorageUpload: the guests' mail words SMTP's failures and replies, MailWording)
-            dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "ShareCode", "StorageUpload", "SystemSupport",
+            dependencies: ["KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "ShareCode", "StorageUpload", "SystemSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -115,7 +121,7 @@ let package = Package(
             plugins: ["EmbedPages"]),
         .target(
             name: "RecorderCLI",
-            dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "KioskService", "SystemSupport",
+            dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "KioskWords", "KioskService", "SystemSupport",
                            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -132,7 +138,7 @@ let package = Package(
         .testTarget(name: "TriggerInputTests", dependencies: ["TriggerInput"], swiftSettings: swiftSettings),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], swiftSettings: swiftSettings),
         .testTarget(name: "KioskServiceTests",
-                    dependencies: ["KioskService", "Preflight", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
+                    dependencies: ["KioskService", "KioskWords", "Preflight", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "HTTPTypes", package: "swift-http-types"),
                                    .product(name: "NIOCore", package: "swift-nio"),
@@ -141,7 +147,7 @@ let package = Package(
                                    .product(name: "Logging", package: "swift-log")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "RecorderCLITests",
-                    dependencies: ["RecorderCLI", "Settings", "Shooting", "Publishing", "Library", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "StorageUpload", "SystemSupport",
+                    dependencies: ["RecorderCLI", "Settings", "Shooting", "Publishing", "Library", "KioskWords", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "StorageUpload", "SystemSupport",
                                    .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "IntegrationTests", dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],

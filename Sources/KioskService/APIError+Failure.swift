@@ -1,5 +1,6 @@
 package import HTTPTypes
 package import Settings
+import KioskWords
 
 extension APIError {
     /// What failed. The recorder's own failures keep their kind (`RecorderError.Kind`); what only

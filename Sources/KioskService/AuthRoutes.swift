@@ -64,3 +64,4 @@ enum AuthRoutes {
 
 import SystemSupport
 import Settings
+import KioskWords

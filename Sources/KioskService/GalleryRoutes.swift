@@ -6,6 +6,7 @@ import Publishing
 import SystemSupport
 import ShareCode
 import Settings
+import KioskWords
 
 /// The gallery, under `/api`: pages of posts and their videos through the cache.
 enum GalleryRoutes {

@@ -5,6 +5,7 @@ import Settings
 import Shooting
 import Synchronization
 import SystemSupport
+import KioskWords
 
 /// Whether the kiosk is well: the camera loop's heartbeat (for systemd's watchdog and
 /// `/healthz`), and whether the booth can take a guest (`check`: camera, disk, store, judged by

@@ -6,6 +6,7 @@ import Publishing
 import SystemSupport
 import Synchronization
 import Settings
+import KioskWords
 
 /// The kiosk's HTTP surface: the page, the control API, health and metrics. Each route
 /// collection gets the few services it uses (`KioskServices` builds them all).

@@ -3,6 +3,7 @@ import Hummingbird
 import Publishing
 import Settings
 import SystemSupport
+import KioskWords
 
 /// The kiosk's two tokens and the sessions a browser earns at `/login`.
 ///

@@ -5,6 +5,7 @@ import Logging
 package import Settings
 import ServiceLifecycle
 import UnixSignals
+import KioskWords
 
 /// `recorder kiosk`: the kiosk's services (`KioskServices`) run under one ServiceGroup - HTTP
 /// (Hummingbird), the event stream, the outbox drain, retention, the questions, systemd's

@@ -3,6 +3,7 @@ import Glibc
 package import Settings
 import Shooting
 import SystemSupport
+import KioskWords
 
 /// The settings read from files beside the configuration: the tokens, and the texts the guests
 /// read (`kiosk.prompts`, `kiosk.consent`), the booth's Wi-Fi.

@@ -5,6 +5,7 @@ package import Shooting
 import Publishing
 import SystemSupport
 package import TriggerInput
+package import KioskWords
 
 /// The kiosk's own settings, read from the same configuration (flags > environment > file) as
 /// every other command.

@@ -2,6 +2,7 @@ import Settings
 import Shooting
 import Synchronization
 import SystemSupport
+import KioskWords
 
 /// The booth's mirror: the camera's latest picture as a JPEG, for the live stream and for one
 /// picture at a time. While idle the preview camera is started (and kept while somebody asks);

@@ -6,6 +6,7 @@ import Publishing
 import Settings
 import Shooting
 import SystemSupport
+import KioskWords
 
 /// "Send it to my email", under `/api`: the guest's thank-you sends their post's link to the
 /// address they typed on the booth's keyboard. The booth's token reaches only the post its guest

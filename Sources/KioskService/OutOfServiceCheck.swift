@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Shooting
+import KioskWords
 
 /// Whether the booth can take a guest, judged from what each condition guards (issue 42 item 5):
 ///

@@ -1,4 +1,5 @@
 import Hummingbird
+import KioskWords
 
 /// `GET /api/admin/preflight`: the checks before an event (as `recorder doctor` runs them), run
 /// inside the kiosk for the operator page, which shows them at its top.

@@ -7,6 +7,7 @@ import SystemSupport
 import Synchronization
 package import Publishing
 import Shooting
+import KioskWords
 
 /// Deletes posts older than `retention.days` from the store, and this machine's copies older than
 /// `retention.local_days` (shots, sent records, cached videos): when the kiosk starts, then every

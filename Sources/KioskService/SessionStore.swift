@@ -6,6 +6,7 @@ package import Publishing
 package import Library
 package import SystemSupport
 import Synchronization
+import KioskWords
 
 /// The browsers logged in at `/login`, each a session the kiosk can end. A session is a random id
 /// with its role, issue time and expiry; the cookie carries those, MACed (HMAC-SHA256) under a key

@@ -1,5 +1,6 @@
 package import Settings
 import Publishing
+import KioskWords
 
 extension Setting {
     /// The kiosk's settings (`kiosk.*`); it reads the core's too (shots, sound, the store, sharing).

@@ -6,6 +6,7 @@ import NIOCore
 import Publishing
 import Settings
 import SystemSupport
+import KioskWords
 
 /// The share page a guest's phone opens, under `/s`: `/s/<token>`, its video, and the guest's own
 /// delete. No API token is asked (the link is the capability to view), nothing lists or names

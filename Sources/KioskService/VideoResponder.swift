@@ -6,6 +6,7 @@ import NIOCore
 import Library
 import SystemSupport
 import Settings
+import KioskWords
 
 /// Answers a request for a posted video: from the cache as it is, or, for a video still arriving
 /// from the store, as its bytes come (a faststart MP4 starts playing at once), ranges included: a

@@ -4,6 +4,7 @@ import KioskService
 import Preflight
 import Settings
 import SystemSupport
+import KioskWords
 
 /// `recorder doctor`: the preflight before an event, as a table (or `--json`).
 struct DoctorCommand: AsyncParsableCommand {

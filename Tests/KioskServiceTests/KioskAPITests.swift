@@ -13,6 +13,7 @@ import VideoCapture
 @testable import KioskService
 import SystemSupport
 @testable import Shooting
+@testable import KioskWords
 
 let jsonHeaders: HTTPFields = [.contentType: "application/json"]
 

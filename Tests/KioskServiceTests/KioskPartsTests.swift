@@ -9,6 +9,7 @@ import MediaEncoder
 import NIOCore
 #if canImport(Glibc)
 import Glibc
+@testable import KioskWords
 #endif
 
 /// A datagram socket standing in for systemd's notify socket.

@@ -178,8 +178,8 @@ package enum OperatorWords {
 // The kiosk's journal lines and API answers word failures the operator's way.
 extension RecorderError {
     /// What happened and what to do, in the operator's words, without the advice.
-    var message: String { OperatorWords.message(self) }
+    package var message: String { OperatorWords.message(self) }
 
     /// The operator's words with the advice spelled as configuration keys.
-    func text() -> String { OperatorWords.text(self) }
+    package func text() -> String { OperatorWords.text(self) }
 }

@@ -170,7 +170,7 @@ package enum GuestStrings {
     }
 
     /// The whole column for the page, as a JSON object (key: string), safe inside a script element (every less-than sign escaped).
-    static func json(_ language: String) -> String {
+    package static func json(_ language: String) -> String {
         var column: [String: String] = [:]
         for key in Key.allCases { column[key.rawValue] = text(key, language) }
         let encoder = JSONEncoder()

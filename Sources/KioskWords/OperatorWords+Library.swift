@@ -1,5 +1,5 @@
 package import Library
-import Settings
+package import Settings
 
 extension OperatorWords {
     static func cache(_ failure: CacheFailure) -> String {
@@ -74,7 +74,7 @@ extension OperatorWords {
     }
 
     /// "id: why; id: why", by id.
-    static func named(_ failures: [String: RecorderError]) -> String {
+    package static func named(_ failures: [String: RecorderError]) -> String {
         failures.sorted { $0.key < $1.key }.map { "\($0.key): \(message($0.value))" }.joined(separator: "; ")
     }
 

@@ -1,4 +1,4 @@
-import Publishing
+package import Publishing
 
 /// The name a guest's phone saves a shared video under: the post's caption, else who posted it (the
 /// event: `author_name`) and the day, never the post's id. A caption is a guest's text and a name
@@ -7,12 +7,12 @@ import Publishing
 /// way - control characters (line breaks among them), direction overrides that could turn an
 /// extension around, path separators, the characters Windows refuses, double quotes, leading
 /// dots - and is at most 80 bytes before `.mp4`.
-enum ShareFileName {
+package enum ShareFileName {
     /// At most this many UTF-8 bytes before ".mp4" (whole characters only).
     static let maximumBytes = 80
 
     /// The file name for `metadata`'s video, with `.mp4`.
-    static func name(for metadata: PostMetadata) -> String {
+    package static func name(for metadata: PostMetadata) -> String {
         var name = cleaned(metadata.caption)
         if name.isEmpty {
             let day = String(metadata.createdAt.prefix(10))
@@ -62,7 +62,7 @@ enum ShareFileName {
     /// `filename*` carries the name as UTF-8, every byte but RFC 5987's attr-chars percent-encoded,
     /// and `filename` an ASCII stand-in for old browsers; no byte of either can end the header or
     /// the quoted string (no CR, LF, quote or backslash is left).
-    static func contentDisposition(_ name: String) -> String {
+    package static func contentDisposition(_ name: String) -> String {
         let base = name.hasSuffix(".mp4") ? String(name.dropLast(4)) : name
         let ascii = cleaned(String(String.UnicodeScalarView(base.unicodeScalars.filter { $0.isASCII && $0 != "%" })))
         return "inline; filename=\"\(ascii.isEmpty ? "video" : ascii).mp4\"; filename*=UTF-8''\(percentEncoded(name))"
