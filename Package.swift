@@ -101,6 +101,19 @@ let package = Package(
             name: "KioskWords",
             dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "StorageUpload", "SystemSupport"],
             swiftSettings: swiftSettings),
+        // KioskHTTP: the kiosk's HTTP plumbing, with no kiosk service in it: the request's context
+        // and roles, sessions and the login throttle, client slots and connection limits, API errors
+        // and their statuses, JSON bodies and answers, files and videos served by ranges at the
+        // socket's pace, the event hub, the proxy listener and the self-probe.
+        .target(
+            name: "KioskHTTP",
+            dependencies: ["KioskWords", "Settings", "Shooting", "Publishing", "Library", "SystemSupport",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings),
         // The kiosk's pages as files (Sources/KioskService/Pages), put into the binary as Swift strings
         // at build time: no bundle and no Foundation to find them at run time.
         .executableTarget(name: "PageEmbedder"),
@@ -108,7 +121,7 @@ let package = Package(
         // The kiosk daemon: services, the control API and the pages, over the same core modules the CLI uses.
         .target(
             name: "KioskService",
-            dependencies: ["KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "ShareCode", "StorageUpload", "SystemSupport",
+            dependencies: ["KioskHTTP", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "ShareCode", "StorageUpload", "SystemSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -121,7 +134,7 @@ let package = Package(
             plugins: ["EmbedPages"]),
         .target(
             name: "RecorderCLI",
-            dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "KioskWords", "KioskService", "SystemSupport",
+            dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "KioskWords", "KioskHTTP", "KioskService", "SystemSupport",
                            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -138,7 +151,7 @@ let package = Package(
         .testTarget(name: "TriggerInputTests", dependencies: ["TriggerInput"], swiftSettings: swiftSettings),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], swiftSettings: swiftSettings),
         .testTarget(name: "KioskServiceTests",
-                    dependencies: ["KioskService", "KioskWords", "Preflight", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
+                    dependencies: ["KioskService", "KioskHTTP", "KioskWords", "Preflight", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "HTTPTypes", package: "swift-http-types"),
                                    .product(name: "NIOCore", package: "swift-nio"),
@@ -147,7 +160,7 @@ let package = Package(
                                    .product(name: "Logging", package: "swift-log")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "RecorderCLITests",
-                    dependencies: ["RecorderCLI", "Settings", "Shooting", "Publishing", "Library", "KioskWords", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "StorageUpload", "SystemSupport",
+                    dependencies: ["RecorderCLI", "Settings", "Shooting", "Publishing", "Library", "KioskWords", "KioskHTTP", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "StorageUpload", "SystemSupport",
                                    .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "IntegrationTests", dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],

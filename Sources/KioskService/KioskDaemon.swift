@@ -6,6 +6,7 @@ package import Settings
 import ServiceLifecycle
 import UnixSignals
 import KioskWords
+import KioskHTTP
 
 /// `recorder kiosk`: the kiosk's services (`KioskServices`) run under one ServiceGroup - HTTP
 /// (Hummingbird), the event stream, the outbox drain, retention, the questions, systemd's

@@ -1,3 +1,5 @@
+package import KioskHTTP
+
 /// What one kiosk holds open at once, so that no client, and no crowd, can take what the booth needs:
 /// connections (`ConnectionLimits`), video answers and live-mirror viewers (`ClientSlots`).
 package struct KioskLimits: Sendable {

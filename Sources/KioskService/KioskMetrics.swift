@@ -2,6 +2,7 @@ package import Prometheus
 import Shooting
 import Publishing
 import Synchronization
+import KioskHTTP
 
 /// The kiosk's Prometheus metrics, in a registry of its own (no global bootstrap, so several
 /// kiosks - in tests - do not share counters). Each metric carries a `# HELP` line, so a scrape

@@ -14,6 +14,7 @@ import VideoCapture
 import SystemSupport
 @testable import Shooting
 @testable import KioskWords
+@testable import KioskHTTP
 
 let jsonHeaders: HTTPFields = [.contentType: "application/json"]
 

@@ -10,6 +10,7 @@ import NIOCore
 #if canImport(Glibc)
 import Glibc
 @testable import KioskWords
+@testable import KioskHTTP
 #endif
 
 /// A datagram socket standing in for systemd's notify socket.

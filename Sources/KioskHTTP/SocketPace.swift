@@ -14,7 +14,7 @@ import NIOCore
 /// The socket's own buffer is bounded as well (`sendBuffer`): the kernel grows a TCP send buffer
 /// up to 4 MiB for a peer that does not read (on loopback, nginx's side), and that memory is the
 /// kiosk's cgroup's (`MemoryMax`), not the reader's.
-final class SocketPace: ChannelDuplexHandler, RemovableChannelHandler {
+package final class SocketPace: ChannelDuplexHandler, RemovableChannelHandler {
     // It passes every part through as it is, never unwrapping one.
     typealias InboundIn = Any
     typealias OutboundIn = Any
@@ -27,6 +27,8 @@ final class SocketPace: ChannelDuplexHandler, RemovableChannelHandler {
     private var untaken = 0
     private var waiters: [EventLoopPromise<Void>] = []
     private var open = true
+
+    package init() {}
 
     func handlerAdded(context: ChannelHandlerContext) {
         // SO_SNDBUF locks the size (no autotuning beyond it); a socket that refuses it keeps its own.

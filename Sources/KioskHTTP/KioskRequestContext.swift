@@ -14,11 +14,11 @@ package struct KioskRequestContext: RequestContext, RemoteAddressRequestContext 
     package var identity: KioskIdentity?
     /// The request came on `kiosk.proxy_socket`, the listener of the proxy (nginx) alone: from a
     /// phone, which the proxy names in `X-Real-IP`. Nowhere else is that header believed.
-    let viaProxy: Bool
+    package let viaProxy: Bool
     /// The client as the limits count it: its IP address (an IPv6 one by its /64, which one
     /// machine usually holds whole), or "unknown". On the proxy's listener it is the phone the
     /// proxy names (`KioskGuard` sets it before any route runs), never this machine.
-    var client: ClientAddress
+    package var client: ClientAddress
 
     package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -38,6 +38,11 @@ package struct KioskRequestContext: RequestContext, RemoteAddressRequestContext 
 package struct KioskIdentity: Sendable, Equatable {
     package var role: KioskRole
     package var via: Via
+
+    package init(role: KioskRole, via: Via) {
+        self.role = role
+        self.via = via
+    }
 
     package enum Via: Sendable, Equatable {
         /// `Authorization: Bearer`: a program (curl, a monitor); no browser attaches it by itself.

@@ -45,7 +45,7 @@ package final class EventHub: Sendable {
 
     /// Sends `event` with a one-line JSON `data` to every client.
     package func publish(_ event: String, value: some Encodable) {
-        if let json = try? KioskAPI.jsonEncoder.encode(value) { publish(event, json: json) }
+        if let json = try? HTTPAnswer.jsonEncoder.encode(value) { publish(event, json: json) }
     }
 
     /// Sends `event` with a one-line JSON `data` (already encoded) to every client.
@@ -58,7 +58,7 @@ package final class EventHub: Sendable {
     /// Sends `event` to one client alone (a new client's first status: the others have it). It
     /// carries the last event's id, so the client's next event is one more, as for everybody.
     package func send(_ event: String, value: some Encodable, to subscriber: UUID) {
-        guard let json = try? KioskAPI.jsonEncoder.encode(value) else { return }
+        guard let json = try? HTTPAnswer.jsonEncoder.encode(value) else { return }
         let buffer = Self.frame(event, json: json, id: lastID.withLock { $0 })
         subscribers.withLock { $0[subscriber] }?.yield(buffer)
     }

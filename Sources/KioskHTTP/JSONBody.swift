@@ -1,22 +1,22 @@
 import FoundationEssentials
 import HTTPTypes
-import Hummingbird
+package import Hummingbird
 import NIOCore
 import SystemSupport
 import Settings
 
 /// A JSON request body, checked before it is decoded: the content type, the size, and that every
 /// field is one the route knows (a misspelt field is an error, not silently ignored).
-struct JSONBody {
+package struct JSONBody {
     let data: Data
 
-    static func read(_ request: Request, allowed: Set<String>, optional: Bool = false) async throws(APIError) -> JSONBody {
+    package static func read(_ request: Request, allowed: Set<String>, optional: Bool = false) async throws(APIError) -> JSONBody {
         var request = request
         let buffer: ByteBuffer
         do {
-            buffer = try await request.collectBody(upTo: KioskAPI.maximumBody)
+            buffer = try await request.collectBody(upTo: HTTPAnswer.maximumBody)
         } catch {
-            throw APIError(.tooLarge, "the request body is larger than \(KioskAPI.maximumBody) bytes.")
+            throw APIError(.tooLarge, "the request body is larger than \(HTTPAnswer.maximumBody) bytes.")
         }
         if buffer.readableBytes == 0 && optional { return JSONBody(data: Data("{}".utf8)) }
         let type = request.headers[.contentType]?.lowercased() ?? ""
@@ -51,7 +51,7 @@ struct JSONBody {
         }
     }
 
-    func decode<T: Decodable>(_ type: T.Type) throws(APIError) -> T {
+    package func decode<T: Decodable>(_ type: T.Type) throws(APIError) -> T {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {

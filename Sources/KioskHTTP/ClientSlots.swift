@@ -40,7 +40,7 @@ package final class ClientSlots: Sendable {
     }
 
     /// A place for the answer to `context`'s request.
-    func take(for context: KioskRequestContext) -> Slot? {
+    package func take(for context: KioskRequestContext) -> Slot? {
         take(context.client, boothScreen: context.isBoothScreen)
     }
 
@@ -60,7 +60,7 @@ package final class ClientSlots: Sendable {
     package var inUse: Int { counts.withLock { $0.total + $0.booth } }
 
     /// One place, given back when the last reference to it goes.
-    final class Slot: Sendable {
+    package final class Slot: Sendable {
         private let slots: ClientSlots
         private let client: ClientAddress
         private let boothScreen: Bool
@@ -75,7 +75,7 @@ package final class ClientSlots: Sendable {
     }
 
     /// The 429 for a client that has too many answers of this kind under way.
-    func busy(for context: KioskRequestContext) -> APIError {
+    package func busy(for context: KioskRequestContext) -> APIError {
         if context.isBoothScreen {
             return APIError(.tooMany, "too many \(name) at once on the booth's screen (at most \(booth)); close one and try again.")
         }

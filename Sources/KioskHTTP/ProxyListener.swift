@@ -1,22 +1,27 @@
 import Glibc
 import NIOCore
-import ServiceLifecycle
+package import ServiceLifecycle
 
 /// The proxy's listener (`kiosk.proxy_socket`) as a service of the kiosk's group: the kiosk's
 /// routes on a Unix socket of the reverse proxy's alone, beside kiosk.listen. A socket it cannot
 /// make stops the kiosk with the setting named (`KioskDaemon.failure`).
-struct ProxyListener: Service {
+package struct ProxyListener: Service {
     /// The HTTP application bound to the socket.
     let app: any Service
     let path: String
 
-    /// Why the socket could not be made.
-    struct Failed: Error {
-        var path: String
-        var reason: String
+    package init(app: any Service, path: String) {
+        self.app = app
+        self.path = path
     }
 
-    func run() async throws {
+    /// Why the socket could not be made.
+    package struct Failed: Error {
+        package var path: String
+        package var reason: String
+    }
+
+    package func run() async throws {
         do {
             try await app.run()
         } catch let error as IOError {

@@ -1,9 +1,9 @@
 import FoundationEssentials
 import Glibc
 import HTTPTypes
-import Hummingbird
+package import Hummingbird
 import NIOCore
-import Library
+package import Library
 import SystemSupport
 import Settings
 import KioskWords
@@ -13,9 +13,9 @@ import KioskWords
 /// range answers from what has arrived, or waits for it. The last byte goes out only once the whole
 /// file matched the post's size and SHA-256: a mismatch ends the response with an error (the
 /// connection closes short of its Content-Length), so bad bytes never pass as a whole video.
-enum VideoResponder {
+package enum VideoResponder {
     /// `slot` (the viewer's place among the video answers) is held until the last byte is written.
-    static func response(_ lookup: VideoCache.Lookup, request: Request, context: KioskRequestContext,
+    package static func response(_ lookup: VideoCache.Lookup, request: Request, context: KioskRequestContext,
                          slot: ClientSlots.Slot) async throws(APIError) -> Response {
         switch lookup {
         case .cached(let video):
@@ -48,9 +48,9 @@ enum VideoResponder {
     private static func serve(_ video: VideoCache.Video, request: Request, context: KioskRequestContext,
                               slot: ClientSlots.Slot) async throws(APIError) -> Response {
         if let bytes = video.bytes {
-            return KioskAPI.serveBytes(bytes, contentType: "video/mp4", request: request, context: context, slot: slot)
+            return HTTPAnswer.serveBytes(bytes, contentType: "video/mp4", request: request, context: context, slot: slot)
         }
-        return try await KioskAPI.serveFile(video.path, contentType: "video/mp4", request: request, context: context,
+        return try await HTTPAnswer.serveFile(video.path, contentType: "video/mp4", request: request, context: context,
                                             missing: "the cached video was removed meanwhile; ask again.", slot: slot)
     }
 
@@ -65,7 +65,7 @@ enum VideoResponder {
     static func streamed(_ arrival: VideoCache.Arrival, request: Request, slot: ClientSlots.Slot,
                          connection: (any Channel)? = nil) -> Response {
         let (status, headers, range): (HTTPResponse.Status, HTTPFields, ClosedRange<Int>)
-        switch KioskAPI.ranged(size: Int(arrival.size), contentType: "video/mp4", request: request) {
+        switch HTTPAnswer.ranged(size: Int(arrival.size), contentType: "video/mp4", request: request) {
         case .done(let response): return response
         case .body(let s, let h, let r): (status, headers, range) = (s, h, r)
         }

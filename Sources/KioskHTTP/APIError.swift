@@ -28,7 +28,7 @@ package struct APIError: HTTPResponseError, Sendable {
     }
 
     /// A request the route cannot take as it is (400).
-    static func badRequest(_ message: String) -> APIError { APIError(.recorder(.invalidRequest), message) }
+    package static func badRequest(_ message: String) -> APIError { APIError(.recorder(.invalidRequest), message) }
 
     /// The one status of this failure.
     package var status: HTTPResponse.Status { failure.status }
@@ -41,8 +41,8 @@ package struct APIError: HTTPResponseError, Sendable {
     }
 
     /// The JSON answer.
-    var response: Response {
-        KioskAPI.encoded(Body(error: message, guestMessage: GuestStrings.text(guestKey), guestKey: guestKey.rawValue,
+    package var response: Response {
+        HTTPAnswer.encoded(Body(error: message, guestMessage: GuestStrings.text(guestKey), guestKey: guestKey.rawValue,
                               kind: kind, status: status.code),
                          status: status)
     }

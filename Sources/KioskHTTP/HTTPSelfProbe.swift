@@ -6,15 +6,20 @@ import ServiceLifecycle
 
 /// Asks the kiosk's own HTTP server for `/healthz` over TCP, on a thread of its own: any HTTP
 /// answer (even 503) proves the server's event loop runs.
-struct HTTPSelfProbe: Sendable {
+package struct HTTPSelfProbe: Sendable {
     let host: String
     let port: Int
+
+    package init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
 
     /// The probe's own thread: a blocking connect and read, never on Swift's cooperative pool, and
     /// not queued behind the shared pool's work (a slow store fetch must not read as a hung server).
     private static let work = BlockingWork(name: "recorder-probe", threads: 1)
 
-    func answers(timeout: Double) async -> Bool {
+    package func answers(timeout: Double) async -> Bool {
         await Self.work.run { self.answersBlocking(timeout: timeout) }
     }
 

@@ -57,7 +57,7 @@ package final class ConnectionLimits: Sendable {
     /// Whether, since the last time this said so, the open connections fell by `crowd` or more
     /// from the most seen: a crowd left, and what it used can go back to the system. Asked once a
     /// second (`CameraService`).
-    func crowdLeft() -> Bool {
+    package func crowdLeft() -> Bool {
         let open = snapshot.open
         return highWater.withLock { high in
             if open >= high {
@@ -71,12 +71,12 @@ package final class ConnectionLimits: Sendable {
     }
 
     /// The channel handler that keeps the count, one per connection.
-    func gate() -> ConnectionGate { ConnectionGate(limits: self) }
+    package func gate() -> ConnectionGate { ConnectionGate(limits: self) }
 }
 
 /// Counts its connection in `ConnectionLimits` for as long as it is open, and closes it at once when
 /// there is no place for it. It passes every request part through untouched.
-final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
+package final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
     // It sits after the HTTP decoder and passes its request parts on as they are, never unwrapping one.
     typealias InboundIn = Any
     typealias InboundOut = Any
