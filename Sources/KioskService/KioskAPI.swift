@@ -8,6 +8,7 @@ import Synchronization
 import Settings
 import KioskWords
 package import KioskHTTP
+import KioskState
 
 /// The kiosk's HTTP surface: the page, the control API, health and metrics. Each route
 /// collection gets the few services it uses (`KioskServices` builds them all).

@@ -7,6 +7,7 @@ import ServiceLifecycle
 import UnixSignals
 import KioskWords
 import KioskHTTP
+import KioskState
 
 /// `recorder kiosk`: the kiosk's services (`KioskServices`) run under one ServiceGroup - HTTP
 /// (Hummingbird), the event stream, the outbox drain, retention, the questions, systemd's

@@ -1,6 +1,7 @@
 import Hummingbird
 import KioskWords
 import KioskHTTP
+import KioskState
 
 /// `GET /api/admin/preflight`: the checks before an event (as `recorder doctor` runs them), run
 /// inside the kiosk for the operator page, which shows them at its top.

@@ -6,6 +6,7 @@ import SystemSupport
 import Settings
 import Shooting
 import KioskHTTP
+import KioskState
 
 /// The pages and what watches the kiosk: `/` (guests), `/admin` (the operator), `/healthz` and `/metrics`.
 enum ServiceRoutes {

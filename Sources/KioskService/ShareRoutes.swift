@@ -8,6 +8,7 @@ import Settings
 import SystemSupport
 import KioskWords
 import KioskHTTP
+import KioskState
 
 /// The share page a guest's phone opens, under `/s`: `/s/<token>`, its video, and the guest's own
 /// delete. No API token is asked (the link is the capability to view), nothing lists or names

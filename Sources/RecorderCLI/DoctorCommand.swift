@@ -5,6 +5,7 @@ import Preflight
 import Settings
 import SystemSupport
 import KioskWords
+import KioskState
 
 /// `recorder doctor`: the preflight before an event, as a table (or `--json`).
 struct DoctorCommand: AsyncParsableCommand {

@@ -5,6 +5,7 @@ import Settings
 @testable import Publishing
 @testable import Shooting
 @testable import KioskWords
+@testable import KioskState
 
 /// The kiosk's posts carry the configured outro (`post.outro`) too, read back by ffprobe and ffmpeg.
 @Suite struct BookendPostTests {

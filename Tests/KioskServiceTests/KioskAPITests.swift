@@ -15,6 +15,7 @@ import SystemSupport
 @testable import Shooting
 @testable import KioskWords
 @testable import KioskHTTP
+@testable import KioskState
 
 let jsonHeaders: HTTPFields = [.contentType: "application/json"]
 

@@ -11,6 +11,7 @@ import NIOCore
 import Glibc
 @testable import KioskWords
 @testable import KioskHTTP
+@testable import KioskState
 #endif
 
 /// A datagram socket standing in for systemd's notify socket.

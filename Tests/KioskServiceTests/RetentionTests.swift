@@ -9,6 +9,7 @@ import Testing
 @testable import Library
 @testable import Shooting
 @testable import KioskHTTP
+@testable import KioskState
 
 /// Posts older than `retention.days` leave the store (the kiosk's timer), a purge cut short is
 /// finished by the next, and no share link outlives its post.

@@ -1,6 +1,6 @@
 package import Prometheus
-import Shooting
-import Publishing
+package import Shooting
+package import Publishing
 import Synchronization
 import KioskHTTP
 
@@ -101,12 +101,12 @@ package final class KioskMetrics: Sendable {
     }
 
     /// What the limits hold at the moment of a scrape.
-    func record(_ limits: KioskLimits) {
+    package func record(_ limits: KioskLimits) {
         connectionsOpen.set(to: Double(limits.connections.snapshot.open))
         videoAnswers.set(to: Double(limits.videos.inUse))
     }
 
-    func record(_ event: CameraManager.Event) {
+    package func record(_ event: CameraManager.Event) {
         switch event {
         case .state(let state):
             if case .cameraMissing = state { cameraUp.set(to: 0) } else { cameraUp.set(to: 1) }
@@ -133,32 +133,32 @@ package final class KioskMetrics: Sendable {
         }
     }
 
-    func postQueued() { postsQueued.increment() }
+    package func postQueued() { postsQueued.increment() }
 
     /// A guest's answer to the consent text ("yes" or "no").
-    func consentAnswered(_ answer: String) { consentAnswers[answer]?.increment() }
+    package func consentAnswered(_ answer: String) { consentAnswers[answer]?.increment() }
 
     /// A guest deleted their post with its share link: counted, never named (the operator sees how
     /// many, not which).
-    func guestDeleted() {
+    package func guestDeleted() {
         guestDeletionsCounter.increment()
         guestDeletionCount.add(1, ordering: .relaxed)
     }
 
     /// This machine's copies the retention timer deleted.
-    func localCopiesExpired(_ count: Int) {
+    package func localCopiesExpired(_ count: Int) {
         if count > 0 { localCopiesExpiredCounter.increment(by: Int64(count)) }
     }
 
     /// Posts the retention timer deleted.
-    func postsExpired(_ count: Int) {
+    package func postsExpired(_ count: Int) {
         if count > 0 { postsExpiredCounter.increment(by: Int64(count)) }
     }
 
     /// Posts guests deleted since the kiosk started.
-    var guestDeletions: Int { guestDeletionCount.load(ordering: .relaxed) }
+    package var guestDeletions: Int { guestDeletionCount.load(ordering: .relaxed) }
 
-    func record(_ event: OutboxDrain.Event) {
+    package func record(_ event: OutboxDrain.Event) {
         switch event {
         case .changed(let status):
             outboxDepth.set(to: Double(status.queued.count))
@@ -173,9 +173,9 @@ package final class KioskMetrics: Sendable {
     }
 
     /// A guest asked for their post's mail.
-    func mailQueued() { mails["queued"]?.increment() }
+    package func mailQueued() { mails["queued"]?.increment() }
 
-    func record(_ event: MailDelivery.Event) {
+    package func record(_ event: MailDelivery.Event) {
         switch event {
         case .sent: mails["sent"]?.increment()
         case .refused: mails["refused"]?.increment()
@@ -185,7 +185,7 @@ package final class KioskMetrics: Sendable {
     }
 
     /// The mail queue as a pass left it.
-    func record(_ counts: MailQueue.Counts) {
+    package func record(_ counts: MailQueue.Counts) {
         mailWaiting.set(to: Double(counts.queued))
         mailRefused.set(to: Double(counts.refused))
     }

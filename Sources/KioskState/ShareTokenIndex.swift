@@ -5,7 +5,7 @@ import Synchronization
 /// the feed at start (only as far back as a link can still open: `share.expires_hours`), and from
 /// the newest posts (one listing) at most every `refreshSeconds` when a token is not found: posts
 /// other kiosks sharing the store add appear there. A miss never walks the feed.
-final class ShareTokenIndex: Sendable {
+package final class ShareTokenIndex: Sendable {
     static let refreshSeconds = 30.0
 
     private struct State {
@@ -17,22 +17,24 @@ final class ShareTokenIndex: Sendable {
 
     private let state = Mutex(State())
 
-    func id(forToken token: String) -> String? {
+    package init() {}
+
+    package func id(forToken token: String) -> String? {
         state.withLock { $0.ids[token] }
     }
 
-    func learn(token: String?, id: String) {
+    package func learn(token: String?, id: String) {
         state.withLock { state in
             state.known.insert(id)
             if let token { state.ids[token] = id }
         }
     }
 
-    func isKnown(_ id: String) -> Bool {
+    package func isKnown(_ id: String) -> Bool {
         state.withLock { $0.known.contains(id) }
     }
 
-    func forget(id: String) {
+    package func forget(id: String) {
         state.withLock { state in
             state.known.remove(id)
             state.ids = state.ids.filter { $0.value != id }
@@ -40,7 +42,7 @@ final class ShareTokenIndex: Sendable {
     }
 
     /// Whether the newest posts may be read again now (and, if so, marks it done).
-    func refreshDue(now: ContinuousClock.Instant = .now) -> Bool {
+    package func refreshDue(now: ContinuousClock.Instant = .now) -> Bool {
         state.withLock { state in
             if let last = state.refreshedAt, now - last < .seconds(Self.refreshSeconds) { return false }
             state.refreshedAt = now

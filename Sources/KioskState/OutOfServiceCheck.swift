@@ -1,5 +1,5 @@
-import FoundationEssentials
-import Shooting
+package import FoundationEssentials
+package import Shooting
 import KioskWords
 
 /// Whether the booth can take a guest, judged from what each condition guards (issue 42 item 5):
@@ -13,14 +13,14 @@ import KioskWords
 ///   only from the store (a presigned link, a CDN's). Where the kiosk serves its guests' links
 ///   itself (its share page, the booth's Wi-Fi) a store away costs a guest nothing: posts wait in
 ///   the outbox and open from there (docs/venue.md), and only the disk can stop the booth.
-enum OutOfServiceCheck {
+package enum OutOfServiceCheck {
     /// How long the oldest post may wait while the store fails before the booth stops inviting
     /// guests whose links would not open: longer than the backoff's first retries and a short
     /// outage, short enough that few guests leave with a dead code.
     static let storePatience = Duration.seconds(300)
 
     /// The outbox as the check needs it.
-    struct Queue: Sendable, Equatable {
+    package struct Queue: Sendable, Equatable {
         var count: Int
         /// When the oldest post was queued.
         var oldest: Date
@@ -28,10 +28,17 @@ enum OutOfServiceCheck {
         var lastError: String?
         /// The oldest post's link opens only once it is in the store.
         var linksWaitForUpload: Bool
+
+        package init(count: Int, oldest: Date, lastError: String? = nil, linksWaitForUpload: Bool) {
+            self.count = count
+            self.oldest = oldest
+            self.lastError = lastError
+            self.linksWaitForUpload = linksWaitForUpload
+        }
     }
 
     /// Nil when the booth can take a guest; else every cause, with its numbers.
-    static func judge(camera: CameraManager.RecordState, disk: DiskSpace, queue: Queue?, now: Date) -> OutOfService? {
+    package static func judge(camera: CameraManager.RecordState, disk: DiskSpace, queue: Queue?, now: Date) -> OutOfService? {
         var causes: [OutOfService.Cause] = []
         if case .cameraMissing(let why) = camera { causes.append(.cameraMissing(why.text())) }
         if let short = disk.short { causes.append(.diskNearlyFull(path: short.path, free: short.free, needed: short.needed)) }

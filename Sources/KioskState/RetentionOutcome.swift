@@ -18,4 +18,16 @@ package struct RetentionOutcome: Encodable, Sendable, Equatable {
     /// Why nothing was deleted, when the clock was in doubt: its kind and data, and in words.
     package var refused: ClockDoubt?
     package var refusedBecause: String?
+
+    package init(at: String, scope: String, kiosk: String, deleted: Int, otherKiosks: Int, withoutKiosk: Int,
+                refused: ClockDoubt? = nil, refusedBecause: String? = nil) {
+        self.at = at
+        self.scope = scope
+        self.kiosk = kiosk
+        self.deleted = deleted
+        self.otherKiosks = otherKiosks
+        self.withoutKiosk = withoutKiosk
+        self.refused = refused
+        self.refusedBecause = refusedBecause
+    }
 }

@@ -8,6 +8,12 @@ package struct KioskStatus: Encodable, Sendable, Equatable {
         package var device: String
         package var present: Bool
         package var previewRunning: Bool
+
+        package init(device: String, present: Bool, previewRunning: Bool) {
+            self.device = device
+            self.present = present
+            self.previewRunning = previewRunning
+        }
     }
 
     package struct Progress: Codable, Sendable, Equatable {
@@ -18,6 +24,16 @@ package struct KioskStatus: Encodable, Sendable, Equatable {
         /// The sound's level while recording, in dBFS (peak and RMS of the last ~100 ms).
         package var soundPeakDBFS: Double?
         package var soundRmsDBFS: Double?
+
+        package init(elapsedSeconds: Double, totalSeconds: Double, frames: Int, dropped: Int,
+                    soundPeakDBFS: Double? = nil, soundRmsDBFS: Double? = nil) {
+            self.elapsedSeconds = elapsedSeconds
+            self.totalSeconds = totalSeconds
+            self.frames = frames
+            self.dropped = dropped
+            self.soundPeakDBFS = soundPeakDBFS
+            self.soundRmsDBFS = soundRmsDBFS
+        }
     }
 
     /// The sound the kiosk records (`audio.device`).
@@ -29,6 +45,12 @@ package struct KioskStatus: Encodable, Sendable, Equatable {
         /// What a shot would record its sound from ("test beep", "hw:CARD=C920,DEV=0"); nil when
         /// there is none: sound off, or a camera without a microphone of its own.
         package var source: String?
+
+        package init(choice: String, muted: Bool, source: String? = nil) {
+            self.choice = choice
+            self.muted = muted
+            self.source = source
+        }
     }
 
     package struct CurrentShot: Codable, Sendable, Equatable {
@@ -48,6 +70,25 @@ package struct KioskStatus: Encodable, Sendable, Equatable {
         package var postedAs: String?
         /// Its sound; nil for a silent shot.
         package var audio: ShotAudio?
+
+        package init(id: String, createdAt: String, durationSeconds: Double, frames: Int, framesDropped: Int,
+                    width: Int, height: Int, byteSize: Int64, endedEarly: String? = nil,
+                    cameraLost: String? = nil, videoURL: String? = nil, postedAs: String? = nil,
+                    audio: ShotAudio? = nil) {
+            self.id = id
+            self.createdAt = createdAt
+            self.durationSeconds = durationSeconds
+            self.frames = frames
+            self.framesDropped = framesDropped
+            self.width = width
+            self.height = height
+            self.byteSize = byteSize
+            self.endedEarly = endedEarly
+            self.cameraLost = cameraLost
+            self.videoURL = videoURL
+            self.postedAs = postedAs
+            self.audio = audio
+        }
     }
 
     package struct Outbox: Codable, Sendable, Equatable {
@@ -61,6 +102,21 @@ package struct KioskStatus: Encodable, Sendable, Equatable {
         package var lastUploaded: String?
         package var lastUploadedURL: String?
         package var uploaded: Int
+
+        package init(depth: Int, queued: [String], uploading: String? = nil, uploadingBytes: Int64,
+                    uploadingTotal: Int64, lastError: String? = nil, retryInSeconds: Double? = nil,
+                    lastUploaded: String? = nil, lastUploadedURL: String? = nil, uploaded: Int) {
+            self.depth = depth
+            self.queued = queued
+            self.uploading = uploading
+            self.uploadingBytes = uploadingBytes
+            self.uploadingTotal = uploadingTotal
+            self.lastError = lastError
+            self.retryInSeconds = retryInSeconds
+            self.lastUploaded = lastUploaded
+            self.lastUploadedURL = lastUploadedURL
+            self.uploaded = uploaded
+        }
     }
 
     /// The guest page's settings.
@@ -103,6 +159,16 @@ package struct KioskStatus: Encodable, Sendable, Equatable {
         package var message: String?
         /// Presses since the kiosk started.
         package var presses: Int
+
+        package init(setting: String, state: String, device: String? = nil, name: String? = nil,
+                    message: String? = nil, presses: Int) {
+            self.setting = setting
+            self.state = state
+            self.device = device
+            self.name = name
+            self.message = message
+            self.presses = presses
+        }
     }
 
     /// `kiosk.consent`: the text a guest must agree to before a shot starts.
@@ -134,6 +200,12 @@ package struct KioskStatus: Encodable, Sendable, Equatable {
         package var outboxFreeBytes: Int64?
         /// Too little room for one more kiosk shot (or for queueing it).
         package var low: Bool
+
+        package init(workspaceFreeBytes: Int64? = nil, outboxFreeBytes: Int64? = nil, low: Bool) {
+            self.workspaceFreeBytes = workspaceFreeBytes
+            self.outboxFreeBytes = outboxFreeBytes
+            self.low = low
+        }
     }
 
     /// idle, countdown, starting, recording, finishing, failed, camera-missing.
@@ -173,4 +245,33 @@ package struct KioskStatus: Encodable, Sendable, Equatable {
     /// numbers): the guest page shows "back in a moment", the operator page which and how far;
     /// nil in service.
     package var service: OutOfService? = nil
+
+    package init(state: String, run: String, revision: Int, countdown: Int? = nil, message: String? = nil,
+                guestMessage: String? = nil, guestKey: String? = nil, camera: Camera, sound: Sound,
+                progress: Progress? = nil, currentShot: CurrentShot? = nil, outbox: Outbox, disk: Disk,
+                booth: Booth, trigger: Trigger? = nil, shotSeconds: Double, countdownSeconds: Int,
+                version: String, consent: ConsentStatus? = nil, prompt: Prompt? = nil,
+                service: OutOfService? = nil) {
+        self.state = state
+        self.run = run
+        self.revision = revision
+        self.countdown = countdown
+        self.message = message
+        self.guestMessage = guestMessage
+        self.guestKey = guestKey
+        self.camera = camera
+        self.sound = sound
+        self.progress = progress
+        self.currentShot = currentShot
+        self.outbox = outbox
+        self.disk = disk
+        self.booth = booth
+        self.trigger = trigger
+        self.shotSeconds = shotSeconds
+        self.countdownSeconds = countdownSeconds
+        self.version = version
+        self.consent = consent
+        self.prompt = prompt
+        self.service = service
+    }
 }

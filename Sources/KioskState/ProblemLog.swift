@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Logging
+package import Logging
 import Synchronization
 import Settings
 
@@ -18,7 +18,7 @@ package final class ProblemLog: Sendable {
     static let capacity = 50
     private let problems = Mutex<[Problem]>([])
 
-    init() {}
+    package init() {}
 
     /// The kept problems, newest first.
     package var newestFirst: [Problem] { problems.withLock { $0.reversed() } }
@@ -32,7 +32,7 @@ package final class ProblemLog: Sendable {
     }
 
     /// A handler that keeps warnings and worse here (added beside the kiosk's own).
-    var handler: some LogHandler { Handler(log: self) }
+    package var handler: some LogHandler { Handler(log: self) }
 
     private struct Handler: LogHandler {
         let log: ProblemLog

@@ -1,6 +1,6 @@
-import Settings
+package import Settings
 import Synchronization
-import SystemSupport
+package import SystemSupport
 
 /// `kiosk.prompts`: which question the booth shows now. One deck for the kiosk, so the page and
 /// the booth's button agree: the page shows `current`, and a shot started either way records it.
@@ -8,11 +8,11 @@ import SystemSupport
 /// start of a shot until `kiosk.review_seconds` after it ends, so a retake answers the same one.
 /// Timed by the clock handed in; `changed` wakes whoever waits for the next move when a shot
 /// holds or lets go of the question.
-final class PromptDeck: Sendable {
+package final class PromptDeck: Sendable {
     let prompts: Prompts
     let interval: Duration
     /// Signalled when a shot holds or releases the question (the next move's time changed).
-    let changed = ChangeSignal()
+    package let changed = ChangeSignal()
     private let clock: any RecorderClock
     private struct State {
         var index: Int
@@ -23,7 +23,7 @@ final class PromptDeck: Sendable {
     }
     private let state: Mutex<State>
 
-    init(_ prompts: Prompts, seconds: Double, clock: any RecorderClock = .system) {
+    package init(_ prompts: Prompts, seconds: Double, clock: any RecorderClock = .system) {
         self.prompts = prompts
         self.clock = clock
         interval = .milliseconds(Int64(seconds * 1000))
@@ -32,12 +32,12 @@ final class PromptDeck: Sendable {
     }
 
     /// The question shown now: its text, its number (1-based) and how many there are.
-    var current: KioskStatus.Prompt {
+    package var current: KioskStatus.Prompt {
         state.withLock { KioskStatus.Prompt(text: prompts.questions[$0.index], number: $0.index + 1, count: prompts.questions.count) }
     }
 
     /// Moves to the next question when it is due and nothing holds it; true when it moved.
-    func advanceIfDue() -> Bool {
+    package func advanceIfDue() -> Bool {
         let now = clock.now
         return state.withLock { state in
             guard prompts.questions.count > 1, !state.heldForShot else { return false }
@@ -56,7 +56,7 @@ final class PromptDeck: Sendable {
 
     /// When `advanceIfDue` has something to do next (the question's time is up, or its hold after
     /// a review ends); nil while a shot holds it, or with one question only.
-    var nextChange: ContinuousClock.Instant? {
+    package var nextChange: ContinuousClock.Instant? {
         state.withLock { state in
             guard prompts.questions.count > 1, !state.heldForShot else { return nil }
             return state.heldUntil ?? state.shownSince + interval
@@ -64,7 +64,7 @@ final class PromptDeck: Sendable {
     }
 
     /// A shot starts: the question it answers, held until `release`.
-    func holdForShot() -> String {
+    package func holdForShot() -> String {
         defer { changed.signal() }
         return state.withLock { state in
             state.heldForShot = true
@@ -73,7 +73,7 @@ final class PromptDeck: Sendable {
     }
 
     /// The shot is over (kept, failed, called off): the question stays `review` longer, for a retake.
-    func release(after review: Duration) {
+    package func release(after review: Duration) {
         let now = clock.now
         let released = state.withLock { state -> Bool in
             guard state.heldForShot else { return false }

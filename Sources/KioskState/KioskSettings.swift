@@ -176,7 +176,7 @@ package struct KioskSettings: Sendable {
     /// Whether a request's Host names this kiosk: an IP literal (a rebinding attack needs a name
     /// it controls), localhost, the listen address, this machine's name (also with .local), or one
     /// of `kiosk.hosts`. The port is not checked: a name is what rebinding forges.
-    func answers(toHost authority: String) -> Bool {
+    package func answers(toHost authority: String) -> Bool {
         var name = Substring(authority.lowercased())
         if name.hasPrefix("[") {
             // An IPv6 literal, whole: "[" address "]", then a port or nothing ("[::1].evil.example"
@@ -223,7 +223,7 @@ package struct KioskSettings: Sendable {
 
     /// Where a person opens the page: the listen address, or for a wildcard (0.0.0.0, ::) this
     /// machine's own addresses (never "0.0.0.0", which no browser can open).
-    var pageAddresses: [String] {
+    package var pageAddresses: [String] {
         func url(_ host: String) -> String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/" }
         guard host == "0.0.0.0" || host == "::" else { return [url(host)] }
         var addresses: [String] = []
@@ -244,7 +244,7 @@ package struct KioskSettings: Sendable {
     }
 
     /// The address to reach the server from this machine (a wildcard bind answers on loopback).
-    var probeHost: String {
+    package var probeHost: String {
         switch host {
         case "0.0.0.0", "localhost": "127.0.0.1"
         case "::": "::1"
@@ -254,7 +254,7 @@ package struct KioskSettings: Sendable {
 
 
     /// The kiosk's shot: its length and camera, everything else at the defaults.
-    func shotRequest(seconds: Double? = nil) -> ShotRequest {
+    package func shotRequest(seconds: Double? = nil) -> ShotRequest {
         var request = shot
         request.device = device
         request.seconds = seconds ?? self.seconds
@@ -263,7 +263,7 @@ package struct KioskSettings: Sendable {
     }
 
     /// What the preview streams: small and slow, since it is only looked at.
-    var previewRequest: ShotRequest {
+    package var previewRequest: ShotRequest {
         ShotRequest.preview(device: device)
     }
 }

@@ -1,10 +1,10 @@
-import FoundationEssentials
+package import FoundationEssentials
 import Glibc
 import Settings
 import Shooting
 import Publishing
 import Library
-import SystemSupport
+package import SystemSupport
 import Synchronization
 
 /// Which phone may delete a shared post: the one that first opened its link while the booth's
@@ -16,15 +16,15 @@ import Synchronization
 /// that phone holds. (Why this and not a code on the thank-you screen: docs/security.md.)
 ///
 /// Every call reads or writes a file: callers run them off the cooperative pool.
-final class ShareClaims: Sendable {
-    static let cookieName = "recorder_delete"
+package final class ShareClaims: Sendable {
+    package static let cookieName = "recorder_delete"
     /// A claim outlives every share link (`share.expires_hours` is at most 168).
     static let keepSeconds = 8.0 * 86_400
 
     let directory: String
     private let prunedAt = Mutex<Date?>(nil)
 
-    init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
@@ -33,7 +33,7 @@ final class ShareClaims: Sendable {
     /// Claims post `id` for the phone asking now: its new secret, or nil when another phone (or
     /// this one, earlier) claimed it already. A claim that cannot be written is an error (errno
     /// kept): the phone gets none, and the kiosk says why.
-    func claim(_ id: String, now: Date = Date()) throws(FileSystem.Failure) -> String? {
+    package func claim(_ id: String, now: Date = Date()) throws(FileSystem.Failure) -> String? {
         guard PostID.isValid(id) else { return nil }
         pruneIfDue(now: now)
         try FileSystem.createDirectories(directory, mode: 0o700)
@@ -66,14 +66,14 @@ final class ShareClaims: Sendable {
     }
 
     /// Whether `secret` (a `recorder_delete` cookie) is post `id`'s claim, compared in constant time.
-    func holds(_ id: String, secret: String?) -> Bool {
+    package func holds(_ id: String, secret: String?) -> Bool {
         guard let secret, !secret.isEmpty, PostID.isValid(id),
               let stored = FileManager.default.contents(atPath: path(id)) else { return false }
         return ShareToken.equal(String(decoding: stored, as: UTF8.self), MessageAuthentication.sha256Hex(Array(secret.utf8)))
     }
 
     /// Post `id` left the store: its claim goes too.
-    func forget(_ id: String) {
+    package func forget(_ id: String) {
         guard PostID.isValid(id) else { return }
         // (a claim already gone is what was wanted)
         try? Posix.unlink(path(id))
@@ -94,7 +94,7 @@ final class ShareClaims: Sendable {
     }
 
     /// `Set-Cookie` handing `secret` to the phone, for the link at `linkPath` alone, until `expires`.
-    static func setCookie(_ secret: String, linkPath: String, seconds: Int, secure: Bool) -> String {
+    package static func setCookie(_ secret: String, linkPath: String, seconds: Int, secure: Bool) -> String {
         "\(cookieName)=\(secret); Path=\(linkPath); Max-Age=\(max(seconds, 0)); HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
     }
 }
