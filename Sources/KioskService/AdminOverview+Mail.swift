@@ -1,5 +1,6 @@
 import Publishing
 import StorageUpload
+import KioskWords
 
 extension AdminOverview {
     /// Guests' mail as the operator page shows it: never an address, only a masked one.

@@ -1,5 +1,6 @@
 package import Settings
 package import Library
+package import KioskState
 
 /// `GET /api/admin/overview`: what the operator page shows beyond the status. The operator's words
 /// in full (paths, errno, the settings to change), never a secret.

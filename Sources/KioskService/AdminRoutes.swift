@@ -6,6 +6,7 @@ import NIOCore
 import Settings
 import Publishing
 import SystemSupport
+import KioskHTTP
 
 /// The operator's API, under `/api/admin`: the overview the operator page shows, and moderation
 /// (hide a post from the gallery, show it again, delete it from the store). Like every `/api`
@@ -38,11 +39,11 @@ enum AdminRoutes {
         let routes = GuardedRoutes()
 
         routes.get("overview", .operator, "camera, microphone, button, the outbox post by post, problems, disk, configuration (secrets masked)") { _, _ in
-            KioskAPI.encoded(await overview.overview())
+            HTTPAnswer.encoded(await overview.overview())
         }
 
         routes.get("hidden", .operator, "the posts hidden from the gallery") { _, _ in
-            KioskAPI.encoded(HiddenPosts(posts: try await library.hiddenPosts()))
+            HTTPAnswer.encoded(HiddenPosts(posts: try await library.hiddenPosts()))
         }
 
         routes.post("posts/:id/hide", .operator, "hides a post from the gallery (it stays in the store)") { request, context in
@@ -50,7 +51,7 @@ enum AdminRoutes {
             _ = try await JSONBody.read(request, allowed: [], optional: true)
             try await library.hide(id: id)
             logger.notice("post \(id) hidden from the gallery by the operator")
-            return KioskAPI.encoded(Moderated(id: id, hidden: true))
+            return HTTPAnswer.encoded(Moderated(id: id, hidden: true))
         }
 
         routes.post("posts/:id/show", .operator, "shows a hidden post again") { request, context in
@@ -58,7 +59,7 @@ enum AdminRoutes {
             _ = try await JSONBody.read(request, allowed: [], optional: true)
             try await library.show(id: id)
             logger.notice("post \(id) shown in the gallery again by the operator")
-            return KioskAPI.encoded(Moderated(id: id, hidden: false))
+            return HTTPAnswer.encoded(Moderated(id: id, hidden: false))
         }
 
         routes.post("posts/:id/delete", .operator, "deletes a post from the store: {\"confirm\": id}") { request, context in
@@ -70,11 +71,11 @@ enum AdminRoutes {
             }
             try await library.delete(id: id)
             logger.notice("post \(id) deleted from the store by the operator")
-            return KioskAPI.encoded(Moderated(id: id, deleted: true))
+            return HTTPAnswer.encoded(Moderated(id: id, deleted: true))
         }
 
         routes.get("reel", .operator, "the highlight reel: idle, making (the step), done (posts, seconds) or failed (why)") { _, _ in
-            KioskAPI.encoded(reels.status)
+            HTTPAnswer.encoded(reels.status)
         }
 
         routes.post("reel", .operator, "makes the highlight reel of the posts since a day in the background: {\"since\": \"2026-11-24\", \"prompt\": question}") { request, _ in
@@ -92,7 +93,7 @@ enum AdminRoutes {
                 throw APIError(.recorder(.busy), "a reel is being made already: wait for it to finish (GET /api/admin/reel shows its step).")
             }
             logger.notice("highlight reel started by the operator: posts since \(RFC3339.string(since))")
-            return KioskAPI.encoded(reels.status, status: .accepted)
+            return HTTPAnswer.encoded(reels.status, status: .accepted)
         }
 
         routes.get("reel.mp4", .operator, "the latest highlight reel (ranges)") { request, context in
@@ -100,12 +101,12 @@ enum AdminRoutes {
                 throw APIError(.recorder(.notFound), "no highlight reel has been made yet: make one first (POST /api/admin/reel).")
             }
             guard let slot = videos.take(for: context) else { throw videos.busy(for: context) }
-            return try await KioskAPI.serveFile(file, contentType: "video/mp4", request: request, context: context,
+            return try await HTTPAnswer.serveFile(file, contentType: "video/mp4", request: request, context: context,
                                                 missing: "the highlight reel was removed meanwhile: make it again.", slot: slot)
         }
 
         routes.get("routes", .operator, "every route of the kiosk and who may call it") { _, _ in
-            KioskAPI.encoded(table())
+            HTTPAnswer.encoded(table())
         }
 
         return routes

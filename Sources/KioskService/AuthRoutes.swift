@@ -2,6 +2,7 @@ import HTTPTypes
 import Logging
 import Hummingbird
 import NIOCore
+import KioskHTTP
 
 /// Logging in and out: `POST /login` with `{"token": ...}` begins a session of the role the token
 /// gives and sets its cookie (no script can read it); `POST /logout` ends the session on the kiosk
@@ -40,7 +41,7 @@ enum AuthRoutes {
             } catch {
                 throw APIError(error)
             }
-            var response = KioskAPI.encoded(LoggedIn(role: role.rawValue))
+            var response = HTTPAnswer.encoded(LoggedIn(role: role.rawValue))
             response.headers[.setCookie] = cookie
             return response
         }
@@ -53,7 +54,7 @@ enum AuthRoutes {
                 // cleared all the same.
                 logger.warning("logout: \(error.message)")
             }
-            var response = KioskAPI.encoded(LoggedIn(role: "none"))
+            var response = HTTPAnswer.encoded(LoggedIn(role: "none"))
             response.headers[.setCookie] = KioskCredentials.clearCookie(secure: KioskGuard.overTLS(request, context: context))
             return response
         }
@@ -64,3 +65,4 @@ enum AuthRoutes {
 
 import SystemSupport
 import Settings
+import KioskWords

@@ -1,6 +1,7 @@
 import Logging
 import ServiceLifecycle
 import TriggerInput
+import KioskState
 
 /// The booth's button (`kiosk.trigger`), which recorder reads itself: its presses queue here and
 /// are handed to the guest's flow one after another, for the life of the service group. Without

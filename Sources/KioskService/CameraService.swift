@@ -3,6 +3,7 @@ import Publishing
 import ServiceLifecycle
 import SystemSupport
 import Shooting
+import KioskHTTP
 
 /// Keeps the camera side of the kiosk going: watches for the camera leaving and coming back,
 /// closes an unwatched preview, beats the camera loop's heartbeat and has the booth's service

@@ -1,5 +1,6 @@
 import ServiceLifecycle
 import SystemSupport
+import KioskHTTP
 
 /// Runs the event stream's one publisher for the life of the service group, and keeps idle
 /// streams open (a comment line every `keepAlive`, so proxies and browsers keep them and dead

@@ -1,4 +1,6 @@
 import Synchronization
+package import KioskHTTP
+package import KioskState
 
 /// What the pages hear of the kiosk's changes: each change is announced by its kind, and sent in
 /// order, with the status as it is when sent, to every `/api/events` client (`EventHub`): a client

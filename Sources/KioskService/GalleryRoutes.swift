@@ -6,6 +6,8 @@ import Publishing
 import SystemSupport
 import ShareCode
 import Settings
+import KioskWords
+import KioskHTTP
 
 /// The gallery, under `/api`: pages of posts and their videos through the cache.
 enum GalleryRoutes {
@@ -18,13 +20,13 @@ enum GalleryRoutes {
                 throw APIError.badRequest("page must be a number from 1 (the newest posts); got '\(text)'.")
             }
             let page = try await library.page(number)
-            return KioskAPI.encoded(KioskAPI.GalleryPage(posts: page.entries, page: number, hasMore: page.next != nil))
+            return HTTPAnswer.encoded(KioskAPI.GalleryPage(posts: page.entries, page: number, hasMore: page.next != nil))
         }
 
         // The attract loop plays the recent posts on the booth's screen: their ids, nothing more.
         routes.get("attract", .booth, "the ids of the newest visible posts, for the booth's attract loop") { _, _ in
             let page = try await library.page(1)
-            return KioskAPI.encoded(AttractPosts(posts: page.entries.filter { $0.problem == nil }.map { AttractPosts.Post(id: $0.id) }))
+            return HTTPAnswer.encoded(AttractPosts(posts: page.entries.filter { $0.problem == nil }.map { AttractPosts.Post(id: $0.id) }))
         }
 
         routes.get("videos/:file", .booth, "a posted video, not hidden (ranges)") { request, context in
@@ -42,7 +44,7 @@ enum GalleryRoutes {
             guard file.hasSuffix(".jpg"), PostID.isValid(String(file.dropLast(4))) else {
                 throw APIError(.recorder(.notFound), "no such poster: ask for /api/thumbs/<post id>.jpg with an id from /api/feed.")
             }
-            var response = KioskAPI.serveBytes(Data(try await library.poster(id: String(file.dropLast(4)))), contentType: "image/jpeg", request: request, context: context)
+            var response = HTTPAnswer.serveBytes(Data(try await library.poster(id: String(file.dropLast(4)))), contentType: "image/jpeg", request: request, context: context)
             // A post's poster never changes: the page may keep it for an hour.
             response.headers[.cacheControl] = "private, max-age=3600"
             return response
@@ -51,7 +53,7 @@ enum GalleryRoutes {
         // A post's share link, for the guest's phone, and its QR code (SVG).
         routes.get("posts/:id/share", .booth, "a post's share link (the booth: only the post its current guest just made, while their thank-you is up)") { _, context in
             let (id, link) = try await shareLink(library, guests, context)
-            return KioskAPI.encoded(ShareAnswer(id: id, shareURL: link.url, shareExpiresAt: link.expiresAt,
+            return HTTPAnswer.encoded(ShareAnswer(id: id, shareURL: link.url, shareExpiresAt: link.expiresAt,
                                                  opensOnPhones: ShareLinks.opensOnPhones(link.url)))
         }
 

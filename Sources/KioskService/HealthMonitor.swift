@@ -5,6 +5,8 @@ import Settings
 import Shooting
 import Synchronization
 import SystemSupport
+import KioskWords
+package import KioskState
 
 /// Whether the kiosk is well: the camera loop's heartbeat (for systemd's watchdog and
 /// `/healthz`), and whether the booth can take a guest (`check`: camera, disk, store, judged by

@@ -6,6 +6,9 @@ import Publishing
 import SystemSupport
 import Synchronization
 import Settings
+import KioskWords
+package import KioskHTTP
+import KioskState
 
 /// The kiosk's HTTP surface: the page, the control API, health and metrics. Each route
 /// collection gets the few services it uses (`KioskServices` builds them all).
@@ -15,9 +18,6 @@ import Settings
 /// booth's token, the operator's), checked inside the route the router matched; POSTs from another
 /// origin are refused, so a web page elsewhere cannot drive the kiosk.
 package enum KioskAPI {
-    /// The largest request body accepted (a caption is at most 2,200 characters).
-    static let maximumBody = 64 * 1024
-
     /// The kiosk's router and the table of its routes (who may call each).
     package static func router(_ kiosk: KioskServices) -> (router: Router<KioskRequestContext>, routes: [KioskRoute]) {
         // HEAD answers as GET without a body (uptime monitors use it).
@@ -118,130 +118,12 @@ package enum KioskAPI {
         var bytes: Int64
     }
 
-    /// The one JSON style of the API and its events: compact, sorted keys, no escaped slashes.
-    static var jsonEncoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // A report's failures in the operator's words.
-        encoder.userInfo[RecorderError.wordsKey] = RecorderError.Words { OperatorWords.message($0) }
-        return encoder
-    }
-
-    static func encoded(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        do {
-            return jsonResponse(try jsonEncoder.encode(value), status: status)
-        } catch {
-            // Never an empty 200: the caller learns the answer could not be made. (Written out here:
-            // an APIError's own body is encoded by this function.)
-            let body = #"{"error":"the kiosk could not encode its answer as JSON (a bug: please report it).","kind":"internalFailure","status":500}"#
-            return jsonResponse(Data(body.utf8), status: .internalServerError)
-        }
-    }
-
-    static func jsonResponse(_ data: Data, status: HTTPResponse.Status) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json; charset=utf-8"
-        headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
     struct GalleryPage: Encodable {
         var posts: [FeedEntry]
         var page: Int
         var hasMore: Bool
     }
 
-    /// What a ranged answer will carry: its headers and status, the bytes to send, or the complete
-    /// answer when there is no body to read (416, or an empty resource).
-    enum RangedAnswer {
-        case body(status: HTTPResponse.Status, headers: HTTPFields, range: ClosedRange<Int>)
-        case done(Response)
-    }
-
-    /// Single-range support (`bytes=a-b`, `bytes=a-`, `bytes=-n`) for a resource of `size` bytes, so a
-    /// browser can seek.
-    static func ranged(size: Int, contentType: String, request: Request) -> RangedAnswer {
-        var headers = HTTPFields()
-        headers[.contentType] = contentType
-        headers[.acceptRanges] = "bytes"
-        headers[.cacheControl] = "no-store"
-        var status = HTTPResponse.Status.ok
-        var range = 0...max(size - 1, 0)
-        if let header = request.headers[.range] {
-            guard let asked = ByteRange.parse(header, size: size) else {
-                headers[.contentRange] = "bytes */\(size)"
-                return .done(Response(status: .rangeNotSatisfiable, headers: headers))
-            }
-            range = asked
-            status = .partialContent
-            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
-        }
-        headers[.contentLength] = String(size == 0 ? 0 : range.count)
-        guard size > 0 else { return .done(Response(status: status, headers: headers)) }
-        return .body(status: status, headers: headers, range: range)
-    }
-
-    /// Bytes in memory (the cache's memory level, a poster), with ranges: written a chunk at a time
-    /// as the client's socket takes them (`SocketPace`), never copied whole for a response (three
-    /// hundred slow readers of one video hold one copy of it, not three hundred, and a chunk each).
-    /// `slot` is held until the last byte.
-    static func serveBytes(_ bytes: Data, contentType: String, request: Request, context: KioskRequestContext,
-                           slot: ClientSlots.Slot? = nil) -> Response {
-        switch ranged(size: bytes.count, contentType: contentType, request: request) {
-        case .done(let response): return response
-        case .body(let status, let headers, let range):
-            let connection = context.connection
-            return Response(status: status, headers: headers, body: ResponseBody(contentLength: range.count) { writer in
-                _ = slot
-                let pace = await SocketPace.handle(of: connection)
-                // One buffer, filled again once the socket took it (then this is its only owner).
-                var buffer = ByteBufferAllocator().buffer(capacity: min(ChunkedFile.chunk, range.count))
-                var offset = range.lowerBound
-                while offset <= range.upperBound {
-                    let end = min(offset + ChunkedFile.chunk, range.upperBound + 1)
-                    buffer.clear()
-                    buffer.writeBytes(bytes[offset..<end])
-                    offset = end
-                    try await ChunkedFile.send(buffer, to: &writer, pace: pace)
-                }
-                try await writer.finish(nil)
-            })
-        }
-    }
-
-    /// A file, with ranges; `slot` is held until the last byte.
-    static func serveFile(_ path: String, contentType: String, request: Request, context: KioskRequestContext,
-                          missing: String, slot: ClientSlots.Slot? = nil) async throws(APIError) -> Response {
-        guard let size = FileSystem.status(of: path).map({ Int($0.size) }) else {
-            throw APIError(.recorder(.notFound), missing)
-        }
-        switch ranged(size: size, contentType: contentType, request: request) {
-        case .done(let response): return response
-        case .body(let status, let headers, let range):
-            return Response(status: status, headers: headers,
-                            body: ChunkedFile.body(path: path, range: range, keep: slot, connection: context.connection))
-        }
-    }
-}
-
-/// One `Range: bytes=...` header against a file of `size` bytes; nil when it cannot be satisfied.
-enum ByteRange {
-    static func parse(_ header: String, size: Int) -> ClosedRange<Int>? {
-        guard header.hasPrefix("bytes="), size > 0 else { return nil }
-        let spec = header.dropFirst(6)
-        // One range only; a browser playing video asks for one.
-        guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return nil }
-        let first = spec[..<dash].trimmed()
-        let last = spec[spec.index(after: dash)...].trimmed()
-        if first.isEmpty {
-            guard let suffix = Int(last), suffix > 0 else { return nil }
-            return max(size - suffix, 0)...(size - 1)
-        }
-        guard let start = Int(first), start >= 0, start < size else { return nil }
-        if last.isEmpty { return start...(size - 1) }
-        guard let end = Int(last), end >= start else { return nil }
-        return start...min(end, size - 1)
-    }
 }
 
 /// What no route answered: a known path asked with another method is 405 with `Allow`, anything

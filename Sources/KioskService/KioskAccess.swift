@@ -1,5 +1,7 @@
 package import Settings
 package import SystemSupport
+package import KioskHTTP
+import KioskState
 
 /// Who may call the kiosk: its two tokens, the sessions browsers earn at `/login` (none without
 /// tokens: loopback only), and the throttle on wrong tokens, shared by the guard and the login

@@ -3,6 +3,8 @@ import Hummingbird
 import Publishing
 import Settings
 import SystemSupport
+import KioskWords
+package import KioskHTTP
 
 /// The kiosk's two tokens and the sessions a browser earns at `/login`.
 ///

@@ -5,6 +5,9 @@ import Logging
 package import Settings
 import ServiceLifecycle
 import UnixSignals
+import KioskWords
+import KioskHTTP
+import KioskState
 
 /// `recorder kiosk`: the kiosk's services (`KioskServices`) run under one ServiceGroup - HTTP
 /// (Hummingbird), the event stream, the outbox drain, retention, the questions, systemd's

@@ -4,6 +4,8 @@ import Hummingbird
 import NIOCore
 import SystemSupport
 import Settings
+import KioskHTTP
+import KioskState
 
 /// What every request goes through before the router matches it. It never lets a request reach a
 /// route: each route decides who may call it (`GuardedRoutes`). It refuses what no route should

@@ -5,6 +5,9 @@ import Settings
 package import Publishing
 package import Library
 import SystemSupport
+import KioskWords
+import KioskHTTP
+import KioskState
 
 /// The kiosk's gallery: pages of the feed and posted videos through the cache. Store requests and
 /// cache files block, and a video fetched from the store can take long: they run on a pool of their

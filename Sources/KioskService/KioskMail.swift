@@ -3,6 +3,8 @@ import Logging
 package import Publishing
 import Settings
 import SystemSupport
+import KioskWords
+import KioskState
 
 /// The guests' mail at the kiosk (`mail.*` set): the outbox's mail queue, the thread that sends it
 /// (`MailDrain`), and what the pages, the journal and the metrics are told. An address reaches the

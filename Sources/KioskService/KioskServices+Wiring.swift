@@ -1,6 +1,8 @@
 import Logging
 import Shooting
 import SystemSupport
+import KioskWords
+import KioskState
 
 extension KioskServices {
     /// Connects the camera's events to the guest's flow, the pages, the metrics, the journal,

@@ -4,6 +4,8 @@ package import Shooting
 package import Publishing
 package import Library
 package import SystemSupport
+package import KioskHTTP
+package import KioskState
 
 /// The kiosk's composition root: builds each of its services from the settings, once, wired to
 /// the few others it uses. The daemon runs them (`KioskDaemon`), the router hands each route

@@ -4,6 +4,8 @@ import Shooting
 import Publishing
 import Library
 import SystemSupport
+import KioskWords
+import KioskState
 
 /// The posting side of a kiosk as its configuration makes it, built once at start (and failing
 /// then, not at the first post, when the store is misconfigured): the outbox, the share links,

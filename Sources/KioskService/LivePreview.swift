@@ -2,6 +2,9 @@ import Settings
 import Shooting
 import Synchronization
 import SystemSupport
+import KioskWords
+package import KioskHTTP
+import KioskState
 
 /// The booth's mirror: the camera's latest picture as a JPEG, for the live stream and for one
 /// picture at a time. While idle the preview camera is started (and kept while somebody asks);

@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import Settings
 import Shooting
+import KioskHTTP
 
 /// What the booth's screen follows live, under `/api`: the status and its event stream, the
 /// microphone's level, and the camera's mirror.
@@ -15,12 +16,12 @@ enum LiveRoutes {
         let routes = GuardedRoutes()
 
         routes.get("status", .booth, "the kiosk's status: state, current shot, outbox, disk") { _, _ in
-            KioskAPI.encoded(await status.status())
+            HTTPAnswer.encoded(await status.status())
         }
 
         routes.get("sound", .booth, "the microphone's level") { _, _ in
             let level = await manager.soundLevel(audio)
-            return KioskAPI.encoded(KioskAPI.SoundLevel(peakDBFS: level?.peakDBFS, rmsDBFS: level?.rmsDBFS))
+            return HTTPAnswer.encoded(KioskAPI.SoundLevel(peakDBFS: level?.peakDBFS, rmsDBFS: level?.rmsDBFS))
         }
 
         routes.get("events", .booth, "the status as Server-Sent Events, at each change") { _, _ in

@@ -6,6 +6,9 @@ import Publishing
 import Settings
 import Shooting
 import SystemSupport
+import KioskWords
+import KioskHTTP
+import KioskState
 
 /// "Send it to my email", under `/api`: the guest's thank-you sends their post's link to the
 /// address they typed on the booth's keyboard. The booth's token reaches only the post its guest
@@ -69,7 +72,7 @@ enum MailRoutes {
             }
             metrics.mailQueued()
             logger.notice("mail \(job.id) of post \(id) queued")
-            return KioskAPI.encoded(Queued(mail: job.id, status: "queued", to: job.maskedAddress), status: .accepted)
+            return HTTPAnswer.encoded(Queued(mail: job.id, status: "queued", to: job.maskedAddress), status: .accepted)
         }
         return routes
     }

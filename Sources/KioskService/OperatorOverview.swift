@@ -3,6 +3,7 @@ import Publishing
 import Library
 import Settings
 import SystemSupport
+import KioskState
 
 /// `GET /api/admin/overview`: what the operator page shows beyond the status - the outbox post
 /// by post with where each goes, guests' mail, the last problems in full, free space, the

@@ -4,6 +4,8 @@ package import Publishing
 package import Settings
 package import Shooting
 import SystemSupport
+import KioskHTTP
+import KioskState
 
 /// A guest's shot made a post, or deleted: queued durably in the outbox while the camera holds
 /// the current shot still, the drain woken to send it, its share link learnt (so it opens from

@@ -1,5 +1,6 @@
 import ServiceLifecycle
 import SystemSupport
+import KioskState
 
 /// Moves `kiosk.prompts` on to the next question when it is due, and tells the pages (a status
 /// event), so every screen shows the question a shot started now would record. It sleeps on the

@@ -7,6 +7,9 @@ import SystemSupport
 import Synchronization
 package import Publishing
 import Shooting
+import KioskWords
+import KioskHTTP
+import KioskState
 
 /// Deletes posts older than `retention.days` from the store, and this machine's copies older than
 /// `retention.local_days` (shots, sent records, cached videos): when the kiosk starts, then every

@@ -5,6 +5,8 @@ import NIOCore
 import SystemSupport
 import Settings
 import Shooting
+import KioskHTTP
+import KioskState
 
 /// The pages and what watches the kiosk: `/` (guests), `/admin` (the operator), `/healthz` and `/metrics`.
 enum ServiceRoutes {
@@ -25,7 +27,7 @@ enum ServiceRoutes {
         routes.get("/healthz", .public, "ok or not ok (200 or 503); the reasons for the operator's token") { _, context in
             let problems = await health.problems()
             let reasons = context.identity?.role == .operator && !problems.isEmpty ? problems : nil
-            return KioskAPI.encoded(KioskAPI.Health(healthy: problems.isEmpty, reasons: reasons),
+            return HTTPAnswer.encoded(KioskAPI.Health(healthy: problems.isEmpty, reasons: reasons),
                                     status: problems.isEmpty ? .ok : .serviceUnavailable)
         }
 

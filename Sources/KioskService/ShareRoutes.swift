@@ -6,6 +6,9 @@ import NIOCore
 import Publishing
 import Settings
 import SystemSupport
+import KioskWords
+import KioskHTTP
+import KioskState
 
 /// The share page a guest's phone opens, under `/s`: `/s/<token>`, its video, and the guest's own
 /// delete. No API token is asked (the link is the capability to view), nothing lists or names
@@ -76,7 +79,7 @@ enum ShareRoutes {
             do throws(APIError) {
                 // Still queued here: its own copy (gone only if it was sent this moment: then the store's).
                 if let queued = shared.queuedVideo,
-                   let answer = try? await KioskAPI.serveFile(queued, contentType: "video/mp4", request: request, context: context,
+                   let answer = try? await HTTPAnswer.serveFile(queued, contentType: "video/mp4", request: request, context: context,
                                                               missing: "", slot: slot) {
                     response = answer
                 } else {
@@ -99,10 +102,10 @@ enum ShareRoutes {
             guard let shared = await library.sharedPost(token: token), shared.hasPoster else { return gone(language) }
             var response: Response
             if let queued = shared.queuedPoster,
-               let answer = try? await KioskAPI.serveFile(queued, contentType: "image/jpeg", request: request, context: context, missing: "") {
+               let answer = try? await HTTPAnswer.serveFile(queued, contentType: "image/jpeg", request: request, context: context, missing: "") {
                 response = answer
             } else if let bytes = try? await library.poster(id: shared.metadata.id) {
-                response = KioskAPI.serveBytes(Data(bytes), contentType: "image/jpeg", request: request, context: context)
+                response = HTTPAnswer.serveBytes(Data(bytes), contentType: "image/jpeg", request: request, context: context)
             } else {
                 return gone(language)
             }

@@ -4,6 +4,8 @@ import Hummingbird
 import Settings
 import Shooting
 import Publishing
+import KioskHTTP
+import KioskState
 
 /// The guest's shot, under `/api`: shoot, consent, stop, post, delete, and the current shot's
 /// video. Starting a shot and answering kiosk.consent go through the guest's flow.
@@ -28,7 +30,7 @@ enum ShotRoutes {
             var retaking: Shot?
             if let retake = fields.retake, let current = await posting.currentShot(), current.id == retake { retaking = current }
             try await guests.shoot(seconds: seconds, countdown: countdown, retaking: retaking)
-            return KioskAPI.encoded(await status.status(), status: .accepted)
+            return HTTPAnswer.encoded(await status.status(), status: .accepted)
         }
 
         // kiosk.consent: the guest page's yes (with the digest of the text it showed), no, or done
@@ -37,13 +39,13 @@ enum ShotRoutes {
             let body = try await JSONBody.read(request, allowed: ["answer", "textSha256"])
             let fields = try body.decode(KioskAPI.ConsentFields.self)
             try guests.answer(fields.answer, textSha256: fields.textSha256)
-            return KioskAPI.encoded(await status.status())
+            return HTTPAnswer.encoded(await status.status())
         }
 
         routes.post("stop", .booth, "stops the shot under way (or its countdown)") { request, _ in
             _ = try await JSONBody.read(request, allowed: [], optional: true)
             let stopped = await manager.stop()
-            return KioskAPI.encoded(KioskAPI.StopAnswer(stopped: stopped, state: (await manager.recordState).name))
+            return HTTPAnswer.encoded(KioskAPI.StopAnswer(stopped: stopped, state: (await manager.recordState).name))
         }
 
         // A Post names the shot its guest reviewed: a Post that arrives late (retried, or from a
@@ -59,7 +61,7 @@ enum ShotRoutes {
             }
             do throws(RecorderError) { _ = try Caption.validate(caption) } catch { throw APIError(error) }
             let item = try await posting.post(shotID: id, caption: caption)
-            return KioskAPI.encoded(KioskAPI.QueuedAnswer(id: item.metadata.id, status: "queued", bytes: item.metadata.byteSize), status: .accepted)
+            return HTTPAnswer.encoded(KioskAPI.QueuedAnswer(id: item.metadata.id, status: "queued", bytes: item.metadata.byteSize), status: .accepted)
         }
 
         // A guest's "Delete" in review: {"id": ...} names the shot, so a delete that arrives after
@@ -73,14 +75,14 @@ enum ShotRoutes {
             } catch {
                 throw APIError(RecorderError.wrap(error))
             }
-            return KioskAPI.encoded(await status.status())
+            return HTTPAnswer.encoded(await status.status())
         }
 
         routes.get("shot/current/video.mp4", .booth, "the current shot's video, for review (ranges)") { request, context in
             guard let shot = await posting.currentShot() else {
                 throw APIError(.recorder(.notFound), "there is no shot yet: record one first.")
             }
-            return try await KioskAPI.serveFile(shot.videoPath, contentType: "video/mp4", request: request, context: context,
+            return try await HTTPAnswer.serveFile(shot.videoPath, contentType: "video/mp4", request: request, context: context,
                                                 missing: "the current shot's video is no longer in the workspace (it was posted).")
         }
         return routes

@@ -2,6 +2,8 @@ import Logging
 import ServiceLifecycle
 import Shooting
 import SystemSupport
+import KioskHTTP
+import KioskState
 
 /// Speaks to systemd: READY=1 once the HTTP port is bound and the camera's state is known, then
 /// WATCHDOG=1 every half `WatchdogSec` (on the clock handed in), but only while both the camera

@@ -4,6 +4,7 @@ import Publishing
 import Settings
 import Shooting
 import SystemSupport
+import KioskWords
 
 /// The command line's words for every failure: the operator's words (`OperatorWords`) where the
 /// command line has nothing better to say, its own where it has a flag or a command to offer, and

@@ -4,6 +4,8 @@ import KioskService
 import Preflight
 import Settings
 import SystemSupport
+import KioskWords
+import KioskState
 
 /// `recorder doctor`: the preflight before an event, as a table (or `--json`).
 struct DoctorCommand: AsyncParsableCommand {

@@ -6,6 +6,7 @@ import Shooting
 import Publishing
 import Library
 import SystemSupport
+import KioskWords
 
 /// `recorder feed`: the posts in the store, newest first, a page at a time.
 struct FeedCommand: ParsableCommand {

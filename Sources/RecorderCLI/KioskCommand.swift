@@ -3,6 +3,8 @@ import FoundationEssentials
 import KioskService
 import Logging
 import Settings
+import KioskHTTP
+import KioskState
 
 /// `recorder kiosk`: the long-running kiosk service with its page and control API.
 struct KioskCommand: AsyncParsableCommand {

@@ -4,6 +4,7 @@ import KioskService
 import Publishing
 import SystemSupport
 import Settings
+import KioskWords
 
 /// `recorder outbox`: what is waiting for the store, and sending it.
 struct OutboxCommand: ParsableCommand {

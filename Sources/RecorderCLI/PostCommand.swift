@@ -6,6 +6,7 @@ import Settings
 import Publishing
 import SystemSupport
 import Shooting
+import KioskWords
 
 /// `recorder post`: publish the current shot.
 struct PostCommand: ParsableCommand {

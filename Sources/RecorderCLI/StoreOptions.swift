@@ -3,6 +3,7 @@ import FoundationEssentials
 import KioskService
 import Settings
 import SystemSupport
+import KioskState
 
 /// The configuration file, and `--set` for any key: every command reads the same configuration.
 struct ConfigOptions: ParsableArguments {

@@ -8,6 +8,7 @@ import StorageUpload
 import Testing
 import SystemSupport
 @testable import KioskService
+@testable import KioskHTTP
 
 /// Who may call what: every route of the router is in the access table, each answers only the
 /// roles its entry admits, the session cookie works for any token, and nothing the store says is

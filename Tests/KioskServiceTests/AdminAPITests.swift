@@ -9,6 +9,8 @@ import Testing
 @testable import KioskService
 @testable import Settings
 @testable import Shooting
+@testable import KioskHTTP
+@testable import KioskState
 
 /// The operator's API (`/api/admin`): the overview and moderation, behind the token.
 struct AdminAPITests {

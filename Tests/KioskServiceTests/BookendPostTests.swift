@@ -4,6 +4,8 @@ import Testing
 import Settings
 @testable import Publishing
 @testable import Shooting
+@testable import KioskWords
+@testable import KioskState
 
 /// The kiosk's posts carry the configured outro (`post.outro`) too, read back by ffprobe and ffmpeg.
 @Suite struct BookendPostTests {

@@ -8,6 +8,8 @@ import NIOCore
 import StorageUpload
 import Testing
 @testable import KioskService
+@testable import KioskWords
+@testable import KioskState
 
 /// `kiosk.consent`: nothing is recorded without a guest's yes, however a shot is started, and the
 /// post carries the yes with the very text, stored once in the store.

@@ -11,6 +11,8 @@ import Synchronization
 import Testing
 import SystemSupport
 @testable import KioskService
+@testable import KioskHTTP
+@testable import KioskState
 
 /// Issue 40's attacks by a crowd of phones, each tried as the attacker would and judged by status:
 /// the booth's token reaching another guest's post, a forwarded link deleting it, a session that

@@ -3,6 +3,7 @@ import Foundation
 @testable import Settings
 @testable import Shooting
 import Testing
+@testable import KioskState
 
 /// The guest's flow as a state machine, driven by events alone (no HTTP, no camera, no clock but
 /// the instants handed in): what each event does to the state, and what the kiosk is told to do.

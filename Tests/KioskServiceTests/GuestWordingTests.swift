@@ -7,6 +7,7 @@ import Testing
 import VideoCapture
 @testable import KioskService
 import SystemSupport
+@testable import KioskWords
 
 /// Guests are told one plain sentence, chosen by what happened; the operator's detail (paths,
 /// errno, settings, commands) never reaches it.

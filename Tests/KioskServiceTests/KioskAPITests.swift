@@ -13,6 +13,9 @@ import VideoCapture
 @testable import KioskService
 import SystemSupport
 @testable import Shooting
+@testable import KioskWords
+@testable import KioskHTTP
+@testable import KioskState
 
 let jsonHeaders: HTTPFields = [.contentType: "application/json"]
 

@@ -3,6 +3,7 @@ import KioskService
 import Publishing
 @testable import Settings
 import Testing
+import KioskState
 
 /// The configuration with the kiosk's settings joined to the core's, as `recorder` reads it.
 @Suite struct KioskConfigurationTests {

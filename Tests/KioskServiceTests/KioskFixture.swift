@@ -7,6 +7,8 @@ import Testing
 @testable import KioskService
 import SystemSupport
 @testable import Shooting
+@testable import KioskHTTP
+@testable import KioskState
 
 /// A kiosk on the built-in test pattern with its own temp workspace, outbox and local store, built
 /// by the same composition root as the daemon's (`KioskServices`), on a test clock that stands

@@ -9,6 +9,9 @@ import MediaEncoder
 import NIOCore
 #if canImport(Glibc)
 import Glibc
+@testable import KioskWords
+@testable import KioskHTTP
+@testable import KioskState
 #endif
 
 /// A datagram socket standing in for systemd's notify socket.

@@ -11,6 +11,8 @@ import StorageUpload
 import Synchronization
 import Testing
 import SystemSupport
+@testable import KioskWords
+@testable import KioskState
 
 /// `POST /api/mail` (issue 43) against the kiosk's router, in this process: what it refuses (an
 /// address that is not one, another guest's post, mail off) queues nothing, and what it takes is

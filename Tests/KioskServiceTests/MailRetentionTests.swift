@@ -8,6 +8,7 @@ import NIOCore
 import StorageUpload
 import Testing
 import SystemSupport
+@testable import KioskState
 
 /// Retention and guests' mail at the kiosk (issue 43): a mail waiting for the server when its post
 /// expires is forgotten by the mail drain's next pass, never sent, and counted as forgotten.

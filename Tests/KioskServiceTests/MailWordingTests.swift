@@ -3,6 +3,7 @@ import KioskService
 import Publishing
 import StorageUpload
 import Testing
+import KioskWords
 
 /// The operator's words for guests' mail (the journal, the operator page, `recorder outbox mail`),
 /// as snapshots: the edge's wording is checked here once; everywhere else tests judge the cases.

@@ -7,6 +7,7 @@ import Hummingbird
 import Publishing
 import SystemSupport
 import Testing
+@testable import KioskState
 
 /// Issue 42 item 5: with the camera gone, the disk nearly full, or the store failing while posts
 /// pile up, the booth is out of service - the API refuses a shot with its own kind, the button

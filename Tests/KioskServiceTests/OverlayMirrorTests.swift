@@ -5,6 +5,7 @@ import NIOCore
 import Testing
 @testable import KioskService
 @testable import Shooting
+@testable import KioskState
 
 /// `shoot.overlay` at the kiosk: the live mirror shows the frame the guest's video will have, and
 /// the kiosk's shots carry it (both read back by ffmpeg, pixel by pixel).

@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 @testable import KioskService
 @testable import Settings
+@testable import KioskState
 
 /// `GET /api/admin/preflight`: the operator page's checks, run inside the kiosk.
 struct PreflightAPITests {

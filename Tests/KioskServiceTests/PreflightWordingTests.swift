@@ -5,6 +5,7 @@ import Preflight
 import Shooting
 import StorageUpload
 import Testing
+@testable import KioskWords
 
 /// The operator's words for the preflight (the operator page's list, `recorder doctor`'s table):
 /// every finding says what was found, and every error and warning what to do; a few lines as a

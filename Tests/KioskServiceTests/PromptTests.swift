@@ -9,6 +9,9 @@ import Testing
 @testable import KioskService
 @testable import Publishing
 @testable import Shooting
+@testable import KioskWords
+@testable import KioskHTTP
+@testable import KioskState
 
 /// `kiosk.prompts`: one question at a time on the booth's screen, the same one the shot records
 /// however it starts, on the post, the share page and in the gallery.

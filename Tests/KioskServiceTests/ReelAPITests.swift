@@ -7,6 +7,7 @@ import Testing
 @testable import KioskService
 @testable import Publishing
 @testable import Shooting
+@testable import KioskState
 
 /// The operator's highlight reel (`/api/admin/reel`): made in the background from the kiosk's own
 /// posts, one at a time, then served with ranges; read back by ffprobe.

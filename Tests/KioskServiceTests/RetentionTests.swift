@@ -8,6 +8,8 @@ import StorageUpload
 import Testing
 @testable import Library
 @testable import Shooting
+@testable import KioskHTTP
+@testable import KioskState
 
 /// Posts older than `retention.days` leave the store (the kiosk's timer), a purge cut short is
 /// finished by the next, and no share link outlives its post.
@@ -135,7 +137,7 @@ struct RetentionTests {
         func refusal(now: Date) async throws -> ClockDoubt? {
             await fixture.kiosk.retention.purge(retention, now: now)
             #expect(try Self.keys(of: "EXPIRED000", in: store).count == 4, "deleted by a clock in doubt")
-            let overview = try JSONSerialization.jsonObject(with: KioskAPI.jsonEncoder.encode(await fixture.kiosk.overview.overview())) as? [String: Any]
+            let overview = try JSONSerialization.jsonObject(with: HTTPAnswer.jsonEncoder.encode(await fixture.kiosk.overview.overview())) as? [String: Any]
             let shown = overview?["retention"] as? [String: Any]
             #expect((shown?["refusedBecause"] as? String)?.isEmpty == false && shown?["refused"] != nil, "the operator page is told: \(shown ?? [:])")
             return try #require(await fixture.kiosk.overview.overview().retention).refused

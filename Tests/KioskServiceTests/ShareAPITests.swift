@@ -8,6 +8,7 @@ import Testing
 @testable import KioskService
 @testable import Settings
 @testable import Library
+@testable import KioskState
 
 /// The share page a guest's phone opens (`/s/<token>`): the one post, no API token asked, and the
 /// same 404 for every link that opens nothing.

@@ -7,6 +7,7 @@ import StorageUpload
 import Testing
 @testable import KioskService
 @testable import Settings
+@testable import KioskWords
 
 /// What a guest's phone gets beyond the share page itself: no code for a link it cannot open (this
 /// machine's loopback), the player's poster, and a download named after the caption or the event.

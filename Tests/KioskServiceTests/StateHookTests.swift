@@ -3,6 +3,8 @@ import Settings
 import Synchronization
 import Testing
 @testable import KioskService
+@testable import KioskWords
+@testable import KioskState
 
 /// `kiosk.on_state`: the hook gets each state, never holds the camera up, a slow one is stopped,
 /// and a bad path is refused at start.

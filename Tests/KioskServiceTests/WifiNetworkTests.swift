@@ -8,6 +8,8 @@ import Publishing
 import Library
 import ShareCode
 import Testing
+@testable import KioskWords
+@testable import KioskState
 
 /// The booth's own Wi-Fi as the thank-you screen offers it (`kiosk.wifi_*`): the settings, refused
 /// with the fix at start, and the standard Wi-Fi code's text. (The code itself is read by zbarimg

@@ -3,6 +3,7 @@ import KioskService
 @testable import RecorderCLI
 import Settings
 import Testing
+import KioskWords
 
 /// Each edge's words for every failure case, as a table of case -> exact text kept in
 /// `Snapshots/`: a wording change is one reviewed diff there. `RECORDER_UPDATE_SNAPSHOTS=1` writes

@@ -9,6 +9,7 @@ import Shooting
 import StorageUpload
 import SystemSupport
 import VideoCapture
+import KioskWords
 
 /// One failure of every case of every failure enum (and of the lower errors' kinds that the edges
 /// word around), named: what the edges' word tables (snapshots) and the no-flag check walk.

@@ -8,6 +8,7 @@ import SystemSupport
 import KioskService
 import Testing
 import VideoCapture
+@testable import KioskState
 
 /// What argument-parser prints for a command line that does not parse.
 private func parseMessage<C: ParsableCommand>(_ command: C.Type, _ arguments: [String]) -> String? {

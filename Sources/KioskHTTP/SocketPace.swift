@@ -1,0 +1,102 @@
+import NIOCore
+
+/// Per connection: the writes handed down the pipeline that the socket has not taken yet, so that
+/// an answer sent a chunk at a time reads its next chunk only once the socket took the last one.
+///
+/// Waiting for the previous `write` call is not enough: Hummingbird's writer (NIO's
+/// `NIOAsyncChannelOutboundWriter`) returns as soon as the write is queued for the connection's
+/// event loop, and tells "not writable" only after the loop has run it and the channel's buffer
+/// passed its high-water mark. A busy loop with a crowd on it runs those writes late, so every
+/// answer read dozens of chunks ahead of a reader that never took one: 4.3 MiB a stalled reader
+/// measured (260 of them: 1.1 GiB, landed main at cc12353). Here a write counts until its promise
+/// completes, which NIO does once the socket took every byte of it (or the connection failed).
+///
+/// The socket's own buffer is bounded as well (`sendBuffer`): the kernel grows a TCP send buffer
+/// up to 4 MiB for a peer that does not read (on loopback, nginx's side), and that memory is the
+/// kiosk's cgroup's (`MemoryMax`), not the reader's.
+package final class SocketPace: ChannelDuplexHandler, RemovableChannelHandler {
+    // It passes every part through as it is, never unwrapping one.
+    typealias InboundIn = Any
+    typealias OutboundIn = Any
+    typealias OutboundOut = Any
+
+    /// The kernel's send buffer asked for each connection (Linux doubles it for its bookkeeping:
+    /// 256 KiB in all). A phone 20 ms away still gets about 8 MB/s, five times a 1080p clip's rate.
+    static let sendBuffer = 128 * 1024
+
+    private var untaken = 0
+    private var waiters: [EventLoopPromise<Void>] = []
+    private var open = true
+
+    package init() {}
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        // SO_SNDBUF locks the size (no autotuning beyond it); a socket that refuses it keeps its own.
+        try? context.channel.syncOptions?.setOption(.socketOption(.so_sndbuf), value: SocketOptionValue(Self.sendBuffer))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        untaken += 1
+        let written = promise ?? context.eventLoop.makePromise()
+        written.futureResult.assumeIsolated().whenComplete { _ in
+            self.untaken -= 1
+            if self.untaken == 0 { self.wake() }
+        }
+        context.write(data, promise: written)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        open = false
+        wake()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        open = false
+        wake()
+    }
+
+    /// Succeeds once every write so far was taken by the socket; fails when the connection is gone.
+    private func whenTaken(_ loop: any EventLoop) -> EventLoopFuture<Void> {
+        guard open else { return loop.makeFailedFuture(ChannelError.ioOnClosedChannel) }
+        guard untaken > 0 else { return loop.makeSucceededVoidFuture() }
+        let promise = loop.makePromise(of: Void.self)
+        waiters.append(promise)
+        return promise.futureResult
+    }
+
+    private func wake() {
+        let waiting = waiters
+        waiters.removeAll()
+        for promise in waiting {
+            if open { promise.succeed() } else { promise.fail(ChannelError.ioOnClosedChannel) }
+        }
+    }
+
+    /// An answer's way to wait for its connection's socket, from any task.
+    struct Handle: Sendable {
+        private let loop: any EventLoop
+        private let pace: NIOLoopBound<SocketPace>
+
+        fileprivate init(_ pace: SocketPace, loop: any EventLoop) {
+            self.loop = loop
+            self.pace = NIOLoopBound(pace, eventLoop: loop)
+        }
+
+        /// Returns once the socket has taken everything written so far; throws when the connection
+        /// is gone. Runs after the writes queued before it (the loop runs its tasks in order).
+        func taken() async throws {
+            let pace = self.pace, loop = self.loop
+            try await loop.flatSubmit { pace.value.whenTaken(loop) }.get()
+        }
+    }
+
+    /// The pace of `channel`'s connection; nil for a channel without one (the in-process tests' own).
+    static func handle(of channel: (any Channel)?) async -> Handle? {
+        guard let channel else { return nil }
+        let loop = channel.eventLoop
+        return try? await loop.submit { () throws -> Handle in
+            Handle(try channel.pipeline.syncOperations.handler(type: SocketPace.self), loop: loop)
+        }.get()
+    }
+}

@@ -1,0 +1,269 @@
+import FoundationEssentials
+import Glibc
+package import Settings
+package import Shooting
+import Publishing
+import SystemSupport
+package import TriggerInput
+package import KioskWords
+
+/// The kiosk's own settings, read from the same configuration (flags > environment > file) as
+/// every other command.
+package struct KioskSettings: Sendable {
+    package static let defaultListen = "127.0.0.1:8080"
+    /// The longest shot a kiosk request may ask for.
+    package static let maximumSeconds = 600.0
+
+    package var host: String
+    package var port: Int
+    /// `kiosk.proxy_socket`: the Unix socket the reverse proxy alone uses; nil when off.
+    package var proxySocket: String?
+    /// nil: the first camera, else the test pattern.
+    package var device: String?
+    package var seconds: Double
+    package var countdown: Int
+    /// The operator's token: every route (the booth's, moderation, the feed, metrics). Required on
+    /// every API request when set; always set when listening beyond loopback.
+    package var token: String?
+    /// The booth's token: the guest page's routes only. nil: the booth uses the operator's.
+    package var boothToken: String?
+    /// Connections kept open at once from other machines (loopback is not counted), and from one address.
+    package var maxConnections = 512
+    package var maxConnectionsPerClient = 32
+    package var workspace: ShotWorkspace
+    /// Host names (beyond the listen address, localhost, this machine's name and IP literals) the
+    /// page and API answer to: `kiosk.hosts`. Any other Host is refused (DNS rebinding).
+    package var hosts: [String]
+    /// The shots' sound (`audio.device`).
+    package var audio: AudioChoice
+    /// What the guest page needs: `kiosk.review_seconds`, `kiosk.review_unposted`,
+    /// `kiosk.language`, `kiosk.trigger_key`, `kiosk.attract_seconds`, `kiosk.countdown_sound`.
+    package var booth = KioskStatus.Booth(reviewSeconds: 30, reviewUnposted: "keep", language: "en", triggerKey: nil)
+    /// `kiosk.consent`: the text a guest agrees to before a shot starts; nil when off.
+    package var consent: ConsentText?
+    /// `kiosk.prompts`: the questions for the guests; nil for none. `kiosk.prompt_seconds`: each one's time.
+    package var prompts: Prompts?
+    package var promptSeconds = 8.0
+    /// `kiosk.wifi_*`: the booth's own Wi-Fi, for the thank-you screen's first code; nil for none.
+    package var wifi: WifiNetwork?
+    /// `kiosk.on_state`: an executable run with each new state as its argument.
+    package var stateHook: String?
+    /// `kiosk.trigger`: the booth's button, which recorder reads itself; nil for none.
+    package var trigger: TriggerChoice?
+    /// What a shot is made like beyond its camera and length: `shoot.size`, `shoot.fps`,
+    /// `shoot.format`, `shoot.preset`, `shoot.crf`, `shoot.bitrate`, `shoot.min_seconds`, `audio.*`.
+    package var shot = ShotRequest(seconds: 15)
+    /// `kiosk.preview_idle_seconds`: the live preview lets the camera go this long after the last
+    /// viewer.
+    package var previewIdleSeconds = 10.0
+    /// `kiosk.state_dir`: the session key and sessions, and the share links' delete claims.
+    package var stateDirectory = ""
+    /// What tells retention whether the clock is synchronised (a test gives its own).
+    package var timedatectl = "/usr/bin/timedatectl"
+
+    package init(host: String = "127.0.0.1", port: Int = 8080, device: String? = nil, seconds: Double = 15,
+                countdown: Int = 3, token: String? = nil, boothToken: String? = nil, workspace: ShotWorkspace, hosts: [String] = [],
+                audio: AudioChoice = .auto) {
+        self.hosts = hosts
+        self.audio = audio
+        self.host = host
+        self.port = port
+        self.device = device
+        self.seconds = seconds
+        self.countdown = countdown
+        self.token = token
+        self.boothToken = boothToken
+        self.workspace = workspace
+    }
+
+    /// Reads `kiosk.*` and `workspace`; refuses a non-loopback address without a token.
+    package init(_ configuration: RecorderConfiguration) throws(RecorderError) {
+        let values = configuration.values
+        let listen = values["kiosk.listen"] ?? Self.defaultListen
+        guard let (host, port) = RecorderConfiguration.parseListen(listen) else {
+            throw .configuration(configuration.origin("kiosk.listen"), .badValue(key: "kiosk.listen", value: listen, rule: .listen))
+        }
+        self.host = host
+        self.port = port
+        proxySocket = try Self.readProxySocket(configuration)
+        let device = values["kiosk.device"]
+        self.device = (device == nil || device == "auto" || device == "") ? nil : device
+        seconds = try configuration.number("kiosk.seconds")
+        shot = try ShotRequest.configured(configuration)
+        // The intro and outro every guest's post gets: a bad one stops the kiosk at its start,
+        // named, not each guest's post later.
+        try PostBookends.configured(configuration).check()
+        previewIdleSeconds = try configuration.number("kiosk.preview_idle_seconds")
+        audio = AudioChoice(configuration.text("audio.device") ?? "auto")
+        countdown = Int(try configuration.number("kiosk.countdown_seconds"))
+        booth = KioskStatus.Booth(reviewSeconds: Int(try configuration.number("kiosk.review_seconds")),
+                                  reviewUnposted: configuration.text("kiosk.review_unposted") ?? "keep",
+                                  language: configuration.text("kiosk.language") ?? "en",
+                                  triggerKey: configuration.text("kiosk.trigger_key").flatMap { $0.isEmpty ? nil : $0 },
+                                  attractSeconds: Int(try configuration.number("kiosk.attract_seconds")),
+                                  countdownSound: configuration.text("kiosk.countdown_sound") == "on")
+        wifi = try Self.readWifi(configuration)
+        booth.wifi = wifi.map { KioskStatus.Wifi(name: $0.name, password: $0.password) }
+        consent = try Self.readConsent(configuration, language: booth.language)
+        prompts = try Self.readPrompts(configuration)
+        promptSeconds = try configuration.number("kiosk.prompt_seconds")
+        if let hook = configuration.text("kiosk.on_state"), !hook.isEmpty {
+            guard hook.hasPrefix("/"), Posix.allows(hook, X_OK) else {
+                throw .kiosk(.hookNotExecutable(path: hook, origin: configuration.origin("kiosk.on_state")))
+            }
+            stateHook = hook
+        }
+        let trigger = configuration.text("kiosk.trigger") ?? ""
+        if !trigger.isEmpty, trigger != "auto", trigger != "none", !trigger.hasPrefix("/") {
+            throw .kiosk(.triggerNotAPath(trigger, origin: configuration.origin("kiosk.trigger")))
+        }
+        let match = configuration.text("kiosk.trigger_match") ?? ""
+        self.trigger = TriggerChoice(setting: trigger, match: match)
+        if case .auto(let words)? = self.trigger, words.isEmpty {
+            throw .kiosk(.triggerWithoutWords(origin: configuration.origin("kiosk.trigger_match")))
+        }
+        workspace = ShotWorkspace(root: configuration.workspaceDirectory)
+        stateDirectory = Self.stateDirectory(configuration)
+
+        let token = try Self.readToken(configuration, key: "kiosk.token", file: "kiosk.token_file", credential: "kiosk-token", role: "operator")
+        let boothToken = try Self.readToken(configuration, key: "kiosk.booth_token", file: "kiosk.booth_token_file", credential: "kiosk-booth-token", role: "booth")
+        if let token, let boothToken, token == boothToken {
+            throw .kiosk(.sameTokens)
+        }
+        if boothToken != nil && token == nil {
+            throw .kiosk(.boothTokenWithoutOperatorToken)
+        }
+        self.token = token
+        self.boothToken = boothToken
+        maxConnections = Int(try configuration.number("kiosk.max_connections"))
+        maxConnectionsPerClient = Int(try configuration.number("kiosk.max_connections_per_client"))
+        // As a Host header is compared: lower case, no port, no trailing dot.
+        hosts = (values["kiosk.hosts"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map { entry in
+            var name = Substring(entry.lowercased())
+            if !name.hasPrefix("["), let colon = name.lastIndex(of: ":") { name = name[..<colon] }
+            while name.hasSuffix(".") { name = name.dropLast() }
+            return String(name)
+        }
+        if token == nil && !Self.isLoopback(host) {
+            throw .kiosk(.exposedWithoutToken(listen: listen))
+        }
+    }
+
+    static func parseListen(_ text: String) -> (String, Int)? { RecorderConfiguration.parseListen(text) }
+
+    /// `kiosk.proxy_socket`: off (or empty), or the full path of a Unix socket, short enough for one
+    /// (sun_path: 107 bytes).
+    static func readProxySocket(_ configuration: RecorderConfiguration) throws(RecorderError) -> String? {
+        let path = configuration.text("kiosk.proxy_socket") ?? "off"
+        guard !path.isEmpty, path != "off" else { return nil }
+        let origin = configuration.origin("kiosk.proxy_socket")
+        guard path.hasPrefix("/"), !path.hasSuffix("/") else { throw .kiosk(.proxySocketNotAbsolute(path: path, origin: origin)) }
+        guard path.utf8.count <= 107 else { throw .kiosk(.proxySocketTooLong(path: path, origin: origin, bytes: path.utf8.count)) }
+        return path
+    }
+
+    /// `kiosk.state_dir`, else `$XDG_STATE_HOME/recorder/kiosk` (the unit sets XDG_STATE_HOME to
+    /// its StateDirectory's parent: /var/lib/recorder/kiosk).
+    package static func stateDirectory(_ configuration: RecorderConfiguration) -> String {
+        configuration.values["kiosk.state_dir"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? RecorderConfiguration.home(configuration.environment, "XDG_STATE_HOME", ".local/state") + "/recorder/kiosk"
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// Whether a request's Host names this kiosk: an IP literal (a rebinding attack needs a name
+    /// it controls), localhost, the listen address, this machine's name (also with .local), or one
+    /// of `kiosk.hosts`. The port is not checked: a name is what rebinding forges.
+    package func answers(toHost authority: String) -> Bool {
+        var name = Substring(authority.lowercased())
+        if name.hasPrefix("[") {
+            // An IPv6 literal, whole: "[" address "]", then a port or nothing ("[::1].evil.example"
+            // is a name, which a rebinding page controls).
+            guard let close = name.firstIndex(of: "]") else { return false }
+            let rest = name[name.index(after: close)...]
+            return Self.isAddress(String(name[name.index(after: name.startIndex)..<close]), family: AF_INET6)
+                && (rest.isEmpty || Self.isPort(rest))
+        }
+        if let colon = name.lastIndex(of: ":") {
+            guard Self.isPort(name[colon...]) else { return false }
+            name = name[..<colon]
+        }
+        if name.hasSuffix(".") { name = name.dropLast() }
+        let host = String(name)
+        if host.isEmpty { return false }
+        if Self.isAddress(host, family: AF_INET) { return true }
+        // The machine's own names only when the kiosk listens beyond loopback: on loopback nobody
+        // else needs them, and a LAN that spoofs mDNS could point such a name at anything.
+        return host == "localhost" || host == self.host.lowercased() || hosts.contains(host)
+            || (!Self.isLoopback(self.host) && Self.machineNames.contains(host))
+    }
+
+    /// Whether `text` is an address of `family` (AF_INET: four decimal numbers; AF_INET6) as
+    /// inet_pton reads it: a zone (`%eth0`), a prefix or anything after the address is not.
+    static func isAddress(_ text: String, family: Int32) -> Bool {
+        var bytes = (UInt64(0), UInt64(0))
+        return withUnsafeMutableBytes(of: &bytes) { inet_pton(family, text, $0.baseAddress) == 1 }
+    }
+
+    /// ":" and a port number, as a Host header ends.
+    static func isPort(_ text: Substring) -> Bool {
+        text.first == ":" && (1...6).contains(text.count) && text.dropFirst().allSatisfy { ("0"..."9").contains($0) }
+    }
+
+    /// This machine's host name, short and with `.local` (mDNS), lowercased.
+    static let machineNames: Set<String> = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return [] }
+        let name = String(cString: buffer).lowercased()
+        let short = name.split(separator: ".").first.map(String.init) ?? name
+        return [name, short, short + ".local"]
+    }()
+
+    /// Where a person opens the page: the listen address, or for a wildcard (0.0.0.0, ::) this
+    /// machine's own addresses (never "0.0.0.0", which no browser can open).
+    package var pageAddresses: [String] {
+        func url(_ host: String) -> String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/" }
+        guard host == "0.0.0.0" || host == "::" else { return [url(host)] }
+        var addresses: [String] = []
+        var list: UnsafeMutablePointer<ifaddrs>?
+        if getifaddrs(&list) == 0 {
+            var next = list
+            while let entry = next?.pointee {
+                next = entry.ifa_next
+                guard let address = entry.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+                var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+                guard getnameinfo(address, socklen_t(MemoryLayout<sockaddr_in>.size), &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
+                let name = String(cString: text)
+                if !name.isEmpty && !name.hasPrefix("127.") { addresses.append(url(name)) }
+            }
+            freeifaddrs(list)
+        }
+        return addresses + [url("127.0.0.1")]
+    }
+
+    /// The address to reach the server from this machine (a wildcard bind answers on loopback).
+    package var probeHost: String {
+        switch host {
+        case "0.0.0.0", "localhost": "127.0.0.1"
+        case "::": "::1"
+        default: host
+        }
+    }
+
+
+    /// The kiosk's shot: its length and camera, everything else at the defaults.
+    package func shotRequest(seconds: Double? = nil) -> ShotRequest {
+        var request = shot
+        request.device = device
+        request.seconds = seconds ?? self.seconds
+        request.audio = audio
+        return request
+    }
+
+    /// What the preview streams: small and slow, since it is only looked at.
+    package var previewRequest: ShotRequest {
+        ShotRequest.preview(device: device)
+    }
+}
