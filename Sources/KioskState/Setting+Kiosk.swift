@@ -21,7 +21,7 @@ extension Setting {
                 "file holding the booth's token (the guest page's calls only: shoot, stop, review, post, discard its own shot, the live mirror, the status); empty or absent: the booth logs in with the operator's token"),
         Setting("kiosk.booth_token", .token, "the booth's token itself (prefer kiosk.booth_token_file)"),
         Setting("kiosk.state_dir", defaultNote: "$XDG_STATE_HOME/recorder/kiosk (/var/lib/recorder/kiosk under systemd)",
-                "the kiosk's own state, kept across restarts: the key its session cookies are signed with and the sessions it has issued (`recorder kiosk --end-sessions` ends them all), and which phone may delete each shared post"),
+                "the kiosk's own state, kept across restarts: the key its session cookies are signed with and the sessions it has issued, and which phone may delete each shared post"),
         Setting("kiosk.max_connections", .number(16...10000, integer: true), default: "512",
                 "connections the kiosk keeps open at once from other machines (the booth's own browser on loopback is never refused for this)"),
         Setting("kiosk.max_connections_per_client", .number(4...1000, integer: true), default: "32",

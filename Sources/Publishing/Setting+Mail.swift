@@ -4,7 +4,7 @@ extension Setting {
     /// Mail to guests (`mail.*`): the server, the sender, the words. Off while `mail.smtp_url` is empty.
     package static let mail: [Setting] = [
         Setting("mail.smtp_url", default: "",
-                "the SMTP server guests' mail goes through: smtps://HOST[:PORT] (TLS from the first byte, port 465 by default) or smtp://HOST[:PORT] (STARTTLS required unless mail.insecure; port 25 by default, 587 for most providers); no user or password in it (mail.credentials_file); empty: no mail, and neither the guest page nor `recorder post` offers it"),
+                "the SMTP server guests' mail goes through: smtps://HOST[:PORT] (TLS from the first byte, port 465 by default) or smtp://HOST[:PORT] (STARTTLS required unless mail.insecure; port 25 by default, 587 for most providers); no user or password in it (mail.credentials_file); empty: no mail, and neither the guest page nor the command line offers it"),
         Setting("mail.insecure", .boolean, default: "false",
                 "with smtp://, send in the clear when the server offers no STARTTLS (a server on this machine or the booth's own network); when it offers STARTTLS, TLS is used and its certificate checked all the same"),
         Setting("mail.from",

@@ -61,7 +61,7 @@ struct ConfigCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List every configuration key: its values, its default, its environment variable and what it does.",
             discussion: "Keys:\n\n" + SettingsCatalogue.withKiosk.settings.map { setting in
-                "\(setting.key) (\(setting.rule.valueDescription); default: \(Keys.defaultText(setting))): \(setting.summary)."
+                "\(setting.key) (\(setting.rule.valueDescription); default: \(Keys.defaultText(setting))): \(SettingFlags.summary(setting))."
             }.joined(separator: "\n\n"))
 
         @OptionGroup var output: OutputOptions
@@ -85,14 +85,14 @@ struct ConfigCommand: ParsableCommand {
             if output.json {
                 printJSON(settings.map {
                     Entry(key: $0.key, values: $0.rule.valueDescription, defaultValue: $0.defaultValue, defaultNote: $0.defaultNote,
-                          environment: $0.environmentName, credential: $0.credential, secret: $0.isSecret, summary: $0.summary)
+                          environment: $0.environmentName, credential: $0.credential, secret: $0.isSecret, summary: SettingFlags.summary($0))
                 })
             } else if markdown {
                 print(Self.markdown(settings), terminator: "")
             } else {
                 for setting in settings {
                     print("\(setting.key) = \(setting.defaultValue.map { $0.isEmpty ? "\"\"" : $0 } ?? "")  # \(setting.rule.valueDescription)")
-                    print("    \(setting.summary).\(setting.defaultNote.map { " Default: \($0)." } ?? "")")
+                    print("    \(SettingFlags.summary(setting)).\(setting.defaultNote.map { " Default: \($0)." } ?? "")")
                 }
             }
         }
@@ -143,7 +143,7 @@ struct ConfigCommand: ParsableCommand {
                     var notes: [String] = []
                     if setting.isSecret { notes.append("*secret*") }
                     if let credential = setting.credential { notes.append("systemd: `LoadCredential=\(credential):FILE`") }
-                    let summary = setting.summary + "." + (notes.isEmpty ? "" : " " + notes.joined(separator: "; ") + ".")
+                    let summary = SettingFlags.summary(setting) + "." + (notes.isEmpty ? "" : " " + notes.joined(separator: "; ") + ".")
                     let defaultCell = setting.defaultValue.map { $0.isEmpty ? "empty" : "`\($0)`" } ?? defaultText(setting)
                     text += "| `\(setting.key)` | \(cell(setting.rule.valueDescription)) | \(cell(defaultCell)) | \(cell(summary)) |\n"
                 }
