@@ -258,7 +258,10 @@ import Testing
         #expect(post.status == 75, "\(post.stderr)")
         let id = try #require(try jsonObject(post.stdout)["id"] as? String)
         let listed = try box.recorder(["outbox", "list", "--json"])
-        #expect(listed.stdout.contains("\"bucket\":\"booth\"") && listed.stdout.contains("\"endpoint\":\"http://127.0.0.1:9\""), "\(listed.stdout)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed.stdout)")
+        let destination = rows.first?["destination"] as? [String: Any]
+        #expect(rows.count == 1 && destination?["bucket"] as? String == "booth" && destination?["endpoint"] as? String == "http://127.0.0.1:9"
+                && destination?["prefix"] as? String == "kiosk-1/", "\(listed.stdout)")
         #expect(!listed.stdout.contains("booth-secret") && !listed.stdout.contains("booth-key"))
         let state = try String(contentsOfFile: "\(box.outbox)/queue/\(try #require(box.queued().first))/state.json", encoding: .utf8)
         #expect(state.contains("kiosk-1/") && !state.contains("booth-secret") && !state.contains("booth-key"), "\(state)")
