@@ -163,7 +163,7 @@ struct ShareAPITests {
             }
             let first = try #require(answers["wrong token"])
             #expect(first.0 == .notFound)
-            #expect(first.1.contains("does not open a video"))
+            #expect(first.1.contains(GuestStrings.text(.shareGone)), "the gone page, by its key: \(first.1)")
             for (what, answer) in answers {
                 #expect(answer.0 == first.0 && answer.1 == first.1, "\(what): \(answer.0) differs from a wrong token's answer")
             }
