@@ -25,7 +25,7 @@ import SystemSupport
             }
             #expect(available == AudioDevices.list().map(\.name))
             #expect(error.operation == "snd_pcm_open" && error.errno != 0)
-            #expect(error.description.contains("hw:CARD=NoSuchCard,DEV=0"), "\(error)")
+            #expect(error.device == "hw:CARD=NoSuchCard,DEV=0", "\(error)")
         }
     }
 

@@ -13,8 +13,8 @@ import Testing
         _ = try box.shoot(seconds: 0.5)
         #expect(FileManager.default.fileExists(atPath: box.currentVideo))
         // Neither retention set: the purge says which settings it needs.
-        let unset = try box.recorder(["feed", "--purge-expired"])
-        #expect(unset.status == 78 && unset.stderr.contains("retention.local_days"), "\(unset.stderr)")
+        let unset = try box.recorder(["feed", "--purge-expired", "--json"])
+        #expect(failed(unset) == Failed(78, "misconfigured", "CLIFailure.purgeNeedsRetention"), "\(unset.stderr)")
 
         // A life of about a second, then a second's wait: everything on the machine is old.
         let life = ["--set", "retention.local_days=0.00001"]
@@ -26,8 +26,10 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: box.currentVideo), "a dry run deletes nothing")
         #expect(FileManager.default.fileExists(atPath: "\(box.outbox)/sent/\(id).json"))
 
-        let done = try box.recorder(["feed", "--purge-expired", "--yes"] + life)
-        #expect(done.status == 0 && done.stdout.contains("deleted 2 local copies"), "\(done.stdout)\(done.stderr)")
+        let done = try box.recorder(["feed", "--purge-expired", "--yes", "--json"] + life)
+        #expect(done.status == 0, "\(done.stdout)\(done.stderr)")
+        let deleted = try #require(try jsonObject(done.stdout)["local"] as? [String: Any], "\(done.stdout)")
+        #expect((deleted["shots"] as? [String])?.count == 1 && deleted["sentRecords"] as? [String] == [id] && deleted["dryRun"] as? Bool == false, "\(deleted)")
         #expect(!FileManager.default.fileExists(atPath: box.currentVideo))
         #expect(!FileManager.default.fileExists(atPath: "\(box.outbox)/sent/\(id).json"))
         #expect(FileManager.default.fileExists(atPath: "\(box.localStore)/videos/\(id).mp4"), "the store's post is not the machine's copy")

@@ -108,7 +108,8 @@ import Glibc
         try booth.smtp.down(false)
         let flush = try booth.recorder(["outbox", "flush"])
         #expect(flush.status == 0, "\(flush.stderr)")
-        #expect(flush.stdout.contains("sent 1 mail(s)"), "\(flush.stdout)")
+        let afterFlush = try booth.mailList()
+        #expect(afterFlush["sent"] as? Int == 1 && (afterFlush["waiting"] as? [Any])?.isEmpty == true, "\(afterFlush)")
         let received = try booth.smtp.received()
         try #require(received.count == 1)
         #expect(received[0].envelope["rcpt_tos"] as? [String] == [Self.guest])
@@ -209,13 +210,11 @@ import Glibc
         let (post, answer) = try booth.post()
         #expect(post.status == 69, "\(post.stderr)")
         #expect((answer["mail"] as? [String: Any])?["status"] as? String == "refused")
-        #expect(post.stderr.contains("550"), "\(post.stderr)")
         let list = try booth.mailList()
         let refused = try #require(list["refused"] as? [[String: Any]])
         try #require(refused.count == 1)
         #expect((refused[0]["lastError"] as? String)?.contains("5.1.1 No such user here") == true, "\(refused)")
-        let text = try booth.recorder(["outbox", "mail"]).stdout
-        #expect(text.contains("1 refused") && text.contains("refused: "), "\(text)")
+        #expect((list["waiting"] as? [Any])?.isEmpty == true && list["sent"] as? Int == 0, "\(list)")
         let before = booth.transactions
         for _ in 0..<2 { #expect(try booth.recorder(["outbox", "flush"]).status == 0) }
         #expect(booth.transactions == before, "a refused mail was tried again")

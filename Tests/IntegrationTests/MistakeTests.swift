@@ -24,9 +24,9 @@ import Testing
         let posted = try box.recorder(["post", "--caption", "x", "--store-dir", box.localStore])
         #expect(posted.status == 0, "exit \(posted.status): \(posted.stderr)")
 
-        let feed = try box.recorder(["feed", "--store-dir", typo])
-        #expect(feed.status == 73, "exit \(feed.status): \(feed.stdout)\(feed.stderr)")
-        #expect(!feed.stdout.contains("no posts"), "\(feed.stdout)")
+        // A failure, not an empty feed.
+        let feed = try box.recorder(["feed", "--store-dir", typo, "--json"])
+        #expect(failed(feed) == Failed(73, "cannotWrite", "FeedFailure.cannotList"), "\(feed.stdout)\(feed.stderr)")
         // An existing store without posts is still an empty feed.
         let empty = "\(box.root)/empty-store"
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
@@ -59,9 +59,8 @@ import Testing
     @Test func anOverlayThatIsADirectorySaysSo() throws {
         let box = try PostSandbox()
         defer { box.remove() }
-        let result = try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.5", "--overlay", box.root])
-        #expect(result.status == 66, "exit \(result.status): \(result.stderr)")
-        #expect(result.stderr.contains("is a directory") && !result.stderr.contains("readable"), "\(result.stderr)")
+        let result = try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.5", "--overlay", box.root, "--json"])
+        #expect(failed(result) == Failed(66, "notFound", "ShotFailure.overlayIsDirectory"), "\(result.stderr)")
     }
 
     /// An export's post.json holds no share token or share link (the capability to open and delete

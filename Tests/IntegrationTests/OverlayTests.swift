@@ -90,11 +90,11 @@ import Testing
         try Self.png(good, size: "64x64", alpha: "255")
         let truncated = box.root + "/truncated.png"
         try Data(try Data(contentsOf: URL(fileURLWithPath: good)).prefix(40)).write(to: URL(fileURLWithPath: truncated))
-        for (file, status, words) in [(box.root + "/missing.png", Int32(66), "there is no such file"),
-                                      (text, 65, "it is not a PNG"), (truncated, 65, "cannot decode it")] {
-            let result = try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.5", "--size", "160x120", "--overlay", file])
-            #expect(result.status == status, "\(file): exit \(result.status): \(result.stderr)")
-            #expect(result.stderr.contains("--overlay \(file)") && result.stderr.contains(words), "\(result.stderr)")
+        for (file, expected) in [(box.root + "/missing.png", Failed(66, "notFound", "ShotFailure.overlayMissing")),
+                                 (text, Failed(65, "badData", "ShotFailure.overlayUnusable")),
+                                 (truncated, Failed(65, "badData", "ShotFailure.overlayUnusable"))] {
+            let result = try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.5", "--size", "160x120", "--overlay", file, "--json"])
+            #expect(failed(result) == expected, "\(file): \(result.stderr)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: box.currentVideo)) == before, "the previous shot is kept")
         }
         // Through the configuration, the setting is named.

@@ -132,20 +132,18 @@ import Testing
         try "not a picture".write(toFile: text, atomically: true, encoding: .utf8)
         try "GIF89a".write(toFile: gif, atomically: true, encoding: .utf8)
         try ffmpeg(["-f", "lavfi", "-i", "color=c=blue:s=64x64:r=5:d=61", "-c:v", "libx264", long])
-        let cases: [(arguments: [String], status: Int32, words: String)] = [
-            (["--intro", "\(box.root)/missing.png"], 66, "does not exist"),
-            (["--intro", text], 65, "is not a PNG picture"),
-            (["--outro", gif], 65, "neither a picture nor a clip"),
-            (["--outro", long], 65, "61.0 s long"),
-            (["--intro", box.root], 66, "cannot be read"),
-            (["--intro", text, "--dry-run"], 65, "is not a PNG picture"),
-            (["--set", "post.intro=\(text)"], 65, "is not a PNG picture"),
+        let cases: [(arguments: [String], expected: Failed)] = [
+            (["--intro", "\(box.root)/missing.png"], Failed(66, "notFound", "BookendFailure.missing")),
+            (["--intro", text], Failed(65, "badData", "BookendFailure.notThePicture")),
+            (["--outro", gif], Failed(65, "badData", "BookendFailure.unknownType")),
+            (["--outro", long], Failed(65, "badData", "BookendFailure.tooLong")),
+            (["--intro", box.root], Failed(66, "notFound", "BookendFailure.unreadable")),
+            (["--intro", text, "--dry-run"], Failed(65, "badData", "BookendFailure.notThePicture")),
+            (["--set", "post.intro=\(text)"], Failed(65, "badData", "BookendFailure.notThePicture")),
         ]
-        for (arguments, status, words) in cases {
-            let result = try box.recorder(["post", "--caption", "x"] + arguments)
-            #expect(result.status == status, "\(arguments): \(result.status) \(result.stderr)")
-            #expect(result.stderr.contains(words) && result.stderr.contains("Give a PNG or JPEG") || words == "cannot be read" && result.stderr.contains(words),
-                    "\(arguments): \(result.stderr)")
+        for (arguments, expected) in cases {
+            let result = try box.recorder(["post", "--caption", "x", "--json"] + arguments)
+            #expect(failed(result) == expected, "\(arguments): \(result.stderr)")
         }
         let queued = (try? FileManager.default.contentsOfDirectory(atPath: "\(box.outbox)/queue")) ?? []
         #expect(queued.isEmpty, "queued after a refusal: \(queued)")

@@ -51,7 +51,7 @@ struct PosterFrameTests {
         let path = "\(directory)/not-a-video.mp4"
         try Data("not a video".utf8).write(to: URL(fileURLWithPath: path))
         #expect { try PosterFrame.jpeg(ofVideoAt: path) } throws: { error in
-            (error as? MediaError)?.description.contains("not-a-video.mp4") == true
+            (error as? MediaError)?.path == path
         }
     }
 }

@@ -75,8 +75,8 @@ import Testing
         let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
         let result = try box.recorder(["reel", "--since", today, "-o", reel, "--size", "640x360", "--fps", "30", "--card-seconds", "1", "--json"])
         #expect(result.status == 65, "exit \(result.status): \(result.stderr)")
-        #expect(result.stderr.contains(damaged) && result.stderr.contains("could not be read"), "\(result.stderr)")
         let report = try jsonObject(result.stdout)
+        #expect((report["skipped"] as? [String: Any]).map { Set($0.keys) } == [damaged], "\(report)")
         let parts = try #require(report["posts"] as? [[String: Any]], "\(report)")
         let ids = parts.compactMap { $0["id"] as? String }
         #expect(Set(ids) == [quiet, beep, loud, mute], "\(ids)")
@@ -137,8 +137,8 @@ import Testing
 
         // Nothing is overwritten: the same name again is refused, the reel left as it was.
         let before = try sha256(of: reel)
-        let again = try box.recorder(["reel", "--since", today, "-o", reel])
-        #expect(again.status == 73 && again.stderr.contains("already exists"), "\(again.stderr)")
+        let again = try box.recorder(["reel", "--since", today, "-o", reel, "--json"])
+        #expect(failed(again) == Failed(73, "cannotWrite", "ReelFailure.targetExists"), "\(again.stderr)")
         #expect(try sha256(of: reel) == before)
     }
 
@@ -211,18 +211,18 @@ import Testing
         let (fadedStart, cutStart) = (try meanLuma("\(box.root)/faded.mp4", 0.52), try meanLuma("\(box.root)/visible.mp4", 0.52))
         let fadedMiddle = try meanLuma("\(box.root)/faded.mp4", 1.5)
         #expect(fadedStart < 40 && cutStart > 60 && fadedMiddle > 60, "faded start \(fadedStart), cut start \(cutStart), faded middle \(fadedMiddle)")
-        let badFade = try box.recorder(["reel", "--since", today, "--fade", "3", "-o", "\(box.root)/none.mp4"])
-        #expect(badFade.status == 64 && badFade.stderr.contains("0 (cuts) to 2"), "\(badFade.stderr)")
+        let badFade = try box.recorder(["reel", "--since", today, "--fade", "3", "-o", "\(box.root)/none.mp4", "--json"])
+        #expect(failed(badFade) == Failed(64, "invalidRequest", "ReelFailure.fadeOutOfRange"), "\(badFade.stderr)")
 
         // Nothing to put in: said, with what to change, and no file made.
         let tomorrow = String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)).prefix(10))
-        let none = try box.recorder(["reel", "--since", tomorrow, "-o", "\(box.root)/none.mp4"])
-        #expect(none.status == 66 && none.stderr.contains("an earlier first day"), "\(none.stderr)")
+        let none = try box.recorder(["reel", "--since", tomorrow, "-o", "\(box.root)/none.mp4", "--json"])
+        #expect(failed(none) == Failed(66, "notFound", "ReelFailure.nothingToShow"), "\(none.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "\(box.root)/none.mp4"))
-        let unanswered = try box.recorder(["reel", "--since", today, "--prompt", "Nobody was asked this", "-o", "\(box.root)/none.mp4"])
-        #expect(unanswered.status == 66 && unanswered.stderr.contains("another question"), "\(unanswered.stderr)")
-        let tooLoud = try box.recorder(["reel", "--since", today, "--loudness", "-2", "-o", "\(box.root)/none.mp4"])
-        #expect(tooLoud.status == 64 && tooLoud.stderr.contains("-40 to -5"), "\(tooLoud.stderr)")
+        let unanswered = try box.recorder(["reel", "--since", today, "--prompt", "Nobody was asked this", "-o", "\(box.root)/none.mp4", "--json"])
+        #expect(failed(unanswered) == Failed(66, "notFound", "ReelFailure.nothingToShow"), "\(unanswered.stderr)")
+        let tooLoud = try box.recorder(["reel", "--since", today, "--loudness", "-2", "-o", "\(box.root)/none.mp4", "--json"])
+        #expect(failed(tooLoud) == Failed(64, "invalidRequest", "ReelFailure.loudnessOutOfRange"), "\(tooLoud.stderr)")
         let badHidden = try box.recorder(["reel", "--since", today, "--hidden", "maybe"])
         #expect(badHidden.status == 64, "\(badHidden.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "\(box.root)/none.mp4"))

@@ -115,8 +115,9 @@ import StorageUpload
         let bad = try sandbox(s3, ["RECORDER_SHARE_BASE_URL": "https://cdn.example.com/"])
         defer { bad.remove() }
         _ = try bad.shoot()
-        let refused = try bad.recorder(["post", "--caption", "bad"])
-        #expect(refused.status == 78 && refused.stderr.contains("share.base_url"), "\(refused.status) \(refused.stderr)")
+        let refused = try bad.recorder(["post", "--caption", "bad", "--json"])
+        #expect(failed(refused) == Failed(78, "misconfigured", #"ConfigurationProblem.RECORDER_SHARE_BASE_URL: badShareTemplate("https://cdn.example.com/")"#),
+                "\(refused.stderr)")
         // (nothing queued: the outbox has no post in it)
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: bad.outbox)) ?? []).filter { !$0.hasPrefix(".") }.isEmpty)
     }
@@ -185,8 +186,8 @@ import StorageUpload
         func retention() -> [String] { ["--set", "retention.days=\(Date().timeIntervalSince(border) / 86_400)"] }
         func keys(of id: String) throws -> [String] { try s3.keys(prefix: "").filter { $0.contains(id) } }
 
-        let unset = try box.recorder(["feed", "--purge-expired"])
-        #expect(unset.status == 78 && unset.stderr.contains("retention.days"), "\(unset.status) \(unset.stderr)")
+        let unset = try box.recorder(["feed", "--purge-expired", "--json"])
+        #expect(failed(unset) == Failed(78, "misconfigured", "CLIFailure.purgeNeedsRetention"), "\(unset.stderr)")
         let dry = try jsonObject(try box.recorder(["feed", "--purge-expired", "--json"] + retention()).stdout)
         #expect(Set((dry["expired"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }) == Set(old), "\(dry)")
         #expect(dry["deleted"] as? Int == 0 && dry["dryRun"] as? Bool == true)
@@ -195,8 +196,9 @@ import StorageUpload
             #expect(held.count == 4, "\(id) lost objects in a dry run: \(held)")
         }
 
-        let done = try box.recorder(["feed", "--purge-expired", "--yes"] + retention())
-        #expect(done.status == 0 && done.stdout.contains("deleted 2 of 2 post(s)"), "\(done.stdout) \(done.stderr)")
+        let done = try box.recorder(["feed", "--purge-expired", "--yes", "--json"] + retention())
+        let purged = try jsonObject(done.stdout)
+        #expect(done.status == 0 && purged["deleted"] as? Int == 2 && (purged["expired"] as? [Any])?.count == 2, "\(done.stdout) \(done.stderr)")
         // What the bucket holds, as the server itself lists it.
         for id in old {
             let left = try keys(of: id)
@@ -239,14 +241,16 @@ import StorageUpload
         }
         func keys(of id: String) throws -> [String] { try s3.keys(prefix: "").filter { $0.contains(id) } }
 
-        let a = try boothA.recorder(["feed", "--purge-expired", "--yes"])
-        #expect(a.status == 0 && a.stdout.contains("deleted 1 of 1 post(s)") && a.stdout.contains("1 expired post(s) of other kiosks, 1 without a kiosk id"),
-                "\(a.status) \(a.stdout) \(a.stderr)")
+        let a = try boothA.recorder(["feed", "--purge-expired", "--yes", "--json"])
+        let byA = try jsonObject(a.stdout)
+        #expect(a.status == 0 && byA["deleted"] as? Int == 1 && (byA["expired"] as? [Any])?.count == 1
+                && byA["otherKiosks"] as? Int == 1 && byA["withoutKiosk"] as? Int == 1, "\(a.status) \(a.stdout) \(a.stderr)")
         #expect(try keys(of: "OLDBOOTHA0").isEmpty)
         for id in ["OLDBOOTHB0", "OLDLEGACY0", newA, newB] { #expect(try keys(of: id).count >= 3, "\(id) was deleted by booth-a") }
         // Booth B looks after the store: every expired post, the old one without an id too.
-        let b = try boothB.recorder(["feed", "--purge-expired", "--yes", "--set", "retention.scope=store"])
-        #expect(b.status == 0 && b.stdout.contains("deleted 2 of 2 post(s)"), "\(b.status) \(b.stdout) \(b.stderr)")
+        let b = try boothB.recorder(["feed", "--purge-expired", "--yes", "--set", "retention.scope=store", "--json"])
+        let byB = try jsonObject(b.stdout)
+        #expect(b.status == 0 && byB["deleted"] as? Int == 2 && (byB["expired"] as? [Any])?.count == 2, "\(b.status) \(b.stdout) \(b.stderr)")
         for id in ["OLDBOOTHB0", "OLDLEGACY0"] { #expect(try keys(of: id).isEmpty, "\(id)") }
         for id in [newA, newB] { #expect(try keys(of: id).count >= 3, "\(id)") }
 
@@ -258,8 +262,10 @@ import StorageUpload
         var stale = seeder.metadata(id: "OLDBOOTHA1", caption: "old", created: old)
         stale.kiosk = "booth-a"
         try seeder.post(stale)
-        let doubted = try boothA.recorder(["feed", "--purge-expired", "--yes"])
-        #expect(doubted.status == 75 && doubted.stderr.contains("AHEADOFUS0"), "\(doubted.status) \(doubted.stderr)")
+        let doubted = try boothA.recorder(["feed", "--purge-expired", "--yes", "--json"])
+        #expect(failed(doubted) == Failed(75, "busy", "CLIFailure.clockInDoubt"), "\(doubted.stderr)")
+        // (the post that is ahead is named: the doubt's data, which --json does not carry)
+        #expect(doubted.stderr.contains("AHEADOFUS0"), "\(doubted.stderr)")
         #expect(try keys(of: "OLDBOOTHA1").count == 2, "deleted by a clock in doubt")
     }
 
@@ -328,9 +334,9 @@ import StorageUpload
         // The store failing: the same statuses as `post`.
         try s3.faults([["match": "GET", "action": "respond", "status": 503,
                         "body": "<Error><Code>ServiceUnavailable</Code><Message>down for the test</Message></Error>", "count": 1000]])
-        let failing = try box.recorder(["feed", "--set", "retry.max_seconds=0"])
-        #expect(failing.status == 75 || failing.status == 69, "\(failing.status) \(failing.stderr)")
-        #expect(failing.stderr.contains("cannot read the feed"))
+        let failing = try box.recorder(["feed", "--set", "retry.max_seconds=0", "--json"])
+        let cannotList = failed(failing)
+        #expect([Failed(75, "busy", "FeedFailure.cannotList"), Failed(69, "unavailable", "FeedFailure.cannotList")].contains(cannotList), "\(failing.stderr)")
         try s3.faults([])
     }
 }

@@ -28,7 +28,7 @@ import Settings
         let error = #expect(throws: RecorderError.self) {
             _ = try KioskFixture(seconds: 1, more: ["post.intro": missing])
         }
-        #expect(error?.kind == .notFound && error?.message.contains("the intro \(missing) does not exist") == true, "\(String(describing: error))")
+        #expect(error?.kind == .notFound && error == BookendFailure.missing(.intro, path: missing), "\(String(describing: error))")
     }
 
     @Test func aGuestsPostEndsWithTheConfiguredOutro() async throws {

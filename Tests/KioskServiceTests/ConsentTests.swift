@@ -142,9 +142,9 @@ import Testing
 
             // A no is counted, and records nothing.
             try await client.execute(uri: "/api/consent", method: .post, headers: jsonHeaders, body: body("{\"answer\": \"no\"}")) { #expect($0.status == .ok) }
-            let metrics = fixture.kiosk.metrics.text()
-            #expect(metrics.contains("recorder_consent_answers_total{answer=\"yes\"} 1"))
-            #expect(metrics.contains("recorder_consent_answers_total{answer=\"no\"} 1"))
+            let metrics = metricValues(fixture.kiosk.metrics.text())
+            #expect(metrics[#"recorder_consent_answers_total{answer="yes"}"#] == 1, "\(metrics)")
+            #expect(metrics[#"recorder_consent_answers_total{answer="no"}"#] == 1, "\(metrics)")
         }
     }
 
@@ -169,7 +169,7 @@ import Testing
             try await client.execute(uri: "/api/shoot", method: .post, headers: jsonHeaders, body: body("{}")) { #expect($0.status == .forbidden) }
             #expect(fixture.kiosk.manager.workspace.currentShot() == nil)
         }
-        #expect(fixture.kiosk.metrics.text().contains("recorder_consent_answers_total{answer=\"no\"} 0"), "done is not a no")
+        #expect(metricValues(fixture.kiosk.metrics.text())[#"recorder_consent_answers_total{answer="no"}"#] == 0, "done is not a no")
     }
 
     @Test func withConsentOffThereIsNothingToAnswerAndShotsStartAsBefore() async throws {
@@ -189,23 +189,28 @@ import Testing
         let directory = NSTemporaryDirectory() + "recorder-consent-bad-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let cases: [(String, Data?, String)] = [
-            ("relative.txt", nil, "must be the full path of a text file"),
-            (directory + "/missing.txt", nil, "does not exist"),
-            (directory + "/empty.txt", Data(" \n\n".utf8), "the consent text is empty"),
-            (directory + "/bell.txt", Data("ok\u{7}".utf8), "control character U+0007"),
-            (directory + "/long.txt", Data(String(repeating: "a", count: 4001).utf8), "the limit is 4000"),
-            (directory + "/latin1.txt", Data([0x4B, 0xF6, 0x6E]), "not valid UTF-8"),
+        /// The text's own problem, when the file was read and its text refused.
+        func refused(_ issue: TextProblem.Issue, _ path: String) -> (KioskProblem) -> Bool {
+            { if case .guestTextRefused("kiosk.consent", path, _, let error) = $0 { error == TextProblem(.consent, issue) } else { false } }
+        }
+        let cases: [(String, Data?, (KioskProblem) -> Bool)] = [
+            ("relative.txt", nil, { if case .guestTextNotAbsolute("kiosk.consent", "relative.txt", _) = $0 { true } else { false } }),
+            (directory + "/missing.txt", nil, { if case .guestTextUnreadable("kiosk.consent", directory + "/missing.txt", _, false) = $0 { true } else { false } }),
+            (directory + "/empty.txt", Data(" \n\n".utf8), refused(.empty, directory + "/empty.txt")),
+            (directory + "/bell.txt", Data("ok\u{7}".utf8), refused(.controlCharacter(7, line: nil), directory + "/bell.txt")),
+            (directory + "/long.txt", Data(String(repeating: "a", count: 4001).utf8), refused(.tooLong(count: 4001, limit: 4000, line: nil), directory + "/long.txt")),
+            (directory + "/latin1.txt", Data([0x4B, 0xF6, 0x6E]), refused(.notUTF8, directory + "/latin1.txt")),
         ]
-        for (path, contents, words) in cases {
+        for (path, contents, expected) in cases {
             if let contents { try contents.write(to: URL(fileURLWithPath: path)) }
             do {
                 _ = try KioskFixture(more: ["kiosk.consent": path])
                 Issue.record("kiosk.consent = \(path) was accepted")
             } catch let error as RecorderError {
+                // Refused as a setting (kiosk.consent names it), by the case that says what is wrong.
                 #expect(error.kind == .misconfigured, "\(path)")
-                #expect(error.message.contains(words), "\(error.message)")
-                #expect(error.message.contains("kiosk.consent"), "the message names the setting")
+                let problem = error.failure(as: KioskProblem.self)
+                #expect(problem.map(expected) == true, "\(path): \(String(describing: problem))")
             }
         }
     }

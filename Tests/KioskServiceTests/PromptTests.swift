@@ -21,22 +21,30 @@ import Testing
     @Test func aFileOfQuestionsIsReadAsAPersonWroteIt() throws {
         let prompts = try Prompts(text: "# questions for the wedding\r\n\r\n  \(Self.questions[0])  \r\n\n\(Self.questions[1])\n# the end\n", origin: "f")
         #expect(prompts.questions == Self.questions)
-        for (text, words) in [("", "holds no question"), ("# only a comment\n\n", "holds no question"), ("fine\nbell\u{7}\n", "line 2, contains the control character U+0007"),
-                              (String(repeating: "a", count: 201), "line 1, has 201 characters"), ("\u{FFFD}", "not valid UTF-8")] {
+        let refusals: [(String, TextProblem.Issue)] = [("", .empty), ("# only a comment\n\n", .empty), ("fine\nbell\u{7}\n", .controlCharacter(7, line: 2)),
+                                                        (String(repeating: "a", count: 201), .tooLong(count: 201, limit: 200, line: 1)), ("\u{FFFD}", .notUTF8)]
+        for (text, issue) in refusals {
             do {
                 _ = try Prompts(text: text, origin: "prompts.txt")
                 Issue.record("accepted: \(text.prefix(20))")
             } catch {
-                #expect(error.message.contains(words) && error.message.contains("prompts.txt"), "\(error.message)")
+                // The case, with the line and the file it is about.
+                #expect(error == TextProblem(.prompts(origin: "prompts.txt"), issue), "\(error)")
             }
         }
         // Through the configuration: the setting and the file are named, exit 78.
-        for (value, words) in [("relative.txt", "full path"), ("/nonexistent/prompts.txt", "does not exist")] {
+        for (value, exists) in [("relative.txt", nil), ("/nonexistent/prompts.txt", false)] {
             do {
                 _ = try KioskFixture(more: ["kiosk.prompts": value])
                 Issue.record("kiosk.prompts = \(value) was accepted")
             } catch let error as RecorderError {
-                #expect(error.kind == .misconfigured && error.message.contains("kiosk.prompts = \(value)") && error.message.contains(words), "\(error.message)")
+                let problem = error.failure(as: KioskProblem.self)
+                let named: Bool = switch problem {
+                case .guestTextNotAbsolute("kiosk.prompts", value, _)?: exists == nil
+                case .guestTextUnreadable("kiosk.prompts", value, _, let there)?: exists == there
+                default: false
+                }
+                #expect(error.kind == .misconfigured && named, "\(String(describing: problem))")
             }
         }
     }

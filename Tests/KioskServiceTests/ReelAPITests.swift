@@ -32,7 +32,7 @@ import Testing
         let reelFile = fixture.directory + "/downloaded-reel.mp4"
         try await fixture.application().test(.router) { client in
             try await client.execute(uri: "/api/admin/reel.mp4", method: .get, headers: Self.authorized) { response in
-                #expect(response.status == .notFound && (object(response)["error"] as? String)?.contains("make one first") == true)
+                #expect(response.status == .notFound && object(response)["kind"] as? String == "notFound")
             }
             for bad in [#"{}"#, #"{"since": "yesterday"}"#, #"{"since": "\#(today)", "prompt": "\#(String(repeating: "q", count: 201))"}"#, #"{"since": "\#(today)", "colour": "red"}"#] {
                 try await client.execute(uri: "/api/admin/reel", method: .post, headers: Self.authorized, body: body(bad)) { response in

@@ -87,7 +87,8 @@ struct ShareAPITests {
             let claim = try await client.execute(uri: "/s/\(tokens[0])", method: .get) { response in
                 let page = String(buffer: response.body)
                 #expect(page.contains(#"<form method="post" action="/s/\#(tokens[0])/delete">"#), "\(page)")
-                #expect(page.contains("<details class=\"erase\">") && page.contains("Delete my video") && page.contains("Delete it for good"))
+                // (the guest's words by their keys, in the page's language)
+                #expect(page.contains("<details class=\"erase\">") && page.contains(GuestStrings.text(.deleteMine)) && page.contains(GuestStrings.text(.deleteForGood)))
                 return String((response.headers[.setCookie] ?? "").split(separator: ";").first ?? "")
             }
             var form = form
@@ -112,7 +113,7 @@ struct ShareAPITests {
 
             try await client.execute(uri: "/s/\(tokens[0])/delete", method: .post, headers: form, body: confirm) { response in
                 #expect(response.status == .ok)
-                #expect(String(buffer: response.body).contains("Your video is deleted."))
+                #expect(String(buffer: response.body).contains(GuestStrings.text(.deletedForGood)))
             }
             for key in keys + [PostMetadata.thumbnailKey(id: ids[0])] { #expect(try store.stat(key: key) == nil, "\(key) is still in the store") }
             #expect(try store.list(prefix: PostFeed.folder, startAfter: nil, maxKeys: 10).entries.map(\.key).allSatisfy { !$0.contains(ids[0]) })
@@ -130,7 +131,7 @@ struct ShareAPITests {
                 #expect(object(response)["guestDeletions"] as? Int == 1)
             }
             try await client.execute(uri: "/metrics", method: .get, headers: Self.authorized) { response in
-                #expect(String(buffer: response.body).contains("recorder_posts_deleted_by_guests_total 1"))
+                #expect(metricValues(String(buffer: response.body))["recorder_posts_deleted_by_guests_total"] == 1)
             }
         }
     }
@@ -163,7 +164,7 @@ struct ShareAPITests {
             }
             let first = try #require(answers["wrong token"])
             #expect(first.0 == .notFound)
-            #expect(first.1.contains("does not open a video"))
+            #expect(first.1.contains(GuestStrings.text(.shareGone)), "the gone page, by its key: \(first.1)")
             for (what, answer) in answers {
                 #expect(answer.0 == first.0 && answer.1 == first.1, "\(what): \(answer.0) differs from a wrong token's answer")
             }

@@ -47,7 +47,7 @@ import VideoCapture
             try MP4Encoder(path: "/tmp/never.mp4", input: CaptureFormat(pixelFormat: .yuyv, width: 15, height: 15, frameRate: FrameRate(30)),
                             settings: EncoderSettings())
         } throws: { error in
-            "\(error)".contains("15x15")
+            (error as? MediaError).map { $0.kind == .badInput && $0.operation == "configure encoder" } == true
         }
     }
 }

@@ -168,6 +168,8 @@ import Glibc
         let path = try file("access_key_id = K\nsecret_access_key = S\n", mode: 0o644)
         defer { unlink(path) }
         let error = #expect(throws: StorageError.self) { try S3Credentials.read(file: path) }
+        #expect(error?.kind == .configuration && error?.isRetryable == false, "\(String(describing: error))")
+        // (the one place the fix's words are judged: the store's own message names it)
         #expect(error?.message.contains("chmod 600") == true)
         let broken = try file("access_key_id = K\nsecret_access_key = S X\n", mode: 0o600)
         defer { unlink(broken) }
@@ -191,7 +193,7 @@ import Glibc
         #expect {
             try store.upload(path: b, key: "videos/x.mp4", contentType: "video/mp4", digest: try FileDigest.compute(path: b), journal: root + "/j")
         } throws: { error in
-            (error as? StorageError).map { $0.kind == .mismatch && $0.message.contains("not overwritten") } == true
+            (error as? StorageError).map { $0.kind == .mismatch && !$0.isRetryable } == true
         }
         #expect(try String(contentsOfFile: "\(root)/p/videos/x.mp4", encoding: .utf8) == "first")
         let stored = try #require(try store.stat(key: "videos/x.mp4"))
