@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 @testable import KioskService
+@testable import KioskWords
 @testable import Settings
 @testable import Publishing
 import StorageUpload

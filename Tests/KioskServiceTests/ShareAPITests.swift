@@ -6,6 +6,7 @@ import NIOCore
 import StorageUpload
 import Testing
 @testable import KioskService
+@testable import KioskWords
 @testable import Settings
 @testable import Library
 @testable import KioskState
