@@ -38,6 +38,13 @@ package final class MailDrain: Sendable {
         }
     }
 
+    /// Returns once the thread waits between passes with no wake pending (true), or after
+    /// `timeout` of the machine's time (false): a test moves its clock only then.
+    @discardableResult
+    package func waitUntilIdle(timeout: Duration = .seconds(60)) async -> Bool {
+        await thread.waitUntilIdle(timeout: timeout)
+    }
+
     /// A mail was queued, or a post reached the store: a pass now.
     package func wake() {
         thread.wake()

@@ -10,6 +10,8 @@ package final class DrainThread: Sendable {
         var stopping = false
         /// `wake()` was called: the next pass begins without waiting.
         var woken = false
+        /// Between passes, with no wake pending: what `waitUntilIdle` waits for.
+        var idle = false
     }
 
     private let name: String
@@ -18,6 +20,8 @@ package final class DrainThread: Sendable {
     private let state = Mutex(State())
     private let waiter: ClockWait
     private let finished = DispatchSemaphore(value: 0)
+    /// Signalled when the thread begins to wait between passes.
+    private let idled = ChangeSignal()
 
     /// `name` is the thread's, for ps and gdb (15 bytes show).
     package init(name: String, clock: any RecorderClock = SystemClock()) {
@@ -39,15 +43,36 @@ package final class DrainThread: Sendable {
         guard !alreadyRunning else { return }
         WorkerThread.start(name: name) { [self] in
             while !isStopping {
+                state.withLock { $0.idle = false }
                 // Until the pass's deadline, a wake (then the next pass at once) or a stop.
                 waiter.wait(until: pass(), done: { [self] in
-                    state.withLock { state in
-                        defer { state.woken = false }
-                        return state.stopping || state.woken
+                    let (done, nowIdle) = state.withLock { state in
+                        let done = state.stopping || state.woken
+                        let nowIdle = !done && !state.idle
+                        state.woken = false
+                        state.idle = !done
+                        return (done, nowIdle)
                     }
+                    if nowIdle { idled.signal() }
+                    return done
                 })
             }
             finished.signal()
+        }
+    }
+
+    /// Returns once the thread waits between passes with no wake pending (true), or after
+    /// `timeout` of the machine's time (false). A test moves its clock only then: a pass under
+    /// way would read the time before the move and act after it, as no real pass can.
+    @discardableResult
+    package func waitUntilIdle(timeout: Duration = .seconds(60)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let seen = idled.generation
+            if state.withLock({ $0.idle && !$0.woken }) { return true }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero, !Task.isCancelled else { return false }
+            await idled.wait(after: seen, timeout: left)
         }
     }
 

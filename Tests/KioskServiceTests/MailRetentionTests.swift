@@ -13,10 +13,12 @@ import SystemSupport
 /// Retention and guests' mail at the kiosk (issue 43): a mail waiting for the server when its post
 /// expires is forgotten by the mail drain's next pass, never sent, and counted as forgotten.
 ///
-/// The kiosk's clock (`TestClock`) is what both retention and the mail queue measure by, and it is
-/// moved here; the drain's wait between passes is not on that clock (`MailDrain` waits on a
-/// semaphore for `idleRecheckSeconds` of real time), so the test makes the next pass with
-/// `wake()`, as a queued mail or an upload does.
+/// The kiosk's clock (`TestClock`) is what retention, the mail queue and the drain's waits
+/// measure by, and it is moved here. The move makes the drain's next pass (its idle recheck is
+/// due), so the clock moves only while the drain waits between passes: a pass under way when it
+/// moved would read the time before and act after, which no real pass can (CI, stop 45: the
+/// mail's second pass, woken by its queueing, read the old time for retention and the new one
+/// for the backoff, and tried the mail again).
 @Suite(.serialized) struct MailRetentionTests {
     @Test func theDrainsNextPassForgetsAMailWhosePostRetentionRemoved() async throws {
         // A server that refuses the connection: the mail fails, and waits its backoff (an hour).
@@ -48,6 +50,7 @@ import SystemSupport
             mail.queue.job(id: job.id)?.attempts == 1 && MailAPITests.metric(fixture, "recorder_mail_failed_attempts_total") == 1
         }
         #expect(mail.queue.job(id: job.id)?.nextAttemptAt != nil)
+        #expect(await mail.drain.waitUntilIdle(), "the drain did not come to rest after its first try")
 
         // Two days on, past retention.days: the kiosk's purge deletes the post from the store.
         fixture.clock.advance(by: .seconds(2 * 86_400))
@@ -64,6 +67,8 @@ import SystemSupport
         try await fixture.until(seconds: 10, "the forgotten mail was not counted") {
             MailAPITests.metric(fixture, #"recorder_mails_total{result="forgotten"}"#) == 1
         }
+        // (the queue's gauges are set at a pass's end)
+        #expect(await mail.drain.waitUntilIdle(), "the drain did not come to rest after forgetting")
         #expect(MailAPITests.metric(fixture, "recorder_mail_failed_attempts_total") == 1, "the mail was tried again after its post expired")
         #expect(MailAPITests.metric(fixture, #"recorder_mails_total{result="sent"}"#) == 0)
         #expect(MailAPITests.metric(fixture, "recorder_mail_waiting") == 0)

@@ -46,4 +46,28 @@ import Testing
         usleep(100_000)
         #expect(passes.withLock { $0 } == 3)
     }
+
+    @Test func isIdleOnlyBetweenPassesWithNoWakePending() async {
+        let clock = TestClock()
+        let passes = Mutex(0)
+        let gate = DispatchSemaphore(value: 0)
+        let thread = DrainThread(name: "test-idle", clock: clock)
+        defer { thread.stop(timeout: 30) }
+        // A wake before the start: the first pass is followed by a second at once.
+        thread.wake()
+        thread.start {
+            passes.withLock { $0 += 1 }
+            gate.wait()
+            return clock.now + .seconds(3600)
+        }
+        // During the first pass it is not idle.
+        #expect(await !thread.waitUntilIdle(timeout: .milliseconds(300)), "idle during a pass")
+        gate.signal()
+        // Between the passes the pending wake starts the second at once: still not idle.
+        #expect(await !thread.waitUntilIdle(timeout: .milliseconds(300)), "idle with a wake pending")
+        #expect(within { passes.withLock { $0 } == 2 }, "the woken pass")
+        gate.signal()
+        #expect(await thread.waitUntilIdle(), "not idle after the passes")
+        #expect(passes.withLock { $0 } == 2)
+    }
 }
