@@ -1,6 +1,8 @@
+import Glibc
 package import MediaEncoder
 package import Settings
 package import StorageUpload
+package import SystemSupport
 
 /// Why a shot was not made a post, or a post not queued, sent or found in the outbox, with its
 /// data; the edges word it.
@@ -65,6 +67,18 @@ package enum PostFailure: RecorderFailure {
         case .storeNotReady(let error), .notUploaded(_, _, let error): RecorderError.Kind(error)
         case .cannotCopyVideo, .cannotQueueConsentText, .queuedUnreadable: .ioFailure
         case .stillQueued: .busy
+        }
+    }
+
+    package var advice: [SettingAdvice] {
+        switch self {
+        // A store directory this outbox never saw (a mistyped path, a new disk): recorder can
+        // make it, or another directory was meant. One that took posts and is missing is a disk
+        // away, where the fix is to mount it: making the directory would fill the disk it sits on.
+        case .storeNotReady(let error) where error.kind == .local(errno: ENOENT):
+            error.advice + [SettingAdvice(.storeDirectory, "DIRECTORY", "with the directory meant"),
+                            SettingAdvice(.createStoreDirectory, "true", "to have recorder create it")]
+        default: cause?.advice ?? []
         }
     }
 

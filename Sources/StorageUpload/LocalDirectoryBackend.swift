@@ -110,8 +110,9 @@ extension LocalDirectoryBackend {
         } else if createsRoot {
             try LocalFiles.createDirectories(root, elsewhere: "a writable directory for local.path")
         } else {
-            throw StorageError(.local(errno: ENOENT), "the store directory \(root) does not exist (a disk that is not mounted?). Mount it, or create it.",
-                               retryable: false, advice: [SettingAdvice(.createStoreDirectory, "true", "to have recorder create it")])
+            // (no advice here: what helps depends on whether the store ever took a post, which
+            // the outbox knows; `PostFailure.storeNotReady` offers to create one it never saw)
+            throw StorageError(.local(errno: ENOENT), "the store directory \(root) does not exist (a disk that is not mounted?).", retryable: false)
         }
     }
 

@@ -110,8 +110,9 @@ enum FailureSamples {
             ("alreadyPosted.queued", .alreadyPosted(id: "AbCdEfGh12", whereItIs: .queued(directory: "/var/lib/recorder/outbox/queue/x"))),
             ("alreadyPosted.unknown", .alreadyPosted(id: "AbCdEfGh12", whereItIs: .unknown)),
             ("postingElsewhere", .postingElsewhere(workspace: "/run/recorder")),
-            ("storeNotReady", .storeNotReady(StorageError(.local(errno: 2), "the store directory /srv/stroe does not exist (a disk that is not mounted?). Mount it, or create it.", retryable: false,
-                                                          advice: [SettingAdvice(.createStoreDirectory, "true", "to have recorder create it")]))),
+            ("storeNotReady", .storeNotReady(StorageError(.local(errno: 2), "the store directory /srv/stroe does not exist (a disk that is not mounted?).", retryable: false))),
+            ("storeNotReady.notADirectory", .storeNotReady(StorageError(.local(errno: 20), "the store path /srv/store is not a directory.", retryable: false,
+                                                                        advice: [SettingAdvice(.storeDirectory, "DIRECTORY", "with a directory")]))),
             ("cannotCopyVideo", .cannotCopyVideo(store)),
             ("cannotQueueConsentText", .cannotQueueConsentText(store)),
             ("queuedUnreadable", .queuedUnreadable(path: "/var/lib/recorder/outbox/queue/x")),
@@ -119,6 +120,8 @@ enum FailureSamples {
             ("notQueued", .notQueued(id: "AbCdEfGh12", outbox: "/var/lib/recorder/outbox", queued: ["ZyXwVu9876"])),
             ("notUploaded", .notUploaded(id: "AbCdEfGh12", queuedIn: "/var/lib/recorder/outbox/queue/x", store)),
             ("stillQueued", .stillQueued(id: "AbCdEfGh12", queuedIn: "/var/lib/recorder/outbox/queue/x", attempts: 5, store)),
+            ("stillQueued.storeAway", .stillQueued(id: "AbCdEfGh12", queuedIn: "/var/lib/recorder/outbox/queue/x", attempts: 3,
+                                                   StorageError(.local(errno: 2), "the store directory /media/usb/clips does not exist (a disk that is not mounted?).", retryable: false))),
             ("metadataNotJSON", .metadataNotJSON(detail: "unexpected end of file")),
         ]
         samples += post.map { ("PostFailure.\($0.0)", $0.1) }

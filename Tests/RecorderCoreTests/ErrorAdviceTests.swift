@@ -1,5 +1,6 @@
 import AudioCapture
 import MediaEncoder
+import Publishing
 import Settings
 import Shooting
 import StorageUpload
@@ -40,8 +41,15 @@ import VideoCapture
             Issue.record("a missing store directory was taken")
         } catch {
             #expect(!error.message.contains("--"), "\(error.message)")
-            #expect(RecorderError(error).advice.map(\.setting) == [.createStoreDirectory])
-            #expect(Self.keyed(RecorderError(error)).contains("`local.create = true`"))
+            // The store's own error offers nothing: whether to make the directory depends on
+            // whether it ever took a post. A refused post (a store never seen) offers it; a post
+            // still queued for it (a disk away) does not.
+            #expect(RecorderError(error).advice.isEmpty)
+            let refused = RecorderError(PostFailure.storeNotReady(error))
+            #expect(refused.advice.map(\.setting) == [.storeDirectory, .createStoreDirectory])
+            #expect(Self.keyed(refused).contains("`local.create = true`"))
+            let queued = RecorderError(PostFailure.stillQueued(id: "AbCdEfGh12", queuedIn: "/var/lib/recorder/outbox/queue/x", attempts: 3, error))
+            #expect(queued.advice.isEmpty)
         }
     }
 

@@ -4,6 +4,7 @@ import Testing
 @testable import Shooting
 @testable import Publishing
 import StorageUpload
+import SystemSupport
 import VideoCapture
 
 /// Issue 42 part 6's mistakes, judged by their failure's case and data (the words are the edges').
@@ -87,6 +88,8 @@ import VideoCapture
             Issue.record("the missing disk failed the upload as: \(String(describing: waiting.failure))")
         }
         #expect(waiting.remaining.map(\.metadata.id) == [second.metadata.id])
+        // Nothing offers to make the directory: on a disk away it would fill the disk below.
+        #expect(waiting.failure?.advice.contains { $0.setting == .createStoreDirectory } == false, "\(String(describing: waiting.failure?.advice))")
         #expect(!FileManager.default.fileExists(atPath: store), "a missing disk's directory is not made in its place")
 
         // A directory that never took a post is still a typo.
@@ -96,6 +99,8 @@ import VideoCapture
             Issue.record("a store never seen was not refused: \(String(describing: error))")
             return
         }
+        // That one may be meant to be made, or mistyped.
+        #expect(error?.advice.map(\.setting) == [.storeDirectory, .createStoreDirectory])
 
         // The disk is back: the waiting post goes.
         try FileManager.default.moveItem(atPath: root + "/unplugged", toPath: root + "/disk")
