@@ -1,7 +1,5 @@
-import Glibc
 package import Publishing
 import Settings
-import StorageUpload
 import SystemSupport
 
 extension OperatorWords {
@@ -23,8 +21,8 @@ extension OperatorWords {
             "this shot was already posted as \(id); \(posted(whereItIs, flush: "it is sent when the store answers")). Record a new shot to post again."
         case .postingElsewhere:
             "another process is posting this shot right now; wait for it."
-        case .storeNotReady(let error) where error.kind == .local(errno: ENOENT):
-            "nothing was queued: \(cause(failure)) Mount its disk."
+        case .storeMissing(let path):
+            "nothing was queued: the store directory \(path) does not exist (a disk that is not mounted?). Mount its disk."
         case .storeNotReady:
             "nothing was queued: \(cause(failure))"
         case .cannotCopyVideo:

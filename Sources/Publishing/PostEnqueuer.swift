@@ -70,6 +70,7 @@ package struct PostEnqueuer: Sendable {
         do throws(StorageError) { try backend.prepare() } catch {
             if case .local(let code) = error.kind, code == ENOENT || code == ENOTDIR,
                !outbox.knows(store: backend.location, destination: backend.destination) {
+                if code == ENOENT, let path = backend.destination.path { throw .post(.storeMissing(path: path)) }
                 throw .post(.storeNotReady(error))
             }
         }

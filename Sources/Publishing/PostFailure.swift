@@ -1,4 +1,3 @@
-import Glibc
 package import MediaEncoder
 package import Settings
 package import StorageUpload
@@ -25,8 +24,11 @@ package enum PostFailure: RecorderFailure {
     case alreadyPosted(id: String, whereItIs: PostedWhere)
     /// Another process is posting this shot now (the workspace's post lock is taken).
     case postingElsewhere(workspace: String)
-    /// The store cannot take a post now, found before anything was queued (a configured local
-    /// store that does not exist: a mistyped directory, a disk not mounted).
+    /// The configured local store directory `path` does not exist and never took a post from this
+    /// outbox (a mistyped directory, a disk not mounted, one still to be made), found before
+    /// anything was queued. (One that took posts is a disk away: the post is queued for it.)
+    case storeMissing(path: String)
+    /// The store cannot take a post now, found before anything was queued (its path is a file).
     case storeNotReady(StorageError)
     // The outbox
     /// The video could not be copied into the outbox (a full disk); the shot was kept.
@@ -64,6 +66,7 @@ package enum PostFailure: RecorderFailure {
         case .shotUnreadable, .currentShotUnreadable, .consentTextChanged, .alreadyPosted, .metadataNotJSON: .badData
         case .noSuchShot, .noFinishedShot, .videoMissing, .notQueued: .notFound
         case .postingElsewhere, .outboxBusy: .busy
+        case .storeMissing: .cannotWrite
         case .storeNotReady(let error), .notUploaded(_, _, let error): RecorderError.Kind(error)
         case .cannotCopyVideo, .cannotQueueConsentText, .queuedUnreadable: .ioFailure
         case .stillQueued: .busy
@@ -72,12 +75,12 @@ package enum PostFailure: RecorderFailure {
 
     package var advice: [SettingAdvice] {
         switch self {
-        // A store directory this outbox never saw (a mistyped path, a new disk): recorder can
-        // make it, or another directory was meant. One that took posts and is missing is a disk
-        // away, where the fix is to mount it: making the directory would fill the disk it sits on.
-        case .storeNotReady(let error) where error.kind == .local(errno: ENOENT):
-            error.advice + [SettingAdvice(.storeDirectory, "DIRECTORY", "with the directory meant"),
-                            SettingAdvice(.createStoreDirectory, "true", "to have recorder create it")]
+        // A store directory this outbox never saw (a mistyped path, a new disk): another directory
+        // was meant, or recorder can make it. Never offered for one that took posts and is missing
+        // (a disk away, to be mounted): making it would fill the disk it sits on.
+        case .storeMissing:
+            [SettingAdvice(.storeDirectory, "DIRECTORY", "with the directory meant"),
+             SettingAdvice(.createStoreDirectory, "true", "to have recorder create it")]
         default: cause?.advice ?? []
         }
     }

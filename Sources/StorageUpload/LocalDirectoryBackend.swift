@@ -111,7 +111,7 @@ extension LocalDirectoryBackend {
             try LocalFiles.createDirectories(root, elsewhere: "a writable directory for local.path")
         } else {
             // (no advice here: what helps depends on whether the store ever took a post, which
-            // the outbox knows; `PostFailure.storeNotReady` offers to create one it never saw)
+            // the outbox knows; `PostFailure.storeMissing` offers to create one it never saw)
             throw StorageError(.local(errno: ENOENT), "the store directory \(root) does not exist (a disk that is not mounted?).", retryable: false)
         }
     }

@@ -299,7 +299,7 @@ import Testing
         let shotSHA = try box.shoot()
         let missing = "\(box.root)/usb-stick/deep/store"
         let refused = try box.recorder(["post", "--caption", "x", "--store-dir", missing, "--json"])
-        #expect(failed(refused) == Failed(73, "cannotWrite", "PostFailure.storeNotReady"), "\(refused.stderr)")
+        #expect(failed(refused) == Failed(73, "cannotWrite", "PostFailure.storeMissing"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "\(box.root)/usb-stick"))
         #expect(box.queued().isEmpty)
 

@@ -45,7 +45,7 @@ import VideoCapture
             // whether it ever took a post. A refused post (a store never seen) offers it; a post
             // still queued for it (a disk away) does not.
             #expect(RecorderError(error).advice.isEmpty)
-            let refused = RecorderError(PostFailure.storeNotReady(error))
+            let refused = RecorderError(PostFailure.storeMissing(path: "/nonexistent/recorder-store"))
             #expect(refused.advice.map(\.setting) == [.storeDirectory, .createStoreDirectory])
             #expect(Self.keyed(refused).contains("`local.create = true`"))
             let queued = RecorderError(PostFailure.stillQueued(id: "AbCdEfGh12", queuedIn: "/var/lib/recorder/outbox/queue/x", attempts: 3, error))

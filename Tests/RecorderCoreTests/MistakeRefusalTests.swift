@@ -34,11 +34,11 @@ import VideoCapture
         let outbox = Outbox(root: root + "/outbox")
         let enqueuer = PostEnqueuer(workspace: workspace, outbox: outbox, configuration: configuration)
         let error = #expect(throws: RecorderError.self) { try enqueuer.plan(caption: "x") }
-        guard case .storeNotReady(let cause)? = error?.failure(as: PostFailure.self) else {
-            Issue.record("not refused as a store that is not ready: \(String(describing: error))")
+        guard case .storeMissing(let path)? = error?.failure(as: PostFailure.self) else {
+            Issue.record("not refused as a missing store: \(String(describing: error))")
             return
         }
-        #expect(cause.kind == .local(errno: ENOENT) && error?.kind == .cannotWrite, "\(cause)")
+        #expect(path == typo && error?.kind == .cannotWrite, "\(path)")
         #expect(outbox.items().isEmpty)
         #expect(enqueuer.postedID(try #require(workspace.currentShot())) == nil)
         #expect(!FileManager.default.fileExists(atPath: typo))
@@ -95,7 +95,7 @@ import VideoCapture
         // A directory that never took a post is still a typo.
         _ = try await manager.shoot(request)
         let error = #expect(throws: RecorderError.self) { try configured(root + "/disk/stroe").plan(caption: "third") }
-        guard case .storeNotReady? = error?.failure(as: PostFailure.self) else {
+        guard case .storeMissing? = error?.failure(as: PostFailure.self) else {
             Issue.record("a store never seen was not refused: \(String(describing: error))")
             return
         }
