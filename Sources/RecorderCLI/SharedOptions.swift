@@ -28,10 +28,15 @@ func fail(_ error: RecorderError) -> ExitCode {
     let text = CLIWords.text(error)
     Descriptors.printError("recorder: error: \(text)\n")
     if jsonRequested && !jsonAnswered.load(ordering: .relaxed) {
-        printJSON(JSONFailure(error: text, exitStatus: Int(error.exitStatus.rawValue), kind: error.kind.rawValue,
-                              failure: error.failure.map { "\(type(of: $0)).\(error.caseName)" } ?? error.caseName))
+        printJSON(JSONFailure(error: text, exitStatus: Int(error.exitStatus.rawValue), kind: error.kind.rawValue, failure: error.jsonCase))
     }
     return ExitCode(error.exitStatus.rawValue)
+}
+
+extension RecorderError {
+    /// The case as `--json` names it: `Type.case` (`PostFailure.noFinishedShot`), or `storage`,
+    /// `capture`... for the device and store modules' errors.
+    var jsonCase: String { failure.map { "\(type(of: $0)).\(caseName)" } ?? caseName }
 }
 
 /// Prints a failure the CLI worded itself and gives its status (as `fail` above).
