@@ -243,7 +243,7 @@ enum FailureSamples {
             ("wifi", .wifi(.passwordLength(5), name: "Booth", origin: "/etc/recorder/recorder.conf:12")),
             ("wifiNeedsSharePage", .wifiNeedsSharePage(name: "Booth", base: "https://cdn.example.com/{key}", origin: "/etc/recorder/recorder.conf:12")),
             ("proxySocketFailed", .proxySocketFailed(path: "/run/recorder.sock", reason: "Permission denied")),
-            ("addressInUse", .addressInUse(address: "127.0.0.1", port: 8080)),
+            ("addressInUse", .addressInUse(address: "127.0.0.1:8080", port: 8080)),
             ("notAnAddressHere", .notAnAddressHere(host: "10.9.9.9")),
             ("privilegedPort", .privilegedPort(host: "0.0.0.0", port: 80)),
             ("serverStopped", .serverStopped(reason: "EOF", address: "127.0.0.1:8080")),
