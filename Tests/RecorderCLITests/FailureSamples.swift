@@ -6,9 +6,9 @@ import Publishing
 @testable import RecorderCLI
 import Settings
 import Shooting
-import StorageUpload
+@testable import StorageUpload
 import SystemSupport
-import VideoCapture
+@testable import VideoCapture
 import KioskWords
 
 /// One failure of every case of every failure enum (and of the lower errors' kinds that the edges
@@ -27,11 +27,33 @@ enum FailureSamples {
         ("CaptureError.permissionDenied.unknown", CaptureError(.permissionDenied(group: nil), device: "/dev/video0", operation: "open", errno: 13)),
         ("CaptureError.busy", CaptureError(.busy, device: "/dev/video0", operation: "VIDIOC_STREAMON", errno: 16)),
         ("CaptureError.stalled", CaptureError(.stalled(seconds: 5), device: "/dev/video0", operation: "select")),
-        ("CaptureError.unsupportedFormat", CaptureError(.unsupportedFormat, device: "cam", operation: "negotiate",
-                                                        detail: "the camera does not offer the format nv12. It offers: yuyv, mjpeg.")),
+        ("CaptureError.unsupportedFormat", negotiated(CaptureRequest(pixelFormat: .nv12))),
         ("CaptureError.badInput", CaptureError(.badInput, device: "/tmp/clip.y4m", operation: "read frame 1", detail: "the file ends inside a frame; it was truncated.")),
         ("CaptureError.driverFailure", CaptureError(.driverFailure, device: "/dev/video0", operation: "VIDIOC_S_FMT", errno: 5)),
     ]
+    /// What the negotiator says of a webcam (YUYV and MJPEG) asked for what it cannot give.
+    static func negotiated(_ request: CaptureRequest) -> CaptureError {
+        func format(_ pixelFormat: PixelFormat) -> FormatCapability {
+            FormatCapability(pixelFormat: pixelFormat, fourcc: pixelFormat.fourcc, label: pixelFormat.name, isEmulated: false,
+                             sizes: .discrete([SizeOption(size: FrameSize(width: 640, height: 480), rates: .discrete([FrameRate(30)]))]))
+        }
+        do throws(CaptureError) {
+            _ = try FormatNegotiator.choose(from: [format(.yuyv), format(.mjpeg)], request: request, device: "cam")
+            return CaptureError(.driverFailure, device: "cam", operation: "negotiate", detail: "the negotiator took \(request)")
+        } catch {
+            return error
+        }
+    }
+
+    /// The store's refusals as S3 answers them, worded by the store's own classifier.
+    static let storeRefusals: [(String, StorageError)] = [
+        ("StorageError.accessDenied", (403, "SignatureDoesNotMatch")), ("StorageError.http.clock", (403, "RequestTimeTooSkewed")),
+        ("StorageError.missingContainer", (404, "NoSuchBucket")), ("StorageError.http.busy", (503, "SlowDown")),
+        ("StorageError.http.refused", (400, "InvalidArgument")),
+    ].map { name, answer in
+        (name, S3Response.failure(status: answer.0, body: "<Error><Code>\(answer.1)</Code><Message>said &amp; done</Message></Error>",
+                                  operation: "upload", target: "videos/AbCdEfGh12.mp4", credentials: "the environment"))
+    }
     static let diskFull = MediaError(.diskFull, operation: "av_write_frame", path: "/run/recorder/.incoming-1/recording.mp4")
 
     /// The microphone's other failures, as ALSA reports them (the words name the device, its holder,
@@ -255,6 +277,7 @@ enum FailureSamples {
         all += [("CaptureError.disconnected", camera), ("AudioError.noSuchDevice", microphone)]
         all += cameras.map { ($0.0, RecorderError($0.1)) } + microphones.map { ($0.0, RecorderError($0.1)) }
         all += [("MediaError.badInput", .media(media)), ("MediaError.diskFull", .media(diskFull)), ("StorageError.local", .storage(store))]
+        all += storeRefusals.map { ($0.0, .storage($0.1)) }
         return all
     }
 
