@@ -2,7 +2,7 @@ package import Logging
 package import Settings
 package import Shooting
 package import Publishing
-package import Library
+import Library
 package import SystemSupport
 package import KioskHTTP
 package import KioskState

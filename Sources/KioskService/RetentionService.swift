@@ -5,7 +5,7 @@ package import Library
 import ServiceLifecycle
 import SystemSupport
 import Synchronization
-package import Publishing
+import Publishing
 import Shooting
 import KioskWords
 import KioskHTTP

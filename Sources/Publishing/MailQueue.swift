@@ -4,6 +4,7 @@ import Glibc
 #endif
 package import SystemSupport
 import StorageUpload
+import MailValues
 import Settings
 
 /// The outbox's mail: `mail/queue/<id>.json` for each mail waiting (a `MailJob`, with its address),

@@ -3,6 +3,7 @@ import Testing
 @testable import Settings
 @testable import Publishing
 import StorageUpload
+import MailValues
 import SystemSupport
 
 /// `recorder feed --purge-expired --yes` and guests' mail (issue 43): the mails of the posts it
