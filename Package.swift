@@ -59,7 +59,11 @@ let package = Package(
         .target(name: "TriggerInput", dependencies: ["CInput", "SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "ShareCode", dependencies: ["CQRencode", "SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "MediaEncoder", dependencies: ["CFFmpeg", "VideoCapture", "AudioCapture", "SystemSupport"], swiftSettings: swiftSettings),
-        .target(name: "StorageUpload", dependencies: ["CCurl", "COpenSSL", "SystemSupport"],
+        // MailValues: what a mail exchange is, as values with no transport (an address, the
+        // server's reply and the step it answered, why a message was not sent, why mail settings
+        // cannot work): the kiosk's words and pages use these without the storage module.
+        .target(name: "MailValues", swiftSettings: swiftSettings),
+        .target(name: "StorageUpload", dependencies: ["CCurl", "COpenSSL", "MailValues", "SystemSupport"],
                 swiftSettings: swiftSettings),
         // The recorder's own modules, by subject, each depending only on those above it, so the
         // dependencies run the way a frame does: device, capture, encode, shot, post, upload, library.
@@ -79,7 +83,7 @@ let package = Package(
         // and its drain, metadata, share links) and the store's feed of posts.
         .target(
             name: "Publishing",
-            dependencies: ["Shooting", "Settings", "MediaEncoder", "StorageUpload", "SystemSupport"],
+            dependencies: ["Shooting", "Settings", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
             swiftSettings: swiftSettings),
         // Library: posts read back from the store for people (the video cache, the reel, the
         // export) and what expires (retention, of the store's posts and of this machine's copies).
@@ -99,7 +103,7 @@ let package = Package(
         // values they word (KioskProblem, WifiNetwork): no service, no HTTP.
         .target(
             name: "KioskWords",
-            dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "StorageUpload", "SystemSupport"],
+            dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "MailValues", "SystemSupport"],
             swiftSettings: swiftSettings),
         // KioskHTTP: the kiosk's HTTP plumbing, with no kiosk service in it: the request's context
         // and roles, sessions and the login throttle, client slots and connection limits, API errors
@@ -131,7 +135,7 @@ let package = Package(
         // The kiosk daemon: services, the control API and the pages, over the same core modules the CLI uses.
         .target(
             name: "KioskService",
-            dependencies: ["KioskState", "KioskHTTP", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "ShareCode", "StorageUpload", "SystemSupport",
+            dependencies: ["KioskState", "KioskHTTP", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "ShareCode", "MailValues", "SystemSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -155,13 +159,13 @@ let package = Package(
         .testTarget(name: "VideoCaptureTests", dependencies: ["VideoCapture", "SystemSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "AudioCaptureTests", dependencies: ["AudioCapture", "SystemSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaEncoderTests", dependencies: ["MediaEncoder", "VideoCapture"], swiftSettings: swiftSettings),
-        .testTarget(name: "StorageUploadTests", dependencies: ["StorageUpload", "SystemSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "RecorderCoreTests", dependencies: ["Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
+        .testTarget(name: "StorageUploadTests", dependencies: ["StorageUpload", "MailValues", "SystemSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "RecorderCoreTests", dependencies: ["Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TriggerInputTests", dependencies: ["TriggerInput"], swiftSettings: swiftSettings),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], swiftSettings: swiftSettings),
         .testTarget(name: "KioskServiceTests",
-                    dependencies: ["KioskService", "KioskState", "KioskHTTP", "KioskWords", "Preflight", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport",
+                    dependencies: ["KioskService", "KioskState", "KioskHTTP", "KioskWords", "Preflight", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport",
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "HTTPTypes", package: "swift-http-types"),
                                    .product(name: "NIOCore", package: "swift-nio"),
@@ -170,10 +174,10 @@ let package = Package(
                                    .product(name: "Logging", package: "swift-log")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "RecorderCLITests",
-                    dependencies: ["RecorderCLI", "Settings", "Shooting", "Publishing", "Library", "KioskWords", "KioskHTTP", "KioskState", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "StorageUpload", "SystemSupport",
+                    dependencies: ["RecorderCLI", "Settings", "Shooting", "Publishing", "Library", "KioskWords", "KioskHTTP", "KioskState", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "StorageUpload", "MailValues", "SystemSupport",
                                    .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "IntegrationTests", dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
+        .testTarget(name: "IntegrationTests", dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
                     swiftSettings: swiftSettings),
     ]
 )

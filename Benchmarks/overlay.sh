@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 for t in /usr/bin/time bc; do command -v $t >/dev/null || apt-get install -y -q time bc >/dev/null || { echo "install GNU time and bc (apt-get install time bc)"; exit 69; }; done
 command -v ffmpeg >/dev/null || { echo "install ffmpeg (scripts/setup.sh test)"; exit 69; }
-REC=$(bash scripts/build-release.sh 2>/dev/null)  # as scripts/run.sh builds it
+REC=${REC:-$(bash scripts/build-release.sh 2>/dev/null)}  # as scripts/run.sh builds it (REC=path: another build)
 OUT=Benchmarks/out; mkdir -p "$OUT"
 FRAMES=${FRAMES:-300}
 RUNS=${RUNS:-3}

@@ -1,9 +1,9 @@
 import FoundationEssentials
 import Glibc
 package import Settings
-package import Shooting
-package import Publishing
-package import Library
+import Shooting
+import Publishing
+import Library
 package import SystemSupport
 import Synchronization
 import KioskWords

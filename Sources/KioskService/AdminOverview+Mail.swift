@@ -1,5 +1,5 @@
 import Publishing
-import StorageUpload
+import MailValues
 import KioskWords
 
 extension AdminOverview {

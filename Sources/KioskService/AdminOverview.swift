@@ -1,5 +1,5 @@
-package import Settings
-package import Library
+import Settings
+import Library
 package import KioskState
 
 /// `GET /api/admin/overview`: what the operator page shows beyond the status. The operator's words

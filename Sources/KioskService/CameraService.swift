@@ -57,7 +57,8 @@ struct CameraService: Service {
             }
             await manager.expirePreview(idleSeconds: manager.previewIdleSeconds)
             if connections.crowdLeft() {
-                await BlockingWork.run { FreedMemory.giveBack() }
+                // (whether any page went back changes nothing here: the next crowd's leaving tries again)
+                _ = await BlockingWork.run { FreedMemory.giveBack() }
             }
         }
     }

@@ -1,4 +1,4 @@
-package import HTTPTypes
+import HTTPTypes
 package import Hummingbird
 import Settings
 package import KioskHTTP

@@ -1,9 +1,9 @@
 import FoundationEssentials
-package import Logging
-package import Settings
-package import Shooting
+import Logging
+import Settings
+import Shooting
 import Synchronization
-package import SystemSupport
+import SystemSupport
 import KioskWords
 import KioskHTTP
 package import KioskState

@@ -1,5 +1,5 @@
-package import Settings
-package import SystemSupport
+import Settings
+import SystemSupport
 package import KioskHTTP
 import KioskState
 

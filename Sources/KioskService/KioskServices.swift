@@ -2,7 +2,7 @@ package import Logging
 package import Settings
 package import Shooting
 package import Publishing
-package import Library
+import Library
 package import SystemSupport
 package import KioskHTTP
 package import KioskState
@@ -87,7 +87,7 @@ package struct KioskServices: Sendable {
         health = HealthMonitor(settings: settings, manager: manager, drain: drain, library: library, guests: guests, logger: logger,
                                clock: clock)
         retention = try RetentionService(configuration: configuration, settings: settings, library: library, manager: manager,
-                                         outbox: drain.outbox, events: events, metrics: metrics, logger: logger, clock: clock)
+                                         outbox: drain.outbox, mail: mail?.drain, events: events, metrics: metrics, logger: logger, clock: clock)
         reels = ReelMaker(library: library, configuration: configuration, logger: logger, clock: clock)
         overview = OperatorOverview(status: status, outbox: drain.outbox, library: library, mail: mail, workspace: settings.workspace.root,
                                     configuration: configuration, problems: problems, metrics: metrics, retention: retention)

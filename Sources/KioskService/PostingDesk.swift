@@ -2,7 +2,7 @@ import FoundationEssentials
 import Logging
 package import Publishing
 package import Settings
-package import Shooting
+import Shooting
 import SystemSupport
 import KioskHTTP
 import KioskState

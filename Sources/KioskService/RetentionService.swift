@@ -5,7 +5,7 @@ package import Library
 import ServiceLifecycle
 import SystemSupport
 import Synchronization
-package import Publishing
+import Publishing
 import Shooting
 import KioskWords
 import KioskHTTP
@@ -25,6 +25,9 @@ package final class RetentionService: Service, Sendable {
     private let library: KioskLibrary
     private let manager: CameraManager
     private let outbox: Outbox
+    /// The guests' mail, when set: woken after a purge, so the mails of the posts it deleted are
+    /// forgotten now, not at the drain's next idle look.
+    private let mail: MailDrain?
     private let events: EventStream
     private let metrics: KioskMetrics
     private let logger: Logger
@@ -34,7 +37,7 @@ package final class RetentionService: Service, Sendable {
     private let outcome = Mutex<RetentionOutcome?>(nil)
 
     init(configuration: RecorderConfiguration, settings: KioskSettings, library: KioskLibrary, manager: CameraManager, outbox: Outbox,
-         events: EventStream, metrics: KioskMetrics, logger: Logger, clock: any RecorderClock) throws(RecorderError) {
+         mail: MailDrain? = nil, events: EventStream, metrics: KioskMetrics, logger: Logger, clock: any RecorderClock) throws(RecorderError) {
         local = try LocalRetention(configuration)
         scope = try RetentionScope(configuration)
         kioskID = (try? KioskID.configured(configuration)) ?? ""
@@ -42,6 +45,7 @@ package final class RetentionService: Service, Sendable {
         self.library = library
         self.manager = manager
         self.outbox = outbox
+        self.mail = mail
         self.events = events
         self.metrics = metrics
         self.logger = logger
@@ -87,6 +91,7 @@ package final class RetentionService: Service, Sendable {
             }
             if report.deleted > 0 {
                 logger.notice("retention: deleted \(report.deleted) post(s) created before \(report.cutoff) (retention.days)")
+                mail?.wake()
             }
             if report.withoutKiosk > 0 {
                 logger.notice("retention: \(report.withoutKiosk) expired post(s) have no kiosk id (made before kiosks had ids) and are kept: retention.scope = own deletes only this kiosk's (\(id)). Set retention.scope = store on the one kiosk that looks after this store, or delete them once: recorder feed --purge-expired --yes --set retention.scope=store")

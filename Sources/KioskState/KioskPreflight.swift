@@ -4,7 +4,7 @@ import Library
 package import Preflight
 import Publishing
 package import Settings
-package import Shooting
+import Shooting
 import StorageUpload
 import Synchronization
 import SystemSupport

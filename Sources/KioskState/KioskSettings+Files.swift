@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-package import Settings
+import Settings
 import Shooting
 import SystemSupport
 import KioskWords

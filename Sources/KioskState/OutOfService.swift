@@ -1,4 +1,4 @@
-package import FoundationEssentials
+import FoundationEssentials
 import SystemSupport
 
 /// Why the booth cannot take a guest now (issue 42 item 5), each cause with its numbers: the

@@ -1,6 +1,6 @@
-package import Settings
-package import Shooting
-package import Publishing
+import Settings
+import Shooting
+import Publishing
 package import Library
 
 /// What the kiosk's last purge of expired posts did, for the operator page.

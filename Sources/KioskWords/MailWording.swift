@@ -2,7 +2,7 @@ package import FoundationEssentials
 import Glibc
 package import Publishing
 package import Settings
-package import StorageUpload
+package import MailValues
 package import SystemSupport
 
 /// The operator's words for guests' mail (the journal, the operator page, and the CLI, which has

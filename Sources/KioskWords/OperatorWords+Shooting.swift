@@ -1,4 +1,4 @@
-package import Shooting
+import Shooting
 import Settings
 import SystemSupport
 

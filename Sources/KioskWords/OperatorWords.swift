@@ -1,8 +1,8 @@
 import Glibc
-package import Library
-package import Publishing
+import Library
+import Publishing
 package import Settings
-package import Shooting
+import Shooting
 import SystemSupport
 
 /// The operator's words for every failure: what the operator page, the API's `error` and the

@@ -31,6 +31,11 @@ package struct PurgeReport: Sendable, Encodable, Equatable {
     package var withoutKiosk = 0
     /// Why nothing was deleted: this machine's clock cannot be trusted now.
     package var refused: ClockDoubt? = nil
+    /// Guests' mails of the expired posts that waited in this machine's outbox, forgotten with
+    /// them (never to be sent; in a dry run, those that would be), and the sent mails' records
+    /// whose kept address went.
+    package var mailsForgotten = 0
+    package var addressesForgotten = 0
 
     package init(cutoff: String, dryRun: Bool) {
         self.cutoff = cutoff

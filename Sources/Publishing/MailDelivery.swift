@@ -3,6 +3,7 @@ package import FoundationEssentials
 import Glibc
 #endif
 package import StorageUpload
+package import MailValues
 package import SystemSupport
 package import Settings
 

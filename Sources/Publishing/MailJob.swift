@@ -1,4 +1,5 @@
-package import StorageUpload
+import StorageUpload
+package import MailValues
 
 /// One guest's mail, waiting in the outbox (`mail/queue/<id>.json`) until it is sent: the address
 /// lives here and nowhere else, and goes when the mail has gone (or its post did). Sent once its

@@ -1,5 +1,6 @@
 package import FoundationEssentials
-package import StorageUpload
+import StorageUpload
+package import MailValues
 
 /// A guest's mail: a text part and an HTML part with the share link, the poster JPEG inline in
 /// the HTML (never the video: mail size limits), as one RFC 5322 message with MIME parts:

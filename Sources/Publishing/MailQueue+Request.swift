@@ -1,5 +1,6 @@
 package import FoundationEssentials
-package import StorageUpload
+import StorageUpload
+package import MailValues
 package import SystemSupport
 import Settings
 import Shooting

@@ -4,6 +4,7 @@ import Glibc
 #endif
 package import SystemSupport
 import StorageUpload
+import MailValues
 import Settings
 
 /// The outbox's mail: `mail/queue/<id>.json` for each mail waiting (a `MailJob`, with its address),
@@ -226,12 +227,15 @@ package struct MailQueue: Sendable {
         forget { $0 == postID }
     }
 
-    /// The same for every post made before `cutoff` (retention.days).
+    /// The same for every post made before `cutoff` (retention.days); with `dryRun`, what would
+    /// be forgotten, and nothing is.
     @discardableResult
-    package func forget(postsMadeBefore cutoff: Date) -> Forgotten {
-        let jobs = jobs().filter { (RFC3339.date($0.postCreatedAt) ?? .distantFuture) < cutoff }.map(\.postID)
-        let receipts = receipts().filter { $0.address != nil && (RFC3339.date($0.postCreatedAt) ?? .distantFuture) < cutoff }.map(\.postID)
-        let posts = Set(jobs + receipts)
+    package func forget(postsMadeBefore cutoff: Date, dryRun: Bool = false) -> Forgotten {
+        func expired(_ createdAt: String) -> Bool { (RFC3339.date(createdAt) ?? .distantFuture) < cutoff }
+        let jobs = jobs().filter { expired($0.postCreatedAt) }
+        let receipts = receipts().filter { $0.address != nil && expired($0.postCreatedAt) }
+        if dryRun { return Forgotten(jobs: jobs.map(\.id), addresses: receipts.map(\.id)) }
+        let posts = Set(jobs.map(\.postID) + receipts.map(\.postID))
         return posts.isEmpty ? Forgotten() : forget { posts.contains($0) }
     }
 

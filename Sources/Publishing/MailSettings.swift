@@ -4,6 +4,7 @@ import Glibc
 #endif
 package import Settings
 package import StorageUpload
+package import MailValues
 internal import SystemSupport
 
 /// How guests' mail goes out (`mail.*`), checked in full: the server and its credentials, the

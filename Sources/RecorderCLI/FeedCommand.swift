@@ -129,7 +129,11 @@ struct FeedCommand: ParsableCommand {
             report = try feed.purgeExpired(before: retention.cutoff(at: now), scope: try RetentionScope(configuration), dryRun: !yes)
             report?.refused = doubt
             // Guests' mail of expired posts goes with them: never sent, kept addresses forgotten.
-            if yes && doubt == nil { MailQueue(outboxRoot: configuration.outboxDirectory).forget(postsMadeBefore: retention.cutoff(at: now)) }
+            // (a clock in doubt with --yes stopped above: here it is a listing, or a purge by a
+            // clock trusted)
+            let forgotten = MailQueue(outboxRoot: configuration.outboxDirectory).forget(postsMadeBefore: retention.cutoff(at: now), dryRun: !yes)
+            report?.mailsForgotten = forgotten.jobs.count
+            report?.addressesForgotten = forgotten.addresses.count
         }
         var localReport: LocalRetention.Report?
         if let local {
@@ -157,6 +161,9 @@ struct FeedCommand: ParsableCommand {
                 }
                 if report.otherKiosks + report.withoutKiosk > 0 {
                     print("left alone (retention.scope = own): \(report.otherKiosks) expired post(s) of other kiosks, \(report.withoutKiosk) without a kiosk id (retention.scope = store deletes those)")
+                }
+                if report.mailsForgotten + report.addressesForgotten > 0 {
+                    print("\(yes ? "forgot" : "would forget") \(report.mailsForgotten) guest mail(s) waiting to be sent and \(report.addressesForgotten) kept address(es) of the expired posts")
                 }
                 if let doubt = report.refused { print("warning: --yes would delete nothing now: \(OperatorWords.explanation(doubt))") }
             }

@@ -38,7 +38,7 @@ struct OutboxListCommand: ParsableCommand {
             var caption = item.metadata.caption.replacing("\n", with: " ")
             if caption.count > 40 { caption = String(caption.prefix(39)) + "…" }
             print("  \(item.metadata.id)  queued \(item.state.queuedAt)  \(size)  \(item.state.attempts) attempt(s)  \"\(caption)\"")
-            print("      for \(item.state.destination.map(\.description) ?? "the store of whichever flush sends it (queued before posts kept their store)")")
+            print("      for \(item.state.destination.map { "\($0)" } ?? "the store of whichever flush sends it (queued before posts kept their store)")")
             if let error = item.state.lastError { print("      last error: \(error)") }
         }
         for folder in outbox.unreadableItems() {

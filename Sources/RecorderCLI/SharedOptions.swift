@@ -28,7 +28,9 @@ func fail(_ error: RecorderError) -> ExitCode {
     let text = CLIWords.text(error)
     Descriptors.printError("recorder: error: \(text)\n")
     if jsonRequested && !jsonAnswered.load(ordering: .relaxed) {
-        printJSON(JSONFailure(error: text, exitStatus: Int(error.exitStatus.rawValue), kind: error.kind.rawValue, failure: error.jsonCase))
+        let location = error.failure(as: ConfigurationProblem.self).map(\.location).flatMap { $0.isEmpty ? nil : $0 }
+        printJSON(JSONFailure(error: text, exitStatus: Int(error.exitStatus.rawValue), kind: error.kind.rawValue, failure: error.jsonCase,
+                              location: location))
     }
     return ExitCode(error.exitStatus.rawValue)
 }
@@ -62,6 +64,9 @@ struct JSONFailure: Encodable {
     var kind: String? = nil
     /// Its case, as `Type.case` (`storage`, `capture`... for the device and store modules' errors).
     var failure: String? = nil
+    /// For a configuration problem, where the value came from: `file:line`, an environment
+    /// variable, `the command line`.
+    var location: String? = nil
 }
 
 func printError(_ line: String) {

@@ -58,6 +58,9 @@ package struct ConfigurationProblem: RecorderFailure, CustomStringConvertible {
 
     /// The problem with where it is, for debugging (the edges word it).
     package var description: String { location.isEmpty ? "\(issue)" : "\(location): \(issue)" }
+
+    /// The issue's case (`unknownKey`), not the description with its location.
+    package var caseName: String { Self.caseName(of: issue) }
 }
 
 extension RecorderError {

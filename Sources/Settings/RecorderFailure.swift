@@ -16,6 +16,9 @@ package protocol RecorderFailure: Error, Sendable, Equatable {
     var advice: [SettingAdvice] { get }
     /// The error this one tells in its own terms, if any (a store's, a device's, another failure).
     var cause: RecorderError? { get }
+    /// The case's name (`alreadyPosted`), for `--json` and logs that machines read; by default
+    /// the enum case's own.
+    var caseName: String { get }
 }
 
 extension RecorderFailure {
@@ -27,11 +30,14 @@ extension RecorderFailure {
         (other as? Self) == self
     }
 
-    /// The case's name (`alreadyPosted`), for `--json` and logs that machines read.
-    package var caseName: String {
-        let mirror = Mirror(reflecting: self)
+    package var caseName: String { Self.caseName(of: self) }
+
+    /// The name of `value`'s enum case (`alreadyPosted`): the label of its payload, or, for a case
+    /// without one, its name as Swift prints it.
+    package static func caseName(of value: some Sendable) -> String {
+        let mirror = Mirror(reflecting: value)
         if let label = mirror.children.first?.label, mirror.displayStyle == .enum { return label }
-        return String(describing: self)
+        return String(describing: value)
     }
 }
 

@@ -33,4 +33,7 @@ package struct TextProblem: RecorderFailure {
     }
 
     package var kind: RecorderError.Kind { .badData }
+
+    /// The issue's case (`tooLong`): whose text it is, the command says.
+    package var caseName: String { Self.caseName(of: issue) }
 }

@@ -2,6 +2,7 @@ internal import CCurl
 #if canImport(Glibc)
 import Glibc
 #endif
+import MailValues
 
 extension CurlHandle {
     /// Sends one message to one recipient over libcurl's SMTP and returns the server's 2xx to it,

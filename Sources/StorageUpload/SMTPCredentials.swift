@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 internal import SystemSupport
 #endif
+package import MailValues
 
 /// The user and password for SMTP AUTH. Never printed: `description` names only the file.
 package struct SMTPCredentials: Sendable, Equatable, CustomStringConvertible {

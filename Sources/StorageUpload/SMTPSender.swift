@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SystemSupport
+package import MailValues
 
 /// A message to send: its bytes (CRLF lines, as `MailMessage` makes them), in memory or in a file.
 package enum MailBody: Sendable {

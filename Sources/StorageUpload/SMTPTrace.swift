@@ -1,3 +1,5 @@
+import MailValues
+
 /// How far one SMTP conversation got, read from what libcurl's debug callback shows: each command
 /// as it is sent (`CURLINFO_HEADER_OUT`) and each reply line as it arrives (`CURLINFO_HEADER_IN`).
 ///

@@ -4,6 +4,7 @@ import Shooting
 import Publishing
 import Library
 import StorageUpload
+import MailValues
 import Testing
 
 /// Guests' mails with the caption fixtures (right-to-left, ZWJ emoji, combining marks, CR LF and a

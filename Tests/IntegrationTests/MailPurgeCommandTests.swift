@@ -3,6 +3,7 @@ import Testing
 @testable import Settings
 @testable import Publishing
 import StorageUpload
+import MailValues
 import SystemSupport
 
 /// `recorder feed --purge-expired --yes` and guests' mail (issue 43): the mails of the posts it
@@ -40,8 +41,10 @@ import SystemSupport
         #expect(queued() == [oldJob.id, youngJob.id])
 
         // A listing forgets nothing.
-        let dry = try box.recorder(["feed", "--purge-expired"])
+        let dry = try box.recorder(["feed", "--purge-expired", "--json"])
         #expect(dry.status == 0, "\(dry.stderr)")
+        let listed = try jsonObject(dry.stdout)
+        #expect(listed["mailsForgotten"] as? Int == 1 && listed["addressesForgotten"] as? Int == 1, "\(listed)")
         #expect(queued() == [oldJob.id, youngJob.id] && queue.keptAddresses(postID: old.id) == ["kept@example.org"])
 
         // A clock in doubt (a post made "tomorrow" by another kiosk): nothing deleted, nothing forgotten.
@@ -55,6 +58,7 @@ import SystemSupport
         #expect(done.status == 0, "\(done.stdout) \(done.stderr)")
         let report = try jsonObject(done.stdout)
         #expect(report["deleted"] as? Int == 1, "\(report)")
+        #expect(report["mailsForgotten"] as? Int == 1 && report["addressesForgotten"] as? Int == 1, "\(report)")
         #expect(!FileManager.default.fileExists(atPath: "\(box.localStore)/\(PostMetadata.metadataKey(id: old.id))"))
         // The purged post's waiting mail is gone, never to be sent; the kept address with it; the
         // young post's mail waits on.

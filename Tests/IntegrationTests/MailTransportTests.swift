@@ -4,6 +4,7 @@ import Shooting
 import Publishing
 import Library
 import StorageUpload
+import MailValues
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -116,8 +116,8 @@ import StorageUpload
         defer { bad.remove() }
         _ = try bad.shoot()
         let refused = try bad.recorder(["post", "--caption", "bad", "--json"])
-        #expect(failed(refused) == Failed(78, "misconfigured", #"ConfigurationProblem.RECORDER_SHARE_BASE_URL: badShareTemplate("https://cdn.example.com/")"#),
-                "\(refused.stderr)")
+        #expect(failed(refused) == Failed(78, "misconfigured", "ConfigurationProblem.badShareTemplate"), "\(refused.stderr)")
+        #expect(try jsonObject(refused.stdout)["location"] as? String == "RECORDER_SHARE_BASE_URL", "\(refused.stdout)")
         // (nothing queued: the outbox has no post in it)
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: bad.outbox)) ?? []).filter { !$0.hasPrefix(".") }.isEmpty)
     }

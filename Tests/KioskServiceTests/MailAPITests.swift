@@ -8,6 +8,7 @@ import NIOCore
 @testable import Settings
 import Shooting
 import StorageUpload
+import MailValues
 import Synchronization
 import Testing
 import SystemSupport

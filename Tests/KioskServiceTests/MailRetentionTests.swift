@@ -6,6 +6,7 @@ import NIOCore
 @testable import Publishing
 @testable import Settings
 import StorageUpload
+import MailValues
 import Testing
 import SystemSupport
 @testable import KioskState

@@ -2,6 +2,7 @@ import Foundation
 import KioskService
 import Publishing
 import StorageUpload
+import MailValues
 import Testing
 import KioskWords
 

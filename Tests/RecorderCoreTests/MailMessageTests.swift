@@ -4,6 +4,7 @@ import Foundation
 @testable import Publishing
 @testable import Library
 import StorageUpload
+import MailValues
 import Testing
 
 @Suite struct MailTemplateTests {

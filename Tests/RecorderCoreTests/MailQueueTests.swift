@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Publishing
 import StorageUpload
+import MailValues
 
 /// The outbox's mail queue as files: where an address lives and when it goes (a guest's delete,
 /// retention, a sent mail), what a crash in the middle of a send leaves, what is counted. The

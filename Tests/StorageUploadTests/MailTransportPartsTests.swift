@@ -1,5 +1,6 @@
 import Foundation
 @testable import StorageUpload
+import MailValues
 import Testing
 #if canImport(Glibc)
 import Glibc
