@@ -152,7 +152,7 @@ struct PostCommand: ParsableCommand {
                                       share: share, log: note)
         let report: OutboxUploader.Report
         do { report = try uploader.flush() } catch {
-            printResult(status: "queued", id: item.metadata.id, item: item.directory, receipt: nil, error: error.message,
+            printResult(status: "queued", id: item.metadata.id, item: item.directory, receipt: nil, error: error,
                         mail: job.map { MailResult(id: $0.id, status: "queued", to: $0.maskedAddress, error: nil) })
             throw RecorderError(CLIFailure.postQueued(error, id: item.metadata.id, directory: item.directory, mailWaits: job != nil))
         }
@@ -170,7 +170,7 @@ struct PostCommand: ParsableCommand {
         let failure = report.failure ?? RecorderError(CLIFailure.uploadStopped(id: item.metadata.id))
         let queued = report.remaining.first { $0.state.shotID == plan.shot.id }
         printResult(status: "queued", id: queued?.metadata.id ?? item.metadata.id, item: queued?.directory ?? item.directory,
-                    receipt: nil, error: failure.message, mail: job.map { MailResult(id: $0.id, status: "queued", to: $0.maskedAddress, error: nil) })
+                    receipt: nil, error: failure, mail: job.map { MailResult(id: $0.id, status: "queued", to: $0.maskedAddress, error: nil) })
         throw failure
     }
 
@@ -190,11 +190,12 @@ struct PostCommand: ParsableCommand {
         printJSON(plan.metadata)
     }
 
-    private func printResult(status: String, id: String, item: String?, receipt: PostReceipt?, error: String?, mail: MailResult? = nil) {
+    /// `error`: why a queued post was not uploaded (its words, kind and case go in the document).
+    private func printResult(status: String, id: String, item: String?, receipt: PostReceipt?, error: RecorderError?, mail: MailResult? = nil) {
         if output.json {
             printJSON(JSONResult(status: status, id: id, outboxItem: item, videoURL: receipt?.videoURL,
                              metadataURL: receipt?.metadataURL, shareURL: receipt?.shareURL, shareExpiresAt: receipt?.shareExpiresAt,
-                             error: error, mail: mail), answersFailure: true)
+                             error: error?.message, kind: error?.kind.rawValue, failure: error?.jsonCase, mail: mail), answersFailure: true)
             return
         }
         defer {
@@ -224,6 +225,10 @@ struct PostCommand: ParsableCommand {
         var shareURL: String?
         var shareExpiresAt: String?
         var error: String?
+        /// Why it stayed queued, for a script: the failure's kind and case, as a failed
+        /// command's `--json` names them (`storage`, `CLIFailure.uploadStopped`...).
+        var kind: String?
+        var failure: String?
         /// `--email`: what became of the mail.
         var mail: MailResult?
     }

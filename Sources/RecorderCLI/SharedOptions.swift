@@ -29,11 +29,16 @@ func fail(_ error: RecorderError) -> ExitCode {
     Descriptors.printError("recorder: error: \(text)\n")
     if jsonRequested && !jsonAnswered.load(ordering: .relaxed) {
         let location = error.failure(as: ConfigurationProblem.self).map(\.location).flatMap { $0.isEmpty ? nil : $0 }
-        printJSON(JSONFailure(error: text, exitStatus: Int(error.exitStatus.rawValue), kind: error.kind.rawValue,
-                              failure: error.failure.map { "\(type(of: $0)).\(error.caseName)" } ?? error.caseName,
+        printJSON(JSONFailure(error: text, exitStatus: Int(error.exitStatus.rawValue), kind: error.kind.rawValue, failure: error.jsonCase,
                               location: location))
     }
     return ExitCode(error.exitStatus.rawValue)
+}
+
+extension RecorderError {
+    /// The case as `--json` names it: `Type.case` (`PostFailure.noFinishedShot`), or `storage`,
+    /// `capture`... for the device and store modules' errors.
+    var jsonCase: String { failure.map { "\(type(of: $0)).\(caseName)" } ?? caseName }
 }
 
 /// Prints a failure the CLI worded itself and gives its status (as `fail` above).

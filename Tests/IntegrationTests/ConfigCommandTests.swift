@@ -54,11 +54,17 @@ import Testing
     @Test func commandsFailAtOnceOnABadValueNamingTheLine() throws {
         let (box, path) = try sandbox(config: "\n  cache.max_mib = lots\n")
         defer { box.remove() }
-        for arguments in [["post", "--caption", "x"], ["feed"], ["kiosk", "--listen", "127.0.0.1:1"], ["shoot", "-d", "testsrc"]] {
-            let result = try box.recorder(arguments)
-            #expect(result.status == 78, "\(arguments): \(result.stderr)")
-            #expect(result.stderr.contains("\(path):2: cache.max_mib = 'lots' must be a number"), "\(arguments): \(result.stderr)")
+        // The bad value as its case, on its line (the only setting there); its words are EdgeWordsTests'.
+        var said: [String] = []
+        for arguments in [["post", "--caption", "x"], ["feed"], ["shoot", "-d", "testsrc"]] {
+            let result = try box.recorder(arguments + ["--json"])
+            #expect(failed(result) == Failed(78, "misconfigured", "ConfigurationProblem.badValue"), "\(arguments): \(result.stderr)")
+            #expect(try jsonObject(result.stdout)["location"] as? String == "\(path):2", "\(arguments): \(result.stdout)")
+            said.append(result.stderr)
         }
+        // The kiosk (which has no --json) stops with the same failure, in the same words.
+        let kiosk = try box.recorder(["kiosk", "--listen", "127.0.0.1:1"])
+        #expect(kiosk.status == 78 && !said[0].isEmpty && kiosk.stderr == said[0] && Set(said).count == 1, "\(kiosk.stderr) \(said)")
     }
 
     @Test func shootAndPostUseTheConfiguredWorkspaceAndShootSettings() throws {

@@ -34,3 +34,18 @@ func failed(_ output: Tools.Output, sourceLocation: SourceLocation = #_sourceLoc
     }
     return Failed(output.status, document["kind"] as? String, document["failure"] as? String)
 }
+
+/// Why a `post --json` left its post queued (its document's `kind` and `failure`), with the
+/// process's exit status; an issue is recorded when the document is not a queued post's.
+func queued(_ output: Tools.Output, sourceLocation: SourceLocation = #_sourceLocation) -> Failed {
+    guard let line = output.stdout.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
+          let document = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+          document["status"] as? String == "queued" else {
+        Issue.record("no queued post (status \(output.status)): \(output.stdout) \(output.stderr)", sourceLocation: sourceLocation)
+        return Failed(output.status, nil)
+    }
+    if (document["error"] as? String)?.isEmpty != false {
+        Issue.record("a queued post without words for a person: \(line)", sourceLocation: sourceLocation)
+    }
+    return Failed(output.status, document["kind"] as? String, document["failure"] as? String)
+}

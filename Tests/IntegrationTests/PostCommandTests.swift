@@ -186,9 +186,8 @@ import Testing
         defer { box.remove() }
         let shotSHA = try box.shootLarge()
         let result = try box.recorder(["post", "--caption", "x", "--store-dir", "\(small)/store", "--create", "--json"])
-        // 74 (ioFailure), not 73 (cannotWrite: permissions); the queued post's document has no kind of its own.
-        #expect(result.status == 74, "\(what): \(result.stderr)")
-        #expect(try jsonObject(result.stdout)["status"] as? String == "queued", "\(what): \(result.stdout)")
+        // 74 (ioFailure), not 73 (cannotWrite: permissions).
+        #expect(queued(result) == Failed(74, "ioFailure", "PostFailure.notUploaded"), "\(what): \(result.stdout) \(result.stderr)")
         #expect(box.queued().count == 1)
         // Once there is room (another store, named for this post with retarget), it goes out whole.
         let id = try #require(box.queued().first?.split(separator: "-").last.map(String.init))
@@ -212,8 +211,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: "\(small)/store", withIntermediateDirectories: true)
         try #require(try Tools.run("mount", ["-o", "remount,ro", small]).status == 0)
         let result = try box.recorder(["post", "--caption", "x", "--store-dir", "\(small)/store", "--json"])
-        #expect(result.status == 73, "\(result.stderr)")
-        #expect(try jsonObject(result.stdout)["status"] as? String == "queued", "\(result.stdout)")
+        #expect(queued(result) == Failed(73, "cannotWrite", "PostFailure.notUploaded"), "\(result.stdout) \(result.stderr)")
         #expect(box.queued().count == 1)
         try #require(try Tools.run("mount", ["-o", "remount,rw", small]).status == 0)
         let flush = try box.recorder(["outbox", "flush", "--store-dir", "\(small)/store"])

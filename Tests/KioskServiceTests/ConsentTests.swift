@@ -37,6 +37,13 @@ import Testing
         return String(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).prefix(64))
     }
 
+    /// The consent data block the guest page embeds (`<script id="consent-data">`), as JSON.
+    static func consentData(_ page: String) -> Any? {
+        guard let start = page.firstRange(of: #"id="consent-data">"#)?.upperBound,
+              let end = page[start...].firstRange(of: "</script>")?.lowerBound else { return nil }
+        return try? JSONSerialization.jsonObject(with: Data(page[start..<end].utf8), options: .fragmentsAllowed)
+    }
+
     static func consent(_ response: TestResponse) -> [String: Any] {
         object(response)["consent"] as? [String: Any] ?? [:]
     }
@@ -55,7 +62,8 @@ import Testing
             // The page carries the text as data, the script tag escaped.
             try await client.execute(uri: "/", method: .get) { response in
                 let page = String(buffer: response.body)
-                #expect(page.contains("\"sha256\":\"\(digest)\""))
+                let data = Self.consentData(page) as? [String: Any]
+                #expect(data?["sha256"] as? String == digest && data?["text"] as? String == Self.shownText, "\(String(describing: data))")
                 #expect(page.contains("Ihr könnt es später löschen. \\u003cscript>"))
                 #expect(!page.contains("<script>alert"))
             }
@@ -181,7 +189,7 @@ import Testing
             try await client.execute(uri: "/api/consent", method: .post, headers: jsonHeaders, body: body("{\"answer\": \"yes\", \"textSha256\": \"x\"}")) {
                 #expect($0.status == .notFound)
             }
-            try await client.execute(uri: "/", method: .get) { #expect(String(buffer: $0.body).contains("id=\"consent-data\">null</script>")) }
+            try await client.execute(uri: "/", method: .get) { #expect(Self.consentData(String(buffer: $0.body)) is NSNull) }
         }
     }
 

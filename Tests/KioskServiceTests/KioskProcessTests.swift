@@ -1,4 +1,6 @@
 import Foundation
+import KioskWords
+import Settings
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -16,6 +18,15 @@ import Glibc
         }
         throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "build recorder first (swift build) or set RECORDER_BIN"])
     }
+
+    /// The failures a kiosk process reported on standard error (its `recorder: error: ` lines).
+    static func reported(_ text: String) -> [String] {
+        text.split(separator: "\n").compactMap { $0.hasPrefix("recorder: error: ") ? String($0.dropFirst("recorder: error: ".count)) : nil }
+    }
+
+    /// A kiosk problem's words: the case and its data, worded as EdgeWordsTests pins them (the
+    /// kiosk's start-up problems name settings, so the command line words them as the operator's page does).
+    static func words(_ problem: KioskProblem) -> String { OperatorWords.text(.kiosk(problem)) }
 
     /// A free loopback port for a kiosk process to listen on. Taken below the kernel's ephemeral
     /// range (32768 and up): a port the kernel hands out is free again once released, and any
@@ -167,11 +178,12 @@ import Glibc
     }
 
     @Test func refusesToListenBeyondLoopbackWithoutAToken() throws {
-        let (process, errors) = try Self.startKiosk(["--listen", "0.0.0.0:\(Self.freePort())", "--device", "testsrc"])
+        let port = Self.freePort()
+        let (process, errors) = try Self.startKiosk(["--listen", "0.0.0.0:\(port)", "--device", "testsrc"])
         process.waitUntilExit()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 78)
-        #expect(text.contains("no API token is set") && text.contains("kiosk.token_file"), "\(text)")
+        #expect(Self.reported(text) == [Self.words(.exposedWithoutToken(listen: "0.0.0.0:\(port)"))], "\(text)")
     }
 
     /// DNS rebinding: a page on a name that resolves to this machine sends the kiosk its own Host
@@ -237,8 +249,9 @@ import Glibc
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 69, "\(text)")
-        #expect(text.contains("127.0.0.1:\(port) is already in use") && text.contains("kiosk.listen"), "\(text)")
-        #expect(!text.contains("ready:") && !text.contains("bind(descriptor"), "\(text)")
+        // The port taken, as its case (never NIO's bind error), and nothing else failed.
+        #expect(Self.reported(text) == [Self.words(.addressInUse(address: "127.0.0.1:\(port)", port: port))], "\(text)")
+        #expect(!text.contains("ready:"), "\(text)")
     }
 
     /// kiosk.proxy_socket: the listener nginx alone uses, made at start for nginx's user to connect
@@ -274,7 +287,7 @@ import Glibc
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         refused.waitUntilExit()
         #expect(refused.terminationStatus == 78, "\(text)")
-        #expect(text.contains("kiosk.proxy_socket = \(missing)") && text.contains("No such file or directory") && text.contains("RuntimeDirectory"), "\(text)")
+        #expect(Self.reported(text).contains(Self.words(.proxySocketFailed(path: missing, reason: "No such file or directory"))), "\(text)")
         #expect(!text.contains("ready:"), "\(text)")
     }
 }

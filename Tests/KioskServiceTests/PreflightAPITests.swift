@@ -8,6 +8,7 @@ import Testing
 @testable import KioskService
 @testable import Settings
 @testable import KioskState
+import KioskWords
 
 /// `GET /api/admin/preflight`: the operator page's checks, run inside the kiosk.
 struct PreflightAPITests {
@@ -51,7 +52,9 @@ struct PreflightAPITests {
                 #expect(check("tokens").status == "ok", "\(check("tokens"))")
                 let share = check("share-links")
                 #expect(share.status == "error" && share.finding == "shareUnreachable" && share.data["setting"] as? String == "kiosk.listen", "\(share)")
-                #expect(share.fix?.contains("share.base_url") == true)
+                // Its fix is the finding's, for its data (the words: PreflightWordingTests).
+                let unreachable = PreflightFinding.shareUnreachable(url: share.data["url"] as? String ?? "", host: share.data["host"] as? String ?? "", setting: "kiosk.listen")
+                #expect(share.data["host"] as? String == "127.0.0.1" && share.fix != nil && share.fix == PreflightWording.words(PreflightCheck(.shareLinks, unreachable)).fix, "\(share)")
                 let statuses = checks.compactMap { $0["status"] as? String }
                 let rank = ["error": 0, "warning": 1, "ok": 2, "skipped": 3]
                 #expect(statuses.map { rank[$0]! } == statuses.map { rank[$0]! }.sorted(), "errors first: \(statuses)")

@@ -116,6 +116,9 @@ struct PreflightWordingTests {
         #expect(said(.shareUnreachable(url: "http://127.0.0.1/s/{token}", host: "127.0.0.1", setting: "share.base_url")) == [
             "share.base_url = http://127.0.0.1/s/{token} points at 127.0.0.1, this machine's own loopback: a guest's phone cannot open it",
             "set share.base_url to an address phones on the guests' network reach, e.g. http://BOOTH-ADDRESS/s/{token} behind the shipped nginx (docs/sharing.md)"])
+        #expect(said(.shareUnreachable(url: "http://127.0.0.1:8080/s/{token}", host: "127.0.0.1", setting: "kiosk.listen")) == [
+            "share links point at the kiosk's own page, http://127.0.0.1:8080/s/{token}, on 127.0.0.1, this machine's own loopback (kiosk.listen): a guest's phone cannot open them",
+            "set share.base_url to an address phones on the guests' network reach, e.g. http://BOOTH-ADDRESS/s/{token} behind the shipped nginx (docs/sharing.md)"])
         #expect(said(Self.findings[Self.findings.firstIndex { if case .diskRoom(0.4, _, _, _, _) = $0 { true } else { false } }!]) == [
             "room for about 24 min of recording at 4000 kbit/s (outbox: 700 MiB free on /mnt/usb/outbox)",
             "free space there (videos already in the store, old shots), point outbox at a bigger disk, or lower shoot.bitrate"])

@@ -6,9 +6,9 @@ import Publishing
 @testable import RecorderCLI
 import Settings
 import Shooting
-import StorageUpload
+@testable import StorageUpload
 import SystemSupport
-import VideoCapture
+@testable import VideoCapture
 import KioskWords
 
 /// One failure of every case of every failure enum (and of the lower errors' kinds that the edges
@@ -18,6 +18,58 @@ enum FailureSamples {
     static let media = MediaError(.badInput, operation: "avformat_open_input", code: -1094995529, path: "/srv/intro.mp4", detail: "Invalid data found when processing input")
     static let camera = RecorderError(CaptureError(.disconnected, device: "/dev/video0", operation: "VIDIOC_DQBUF", errno: 19))
     static let microphone = RecorderError(AudioError(.noSuchDevice(available: ["hw:CARD=A,DEV=0"]), device: "hw:CARD=B,DEV=0", operation: "snd_pcm_open"))
+    /// The camera's other failures (the words name the group to join, the holder's command, the
+    /// formats there are, a file cut short).
+    static let cameras: [(String, CaptureError)] = [
+        ("CaptureError.noSuchDevice", CaptureError(.noSuchDevice, device: "/dev/video9", operation: "open", errno: 2)),
+        ("CaptureError.notACaptureDevice", CaptureError(.notACaptureDevice, device: "/dev/video1", operation: "VIDIOC_QUERYCAP")),
+        ("CaptureError.permissionDenied", CaptureError(.permissionDenied(group: "video"), device: "/dev/video0", operation: "open", errno: 13)),
+        ("CaptureError.permissionDenied.unknown", CaptureError(.permissionDenied(group: nil), device: "/dev/video0", operation: "open", errno: 13)),
+        ("CaptureError.busy", CaptureError(.busy, device: "/dev/video0", operation: "VIDIOC_STREAMON", errno: 16)),
+        ("CaptureError.stalled", CaptureError(.stalled(seconds: 5), device: "/dev/video0", operation: "select")),
+        ("CaptureError.unsupportedFormat", negotiated(CaptureRequest(pixelFormat: .nv12))),
+        ("CaptureError.badInput", CaptureError(.badInput, device: "/tmp/clip.y4m", operation: "read frame 1", detail: "the file ends inside a frame; it was truncated.")),
+        ("CaptureError.driverFailure", CaptureError(.driverFailure, device: "/dev/video0", operation: "VIDIOC_S_FMT", errno: 5)),
+    ]
+    /// What the negotiator says of a webcam (YUYV and MJPEG) asked for what it cannot give.
+    static func negotiated(_ request: CaptureRequest) -> CaptureError {
+        func format(_ pixelFormat: PixelFormat) -> FormatCapability {
+            FormatCapability(pixelFormat: pixelFormat, fourcc: pixelFormat.fourcc, label: pixelFormat.name, isEmulated: false,
+                             sizes: .discrete([SizeOption(size: FrameSize(width: 640, height: 480), rates: .discrete([FrameRate(30)]))]))
+        }
+        do throws(CaptureError) {
+            _ = try FormatNegotiator.choose(from: [format(.yuyv), format(.mjpeg)], request: request, device: "cam")
+            return CaptureError(.driverFailure, device: "cam", operation: "negotiate", detail: "the negotiator took \(request)")
+        } catch {
+            return error
+        }
+    }
+
+    /// The store's refusals as S3 answers them, worded by the store's own classifier.
+    static let storeRefusals: [(String, StorageError)] = [
+        ("StorageError.accessDenied", (403, "SignatureDoesNotMatch")), ("StorageError.http.clock", (403, "RequestTimeTooSkewed")),
+        ("StorageError.missingContainer", (404, "NoSuchBucket")), ("StorageError.http.busy", (503, "SlowDown")),
+        ("StorageError.http.refused", (400, "InvalidArgument")),
+    ].map { name, answer in
+        (name, S3Response.failure(status: answer.0, body: "<Error><Code>\(answer.1)</Code><Message>said &amp; done</Message></Error>",
+                                  operation: "upload", target: "videos/AbCdEfGh12.mp4", credentials: "the environment"))
+    }
+    static let diskFull = MediaError(.diskFull, operation: "av_write_frame", path: "/run/recorder/.incoming-1/recording.mp4")
+
+    /// The microphone's other failures, as ALSA reports them (the words name the device, its holder,
+    /// the group to join, the way out).
+    static let microphones: [(String, AudioError)] = [
+        ("AudioError.noSuchDevice.two", AudioError(.noSuchDevice(available: ["hw:CARD=C920,DEV=0", "hw:CARD=Loopback,DEV=1"]),
+                                                   device: "hw:CARD=Gone,DEV=0", operation: "snd_pcm_open", errno: 19)),
+        ("AudioError.noSuchDevice.none", AudioError(.noSuchDevice(available: []), device: "default", operation: "snd_pcm_open", errno: 2)),
+        ("AudioError.busy", AudioError(.busy(holders: "4242 (arecord)"), device: "hw:CARD=C920,DEV=0", operation: "snd_pcm_open", errno: 16)),
+        ("AudioError.busy.unknown", AudioError(.busy(holders: nil), device: "hw:CARD=C920,DEV=0", operation: "snd_pcm_open", errno: 16)),
+        ("AudioError.permissionDenied", AudioError(.permissionDenied(group: "audio"), device: "hw:0", operation: "snd_pcm_open", errno: 13)),
+        ("AudioError.unsupportedFormat", AudioError(.unsupportedFormat, device: "hw:0", operation: "snd_pcm_hw_params_set_rate_near",
+                                                    detail: "Its nearest rate is 4000 Hz; at least 8000 Hz is needed.")),
+        ("AudioError.disconnected", AudioError(.disconnected, device: "hw:0", operation: "snd_pcm_readi", errno: 19)),
+        ("AudioError.driverFailure", AudioError(.driverFailure, device: "hw:0", operation: "snd_pcm_readi", errno: 5)),
+    ]
 
     static var all: [(String, RecorderError)] {
         var samples: [(String, any RecorderFailure)] = []
@@ -213,7 +265,7 @@ enum FailureSamples {
             ("wifi", .wifi(.passwordLength(5), name: "Booth", origin: "/etc/recorder/recorder.conf:12")),
             ("wifiNeedsSharePage", .wifiNeedsSharePage(name: "Booth", base: "https://cdn.example.com/{key}", origin: "/etc/recorder/recorder.conf:12")),
             ("proxySocketFailed", .proxySocketFailed(path: "/run/recorder.sock", reason: "Permission denied")),
-            ("addressInUse", .addressInUse(address: "127.0.0.1", port: 8080)),
+            ("addressInUse", .addressInUse(address: "127.0.0.1:8080", port: 8080)),
             ("notAnAddressHere", .notAnAddressHere(host: "10.9.9.9")),
             ("privilegedPort", .privilegedPort(host: "0.0.0.0", port: 80)),
             ("serverStopped", .serverStopped(reason: "EOF", address: "127.0.0.1:8080")),
@@ -222,8 +274,10 @@ enum FailureSamples {
         ]
         samples += kiosk.map { ("KioskProblem.\($0.0)", $0.1) }
         var all = samples.map { ($0.0, RecorderError.failed($0.1)) }
-        all += [("CaptureError.disconnected", camera), ("AudioError.noSuchDevice", microphone),
-                ("MediaError.badInput", .media(media)), ("StorageError.local", .storage(store))]
+        all += [("CaptureError.disconnected", camera), ("AudioError.noSuchDevice", microphone)]
+        all += cameras.map { ($0.0, RecorderError($0.1)) } + microphones.map { ($0.0, RecorderError($0.1)) }
+        all += [("MediaError.badInput", .media(media)), ("MediaError.diskFull", .media(diskFull)), ("StorageError.local", .storage(store))]
+        all += storeRefusals.map { ($0.0, .storage($0.1)) }
         return all
     }
 

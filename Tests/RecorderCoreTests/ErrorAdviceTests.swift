@@ -46,8 +46,8 @@ import VideoCapture
             // still queued for it (a disk away) does not.
             #expect(RecorderError(error).advice.isEmpty)
             let refused = RecorderError(PostFailure.storeMissing(path: "/nonexistent/recorder-store"))
-            #expect(refused.advice.map(\.setting) == [.storeDirectory, .createStoreDirectory])
-            #expect(Self.keyed(refused).contains("`local.create = true`"))
+            // (spelled `local.create = true` for the operator: the edges' snapshots, `PostFailure.storeMissing`)
+            #expect(refused.advice.map(\.setting) == [.storeDirectory, .createStoreDirectory] && refused.advice.last?.value == "true")
             let queued = RecorderError(PostFailure.stillQueued(id: "AbCdEfGh12", queuedIn: "/var/lib/recorder/outbox/queue/x", attempts: 3, error))
             #expect(queued.advice.isEmpty)
         }

@@ -245,7 +245,7 @@ import Testing
                         inputFormat: "yu12", width: 16, height: 16, frameRate: 30, frames: 1, framesDropped: 0,
                         durationSeconds: 0.033, byteSize: 1, codec: "h264", encoder: "libx264", endedEarly: nil, notes: [])
         let data = try shot.jsonData()
-        #expect(String(decoding: data, as: UTF8.self).contains("\"createdAt\" : \"2023-11-14T22:13:20Z\""))
+        #expect((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["createdAt"] as? String == "2023-11-14T22:13:20Z")
         #expect(try Shot.decoder.decode(Shot.self, from: data).createdAt == shot.createdAt)
     }
 }

@@ -53,7 +53,9 @@ import SystemSupport
             try FormatNegotiator.choose(from: Self.webcam, request: CaptureRequest(pixelFormat: .nv12), device: "cam")
         } throws: { error in
             guard let e = error as? CaptureError else { return false }
-            return e.kind == .unsupportedFormat && e.description.contains("yuyv") && e.description.contains("mjpeg")
+            // (the formats it names are in its words: the edges' snapshots, `CaptureError.unsupportedFormat`,
+            // which FormatNegotiator words for a webcam of YUYV and MJPEG)
+            return e.kind == .unsupportedFormat && e.operation == "negotiate" && e.device == "cam"
         }
     }
 
