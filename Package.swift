@@ -124,7 +124,7 @@ let package = Package(
         // and limits, the problem log, share claims and tokens, and the preflight's wiring.
         .target(
             name: "KioskState",
-            dependencies: ["KioskHTTP", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "StorageUpload", "SystemSupport",
+            dependencies: ["KioskHTTP", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "SystemSupport",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Prometheus", package: "swift-prometheus")],
             swiftSettings: swiftSettings),

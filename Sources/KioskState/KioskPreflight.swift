@@ -5,7 +5,6 @@ package import Preflight
 import Publishing
 package import Settings
 import Shooting
-import StorageUpload
 import Synchronization
 import SystemSupport
 import TriggerInput
@@ -46,9 +45,8 @@ package enum KioskPreflight {
 
     /// The checks of the configuration's places and settings, the same in and outside the kiosk.
     static func common(_ configuration: RecorderConfiguration, paths: PreflightPaths, request: ShotRequest) -> [PreflightProbe] {
-        let store: Result<any StorageBackend, RecorderError>
-        do throws(RecorderError) { store = .success(try configuration.makeBackend()) } catch { store = .failure(error) }
-        let local = (try? store.get()).flatMap { $0.destination.backend == "local" ? $0.destination.path : nil }
+        let store = PreflightStore(configuration)
+        let local = store.localPath
         let workspace = configuration.workspaceDirectory, outbox = configuration.outboxDirectory
         let bitrate = (try? configuration.optionalNumber("shoot.bitrate")).flatMap { $0.map(Int.init) }
         let shotBytes = request.bytesNeeded
@@ -63,21 +61,20 @@ package enum KioskPreflight {
         let wifiSecurity = configuration.text("kiosk.wifi_security") ?? "wpa2"
         let wifiPassword = values["kiosk.wifi_password"] ?? ""
         let template = configuration.text("share.base_url").flatMap { $0.isEmpty ? nil : $0 }
-        let presigned = (try? store.get()).flatMap { ShareLinks.presigns($0) ? values["s3.endpoint"] : nil }
+        let presigned = store.presigns ? values["s3.endpoint"] : nil
         let share = ShareLinkCheck.look(template: template, boothWifi: !wifiName.isEmpty, presignedEndpoint: presigned,
                                         pageBase: pageBase(host: host, port: port))
-        let destination = try? store.get().destination
         return [
             .blocking(.disk, deadline: quickDeadline) { _ in
                 DiskCheck.look(workspace: workspace, outbox: outbox, localStore: local, bitrateKbps: bitrate, shotBytes: shotBytes)
             },
             .blocking(.store, deadline: storeDeadline) { _ in
-                switch store {
-                case .success(let backend): StoreCheck.roundTrip(backend)
+                switch store.roundTrip() {
+                case .success(let finding): finding
                 case .failure(let error): .storeUnconfigured(problem: error.text())
                 }
             },
-            .blocking(.outbox, deadline: quickDeadline) { _ in OutboxCheck.look(root: outbox, destination: destination) },
+            .blocking(.outbox, deadline: quickDeadline) { _ in store.outbox(root: outbox) },
             .known(.tokens, tokens),
             .known(.shareLinks, share),
             .blocking(.tls, deadline: quickDeadline) { _ in CertificateCheck.look(directory: paths.tlsDirectory) },
