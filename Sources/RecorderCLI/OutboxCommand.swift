@@ -105,6 +105,7 @@ struct OutboxFlushCommand: ParsableCommand {
         }
         let here = try configuration.postDestination()
         for item in report.elsewhere {
+            if output.json { printJSON(Elsewhere(id: item.metadata.id, destination: item.state.destination)) }
             printError("recorder: note: post \(item.metadata.id) is queued for \(item.state.destination.map { "\($0)" } ?? "?"), not for this flush's \(here); it stays queued. Flush with that store's settings, or send it to this one: recorder outbox retarget \(item.metadata.id) (with these store options).")
         }
         if let failure = report.failure {
@@ -230,6 +231,9 @@ struct OutboxMailCommand: ParsableCommand {
         var attempts: Int
         var nextAttemptAt: String?
         var lastError: String?
+        /// The last failure as data: `{"case": "smtp", "cause": {"case": "permanentRefusal",
+        /// "value": {"code": 550, "text": "5.1.1 ...", "step": {"case": "recipient"}}}}`.
+        var failure: CaseData?
 
         init(_ job: MailJob) {
             id = job.id
@@ -240,6 +244,7 @@ struct OutboxMailCommand: ParsableCommand {
             attempts = job.attempts
             nextAttemptAt = job.nextAttemptAt
             lastError = job.lastFailure.map(MailWording.failure)
+            failure = job.lastFailure.map { CaseData(reflecting: $0) }
         }
     }
 
@@ -247,5 +252,15 @@ struct OutboxMailCommand: ParsableCommand {
         var waiting: [Row]
         var refused: [Row]
         var sent: Int
+    }
+}
+
+extension OutboxFlushCommand {
+    /// A queued post this flush left for its own store, in `--json` output: `{"id": ...,
+    /// "status": "elsewhere", "destination": {...}}`.
+    struct Elsewhere: Encodable {
+        var id: String
+        var status = "elsewhere"
+        var destination: PostDestination?
     }
 }

@@ -195,7 +195,7 @@ struct PostCommand: ParsableCommand {
         if output.json {
             printJSON(JSONResult(status: status, id: id, outboxItem: item, videoURL: receipt?.videoURL,
                              metadataURL: receipt?.metadataURL, shareURL: receipt?.shareURL, shareExpiresAt: receipt?.shareExpiresAt,
-                             error: error?.message, kind: error?.kind.rawValue, failure: error?.jsonCase, mail: mail), answersFailure: true)
+                             error: error?.message, kind: error?.kind.rawValue, failure: error?.qualifiedCaseName, data: error?.caseData, mail: mail), answersFailure: true)
             return
         }
         defer {
@@ -229,6 +229,8 @@ struct PostCommand: ParsableCommand {
         /// command's `--json` names them (`storage`, `CLIFailure.uploadStopped`...).
         var kind: String?
         var failure: String?
+        /// The failure's data (`{"case": "local", "errno": 2, "retryable": false}`).
+        var data: CaseData?
         /// `--email`: what became of the mail.
         var mail: MailResult?
     }

@@ -29,16 +29,10 @@ func fail(_ error: RecorderError) -> ExitCode {
     Descriptors.printError("recorder: error: \(text)\n")
     if jsonRequested && !jsonAnswered.load(ordering: .relaxed) {
         let location = error.failure(as: ConfigurationProblem.self).map(\.location).flatMap { $0.isEmpty ? nil : $0 }
-        printJSON(JSONFailure(error: text, exitStatus: Int(error.exitStatus.rawValue), kind: error.kind.rawValue, failure: error.jsonCase,
-                              location: location))
+        printJSON(JSONFailure(error: text, exitStatus: Int(error.exitStatus.rawValue), kind: error.kind.rawValue, failure: error.qualifiedCaseName,
+                              location: location, data: error.caseData))
     }
     return ExitCode(error.exitStatus.rawValue)
-}
-
-extension RecorderError {
-    /// The case as `--json` names it: `Type.case` (`PostFailure.noFinishedShot`), or `storage`,
-    /// `capture`... for the device and store modules' errors.
-    var jsonCase: String { failure.map { "\(type(of: $0)).\(caseName)" } ?? caseName }
 }
 
 /// Prints a failure the CLI worded itself and gives its status (as `fail` above).
@@ -67,6 +61,9 @@ struct JSONFailure: Encodable {
     /// For a configuration problem, where the value came from: `file:line`, an environment
     /// variable, `the command line`.
     var location: String? = nil
+    /// The case's data by label (`{"id": "K7Q2", "whereItIs": {"case": "uploaded", ...}}`): what
+    /// the words tell a person, for a script.
+    var data: CaseData? = nil
 }
 
 func printError(_ line: String) {

@@ -61,6 +61,14 @@ package struct ConfigurationProblem: RecorderFailure, CustomStringConvertible {
 
     /// The issue's case (`unknownKey`), not the description with its location.
     package var caseName: String { Self.caseName(of: issue) }
+
+    /// The issue's data (`{"key": "s3.bukket", "suggestion": "s3.bucket"}`), a secret's value masked.
+    package var caseData: CaseData {
+        if case .badValue(let key, let value, let rule) = issue {
+            return .object(["key": .text(key), "value": .text(RecorderConfiguration.masked(key, value)), "rule": CaseData(reflecting: rule)])
+        }
+        return CaseData(caseOf: issue)
+    }
 }
 
 extension RecorderError {

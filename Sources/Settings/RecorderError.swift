@@ -78,6 +78,25 @@ package enum RecorderError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
+    /// The case as scripts name it: `Type.case` (`PostFailure.noFinishedShot`) for a failure,
+    /// `storage`, `capture`... for the device and store modules' errors.
+    package var qualifiedCaseName: String { failure.map { "\(type(of: $0)).\(caseName)" } ?? caseName }
+
+    /// The case's data (`RecorderFailure.caseData`); for a store's error its kind's data and
+    /// whether trying again can help; for a device's or the encoder's, its fields.
+    package var caseData: CaseData {
+        switch self {
+        case .capture(let error): return CaseData.reflecting(structure: error)
+        case .media(let error): return CaseData.reflecting(structure: error)
+        case .audio(let error): return CaseData.reflecting(structure: error)
+        case .storage(let error):
+            guard case .object(var fields) = CaseData(reflecting: error.kind) else { return CaseData(reflecting: error.kind) }
+            fields["retryable"] = .bool(error.isRetryable)
+            return .object(fields)
+        case .failed(let failure): return failure.caseData
+        }
+    }
+
     package static func == (lhs: RecorderError, rhs: RecorderError) -> Bool {
         switch (lhs, rhs) {
         case (.capture(let a), .capture(let b)): a == b

@@ -19,6 +19,9 @@ package protocol RecorderFailure: Error, Sendable, Equatable {
     /// The case's name (`alreadyPosted`), for `--json` and logs that machines read; by default
     /// the enum case's own.
     var caseName: String { get }
+    /// The case's data by label, for `--json` (`{"id": ..., "whereItIs": {...}}`); by default the
+    /// enum case's own values. A failure that holds a secret leaves it out.
+    var caseData: CaseData { get }
 }
 
 extension RecorderFailure {
@@ -31,6 +34,8 @@ extension RecorderFailure {
     }
 
     package var caseName: String { Self.caseName(of: self) }
+
+    package var caseData: CaseData { CaseData(caseOf: self) }
 
     /// The name of `value`'s enum case (`alreadyPosted`): the label of its payload, or, for a case
     /// without one, its name as Swift prints it.

@@ -36,4 +36,11 @@ package struct TextProblem: RecorderFailure {
 
     /// The issue's case (`tooLong`): whose text it is, the command says.
     package var caseName: String { Self.caseName(of: issue) }
+
+    /// The issue's data, and whose text: `{"count": 300, "limit": 280, "subject": {"case": "caption", ...}}`.
+    package var caseData: CaseData {
+        guard case .object(var fields) = CaseData(caseOf: issue) else { return CaseData(caseOf: issue) }
+        fields["subject"] = CaseData(reflecting: subject)
+        return .object(fields)
+    }
 }

@@ -49,3 +49,15 @@ func queued(_ output: Tools.Output, sourceLocation: SourceLocation = #_sourceLoc
     }
     return Failed(output.status, document["kind"] as? String, document["failure"] as? String)
 }
+
+/// The failure's data a `--json` command reported (its document's `data`: the case's values by
+/// label), or an empty dictionary (and an issue) when it has none.
+func failureData(_ output: Tools.Output, sourceLocation: SourceLocation = #_sourceLocation) -> [String: Any] {
+    guard let line = output.stdout.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
+          let document = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+          let data = document["data"] as? [String: Any] else {
+        Issue.record("no failure data (status \(output.status)): \(output.stdout) \(output.stderr)", sourceLocation: sourceLocation)
+        return [:]
+    }
+    return data
+}

@@ -196,7 +196,8 @@ import Glibc
         let (post, _) = try booth.post()
         #expect(post.status == 75, "\(post.stderr)")
         let waiting = try #require((try booth.mailList())["waiting"] as? [[String: Any]])
-        #expect((waiting.first?["lastError"] as? String)?.contains("451") == true, "\(waiting)")
+        let greylisted = smtpReply(waiting.first?["failure"])
+        #expect(greylisted?.refusal == "temporaryRefusal" && greylisted?.code == 451, "\(waiting)")
         #expect(try booth.recorder(["outbox", "flush"]).status == 0)
         #expect(try booth.smtp.received().count == 1 && booth.mailJobs.isEmpty)
     }
@@ -213,7 +214,8 @@ import Glibc
         let list = try booth.mailList()
         let refused = try #require(list["refused"] as? [[String: Any]])
         try #require(refused.count == 1)
-        #expect((refused[0]["lastError"] as? String)?.contains("5.1.1 No such user here") == true, "\(refused)")
+        let reply = smtpReply(refused[0]["failure"])
+        #expect(reply?.refusal == "permanentRefusal" && reply?.code == 550 && reply?.text == "5.1.1 No such user here", "\(refused)")
         #expect((list["waiting"] as? [Any])?.isEmpty == true && list["sent"] as? Int == 0, "\(list)")
         let before = booth.transactions
         for _ in 0..<2 { #expect(try booth.recorder(["outbox", "flush"]).status == 0) }
@@ -339,4 +341,12 @@ final class StoreWebServer {
         S3Fixture.stop(process)
         try? FileManager.default.removeItem(atPath: root)
     }
+}
+
+/// The server's refusal in a mail row's `failure` (`outbox mail --json`): which refusal, and the
+/// reply's code and text.
+private func smtpReply(_ failure: Any?) -> (refusal: String?, code: Int?, text: String?)? {
+    guard let failure = failure as? [String: Any], failure["case"] as? String == "smtp",
+          let smtp = failure["cause"] as? [String: Any], let reply = smtp["value"] as? [String: Any] else { return nil }
+    return (smtp["case"] as? String, reply["code"] as? Int, reply["text"] as? String)
 }

@@ -64,7 +64,9 @@ import Testing
         // Twice: refused, and told where the first one went.
         let again = try box.recorder(["post", "--caption", "again", "--json"])
         #expect(failed(again) == Failed(65, "badData", "PostFailure.alreadyPosted"), "\(again.stderr)")
-        #expect(again.stderr.contains("videos/\(id).mp4"), "\(again.stderr)")
+        let whereItIs = failureData(again)["whereItIs"] as? [String: Any]
+        #expect(whereItIs?["case"] as? String == "uploaded" && (whereItIs?["video"] as? String)?.hasSuffix("/videos/\(id).mp4") == true,
+                "\(again.stdout)")
     }
 
     @Test func postWithoutAShotSaysToShootFirst() throws {
@@ -264,10 +266,12 @@ import Testing
         // The default configuration's flush (the local store) must not take it.
         box.extraEnvironment["AWS_ACCESS_KEY_ID"] = ""
         box.extraEnvironment["AWS_SECRET_ACCESS_KEY"] = ""
-        let flush = try box.recorder(["outbox", "flush"])
+        let flush = try box.recorder(["outbox", "flush", "--json"])
         #expect(flush.status == 0, "\(flush.stderr)")
-        #expect(flush.stderr.contains("post \(id) is queued for s3://booth/kiosk-1/ at http://127.0.0.1:9") && flush.stderr.contains("recorder outbox retarget \(id)"),
-                "\(flush.stderr)")
+        let left = try flush.stdout.split(separator: "\n").map { try jsonObject(String($0)) }
+        let leftFor = left.first?["destination"] as? [String: Any]
+        #expect(left.count == 1 && left.first?["status"] as? String == "elsewhere" && left.first?["id"] as? String == id
+                && leftFor?["bucket"] as? String == "booth" && leftFor?["prefix"] as? String == "kiosk-1/", "\(flush.stdout)")
         #expect(box.queued().count == 1)
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: "\(box.localStore)/videos")) ?? []).isEmpty)
 
@@ -306,9 +310,11 @@ import Testing
         try box.shoot()
         let file = "\(box.root)/a-file"
         try "not a directory".write(toFile: file, atomically: true, encoding: .utf8)
-        let notDirectory = try box.recorder(["post", "--caption", "z", "--store-dir", file])
-        #expect(notDirectory.status == 73 && notDirectory.stderr.contains("\(file) is not a directory"), "\(notDirectory.stderr)")
-        #expect(!notDirectory.stderr.contains("permissions"), "\(notDirectory.stderr)")
+        let notDirectory = try box.recorder(["post", "--caption", "z", "--store-dir", file, "--json"])
+        #expect(failed(notDirectory) == Failed(73, "cannotWrite", "PostFailure.storeNotReady"), "\(notDirectory.stderr)")
+        // Not a directory (ENOTDIR), not permissions.
+        let cause = failureData(notDirectory)["cause"] as? [String: Any]
+        #expect(cause?["failure"] as? String == "storage" && (cause?["data"] as? [String: Any])?["errno"] as? Int == Int(ENOTDIR), "\(notDirectory.stdout)")
         #expect(box.queued().isEmpty)
         // The default location is still made when missing.
         try box.shoot()

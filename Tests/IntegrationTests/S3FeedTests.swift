@@ -264,8 +264,9 @@ import StorageUpload
         try seeder.post(stale)
         let doubted = try boothA.recorder(["feed", "--purge-expired", "--yes", "--json"])
         #expect(failed(doubted) == Failed(75, "busy", "CLIFailure.clockInDoubt"), "\(doubted.stderr)")
-        // (the post that is ahead is named: the doubt's data, which --json does not carry)
-        #expect(doubted.stderr.contains("AHEADOFUS0"), "\(doubted.stderr)")
+        // The post that is ahead is named.
+        let doubt = failureData(doubted)["value"] as? [String: Any]
+        #expect(doubt?["case"] as? String == "behindNewestPost" && doubt?["id"] as? String == "AHEADOFUS0", "\(doubted.stdout)")
         #expect(try keys(of: "OLDBOOTHA1").count == 2, "deleted by a clock in doubt")
     }
 
