@@ -43,7 +43,15 @@ package final class VideoCache: Sendable {
         package var bytes: Data?
         package var level: Level
         /// Set when a cached copy failed its check and was fetched again.
-        package var replaced: String?
+        package var replaced: Replaced?
+    }
+
+    /// Why the cached copy of a post was thrown away and fetched again.
+    package enum Replaced: Sendable, Equatable {
+        /// It had `size` bytes of the `expected`.
+        case wrongSize(id: String, size: Int64, expected: Int64)
+        /// It had the right size and another SHA-256.
+        case wrongChecksum(id: String)
     }
 
     /// One file of the disk level.
@@ -89,7 +97,7 @@ package final class VideoCache: Sendable {
         try prepare()
         let lockFile = try FileLock(path: "\(settings.directory)/.locks/\(name)", busy: nil)
         var video: Video
-        var replaced: String?
+        var replaced: Replaced?
         if let found = try checkedFile(name, metadata: metadata, replaced: &replaced) {
             video = found
         } else {
@@ -222,7 +230,7 @@ package final class VideoCache: Sendable {
 
     /// The cached file when it is whole: the right size, and the right SHA-256 the first time this
     /// process uses it. A bad file is removed (and named in `replaced`).
-    private func checkedFile(_ name: String, metadata: PostMetadata, replaced: inout String?) throws(RecorderError) -> Video? {
+    private func checkedFile(_ name: String, metadata: PostMetadata, replaced: inout Replaced?) throws(RecorderError) -> Video? {
         let file = path(name)
         guard let status = FileSystem.status(of: file) else { return nil }
         let size = status.size, inode = status.inode
@@ -234,9 +242,9 @@ package final class VideoCache: Sendable {
                 levels.withLock { $0.verified[name] = (inode, size) }
                 return Video(path: file, size: size, bytes: nil, level: .disk, replaced: nil)
             }
-            replaced = "the cached copy of \(metadata.id) did not match its SHA-256; it was fetched again"
+            replaced = .wrongChecksum(id: metadata.id)
         } else {
-            replaced = "the cached copy of \(metadata.id) had \(size) of \(metadata.byteSize) bytes; it was fetched again"
+            replaced = .wrongSize(id: metadata.id, size: size, expected: metadata.byteSize)
         }
         // The fetch renames a good copy over it; until then it is not used (nor verified).
         try? Posix.unlink(file)

@@ -50,7 +50,7 @@ struct FetchCommand: ParsableCommand {
         settings.memoryEntryLimit = 0
         let cache = VideoCache(settings: settings)
         let video = try cache.video(for: metadata, from: backend)
-        if let note = video.replaced, !quiet { printError("recorder: note: \(note)") }
+        if let replaced = video.replaced, !quiet { printError("recorder: note: \(Self.words(replaced))") }
         if output == "-" {
             // As curl: the bytes to standard output, what happened to standard error.
             let fd: Int32
@@ -72,6 +72,18 @@ struct FetchCommand: ParsableCommand {
         } else {
             print(output ?? video.path)
             if !quiet { printError("recorder: \(id): \(ByteCount.human(video.size)) from the \(video.level == .store ? "store (now cached)" : "cache")") }
+        }
+    }
+}
+
+extension FetchCommand {
+    /// Why the cached copy was fetched again, for the person running the command.
+    static func words(_ replaced: VideoCache.Replaced) -> String {
+        switch replaced {
+        case .wrongSize(let id, let size, let expected):
+            "the cached copy of \(id) had \(size) of \(expected) bytes; it was fetched again"
+        case .wrongChecksum(let id):
+            "the cached copy of \(id) did not match its SHA-256; it was fetched again"
         }
     }
 }

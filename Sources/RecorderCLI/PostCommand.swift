@@ -153,7 +153,8 @@ struct PostCommand: ParsableCommand {
         let report: OutboxUploader.Report
         do { report = try uploader.flush() } catch {
             printResult(status: "queued", id: item.metadata.id, item: item.directory, receipt: nil, error: error,
-                        mail: job.map { MailResult(id: $0.id, status: "queued", to: $0.maskedAddress, error: nil) })
+                        mail: job.map { MailResult(id: $0.id, status: "queued", to: $0.maskedAddress, error: nil) },
+                        joined: plan.join, kept: workspace)
             throw RecorderError(CLIFailure.postQueued(error, id: item.metadata.id, directory: item.directory, mailWaits: job != nil))
         }
         for receipt in report.uploaded where receipt.shotID != plan.shot.id {
@@ -163,14 +164,15 @@ struct PostCommand: ParsableCommand {
         if !quiet { remindOfKeptShots(in: workspace, except: recovery.kept) }
         if let mine = report.uploaded.first(where: { $0.shotID == plan.shot.id }) {
             let sent = try job.map { job throws(CLIMailFailure) in try sendMail(job, settings: mail!.1, configuration: configuration, outbox: outbox, note: note) }
-            printResult(status: "uploaded", id: mine.id, item: nil, receipt: mine, error: nil, mail: sent?.result)
+            printResult(status: "uploaded", id: mine.id, item: nil, receipt: mine, error: nil, mail: sent?.result, joined: plan.join, kept: workspace)
             if let failure = sent?.failure { throw failure }
             return
         }
         let failure = report.failure ?? RecorderError(CLIFailure.uploadStopped(id: item.metadata.id))
         let queued = report.remaining.first { $0.state.shotID == plan.shot.id }
         printResult(status: "queued", id: queued?.metadata.id ?? item.metadata.id, item: queued?.directory ?? item.directory,
-                    receipt: nil, error: failure, mail: job.map { MailResult(id: $0.id, status: "queued", to: $0.maskedAddress, error: nil) })
+                    receipt: nil, error: failure, mail: job.map { MailResult(id: $0.id, status: "queued", to: $0.maskedAddress, error: nil) },
+                    joined: plan.join, kept: workspace)
         throw failure
     }
 
@@ -190,12 +192,16 @@ struct PostCommand: ParsableCommand {
         printJSON(plan.metadata)
     }
 
-    /// `error`: why a queued post was not uploaded (its words, kind and case go in the document).
-    private func printResult(status: String, id: String, item: String?, receipt: PostReceipt?, error: RecorderError?, mail: MailResult? = nil) {
+    /// `error`: why a queued post was not uploaded (its words, kind and case go in the document);
+    /// `joined`: the bookends joined to the shot; `kept`: the workspace whose kept shots, not
+    /// posted yet, the document names.
+    private func printResult(status: String, id: String, item: String?, receipt: PostReceipt?, error: RecorderError?, mail: MailResult? = nil,
+                             joined: PostEnqueuer.JoinReport? = nil, kept: ShotWorkspace? = nil) {
         if output.json {
             printJSON(JSONResult(status: status, id: id, outboxItem: item, videoURL: receipt?.videoURL,
                              metadataURL: receipt?.metadataURL, shareURL: receipt?.shareURL, shareExpiresAt: receipt?.shareExpiresAt,
-                             error: error?.message, kind: error?.kind.rawValue, failure: error?.qualifiedCaseName, data: error?.caseData, mail: mail), answersFailure: true)
+                             error: error?.message, kind: error?.kind.rawValue, failure: error?.qualifiedCaseName, data: error?.caseData, mail: mail,
+                             joined: joined.map(Joined.init), keptShots: kept.map { $0.keptShots().map(\.id) }), answersFailure: true)
             return
         }
         defer {
@@ -233,6 +239,24 @@ struct PostCommand: ParsableCommand {
         var data: CaseData?
         /// `--email`: what became of the mail.
         var mail: MailResult?
+        /// `--intro`/`--outro` (or `post.intro`/`post.outro`): what was joined to the take, and how.
+        var joined: Joined?
+        /// Recordings kept beside the current shot and not posted yet (`recorder post --shot ID`).
+        var keptShots: [String]?
+    }
+
+    /// The bookends joined to the take: `take` is `copied` (as recorded) or `encoded` again
+    /// (`reencodedBecause` says why).
+    struct Joined: Encodable {
+        var intro: String?
+        var outro: String?
+        var take: String
+        var reencodedBecause: String?
+
+        init(_ report: PostEnqueuer.JoinReport) {
+            (intro, outro, reencodedBecause) = (report.intro, report.outro, report.reencodedBecause)
+            take = report.reencodedBecause == nil ? "copied" : "encoded"
+        }
     }
 
     /// The mail `--email` queued: sent, queued (it goes later: `recorder outbox flush`, or the

@@ -179,7 +179,7 @@ struct ShootCommand: AsyncParsableCommand {
                 notice: note,
                 progress: { progress.update($0) })
             progress.finish()
-            report(result)
+            report(result, in: workspace)
             if let full = result.diskFull { throw full }
             if let lost = result.cameraLost {
                 throw RecorderError(CLIFailure.shotKept(lost))
@@ -190,11 +190,11 @@ struct ShootCommand: AsyncParsableCommand {
         }
     }
 
-    private func report(_ result: ShotResult) { report(result.shot) }
+    private func report(_ result: ShotResult, in workspace: ShotWorkspace) { report(result.shot, in: workspace) }
 
-    private func report(_ shot: Shot) {
+    private func report(_ shot: Shot, in workspace: ShotWorkspace) {
         if output.json {
-            printJSON(shot)
+            printJSON(ShotDocument(shot: shot, keptShots: workspace.keptShots().map(\.id)))
             return
         }
         print(shot.videoPath)
@@ -213,5 +213,20 @@ struct ShootCommand: AsyncParsableCommand {
             print("  no sound")
         }
         if let ended = shot.endedEarly { print("  ended early: \(ended)") }
+    }
+}
+
+/// `shoot --json`: the shot's fields, and `keptShots`: the recordings kept beside it and not
+/// posted yet (`recorder post --shot ID`), oldest first.
+struct ShotDocument: Encodable {
+    var shot: Shot
+    var keptShots: [String]
+
+    private enum Key: String, CodingKey { case keptShots }
+
+    func encode(to encoder: any Encoder) throws {
+        try shot.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(keptShots, forKey: .keptShots)
     }
 }

@@ -191,10 +191,10 @@ import VideoCapture
         // Posting the current shot recovers the old recording beside it and posts the current one.
         let post = try box.recorder(["post", "--caption", "current", "--json"])
         #expect(post.status == 0, "\(post.stderr)")
-        #expect(post.stderr.contains("kept beside it as \(id)") && post.stderr.contains("recorder post --shot \(id)"), "\(post.stderr)")
         let kept = "\(workspace)/kept/\(id)/video.mp4"
         #expect(try Probe(kept).duration > 2.5 && Probe.decodesCleanly(kept))
         let posted = try #require(try JSONSerialization.jsonObject(with: Data(post.stdout.utf8)) as? [String: Any])
+        #expect(posted["keptShots"] as? [String] == [id], "\(post.stdout)")
         #expect(try sha256(of: "\(box.localStore)/videos/\(posted["id"] as? String ?? "").mp4") == current)
 
         // A new shot replaces the current one, not the kept one, and says it is there.

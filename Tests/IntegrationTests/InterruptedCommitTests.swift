@@ -56,9 +56,9 @@ import Testing
         defer { box.remove() }
         let (ws, a, b) = try Self.cutBeforeTheLink(box)
         let frames = try Probe("\(ws)/shots/\(b)/video.mp4").frames
-        let shoot = try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.5", "--size", "160x120"])
+        let shoot = try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.5", "--size", "160x120", "--json"])
         #expect(shoot.status == 0, "\(shoot.stderr)")
-        #expect(shoot.stderr.contains("shot \(b) was finished when a stop") && shoot.stderr.contains("recorder post --shot \(b)"), "\(shoot.stderr)")
+        #expect(try jsonObject(shoot.stdout)["keptShots"] as? [String] == [b], "\(shoot.stdout)")
         // Kept, whole, and its shot.json names where it is now.
         let kept = "\(ws)/kept/\(b)"
         #expect(try Probe("\(kept)/video.mp4").frames == frames)

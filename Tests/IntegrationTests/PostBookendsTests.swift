@@ -63,7 +63,8 @@ import Testing
 
         let result = try box.recorder(["post", "--caption", "with bookends", "--intro", intro, "--outro", outro, "--json"])
         try #require(result.status == 0, "post: \(result.stderr)")
-        #expect(result.stderr.contains("the take copied as recorded"), "\(result.stderr)")
+        let joined = try jsonObject(result.stdout)["joined"] as? [String: Any]
+        #expect(joined?["take"] as? String == "copied" && joined?["intro"] as? String == intro && joined?["outro"] as? String == outro, "\(result.stdout)")
         let (video, metadata) = try posted(box, result.stdout)
 
         // The take's packets, byte for byte and in order, after the intro's 3 s (90 pictures).
@@ -110,7 +111,8 @@ import Testing
         // Another crf: libx264's header is not the shot's, so its packets cannot follow the outro's.
         let result = try box.recorder(["post", "--caption", "", "--outro", outro, "--set", "shoot.crf=35", "--set", "post.still_seconds=1.5", "--json"])
         try #require(result.status == 0, "post: \(result.stderr)")
-        #expect(result.stderr.contains("encoded again"), "\(result.stderr)")
+        let joined = try jsonObject(result.stdout)["joined"] as? [String: Any]
+        #expect(joined?["take"] as? String == "encoded" && joined?["reencodedBecause"] is String && joined?["intro"] == nil, "\(result.stdout)")
         let (video, _) = try posted(box, result.stdout)
         #expect(!(try pictureHashes(video)).contains(takeHashes[1]), "the take was copied, not encoded again")
         let (pictures, sound) = try Tools.streamDurations(video)

@@ -169,7 +169,7 @@ import Testing
         let keptIDs = try FileManager.default.contentsOfDirectory(atPath: "\(ws)/kept")
         let keptID = try #require(keptIDs.first)
         #expect(keptIDs.count == 1, "\(keptIDs)")
-        #expect(next.stderr.contains("recorder post --shot \(keptID)"), "\(next.stderr)")
+        #expect(new["keptShots"] as? [String] == [keptID], "\(next.stdout)")
         let shotJSON = try Data(contentsOf: URL(fileURLWithPath: "\(ws)/kept/\(keptID)/shot.json"))
         #expect((try JSONSerialization.jsonObject(with: shotJSON) as? [String: Any])?["recovered"] as? Bool == true)
         let kept = try Probe("\(ws)/kept/\(keptID)/video.mp4")
