@@ -29,7 +29,7 @@ package struct QRCode: Sendable, Equatable {
             : Self.encodeUTF8(text, level)
         guard let encoded else {
             let code = errno
-            throw QRCodeError(text: text, reason: code == ERANGE ? "it is too long for a QR code" : String(cString: strerror(code)))
+            throw QRCodeError(text: text, reason: code == ERANGE ? .tooLong : .failed(errno: code))
         }
         defer { QRcode_free(encoded) }
         let width = Int(encoded.pointee.width)
@@ -70,8 +70,21 @@ package struct QRCode: Sendable, Equatable {
 }
 
 /// Text libqrencode could not encode.
-package struct QRCodeError: Error, Sendable, CustomStringConvertible {
+package struct QRCodeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Why libqrencode refused it.
+    package enum Reason: Sendable, Equatable {
+        /// More than the largest QR code holds (ERANGE).
+        case tooLong
+        /// Another failure (errno: ENOMEM...).
+        case failed(errno: Int32)
+    }
+
     package var text: String
-    package var reason: String
-    package var description: String { "cannot make a QR code of \(text.prefix(80)): \(reason)" }
+    package var reason: Reason
+    package var description: String {
+        switch reason {
+        case .tooLong: "cannot make a QR code of \(text.prefix(80)): it is too long for a QR code"
+        case .failed(let code): "cannot make a QR code of \(text.prefix(80)): \(String(cString: strerror(code)))"
+        }
+    }
 }

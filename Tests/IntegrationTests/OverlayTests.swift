@@ -95,10 +95,12 @@ import Testing
                                  (truncated, Failed(65, "badData", "ShotFailure.overlayUnusable"))] {
             let result = try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.5", "--size", "160x120", "--overlay", file, "--json"])
             #expect(failed(result) == expected, "\(file): \(result.stderr)")
+            #expect(failureData(result)["path"] as? String == file && failureData(result)["origin"] as? String == "--overlay", "\(result.stdout)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: box.currentVideo)) == before, "the previous shot is kept")
         }
         // Through the configuration, the setting is named.
-        let configured = try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.5", "--set", "shoot.overlay=\(text)"])
-        #expect(configured.status == 65 && configured.stderr.contains("shoot.overlay = \(text)"), "\(configured.stderr)")
+        let configured = try box.recorder(["shoot", "--device", "testsrc", "--seconds", "0.5", "--set", "shoot.overlay=\(text)", "--json"])
+        #expect(failed(configured) == Failed(65, "badData", "ShotFailure.overlayUnusable"), "\(configured.stderr)")
+        #expect(failureData(configured)["origin"] as? String == "the command line", "\(configured.stdout)")
     }
 }

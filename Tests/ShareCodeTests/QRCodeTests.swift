@@ -70,7 +70,7 @@ struct QRCodeTests {
 
     @Test func textTooLongForAnyQRCodeIsAClearError() {
         #expect { try QRCode(String(repeating: "x", count: 5000)) } throws: { error in
-            (error as? QRCodeError)?.description.contains("too long for a QR code") == true
+            (error as? QRCodeError)?.reason == .tooLong
         }
     }
 }
