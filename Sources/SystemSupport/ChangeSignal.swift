@@ -50,6 +50,20 @@ package final class ChangeSignal: Sendable {
         }
     }
 
+    /// Returns true once `condition` holds, checked now and after each change; false when
+    /// `timeout` of the machine's time passes first, or the task is cancelled. (The generation is
+    /// read before the condition, so a change between the two is not missed.)
+    package func wait(until condition: () -> Bool, timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let seen = generation
+            if condition() { return true }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero, !Task.isCancelled else { return false }
+            await wait(after: seen, timeout: left)
+        }
+    }
+
     private func change(after seen: UInt64) async {
         let id = state.withLock { state -> UInt64 in
             state.nextWaiter &+= 1

@@ -66,14 +66,7 @@ package final class DrainThread: Sendable {
     /// way would read the time before the move and act after it, as no real pass can.
     @discardableResult
     package func waitUntilIdle(timeout: Duration = .seconds(60)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let seen = idled.generation
-            if state.withLock({ $0.idle && !$0.woken }) { return true }
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero, !Task.isCancelled else { return false }
-            await idled.wait(after: seen, timeout: left)
-        }
+        await idled.wait(until: { state.withLock { $0.idle && !$0.woken } }, timeout: timeout)
     }
 
     /// Ends the wait: the next pass begins now (or, during a pass, as soon as it ends).

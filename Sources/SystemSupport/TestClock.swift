@@ -121,13 +121,6 @@ package final class TestClock: RecorderClock {
     }
 
     private func waitUntil(timeout: Duration, _ done: (State) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let seen = changed.generation
-            if state.withLock({ done($0) }) { return true }
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero, !Task.isCancelled else { return false }
-            await changed.wait(after: seen, timeout: left)
-        }
+        await changed.wait(until: { state.withLock { done($0) } }, timeout: timeout)
     }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 import SystemSupport
 import Testing
 
@@ -33,5 +34,21 @@ import Testing
         try? await Task.sleep(for: .milliseconds(100))
         waiter.cancel()
         await waiter.value
+    }
+
+    /// `wait(until:)`: true at once when the condition holds, true after the change that makes it
+    /// hold, false when the time is up with it still false.
+    @Test func aConditionIsJudgedNowAndAfterEachChange() async {
+        let signal = ChangeSignal()
+        #expect(await signal.wait(until: { true }, timeout: .seconds(600)))
+        let value = Mutex(0)
+        async let reached = signal.wait(until: { value.withLock { $0 } == 2 }, timeout: .seconds(600))
+        for _ in 0..<2 {
+            try? await Task.sleep(for: .milliseconds(50))
+            value.withLock { $0 += 1 }
+            signal.signal()
+        }
+        #expect(await reached)
+        #expect(await !signal.wait(until: { value.withLock { $0 } == 3 }, timeout: .milliseconds(100)))
     }
 }
