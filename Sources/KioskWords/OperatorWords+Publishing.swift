@@ -128,7 +128,19 @@ extension OperatorWords {
         case .noPicture(let id, _):
             "no poster can be made of post \(id)'s video: \(cause(failure))"
         case .unreadableEntry(_, let problem):
-            problem ?? "its creation time cannot be read"
+            problem.map(feedProblem) ?? "its creation time cannot be read"
+        }
+    }
+}
+
+extension OperatorWords {
+    /// Why a post's feed entry is incomplete.
+    package static func feedProblem(_ problem: FeedEntry.Problem) -> String {
+        switch problem {
+        case .metadataMissing(let key): "metadata missing (\(key) is not in the store)"
+        case .metadataTooLarge(let limit): "metadata damaged: larger than \(ByteCount.human(Int64(limit)))"
+        case .metadataNotAPost: "metadata damaged: not a post's JSON document"
+        case .metadataNamesAnotherPost(let id): "metadata damaged: it names post \(id)"
         }
     }
 }

@@ -39,7 +39,7 @@ package enum FeedFailure: RecorderFailure {
     case noPicture(id: String, MediaError)
     /// Post `id`'s entry in the feed cannot be read (`problem`: the listing's words for it; nil
     /// when its creation time cannot be read).
-    case unreadableEntry(id: String, problem: String?)
+    case unreadableEntry(id: String, problem: FeedEntry.Problem?)
 
     package var kind: RecorderError.Kind {
         switch self {

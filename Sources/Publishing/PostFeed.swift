@@ -3,7 +3,7 @@ package import StorageUpload
 package import Settings
 
 /// One post as the feed shows it.
-package struct FeedEntry: Sendable, Codable, Equatable {
+package struct FeedEntry: Sendable, Encodable, Equatable {
     package var id: String
     /// The caption's first line.
     package var caption: String
@@ -19,8 +19,8 @@ package struct FeedEntry: Sendable, Codable, Equatable {
     /// The post's poster in the store (`thumbs/<id>.jpg`) and its address; absent for a post without one.
     package var thumbnailKey: String?
     package var thumbnailURL: String?
-    /// Why the entry is incomplete ("metadata missing", "metadata damaged: ..."); nil when it is whole.
-    package var problem: String?
+    /// Why the entry is incomplete; nil when it is whole.
+    package var problem: Problem?
     /// When the post expires under `retention.days` (RFC 3339); absent when posts are kept.
     package var expiresAt: String?
     /// The question the guest answered (`kiosk.prompts`), when there was one.
@@ -29,8 +29,27 @@ package struct FeedEntry: Sendable, Codable, Equatable {
     package var kiosk: String?
 }
 
+extension FeedEntry {
+    /// Why a post's entry is incomplete: its metadata document is missing or damaged. In JSON,
+    /// its case and data: `{"case": "metadataMissing", "key": "posts/K7Q2.json"}`.
+    package enum Problem: Sendable, Equatable, Encodable {
+        /// The store has no metadata document at `key`.
+        case metadataMissing(key: String)
+        /// The document is larger than `limit` bytes: not a post's metadata.
+        case metadataTooLarge(limit: Int)
+        /// The document is not a post's metadata JSON.
+        case metadataNotAPost
+        /// The document is another post's (`id`).
+        case metadataNamesAnotherPost(id: String)
+
+        package func encode(to encoder: any Encoder) throws {
+            try CaseData(reflecting: self).encode(to: encoder)
+        }
+    }
+}
+
 /// One page of the feed, newest first.
-package struct FeedPage: Sendable, Codable, Equatable {
+package struct FeedPage: Sendable, Encodable, Equatable {
     package var entries: [FeedEntry]
     /// The page number asked for, when paging by number (1 is the newest).
     package var page: Int?
@@ -267,11 +286,11 @@ package struct PostFeed: Sendable {
         do {
             bytes = try outcome.get()
         } catch let error where error.kind == .mismatch {
-            entry.problem = "metadata damaged: larger than 1 MiB"
+            entry.problem = .metadataTooLarge(limit: Self.metadataLimit)
             return entry
         }
         guard let bytes else {
-            entry.problem = "metadata missing (\(PostMetadata.metadataKey(id: id)) is not in the store)"
+            entry.problem = .metadataMissing(key: PostMetadata.metadataKey(id: id))
             return entry
         }
         do throws(RecorderError) {
@@ -285,14 +304,14 @@ package struct PostFeed: Sendable {
             entry.author = metadata.author.name
             entry.sha256 = metadata.sha256
             (entry.shareURL, entry.shareExpiresAt) = (metadata.shareURL, metadata.shareExpiresAt)
-            if metadata.id != id { entry.problem = "metadata damaged: it names post \(metadata.id)" }
+            if metadata.id != id { entry.problem = .metadataNamesAnotherPost(id: metadata.id) }
             // Where the poster is comes from the id, never from the document.
             if metadata.thumbnailKey != nil {
                 let key = PostMetadata.thumbnailKey(id: id)
                 (entry.thumbnailKey, entry.thumbnailURL) = (key, store.url(forKey: key))
             }
         } catch {
-            entry.problem = "metadata damaged: not a post's JSON document"
+            entry.problem = .metadataNotAPost
         }
         return entry
     }

@@ -187,7 +187,7 @@ struct FeedCommand: ParsableCommand {
     }
 
     static func line(_ entry: FeedEntry) -> String {
-        if let problem = entry.problem { return "\(entry.id)  [\(problem)]" }
+        if let problem = entry.problem { return "\(entry.id)  [\(OperatorWords.feedProblem(problem))]" }
         let seconds = entry.durationSeconds.map { String(cFormat: "%.1f s", $0) } ?? "?"
         let size = entry.byteSize.map { ByteCount.human($0) } ?? "?"
         var caption = entry.caption

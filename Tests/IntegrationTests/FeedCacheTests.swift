@@ -105,9 +105,9 @@ struct StoreSeeder {
         let page = try PostFeed(store: store).page(1, size: 10)
         #expect(page.entries.map(\.id) == ["GOODxxxxx1", "GONExxxxx1", "BROKENxxx1", "OTHERxxxx1"])
         #expect(page.entries[0].problem == nil)
-        #expect(page.entries[1].problem?.hasPrefix("metadata missing") == true)
-        #expect(page.entries[2].problem?.hasPrefix("metadata damaged") == true)
-        #expect(page.entries[3].problem?.contains("SOMEONEel1") == true)
+        #expect(page.entries[1].problem == .metadataMissing(key: gone.metadataKey))
+        #expect(page.entries[2].problem == .metadataNotAPost)
+        #expect(page.entries[3].problem == .metadataNamesAnotherPost(id: "SOMEONEel1"))
     }
 
     @Test func reindexFindsPostsFromBeforeTheFeedOnce() throws {

@@ -24,7 +24,7 @@ import StorageUpload
         let feed = PostFeed(store: store)
         let first = try feed.page(1, size: 10)
         #expect(first.entries.map(\.id) == Array(ids[0..<10]))
-        #expect(first.entries.allSatisfy { $0.problem?.hasPrefix("metadata missing") == true })
+        #expect(first.entries.allSatisfy { $0.problem == .metadataMissing(key: PostMetadata.metadataKey(id: $0.id)) })
 
         s3.clearRequests()
         let deep = try feed.page(101, size: 10)

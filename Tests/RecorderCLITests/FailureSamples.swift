@@ -208,7 +208,7 @@ enum FailureSamples {
             ("cannotDownloadVideo", .cannotDownloadVideo(id: "AbCdEfGh12", store)),
             ("videoNotInStore", .videoNotInStore(id: "AbCdEfGh12")), ("videoMismatch", .videoMismatch(id: "AbCdEfGh12")),
             ("noPicture", .noPicture(id: "AbCdEfGh12", media)),
-            ("unreadableEntry", .unreadableEntry(id: "AbCdEfGh12", problem: "not JSON")),
+            ("unreadableEntry", .unreadableEntry(id: "AbCdEfGh12", problem: .metadataNotAPost)),
             ("unreadableEntry.unknown", .unreadableEntry(id: "AbCdEfGh12", problem: nil)),
         ]
         samples += feed.map { ("FeedFailure.\($0.0)", $0.1) }
