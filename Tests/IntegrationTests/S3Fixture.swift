@@ -109,11 +109,20 @@ final class S3Fixture {
         rename("\(dir)/proxy/faults.json.new", "\(dir)/proxy/faults.json")
     }
 
-    /// Request lines seen by the proxy ("PUT /clips/videos/x.mp4?partNumber=1&uploadId=..."), and
-    /// the full log with headers.
-    func requests() -> [String] {
-        requestLog().split(separator: "\n").filter { !$0.hasPrefix(" ") }.map(String.init)
+    /// The requests the proxy saw, parsed from its request lines ("PUT /clips/videos/x.mp4?partNumber=1&uploadId=...").
+    /// A line that does not parse fails the test: a check for a request's absence must not pass
+    /// because its line was dropped.
+    func requests() -> [S3Request] {
+        requestLog().split(separator: "\n").filter { !$0.hasPrefix(" ") }.compactMap { line in
+            guard let request = S3Request(line: String(line)) else {
+                Issue.record("the proxy logged a request line that does not parse: \(line)")
+                return nil
+            }
+            return request
+        }
     }
+
+    /// The proxy's full log: each request line, then its headers indented.
 
     func requestLog() -> String {
         (try? String(contentsOfFile: "\(dir)/proxy/requests.log", encoding: .utf8)) ?? ""

@@ -22,8 +22,9 @@ import Testing
         }
         #expect(destination == .s3(endpoint: "http://127.0.0.1:\(s3.proxyPort)", bucket: S3Fixture.bucket, prefix: ""))
         #expect(bytes > 0)
-        let probes = s3.requests().filter { $0.contains("/preflight/") }
-        #expect(probes.map { $0.split(separator: " ").first.map(String.init) ?? "" } == ["PUT", "GET", "DELETE", "GET"], "\(probes)")
+        let probes = s3.requests().filter { $0.path.hasPrefix("/\(S3Fixture.bucket)/preflight/") }
+        #expect(probes.map(\.method) == ["PUT", "GET", "DELETE", "GET"], "\(probes)")
+        #expect(Set(probes.map(\.path)).count == 1, "one probe, written, read, deleted and looked for: \(probes)")
         #expect(try s3.keys(prefix: "preflight/").isEmpty)
     }
 

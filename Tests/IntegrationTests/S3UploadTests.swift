@@ -23,7 +23,7 @@ import Glibc
         let log = s3.requestLog()
         #expect(!log.contains("X-Injected") && !log.contains("שלום") && !log.contains("Line one"))
         #expect(log.contains("x-amz-content-sha256: \(shotSHA)"), "the video PUT must carry its real SHA-256")
-        #expect(s3.requests().filter { $0.hasPrefix("PUT /clips/videos/") }.count == 1)
+        #expect(s3.requests().filter { $0.method == "PUT" && $0.path.hasPrefix("/clips/videos/") }.count == 1)
     }
 
     @Test func multipartRoundTripCompletesFromItsOwnETags() throws {
@@ -37,8 +37,8 @@ import Glibc
         _ = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
         #expect(try s3.etag("videos/\(id).mp4")?.hasSuffix("-\(parts)") == true)
         let requests = s3.requests()
-        #expect(requests.filter { $0.contains("?partNumber=") }.count == parts)
-        #expect(!requests.contains { $0.hasPrefix("GET") && $0.contains("uploadId=") }, "must not use ListParts")
+        #expect(requests.filter { $0.hasQuery("partNumber") }.count == parts, "\(requests)")
+        #expect(!requests.contains { $0.method == "GET" && $0.hasQuery("uploadId") }, "must not use ListParts: \(requests)")
         #expect(try s3.pendingUploads() == 0)
     }
 
@@ -102,7 +102,7 @@ import Glibc
         // Not uploaded (the store refused), not a busy store to try again (75); its words (the S3 code and
         // message) are the store's to give: StorageUploadTests.
         #expect(queued(result) == Failed(69, "unavailable", "PostFailure.notUploaded"), "\(result.stdout) \(result.stderr)")
-        #expect(s3.requests().filter { $0.hasPrefix("PUT /clips/videos/") }.count == 1)
+        #expect(s3.requests().filter { $0.method == "PUT" && $0.path.hasPrefix("/clips/videos/") }.count == 1)
         #expect(box.queued().count == 1)
     }
 
@@ -141,12 +141,9 @@ import Glibc
         let requests = s3.requests()
         // Exactly the parts the journal did not hold go up (a part a loaded machine timed out may go
         // up twice: counted by number, not by request).
-        let sent = Set(requests.compactMap { line -> Int? in
-            guard let range = line.range(of: #"partNumber=\d+"#, options: .regularExpression) else { return nil }
-            return Int(line[range].dropFirst("partNumber=".count))
-        })
+        let sent = Set(requests.compactMap { $0.query["partNumber"].flatMap { Int($0) } })
         #expect(sent == Set(1...parts).subtracting(acknowledged), "sent \(sent.sorted()), journaled \(acknowledged.sorted()): \(requests)")
-        #expect(!requests.contains { $0.contains("?uploads=") }, "the upload must resume, not restart")
+        #expect(!requests.contains { $0.hasQuery("uploads") }, "the upload must resume, not restart: \(requests)")
         #expect(try s3.pendingUploads() == 0)
     }
 
@@ -163,9 +160,9 @@ import Glibc
         let id = try postedID(result)
         _ = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
         let requests = s3.requests()
-        let started = requests.filter { $0.hasPrefix("POST ") && $0.contains("?uploads=") }.count
+        let started = requests.filter { $0.method == "POST" && $0.hasQuery("uploads") }.count
         try #require(started == 3, "the proxy held two starts' answers: \(requests)")
-        #expect(requests.filter { $0.hasPrefix("DELETE ") && $0.contains("uploadId=") }.count == 2, "\(requests)")
+        #expect(requests.filter { $0.method == "DELETE" && $0.hasQuery("uploadId") }.count == 2, "\(requests)")
         #expect(try s3.pendingUploads() == 0)
         #expect(box.queued().isEmpty)
     }
@@ -183,7 +180,7 @@ import Glibc
         #expect(flush.status == 0, "\(flush.stderr)")
         let id = try #require(try jsonObject(flush.stdout)["id"] as? String)
         _ = try fetch(s3, id: id, shotSHA: shotSHA, in: box)
-        #expect(s3.requests().contains { $0.hasPrefix("DELETE ") && $0.contains("uploadId=") })
+        #expect(s3.requests().contains { $0.method == "DELETE" && $0.hasQuery("uploadId") }, "\(s3.requests())")
         #expect(try s3.pendingUploads() == 0)
     }
 

@@ -87,10 +87,10 @@ import SystemSupport
             // secret as an HttpOnly cookie for this link's path alone, and the page offers the delete.
             let cookie = try await client.execute(uri: "/s/\(token)", method: .get) { response in
                 #expect(response.status == .ok)
-                let set = response.headers[.setCookie] ?? ""
-                #expect(set.contains("HttpOnly") && set.contains("Path=/s/\(token)"), "\(set)")
-                #expect(String(buffer: response.body).contains("/s/\(token)/delete"))
-                return String(set.split(separator: ";").first ?? "")
+                let set = try #require(SetCookie.only(in: response.headers), "\(response.headers)")
+                #expect(set.httpOnly && set.path == "/s/\(token)", "\(set)")
+                #expect(HTMLForm.all(in: String(buffer: response.body)) == [HTMLForm(method: "post", action: "/s/\(token)/delete")])
+                return set.pair
             }
             #expect(cookie.hasPrefix("recorder_delete=") && cookie.count > 30, "\(cookie)")
             // Forwarded to a friend: it plays, and offers no delete.
@@ -307,7 +307,8 @@ extension CrowdAccessTests {
             clock.advance(by: .seconds(SessionStore.operatorIdle + 1))
             try await client.execute(uri: "/api/admin/overview", method: .get, headers: [.cookie: operatorCookie]) { response in
                 #expect(response.status == .unauthorized, "12 h idle: \(response.status)")
-                #expect(response.headers[.setCookie]?.contains("Max-Age=0") == true, "the browser is told to forget it")
+                let cleared = SetCookie.only(in: response.headers)
+                #expect(cleared?.name == "recorder_session" && cleared?.maxAge == 0, "the browser is told to forget it: \(response.headers)")
             }
             #expect(try await Self.status(client, "/api/status", cookie: boothCookie) == .ok, "the booth's screen stays logged in")
             // An ended session is no wrong guess: nothing of the address was counted.

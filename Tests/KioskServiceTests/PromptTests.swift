@@ -94,7 +94,7 @@ import Testing
         #expect(deck.current.number == first, "moved a second early")
         clock.advance(by: .seconds(1))
         let event = String(buffer: try #require(await reader.next()))
-        #expect(event.contains("event: prompt"), "\(event)")
+        #expect(ServerSentEvent.parse(event).map(\.name) == ["prompt"], "\(event)")
         #expect(deck.current.number != first)
         // Held by a shot: the clock may run on; released, it moves again once its review is over.
         #expect(await clock.waitForSleepers(1))
@@ -108,7 +108,7 @@ import Testing
         #expect(deck.current.number == held)
         clock.advance(by: .seconds(8))
         let next = String(buffer: try #require(await reader.next()))
-        #expect(next.contains("event: prompt") && deck.current.number != held, "\(next)")
+        #expect(ServerSentEvent.parse(next).map(\.name) == ["prompt"] && deck.current.number != held, "\(next)")
     }
 
     @Test func theShotRecordsTheQuestionOnScreenAndThePostShowsIt() async throws {
