@@ -2,6 +2,7 @@
 // overview, and the gallery with moderation.
 import { $, api as request, postJSON as send, followEvents, isStale, byteCount as mb, login, logout, tokenTravelsInClear } from "/assets/common.js";
 import { shownDate } from "/assets/dates.js";
+import { feedProblem } from "/assets/feed-problem.js";
 
 let status = null, myPost = null, showingPlayback = false, playedShot = null, previewBusy = false;
 
@@ -222,7 +223,7 @@ function postCard(p, hidden = false) {
   }
   const caption = document.createElement("div");
   caption.className = "caption";
-  caption.textContent = p.problem ? p.id + ": " + p.problem : (p.caption || "(no caption)");
+  caption.textContent = p.problem ? p.id + ": " + feedProblem(p.problem) : (p.caption || "(no caption)");
   card.appendChild(caption);
   if (p.prompt && !p.problem) {
     // The question the guest answered (kiosk.prompts).
