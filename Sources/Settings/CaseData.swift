@@ -33,11 +33,26 @@ package indirect enum CaseData: Sendable, Equatable, Encodable {
     private static func fields(of payload: Any) -> CaseData {
         let mirror = Mirror(reflecting: payload)
         guard mirror.displayStyle == .tuple else { return .object([payload is any Error ? "cause" : "value": CaseData(reflecting: payload)]) }
+        return labelled(mirror)
+    }
+
+    /// A tuple's or a struct's values by label. Swift labels an unlabelled tuple element ".0",
+    /// ".1"…: such a value is `cause` when it is an error, else `value`, or `value1`, `value2`…
+    /// counting only the unlabelled ones (so a label added to one value renames no other).
+    private static func labelled(_ mirror: Mirror) -> CaseData {
+        let unlabelled = mirror.children.filter { ($0.label ?? ".").hasPrefix(".") && !($0.value is any Error) }.count
         var fields: [String: CaseData] = [:]
-        for (index, child) in mirror.children.enumerated() {
-            // Swift labels an unlabelled tuple element ".0", ".1"…
-            let label = child.label.flatMap { $0.hasPrefix(".") ? nil : $0 }
-                ?? (child.value is any Error ? "cause" : mirror.children.count == 1 ? "value" : "value\(index + 1)")
+        var number = 0
+        for child in mirror.children {
+            let label: String
+            if let given = child.label, !given.hasPrefix(".") {
+                label = given
+            } else if child.value is any Error {
+                label = fields["cause"] == nil ? "cause" : "cause\(fields.keys.filter { $0.hasPrefix("cause") }.count + 1)"
+            } else {
+                number += 1
+                label = unlabelled == 1 ? "value" : "value\(number)"
+            }
             fields[label] = CaseData(reflecting: child.value)
         }
         return .object(fields)
@@ -54,11 +69,13 @@ package indirect enum CaseData: Sendable, Equatable, Encodable {
         case let v as CaptureError: self = CaseData(reflecting: RecorderError(v))
         case let v as MediaError: self = CaseData(reflecting: RecorderError(v))
         case let v as AudioError: self = CaseData(reflecting: RecorderError(v))
+        case let v as any RecorderFailure: self = CaseData(reflecting: RecorderError(v))
         case let v as String: self = .text(v)
         case let v as Bool: self = .bool(v)
         case let v as any BinaryInteger: self = .integer(Int64(clamping: v))
-        case let v as Double: self = .real(v)
-        case let v as Float: self = .real(Double(v))
+        // (JSON has no NaN or infinity: those are text, "nan", "inf", "-inf")
+        case let v as Double: self = v.isFinite ? .real(v) : .text("\(v)")
+        case let v as Float: self = v.isFinite ? .real(Double(v)) : .text("\(v)")
         case let v as Date: self = .text(RFC3339.string(v))
         default: self = Self.reflecting(structure: value)
         }
@@ -82,14 +99,14 @@ package indirect enum CaseData: Sendable, Equatable, Encodable {
             }
             return .object(entries)
         case .enum:
+            // A case without values has no child: Swift's own printing names it (as `caseName(of:)`
+            // does), so an enum reported this way must not print itself otherwise.
             guard let payload = mirror.children.first else { return .object(["case": .text("\(value)")]) }
             var fields = ["case": CaseData.text(payload.label ?? "\(value)")]
             if case .object(let values) = Self.fields(of: payload.value) { fields.merge(values) { old, _ in old } }
             return .object(fields)
         case .struct, .class, .tuple:
-            var fields: [String: CaseData] = [:]
-            for (index, child) in mirror.children.enumerated() { fields[child.label ?? "value\(index + 1)"] = CaseData(reflecting: child.value) }
-            return .object(fields)
+            return labelled(mirror)
         default:
             return .text("\(value)")
         }

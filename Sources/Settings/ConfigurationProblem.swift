@@ -10,9 +10,15 @@ package struct ConfigurationProblem: RecorderFailure, CustomStringConvertible {
     /// How many more problems there are (`recorder config check` lists them).
     package var more: Int
 
+    /// A secret's bad value (a token, a password, the password in a URL) is masked here, so no
+    /// edge and no `--json` document can show it.
     package init(_ location: String, _ issue: Issue, more: Int = 0) {
         self.location = location
-        self.issue = issue
+        if case .badValue(let key, let value, let rule) = issue {
+            self.issue = .badValue(key: key, value: RecorderConfiguration.masked(key, value), rule: rule)
+        } else {
+            self.issue = issue
+        }
         self.more = more
     }
 
@@ -62,13 +68,8 @@ package struct ConfigurationProblem: RecorderFailure, CustomStringConvertible {
     /// The issue's case (`unknownKey`), not the description with its location.
     package var caseName: String { Self.caseName(of: issue) }
 
-    /// The issue's data (`{"key": "s3.bukket", "suggestion": "s3.bucket"}`), a secret's value masked.
-    package var caseData: CaseData {
-        if case .badValue(let key, let value, let rule) = issue {
-            return .object(["key": .text(key), "value": .text(RecorderConfiguration.masked(key, value)), "rule": CaseData(reflecting: rule)])
-        }
-        return CaseData(caseOf: issue)
-    }
+    /// The issue's data: `{"key": "s3.bukket", "suggestion": "s3.bucket"}`.
+    package var caseData: CaseData { CaseData(caseOf: issue) }
 }
 
 extension RecorderError {

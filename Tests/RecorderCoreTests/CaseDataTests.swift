@@ -27,8 +27,12 @@ import VideoCapture
     }
 
     @Test func aSecretsValueIsMaskedAndOtherValuesAreKept() {
+        // Masked where the problem is made: no edge's words and no data can show it.
         let secret = RecorderError.configuration("the command line", .badValue(key: "kiosk.token", value: "Xk3q9Lw2ZtR8vB0a", rule: .token))
+        #expect(secret.failure(as: ConfigurationProblem.self)?.issue == .badValue(key: "kiosk.token", value: "********", rule: .token))
         #expect(secret.caseData["value"] == .text("********") && secret.caseData["key"] == .text("kiosk.token"))
+        let url = RecorderError.configuration("f:3", .badValue(key: "mail.smtp_url", value: "smtp://booth:hunter2@mail.example:99999", rule: .text))
+        #expect(url.caseData["value"] == .text("smtp://booth:********@mail.example:99999"))
         let plain = RecorderError.configuration("f:2", .badValue(key: "shoot.crf", value: "99", rule: .token))
         #expect(plain.caseData["value"] == .text("99"))
         let typo = RecorderError.configuration("f:1", .unknownKey(key: "s3.bukket", suggestion: "s3.bucket"))
@@ -39,5 +43,16 @@ import VideoCapture
     @Test func aDevicesErrorIsItsFields() {
         let data = RecorderError(CaptureError(.noSuchDevice, device: "/dev/video9", operation: "open", errno: 2)).caseData
         #expect(data["device"] == .text("/dev/video9") && data["errno"] == .integer(2) && data["kind"] == .object(["case": .text("noSuchDevice")]))
+    }
+
+    @Test func valuesWithoutLabelsAreNumberedAmongThemselvesAndNonFiniteNumbersAreText() {
+        enum Sample: Error, Sendable, Equatable { case mixed(String, key: String, Double, Double) }
+        #expect(CaseData(caseOf: Sample.mixed("a", key: "k", .nan, -.infinity))
+                == .object(["value1": .text("a"), "key": .text("k"), "value2": .text("nan"), "value3": .text("-inf")]))
+    }
+
+    @Test func aNestedFailureIsItsKindCaseAndData() {
+        let data = CaseData(reflecting: PostFailure.storeMissing(path: "/mnt/usb"))
+        #expect(data == .object(["kind": .text("cannotWrite"), "failure": .text("PostFailure.storeMissing"), "data": .object(["path": .text("/mnt/usb")])]))
     }
 }
