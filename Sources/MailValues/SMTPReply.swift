@@ -1,6 +1,6 @@
 /// One complete reply of an SMTP server: its code, its text (the lines of a multi-line reply joined
-/// with "\n"; control characters dropped, at most `maximumText` characters: it is the server's,
-/// shown to people and kept in records) and the step it answered.
+/// with "\n"; control characters dropped, addresses masked, at most `maximumText` characters: it is
+/// the server's, shown to people and kept in records) and the step it answered.
 package struct SMTPReply: Sendable, Equatable, Codable, CustomStringConvertible {
     package static let maximumText = 400
 
@@ -27,6 +27,15 @@ package struct SMTPReply: Sendable, Equatable, Codable, CustomStringConvertible 
         guard parts.count == 3, ["2", "4", "5"].contains(parts[0]),
               parts.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isNumber) }) else { return nil }
         return String(first)
+    }
+
+    /// `text` with every email address in it masked (`<g***@e***.org>`): a server's refusal
+    /// often repeats the guest's address ("5.1.1 <guest@example.org>: Recipient address
+    /// rejected"), and its words are kept in records and shown to operators, who see no address.
+    package static func maskingAddresses(_ text: String) -> String {
+        text.replacing(/[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(\.[A-Za-z0-9\-]+)+/) { match in
+            (try? MailAddress(String(match.output.0)))?.masked ?? "***@***"
+        }
     }
 
     /// "451 4.7.1 Try again later" (the server's words, as data).

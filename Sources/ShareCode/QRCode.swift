@@ -81,10 +81,11 @@ package struct QRCodeError: Error, Sendable, Equatable, CustomStringConvertible 
 
     package var text: String
     package var reason: Reason
+    /// Without the text, which may be a secret (a Wi-Fi QR code holds the password).
     package var description: String {
         switch reason {
-        case .tooLong: "cannot make a QR code of \(text.prefix(80)): it is too long for a QR code"
-        case .failed(let code): "cannot make a QR code of \(text.prefix(80)): \(String(cString: strerror(code)))"
+        case .tooLong: "cannot make a QR code of \(text.utf8.count) bytes: it is too long for a QR code"
+        case .failed(let code): "cannot make a QR code of \(text.utf8.count) bytes: \(String(cString: strerror(code)))"
         }
     }
 }

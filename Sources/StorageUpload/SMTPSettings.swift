@@ -36,15 +36,26 @@ package struct SMTPSettings: Sendable, Equatable {
 
     /// The server `url` names, or why it names none.
     package func server() throws(SMTPSettingsProblem) -> Server {
-        guard url.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f }) else { throw .url(url, .characters) }
-        guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased() else { throw .url(url, .notAURL) }
-        guard scheme == "smtp" || scheme == "smtps" else { throw .url(url, .scheme) }
-        guard parts.user == nil, parts.password == nil else { throw .url(url, .credentials) }
-        guard let host = parts.host, !host.isEmpty else { throw .url(url, .noHost) }
-        guard parts.path.isEmpty || parts.path == "/", parts.query == nil, parts.fragment == nil else { throw .url(url, .path) }
+        // (the problem is shown to people and kept in the journal: a password in the URL is hidden)
+        let shown = Self.withoutPassword(url)
+        guard url.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f }) else { throw .url(shown, .characters) }
+        guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased() else { throw .url(shown, .notAURL) }
+        guard scheme == "smtp" || scheme == "smtps" else { throw .url(shown, .scheme) }
+        guard parts.user == nil, parts.password == nil else { throw .url(shown, .credentials) }
+        guard let host = parts.host, !host.isEmpty else { throw .url(shown, .noHost) }
+        guard parts.path.isEmpty || parts.path == "/", parts.query == nil, parts.fragment == nil else { throw .url(shown, .path) }
         let port = parts.port ?? (scheme == "smtps" ? 465 : 25)
-        guard (1...65535).contains(port) else { throw .url(url, .port) }
+        guard (1...65535).contains(port) else { throw .url(shown, .port) }
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         return Server(implicitTLS: scheme == "smtps", host: bare, port: port)
+    }
+
+    /// `url` with the password of `scheme://user:password@host` as `********`.
+    static func withoutPassword(_ url: String) -> String {
+        guard let scheme = url.firstRange(of: "://") else { return url }
+        let rest = url[scheme.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" && !$0.isWhitespace }
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
+        return String(url[..<colon]) + ":********" + String(url[at...])
     }
 }

@@ -64,7 +64,7 @@ final class SMTPTrace {
         let text = String(decoding: bytes.dropFirst(4), as: UTF8.self).unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7f }
         replyText.append(String(String.UnicodeScalarView(text)))
         guard separator != UInt8(ascii: "-") else { return }
-        let joined = String(replyText.joined(separator: "\n").prefix(SMTPReply.maximumText))
+        let joined = String(SMTPReply.maskingAddresses(replyText.joined(separator: "\n")).prefix(SMTPReply.maximumText))
         replyText.removeAll()
         // The message's reply comes once every line of it, and its final dot, went out.
         if step == .message { step = .endOfMessage }

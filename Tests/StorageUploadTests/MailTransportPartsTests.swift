@@ -71,8 +71,15 @@ import Glibc
             ("smtp://mail.example.com:0", .port), ("smtp://mail.example.com\r\nRCPT TO:<x@y.z>", .characters), ("smtp://mäil.example", .characters),
         ]
         for (url, problem) in bad {
-            #expect(throws: SMTPSettingsProblem.url(url, problem), "\(url.debugDescription)") { try SMTPSettings(url: url).server() }
+            // (the password is never in the problem, which people see)
+            let shown = url.replacing("user:pw@", with: "user:********@")
+            #expect(throws: SMTPSettingsProblem.url(shown, problem), "\(url.debugDescription)") { try SMTPSettings(url: url).server() }
         }
+        #expect(throws: SMTPSettingsProblem.url("smtps://booth:********@mail.example.com:587", .credentials)) {
+            try SMTPSettings(url: "smtps://booth:hunter2@mail.example.com:587").server()
+        }
+        #expect(SMTPSettings.withoutPassword("smtp://a:b@c@mail.example") == "smtp://a:********@mail.example")
+        #expect(SMTPSettings.withoutPassword("smtp://user@mail.example:25") == "smtp://user@mail.example:25")
     }
 
     @Test func theCredentialsFileIsTheOwnersAndHasBothLines() throws {
@@ -121,6 +128,15 @@ import Glibc
         // libcurl's goodbye after a failure does not replace the reply that ended it.
         feed(trace, ["> QUIT", "< 221 Bye"])
         #expect(trace.lastReply?.code == 451 && trace.acceptance == nil)
+    }
+
+    /// A refusal that repeats the guest's address keeps its words, the address masked: the reply
+    /// is kept in the outbox and shown to operators, who never see an address.
+    @Test func anAddressInAReplyIsMasked() {
+        let trace = SMTPTrace()
+        feed(trace, ["> RCPT TO:<Guest.Name+video@example.org>", "< 550-5.1.1 <Guest.Name+video@example.org>: Recipient", "< 550 address rejected (also x@y.example.co.uk)"])
+        #expect(trace.lastReply == SMTPReply(code: 550, text: "5.1.1 <G***@e***.org>: Recipient\naddress rejected (also x***@y***.uk)", step: .recipient))
+        #expect(SMTPReply.maskingAddresses("250 2.0.0 Ok: queued as 4F2A1") == "250 2.0.0 Ok: queued as 4F2A1")
     }
 
     @Test func authenticationLinesAreNotCommandsAndTheMessagesReplyIsItsAcceptance() {
