@@ -12,12 +12,17 @@ package import SystemSupport
 package enum MailWording {
     /// A `mail.*` setting that stops the kiosk at its start (exit 78), with where its value came from.
     package static func settings(_ problem: MailSettingsProblem, _ configuration: RecorderConfiguration) -> String {
-        func at(_ key: String) -> String { "\(key) (from \(configuration.origin(key)))" }
+        settings(problem, origin: configuration.origin)
+    }
+
+    /// As above, with where each key's value came from given by `origin`.
+    package static func settings(_ problem: MailSettingsProblem, origin: (String) -> String) -> String {
+        func at(_ key: String) -> String { "\(key) (from \(origin(key)))" }
         switch problem {
         case .smtp(let smtp):
             return smtpSettings(smtp, url: at("mail.smtp_url"), credentials: at("mail.credentials_file"), ca: at("mail.ca_file"))
         case .fromMissing:
-            return "mail.smtp_url is set (from \(configuration.origin("mail.smtp_url"))) but mail.from is not: set mail.from to the address the guests' mail comes from (one the server lets this account send from), e.g. mail.from = \"Photo booth <booth@example.com>\", or leave mail.smtp_url empty for no mail."
+            return "mail.smtp_url is set (from \(origin("mail.smtp_url"))) but mail.from is not: set mail.from to the address the guests' mail comes from (one the server lets this account send from), e.g. mail.from = \"Photo booth <booth@example.com>\", or leave mail.smtp_url empty for no mail."
         case .from(let address):
             return "\(at("mail.from")) is not an address mail can come from: \(self.address(address)). Write it as booth@example.com or \"Photo booth <booth@example.com>\"."
         case .fromNameControlCharacter(let scalar):
@@ -29,7 +34,7 @@ package enum MailWording {
         case .subjectLines:
             return "\(at("mail.subject")) has a line break: a subject is one line. Write it on one."
         case .templateNotAFullPath(let path):
-            return "mail.template = \(path) (from \(configuration.origin("mail.template"))) must be the full path of a text file with the mail's words and {link}, e.g. /etc/recorder/mail.txt, or empty for recorder's own words."
+            return "mail.template = \(path) (from \(origin("mail.template"))) must be the full path of a text file with the mail's words and {link}, e.g. /etc/recorder/mail.txt, or empty for recorder's own words."
         case .templateUnreadable(let path, let errno):
             return "\(at("mail.template")): cannot read \(path): \(Descriptors.Errno(errno).description). Create it (UTF-8 text with {link} where the link goes), make it readable by the kiosk's user, or leave mail.template empty."
         case .templateTooLarge(let path):

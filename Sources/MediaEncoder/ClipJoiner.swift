@@ -30,7 +30,7 @@ package enum ClipJoiner {
     /// Returns why the take was encoded again, or nil when it was copied as recorded.
     @discardableResult
     package static func join(intro: Bookend?, take: String, outro: Bookend?, to output: String,
-                             settings: EncoderSettings, scratch: String) throws(MediaError) -> String? {
+                             settings: EncoderSettings, scratch: String) throws(MediaError) -> Mismatch? {
         let shape = try Shape(path: take)
         // Each bookend made in the shot's format, in the scratch directory.
         func made(_ bookend: Bookend, _ name: String) throws(MediaError) -> String {
@@ -46,7 +46,7 @@ package enum ClipJoiner {
         let introFile = try intro.map { bookend throws(MediaError) in try made(bookend, "intro") }
         let outroFile = try outro.map { bookend throws(MediaError) in try made(bookend, "outro") }
         let parts = [introFile, take, outroFile].compactMap { $0 }
-        var reason: String?
+        var reason: Mismatch?
         for bookend in [introFile, outroFile].compactMap({ $0 }) where reason == nil {
             reason = shape.difference(from: try Shape(path: bookend))
         }
@@ -95,18 +95,17 @@ package enum ClipJoiner {
         }
 
         /// Why packets of `other` cannot follow this file's, or nil when they can.
-        func difference(from other: Shape) -> String? {
-            guard videoCodec == AV_CODEC_ID_H264, other.videoCodec == videoCodec else { return "the shot's picture is not H.264" }
-            guard other.format.width == format.width, other.format.height == format.height else { return "the picture sizes differ" }
-            guard other.videoHeader == videoHeader else {
-                return "the shot's H.264 header differs from libx264's at the current settings (a camera's own H.264, or shoot.preset/crf/bitrate changed since the shot)"
-            }
+        func difference(from other: Shape) -> Mismatch? {
+            guard videoCodec == AV_CODEC_ID_H264, other.videoCodec == videoCodec else { return .notH264 }
+            guard other.format.width == format.width, other.format.height == format.height else { return .pictureSizes }
+            // (a camera's own H.264, or the encoder's settings changed since the shot)
+            guard other.videoHeader == videoHeader else { return .h264Header }
             switch (audio, other.audio) {
             case (nil, nil): return nil
             case let (mine?, theirs?) where mine.codec == theirs.codec && mine.rate == theirs.rate
                 && mine.channels == theirs.channels && mine.header == theirs.header:
                 return nil
-            default: return "the sound formats differ"
+            default: return .soundFormats
             }
         }
 
@@ -177,5 +176,20 @@ package enum ClipJoiner {
             throw error
         }
         try writer.finish()
+    }
+}
+
+extension ClipJoiner {
+    /// Why a bookend's packets cannot follow the take's, so the whole is encoded again.
+    package enum Mismatch: Sendable, Hashable {
+        /// The shot's picture is not H.264.
+        case notH264
+        /// The bookend's picture size is not the shot's.
+        case pictureSizes
+        /// The shot's H.264 header is not libx264's at the current settings (a camera's own H.264,
+        /// or the preset, CRF or bit rate changed since the shot).
+        case h264Header
+        /// The sound's codec, rate, channels or header differ.
+        case soundFormats
     }
 }

@@ -90,7 +90,29 @@ extension PostEnqueuer {
         package var intro: String?
         package var outro: String?
         /// Why the guest's take was encoded again; nil when it was copied as recorded.
-        package var reencodedBecause: String?
+        package var reencodedBecause: Reencoding?
+    }
+
+    /// Why the take was encoded again, not copied as recorded.
+    package enum Reencoding: Sendable, Hashable {
+        /// The shot's picture is not H.264.
+        case shotNotH264
+        /// The bookend's picture size is not the shot's.
+        case pictureSizesDiffer
+        /// The shot's H.264 header is not libx264's at the current settings (a camera's own
+        /// H.264, or shoot.preset, crf or bitrate changed since the shot).
+        case h264HeaderDiffers
+        /// The sound formats differ.
+        case soundFormatsDiffer
+
+        init(_ mismatch: ClipJoiner.Mismatch) {
+            switch mismatch {
+            case .notH264: self = .shotNotH264
+            case .pictureSizes: self = .pictureSizesDiffer
+            case .h264Header: self = .h264HeaderDiffers
+            case .soundFormats: self = .soundFormatsDiffer
+            }
+        }
     }
 
     /// The plan with the shot joined to `bookends` (nil: the configured ones): the joined file
@@ -114,12 +136,12 @@ extension PostEnqueuer {
         var finished = false
         // A join that failed: its partial file goes (best effort: the next join's replaces it).
         defer { if !finished { try? Posix.unlink(partial) } }
-        let reencodedBecause: String?
+        let reencodedBecause: Reencoding?
         let settings = try ShotRequest.encoderSettings(configuration)
         let backend = try configuration.makeBackend()
         do throws(MediaError) {
             reencodedBecause = try ClipJoiner.join(intro: intro, take: plan.shot.videoPath, outro: outro, to: partial,
-                                          settings: settings, scratch: scratch)
+                                          settings: settings, scratch: scratch).map(Reencoding.init)
         } catch {
             let roles = [intro == nil ? nil : BookendFailure.Role.intro, outro == nil ? nil : .outro].compactMap { $0 }
             throw .bookend(.cannotJoin(roles: roles, shot: plan.shot.id, error))

@@ -1,6 +1,49 @@
-/// A failure the CLI words itself (guests' mail: its settings, an address, a mail not sent), with
-/// its sysexits status: `RecorderCommand.runFromCommandLine` prints it as it prints any other.
-struct CLIMailFailure: Error {
-    var text: String
-    var status: SysExit
+import MailValues
+import Publishing
+import Settings
+import SystemSupport
+
+/// Guests' mail on the command line (`post --email`, `outbox flush`, `outbox mail --retry`): what
+/// stopped the command, with its data. `CLIWords` words it; `--json` gives its kind, case and data.
+enum CLIMailFailure: RecorderFailure {
+    /// A `mail.*` setting cannot work; `origins`: where each `mail.*` value came from (the words
+    /// name it).
+    case settings(MailSettingsProblem, origins: [String: String])
+    /// `--email` and no `mail.smtp_url`.
+    case noMailServer
+    /// `--email` and a store that gives no link to send (a local store, no `share.base_url`).
+    case noLinkToSend
+    /// `--email`'s address is not one mail is sent to.
+    case badAddress(MailAddress.Problem)
+    /// The mail could not be queued (its file, on the outbox's disk).
+    case cannotQueue(FileSystem.Failure)
+    /// The mail queue in `root` cannot be read or written.
+    case queueUnusable(root: String, FileSystem.Failure)
+    /// `outbox mail --retry ID`: the mail's file cannot be changed.
+    case cannotRetry(id: String, FileSystem.Failure)
+    /// `outbox mail --retry ID`: no refused mail `id` in `queue` (`refused`: the ones that are).
+    case noRefusedMail(id: String, queue: String, refused: [String])
+    /// `outbox flush`: `count` mails could not be sent now and stay queued.
+    case mailsWaiting(count: Int)
+    /// `post --email`: the post went; its mail `mail` stays queued, tried again from `next`.
+    case mailQueued(post: String, mail: String, next: String, MailFailure)
+    /// `post --email`: the post went; the server refused its mail `mail` (kept: `outbox mail`).
+    case mailRefused(post: String, mail: String, MailFailure)
+
+    var kind: RecorderError.Kind {
+        switch self {
+        case .settings, .noMailServer, .noLinkToSend: .misconfigured
+        case .badAddress: .invalidRequest
+        case .cannotQueue, .queueUnusable, .cannotRetry: .ioFailure
+        case .noRefusedMail: .notFound
+        case .mailsWaiting, .mailQueued: .busy
+        case .mailRefused: .unavailable
+        }
+    }
+
+    /// The settings' problem's origins, by key, as the words need them.
+    static func settings(_ problem: MailSettingsProblem, _ configuration: RecorderConfiguration) -> CLIMailFailure {
+        let keys = ["mail.smtp_url", "mail.credentials_file", "mail.ca_file", "mail.from", "mail.insecure", "mail.subject", "mail.template"]
+        return .settings(problem, origins: Dictionary(uniqueKeysWithValues: keys.map { ($0, configuration.origin($0)) }))
+    }
 }

@@ -18,6 +18,7 @@ enum CLIWords {
     /// What happened and what to do, without the advice.
     static func message(_ error: RecorderError) -> String {
         if let failure = error.failure(as: CLIFailure.self) { return cli(failure) }
+        if let failure = error.failure(as: CLIMailFailure.self) { return mail(failure) }
         if let words = commandLine(error) { return words }
         let words = OperatorWords.message(error)
         // (a device not found: the command line lists the machine's devices)
@@ -122,4 +123,34 @@ extension String {
 extension RecorderError {
     /// The CLI's words (`CLIWords`), without the advice.
     var message: String { CLIWords.message(self) }
+}
+
+extension CLIWords {
+    /// Guests' mail on the command line.
+    static func mail(_ failure: CLIMailFailure) -> String {
+        switch failure {
+        case .settings(let problem, let origins):
+            MailWording.settings(problem, origin: { origins[$0] ?? "the default" })
+        case .noMailServer:
+            "--email needs a mail server: set mail.smtp_url (smtps://HOST or smtp://HOST:587) and mail.from in the configuration (or --set mail.smtp_url=...)."
+        case .noLinkToSend:
+            "--email sends the post's share link, and this store gives none (a local store): set share.base_url to where the store's videos or the kiosk's share page can be opened, e.g. --set 'share.base_url=https://booth.example.com/s/{token}'."
+        case .badAddress(let problem):
+            "--email: " + MailWording.request(.address(problem))
+        case .cannotQueue(let error):
+            MailWording.request(.file(error))
+        case .queueUnusable(let root, let error):
+            "the mail queue in \(root) cannot be used: " + MailWording.file(error)
+        case .cannotRetry(let id, let error):
+            "mail \(id) cannot be changed: " + MailWording.file(error)
+        case .noRefusedMail(let id, let queue, let refused):
+            "no refused mail \(id) in \(queue) (\(refused.isEmpty ? "none is refused" : "refused: " + refused.joined(separator: ", ")))."
+        case .mailsWaiting(let count):
+            "\(count) mail(s) could not be sent now and stay queued (recorder outbox mail lists them, with why)."
+        case .mailQueued(let post, let mail, let next, let why):
+            "post \(post) was posted, and its mail \(mail) is still queued (tried again from \(next); `recorder outbox flush` or the kiosk sends it): \(MailWording.failure(why))"
+        case .mailRefused(let post, let mail, let why):
+            "post \(post) was posted, but its mail \(mail) was not sent: \(MailWording.failure(why))"
+        }
+    }
 }

@@ -10,11 +10,11 @@ import KioskWords
 /// has no flags of its own but `--email`.
 enum CommandMail {
     /// `mail.*`, or nil while `mail.smtp_url` is empty.
-    static func settings(_ configuration: RecorderConfiguration) throws(CLIMailFailure) -> MailSettings? {
+    static func settings(_ configuration: RecorderConfiguration) throws(RecorderError) -> MailSettings? {
         do throws(MailSettingsProblem) {
             return try MailSettings.configured(configuration)
         } catch {
-            throw CLIMailFailure(text: MailWording.settings(error, configuration), status: .config)
+            throw RecorderError(CLIMailFailure.settings(error, configuration))
         }
     }
 
@@ -27,7 +27,7 @@ enum CommandMail {
     }
 
     /// One pass over the queue: what is due is sent. A queue that cannot be used is a failure (74).
-    static func deliver(_ delivery: MailDelivery, note: (String) -> Void) throws(CLIMailFailure) -> MailDelivery.Pass {
+    static func deliver(_ delivery: MailDelivery, note: (String) -> Void) throws(RecorderError) -> MailDelivery.Pass {
         do throws(FileSystem.Failure) {
             return try delivery.deliverDue(observe: { event in
                 switch event {
@@ -38,7 +38,7 @@ enum CommandMail {
                 }
             })
         } catch {
-            throw CLIMailFailure(text: "the mail queue in \(delivery.queue.root) cannot be used: " + MailWording.file(error), status: .ioError)
+            throw RecorderError(CLIMailFailure.queueUnusable(root: delivery.queue.root, error))
         }
     }
 }

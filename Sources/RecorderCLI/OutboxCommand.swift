@@ -117,7 +117,7 @@ struct OutboxFlushCommand: ParsableCommand {
         if let mailPass, !output.json, mailPass.sent > 0 { print("sent \(mailPass.sent) mail(s)") }
         let waiting = mailPass?.events.count { if case .willRetry = $0 { true } else { false } } ?? 0
         if waiting > 0 {
-            throw CLIMailFailure(text: "\(waiting) mail(s) could not be sent now and stay queued (recorder outbox mail lists them, with why).", status: .tempFail)
+            throw RecorderError(CLIMailFailure.mailsWaiting(count: waiting))
         }
     }
 }
@@ -193,11 +193,11 @@ struct OutboxMailCommand: ParsableCommand {
             for id in ids {
                 let done: Bool
                 do throws(FileSystem.Failure) { done = try queue.retry(jobID: id) } catch {
-                    throw CLIMailFailure(text: "mail \(id) cannot be changed: " + MailWording.file(error), status: .ioError)
+                    throw RecorderError(CLIMailFailure.cannotRetry(id: id, error))
                 }
                 guard done else {
                     let refused = queue.jobs().filter { $0.state == .refused }.map(\.id)
-                    throw CLIMailFailure(text: "no refused mail \(id) in \(queue.root) (\(refused.isEmpty ? "none is refused" : "refused: " + refused.joined(separator: ", "))).", status: .noInput)
+                    throw RecorderError(CLIMailFailure.noRefusedMail(id: id, queue: queue.root, refused: refused))
                 }
                 if !output.json { print("mail \(id) goes again with the next `recorder outbox flush` (or the kiosk's next pass)") }
             }

@@ -113,9 +113,9 @@ struct PostCommand: ParsableCommand {
         if let intro { bookends.intro = intro.isEmpty ? nil : intro }
         if let outro { bookends.outro = outro.isEmpty ? nil : outro }
         // --email: the settings, a link to send and the address, all checked before anything is queued.
-        let mail = try email.map { address throws(CLIMailFailure) in (address, try mailSettings(configuration, share: share)) }
+        let mail = try email.map { address throws(RecorderError) in (address, try mailSettings(configuration, share: share)) }
         if let address = mail?.0, let problem = MailQueue.problem(with: address) {
-            throw CLIMailFailure(text: "--email: " + MailWording.request(.address(problem)), status: .usage)
+            throw RecorderError(CLIMailFailure.badAddress(problem))
         }
         if dryRun {
             try bookends.check()
@@ -125,7 +125,7 @@ struct PostCommand: ParsableCommand {
             plan = try enqueuer.joining(bookends, to: plan)
             if let join = plan.join {
                 let parts = [join.intro.map { "intro \($0)" }, join.outro.map { "outro \($0)" }].compactMap { $0 }.joined(separator: " and ")
-                note("joined \(parts) to shot \(plan.shot.id): " + (join.reencodedBecause.map { "encoded again, as \($0)" } ?? "the take copied as recorded"))
+                note("joined \(parts) to shot \(plan.shot.id): " + (join.reencodedBecause.map { "encoded again, as \(Self.words($0))" } ?? "the take copied as recorded"))
             }
         }
         // The mail first, then the post: a crash between them leaves a mail whose post never came,
@@ -136,7 +136,10 @@ struct PostCommand: ParsableCommand {
             do throws(MailRequestProblem) {
                 job = try queue.request(mail.0, for: plan.metadata, consentText: plan.consentText, queuedBy: getpid())
             } catch {
-                throw CLIMailFailure(text: MailWording.request(error), status: .ioError)
+                switch error {
+                case .address(let problem): throw RecorderError(CLIMailFailure.badAddress(problem))
+                case .file(let failure): throw RecorderError(CLIMailFailure.cannotQueue(failure))
+                }
             }
         }
         let item: OutboxItem
@@ -163,7 +166,7 @@ struct PostCommand: ParsableCommand {
         // The shot posted now is marked posted, so only the others are named.
         if !quiet { remindOfKeptShots(in: workspace, except: recovery.kept) }
         if let mine = report.uploaded.first(where: { $0.shotID == plan.shot.id }) {
-            let sent = try job.map { job throws(CLIMailFailure) in try sendMail(job, settings: mail!.1, configuration: configuration, outbox: outbox, note: note) }
+            let sent = try job.map { job throws(RecorderError) in try sendMail(job, settings: mail!.1, configuration: configuration, outbox: outbox, note: note) }
             printResult(status: "uploaded", id: mine.id, item: nil, receipt: mine, error: nil, mail: sent?.result, joined: plan.join, kept: workspace)
             if let failure = sent?.failure { throw failure }
             return
@@ -246,7 +249,8 @@ struct PostCommand: ParsableCommand {
     }
 
     /// The bookends joined to the take: `take` is `copied` (as recorded) or `encoded` again
-    /// (`reencodedBecause` says why).
+    /// (`reencodedBecause` says why: `shotNotH264`, `pictureSizesDiffer`, `h264HeaderDiffers`,
+    /// `soundFormatsDiffer`).
     struct Joined: Encodable {
         var intro: String?
         var outro: String?
@@ -254,8 +258,20 @@ struct PostCommand: ParsableCommand {
         var reencodedBecause: String?
 
         init(_ report: PostEnqueuer.JoinReport) {
-            (intro, outro, reencodedBecause) = (report.intro, report.outro, report.reencodedBecause)
+            (intro, outro) = (report.intro, report.outro)
+            reencodedBecause = report.reencodedBecause.map { String(describing: $0) }  // (the case's name)
             take = report.reencodedBecause == nil ? "copied" : "encoded"
+        }
+    }
+
+    /// Why the take was encoded again, for the person posting.
+    static func words(_ reason: PostEnqueuer.Reencoding) -> String {
+        switch reason {
+        case .shotNotH264: "the shot's picture is not H.264"
+        case .pictureSizesDiffer: "the picture sizes differ"
+        case .h264HeaderDiffers:
+            "the shot's H.264 header differs from libx264's at the current settings (a camera's own H.264, or shoot.preset, shoot.crf or shoot.bitrate changed since the shot)"
+        case .soundFormatsDiffer: "the sound formats differ"
         }
     }
 
@@ -269,29 +285,17 @@ struct PostCommand: ParsableCommand {
     }
 
     /// The mail settings `--email` needs, and a store that gives links to send.
-    private func mailSettings(_ configuration: RecorderConfiguration, share: ShareLinks) throws(CLIMailFailure) -> MailSettings {
-        guard let settings = try CommandMail.settings(configuration) else {
-            throw CLIMailFailure(text: "--email needs a mail server: set mail.smtp_url (smtps://HOST or smtp://HOST:587) and mail.from in the configuration (or --set mail.smtp_url=...).",
-                             status: .config)
-        }
-        let presigns: Bool
-        do throws(RecorderError) { presigns = ShareLinks.presigns(try configuration.makeBackend()) } catch {
-            throw CLIMailFailure(text: CLIWords.text(error), status: error.exitStatus)
-        }
-        guard share.baseURL != nil || presigns else {
-            throw CLIMailFailure(text: "--email sends the post's share link, and this store gives none (a local store): set share.base_url to where the store's videos or the kiosk's share page can be opened, e.g. --set 'share.base_url=https://booth.example.com/s/{token}'.",
-                             status: .config)
-        }
+    private func mailSettings(_ configuration: RecorderConfiguration, share: ShareLinks) throws(RecorderError) -> MailSettings {
+        guard let settings = try CommandMail.settings(configuration) else { throw RecorderError(CLIMailFailure.noMailServer) }
+        let presigns = ShareLinks.presigns(try configuration.makeBackend())
+        guard share.baseURL != nil || presigns else { throw RecorderError(CLIMailFailure.noLinkToSend) }
         return settings
     }
 
     /// Sends what is due now, this post's mail among it, and says what became of that one.
     private func sendMail(_ job: MailJob, settings: MailSettings, configuration: RecorderConfiguration, outbox: Outbox,
-                          note: @escaping @Sendable (String) -> Void) throws(CLIMailFailure) -> (result: MailResult, failure: CLIMailFailure?) {
-        let delivery: MailDelivery
-        do throws(RecorderError) { delivery = try CommandMail.delivery(configuration, outbox: outbox, settings: settings) } catch {
-            throw CLIMailFailure(text: CLIWords.text(error), status: error.exitStatus)
-        }
+                          note: @escaping @Sendable (String) -> Void) throws(RecorderError) -> (result: MailResult, failure: RecorderError?) {
+        let delivery = try CommandMail.delivery(configuration, outbox: outbox, settings: settings)
         let pass = try CommandMail.deliver(delivery, note: { if $0.hasPrefix("mail \(job.id) ") == false { note($0) } })
         for event in pass.events {
             switch event {
@@ -300,11 +304,11 @@ struct PostCommand: ParsableCommand {
             case .willRetry(let id, _, let failure, _, let next) where id == job.id:
                 let why = MailWording.failure(failure)
                 return (MailResult(id: id, status: "queued", to: job.maskedAddress, error: why),
-                        CLIMailFailure(text: "post \(job.postID) was posted, and its mail \(id) is still queued (tried again from \(next); `recorder outbox flush` or the kiosk sends it): \(why)", status: .tempFail))
+                        RecorderError(CLIMailFailure.mailQueued(post: job.postID, mail: id, next: next, failure)))
             case .refused(let id, _, let failure) where id == job.id:
                 let why = MailWording.failure(failure)
                 return (MailResult(id: id, status: "refused", to: job.maskedAddress, error: why),
-                        CLIMailFailure(text: "post \(job.postID) was posted, but its mail \(id) was not sent: \(why)", status: .unavailable))
+                        RecorderError(CLIMailFailure.mailRefused(post: job.postID, mail: id, failure)))
             default: continue
             }
         }

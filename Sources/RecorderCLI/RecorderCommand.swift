@@ -46,8 +46,6 @@ extension RecorderCommand {
             }
         } catch let error as RecorderError {
             exit(withError: fail(error))
-        } catch let error as CLIMailFailure {
-            exit(withError: fail(error))
         } catch {
             // argument-parser's own errors (usage, validation, help) keep its wording and status;
             // with --json a failure is also a JSON object on standard output.

@@ -35,15 +35,6 @@ func fail(_ error: RecorderError) -> ExitCode {
     return ExitCode(error.exitStatus.rawValue)
 }
 
-/// Prints a failure the CLI worded itself and gives its status (as `fail` above).
-func fail(_ error: CLIMailFailure) -> ExitCode {
-    Descriptors.printError("recorder: error: \(error.text)\n")
-    if jsonRequested && !jsonAnswered.load(ordering: .relaxed) {
-        printJSON(JSONFailure(error: error.text, exitStatus: Int(error.status.rawValue)))
-    }
-    return ExitCode(error.status.rawValue)
-}
-
 /// Whether the command line asked for `--json`: a failure is then also a JSON object on standard
 /// output, so a script that reads JSON gets an answer either way.
 var jsonRequested: Bool { CommandLine.arguments.dropFirst().contains("--json") }

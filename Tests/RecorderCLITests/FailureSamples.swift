@@ -1,6 +1,7 @@
 import AudioCapture
 import KioskService
 import Library
+import MailValues
 import MediaEncoder
 import Publishing
 @testable import RecorderCLI
@@ -301,6 +302,18 @@ enum FailureSamples {
             ("uploadStopped", .uploadStopped(id: "AbCdEfGh12")),
             ("shotKept", .shotKept(camera)),
         ]
-        return cli.map { ("CLIFailure.\($0.0)", RecorderError($0.1)) }
+        let disk = FileSystem.Failure("rename", "/var/lib/recorder/outbox/mail/x.json", Descriptors.Errno(28))
+        let greylisted = MailFailure.smtp(.temporaryRefusal(SMTPReply(code: 451, text: "4.7.1 Greylisted", step: .recipient)))
+        let mail: [(String, CLIMailFailure)] = [
+            ("settings", .settings(.fromMissing, origins: ["mail.smtp_url": "/etc/recorder/recorder.conf:7"])),
+            ("noMailServer", .noMailServer), ("noLinkToSend", .noLinkToSend), ("badAddress", .badAddress(.atSigns(count: 2))),
+            ("cannotQueue", .cannotQueue(disk)), ("queueUnusable", .queueUnusable(root: "/var/lib/recorder/outbox/mail", disk)),
+            ("cannotRetry", .cannotRetry(id: "Mx4aQ2bC9d", disk)),
+            ("noRefusedMail", .noRefusedMail(id: "Mx4aQ2bC9d", queue: "/var/lib/recorder/outbox/mail", refused: [])),
+            ("mailsWaiting", .mailsWaiting(count: 2)),
+            ("mailQueued", .mailQueued(post: "AbCdEfGh12", mail: "Mx4aQ2bC9d", next: "2026-11-27T12:00:00Z", greylisted)),
+            ("mailRefused", .mailRefused(post: "AbCdEfGh12", mail: "Mx4aQ2bC9d", .smtp(.permanentRefusal(SMTPReply(code: 550, text: "5.1.1 No such user", step: .recipient))))),
+        ]
+        return cli.map { ("CLIFailure.\($0.0)", RecorderError($0.1)) } + mail.map { ("CLIMailFailure.\($0.0)", RecorderError($0.1)) }
     }
 }
