@@ -36,6 +36,9 @@ struct FetchCommand: ParsableCommand {
         var bytes: Int64
         var from: VideoCache.Level
         var output: String?
+        /// Why a cached copy was thrown away and fetched again: `{"case": "wrongSize", "id": ...,
+        /// "size": 20000, "expected": 50000}` or `{"case": "wrongChecksum", "id": ...}`.
+        var replaced: CaseData?
     }
 
     func run() throws { try execute() }
@@ -68,7 +71,8 @@ struct FetchCommand: ParsableCommand {
             try VideoCache.copy(video.path, to: output, elsewhere: "another --output")
         }
         if format.json {
-            printJSON(Result(id: id, path: video.path, bytes: video.size, from: video.level, output: output))
+            printJSON(Result(id: id, path: video.path, bytes: video.size, from: video.level, output: output,
+                             replaced: video.replaced.map { CaseData(reflecting: $0) }))
         } else {
             print(output ?? video.path)
             if !quiet { printError("recorder: \(id): \(ByteCount.human(video.size)) from the \(video.level == .store ? "store (now cached)" : "cache")") }

@@ -332,6 +332,14 @@ import StorageUpload
         #expect(s3.requests().filter { $0.method == "GET" && $0.path.hasPrefix("/clips/booth-1/videos/") }.isEmpty)
         #expect(try sha256(of: "\(box.root)/copy.mp4") == posted[1].sha)
 
+        // A cached copy cut short is fetched again, and the answer says why.
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(truncate(path, 1000) == 0)
+        let replaced = try jsonObject(try box.recorder(["fetch", posted[1].id, "--json"]).stdout)
+        #expect(try replaced["from"] as? String == "store" && sha256(of: path) == posted[1].sha)
+        let why = replaced["replaced"] as? [String: Any]
+        #expect(why?["case"] as? String == "wrongSize" && why?["size"] as? Int == 1000 && why?["expected"] as? Int == size, "\(replaced)")
+
         // The store failing: the same statuses as `post`.
         try s3.faults([["match": "GET", "action": "respond", "status": 503,
                         "body": "<Error><Code>ServiceUnavailable</Code><Message>down for the test</Message></Error>", "count": 1000]])

@@ -123,7 +123,6 @@ final class S3Fixture {
     }
 
     /// The proxy's full log: each request line, then its headers indented.
-
     func requestLog() -> String {
         (try? String(contentsOfFile: "\(dir)/proxy/requests.log", encoding: .utf8)) ?? ""
     }

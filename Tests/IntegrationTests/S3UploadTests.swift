@@ -226,7 +226,10 @@ import Glibc
         box.extraEnvironment["RECORDER_S3_ENDPOINT"] = "http://127.0.0.1:\(try S3Fixture.freePort())"
         // With the bucket fixed, the post still names the missing one until retargeted.
         let unsent = try box.recorder(["outbox", "flush", "--attempts", "2", "--json"])
-        #expect(unsent.status == 0 && unsent.stdout.isEmpty, "\(unsent.stdout) \(unsent.stderr)")
+        // Nothing uploaded: the one line says the post was left for its own store.
+        let left = try unsent.stdout.split(separator: "\n").map { try jsonObject(String($0)) }
+        #expect(unsent.status == 0 && left.count == 1 && left.first?["status"] as? String == "elsewhere"
+                && (left.first?["destination"] as? [String: Any])?["bucket"] as? String == "no-such-bucket", "\(unsent.stdout) \(unsent.stderr)")
         let listing = try box.recorder(["outbox", "list", "--json"])
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(listing.stdout.utf8)) as? [[String: Any]], "\(listing.stdout)")
         #expect(rows.count == 1 && (rows.first?["destination"] as? [String: Any])?["bucket"] as? String == "no-such-bucket", "\(rows)")

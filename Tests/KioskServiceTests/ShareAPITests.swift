@@ -90,7 +90,7 @@ struct ShareAPITests {
                 #expect(HTMLForm.all(in: page) == [HTMLForm(method: "post", action: "/s/\(tokens[0])/delete")], "\(page)")
                 // (the guest's words by their keys, in the page's language)
                 #expect(page.contains("<details class=\"erase\">") && page.contains(GuestStrings.text(.deleteMine)) && page.contains(GuestStrings.text(.deleteForGood)))
-                return String((response.headers[.setCookie] ?? "").split(separator: ";").first ?? "")
+                return SetCookie.only(in: response.headers)?.pair ?? ""
             }
             var form = form
             form[.cookie] = claim
