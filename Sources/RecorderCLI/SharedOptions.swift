@@ -83,8 +83,13 @@ func printJSON<T: Encodable>(_ value: T, answersFailure: Bool = false) {
     encoder.dateEncodingStrategy = .custom(RFC3339.encode)
     // A report's failures (skipped, failed) in the CLI's words.
     encoder.userInfo[RecorderError.wordsKey] = RecorderError.Words { CLIWords.message($0) }
-    if let data = try? encoder.encode(value) {
+    do {
+        let data = try encoder.encode(value)
         print(String(decoding: data, as: UTF8.self))
         if answersFailure { jsonAnswered.store(true, ordering: .relaxed) }
+    } catch {
+        // A bug (a value JSON cannot hold): said, not swallowed; a failure's own document is then
+        // still printed by `fail`.
+        printError("recorder: internal error: the --json answer cannot be written: \(error)")
     }
 }
