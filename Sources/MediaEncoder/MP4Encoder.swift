@@ -89,7 +89,7 @@ package final class MP4Encoder {
         if input.pixelFormat == .h264 {
             if settings.overlay != nil {
                 throw MediaError(.badInput, operation: "configure encoder",
-                                 detail: "the camera's H.264 is recorded as it comes, so no frame can be put on its pictures. Ask the camera for another format (--format mjpeg or yuyv), or leave the overlay out.")
+                                 detail: "the camera's H.264 is recorded as it comes, so no frame can be put on its pictures. Ask the camera for MJPEG or YUYV pictures instead (its format setting), or leave the overlay out.")
             }
             overlay = nil
             pipeline = nil

@@ -15,7 +15,7 @@ extension Setting {
         Setting("local.path", defaultNote: "$XDG_DATA_HOME/recorder/store",
                 "directory of the local store; a configured one must exist (an unmounted USB stick must not fill the disk under it), only the default is made when missing"),
         Setting("local.create", .boolean, default: "false",
-                "true (or --create): make a missing local.path"),
+                "true: make a missing local.path"),
         Setting("s3.endpoint", "https://host[:port] of the S3-compatible service; TLS certificates are always verified"),
         Setting("s3.region", default: "us-east-1", "region for signing (SigV4)"),
         Setting("s3.bucket", "bucket name"),
