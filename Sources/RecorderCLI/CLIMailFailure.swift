@@ -41,9 +41,9 @@ enum CLIMailFailure: RecorderFailure {
         }
     }
 
-    /// The settings' problem's origins, by key, as the words need them.
+    /// The settings' problem, with where each `mail.*` key's value came from, as the words need it.
     static func settings(_ problem: MailSettingsProblem, _ configuration: RecorderConfiguration) -> CLIMailFailure {
-        let keys = ["mail.smtp_url", "mail.credentials_file", "mail.ca_file", "mail.from", "mail.insecure", "mail.subject", "mail.template"]
+        let keys = configuration.settings.keys.filter { $0.hasPrefix("mail.") }
         return .settings(problem, origins: Dictionary(uniqueKeysWithValues: keys.map { ($0, configuration.origin($0)) }))
     }
 }

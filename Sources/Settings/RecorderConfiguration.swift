@@ -319,15 +319,7 @@ package struct RecorderConfiguration: Sendable {
     static func masked(_ key: String, _ value: String) -> String {
         if value.isEmpty { return value }
         if isSecret(key) { return "********" }
-        if let scheme = value.firstRange(of: "://") {
-            let rest = value[scheme.upperBound...]
-            let authority = rest.prefix { $0 != "/" }
-            if let at = authority.lastIndex(of: "@") {
-                let user = authority[..<at].prefix { $0 != ":" }
-                return String(value[..<scheme.upperBound]) + user + ":********" + String(rest[at...])
-            }
-        }
-        return value
+        return value.withoutURLPassword
     }
 
     /// The token, anything named like a secret or password; not a file that holds one.

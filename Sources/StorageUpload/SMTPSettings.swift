@@ -1,3 +1,4 @@
+import SystemSupport
 import FoundationEssentials
 package import MailValues
 
@@ -37,7 +38,7 @@ package struct SMTPSettings: Sendable, Equatable {
     /// The server `url` names, or why it names none.
     package func server() throws(SMTPSettingsProblem) -> Server {
         // (the problem is shown to people and kept in the journal: a password in the URL is hidden)
-        let shown = Self.withoutPassword(url)
+        let shown = url.withoutURLPassword
         guard url.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f }) else { throw .url(shown, .characters) }
         guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased() else { throw .url(shown, .notAURL) }
         guard scheme == "smtp" || scheme == "smtps" else { throw .url(shown, .scheme) }
@@ -48,14 +49,5 @@ package struct SMTPSettings: Sendable, Equatable {
         guard (1...65535).contains(port) else { throw .url(shown, .port) }
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         return Server(implicitTLS: scheme == "smtps", host: bare, port: port)
-    }
-
-    /// `url` with the password of `scheme://user:password@host` as `********`.
-    static func withoutPassword(_ url: String) -> String {
-        guard let scheme = url.firstRange(of: "://") else { return url }
-        let rest = url[scheme.upperBound...]
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" && !$0.isWhitespace }
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
-        return String(url[..<colon]) + ":********" + String(url[at...])
     }
 }

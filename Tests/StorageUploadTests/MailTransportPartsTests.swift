@@ -1,5 +1,6 @@
 import Foundation
 @testable import StorageUpload
+import SystemSupport
 import MailValues
 import Testing
 #if canImport(Glibc)
@@ -78,8 +79,8 @@ import Glibc
         #expect(throws: SMTPSettingsProblem.url("smtps://booth:********@mail.example.com:587", .credentials)) {
             try SMTPSettings(url: "smtps://booth:hunter2@mail.example.com:587").server()
         }
-        #expect(SMTPSettings.withoutPassword("smtp://a:b@c@mail.example") == "smtp://a:********@mail.example")
-        #expect(SMTPSettings.withoutPassword("smtp://user@mail.example:25") == "smtp://user@mail.example:25")
+        #expect("smtp://a:b@c@mail.example".withoutURLPassword == "smtp://a:********@mail.example")
+        #expect("smtp://user@mail.example:25".withoutURLPassword == "smtp://user@mail.example:25")
     }
 
     @Test func theCredentialsFileIsTheOwnersAndHasBothLines() throws {
