@@ -145,8 +145,8 @@ extension CLIWords {
             "mail \(id) cannot be changed: " + MailWording.file(error)
         case .noRefusedMail(let id, let queue, let refused):
             "no refused mail \(id) in \(queue) (\(refused.isEmpty ? "none is refused" : "refused: " + refused.joined(separator: ", ")))."
-        case .mailsWaiting(let count):
-            "\(count) mail(s) could not be sent now and stay queued (recorder outbox mail lists them, with why)."
+        case .mailsWaiting(let count, let next):
+            "\(count) mail(s) were not sent and stay queued\(next.map { ", tried again from \($0) (recorder outbox flush then, or the kiosk's next pass)" } ?? ""); recorder outbox mail lists them, with why."
         case .mailQueued(let post, let mail, let next, let why):
             "post \(post) was posted, and its mail \(mail) is still queued (tried again from \(next); `recorder outbox flush` or the kiosk sends it): \(MailWording.failure(why))"
         case .mailRefused(let post, let mail, let why):

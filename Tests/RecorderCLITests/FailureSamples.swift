@@ -310,7 +310,7 @@ enum FailureSamples {
             ("cannotQueue", .cannotQueue(disk)), ("queueUnusable", .queueUnusable(root: "/var/lib/recorder/outbox/mail", disk)),
             ("cannotRetry", .cannotRetry(id: "Mx4aQ2bC9d", disk)),
             ("noRefusedMail", .noRefusedMail(id: "Mx4aQ2bC9d", queue: "/var/lib/recorder/outbox/mail", refused: [])),
-            ("mailsWaiting", .mailsWaiting(count: 2)),
+            ("mailsWaiting", .mailsWaiting(count: 2, next: "2026-11-29T10:15:00Z")),
             ("mailQueued", .mailQueued(post: "AbCdEfGh12", mail: "Mx4aQ2bC9d", next: "2026-11-27T12:00:00Z", greylisted)),
             ("mailRefused", .mailRefused(post: "AbCdEfGh12", mail: "Mx4aQ2bC9d", .smtp(.permanentRefusal(SMTPReply(code: 550, text: "5.1.1 No such user", step: .recipient))))),
         ]
