@@ -100,7 +100,7 @@ package struct HighlightReel {
             }
         }
         guard let first = ready.first else {
-            throw .reel(.nothingToShow(since: report.since, prompt: options.prompt, skipped: report.skipped))
+            throw .reel(.nothingToShow(since: report.since, prompt: options.prompt, store: feed.location, skipped: report.skipped))
         }
         var format = ReelWriter.Format(width: options.size?.width ?? min(first.metadata.width, 1920) & ~1,
                                        height: options.size?.height ?? min(first.metadata.height, 1080) & ~1,

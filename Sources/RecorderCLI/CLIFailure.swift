@@ -38,6 +38,8 @@ enum CLIFailure: RecorderFailure {
     case uploadStopped(id: String)
     /// `recorder shoot`: the shot was kept, but the camera was lost.
     indirect case shotKept(RecorderError)
+    /// `recorder feed`: the store at `store` holds no post at all.
+    case noPosts(store: String)
 
     var kind: RecorderError.Kind {
         switch self {
@@ -49,6 +51,7 @@ enum CLIFailure: RecorderFailure {
         case .clockInDoubt, .purgeIncomplete, .uploadStopped: .busy
         case .captionFileUnreadable, .captionInputUnreadable, .captionReadFailed: .notFound
         case .captionTooLong: .badData
+        case .noPosts: .notFound
         }
     }
 

@@ -61,6 +61,8 @@ enum CLIWords {
             "the upload stopped before post \(id)."
         case .shotKept(let error):
             "the shot was kept, but \(message(error))"
+        case .noPosts(let store):
+            "no posts in \(store): the store holds none. If the booth's posts are elsewhere, `recorder config show` says which store the commands use (local.path, backend, s3.*), and --store-dir or --config name another."
         }
     }
 

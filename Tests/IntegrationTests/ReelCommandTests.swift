@@ -218,6 +218,7 @@ import Testing
         let tomorrow = String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)).prefix(10))
         let none = try box.recorder(["reel", "--since", tomorrow, "-o", "\(box.root)/none.mp4", "--json"])
         #expect(failed(none) == Failed(66, "notFound", "ReelFailure.nothingToShow"), "\(none.stderr)")
+        #expect(failureData(none)["store"] as? String == box.localStore, "\(none.stdout)")
         #expect(!FileManager.default.fileExists(atPath: "\(box.root)/none.mp4"))
         let unanswered = try box.recorder(["reel", "--since", today, "--prompt", "Nobody was asked this", "-o", "\(box.root)/none.mp4", "--json"])
         #expect(failed(unanswered) == Failed(66, "notFound", "ReelFailure.nothingToShow"), "\(unanswered.stderr)")
