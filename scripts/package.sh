@@ -52,6 +52,9 @@ put() { install -D -m "$3" "$1" "$root/$2"; }
 put "$binary" usr/bin/recorder 755
 put systemd/recorder.service lib/systemd/system/recorder.service 644
 put systemd/recorder-sysusers.conf usr/lib/sysusers.d/recorder.conf 644
+# The package's own settings: where the service keeps the booth's data and its secrets' files,
+# read by every command beneath /etc/recorder/recorder.conf (not a conffile: replaced on upgrades).
+put systemd/recorder-package.conf usr/lib/recorder/recorder.conf 644
 put systemd/60-recorder-camera.rules lib/udev/rules.d/60-recorder-camera.rules 644
 put systemd/61-recorder-button.rules lib/udev/rules.d/61-recorder-button.rules 644
 put systemd/recorder.conf etc/recorder/recorder.conf 644

@@ -125,8 +125,8 @@ package struct KioskSettings: Sendable {
         workspace = ShotWorkspace(root: configuration.workspaceDirectory)
         stateDirectory = Self.stateDirectory(configuration)
 
-        let token = try Self.readToken(configuration, key: "kiosk.token", file: "kiosk.token_file", credential: "kiosk-token", role: "operator")
-        let boothToken = try Self.readToken(configuration, key: "kiosk.booth_token", file: "kiosk.booth_token_file", credential: "kiosk-booth-token", role: "booth")
+        let token = try Self.readToken(configuration, key: "kiosk.token", file: "kiosk.token_file", role: "operator")
+        let boothToken = try Self.readToken(configuration, key: "kiosk.booth_token", file: "kiosk.booth_token_file", role: "booth")
         if let token, let boothToken, token == boothToken {
             throw .kiosk(.sameTokens)
         }

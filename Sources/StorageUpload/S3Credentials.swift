@@ -44,7 +44,7 @@ package struct S3Credentials: Sendable, CustomStringConvertible {
             throw StorageError(.configuration, "cannot read the S3 credentials file \(file): \(error.description). Create it (mode 0600) or fix s3.credentials_file.",
                                retryable: false)
         }
-        guard status.permissions & 0o077 == 0 else {
+        guard status.keepsSecret else {
             throw StorageError(.configuration, "the S3 credentials file \(file) is readable by other users (mode \(String(status.permissions & 0o777, radix: 8))). Run: chmod 600 \(file)",
                                retryable: false)
         }
