@@ -58,7 +58,7 @@ rc=$?
 check "apt-get install ./$(basename "$OLD") succeeds (exit $rc)" test $rc -eq 0
 [ $rc -eq 0 ] || { tail -n 30 /vm/artifacts/install.log; finish; }
 check "dpkg has recorder $OLD_VERSION installed" sh -c "[ \"\$(dpkg-query -W -f='\${Version}' recorder)\" = '$OLD_VERSION' ]"
-check "Depends brought libavfilter8 and fonts-dejavu-core" sh -c 'for p in libavfilter8 fonts-dejavu-core libavcodec59 libqrencode4; do [ "$(dpkg-query -W -f="\${Status}" $p)" = "install ok installed" ] || exit 1; done'
+check "Depends brought libavfilter8, fonts-dejavu-core and fonts-symbola" sh -c 'for p in libavfilter8 fonts-dejavu-core fonts-symbola libavcodec59 libqrencode4; do [ "$(dpkg-query -W -f="\${Status}" $p)" = "install ok installed" ] || exit 1; done'
 for path in /usr/bin/recorder /lib/systemd/system/recorder.service /usr/lib/sysusers.d/recorder.conf \
             /lib/udev/rules.d/60-recorder-camera.rules /lib/udev/rules.d/61-recorder-button.rules \
             /usr/share/man/man1/recorder.1.gz /usr/share/bash-completion/completions/recorder \

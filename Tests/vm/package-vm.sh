@@ -82,7 +82,7 @@ for lib in $(readelf -d "$host/tree/usr/bin/recorder" | sed -n 's/.*(NEEDED).*\[
   check "Depends names $owner, whose $lib the binary links (readelf, dpkg -S)" grep -qxF "$owner" <<< "$names"
 done
 # Opened with dlopen (Sources/CFFmpeg/shim.h, cff_soname), and the reel's title font.
-for pkg in libavutil57 libavcodec59 libavformat59 libswscale6 libswresample4 libavfilter8 fonts-dejavu-core; do
+for pkg in libavutil57 libavcodec59 libavformat59 libswscale6 libswresample4 libavfilter8 fonts-dejavu-core fonts-symbola; do
   check "Depends names $pkg" grep -qxF "$pkg" <<< "$names"
 done
 check "Recommends nginx-light, hostapd, dnsmasq-base and chromium" \
