@@ -53,7 +53,7 @@ echo 'deb [trusted=yes] file:/vm/repo ./' > /etc/apt/sources.list
 timed apt-get update -q > /vm/artifacts/apt-update.log 2>&1
 check "apt-get update reads the local repository ($(grep -c '^Package:' /vm/repo/Packages) packages)" grep -q 'file:/vm/repo' /vm/artifacts/apt-update.log
 cp "$OLD" /tmp/ && old_deb=/tmp/$(basename "$OLD")
-timed apt-get install -y -q "$old_deb" 2>&1 | stamp > /vm/artifacts/install.log
+timed apt-get install -y -q --no-install-recommends "$old_deb" 2>&1 | stamp > /vm/artifacts/install.log
 rc=$?
 check "apt-get install ./$(basename "$OLD") succeeds (exit $rc)" test $rc -eq 0
 [ $rc -eq 0 ] || { tail -n 30 /vm/artifacts/install.log; finish; }
@@ -87,6 +87,8 @@ check "systemd-sysusers made the service's user and group recorder and the butto
 check "udev's rules took effect: vivid is /dev/recorder-camera, tagged for systemd" sh -c \
   'test -e /dev/recorder-camera && systemctl is-active "dev-recorder\\x2dcamera.device" > /dev/null'
 check "the service is enabled and running (postinst started it)" sh -c 'systemctl is-enabled recorder > /dev/null && [ "$(systemctl show -p ActiveState --value recorder)" = active ]'
+check "nothing else was started: no web server on port 80, no nginx, hostapd or dnsmasq unit" sh -c \
+  '! ss -ltnH | grep -qE ":80 " && ! systemctl list-units --all --no-legend "nginx*" "hostapd*" "dnsmasq*" | grep -q .'
 check "it runs /usr/bin/recorder as the system user recorder" sh -c \
   "[ \"\$(readlink /proc/\$(systemctl show -p MainPID --value recorder)/exe)\" = /usr/bin/recorder ] && [ \"\$(ps -o user= -p \$(systemctl show -p MainPID --value recorder))\" = recorder ]"
 check "its state directory is /var/lib/recorder, the group's to share (recorder:recorder, mode 2770)" sh -c \
@@ -178,7 +180,7 @@ invocation=$(prop InvocationID)
 shoot 600
 sleep 3
 cp "$NEW" /tmp/ && new_deb=/tmp/$(basename "$NEW")
-timed apt-get install -y -q "$new_deb" 2>&1 | stamp > /vm/artifacts/upgrade.log
+timed apt-get install -y -q --no-install-recommends "$new_deb" 2>&1 | stamp > /vm/artifacts/upgrade.log
 rc=$?
 check "apt-get install ./$(basename "$NEW") upgrades (exit $rc)" test $rc -eq 0
 [ $rc -eq 0 ] || tail -n 30 /vm/artifacts/upgrade.log
@@ -213,7 +215,7 @@ check "dpkg keeps its configuration (state rc)" sh -c "[ \"\$(dpkg-query -W -f='
 check "the configuration and both tokens are still there" sh -c "[ -f $etc/recorder.conf ] && [ -f /etc/nginx/sites-available/recorder ] && [ \"\$(cat $etc/kiosk-token $etc/kiosk-booth-token | sha256sum | cut -c1-64)\" = '$tokens_before' ]"
 check "the queued post is still in the outbox" sh -c "ls $state_dir/outbox/queue | grep -q -- '-$removed_post\$'"
 check "the store is untouched" test "$(cd "$store" && find . -type f | sort | xargs sha256sum | digest)" = "$store_before"
-timed apt-get install -y -q "$new_deb" 2>&1 | stamp > /vm/artifacts/reinstall.log
+timed apt-get install -y -q --no-install-recommends "$new_deb" 2>&1 | stamp > /vm/artifacts/reinstall.log
 rc=$?
 check "apt-get install ./$(basename "$NEW") again (exit $rc), and the service runs" sh -c "[ $rc -eq 0 ] && [ \"\$(systemctl show -p ActiveState --value recorder)\" = active ]"
 check "the tokens are the same" test "$(cat $etc/kiosk-token $etc/kiosk-booth-token | digest)" = "$tokens_before"
