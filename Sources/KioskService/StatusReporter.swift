@@ -79,12 +79,13 @@ package final class StatusReporter: Sendable {
             var current: KioskStatus.CurrentShot?
             if let shot = workspace.currentShot() {
                 let playable = FileSystem.status(of: shot.videoPath) != nil
+                let posted = enqueuer.marker(shot)
                 current = KioskStatus.CurrentShot(
                     id: shot.id, createdAt: RFC3339.string(shot.createdAt), durationSeconds: shot.durationSeconds, frames: shot.frames,
                     framesDropped: shot.framesDropped, width: shot.width, height: shot.height, byteSize: shot.byteSize,
                     endedEarly: shot.endedEarly, cameraLost: cameraLost,
-                    videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: enqueuer.postedID(shot),
-                    audio: shot.audio)
+                    videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: posted?.id,
+                    postDeletedAt: posted?.deletedAt, audio: shot.audio)
             }
             let space = DiskSpace.measure(workspace: workspace.root, outbox: outboxRoot, needed: needed)
             let disk = KioskStatus.Disk(workspaceFreeBytes: space.workspaceFree, outboxFreeBytes: space.outboxFree, low: space.short != nil)

@@ -65,7 +65,7 @@ package struct MailSettings: Sendable {
         if (configuration.text("mail.subject") ?? "").contains(where: \.isNewline) { throw .subjectLines }
         let body = try template(configuration.text("mail.template") ?? "")
         return MailSettings(sender: sender, from: from, fromName: fromName, subject: subject, body: body,
-                            event: configuration.text("mail.event") ?? "")
+                            event: configuration.eventName)
     }
 
     /// `mail.from`: `address` or `Name <address>`.
