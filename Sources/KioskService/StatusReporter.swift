@@ -102,6 +102,21 @@ package final class StatusReporter: Sendable {
     }
 
     /// systemd's STATUS= line and the journal's words for a state.
+    /// The journal's line once the kiosk is ready: where its page is, its state, and, when it
+    /// records the test pattern, that it does and why (`camera`: the camera manager's name of its
+    /// source, "test pattern" when kiosk.device = testsrc, DeviceDiscovery's name when no camera
+    /// was found), so a booth that said "ready" is never taken for one that films the guests.
+    static func readyLine(addresses: [String], state: CameraManager.RecordState, camera: String) -> String {
+        var line = "ready: \(addresses.joined(separator: " ")) (\(self.line(state))"
+        // (CameraManager's names: "test pattern" asked for, "test pattern (no camera found)" by auto)
+        if camera == "test pattern" {
+            line += "; it records the test pattern, as kiosk.device = testsrc asks, not a camera"
+        } else if camera.hasPrefix("test pattern") {
+            line += "; no camera found: it records the test pattern (plug one in and restart, or set kiosk.device)"
+        }
+        return line + ")"
+    }
+
     static func line(_ state: CameraManager.RecordState) -> String {
         switch state {
         case .idle: "idle, ready to shoot"
