@@ -52,6 +52,13 @@ rm -f /etc/apt/sources.list.d/*
 echo 'deb [trusted=yes] file:/vm/repo ./' > /etc/apt/sources.list
 timed apt-get update -q > /vm/artifacts/apt-update.log 2>&1
 check "apt-get update reads the local repository ($(grep -c '^Package:' /vm/repo/Packages) packages)" grep -q 'file:/vm/repo' /vm/artifacts/apt-update.log
+# What an earlier version (its DynamicUser=) left: the state directory under /var/lib/private,
+# root's alone, a dynamic user's files 0600 in 0700 folders, /var/lib/recorder a link to it.
+install -d -m 700 /var/lib/private
+install -d -o 61234 -g 61234 -m 700 /var/lib/private/recorder /var/lib/private/recorder/outbox /var/lib/private/recorder/outbox/sent
+printf '{"id": "EARLIERxx1"}\n' > /var/lib/private/recorder/outbox/sent/EARLIERxx1.json
+chown 61234:61234 /var/lib/private/recorder/outbox/sent/EARLIERxx1.json && chmod 600 /var/lib/private/recorder/outbox/sent/EARLIERxx1.json
+ln -s private/recorder /var/lib/recorder
 cp "$OLD" /tmp/ && old_deb=/tmp/$(basename "$OLD")
 timed apt-get install -y -q --no-install-recommends "$old_deb" 2>&1 | stamp > /vm/artifacts/install.log
 rc=$?
@@ -93,6 +100,8 @@ check "it runs /usr/bin/recorder as the system user recorder" sh -c \
   "[ \"\$(readlink /proc/\$(systemctl show -p MainPID --value recorder)/exe)\" = /usr/bin/recorder ] && [ \"\$(ps -o user= -p \$(systemctl show -p MainPID --value recorder))\" = recorder ]"
 check "its state directory is /var/lib/recorder, the group's to share (recorder:recorder, mode 2770)" sh -c \
   "[ \"\$(stat -c '%U:%G %a' $state_dir)\" = 'recorder:recorder 2770' ] && [ ! -L $state_dir ]"
+check "an earlier version's dynamic user's files were moved out of /var/lib/private, the service's, shared with the group" sh -c \
+  "[ \"\$(stat -c '%U:%G %a' $state_dir/outbox/sent/EARLIERxx1.json)\" = 'recorder:recorder 660' ] && [ \"\$(stat -c '%U:%G %a' $state_dir/outbox/sent)\" = 'recorder:recorder 2770' ] && [ ! -e /var/lib/private/recorder ]"
 
 section "log in with the package's tokens, take and post a shot from vivid"
 # The admin's own settings (the conffile edited, which the upgrade must keep): smaller shots, for
