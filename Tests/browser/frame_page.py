@@ -10,7 +10,8 @@ picture is a mirror (the test pattern's white bar on the right); the review play
 the mark on the left too (issue 49: the frame read backwards on all of them). And nothing of the
 page sits over the frame's band: not the hint, the record button, Stop, Post/Retake/Delete or
 "Send it to my email" (issue 49: they covered its text). Upright, the thank-you's card is below the
-picture, its panel whole (it stopped at the picture's edge). Screenshots of every screen go to
+picture, its panel whole (it stopped at the picture's edge); its code, made smaller where the band
+leaves less room, reads (zbarimg). Screenshots of every screen go to
 ARTIFACTS/frame (default .cache/browser-artifacts/frame).
 
     python Tests/browser/frame_page.py RECORDER_BINARY
@@ -142,6 +143,10 @@ try:
             wait_until(page, "document.body.dataset.phase === 'done' && !document.getElementById('share').hidden "
                              "&& !document.getElementById('mail-open').hidden", 30000)
             box = screen(page, size, "6-thank-you", "done")
+            # (the code made smaller to leave the band clear still reads: zbarimg off the screenshot)
+            decoded = subprocess.run(["zbarimg", "--raw", "-q", str(artifacts / f"{size}-6-thank-you.png")], capture_output=True, text=True).stdout.strip()
+            qr = page.evaluate("Math.round(document.getElementById('qr').getBoundingClientRect().width)")
+            check(f"{size} thank-you: its code ({qr} px) reads as the share link (zbarimg)", decoded == page.inner_text("#share-link"), decoded)
             if height > width:
                 card = page.evaluate("(() => { const b = document.querySelector('#done .card').getBoundingClientRect(); return [b.top, b.bottom]; })()")
                 check(f"{size} thank-you: the card is below the picture, its panel whole ({card}, the picture ends at {box['top'] + box['height']:.0f})",
