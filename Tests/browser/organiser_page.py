@@ -9,7 +9,10 @@ a day on, as after midnight):
 - the highlight reel's "Posts from" is the first post's day, not today's (after midnight it found
   nothing), and the reel made from it holds all three;
 - the current shot's post deleted from the gallery: the Shot panel says its post was deleted (it
-  still said "posted as ..."), and "Last posted" names the post before it.
+  still said "posted as ..."), and "Last posted" names the post before it;
+- the Configuration panel opened: it spans the page's width and no word of it is broken over two
+  lines (its origin column wrapped letter by letter, "defau/lt"), at 1280x800 and, for the keys and
+  origins, on a phone (390x844).
 Screenshots go to ARTIFACTS/organiser (default .cache/browser-artifacts/organiser).
 
     python Tests/browser/organiser_page.py RECORDER_BINARY
@@ -35,6 +38,31 @@ def api(path, body=None):
                                      headers={"Content-Type": "application/json"} if body is not None else {})
     with urllib.request.urlopen(request, timeout=30) as r:
         return json.load(r)
+
+
+# The words of the Configuration panel's cells (column:word) that the page broke over two lines.
+BROKEN_WORDS = """(columns) => { const broken = [];
+  for (const td of document.querySelectorAll('#config td')) {
+    const node = td.firstChild;
+    if (!node || !columns.includes(td.cellIndex)) continue;
+    const words = /\\S+/g; let m;
+    while ((m = words.exec(node.textContent))) {
+      const r = document.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+      if (new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1) broken.push(td.cellIndex + ':' + m[0]);
+    } }
+  return broken; }"""
+
+
+def configuration_panel(page, columns, name):
+    """Opens the Configuration panel; the words it broke, and its width against the booth's section's."""
+    wait_until(page, "document.querySelectorAll('#config tr').length > 10", 10000)
+    page.evaluate("document.getElementById('config-panel').open = true")
+    page.wait_for_timeout(200)
+    panel = page.locator("#config-panel")
+    panel.scroll_into_view_if_needed()
+    panel.screenshot(path=str(artifacts / name))
+    share = page.evaluate("document.getElementById('config-panel').getBoundingClientRect().width / document.getElementById('details').clientWidth")
+    return page.evaluate(BROKEN_WORDS, columns), share
 
 
 def until(what, seconds=60):
@@ -104,7 +132,14 @@ try:
         check("'Last posted' now names the post before it", page.evaluate("document.body.dataset.lastPosted") == posts[1])
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(artifacts / "1280x800-3-deleted.png"))
+        broken, share = configuration_panel(page, [0, 1, 2], "1280x800-4-configuration.png")
+        check(f"the Configuration panel spans the booth's section ({share:.0%} of its width)", share > 0.9)
+        check(f"... and breaks no word of its keys, values and origins over two lines ({broken[:6]})", not broken)
         check("no error in the page's console", not errors, str(errors))
+        phone = browser.new_page(viewport={"width": 390, "height": 844})
+        phone.goto(base + "/admin")
+        broken, _ = configuration_panel(phone, [0, 2], "390x844-configuration.png")
+        check(f"on a phone, the Configuration panel breaks no key or origin over two lines ({broken[:6]})", not broken)
 except Exception as e:
     check("the organiser's morning went through", False, repr(e))
 finally:
