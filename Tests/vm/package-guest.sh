@@ -152,7 +152,7 @@ useradd --create-home --shell /bin/bash anna && usermod -aG recorder anna
 as_anna() { runuser -u anna -- "$@"; }
 check "anna (group recorder) lists the service's post with recorder feed" sh -c \
   "runuser -u anna -- recorder feed --json | json_of '[e[\"id\"] for e in s[\"entries\"]]' | grep -q '$first_post'"
-as_anna recorder doctor --json --skip camera,microphone,button > /vm/artifacts/doctor-anna.json 2>&1
+as_anna recorder doctor --json --skip camera,microphone,trigger > /vm/artifacts/doctor-anna.json 2>&1
 check "anna's recorder doctor finds both tokens (root:recorder, mode 640)" sh -c \
   "json_of '[c[\"status\"] for c in s[\"checks\"] if c[\"id\"] == \"tokens\"] == [\"ok\"]' < /vm/artifacts/doctor-anna.json | grep -qx True"
 rc=0; (cd /home/anna && as_anna recorder export --since 2000-01-01 -o event --quiet) > /vm/artifacts/export-anna.txt 2>&1 || rc=$?
