@@ -119,9 +119,11 @@ plan_packages() {
   apt-get -s -q -o Dir::State::status="$sysroot/var/lib/dpkg/status" -o Debug::NoLocking=1 install "$@" "$deb" 2>&1 |
     sed -n 's/^Inst \([^ ]*\) .*/\1/p' | grep -v '^recorder$' || true
 }
-# megabytes PACKAGE...: their installed size, as their control files give it.
+# megabytes PACKAGE...: their installed size, as their control files give it. (one apt-cache for
+# them all: each call reads apt's whole cache, 8 s on a busy machine: 9 minutes for the two plans)
 megabytes() {
-  for p in "$@"; do apt-cache show --no-all-versions "$p" 2> /dev/null | sed -n 's/^Installed-Size: //p' | head -n1; done |
+  [ $# -gt 0 ] || { echo 0; return; }
+  apt-cache show --no-all-versions "$@" 2> /dev/null | sed -n 's/^Installed-Size: //p' |
     awk '{ kb += $1 } END { printf "%.0f", kb / 1024 }'
 }
 default_plan=$(plan_packages)
