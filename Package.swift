@@ -54,16 +54,21 @@ let package = Package(
         // What the code needs beyond FoundationEssentials (threads, a lock, paths, printf, trimming),
         // so the binary does not link all of Foundation and its ICU data.
         .target(name: "SystemSupport", dependencies: ["CProcess"], swiftSettings: swiftSettings),
-        .target(name: "VideoCapture", dependencies: ["CV4L2", "SystemSupport"], swiftSettings: swiftSettings),
-        .target(name: "AudioCapture", dependencies: ["CAlsa", "SystemSupport"], swiftSettings: swiftSettings),
+        // The values of pictures, sounds and their devices, with no driver or codec: sizes, rates
+        // and pixel formats, a camera's facts, and the devices' and the encoder's failures as data.
+        .target(name: "MediaValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
+        // The values of a store, with no transport: where a post goes, and why a store failed.
+        .target(name: "StoreValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
+        .target(name: "VideoCapture", dependencies: ["MediaValues", "CV4L2", "SystemSupport"], swiftSettings: swiftSettings),
+        .target(name: "AudioCapture", dependencies: ["MediaValues", "CAlsa", "SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "TriggerInput", dependencies: ["CInput", "SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "ShareCode", dependencies: ["CQRencode", "SystemSupport"], swiftSettings: swiftSettings),
-        .target(name: "MediaEncoder", dependencies: ["CFFmpeg", "VideoCapture", "AudioCapture", "SystemSupport"], swiftSettings: swiftSettings),
+        .target(name: "MediaEncoder", dependencies: ["MediaValues", "CFFmpeg", "VideoCapture", "AudioCapture", "SystemSupport"], swiftSettings: swiftSettings),
         // MailValues: what a mail exchange is, as values with no transport (an address, the
         // server's reply and the step it answered, why a message was not sent, why mail settings
         // cannot work): the kiosk's words and pages use these without the storage module.
         .target(name: "MailValues", swiftSettings: swiftSettings),
-        .target(name: "StorageUpload", dependencies: ["CCurl", "COpenSSL", "MailValues", "SystemSupport"],
+        .target(name: "StorageUpload", dependencies: ["StoreValues", "CCurl", "COpenSSL", "MailValues", "SystemSupport"],
                 swiftSettings: swiftSettings),
         // The recorder's own modules, by subject, each depending only on those above it, so the
         // dependencies run the way a frame does: device, capture, encode, shot, post, upload, library.
@@ -71,39 +76,39 @@ let package = Package(
         // catalogue, prompts, retention, durable files and locks).
         .target(
             name: "Settings",
-            dependencies: ["VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
+            dependencies: ["StoreValues", "MediaValues", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
             swiftSettings: swiftSettings),
         // Shooting: a shot from the camera to the workspace (the camera manager, the recording and
         // its job, the workspace and salvage, the preview, sound checks, consent).
         .target(
             name: "Shooting",
-            dependencies: ["Settings", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
+            dependencies: ["MediaValues", "Settings", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
             swiftSettings: swiftSettings),
         // Publishing: a shot made a post and sent to the store (the enqueuer, the outbox, the uploader
         // and its drain, metadata, share links) and the store's feed of posts.
         .target(
             name: "Publishing",
-            dependencies: ["Shooting", "Settings", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
+            dependencies: ["StoreValues", "MediaValues", "Shooting", "Settings", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
             swiftSettings: swiftSettings),
         // Library: posts read back from the store for people (the video cache, the reel, the
         // export) and what expires (retention, of the store's posts and of this machine's copies).
         .target(
             name: "Library",
-            dependencies: ["Publishing", "Shooting", "Settings", "MediaEncoder", "StorageUpload", "SystemSupport"],
+            dependencies: ["StoreValues", "MediaValues", "Publishing", "Shooting", "Settings", "MediaEncoder", "StorageUpload", "SystemSupport"],
             swiftSettings: swiftSettings),
         // Preflight: the checks before an event (`recorder doctor`, the operator page's list): each a
         // value with its finding's data; the camera, the microphone, the button, the disks, the
         // clock, the store's round trip, the outbox, the tokens, share links, TLS, the Wi-Fi, the unit.
         .target(
             name: "Preflight",
-            dependencies: ["Publishing", "Shooting", "Settings", "TriggerInput", "StorageUpload", "VideoCapture", "SystemSupport"],
+            dependencies: ["StoreValues", "MediaValues", "Publishing", "Shooting", "Settings", "TriggerInput", "StorageUpload", "VideoCapture", "SystemSupport"],
             swiftSettings: swiftSettings),
         // KioskWords: what the kiosk's edges say (the operator's words for every failure, the
         // guest's strings in each language, the mail's and the preflight's words) and the plain
         // values they word (KioskProblem, WifiNetwork): no service, no HTTP.
         .target(
             name: "KioskWords",
-            dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "MailValues", "SystemSupport"],
+            dependencies: ["MediaValues", "Settings", "Shooting", "Publishing", "Library", "Preflight", "MailValues", "SystemSupport"],
             swiftSettings: swiftSettings),
         // KioskHTTP: the kiosk's HTTP plumbing, with no kiosk service in it: the request's context
         // and roles, sessions and the login throttle, client slots and connection limits, API errors
@@ -156,16 +161,16 @@ let package = Package(
         .executableTarget(name: "recorder", dependencies: ["RecorderCLI"], swiftSettings: swiftSettings),
 
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "VideoCaptureTests", dependencies: ["VideoCapture", "SystemSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "AudioCaptureTests", dependencies: ["AudioCapture", "SystemSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "MediaEncoderTests", dependencies: ["MediaEncoder", "VideoCapture"], swiftSettings: swiftSettings),
-        .testTarget(name: "StorageUploadTests", dependencies: ["StorageUpload", "MailValues", "SystemSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "RecorderCoreTests", dependencies: ["Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
+        .testTarget(name: "VideoCaptureTests", dependencies: ["MediaValues", "VideoCapture", "SystemSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "AudioCaptureTests", dependencies: ["MediaValues", "AudioCapture", "SystemSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "MediaEncoderTests", dependencies: ["MediaValues", "MediaEncoder", "VideoCapture"], swiftSettings: swiftSettings),
+        .testTarget(name: "StorageUploadTests", dependencies: ["StoreValues", "StorageUpload", "MailValues", "SystemSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "RecorderCoreTests", dependencies: ["StoreValues", "MediaValues", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TriggerInputTests", dependencies: ["TriggerInput"], swiftSettings: swiftSettings),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], swiftSettings: swiftSettings),
         .testTarget(name: "KioskServiceTests",
-                    dependencies: ["KioskService", "KioskState", "KioskHTTP", "KioskWords", "Preflight", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport",
+                    dependencies: ["StoreValues", "MediaValues", "KioskService", "KioskState", "KioskHTTP", "KioskWords", "Preflight", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport",
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "HTTPTypes", package: "swift-http-types"),
                                    .product(name: "NIOCore", package: "swift-nio"),
@@ -174,10 +179,10 @@ let package = Package(
                                    .product(name: "Logging", package: "swift-log")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "RecorderCLITests",
-                    dependencies: ["RecorderCLI", "Settings", "Shooting", "Publishing", "Library", "KioskWords", "KioskHTTP", "KioskState", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "StorageUpload", "MailValues", "SystemSupport",
+                    dependencies: ["StoreValues", "MediaValues", "RecorderCLI", "Settings", "Shooting", "Publishing", "Library", "KioskWords", "KioskHTTP", "KioskState", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "StorageUpload", "MailValues", "SystemSupport",
                                    .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "IntegrationTests", dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
+        .testTarget(name: "IntegrationTests", dependencies: ["StoreValues", "MediaValues", "Settings", "Shooting", "Publishing", "Library", "Preflight", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
                     swiftSettings: swiftSettings),
     ]
 )

@@ -1,5 +1,6 @@
 import Preflight
 import Shooting
+import MediaValues
 
 extension PreflightWording {
     /// The camera, the microphone and the button.

@@ -5,6 +5,8 @@ import StorageUpload
 import SystemSupport
 package import Settings
 package import Publishing
+package import MediaValues
+import StoreValues
 
 /// `recorder reel`: the event's posts, oldest first, in one MP4 for its hosts, each after a title
 /// card (caption, question, time), all at one loudness (EBU R128, measured by libavfilter's

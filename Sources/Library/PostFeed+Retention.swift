@@ -2,6 +2,7 @@ package import FoundationEssentials
 import StorageUpload
 package import Settings
 import Publishing
+import StoreValues
 
 /// What a purge of expired posts found and did.
 package struct PurgeReport: Sendable, Encodable, Equatable {

@@ -1,6 +1,8 @@
 package import MediaEncoder
 package import Settings
 package import StorageUpload
+package import MediaValues
+package import StoreValues
 
 /// Why no highlight reel was made, with its data. An existing file is never replaced.
 package enum ReelFailure: RecorderFailure {

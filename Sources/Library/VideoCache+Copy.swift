@@ -2,6 +2,7 @@ import Glibc
 package import Settings
 import StorageUpload
 import SystemSupport
+import StoreValues
 
 extension VideoCache {
     /// Copies a cached video to `destination`: next to it first, synced, then renamed into place,

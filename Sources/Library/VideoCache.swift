@@ -5,6 +5,7 @@ package import StorageUpload
 internal import SystemSupport
 package import Settings
 package import Publishing
+package import StoreValues
 
 /// Posted videos kept close for playback, in two levels: memory (small videos, LRU, bounded in
 /// bytes) over disk (LRU by last use, bounded in bytes).

@@ -1,6 +1,7 @@
 package import Shooting
 package import SystemSupport
 import VideoCapture
+import MediaValues
 
 /// The camera the kiosk uses (`kiosk.device`): outside the kiosk it is opened as a shot opens it
 /// until its first frame (`CameraProbe`); inside, the kiosk's own preview is looked at instead,

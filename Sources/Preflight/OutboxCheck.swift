@@ -4,6 +4,7 @@ import Publishing
 import Settings
 package import StorageUpload
 import SystemSupport
+package import StoreValues
 
 /// What waits in the outbox: how many posts, since when, and why they are not sent.
 package enum OutboxCheck {

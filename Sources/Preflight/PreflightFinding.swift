@@ -1,5 +1,7 @@
 package import Shooting
 package import StorageUpload
+package import MediaValues
+package import StoreValues
 
 /// What a check found, with its data. One case per outcome; `status` says what it means for the
 /// event. The edges word them (`PreflightWording` in the kiosk, for the operator page and the

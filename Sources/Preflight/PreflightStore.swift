@@ -1,6 +1,7 @@
 package import Settings
 import Publishing
 import StorageUpload
+import StoreValues
 
 /// The store the configuration names, made once for the checks that use it (the disk's room, the
 /// round trip, the outbox, the share links), or why it cannot be made. The edges hand it round

@@ -1,4 +1,5 @@
 package import StorageUpload
+package import StoreValues
 
 /// Why a store refused, as data: the store's own error kinds, for the edges to word.
 package enum StoreFault: Sendable, Equatable, Codable {

@@ -1,6 +1,8 @@
 package import MediaEncoder
 package import Settings
 package import StorageUpload
+package import MediaValues
+package import StoreValues
 
 /// Why the store's feed, a post in it, its poster or its moderation failed, with its data; the
 /// edges word it.

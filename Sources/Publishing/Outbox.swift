@@ -4,6 +4,7 @@ package import StorageUpload
 internal import SystemSupport
 package import Settings
 import Shooting
+package import StoreValues
 
 /// The durable queue of posts waiting for the store.
 ///

@@ -5,6 +5,8 @@ import MediaEncoder
 package import SystemSupport
 package import Settings
 import Shooting
+import MediaValues
+package import StoreValues
 
 /// Sends the outbox to a store, oldest post first. A retryable failure (network, timeout, 5xx,
 /// throttling) is retried with backoff and full jitter, forever unless the policy caps the

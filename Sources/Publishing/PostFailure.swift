@@ -2,6 +2,8 @@ package import MediaEncoder
 package import Settings
 package import StorageUpload
 package import SystemSupport
+package import MediaValues
+package import StoreValues
 
 /// Why a shot was not made a post, or a post not queued, sent or found in the outbox, with its
 /// data; the edges word it.

@@ -4,6 +4,8 @@ import MediaEncoder
 import StorageUpload
 internal import SystemSupport
 package import Settings
+import MediaValues
+import StoreValues
 
 /// Posters for posts that have none (posted before posters existed): `recorder feed --reindex`.
 extension PostFeed {

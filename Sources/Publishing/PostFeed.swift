@@ -1,6 +1,7 @@
 package import FoundationEssentials
 package import StorageUpload
 package import Settings
+package import StoreValues
 
 /// One post as the feed shows it.
 package struct FeedEntry: Sendable, Encodable, Equatable {

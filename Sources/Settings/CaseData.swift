@@ -3,6 +3,8 @@ import AudioCapture
 import MediaEncoder
 import StorageUpload
 import VideoCapture
+import MediaValues
+import StoreValues
 
 /// A failure case's data as a script reads it (`--json`'s `data`): the case's values by their
 /// labels (`{"id": "K7Q2", "whereItIs": {"case": "uploaded", "video": "…"}}`), never its words.

@@ -1,4 +1,5 @@
 package import StorageUpload
+package import StoreValues
 
 /// One thing wrong with the configuration, and where: the data each edge words (`recorder config
 /// check` lists them all, the first fails a command, exit 78).

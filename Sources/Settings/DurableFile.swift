@@ -4,6 +4,7 @@ package import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #endif
+import StoreValues
 
 /// The workspace's and the outbox's crash-safe file operations: `FileSystem`'s (SystemSupport, the
 /// one home of a durable write: temporary name, fsync, rename, fsync of the directory), with a

@@ -4,6 +4,7 @@ package import StorageUpload
 internal import SystemSupport
 import VideoCapture
 import MediaEncoder
+package import StoreValues
 
 /// Settings for posting, uploading, shooting and the kiosk, resolved from (highest first)
 /// command-line flags, the environment (`RECORDER_` + the key in capitals, dots as underscores:

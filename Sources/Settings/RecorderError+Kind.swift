@@ -6,6 +6,8 @@ package import VideoCapture
 #if canImport(Glibc)
 import Glibc
 #endif
+package import MediaValues
+package import StoreValues
 
 extension RecorderError {
     /// What happened, named for the failure rather than for any edge's status: the CLI turns it

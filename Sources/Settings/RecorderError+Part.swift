@@ -3,6 +3,8 @@ import StorageUpload
 import MediaEncoder
 import SystemSupport
 import VideoCapture
+import StoreValues
+import MediaValues
 
 extension RecorderError {
     /// The part that failed, when it was the camera, the microphone or the encoder: what an edge

@@ -3,6 +3,8 @@ package import MediaEncoder
 package import StorageUpload
 package import VideoCapture
 package import SystemSupport
+package import MediaValues
+package import StoreValues
 
 /// Every failure the CLI and the service report: a lower layer's typed error as it is, or a
 /// failure of the recorder's own modules as a case with its data (`failed`: a `ShotFailure`, a

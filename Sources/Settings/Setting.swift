@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MediaEncoder
 import VideoCapture
+import MediaValues
 
 /// One configuration key: what its value must look like, its default and what it does.
 ///

@@ -2,6 +2,7 @@ import Glibc
 import MediaEncoder
 import Settings
 import SystemSupport
+import MediaValues
 
 extension ShotDraft {
     /// Turns the crash-safe recording into `video.mp4` with its index first (faststart), and

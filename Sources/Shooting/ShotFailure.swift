@@ -2,6 +2,7 @@ package import SystemSupport
 package import MediaEncoder
 package import Settings
 package import VideoCapture
+package import MediaValues
 
 /// Why a shot was not recorded, not kept, or not allowed, with its data; the edges word it.
 package enum ShotFailure: RecorderFailure {

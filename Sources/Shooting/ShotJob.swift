@@ -6,6 +6,7 @@ import StorageUpload
 internal import SystemSupport
 import VideoCapture
 import Settings
+import MediaValues
 
 /// The blocking work of one shot: open, record, finish, release. It is made, used and let go on
 /// the shot's own thread (CameraManager's `run`), so it is not Sendable: the compiler keeps it there.

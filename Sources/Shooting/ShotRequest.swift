@@ -1,6 +1,7 @@
 package import MediaEncoder
 package import VideoCapture
 package import Settings
+package import MediaValues
 
 /// Everything `recorder shoot` was asked for.
 package struct ShotRequest: Sendable {

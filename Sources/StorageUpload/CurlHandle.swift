@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 internal import SystemSupport
 #endif
+import StoreValues
 
 /// Owns one libcurl easy handle. Reused for consecutive requests so connections are kept alive;
 /// one per thread (libcurl handles are not thread-safe).

@@ -1,4 +1,5 @@
 internal import CCurl
+import StoreValues
 
 /// Owns one libcurl multi handle: several easy handles' transfers driven together on the calling
 /// thread (curl_multi_perform, curl_multi_poll), instead of one thread blocked per transfer. Its

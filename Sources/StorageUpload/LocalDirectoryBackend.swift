@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 internal import SystemSupport
 #endif
+package import StoreValues
 
 /// A store in a local directory, with the same layout as a bucket (`<root>/<prefix><key>`) and the
 /// same rules: an object appears whole or not at all (written to a temp name, fsynced, then linked

@@ -2,6 +2,7 @@
 package import Glibc
 #endif
 package import SystemSupport
+package import StoreValues
 
 /// The stores', the part journal's and the outbox's file operations: `FileSystem`'s (SystemSupport,
 /// the one home of a durable write), with a failure told as the `StorageError` that says what to

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SystemSupport
 import Glibc
+import StoreValues
 
 /// The on-disk record of a multipart upload in progress: which upload, how it is cut, and the ETag
 /// and MD5 of every part the store has acknowledged. Rewritten durably after each part, so a

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 internal import SystemSupport
 #endif
+import StoreValues
 
 /// One object sent in parts: create (or resume from the journal), send the missing parts a few at
 /// a time, complete with the ETags the journal holds, and check the result's ETag.

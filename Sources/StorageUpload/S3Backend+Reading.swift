@@ -3,6 +3,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+package import StoreValues
 
 extension S3Backend {
     /// ListObjectsV2. libcurl 7.88 signs the query as written, so the parameters go in name order

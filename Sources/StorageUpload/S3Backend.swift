@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 internal import SystemSupport
 #endif
+package import StoreValues
 
 /// An S3-compatible bucket (AWS, GCS interoperability, R2, SeaweedFS, MinIO), signed with
 /// libcurl's SigV4. Small files go up in one PUT, larger ones in parts (see `MultipartUpload`).

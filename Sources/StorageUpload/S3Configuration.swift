@@ -1,4 +1,5 @@
 import FoundationEssentials
+package import StoreValues
 
 /// Where and how to reach an S3-compatible bucket.
 package struct S3Configuration: Sendable {

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 internal import SystemSupport
 #endif
+package import StoreValues
 
 /// An access key pair. Never printed: `description` names only where it came from.
 package struct S3Credentials: Sendable, CustomStringConvertible {

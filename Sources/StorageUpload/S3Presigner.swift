@@ -4,6 +4,7 @@ package import FoundationEssentials
 import Glibc
 #endif
 internal import SystemSupport
+package import StoreValues
 
 /// Presigned GET links to objects in an S3 bucket: SigV4 with the signature in the query string
 /// (`X-Amz-Algorithm`, `X-Amz-Credential`, `X-Amz-Date`, `X-Amz-Expires`, `X-Amz-SignedHeaders=host`,

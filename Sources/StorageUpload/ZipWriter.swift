@@ -1,6 +1,7 @@
 internal import COpenSSL
 import Glibc
 import SystemSupport
+package import StoreValues
 
 /// A ZIP archive written as a stream into a new file (`recorder export -o event.zip`).
 ///

@@ -7,6 +7,7 @@ import StorageUpload
 #if canImport(Glibc)
 import Glibc
 #endif
+import StoreValues
 
 /// Writes posts straight into a store: metadata documents and index objects (cheap), and, for the
 /// posts that need one, a video of random bytes.

@@ -4,6 +4,7 @@ import MediaEncoder
 @testable import Settings
 @testable import Publishing
 import VideoCapture
+import MediaValues
 
 /// The committed corpus in Fixtures/ (see Fixtures/README.md), read back with ffprobe/ffmpeg.
 @Suite struct FixtureTests {

@@ -7,6 +7,7 @@ import StorageUpload
 import SystemSupport
 import Synchronization
 import Testing
+import StoreValues
 
 /// The preflight's checks (`recorder doctor`, the operator page's list) against real things: a
 /// tmpfs filled up, a local store, token files, certificates made by openssl, hostapd's own file,

@@ -11,6 +11,7 @@ import Testing
 @testable import Shooting
 @testable import KioskHTTP
 @testable import KioskState
+import StoreValues
 
 /// The operator's API (`/api/admin`): the overview and moderation, behind the token.
 struct AdminAPITests {

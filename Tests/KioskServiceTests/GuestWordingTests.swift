@@ -8,6 +8,8 @@ import VideoCapture
 @testable import KioskService
 import SystemSupport
 @testable import KioskWords
+import MediaValues
+import StoreValues
 
 /// Guests are told one plain sentence, chosen by what happened; the operator's detail (paths,
 /// errno, settings, commands) never reaches it.

@@ -13,6 +13,7 @@ import Glibc
 @testable import KioskHTTP
 @testable import KioskState
 #endif
+import MediaValues
 
 /// A datagram socket standing in for systemd's notify socket.
 final class NotifySocket {

@@ -6,6 +6,8 @@ import Shooting
 import StorageUpload
 import Testing
 @testable import KioskWords
+import MediaValues
+import StoreValues
 
 /// The operator's words for the preflight (the operator page's list, `recorder doctor`'s table):
 /// every finding says what was found, and every error and warning what to do; a few lines as a

@@ -11,6 +11,8 @@ import Shooting
 import SystemSupport
 @testable import VideoCapture
 import KioskWords
+import MediaValues
+import StoreValues
 
 /// One failure of every case of every failure enum (and of the lower errors' kinds that the edges
 /// word around), named: what the edges' word tables (snapshots) and the no-flag check walk.

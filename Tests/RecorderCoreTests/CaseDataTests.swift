@@ -4,6 +4,8 @@ import StorageUpload
 import SystemSupport
 import Testing
 import VideoCapture
+import MediaValues
+import StoreValues
 
 /// A failure's data as `--json` gives it to scripts: the case's values by label, with their types,
 /// nested failures as failures, and no secret.

@@ -6,6 +6,8 @@ import Testing
 import StorageUpload
 import SystemSupport
 import VideoCapture
+import MediaValues
+import StoreValues
 
 /// Issue 42 part 6's mistakes, judged by their failure's case and data (the words are the edges').
 @Suite struct MistakeRefusalTests {

@@ -4,6 +4,7 @@ import Foundation
 @testable import Publishing
 import StorageUpload
 import Testing
+import StoreValues
 
 @Suite struct CaptionTests {
     @Test func anyScriptAndEmojiPassAndLineBreaksAreNormalised() throws {

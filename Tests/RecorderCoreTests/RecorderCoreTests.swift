@@ -6,6 +6,7 @@ import MediaEncoder
 @testable import Shooting
 import VideoCapture
 import SystemSupport
+import MediaValues
 
 @Suite struct ShotRequestTests {
     @Test(arguments: [0.0, -1, .infinity, .nan, 7 * 3600])

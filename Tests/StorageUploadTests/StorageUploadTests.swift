@@ -5,6 +5,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import StoreValues
 
 @Suite struct S3ResponseTests {
     private func classify(_ status: Int, _ code: String?, operation: String = "upload") -> StorageError {

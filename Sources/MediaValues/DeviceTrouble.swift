@@ -1,5 +1,3 @@
-import AudioCapture
-import VideoCapture
 import SystemSupport
 
 /// Why a camera or a microphone cannot be used, as data for the edges that say so (`recorder
@@ -22,7 +20,7 @@ package enum DeviceTrouble: Error, Sendable, Equatable, Codable {
     /// The driver refused a call (`operation`, with `errno`; 0 when none).
     case driverRefused(operation: String, errno: Int32)
 
-    init(_ error: CaptureError) {
+    package init(_ error: CaptureError) {
         switch error.kind {
         case .noSuchDevice: self = .notThere
         case .permissionDenied(let group): self = .permission(group: group)
@@ -35,7 +33,7 @@ package enum DeviceTrouble: Error, Sendable, Equatable, Codable {
         }
     }
 
-    init(_ error: AudioError) {
+    package init(_ error: AudioError) {
         switch error.kind {
         case .noSuchDevice: self = .notThere
         case .permissionDenied(let group): self = .permission(group: group)

@@ -22,7 +22,7 @@ package enum PixelFormat: UInt32, Sendable, CaseIterable, CustomStringConvertibl
     package var fourcc: String { Self.fourccString(rawValue) }
 
     /// Any V4L2 fourcc code as its four characters, known to this enum or not.
-    static func fourccString(_ code: UInt32) -> String {
+    package static func fourccString(_ code: UInt32) -> String {
         String(decoding: (0..<4).map { UInt8((code >> ($0 * 8)) & 0xFF) }, as: UTF8.self)
     }
 
