@@ -70,45 +70,55 @@ let package = Package(
         .target(name: "MailValues", swiftSettings: swiftSettings),
         .target(name: "StorageUpload", dependencies: ["StoreValues", "CCurl", "COpenSSL", "MailValues", "SystemSupport"],
                 swiftSettings: swiftSettings),
+        // Every failure as a case with its data, with no transport, no device and no words:
+        // RecorderError and its kinds, the failure enums of every module (the capture, media and
+        // store modules' from MediaValues and StoreValues, the settings', the shot's, the post's,
+        // the library's, the kiosk's and the command line's) and the data `--json` gives of them.
+        .target(name: "Failures", dependencies: ["MediaValues", "StoreValues", "MailValues", "SystemSupport"],
+                swiftSettings: swiftSettings),
+        // The recorder's own files made to survive a crash (the workspace's, the outbox's, the
+        // kiosk's sessions): crash-safe writes and renames and their locks, a failure told as the
+        // RecorderError that names the fix.
+        .target(name: "DurableFiles", dependencies: ["Failures", "StoreValues", "SystemSupport"], swiftSettings: swiftSettings),
         // The recorder's own modules, by subject, each depending only on those above it, so the
         // dependencies run the way a frame does: device, capture, encode, shot, post, upload, library.
         // Settings: what every part shares (RecorderError and its kinds, the configuration and its
         // catalogue, prompts, retention, durable files and locks).
         .target(
             name: "Settings",
-            dependencies: ["StoreValues", "MediaValues", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
+            dependencies: ["Failures", "MediaValues", "SystemSupport"],
             swiftSettings: swiftSettings),
         // Shooting: a shot from the camera to the workspace (the camera manager, the recording and
         // its job, the workspace and salvage, the preview, sound checks, consent).
         .target(
             name: "Shooting",
-            dependencies: ["MediaValues", "Settings", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
+            dependencies: ["DurableFiles", "Failures", "MediaValues", "Settings", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
             swiftSettings: swiftSettings),
         // Publishing: a shot made a post and sent to the store (the enqueuer, the outbox, the uploader
         // and its drain, metadata, share links) and the store's feed of posts.
         .target(
             name: "Publishing",
-            dependencies: ["StoreValues", "MediaValues", "Shooting", "Settings", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
+            dependencies: ["DurableFiles", "Failures", "StoreValues", "MediaValues", "Shooting", "Settings", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
             swiftSettings: swiftSettings),
         // Library: posts read back from the store for people (the video cache, the reel, the
         // export) and what expires (retention, of the store's posts and of this machine's copies).
         .target(
             name: "Library",
-            dependencies: ["StoreValues", "MediaValues", "Publishing", "Shooting", "Settings", "MediaEncoder", "StorageUpload", "SystemSupport"],
+            dependencies: ["DurableFiles", "Failures", "StoreValues", "MediaValues", "Publishing", "Shooting", "Settings", "MediaEncoder", "StorageUpload", "SystemSupport"],
             swiftSettings: swiftSettings),
         // Preflight: the checks before an event (`recorder doctor`, the operator page's list): each a
         // value with its finding's data; the camera, the microphone, the button, the disks, the
         // clock, the store's round trip, the outbox, the tokens, share links, TLS, the Wi-Fi, the unit.
         .target(
             name: "Preflight",
-            dependencies: ["StoreValues", "MediaValues", "Publishing", "Shooting", "Settings", "TriggerInput", "StorageUpload", "VideoCapture", "SystemSupport"],
+            dependencies: ["Failures", "StoreValues", "MediaValues", "Publishing", "Shooting", "Settings", "TriggerInput", "StorageUpload", "VideoCapture", "SystemSupport"],
             swiftSettings: swiftSettings),
         // KioskWords: what the kiosk's edges say (the operator's words for every failure, the
         // guest's strings in each language, the mail's and the preflight's words) and the plain
         // values they word (KioskProblem, WifiNetwork): no service, no HTTP.
         .target(
             name: "KioskWords",
-            dependencies: ["MediaValues", "Settings", "Shooting", "Publishing", "Library", "Preflight", "MailValues", "SystemSupport"],
+            dependencies: ["Failures", "MediaValues", "Settings", "Shooting", "Publishing", "Library", "Preflight", "MailValues", "SystemSupport"],
             swiftSettings: swiftSettings),
         // KioskHTTP: the kiosk's HTTP plumbing, with no kiosk service in it: the request's context
         // and roles, sessions and the login throttle, client slots and connection limits, API errors
@@ -116,7 +126,7 @@ let package = Package(
         // socket's pace, the event hub, the proxy listener and the self-probe.
         .target(
             name: "KioskHTTP",
-            dependencies: ["KioskWords", "Settings", "Shooting", "Publishing", "Library", "SystemSupport",
+            dependencies: ["DurableFiles", "Failures", "StorageUpload", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "SystemSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -129,7 +139,7 @@ let package = Package(
         // and limits, the problem log, share claims and tokens, and the preflight's wiring.
         .target(
             name: "KioskState",
-            dependencies: ["KioskHTTP", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "SystemSupport",
+            dependencies: ["Failures", "StorageUpload", "KioskHTTP", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "SystemSupport",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Prometheus", package: "swift-prometheus")],
             swiftSettings: swiftSettings),
@@ -140,7 +150,7 @@ let package = Package(
         // The kiosk daemon: services, the control API and the pages, over the same core modules the CLI uses.
         .target(
             name: "KioskService",
-            dependencies: ["KioskState", "KioskHTTP", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "ShareCode", "MailValues", "SystemSupport",
+            dependencies: ["Failures", "KioskState", "KioskHTTP", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "ShareCode", "MailValues", "SystemSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -153,7 +163,7 @@ let package = Package(
             plugins: ["EmbedPages"]),
         .target(
             name: "RecorderCLI",
-            dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "KioskWords", "KioskHTTP", "KioskState", "KioskService", "MailValues", "SystemSupport",
+            dependencies: ["Failures", "Settings", "Shooting", "Publishing", "Library", "Preflight", "KioskWords", "KioskHTTP", "KioskState", "KioskService", "MailValues", "SystemSupport",
                            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -165,12 +175,12 @@ let package = Package(
         .testTarget(name: "AudioCaptureTests", dependencies: ["MediaValues", "AudioCapture", "SystemSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaEncoderTests", dependencies: ["MediaValues", "MediaEncoder", "VideoCapture"], swiftSettings: swiftSettings),
         .testTarget(name: "StorageUploadTests", dependencies: ["StoreValues", "StorageUpload", "MailValues", "SystemSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "RecorderCoreTests", dependencies: ["StoreValues", "MediaValues", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
+        .testTarget(name: "RecorderCoreTests", dependencies: ["Failures", "StoreValues", "MediaValues", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TriggerInputTests", dependencies: ["TriggerInput"], swiftSettings: swiftSettings),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], swiftSettings: swiftSettings),
         .testTarget(name: "KioskServiceTests",
-                    dependencies: ["StoreValues", "MediaValues", "KioskService", "KioskState", "KioskHTTP", "KioskWords", "Preflight", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport",
+                    dependencies: ["Failures", "ShareCode", "StoreValues", "MediaValues", "KioskService", "KioskState", "KioskHTTP", "KioskWords", "Preflight", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport",
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "HTTPTypes", package: "swift-http-types"),
                                    .product(name: "NIOCore", package: "swift-nio"),
@@ -179,10 +189,10 @@ let package = Package(
                                    .product(name: "Logging", package: "swift-log")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "RecorderCLITests",
-                    dependencies: ["StoreValues", "MediaValues", "RecorderCLI", "Settings", "Shooting", "Publishing", "Library", "KioskWords", "KioskHTTP", "KioskState", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "StorageUpload", "MailValues", "SystemSupport",
+                    dependencies: ["Failures", "StoreValues", "MediaValues", "RecorderCLI", "Settings", "Shooting", "Publishing", "Library", "KioskWords", "KioskHTTP", "KioskState", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "StorageUpload", "MailValues", "SystemSupport",
                                    .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "IntegrationTests", dependencies: ["StoreValues", "MediaValues", "Settings", "Shooting", "Publishing", "Library", "Preflight", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
+        .testTarget(name: "IntegrationTests", dependencies: ["Failures", "StoreValues", "MediaValues", "Settings", "Shooting", "Publishing", "Library", "Preflight", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
                     swiftSettings: swiftSettings),
     ]
 )

@@ -1,5 +1,6 @@
 import Settings
 import SystemSupport
+import StorageUpload
 
 /// The session cookie: what it holds, signed with the store's key, and how it is read back.
 extension SessionStore {

@@ -7,6 +7,8 @@ import Library
 package import SystemSupport
 import Synchronization
 import KioskWords
+package import Failures
+package import DurableFiles
 
 /// The browsers logged in at `/login`, each a session the kiosk can end. A session is a random id
 /// with its role, issue time and expiry; the cookie carries those, MACed (HMAC-SHA256) under a key

@@ -66,3 +66,4 @@ enum AuthRoutes {
 import SystemSupport
 import Settings
 import KioskWords
+import Failures

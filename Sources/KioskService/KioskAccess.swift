@@ -2,6 +2,7 @@ import Settings
 import SystemSupport
 package import KioskHTTP
 import KioskState
+import Failures
 
 /// Who may call the kiosk: its two tokens, the sessions browsers earn at `/login` (none without
 /// tokens: loopback only), and the throttle on wrong tokens, shared by the guard and the login

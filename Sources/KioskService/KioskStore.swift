@@ -6,6 +6,7 @@ import Library
 import SystemSupport
 import KioskWords
 import KioskState
+import Failures
 
 /// The posting side of a kiosk as its configuration makes it, built once at start (and failing
 /// then, not at the first post, when the store is misconfigured): the outbox, the share links,

@@ -10,6 +10,7 @@ import Shooting
 import KioskWords
 import KioskHTTP
 import KioskState
+package import Failures
 
 /// Deletes posts older than `retention.days` from the store, and this machine's copies older than
 /// `retention.local_days` (shots, sent records, cached videos): when the kiosk starts, then every

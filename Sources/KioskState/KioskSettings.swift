@@ -6,6 +6,7 @@ import Publishing
 import SystemSupport
 package import TriggerInput
 package import KioskWords
+package import Failures
 
 /// The kiosk's own settings, read from the same configuration (flags > environment > file) as
 /// every other command.

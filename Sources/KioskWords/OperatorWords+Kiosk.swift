@@ -1,4 +1,5 @@
 import Settings
+import Failures
 
 extension OperatorWords {
     static func kiosk(_ failure: KioskProblem) -> String {

@@ -1,6 +1,7 @@
 package import Publishing
 import Settings
 import SystemSupport
+package import Failures
 
 extension OperatorWords {
     static func post(_ failure: PostFailure) -> String {

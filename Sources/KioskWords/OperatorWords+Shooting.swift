@@ -1,6 +1,7 @@
 import Shooting
 import Settings
 import SystemSupport
+import Failures
 
 extension OperatorWords {
     static func shot(_ failure: ShotFailure) -> String {

@@ -4,6 +4,7 @@ import Publishing
 package import Settings
 import Shooting
 import SystemSupport
+package import Failures
 
 /// The operator's words for every failure: what the operator page, the API's `error` and the
 /// journal say, settings spelled as configuration keys, never a command-line flag or command

@@ -7,6 +7,7 @@ package import Settings
 package import Publishing
 package import MediaValues
 import StoreValues
+package import Failures
 
 /// `recorder reel`: the event's posts, oldest first, in one MP4 for its hosts, each after a title
 /// card (caption, question, time), all at one loudness (EBU R128, measured by libavfilter's

@@ -2,6 +2,8 @@ package import FoundationEssentials
 package import Settings
 package import Shooting
 package import Publishing
+package import Failures
+import SystemSupport
 
 /// How long this machine keeps its own copies (`retention.local_days`): shots in the workspace
 /// (the current one and kept ones, posted or not), the outbox's records of sent posts, and cached

@@ -6,6 +6,7 @@ package import Settings
 import Shooting
 package import Publishing
 import StoreValues
+package import Failures
 
 /// `recorder export`: the event's posts for its hosts, in a new directory or a new ZIP archive
 /// (a target ending in `.zip`): per post its video (checked against the SHA-256 in its metadata,

@@ -3,6 +3,8 @@ import StorageUpload
 package import Settings
 import Publishing
 import StoreValues
+package import Failures
+import SystemSupport
 
 /// What a purge of expired posts found and did.
 package struct PurgeReport: Sendable, Encodable, Equatable {

@@ -3,6 +3,7 @@ package import Settings
 import StorageUpload
 import SystemSupport
 import StoreValues
+package import Failures
 
 extension VideoCache {
     /// Copies a cached video to `destination`: next to it first, synced, then renamed into place,

@@ -6,6 +6,8 @@ internal import SystemSupport
 package import Settings
 package import Publishing
 package import StoreValues
+package import Failures
+package import DurableFiles
 
 /// Posted videos kept close for playback, in two levels: memory (small videos, LRU, bounded in
 /// bytes) over disk (LRU by last use, bounded in bytes).

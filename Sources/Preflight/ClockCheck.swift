@@ -1,5 +1,6 @@
 package import FoundationEssentials
 import Settings
+import SystemSupport
 
 /// Whether the clock can be trusted: the posts' times, the share links' ends and retention go by
 /// it, and an S3 store refuses requests signed more than 15 minutes off.

@@ -2,6 +2,7 @@ package import Settings
 import Publishing
 import StorageUpload
 import StoreValues
+package import Failures
 
 /// The store the configuration names, made once for the checks that use it (the disk's room, the
 /// round trip, the outbox, the share links), or why it cannot be made. The edges hand it round

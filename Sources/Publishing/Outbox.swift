@@ -5,6 +5,8 @@ internal import SystemSupport
 package import Settings
 import Shooting
 package import StoreValues
+package import Failures
+package import DurableFiles
 
 /// The durable queue of posts waiting for the store.
 ///

@@ -7,6 +7,8 @@ package import Settings
 import Shooting
 import MediaValues
 package import StoreValues
+package import Failures
+package import DurableFiles
 
 /// Sends the outbox to a store, oldest post first. A retryable failure (network, timeout, 5xx,
 /// throttling) is retried with backoff and full jitter, forever unless the policy caps the

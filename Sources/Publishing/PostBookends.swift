@@ -7,6 +7,7 @@ package import Settings
 import Shooting
 import MediaValues
 import StoreValues
+package import Failures
 
 /// Clips joined before and after a shot when it is posted (`recorder post --intro/--outro`,
 /// `post.intro`, `post.outro`, the kiosk's posts too): a still picture (PNG or JPEG, shown for

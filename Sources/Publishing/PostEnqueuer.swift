@@ -5,6 +5,8 @@ internal import SystemSupport
 package import Settings
 package import Shooting
 package import StoreValues
+package import Failures
+package import DurableFiles
 
 /// Turns the current shot into a post: a random name, its metadata, and a durable place in the
 /// outbox. Uploading is the `OutboxUploader`'s job, so a post survives any failure after `enqueue`.

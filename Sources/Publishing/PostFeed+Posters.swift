@@ -6,6 +6,7 @@ internal import SystemSupport
 package import Settings
 import MediaValues
 import StoreValues
+package import Failures
 
 /// Posters for posts that have none (posted before posters existed): `recorder feed --reindex`.
 extension PostFeed {

@@ -2,6 +2,8 @@ package import FoundationEssentials
 package import StorageUpload
 package import Settings
 package import StoreValues
+package import Failures
+import SystemSupport
 
 /// One post as the feed shows it.
 package struct FeedEntry: Sendable, Encodable, Equatable {
@@ -31,22 +33,8 @@ package struct FeedEntry: Sendable, Encodable, Equatable {
 }
 
 extension FeedEntry {
-    /// Why a post's entry is incomplete: its metadata document is missing or damaged. In JSON,
-    /// its case and data: `{"case": "metadataMissing", "key": "posts/K7Q2.json"}`.
-    package enum Problem: Sendable, Equatable, Encodable {
-        /// The store has no metadata document at `key`.
-        case metadataMissing(key: String)
-        /// The document is larger than `limit` bytes: not a post's metadata.
-        case metadataTooLarge(limit: Int)
-        /// The document is not a post's metadata JSON.
-        case metadataNotAPost
-        /// The document is another post's (`id`).
-        case metadataNamesAnotherPost(id: String)
-
-        package func encode(to encoder: any Encoder) throws {
-            try CaseData(reflecting: self).encode(to: encoder)
-        }
-    }
+    /// Why a post's entry is incomplete (`FeedEntryProblem`, Failures).
+    package typealias Problem = FeedEntryProblem
 }
 
 /// One page of the feed, newest first.

@@ -3,6 +3,7 @@ package import StorageUpload
 internal import SystemSupport
 package import Settings
 package import Shooting
+package import Failures
 
 /// The JSON document stored beside each posted video (`posts/<id>.json` next to `videos/<id>.mp4`).
 package struct PostMetadata: Sendable, Codable, Equatable {

@@ -5,6 +5,7 @@ import Settings
 import Shooting
 import SystemSupport
 import KioskWords
+import Failures
 
 /// The command line's words for every failure: the operator's words (`OperatorWords`) where the
 /// command line has nothing better to say, its own where it has a flag or a command to offer, and

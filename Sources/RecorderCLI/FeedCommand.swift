@@ -7,6 +7,7 @@ import Publishing
 import Library
 import SystemSupport
 import KioskWords
+import Failures
 
 /// `recorder feed`: the posts in the store, newest first, a page at a time.
 struct FeedCommand: ParsableCommand {

@@ -5,6 +5,7 @@ import Settings
 import Publishing
 import Library
 import SystemSupport
+import Failures
 
 /// `recorder fetch ID`: a posted video, through the cache.
 struct FetchCommand: ParsableCommand {

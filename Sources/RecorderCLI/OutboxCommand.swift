@@ -5,6 +5,7 @@ import Publishing
 import SystemSupport
 import Settings
 import KioskWords
+import Failures
 
 /// `recorder outbox`: what is waiting for the store, and sending it.
 struct OutboxCommand: ParsableCommand {

@@ -7,6 +7,7 @@ import Publishing
 import SystemSupport
 import Shooting
 import KioskWords
+import Failures
 
 /// `recorder post`: publish the current shot.
 struct PostCommand: ParsableCommand {

@@ -5,6 +5,7 @@ import Shooting
 import Publishing
 import Library
 import SystemSupport
+import Failures
 
 /// `recorder reel`: the event's posts in one video for its hosts.
 struct ReelCommand: ParsableCommand {

@@ -6,6 +6,7 @@ import Settings
 import Shooting
 import Synchronization
 import SystemSupport
+import Failures
 
 /// `recorder shoot`: record one shot into the workspace.
 struct ShootCommand: AsyncParsableCommand {

@@ -2,6 +2,8 @@ package import FoundationEssentials
 import StorageUpload
 import SystemSupport
 package import Settings
+package import Failures
+package import DurableFiles
 
 /// A guest's yes to the kiosk's consent text (`kiosk.consent`), as the shot and its post record it
 /// (`consent` in shot.json and in the post's metadata). The text itself is stored once in the store,

@@ -1,5 +1,6 @@
 package import FoundationEssentials
 package import Settings
+import SystemSupport
 
 /// A finished shot as recorded in the workspace's `shot.json`.
 package struct Shot: Sendable, Codable, Hashable {

@@ -3,6 +3,8 @@ import MediaEncoder
 import Settings
 import SystemSupport
 import MediaValues
+import Failures
+import DurableFiles
 
 extension ShotDraft {
     /// Turns the crash-safe recording into `video.mp4` with its index first (faststart), and

@@ -2,6 +2,7 @@ package import MediaEncoder
 package import VideoCapture
 package import Settings
 package import MediaValues
+package import Failures
 
 /// Everything `recorder shoot` was asked for.
 package struct ShotRequest: Sendable {

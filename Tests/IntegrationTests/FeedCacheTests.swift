@@ -8,6 +8,8 @@ import StorageUpload
 import Glibc
 #endif
 import StoreValues
+import Failures
+import SystemSupport
 
 /// Writes posts straight into a store: metadata documents and index objects (cheap), and, for the
 /// posts that need one, a video of random bytes.

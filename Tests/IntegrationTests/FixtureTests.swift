@@ -5,6 +5,7 @@ import MediaEncoder
 @testable import Publishing
 import VideoCapture
 import MediaValues
+import Failures
 
 /// The committed corpus in Fixtures/ (see Fixtures/README.md), read back with ffprobe/ffmpeg.
 @Suite struct FixtureTests {

@@ -8,6 +8,7 @@ import SystemSupport
 import Synchronization
 import Testing
 import StoreValues
+import Failures
 
 /// The preflight's checks (`recorder doctor`, the operator page's list) against real things: a
 /// tmpfs filled up, a local store, token files, certificates made by openssl, hostapd's own file,

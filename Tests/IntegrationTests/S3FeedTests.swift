@@ -3,6 +3,8 @@ import Testing
 @testable import Settings
 @testable import Publishing
 import StorageUpload
+import Failures
+import SystemSupport
 
 /// The feed and the video cache against SeaweedFS.
 @Suite(.serialized) struct S3FeedTests: S3Suite {

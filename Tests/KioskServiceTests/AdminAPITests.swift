@@ -12,6 +12,7 @@ import Testing
 @testable import KioskHTTP
 @testable import KioskState
 import StoreValues
+import SystemSupport
 
 /// The operator's API (`/api/admin`): the overview and moderation, behind the token.
 struct AdminAPITests {

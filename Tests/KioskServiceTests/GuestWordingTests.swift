@@ -10,6 +10,7 @@ import SystemSupport
 @testable import KioskWords
 import MediaValues
 import StoreValues
+import Failures
 
 /// Guests are told one plain sentence, chosen by what happened; the operator's detail (paths,
 /// errno, settings, commands) never reaches it.

@@ -14,6 +14,7 @@ import Glibc
 @testable import KioskState
 #endif
 import MediaValues
+import Failures
 
 /// A datagram socket standing in for systemd's notify socket.
 final class NotifySocket {

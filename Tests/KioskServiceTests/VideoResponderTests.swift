@@ -12,6 +12,7 @@ import Testing
 @testable import KioskWords
 @testable import KioskHTTP
 import StoreValues
+import Failures
 
 /// A video played while it arrives from the store: the viewer gets each write as soon as the store
 /// makes it, and sleeps in between until the store writes again (or ends), never on a clock.

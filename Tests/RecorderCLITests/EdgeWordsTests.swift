@@ -4,6 +4,7 @@ import KioskService
 import Settings
 import Testing
 import KioskWords
+import Failures
 
 /// Each edge's words for every failure case, as a table of case -> exact text kept in
 /// `Snapshots/`: a wording change is one reviewed diff there. `RECORDER_UPDATE_SNAPSHOTS=1` writes

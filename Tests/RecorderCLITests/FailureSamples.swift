@@ -13,6 +13,7 @@ import SystemSupport
 import KioskWords
 import MediaValues
 import StoreValues
+import Failures
 
 /// One failure of every case of every failure enum (and of the lower errors' kinds that the edges
 /// word around), named: what the edges' word tables (snapshots) and the no-flag check walk.

@@ -10,6 +10,7 @@ import Testing
 import VideoCapture
 @testable import KioskState
 import MediaValues
+import Failures
 
 /// What argument-parser prints for a command line that does not parse.
 private func parseMessage<C: ParsableCommand>(_ command: C.Type, _ arguments: [String]) -> String? {

@@ -4,6 +4,7 @@ import SystemSupport
 import Testing
 import VideoCapture
 import MediaValues
+import Failures
 
 /// The CLI's exit statuses (sysexits) for what happened: the numbers scripts and systemd read, the
 /// same as before the core named its failures by kind (issue 28).

@@ -6,6 +6,7 @@ import Testing
 import VideoCapture
 import MediaValues
 import StoreValues
+import Failures
 
 /// A failure's data as `--json` gives it to scripts: the case's values by label, with their types,
 /// nested failures as failures, and no secret.

@@ -9,6 +9,7 @@ import Testing
 import VideoCapture
 import MediaValues
 import StoreValues
+import Failures
 
 /// Lower layers say what happened; the settings that help are advice, spelled by each edge: flags
 /// on the command line, configuration keys in the kiosk (issue 18: no CLI flag reaches a kiosk).

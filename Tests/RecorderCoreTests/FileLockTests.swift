@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Settings
 import Shooting
+import Failures
 
 /// The workspace's and posting's flock: refused at once when busy, or taken within a moment's
 /// patience once freed (a lock can outlive its holder by as long as a forked child takes to exec).

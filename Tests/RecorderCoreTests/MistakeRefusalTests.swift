@@ -8,6 +8,7 @@ import SystemSupport
 import VideoCapture
 import MediaValues
 import StoreValues
+import Failures
 
 /// Issue 42 part 6's mistakes, judged by their failure's case and data (the words are the edges').
 @Suite struct MistakeRefusalTests {

@@ -6,6 +6,7 @@ import Testing
 @testable import Publishing
 import StorageUpload
 import SystemSupport
+import Failures
 
 /// The drain's backoff counts by the clock it is handed: a test moves a TestClock through an
 /// hour's backoff in no time, and the drain's thread waits on a signal, never in a sleep.

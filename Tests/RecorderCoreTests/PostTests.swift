@@ -5,6 +5,8 @@ import Foundation
 import StorageUpload
 import Testing
 import StoreValues
+import Failures
+import SystemSupport
 
 @Suite struct CaptionTests {
     @Test func anyScriptAndEmojiPassAndLineBreaksAreNormalised() throws {

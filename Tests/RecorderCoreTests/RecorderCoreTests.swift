@@ -7,6 +7,7 @@ import MediaEncoder
 import VideoCapture
 import SystemSupport
 import MediaValues
+import Failures
 
 @Suite struct ShotRequestTests {
     @Test(arguments: [0.0, -1, .infinity, .nan, 7 * 3600])

@@ -1,8 +1,4 @@
-package import AudioCapture
-package import MediaEncoder
-package import StorageUpload
 import SystemSupport
-package import VideoCapture
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,3 @@
-package import MediaEncoder
-package import Settings
-package import StorageUpload
 package import SystemSupport
 package import MediaValues
 package import StoreValues

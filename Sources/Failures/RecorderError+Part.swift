@@ -1,8 +1,4 @@
-import AudioCapture
-import StorageUpload
-import MediaEncoder
 import SystemSupport
-import VideoCapture
 import StoreValues
 import MediaValues
 

@@ -1,7 +1,3 @@
-package import AudioCapture
-package import MediaEncoder
-package import StorageUpload
-package import VideoCapture
 package import SystemSupport
 package import MediaValues
 package import StoreValues

@@ -1,8 +1,6 @@
-import Library
-import Settings
 
 /// The command line's own failures, with their data; `CLIWords` words them.
-enum CLIFailure: RecorderFailure {
+package enum CLIFailure: RecorderFailure {
     /// `recorder fetch -o -`: the cached video cannot be opened.
     case cachedVideoUnreadable(path: String, errno: Int32)
     /// `recorder fetch -o -`: standard output took no more.
@@ -39,7 +37,7 @@ enum CLIFailure: RecorderFailure {
     /// `recorder shoot`: the shot was kept, but the camera was lost.
     indirect case shotKept(RecorderError)
 
-    var kind: RecorderError.Kind {
+    package var kind: RecorderError.Kind {
         switch self {
         case .cachedVideoUnreadable, .standardOutputClosed: .ioFailure
         case .leftOutOfReel, .leftOutOfExport: .badData
@@ -52,7 +50,7 @@ enum CLIFailure: RecorderFailure {
         }
     }
 
-    var cause: RecorderError? {
+    package var cause: RecorderError? {
         switch self {
         case .stillQueued(let error, _), .postQueued(let error, _, _, _), .shotKept(let error), .purgeIncomplete(_, _, let error): error
         default: nil

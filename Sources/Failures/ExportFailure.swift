@@ -1,5 +1,3 @@
-package import Settings
-package import StorageUpload
 package import StoreValues
 
 /// Why `recorder export` made nothing, with its data. Nothing is overwritten, and a failed export

@@ -1,6 +1,3 @@
-package import MediaEncoder
-package import Settings
-package import StorageUpload
 package import MediaValues
 package import StoreValues
 
@@ -41,7 +38,7 @@ package enum FeedFailure: RecorderFailure {
     case noPicture(id: String, MediaError)
     /// Post `id`'s entry in the feed cannot be read (`problem`: the listing's words for it; nil
     /// when its creation time cannot be read).
-    case unreadableEntry(id: String, problem: FeedEntry.Problem?)
+    case unreadableEntry(id: String, problem: FeedEntryProblem?)
 
     package var kind: RecorderError.Kind {
         switch self {

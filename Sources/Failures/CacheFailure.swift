@@ -1,5 +1,3 @@
-package import Settings
-package import StorageUpload
 package import StoreValues
 
 /// Why a posted video could not be fetched into the cache or read from it, with its data.

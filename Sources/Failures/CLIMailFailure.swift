@@ -1,11 +1,9 @@
-import MailValues
-import Publishing
-import Settings
-import SystemSupport
+package import MailValues
+package import SystemSupport
 
 /// Guests' mail on the command line (`post --email`, `outbox flush`, `outbox mail --retry`): what
 /// stopped the command, with its data. `CLIWords` words it; `--json` gives its kind, case and data.
-enum CLIMailFailure: RecorderFailure {
+package enum CLIMailFailure: RecorderFailure {
     /// A `mail.*` setting cannot work; `origins`: where each `mail.*` value came from (the words
     /// name it).
     case settings(MailSettingsProblem, origins: [String: String])
@@ -30,7 +28,7 @@ enum CLIMailFailure: RecorderFailure {
     /// `post --email`: the post went; the server refused its mail `mail` (kept: `outbox mail`).
     case mailRefused(post: String, mail: String, MailFailure)
 
-    var kind: RecorderError.Kind {
+    package var kind: RecorderError.Kind {
         switch self {
         case .settings, .noMailServer, .noLinkToSend: .misconfigured
         case .badAddress: .invalidRequest
@@ -41,9 +39,4 @@ enum CLIMailFailure: RecorderFailure {
         }
     }
 
-    /// The settings' problem, with where each `mail.*` key's value came from, as the words need it.
-    static func settings(_ problem: MailSettingsProblem, _ configuration: RecorderConfiguration) -> CLIMailFailure {
-        let keys = configuration.settings.keys.filter { $0.hasPrefix("mail.") }
-        return .settings(problem, origins: Dictionary(uniqueKeysWithValues: keys.map { ($0, configuration.origin($0)) }))
-    }
 }

@@ -1,6 +1,3 @@
-package import MediaEncoder
-package import Settings
-package import StorageUpload
 package import MediaValues
 package import StoreValues
 

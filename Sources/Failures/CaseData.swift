@@ -1,8 +1,5 @@
+package import SystemSupport
 import FoundationEssentials
-import AudioCapture
-import MediaEncoder
-import StorageUpload
-import VideoCapture
 import MediaValues
 import StoreValues
 

@@ -1,4 +1,3 @@
-package import Settings
 
 /// Why the kiosk cannot start or answer, beyond the core's failures, with its data; its words are
 /// the operator's (`OperatorWords`), and the CLI's where the command line has a flag for it.
@@ -21,7 +20,7 @@ package enum KioskProblem: RecorderFailure {
     /// A token file that cannot be read.
     case tokenFileUnreadable(role: String, path: String)
     /// A token that is not one (`origin`: the setting or the file it came from).
-    case weakToken(role: String, origin: String, TokenStrength.Weakness)
+    case weakToken(role: String, origin: String, TokenWeakness)
     /// `kiosk.proxy_socket` is not a full path.
     case proxySocketNotAbsolute(path: String, origin: String)
     /// `kiosk.proxy_socket` is longer than a Unix socket's path may be (107 bytes).
@@ -35,7 +34,7 @@ package enum KioskProblem: RecorderFailure {
     /// The file's text cannot be used (a prompt or consent text problem).
     indirect case guestTextRefused(key: String, path: String, origin: String, RecorderError)
     /// The booth's Wi-Fi settings (`origin`: where the key at fault came from) cannot work.
-    case wifi(WifiNetwork.Problem, name: String, origin: String)
+    case wifi(WifiProblem, name: String, origin: String)
     /// With the booth's Wi-Fi, `share.base_url` (`base`, empty when not set) is not a share page
     /// the booth serves on it.
     case wifiNeedsSharePage(name: String, base: String, origin: String)

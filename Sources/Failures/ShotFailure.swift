@@ -1,7 +1,4 @@
 package import SystemSupport
-package import MediaEncoder
-package import Settings
-package import VideoCapture
 package import MediaValues
 
 /// Why a shot was not recorded, not kept, or not allowed, with its data; the edges word it.
@@ -78,10 +75,13 @@ package enum ShotFailure: RecorderFailure {
         }
     }
 
+    /// A workspace on a larger disk: the advice when a shot's disk fills up.
+    package static let largerDisk = SettingAdvice(.workspace, "DIRECTORY", "on a larger disk")
+
     package var advice: [SettingAdvice] {
         switch self {
         case .workspaceNotWritable: [SettingAdvice(.workspace, "DIRECTORY", "with another directory")]
-        case .notEnoughSpace, .diskFullBeforeFirstSecond, .diskFullUnderMinimum, .diskFullKeptPart: [ShotJob.largerDisk]
+        case .notEnoughSpace, .diskFullBeforeFirstSecond, .diskFullUnderMinimum, .diskFullKeptPart: [Self.largerDisk]
         default: cause?.advice ?? []
         }
     }

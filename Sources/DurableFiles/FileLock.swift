@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 internal import SystemSupport
+package import Failures
 
 /// An exclusive flock(2) on a file (the shot workspace, the outbox, posting, a cached video),
 /// released when the owner goes away or the process dies. With `busy`, a second taker gets it as a

@@ -1,4 +1,5 @@
-package import StorageUpload
+package import StoreValues
+import SystemSupport
 package import StoreValues
 
 /// One thing wrong with the configuration, and where: the data each edge words (`recorder config
@@ -16,11 +17,25 @@ package struct ConfigurationProblem: RecorderFailure, CustomStringConvertible {
     package init(_ location: String, _ issue: Issue, more: Int = 0) {
         self.location = location
         if case .badValue(let key, let value, let rule) = issue {
-            self.issue = .badValue(key: key, value: RecorderConfiguration.masked(key, value), rule: rule)
+            self.issue = .badValue(key: key, value: Self.masked(key, value), rule: rule)
         } else {
             self.issue = issue
         }
         self.more = more
+    }
+
+    /// `value` as a problem or a listing may show it: a secret's (`isSecret`) masked, a URL's
+    /// password left out.
+    package static func masked(_ key: String, _ value: String) -> String {
+        if value.isEmpty { return value }
+        if isSecret(key) { return "********" }
+        return value.withoutURLPassword
+    }
+
+    /// The token, anything named like a secret or password; not a file that holds one.
+    package static func isSecret(_ key: String) -> Bool {
+        let name = key.lowercased()
+        return (name.hasSuffix("token") || name.contains("secret") || name.contains("password")) && !name.hasSuffix("_file")
     }
 
     /// What is wrong.
@@ -42,9 +57,9 @@ package struct ConfigurationProblem: RecorderFailure, CustomStringConvertible {
         case unknownKey(key: String, suggestion: String?)
         // A value
         /// `value` does not meet `key`'s rule.
-        case badValue(key: String, value: String, rule: Setting.Rule)
+        case badValue(key: String, value: String, rule: SettingRule)
         /// The token (`key`) is not a token: not printable, or too easy to guess.
-        case weakToken(key: String, TokenStrength.Weakness)
+        case weakToken(key: String, TokenWeakness)
         case unknownBackend(String)
         /// `backend = s3` needs `key`.
         case s3Needs(key: String)
