@@ -67,7 +67,7 @@ let package = Package(
         // MailValues: what a mail exchange is, as values with no transport (an address, the
         // server's reply and the step it answered, why a message was not sent, why mail settings
         // cannot work): the kiosk's words and pages use these without the storage module.
-        .target(name: "MailValues", swiftSettings: swiftSettings),
+        .target(name: "MailValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "StorageUpload", dependencies: ["StoreValues", "CCurl", "COpenSSL", "MailValues", "SystemSupport"],
                 swiftSettings: swiftSettings),
         // Every failure as a case with its data, with no transport, no device and no words:
@@ -80,6 +80,9 @@ let package = Package(
         // kiosk's sessions): crash-safe writes and renames and their locks, a failure told as the
         // RecorderError that names the fix.
         .target(name: "DurableFiles", dependencies: ["Failures", "StoreValues", "SystemSupport"], swiftSettings: swiftSettings),
+        // What the preflight found, as values with their data (each check's finding, the store's
+        // fault, a token's state, a certificate's dates...), for the edges that word them.
+        .target(name: "PreflightValues", dependencies: ["MediaValues", "StoreValues", "SystemSupport"], swiftSettings: swiftSettings),
         // The recorder's own modules, by subject, each depending only on those above it, so the
         // dependencies run the way a frame does: device, capture, encode, shot, post, upload, library.
         // Settings: what every part shares (RecorderError and its kinds, the configuration and its
@@ -111,14 +114,14 @@ let package = Package(
         // clock, the store's round trip, the outbox, the tokens, share links, TLS, the Wi-Fi, the unit.
         .target(
             name: "Preflight",
-            dependencies: ["Failures", "StoreValues", "MediaValues", "Publishing", "Shooting", "Settings", "TriggerInput", "StorageUpload", "VideoCapture", "SystemSupport"],
+            dependencies: ["PreflightValues", "Failures", "StoreValues", "MediaValues", "Publishing", "Shooting", "Settings", "TriggerInput", "StorageUpload", "VideoCapture", "SystemSupport"],
             swiftSettings: swiftSettings),
         // KioskWords: what the kiosk's edges say (the operator's words for every failure, the
         // guest's strings in each language, the mail's and the preflight's words) and the plain
         // values they word (KioskProblem, WifiNetwork): no service, no HTTP.
         .target(
             name: "KioskWords",
-            dependencies: ["Failures", "MediaValues", "Settings", "Shooting", "Publishing", "Library", "Preflight", "MailValues", "SystemSupport"],
+            dependencies: ["Failures", "Settings", "PreflightValues", "MailValues", "MediaValues", "StoreValues", "SystemSupport"],
             swiftSettings: swiftSettings),
         // KioskHTTP: the kiosk's HTTP plumbing, with no kiosk service in it: the request's context
         // and roles, sessions and the login throttle, client slots and connection limits, API errors
@@ -126,7 +129,7 @@ let package = Package(
         // socket's pace, the event hub, the proxy listener and the self-probe.
         .target(
             name: "KioskHTTP",
-            dependencies: ["DurableFiles", "Failures", "StorageUpload", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "SystemSupport",
+            dependencies: ["KioskWords", "DurableFiles", "Failures", "Settings", "SystemSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -139,7 +142,7 @@ let package = Package(
         // and limits, the problem log, share claims and tokens, and the preflight's wiring.
         .target(
             name: "KioskState",
-            dependencies: ["Failures", "StorageUpload", "KioskHTTP", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "SystemSupport",
+            dependencies: ["PreflightValues", "Failures", "KioskHTTP", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "SystemSupport",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Prometheus", package: "swift-prometheus")],
             swiftSettings: swiftSettings),
@@ -163,7 +166,7 @@ let package = Package(
             plugins: ["EmbedPages"]),
         .target(
             name: "RecorderCLI",
-            dependencies: ["Failures", "Settings", "Shooting", "Publishing", "Library", "Preflight", "KioskWords", "KioskHTTP", "KioskState", "KioskService", "MailValues", "SystemSupport",
+            dependencies: ["PreflightValues", "Failures", "Settings", "Shooting", "Publishing", "Library", "Preflight", "KioskWords", "KioskHTTP", "KioskState", "KioskService", "MailValues", "SystemSupport",
                            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -180,7 +183,7 @@ let package = Package(
         .testTarget(name: "TriggerInputTests", dependencies: ["TriggerInput"], swiftSettings: swiftSettings),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], swiftSettings: swiftSettings),
         .testTarget(name: "KioskServiceTests",
-                    dependencies: ["Failures", "ShareCode", "StoreValues", "MediaValues", "KioskService", "KioskState", "KioskHTTP", "KioskWords", "Preflight", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport",
+                    dependencies: ["PreflightValues", "Failures", "ShareCode", "StoreValues", "MediaValues", "KioskService", "KioskState", "KioskHTTP", "KioskWords", "Preflight", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport",
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "HTTPTypes", package: "swift-http-types"),
                                    .product(name: "NIOCore", package: "swift-nio"),

@@ -101,6 +101,9 @@ package enum BookendFailure: RecorderFailure {
         case intro, outro
     }
 
+    /// The longest clip an intro or outro may be (`PostBookends.maximumClipSeconds`).
+    package static let maximumClipSeconds = 60.0
+
     /// `post.still_seconds` outside 0.5...30.
     case stillSecondsOutOfRange(Double)
     case missing(Role, path: String)

@@ -75,6 +75,14 @@ package enum ShotFailure: RecorderFailure {
         }
     }
 
+    // The shot's settings' limits, as the failures above name them (`ShotRequest` checks them)
+    /// A picture's width and height, in pixels.
+    package static let sizeRange = 16...8192
+    /// Frames per second.
+    package static let frameRateRange = 1...240
+    /// An average bitrate, in kbit/s.
+    package static let bitrateRange = 50...200_000
+
     /// A workspace on a larger disk: the advice when a shot's disk fills up.
     package static let largerDisk = SettingAdvice(.workspace, "DIRECTORY", "on a larger disk")
 

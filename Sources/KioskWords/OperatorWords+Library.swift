@@ -1,4 +1,3 @@
-package import Library
 package import Settings
 package import Failures
 

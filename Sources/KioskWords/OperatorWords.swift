@@ -1,8 +1,5 @@
 import Glibc
-import Library
-import Publishing
 package import Settings
-import Shooting
 import SystemSupport
 package import Failures
 

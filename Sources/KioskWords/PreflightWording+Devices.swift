@@ -1,5 +1,4 @@
-import Preflight
-import Shooting
+import PreflightValues
 import MediaValues
 
 extension PreflightWording {

@@ -1,5 +1,5 @@
 import Glibc
-import Preflight
+import PreflightValues
 import SystemSupport
 
 extension PreflightWording {

@@ -13,4 +13,7 @@ package enum MailTemplateProblem: Error, Sendable, Equatable {
     case controlCharacter(UInt32)
     /// Longer than `maximumLength` characters.
     case tooLong(Int)
+
+    /// The most characters a template has (`MailTemplate.maximumLength`).
+    package static let maximumLength = 20_000
 }

@@ -1,10 +1,11 @@
 package import FoundationEssentials
 import Glibc
-import Publishing
+package import Publishing
 import Settings
 package import StorageUpload
-import SystemSupport
+package import SystemSupport
 package import StoreValues
+package import PreflightValues
 
 /// What waits in the outbox: how many posts, since when, and why they are not sent.
 package enum OutboxCheck {

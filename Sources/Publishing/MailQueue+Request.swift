@@ -5,14 +5,6 @@ package import SystemSupport
 import Settings
 import Shooting
 
-/// Why a guest's mail could not be queued, as data; the edge words it.
-package enum MailRequestProblem: Error, Sendable, Equatable {
-    /// The address is not one this recorder sends to.
-    case address(MailAddress.Problem)
-    /// The job could not be written (the outbox's disk).
-    case file(FileSystem.Failure)
-}
-
 extension MailQueue {
     /// Queues a mail of `post` to `address` (checked with `MailAddress`, exactly as given: an edge
     /// trims what a person typed first), durably. `consentText` is the text the post's guest agreed

@@ -12,7 +12,7 @@ package struct MailTemplate: Sendable, Equatable {
     /// Why a template text cannot be used (`MailTemplateProblem`, MailValues).
     package typealias Problem = MailTemplateProblem
 
-    package static let maximumLength = 20_000
+    package static let maximumLength = MailTemplateProblem.maximumLength
 
     private enum Piece: Sendable, Equatable {
         case text(String)

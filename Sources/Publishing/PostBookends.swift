@@ -19,7 +19,7 @@ package struct PostBookends: Sendable, Hashable {
     package var stillSeconds = 3.0
 
     /// The longest clip taken as an intro or outro.
-    package static let maximumClipSeconds = 60.0
+    package static let maximumClipSeconds = BookendFailure.maximumClipSeconds
 
     package init(intro: String? = nil, outro: String? = nil, stillSeconds: Double = 3) {
         self.intro = intro.flatMap { $0.isEmpty ? nil : $0 }

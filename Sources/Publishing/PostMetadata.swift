@@ -158,11 +158,7 @@ package enum ShareToken {
     }
 
     /// Compares two tokens in time that does not depend on where they differ.
-    package static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-    }
+    package static func equal(_ a: String, _ b: String) -> Bool { ConstantTime.equal(a, b) }
 }
 
 /// Checks and normalises a caption: UTF-8 text of any script, emoji included, line breaks kept

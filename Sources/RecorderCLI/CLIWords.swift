@@ -6,6 +6,7 @@ import Shooting
 import SystemSupport
 import KioskWords
 import Failures
+import MailValues
 
 /// The command line's words for every failure: the operator's words (`OperatorWords`) where the
 /// command line has nothing better to say, its own where it has a flag or a command to offer, and

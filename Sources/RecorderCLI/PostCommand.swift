@@ -8,6 +8,7 @@ import SystemSupport
 import Shooting
 import KioskWords
 import Failures
+import MailValues
 
 /// `recorder post`: publish the current shot.
 struct PostCommand: ParsableCommand {

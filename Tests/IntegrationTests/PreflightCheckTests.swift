@@ -9,6 +9,7 @@ import Synchronization
 import Testing
 import StoreValues
 import Failures
+import PreflightValues
 
 /// The preflight's checks (`recorder doctor`, the operator page's list) against real things: a
 /// tmpfs filled up, a local store, token files, certificates made by openssl, hostapd's own file,

@@ -8,6 +8,7 @@ import Testing
 @testable import KioskWords
 import MediaValues
 import StoreValues
+import PreflightValues
 
 /// The operator's words for the preflight (the operator page's list, `recorder doctor`'s table):
 /// every finding says what was found, and every error and warning what to do; a few lines as a

@@ -1,4 +1,4 @@
-package import StorageUpload
+package import StoreValues
 package import StoreValues
 
 /// Why a store refused, as data: the store's own error kinds, for the edges to word.

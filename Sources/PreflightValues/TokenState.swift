@@ -23,4 +23,13 @@ package enum TokenState: Sendable, Equatable, Codable {
         case .weak, .notPrintable, .readableByOthers, .unreadable, .sameAsOperator: true
         }
     }
+
+    /// A token the kiosk refuses, or no operator's token where one is needed (beyond loopback, or
+    /// with a booth's token), is an error; no token on loopback, or no booth's token (the booth's
+    /// screen logs in with the operator's, which can do everything), a warning.
+    package static func status(operatorToken: TokenState, boothToken: TokenState, beyondLoopback: Bool) -> PreflightCheck.Status {
+        if operatorToken.isRefused || boothToken.isRefused { return .error }
+        if operatorToken == .missing { return beyondLoopback || boothToken != .missing ? .error : .warning }
+        return boothToken == .missing ? .warning : .ok
+    }
 }

@@ -1,5 +1,5 @@
-package import Shooting
-package import StorageUpload
+package import MediaValues
+package import StoreValues
 package import MediaValues
 package import StoreValues
 
@@ -179,11 +179,11 @@ package enum PreflightFinding: Sendable, Equatable, Codable {
             // page checks it without taking it.
             return trouble == .busy ? .warning : .error
         case .diskRoom(let hours, _, _, let shotBytes, let places):
-            if places.contains(where: { $0.freeBytes.map { $0 < shotBytes } ?? false }) || hours < DiskCheck.errorBelowHours { return .error }
-            if places.contains(where: { $0.freeBytes == nil }) || hours < DiskCheck.warningBelowHours { return .warning }
+            if places.contains(where: { $0.freeBytes.map { $0 < shotBytes } ?? false }) || hours < DiskPlace.errorBelowHours { return .error }
+            if places.contains(where: { $0.freeBytes == nil }) || hours < DiskPlace.warningBelowHours { return .warning }
             return .ok
         case .tokens(let operatorToken, let boothToken, _, let beyondLoopback):
-            return TokenCheck.status(operatorToken: operatorToken, boothToken: boothToken, beyondLoopback: beyondLoopback)
+            return TokenState.status(operatorToken: operatorToken, boothToken: boothToken, beyondLoopback: beyondLoopback)
         case .certificates(let states):
             return states.map(\.status).min() ?? .skipped
         case .serviceRunning(_, let enabled, _):

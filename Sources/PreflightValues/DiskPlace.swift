@@ -6,6 +6,11 @@ package struct DiskPlace: Sendable, Equatable, Codable {
         case workspace, outbox, store
     }
 
+    /// Fewer hours of recording than this would stop the event (the disk check's error).
+    package static let errorBelowHours = 1.0
+    /// Fewer than this is worth a look (its warning).
+    package static let warningBelowHours = 4.0
+
     package var role: Role
     package var path: String
     /// nil when statvfs cannot tell (no such directory up to the root).

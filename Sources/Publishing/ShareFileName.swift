@@ -1,5 +1,3 @@
-package import Publishing
-
 /// The name a guest's phone saves a shared video under: the post's caption, else who posted it (the
 /// event: `author_name`) and the day, never the post's id. A caption is a guest's text and a name
 /// is the phone's file system's: the name keeps what reads as words (letters of any script, emoji

@@ -1,4 +1,6 @@
-/// HMAC-SHA256 (libcrypto's, which this module owns) for what the edges seal
+import StorageUpload
+
+/// HMAC-SHA256 (libcrypto's, through StorageUpload, which owns it) for what the edges seal
 /// with a secret (the kiosk's session cookies), and the digest it keeps of a secret it hands out.
 package enum MessageAuthentication {
     /// HMAC-SHA256 of `message` under `key`: 32 bytes.
