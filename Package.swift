@@ -57,6 +57,8 @@ let package = Package(
         // The values of pictures, sounds and their devices, with no driver or codec: sizes, rates
         // and pixel formats, a camera's facts, and the devices' and the encoder's failures as data.
         .target(name: "MediaValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
+        // What a shot records that its post carries too: its sound and the guest's yes.
+        .target(name: "ShotValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
         // The values of a store, with no transport: where a post goes, and why a store failed.
         .target(name: "StoreValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
         .target(name: "VideoCapture", dependencies: ["MediaValues", "CV4L2", "SystemSupport"], swiftSettings: swiftSettings),
@@ -95,26 +97,34 @@ let package = Package(
         // its job, the workspace and salvage, the preview, sound checks, consent).
         .target(
             name: "Shooting",
-            dependencies: ["DurableFiles", "Failures", "MediaValues", "Settings", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
+            dependencies: ["ShotValues", "DurableFiles", "Failures", "MediaValues", "Settings", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
             swiftSettings: swiftSettings),
         // Publishing: a shot made a post and sent to the store (the enqueuer, the outbox, the uploader
         // and its drain, metadata, share links) and the store's feed of posts.
         .target(
             name: "Publishing",
-            dependencies: ["DurableFiles", "Failures", "StoreValues", "MediaValues", "Shooting", "Settings", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
+            dependencies: ["DurableFiles", "Failures", "StoreValues", "MediaValues", "Settings", "StorageUpload", "MailValues", "SystemSupport", "ShotValues"],
             swiftSettings: swiftSettings),
         // Library: posts read back from the store for people (the video cache, the reel, the
         // export) and what expires (retention, of the store's posts and of this machine's copies).
         .target(
             name: "Library",
-            dependencies: ["DurableFiles", "Failures", "StoreValues", "MediaValues", "Publishing", "Shooting", "Settings", "MediaEncoder", "StorageUpload", "SystemSupport"],
+            dependencies: ["DurableFiles", "Failures", "StoreValues", "MediaValues", "Publishing", "Settings", "StorageUpload", "SystemSupport", "ShotValues"],
+            swiftSettings: swiftSettings),
+        // Posting: a shot made a post (the enqueuer, with the intro and outro joined to it, and the
+        // booth's posters) and posts made into a highlight reel; what this machine keeps expired
+        // (its shots, its outbox's records, its cached videos): what needs the shot and the encoder
+        // beside the store, so Publishing and Library do without them.
+        .target(
+            name: "Posting",
+            dependencies: ["DurableFiles", "MediaValues", "ShotValues", "StorageUpload", "StoreValues", "Shooting", "Library", "Publishing", "MediaEncoder", "Settings", "Failures", "SystemSupport"],
             swiftSettings: swiftSettings),
         // Preflight: the checks before an event (`recorder doctor`, the operator page's list): each a
         // value with its finding's data; the camera, the microphone, the button, the disks, the
         // clock, the store's round trip, the outbox, the tokens, share links, TLS, the Wi-Fi, the unit.
         .target(
             name: "Preflight",
-            dependencies: ["PreflightValues", "Failures", "StoreValues", "MediaValues", "Publishing", "Shooting", "Settings", "TriggerInput", "StorageUpload", "VideoCapture", "SystemSupport"],
+            dependencies: ["ShotValues", "PreflightValues", "Failures", "StoreValues", "MediaValues", "Publishing", "Shooting", "Settings", "TriggerInput", "StorageUpload", "VideoCapture", "SystemSupport"],
             swiftSettings: swiftSettings),
         // KioskWords: what the kiosk's edges say (the operator's words for every failure, the
         // guest's strings in each language, the mail's and the preflight's words) and the plain
@@ -142,7 +152,7 @@ let package = Package(
         // and limits, the problem log, share claims and tokens, and the preflight's wiring.
         .target(
             name: "KioskState",
-            dependencies: ["PreflightValues", "Failures", "KioskHTTP", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "SystemSupport",
+            dependencies: ["Posting", "ShotValues", "PreflightValues", "Failures", "KioskHTTP", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "SystemSupport",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Prometheus", package: "swift-prometheus")],
             swiftSettings: swiftSettings),
@@ -153,7 +163,7 @@ let package = Package(
         // The kiosk daemon: services, the control API and the pages, over the same core modules the CLI uses.
         .target(
             name: "KioskService",
-            dependencies: ["Failures", "KioskState", "KioskHTTP", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "ShareCode", "MailValues", "SystemSupport",
+            dependencies: ["ShotValues", "Posting", "Failures", "KioskState", "KioskHTTP", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "ShareCode", "MailValues", "SystemSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -166,7 +176,7 @@ let package = Package(
             plugins: ["EmbedPages"]),
         .target(
             name: "RecorderCLI",
-            dependencies: ["PreflightValues", "Failures", "Settings", "Shooting", "Publishing", "Library", "Preflight", "KioskWords", "KioskHTTP", "KioskState", "KioskService", "MailValues", "SystemSupport",
+            dependencies: ["ShotValues", "Posting", "PreflightValues", "Failures", "Settings", "Shooting", "Publishing", "Library", "Preflight", "KioskWords", "KioskHTTP", "KioskState", "KioskService", "MailValues", "SystemSupport",
                            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -178,12 +188,12 @@ let package = Package(
         .testTarget(name: "AudioCaptureTests", dependencies: ["MediaValues", "AudioCapture", "SystemSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaEncoderTests", dependencies: ["MediaValues", "MediaEncoder", "VideoCapture"], swiftSettings: swiftSettings),
         .testTarget(name: "StorageUploadTests", dependencies: ["StoreValues", "StorageUpload", "MailValues", "SystemSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "RecorderCoreTests", dependencies: ["Failures", "StoreValues", "MediaValues", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
+        .testTarget(name: "RecorderCoreTests", dependencies: ["Posting", "ShotValues", "Failures", "StoreValues", "MediaValues", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TriggerInputTests", dependencies: ["TriggerInput"], swiftSettings: swiftSettings),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], swiftSettings: swiftSettings),
         .testTarget(name: "KioskServiceTests",
-                    dependencies: ["PreflightValues", "Failures", "ShareCode", "StoreValues", "MediaValues", "KioskService", "KioskState", "KioskHTTP", "KioskWords", "Preflight", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport",
+                    dependencies: ["Posting", "ShotValues", "PreflightValues", "Failures", "ShareCode", "StoreValues", "MediaValues", "KioskService", "KioskState", "KioskHTTP", "KioskWords", "Preflight", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport",
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "HTTPTypes", package: "swift-http-types"),
                                    .product(name: "NIOCore", package: "swift-nio"),
@@ -195,7 +205,7 @@ let package = Package(
                     dependencies: ["Failures", "StoreValues", "MediaValues", "RecorderCLI", "Settings", "Shooting", "Publishing", "Library", "KioskWords", "KioskHTTP", "KioskState", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "StorageUpload", "MailValues", "SystemSupport",
                                    .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "IntegrationTests", dependencies: ["Failures", "StoreValues", "MediaValues", "Settings", "Shooting", "Publishing", "Library", "Preflight", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
+        .testTarget(name: "IntegrationTests", dependencies: ["Posting", "PreflightValues", "Failures", "StoreValues", "MediaValues", "Settings", "Shooting", "Publishing", "Library", "Preflight", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
                     swiftSettings: swiftSettings),
     ]
 )

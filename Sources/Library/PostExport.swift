@@ -3,10 +3,10 @@ import Glibc
 import StorageUpload
 import SystemSupport
 package import Settings
-import Shooting
 package import Publishing
 import StoreValues
 package import Failures
+package import ShotValues
 
 /// `recorder export`: the event's posts for its hosts, in a new directory or a new ZIP archive
 /// (a target ending in `.zip`): per post its video (checked against the SHA-256 in its metadata,

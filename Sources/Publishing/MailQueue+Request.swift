@@ -3,7 +3,7 @@ import StorageUpload
 package import MailValues
 package import SystemSupport
 import Settings
-import Shooting
+import ShotValues
 
 extension MailQueue {
     /// Queues a mail of `post` to `address` (checked with `MailAddress`, exactly as given: an edge

@@ -1,11 +1,10 @@
 import FoundationEssentials
 import Glibc
 package import StorageUpload
-import MediaEncoder
 package import SystemSupport
 package import Settings
-import Shooting
-import MediaValues
+package import ShotValues
+package import MediaValues
 package import StoreValues
 package import Failures
 package import DurableFiles
@@ -21,6 +20,9 @@ package struct OutboxUploader: Sendable {
     /// Where each post's share link points.
     package let share: ShareLinks
     let log: @Sendable (String) -> Void
+    /// Makes a post's poster (a JPEG of its video's first picture) when it has none (the booth's
+    /// `PosterFrame.jpeg`: this module links no encoder).
+    let poster: PosterMaker
     /// Told which post is about to go up, before each attempt (the kiosk shows it with its progress).
     let willSend: @Sendable (OutboxItem) -> Void
     /// The wait between a post's attempts.
@@ -28,9 +30,10 @@ package struct OutboxUploader: Sendable {
 
     /// `clock` counts the waits between a post's attempts (a `TestClock` in tests).
     package init(outbox: Outbox, backend: any StorageBackend, policy: RetryPolicy, share: ShareLinks = ShareLinks(),
-                clock: any RecorderClock = SystemClock(),
+                clock: any RecorderClock = SystemClock(), poster: @escaping PosterMaker,
                 log: @escaping @Sendable (String) -> Void, willSend: @escaping @Sendable (OutboxItem) -> Void = { _ in }) {
         self.share = share
+        self.poster = poster
         backoff = ClockWait(clock: clock)
         self.outbox = outbox
         self.backend = backend
@@ -193,7 +196,7 @@ package struct OutboxUploader: Sendable {
         var poster = FileManager.default.contents(atPath: item.posterPath).map { [UInt8]($0) }
         if poster == nil {
             do throws(MediaError) {
-                let made = try PosterFrame.jpeg(ofVideoAt: item.videoPath)
+                let made = try self.poster(item.videoPath)
                 // Kept so a retry sends the same bytes; if it cannot be kept, the next attempt makes it again.
                 try? DurableFile.write(Data(made), to: item.posterPath)
                 poster = made

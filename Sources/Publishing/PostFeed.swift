@@ -317,8 +317,8 @@ package struct PostFeed: Sendable {
 
     /// Lists every post's metadata once and writes the index objects that are missing (posts
     /// uploaded before the feed existed). A damaged document is indexed by its store time and
-    /// shown as damaged. A hidden post stays hidden. Then makes the posters posts lack.
-    package func reindex() throws(RecorderError) -> ReindexReport {
+    /// shown as damaged. A hidden post stays hidden. Then makes the posters posts lack (`poster`).
+    package func reindex(poster: PosterMaker) throws(RecorderError) -> ReindexReport {
         var report = ReindexReport()
         do throws(StorageError) {
             let existing = try indexedIDs(in: Self.folder).union(indexedIDs(in: Self.hiddenFolder))
@@ -346,7 +346,7 @@ package struct PostFeed: Sendable {
         } catch {
             throw Self.listingError(error)
         }
-        let posters = try makeMissingPosters()
+        let posters = try makeMissingPosters(poster: poster)
         (report.posters, report.noPoster) = (posters.made, posters.failed)
         return report
     }

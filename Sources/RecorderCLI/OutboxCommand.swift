@@ -6,6 +6,7 @@ import SystemSupport
 import Settings
 import KioskWords
 import Failures
+import Posting
 
 /// `recorder outbox`: what is waiting for the store, and sending it.
 struct OutboxCommand: ParsableCommand {
@@ -85,7 +86,7 @@ struct OutboxFlushCommand: ParsableCommand {
         let configuration = try store.configuration()
         let uploader = OutboxUploader(outbox: Outbox(root: configuration.outboxDirectory), backend: try configuration.makeBackend(),
                                       policy: try configuration.retryPolicy(maximumAttempts: attempts), share: try ShareLinks(configuration),
-                                      log: { printError("recorder: note: \($0)") })
+                                      poster: Posters.jpeg, log: { printError("recorder: note: \($0)") })
         let report = try uploader.flush()
         // Then the guests' mail whose posts are in the store now (and any due from before).
         let mail = try CommandMail.settings(configuration)

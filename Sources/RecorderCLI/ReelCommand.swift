@@ -6,6 +6,7 @@ import Publishing
 import Library
 import SystemSupport
 import Failures
+import Posting
 
 /// `recorder reel`: the event's posts in one video for its hosts.
 struct ReelCommand: ParsableCommand {

@@ -7,6 +7,7 @@ import Shooting
 import Synchronization
 import SystemSupport
 import Failures
+import ShotValues
 
 /// `recorder shoot`: record one shot into the workspace.
 struct ShootCommand: AsyncParsableCommand {

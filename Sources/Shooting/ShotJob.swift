@@ -9,6 +9,7 @@ import Settings
 import MediaValues
 import Failures
 import DurableFiles
+import ShotValues
 
 /// The blocking work of one shot: open, record, finish, release. It is made, used and let go on
 /// the shot's own thread (CameraManager's `run`), so it is not Sendable: the compiler keeps it there.

@@ -13,6 +13,7 @@ import Testing
 @testable import KioskState
 import Failures
 import SystemSupport
+import Posting
 
 /// Posts older than `retention.days` leave the store (the kiosk's timer), a purge cut short is
 /// finished by the next, and no share link outlives its post.

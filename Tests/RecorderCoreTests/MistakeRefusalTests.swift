@@ -9,6 +9,7 @@ import VideoCapture
 import MediaValues
 import StoreValues
 import Failures
+import Posting
 
 /// Issue 42 part 6's mistakes, judged by their failure's case and data (the words are the edges').
 @Suite struct MistakeRefusalTests {
@@ -78,7 +79,7 @@ import Failures
         let enqueuer = try configured(store)
         let first = try enqueuer.enqueue(try enqueuer.plan(caption: "first"))
         let backend = LocalDirectoryBackend(root: store, createsRoot: false)
-        let sent = try OutboxUploader(outbox: outbox, backend: backend, policy: RetryPolicy(maximumAttempts: 1), log: { _ in }).flush()
+        let sent = try OutboxUploader(outbox: outbox, backend: backend, policy: RetryPolicy(maximumAttempts: 1), poster: Posters.jpeg, log: { _ in }).flush()
         #expect(sent.uploaded.map(\.id) == [first.metadata.id])
 
         // The disk goes away.
@@ -86,7 +87,7 @@ import Failures
         _ = try await manager.shoot(request)
         let second = try enqueuer.enqueue(try enqueuer.plan(caption: "second"))
         #expect(outbox.items().map(\.metadata.id) == [second.metadata.id])
-        let waiting = try OutboxUploader(outbox: outbox, backend: backend, policy: RetryPolicy(maximumAttempts: 1), log: { _ in }).flush()
+        let waiting = try OutboxUploader(outbox: outbox, backend: backend, policy: RetryPolicy(maximumAttempts: 1), poster: Posters.jpeg, log: { _ in }).flush()
         if case .storage(let error)? = waiting.failure?.cause { #expect(error.kind == .local(errno: ENOENT)) } else {
             Issue.record("the missing disk failed the upload as: \(String(describing: waiting.failure))")
         }
@@ -107,7 +108,7 @@ import Failures
 
         // The disk is back: the waiting post goes.
         try FileManager.default.moveItem(atPath: root + "/unplugged", toPath: root + "/disk")
-        let back = try OutboxUploader(outbox: outbox, backend: backend, policy: RetryPolicy(maximumAttempts: 1), log: { _ in }).flush()
+        let back = try OutboxUploader(outbox: outbox, backend: backend, policy: RetryPolicy(maximumAttempts: 1), poster: Posters.jpeg, log: { _ in }).flush()
         #expect(back.uploaded.map(\.id) == [second.metadata.id] && outbox.items().isEmpty)
     }
 }

@@ -7,6 +7,7 @@ import Testing
 import StorageUpload
 import SystemSupport
 import Failures
+import Posting
 
 /// The drain's backoff counts by the clock it is handed: a test moves a TestClock through an
 /// hour's backoff in no time, and the drain's thread waits on a signal, never in a sleep.
@@ -50,7 +51,7 @@ import Failures
         let drain = OutboxDrain(outbox: outbox, policy: RetryPolicy(initialSeconds: 3600, maximumSeconds: 3600), idleRecheckSeconds: 3600,
                                 clock: clock, makeUploader: { willSend throws(RecorderError) in
             OutboxUploader(outbox: outbox, backend: LocalDirectoryBackend(root: store, createsRoot: false),
-                           policy: RetryPolicy(maximumAttempts: 1), log: { _ in }, willSend: willSend)
+                           policy: RetryPolicy(maximumAttempts: 1), poster: Posters.jpeg, log: { _ in }, willSend: willSend)
         })
         drain.start()
         defer { drain.stop() }
@@ -82,7 +83,7 @@ import Failures
         let attempts = Mutex(0), waits = Mutex(0)
         let uploader = OutboxUploader(outbox: outbox, backend: store,
                                       policy: RetryPolicy(initialSeconds: 3600, maximumSeconds: 3600, maximumAttempts: 2), clock: clock,
-                                      log: { _ in waits.withLock { $0 += 1 } }, willSend: { _ in attempts.withLock { $0 += 1 } })
+                                      poster: Posters.jpeg, log: { _ in waits.withLock { $0 += 1 } }, willSend: { _ in attempts.withLock { $0 += 1 } })
         let done = DispatchSemaphore(value: 0)
         let report = Mutex<OutboxUploader.Report?>(nil)
         WorkerThread.start(name: "test-flush") {

@@ -7,6 +7,7 @@ import Testing
 import StoreValues
 import Failures
 import SystemSupport
+import Posting
 
 @Suite struct CaptionTests {
     @Test func anyScriptAndEmojiPassAndLineBreaksAreNormalised() throws {
@@ -170,7 +171,7 @@ import SystemSupport
         }
         #expect(outbox.items().map(\.metadata.id) == ids)
         let store = LocalDirectoryBackend(root: root + "/store")
-        let report = try OutboxUploader(outbox: outbox, backend: store, policy: RetryPolicy(maximumAttempts: 1), log: { _ in }).flush()
+        let report = try OutboxUploader(outbox: outbox, backend: store, policy: RetryPolicy(maximumAttempts: 1), poster: Posters.jpeg, log: { _ in }).flush()
         #expect(report.failure == nil)
         #expect(report.uploaded.map(\.id) == ids)
         #expect(outbox.items().isEmpty)
@@ -198,7 +199,7 @@ import SystemSupport
         #expect(outbox.items().isEmpty)
         #expect(outbox.unreadableItems() == [item.directory])
         let report = try OutboxUploader(outbox: outbox, backend: LocalDirectoryBackend(root: root + "/store"),
-                                        policy: RetryPolicy(maximumAttempts: 1), log: { _ in }).flush()
+                                        policy: RetryPolicy(maximumAttempts: 1), poster: Posters.jpeg, log: { _ in }).flush()
         #expect(report.uploaded.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: "\(root)/store/videos"))
         #expect(FileManager.default.fileExists(atPath: item.directory + "/video.mp4"), "the queued video is kept")
@@ -216,7 +217,7 @@ import SystemSupport
         meta.sha256 = String(repeating: "0", count: 64)
         let item = try outbox.enqueue(video: video, metadata: meta, shotID: "s")
         let report = try OutboxUploader(outbox: outbox, backend: LocalDirectoryBackend(root: root + "/store"),
-                                        policy: RetryPolicy(maximumAttempts: 3), log: { _ in }).flush()
+                                        policy: RetryPolicy(maximumAttempts: 3), poster: Posters.jpeg, log: { _ in }).flush()
         // (the store's checksum mismatch is the cause)
         if case .storage(let error)? = report.failure?.cause { #expect(error.kind == .mismatch) } else {
             Issue.record("not a checksum mismatch: \(String(describing: report.failure))")

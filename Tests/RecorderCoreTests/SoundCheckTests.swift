@@ -2,6 +2,7 @@ import AudioCapture
 import Foundation
 @testable import Shooting
 import Testing
+import ShotValues
 
 /// The silent-take guard's verdict from real sample data measured by the level meter, window by window.
 @Suite struct SoundCheckTests {

@@ -2,12 +2,13 @@ package import FoundationEssentials
 import Glibc
 package import MediaEncoder
 import StorageUpload
-import SystemSupport
+package import SystemSupport
 package import Settings
 package import Publishing
 package import MediaValues
-import StoreValues
+package import StoreValues
 package import Failures
+package import Library
 
 /// `recorder reel`: the event's posts, oldest first, in one MP4 for its hosts, each after a title
 /// card (caption, question, time), all at one loudness (EBU R128, measured by libavfilter's

@@ -3,7 +3,8 @@ package import Settings
 package import Shooting
 package import Publishing
 package import Failures
-import SystemSupport
+package import SystemSupport
+package import Library
 
 /// How long this machine keeps its own copies (`retention.local_days`): shots in the workspace
 /// (the current one and kept ones, posted or not), the outbox's records of sent posts, and cached
@@ -23,24 +24,8 @@ package struct LocalRetention: Sendable, Equatable {
         self.life = life
     }
 
-    /// What a purge deleted (or, as a dry run, would delete).
-    package struct Report: Sendable, Encodable, Equatable {
-        /// Copies older than this (RFC 3339) are expired.
-        package var cutoff: String
-        package var dryRun: Bool
-        /// Shots (ids) in the workspace: the current one, kept ones.
-        package var shots: [String] = []
-        /// Posts whose sent record the outbox held.
-        package var sentRecords: [String] = []
-        /// Guests' sent mails whose record the outbox held (their ids).
-        package var mailRecords: [String] = []
-        /// Cached videos (file names).
-        package var cachedVideos: [String] = []
-        /// What could not be deleted now, and why (tried again by the next purge).
-        package var failed: [String: RecorderError] = [:]
-
-        package var count: Int { shots.count + sentRecords.count + mailRecords.count + cachedVideos.count }
-    }
+    /// What a purge deleted (`LocalRetentionReport`, Library: the store's purge reports it too).
+    package typealias Report = LocalRetentionReport
 
     /// The workspace's shots (the current one and kept ones) older than the cutoff at `now`.
     package func expiredShots(in workspace: ShotWorkspace, now: Date = Date()) -> [Shot] {

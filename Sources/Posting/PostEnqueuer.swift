@@ -6,7 +6,9 @@ package import Settings
 package import Shooting
 package import StoreValues
 package import Failures
+package import Publishing
 package import DurableFiles
+package import ShotValues
 
 /// Turns the current shot into a post: a random name, its metadata, and a durable place in the
 /// outbox. Uploading is the `OutboxUploader`'s job, so a post survives any failure after `enqueue`.
@@ -126,7 +128,7 @@ package struct PostEnqueuer: Sendable {
     }
 
     private func consentTextPath(_ shot: Shot) -> String {
-        FilePaths.join(FilePaths.directory(of: shot.videoPath), ConsentText.fileName)
+        FilePaths.join(FilePaths.directory(of: shot.videoPath), Consent.textFileName)
     }
 
     /// A shot recorded under a guest's yes goes out only with the very text the guest was shown.

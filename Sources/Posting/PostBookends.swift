@@ -8,6 +8,7 @@ import Shooting
 import MediaValues
 import StoreValues
 package import Failures
+package import Publishing
 
 /// Clips joined before and after a shot when it is posted (`recorder post --intro/--outro`,
 /// `post.intro`, `post.outro`, the kiosk's posts too): a still picture (PNG or JPEG, shown for
