@@ -19,7 +19,7 @@ import Failures
         }
     }
 
-    /// What RecorderCoreTests' `captureErrorsMapToKinds` checks, down to the status.
+    /// What SubjectTests' `captureErrorsMapToKinds` checks, down to the status.
     @Test func captureErrorsMapToSysexits() {
         let cases: [(CaptureFailure, SysExit)] = [
             (.noSuchDevice, .noInput), (.notACaptureDevice, .noInput), (.permissionDenied(group: "video"), .noPermission),
