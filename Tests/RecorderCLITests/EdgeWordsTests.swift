@@ -44,6 +44,24 @@ import Failures
         try Self.check("guest-words.txt", Self.table(FailureSamples.all) { GuestWording.key(for: $0).rawValue + " = " + GuestWording.sentence(for: $0) })
     }
 
+    /// What `--json` gives scripts of every failure: its `kind`, its case (`failure`) and its data,
+    /// as one document per case; a change of shape is one reviewed diff here (and in docs/shoot.md).
+    /// Also the data of the cases the documents carry beside a failure (a mail's, a feed entry's
+    /// problem, why a cached copy was fetched again).
+    @Test func theJSONData() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        func json(_ data: CaseData) throws -> String { String(decoding: try encoder.encode(data), as: UTF8.self) }
+        var table = ""
+        for (name, error) in FailureSamples.all + FailureSamples.commandLine {
+            table += "\(name): \(try json(CaseData(reflecting: error)))\n"
+        }
+        for (name, value) in FailureSamples.documented {
+            table += "\(name): \(try json(value))\n"
+        }
+        try Self.check("json-data.txt", table)
+    }
+
     /// The operator of a kiosk has a page and a configuration file, not a shell: no failure's
     /// operator words name a command-line flag or a `recorder` command (issue 18).
     @Test func noFlagReachesTheOperator() {

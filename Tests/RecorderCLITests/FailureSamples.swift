@@ -285,6 +285,38 @@ enum FailureSamples {
         return all
     }
 
+    /// The cases a `--json` document carries beside a failure, as it gives them: a guest's mail's
+    /// (`outbox mail --json`'s `failure`), a feed entry's `problem`, a cached copy's `replaced`.
+    static var documented: [(String, CaseData)] {
+        let reply = SMTPReply(code: 550, text: "5.1.1 No such user", step: .recipient)
+        let mail: [(String, MailFailure)] = [
+            ("settings", .smtp(.settings(.url("http://mail.example.com", .scheme)))),
+            ("hostNotFound", .smtp(.hostNotFound(host: "mail.example.com"))),
+            ("cannotConnect", .smtp(.cannotConnect(host: "mail.example.com", port: 587, errno: 111))),
+            ("startTLSNotOffered", .smtp(.startTLSNotOffered)),
+            ("tlsFailed", .smtp(.tlsFailed(curlCode: 60, detail: "self-signed certificate"))),
+            ("noUsableAuthentication", .smtp(.noUsableAuthentication)),
+            ("temporaryRefusal", .smtp(.temporaryRefusal(SMTPReply(code: 451, text: "4.7.1 Greylisted", step: .recipient)))),
+            ("permanentRefusal", .smtp(.permanentRefusal(reply))),
+            ("connectionLost", .smtp(.connectionLost(during: .data, curlCode: 56))),
+            ("cancelled", .smtp(.cancelled(during: .mailFrom))),
+            ("unreadableMessage", .smtp(.unreadableMessage(errno: 5))),
+            ("libcurl", .smtp(.libcurl(code: 43, detail: "bad function argument"))),
+            ("noLink", .noLink),
+            ("file", .file(operation: "rename", path: "/var/lib/recorder/outbox/mail/x.json", errno: 28)),
+        ]
+        let problems: [(String, FeedEntry.Problem)] = [
+            ("metadataMissing", .metadataMissing(key: "posts/AbCdEfGh12.json")), ("metadataTooLarge", .metadataTooLarge(limit: 65536)),
+            ("metadataNotAPost", .metadataNotAPost), ("metadataNamesAnotherPost", .metadataNamesAnotherPost(id: "ZyXwVu9876")),
+        ]
+        let replaced: [(String, VideoCache.Replaced)] = [
+            ("wrongSize", .wrongSize(id: "AbCdEfGh12", size: 10, expected: 11)), ("wrongChecksum", .wrongChecksum(id: "AbCdEfGh12")),
+        ]
+        return mail.map { ("MailFailure.\($0.0)", CaseData(reflecting: $0.1)) }
+            + problems.map { ("FeedEntry.Problem.\($0.0)", CaseData(reflecting: $0.1)) }
+            + replaced.map { ("VideoCache.Replaced.\($0.0)", CaseData(reflecting: $0.1)) }
+    }
+
     /// The command line's own cases (the operator never sees them).
     static var commandLine: [(String, RecorderError)] {
         let cli: [(String, CLIFailure)] = [
