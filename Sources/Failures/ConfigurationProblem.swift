@@ -94,3 +94,12 @@ extension RecorderError {
         RecorderError(ConfigurationProblem(location, issue))
     }
 }
+
+extension ConfigurationProblem {
+    package var wrapped: RecorderError { .configuration(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .configuration(let failure) = error else { return nil }
+        self = failure
+    }
+}

@@ -146,9 +146,21 @@ package enum BookendFailure: RecorderFailure {
     }
 }
 
-extension RecorderError {
-    /// A post's failure.
-    package static func post(_ failure: PostFailure) -> RecorderError { .failed(failure) }
-    /// An intro's or outro's failure.
-    package static func bookend(_ failure: BookendFailure) -> RecorderError { .failed(failure) }
+
+extension PostFailure {
+    package var wrapped: RecorderError { .post(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .post(let failure) = error else { return nil }
+        self = failure
+    }
+}
+
+extension BookendFailure {
+    package var wrapped: RecorderError { .bookend(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .bookend(let failure) = error else { return nil }
+        self = failure
+    }
 }

@@ -1,11 +1,10 @@
 package import SystemSupport
 
 /// A failure of the recorder's own modules, as a case with its data (`.alreadyPosted(id:...)`,
-/// `.storeMissing(path)`), never a sentence: each module has its enum (`ConfigurationProblem`
-/// here, `ShotFailure` in Shooting, `PostFailure` in Publishing...), and `RecorderError.failed`
-/// carries any of them. The words are the edges': the kiosk's operator words (configuration keys),
-/// the CLI's (its flags and commands), the guest's one sentence (`GuestWording`); each switches
-/// over the concrete enums.
+/// `.storeMissing(path)`), never a sentence: each subject has its enum (`ConfigurationProblem`,
+/// `ShotFailure`, `PostFailure`...), and `RecorderError` has one case for each (`wrapped`). The
+/// words are the edges': the kiosk's operator words (configuration keys), the CLI's (its flags and
+/// commands), the guest's one sentence (`GuestWording`); each switches over `RecorderError`'s cases.
 ///
 /// `kind` says what happened for the edges' statuses (a sysexits status, an HTTP status); `advice`
 /// the settings that would help, spelled by the edge; `cause` the lower error behind it, if any.
@@ -22,16 +21,15 @@ package protocol RecorderFailure: Error, Sendable, Equatable {
     /// The case's data by label, for `--json` (`{"id": ..., "whereItIs": {...}}`); by default the
     /// enum case's own values. A failure that holds a secret leaves it out.
     var caseData: CaseData { get }
+    /// This failure as the `RecorderError` case that carries it (`.post(self)`).
+    var wrapped: RecorderError { get }
+    /// The failure `error` carries, when it is this enum's case (`failure(as:)`); else nil.
+    init?(unwrapping error: RecorderError)
 }
 
 extension RecorderFailure {
     package var advice: [SettingAdvice] { cause?.advice ?? [] }
     package var cause: RecorderError? { nil }
-
-    /// Whether `other` is this same case with the same data.
-    func isSame(as other: any RecorderFailure) -> Bool {
-        (other as? Self) == self
-    }
 
     package var caseName: String { Self.caseName(of: self) }
 
@@ -59,4 +57,13 @@ package enum InternalFailure: RecorderFailure {
     case noOutcome(String)
 
     package var kind: RecorderError.Kind { .internalFailure }
+}
+
+extension InternalFailure {
+    package var wrapped: RecorderError { .internalFailure(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .internalFailure(let failure) = error else { return nil }
+        self = failure
+    }
 }

@@ -44,3 +44,12 @@ package struct TextProblem: RecorderFailure {
         return .object(fields)
     }
 }
+
+extension TextProblem {
+    package var wrapped: RecorderError { .text(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .text(let failure) = error else { return nil }
+        self = failure
+    }
+}

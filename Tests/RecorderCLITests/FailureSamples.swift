@@ -277,7 +277,7 @@ enum FailureSamples {
             ("noTokenFor", .noTokenFor(role: "booth")), ("noTokens", .noTokens),
         ]
         samples += kiosk.map { ("KioskProblem.\($0.0)", $0.1) }
-        var all = samples.map { ($0.0, RecorderError.failed($0.1)) }
+        var all = samples.map { ($0.0, $0.1.wrapped) }
         all += [("CaptureError.disconnected", camera), ("AudioError.noSuchDevice", microphone)]
         all += cameras.map { ($0.0, RecorderError($0.1)) } + microphones.map { ($0.0, RecorderError($0.1)) }
         all += [("MediaError.badInput", .media(media)), ("MediaError.diskFull", .media(diskFull)), ("StorageError.local", .storage(store))]
