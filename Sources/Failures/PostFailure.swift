@@ -51,7 +51,7 @@ package enum PostFailure: RecorderFailure {
     case metadataNotJSON(detail: String)
 
     /// Where a shot's earlier post is.
-    package enum PostedWhere: Sendable, Equatable {
+    package enum PostedWhere: Sendable, Equatable, Encodable {
         /// Uploaded: when, and where its video and metadata went.
         case uploaded(at: String, video: String, metadata: String)
         /// Still queued, in this outbox folder.
@@ -97,7 +97,7 @@ package enum PostFailure: RecorderFailure {
 /// The shot is kept as it is and nothing is queued.
 package enum BookendFailure: RecorderFailure {
     /// Which end.
-    package enum Role: String, Sendable, Equatable {
+    package enum Role: String, Sendable, Equatable, Encodable {
         case intro, outro
     }
 

@@ -125,12 +125,18 @@ package enum RecorderError: Error, Sendable, Equatable, CustomStringConvertible 
     /// whether trying again can help; for a device's or the encoder's, its fields.
     package var caseData: CaseData {
         switch carried {
-        case .capture(let error): CaseData.reflecting(structure: error)
-        case .media(let error): CaseData.reflecting(structure: error)
-        case .audio(let error): CaseData.reflecting(structure: error)
+        case .capture(let error): CaseData(encoding: error)
+        case .media(let error): CaseData(encoding: error)
+        case .audio(let error): CaseData(encoding: error)
         case .storage(let error): error.caseData
         case .own(let failure): failure.caseData
         }
+    }
+
+    /// The failure as `--json` gives it: `{kind, failure, data}` (what a failure inside another's
+    /// data is too).
+    package var document: CaseData {
+        .object(["kind": .text(kind.rawValue), "failure": .text(qualifiedCaseName), "data": caseData])
     }
 
     /// A lower error's own words; a failure's kind and case with its data, for debugging only
@@ -162,7 +168,7 @@ package enum RecorderError: Error, Sendable, Equatable, CustomStringConvertible 
 extension StorageError {
     /// The store's error as scripts read it: its kind's data and whether trying again can help.
     var caseData: CaseData {
-        guard case .object(var fields) = CaseData(reflecting: kind) else { return CaseData(reflecting: kind) }
+        guard case .object(var fields) = CaseData(encoding: kind) else { return CaseData(encoding: kind) }
         fields["retryable"] = .bool(isRetryable)
         return .object(fields)
     }

@@ -50,7 +50,7 @@ package final class VideoCache: Sendable {
     }
 
     /// Why the cached copy of a post was thrown away and fetched again.
-    package enum Replaced: Sendable, Equatable {
+    package enum Replaced: Sendable, Equatable, Encodable {
         /// It had `size` bytes of the `expected`.
         case wrongSize(id: String, size: Int64, expected: Int64)
         /// It had the right size and another SHA-256.

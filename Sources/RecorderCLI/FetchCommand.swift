@@ -73,7 +73,7 @@ struct FetchCommand: ParsableCommand {
         }
         if format.json {
             printJSON(Result(id: id, path: video.path, bytes: video.size, from: video.level, output: output,
-                             replaced: video.replaced.map { CaseData(reflecting: $0) }))
+                             replaced: video.replaced.map { CaseData(encoding: $0) }))
         } else {
             print(output ?? video.path)
             if !quiet { printError("recorder: \(id): \(ByteCount.human(video.size)) from the \(video.level == .store ? "store (now cached)" : "cache")") }

@@ -246,7 +246,7 @@ struct OutboxMailCommand: ParsableCommand {
             attempts = job.attempts
             nextAttemptAt = job.nextAttemptAt
             lastError = job.lastFailure.map(MailWording.failure)
-            failure = job.lastFailure.map { CaseData(reflecting: $0) }
+            failure = job.lastFailure.map { CaseData(encoding: $0) }
         }
     }
 

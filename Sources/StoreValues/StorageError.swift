@@ -1,8 +1,8 @@
 package import SystemSupport
 
 /// Why talking to a store failed, and whether trying again later can help.
-package struct StorageError: Error, Sendable, Equatable, CustomStringConvertible {
-    package enum Kind: Sendable, Equatable {
+package struct StorageError: Error, Sendable, Equatable, Encodable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable, Encodable {
         /// The network failed: no connection, reset, timeout, stalled transfer (a libcurl error code).
         case transport(code: Int)
         /// The store answered with an error status (S3 error code and message from the body, if any).
@@ -35,4 +35,13 @@ package struct StorageError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     package var description: String { message }
+
+    private enum CodingKeys: String, CodingKey { case kind, retryable }
+
+    /// Its kind and whether trying again can help (its message is words).
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(isRetryable, forKey: .retryable)
+    }
 }

@@ -54,7 +54,7 @@ import Failures
         func json(_ data: CaseData) throws -> String { String(decoding: try encoder.encode(data), as: UTF8.self) }
         var table = ""
         for (name, error) in FailureSamples.all + FailureSamples.commandLine {
-            table += "\(name): \(try json(CaseData(reflecting: error)))\n"
+            table += "\(name): \(try json(error.document))\n"
         }
         for (name, value) in FailureSamples.documented {
             table += "\(name): \(try json(value))\n"

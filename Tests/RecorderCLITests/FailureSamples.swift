@@ -312,9 +312,9 @@ enum FailureSamples {
         let replaced: [(String, VideoCache.Replaced)] = [
             ("wrongSize", .wrongSize(id: "AbCdEfGh12", size: 10, expected: 11)), ("wrongChecksum", .wrongChecksum(id: "AbCdEfGh12")),
         ]
-        return mail.map { ("MailFailure.\($0.0)", CaseData(reflecting: $0.1)) }
-            + problems.map { ("FeedEntry.Problem.\($0.0)", CaseData(reflecting: $0.1)) }
-            + replaced.map { ("VideoCache.Replaced.\($0.0)", CaseData(reflecting: $0.1)) }
+        return mail.map { ("MailFailure.\($0.0)", CaseData(encoding: $0.1)) }
+            + problems.map { ("FeedEntry.Problem.\($0.0)", CaseData(encoding: $0.1)) }
+            + replaced.map { ("VideoCache.Replaced.\($0.0)", CaseData(encoding: $0.1)) }
     }
 
     /// The command line's own cases (the operator never sees them).

@@ -49,13 +49,13 @@ import Failures
     }
 
     @Test func valuesWithoutLabelsAreNumberedAmongThemselvesAndNonFiniteNumbersAreText() {
-        enum Sample: Error, Sendable, Equatable { case mixed(String, key: String, Double, Double) }
-        #expect(CaseData(caseOf: Sample.mixed("a", key: "k", .nan, -.infinity))
+        enum Sample: Sendable, Equatable, Encodable { case mixed(String, key: String, Double, Double) }
+        #expect(CaseData(valuesOf: Sample.mixed("a", key: "k", .nan, -.infinity))
                 == .object(["value1": .text("a"), "key": .text("k"), "value2": .text("nan"), "value3": .text("-inf")]))
     }
 
     @Test func aNestedFailureIsItsKindCaseAndData() {
-        let data = CaseData(reflecting: PostFailure.storeMissing(path: "/mnt/usb"))
+        let data = RecorderError(PostFailure.storeMissing(path: "/mnt/usb")).document
         #expect(data == .object(["kind": .text("cannotWrite"), "failure": .text("PostFailure.storeMissing"), "data": .object(["path": .text("/mnt/usb")])]))
     }
 }
