@@ -34,19 +34,6 @@ extension RecorderError {
 }
 
 extension RecorderError {
-    /// A lower error's own words (a device's, FFmpeg's, the store's: what the lower module says of
-    /// itself, advice apart), for the edges that word the failure around it; nil for the
-    /// recorder's own failures, which the edges word themselves.
-    package var lowerWords: String? {
-        switch carried {
-        case .capture(let error): error.description
-        case .media(let error): error.description
-        case .audio(let error): error.description
-        case .storage(let error): error.message
-        case .own: nil
-        }
-    }
-
     /// Whether the list of the machine's cameras and microphones helps with this failure (a device
     /// not found, lost, or not a camera): each edge says where its user finds that list.
     package var listingHelps: Bool {

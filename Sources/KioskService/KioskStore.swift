@@ -62,7 +62,7 @@ struct KioskStore {
             outbox: outbox, policy: policy, clock: clock,
             makeUploader: { willSend throws(RecorderError) in
                 OutboxUploader(outbox: outbox, backend: try configuration.makeBackend(), policy: onePerFlush,
-                               share: share, poster: Posters.jpeg, log: { logger.info("\($0)") }, willSend: willSend)
+                               share: share, poster: Posters.jpeg, log: { logger.info("\($0.words)") }, willSend: willSend)
             },
             observer: { event in
                 metrics.record(event)

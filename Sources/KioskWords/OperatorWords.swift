@@ -11,8 +11,8 @@ import StoreValues
 /// per case: what happened, then what to do. The CLI says the same where the command line has
 /// nothing better to offer, and its own words (flags, commands) where it has (`CLIWords`).
 ///
-/// Each failure enum is worded in its own extension; the lower modules' errors keep their own
-/// words (`RecorderError.lowerWords`), which these quote.
+/// Each failure enum is worded in its own extension (the store's too); the devices' and the
+/// encoder's errors keep their own words, which these quote.
 package enum OperatorWords {
     /// What happened, what to do, and the settings that would help (as configuration keys).
     package static func text(_ error: RecorderError) -> String {
@@ -26,7 +26,7 @@ package enum OperatorWords {
         case .capture(let error): error.description
         case .media(let error): error.description
         case .audio(let error): error.description
-        case .storage(let error): error.message
+        case .storage(let error): store(error)
         case .configuration(let problem): configuration(problem)
         case .text(let problem): userText(problem)
         case .internalFailure(let failure): internalFailure(failure)

@@ -261,7 +261,7 @@ package final class VideoCache: Sendable {
         let temp = arrival?.path ?? path(".tmp-\(name)-\(getpid())-\(UInt64.random(in: 0..<UInt64.max))")
         let fd: Int32
         do throws(StorageError) {
-            fd = try LocalFiles.run("create", temp, elsewhere: "another cache.path") { () throws(Descriptors.Errno) in try Posix.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644) }
+            fd = try LocalFiles.run("create", temp, elsewhere: .cache) { () throws(Descriptors.Errno) in try Posix.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644) }
         } catch {
             throw RecorderError(error)
         }
@@ -286,12 +286,12 @@ package final class VideoCache: Sendable {
         }
         closed = true
         do throws(StorageError) {
-            try LocalFiles.run("store", final, elsewhere: "another cache.path") { () throws(Descriptors.Errno) in try Posix.close(fd) }
+            try LocalFiles.run("store", final, elsewhere: .cache) { () throws(Descriptors.Errno) in try Posix.close(fd) }
         } catch {
             throw RecorderError(error)
         }
         do throws(StorageError) {
-            try LocalFiles.run("store", final, elsewhere: "another cache.path") { () throws(Descriptors.Errno) in try Posix.rename(temp, to: final) }
+            try LocalFiles.run("store", final, elsewhere: .cache) { () throws(Descriptors.Errno) in try Posix.rename(temp, to: final) }
         } catch {
             throw RecorderError(error)
         }

@@ -13,7 +13,7 @@ import Failures
 @Suite struct CaseDataTests {
     @Test func aCasesValuesAreItsLabelledFieldsWithTheirTypes() {
         let data = RecorderError(PostFailure.stillQueued(id: "K7Q2", queuedIn: "/q", attempts: 3,
-                                                         StorageError(.transport(code: 7), "words", retryable: true))).caseData
+                                                         StorageError(.transport(code: 7), .cannotConnect(host: "s3.example.com", detail: "refused"), retryable: true))).caseData
         #expect(data["id"] == .text("K7Q2") && data["queuedIn"] == .text("/q") && data["attempts"] == .integer(3))
         // The store's error is a failure of its own (kind, case and data), not its message.
         #expect(data["cause"] == .object(["kind": .text("busy"), "failure": .text("storage"),
