@@ -19,7 +19,7 @@ enum AuthRoutes {
     static func collection(credentials: KioskCredentials, throttle: LoginThrottle, logger: Logger) -> GuardedRoutes {
         let routes = GuardedRoutes()
 
-        routes.post("/login", .public, "logs a browser in: {\"token\": ...} sets its session cookie (HttpOnly, SameSite=Strict)") { request, context in
+        routes.post("/login", .public, "logs a browser in: {\"token\": ...} sets its session cookie (HttpOnly, SameSite=Strict)", body: 2048) { request, context in
             let client = context.client
             let body = try await JSONBody.read(request, allowed: ["token"])
             let fields = try body.decode(LoginFields.self)

@@ -10,6 +10,8 @@ package struct KioskRoute: Sendable, Equatable, Encodable {
     package var path: String
     package var access: RouteAccess
     package var summary: String
+    /// The largest request body it takes, in bytes (a route that reads none: 0).
+    package var bodyLimit: Int
 }
 
 /// A Hummingbird route collection in which every route says who may call it (there is no way to
@@ -25,19 +27,32 @@ package final class GuardedRoutes {
 
     package init() {}
 
+    /// What a request body may be at most where a route says nothing: a few fields of JSON.
+    package static let smallBody = 1024
 
     package func get(_ path: String, _ access: RouteAccess, _ summary: String, use handler: @escaping Handler) {
-        add(.get, path, access, summary, handler)
+        add(.get, path, access, summary, body: 0, handler)
     }
 
-    package func post(_ path: String, _ access: RouteAccess, _ summary: String, use handler: @escaping Handler) {
-        add(.post, path, access, summary, handler)
+    /// A POST route; its body is at most `body` bytes (`RequestPace` refuses a larger one before
+    /// reading it, and the route checks it again, whatever spelling of the path reached it).
+    package func post(_ path: String, _ access: RouteAccess, _ summary: String, body: Int = smallBody, use handler: @escaping Handler) {
+        add(.post, path, access, summary, body: body, handler)
     }
 
-    private func add(_ method: HTTPRequest.Method, _ path: String, _ access: RouteAccess, _ summary: String, _ handler: @escaping Handler) {
-        routes.append(KioskRoute(method: method.rawValue, path: path, access: access, summary: summary))
+    private func add(_ method: HTTPRequest.Method, _ path: String, _ access: RouteAccess, _ summary: String, body limit: Int,
+                     _ handler: @escaping Handler) {
+        routes.append(KioskRoute(method: method.rawValue, path: path, access: access, summary: summary, bodyLimit: limit))
         collection.on(RouterPath(path), method: method, use: { request, context in
             if let refusal = Self.refusal(access, context) { return refusal }
+            var request = request
+            if method != .get {
+                do {
+                    _ = try await request.collectBody(upTo: limit)
+                } catch {
+                    return RequestPace.Refusal.tooLarge(limit: limit).error.response
+                }
+            }
             return try await handler(request, context)
         })
     }

@@ -48,7 +48,7 @@ enum ShareRoutes {
             return response
         }
 
-        routes.post(":token/delete", .public, "the guest deletes their post from the phone that holds its claim: form confirm=delete") { request, context in
+        routes.post(":token/delete", .public, "the guest deletes their post from the phone that holds its claim: form confirm=delete", body: 256) { request, context in
             let token = context.parameters.get("token") ?? ""
             guard let metadata = await library.sharedPost(token: token)?.metadata else { return gone(language) }
             // The page's second step sends confirm=delete; a request without it deletes nothing.
