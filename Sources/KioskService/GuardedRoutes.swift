@@ -36,15 +36,30 @@ package final class GuardedRoutes {
 
     /// A POST route; its body is at most `body` bytes (`RequestPace` refuses a larger one before
     /// reading it, and the route checks it again, whatever spelling of the path reached it).
-    package func post(_ path: String, _ access: RouteAccess, _ summary: String, body: Int = smallBody, use handler: @escaping Handler) {
-        add(.post, path, access, summary, body: body, handler)
+    /// `tokenInBody`: the route judges the token its body carries before anything else the request
+    /// presented (`/login`: the right token wins whatever cookie or header came with it).
+    package func post(_ path: String, _ access: RouteAccess, _ summary: String, body: Int = smallBody, tokenInBody: Bool = false,
+                      use handler: @escaping Handler) {
+        add(.post, path, access, summary, body: body, tokenInBody: tokenInBody, handler)
     }
 
+    /// A request from a page marks itself as a person's (this header, `1`) when somebody used the
+    /// page in the last minute (`common.js`); a page's background refresh does not.
+    package static let personHeader = HTTPField.Name("X-Recorder-Person")!
+
     private func add(_ method: HTTPRequest.Method, _ path: String, _ access: RouteAccess, _ summary: String, body limit: Int,
-                     _ handler: @escaping Handler) {
+                     tokenInBody: Bool = false, _ handler: @escaping Handler) {
         routes.append(KioskRoute(method: method.rawValue, path: path, access: access, summary: summary, bodyLimit: limit))
         collection.on(RouterPath(path), method: method, use: { request, context in
+            if !tokenInBody, let wrong = context.wrongCredentials, let refusal = await KioskGuard.refusal(wrong, client: context.client) {
+                return refusal
+            }
             if let refusal = Self.refusal(access, context) { return refusal }
+            // An operator's action keeps the operator's session: an operator's route asked by a
+            // person (not a page's refresh, not the booth's page asking with the operator's cookie).
+            if access == .operator, request.headers[Self.personHeader] == "1", let session = context.identity?.session {
+                await session.touch()
+            }
             var request = request
             if method != .get {
                 do {

@@ -441,7 +441,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
                 let set = try #require(SetCookie.only(in: response.headers), "\(response.headers)")
                 #expect(set.httpOnly && set.sameSite == "Strict" && set.path == "/", "\(set)")
                 // A leak may be anywhere in the header: searched as text.
-                #expect(set.name == "recorder_session" && !set.header.contains(token), "\(set)")
+                #expect(set.name == "recorder_operator" && !set.header.contains(token), "\(set)")
                 cookie = set.pair
             }
             try await client.execute(uri: "/api/status", method: .get, headers: [.cookie: "a=b; \(cookie)"]) {
