@@ -1,8 +1,8 @@
-/// The largest request body each route takes, by its method and path as the route table has them
-/// (`:name` for a parameter): a login or a guest's delete is a few hundred bytes, a post with its
-/// caption a few KiB, and a route that reads no body takes none. `RequestPace` refuses a larger
-/// body before any of it is read; a path no route has gets `HTTPAnswer.maximumBody` (its 404
-/// comes after the body, which is timed as every body is).
+/// The largest request body each public route takes, by its method and path as the route table
+/// has them (`:name` for a parameter): a login or a guest's delete is a few hundred bytes, and a
+/// route that reads no body takes none. `RequestPace` refuses a larger body before any of it is
+/// read; any other path gets `HTTPAnswer.maximumBody` (its route checks its own limit once it has
+/// judged the caller, and a 404 comes after the body, which is timed as every body is).
 package struct BodyLimits: Sendable {
     /// One route's limit.
     package struct Entry: Sendable, Equatable {

@@ -35,7 +35,7 @@ package enum KioskAPI {
                                           metrics: kiosk.metrics, limits: kiosk.limits)),
             ("", AuthRoutes.collection(credentials: access.credentials, throttle: access.throttle, logger: kiosk.logger)),
             ("/api", LiveRoutes.collection(status: kiosk.status, events: kiosk.events, manager: kiosk.manager, audio: settings.audio,
-                                           preview: kiosk.preview, mirrors: kiosk.limits.mirrors)),
+                                           preview: kiosk.preview, mirrors: kiosk.limits.mirrors, streams: kiosk.limits.events)),
             ("/api", ShotRoutes.collection(guests: kiosk.guests, posting: kiosk.posting, manager: kiosk.manager, status: kiosk.status,
                                            settings: settings)),
             ("/api", GalleryRoutes.collection(library: kiosk.library, guests: kiosk.guests, videos: kiosk.limits.videos, wifi: settings.wifi)),

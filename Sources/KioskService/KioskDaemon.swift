@@ -49,9 +49,11 @@ package struct KioskDaemon: Sendable {
             logger: logger)
     }
 
-    /// Each route's largest body, for `RequestPace`.
+    /// Each public route's largest body, for `RequestPace`: a route that asks for a token checks
+    /// its own limit once it has judged its caller (a limit answered before would tell a caller
+    /// without a token which routes exist).
     static func bodyLimits(_ routes: [KioskRoute]) -> BodyLimits {
-        BodyLimits(routes.map { BodyLimits.Entry(method: $0.method, path: $0.path, bytes: $0.bodyLimit) })
+        BodyLimits(routes.filter { $0.access == .public }.map { BodyLimits.Entry(method: $0.method, path: $0.path, bytes: $0.bodyLimit) })
     }
 
     /// Runs until SIGTERM or SIGINT; a shot under way is finished and kept first.
