@@ -22,10 +22,7 @@ import SystemSupport
         let fixture = try KioskFixture(token: Self.operatorToken, boothToken: Self.boothToken)
         defer { fixture.remove() }
         let hub = fixture.kiosk.events.hub
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(60))
-            hub.finishAll()
-        }
+        let watchdog = hub.finishing(after: .seconds(60))
         defer { watchdog.cancel() }
         try await fixture.application().test(.router) { client in
             let limits = fixture.kiosk.limits.events
@@ -78,10 +75,7 @@ import SystemSupport
         defer { fixture.remove() }
         await fixture.start()
         let hub = fixture.kiosk.events.hub
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(60))
-            hub.finishAll()
-        }
+        let watchdog = hub.finishing(after: .seconds(60))
         defer { watchdog.cancel() }
         try await fixture.application().test(.router) { client in
             let id = try await CrowdAccessTests.post(client, fixture, shot: try await CrowdAccessTests.shoot(client, fixture), caption: "seen")

@@ -602,10 +602,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         defer { fixture.remove() }
         let hub = fixture.kiosk.events.hub
         // Ends every stream (and so the reads below) if the events never come.
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(60))
-            hub.finishAll()
-        }
+        let watchdog = hub.finishing(after: .seconds(60))
         defer { watchdog.cancel() }
         try await fixture.application().test(.router) { client in
             var streams: [EventReader] = []
@@ -638,10 +635,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         for kind in kinds { fixture.kiosk.events.announce(kind) }
         var seen: [(id: Int, kind: String)] = []
         // Ends the stream (and so the loop) if the events never all come.
-        let watchdog = Task { [hub = fixture.kiosk.events.hub] in
-            try await Task.sleep(for: .seconds(30))
-            hub.finishAll()
-        }
+        let watchdog = fixture.kiosk.events.hub.finishing(after: .seconds(30))
         defer { watchdog.cancel() }
         for await chunk in stream {
             for block in String(buffer: chunk).components(separatedBy: "\n\n") where block.hasPrefix("id:") {
@@ -652,6 +646,17 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         }
         #expect(seen.map(\.kind) == kinds)
         #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.id + 1 == $1.id }, "\(seen.map(\.id))")
+    }
+}
+
+extension EventHub {
+    /// Ends every stream after `duration` (cancel it once the test's reads are done): a test that
+    /// waits for events never waits for ever.
+    func finishing(after duration: Duration) -> Task<Void, any Error> {
+        Task {
+            try await Task.sleep(for: duration)
+            finishAll()
+        }
     }
 }
 

@@ -22,7 +22,7 @@ byte for byte.
 import json, sys
 
 from raw_http import request
-from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder
+from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, finish
 
 binary = sys.argv[1]
 artifacts = artifacts_folder()
@@ -128,9 +128,4 @@ try:
 finally:
     status = kiosk.stop()
 
-check("the kiosk exits 0 on SIGTERM", status == 0, f"exit {status}")
-print("figures:")
-for name, value in figures.items():
-    print(f"  {name:60} {value}")
-print(f"sessions: {check.passed} passed, {check.failed} failed")
-sys.exit(1 if check.failed else 0)
+finish(check, "sessions", status, figures)

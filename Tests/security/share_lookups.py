@@ -12,7 +12,7 @@ Prints the median time of each kind's answer over loopback (figures, not judged)
 import json, random, statistics, string, subprocess, sys, time
 
 from raw_http import request
-from security_support import OPERATOR, Checks, Kiosk, artifacts_folder, noisy_post
+from security_support import OPERATOR, Checks, Kiosk, artifacts_folder, finish, noisy_post
 
 binary = sys.argv[1]
 artifacts = artifacts_folder()
@@ -91,9 +91,4 @@ try:
 finally:
     status = kiosk.stop()
 
-check("the kiosk exits 0 on SIGTERM", status == 0, f"exit {status}")
-print("figures:")
-for name, value in figures.items():
-    print(f"  {name:34} {value}")
-print(f"share_lookups: {check.passed} passed, {check.failed} failed")
-sys.exit(1 if check.failed else 0)
+finish(check, "share_lookups", status, figures)

@@ -22,7 +22,7 @@ Prints its figures. Needs root (a network namespace).
 import json, pathlib, socket, subprocess, sys, tempfile, threading, time
 
 from raw_http import request
-from security_support import BOOTH, OPERATOR, Checks, Kiosk, OtherMachines, artifacts_folder, noisy_post
+from security_support import BOOTH, OPERATOR, Checks, Kiosk, OtherMachines, artifacts_folder, finish, noisy_post
 
 binary = sys.argv[1]
 artifacts = artifacts_folder()
@@ -172,9 +172,4 @@ finally:
     if machines:
         machines.close()
 
-check("the kiosk exits 0 on SIGTERM", status == 0, f"exit {status}")
-print("figures:")
-for name, value in figures.items():
-    print(f"  {name:40} {value}")
-print(f"slow_bodies: {check.passed} passed, {check.failed} failed")
-sys.exit(1 if check.failed else 0)
+finish(check, "slow_bodies", status, figures)
