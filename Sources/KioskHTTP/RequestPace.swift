@@ -54,8 +54,9 @@ package final class RequestPace: ChannelDuplexHandler, RemovableChannelHandler {
     private let bodyLimits: BodyLimits
 
     private var waitingSince: NIODeadline?
-    /// The request whose body is arriving: when its head came, its limit, the bytes so far, its place.
-    private var body: (head: NIODeadline, limit: Int, bytes: Int, place: ConnectionLimits.BodyPlace)?
+    /// The request whose body is arriving: when its connection began waiting for it, when its head
+    /// came, its limit, the bytes so far, its place.
+    private var body: (start: NIODeadline, head: NIODeadline, limit: Int, bytes: Int, place: ConnectionLimits.BodyPlace)?
     /// The request refused: its parts are dropped until the connection closes.
     private var refused = false
     /// Answers under way (heads passed on, answers not ended): a refusal answers only when none is,
@@ -138,7 +139,8 @@ package final class RequestPace: ChannelDuplexHandler, RemovableChannelHandler {
         let client = context.channel.localAddress?.protocol == .unix
             ? ClientAddress(forwarded: head.headers["X-Real-IP"].first) : ClientAddress(context.channel.remoteAddress)
         guard let place = limits.takeBody(client) else { return .tooManyBodies }
-        body = (context.eventLoop.now, limit, 0, place)
+        let now = context.eventLoop.now
+        body = (waitingSince ?? now, now, limit, 0, place)
         scheduleCheck(context)
         return nil
     }
@@ -150,7 +152,8 @@ package final class RequestPace: ChannelDuplexHandler, RemovableChannelHandler {
             guard let current = self.body else { return }
             let now = context.eventLoop.now
             let sinceHead = now - current.head
-            let late = (self.waitingSince ?? current.head) + Self.wholeRequest <= now
+            // (its own start: an answer written early, before its body ended, starts no new time)
+            let late = current.start + Self.wholeRequest <= now
             let owed = sinceHead > Self.grace ? Int((sinceHead - Self.grace).nanoseconds / 1_000_000) * Self.minimumRate / 1000 : 0
             if late || current.bytes < min(owed, current.limit) {
                 self.refuse(.tooSlow, context: context, answered: false)
