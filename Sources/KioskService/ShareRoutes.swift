@@ -85,7 +85,7 @@ enum ShareRoutes {
                                                               missing: "", slot: slot) {
                     response = answer
                 } else {
-                    response = try await VideoResponder.response(library.playback(shared.metadata), request: request, context: context, slot: slot)
+                    response = try await VideoResponder.response(ServedVideo(library.playback(shared.metadata)), request: request, context: context, slot: slot)
                 }
             } catch {
                 return gone(language)

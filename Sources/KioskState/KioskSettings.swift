@@ -6,6 +6,8 @@ import Publishing
 import SystemSupport
 package import TriggerInput
 package import KioskWords
+package import Failures
+import Posting
 
 /// The kiosk's own settings, read from the same configuration (flags > environment > file) as
 /// every other command.

@@ -1,6 +1,7 @@
 package import Settings
 import Publishing
 import KioskWords
+import Failures
 
 extension Setting {
     /// The kiosk's settings (`kiosk.*`); it reads the core's too (shots, sound, the store, sharing).
