@@ -1,3 +1,5 @@
+package import MediaValues
+
 extension PictureOverlay {
     /// The frame's bands at each edge at `width`x`height`, as shares of the picture's height (top,
     /// bottom) and width (left, right): the clear area runs between them, where the booth's page

@@ -1,6 +1,8 @@
 package import FoundationEssentials
 import StorageUpload
 package import Settings
+import StoreValues
+package import Failures
 
 extension PostFeed {
     /// When the feed's first (oldest) visible post was made, to the second, from its index key

@@ -6,6 +6,7 @@ import StorageUpload
 import MailValues
 import Testing
 import KioskWords
+import SystemSupport
 
 /// The operator's words for guests' mail (the journal, the operator page, `recorder outbox mail`),
 /// as snapshots: the edge's wording is checked here once; everywhere else tests judge the cases.
