@@ -200,7 +200,7 @@ let package = Package(
         .testTarget(name: "AudioCaptureTests", dependencies: ["AudioCapture", "MediaValues", "SystemSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaEncoderTests", dependencies: ["MediaEncoder", "MediaValues", "VideoCapture"], swiftSettings: swiftSettings),
         .testTarget(name: "StorageUploadTests", dependencies: ["MailValues", "StorageUpload", "StoreValues", "SystemSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "SubjectTests", dependencies: ["AudioCapture", "Failures", "Library", "MailValues", "MediaEncoder", "MediaValues", "Posting", "Publishing", "Settings", "Shooting", "ShotValues", "StorageUpload", "StoreValues", "SystemSupport", "VideoCapture"],
+        .testTarget(name: "SubjectTests", dependencies: ["AudioCapture", "DurableFiles", "Failures", "Library", "MailValues", "MediaEncoder", "MediaValues", "Posting", "Publishing", "Settings", "Shooting", "ShotValues", "StorageUpload", "StoreValues", "SystemSupport", "VideoCapture"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TriggerInputTests", dependencies: ["TriggerInput"], swiftSettings: swiftSettings),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], swiftSettings: swiftSettings),

@@ -10,7 +10,7 @@
 # mac80211_hwsim; lintian to judge the Debian package).
 set -euo pipefail
 profile=${1:-run}
-run_pkgs=(pkg-config libv4l-dev libasound2-dev libavcodec-dev libavformat-dev libswscale-dev libswresample-dev libavutil-dev libavfilter-dev fonts-dejavu-core libcurl4-openssl-dev libssl-dev libqrencode-dev
+run_pkgs=(pkg-config libv4l-dev libasound2-dev libavcodec-dev libavformat-dev libswscale-dev libswresample-dev libavutil-dev libavfilter-dev fonts-dejavu-core fonts-symbola libcurl4-openssl-dev libssl-dev libqrencode-dev
           dpkg-dev binutils)
 test_pkgs=(ffmpeg v4l-utils qemu-system-x86 linux-image-amd64 linux-headers-amd64 v4l2loopback-dkms dkms
            busybox-static kmod xz-utils zstd python3 python3-pip python3-venv curl util-linux

@@ -36,6 +36,8 @@ package enum CLIFailure: RecorderFailure {
     case uploadStopped(id: String)
     /// `recorder shoot`: the shot was kept, but the camera was lost.
     indirect case shotKept(RecorderError)
+    /// `recorder feed`: the store at `store` holds no post at all.
+    case noPosts(store: String)
 
     package var kind: RecorderError.Kind {
         switch self {
@@ -47,6 +49,7 @@ package enum CLIFailure: RecorderFailure {
         case .clockInDoubt, .purgeIncomplete, .uploadStopped: .busy
         case .captionFileUnreadable, .captionInputUnreadable, .captionReadFailed: .notFound
         case .captionTooLong: .badData
+        case .noPosts: .notFound
         }
     }
 

@@ -46,7 +46,7 @@ package enum KioskAPI {
                                                   videos: kiosk.limits.videos, logger: kiosk.logger, table: { table.withLock { $0 } })),
             ("/api/admin", PreflightRoutes.collection(preflight)),
             ("/s", ShareRoutes.collection(library: kiosk.library, guests: kiosk.guests, videos: kiosk.limits.videos, metrics: kiosk.metrics,
-                                          logger: kiosk.logger, language: settings.booth.language, clock: kiosk.clock)),
+                                          logger: kiosk.logger, language: settings.booth.language, event: settings.eventName, clock: kiosk.clock)),
         ]
         var routes: [KioskRoute] = []
         for (prefix, collection) in collections {

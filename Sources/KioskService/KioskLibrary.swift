@@ -31,8 +31,13 @@ package final class KioskLibrary: Sendable {
     /// Which phone may delete each shared post (in `kiosk.state_dir/claims`); nil: none may.
     let claims: ShareClaims?
 
+    /// Told of each post deleted here (the operator's delete, a guest's from their phone): the
+    /// shot it came from says so (`PostEnqueuer.postDeleted`).
+    private let deleted: @Sendable (String) -> Void
+
     package init(store: PostStore, cache: VideoCache, share: ShareLinks = ShareLinks(), outbox: Outbox? = nil,
-                 claimsDirectory: String? = nil) {
+                 claimsDirectory: String? = nil, deleted: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.deleted = deleted
         feed = PostFeed(store: store)
         self.cache = cache
         self.share = share
@@ -93,6 +98,11 @@ package final class KioskLibrary: Sendable {
         }
     }
 
+    /// When the feed's first post was made (nil: no post yet).
+    func firstPostTime() async throws(APIError) -> Date? {
+        try await offPool { () throws(RecorderError) in try self.feed.firstPostTime() }
+    }
+
     /// The operator puts a hidden post back in the gallery.
     func show(id: String) async throws(APIError) {
         try await offPool { () throws(RecorderError) in try self.feed.show(id: id) }
@@ -107,6 +117,7 @@ package final class KioskLibrary: Sendable {
             if let outbox = self.outbox { MailQueue(outboxRoot: outbox.root).forget(postID: id) }
             if try self.outbox?.withdraw(id: id) != true { try self.feed.delete(id: id) }
             self.forgetDeleted(id)
+            self.deleted(id)
         }
     }
 

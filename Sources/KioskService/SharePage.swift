@@ -13,11 +13,13 @@ enum SharePage {
     /// download is named after the caption or the event (`ShareFileName`), never the id. On the
     /// phone that may delete the post (`canDelete`: it holds the post's claim) the guest deletes it
     /// by posting the form to `deletePath` (after opening it: a second step); any other phone is
-    /// told whom to ask.
+    /// told whom to ask. Its title names the `event` (its name: `RecorderConfiguration.eventName`)
+    /// when it has one.
     static func html(_ metadata: PostMetadata, videoPath: String, posterPath: String? = nil, deletePath: String, expires: Date,
-                     language: String, canDelete: Bool) -> String {
+                     language: String, event: String = "", canDelete: Bool) -> String {
         let lang = GuestStrings.languages.contains(language) ? language : "en"
         func t(_ key: GuestStrings.Key) -> String { escaped(GuestStrings.text(key, lang)) }
+        let title = event.isEmpty ? t(.shareTitle) : escaped(GuestStrings.text(.shareTitleAtEvent, lang).replacing("{n}", with: event))
         let iso = RFC3339.string(expires)
         let caption = metadata.caption.isEmpty ? "" : #"<p class="said" dir="auto">\#(escaped(metadata.caption))</p>"#
         // The question the guest answered (kiosk.prompts), escaped like the caption: the store's text.
@@ -29,7 +31,7 @@ enum SharePage {
             ])
             : #"<p class="erase-elsewhere">\#(t(.deleteElsewhere))</p>"#
         return PageFiles.fill(PageFiles.text("share.html"), [
-            "lang": lang, "title": t(.shareTitle), "video": escaped(videoPath), "caption": caption, "prompt": prompt,
+            "lang": lang, "title": title, "video": escaped(videoPath), "caption": caption, "prompt": prompt,
             "poster": posterPath.map { #" poster="\#(escaped($0))""# } ?? "",
             "file": escaped(ShareFileName.name(for: metadata)), "download": t(.download),
             "until": t(.linkUntil).replacing("{n}", with: #"<time datetime="\#(iso)">\#(iso)</time>"#),

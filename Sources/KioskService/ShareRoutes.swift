@@ -17,7 +17,7 @@ import KioskState
 /// the link first, while the booth's thank-you showed it (`ShareClaims`).
 enum ShareRoutes {
     static func collection(library: KioskLibrary, guests: GuestCoordinator, videos: ClientSlots, metrics: KioskMetrics, logger: Logger,
-                           language: String, clock: any RecorderClock) -> GuardedRoutes {
+                           language: String, event: String = "", clock: any RecorderClock) -> GuardedRoutes {
         let routes = GuardedRoutes()
 
         routes.get(":token", .public, "a share link's page (the token is the capability to view; the first phone to open it within minutes of the post may delete)") { request, context in
@@ -45,7 +45,8 @@ enum ShareRoutes {
             }
             var response = page(SharePage.html(metadata, videoPath: "/s/\(token)/video.mp4",
                                                 posterPath: shared.hasPoster ? "/s/\(token)/poster.jpg" : nil,
-                                                deletePath: "/s/\(token)/delete", expires: expires, language: language, canDelete: canDelete))
+                                                deletePath: "/s/\(token)/delete", expires: expires, language: language, event: event,
+                                                canDelete: canDelete))
             if let setCookie { response.headers[.setCookie] = setCookie }
             return response
         }

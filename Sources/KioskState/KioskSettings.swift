@@ -62,6 +62,8 @@ package struct KioskSettings: Sendable {
     /// viewer.
     package var previewIdleSeconds = 10.0
     /// `kiosk.state_dir`: the session key and sessions, and the share links' delete claims.
+    /// The event's name (`RecorderConfiguration.eventName`), which the share page names; empty: none.
+    package var eventName = ""
     package var stateDirectory = ""
     /// What tells retention whether the clock is synchronised (a test gives its own).
     package var timedatectl = "/usr/bin/timedatectl"
@@ -107,6 +109,7 @@ package struct KioskSettings: Sendable {
                                   triggerKey: configuration.text("kiosk.trigger_key").flatMap { $0.isEmpty ? nil : $0 },
                                   attractSeconds: Int(try configuration.number("kiosk.attract_seconds")),
                                   countdownSound: configuration.text("kiosk.countdown_sound") == "on")
+        eventName = configuration.eventName
         wifi = try Self.readWifi(configuration)
         booth.wifi = wifi.map { KioskStatus.Wifi(name: $0.name, password: $0.password) }
         consent = try Self.readConsent(configuration, language: booth.language)
@@ -130,8 +133,8 @@ package struct KioskSettings: Sendable {
         workspace = ShotWorkspace(root: configuration.workspaceDirectory)
         stateDirectory = Self.stateDirectory(configuration)
 
-        let token = try Self.readToken(configuration, key: "kiosk.token", file: "kiosk.token_file", credential: "kiosk-token", role: "operator")
-        let boothToken = try Self.readToken(configuration, key: "kiosk.booth_token", file: "kiosk.booth_token_file", credential: "kiosk-booth-token", role: "booth")
+        let token = try Self.readToken(configuration, key: "kiosk.token", file: "kiosk.token_file", role: "operator")
+        let boothToken = try Self.readToken(configuration, key: "kiosk.booth_token", file: "kiosk.booth_token_file", role: "booth")
         if let token, let boothToken, token == boothToken {
             throw .kiosk(.sameTokens)
         }

@@ -69,12 +69,14 @@ package struct KioskStatus: Encodable, Sendable, Equatable {
         package var videoURL: String?
         /// The post it became, if it was posted.
         package var postedAs: String?
+        /// When that post was deleted (the operator, or its guest), if it was: still posted, gone.
+        package var postDeletedAt: String?
         /// Its sound; nil for a silent shot.
         package var audio: ShotAudio?
 
         package init(id: String, createdAt: String, durationSeconds: Double, frames: Int, framesDropped: Int,
                     width: Int, height: Int, byteSize: Int64, endedEarly: String? = nil,
-                    cameraLost: String? = nil, videoURL: String? = nil, postedAs: String? = nil,
+                    cameraLost: String? = nil, videoURL: String? = nil, postedAs: String? = nil, postDeletedAt: String? = nil,
                     audio: ShotAudio? = nil) {
             self.id = id
             self.createdAt = createdAt
@@ -88,6 +90,7 @@ package struct KioskStatus: Encodable, Sendable, Equatable {
             self.cameraLost = cameraLost
             self.videoURL = videoURL
             self.postedAs = postedAs
+            self.postDeletedAt = postDeletedAt
             self.audio = audio
         }
     }

@@ -15,7 +15,7 @@ extension Setting {
         Setting("kiosk.seconds", .number(1...KioskSettings.maximumSeconds), default: "15", "length of a kiosk shot in seconds"),
         Setting("kiosk.countdown_seconds", .number(0...60, integer: true), default: "3", "countdown before a kiosk shot starts, in seconds"),
         Setting("kiosk.token_file", credential: "kiosk-token",
-                "file holding the operator's token (everything: the booth's calls, the operator page, moderation, the feed, metrics; needed when listening beyond loopback); mode 0600 unless systemd hands it over; an empty file means none"),
+                "file holding the operator's token (everything: the booth's calls, the operator page, moderation, the feed, metrics; needed when listening beyond loopback); its owner's alone (mode 0600), or root's and its group's (0640), unless systemd hands it over; an empty file means none"),
         Setting("kiosk.token", .token,
                 "the operator's token itself, e.g. as RECORDER_KIOSK_TOKEN (prefer kiosk.token_file, which keeps it out of the configuration)"),
         Setting("kiosk.booth_token_file", credential: "kiosk-booth-token",

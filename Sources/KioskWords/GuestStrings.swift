@@ -7,7 +7,7 @@ import FoundationEssentials
 package enum GuestStrings {
     package enum Key: String, CaseIterable, Sendable, Codable {
         case title, invite, record, hint, hintTouch, getReady, recording, secondsLeft, stop, saving
-        case reviewTitle, caption, post, retake, delete, sending, thanks, thanksDetail, deleted, returning, notReady, logIn, scanToGet, linkUntil, shareTitle, download, shareGone
+        case reviewTitle, caption, post, retake, delete, sending, thanks, thanksDetail, deleted, returning, notReady, logIn, scanToGet, linkUntil, shareTitle, shareTitleAtEvent, download, shareGone
         case joinWifi, openVideo, wifiName, wifiPassword, wifiOpen, askStaff
         case deleteMine, deleteWarning, deleteForGood, deletedForGood, deleteFailed, deleteElsewhere
         case notHeard, tooLoud, soundCut
@@ -51,6 +51,7 @@ package enum GuestStrings {
             .wifiOpen: "No password",
             .askStaff: "To get your video on your phone, please ask the staff.",
             .shareTitle: "Your video from the booth",
+            .shareTitleAtEvent: "Your video from {n}",
             .download: "Download the video",
             .shareGone: "This link does not open a video: it has expired, or the video was taken down.",
             .deleteMine: "Delete my video",
@@ -121,6 +122,7 @@ package enum GuestStrings {
             .wifiOpen: "Ohne Passwort",
             .askStaff: "Euer Video aufs Handy? Fragt bitte das Personal der Box.",
             .shareTitle: "Euer Video aus der Box",
+            .shareTitleAtEvent: "Euer Video von {n}",
             .download: "Video herunterladen",
             .shareGone: "Dieser Link öffnet kein Video: Er ist abgelaufen, oder das Video wurde entfernt.",
             .deleteMine: "Mein Video löschen",

@@ -44,6 +44,8 @@ extension OperatorWords {
             "the upload stopped before post \(id)."
         case .shotKept(let error):
             "the shot was kept, but \(nested(error))"
+        case .noPosts(let store):
+            "no posts in \(store): the store holds none. If the booth's posts are elsewhere, the configuration names another store (local.path, backend, s3.*)."
         }
     }
 
@@ -66,8 +68,8 @@ extension OperatorWords {
             "mail \(id) cannot be changed: " + MailWording.file(error)
         case .noRefusedMail(let id, let queue, let refused):
             "no refused mail \(id) in \(queue) (\(refused.isEmpty ? "none is refused" : "refused: " + refused.joined(separator: ", ")))."
-        case .mailsWaiting(let count):
-            "\(count) mail(s) could not be sent now and stay queued; they are sent again by themselves."
+        case .mailsWaiting(let count, let next):
+            "\(count) mail(s) could not be sent now and stay queued\(next.map { " (tried again from \($0))" } ?? ""); they are sent again by themselves."
         case .mailQueued(let post, let mail, let next, let why):
             "post \(post) was posted, and its mail \(mail) is still queued (tried again from \(next)): \(MailWording.failure(why))"
         case .mailRefused(let post, let mail, let why):

@@ -145,8 +145,24 @@ package struct PostEnqueuer: Sendable {
 
     /// The post `shot` became, if it was posted (its `posted.json` marker).
     package func postedID(_ shot: Shot) -> String? {
+        marker(shot)?.id
+    }
+
+    /// `shot`'s `posted.json`, if it was posted.
+    package func marker(_ shot: Shot) -> PostedMarker? {
         guard let data = FileManager.default.contents(atPath: markerPath(shot)) else { return nil }
-        return (try? JSONDecoder().decode(PostedMarker.self, from: data))?.id
+        return try? JSONDecoder().decode(PostedMarker.self, from: data)
+    }
+
+    /// Post `id` was deleted: the shot it came from (the current one, or one kept beside it) says so
+    /// in its marker. Best effort: a shot replaced meanwhile has no marker left to tell.
+    package func postDeleted(id: String, at date: Date = Date()) {
+        for shot in [workspace.currentShot()].compactMap({ $0 }) + workspace.keptShots() {
+            guard var marker = marker(shot), marker.id == id, marker.deletedAt == nil,
+                  let data = try? PostMetadata.encoder.encode({ marker.deletedAt = RFC3339.string(date); return marker }()) else { continue }
+            // (the post is gone either way; a marker not rewritten only keeps saying "posted as")
+            try? DurableFile.write(data, to: markerPath(shot))
+        }
     }
 
     /// The answer to posting a shot twice: where the first post went.

@@ -44,6 +44,8 @@ enum CLIWords {
             "--purge-expired needs retention.days (how many days a post lives in the store) or retention.local_days (how long this machine keeps its copies), e.g. --set retention.days=30, or retention.days = 30 in the configuration file."
         case .captionInputUnreadable(let code):
             "cannot read the caption from standard input: \(errno(code)). Pipe the caption in, or use --caption-file."
+        case .noPosts(let store):
+            "no posts in \(store): the store holds none. If the booth's posts are elsewhere, `recorder config show` says which store the commands use (local.path, backend, s3.*), and --store-dir or --config name another."
         case .cachedVideoUnreadable, .standardOutputClosed, .leftOutOfReel, .leftOutOfExport, .noMicrophoneListened, .stillQueued,
              .clockInDoubt, .purgeIncomplete, .captionFileUnreadable, .captionTooLong, .captionReadFailed, .postQueued, .uploadStopped,
              .shotKept:
@@ -132,8 +134,8 @@ extension CLIWords {
             "--email sends the post's share link, and this store gives none (a local store): set share.base_url to where the store's videos or the kiosk's share page can be opened, e.g. --set 'share.base_url=https://booth.example.com/s/{token}'."
         case .badAddress(let problem):
             "--email: " + MailWording.request(.address(problem))
-        case .mailsWaiting(let count):
-            "\(count) mail(s) could not be sent now and stay queued (recorder outbox mail lists them, with why)."
+        case .mailsWaiting(let count, let next):
+            "\(count) mail(s) were not sent and stay queued\(next.map { ", tried again from \($0) (recorder outbox flush then, or the kiosk's next pass)" } ?? ""); recorder outbox mail lists them, with why."
         case .mailQueued(let post, let mail, let next, let why):
             "post \(post) was posted, and its mail \(mail) is still queued (tried again from \(next); `recorder outbox flush` or the kiosk sends it): \(MailWording.failure(why))"
         case .settings, .cannotQueue, .queueUnusable, .cannotRetry, .noRefusedMail, .mailRefused:

@@ -24,7 +24,7 @@ extension Setting {
         Setting("s3.addressing", .choice(["path", "virtual"]), default: "path",
                 "path (endpoint/bucket/key) or virtual (bucket.endpoint/key)"),
         Setting("s3.credentials_file", credential: "s3-credentials",
-                "file with access_key_id and secret_access_key (mode 0600), used when AWS_ACCESS_KEY_ID is not set"),
+                "file with access_key_id and secret_access_key (mode 0600, or 0640 when root owns it), used when AWS_ACCESS_KEY_ID is not set"),
         Setting("s3.multipart_threshold_mib", .number(5...5_000_000), default: "16",
                 "files larger than this (MiB) go up in parts"),
         Setting("s3.part_size_mib", .number(0...5120), default: "8", "size of a part in MiB (at least 5 is used)"),

@@ -97,7 +97,7 @@ _recorder_shoot() {
         '--min-seconds[A shot stopped early (Ctrl-C) with less than this is discarded and the previous shot kept (shoot.min_seconds, 0-600, default 1).]:seconds:'
         '(--quiet -q)'{--quiet,-q}'[No progress line and no notes\: only the result (and errors).]'
         '(--verbose -v)'{--verbose,-v}'[Also print each shot setting and where it came from (flag, environment, file\:line, default).]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--workspace[Shot workspace directory (workspace, default $XDG_RUNTIME_DIR/recorder; under systemd $STATE_DIRECTORY/workspace).]:dir:'
         '--json[Print the result as JSON on standard output.]'
@@ -121,7 +121,7 @@ _recorder_post() {
         '--dry-run[Show what would be uploaded where, and change nothing.]'
         '--attempts[Upload attempts before leaving the post queued (retryable failures only), 1-1000 (default 3).]:count:'
         '(--quiet -q)'{--quiet,-q}'[No notes\: only the result (and errors).]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -175,7 +175,7 @@ _recorder_outbox() {
 _recorder_outbox_list() {
     local -i ret=1
     local -ar arg_specs=(
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -198,7 +198,7 @@ _recorder_outbox_flush() {
     local -i ret=1
     local -ar arg_specs=(
         '--attempts[Attempts per post before giving up for now (default\: keep trying).]:attempts:'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -222,7 +222,7 @@ _recorder_outbox_retarget() {
     local -ar arg_specs=(
         ':id:'
         '--all[Every queued post that is not queued for this store (after fixing a store'\''s settings).]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -246,7 +246,7 @@ _recorder_outbox_mail() {
     local -ar arg_specs=(
         '--retry[Send this refused mail again (its id, as listed).]:id:'
         '--retry-all[Send every refused mail again.]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -274,7 +274,7 @@ _recorder_feed() {
         '--reindex[Index the posts that have no feed entry yet (once, for posts from older versions).]'
         '--purge-expired[List the posts older than retention.days and this machine'\''s copies older than retention.local_days; with --yes, delete them.]'
         '--yes[With --purge-expired\: delete, not only list.]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -299,7 +299,7 @@ _recorder_fetch() {
         ':id:'
         '(--output -o)'{--output,-o}'[Also copy the video to this file; - writes it to standard output.]:file:'
         '(--quiet -q)'{--quiet,-q}'[No notes\: print only the path.]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -350,7 +350,7 @@ _recorder_cache() {
 _recorder_cache_list() {
     local -i ret=1
     local -ar arg_specs=(
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -372,7 +372,7 @@ _recorder_cache_list() {
 _recorder_cache_clear() {
     local -i ret=1
     local -ar arg_specs=(
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -398,7 +398,7 @@ _recorder_export() {
         '(--output -o)'{--output,-o}'[The new directory, or a new archive when it ends in .zip (default\: the directory recorder-export-DAY).]:directory|archive.zip:'
         '(--quiet -q)'{--quiet,-q}'[No progress lines.]'
         '--with-contacts[Also the guests'\'' addresses this machine kept for their mail, only for posts whose consent text asked to keep them.]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -431,7 +431,7 @@ _recorder_reel() {
         '--fade[Fade each card and post in and out over this many seconds, through the cards'\'' colour, 0 to 2 (default 0\: cuts).]:seconds:'
         '--loudness[The loudness every post is brought to, in LUFS\: -16 for phones and laptops, -23 for broadcast.]:LUFS:'
         '(--quiet -q)'{--quiet,-q}'[No progress lines.]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -477,7 +477,7 @@ _recorder_kiosk() {
         '--workspace[Shot workspace directory (workspace).]:dir:'
         '(--verbose -v)'{--verbose,-v}'[Log debug messages too.]'
         '--end-sessions[End every browser session (kiosk.state_dir)\: every browser must log in again at /login, the booth'\''s screen too; then exit. A running kiosk notices within a second.]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -498,7 +498,7 @@ _recorder_kiosk() {
 _recorder_doctor() {
     local -i ret=1
     local -ar arg_specs=(
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -552,7 +552,7 @@ _recorder_config() {
 _recorder_config_check() {
     local -i ret=1
     local -ar arg_specs=(
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -573,7 +573,7 @@ _recorder_config_check() {
 _recorder_config_show() {
     local -i ret=1
     local -ar arg_specs=(
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'

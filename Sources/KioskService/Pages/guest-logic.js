@@ -178,10 +178,35 @@ export function cutPictures(bytes) {
     const ageMatch = /X-Age-Ms: *(\d+)/i.exec(head);
     const length = lengthMatch ? +lengthMatch[1] : -1;
     if (length < 0 || buffer.length < end + 4 + length) break;
-    pictures.push({ jpeg: buffer.slice(end + 4, end + 4 + length), ageMs: ageMatch ? +ageMatch[1] : 0 });
+    // (X-Mirrored: the kiosk mirrored the picture itself, under a branding frame that must read
+    // as it will be recorded: shown as it comes. X-Frame-Clear: where that frame leaves it clear.)
+    const clearMatch = /X-Frame-Clear: *([\d.]+) +([\d.]+) +([\d.]+) +([\d.]+)/i.exec(head);
+    pictures.push({ jpeg: buffer.slice(end + 4, end + 4 + length), ageMs: ageMatch ? +ageMatch[1] : 0,
+                    mirrored: /X-Mirrored: *1/i.test(head),
+                    clear: clearMatch ? { top: +clearMatch[1], bottom: +clearMatch[2], left: +clearMatch[3], right: +clearMatch[4] } : null });
     buffer = buffer.slice(end + 4 + length);
   }
   return { pictures, rest: buffer };
+}
+
+/**
+ * Where the page keeps its words and buttons under a branding frame, as insets from the screen's
+ * edges in px: the frame's clear area (`clear`, shares of the picture: X-Frame-Clear) on the
+ * picture as the screen shows it (a `pictureWidth` x `pictureHeight` picture fitted into `box`,
+ * the canvas's box on screen, as object-fit: contain fits it), on a `screenWidth` x
+ * `screenHeight` screen. No frame: no insets.
+ */
+export function clearInsets(clear, box, pictureWidth, pictureHeight, screenWidth, screenHeight) {
+  if (!clear || !pictureWidth || !pictureHeight || !box.width || !box.height) return { top: 0, bottom: 0, left: 0, right: 0 };
+  const scale = Math.min(box.width / pictureWidth, box.height / pictureHeight);
+  const width = pictureWidth * scale, height = pictureHeight * scale;
+  const left = box.left + (box.width - width) / 2, top = box.top + (box.height - height) / 2;
+  return {
+    top: Math.max(0, Math.round(top + clear.top * height)),
+    bottom: Math.max(0, Math.round(screenHeight - (top + height - clear.bottom * height))),
+    left: Math.max(0, Math.round(left + clear.left * width)),
+    right: Math.max(0, Math.round(screenWidth - (left + width - clear.right * width))),
+  };
 }
 
 /** `a` and `b` joined. */

@@ -1,7 +1,7 @@
 // The booth's page (guest.html): the screens a guest goes through, drawn from the kiosk's status.
 // The decisions are guest-logic.js's; this file is the page around them.
 import { $, api as request, postJSON as send, followEvents, isStale } from "/assets/common.js";
-import { soundWarning, wording, pressCounts, pressAction, countdownBeeps, guestStep, secondsLeft, cutPictures, joined,
+import { soundWarning, wording, pressCounts, pressAction, countdownBeeps, guestStep, secondsLeft, cutPictures, joined, clearInsets,
          needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, hintKey, shareScreen, CONSENT_READ_MS, CONSENT_WAIT_MS, MAIL_WAIT_MS } from "/assets/guest-logic.js";
 import { shownDate } from "/assets/dates.js";
 import { keyRows, keyLabel, press as pressKey, typedKey, looksLikeAddress } from "/assets/mail-keys.js";
@@ -463,7 +463,7 @@ async function liveStream() {
       if (done) break;
       const cut = cutPictures(joined(buffer, value));
       buffer = cut.rest;
-      for (const picture of cut.pictures) paint(picture.jpeg, picture.ageMs, performance.now());
+      for (const picture of cut.pictures) paint(picture.jpeg, picture.ageMs, performance.now(), picture.mirrored, picture.clear);
     }
   } catch (_) {
     // (the stream ended or was cancelled: liveStream opens it again when it is wanted)
@@ -472,15 +472,18 @@ async function liveStream() {
     liveReader = null;
   }
 }
-function paint(jpeg, age, received) {
+function paint(jpeg, age, received, mirrored, clear) {
   if (decoding) return;
   decoding = true;
   createImageBitmap(new Blob([jpeg], { type: "image/jpeg" })).then((bitmap) => {
     const canvas = $("live");
+    // (mirrored by the kiosk under a branding frame: the page leaves it as it is, guest.css)
+    canvas.toggleAttribute("data-mirrored", !!mirrored);
     if (canvas.width !== bitmap.width || canvas.height !== bitmap.height) {
       canvas.width = bitmap.width; canvas.height = bitmap.height;
       notePictureBottom();
     }
+    if (JSON.stringify(clear) !== JSON.stringify(frameClear)) { frameClear = clear; noteFrameClear(); }
     canvas.getContext("2d").drawImage(bitmap, 0, 0);
     bitmap.close();
     painted++;
@@ -497,6 +500,19 @@ function notePictureBottom() {
 }
 window.addEventListener("resize", notePictureBottom);
 notePictureBottom();
+// Where the branding frame leaves the picture clear, on screen (guest.css keeps the words and
+// buttons there, never over the frame's text): kept through the review, whose clip has the frame
+// where the mirror had it. data-frame tells the tests.
+let frameClear = null;
+function noteFrameClear() {
+  const canvas = $("live"), box = canvas.getBoundingClientRect();
+  // (hidden, in the review: the insets stay as the mirror last had them)
+  if (!box.width) return;
+  const insets = clearInsets(frameClear, box, canvas.width, canvas.height, window.innerWidth, window.innerHeight);
+  for (const edge of ["top", "bottom", "left", "right"]) document.body.style.setProperty("--clear-" + edge, insets[edge] + "px");
+  document.body.dataset.frame = frameClear ? "on" : "";
+}
+window.addEventListener("resize", noteFrameClear);
 
 const refreshStatus = () => api("/api/status").then(render).catch((e) => {
   $("problem-text").textContent = t(e.key === "notReady" ? "notReady" : "notAnswering");

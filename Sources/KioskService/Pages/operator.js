@@ -1,7 +1,7 @@
 // The operator's page (operator.html): the booth's state in full, the shot, the outbox, the
 // overview, and the gallery with moderation.
 import { $, api as request, postJSON as send, followEvents, isStale, byteCount as mb, login, logout, tokenTravelsInClear } from "/assets/common.js";
-import { shownDate } from "/assets/dates.js";
+import { shownDate, localDay, startOfDay } from "/assets/dates.js";
 import { feedProblem } from "/assets/feed-problem.js";
 
 let status = null, myPost = null, showingPlayback = false, playedShot = null, previewBusy = false;
@@ -90,7 +90,10 @@ function render(s) {
       shot.frames + " frames (" + shot.framesDropped + " dropped) · " + mb(shot.byteSize) +
       (shot.audio ? " · sound" + (shot.audio.check && shot.audio.check.result !== "ok" ? " (" + shot.audio.check.result + ", loudest " +
         shot.audio.check.loudestDBFS + " dBFS)" : "") : " · no sound") +
-      (shot.endedEarly ? " · ended early: " + shot.endedEarly : "") + (shot.postedAs ? " · posted as " + shot.postedAs : "");
+      (shot.endedEarly ? " · ended early: " + shot.endedEarly : "") +
+      (shot.postedAs ? " · posted as " + shot.postedAs + (shot.postDeletedAt ? ", deleted " + when(shot.postDeletedAt) : "") : "");
+    // (for the tests: posted, or posted and its post deleted since)
+    $("shot-panel").dataset.posted = !shot.postedAs ? "" : shot.postDeletedAt ? "deleted" : "posted";
     if (shot.videoURL && shot.id !== playedShot && !busy) {
       playedShot = shot.id;
       showPlayback(shot.videoURL);
@@ -197,13 +200,14 @@ $("logout").onclick = () => { logout().finally(() => { location.reload(); }); };
 // The gallery: 12 posts a page from /api/feed, newest first; "More" appends the next page.
 let galleryPage = 0, galleryBusy = false, galleryNewest = null;
 // The posts the page has listed (the gallery's pages read so far, and the hidden list), by id:
-// "Last posted" names its post by caption, and forgets a post once it is gone from both.
-let listed = new Map(), hiddenListed = new Map(), galleryRead = false, galleryAgain = false;
+// "Last posted" names its post by caption, and forgets a post once it is gone from both. Until
+// this kiosk sends one, it is the gallery's newest (posted before a restart, or by another booth).
+let listed = new Map(), hiddenListed = new Map(), galleryRead = false, galleryAgain = false, galleryFirst = null;
 function showLastPosted() {
-  const id = status && status.outbox.lastUploaded;
+  const id = (status && status.outbox.lastUploaded) || galleryFirst;
   const post = id ? listed.get(id) || hiddenListed.get(id) : null;
   // (until the gallery has been read, an id the page knows nothing of yet is shown as it is)
-  const gone = !!id && !post && galleryRead && galleryNewest === id && !galleryBusy;
+  const gone = !!id && !post && galleryRead && (galleryNewest === id || galleryFirst === id) && !galleryBusy;
   $("posted-caption").textContent = !id || gone ? "–" : post ? (post.caption || "(no caption)") + (hiddenListed.has(id) ? " (hidden)" : "") : id;
   $("posted-id").textContent = post ? post.id : "";
   document.body.dataset.lastPosted = !id || gone ? "" : id;
@@ -299,7 +303,7 @@ function loadGallery(reset) {
   const next = reset ? 1 : galleryPage + 1;
   return api("/api/feed?page=" + next).then((r) => {
     const list = $("gallery");
-    if (reset) { list.textContent = ""; listed = new Map(); }
+    if (reset) { list.textContent = ""; listed = new Map(); galleryFirst = r.posts.length ? r.posts[0].id : null; }
     for (const p of r.posts) { list.appendChild(postCard(p)); listed.set(p.id, p); }
     if (reset && r.posts.length === 0) list.innerHTML = '<span class="muted">Nothing posted yet.</span>';
     galleryPage = r.page;
@@ -439,10 +443,15 @@ function showReel(r) {
   }
   clearTimeout(reelTimer);
   if (r.state === "making") reelTimer = setTimeout(loadReel, 1000);
+  // "Posts from": the day of the event's first post in this browser's time zone, until the
+  // operator picks one (today's date found nothing after midnight).
+  if (r.firstPostAt && !$("reel-since").dataset.chosen) $("reel-since").value = localDay(r.firstPostAt);
 }
 function loadReel() { return api("/api/admin/reel").then(showReel).catch(() => {}); }
-$("reel-since").value = new Date().toISOString().slice(0, 10);
-$("reel-make").onclick = () => postJSON("/api/admin/reel", { since: $("reel-since").value, prompt: $("reel-prompt").value })
+$("reel-since").oninput = () => { $("reel-since").dataset.chosen = "1"; };
+// The reel starts at the chosen day's midnight here, sent as a time (the kiosk reads a bare day as
+// UTC's); with no day, at the first post.
+$("reel-make").onclick = () => postJSON("/api/admin/reel", { since: startOfDay($("reel-since").value), prompt: $("reel-prompt").value })
   .then((r) => { banner(""); showReel(r); })
   .catch((e) => banner("The reel cannot be made: " + e.message, true));
 
