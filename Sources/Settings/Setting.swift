@@ -1,6 +1,7 @@
 import FoundationEssentials
 import MediaEncoder
 import VideoCapture
+import SystemSupport
 
 /// One configuration key: what its value must look like, its default and what it does.
 ///
@@ -18,6 +19,10 @@ package struct Setting: Sendable {
         case positive(Double)
         case boolean
         case choice([String])
+        /// One or more of the names, separated by commas.
+        case choices([String])
+        /// `off`, or a number in the range.
+        case offOrNumber(ClosedRange<Double>)
         /// HOST:PORT.
         case listen
         /// A secret token (at least 128 bits of guessing), or empty for none.
@@ -56,6 +61,15 @@ package struct Setting: Sendable {
     /// The environment variable that sets the key: `RECORDER_` + the key in capitals, dots as underscores.
     package var environmentName: String { RecorderConfiguration.environmentName(key) }
 
+    /// The names of a `.choices` value, in order, blanks trimmed, each once.
+    package static func list(_ value: String) -> [String] {
+        var names: [String] = []
+        for name in value.split(separator: ",").map({ String($0).trimmed() }) where !name.isEmpty && !names.contains(name) {
+            names.append(name)
+        }
+        return names
+    }
+
     /// A key whose value is never shown (`config show` masks it).
     package var isSecret: Bool { RecorderConfiguration.isSecret(key) }
 }
@@ -76,6 +90,11 @@ extension Setting.Rule {
             return RecorderConfiguration.parseBoolean(value) != nil
         case .choice(let choices):
             return choices.contains(value)
+        case .choices(let choices):
+            let names = Setting.list(value)
+            return !names.isEmpty && names.allSatisfy(choices.contains)
+        case .offOrNumber(let range):
+            return value == "off" || Setting.Rule.number(range).accepts(value)
         case .listen:
             return RecorderConfiguration.parseListen(value) != nil
         case .token:
@@ -97,6 +116,8 @@ extension Setting.Rule {
         case .positive(let limit): "seconds, more than 0, at most \(Self.format(limit))"
         case .boolean: "true or false"
         case .choice(let choices): choices.joined(separator: " | ")
+        case .choices(let choices): "one or more of \(choices.joined(separator: ", ")), separated by commas"
+        case .offOrNumber(let range): "off, or a number \(Self.format(range.lowerBound))-\(Self.format(range.upperBound))"
         case .listen: "HOST:PORT"
         case .token: "secret of at least \(Int(TokenStrength.minimumBits)) bits (head -c 24 /dev/urandom | base64)"
         case .frameSize: "WIDTHxHEIGHT, 16-8192 each"

@@ -1,5 +1,6 @@
 package import FoundationEssentials
 package import Settings
+import SystemSupport
 
 /// A finished shot as recorded in the workspace's `shot.json`.
 package struct Shot: Sendable, Codable, Hashable {
@@ -32,6 +33,13 @@ package struct Shot: Sendable, Codable, Hashable {
     package var consent: Consent? = nil
     /// The question the guest answered (`kiosk.prompts`); absent when none was shown.
     package var prompt: String? = nil
+    /// The effect the shot was made into (`shoot.effect`), its take kept beside it; absent for none.
+    package var effect: ShotEffect? = nil
+
+    /// The take an effect was made from, in the shot's folder; nil when the shot is its take.
+    package var originalPath: String? {
+        effect?.original.map { FilePaths.join(FilePaths.directory(of: videoPath), $0.file) }
+    }
 }
 
 extension Shot {

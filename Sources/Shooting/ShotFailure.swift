@@ -37,6 +37,10 @@ package enum ShotFailure: RecorderFailure {
     case overlayIsDirectory(path: String, origin: String)
     /// The branding frame cannot be read, or is not a PNG libavcodec decodes.
     case overlayUnusable(path: String, origin: String, MediaError)
+    /// A boomerang's take of `seconds`, outside `EffectOptions.boomerangRange`.
+    case boomerangSecondsOutOfRange(Double)
+    /// The sound under a boomerang (`effect.sound`; `origin`: where it was set) is not a readable file.
+    case effectSoundMissing(path: String, origin: String)
     /// Not enough room for the shot and its faststart copy.
     case notEnoughSpace(root: String, needed: Int64, free: Int64, seconds: Double)
     // Recording
@@ -65,9 +69,9 @@ package enum ShotFailure: RecorderFailure {
         case .alreadyRecording, .postingNow, .recordingNow, .workspaceBusy: .busy
         case .cameraMissing, .cameraUnavailable: .unavailable
         case .countdownOutOfRange, .secondsNotPositive, .secondsOverLimit, .sizeOutOfRange, .frameRateOutOfRange,
-             .unknownPreset, .crfOutOfRange, .bitrateOutOfRange: .invalidRequest
+             .unknownPreset, .crfOutOfRange, .bitrateOutOfRange, .boomerangSecondsOutOfRange: .invalidRequest
         case .workspaceNotWritable: .cannotWrite
-        case .overlayMissing, .overlayIsDirectory: .notFound
+        case .overlayMissing, .overlayIsDirectory, .effectSoundMissing: .notFound
         case .overlayUnusable(_, _, let error):
             error.operation == "open" || error.operation == "read" ? .notFound : (error.kind == .badInput ? .badData : .internalFailure)
         case .notEnoughSpace, .diskFullBeforeFirstSecond, .diskFullUnderMinimum, .diskFullKeptPart, .cannotDeleteKept: .ioFailure
