@@ -25,6 +25,9 @@ package struct ShotEffect: Sendable, Codable, Hashable {
         package var frames: Int
         package var frameRate: Double
         package var byteSize: Int64
+        /// In a post: its key in the store (`takes/<id>.mp4`) and its SHA-256, set when it is posted.
+        package var key: String?
+        package var sha256: String?
 
         package init(file: String, durationSeconds: Double, frames: Int, frameRate: Double, byteSize: Int64) {
             (self.file, self.durationSeconds, self.frames, self.frameRate, self.byteSize) = (file, durationSeconds, frames, frameRate, byteSize)
