@@ -6,7 +6,7 @@ import Glibc
 /// by libavfilter's `ebur128` (`ReelWriter.loudness`), a gain to the target, and where that gain
 /// would lift the true peak over `truePeakCeiling`, a limiter on the peaks alone (`alimiter` at
 /// four times the rate, so the peaks between samples are caught too). The result is measured again
-/// and the gain corrected until it is within `tolerance` (at most three passes).
+/// and the gain corrected until it is within `tolerance` (`maximumPasses`).
 ///
 /// The gain is one number for the whole take (no compressor that rides the level up and down), so
 /// a later gain (the highlight reel's own) cannot pump it. The pictures' packets are copied
@@ -16,6 +16,9 @@ package enum SoundLeveller {
     package static let tolerance = 0.5
     /// The highest true peak (dBTP) the levelled sound may reach.
     package static let truePeakCeiling = -1.0
+    /// Passes of encoding and measuring at most: one for most takes, more when a limiter holds
+    /// the peaks of a quiet take and takes loudness with them.
+    static let maximumPasses = 5
 
     package struct Outcome: Sendable, Hashable {
         package var before: ReelWriter.Loudness
@@ -33,6 +36,8 @@ package enum SoundLeveller {
         var gain = target - before.integrated
         var ceiling = truePeakCeiling - 0.5
         var passes = 0
+        // The last pass's gain and what it gave, for the next guess.
+        var last: (gain: Double, loudness: Double) = (0, before.integrated)
         while true {
             passes += 1
             let limited = before.truePeak + gain > ceiling
@@ -42,12 +47,17 @@ package enum SoundLeveller {
             }
             let off = target - after.integrated
             let over = after.truePeak - truePeakCeiling
-            if (abs(off) <= tolerance && over <= 0) || passes == 3 {
+            if (abs(off) <= tolerance && over <= 0) || passes == maximumPasses {
                 return Outcome(before: before, after: after, gain: gain, limited: limited, passes: passes)
             }
-            // Too quiet (the limiter took more than the peaks) or too loud: the gain follows;
-            // peaks over the ceiling (the codec's overshoot): the limit goes down by as much.
-            gain += off
+            // Too quiet (the limiter took more than the peaks) or too loud: the gain follows, by
+            // as many dB as the last step's dB gave (a limiter holding loud peaks gives less than
+            // one for one), at most four for one; peaks over the ceiling (the codec's overshoot):
+            // the limit goes down by as much.
+            let slope = (after.integrated - last.loudness) / (gain - last.gain)
+            let step = slope.isFinite && slope > 0.25 ? off / min(slope, 1) : off * 4
+            last = (gain, after.integrated)
+            gain += step
             if over > 0 { ceiling -= over + 0.1 }
         }
     }
