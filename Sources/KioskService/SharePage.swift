@@ -13,10 +13,22 @@ enum SharePage {
     /// phone that may delete the post (`canDelete`: it holds the post's claim) the guest deletes it
     /// by posting the form to `deletePath` (after opening it: a second step); any other phone is
     /// told whom to ask.
+    ///
+    /// A video made into an effect offers its take too (`takePath`); a boomerang is saved as a loop
+    /// (an MP4 that plays round and round in the page), and offers an animated GIF on request
+    /// (`gifPath`: made when it is asked for).
     static func html(_ metadata: PostMetadata, videoPath: String, posterPath: String? = nil, deletePath: String, expires: Date,
-                     language: String, canDelete: Bool) -> String {
+                     language: String, canDelete: Bool, takePath: String? = nil, gifPath: String? = nil) -> String {
         let lang = GuestStrings.languages.contains(language) ? language : "en"
         func t(_ key: GuestStrings.Key) -> String { escaped(GuestStrings.text(key, lang)) }
+        let loop = metadata.isBoomerang
+        var more = ""
+        if loop, let gifPath {
+            more += #"<a class="download other" href="\#(escaped(gifPath))" download="\#(escaped(ShareFileName.name(for: metadata, part: .gif)))">\#(t(.loopGIF))</a>"#
+        }
+        if let takePath {
+            more += #"<a class="download other" href="\#(escaped(takePath))" download="\#(escaped(ShareFileName.name(for: metadata, part: .take)))">\#(t(.downloadOriginal))</a>"#
+        }
         let iso = RFC3339.string(expires)
         let caption = metadata.caption.isEmpty ? "" : #"<p class="said" dir="auto">\#(escaped(metadata.caption))</p>"#
         // The question the guest answered (kiosk.prompts), escaped like the caption: the store's text.
@@ -30,7 +42,8 @@ enum SharePage {
         return PageFiles.fill(PageFiles.text("share.html"), [
             "lang": lang, "title": t(.shareTitle), "video": escaped(videoPath), "caption": caption, "prompt": prompt,
             "poster": posterPath.map { #" poster="\#(escaped($0))""# } ?? "",
-            "file": escaped(ShareFileName.name(for: metadata)), "download": t(.download),
+            "file": escaped(ShareFileName.name(for: metadata, part: loop ? .loop : .video)), "download": t(loop ? .saveLoop : .download),
+            "loop": loop ? " loop autoplay muted" : "", "more": more,
             "until": t(.linkUntil).replacing("{n}", with: #"<time datetime="\#(iso)">\#(iso)</time>"#),
             "erase": erase,
         ])

@@ -43,7 +43,9 @@ enum ShareRoutes {
             }
             var response = page(SharePage.html(metadata, videoPath: "/s/\(token)/video.mp4",
                                                 posterPath: shared.hasPoster ? "/s/\(token)/poster.jpg" : nil,
-                                                deletePath: "/s/\(token)/delete", expires: expires, language: language, canDelete: canDelete))
+                                                deletePath: "/s/\(token)/delete", expires: expires, language: language, canDelete: canDelete,
+                                                takePath: metadata.original == nil ? nil : "/s/\(token)/take.mp4",
+                                                gifPath: shared.isLoop ? "/s/\(token)/loop.gif" : nil))
             if let setCookie { response.headers[.setCookie] = setCookie }
             return response
         }
@@ -95,6 +97,43 @@ enum ShareRoutes {
             return response
         }
 
+        // The take a post's effect was made from (`effect.original`), served as the video is.
+        routes.get(":token/take.mp4", .public, "a share link's original take, when its video is an effect (ranges)") { request, context in
+            let token = context.parameters.get("token") ?? ""
+            guard let shared = await library.sharedPost(token: token), let lookup = library.playbackOriginal(shared.metadata) else { return gone(language) }
+            guard let slot = videos.take(for: context) else { return videos.busy(for: context).response }
+            var response: Response
+            do throws(APIError) {
+                if let queued = shared.queuedOriginal,
+                   let answer = try? await HTTPAnswer.serveFile(queued, contentType: "video/mp4", request: request, context: context,
+                                                              missing: "", slot: slot) {
+                    response = answer
+                } else {
+                    response = try await VideoResponder.response(lookup, request: request, context: context, slot: slot)
+                }
+            } catch {
+                return gone(language)
+            }
+            return sharedFile(response, file: ShareFileName.name(for: shared.metadata, part: .take))
+        }
+
+        // A boomerang as an animated GIF, only when asked for: made from its video on the first
+        // request (a second or two) and kept in the cache.
+        routes.get(":token/loop.gif", .public, "a share link's boomerang as an animated GIF, made on request") { request, context in
+            let token = context.parameters.get("token") ?? ""
+            guard let shared = await library.sharedPost(token: token), shared.isLoop else { return gone(language) }
+            guard let slot = videos.take(for: context) else { return videos.busy(for: context).response }
+            let response: Response
+            do throws(APIError) {
+                let gif = try await library.loopGIF(shared)
+                response = try await HTTPAnswer.serveFile(gif, contentType: "image/gif", request: request, context: context, missing: "", slot: slot)
+            } catch {
+                logger.warning("a share link's GIF could not be made for post \(shared.metadata.id): \(error.message)")
+                return gone(language)
+            }
+            return sharedFile(response, file: ShareFileName.name(for: shared.metadata, part: .gif))
+        }
+
         // The player's first picture on the share page (iOS shows black without one): the queued
         // copy's poster, or the store's; served as the video is, to the link's holder alone.
         routes.get(":token/poster.jpg", .public, "a share link's poster (JPEG), the page's first picture") { request, context in
@@ -114,6 +153,16 @@ enum ShareRoutes {
             return response
         }
         return routes
+    }
+
+    /// A share link's file as the phone keeps it: under its name (RFC 6266, nothing raw), the
+    /// token in its address told to no other site, never cached.
+    static func sharedFile(_ response: Response, file: String) -> Response {
+        var response = response
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        response.headers[.cacheControl] = "private, no-store"
+        response.headers[.contentDisposition] = ShareFileName.contentDisposition(file)
+        return response
     }
 
     /// Whether the body is the page's form with `confirm=delete` (at most 256 bytes).

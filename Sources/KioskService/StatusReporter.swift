@@ -49,6 +49,7 @@ package final class StatusReporter: Sendable {
             currentShot: current, outbox: Self.outbox(drain.status), disk: disk, booth: settings.booth,
             trigger: button?.status, shotSeconds: settings.seconds, countdownSeconds: settings.countdown, version: Self.version,
             consent: guests.consentStatus, prompt: prompts?.current, service: guests.outOfService)
+        status.booth.effect = guests.effect.rawValue
         Self.describe(camera, in: &status)
         return status
     }
@@ -85,6 +86,7 @@ package final class StatusReporter: Sendable {
                     endedEarly: shot.endedEarly, cameraLost: cameraLost,
                     videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: enqueuer.postedID(shot),
                     audio: shot.audio)
+                current?.effect = shot.effect
             }
             let space = DiskSpace.measure(workspace: workspace.root, outbox: outboxRoot, needed: needed)
             let disk = KioskStatus.Disk(workspaceFreeBytes: space.workspaceFree, outboxFreeBytes: space.outboxFree, low: space.short != nil)

@@ -73,6 +73,9 @@ package struct PostMetadata: Sendable, Codable, Equatable {
     /// Where the take an effect was made from is stored.
     package static func originalKey(id: String) -> String { "takes/\(id).mp4" }
 
+    /// A boomerang was made of it: its video is a loop.
+    package var isBoomerang: Bool { effect?.name == .boomerang && effect?.original != nil }
+
     /// The take this post's effect was made from, as a post of its own for fetching and serving
     /// it (its key, size and checksum); nil when there is none.
     package var original: PostMetadata? {

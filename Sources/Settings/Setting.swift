@@ -91,8 +91,7 @@ extension Setting.Rule {
         case .choice(let choices):
             return choices.contains(value)
         case .choices(let choices):
-            let names = Setting.list(value)
-            return !names.isEmpty && names.allSatisfy(choices.contains)
+            return Setting.list(value).allSatisfy(choices.contains)
         case .offOrNumber(let range):
             return value == "off" || Setting.Rule.number(range).accepts(value)
         case .listen:
@@ -116,7 +115,7 @@ extension Setting.Rule {
         case .positive(let limit): "seconds, more than 0, at most \(Self.format(limit))"
         case .boolean: "true or false"
         case .choice(let choices): choices.joined(separator: " | ")
-        case .choices(let choices): "one or more of \(choices.joined(separator: ", ")), separated by commas"
+        case .choices(let choices): "empty, or one or more of \(choices.joined(separator: ", ")), separated by commas"
         case .offOrNumber(let range): "off, or a number \(Self.format(range.lowerBound))-\(Self.format(range.upperBound))"
         case .listen: "HOST:PORT"
         case .token: "secret of at least \(Int(TokenStrength.minimumBits)) bits (head -c 24 /dev/urandom | base64)"

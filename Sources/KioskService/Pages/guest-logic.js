@@ -72,6 +72,16 @@ export function shootBody(kind, reviewShot) {
   return kind === "retake" && reviewShot ? { retake: reviewShot } : {};
 }
 
+/** The guest's word for an effect (kiosk.effects): a key of the strings. */
+export function effectKey(name) {
+  return { none: "effectNone", boomerang: "effectBoomerang", slowmo: "effectSlowmo" }[name] || "effectNone";
+}
+
+/** Whether the review plays `shot` over and over: a boomerang that was made (a loop). */
+export function isLoop(shot) {
+  return !!(shot && shot.effect && shot.effect.name === "boomerang" && !shot.effect.notRendered);
+}
+
 /** Whether a countdown number is new and so beeps (the first one beeps as the screen opens). */
 export function countdownBeeps(phase, shown, countdown) {
   return phase === "countdown" && !!countdown && String(countdown) !== shown;
