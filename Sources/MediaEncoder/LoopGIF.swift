@@ -1,7 +1,7 @@
 internal import CFFmpeg
 
-/// An animated GIF of a short clip (a boomerang's share page offers one on request): scaled to
-/// `width`, at `frameRate`, its 256 colours chosen for this clip (libavfilter's `palettegen`,
+/// An animated GIF of a short clip (a boomerang's share page offers one on request): scaled down
+/// to `width` (never up), at `frameRate`, its 256 colours chosen for this clip (libavfilter's `palettegen`,
 /// then `paletteuse`, which only redraws what changed from one picture to the next), looping for
 /// ever. Three seconds at 480 wide come to a megabyte or two.
 package enum LoopGIF {
@@ -13,7 +13,7 @@ package enum LoopGIF {
 
     /// Writes the GIF of `video` to `output`.
     package static func write(from video: String, to output: String, width: Int = 480, frameRate: Int = 15) throws(MediaError) -> Outcome {
-        let graph = try FilterGraph("movie=\(FilterGraph.escaped(video)),fps=\(frameRate),scale=\(width):-2:flags=lanczos,split[a][b];"
+        let graph = try FilterGraph("movie=\(FilterGraph.escaped(video)),fps=\(frameRate),scale=w='min(\(width),iw)':h=-2:flags=lanczos,split[a][b];"
             + "[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle[v];[v]buffersink")
         guard let frame = cff_av_frame_alloc() else { throw MediaError(.failed, operation: "av_frame_alloc") }
         var f: UnsafeMutablePointer<AVFrame>? = frame

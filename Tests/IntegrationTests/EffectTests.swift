@@ -1,4 +1,5 @@
 import Foundation
+import MediaEncoder
 import Testing
 
 /// `recorder shoot --effect boomerang|slowmo`: the effect is what the shot plays, its take kept
@@ -258,5 +259,26 @@ import Testing
         let leftovers = FileManager.default.enumerator(atPath: workspace)?.compactMap { $0 as? String }
             .filter { $0.hasSuffix(".partial.mp4") || $0.hasSuffix("take.mp4") } ?? []
         #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+}
+
+/// A boomerang's GIF (the share page's, on request): at most 8 MB for 3 s at 480 wide, read back by ffprobe.
+@Suite struct LoopGIFTests {
+    @Test(arguments: [0, 12])
+    func threeSecondsAt480WideAreAtMostEightMegabytes(noise: Int) throws {
+        let dir = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let clip = dir + "/clip.mp4", gif = dir + "/loop.gif"
+        // 720p at 30 fps; with noise as a camera's sensor gives it, which a GIF keeps badly.
+        let made = try Tools.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30:d=3" + (noise > 0 ? ",noise=alls=\(noise):allf=t" : ""),
+                                            "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", clip])
+        #expect(made.status == 0, "\(made.stderr)")
+        let outcome = try LoopGIF.write(from: clip, to: gif)
+        let size = try FileManager.default.attributesOfItem(atPath: gif)[.size] as? Int ?? 0
+        #expect(size > 0 && size <= 8 << 20, "\(size) bytes")
+        let probe = try Tools.run("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=codec_name,width,height,nb_read_frames",
+                                              "-of", "csv=p=0", gif])
+        #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "gif,480,270,\(outcome.frames)", "\(probe.stdout)")
+        #expect(outcome.frames == 45, "\(outcome.frames) pictures at 15 fps")
     }
 }

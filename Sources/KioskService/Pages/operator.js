@@ -91,6 +91,7 @@ function render(s) {
       (shot.audio ? " · sound" + (shot.audio.check && shot.audio.check.result !== "ok" ? " (" + shot.audio.check.result + ", loudest " +
         shot.audio.check.loudestDBFS + " dBFS)" : "") : " · no sound") +
       (shot.endedEarly ? " · ended early: " + shot.endedEarly : "") + (shot.postedAs ? " · posted as " + shot.postedAs : "");
+    showEffect(shot);
     if (shot.videoURL && shot.id !== playedShot && !busy) {
       playedShot = shot.id;
       showPlayback(shot.videoURL);
@@ -367,6 +368,53 @@ function showMail(m) {
 }
 let guestDeletionsSeen = null;
 // (the share links' warning above the page says what the preflight's line says: one of them)
+// The shot's effect (shoot.effect, kiosk.effects) and its sound's loudness (audio.loudness), in a
+// line each: what was made, and what was not and why (a camera too slow for slow motion is said,
+// never faked).
+const caseOf = (value) => (value && typeof value === "object" ? Object.keys(value)[0] : null);
+const f1 = (n) => (n > 0 ? "+" : "") + n.toFixed(1);
+function effectLine(shot) {
+  const e = shot.effect;
+  if (!e) return null;
+  const why = caseOf(e.notRendered);
+  if (why === "cameraTooSlow") {
+    return { text: "slow motion: not slowed: the camera's fastest at " + shot.width + "×" + shot.height + " is " + e.notRendered.cameraTooSlow.fastest +
+      " fps, no faster than the 30 fps it would play at (nothing is faked; a camera with 60 fps at this size gives 2×)", warn: true };
+  }
+  if (why === "failed") {
+    const f = e.notRendered.failed;
+    return { text: e.name + " was not made (" + f.operation + ": " + f.detail + "): the shot is the take as recorded", warn: true };
+  }
+  const made = e.renderSeconds !== undefined ? " · made in " + e.renderSeconds.toFixed(2) + " s (" + e.renderRatio.toFixed(2) + "× the take)" : "";
+  const take = e.original ? " · take " + e.original.durationSeconds.toFixed(1) + " s kept beside it" : "";
+  if (e.name === "boomerang") {
+    const b = e.boomerang || {};
+    return { text: "boomerang: " + b.cycleFrames + " pictures forward and back, " + b.frames + " in all" + made + take, warn: false };
+  }
+  const m = e.slowMotion || {};
+  return { text: "slow motion " + m.factor + "×: recorded at " + m.recordedFrameRate + " fps, played at " + m.playbackFrameRate + " fps" +
+    (m.cameraLimited ? " (the camera's fastest at this size is " + m.recordedFrameRate + " fps, so not 2×)" : "") +
+    (m.soundKept ? ", sound stretched" : ", silent") + made + take, warn: m.cameraLimited };
+}
+function loudnessLine(audio) {
+  const l = audio && audio.loudness;
+  if (!l) return null;
+  const left = caseOf(l.left);
+  if (left === "silent") return { text: "loudness: left as recorded (a silent take)", warn: false };
+  if (left === "nothingToMeasure") return { text: "loudness: left as recorded (nothing over -70 LUFS to measure)", warn: false };
+  if (left === "failed") return { text: "loudness: left as recorded, levelling to " + l.targetLUFS + " LUFS failed: " + l.left.failed.detail, warn: true };
+  return { text: "loudness " + l.before.integratedLUFS.toFixed(1) + " → " + l.after.integratedLUFS.toFixed(1) + " LUFS (target " + l.targetLUFS +
+    "), true peak " + l.before.truePeakDBTP.toFixed(1) + " → " + l.after.truePeakDBTP.toFixed(1) + " dBTP, " + f1(l.gainDB) + " dB" +
+    (l.limited ? ", peaks limited" : ""), warn: false };
+}
+function showEffect(shot) {
+  for (const [id, line] of [["shot-effect", effectLine(shot)], ["shot-loudness", loudnessLine(shot.audio)]]) {
+    $(id).hidden = !line;
+    $(id).textContent = line ? line.text : "";
+    $(id).classList.toggle("warning", !!(line && line.warn));
+  }
+}
+
 let preflightShareProblem = false;
 function loadOverview() {
   return api("/api/admin/overview").then((o) => {
@@ -388,6 +436,9 @@ function loadOverview() {
       t.state + (t.name ? ": " + t.name : "") + (t.device ? " (" + t.device + ")" : "") + " · " + t.presses + " presses" +
       (t.message ? " · " + t.message : "") + (t.state === "waiting" ? " · looking for " + t.setting : "");
     document.body.dataset.button = t ? t.state : "none";
+    const effects = s.booth.effects || [];
+    $("booth-effects").textContent = effects.length ? effects.join(", ") + " (kiosk.effects) · now: " + s.booth.effect
+      : "no choice: every shot is " + s.booth.effect + " (shoot.effect)";
     $("booth-store").textContent = o.store;
     // A count, never which: the guest's delete is theirs.
     $("guest-deletions").textContent = o.guestDeletions + " since the kiosk started (with their share link)";
