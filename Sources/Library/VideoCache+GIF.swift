@@ -37,12 +37,14 @@ extension VideoCache {
         }
         let temp = path(".tmp-\(name)-\(getpid())")
         do throws(MediaError) { _ = try LoopGIF.write(from: video, to: temp) } catch {
+            // (a half-made GIF that cannot go now is a `.tmp-` name: the cache's clear removes it)
             try? Posix.unlink(temp)
             throw .media(error)
         }
         do throws(StorageError) {
             try LocalFiles.run("store", final, elsewhere: "another cache.path") { () throws(Descriptors.Errno) in try Posix.rename(temp, to: final) }
         } catch {
+            // (as above)
             try? Posix.unlink(temp)
             throw .cache(.unusable(directory: settings.directory, error))
         }

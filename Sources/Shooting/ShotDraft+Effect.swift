@@ -43,11 +43,13 @@ extension ShotDraft {
         let made: T
         do throws(MediaError) { made = try make(videoPath, output) } catch { throw .media(error) }
         try DurableFile.fsyncFile(output)
+        // (a take.mp4 an earlier attempt left; one that cannot go makes the link below fail, said)
         try? Posix.unlink(takePath)
         try DurableFile.run("link", takePath) { () throws(Descriptors.Errno) in try Posix.link(videoPath, to: takePath) }
         do throws(RecorderError) {
             try DurableFile.rename(output, to: videoPath)
         } catch {
+            // (the take keeps its first name; a second left here is removed by salvage's restoreTake)
             try? Posix.unlink(takePath)
             throw error
         }
@@ -70,6 +72,7 @@ extension ShotDraft {
             }
         }
         for name in DirectoryListing.namesIfReadable(directory) where name.hasSuffix(Self.partialSuffix) {
+            // (best effort: one that stays is only a name a later shot never reads)
             try? Posix.unlink("\(directory)/\(name)")
         }
         return dropped

@@ -10,6 +10,8 @@ package struct ShotEffect: Sendable, Codable, Hashable {
     /// Seconds the booth took to make it, and that over the take's length (at most 1 asked).
     package var renderSeconds: Double?
     package var renderRatio: Double?
+    /// CPU seconds it took, on all cores (Benchmarks/effects.sh compares them with the ffmpeg CLI's).
+    package var renderCPUSeconds: Double?
     package var boomerang: BoomerangFacts?
     package var slowMotion: SlowMotionFacts?
     /// Why the shot is its take and not the effect; nil when it is the effect.

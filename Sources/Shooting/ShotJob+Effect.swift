@@ -53,7 +53,7 @@ extension ShotJob {
         guard request.effect != .none else { return nil }
         var effect = ShotEffect(name: request.effect)
         let take = try? MediaProbe.inspect(draft.videoPath)
-        let started = MonotonicClock.nowMicroseconds()
+        let started = MonotonicClock.nowMicroseconds(), startedCPU = ProcessCPUClock.nowMicroseconds()
         let options = request.effectOptions, settings = request.encoder
         do throws(RecorderError) {
             switch request.effect {
@@ -93,6 +93,7 @@ extension ShotJob {
         }
         let seconds = Double(MonotonicClock.nowMicroseconds() - started) / 1_000_000
         effect.renderSeconds = (seconds * 1000).rounded() / 1000
+        effect.renderCPUSeconds = (Double(ProcessCPUClock.nowMicroseconds() - startedCPU) / 1000).rounded() / 1000
         if let take {
             effect.original = .init(file: ShotDraft.takeName, durationSeconds: take.durationSeconds, frames: take.frameCount,
                                     frameRate: take.frameRate, byteSize: FileSystem.size(of: draft.takePath) ?? 0)
