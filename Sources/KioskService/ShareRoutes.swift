@@ -92,8 +92,8 @@ enum ShareRoutes {
             }
             response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
             response.headers[.cacheControl] = "private, no-store"
-            // Saved under the caption's or the event's name, not the id (RFC 6266, nothing raw).
-            response.headers[.contentDisposition] = ShareFileName.contentDisposition(ShareFileName.name(for: shared.metadata))
+            // Saved under the caption's or the event's name, not the id (RFC 6266, nothing raw); a boomerang as a loop.
+            response.headers[.contentDisposition] = ShareFileName.contentDisposition(ShareFileName.name(for: shared.metadata, part: shared.isLoop ? .loop : .video))
             return response
         }
 
