@@ -64,11 +64,11 @@ for size in ${SIZES:-1280x720 1920x1080}; do
         if faster "$cs" "$s"; then cs=$s cc=$c; fi
       fi
     done
-    printf "%-6s %-9s %-16s %8.2f %8.2fx %8.2f\n" "$label" $effect recorder "$rs" "$(echo "$rs / $take" | bc -l)" "$rc"
-    printf "%-6s %-9s %-16s %8.2f %8.2fx %8.2f\n" "$label" $effect "ffmpeg $([ $effect = boomerang ] && echo reverse || echo setpts)" "$fs" "$(echo "$fs / $take" | bc -l)" "$fc"
+    printf "%-6s %-9s %-16s %8.3f %8.3fx %8.3f\n" "$label" $effect recorder "$rs" "$(echo "$rs / $take" | bc -l)" "$rc"
+    printf "%-6s %-9s %-16s %8.3f %8.3fx %8.3f\n" "$label" $effect "ffmpeg $([ $effect = boomerang ] && echo reverse || echo setpts)" "$fs" "$(echo "$fs / $take" | bc -l)" "$fc"
     printf "%-6s %-9s %-16s %7.2fx %9s %7.2fx   (recorder/ffmpeg: time, cpu)\n" "$label" $effect ratio "$(echo "$rs / $fs" | bc -l)" "" "$(echo "$rc / $fc" | bc -l)"
     if [ -n "$cs" ]; then
-      printf "%-6s %-9s %-16s %8.2f %8.2fx %8.2f\n" "$label" $effect "ffmpeg setts copy" "$cs" "$(echo "$cs / $take" | bc -l)" "$cc"
+      printf "%-6s %-9s %-16s %8.3f %8.3fx %8.3f\n" "$label" $effect "ffmpeg setts copy" "$cs" "$(echo "$cs / $take" | bc -l)" "$cc"
       printf "%-6s %-9s %-16s %7.2fx %9s %7.2fx   (recorder/ffmpeg stream copy: time, cpu)\n" "$label" $effect ratio "$(echo "$rs / $cs" | bc -l)" "" "$(echo "$rc / $cc" | bc -l)"
     fi
   done
