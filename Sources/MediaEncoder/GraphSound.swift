@@ -69,3 +69,31 @@ final class GraphSound {
         try encoder.finish { packet throws(MediaError) in try writer.writeAudio(packet, from: base) }
     }
 }
+
+extension MediaInput {
+    /// Copies this file's picture packets into `writer`, each changed by `change` first (its
+    /// timestamps still in the stream's time base), with `sound` written up to each picture's end.
+    /// Returns the pictures copied and where the last one ends, in the stream's time base.
+    @discardableResult
+    func copyPictures(to writer: MP4Writer, path: String, sound: GraphSound?,
+                      change: (UnsafeMutablePointer<AVPacket>) -> Void = { _ in }) throws(MediaError) -> (frames: Int, end: Int64) {
+        let base = videoStream.pointee.time_base
+        let packet = try OwnedPacket()
+        var frames = 0
+        var end: Int64 = 0
+        while true {
+            let code = cff_av_read_frame(context, packet.pointer)
+            if code == CFF_AVERROR_EOF { break }
+            try MediaError.check(code, "av_read_frame", path: path)
+            defer { cff_av_packet_unref(packet.pointer) }
+            guard packet.pointer.pointee.stream_index == videoStream.pointee.index else { continue }
+            let p = packet.pointer
+            change(p)
+            end = max(end, p.pointee.pts + p.pointee.duration)
+            try sound?.write(until: cff_av_rescale_q(p.pointee.pts + p.pointee.duration, base, AVRational(num: 1, den: 1_000_000)))
+            try writer.write(p, from: base, defaultDuration: 0)
+            frames += 1
+        }
+        return (frames, end)
+    }
+}

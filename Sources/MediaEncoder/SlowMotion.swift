@@ -43,23 +43,10 @@ package enum SlowMotion {
                                        writer: writer, endSeconds: length * factor)
             }
             try writer.writeHeader()
-            let packet = try OwnedPacket()
-            var frames = 0
-            var end: Int64 = 0
-            while true {
-                let code = cff_av_read_frame(input.context, packet.pointer)
-                if code == CFF_AVERROR_EOF { break }
-                try MediaError.check(code, "av_read_frame", path: take)
-                defer { cff_av_packet_unref(packet.pointer) }
-                guard packet.pointer.pointee.stream_index == video.pointee.index else { continue }
-                let p = packet.pointer
+            let (frames, end) = try input.copyPictures(to: writer, path: take, sound: sound) { p in
                 p.pointee.pts = Self.stretch(p.pointee.pts - start, factor)
                 p.pointee.dts = Self.stretch(p.pointee.dts - start, factor)
                 p.pointee.duration = Self.stretch(p.pointee.duration, factor)
-                end = max(end, p.pointee.pts + p.pointee.duration)
-                try sound?.write(until: cff_av_rescale_q(p.pointee.pts + p.pointee.duration, base, AVRational(num: 1, den: 1_000_000)))
-                try writer.write(p, from: base, defaultDuration: 0)
-                frames += 1
             }
             try sound?.finish()
             try writer.finish()

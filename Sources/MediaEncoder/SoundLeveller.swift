@@ -86,17 +86,7 @@ package enum SoundLeveller {
                                        sampleRate: rate, channels: channels, bitRate: audio.bit_rate > 0 ? Int(audio.bit_rate) : nil,
                                        writer: writer, endSeconds: length)
             try writer.writeHeader()
-            let packet = try OwnedPacket()
-            while true {
-                let code = cff_av_read_frame(input.context, packet.pointer)
-                if code == CFF_AVERROR_EOF { break }
-                try MediaError.check(code, "av_read_frame", path: take)
-                defer { cff_av_packet_unref(packet.pointer) }
-                guard packet.pointer.pointee.stream_index == video.pointee.index else { continue }
-                let p = packet.pointer
-                try sound.write(until: cff_av_rescale_q(p.pointee.pts + p.pointee.duration, base, AVRational(num: 1, den: 1_000_000)))
-                try writer.write(p, from: base, defaultDuration: 0)
-            }
+            try input.copyPictures(to: writer, path: take, sound: sound)
             try sound.finish()
             try writer.finish()
         } catch {

@@ -116,7 +116,7 @@ extension Setting.Rule {
         case .boolean: "true or false"
         case .choice(let choices): choices.joined(separator: " | ")
         case .choices(let choices): "empty, or one or more of \(choices.joined(separator: ", ")), separated by commas"
-        case .offOrNumber(let range): "off, or a number \(Self.format(range.lowerBound))-\(Self.format(range.upperBound))"
+        case .offOrNumber(let range): "off, or a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
         case .listen: "HOST:PORT"
         case .token: "secret of at least \(Int(TokenStrength.minimumBits)) bits (head -c 24 /dev/urandom | base64)"
         case .frameSize: "WIDTHxHEIGHT, 16-8192 each"

@@ -5,7 +5,7 @@ import SystemSupport
 /// The take made into the finished shot, between the recording's end and its commit (so the
 /// review plays the result): its sound levelled (`audio.loudness`), then its effect rendered
 /// (`shoot.effect`). Neither ever fails the shot: what cannot be done leaves the take as it is,
-/// and the shot says why.
+/// and the shot says why as data (`audio.loudness.left`, `effect.notRendered`), worded at the edges.
 extension ShotJob {
     /// `track`'s take levelled to `target` LUFS, with the loudness before and after.
     func level(_ draft: ShotDraft, _ track: ShotAudio, target: Double) -> ShotAudio {
@@ -27,7 +27,6 @@ extension ShotJob {
             } catch {
                 let (operation, detail) = Self.words(error)
                 loudness.left = .failed(operation: operation, detail: detail)
-                notes.append("the sound was left as recorded: levelling it to \(target) LUFS failed (\(error))")
             }
         }
         track.loudness = loudness
@@ -42,7 +41,7 @@ extension ShotJob {
                 track.loudness?.after = .init(integratedLUFS: outcome.after.integrated, truePeakDBTP: outcome.after.truePeak)
             }
         } catch {
-            notes.append("the slow motion's sound was left as made: levelling it to \(target) LUFS failed (\(error))")
+            // (the effect's sound stays as made, its take's levelling said; `after` is then the take's)
         }
         return track
     }
@@ -88,7 +87,6 @@ extension ShotJob {
         } catch {
             let (operation, detail) = Self.words(error)
             effect.notRendered = .failed(operation: operation, detail: detail)
-            notes.append("the \(request.effect.rawValue) was not made; the shot is the take as recorded (\(error))")
             return effect
         }
         let seconds = Double(MonotonicClock.nowMicroseconds() - started) / 1_000_000

@@ -21,7 +21,7 @@ final class ShotJob {
     /// The microphone or the test beep; nil for a silent shot.
     private var audio: (any AudioSource)?
     private var recorder: MP4Encoder?
-    var notes: [String] = []
+    private(set) var notes: [String] = []
     private(set) var cleaned: [String] = []
     private var ending: String?
     private var cameraLost: RecorderError?

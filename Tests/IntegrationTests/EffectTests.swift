@@ -282,3 +282,52 @@ import Testing
         #expect(outcome.frames == 45, "\(outcome.frames) pictures at 15 fps")
     }
 }
+
+/// The sounds an effect may have: a chosen sound under a boomerang (`effect.sound`), and slow
+/// motion's own stretched at its pitch (`effect.slowmo_sound = keep`), levelled as posted.
+@Suite struct EffectSoundTests {
+    @Test func aBoomerangPlaysTheChosenSoundFromItsStartToItsEnd() throws {
+        let box = try PostSandbox()
+        defer { box.remove() }
+        let sound = box.root + "/whoosh.wav"
+        let made = try Tools.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=660:d=10:sample_rate=44100", sound])
+        #expect(made.status == 0, "\(made.stderr)")
+        let result = try box.recorder(["shoot", "--device", "testsrc", "--size", "320x240", "--effect", "boomerang", "--seconds", "1",
+                                       "--set", "effect.sound=\(sound)", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let durations = try Tools.streamDurations(box.currentVideo)
+        #expect(durations.video >= 3 && abs((durations.audio ?? 0) - durations.video) < 0.1,
+                "pictures \(durations.video) s, sound \(String(describing: durations.audio)) s")
+        // A sound file that is not there stops the shot before anything is recorded.
+        let missing = try box.recorder(["shoot", "--device", "testsrc", "--effect", "boomerang", "--set", "effect.sound=\(box.root)/none.wav", "--json"])
+        #expect(failed(missing) == Failed(66, "notFound", "ShotFailure.effectSoundMissing"), "\(missing.stdout)")
+        #expect(failureData(missing)["path"] as? String == "\(box.root)/none.wav")
+    }
+
+    @Test func slowMotionKeepsItsSoundStretchedAndLevelled() throws {
+        let box = try PostSandbox()
+        defer { box.remove() }
+        let result = try box.recorder(["shoot", "--device", "testsrc", "--size", "320x240", "--effect", "slowmo", "--seconds", "2",
+                                       "--audio", "beep", "--set", "effect.slowmo_sound=keep", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let durations = try Tools.streamDurations(box.currentVideo)
+        #expect(abs(durations.video - 4) < 0.1 && abs((durations.audio ?? 0) - 4) < 0.15, "pictures \(durations.video) s, sound \(String(describing: durations.audio)) s")
+        let level = try LoudnessTests.measure(box.currentVideo)
+        #expect(abs(level.integrated + 16) <= 1 && level.truePeak <= -1, "\(level)")
+        // The beep's pitch kept: its strongest frequency is still about 1 kHz, not half of it.
+        let raw = box.root + "/beep.f32"
+        let out = try Tools.run("ffmpeg", ["-v", "error", "-y", "-i", box.currentVideo, "-map", "0:a:0", "-ac", "1", "-ar", "48000", "-f", "f32le", raw])
+        #expect(out.status == 0, "\(out.stderr)")
+        let samples = try Data(contentsOf: URL(fileURLWithPath: raw)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        // Zero crossings over the loudest tenth of a second (inside a stretched 0.2 s beep): twice
+        // the frequency a second.
+        let window = 4800
+        let loudest = stride(from: 0, to: max(samples.count - window, 1), by: 480).max { a, b in
+            samples[a..<min(a + window, samples.count)].reduce(0) { $0 + $1 * $1 } < samples[b..<min(b + window, samples.count)].reduce(0) { $0 + $1 * $1 }
+        } ?? 0
+        let part = samples[loudest..<min(loudest + window, samples.count)]
+        let crossings = zip(part, part.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+        let hertz = Double(crossings) / 2 / (Double(part.count) / 48_000)
+        #expect(abs(hertz - 1000) < 150, "the beep's pitch is \(hertz) Hz")
+    }
+}

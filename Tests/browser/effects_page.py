@@ -14,7 +14,7 @@ to the first effect for the next guest. At every state: no scrollbars, touch tar
 
     python Tests/browser/effects_page.py RECORDER_BINARY
 """
-import json, os, pathlib, shutil, subprocess, sys, time, urllib.request
+import json, os, pathlib, re, shutil, subprocess, sys, time, urllib.request
 
 from playwright.sync_api import sync_playwright
 
@@ -164,6 +164,26 @@ try:
             stored = list((work / "store" / "takes").glob("*.mp4"))
             check("phone: the take is the store's, byte for byte", code == 200 and len(stored) == 1 and take == stored[0].read_bytes())
             phone_context.close()
+        # The operator's page: the effects offered, and what the current shot was made into, here
+        # slow motion from the test pattern (60 fps, played at 30), with its sound levelled.
+        request = urllib.request.Request(base + "/api/effect", data=b'{"effect": "slowmo"}', method="POST",
+                                         headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(request, timeout=10).read()
+        request = urllib.request.Request(base + "/api/shoot", data=b'{"countdown": 0}', method="POST", headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(request, timeout=10).read()
+        end = time.monotonic() + 90
+        while time.monotonic() < end and not ((status().get("currentShot") or {}).get("effect") or {}).get("name") == "slowmo":
+            time.sleep(0.5)
+        admin = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        admin.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+        admin.goto(base + "/admin")
+        wait_until(admin, "!document.getElementById('shot-effect').hidden && document.getElementById('booth-effects').textContent !== '–'", 30000)
+        lines = admin.evaluate("['shot-effect', 'shot-loudness', 'booth-effects'].map((id) => document.getElementById(id).textContent)")
+        levelled = re.search(r"→ -1[56]\.[0-9] LUFS \(target -16\)", lines[1])
+        check(f"operator page: the shot's effect, its loudness and the effects offered are said ({lines})",
+              lines[0].startswith("slow motion 2×: recorded at 60 fps, played at 30 fps") and levelled is not None
+              and lines[2].startswith("none, boomerang, slowmo (kiosk.effects) · now: slowmo"), str(lines))
+        admin.screenshot(path=str(artifacts / "1280x800-operator.png"))
         check("no errors in the pages' consoles", not errors, str(errors[:5]))
         browser.close()
 finally:

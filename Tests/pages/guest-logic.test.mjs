@@ -2,7 +2,7 @@
 // module, with node's own test runner: node --test Tests/pages
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hintKey, shareScreen, effectKey, isLoop, needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, CONSENT_READ_MS, soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, PHASES, RING }
+import { hintKey, shareScreen, effectKey, isLoop, effectIsSilent, needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, CONSENT_READ_MS, soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, PHASES, RING }
   from "../../Sources/KioskService/Pages/guest-logic.js";
 import { isStale, tokenTravelsInClear, byteCount } from "../../Sources/KioskService/Pages/common.js";
 
@@ -267,4 +267,14 @@ test("the review loops a boomerang that was made, nothing else", () => {
   assert.equal(isLoop(shot("a", { effect: { name: "slowmo", original: {} } })), false);
   assert.equal(isLoop(shot("a")), false);
   assert.equal(isLoop(null), false);
+});
+
+test("an effect that plays none of the take's sound warns of nothing about it", () => {
+  const mute = { result: "silent", loudestDBFS: -90, clippedPercent: 0 };
+  assert.equal(soundWarning(shot("a", { audio: { check: mute } })), "notHeard");
+  assert.equal(soundWarning(shot("a", { audio: { check: mute }, effect: { name: "boomerang", boomerang: {} } })), null);
+  assert.equal(soundWarning(shot("a", { audio: { check: mute }, effect: { name: "boomerang", boomerang: { sound: "/srv/w.wav" } } })), null);
+  assert.equal(soundWarning(shot("a", { audio: { check: mute }, effect: { name: "slowmo", slowMotion: { soundKept: true } } })), "notHeard");
+  assert.equal(effectIsSilent(shot("a", { effect: { name: "slowmo", slowMotion: { soundKept: false } } })), true);
+  assert.equal(effectIsSilent(shot("a", { effect: { name: "slowmo", notRendered: { cameraTooSlow: { fastest: 30 } } } })), false);
 });

@@ -77,6 +77,16 @@ export function effectKey(name) {
   return { none: "effectNone", boomerang: "effectBoomerang", slowmo: "effectSlowmo" }[name] || "effectNone";
 }
 
+/** Whether what `shot` plays has none of its take's sound: a boomerang (silent, or the chosen
+ * effect.sound) and slow motion (unless effect.slowmo_sound keeps it). */
+export function effectIsSilent(shot) {
+  const e = shot && shot.effect;
+  if (!e || e.notRendered) return false;
+  if (e.name === "boomerang") return true;
+  if (e.name === "slowmo") return !(e.slowMotion && e.slowMotion.soundKept);
+  return false;
+}
+
 /** Whether the review plays `shot` over and over: a boomerang that was made (a loop). */
 export function isLoop(shot) {
   return !!(shot && shot.effect && shot.effect.name === "boomerang" && !shot.effect.notRendered);
@@ -206,6 +216,8 @@ export function joined(a, b) {
  * guest string's key, or null when there is nothing to say (it was fine, or has no sound at all).
  */
 export function soundWarning(shot) {
+  // (an effect that plays none of the take's sound: nothing of it to hear, nothing to warn of)
+  if (effectIsSilent(shot)) return null;
   const result = shot && shot.audio && shot.audio.check ? shot.audio.check.result : "ok";
   return { silent: "notHeard", clipping: "tooLoud", "ended-early": "soundCut" }[result] || null;
 }

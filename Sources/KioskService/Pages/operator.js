@@ -88,7 +88,7 @@ function render(s) {
   if (shot) {
     $("shot-info").textContent = shot.durationSeconds.toFixed(1) + " s · " + shot.width + "×" + shot.height + " · " +
       shot.frames + " frames (" + shot.framesDropped + " dropped) · " + mb(shot.byteSize) +
-      (shot.audio ? " · sound" + (shot.audio.check && shot.audio.check.result !== "ok" ? " (" + shot.audio.check.result + ", loudest " +
+      (shot.audio && silentEffect(shot) ? " · none of the take's sound (kept with the take)" : shot.audio ? " · sound" + (shot.audio.check && shot.audio.check.result !== "ok" ? " (" + shot.audio.check.result + ", loudest " +
         shot.audio.check.loudestDBFS + " dBFS)" : "") : " · no sound") +
       (shot.endedEarly ? " · ended early: " + shot.endedEarly : "") + (shot.postedAs ? " · posted as " + shot.postedAs : "");
     showEffect(shot);
@@ -406,6 +406,12 @@ function loudnessLine(audio) {
   return { text: "loudness " + l.before.integratedLUFS.toFixed(1) + " → " + l.after.integratedLUFS.toFixed(1) + " LUFS (target " + l.targetLUFS +
     "), true peak " + l.before.truePeakDBTP.toFixed(1) + " → " + l.after.truePeakDBTP.toFixed(1) + " dBTP, " + f1(l.gainDB) + " dB" +
     (l.limited ? ", peaks limited" : ""), warn: false };
+}
+// (as the guest page has it: a boomerang, and slow motion without its sound kept, play none of the take's)
+function silentEffect(shot) {
+  const e = shot.effect;
+  if (!e || e.notRendered) return false;
+  return e.name === "boomerang" || (e.name === "slowmo" && !(e.slowMotion && e.slowMotion.soundKept));
 }
 function showEffect(shot) {
   for (const [id, line] of [["shot-effect", effectLine(shot)], ["shot-loudness", loudnessLine(shot.audio)]]) {

@@ -53,8 +53,9 @@ MIC=hw:CARD=Loopback,DEV=1
 # Integrated loudness and true peak of a file's sound, by ffmpeg's ebur128: "I TP".
 r128() { ffmpeg -hide_banner -nostats -i "$1" -map 0:a:0 -af ebur128=peak=true -f null - 2>&1 |
   awk '/Integrated loudness/ { i = 1 } i && /I:/ { I = $2; i = 0 } /True peak/ { p = 1 } p && /Peak:/ { P = $2; p = 0 } END { print I, P }'; }
+# (40 s of tone: under emulation a busy guest may take many seconds to start a shot)
 for level in -40 -25 -12; do
-  ffmpeg -v error -y -f lavfi -i "aevalsrc='$(awk -v l=$level 'BEGIN { printf "%.6f", 10 ^ (l / 20) }')*sin(2*PI*1000*t)':c=stereo:s=48000:d=12" \
+  ffmpeg -v error -y -f lavfi -i "aevalsrc='$(awk -v l=$level 'BEGIN { printf "%.6f", 10 ^ (l / 20) }')*sin(2*PI*1000*t)':c=stereo:s=48000:d=40" \
     -c:a pcm_s16le "$T/tone$level.wav"
   aplay -q -D hw:Loopback,0,0 "$T/tone$level.wav" > "$T/aplay.log" 2>&1 & APLAY=$!
   sleep 1
