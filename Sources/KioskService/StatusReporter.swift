@@ -47,7 +47,7 @@ package final class StatusReporter: Sendable {
                       soundPeakDBFS: $0.soundLevel?.peakDBFS, soundRmsDBFS: $0.soundLevel?.rmsDBFS)
             },
             currentShot: current, outbox: Self.outbox(drain.status), disk: disk, booth: settings.booth,
-            trigger: button?.status, shotSeconds: settings.seconds, countdownSeconds: settings.countdown, version: Self.version,
+            trigger: button?.status, shotSeconds: settings.shotRequest(effect: guests.effect).seconds, countdownSeconds: settings.countdown, version: Self.version,
             consent: guests.consentStatus, prompt: prompts?.current, service: guests.outOfService)
         status.booth.effect = guests.effect.rawValue
         Self.describe(camera, in: &status)

@@ -46,6 +46,8 @@ import StorageUpload
             try await client.execute(uri: "/api/effect", method: .post, headers: AdminAPITests.authorized, body: body(#"{"effect": "boomerang"}"#)) { response in
                 #expect(response.status == .ok)
                 #expect((object(response)["booth"] as? [String: Any])?["effect"] as? String == "boomerang")
+                // The start screen invites to a boomerang's take, not the kiosk's usual length.
+                #expect(object(response)["shotSeconds"] as? Double == 1, "\(object(response))")
             }
             // A press of the booth's button records with the choice.
             await fixture.kiosk.guests.press()
