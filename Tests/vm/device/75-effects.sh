@@ -55,8 +55,11 @@ r128() { ffmpeg -hide_banner -nostats -i "$1" -map 0:a:0 -af ebur128=peak=true -
   awk '/Integrated loudness/ { i = 1 } i && /I:/ { I = $2; i = 0 } /True peak/ { p = 1 } p && /Peak:/ { P = $2; p = 0 } END { print I, P }'; }
 # (40 s of tone: under emulation a busy guest may take many seconds to start a shot)
 for level in -40 -25 -12; do
-  ffmpeg -v error -y -f lavfi -i "aevalsrc='$(awk -v l=$level 'BEGIN { printf "%.6f", 10 ^ (l / 20) }')*sin(2*PI*1000*t)':c=stereo:s=48000:d=40" \
-    -c:a pcm_s16le "$T/tone$level.wav"
+  # (one period of 48 samples, repeated: an ffmpeg start and 40 s of tone take a minute under emulation)
+  python3 -c 'import math, struct, sys, wave
+level, out = float(sys.argv[1]), sys.argv[2]
+period = b"".join(struct.pack("<hh", s, s) for s in (round(32767 * 10 ** (level / 20) * math.sin(2 * math.pi * i / 48)) for i in range(48)))
+w = wave.open(out, "wb"); w.setnchannels(2); w.setsampwidth(2); w.setframerate(48000); w.writeframes(period * 40000); w.close()' "$level" "$T/tone$level.wav"
   aplay -q -D hw:Loopback,0,0 "$T/tone$level.wav" > "$T/aplay.log" 2>&1 & APLAY=$!
   sleep 1
   shoot --device testsrc --size 320x240 --audio "$MIC" --seconds 3 --json > "$T/tone.json" 2> "$T/tone.err"; rc=$?
