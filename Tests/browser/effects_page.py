@@ -165,7 +165,7 @@ try:
             check("phone: the take is the store's, byte for byte", code == 200 and len(stored) == 1 and take == stored[0].read_bytes())
             phone_context.close()
         # The operator's page: the effects offered, and what the current shot was made into, here
-        # slow motion from the test pattern (60 fps, played at 30), with its sound levelled.
+        # slow motion from the test pattern (60 fps, played at 30), silent, the take's sound levelled.
         request = urllib.request.Request(base + "/api/effect", data=b'{"effect": "slowmo"}', method="POST",
                                          headers={"Content-Type": "application/json"})
         urllib.request.urlopen(request, timeout=10).read()
@@ -178,8 +178,8 @@ try:
         admin.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
         admin.goto(base + "/admin")
         wait_until(admin, "!document.getElementById('shot-effect').hidden && document.getElementById('booth-effects').textContent !== '–'", 30000)
-        lines = admin.evaluate("['shot-effect', 'shot-loudness', 'booth-effects'].map((id) => document.getElementById(id).textContent)")
-        levelled = re.search(r"→ -1[56]\.[0-9] LUFS \(target -16\)", lines[1])
+        lines = admin.evaluate("['shot-effect', 'shot-info', 'booth-effects'].map((id) => document.getElementById(id).textContent)")
+        levelled = re.search(r"silent \(the take's sound is kept with the take, -1[0-9]\.[0-9] → -1[56]\.[0-9] LUFS\)", lines[1])
         check(f"operator page: the shot's effect, its loudness and the effects offered are said ({lines})",
               lines[0].startswith("slow motion 2×: recorded at 60 fps, played at 30 fps") and levelled is not None
               and lines[2].startswith("none, boomerang, slowmo (kiosk.effects) · now: slowmo"), str(lines))

@@ -88,7 +88,8 @@ function render(s) {
   if (shot) {
     $("shot-info").textContent = shot.durationSeconds.toFixed(1) + " s · " + shot.width + "×" + shot.height + " · " +
       shot.frames + " frames (" + shot.framesDropped + " dropped) · " + mb(shot.byteSize) +
-      (shot.audio && silentEffect(shot) ? " · none of the take's sound (kept with the take)" : shot.audio ? " · sound" + (shot.audio.check && shot.audio.check.result !== "ok" ? " (" + shot.audio.check.result + ", loudest " +
+      (shot.audio && silentEffect(shot) ? " · silent (the take's sound is kept with the take" + loudnessFragment(shot.audio) + ")"
+        : shot.audio ? " · sound" + loudnessFragment(shot.audio) + (shot.audio.check && shot.audio.check.result !== "ok" ? " (" + shot.audio.check.result + ", loudest " +
         shot.audio.check.loudestDBFS + " dBFS)" : "") : " · no sound") +
       (shot.endedEarly ? " · ended early: " + shot.endedEarly : "") + (shot.postedAs ? " · posted as " + shot.postedAs : "");
     showEffect(shot);
@@ -372,7 +373,6 @@ let guestDeletionsSeen = null;
 // line each: what was made, and what was not and why (a camera too slow for slow motion is said,
 // never faked).
 const caseOf = (value) => (value && typeof value === "object" ? Object.keys(value)[0] : null);
-const f1 = (n) => (n > 0 ? "+" : "") + n.toFixed(1);
 function effectLine(shot) {
   const e = shot.effect;
   if (!e) return null;
@@ -396,16 +396,17 @@ function effectLine(shot) {
     (m.cameraLimited ? " (the camera's fastest at this size is " + m.recordedFrameRate + " fps, so not 2×)" : "") +
     (m.soundKept ? ", sound stretched" : ", silent") + made + take, warn: m.cameraLimited };
 }
+// The loudness before and after, short, in the shot's line (audio.loudness; the true peaks and
+// the gain are in the post's metadata); a levelling that failed, in a line of its own.
+function loudnessFragment(audio) {
+  const l = audio && audio.loudness;
+  if (!l || !l.after || !l.before) return "";
+  return ", " + l.before.integratedLUFS.toFixed(1) + " → " + l.after.integratedLUFS.toFixed(1) + " LUFS" + (l.limited ? " (peaks limited)" : "");
+}
 function loudnessLine(audio) {
   const l = audio && audio.loudness;
-  if (!l) return null;
-  const left = caseOf(l.left);
-  if (left === "silent") return { text: "loudness: left as recorded (a silent take)", warn: false };
-  if (left === "nothingToMeasure") return { text: "loudness: left as recorded (nothing over -70 LUFS to measure)", warn: false };
-  if (left === "failed") return { text: "loudness: left as recorded, levelling to " + l.targetLUFS + " LUFS failed: " + l.left.failed.detail, warn: true };
-  return { text: "loudness " + l.before.integratedLUFS.toFixed(1) + " → " + l.after.integratedLUFS.toFixed(1) + " LUFS (target " + l.targetLUFS +
-    "), true peak " + l.before.truePeakDBTP.toFixed(1) + " → " + l.after.truePeakDBTP.toFixed(1) + " dBTP, " + f1(l.gainDB) + " dB" +
-    (l.limited ? ", peaks limited" : ""), warn: false };
+  if (!l || caseOf(l.left) !== "failed") return null;
+  return { text: "sound left as recorded: levelling it to " + l.targetLUFS + " LUFS failed (" + l.left.failed.detail + ")", warn: true };
 }
 // (as the guest page has it: a boomerang, and slow motion without its sound kept, play none of the take's)
 function silentEffect(shot) {
