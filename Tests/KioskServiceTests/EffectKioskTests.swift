@@ -13,20 +13,6 @@ import StorageUpload
 /// booth's button too), reviews and posts the effect with its take; the share page plays it,
 /// saves it as a loop, makes its GIF on request and offers the take. Files read back by ffprobe.
 @Suite struct EffectKioskTests {
-    private func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        let out = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
-        process.arguments = arguments
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "\(tool) \(arguments)")
-        return text
-    }
-
     private static let effects = ["kiosk.effects": "none, boomerang, slowmo", "effect.boomerang_seconds": "1", "shoot.size": "320x240"]
 
     @Test func theGuestsChoiceIsWhatTheNextShotsAreMadeInto() async throws {
@@ -62,7 +48,7 @@ import StorageUpload
             try await client.execute(uri: "/api/shot/current/video.mp4", method: .get, headers: AdminAPITests.authorized) { response in
                 let file = fixture.directory + "/review.mp4"
                 try Data(response.body.readableBytesView).write(to: URL(fileURLWithPath: file))
-                let seconds = try run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file])
+                let seconds = try runTool("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file])
                 #expect((Double(seconds.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) >= 3, "the review plays \(seconds) s")
             }
             // The next guest starts from the first; an effect the list leaves out is refused.
@@ -110,7 +96,7 @@ import StorageUpload
                 #expect(gif.count > 1000 && gif.count <= 8 << 20, "\(gif.count) bytes")
                 let file = fixture.directory + "/loop.gif"
                 try gif.write(to: URL(fileURLWithPath: file))
-                let probe = try run("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=codec_name,width,nb_read_frames:format=duration",
+                let probe = try runTool("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=codec_name,width,nb_read_frames:format=duration",
                                                 "-of", "default=nw=1", file])
                 #expect(probe.contains("codec_name=gif") && probe.contains("width=320"), "\(probe)")
                 let seconds = probe.split(separator: "\n").first { $0.hasPrefix("duration=") }.flatMap { Double($0.dropFirst(9)) } ?? 0
