@@ -64,6 +64,10 @@ package struct LocalDirectoryBackend: StorageBackend {
 
     package func partSize(forSize size: Int64) -> Int64? { nil }
 
+    package func exists(key: String) throws(StorageError) -> Bool {
+        try LocalFiles.exists(path(forKey: key))
+    }
+
     package func stat(key: String) throws(StorageError) -> StoredObject? {
         let path = path(forKey: key)
         guard try LocalFiles.exists(path) else { return nil }

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { hintKey, shareScreen, effectKey, isLoop, effectIsSilent, needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, CONSENT_READ_MS, soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, PHASES, RING }
   from "../../Sources/KioskService/Pages/guest-logic.js";
-import { isStale, tokenTravelsInClear, byteCount } from "../../Sources/KioskService/Pages/common.js";
+import { isStale, tokenTravelsInClear, byteCount, personActive, notePerson } from "../../Sources/KioskService/Pages/common.js";
 
 const idle = (more = {}) => Object.assign({ state: "idle", run: "r1", revision: 5, currentShot: null, outbox: { lastUploaded: null }, shotSeconds: 15 }, more);
 const shot = (id, more = {}) => Object.assign({ id, videoURL: "/api/shot/current/video.mp4", postedAs: null }, more);
@@ -277,4 +277,11 @@ test("an effect that plays none of the take's sound warns of nothing about it", 
   assert.equal(soundWarning(shot("a", { audio: { check: mute }, effect: { name: "slowmo", slowMotion: { soundKept: true } } })), "notHeard");
   assert.equal(effectIsSilent(shot("a", { effect: { name: "slowmo", slowMotion: { soundKept: false } } })), true);
   assert.equal(effectIsSilent(shot("a", { effect: { name: "slowmo", notRendered: { cameraTooSlow: { fastest: 30 } } } })), false);
+});
+
+test("a page's requests say a person used it only within the minute after a key or a touch (an operator's idle time)", () => {
+  assert.equal(personActive(1000000), false, "nobody yet: a page's own refreshes are no person's");
+  notePerson(1000000);
+  assert.equal(personActive(1000000 + 59000), true);
+  assert.equal(personActive(1000000 + 61000), false, "a minute later the page refreshes by itself again");
 });
