@@ -58,7 +58,7 @@ package final class GuestCoordinator: Sendable {
     /// it as the one under review. Refused without a yes that may start it, out of service, or when
     /// the camera cannot start one.
     func shoot(seconds: Double, countdown: Int, retaking: Shot?, effect: ClipEffect? = nil) async throws(APIError) {
-        if let effect { try choose(effect) }
+        if let effect { choose(effect) }
         for effect in handle(.shootAsked(retaking: retaking)) {
             switch effect {
             case .refuse(let refusal): throw Self.error(refusal)
@@ -100,14 +100,9 @@ package final class GuestCoordinator: Sendable {
         }
     }
 
-    /// The guest's choice of effect on the start screen: every shot gets it (the button's too)
-    /// until the next choice; nil goes back to the default. Refused when `kiosk.effects` does not
-    /// offer it.
-    func choose(_ effect: ClipEffect?) throws(APIError) {
-        if let effect, !settings.offers(effect) {
-            let offered = settings.effects.isEmpty ? [settings.shot.effect] : settings.effects
-            throw APIError.badRequest("effect \(effect.rawValue) is not offered: kiosk.effects offers \(offered.map(\.rawValue).joined(separator: ", ")).")
-        }
+    /// The guest's choice of effect on the start screen (one `KioskSettings.offeredEffect` let
+    /// through): every shot gets it (the button's too) until the next choice; nil: the default.
+    func choose(_ effect: ClipEffect?) {
         chosen.withLock { $0 = effect }
     }
 

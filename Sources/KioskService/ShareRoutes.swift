@@ -9,6 +9,7 @@ import SystemSupport
 import KioskWords
 import KioskHTTP
 import KioskState
+import Library
 
 /// The share page a guest's phone opens, under `/s`: `/s/<token>`, its video, and the guest's own
 /// delete. No API token is asked (the link is the capability to view), nothing lists or names
@@ -79,24 +80,11 @@ enum ShareRoutes {
             let token = context.parameters.get("token") ?? ""
             guard let shared = await library.sharedPost(token: token) else { return gone(language) }
             guard let slot = videos.take(for: context) else { return videos.busy(for: context).response }
-            var response: Response
-            do throws(APIError) {
-                // Still queued here: its own copy (gone only if it was sent this moment: then the store's).
-                if let queued = shared.queuedVideo,
-                   let answer = try? await HTTPAnswer.serveFile(queued, contentType: "video/mp4", request: request, context: context,
-                                                              missing: "", slot: slot) {
-                    response = answer
-                } else {
-                    response = try await VideoResponder.response(library.playback(shared.metadata), request: request, context: context, slot: slot)
-                }
-            } catch {
+            guard let response = await video(shared.queuedVideo, { library.playback(shared.metadata) }, request, context, slot) else {
                 return gone(language)
             }
-            response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
-            response.headers[.cacheControl] = "private, no-store"
-            // Saved under the caption's or the event's name, not the id (RFC 6266, nothing raw); a boomerang as a loop.
-            response.headers[.contentDisposition] = ShareFileName.contentDisposition(ShareFileName.name(for: shared.metadata, part: shared.isLoop ? .loop : .video))
-            return response
+            // Saved under the caption's or the event's name, not the id; a boomerang as a loop.
+            return sharedFile(response, file: ShareFileName.name(for: shared.metadata, part: shared.isLoop ? .loop : .video))
         }
 
         // The take a post's effect was made from (`effect.original`), served as the video is.
@@ -104,18 +92,7 @@ enum ShareRoutes {
             let token = context.parameters.get("token") ?? ""
             guard let shared = await library.sharedPost(token: token), let lookup = library.playbackOriginal(shared.metadata) else { return gone(language) }
             guard let slot = videos.take(for: context) else { return videos.busy(for: context).response }
-            var response: Response
-            do throws(APIError) {
-                if let queued = shared.queuedOriginal,
-                   let answer = try? await HTTPAnswer.serveFile(queued, contentType: "video/mp4", request: request, context: context,
-                                                              missing: "", slot: slot) {
-                    response = answer
-                } else {
-                    response = try await VideoResponder.response(lookup, request: request, context: context, slot: slot)
-                }
-            } catch {
-                return gone(language)
-            }
+            guard let response = await video(shared.queuedOriginal, { lookup }, request, context, slot) else { return gone(language) }
             return sharedFile(response, file: ShareFileName.name(for: shared.metadata, part: .take))
         }
 
@@ -155,6 +132,17 @@ enum ShareRoutes {
             return response
         }
         return routes
+    }
+
+    /// A share link's video or take, with ranges: its queued copy while there is one (gone only if
+    /// it was sent this moment: then the store's), else the store's through the cache; nil: gone.
+    static func video(_ queued: String?, _ stored: () -> VideoCache.Lookup, _ request: Request, _ context: KioskRequestContext,
+                      _ slot: ClientSlots.Slot) async -> Response? {
+        if let queued, let answer = try? await HTTPAnswer.serveFile(queued, contentType: "video/mp4", request: request, context: context,
+                                                                   missing: "", slot: slot) {
+            return answer
+        }
+        return try? await VideoResponder.response(stored(), request: request, context: context, slot: slot)
     }
 
     /// A share link's file as the phone keeps it: under its name (RFC 6266, nothing raw), the

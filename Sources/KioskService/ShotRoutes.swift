@@ -29,7 +29,7 @@ enum ShotRoutes {
             // retake starts a shot under their yes once something was recorded under it.
             var retaking: Shot?
             if let retake = fields.retake, let current = await posting.currentShot(), current.id == retake { retaking = current }
-            try await guests.shoot(seconds: seconds, countdown: countdown, retaking: retaking, effect: try effect(fields.effect))
+            try await guests.shoot(seconds: seconds, countdown: countdown, retaking: retaking, effect: try settings.offeredEffect(fields.effect))
             return HTTPAnswer.encoded(await status.status(), status: .accepted)
         }
 
@@ -37,7 +37,7 @@ enum ShotRoutes {
         // booth's button's too.
         routes.post("effect", .booth, "chooses the effect of the next shots: {\"effect\": one kiosk.effects offers, or null for the first}") { request, _ in
             let body = try await JSONBody.read(request, allowed: ["effect"])
-            try guests.choose(try effect(body.decode(KioskAPI.EffectFields.self).effect))
+            guests.choose(try settings.offeredEffect(body.decode(KioskAPI.EffectFields.self).effect))
             return HTTPAnswer.encoded(await status.status())
         }
 
@@ -94,14 +94,5 @@ enum ShotRoutes {
                                                 missing: "the current shot's video is no longer in the workspace (it was posted).")
         }
         return routes
-    }
-
-    /// An effect's name from a request, checked.
-    static func effect(_ name: String?) throws(APIError) -> ClipEffect? {
-        guard let name else { return nil }
-        guard let effect = ClipEffect(rawValue: name) else {
-            throw APIError.badRequest("effect must be one of \(ClipEffect.names.joined(separator: ", ")) (got '\(name.prefix(40))').")
-        }
-        return effect
     }
 }

@@ -277,12 +277,6 @@ package struct KioskSettings: Sendable {
     /// The effect a shot gets until a guest chooses: the first offered, else `shoot.effect`.
     package var defaultEffect: ClipEffect { effects.first ?? shot.effect }
 
-    /// Whether a guest (or the API) may ask for `effect`: one of `kiosk.effects`, or with none
-    /// offered, `shoot.effect` itself.
-    package func offers(_ effect: ClipEffect) -> Bool {
-        effects.isEmpty ? effect == shot.effect : effects.contains(effect)
-    }
-
     /// What the preview streams: small and slow, since it is only looked at.
     package var previewRequest: ShotRequest {
         ShotRequest.preview(device: device)

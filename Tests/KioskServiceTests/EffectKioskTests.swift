@@ -71,7 +71,7 @@ import StorageUpload
         let fixture = try KioskFixture(token: AdminAPITests.token, more: Self.effects)
         defer { fixture.remove() }
         await fixture.start()
-        try await fixture.kiosk.guests.choose(.boomerang)
+        fixture.kiosk.guests.choose(.boomerang)
         await fixture.kiosk.guests.press()
         await fixture.kiosk.manager.waitForShot()
         let item = try await fixture.kiosk.posting.post(caption: "Hin und zurück")
