@@ -1,6 +1,7 @@
 package import HTTPTypes
 package import Settings
 import KioskWords
+package import Failures
 
 extension APIError {
     /// What failed. The recorder's own failures keep their kind (`RecorderError.Kind`); what only

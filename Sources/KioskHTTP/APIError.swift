@@ -3,6 +3,7 @@ package import HTTPTypes
 package import Hummingbird
 package import Settings
 package import KioskWords
+package import Failures
 
 /// A failed API request, as Hummingbird's `HTTPResponseError`: a route throws it and the router
 /// answers with it. What failed is a `Failure`, whose one mapping (`APIError+Failure.swift`) gives

@@ -1,12 +1,11 @@
 import FoundationEssentials
 import Glibc
 package import Settings
-import Shooting
-import Publishing
-import Library
 package import SystemSupport
 import Synchronization
 import KioskWords
+package import Failures
+package import DurableFiles
 
 /// The browsers logged in at `/login`, each a session the kiosk can end. A session is a random id
 /// with its role, issue time and expiry; the cookie carries those, MACed (HMAC-SHA256) under a key
@@ -84,21 +83,25 @@ package final class SessionStore: Sendable {
 
     package let directory: String
     private let tokens: [KioskRole: String]
+    private let authenticate: Authenticator
     private let clock: any RecorderClock
     private let state: Mutex<State>
     private var path: String { directory + "/" + Self.fileName }
 
     /// Opens the sessions in `directory` (made, with a new key, when missing), for a kiosk whose
-    /// tokens are `tokens`: sessions made with another token, or expired, are dropped.
-    package init(directory: String, tokens: [KioskRole: String], clock: any RecorderClock = .system) throws(RecorderError) {
+    /// tokens are `tokens`: sessions made with another token, or expired, are dropped. Cookies and
+    /// tokens are MACed with `authenticate` (libcrypto's HMAC-SHA256: `MessageAuthentication`).
+    package init(directory: String, tokens: [KioskRole: String], clock: any RecorderClock = .system,
+                 authenticate: @escaping Authenticator) throws(RecorderError) {
         self.directory = directory
         self.tokens = tokens
         self.clock = clock
+        self.authenticate = authenticate
         let loaded = try Self.locked(directory) { () throws(RecorderError) -> (Contents, FileStatus?) in
             var contents = try Self.read(directory) ?? Contents(key: Self.newKey())
             let before = contents.sessions.count
             let now = Int64(clock.date.timeIntervalSince1970)
-            contents.sessions.removeAll { !Self.live($0, now: now, key: contents.key, tokens: tokens) }
+            contents.sessions.removeAll { !Self.live($0, now: now, key: contents.key, tokens: tokens, authenticate) }
             if contents.sessions.count != before || FileSystem.status(of: directory + "/" + Self.fileName) == nil {
                 try Self.write(contents, directory)
             }
@@ -118,8 +121,8 @@ package final class SessionStore: Sendable {
                 throw .kiosk(.noTokenFor(role: role.rawValue))
             }
             let session = Session(id: Self.randomHex(16), role: role, issuedAt: now, expiresAt: now + Self.lifetime(role), lastSeen: now,
-                                  token: Self.fingerprint(role, token, key: contents.key))
-            contents.sessions.removeAll { !Self.live($0, now: now, key: contents.key, tokens: self.tokens) }
+                                  token: Self.fingerprint(role, token, key: contents.key, self.authenticate))
+            contents.sessions.removeAll { !Self.live($0, now: now, key: contents.key, tokens: self.tokens, self.authenticate) }
             // Only this role's own places: the oldest of them goes.
             let mine = contents.sessions.filter { $0.role == role }.sorted { ($0.issuedAt, $0.lastSeen) < ($1.issuedAt, $1.lastSeen) }
             let ending = Set(mine.prefix(max(0, mine.count + 1 - Self.maximumSessions(role))).map(\.id))
@@ -128,7 +131,7 @@ package final class SessionStore: Sendable {
             return session
         }
         let key = state.withLock { $0.contents.key }
-        return (Self.cookie(session, key: key), session.expiresAt - now)
+        return (Self.cookie(session, key: key, authenticate), session.expiresAt - now)
     }
 
     /// Ends the session `cookie` names (a logout); a cookie that names none changes nothing.
@@ -151,13 +154,13 @@ package final class SessionStore: Sendable {
         var persist = false
         let check = state.withLock { state -> Check in
             let contents = state.contents
-            guard ShareToken.equal(parsed.mac, Self.mac(parsed.signed, key: contents.key)) else {
-                return contents.retired.contains { ShareToken.equal(parsed.mac, Self.mac(parsed.signed, key: $0)) } ? .ended : .forged
+            guard ConstantTime.equal(parsed.mac, Self.mac(parsed.signed, key: contents.key, authenticate)) else {
+                return contents.retired.contains { ConstantTime.equal(parsed.mac, Self.mac(parsed.signed, key: $0, authenticate)) } ? .ended : .forged
             }
             guard let index = contents.sessions.firstIndex(where: { $0.id == parsed.id }) else { return .ended }
             let session = contents.sessions[index]
             guard session.role == parsed.role, session.issuedAt == parsed.issuedAt, session.expiresAt == parsed.expiresAt,
-                  Self.live(session, now: now, key: contents.key, tokens: tokens) else { return .ended }
+                  Self.live(session, now: now, key: contents.key, tokens: tokens, authenticate) else { return .ended }
             if touch {
                 state.contents.sessions[index].lastSeen = now
                 persist = now - (state.written[session.id] ?? 0) >= Self.lastSeenGrain
@@ -194,9 +197,9 @@ package final class SessionStore: Sendable {
     }
 
     /// Whether `session` may still be used at `now` with the kiosk's `tokens`.
-    private static func live(_ session: Session, now: Int64, key: String, tokens: [KioskRole: String]) -> Bool {
+    private static func live(_ session: Session, now: Int64, key: String, tokens: [KioskRole: String], _ authenticate: Authenticator) -> Bool {
         guard now < session.expiresAt, let token = tokens[session.role],
-              ShareToken.equal(session.token, fingerprint(session.role, token, key: key)) else { return false }
+              ConstantTime.equal(session.token, fingerprint(session.role, token, key: key, authenticate)) else { return false }
         return session.role != .operator || now - session.lastSeen <= operatorIdle
     }
 

@@ -74,3 +74,4 @@ enum AuthRoutes {
 import SystemSupport
 import Settings
 import KioskWords
+import Failures

@@ -2,6 +2,7 @@ import HTTPTypes
 package import Hummingbird
 import Settings
 package import KioskHTTP
+import Failures
 
 /// One route of the kiosk: its method, its path as the router has it, who may call it, and what
 /// it is for (`GET /api/admin/routes`, docs/security.md, the tests that try every route).

@@ -9,6 +9,7 @@ import Settings
 import KioskWords
 package import KioskHTTP
 import KioskState
+import Failures
 
 /// The kiosk's HTTP surface: the page, the control API, health and metrics. Each route
 /// collection gets the few services it uses (`KioskServices` builds them all).

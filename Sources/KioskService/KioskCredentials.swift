@@ -5,6 +5,7 @@ import Settings
 import SystemSupport
 import KioskWords
 package import KioskHTTP
+import Failures
 
 /// The kiosk's two tokens and the sessions a browser earns at `/login`.
 ///

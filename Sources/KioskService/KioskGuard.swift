@@ -6,6 +6,7 @@ import SystemSupport
 import Settings
 import KioskHTTP
 import KioskState
+import Failures
 
 /// What every request goes through before the router matches it. It never lets a request reach a
 /// route: each route decides who may call it (`GuardedRoutes`). It refuses what no route should

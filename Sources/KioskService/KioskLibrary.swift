@@ -8,6 +8,8 @@ import SystemSupport
 import KioskWords
 import KioskHTTP
 import KioskState
+import Posting
+package import Failures
 
 /// The kiosk's gallery: pages of the feed and posted videos through the cache. Store requests and
 /// cache files block, and a video fetched from the store can take long: they run on a pool of their

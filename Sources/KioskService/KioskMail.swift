@@ -5,6 +5,7 @@ import Settings
 import SystemSupport
 import KioskWords
 import KioskState
+import MailValues
 
 /// The guests' mail at the kiosk (`mail.*` set): the outbox's mail queue, the thread that sends it
 /// (`MailDrain`), and what the pages, the journal and the metrics are told. An address reaches the

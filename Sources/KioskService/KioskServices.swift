@@ -6,6 +6,7 @@ import Library
 package import SystemSupport
 package import KioskHTTP
 package import KioskState
+package import Failures
 
 /// The kiosk's composition root: builds each of its services from the settings, once, wired to
 /// the few others it uses. The daemon runs them (`KioskDaemon`), the router hands each route

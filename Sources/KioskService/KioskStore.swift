@@ -6,6 +6,8 @@ import Library
 import SystemSupport
 import KioskWords
 import KioskState
+import Failures
+import Posting
 
 /// The posting side of a kiosk as its configuration makes it, built once at start (and failing
 /// then, not at the first post, when the store is misconfigured): the outbox, the share links,
@@ -60,7 +62,7 @@ struct KioskStore {
             outbox: outbox, policy: policy, clock: clock,
             makeUploader: { willSend throws(RecorderError) in
                 OutboxUploader(outbox: outbox, backend: try configuration.makeBackend(), policy: onePerFlush,
-                               share: share, log: { logger.info("\($0)") }, willSend: willSend)
+                               share: share, poster: Posters.jpeg, log: { logger.info("\($0.words)") }, willSend: willSend)
             },
             observer: { event in
                 metrics.record(event)

@@ -9,6 +9,9 @@ import SystemSupport
 import KioskWords
 import KioskHTTP
 import KioskState
+import Failures
+import MailValues
+import ShotValues
 
 /// "Send it to my email", under `/api`: the guest's thank-you sends their post's link to the
 /// address they typed on the booth's keyboard. The booth's token reaches only the post its guest

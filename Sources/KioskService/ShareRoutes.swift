@@ -142,7 +142,7 @@ enum ShareRoutes {
                                                                    missing: "", slot: slot) {
             return answer
         }
-        return try? await VideoResponder.response(stored(), request: request, context: context, slot: slot)
+        return try? await VideoResponder.response(ServedVideo(stored()), request: request, context: context, slot: slot)
     }
 
     /// A share link's file as the phone keeps it: under its name (RFC 6266, nothing raw), the

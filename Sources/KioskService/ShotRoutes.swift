@@ -6,6 +6,7 @@ import Shooting
 import Publishing
 import KioskHTTP
 import KioskState
+import Failures
 
 /// The guest's shot, under `/api`: shoot, consent, stop, post, delete, and the current shot's
 /// video. Starting a shot and answering kiosk.consent go through the guest's flow.

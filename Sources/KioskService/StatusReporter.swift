@@ -2,9 +2,11 @@ import FoundationEssentials
 import Publishing
 import Settings
 import Shooting
+import ShotValues
 import SystemSupport
 import KioskWords
 package import KioskState
+import Posting
 
 /// `GET /api/status` and every status event: the camera's state and the shot, the outbox, free
 /// space, the booth's settings, and where the guest is (consent, the question, in service or not).

@@ -1,5 +1,6 @@
 package import KioskHTTP
 package import Settings
+package import ShotValues
 import Shooting
 
 extension KioskSettings {

@@ -1,11 +1,14 @@
 import FoundationEssentials
 import Glibc
 package import Settings
+package import ShotValues
 package import Shooting
 import Publishing
 import SystemSupport
 package import TriggerInput
 package import KioskWords
+package import Failures
+import Posting
 
 /// The kiosk's own settings, read from the same configuration (flags > environment > file) as
 /// every other command.

@@ -1,6 +1,8 @@
 package import Settings
+package import ShotValues
 import Publishing
 import KioskWords
+import Failures
 
 extension Setting {
     /// The kiosk's settings (`kiosk.*`); it reads the core's too (shots, sound, the store, sharing).

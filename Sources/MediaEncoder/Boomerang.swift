@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import SystemSupport
+package import MediaValues
 
 /// A boomerang (`shoot.effect = boomerang`): a short take played forward then backward, the pair
 /// looped to at least `minimumSeconds` (Instagram refuses shorter clips) and at most

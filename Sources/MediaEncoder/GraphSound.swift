@@ -1,4 +1,5 @@
 internal import CFFmpeg
+package import MediaValues
 import AudioCapture
 
 /// Sound made by a libavfilter graph (its `abuffersink` gives interleaved float), encoded to AAC

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+package import MediaValues
 
 /// An animated GIF of a short clip (a boomerang's share page offers one on request): scaled down
 /// to `width` (never up), at `frameRate`, its 256 colours chosen for this clip (libavfilter's `palettegen`,

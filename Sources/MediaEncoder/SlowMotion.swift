@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import SystemSupport
+package import MediaValues
 
 /// Slow motion (`shoot.effect = slowmo`): a take recorded at the camera's fastest rate, played at
 /// `playbackRate`, each recorded picture shown once, for longer. The pictures' packets are copied

@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import SystemSupport
+package import MediaValues
 import Glibc
 
 /// Brings a take's sound to one loudness (`audio.loudness`): EBU R128 integrated loudness measured

@@ -1,6 +1,8 @@
 import FoundationEssentials
 import StorageUpload
 package import Settings
+import StoreValues
+package import Failures
 
 /// Moderation: an operator hides a post from the feed (and brings it back), or deletes it from the
 /// store for good.

@@ -1,3 +1,4 @@
+import ShotValues
 import Settings
 import Shooting
 import SystemSupport

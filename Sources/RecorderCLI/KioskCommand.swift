@@ -5,6 +5,7 @@ import Logging
 import Settings
 import KioskHTTP
 import KioskState
+import Failures
 
 /// `recorder kiosk`: the long-running kiosk service with its page and control API.
 struct KioskCommand: AsyncParsableCommand {

@@ -1,9 +1,11 @@
 package import Settings
+package import Failures
+package import ShotValues
 
 /// How a shot's effect is made (`effect.*`), and how loud its sound ends (`audio.loudness`).
 package struct EffectOptions: Sendable, Hashable {
     /// The boomerang's take, in seconds (`effect.boomerang_seconds`).
-    package static let boomerangRange = 1.0...3.0
+    package static let boomerangRange = ShotFailure.boomerangRange
 
     package var boomerangSeconds = 2.0
     /// The longest a boomerang is (`effect.loop_seconds`).

@@ -3,6 +3,10 @@ import Glibc
 import MediaEncoder
 import Settings
 import SystemSupport
+import MediaValues
+import Failures
+import DurableFiles
+import ShotValues
 
 /// A take made into its finished shot in its draft folder: its sound levelled, its effect
 /// rendered, each step crash-safe. A step writes a new file under a `.partial.mp4` name beside

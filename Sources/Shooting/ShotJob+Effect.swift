@@ -1,6 +1,10 @@
 import MediaEncoder
 import Settings
 import SystemSupport
+import MediaValues
+import Failures
+import DurableFiles
+import ShotValues
 
 /// The take made into the finished shot, between the recording's end and its commit (so the
 /// review plays the result): its sound levelled (`audio.loudness`), then its effect rendered

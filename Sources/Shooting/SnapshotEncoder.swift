@@ -3,6 +3,7 @@ package import MediaEncoder
 import Synchronization
 import SystemSupport
 import VideoCapture
+package import MediaValues
 
 /// Encodes preview JPEGs on `BlockingWork`'s threads (libavcodec work never runs on the
 /// cooperative pool), once per picture however many viewers ask: one picture is encoded at a time,

@@ -1,5 +1,7 @@
 package import VideoCapture
+package import MediaValues
 import Settings
+import ShotValues
 
 /// Opens the frame source a `--device` value names.
 package enum SourceSelector {

@@ -1,4 +1,5 @@
 package import FoundationEssentials
+package import StoreValues
 
 /// An object store the outbox uploads into: the local directory (the default) or an S3-compatible
 /// bucket. Keys are relative paths such as `videos/Ab3dE5fG7h.mp4`; the backend adds its prefix.

@@ -4,6 +4,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import Failures
 
 /// `recorder post --email` and `recorder outbox flush|mail` against a real SMTP server on loopback
 /// (aiosmtpd with STARTTLS and AUTH, Tests/mail/smtp-server.py) and its faults: the mail is queued

@@ -332,7 +332,8 @@ extension CrowdAccessTests {
             #expect(mode == 0o600, "the session key is the kiosk's alone: mode \(String(mode ?? 0, radix: 8))")
             #expect(!(try String(contentsOfFile: directory + "/" + SessionStore.fileName, encoding: .utf8)).contains(Self.operatorToken))
             // The kiosk started again with another operator's token (as after `kiosk.token_file` changed).
-            let restarted = try SessionStore(directory: directory, tokens: [.operator: "Zq8+Lm2/Pk7Wd4Rt6Yh1Nc3Vb5Xs9Jf0", .booth: Self.boothToken], clock: clock)
+            let restarted = try SessionStore(directory: directory, tokens: [.operator: "Zq8+Lm2/Pk7Wd4Rt6Yh1Nc3Vb5Xs9Jf0", .booth: Self.boothToken], clock: clock,
+                                            authenticate: MessageAuthentication.sha256)
             #expect(await restarted.check(String(first.dropFirst("recorder_operator=".count))) == .ended)
             #expect(await restarted.check(String(booth.dropFirst("recorder_session=".count))) == .valid(.booth))
 

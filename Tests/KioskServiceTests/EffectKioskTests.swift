@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Testing
+import ShotValues
 @testable import KioskService
 import Settings
 @testable import Publishing

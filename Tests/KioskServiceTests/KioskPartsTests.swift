@@ -13,6 +13,8 @@ import Glibc
 @testable import KioskHTTP
 @testable import KioskState
 #endif
+import MediaValues
+import Failures
 
 /// A datagram socket standing in for systemd's notify socket.
 final class NotifySocket {

@@ -14,6 +14,7 @@ import Testing
 import SystemSupport
 @testable import KioskWords
 @testable import KioskState
+import Failures
 
 /// `POST /api/mail` (issue 43) against the kiosk's router, in this process: what it refuses (an
 /// address that is not one, another guest's post, mail off) queues nothing, and what it takes is

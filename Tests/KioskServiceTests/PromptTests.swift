@@ -12,6 +12,7 @@ import Testing
 @testable import KioskWords
 @testable import KioskHTTP
 @testable import KioskState
+import Failures
 
 /// `kiosk.prompts`: one question at a time on the booth's screen, the same one the shot records
 /// however it starts, on the post, the share page and in the gallery.
