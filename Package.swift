@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "MediaValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
         // StoreValues: a store with no transport: where a post goes, and why a store failed.
         .target(name: "StoreValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
-        // ShotValues: what a shot records that its post carries too: its sound and the guest's yes.
+        // ShotValues: what a shot records that its post carries too: its sound, its effect and the guest's yes.
         .target(name: "ShotValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
         // PreflightValues: what the preflight found (each check's finding and its data: the
         // store's fault, a token's state, a certificate's dates...).
@@ -92,7 +92,7 @@ let package = Package(
 
         // Settings and files.
         // Settings: the configuration, its catalogue of keys and their validation; prompts, retention, tokens.
-        .target(name: "Settings", dependencies: ["Failures"], swiftSettings: swiftSettings),
+        .target(name: "Settings", dependencies: ["Failures", "ShotValues"], swiftSettings: swiftSettings),
         // DurableFiles: the recorder's own files made to survive a crash (the workspace's, the
         // outbox's, the kiosk's sessions): crash-safe writes and renames and their locks, a failure
         // told as the RecorderError that names the fix.
@@ -103,14 +103,14 @@ let package = Package(
         // its job, the workspace and salvage, the preview, sound checks, consent).
         .target(
             name: "Shooting",
-            dependencies: ["DurableFiles", "MediaEncoder", "Settings", "ShotValues", "StorageUpload"],
+            dependencies: ["DurableFiles", "MediaEncoder", "Settings", "StorageUpload"],
             swiftSettings: swiftSettings),
         // Publishing: a post sent to the store (the outbox, the uploader and its drain, metadata,
         // share links, guests' mail), the store's feed of posts, and the store client the
         // configuration makes. No capture, no encoding: a share server is built on it.
         .target(
             name: "Publishing",
-            dependencies: ["DurableFiles", "Settings", "ShotValues", "StorageUpload"],
+            dependencies: ["DurableFiles", "Settings", "StorageUpload"],
             swiftSettings: swiftSettings),
         // Library: posts read back from the store for people (the video cache, the export) and the
         // store's posts expired (retention, with the clock's doubts).

@@ -71,6 +71,13 @@ package enum KioskAPI {
         var countdown: Int?
         /// The shot under review, when its guest asked for a retake.
         var retake: String?
+        /// The effect it is made into (one `kiosk.effects` offers); nil: the guest's last choice.
+        var effect: String?
+    }
+
+    struct EffectFields: Decodable {
+        /// One `kiosk.effects` offers; nil: back to the first.
+        var effect: String?
     }
 
     struct PostFields: Decodable {

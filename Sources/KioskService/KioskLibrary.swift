@@ -8,6 +8,7 @@ import SystemSupport
 import KioskWords
 import KioskHTTP
 import KioskState
+import Posting
 package import Failures
 
 /// The kiosk's gallery: pages of the feed and posted videos through the cache. Store requests and
@@ -88,6 +89,19 @@ package final class KioskLibrary: Sendable {
 
     func playback(_ metadata: PostMetadata) -> VideoCache.Lookup {
         cache.lookUp(metadata, from: feed.store) { fetch in Self.storeWork.submit(fetch) }
+    }
+
+    /// The take a shared post's effect was made from, for playback (nil when it has none).
+    func playbackOriginal(_ metadata: PostMetadata) -> VideoCache.Lookup? {
+        metadata.original.map { original in cache.lookUp(original, from: feed.store) { fetch in Self.storeWork.submit(fetch) } }
+    }
+
+    /// A shared boomerang's GIF, made on the first request from its video (the queued copy, or
+    /// the cache's) and kept in the cache.
+    func loopGIF(_ shared: SharedPost) async throws(APIError) -> String {
+        try await offPool { () throws(RecorderError) -> String in
+            try self.cache.loopGIF(for: shared.metadata, queued: shared.queuedVideo, from: self.feed.store)
+        }
     }
 
     /// The operator takes post `id` out of the gallery (it stays in the store).
@@ -197,6 +211,11 @@ package final class KioskLibrary: Sendable {
         /// The queued copy's poster, once the uploader made it (its first attempt); nil: none yet,
         /// or the store's (`metadata.thumbnailKey`).
         var queuedPoster: String? = nil
+        /// The queued copy of the take its effect was made from; nil: the store's (`metadata.original`).
+        var queuedOriginal: String? = nil
+
+        /// A boomerang was made: the page offers it as a loop and a GIF.
+        var isLoop: Bool { metadata.isBoomerang }
 
         /// Where its page's player takes its poster from, if it has one: the queued copy's, or the store's.
         var hasPoster: Bool { queuedVideo == nil ? metadata.thumbnailKey != nil : queuedPoster != nil }
@@ -232,7 +251,8 @@ package final class KioskLibrary: Sendable {
         if let id = known, let item = outbox?.item(id: id) {
             guard let stored = item.metadata.shareToken, ShareToken.equal(stored, token), shareExpiry(item.metadata) > now else { return nil }
             return SharedPost(metadata: item.metadata, queuedVideo: item.videoPath,
-                              queuedPoster: FileSystem.status(of: item.posterPath) == nil ? nil : item.posterPath)
+                              queuedPoster: FileSystem.status(of: item.posterPath) == nil ? nil : item.posterPath,
+                              queuedOriginal: item.metadata.original == nil ? nil : item.originalPath)
         }
         // Every other token costs the store the same, whatever it opens or why it opens nothing
         // (unknown or deleted, hidden, expired): one post's metadata read and its hidden marker

@@ -9,6 +9,7 @@ import SystemSupport
 import KioskWords
 import KioskHTTP
 import KioskState
+import Library
 
 /// The share page a guest's phone opens, under `/s`: `/s/<token>`, its video, and the guest's own
 /// delete. No API token is asked (the link is the capability to view), nothing lists or names
@@ -46,7 +47,9 @@ enum ShareRoutes {
             var response = page(SharePage.html(metadata, videoPath: "/s/\(token)/video.mp4",
                                                 posterPath: shared.hasPoster ? "/s/\(token)/poster.jpg" : nil,
                                                 deletePath: "/s/\(token)/delete", expires: expires, language: language, event: event,
-                                                canDelete: canDelete))
+                                                canDelete: canDelete,
+                                                takePath: metadata.original == nil ? nil : "/s/\(token)/take.mp4",
+                                                gifPath: shared.isLoop ? "/s/\(token)/loop.gif" : nil))
             if let setCookie { response.headers[.setCookie] = setCookie }
             return response
         }
@@ -78,24 +81,37 @@ enum ShareRoutes {
             let token = context.parameters.get("token") ?? ""
             guard let shared = await library.sharedPost(token: token) else { return gone(language) }
             guard let slot = videos.take(for: context) else { return videos.busy(for: context).response }
-            var response: Response
-            do throws(APIError) {
-                // Still queued here: its own copy (gone only if it was sent this moment: then the store's).
-                if let queued = shared.queuedVideo,
-                   let answer = try? await HTTPAnswer.serveFile(queued, contentType: "video/mp4", request: request, context: context,
-                                                              missing: "", slot: slot) {
-                    response = answer
-                } else {
-                    response = try await VideoResponder.response(ServedVideo(library.playback(shared.metadata)), request: request, context: context, slot: slot)
-                }
-            } catch {
+            guard let response = await video(shared.queuedVideo, { library.playback(shared.metadata) }, request, context, slot) else {
                 return gone(language)
             }
-            response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
-            response.headers[.cacheControl] = "private, no-store"
-            // Saved under the caption's or the event's name, not the id (RFC 6266, nothing raw).
-            response.headers[.contentDisposition] = ShareFileName.contentDisposition(ShareFileName.name(for: shared.metadata))
-            return response
+            // Saved under the caption's or the event's name, not the id; a boomerang as a loop.
+            return sharedFile(response, file: ShareFileName.name(for: shared.metadata, part: shared.isLoop ? .loop : .video))
+        }
+
+        // The take a post's effect was made from (`effect.original`), served as the video is.
+        routes.get(":token/take.mp4", .public, "a share link's original take, when its video is an effect (ranges)") { request, context in
+            let token = context.parameters.get("token") ?? ""
+            guard let shared = await library.sharedPost(token: token), let lookup = library.playbackOriginal(shared.metadata) else { return gone(language) }
+            guard let slot = videos.take(for: context) else { return videos.busy(for: context).response }
+            guard let response = await video(shared.queuedOriginal, { lookup }, request, context, slot) else { return gone(language) }
+            return sharedFile(response, file: ShareFileName.name(for: shared.metadata, part: .take))
+        }
+
+        // A boomerang as an animated GIF, only when asked for: made from its video on the first
+        // request (a second or two) and kept in the cache.
+        routes.get(":token/loop.gif", .public, "a share link's boomerang as an animated GIF, made on request") { request, context in
+            let token = context.parameters.get("token") ?? ""
+            guard let shared = await library.sharedPost(token: token), shared.isLoop else { return gone(language) }
+            guard let slot = videos.take(for: context) else { return videos.busy(for: context).response }
+            let response: Response
+            do throws(APIError) {
+                let gif = try await library.loopGIF(shared)
+                response = try await HTTPAnswer.serveFile(gif, contentType: "image/gif", request: request, context: context, missing: "", slot: slot)
+            } catch {
+                logger.warning("a share link's GIF could not be made for post \(shared.metadata.id): \(error.message)")
+                return gone(language)
+            }
+            return sharedFile(response, file: ShareFileName.name(for: shared.metadata, part: .gif))
         }
 
         // The player's first picture on the share page (iOS shows black without one): the queued
@@ -117,6 +133,27 @@ enum ShareRoutes {
             return response
         }
         return routes
+    }
+
+    /// A share link's video or take, with ranges: its queued copy while there is one (gone only if
+    /// it was sent this moment: then the store's), else the store's through the cache; nil: gone.
+    static func video(_ queued: String?, _ stored: () -> VideoCache.Lookup, _ request: Request, _ context: KioskRequestContext,
+                      _ slot: ClientSlots.Slot) async -> Response? {
+        if let queued, let answer = try? await HTTPAnswer.serveFile(queued, contentType: "video/mp4", request: request, context: context,
+                                                                   missing: "", slot: slot) {
+            return answer
+        }
+        return try? await VideoResponder.response(ServedVideo(stored()), request: request, context: context, slot: slot)
+    }
+
+    /// A share link's file as the phone keeps it: under its name (RFC 6266, nothing raw), the
+    /// token in its address told to no other site, never cached.
+    static func sharedFile(_ response: Response, file: String) -> Response {
+        var response = response
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        response.headers[.cacheControl] = "private, no-store"
+        response.headers[.contentDisposition] = ShareFileName.contentDisposition(file)
+        return response
     }
 
     /// Whether the body is the page's form with `confirm=delete` (at most 256 bytes).

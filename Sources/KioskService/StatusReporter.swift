@@ -2,6 +2,7 @@ import FoundationEssentials
 import Publishing
 import Settings
 import Shooting
+import ShotValues
 import SystemSupport
 import KioskWords
 package import KioskState
@@ -48,8 +49,9 @@ package final class StatusReporter: Sendable {
                       soundPeakDBFS: $0.soundLevel?.peakDBFS, soundRmsDBFS: $0.soundLevel?.rmsDBFS)
             },
             currentShot: current, outbox: Self.outbox(drain.status), disk: disk, booth: settings.booth,
-            trigger: button?.status, shotSeconds: settings.seconds, countdownSeconds: settings.countdown, version: Self.version,
+            trigger: button?.status, shotSeconds: settings.shotRequest(effect: guests.effect).seconds, countdownSeconds: settings.countdown, version: Self.version,
             consent: guests.consentStatus, prompt: prompts?.current, service: guests.outOfService)
+        status.booth.effect = guests.effect.rawValue
         Self.describe(camera, in: &status)
         return status
     }
@@ -93,6 +95,7 @@ package final class StatusReporter: Sendable {
                     endedEarly: shot.endedEarly, cameraLost: cameraLost,
                     videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: posted?.id,
                     postDeletedAt: posted?.deletedAt, audio: shot.audio)
+                current?.effect = shot.effect
             }
             let space = DiskSpace.measure(workspace: workspace.root, outbox: outboxRoot, needed: needed)
             let disk = KioskStatus.Disk(workspaceFreeBytes: space.workspaceFree, outboxFreeBytes: space.outboxFree, low: space.short != nil)

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 package import Settings
+package import ShotValues
 package import Shooting
 import Publishing
 import SystemSupport
@@ -49,6 +50,8 @@ package struct KioskSettings: Sendable {
     /// `kiosk.prompts`: the questions for the guests; nil for none. `kiosk.prompt_seconds`: each one's time.
     package var prompts: Prompts?
     package var promptSeconds = 8.0
+    /// `kiosk.effects`: the effects a guest chooses from; empty: none offered, every shot is `shot.effect`.
+    package var effects: [ClipEffect] = []
     /// `kiosk.wifi_*`: the booth's own Wi-Fi, for the thank-you screen's first code; nil for none.
     package var wifi: WifiNetwork?
     /// `kiosk.on_state`: an executable run with each new state as its argument.
@@ -110,6 +113,9 @@ package struct KioskSettings: Sendable {
                                   attractSeconds: Int(try configuration.number("kiosk.attract_seconds")),
                                   countdownSound: configuration.text("kiosk.countdown_sound") == "on")
         eventName = configuration.eventName
+        effects = Setting.list(configuration.text("kiosk.effects") ?? "").compactMap(ClipEffect.init(rawValue:))
+        booth.effects = effects.map(\.rawValue)
+        booth.effect = (effects.first ?? shot.effect).rawValue
         wifi = try Self.readWifi(configuration)
         booth.wifi = wifi.map { KioskStatus.Wifi(name: $0.name, password: $0.password) }
         consent = try Self.readConsent(configuration, language: booth.language)
@@ -263,14 +269,19 @@ package struct KioskSettings: Sendable {
     }
 
 
-    /// The kiosk's shot: its length and camera, everything else at the defaults.
-    package func shotRequest(seconds: Double? = nil) -> ShotRequest {
+    /// The kiosk's shot: its length and camera, made into `effect` (nil: the default one), everything
+    /// else at the defaults. A boomerang's take is `effect.boomerang_seconds` long.
+    package func shotRequest(seconds: Double? = nil, effect: ClipEffect? = nil) -> ShotRequest {
         var request = shot
         request.device = device
         request.seconds = seconds ?? self.seconds
         request.audio = audio
+        request.choose(effect ?? defaultEffect)
         return request
     }
+
+    /// The effect a shot gets until a guest chooses: the first offered, else `shoot.effect`.
+    package var defaultEffect: ClipEffect { effects.first ?? shot.effect }
 
     /// What the preview streams: small and slow, since it is only looked at.
     package var previewRequest: ShotRequest {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 package import Shooting
+import Settings
 import Publishing
 package import ShotValues
 
@@ -73,6 +74,8 @@ package struct KioskStatus: Encodable, Sendable, Equatable {
         package var postDeletedAt: String?
         /// Its sound; nil for a silent shot.
         package var audio: ShotAudio?
+        /// The effect it was made into, its take kept beside it; nil for none.
+        package var effect: ShotEffect? = nil
 
         package init(id: String, createdAt: String, durationSeconds: Double, frames: Int, framesDropped: Int,
                     width: Int, height: Int, byteSize: Int64, endedEarly: String? = nil,
@@ -141,6 +144,10 @@ package struct KioskStatus: Encodable, Sendable, Equatable {
         package var countdownSound: Bool = false
         /// The booth's own Wi-Fi (`kiosk.wifi_*`): the thank-you screen shows how to join it first.
         package var wifi: Wifi? = nil
+        /// The effects a guest chooses from (`kiosk.effects`); empty: no choice on the start screen.
+        package var effects: [String] = []
+        /// The effect a shot gets now: the guest's choice, else the first offered, else `shoot.effect`.
+        package var effect: String = ClipEffect.none.rawValue
     }
 
     /// The booth's own Wi-Fi as the thank-you screen shows it (its code: `/api/wifi/qr.svg`).

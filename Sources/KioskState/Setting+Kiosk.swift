@@ -1,4 +1,5 @@
 package import Settings
+package import ShotValues
 import Publishing
 import KioskWords
 import Failures
@@ -56,6 +57,8 @@ extension Setting {
                 "how long the live camera stays open after the last viewer (the guest page, the operator page's preview); then it is closed until somebody looks again"),
         Setting("kiosk.attract_seconds", .number(0...86400, integer: true), default: "0",
                 "seconds without a guest before the start screen plays the recent posts (muted, one after another) over the live camera until somebody touches it; 0 for never"),
+        Setting("kiosk.effects", .choices(ClipEffect.names), default: "",
+                "the effects a guest chooses from on the start screen, in its language (a shot started by the booth's button gets the one chosen last), e.g. none, boomerang, slowmo; the first is chosen until a guest chooses; empty: no choice, every shot is shoot.effect"),
         Setting("kiosk.countdown_sound", .choice(["on", "off"]), default: "off",
                 "on: a short beep at each number of the countdown and a higher one as recording starts, from the guest page"),
         Setting("kiosk.wifi_ssid", default: "",

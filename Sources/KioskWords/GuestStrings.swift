@@ -15,6 +15,7 @@ package enum GuestStrings {
         case sendByMail, mailTitle, mailOptIn, mailSend, mailCancel, mailQueued, mailInvalid, mailTooMany, mailShift, mailBackspace
         case cameraUnavailable, notSaved, storageFull, busy, tooShort, tryAgain, notAnswering, lowSpace
         case backSoon, backSoonDetail
+        case effectLabel, effectNone, effectBoomerang, effectSlowmo, saveLoop, loopGIF, downloadOriginal
     }
 
     /// The languages there are, English first (the fallback for a missing string).
@@ -92,6 +93,13 @@ package enum GuestStrings {
             .lowSpace: "The booth is nearly out of space. Please tell the host.",
             .backSoon: "Back in a moment",
             .backSoonDetail: "The booth is taking a short break. Please come back in a few minutes.",
+            .effectLabel: "Effect",
+            .effectNone: "Normal",
+            .effectBoomerang: "Boomerang",
+            .effectSlowmo: "Slow motion",
+            .saveLoop: "Save as a loop",
+            .loopGIF: "Get it as an animated GIF",
+            .downloadOriginal: "Download the original take",
         ],
         "de": [
             .title: "Hinterlasst eine Videobotschaft!",
@@ -163,6 +171,13 @@ package enum GuestStrings {
             .lowSpace: "Die Box hat bald keinen Platz mehr. Bitte sagt den Gastgebern Bescheid.",
             .backSoon: "Gleich wieder da",
             .backSoonDetail: "Die Box macht eine kurze Pause. Schaut in ein paar Minuten wieder vorbei.",
+            .effectLabel: "Effekt",
+            .effectNone: "Normal",
+            .effectBoomerang: "Boomerang",
+            .effectSlowmo: "Zeitlupe",
+            .saveLoop: "Als Loop speichern",
+            .loopGIF: "Als animiertes GIF holen",
+            .downloadOriginal: "Originalaufnahme herunterladen",
         ],
     ]
 

@@ -9,14 +9,29 @@ package enum ShareFileName {
     /// At most this many UTF-8 bytes before ".mp4" (whole characters only).
     static let maximumBytes = 80
 
-    /// The file name for `metadata`'s video, with `.mp4`.
-    package static func name(for metadata: PostMetadata) -> String {
+    /// The file name for `metadata`'s `part` (its video: with `.mp4`).
+    package static func name(for metadata: PostMetadata, part: Part = .video) -> String {
         var name = cleaned(metadata.caption)
         if name.isEmpty {
             let day = String(metadata.createdAt.prefix(10))
             name = cleaned(metadata.author.name + (isDay(day) ? " " + day : ""))
         }
-        return (name.isEmpty ? "video" : name) + ".mp4"
+        return (name.isEmpty ? "video" : name) + part.ending
+    }
+
+    /// Which of a post's files: its video, the video saved as a loop (a boomerang), the take its
+    /// effect was made from, or a boomerang's GIF.
+    package enum Part: Sendable {
+        case video, loop, take, gif
+
+        var ending: String {
+            switch self {
+            case .video: ".mp4"
+            case .loop: "-loop.mp4"
+            case .take: "-take.mp4"
+            case .gif: ".gif"
+            }
+        }
     }
 
     /// `text` with what no file name should hold left out, runs of spaces made one, no space or dot
@@ -61,9 +76,10 @@ package enum ShareFileName {
     /// and `filename` an ASCII stand-in for old browsers; no byte of either can end the header or
     /// the quoted string (no CR, LF, quote or backslash is left).
     package static func contentDisposition(_ name: String) -> String {
-        let base = name.hasSuffix(".mp4") ? String(name.dropLast(4)) : name
+        let ending = name.hasSuffix(".gif") ? ".gif" : ".mp4"
+        let base = name.hasSuffix(ending) ? String(name.dropLast(4)) : name
         let ascii = cleaned(String(String.UnicodeScalarView(base.unicodeScalars.filter { $0.isASCII && $0 != "%" })))
-        return "inline; filename=\"\(ascii.isEmpty ? "video" : ascii).mp4\"; filename*=UTF-8''\(percentEncoded(name))"
+        return "inline; filename=\"\(ascii.isEmpty ? "video" : ascii)\(ending)\"; filename*=UTF-8''\(percentEncoded(name))"
     }
 
     /// Whether `text` is a day as `YYYY-MM-DD`.

@@ -86,12 +86,14 @@ enum CLIWords {
         let words = OperatorWords.message(.shot(failure))
         switch failure {
         case .cameraUnavailable(let why): return "the camera is not available: \(message(why))"
+        // (the take's length is --seconds here, when it is given with --effect boomerang)
+        case .boomerangSecondsOutOfRange: return words.replacing("effect.boomerang_seconds", with: "--seconds (or effect.boomerang_seconds)")
         // (`--overlay` given here: the flag, not the key)
         case .overlayMissing(let path, "--overlay"), .overlayIsDirectory(let path, "--overlay"), .overlayUnusable(let path, "--overlay", _):
             return words.replacing("shoot.overlay = \(path) (from --overlay)", with: "--overlay \(path)")
         case .alreadyRecording, .postingNow, .recordingNow, .cameraMissing, .countdownOutOfRange, .workspaceBusy, .workspaceNotWritable,
              .secondsNotPositive, .secondsOverLimit, .sizeOutOfRange, .frameRateOutOfRange, .unknownPreset, .crfOutOfRange,
-             .bitrateOutOfRange, .overlayMissing, .overlayIsDirectory, .overlayUnusable, .notEnoughSpace, .stoppedBeforeFirstFrame,
+             .bitrateOutOfRange, .overlayMissing, .overlayIsDirectory, .overlayUnusable, .effectSoundMissing, .notEnoughSpace, .stoppedBeforeFirstFrame,
              .stoppedUnderMinimum, .inputEndedBeforeFirstFrame, .diskFullBeforeFirstSecond, .diskFullUnderMinimum, .diskFullKeptPart,
              .notCurrentShot, .cannotDeleteKept:
             return nil

@@ -261,16 +261,25 @@ final class ShotJob {
             // remux so the two never add up.
             self.recorder = nil
             try keepRemuxedOrFragmented(draft, endSeconds: summary.durationSeconds)
+            // Before the notes are taken: the sound's verdict may add one, so may its levelling.
+            var sound = shotAudio(summary)
+            if let target = request.loudness, let track = sound { sound = level(draft, track, target: target) }
+            let effect = makeEffect(draft, recordedRate: summary.input.frameRate.value)
+            // Slow motion's stretched sound is as loud as its take no more (gating counts
+            // stretched words anew): levelled again, as posted.
+            if effect?.slowMotion?.soundKept == true, let target = request.loudness, let track = sound, track.loudness?.after != nil {
+                sound = relevel(draft, track, target: target)
+            }
             let info = try MediaProbe.inspect(draft.videoPath)
             let size = FileSystem.size(of: draft.videoPath) ?? 0
-            // Before the notes are taken: the sound's verdict may add one.
-            let sound = shotAudio(summary)
-            let shot = Shot(
+            var shot = Shot(
                 id: draft.id, videoPath: draft.videoPath, createdAt: Date(), source: source.name,
                 inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,
-                frameRate: summary.input.frameRate.value, frames: info.frameCount, framesDropped: summary.framesDropped,
+                frameRate: effect?.original != nil ? info.frameRate : summary.input.frameRate.value, frames: info.frameCount,
+                framesDropped: summary.framesDropped,
                 durationSeconds: info.durationSeconds, byteSize: size, codec: info.codec, encoder: summary.encoder,
                 endedEarly: ending, notes: notes, audio: sound, consent: request.consent?.consent, prompt: request.prompt)
+            shot.effect = effect
             let committed = try workspace.commit(draft, shot: shot)
             return ShotResult(shot: committed, cameraLost: cameraLost)
         } catch {

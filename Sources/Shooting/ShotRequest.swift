@@ -3,6 +3,7 @@ package import VideoCapture
 package import Settings
 package import MediaValues
 package import Failures
+package import ShotValues
 
 /// Everything `recorder shoot` was asked for.
 package struct ShotRequest: Sendable {
@@ -34,6 +35,12 @@ package struct ShotRequest: Sendable {
     package var consent: GivenConsent?
     /// The question the guest was shown when the shot started (`kiosk.prompts`), if any.
     package var prompt: String?
+    /// What the shot is made into after its take (`shoot.effect`; `choose(_:)` sets it).
+    package internal(set) var effect = ClipEffect.none
+    /// How the effect is made (`effect.*`).
+    package var effectOptions = EffectOptions()
+    /// The loudness (LUFS) the take's sound is brought to (`audio.loudness`); nil: as recorded.
+    package var loudness: Double?
 
     package init(device: String? = nil, seconds: Double, capture: CaptureRequest = CaptureRequest(),
                 encoder: EncoderSettings = EncoderSettings(), stallTimeout: Double = 5, minimumSeconds: Double = 1,
@@ -66,6 +73,9 @@ package struct ShotRequest: Sendable {
         }
         guard seconds <= Self.maximumSeconds else {
             throw .shot(.secondsOverLimit(seconds))
+        }
+        if effect == .boomerang, !EffectOptions.boomerangRange.contains(seconds) {
+            throw .shot(.boomerangSecondsOutOfRange(seconds))
         }
         if let size = capture.size {
             guard Self.sizeRange.contains(size.width), Self.sizeRange.contains(size.height) else {

@@ -259,4 +259,24 @@ import Failures
         #expect(badHidden.status == 64, "\(badHidden.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "\(box.root)/none.mp4"))
     }
+
+    /// Shots are levelled as they are made (`audio.loudness`, the default): the reel, which
+    /// brings every post to its own target with one gain, leaves them where they are (one gain,
+    /// no compressor: nothing pumps), and still lifts or lowers a post that was not levelled.
+    @Test func postsLevelledAtTheirShotAreNotLevelledAgain() throws {
+        let box = try PostSandbox()
+        defer { box.remove() }
+        let levelled = try post(box, "levelled")
+        var plain = box
+        plain.extraEnvironment["RECORDER_AUDIO_LOUDNESS"] = "off"
+        let asRecorded = try post(plain, "as recorded")
+        let reel = "\(box.root)/reel.mp4"
+        let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+        let result = try box.recorder(["reel", "--since", today, "-o", reel, "--size", "320x240", "--fps", "30", "--card-seconds", "1", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let parts = try #require(try jsonObject(result.stdout)["posts"] as? [[String: Any]], "\(result.stdout)")
+        let gains = Dictionary(uniqueKeysWithValues: parts.compactMap { part in (part["id"] as? String).map { ($0, part["gain"] as? Double ?? .nan) } })
+        #expect(abs(gains[levelled] ?? .nan) <= 0.5, "the levelled post was given \(String(describing: gains[levelled])) dB")
+        #expect(abs(gains[asRecorded] ?? 0) > 0.5, "the post as recorded was given \(String(describing: gains[asRecorded])) dB")
+    }
 }

@@ -142,6 +142,8 @@ enum FailureSamples {
             ("overlayMissing", .overlayMissing(path: "/srv/frame.png", origin: "the command line")),
             ("overlayIsDirectory", .overlayIsDirectory(path: "/srv", origin: "/etc/recorder/recorder.conf:4")),
             ("overlayUnusable", .overlayUnusable(path: "/srv/frame.png", origin: "the command line", media)),
+            ("boomerangSecondsOutOfRange", .boomerangSecondsOutOfRange(5)),
+            ("effectSoundMissing", .effectSoundMissing(path: "/srv/whoosh.wav", origin: "/etc/recorder/recorder.conf:9")),
             ("notEnoughSpace", .notEnoughSpace(root: "/run/recorder", needed: 90_000_000, free: 10_000_000, seconds: 15)),
             ("stoppedBeforeFirstFrame", .stoppedBeforeFirstFrame),
             ("stoppedUnderMinimum", .stoppedUnderMinimum(recorded: 0.4, minimum: 1)),

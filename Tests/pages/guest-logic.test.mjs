@@ -2,7 +2,7 @@
 // module, with node's own test runner: node --test Tests/pages
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hintKey, shareScreen, needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, CONSENT_READ_MS, soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, clearInsets, PHASES, RING }
+import { hintKey, shareScreen, effectKey, isLoop, effectIsSilent, needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, CONSENT_READ_MS, soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, clearInsets, PHASES, RING }
   from "../../Sources/KioskService/Pages/guest-logic.js";
 import { isStale, tokenTravelsInClear, byteCount, personActive, notePerson } from "../../Sources/KioskService/Pages/common.js";
 
@@ -276,6 +276,31 @@ test("a link no phone can open gets no code, and the guest is sent to the staff"
   assert.deepEqual(shareScreen(link(false), null), { code: false, wifi: false, askStaff: true });
   // (an answer from a kiosk that does not say is taken as a link that opens, as before)
   assert.deepEqual(shareScreen({ id: "p", shareURL: "http://x/s/t" }, null), { code: true, wifi: false, askStaff: false });
+});
+
+test("each effect has its guest's word, and an unknown one reads as none", () => {
+  assert.equal(effectKey("none"), "effectNone");
+  assert.equal(effectKey("boomerang"), "effectBoomerang");
+  assert.equal(effectKey("slowmo"), "effectSlowmo");
+  assert.equal(effectKey("sepia"), "effectNone");
+});
+
+test("the review loops a boomerang that was made, nothing else", () => {
+  assert.equal(isLoop(shot("a", { effect: { name: "boomerang", original: { file: "take.mp4" } } })), true);
+  assert.equal(isLoop(shot("a", { effect: { name: "boomerang", notRendered: { failed: { operation: "x", detail: "y" } } } })), false);
+  assert.equal(isLoop(shot("a", { effect: { name: "slowmo", original: {} } })), false);
+  assert.equal(isLoop(shot("a")), false);
+  assert.equal(isLoop(null), false);
+});
+
+test("an effect that plays none of the take's sound warns of nothing about it", () => {
+  const mute = { result: "silent", loudestDBFS: -90, clippedPercent: 0 };
+  assert.equal(soundWarning(shot("a", { audio: { check: mute } })), "notHeard");
+  assert.equal(soundWarning(shot("a", { audio: { check: mute }, effect: { name: "boomerang", boomerang: {} } })), null);
+  assert.equal(soundWarning(shot("a", { audio: { check: mute }, effect: { name: "boomerang", boomerang: { sound: "/srv/w.wav" } } })), null);
+  assert.equal(soundWarning(shot("a", { audio: { check: mute }, effect: { name: "slowmo", slowMotion: { soundKept: true } } })), "notHeard");
+  assert.equal(effectIsSilent(shot("a", { effect: { name: "slowmo", slowMotion: { soundKept: false } } })), true);
+  assert.equal(effectIsSilent(shot("a", { effect: { name: "slowmo", notRendered: { cameraTooSlow: { fastest: 30 } } } })), false);
 });
 
 test("a page's requests say a person used it only within the minute after a key or a touch (an operator's idle time)", () => {

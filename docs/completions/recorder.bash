@@ -188,7 +188,7 @@ _recorder_shoot() {
     repeating_flags=()
     non_repeating_flags=(--quiet -q --verbose -v --json --version -h --help)
     repeating_options=(--set)
-    non_repeating_options=(-t --seconds --device -d --audio --size -s -r --fps --format --bitrate --preset --overlay --crf --stall-timeout --min-seconds --config --workspace)
+    non_repeating_options=(-t --seconds --device -d --audio --size -s -r --fps --format --bitrate --preset --overlay --effect --crf --stall-timeout --min-seconds --config --workspace)
     __recorder_offer_flags_options 0
 
     # Offer option value completions
@@ -223,6 +223,10 @@ _recorder_shoot() {
         ;;
     '--overlay')
         __recorder_add_completions -o plusdirs -fX '!*.@(png)'
+        return
+        ;;
+    '--effect')
+        __recorder_add_completions -W 'none'$'\n''boomerang'$'\n''slowmo'
         return
         ;;
     '--crf')

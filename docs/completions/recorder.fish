@@ -23,7 +23,7 @@ function __recorder_parse_tokens -S
         __recorder_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'shoot'
-            __recorder_parse_subcommand 0 't/seconds=' 'd/device=' 'audio=' 's/size=' 'r/fps=' 'format=' 'bitrate=' 'preset=' 'overlay=' 'crf=' 'stall-timeout=' 'min-seconds=' 'q/quiet' 'v/verbose' 'config=' 'set=+' 'workspace=' 'json' 'version' 'h/help'
+            __recorder_parse_subcommand 0 't/seconds=' 'd/device=' 'audio=' 's/size=' 'r/fps=' 'format=' 'bitrate=' 'preset=' 'overlay=' 'effect=' 'crf=' 'stall-timeout=' 'min-seconds=' 'q/quiet' 'v/verbose' 'config=' 'set=+' 'workspace=' 'json' 'version' 'h/help'
         case 'post'
             __recorder_parse_subcommand 0 'caption=' 'caption-file=' 'shot=' 'intro=' 'outro=' 'email=' 'dry-run' 'attempts=' 'q/quiet' 'config=' 'set=+' 'backend=' 'store-dir=' 'create' 'endpoint=' 'bucket=' 'region=' 'prefix=' 'outbox=' 'workspace=' 'json' 'version' 'h/help'
         case 'outbox'
@@ -149,6 +149,7 @@ complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_opti
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder shoot" bitrate' -l 'bitrate' -d 'Average bitrate in kbit/s, 50-200000 (shoot.bitrate; default: constant quality, --crf).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder shoot" preset' -l 'preset' -d 'x264 preset (shoot.preset): ultrafast ... veryslow (default veryfast).' -rfka 'ultrafast superfast veryfast faster fast medium slow slower veryslow'
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder shoot" overlay' -l 'overlay' -d 'A branding frame: a PNG with transparency, scaled to the shot (aspect kept) and blended onto every picture (shoot.overlay).' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'png\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder shoot" effect' -l 'effect' -d 'What the shot is made into (shoot.effect): none; boomerang (a take of effect.boomerang_seconds, or --seconds 1-3, played forward then backward, looped to at least 3 s); slowmo (recorded at the camera\'s fastest rate, played at 30 fps). The take is kept beside the effect and posted with it.' -rfka 'none boomerang slowmo'
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder shoot" crf' -l 'crf' -d 'x264 constant rate factor, 0-51, lower is better (shoot.crf, default 23).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder shoot" stall-timeout' -l 'stall-timeout' -d 'Seconds without a frame before the camera counts as stalled (more than 0, at most 600; default 5).' -rfka ''
 complete -c 'recorder' -n '__recorder_should_offer_completions_for_flags_or_options "recorder shoot" min-seconds' -l 'min-seconds' -d 'A shot stopped early (Ctrl-C) with less than this is discarded and the previous shot kept (shoot.min_seconds, 0-600, default 1).' -rfka ''

@@ -82,6 +82,7 @@ _recorder_shoot() {
     local -i ret=1
     local -ar ___format=('auto' 'yuyv' 'yvyu' 'uyvy' 'nv12' 'nv21' 'yu12' 'yv12' 'yuv422p' 'rgb24' 'bgr24' 'xbgr32' 'abgr32' 'rgb565' 'grey' 'mjpeg' 'jpeg' 'h264')
     local -ar ___preset=('ultrafast' 'superfast' 'veryfast' 'faster' 'fast' 'medium' 'slow' 'slower' 'veryslow')
+    local -ar ___effect=('none' 'boomerang' 'slowmo')
     local -ar arg_specs=(
         '(-t --seconds)'{-t,--seconds}'[How long to record, in seconds (shoot.seconds, default 15).]:seconds:'
         '(--device -d)'{--device,-d}'[Camera (shoot.device)\: a /dev/video path, a /dev/v4l/by-id name, an index from `recorder devices`, '\''testsrc'\'' for the built-in test pattern, or y4m\:FILE. Default\: the first camera, else the test pattern.]:device:{__recorder_custom_complete ---completion shoot -- --device "${current_word_index}" "$(__recorder_cursor_index_in_current_word)"}'
@@ -92,6 +93,7 @@ _recorder_shoot() {
         '--bitrate[Average bitrate in kbit/s, 50-200000 (shoot.bitrate; default\: constant quality, --crf).]:kbps:'
         '--preset[x264 preset (shoot.preset)\: ultrafast ... veryslow (default veryfast).]:preset:{__recorder_complete "${___preset[@]}"}'
         '--overlay[A branding frame\: a PNG with transparency, scaled to the shot (aspect kept) and blended onto every picture (shoot.overlay).]:frame.png:_files -g '\''*.png'\'''
+        '--effect[What the shot is made into (shoot.effect)\: none; boomerang (a take of effect.boomerang_seconds, or --seconds 1-3, played forward then backward, looped to at least 3 s); slowmo (recorded at the camera'\''s fastest rate, played at 30 fps). The take is kept beside the effect and posted with it.]:effect:{__recorder_complete "${___effect[@]}"}'
         '--crf[x264 constant rate factor, 0-51, lower is better (shoot.crf, default 23).]:crf:'
         '--stall-timeout[Seconds without a frame before the camera counts as stalled (more than 0, at most 600; default 5).]:seconds:'
         '--min-seconds[A shot stopped early (Ctrl-C) with less than this is discarded and the previous shot kept (shoot.min_seconds, 0-600, default 1).]:seconds:'

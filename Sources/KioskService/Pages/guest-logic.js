@@ -72,6 +72,26 @@ export function shootBody(kind, reviewShot) {
   return kind === "retake" && reviewShot ? { retake: reviewShot } : {};
 }
 
+/** The guest's word for an effect (kiosk.effects): a key of the strings. */
+export function effectKey(name) {
+  return { none: "effectNone", boomerang: "effectBoomerang", slowmo: "effectSlowmo" }[name] || "effectNone";
+}
+
+/** Whether what `shot` plays has none of its take's sound: a boomerang (silent, or the chosen
+ * effect.sound) and slow motion (unless effect.slowmo_sound keeps it). */
+export function effectIsSilent(shot) {
+  const e = shot && shot.effect;
+  if (!e || e.notRendered) return false;
+  if (e.name === "boomerang") return true;
+  if (e.name === "slowmo") return !(e.slowMotion && e.slowMotion.soundKept);
+  return false;
+}
+
+/** Whether the review plays `shot` over and over: a boomerang that was made (a loop). */
+export function isLoop(shot) {
+  return !!(shot && shot.effect && shot.effect.name === "boomerang" && !shot.effect.notRendered);
+}
+
 /** Whether a countdown number is new and so beeps (the first one beeps as the screen opens). */
 export function countdownBeeps(phase, shown, countdown) {
   return phase === "countdown" && !!countdown && String(countdown) !== shown;
@@ -221,6 +241,8 @@ export function joined(a, b) {
  * guest string's key, or null when there is nothing to say (it was fine, or has no sound at all).
  */
 export function soundWarning(shot) {
+  // (an effect that plays none of the take's sound: nothing of it to hear, nothing to warn of)
+  if (effectIsSilent(shot)) return null;
   const result = shot && shot.audio && shot.audio.check ? shot.audio.check.result : "ok";
   return { silent: "notHeard", clipping: "tooLoud", "ended-early": "soundCut" }[result] || null;
 }

@@ -2,7 +2,7 @@
 // The decisions are guest-logic.js's; this file is the page around them.
 import { $, api as request, postJSON as send, followEvents, isStale } from "/assets/common.js";
 import { soundWarning, wording, pressCounts, pressAction, countdownBeeps, guestStep, secondsLeft, cutPictures, joined, clearInsets,
-         needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, hintKey, shareScreen, CONSENT_READ_MS, CONSENT_WAIT_MS, MAIL_WAIT_MS } from "/assets/guest-logic.js";
+         needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, hintKey, shareScreen, effectKey, isLoop, CONSENT_READ_MS, CONSENT_WAIT_MS, MAIL_WAIT_MS } from "/assets/guest-logic.js";
 import { shownDate } from "/assets/dates.js";
 import { keyRows, keyLabel, press as pressKey, typedKey, looksLikeAddress } from "/assets/mail-keys.js";
 
@@ -10,6 +10,7 @@ import { keyRows, keyLabel, press as pressKey, typedKey, looksLikeAddress } from
 const T = JSON.parse($("strings").textContent);
 const t = (key, n) => wording(T, key, n);
 for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
 $("caption").placeholder = t("caption");
 // kiosk.consent: the text a guest agrees to before anything is recorded (null when off), put into
 // the page by the kiosk beside the strings.
@@ -137,6 +138,7 @@ function render(s) {
   // What was there when the page opened is not this guest's: never reviewed, never played.
   if (knownShot === undefined) knownShot = shot ? shot.id : null;
   $("invite").textContent = t("invite", Math.round(s.shotSeconds));
+  showEffects(s.booth);
   $("hint").textContent = t(hintKey(s));
   // kiosk.prompts: the question a shot started now would answer (the kiosk's, so the button and the
   // screen agree), kept through the countdown and the recording.
@@ -179,6 +181,33 @@ function render(s) {
   if (step.review) review(step.review);
   else if (step.then === "problem") problem(step.key);
   else if (step.then === "attract") setPhase("attract");
+}
+
+// kiosk.effects: the start screen's choice, each in the page's language; the kiosk keeps the choice,
+// so the booth's button records with it too. A new guest starts from the first one.
+function showEffects(booth) {
+  const box = $("effects");
+  const names = booth.effects || [];
+  box.hidden = names.length < 2;
+  if (box.dataset.names !== names.join()) {
+    box.dataset.names = names.join();
+    box.replaceChildren(...names.map((name) => {
+      const b = document.createElement("button");
+      b.type = "button"; b.setAttribute("role", "radio"); b.dataset.effect = name;
+      b.textContent = t(effectKey(name));
+      b.onclick = (e) => { e.stopPropagation(); chooseEffect(name); };
+      return b;
+    }));
+  }
+  for (const b of box.children) b.setAttribute("aria-checked", String(b.dataset.effect === booth.effect));
+  document.body.dataset.effect = booth.effect;
+}
+function chooseEffect(name) {
+  postJSON("/api/effect", { effect: name }).then(render).catch((e) => problem(e.key));
+}
+// The next guest chooses afresh.
+function forgetEffect() {
+  if (status && (status.booth.effects || []).length > 1) postJSON("/api/effect", { effect: null }).then(render).catch(() => {});
 }
 
 // The post's QR code and link, as soon as the kiosk gives one (a share page it serves: at once, from
@@ -234,6 +263,8 @@ function review(shot) {
   const v = $("clip");
   v.src = shot.videoURL;
   v.muted = false;
+  // A boomerang is a loop: it goes on until the guest decides.
+  v.loop = isLoop(shot);
   // Once, with sound; a browser that refuses sound before a touch plays it muted.
   v.play().catch(() => { v.muted = true; return v.play(); }).catch(() => {});
 }
@@ -249,6 +280,7 @@ function endReview() {
 // The review of shot `id` is over without a Post or Delete: the clip is kept or discarded as
 // kiosk.review_unposted says, and its guest's yes ends (the next one is asked again).
 function leftReview(id) {
+  forgetEffect();
   if (id && status.booth.reviewUnposted === "discard") postJSON("/api/shot/current/discard", { id }).catch(() => {});
   if (CONSENT) postJSON("/api/consent", { answer: "done" }).catch(() => {});
 }
@@ -330,6 +362,7 @@ $("post").onclick = () => {
     $("done-detail").textContent = caption ? "“" + caption + "”" : t("thanksDetail");
     document.body.dataset.posted = id;
     postedID = queued.id;
+    forgetEffect();
     showFor("done", 8);
     showShare(queued.id);
   }).catch((e) => problem(e.key)).finally(() => { $("post").disabled = false; });
@@ -337,6 +370,7 @@ $("post").onclick = () => {
 $("delete").onclick = () => {
   const id = reviewShot;
   postJSON("/api/shot/current/discard", { id }).then(() => {
+    forgetEffect();
     $("done-title").textContent = t("deleted");
     $("done-detail").textContent = "";
     showFor("done", 4);

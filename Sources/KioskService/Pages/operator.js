@@ -88,12 +88,14 @@ function render(s) {
   if (shot) {
     $("shot-info").textContent = shot.durationSeconds.toFixed(1) + " s · " + shot.width + "×" + shot.height + " · " +
       shot.frames + " frames (" + shot.framesDropped + " dropped) · " + mb(shot.byteSize) +
-      (shot.audio ? " · sound" + (shot.audio.check && shot.audio.check.result !== "ok" ? " (" + shot.audio.check.result + ", loudest " +
+      (shot.audio && silentEffect(shot) ? " · silent (the take's sound is kept with the take" + loudnessFragment(shot.audio) + ")"
+        : shot.audio ? " · sound" + loudnessFragment(shot.audio) + (shot.audio.check && shot.audio.check.result !== "ok" ? " (" + shot.audio.check.result + ", loudest " +
         shot.audio.check.loudestDBFS + " dBFS)" : "") : " · no sound") +
       (shot.endedEarly ? " · ended early: " + shot.endedEarly : "") +
       (shot.postedAs ? " · posted as " + shot.postedAs + (shot.postDeletedAt ? ", deleted " + when(shot.postDeletedAt) : "") : "");
     // (for the tests: posted, or posted and its post deleted since)
     $("shot-panel").dataset.posted = !shot.postedAs ? "" : shot.postDeletedAt ? "deleted" : "posted";
+    showEffect(shot);
     if (shot.videoURL && shot.id !== playedShot && !busy) {
       playedShot = shot.id;
       showPlayback(shot.videoURL);
@@ -371,6 +373,59 @@ function showMail(m) {
 }
 let guestDeletionsSeen = null;
 // (the share links' warning above the page says what the preflight's line says: one of them)
+// The shot's effect (shoot.effect, kiosk.effects) and its sound's loudness (audio.loudness), in a
+// line each: what was made, and what was not and why (a camera too slow for slow motion is said,
+// never faked).
+const caseOf = (value) => (value && typeof value === "object" ? Object.keys(value)[0] : null);
+function effectLine(shot) {
+  const e = shot.effect;
+  if (!e) return null;
+  const why = caseOf(e.notRendered);
+  if (why === "cameraTooSlow") {
+    return { text: "slow motion: not slowed: the camera's fastest at " + shot.width + "×" + shot.height + " is " + e.notRendered.cameraTooSlow.fastest +
+      " fps, no faster than the 30 fps it would play at (nothing is faked; a camera with 60 fps at this size gives 2×)", warn: true };
+  }
+  if (why === "failed") {
+    const f = e.notRendered.failed;
+    return { text: e.name + " was not made (" + f.operation + ": " + f.detail + "): the shot is the take as recorded", warn: true };
+  }
+  const made = e.renderSeconds !== undefined ? " · made in " + e.renderSeconds.toFixed(2) + " s (" + e.renderRatio.toFixed(2) + "× the take)" : "";
+  const take = e.original ? " · take " + e.original.durationSeconds.toFixed(1) + " s kept beside it" : "";
+  if (e.name === "boomerang") {
+    const b = e.boomerang || {};
+    return { text: "boomerang: " + b.cycleFrames + " pictures forward and back, " + b.frames + " in all" + made + take, warn: false };
+  }
+  const m = e.slowMotion || {};
+  return { text: "slow motion " + m.factor + "×: recorded at " + m.recordedFrameRate + " fps, played at " + m.playbackFrameRate + " fps" +
+    (m.cameraLimited ? " (the camera's fastest at this size is " + m.recordedFrameRate + " fps, so not 2×)" : "") +
+    (m.soundKept ? ", sound stretched" : ", silent") + made + take, warn: m.cameraLimited };
+}
+// The loudness before and after, short, in the shot's line (audio.loudness; the true peaks and
+// the gain are in the post's metadata); a levelling that failed, in a line of its own.
+function loudnessFragment(audio) {
+  const l = audio && audio.loudness;
+  if (!l || !l.after || !l.before) return "";
+  return ", " + l.before.integratedLUFS.toFixed(1) + " → " + l.after.integratedLUFS.toFixed(1) + " LUFS" + (l.limited ? " (peaks limited)" : "");
+}
+function loudnessLine(audio) {
+  const l = audio && audio.loudness;
+  if (!l || caseOf(l.left) !== "failed") return null;
+  return { text: "sound left as recorded: levelling it to " + l.targetLUFS + " LUFS failed (" + l.left.failed.detail + ")", warn: true };
+}
+// (as the guest page has it: a boomerang, and slow motion without its sound kept, play none of the take's)
+function silentEffect(shot) {
+  const e = shot.effect;
+  if (!e || e.notRendered) return false;
+  return e.name === "boomerang" || (e.name === "slowmo" && !(e.slowMotion && e.slowMotion.soundKept));
+}
+function showEffect(shot) {
+  for (const [id, line] of [["shot-effect", effectLine(shot)], ["shot-loudness", loudnessLine(shot.audio)]]) {
+    $(id).hidden = !line;
+    $(id).textContent = line ? line.text : "";
+    $(id).classList.toggle("warning", !!(line && line.warn));
+  }
+}
+
 let preflightShareProblem = false;
 function loadOverview() {
   return api("/api/admin/overview").then((o) => {
@@ -392,6 +447,9 @@ function loadOverview() {
       t.state + (t.name ? ": " + t.name : "") + (t.device ? " (" + t.device + ")" : "") + " · " + t.presses + " presses" +
       (t.message ? " · " + t.message : "") + (t.state === "waiting" ? " · looking for " + t.setting : "");
     document.body.dataset.button = t ? t.state : "none";
+    const effects = s.booth.effects || [];
+    $("booth-effects").textContent = effects.length ? effects.join(", ") + " (kiosk.effects) · now: " + s.booth.effect
+      : "no choice: every shot is " + s.booth.effect + " (shoot.effect)";
     $("booth-store").textContent = o.store;
     // A count, never which: the guest's delete is theirs.
     $("guest-deletions").textContent = o.guestDeletions + " since the kiosk started (with their share link)";
