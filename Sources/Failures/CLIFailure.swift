@@ -36,6 +36,9 @@ package enum CLIFailure: RecorderFailure {
     case uploadStopped(id: String)
     /// `recorder shoot`: the shot was kept, but the camera was lost.
     indirect case shotKept(RecorderError)
+    /// `recorder fleet --prometheus --listen`: the exporter cannot listen on `address` (`reason`:
+    /// the system's words), `inUse` when another program has the port.
+    case exporterCannotListen(address: String, reason: String, inUse: Bool)
 
     package var kind: RecorderError.Kind {
         switch self {
@@ -47,6 +50,7 @@ package enum CLIFailure: RecorderFailure {
         case .clockInDoubt, .purgeIncomplete, .uploadStopped: .busy
         case .captionFileUnreadable, .captionInputUnreadable, .captionReadFailed: .notFound
         case .captionTooLong: .badData
+        case .exporterCannotListen: .unavailable
         }
     }
 

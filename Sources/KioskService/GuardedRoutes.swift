@@ -1,4 +1,4 @@
-import HTTPTypes
+package import HTTPTypes
 package import Hummingbird
 import Settings
 package import KioskHTTP
@@ -35,7 +35,8 @@ package final class GuardedRoutes {
         add(.post, path, access, summary, handler)
     }
 
-    private func add(_ method: HTTPRequest.Method, _ path: String, _ access: RouteAccess, _ summary: String, _ handler: @escaping Handler) {
+    /// A route of `method` (the mounted collections of other modules: the fleet page's).
+    package func add(_ method: HTTPRequest.Method, _ path: String, _ access: RouteAccess, _ summary: String, _ handler: @escaping Handler) {
         routes.append(KioskRoute(method: method.rawValue, path: path, access: access, summary: summary))
         collection.on(RouterPath(path), method: method, use: { request, context in
             if let refusal = Self.refusal(access, context) { return refusal }

@@ -63,6 +63,8 @@ enum CLIWords {
             "the upload stopped before post \(id)."
         case .shotKept(let error):
             "the shot was kept, but \(message(error))"
+        case .exporterCannotListen(let address, let reason, let inUse):
+            "the fleet exporter cannot listen on \(address): \(reason).\(inUse ? " Another program has that port: stop it, or give --listen another port." : " Give --listen an address of this machine (127.0.0.1:9478, or 0.0.0.0:9478 for every network).")"
         }
     }
 
