@@ -100,6 +100,8 @@ stage "the pages' scripts: syntax, ESLint, no inline script or style, node --tes
 nice -n 10 bash Tests/pages/check.sh
 stage "man page and shell completions are what the command tree generates"
 nice -n 10 bash scripts/make-docs.sh --check
+stage "the fleet's Prometheus files: promtool checks the rules and runs their unit tests, the dashboard's JSON read"
+nice -n 10 bash Tests/prometheus/check.sh
 stage "swift test"
 # The test binary the build made, run as swift test runs it, in three processes side by side. Swift
 # Testing runs a synchronous test on one of Swift concurrency's threads, of which a 2-core machine
