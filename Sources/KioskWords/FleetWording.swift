@@ -23,7 +23,8 @@ package enum FleetWording {
                   fix: "Look at the booth: its power, its network, and its operator page (/admin), which says what it cannot reach.")
         case .heartbeatNotWritten(let seconds, let lastError):
             Words(title: "store unreachable",
-                  what: "this booth's heartbeat has not reached the store for \(duration(seconds))\(lastError.map { ": \($0)" } ?? ""). The fleet sees it as offline.",
+                  // (the error is a sentence of its own words, its full stop dropped before ours)
+                  what: "this booth's heartbeat has not reached the store for \(duration(seconds))\(lastError.map { ": " + ($0.hasSuffix(".") ? String($0.dropLast()) : $0) } ?? ""). The fleet sees it as offline.",
                   fix: "Check the store's address and credentials (backend, s3.* or local.path) and the booth's network; posts wait in the outbox meanwhile.")
         case .unreadable(let format):
             Words(title: "unreadable",
