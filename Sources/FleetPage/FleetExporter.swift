@@ -8,6 +8,8 @@ import UnixSignals
 package import Fleet
 import FleetValues
 import StoreValues
+import KioskWords
+import Failures
 
 /// `recorder fleet --prometheus --listen ADDRESS:PORT`: the booths' heartbeats as Prometheus
 /// metrics (`HeartbeatMetrics`, each series labelled `kiosk`) at `/metrics`, the store read afresh
@@ -35,7 +37,7 @@ package enum FleetExporter {
             // not an empty fleet.
             guard reading.failure == nil else {
                 return Response(status: .serviceUnavailable, headers: headers,
-                                body: ResponseBody(byteBuffer: ByteBuffer(string: "the store cannot be read: \(reading.failure?.message ?? "")\n")))
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: "the store cannot be read: \(reading.failure.map { OperatorWords.text(RecorderError($0)) } ?? "")\n")))
             }
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: HeartbeatMetrics.text(reading.reports))))
         }
