@@ -139,8 +139,8 @@ done
 stage "a fleet of two kiosks on SeaweedFS: recorder fleet, the fleet page in chromium, Debian's prometheus firing and resolving the shipped alerts"
 # (about 50 s, most of it waiting on 2 s heartbeats and 1 s evaluations: Tests/prometheus/fleet_live.py)
 nice -n 10 .cache/venv/bin/python Tests/prometheus/fleet_live.py "$RECORDER_BIN"
-stage "the kiosk on a hostile network: every route bent every way, an HTTP fuzz, the proxy, readers that never read, a crowd"
-for check in routes_fuzz proxy_test stalled_readers exhaustion; do
+stage "the kiosk on a hostile network: every route bent every way, an HTTP fuzz, the proxy, readers that never read, a crowd, slow bodies"
+for check in routes_fuzz proxy_test stalled_readers exhaustion slow_bodies sessions share_lookups; do
   nice -n 10 .cache/venv/bin/python "Tests/security/$check.py" "$RECORDER_BIN"
 done
 stage "systemd tests (a real systemd booted under qemu)"

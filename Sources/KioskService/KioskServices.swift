@@ -80,7 +80,9 @@ package struct KioskServices: Sendable {
         let events = EventStream(), metrics = KioskMetrics()
         (self.events, self.metrics) = (events, metrics)
         let mail = try mailSettings.map { settings_ throws(RecorderError) in
-            try store.mail(settings_, language: settings.booth.language, metrics: metrics, events: events, clock: clock)
+            try store.mail(settings_, language: settings.booth.language,
+                           rate: MailRate(perMinute: settings.mailPerMinute, perHour: settings.mailPerHour, clock: clock),
+                           metrics: metrics, events: events, clock: clock)
         }
         self.mail = mail
         let history = BoothHistory()
@@ -108,7 +110,8 @@ package struct KioskServices: Sendable {
                                           clock: clock.asClock, now: { clock.date })
         heartbeats = try HeartbeatService(
             settings: settings, configuration: configuration,
-            parts: .init(status: status, manager: manager, drain: drain, mail: mail, guests: guests, problems: problems, preflight: preflight),
+            parts: .init(run: status.run, status: { [status] in await status.status() }, manager: manager, drain: drain,
+                         mailQueue: mail?.queue, problems: problems, preflight: preflight),
             history: history, logger: logger, clock: clock)
         let heartbeats = self.heartbeats
         fleet = FleetView(store: heartbeats.store, own: { await heartbeats.own() }, clock: clock)

@@ -85,10 +85,13 @@ def shoot_and_post(kiosk):
         return False
 
     def shot():
-        current = json.loads(get(kiosk.base + "/api/status")).get("currentShot") or {}
-        return current.get("id") if current.get("id") != before else None
+        status = json.loads(get(kiosk.base + "/api/status"))
+        current = status.get("currentShot") or {}
+        return current.get("id") if current.get("id") != before and status.get("state") != "recording" else None
     shot_id = until("shot", shot, 30)
-    return bool(shot_id) and post_json(kiosk, "/api/post", {"id": shot_id, "caption": ""})[0] < 300
+    answer = until("posted", lambda: (lambda r: r if r[0] < 300 else print(f"(POST /api/post: {r})"))(
+        post_json(kiosk, "/api/post", {"id": shot_id, "caption": ""})), 10) if shot_id else None
+    return answer is not None
 
 
 def metric(kiosk, name):

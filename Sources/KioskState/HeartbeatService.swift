@@ -1,6 +1,6 @@
 package import FoundationEssentials
-import Logging
-import ServiceLifecycle
+package import Logging
+package import ServiceLifecycle
 import Synchronization
 package import SystemSupport
 package import Publishing
@@ -12,7 +12,6 @@ import PreflightValues
 package import Fleet
 package import FleetValues
 import KioskWords
-package import KioskState
 package import Failures
 
 /// The kiosk's heartbeat in the store (`fleet.heartbeat_seconds`, `fleet/<kiosk.id>.json`): at
@@ -43,18 +42,29 @@ package final class HeartbeatService: Service, Sendable {
     /// up no status request behind it.
     private static let writer = BlockingWork(name: "recorder-beat", threads: 1)
 
-    /// The services a heartbeat reads.
-    struct Parts: Sendable {
-        var status: StatusReporter
+    /// The services a heartbeat reads (the kiosk's status as a call: its reporter is the kiosk's).
+    package struct Parts: Sendable {
+        var run: String
+        var status: @Sendable () async -> KioskStatus
         var manager: CameraManager
         var drain: OutboxDrain
-        var mail: KioskMail?
-        var guests: GuestCoordinator
+        var mailQueue: MailQueue?
         var problems: ProblemLog
         var preflight: PreflightService
+
+        package init(run: String, status: @escaping @Sendable () async -> KioskStatus, manager: CameraManager, drain: OutboxDrain,
+                     mailQueue: MailQueue?, problems: ProblemLog, preflight: PreflightService) {
+            self.run = run
+            self.status = status
+            self.manager = manager
+            self.drain = drain
+            self.mailQueue = mailQueue
+            self.problems = problems
+            self.preflight = preflight
+        }
     }
 
-    init(settings: KioskSettings, configuration: RecorderConfiguration, parts: Parts, history: BoothHistory,
+    package init(settings: KioskSettings, configuration: RecorderConfiguration, parts: Parts, history: BoothHistory,
          logger: Logger, clock: any RecorderClock) throws(RecorderError) {
         kioskID = try KioskID.configured(configuration)
         name = configuration.author.name
@@ -65,7 +75,7 @@ package final class HeartbeatService: Service, Sendable {
         self.history = history
         self.logger = logger
         self.clock = clock
-        run = parts.status.run
+        run = parts.run
         startedAt = clock.date
         startedInstant = clock.now
         _ = window.take(parts.manager.frames.counts, at: clock.now)
@@ -115,12 +125,12 @@ package final class HeartbeatService: Service, Sendable {
 
     /// The booth as of now, as its heartbeat tells it.
     package func snapshot() async -> Heartbeat {
-        let status = await parts.status.status()
+        let status = await parts.status()
         let now = clock.now
         let (oldest, mail) = await files()
         let synchronised = await clockSynchronised(now)
         return KioskHeartbeat(
-            kiosk: kioskID, name: name, version: StatusReporter.version, run: run, startedAt: startedAt,
+            kiosk: kioskID, name: name, version: RecorderVersion.string, run: run, startedAt: startedAt,
             intervalSeconds: Int(interval.components.seconds), facts: history.now, now: now, date: clock.date,
             minute: window.take(parts.manager.frames.counts, at: now), oldestQueued: oldest, mail: mail, synchronised: synchronised,
             doctor: parts.preflight.last, lastProblem: parts.problems.newestFirst.first, shot: settings.shotRequest()
@@ -129,7 +139,7 @@ package final class HeartbeatService: Service, Sendable {
 
     /// When the oldest queued post was queued, and the mail queue's counts: files, read on a helper thread.
     private func files() async -> (Date?, MailQueue.Counts?) {
-        let drain = parts.drain, queue = parts.mail?.queue
+        let drain = parts.drain, queue = parts.mailQueue
         return await BlockingWork.run { () -> (Date?, MailQueue.Counts?) in
             let oldest = drain.status.queued.first.flatMap { drain.outbox.item(id: $0) }.flatMap { RFC3339.date($0.state.queuedAt) }
             return (oldest, queue?.counts())
