@@ -81,6 +81,9 @@ let package = Package(
         // the command line's; the devices', the encoder's and the store's from MediaValues and
         // StoreValues) and the data `--json` gives of them.
         .target(name: "Failures", dependencies: ["MailValues", "MediaValues", "StoreValues"], swiftSettings: swiftSettings),
+        // FleetValues: a booth's heartbeat in the store (its state, camera, disk, outbox, mail,
+        // clock, last preflight), and what a reader of the fleet finds wrong with it, as data.
+        .target(name: "FleetValues", swiftSettings: swiftSettings),
 
         // One module per C library, each its only importer; no C type leaves it (`InternalImportsByDefault`).
         .target(name: "VideoCapture", dependencies: ["MediaValues", "CV4L2"], swiftSettings: swiftSettings),
@@ -125,6 +128,14 @@ let package = Package(
             name: "Posting",
             dependencies: ["Library", "Shooting"],
             swiftSettings: swiftSettings),
+        // Fleet: the booths' heartbeats in the store (written by each kiosk, read by `recorder
+        // fleet`, the fleet page and the exporter), judged (offline, and each booth's problems) and
+        // told as Prometheus metrics. No capture, no encoding: a share server shows the fleet too.
+        .target(
+            name: "Fleet",
+            dependencies: ["FleetValues", "Publishing",
+                           .product(name: "Prometheus", package: "swift-prometheus")],
+            swiftSettings: swiftSettings),
         // Preflight: the checks before an event (`recorder doctor`, the operator page's list): the
         // camera, the microphone, the button, the disks, the clock, the store's round trip, the
         // outbox, the tokens, share links, TLS, the Wi-Fi, the unit; each finding a value.
@@ -139,7 +150,7 @@ let package = Package(
         // HTTP, no C library.
         .target(
             name: "KioskWords",
-            dependencies: ["PreflightValues", "Settings"],
+            dependencies: ["FleetValues", "PreflightValues", "Settings"],
             swiftSettings: swiftSettings),
         // KioskHTTP: the kiosk's HTTP plumbing, with no kiosk service and no C library in it: the
         // request's context and roles, sessions and the login throttle, client slots and connection
@@ -158,14 +169,29 @@ let package = Package(
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings),
+        // FleetPage: the fleet's page and its data (`/fleet`, `GET /api/fleet`) as routes that the
+        // kiosk and the share server mount, and the exporter of the booths' heartbeats as
+        // Prometheus metrics (`recorder fleet --prometheus --listen`). No capture, no encoding.
+        .target(
+            name: "FleetPage",
+            dependencies: ["Fleet", "KioskHTTP",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                           .product(name: "Logging", package: "swift-log")],
+            exclude: ["Pages"],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedPages"]),
         // KioskState: the kiosk's settings and the state its services share and report: the settings
         // read from the configuration (and the kiosk's part of the catalogue), the status the pages
         // show, the guest's flow as a state machine, out of service, the prompt deck, the metrics
         // and limits, the problem log, share claims and tokens, and the preflight's wiring.
         .target(
             name: "KioskState",
-            dependencies: ["KioskHTTP", "Posting", "Preflight",
-                           .product(name: "Logging", package: "swift-log"),
+            dependencies: ["Fleet", "KioskHTTP", "Posting", "Preflight",
+                           .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Prometheus", package: "swift-prometheus")],
             swiftSettings: swiftSettings),
         // The kiosk's pages as files (Sources/KioskService/Pages), put into the binary as Swift strings
@@ -175,7 +201,7 @@ let package = Package(
         // The kiosk daemon: services, the control API and the pages, over the same subject modules the CLI uses.
         .target(
             name: "KioskService",
-            dependencies: ["KioskState", "ShareCode",
+            dependencies: ["FleetPage", "KioskState", "ShareCode",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -200,12 +226,12 @@ let package = Package(
         .testTarget(name: "AudioCaptureTests", dependencies: ["AudioCapture", "MediaValues", "SystemSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaEncoderTests", dependencies: ["MediaEncoder", "MediaValues", "VideoCapture"], swiftSettings: swiftSettings),
         .testTarget(name: "StorageUploadTests", dependencies: ["MailValues", "StorageUpload", "StoreValues", "SystemSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "SubjectTests", dependencies: ["AudioCapture", "DurableFiles", "Failures", "Library", "MailValues", "MediaEncoder", "MediaValues", "Posting", "Publishing", "Settings", "Shooting", "ShotValues", "StorageUpload", "StoreValues", "SystemSupport", "VideoCapture"],
+        .testTarget(name: "SubjectTests", dependencies: ["AudioCapture", "DurableFiles", "Failures", "Fleet", "FleetValues", "Library", "MailValues", "MediaEncoder", "MediaValues", "Posting", "Publishing", "Settings", "Shooting", "ShotValues", "StorageUpload", "StoreValues", "SystemSupport", "VideoCapture"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TriggerInputTests", dependencies: ["TriggerInput"], swiftSettings: swiftSettings),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], swiftSettings: swiftSettings),
         .testTarget(name: "KioskServiceTests",
-                    dependencies: ["AudioCapture", "Failures", "KioskHTTP", "KioskService", "KioskState", "KioskWords", "Library", "MailValues", "MediaEncoder", "MediaValues", "Posting", "Preflight", "PreflightValues", "Publishing", "Settings", "ShareCode", "Shooting", "ShotValues", "StorageUpload", "StoreValues", "SystemSupport", "TriggerInput", "VideoCapture",
+                    dependencies: ["AudioCapture", "Failures", "Fleet", "FleetPage", "FleetValues", "KioskHTTP", "KioskService", "KioskState", "KioskWords", "Library", "MailValues", "MediaEncoder", "MediaValues", "Posting", "Preflight", "PreflightValues", "Publishing", "Settings", "ShareCode", "Shooting", "ShotValues", "StorageUpload", "StoreValues", "SystemSupport", "TriggerInput", "VideoCapture",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "NIOCore", package: "swift-nio"),

@@ -85,6 +85,9 @@ mkdir -p "$root/usr/share/bash-completion/completions"
 sed '1{/^#!/d}' docs/completions/recorder.bash > "$root/usr/share/bash-completion/completions/recorder"
 put docs/completions/recorder.zsh usr/share/zsh/vendor-completions/_recorder 644
 put docs/completions/recorder.fish usr/share/fish/vendor_completions.d/recorder.fish 644
+# The fleet's alert rules, Grafana dashboard and scrape example (issue 54), for a Prometheus server
+# to read in place (rule_files: /usr/share/recorder/prometheus/recorder-alerts.yml).
+for file in packaging/prometheus/*; do put "$file" "usr/share/recorder/prometheus/${file##*/}" 644; done
 doc=usr/share/doc/recorder
 put packaging/deb/copyright "$doc/copyright" 644
 # The documentation, compressed above 4 kB as policy 12.3 asks.

@@ -100,6 +100,8 @@ stage "the pages' scripts: syntax, ESLint, no inline script or style, node --tes
 nice -n 10 bash Tests/pages/check.sh
 stage "man page and shell completions are what the command tree generates"
 nice -n 10 bash scripts/make-docs.sh --check
+stage "the fleet's Prometheus files: promtool checks the rules and runs their unit tests, the dashboard's JSON read"
+nice -n 10 bash Tests/prometheus/check.sh
 stage "swift test"
 # The test binary the build made, run as swift test runs it, in three processes side by side. Swift
 # Testing runs a synchronous test on one of Swift concurrency's threads, of which a 2-core machine
@@ -134,6 +136,9 @@ stage "kiosk pages in a real browser (chromium + Playwright): the operator's wit
 for page in kiosk_page booth_page consent_page login_page reel_page wifi_page mail_page preflight_page away_page frame_page organiser_page effects_page; do
   nice -n 10 .cache/venv/bin/python "Tests/browser/$page.py" "$RECORDER_BIN"
 done
+stage "a fleet of two kiosks on SeaweedFS: recorder fleet, the fleet page in chromium, Debian's prometheus firing and resolving the shipped alerts"
+# (about 50 s, most of it waiting on 2 s heartbeats and 1 s evaluations: Tests/prometheus/fleet_live.py)
+nice -n 10 .cache/venv/bin/python Tests/prometheus/fleet_live.py "$RECORDER_BIN"
 stage "the kiosk on a hostile network: every route bent every way, an HTTP fuzz, the proxy, readers that never read, a crowd, slow bodies"
 for check in routes_fuzz proxy_test stalled_readers exhaustion slow_bodies sessions share_lookups; do
   nice -n 10 .cache/venv/bin/python "Tests/security/$check.py" "$RECORDER_BIN"

@@ -38,6 +38,9 @@ package enum CLIFailure: RecorderFailure {
     indirect case shotKept(RecorderError)
     /// `recorder feed`: the store at `store` holds no post at all.
     case noPosts(store: String)
+    /// `recorder fleet --prometheus --listen`: the exporter cannot listen on `address` (`reason`:
+    /// the system's words), `inUse` when another program has the port.
+    case exporterCannotListen(address: String, reason: String, inUse: Bool)
 
     package var kind: RecorderError.Kind {
         switch self {
@@ -50,6 +53,7 @@ package enum CLIFailure: RecorderFailure {
         case .captionFileUnreadable, .captionInputUnreadable, .captionReadFailed: .notFound
         case .captionTooLong: .badData
         case .noPosts: .notFound
+        case .exporterCannotListen: .unavailable
         }
     }
 

@@ -10,6 +10,8 @@ import KioskWords
 package import KioskHTTP
 import KioskState
 import Failures
+import Fleet
+import FleetPage
 
 /// The kiosk's HTTP surface: the page, the control API, health and metrics. Each route
 /// collection gets the few services it uses (`KioskServices` builds them all).
@@ -29,11 +31,9 @@ package enum KioskAPI {
         // One collection per concern, each route with who may call it; the table of them all
         // answers /api/admin/routes and 405's Allow header.
         let table = Mutex<[KioskRoute]>([])
-        let preflight = PreflightService.live(settings: settings, configuration: kiosk.configuration, manager: kiosk.manager,
-                                              trigger: kiosk.button.trigger, clock: kiosk.clock.asClock)
         let collections: [(String, GuardedRoutes)] = [
             ("", ServiceRoutes.collection(language: settings.booth.language, consent: settings.consent, mail: kiosk.mail != nil, health: kiosk.health,
-                                          metrics: kiosk.metrics, limits: kiosk.limits)),
+                                          metrics: kiosk.metrics, limits: kiosk.limits, heartbeats: kiosk.heartbeats)),
             ("", AuthRoutes.collection(credentials: access.credentials, throttle: access.throttle, logger: kiosk.logger)),
             ("/api", LiveRoutes.collection(status: kiosk.status, events: kiosk.events, manager: kiosk.manager, audio: settings.audio,
                                            preview: kiosk.preview, mirrors: kiosk.limits.mirrors, streams: kiosk.limits.events)),
@@ -44,7 +44,8 @@ package enum KioskAPI {
                                            logger: kiosk.logger, metrics: kiosk.metrics)),
             ("/api/admin", AdminRoutes.collection(overview: kiosk.overview, library: kiosk.library, reels: kiosk.reels,
                                                   videos: kiosk.limits.videos, logger: kiosk.logger, table: { table.withLock { $0 } })),
-            ("/api/admin", PreflightRoutes.collection(preflight)),
+            ("/api/admin", PreflightRoutes.collection(kiosk.preflight)),
+            ("", fleetRoutes(kiosk.fleet)),
             ("/s", ShareRoutes.collection(library: kiosk.library, guests: kiosk.guests, videos: kiosk.limits.videos, metrics: kiosk.metrics,
                                           logger: kiosk.logger, language: settings.booth.language, event: settings.eventName, clock: kiosk.clock)),
         ]
@@ -169,6 +170,18 @@ struct UnmatchedRoute: RouterMiddleware {
             response.headers[.allow] = names
             return response
         }
+    }
+}
+
+extension KioskAPI {
+    /// The fleet's page and data (FleetPage's routes, each with who may call it), under the
+    /// kiosk's guard like every other route.
+    static func fleetRoutes(_ fleet: FleetView) -> GuardedRoutes {
+        let routes = GuardedRoutes()
+        for route in FleetRoutes.routes(fleet) {
+            routes.add(route.method, route.path, route.access, route.summary, route.handler)
+        }
+        return routes
     }
 }
 

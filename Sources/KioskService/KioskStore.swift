@@ -56,7 +56,8 @@ struct KioskStore {
 
     /// The drain: the kiosk's background `outbox flush`, its events counted, told to the pages and
     /// the journal; each upload wakes the guests' `mail`, whose mails wait for their post.
-    func drain(metrics: KioskMetrics, events: EventStream, mail: KioskMail?, clock: any RecorderClock) throws(RecorderError) -> OutboxDrain {
+    func drain(metrics: KioskMetrics, events: EventStream, mail: KioskMail?, history: BoothHistory,
+               clock: any RecorderClock) throws(RecorderError) -> OutboxDrain {
         let (outbox, share, configuration, logger) = (self.outbox, self.share, self.configuration, self.logger)
         let policy = try configuration.retryPolicy(maximumAttempts: nil)
         let onePerFlush = try configuration.retryPolicy(maximumAttempts: 1)
@@ -71,6 +72,7 @@ struct KioskStore {
                 switch event {
                 case .changed: events.announce("outbox")
                 case .uploaded(let receipt, _):
+                    history.posted(at: clock.date)
                     logger.notice("posted \(receipt.id): \(receipt.videoURL)")
                     mail?.drain.wake()
                 case .failed(let error): logger.warning("upload failed, will retry: \(error.text())")

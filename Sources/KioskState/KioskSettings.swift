@@ -4,6 +4,7 @@ package import Settings
 package import ShotValues
 package import Shooting
 import Publishing
+import Fleet
 import SystemSupport
 package import TriggerInput
 package import KioskWords
@@ -70,6 +71,8 @@ package struct KioskSettings: Sendable {
     package var stateDirectory = ""
     /// What tells retention whether the clock is synchronised (a test gives its own).
     package var timedatectl = "/usr/bin/timedatectl"
+    /// `fleet.heartbeat_seconds`: how often the kiosk writes its heartbeat into the store.
+    package var heartbeatSeconds = 60
 
     package init(host: String = "127.0.0.1", port: Int = 8080, device: String? = nil, seconds: Double = 15,
                 countdown: Int = 3, token: String? = nil, boothToken: String? = nil, workspace: ShotWorkspace, hosts: [String] = [],
@@ -104,6 +107,7 @@ package struct KioskSettings: Sendable {
         // named, not each guest's post later.
         try PostBookends.configured(configuration).check()
         previewIdleSeconds = try configuration.number("kiosk.preview_idle_seconds")
+        heartbeatSeconds = try configuration.heartbeatSeconds
         audio = AudioChoice(configuration.text("audio.device") ?? "auto")
         countdown = Int(try configuration.number("kiosk.countdown_seconds"))
         booth = KioskStatus.Booth(reviewSeconds: Int(try configuration.number("kiosk.review_seconds")),

@@ -1,6 +1,7 @@
 package import Settings
 package import ShotValues
 import Publishing
+import Fleet
 import KioskWords
 import Failures
 
@@ -71,6 +72,6 @@ extension Setting {
 }
 
 extension SettingsCatalogue {
-    /// The core's settings, the kiosk's and the guests' mail's: what `recorder` accepts.
-    package static let withKiosk = SettingsCatalogue(Setting.core, Setting.kiosk, Setting.mail)
+    /// The core's settings, the kiosk's, the guests' mail's and the fleet's: what `recorder` accepts.
+    package static let withKiosk = SettingsCatalogue(Setting.core, Setting.kiosk, Setting.mail, Setting.fleet)
 }

@@ -46,6 +46,8 @@ extension OperatorWords {
             "the shot was kept, but \(nested(error))"
         case .noPosts(let store):
             "no posts in \(store): the store holds none. If the booth's posts are elsewhere, the configuration names another store (local.path, backend, s3.*)."
+        case .exporterCannotListen(let address, let reason, let inUse):
+            "the fleet exporter cannot listen on \(address): \(reason).\(inUse ? " Another program has that port: stop it, or give the exporter another port." : " Give it an address of this machine (127.0.0.1:9478, or 0.0.0.0:9478 for every network).")"
         }
     }
 

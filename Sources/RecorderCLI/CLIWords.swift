@@ -46,6 +46,8 @@ enum CLIWords {
             "cannot read the caption from standard input: \(errno(code)). Pipe the caption in, or use --caption-file."
         case .noPosts(let store):
             "no posts in \(store): the store holds none. If the booth's posts are elsewhere, `recorder config show` says which store the commands use (local.path, backend, s3.*), and --store-dir or --config name another."
+        case .exporterCannotListen(let address, let reason, let inUse):
+            "the fleet exporter cannot listen on \(address): \(reason).\(inUse ? " Another program has that port: stop it, or give --listen another port." : " Give --listen an address of this machine (127.0.0.1:9478, or 0.0.0.0:9478 for every network).")"
         case .cachedVideoUnreadable, .standardOutputClosed, .leftOutOfReel, .leftOutOfExport, .noMicrophoneListened, .stillQueued,
              .clockInDoubt, .purgeIncomplete, .captionFileUnreadable, .captionTooLong, .captionReadFailed, .postQueued, .uploadStopped,
              .shotKept:

@@ -19,6 +19,8 @@ final class ShotJob {
     let stop: StopSignal
     /// Gets a copy of a frame now and then, for the kiosk's live preview.
     let preview: PreviewTap?
+    /// Counts every frame the camera delivers (the kiosk's), whether anybody watches or not.
+    let tally: FrameTally?
     private var lock: FileLock?
     private var draft: ShotDraft?
     private var source: (any FrameSource)?
@@ -36,11 +38,12 @@ final class ShotJob {
     /// The take's sound levels, for the silent-take guard.
     private var soundCheck = SoundCheck()
 
-    init(request: ShotRequest, workspace: ShotWorkspace, stop: StopSignal, preview: PreviewTap? = nil) {
+    init(request: ShotRequest, workspace: ShotWorkspace, stop: StopSignal, preview: PreviewTap? = nil, tally: FrameTally? = nil) {
         self.request = request
         self.workspace = workspace
         self.stop = stop
         self.preview = preview
+        self.tally = tally
     }
 
     deinit { release() }
@@ -146,12 +149,14 @@ final class ShotJob {
                     do throws(MediaError) {
                         if let stamp, admit(stamp) { try recorder.commitPicture(stamp) } else { recorder.releasePicture() }
                     } catch { throw .media(error) }
+                    if let stamp { tally?.count(stamp, nominalFPS: source.format.frameRate.value) }
                     delivered = stamp != nil
                 } else {
                     // The encoder's failure is kept and thrown once the source has its buffer back.
                     var encoding: MediaError?
                     do throws(CaptureError) {
                         delivered = try source.nextFrame(stop: stop) { frame in
+                            tally?.count(frame.stamp, nominalFPS: frame.format.frameRate.value)
                             preview?.offer(frame)
                             guard admit(frame.stamp) else { return }
                             do throws(MediaError) { try recorder.append(frame) } catch { encoding = error }

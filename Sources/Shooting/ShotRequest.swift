@@ -62,8 +62,12 @@ package struct ShotRequest: Sendable {
     /// Disk room a shot of this length needs: the recording and its faststart copy, at the asked
     /// bitrate (4 Mbit/s for constant quality), plus a margin.
     package var bytesNeeded: Int64 {
-        let bitsPerSecond = Double(encoder.bitrateKbps ?? 4000) * 1000
-        return Int64(seconds * bitsPerSecond / 8 * 2) + (8 << 20)
+        Int64(seconds * bytesPerSecond * 2) + (8 << 20)
+    }
+
+    /// Bytes a second of video takes at the asked bitrate (4 Mbit/s for constant quality).
+    package var bytesPerSecond: Double {
+        Double(encoder.bitrateKbps ?? 4000) * 1000 / 8
     }
 
     /// Rejects values no camera could honour, before anything is opened.

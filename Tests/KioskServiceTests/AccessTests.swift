@@ -34,7 +34,7 @@ struct AccessTests {
         let registered = Set(router.routes.filter { $0.method != .head }.map { "\($0.method) \($0.path)" })
         let declared = Set(table.map { "\($0.method) \(RouterPath($0.path))" })
         #expect(registered == declared, "the router has routes the table does not: \(registered.subtracting(declared)), or the reverse: \(declared.subtracting(registered))")
-        #expect(table.filter { $0.access == .public }.map(\.path).sorted() == ["/", "/admin", "/assets/:file", "/healthz", "/login", "/login", "/logout", "/s/:token", "/s/:token/delete", "/s/:token/loop.gif", "/s/:token/poster.jpg", "/s/:token/take.mp4", "/s/:token/video.mp4"])
+        #expect(table.filter { $0.access == .public }.map(\.path).sorted() == ["/", "/admin", "/assets/:file", "/fleet", "/fleet/:file", "/healthz", "/login", "/login", "/logout", "/s/:token", "/s/:token/delete", "/s/:token/loop.gif", "/s/:token/poster.jpg", "/s/:token/take.mp4", "/s/:token/video.mp4"])
 
         try await fixture.application().test(.router) { client in
             for route in table {

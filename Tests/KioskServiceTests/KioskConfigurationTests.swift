@@ -5,6 +5,7 @@ import Publishing
 import Testing
 import KioskState
 import Failures
+import Fleet
 
 /// The configuration with the kiosk's settings joined to the core's, as `recorder` reads it.
 @Suite struct KioskConfigurationTests {
@@ -61,10 +62,11 @@ import Failures
     @Test func theKiosksKeysAreItsOwnAndEveryDefaultPassesItsRule() throws {
         #expect(Setting.kiosk.allSatisfy { $0.key.hasPrefix("kiosk.") })
         #expect(Setting.mail.allSatisfy { $0.key.hasPrefix("mail.") })
-        #expect(SettingsCatalogue.withKiosk.settings.count == Setting.core.count + Setting.kiosk.count + Setting.mail.count)
+        #expect(Setting.fleet.allSatisfy { $0.key.hasPrefix("fleet.") })
+        #expect(SettingsCatalogue.withKiosk.settings.count == Setting.core.count + Setting.kiosk.count + Setting.mail.count + Setting.fleet.count)
         let configuration = try RecorderConfiguration(flags: [:], configFile: nil, environment: ["HOME": "/nonexistent"],
                                                       settings: .withKiosk)
-        for setting in Setting.kiosk + Setting.mail {
+        for setting in Setting.kiosk + Setting.mail + Setting.fleet {
             if let value = setting.defaultValue, !value.isEmpty {
                 #expect(setting.rule.accepts(value), "\(setting.key)'s default '\(value)'")
             }

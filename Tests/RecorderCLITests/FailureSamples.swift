@@ -340,6 +340,8 @@ enum FailureSamples {
             ("uploadStopped", .uploadStopped(id: "AbCdEfGh12")),
             ("shotKept", .shotKept(camera)),
             ("noPosts", .noPosts(store: "/root/.local/share/recorder/store")),
+            ("exporterCannotListen", .exporterCannotListen(address: "127.0.0.1:9478", reason: "Address already in use", inUse: true)),
+            ("exporterCannotListen.notHere", .exporterCannotListen(address: "10.9.9.9:9478", reason: "Cannot assign requested address", inUse: false)),
         ]
         let disk = FileSystem.Failure("rename", "/var/lib/recorder/outbox/mail/x.json", Descriptors.Errno(28))
         let greylisted = MailFailure.smtp(.temporaryRefusal(SMTPReply(code: 451, text: "4.7.1 Greylisted", step: .recipient)))

@@ -43,9 +43,14 @@ for path in /usr/bin/recorder /lib/systemd/system/recorder.service /usr/lib/sysu
             /usr/share/zsh/vendor-completions/_recorder /usr/share/fish/vendor_completions.d/recorder.fish \
             /etc/recorder/recorder.conf /etc/nginx/sites-available/recorder /etc/nginx/conf.d/recorder.conf \
             /etc/nginx/snippets/recorder-share.conf \
-            /usr/share/doc/recorder/copyright /usr/share/doc/recorder/changelog.gz; do
+            /usr/share/doc/recorder/copyright /usr/share/doc/recorder/changelog.gz \
+            /usr/share/recorder/prometheus/recorder-alerts.yml /usr/share/recorder/prometheus/recorder-dashboard.json \
+            /usr/share/recorder/prometheus/prometheus-scrape.yml; do
   check "it holds $path" grep -qxF "$path" "$host/contents"
 done
+# The shipped rules as the package installs them, read by Debian's promtool (the server's own reader).
+check "promtool accepts the alert rules the package installs" \
+  bash -c 'promtool check rules "$1" > /dev/null' _ "$host/tree/usr/share/recorder/prometheus/recorder-alerts.yml"
 dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles > "$host/conffiles"
 check "every file under /etc is a conffile ($(wc -l < "$host/conffiles") of them)" \
   diff <(grep '^/etc/.*[^/]$' "$host/contents" | sort) <(sort "$host/conffiles")

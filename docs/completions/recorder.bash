@@ -173,13 +173,13 @@ _recorder() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    shoot|post|outbox|feed|fetch|cache|export|reel|devices|kiosk|doctor|config|help)
+    shoot|post|outbox|feed|fetch|cache|export|reel|devices|kiosk|doctor|fleet|config|help)
         # Offer subcommand argument completions
         "_recorder_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'shoot post outbox feed fetch cache export reel devices kiosk doctor config help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'shoot post outbox feed fetch cache export reel devices kiosk doctor fleet config help' -- "${cur}"))
         ;;
     esac
 }
@@ -919,6 +919,48 @@ _recorder_doctor() {
         return
         ;;
     '--system-dir')
+        return
+        ;;
+    esac
+}
+
+_recorder_fleet() {
+    repeating_flags=()
+    non_repeating_flags=(--create --json --prometheus --version -h --help)
+    repeating_options=(--set)
+    non_repeating_options=(--config --backend --store-dir --endpoint --bucket --region --prefix --outbox --listen)
+    __recorder_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--config')
+        return
+        ;;
+    '--set')
+        return
+        ;;
+    '--backend')
+        return
+        ;;
+    '--store-dir')
+        return
+        ;;
+    '--endpoint')
+        return
+        ;;
+    '--bucket')
+        return
+        ;;
+    '--region')
+        return
+        ;;
+    '--prefix')
+        return
+        ;;
+    '--outbox')
+        return
+        ;;
+    '--listen')
         return
         ;;
     esac

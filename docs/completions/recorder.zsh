@@ -61,6 +61,7 @@ _recorder() {
             'devices:List cameras with their formats, sizes and frame rates.'
             'kiosk:Run the kiosk service: a page and an HTTP API to shoot and post, with uploads in the background.'
             'doctor:Check the booth before an event: camera, microphone, button, disk, clock, store, outbox, tokens, share links, TLS, Wi-Fi and the service.'
+            'fleet:List every booth writing its heartbeat into the store: online or offline, and what is wrong with each.'
             'config:Check the configuration, or show every value in effect and where it came from.'
             'help:Show subcommand help information.'
         )
@@ -68,7 +69,7 @@ _recorder() {
         ;;
     arg)
         case "${words[1]}" in
-        shoot|post|outbox|feed|fetch|cache|export|reel|devices|kiosk|doctor|config|help)
+        shoot|post|outbox|feed|fetch|cache|export|reel|devices|kiosk|doctor|fleet|config|help)
             "_recorder_${words[1]}" && ret=0
             ;;
         esac
@@ -513,6 +514,30 @@ _recorder_doctor() {
         '--json[Print the result as JSON on standard output.]'
         '*--skip[Checks to leave out, comma-separated\: configuration,camera,microphone,trigger,disk,clock,store,outbox,tokens,share-links,tls,wifi,service.]:ids:'
         '--system-dir[Where the package'\''s system files are\: tls/*.crt (the proxy'\''s certificates) and wifi/hostapd.conf.]:dir:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_fleet() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--prometheus[Print the booths'\'' heartbeats as Prometheus metrics (each series labelled kiosk) instead of the table.]'
+        '--listen[With --prometheus\: serve the metrics at http\://ADDRESS\:PORT/metrics until stopped.]:address\:port:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
