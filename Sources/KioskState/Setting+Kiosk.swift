@@ -63,6 +63,7 @@ extension Setting {
 }
 
 extension SettingsCatalogue {
-    /// The core's settings, the kiosk's and the guests' mail's: what `recorder` accepts.
-    package static let withKiosk = SettingsCatalogue(Setting.core, Setting.kiosk, Setting.mail)
+    /// The core's settings, the kiosk's, the guests' mail's and the event's: what `recorder`
+    /// accepts; the operator page sets its Event section's.
+    package static let withKiosk = SettingsCatalogue(Setting.core, Setting.kiosk, Setting.mail, Setting.event, operatorKeys: EventSection.keys)
 }

@@ -68,7 +68,13 @@ package struct MailSettings: Sendable {
         if (configuration.text("mail.subject") ?? "").contains(where: \.isNewline) { throw .subjectLines }
         let body = try template(configuration.text("mail.template") ?? "")
         return MailSettings(sender: sender, from: from, fromName: fromName, subject: subject, body: body,
-                            event: configuration.text("mail.event") ?? "")
+                            event: eventName(configuration))
+    }
+
+    /// `event.name`, else the older `mail.event` (a catalogue without `event.name`: `mail.event`).
+    static func eventName(_ configuration: RecorderConfiguration) -> String {
+        let name = configuration.settings["event.name"] == nil ? "" : (configuration.text("event.name") ?? "").trimmed()
+        return name.isEmpty ? configuration.text("mail.event") ?? "" : name
     }
 
     /// `mail.from`: `address` or `Name <address>`.

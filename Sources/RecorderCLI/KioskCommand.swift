@@ -64,9 +64,12 @@ struct KioskCommand: AsyncParsableCommand {
             print("ended \(ended) session\(ended == 1 ? "" : "s") (\(directory)): every browser logs in again at /login, the booth's screen with the booth's token")
             return
         }
+        // The one judge of a configuration (`recorder config check`, doctor and the operator page
+        // use it too): the first thing it refuses stops the kiosk here, with the key to change.
+        if let refused = ConfigurationCheck.first(configuration) { throw refused }
         let settings = try KioskSettings(configuration)
-        // Guests' mail: a bad mail.* value stops the kiosk here, with the key to change (exit 78).
-        let mail = try CommandMail.settings(configuration)
+        // Guests' mail: nil while mail.smtp_url is empty.
+        let mail = try ConfigurationCheck.mailSettings(configuration)
         let level: Logger.Level = verbose ? .debug : .info
         LoggingSystem.bootstrap { label in
             var handler = JournalLogHandler(label: label)
