@@ -34,6 +34,10 @@ package final class GuardedRoutes {
         add(.post, path, access, summary, handler)
     }
 
+    package func put(_ path: String, _ access: RouteAccess, _ summary: String, use handler: @escaping Handler) {
+        add(.put, path, access, summary, handler)
+    }
+
     private func add(_ method: HTTPRequest.Method, _ path: String, _ access: RouteAccess, _ summary: String, _ handler: @escaping Handler) {
         routes.append(KioskRoute(method: method.rawValue, path: path, access: access, summary: summary))
         collection.on(RouterPath(path), method: method, use: { request, context in

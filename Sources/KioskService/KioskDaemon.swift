@@ -46,8 +46,17 @@ package struct KioskDaemon: Sendable {
             logger: logger)
     }
 
-    /// Runs until SIGTERM or SIGINT; a shot under way is finished and kept first.
-    package func run() async throws(RecorderError) {
+    /// How a run ended.
+    package enum Outcome: Sendable, Equatable {
+        /// SIGTERM or SIGINT.
+        case stopped
+        /// For the restart the operator page asked for (`KioskRestart`): start the kiosk again.
+        case restart
+    }
+
+    /// Runs until SIGTERM or SIGINT, or the restart the operator asked for; a shot under way is
+    /// finished and kept first.
+    package func run() async throws(RecorderError) -> Outcome {
         let router = KioskAPI.router(kiosk).router
         let bound = Signal()
         var listeners: [ServiceGroupConfiguration.ServiceConfiguration] = [
@@ -87,6 +96,11 @@ package struct KioskDaemon: Sendable {
                                                  connections: kiosk.limits.connections, notifier: kiosk.notifier, logger: kiosk.logger,
                                                  clock: kiosk.clock)),
                     .init(service: kiosk.button),
+                    // Returns when the restart the operator asked for may begin: the others end as
+                    // they do for SIGTERM.
+                    .init(service: RestartService(restart: kiosk.restart, manager: kiosk.manager, guests: kiosk.guests,
+                                                  notifier: kiosk.notifier, logger: kiosk.logger, clock: kiosk.clock),
+                          successTerminationBehavior: .gracefullyShutdownGroup),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: kiosk.logger))
@@ -95,7 +109,12 @@ package struct KioskDaemon: Sendable {
         } catch {
             throw Self.failure(error, settings: kiosk.settings)
         }
+        if kiosk.restart.isStopping {
+            kiosk.logger.notice("stopped for the restart")
+            return .restart
+        }
         kiosk.logger.notice("stopped")
+        return .stopped
     }
 
     /// Why a server could not start, as a case: the port taken, an address this machine does not

@@ -46,6 +46,10 @@ package struct KioskServices: Sendable {
     package let overview: OperatorOverview
     /// `kiosk.on_state`, when set.
     let stateHook: StateHook?
+    /// The restart the operator page asks for, to take the settings it saved.
+    package let restart: KioskRestart
+    /// The operator page's Event section and every setting it shows.
+    package let eventSettings: EventSettings
 
     package init(settings: KioskSettings, configuration: RecorderConfiguration, logger journal: Logger,
                  notifier: SystemdNotifier = SystemdNotifier(), loginThrottle: LoginThrottle? = nil,
@@ -92,5 +96,8 @@ package struct KioskServices: Sendable {
         overview = OperatorOverview(status: status, outbox: drain.outbox, library: library, mail: mail, workspace: settings.workspace.root,
                                     configuration: configuration, problems: problems, metrics: metrics, retention: retention)
         stateHook = settings.stateHook.map { path in StateHook(path: path, log: { [logger] in logger.warning("\($0)") }) }
+        restart = KioskRestart()
+        eventSettings = EventSettings(running: configuration, settings: settings, library: library, preview: preview,
+                                      restart: restart, logger: logger, clock: clock)
     }
 }

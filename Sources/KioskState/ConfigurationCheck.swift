@@ -13,6 +13,11 @@ package enum ConfigurationCheck {
     package struct Finding: Sendable, Equatable {
         package var keys: [String]
         package var error: RecorderError
+
+        package init(keys: [String], error: RecorderError) {
+            self.keys = keys
+            self.error = error
+        }
     }
 
     /// A check beyond the catalogue's rules, with the keys it reads.

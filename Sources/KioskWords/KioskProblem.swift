@@ -53,6 +53,8 @@ package enum KioskProblem: RecorderFailure {
     case privilegedPort(host: String, port: Int)
     /// The server stopped (`reason`: the system's).
     case serverStopped(reason: String, address: String)
+    /// The restart the operator page asked for could not start the kiosk again (exec's errno).
+    case restartFailed(errno: Int32)
     // Requests
     /// The operator hid post `id`.
     case hidden(id: String)
@@ -70,7 +72,7 @@ package enum KioskProblem: RecorderFailure {
              .proxySocketTooLong, .guestTextNotAbsolute, .guestTextUnreadable, .guestTextTooLarge, .guestTextRefused,
              .wifi, .wifiNeedsSharePage, .mailSettings, .proxySocketFailed, .notAnAddressHere:
             .misconfigured
-        case .addressInUse, .serverStopped: .unavailable
+        case .addressInUse, .serverStopped, .restartFailed: .unavailable
         case .privilegedPort, .noTokenFor: .denied
         case .hidden, .noPoster: .notFound
         case .noTokens: .invalidRequest

@@ -52,6 +52,8 @@ extension OperatorWords {
             "port \(port) needs privileges this user lacks (ports below 1024). Use a port from 1024 up, e.g. kiosk.listen = \(host):8080."
         case .serverStopped(let reason, let address):
             "the kiosk stopped: \(reason) (listening on \(address))."
+        case .restartFailed(let code):
+            "the kiosk stopped to restart with the operator page's settings and could not start again (\(errno(code))). Start it again (under systemd, Restart= does)."
         case .hidden(let id):
             "post \(id) is hidden by the operator."
         case .noPoster(let id):

@@ -71,6 +71,12 @@ package struct MailSettings: Sendable {
                             event: eventName(configuration))
     }
 
+    /// Sends `message` now (one made beside the queue: the operator page's test mail), blocking:
+    /// the server's 2xx to it, or why it was not sent.
+    package func send(_ message: MailMessage) throws(SMTPFailure) -> SMTPReply {
+        try sender.send(.bytes(message.bytes()), from: from, to: message.to)
+    }
+
     /// `event.name`, else the older `mail.event` (a catalogue without `event.name`: `mail.event`).
     static func eventName(_ configuration: RecorderConfiguration) -> String {
         let name = configuration.settings["event.name"] == nil ? "" : (configuration.text("event.name") ?? "").trimmed()

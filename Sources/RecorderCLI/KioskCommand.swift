@@ -3,7 +3,9 @@ import FoundationEssentials
 import KioskService
 import Logging
 import Settings
+import SystemSupport
 import KioskHTTP
+import KioskWords
 import KioskState
 
 /// `recorder kiosk`: the long-running kiosk service with its page and control API.
@@ -77,7 +79,11 @@ struct KioskCommand: AsyncParsableCommand {
             return handler
         }
         let kiosk = try KioskServices(settings: settings, configuration: configuration, logger: Logger(label: "recorder"), mail: mail)
-        try await KioskDaemon(kiosk: kiosk).run()
+        guard try await KioskDaemon(kiosk: kiosk).run() == .restart else { return }
+        // The operator page's restart: this program again, in place (the same pid for systemd).
+        // It returns only when that failed; the exit status then has systemd's Restart= start it.
+        let failure = ProcessImage.restart(arguments: CommandLine.arguments)
+        throw RecorderError.kiosk(.restartFailed(errno: failure.code))
     }
 
     /// The store flags plus this command's own, as configuration keys.
