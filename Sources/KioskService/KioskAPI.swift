@@ -44,7 +44,7 @@ package enum KioskAPI {
             ("/api/admin", AdminRoutes.collection(overview: kiosk.overview, library: kiosk.library, reels: kiosk.reels,
                                                   videos: kiosk.limits.videos, logger: kiosk.logger, table: { table.withLock { $0 } })),
             ("/api/admin", PreflightRoutes.collection(preflight)),
-            ("/api/admin", SettingsRoutes.collection(event: kiosk.eventSettings, logger: kiosk.logger)),
+            ("/api/admin", SettingsRoutes.collection(event: kiosk.eventSettings, preview: kiosk.preview, logger: kiosk.logger)),
             ("/s", ShareRoutes.collection(library: kiosk.library, guests: kiosk.guests, videos: kiosk.limits.videos, metrics: kiosk.metrics,
                                           logger: kiosk.logger, language: settings.booth.language, clock: kiosk.clock)),
         ]

@@ -97,7 +97,7 @@ package struct KioskServices: Sendable {
                                     configuration: configuration, problems: problems, metrics: metrics, retention: retention)
         stateHook = settings.stateHook.map { path in StateHook(path: path, log: { [logger] in logger.warning("\($0)") }) }
         restart = KioskRestart()
-        eventSettings = EventSettings(running: configuration, settings: settings, library: library, preview: preview,
+        eventSettings = EventSettings(running: configuration, settings: settings, exampleLink: { [library] in $0.example(store: library.feed.store) },
                                       restart: restart, logger: logger, clock: clock)
     }
 }

@@ -17,6 +17,8 @@ package final class LivePreview: Sendable {
     private let clock = SystemClock()
     /// Set when the kiosk stops: the live streams end, so the HTTP server can close.
     private let closing = Atomic<Bool>(false)
+    /// The operator page's stills with a branding frame, by the frame's file (each decodes its PNG once).
+    let framed = Mutex<[String: SnapshotEncoder]>([:])
 
     init(manager: CameraManager, settings: KioskSettings) {
         self.manager = manager

@@ -21,7 +21,7 @@ enum SettingsRoutes {
         var changes: [String: SettingChange]?
     }
 
-    static func collection(event: EventSettings, logger: Logger) -> GuardedRoutes {
+    static func collection(event: EventSettings, preview: LivePreview, logger: Logger) -> GuardedRoutes {
         let routes = GuardedRoutes()
 
         routes.get("settings", .operator, "every setting: its value (never a secret's), where it comes from, whether the page may change it") { _, _ in
@@ -71,7 +71,7 @@ enum SettingsRoutes {
 
         routes.get("frame/still.jpg", .operator, "a still of the camera with a frame over it, as a shot records it: ?frame=ID|saved|none") { request, _ in
             let which = request.uri.queryParameters.get("frame") ?? "saved"
-            let jpeg = try await event.frameStill(which)
+            let jpeg = try await preview.still(frame: which, event: event)
             var headers = HTTPFields()
             headers[.contentType] = "image/jpeg"
             headers[.cacheControl] = "no-store"
@@ -113,10 +113,7 @@ enum SettingsRoutes {
         switch refusal {
         case .request(let error): throw error
         case .findings(let findings):
-            let words = findings.map(EventSettings.words)
-            return HTTPAnswer.encoded(SettingsRefused(error: (words.first?.error ?? "") + " Nothing was saved.",
-                                                      kind: "misconfigured", status: 422, findings: words),
-                                      status: .unprocessableContent)
+            return HTTPAnswer.encoded(EventSettings.refused(findings), status: .unprocessableContent)
         }
     }
 }

@@ -379,6 +379,7 @@ package struct RecorderConfiguration: Sendable {
         case "local.path": return localStoreDirectory
         case "cache.path": return videoCacheDirectory
         case "workspace": return workspaceDirectory
+        case "kiosk.state_dir": return kioskStateDirectory
         case "author_id": return author.id
         case "author_name": return author.name
         default:

@@ -1,12 +1,11 @@
-import FoundationEssentials
-import Logging
-import Publishing
-import Settings
+package import FoundationEssentials
+package import Logging
+package import Publishing
+package import Settings
 import Shooting
 import Synchronization
-import SystemSupport
+package import SystemSupport
 import KioskWords
-import KioskState
 
 /// The operator page's Event section and every setting it shows (`/api/admin/settings`): reads
 /// the settings as a restart would take them, saves the page's changes as the operator's layer
@@ -16,10 +15,10 @@ import KioskState
 /// them. The kiosk takes saved settings when it restarts (`KioskRestart`), between guests.
 package final class EventSettings: Sendable {
     /// The configuration the kiosk runs with (read at its start).
-    let running: RecorderConfiguration
+    package let running: RecorderConfiguration
     let settings: KioskSettings
-    let library: KioskLibrary
-    let preview: LivePreview
+    /// A share link as the kiosk's store makes it with these links (an example post's).
+    let exampleLink: @Sendable (ShareLinks) -> String?
     package let restart: KioskRestart
     let logger: Logger
     let clock: any RecorderClock
@@ -27,15 +26,12 @@ package final class EventSettings: Sendable {
     let changing = Mutex(())
     /// A test mail under way (one at a time).
     let mailing = Atomic<Bool>(false)
-    /// The stills' encoders, by frame (each decodes its PNG once).
-    let stills = Mutex<[String: SnapshotEncoder]>([:])
 
-    init(running: RecorderConfiguration, settings: KioskSettings, library: KioskLibrary, preview: LivePreview, restart: KioskRestart,
-         logger: Logger, clock: any RecorderClock) {
+    package init(running: RecorderConfiguration, settings: KioskSettings, exampleLink: @escaping @Sendable (ShareLinks) -> String?,
+                 restart: KioskRestart, logger: Logger, clock: any RecorderClock) {
         self.running = running
         self.settings = settings
-        self.library = library
-        self.preview = preview
+        self.exampleLink = exampleLink
         self.restart = restart
         self.logger = logger
         self.clock = clock
@@ -102,12 +98,18 @@ package final class EventSettings: Sendable {
     /// What phones will open with `configuration`'s share links: an example, and whether a phone can.
     func shareReach(_ configuration: RecorderConfiguration) -> SettingsDocument.ShareReach? {
         guard let links = try? ShareLinks(configuration, pageBase: settings.pageAddresses.first),
-              let example = links.example(store: library.feed.store) else { return nil }
+              let example = exampleLink(links) else { return nil }
         return SettingsDocument.ShareReach(example: example, opensOnPhones: ShareLinks.opensOnPhones(example))
     }
 
     /// A finding in the operator's words (what `recorder config check` says, advice as keys).
     static func words(_ finding: ConfigurationCheck.Finding) -> SettingsDocument.Finding {
         SettingsDocument.Finding(keys: finding.keys, error: OperatorWords.text(finding.error), kind: finding.error.kind.rawValue)
+    }
+
+    /// A change refused for `findings` (422): each in the operator's words; nothing was saved.
+    package static func refused(_ findings: [ConfigurationCheck.Finding]) -> SettingsRefused {
+        let words = findings.map(words)
+        return SettingsRefused(error: (words.first?.error ?? "") + " Nothing was saved.", kind: "misconfigured", status: 422, findings: words)
     }
 }

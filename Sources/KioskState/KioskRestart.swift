@@ -1,9 +1,5 @@
-import Logging
-import ServiceLifecycle
-import Shooting
 import Synchronization
-import SystemSupport
-import KioskState
+package import SystemSupport
 
 /// A restart the operator page asked for, so the kiosk takes the settings the page saved. It
 /// waits for a moment between guests (no shot under way, nobody who has agreed, nobody reviewing
@@ -29,9 +25,13 @@ package final class KioskRestart: Sendable {
     }
 
     private let state = Mutex(State())
-    private let asked = Signal()
+    /// Finished at the first request: its waiter goes on.
+    private let asked: AsyncStream<Void>
+    private let askedContinuation: AsyncStream<Void>.Continuation
 
-    package init() {}
+    package init() {
+        (asked, askedContinuation) = AsyncStream<Void>.makeStream()
+    }
 
     /// Asks for a restart at the next moment between guests (asking again changes nothing).
     package func request() {
@@ -39,7 +39,7 @@ package final class KioskRestart: Sendable {
             defer { state.requested = true }
             return !state.requested
         }
-        if first { asked.signal() }
+        if first { askedContinuation.finish() }
     }
 
     package var status: Status {
@@ -49,15 +49,14 @@ package final class KioskRestart: Sendable {
     /// Whether the services stopped for a restart (the daemon then starts the kiosk again).
     package var isStopping: Bool { state.withLock { $0.stopping } }
 
-    /// Waits until a restart is asked for, then for a moment between guests, looking every
-    /// `interval` on `clock`; true once it began (the caller ends the services), false when the
-    /// task was cancelled first.
-    func waitForItsMoment(manager: CameraManager, guests: GuestCoordinator, clock: any RecorderClock,
-                          interval: Duration = .seconds(1)) async -> Bool {
-        await asked.wait()
+    /// Waits until a restart is asked for, then for a moment between guests (`presence`: who is at
+    /// the booth, `.shooting` while the camera is busy), looking every `interval` on `clock`; true
+    /// once it began (the caller ends the services), false when the task was cancelled first.
+    package func waitForItsMoment(presence: @Sendable () async -> GuestFlow.Presence, clock: any RecorderClock,
+                                  interval: Duration = .seconds(1)) async -> Bool {
+        for await _ in asked {}
         while !Task.isCancelled {
-            let busy = await manager.recordState.isBusy
-            let presence = busy ? GuestFlow.Presence.shooting : guests.presence
+            let presence = await presence()
             let begins = state.withLock { state in
                 state.waitingFor = presence == .nobody ? nil : presence
                 if presence == .nobody { state.stopping = true }
@@ -67,25 +66,5 @@ package final class KioskRestart: Sendable {
             do { try await clock.sleep(for: interval) } catch { return false }
         }
         return false
-    }
-}
-
-/// Runs `KioskRestart`'s wait among the kiosk's services; when the moment comes it returns, which
-/// ends the group gracefully (`successTerminationBehavior: .gracefullyShutdownGroup`).
-struct RestartService: Service {
-    let restart: KioskRestart
-    let manager: CameraManager
-    let guests: GuestCoordinator
-    let notifier: SystemdNotifier
-    let logger: Logger
-    let clock: any RecorderClock
-
-    func run() async throws {
-        let begins = await cancelWhenGracefulShutdown {
-            await restart.waitForItsMoment(manager: manager, guests: guests, clock: clock)
-        }
-        guard begins else { return }
-        logger.notice("restarting to take the operator page's settings: nobody is at the booth")
-        notifier.reloading(status: "restarting to take the operator page's settings")
     }
 }

@@ -8,7 +8,7 @@ package import KioskHTTP
 
 extension EventSettings {
     /// The largest frame taken: a PNG with transparency for a 4K picture is a few MiB.
-    static let frameLimit = 16 << 20
+    package static let frameLimit = 16 << 20
 
     /// A frame kept for the page to save: its id (`{"upload": ID}` in a change), its size, and a
     /// still of the camera with it.
@@ -42,41 +42,10 @@ extension EventSettings {
                     try? Posix.unlink(path)
                     throw APIError(.recorder(.badData), OperatorWords.text(error) + " Nothing was kept.")
                 }
-                self.stills.withLock { $0[path] = encoder }
                 let size = encoder.frameSize ?? (0, 0)
                 return FrameUpload(upload: id, width: size.width, height: size.height, still: "/api/admin/frame/still.jpg?frame=\(id)")
             }
         }
-    }
-
-    /// A still of the camera with the frame `which` over it, as a shot would record it: an
-    /// upload's id, "saved" (the saved `shoot.overlay`), or "none".
-    package func frameStill(_ which: String) async throws(APIError) -> [UInt8] {
-        let path: String
-        switch which {
-        case "none": path = ""
-        case "saved": path = await BlockingWork.run { self.running.readAgain().text("shoot.overlay") ?? "" }
-        default:
-            guard Self.isUploadID(which) else {
-                throw .badRequest("frame is an upload's id (POST /api/admin/frame), saved, or none.")
-            }
-            path = framePath(which)
-        }
-        let encoder = try await BlockingWork.run { () throws(APIError) -> SnapshotEncoder in
-            if let known = self.stills.withLock({ $0[path] }) { return known }
-            do throws(RecorderError) {
-                let made = try SnapshotEncoder.framed(path, origin: "the operator page")
-                self.stills.withLock { stills in
-                    // (a few frames at most are looked at: the latest ones)
-                    if stills.count > 8 { stills.removeAll() }
-                    stills[path] = made
-                }
-                return made
-            } catch {
-                throw APIError(error)
-            }
-        }
-        return try await preview.jpeg(with: encoder)
     }
 
     /// The saved frame's PNG (`shoot.overlay`), for the page to show; nil when there is none.

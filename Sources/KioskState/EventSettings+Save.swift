@@ -6,7 +6,6 @@ import Settings
 import SystemSupport
 import KioskWords
 package import KioskHTTP
-package import KioskState
 
 extension EventSettings {
     /// Why changes were not saved: the request itself (which key, which form), or what the changed
@@ -173,11 +172,11 @@ extension EventSettings {
     }
 
     /// A frame's upload id: 24 hex digits of its SHA-256.
-    static func isUploadID(_ id: String) -> Bool {
+    package static func isUploadID(_ id: String) -> Bool {
         id.utf8.count == 24 && id.utf8.allSatisfy { ("0"..."9").contains(Character(UnicodeScalar($0))) || ("a"..."f").contains(Character(UnicodeScalar($0))) }
     }
 
-    func framePath(_ upload: String) -> String { "\(filesDirectory)/frame-\(upload).png" }
+    package func framePath(_ upload: String) -> String { "\(filesDirectory)/frame-\(upload).png" }
 
     /// Removes files of `filesDirectory` that `layer` does not name: `only` these (a refused
     /// change's), or every one (after a save), but a frame uploaded within the hour (a page that

@@ -1,4 +1,3 @@
-import KioskState
 
 /// `GET /api/admin/settings`: every key of the catalogue as a restart would read it now (the file,
 /// the operator page's settings, the environment, the command line), where its value comes from,

@@ -7,7 +7,6 @@ import Settings
 import SystemSupport
 import KioskWords
 package import KioskHTTP
-package import KioskState
 
 extension EventSettings {
     /// `POST /api/admin/mail/test`'s answer: whether the server took the mail, and what it said.
