@@ -33,16 +33,4 @@ static inline int cprocess_pipe_cloexec(int fds[2]) {
     return (int)syscall(SYS_pipe2, fds, O_CLOEXEC);
 }
 
-/// Marks every descriptor from `first` up close-on-exec (close_range with CLOSE_RANGE_CLOEXEC,
-/// Linux 5.11 and later), so an exec of this process's own program inherits none of them; -1 with
-/// errno set on failure (ENOSYS or EINVAL on an older kernel).
-static inline int cprocess_cloexec_from(unsigned int first) {
-#ifdef SYS_close_range
-    return (int)syscall(SYS_close_range, first, ~0U, 4u /* CLOSE_RANGE_CLOEXEC */);
-#else
-    errno = ENOSYS;
-    return -1;
-#endif
-}
-
 #endif

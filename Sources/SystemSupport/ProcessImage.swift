@@ -1,5 +1,5 @@
 import Glibc
-internal import CProcess
+import Synchronization
 
 /// This process's own program, started again in place.
 package enum ProcessImage {
@@ -7,27 +7,41 @@ package enum ProcessImage {
     /// by has changed since.
     static let ownProgram = "/proc/self/exe"
 
+    /// The descriptors this process was started with (`noteInheritedDescriptors`): a restart hands
+    /// them on as they came (a supervisor may watch one), every other one is closed.
+    private static let inherited = Mutex<Set<Int32>?>(nil)
+
+    /// Notes the descriptors open now, as the first thing the program does: those its parent gave.
+    package static func noteInheritedDescriptors() {
+        let open = Set(DirectoryListing.namesIfReadable("/proc/self/fd").compactMap { Int32($0) })
+        inherited.withLock { $0 = open }
+    }
+
     /// Replaces this process with a fresh run of its own program, with `arguments` (the first is
     /// its name) and the same environment: the pid stays, so a service manager (systemd's
-    /// Type=notify, NotifyAccess=main) sees the same process start again. Every descriptor but
-    /// standard input, output and error is closed on the way (close-on-exec), so the new run binds
-    /// its ports and opens its devices afresh. Returns only when the exec failed, with its errno.
+    /// Type=notify, NotifyAccess=main) sees the same process start again. Every descriptor it
+    /// opened is closed on the way (close-on-exec), so the new run binds its ports and opens its
+    /// devices afresh; those it was started with are handed on. Returns only when the exec failed,
+    /// with its errno.
     package static func restart(arguments: [String]) -> Descriptors.Errno {
-        closeOnExec(from: 3)
+        closeOwnDescriptors()
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        // By its own path, so the process keeps its name ("recorder", not "exe"); through the
+        // kernel's link when that path is gone (replaced by an upgrade: the running binary).
+        let path = (try? Posix.linkTarget(ownProgram)).flatMap { $0.hasSuffix(" (deleted)") ? nil : $0 } ?? ownProgram
         // (execv returns only on failure)
-        _ = execv(ownProgram, argv)
+        _ = execv(path, argv)
         return Descriptors.Errno(errno)
     }
 
-    /// Marks every descriptor from `first` up close-on-exec: close_range(2) at once, else (a kernel
-    /// before 5.11) each open one in /proc/self/fd.
-    static func closeOnExec(from first: Int32) {
-        if cprocess_cloexec_from(UInt32(first)) == 0 { return }
+    /// Marks close-on-exec every open descriptor but standard input, output and error and those
+    /// the process was started with.
+    static func closeOwnDescriptors() {
+        let kept = inherited.withLock { $0 } ?? [0, 1, 2]
         for name in DirectoryListing.namesIfReadable("/proc/self/fd") {
-            guard let fd = Int32(name), fd >= first else { continue }
-            // (a descriptor closed since the listing: nothing to mark)
+            guard let fd = Int32(name), fd > 2, !kept.contains(fd) else { continue }
+            // (a descriptor closed since the listing, such as the listing's own: nothing to mark)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
     }
