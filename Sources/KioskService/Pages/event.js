@@ -122,7 +122,12 @@ function showTable(doc) {
     for (const [text, className] of [[e.key, "key"], [value, "value"], [originText(e.origin), "from"]]) {
       const cell = row.insertCell();
       cell.className = className;
-      cell.textContent = text;
+      if (className !== "value") { cell.textContent = text; continue; }
+      // A path or a list breaks after its / | or , (never in the middle of a name).
+      text.split(/(?<=[/|,])/).forEach((part, i) => {
+        if (i) cell.appendChild(document.createElement("wbr"));
+        cell.appendChild(document.createTextNode(part));
+      });
     }
   }
   $("settings-file").textContent = doc.file || "no configuration file";
