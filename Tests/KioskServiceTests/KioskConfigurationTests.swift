@@ -59,11 +59,11 @@ import KioskState
 
     @Test func theKiosksKeysAreItsOwnAndEveryDefaultPassesItsRule() throws {
         #expect(Setting.kiosk.allSatisfy { $0.key.hasPrefix("kiosk.") })
-        #expect(Setting.mail.allSatisfy { $0.key.hasPrefix("mail.") })
-        #expect(SettingsCatalogue.withKiosk.settings.count == Setting.core.count + Setting.kiosk.count + Setting.mail.count)
+        #expect(Setting.mail.allSatisfy { $0.key.hasPrefix("mail.") } && Setting.event.allSatisfy { $0.key.hasPrefix("event.") })
+        #expect(SettingsCatalogue.withKiosk.settings.count == Setting.core.count + Setting.kiosk.count + Setting.mail.count + Setting.event.count)
         let configuration = try RecorderConfiguration(flags: [:], configFile: nil, environment: ["HOME": "/nonexistent"],
                                                       settings: .withKiosk)
-        for setting in Setting.kiosk + Setting.mail {
+        for setting in Setting.kiosk + Setting.mail + Setting.event {
             if let value = setting.defaultValue, !value.isEmpty {
                 #expect(setting.rule.accepts(value), "\(setting.key)'s default '\(value)'")
             }
