@@ -155,6 +155,13 @@ import SystemSupport
             let (pinned, _) = try await Self.put(client, ["event.name": "x", "kiosk.seconds": 5])
             let (wrongForm, _) = try await Self.put(client, ["kiosk.prompts": "/etc/shadow"])
             #expect(notOurs == .badRequest && pinned == .forbidden && wrongForm == .badRequest)
+            // From another site's page, as every operator route: refused before it is read.
+            var foreign = Self.headers
+            foreign[.origin] = "http://evil.example"
+            let data = try JSONSerialization.data(withJSONObject: ["changes": ["event.name": "x"]])
+            try await client.execute(uri: "/api/admin/settings", method: .put, headers: foreign, body: ByteBuffer(bytes: data)) { response in
+                #expect(response.status == .forbidden)
+            }
             #expect(!FileManager.default.fileExists(atPath: layerFile))
         }
     }
