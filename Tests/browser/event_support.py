@@ -39,17 +39,19 @@ def red(rgb):
 
 def log_in(page, base, token):
     """Opens /admin; logs in with `token` when the page asks."""
-    page.goto(base + "/admin")
-    wait_until(page, "document.body.dataset.auth === 'out' || document.body.dataset.event === 'loaded'", 60000)
+    # (an emulated guest serves the page slowly: a generous first load)
+    page.goto(base + "/admin", timeout=180000)
+    wait_until(page, "document.body.dataset.auth === 'out' || document.body.dataset.event === 'loaded'", 120000)
     if page.evaluate("document.body.dataset.auth") == "out":
         page.fill("#token", token)
         page.click("#token-save")
     wait_until(page, "document.body.dataset.event === 'loaded'", 60000)
 
 
-def organise(page, check, smtp_host, smtp_port, frame_png, test_to, smtp_received):
+def organise(page, check, smtp_host, smtp_port, frame_png, test_to, smtp_received, before_upload=None):
     """Sets the event up on the page as an organiser does, checking each step; `smtp_received()`
-    answers the messages the test's SMTP server kept (path, envelope)."""
+    answers the messages the test's SMTP server kept (path, envelope); `before_upload(page)`, if
+    given, runs just before the frame is uploaded."""
     page.locator("#event-section").scroll_into_view_if_needed()
     page.fill("#event-name", EVENT)
     page.fill("#event-prompts", "\n".join(PROMPTS))
@@ -58,6 +60,8 @@ def organise(page, check, smtp_host, smtp_port, frame_png, test_to, smtp_receive
     check("Save is offered once something is typed", not page.evaluate("document.getElementById('event-save').disabled"))
 
     # The frame: uploaded, seen over the camera (red on top, the camera below), not saved yet.
+    if before_upload:
+        before_upload(page)
     page.set_input_files("#frame-file", str(frame_png))
     wait_until(page, "document.body.dataset.frame && !['saved', 'none'].includes(document.body.dataset.frame)", 30000)
     upload = page.evaluate("document.body.dataset.frame")

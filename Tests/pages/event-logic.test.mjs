@@ -48,6 +48,16 @@ test("findings go under the fields they concern, the others under the section", 
   assert.deepEqual(findingsByKey(findings, ["kiosk.wifi_password", "event.name"]), { "kiosk.wifi_password": ["too short"], "": ["no store"] });
 });
 
+test("a check that read several fields marks the one its words name, or each it read when they name none", () => {
+  const wifi = ["kiosk.wifi_ssid", "kiosk.wifi_security", "kiosk.wifi_password", "share.base_url"];
+  const short = "kiosk.wifi_password (from operator page, 2026-11-29 05:28) is 5 characters: WPA2 takes 8 to 63.";
+  const both = "kiosk.wifi_ssid is set (from operator page) but share.base_url has no {token}.";
+  assert.deepEqual(findingsByKey([{ keys: wifi, error: short }], wifi), { "kiosk.wifi_password": [short] });
+  assert.deepEqual(findingsByKey([{ keys: wifi, error: both }], wifi), { "kiosk.wifi_ssid": [both], "share.base_url": [both] });
+  assert.deepEqual(findingsByKey([{ keys: ["kiosk.wifi_ssid", "share.base_url"], error: "unnamed" }], wifi),
+    { "kiosk.wifi_ssid": ["unnamed"], "share.base_url": ["unnamed"] });
+});
+
 test("the share link and the restart in words", () => {
   assert.match(shareText({ example: "http://10.42.0.1/s/x", opensOnPhones: true }), /^Phones open links like http:\/\/10\.42\.0\.1\/s\/x$/);
   assert.match(shareText({ example: "http://127.0.0.1:8080/s/x", opensOnPhones: false }), /^Phones cannot open/);

@@ -49,12 +49,16 @@ function normalised(text) {
 
 /**
  * The kiosk's findings by key: `{key: [words...]}` for each key in `keys` a finding concerns; a
- * finding none of them names is under "" (the section's own line).
+ * finding none of them names is under "" (the section's own line). A check that reads several keys
+ * (the Wi-Fi's: its name, security, password and the share link) reports on each; its words name
+ * the one at fault, and only that field gets them, not every field the check read.
  */
 export function findingsByKey(findings, keys) {
   const byKey = {};
   for (const finding of findings || []) {
-    const mine = (finding.keys || []).filter((k) => keys.includes(k));
+    const read = (finding.keys || []).filter((k) => keys.includes(k));
+    const named = read.filter((k) => String(finding.error).includes(k));
+    const mine = named.length ? named : read;
     for (const key of mine.length ? mine : [""]) (byKey[key] = byKey[key] || []).push(finding.error);
   }
   return byKey;

@@ -17,7 +17,7 @@ const KEYS = Object.keys(PLAIN).concat(["kiosk.prompts", "kiosk.consent", "shoot
 
 let entries = {}, pending = [], restart = null;
 // The frame: undefined while unchanged, "" removed, else an upload's id.
-let frameUpload, frozen = false, stillBusy = false, checkTimer = null, following = null;
+let frameUpload, frozen = false, stillBusy = false, stillAgain = false, checkTimer = null, following = null;
 
 const entry = (key) => entries[key] || {};
 const box = (key) => document.querySelector('.field[data-key="' + key + '"]');
@@ -212,17 +212,24 @@ function showFrame() {
   document.body.dataset.frame = frameParam();
   refreshStill(true);
 }
+// A still asked for while one is on its way follows it: the one on its way has the frame it was
+// asked with, which an upload or a removal meanwhile made the old one (a slow camera is never done).
 function refreshStill(force) {
-  if (stillBusy || (frozen && !force) || document.hidden || document.body.dataset.auth === "out") return;
+  if ((frozen && !force) || document.hidden || document.body.dataset.auth === "out") return;
+  if (stillBusy) { stillAgain = stillAgain || force; return; }
   stillBusy = true;
-  fetch("/api/admin/frame/still.jpg?frame=" + encodeURIComponent(frameParam()) + "&t=" + Date.now(), { credentials: "same-origin" })
+  const frame = frameParam();
+  fetch("/api/admin/frame/still.jpg?frame=" + encodeURIComponent(frame) + "&t=" + Date.now(), { credentials: "same-origin" })
     .then((r) => r.ok ? r.blob() : null).then((blob) => {
       if (!blob) return;
       const img = $("frame-still"), old = img.src;
       img.src = URL.createObjectURL(blob);
       if (old.startsWith("blob:")) URL.revokeObjectURL(old);
-      document.body.dataset.still = frameParam();
-    }).catch(() => {}).finally(() => { stillBusy = false; });
+      document.body.dataset.still = frame;
+    }).catch(() => {}).finally(() => {
+      stillBusy = false;
+      if (stillAgain) { stillAgain = false; refreshStill(true); }
+    });
 }
 $("frame-file").onchange = () => {
   const file = $("frame-file").files[0];
