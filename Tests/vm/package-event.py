@@ -77,8 +77,13 @@ try:
         keys = organiser.organise(admin, check, "10.0.2.2", smtp_port, frame, "organiser@example.org", received) | {"kiosk.seconds"}
         admin.evaluate("document.getElementById('event-section').scrollIntoView({block: 'start'})")
         admin.screenshot(path=str(event / "operator-event.png"))
+        # (the guest's own checks, `recorder config show`, run whatever happens next)
+        (event / "keys").write_text("\n".join(sorted(keys)) + "\n")
         after = organiser.restart(admin, check, lambda: status(operator))
         check("the shot's length is the page's now (3 s)", after.get("shotSeconds") == 3, str(after.get("shotSeconds")))
+        # The organiser is done: their page goes, and with it its live still of the camera (twice
+        # a second, a frame decoded and encoded by the emulated CPU the guest's recording needs).
+        admin.close()
 
         # A guest at the booth's screen.
         guest = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True).new_page()
@@ -113,7 +118,6 @@ try:
         links = [line for line in (message.get_body(("plain",)).get_content().splitlines() if message else []) if "/s/" in line]
         check("... with the guest's link on the booth's Wi-Fi (the share link address set on the page)",
               bool(links) and links[0].strip().startswith("http://10.42.0.1/s/"), str(links[:1]))
-        (event / "keys").write_text("\n".join(sorted(keys)) + "\n")
 except SystemExit:
     pass
 except Exception as e:

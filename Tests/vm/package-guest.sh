@@ -94,11 +94,14 @@ section "the organiser's booth from the fresh install: the operator page in the 
 # kiosk's loopback address), whose browser drives it (Tests/vm/package-event.py); the host's SMTP
 # server is 10.0.2.2 from here.
 check "recorder.conf is the package's, as installed" sh -c "dpkg-query -W -f='\${Conffiles}' recorder | grep ' /etc/recorder/recorder.conf ' | grep -q \"\$(md5sum < $etc/recorder.conf | cut -d' ' -f1)\""
-nic=$(ls /sys/class/net | grep -v '^lo$' | head -n 1)
+# (the card qemu gives: the interface with a device behind it, not lo or the dummy module's)
+nic=$(for n in /sys/class/net/*; do [ -e "$n/device" ] && basename "$n"; done | head -n 1)
 ip link set "$nic" up && ip addr add 10.0.2.15/24 dev "$nic" && ip route add default via 10.0.2.2
 systemd-run --unit recorder-forward --quiet /usr/bin/systemd-socket-activate -l 0.0.0.0:18080 /lib/systemd/systemd-socket-proxyd 127.0.0.1:8080
 touch /tmp/before-the-organiser
-sleep 1
+ip -br addr | sed 's/^/   | /'
+forwarded() { [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 20 "http://10.0.2.15:18080/healthz")" = 200 ]; }
+check "the kiosk answers through the forward on the guest's network address ($nic, 10.0.2.15:18080)" wait_for 30 forwarded
 event_pid=$(prop MainPID)
 mkdir -p /vm/event
 cp $etc/kiosk-token /vm/event/operator-token && cp $etc/kiosk-booth-token /vm/event/booth-token
@@ -115,8 +118,11 @@ for key in $(cat /vm/event/keys 2> /dev/null); do
 done
 check "... for the page's every key (the host's list: $(wc -l < /vm/event/keys 2> /dev/null || echo 0))" test "$(wc -l < /vm/event/keys 2> /dev/null || echo 0)" -ge 10
 check "recorder config check (root, no option) judges the booth's settings ok, as the kiosk did" sh -c 'recorder config check | grep -qx ok'
-check "the kiosk restarted in place: the same process under systemd, no restart by systemd, active" sh -c \
-  "[ \"\$(prop MainPID)\" = '$event_pid' ] && [ \"\$(prop NRestarts)\" = 0 ] && [ \"\$(prop ActiveState)\" = active ] && journalctl -u recorder --no-pager | grep -q 'restarting to take the operator page.s settings'"
+in_place() {
+  [ "$(prop MainPID)" = "$event_pid" ] && [ "$(prop NRestarts)" = 0 ] && [ "$(prop ActiveState)" = active ] &&
+    journalctl -u recorder --no-pager | grep -q "restarting to take the operator page's settings"
+}
+check "the kiosk restarted in place: the same process under systemd (MainPID $event_pid), no restart by systemd, active" in_place
 changed=$(find /etc -newer /tmp/before-the-organiser 2> /dev/null | head -n 20)
 check "nothing was written under /etc meanwhile${changed:+: $changed}" test -z "$changed"
 systemctl stop recorder-forward
