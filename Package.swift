@@ -51,69 +51,109 @@ let package = Package(
             name: "COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
 
-        // What the code needs beyond FoundationEssentials (threads, a lock, paths, printf, trimming),
-        // so the binary does not link all of Foundation and its ICU data.
+        // The layers (CodeRulesTests.layers holds them, docs/architecture.md draws the graph): the
+        // system; values; one module per C library; settings and files; the subject modules; the
+        // edges. A module depends only on the layers below its own (or on one of its own layer
+        // before it), and names only what no other dependency already brings (CodeRulesTests).
+
+        // The system. What the code needs beyond FoundationEssentials (threads, a lock, paths,
+        // printf, trimming, the file system's calls with errno), so the binary does not link all of
+        // Foundation and its ICU data.
         .target(name: "SystemSupport", dependencies: ["CProcess"], swiftSettings: swiftSettings),
-        .target(name: "VideoCapture", dependencies: ["CV4L2", "SystemSupport"], swiftSettings: swiftSettings),
-        .target(name: "AudioCapture", dependencies: ["CAlsa", "SystemSupport"], swiftSettings: swiftSettings),
-        .target(name: "TriggerInput", dependencies: ["CInput", "SystemSupport"], swiftSettings: swiftSettings),
-        .target(name: "ShareCode", dependencies: ["CQRencode", "SystemSupport"], swiftSettings: swiftSettings),
-        .target(name: "MediaEncoder", dependencies: ["CFFmpeg", "VideoCapture", "AudioCapture", "SystemSupport"], swiftSettings: swiftSettings),
-        // MailValues: what a mail exchange is, as values with no transport (an address, the
-        // server's reply and the step it answered, why a message was not sent, why mail settings
-        // cannot work): the kiosk's words and pages use these without the storage module.
-        .target(name: "MailValues", swiftSettings: swiftSettings),
-        .target(name: "StorageUpload", dependencies: ["CCurl", "COpenSSL", "MailValues", "SystemSupport"],
-                swiftSettings: swiftSettings),
-        // The recorder's own modules, by subject, each depending only on those above it, so the
-        // dependencies run the way a frame does: device, capture, encode, shot, post, upload, library.
-        // Settings: what every part shares (RecorderError and its kinds, the configuration and its
-        // catalogue, prompts, retention, durable files and locks).
-        .target(
-            name: "Settings",
-            dependencies: ["VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
-            swiftSettings: swiftSettings),
+
+        // Values, with no C library, no transport and no words: what the edges word and the modules
+        // above carry.
+        // MailValues: what a mail exchange is (an address, the server's reply and the step it
+        // answered, why a message was not sent, why mail settings cannot work).
+        .target(name: "MailValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
+        // MediaValues: pictures, sounds and their devices with no driver or codec: sizes, rates and
+        // pixel formats, a camera's facts, and the devices' and the encoder's failures as data.
+        .target(name: "MediaValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
+        // StoreValues: a store with no transport: where a post goes, and why a store failed.
+        .target(name: "StoreValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
+        // ShotValues: what a shot records that its post carries too: its sound and the guest's yes.
+        .target(name: "ShotValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
+        // PreflightValues: what the preflight found (each check's finding and its data: the
+        // store's fault, a token's state, a certificate's dates...).
+        .target(name: "PreflightValues", dependencies: ["MediaValues", "StoreValues"], swiftSettings: swiftSettings),
+        // Failures: every failure as a case with its data: RecorderError and its kinds, the failure
+        // enums of every module (the settings', the shot's, the post's, the library's, the kiosk's,
+        // the command line's; the devices', the encoder's and the store's from MediaValues and
+        // StoreValues) and the data `--json` gives of them.
+        .target(name: "Failures", dependencies: ["MailValues", "MediaValues", "StoreValues"], swiftSettings: swiftSettings),
+
+        // One module per C library, each its only importer; no C type leaves it (`InternalImportsByDefault`).
+        .target(name: "VideoCapture", dependencies: ["MediaValues", "CV4L2"], swiftSettings: swiftSettings),
+        .target(name: "AudioCapture", dependencies: ["MediaValues", "CAlsa"], swiftSettings: swiftSettings),
+        .target(name: "TriggerInput", dependencies: ["SystemSupport", "CInput"], swiftSettings: swiftSettings),
+        .target(name: "ShareCode", dependencies: ["SystemSupport", "CQRencode"], swiftSettings: swiftSettings),
+        .target(name: "MediaEncoder", dependencies: ["AudioCapture", "VideoCapture", "CFFmpeg"], swiftSettings: swiftSettings),
+        .target(name: "StorageUpload", dependencies: ["MailValues", "StoreValues", "CCurl", "COpenSSL"], swiftSettings: swiftSettings),
+
+        // Settings and files.
+        // Settings: the configuration, its catalogue of keys and their validation; prompts, retention, tokens.
+        .target(name: "Settings", dependencies: ["Failures"], swiftSettings: swiftSettings),
+        // DurableFiles: the recorder's own files made to survive a crash (the workspace's, the
+        // outbox's, the kiosk's sessions): crash-safe writes and renames and their locks, a failure
+        // told as the RecorderError that names the fix.
+        .target(name: "DurableFiles", dependencies: ["Failures"], swiftSettings: swiftSettings),
+
+        // The recorder's own modules, by subject.
         // Shooting: a shot from the camera to the workspace (the camera manager, the recording and
         // its job, the workspace and salvage, the preview, sound checks, consent).
         .target(
             name: "Shooting",
-            dependencies: ["Settings", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "SystemSupport"],
+            dependencies: ["DurableFiles", "MediaEncoder", "Settings", "ShotValues", "StorageUpload"],
             swiftSettings: swiftSettings),
-        // Publishing: a shot made a post and sent to the store (the enqueuer, the outbox, the uploader
-        // and its drain, metadata, share links) and the store's feed of posts.
+        // Publishing: a post sent to the store (the outbox, the uploader and its drain, metadata,
+        // share links, guests' mail), the store's feed of posts, and the store client the
+        // configuration makes. No capture, no encoding: a share server is built on it.
         .target(
             name: "Publishing",
-            dependencies: ["Shooting", "Settings", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
+            dependencies: ["DurableFiles", "Settings", "ShotValues", "StorageUpload"],
             swiftSettings: swiftSettings),
-        // Library: posts read back from the store for people (the video cache, the reel, the
-        // export) and what expires (retention, of the store's posts and of this machine's copies).
+        // Library: posts read back from the store for people (the video cache, the export) and the
+        // store's posts expired (retention, with the clock's doubts).
         .target(
             name: "Library",
-            dependencies: ["Publishing", "Shooting", "Settings", "MediaEncoder", "StorageUpload", "SystemSupport"],
+            dependencies: ["Publishing"],
             swiftSettings: swiftSettings),
-        // Preflight: the checks before an event (`recorder doctor`, the operator page's list): each a
-        // value with its finding's data; the camera, the microphone, the button, the disks, the
-        // clock, the store's round trip, the outbox, the tokens, share links, TLS, the Wi-Fi, the unit.
+        // Posting: what needs the shot and the encoder beside the store: a shot made a post (the
+        // enqueuer, with the intro and outro joined to it; the booth's posters), posts made into a
+        // highlight reel, and this machine's copies expired (its shots, records, cached videos).
+        .target(
+            name: "Posting",
+            dependencies: ["Library", "Shooting"],
+            swiftSettings: swiftSettings),
+        // Preflight: the checks before an event (`recorder doctor`, the operator page's list): the
+        // camera, the microphone, the button, the disks, the clock, the store's round trip, the
+        // outbox, the tokens, share links, TLS, the Wi-Fi, the unit; each finding a value.
         .target(
             name: "Preflight",
-            dependencies: ["Publishing", "Shooting", "Settings", "TriggerInput", "StorageUpload", "VideoCapture", "SystemSupport"],
+            dependencies: ["PreflightValues", "Publishing", "Shooting", "TriggerInput"],
             swiftSettings: swiftSettings),
+
+        // The edges.
         // KioskWords: what the kiosk's edges say (the operator's words for every failure, the
-        // guest's strings in each language, the mail's and the preflight's words) and the plain
-        // values they word (KioskProblem, WifiNetwork): no service, no HTTP.
+        // guest's strings in each language, the mail's and the preflight's words): no service, no
+        // HTTP, no C library.
         .target(
             name: "KioskWords",
-            dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "MailValues", "SystemSupport"],
+            dependencies: ["PreflightValues", "Settings"],
             swiftSettings: swiftSettings),
-        // KioskHTTP: the kiosk's HTTP plumbing, with no kiosk service in it: the request's context
-        // and roles, sessions and the login throttle, client slots and connection limits, API errors
-        // and their statuses, JSON bodies and answers, files and videos served by ranges at the
-        // socket's pace, the event hub, the proxy listener and the self-probe.
+        // KioskHTTP: the kiosk's HTTP plumbing, with no kiosk service and no C library in it: the
+        // request's context and roles, sessions and the login throttle, client slots and connection
+        // limits, API errors and their statuses, JSON bodies and answers, files and videos served by
+        // ranges at the socket's pace, the event hub, the proxy listener and the self-probe.
+        // (HummingbirdCore and NIOHTTP1: each request is timed as it arrives, right after the
+        // HTTP/1 decoder.)
         .target(
             name: "KioskHTTP",
-            dependencies: ["KioskWords", "Settings", "Shooting", "Publishing", "Library", "SystemSupport",
+            dependencies: ["DurableFiles", "KioskWords",
                            .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log")],
@@ -125,7 +165,7 @@ let package = Package(
         // judge of a configuration, and the operator page's Event section with its restart.
         .target(
             name: "KioskState",
-            dependencies: ["KioskHTTP", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "MailValues", "SystemSupport",
+            dependencies: ["KioskHTTP", "Posting", "Preflight",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Prometheus", package: "swift-prometheus")],
             swiftSettings: swiftSettings),
@@ -133,10 +173,10 @@ let package = Package(
         // at build time: no bundle and no Foundation to find them at run time.
         .executableTarget(name: "PageEmbedder"),
         .plugin(name: "EmbedPages", capability: .buildTool(), dependencies: ["PageEmbedder"]),
-        // The kiosk daemon: services, the control API and the pages, over the same core modules the CLI uses.
+        // The kiosk daemon: services, the control API and the pages, over the same subject modules the CLI uses.
         .target(
             name: "KioskService",
-            dependencies: ["KioskState", "KioskHTTP", "KioskWords", "Settings", "Shooting", "Publishing", "Library", "Preflight", "TriggerInput", "ShareCode", "MailValues", "SystemSupport",
+            dependencies: ["KioskState", "ShareCode",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -149,7 +189,7 @@ let package = Package(
             plugins: ["EmbedPages"]),
         .target(
             name: "RecorderCLI",
-            dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "KioskWords", "KioskHTTP", "KioskState", "KioskService", "MailValues", "SystemSupport",
+            dependencies: ["KioskService",
                            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -157,28 +197,28 @@ let package = Package(
         .executableTarget(name: "recorder", dependencies: ["RecorderCLI"], swiftSettings: swiftSettings),
 
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "VideoCaptureTests", dependencies: ["VideoCapture", "SystemSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "AudioCaptureTests", dependencies: ["AudioCapture", "SystemSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "MediaEncoderTests", dependencies: ["MediaEncoder", "VideoCapture"], swiftSettings: swiftSettings),
-        .testTarget(name: "StorageUploadTests", dependencies: ["StorageUpload", "MailValues", "SystemSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "RecorderCoreTests", dependencies: ["Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
+        .testTarget(name: "VideoCaptureTests", dependencies: ["MediaValues", "SystemSupport", "VideoCapture"], swiftSettings: swiftSettings),
+        .testTarget(name: "AudioCaptureTests", dependencies: ["AudioCapture", "MediaValues", "SystemSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "MediaEncoderTests", dependencies: ["MediaEncoder", "MediaValues", "VideoCapture"], swiftSettings: swiftSettings),
+        .testTarget(name: "StorageUploadTests", dependencies: ["MailValues", "StorageUpload", "StoreValues", "SystemSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SubjectTests", dependencies: ["AudioCapture", "Failures", "Library", "MailValues", "MediaEncoder", "MediaValues", "Posting", "Publishing", "Settings", "Shooting", "ShotValues", "StorageUpload", "StoreValues", "SystemSupport", "VideoCapture"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TriggerInputTests", dependencies: ["TriggerInput"], swiftSettings: swiftSettings),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], swiftSettings: swiftSettings),
         .testTarget(name: "KioskServiceTests",
-                    dependencies: ["KioskService", "KioskState", "KioskHTTP", "KioskWords", "Preflight", "TriggerInput", "Settings", "Shooting", "Publishing", "Library", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport",
-                                   .product(name: "Hummingbird", package: "hummingbird"),
-                                   .product(name: "HTTPTypes", package: "swift-http-types"),
-                                   .product(name: "NIOCore", package: "swift-nio"),
-                                   .product(name: "NIOEmbedded", package: "swift-nio"),
-                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                                   .product(name: "Logging", package: "swift-log")],
+                    dependencies: ["AudioCapture", "Failures", "KioskHTTP", "KioskService", "KioskState", "KioskWords", "Library", "MailValues", "MediaEncoder", "MediaValues", "Posting", "Preflight", "PreflightValues", "Publishing", "Settings", "ShareCode", "Shooting", "ShotValues", "StorageUpload", "StoreValues", "SystemSupport", "TriggerInput", "VideoCapture",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOEmbedded", package: "swift-nio"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "Logging", package: "swift-log")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "RecorderCLITests",
-                    dependencies: ["RecorderCLI", "Settings", "Shooting", "Publishing", "Library", "KioskWords", "KioskHTTP", "KioskState", "KioskService", "VideoCapture", "MediaEncoder", "AudioCapture", "StorageUpload", "MailValues", "SystemSupport",
-                                   .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                    dependencies: ["AudioCapture", "Failures", "KioskService", "KioskState", "KioskWords", "Library", "MailValues", "MediaEncoder", "MediaValues", "Publishing", "RecorderCLI", "Settings", "Shooting", "StorageUpload", "StoreValues", "SystemSupport", "VideoCapture",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "IntegrationTests", dependencies: ["Settings", "Shooting", "Publishing", "Library", "Preflight", "VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload", "MailValues", "SystemSupport"],
+        .testTarget(name: "IntegrationTests", dependencies: ["AudioCapture", "Failures", "Library", "MailValues", "MediaEncoder", "MediaValues", "Posting", "Preflight", "PreflightValues", "Publishing", "Settings", "Shooting", "StorageUpload", "StoreValues", "SystemSupport", "VideoCapture"],
                     swiftSettings: swiftSettings),
     ]
 )

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import Synchronization
 internal import SystemSupport
+package import MediaValues
 
 /// A microphone through alsa-lib: open a capture PCM by name, negotiate, then capture on a thread
 /// of its own (`recorder-sound`) into a queue the shot's thread takes from.

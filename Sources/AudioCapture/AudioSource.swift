@@ -1,3 +1,5 @@
+package import MediaValues
+
 /// How captured sound is laid out: interleaved samples of one format.
 package enum SampleFormat: String, Sendable, Hashable {
     case s16 = "s16"

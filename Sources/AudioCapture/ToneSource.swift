@@ -52,5 +52,6 @@ package final class ToneSource: AudioSource {
 
 #if canImport(Glibc)
 import Glibc
+package import MediaValues
 private func _sin(_ x: Double) -> Double { Glibc.sin(x) }
 #endif

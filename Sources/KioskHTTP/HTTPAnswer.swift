@@ -5,6 +5,7 @@ import NIOCore
 import Settings
 import SystemSupport
 import KioskWords
+import Failures
 
 /// The answers of the kiosk's HTTP surface that are not about any one route: its one JSON style
 /// (for answers and events alike), and bytes and files served with ranges, a chunk at a time.

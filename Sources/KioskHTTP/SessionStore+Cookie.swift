@@ -3,11 +3,15 @@ import SystemSupport
 
 /// The session cookie: what it holds, signed with the store's key, and how it is read back.
 extension SessionStore {
+    /// HMAC-SHA256 of `message` under `key` (32 bytes), handed in by whoever opens the store: this
+    /// module links no crypto library (the kiosk hands in libcrypto's, `MessageAuthentication`).
+    package typealias Authenticator = @Sendable (_ key: [UInt8], _ message: [UInt8]) -> [UInt8]
+
     /// `v1.<role>.<id>.<issued>.<expires>.<mac>`: cookie-safe, and nothing in it is secret but
     /// what the MAC proves.
-    static func cookie(_ session: Session, key: String) -> String {
+    static func cookie(_ session: Session, key: String, _ authenticate: Authenticator) -> String {
         let signed = "v1.\(session.role.rawValue).\(session.id).\(session.issuedAt).\(session.expiresAt)"
-        return signed + "." + mac(signed, key: key)
+        return signed + "." + mac(signed, key: key, authenticate)
     }
 
     struct Parsed {
@@ -27,12 +31,12 @@ extension SessionStore {
                       mac: String(parts[5]))
     }
 
-    static func mac(_ text: String, key: String) -> String {
-        MessageAuthentication.sha256(key: Array(key.utf8), Array(("recorder kiosk session " + text).utf8)).hex
+    static func mac(_ text: String, key: String, _ authenticate: Authenticator) -> String {
+        authenticate(Array(key.utf8), Array(("recorder kiosk session " + text).utf8)).hex
     }
 
-    static func fingerprint(_ role: KioskRole, _ token: String, key: String) -> String {
-        mac("token \(role.rawValue) \(token)", key: key)
+    static func fingerprint(_ role: KioskRole, _ token: String, key: String, _ authenticate: Authenticator) -> String {
+        mac("token \(role.rawValue) \(token)", key: key, authenticate)
     }
 
     static func newKey() -> String { randomHex(32) }

@@ -1,12 +1,11 @@
 import FoundationEssentials
 import Glibc
 package import Settings
-import Shooting
-import Publishing
-import Library
 package import SystemSupport
 import Synchronization
 import KioskWords
+package import Failures
+package import DurableFiles
 
 /// The browsers logged in at `/login`, each a session the kiosk can end. A session is a random id
 /// with its role, issue time and expiry; the cookie carries those, MACed (HMAC-SHA256) under a key
@@ -14,8 +13,12 @@ import KioskWords
 /// issued), never a token. So a cookie works only while its session is on the kiosk's list:
 ///
 /// - `POST /logout` takes it off (a copy of the cookie opens nothing afterwards);
-/// - an operator's session ends after `operatorIdle` without a request; the booth's screen, which
-///   asks every few seconds while it is on, stays logged in up to `lifetime` (a year);
+/// - an operator's session ends after `operatorIdle` without an operator's action (`touch`: a
+///   request to an operator's route from a page a person is using; a page's background refresh,
+///   and the booth's page asking every few seconds with the operator's cookie, are none); the
+///   booth's screen stays logged in up to `lifetime` (a year);
+/// - each role has its own places (`maximumSessions`): a role's login beyond them ends that role's
+///   oldest session, never the other role's (the booth's token cannot log the operator out);
 /// - each session remembers which token it was made with (by an HMAC of it under the key), so
 ///   changing a token ends its sessions;
 /// - `recorder kiosk --end-sessions` (`endAll`) ends every one: a new key, an empty list. A kiosk
@@ -32,8 +35,10 @@ package final class SessionStore: Sendable {
     package static let operatorIdle: Int64 = 12 * 3600
     /// The longest a session lasts, by role.
     static func lifetime(_ role: KioskRole) -> Int64 { role == .booth ? 365 * 86_400 : 30 * 86_400 }
-    /// Sessions kept; a login beyond it ends the one idle longest (a token is needed for each).
-    static let maximumSessions = 256
+    /// Sessions kept, by role; a login beyond them ends that role's oldest (a token is needed for
+    /// each). The booth's screen is one browser (two while it is replaced); the operator may use a
+    /// few (the booth's screen, a laptop, a phone...).
+    package static func maximumSessions(_ role: KioskRole) -> Int { role == .booth ? 2 : 32 }
     /// How stale the file's `lastSeen` may be.
     static let lastSeenGrain: Int64 = 600
 
@@ -78,21 +83,25 @@ package final class SessionStore: Sendable {
 
     package let directory: String
     private let tokens: [KioskRole: String]
+    private let authenticate: Authenticator
     private let clock: any RecorderClock
     private let state: Mutex<State>
     private var path: String { directory + "/" + Self.fileName }
 
     /// Opens the sessions in `directory` (made, with a new key, when missing), for a kiosk whose
-    /// tokens are `tokens`: sessions made with another token, or expired, are dropped.
-    package init(directory: String, tokens: [KioskRole: String], clock: any RecorderClock = .system) throws(RecorderError) {
+    /// tokens are `tokens`: sessions made with another token, or expired, are dropped. Cookies and
+    /// tokens are MACed with `authenticate` (libcrypto's HMAC-SHA256: `MessageAuthentication`).
+    package init(directory: String, tokens: [KioskRole: String], clock: any RecorderClock = .system,
+                 authenticate: @escaping Authenticator) throws(RecorderError) {
         self.directory = directory
         self.tokens = tokens
         self.clock = clock
+        self.authenticate = authenticate
         let loaded = try Self.locked(directory) { () throws(RecorderError) -> (Contents, FileStatus?) in
             var contents = try Self.read(directory) ?? Contents(key: Self.newKey())
             let before = contents.sessions.count
             let now = Int64(clock.date.timeIntervalSince1970)
-            contents.sessions.removeAll { !Self.live($0, now: now, key: contents.key, tokens: tokens) }
+            contents.sessions.removeAll { !Self.live($0, now: now, key: contents.key, tokens: tokens, authenticate) }
             if contents.sessions.count != before || FileSystem.status(of: directory + "/" + Self.fileName) == nil {
                 try Self.write(contents, directory)
             }
@@ -112,17 +121,17 @@ package final class SessionStore: Sendable {
                 throw .kiosk(.noTokenFor(role: role.rawValue))
             }
             let session = Session(id: Self.randomHex(16), role: role, issuedAt: now, expiresAt: now + Self.lifetime(role), lastSeen: now,
-                                  token: Self.fingerprint(role, token, key: contents.key))
-            contents.sessions.removeAll { !Self.live($0, now: now, key: contents.key, tokens: self.tokens) }
-            if contents.sessions.count >= Self.maximumSessions {
-                let idlest = contents.sessions.min { $0.lastSeen < $1.lastSeen }!
-                contents.sessions.removeAll { $0.id == idlest.id }
-            }
+                                  token: Self.fingerprint(role, token, key: contents.key, self.authenticate))
+            contents.sessions.removeAll { !Self.live($0, now: now, key: contents.key, tokens: self.tokens, self.authenticate) }
+            // Only this role's own places: the oldest of them goes.
+            let mine = contents.sessions.filter { $0.role == role }.sorted { ($0.issuedAt, $0.lastSeen) < ($1.issuedAt, $1.lastSeen) }
+            let ending = Set(mine.prefix(max(0, mine.count + 1 - Self.maximumSessions(role))).map(\.id))
+            contents.sessions.removeAll { ending.contains($0.id) }
             contents.sessions.append(session)
             return session
         }
         let key = state.withLock { $0.contents.key }
-        return (Self.cookie(session, key: key), session.expiresAt - now)
+        return (Self.cookie(session, key: key, authenticate), session.expiresAt - now)
     }
 
     /// Ends the session `cookie` names (a logout); a cookie that names none changes nothing.
@@ -131,21 +140,27 @@ package final class SessionStore: Sendable {
         _ = try await change { contents throws(RecorderError) in contents.sessions.removeAll { $0.id == id } }
     }
 
-    /// What `cookie` is now; a valid operator session's idle time starts again (`touch`).
-    package func check(_ cookie: String, touch: Bool = true) async -> Check {
+    /// An operator's action with the session of `cookie`: its idle time starts again. (A request
+    /// that is no action, a page's background refresh, only `check`s.)
+    package func touch(_ cookie: String) async {
+        _ = await check(cookie, touch: true)
+    }
+
+    /// What `cookie` is now; with `touch`, a valid session's idle time starts again.
+    package func check(_ cookie: String, touch: Bool = false) async -> Check {
         await reloadIfChanged()
         let now = Int64(clock.date.timeIntervalSince1970)
         guard let parsed = Self.parse(cookie) else { return .forged }
         var persist = false
         let check = state.withLock { state -> Check in
             let contents = state.contents
-            guard ShareToken.equal(parsed.mac, Self.mac(parsed.signed, key: contents.key)) else {
-                return contents.retired.contains { ShareToken.equal(parsed.mac, Self.mac(parsed.signed, key: $0)) } ? .ended : .forged
+            guard ConstantTime.equal(parsed.mac, Self.mac(parsed.signed, key: contents.key, authenticate)) else {
+                return contents.retired.contains { ConstantTime.equal(parsed.mac, Self.mac(parsed.signed, key: $0, authenticate)) } ? .ended : .forged
             }
             guard let index = contents.sessions.firstIndex(where: { $0.id == parsed.id }) else { return .ended }
             let session = contents.sessions[index]
             guard session.role == parsed.role, session.issuedAt == parsed.issuedAt, session.expiresAt == parsed.expiresAt,
-                  Self.live(session, now: now, key: contents.key, tokens: tokens) else { return .ended }
+                  Self.live(session, now: now, key: contents.key, tokens: tokens, authenticate) else { return .ended }
             if touch {
                 state.contents.sessions[index].lastSeen = now
                 persist = now - (state.written[session.id] ?? 0) >= Self.lastSeenGrain
@@ -182,9 +197,9 @@ package final class SessionStore: Sendable {
     }
 
     /// Whether `session` may still be used at `now` with the kiosk's `tokens`.
-    private static func live(_ session: Session, now: Int64, key: String, tokens: [KioskRole: String]) -> Bool {
+    private static func live(_ session: Session, now: Int64, key: String, tokens: [KioskRole: String], _ authenticate: Authenticator) -> Bool {
         guard now < session.expiresAt, let token = tokens[session.role],
-              ShareToken.equal(session.token, fingerprint(session.role, token, key: key)) else { return false }
+              ConstantTime.equal(session.token, fingerprint(session.role, token, key: key, authenticate)) else { return false }
         return session.role != .operator || now - session.lastSeen <= operatorIdle
     }
 

@@ -3,7 +3,6 @@ import Glibc
 import HTTPTypes
 package import Hummingbird
 import NIOCore
-package import Library
 import SystemSupport
 import Settings
 import KioskWords
@@ -15,14 +14,14 @@ import KioskWords
 /// connection closes short of its Content-Length), so bad bytes never pass as a whole video.
 package enum VideoResponder {
     /// `slot` (the viewer's place among the video answers) is held until the last byte is written.
-    package static func response(_ lookup: VideoCache.Lookup, request: Request, context: KioskRequestContext,
+    package static func response(_ served: ServedVideo, request: Request, context: KioskRequestContext,
                          slot: ClientSlots.Slot) async throws(APIError) -> Response {
-        switch lookup {
-        case .cached(let video):
+        switch served {
+        case .whole(let video):
             return try await serve(video, request: request, context: context, slot: slot)
         case .arriving(let arrival):
             await firstBytes(of: arrival)
-            switch arrival.outcome {
+            switch arrival.finished {
             case .success(let video): return try await serve(video, request: request, context: context, slot: slot)
             case .failure(let error): throw APIError(error)
             case nil: return streamed(arrival, request: request, slot: slot, connection: context.connection)
@@ -39,13 +38,13 @@ package enum VideoResponder {
     /// Returns once `arrival`'s first bytes can be read, or its fetch has ended (or the task is
     /// cancelled). The answer's status waits for the store's: only a 200's body is written, so a
     /// video the store does not have is a 404, never a 200 cut short.
-    static func firstBytes(of arrival: VideoCache.Arrival) async {
-        while arrival.outcome == nil, arrival.readable <= 0, !Task.isCancelled {
+    static func firstBytes(of arrival: any ArrivingVideo) async {
+        while arrival.finished == nil, arrival.readable <= 0, !Task.isCancelled {
             await arrival.wait(beyond: 0, limit: waitLimit)
         }
     }
 
-    private static func serve(_ video: VideoCache.Video, request: Request, context: KioskRequestContext,
+    private static func serve(_ video: WholeVideo, request: Request, context: KioskRequestContext,
                               slot: ClientSlots.Slot) async throws(APIError) -> Response {
         if let bytes = video.bytes {
             return HTTPAnswer.serveBytes(bytes, contentType: "video/mp4", request: request, context: context, slot: slot)
@@ -62,7 +61,7 @@ package enum VideoResponder {
     /// The answer for `arrival` as its bytes come (from `firstBytes(of:)` on): a chunk as soon as it
     /// is written, a sleep while the store is slower than the viewer; the next chunk only once
     /// `connection`'s socket took the last (`SocketPace`).
-    static func streamed(_ arrival: VideoCache.Arrival, request: Request, slot: ClientSlots.Slot,
+    static func streamed(_ arrival: any ArrivingVideo, request: Request, slot: ClientSlots.Slot,
                          connection: (any Channel)? = nil) -> Response {
         let (status, headers, range): (HTTPResponse.Status, HTTPFields, ClosedRange<Int>)
         switch HTTPAnswer.ranged(size: Int(arrival.size), contentType: "video/mp4", request: request) {
@@ -97,16 +96,16 @@ package enum VideoResponder {
     /// `@unchecked Sendable`: its descriptor belongs to one response's loop, which reads one chunk
     /// at a time, in order, each read on the blocking pool awaited before the next.
     private final class ArrivingFile: @unchecked Sendable {
-        let arrival: VideoCache.Arrival
+        let arrival: any ArrivingVideo
         private var descriptor: Int32 = -1
         private var buffer = ByteBufferAllocator().buffer(capacity: ChunkedFile.chunk)
 
-        init(_ arrival: VideoCache.Arrival) { self.arrival = arrival }
+        init(_ arrival: any ArrivingVideo) { self.arrival = arrival }
 
         /// Up to `count` bytes at `offset`; nil when none have arrived there yet.
         func read(at offset: Int, count: Int) throws(ArrivalFailed) -> ByteBuffer? {
             // Read before the bytes are counted: an outcome seen first means every byte is in.
-            let outcome = arrival.outcome
+            let outcome = arrival.finished
             if case .failure(let error) = outcome { throw ArrivalFailed(reason: error.message) }
             if descriptor < 0 {
                 descriptor = (try? Posix.open(arrival.path, O_RDONLY | O_CLOEXEC)) ?? -1

@@ -8,6 +8,7 @@ import ShareCode
 import Settings
 import KioskWords
 import KioskHTTP
+import Failures
 
 /// The gallery, under `/api`: pages of posts and their videos through the cache.
 enum GalleryRoutes {
@@ -36,7 +37,7 @@ enum GalleryRoutes {
             }
             guard let slot = videos.take(for: context) else { throw videos.busy(for: context) }
             let playback = try await library.playback(id: String(file.dropLast(4)))
-            return try await VideoResponder.response(playback, request: request, context: context, slot: slot)
+            return try await VideoResponder.response(ServedVideo(playback), request: request, context: context, slot: slot)
         }
 
         routes.get("thumbs/:file", .booth, "a post's poster (JPEG), not hidden") { request, context in

@@ -7,6 +7,7 @@ import SystemSupport
 import KioskWords
 import KioskHTTP
 package import KioskState
+import Failures
 
 /// Runs the guest's flow (`GuestFlow`): the guest page's requests, the booth's button and the
 /// camera's events are handed to it as events, at the clock's time, and this does what it says -

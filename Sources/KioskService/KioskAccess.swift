@@ -2,6 +2,8 @@ import Settings
 import SystemSupport
 package import KioskHTTP
 import KioskState
+import Failures
+import Publishing
 
 /// Who may call the kiosk: its two tokens, the sessions browsers earn at `/login` (none without
 /// tokens: loopback only), and the throttle on wrong tokens, shared by the guard and the login
@@ -13,7 +15,8 @@ package struct KioskAccess: Sendable {
 
     init(settings: KioskSettings, throttle: LoginThrottle, clock: any RecorderClock) throws(RecorderError) {
         let tokens = KioskCredentials.tokens(operatorToken: settings.token, boothToken: settings.boothToken)
-        let sessions = tokens.isEmpty ? nil : try SessionStore(directory: settings.stateDirectory, tokens: tokens, clock: clock)
+        let sessions = tokens.isEmpty ? nil : try SessionStore(directory: settings.stateDirectory, tokens: tokens, clock: clock,
+                                                                           authenticate: MessageAuthentication.sha256)
         credentials = KioskCredentials(operatorToken: settings.token, boothToken: settings.boothToken, sessions: sessions)
         self.throttle = throttle
     }

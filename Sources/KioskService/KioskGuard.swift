@@ -6,6 +6,7 @@ import SystemSupport
 import Settings
 import KioskHTTP
 import KioskState
+import Failures
 
 /// What every request goes through before the router matches it. It never lets a request reach a
 /// route: each route decides who may call it (`GuardedRoutes`). It refuses what no route should
@@ -40,7 +41,12 @@ struct KioskGuard: RouterMiddleware {
     private func decide(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // Before anything else, on every route: a page on another name that resolves here (DNS
         // rebinding) gets nothing, not even a GET's data.
-        if let authority = request.head.authority, !settings.answers(toHost: authority) {
+        // One Host, naming the kiosk (an absolute-form target's host is the Host: `RequestPace`).
+        // HTTP/1.1 asks for exactly one; the first of two was taken before, whatever the second said.
+        guard let authority = request.head.authority, request.headers[values: Self.host].isEmpty else {
+            return APIError.badRequest("a request names the host it is for in one Host header (RFC 9112 3.2).").response
+        }
+        if !settings.answers(toHost: authority) {
             return APIError(.misdirected, "this kiosk does not answer to the host name in '\(authority)'. If that name is yours, add it to kiosk.hosts.").response
         }
         var context = context
@@ -49,38 +55,46 @@ struct KioskGuard: RouterMiddleware {
         if context.viaProxy {
             context.client = ClientAddress(forwarded: request.headers[Self.realIP])
         }
-        // The token is judged first: a right one is let in whatever its address did before, a
-        // wrong one is counted and, past the free ones, answered late (LoginThrottle).
+        // The token is judged first: a right one is let in whatever its address did before. A
+        // wrong one is judged by the route that answers (`GuardedRoutes`): counted and, past the
+        // free ones, answered late (LoginThrottle); `/login` judges the token in its body first, so
+        // the right token wins whatever else the request carries.
         let presented = await credentials.presented(request)
-        let client = context.client
-        var clearStaleCookie = false
-        switch presented {
-        case .nothing: break
-        case .valid(let identity):
-            context.identity = identity
-        case .wrongToken:
-            if let wait = throttle.failed(client) { return await Self.throttled(wait, throttle) }
-            return Self.unauthorized("the token sent in Authorization is not this kiosk's. Send the booth's or the operator's token: Authorization: Bearer TOKEN.")
-        case .forgedCookie:
-            // A session cookie the kiosk never issued (its MAC is wrong): a guess like a wrong
-            // token, and the browser is told to forget it.
-            if let wait = throttle.failed(client) { return await Self.throttled(wait, throttle) }
-            clearStaleCookie = true
-        case .endedSession:
-            // A session that has ended (logged out, idle too long, its token changed, all ended
-            // by the operator): no guess, and the browser is told to forget it.
-            clearStaleCookie = true
-        }
+        context.identity = presented.identity
+        context.wrongCredentials = presented.wrong.map { WrongCredentials($0, throttle: throttle) }
         if request.method != .get && request.method != .head && request.method != .options {
-            if let refusal = Self.crossOrigin(request, identity: context.identity) {
+            if let refusal = Self.crossOrigin(request, context: context) {
                 return refusal.response
             }
         }
-        var response = try await next(request, context)
-        if clearStaleCookie && response.headers[.setCookie] == nil {
-            response.headers[.setCookie] = KioskCredentials.clearCookie(secure: Self.overTLS(request, context: context))
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            response = try error.response(from: request, context: context)
+        }
+        // A session cookie that has ended (logged out, idle too long, its token changed, all ended
+        // by the operator) or that the kiosk never made: the browser is told to forget it, whatever
+        // the answer (a 429 too), unless the answer sets that cookie itself.
+        let set = response.headers[values: .setCookie].map { String($0.prefix { $0 != "=" }) }
+        for name in presented.stale where !set.contains(name) {
+            response.headers.append(HTTPField(name: .setCookie, value: KioskCredentials.clearCookie(name, secure: Self.overTLS(request, context: context))))
         }
         return response
+    }
+
+    /// What a route answers a request that presented `wrong` credentials before it looks at anything
+    /// else: a wrong token is counted and refused (401; 429, held back, once its address is slowed);
+    /// a forged session cookie is counted too, and the request goes on as nobody's (nil) until its
+    /// address is slowed.
+    static func refusal(_ wrong: WrongCredentials, client: ClientAddress) async -> Response? {
+        if let wait = wrong.throttle.failed(client) { return await throttled(wait, wrong.throttle) }
+        switch wrong.kind {
+        case .token:
+            return unauthorized("the token sent in Authorization is not this kiosk's. Send the booth's or the operator's token: Authorization: Bearer TOKEN.")
+        case .forgedCookie:
+            return nil
+        }
     }
 
     /// 401 with `WWW-Authenticate`, the API's JSON body.
@@ -104,25 +118,27 @@ struct KioskGuard: RouterMiddleware {
     }
 
     /// A browser names the page that sent a request in Origin (and Sec-Fetch-Site); it must be
-    /// ours. A request that comes with the session cookie must name it: the browser attaches the
-    /// cookie whoever's page asks, and only Origin tells.
-    static func crossOrigin(_ request: Request, identity: KioskIdentity?) -> APIError? {
+    /// ours: the scheme the page came over (http, or https through a proxy that says so), the Host
+    /// the request names, and nothing else. A request that comes with the session cookie must name
+    /// it: the browser attaches the cookie whoever's page asks, and only Origin tells.
+    static func crossOrigin(_ request: Request, context: KioskRequestContext) -> APIError? {
         if request.headers[HTTPField.Name("Sec-Fetch-Site")!] == "cross-site" {
             return APIError(.recorder(.denied), "requests from other sites are refused.")
         }
         guard let origin = request.headers[.origin] else {
-            if identity?.via == .cookie {
+            if context.identity?.via == .cookie {
                 return APIError(.recorder(.denied), "a request with the kiosk's session cookie must say where it comes from (Origin); use the kiosk's own page, or send Authorization: Bearer TOKEN instead of the cookie.")
             }
             return nil
         }
-        let host = request.head.authority ?? ""
-        let originHost = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? ""
-        if origin == "null" || originHost.lowercased() != host.lowercased() {
+        let ours = (overTLS(request, context: context) ? "https://" : "http://") + (request.head.authority ?? "")
+        if origin.lowercased() != ours.lowercased() {
             return APIError(.recorder(.denied), "requests from another origin (\(origin)) are refused; use the kiosk's own page.")
         }
         return nil
     }
+
+    static let host = HTTPField.Name("Host")!
 
     /// The header in which the proxy names the phone, on its own listener (`kiosk.proxy_socket`).
     static let realIP = HTTPField.Name("X-Real-IP")!

@@ -3,6 +3,7 @@ import Shooting
 import SystemSupport
 import KioskWords
 import KioskState
+import ShotValues
 
 extension KioskServices {
     /// Connects the camera's events to the guest's flow, the pages, the metrics, the journal,

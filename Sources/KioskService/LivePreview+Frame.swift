@@ -1,4 +1,5 @@
 import Settings
+import Failures
 import Shooting
 import Synchronization
 import SystemSupport

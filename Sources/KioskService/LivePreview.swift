@@ -5,6 +5,7 @@ import SystemSupport
 import KioskWords
 package import KioskHTTP
 import KioskState
+import Failures
 
 /// The booth's mirror: the camera's latest picture as a JPEG, for the live stream and for one
 /// picture at a time. While idle the preview camera is started (and kept while somebody asks);

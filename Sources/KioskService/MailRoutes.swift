@@ -9,6 +9,9 @@ import SystemSupport
 import KioskWords
 import KioskHTTP
 import KioskState
+import Failures
+import MailValues
+import ShotValues
 
 /// "Send it to my email", under `/api`: the guest's thank-you sends their post's link to the
 /// address they typed on the booth's keyboard. The booth's token reaches only the post its guest
@@ -68,6 +71,9 @@ enum MailRoutes {
                     throw APIError(.recorder(.ioFailure), "the mail could not be queued: " + MailWording.file(failure), guestKey: .tryAgain)
                 case .tooMany:
                     throw APIError(.tooMany, "post \(id) has \(KioskMail.perPost) mails already: no more are sent of one post.", guestKey: .mailTooMany)
+                case .rateReached(let reached):
+                    throw APIError(.tooMany, "the kiosk has queued \(reached.limit) mails in the last \(reached.window.rawValue) (kiosk.mail_per_\(reached.window.rawValue)): try again later. Nothing was queued.",
+                                   guestKey: .busy)
                 }
             }
             metrics.mailQueued()

@@ -6,6 +6,8 @@ import Shooting
 import SystemSupport
 import KioskHTTP
 import KioskState
+package import Failures
+import Posting
 
 /// A guest's shot made a post, or deleted: queued durably in the outbox while the camera holds
 /// the current shot still, the drain woken to send it, its share link learnt (so it opens from

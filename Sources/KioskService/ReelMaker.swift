@@ -7,6 +7,8 @@ import Library
 import Synchronization
 import SystemSupport
 import KioskWords
+import Failures
+import Posting
 
 /// The operator's "Make the reel": `HighlightReel` run by the kiosk, one at a time, on a thread of
 /// its own at a lower priority than the booth (a reel takes minutes; a guest's recording must not

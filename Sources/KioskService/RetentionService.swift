@@ -3,13 +3,15 @@ import Logging
 package import Settings
 package import Library
 import ServiceLifecycle
-import SystemSupport
+package import SystemSupport
 import Synchronization
-import Publishing
-import Shooting
+package import Publishing
+package import Shooting
 import KioskWords
-import KioskHTTP
+package import KioskHTTP
 import KioskState
+package import Failures
+package import Posting
 
 /// Deletes posts older than `retention.days` from the store, and this machine's copies older than
 /// `retention.local_days` (shots, sent records, cached videos): when the kiosk starts, then every

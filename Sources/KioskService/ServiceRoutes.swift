@@ -7,6 +7,7 @@ import Settings
 import Shooting
 import KioskHTTP
 import KioskState
+import Failures
 
 /// The pages and what watches the kiosk: `/` (guests), `/admin` (the operator), `/healthz` and `/metrics`.
 enum ServiceRoutes {

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import Settings
+import Failures
 import KioskHTTP
 import KioskState
 
@@ -28,7 +29,8 @@ enum SettingsRoutes {
             HTTPAnswer.encoded(await event.document())
         }
 
-        routes.put("settings", .operator, "saves the Event section's changes, all or nothing: {\"changes\": {\"event.name\": \"...\"}}; taken at the next restart") { request, _ in
+        routes.put("settings", .operator, "saves the Event section's changes, all or nothing: {\"changes\": {\"event.name\": \"...\"}}; taken at the next restart",
+                   body: HTTPAnswer.maximumBody) { request, _ in
             let changes = try await changes(request)
             do throws(EventSettings.Refusal) {
                 return HTTPAnswer.encoded(try await event.save(changes))
@@ -37,7 +39,8 @@ enum SettingsRoutes {
             }
         }
 
-        routes.post("settings/check", .operator, "what the changes would make, nothing saved: {\"changes\": ...} -> the findings, where share links point") { request, _ in
+        routes.post("settings/check", .operator, "what the changes would make, nothing saved: {\"changes\": ...} -> the findings, where share links point",
+                    body: HTTPAnswer.maximumBody) { request, _ in
             let changes = try await changes(request)
             do throws(EventSettings.Refusal) {
                 return HTTPAnswer.encoded(try await event.check(changes))
@@ -46,7 +49,8 @@ enum SettingsRoutes {
             }
         }
 
-        routes.post("frame", .operator, "keeps a branding frame (a PNG, Content-Type: image/png) to save as shoot.overlay: {\"upload\": ID}") { request, _ in
+        routes.post("frame", .operator, "keeps a branding frame (a PNG, Content-Type: image/png) to save as shoot.overlay: {\"upload\": ID}",
+                    body: EventSettings.frameLimit) { request, _ in
             let type = request.headers[.contentType]?.lowercased() ?? ""
             guard type.hasPrefix("image/png") else {
                 throw APIError(.unsupportedMediaType, "send the frame as a PNG with Content-Type: image/png (got \(type.isEmpty ? "none" : type)).")
@@ -78,7 +82,8 @@ enum SettingsRoutes {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: jpeg)))
         }
 
-        routes.post("mail/test", .operator, "sends a test mail with the mail settings shown (saved, or {\"changes\"} not saved): {\"to\": address} -> what the server said") { request, _ in
+        routes.post("mail/test", .operator, "sends a test mail with the mail settings shown (saved, or {\"changes\"} not saved): {\"to\": address} -> what the server said",
+                    body: HTTPAnswer.maximumBody) { request, _ in
             let body = try await JSONBody.read(request, allowed: ["to", "changes"])
             let fields = try body.decode(TestMailFields.self)
             guard let to = fields.to else { throw APIError.badRequest("to is required: the address the test mail goes to.") }

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Publishing
 import Settings
 import KioskWords
+import SystemSupport
 
 /// The page a guest's phone opens from the QR code (`/s/<token>`, the local store's share link):
 /// the one video, its caption and a download button, in the booth's language (Pages/share.html,

@@ -26,10 +26,12 @@ enum ShareRoutes {
             let metadata = shared.metadata
             let expires = library.shareExpiry(metadata)
             // The guest's own phone: it holds the post's claim, or it is the first to open the link
-            // while the booth's thank-you shows it, and gets the claim now.
+            // while the booth's thank-you shows it, and gets the claim now: by a GET that serves
+            // the page (a HEAD, which shows nothing, never takes it: a link checker, or a scanner
+            // that asks first, would hold the guest's claim).
             var canDelete = await library.holdsClaim(metadata.id, secret: KioskCredentials.cookie(named: ShareClaims.cookieName, in: request))
             var setCookie: String?
-            if !canDelete, guests.sharesLink(of: metadata.id) {
+            if !canDelete, request.method == .get, guests.sharesLink(of: metadata.id) {
                 do throws(FileSystem.Failure) {
                     if let secret = try await library.claim(metadata.id) {
                         canDelete = true
@@ -48,7 +50,7 @@ enum ShareRoutes {
             return response
         }
 
-        routes.post(":token/delete", .public, "the guest deletes their post from the phone that holds its claim: form confirm=delete") { request, context in
+        routes.post(":token/delete", .public, "the guest deletes their post from the phone that holds its claim: form confirm=delete", body: 256) { request, context in
             let token = context.parameters.get("token") ?? ""
             guard let metadata = await library.sharedPost(token: token)?.metadata else { return gone(language) }
             // The page's second step sends confirm=delete; a request without it deletes nothing.
@@ -83,7 +85,7 @@ enum ShareRoutes {
                                                               missing: "", slot: slot) {
                     response = answer
                 } else {
-                    response = try await VideoResponder.response(library.playback(shared.metadata), request: request, context: context, slot: slot)
+                    response = try await VideoResponder.response(ServedVideo(library.playback(shared.metadata)), request: request, context: context, slot: slot)
                 }
             } catch {
                 return gone(language)

@@ -6,6 +6,7 @@ import Shooting
 import Publishing
 import KioskHTTP
 import KioskState
+import Failures
 
 /// The guest's shot, under `/api`: shoot, consent, stop, post, delete, and the current shot's
 /// video. Starting a shot and answering kiosk.consent go through the guest's flow.
@@ -50,7 +51,7 @@ enum ShotRoutes {
 
         // A Post names the shot its guest reviewed: a Post that arrives late (retried, or from a
         // review that has ended) never publishes the next guest's shot.
-        routes.post("post", .booth, "posts the current shot if it is {\"id\"}: {\"id\", \"caption\"}") { request, _ in
+        routes.post("post", .booth, "posts the current shot if it is {\"id\"}: {\"id\", \"caption\"}", body: HTTPAnswer.maximumBody) { request, _ in
             let body = try await JSONBody.read(request, allowed: ["id", "caption"])
             let fields = try body.decode(KioskAPI.PostFields.self)
             guard let id = fields.id, !id.isEmpty else {

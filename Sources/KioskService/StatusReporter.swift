@@ -5,6 +5,7 @@ import Shooting
 import SystemSupport
 import KioskWords
 package import KioskState
+import Posting
 
 /// `GET /api/status` and every status event: the camera's state and the shot, the outbox, free
 /// space, the booth's settings, and where the guest is (consent, the question, in service or not).
@@ -51,6 +52,12 @@ package final class StatusReporter: Sendable {
             consent: guests.consentStatus, prompt: prompts?.current, service: guests.outOfService)
         Self.describe(camera, in: &status)
         return status
+    }
+
+    /// What the booth's token is shown of `status`: the last uploaded post only while it is the one
+    /// its current guest shares (`KioskStatus.boothView`).
+    package func boothView(_ status: KioskStatus) -> KioskStatus {
+        status.boothView(sharedPost: { self.guests.sharesLink(of: $0) })
     }
 
     /// The countdown, and why the state is failed or camera-missing or the last shot was not kept:

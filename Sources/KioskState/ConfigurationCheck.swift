@@ -1,6 +1,9 @@
 import Library
 package import Publishing
 package import Settings
+package import Failures
+import Posting
+import MailValues
 import Shooting
 import KioskWords
 

@@ -1,5 +1,7 @@
 import FoundationEssentials
 import Settings
+import Failures
+import Publishing
 import Synchronization
 import Shooting
 import SystemSupport

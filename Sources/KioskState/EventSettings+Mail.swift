@@ -4,6 +4,7 @@ import Synchronization
 import MailValues
 import Publishing
 import Settings
+import Failures
 import SystemSupport
 import KioskWords
 package import KioskHTTP

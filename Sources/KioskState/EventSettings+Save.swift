@@ -3,6 +3,8 @@ import Glibc
 import Logging
 import Synchronization
 import Settings
+import Failures
+import Publishing
 import SystemSupport
 import KioskWords
 package import KioskHTTP

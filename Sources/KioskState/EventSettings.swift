@@ -2,6 +2,7 @@ package import FoundationEssentials
 package import Logging
 package import Publishing
 package import Settings
+package import Failures
 import Shooting
 import Synchronization
 package import SystemSupport

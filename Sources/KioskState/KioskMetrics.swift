@@ -3,6 +3,7 @@ package import Shooting
 package import Publishing
 import Synchronization
 import KioskHTTP
+import ShotValues
 
 /// The kiosk's Prometheus metrics, in a registry of its own (no global bootstrap, so several
 /// kiosks - in tests - do not share counters). Each metric carries a `# HELP` line, so a scrape

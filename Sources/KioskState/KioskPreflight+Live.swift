@@ -5,6 +5,7 @@ package import Preflight
 package import Settings
 package import Shooting
 package import TriggerInput
+import PreflightValues
 
 extension KioskPreflight {
     /// The checks the operator page runs inside the kiosk: its camera through its preview, its

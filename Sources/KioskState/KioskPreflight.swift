@@ -9,6 +9,8 @@ import Synchronization
 import SystemSupport
 import TriggerInput
 import KioskWords
+package import Failures
+import PreflightValues
 
 /// The preflight of a booth: what `recorder doctor` checks, and the operator page's list. Outside
 /// the kiosk (`standalone`) the devices are opened for a moment; inside it (`live`) its own camera,

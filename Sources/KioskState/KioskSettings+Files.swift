@@ -4,6 +4,7 @@ import Settings
 import Shooting
 import SystemSupport
 import KioskWords
+import Failures
 
 /// The settings read from files beside the configuration: the tokens, and the texts the guests
 /// read (`kiosk.prompts`, `kiosk.consent`), the booth's Wi-Fi.

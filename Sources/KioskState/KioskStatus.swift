@@ -1,6 +1,7 @@
 import FoundationEssentials
 package import Shooting
 import Publishing
+package import ShotValues
 
 /// The JSON of `GET /api/status` and of every `status` event.
 package struct KioskStatus: Encodable, Sendable, Equatable {

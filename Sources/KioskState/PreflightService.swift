@@ -1,5 +1,6 @@
 package import Preflight
 import Synchronization
+package import PreflightValues
 
 /// The operator page's preflight: one run at a time (a second ask while one runs gets the same
 /// answer), over the checks `probes` makes afresh for each run.

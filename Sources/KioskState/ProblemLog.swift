@@ -2,6 +2,7 @@ import FoundationEssentials
 package import Logging
 import Synchronization
 import Settings
+import SystemSupport
 
 /// The kiosk's last warnings and errors, in full, for the operator page: what the journal says,
 /// without a shell on the box. Fed by a log handler beside the journal's.

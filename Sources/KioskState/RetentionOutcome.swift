@@ -2,6 +2,7 @@ import Settings
 import Shooting
 import Publishing
 package import Library
+package import Failures
 
 /// What the kiosk's last purge of expired posts did, for the operator page.
 package struct RetentionOutcome: Encodable, Sendable, Equatable {

@@ -1,6 +1,7 @@
 package import Settings
 import Publishing
 import KioskWords
+import Failures
 
 extension Setting {
     /// The kiosk's settings (`kiosk.*`); it reads the core's too (shots, sound, the store, sharing).
@@ -26,6 +27,10 @@ extension Setting {
                 "connections the kiosk keeps open at once from other machines (the booth's own browser on loopback is never refused for this)"),
         Setting("kiosk.max_connections_per_client", .number(4...1000, integer: true), default: "32",
                 "connections one address may keep open at once"),
+        Setting("kiosk.mail_per_minute", .number(1...10000, integer: true), default: "20",
+                "guests' mails (mail.*) the kiosk queues in any one minute, whoever asks: one more is refused until the minute has passed, and the operator page says the limit was reached (whoever holds the booth's token cannot send a flood from the booth's server)"),
+        Setting("kiosk.mail_per_hour", .number(1...100000, integer: true), default: "200",
+                "guests' mails the kiosk queues in any one hour, as kiosk.mail_per_minute does for a minute"),
         Setting("kiosk.hosts", default: "",
                 "more host names the kiosk answers to (comma-separated), beyond the listen address, localhost, this machine's name and IP addresses; any other Host header is refused with 421 (DNS rebinding)"),
         Setting("kiosk.review_seconds", .number(3...600, integer: true), default: "30",

@@ -6,6 +6,7 @@ import Publishing
 import Library
 package import SystemSupport
 import Synchronization
+import Publishing
 
 /// Which phone may delete a shared post: the one that first opened its link while the booth's
 /// thank-you screen showed it (`ShareWindow`), minutes after the post. That phone is given a random

@@ -1,5 +1,6 @@
 package import Settings
 import SystemSupport
+package import Failures
 
 /// What a guest at the booth is told when something fails: one plain sentence, decided by what
 /// happened (the typed cause, else the kind), never the operator's detail. The detail (paths,

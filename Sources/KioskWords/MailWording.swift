@@ -1,6 +1,5 @@
 package import FoundationEssentials
 import Glibc
-package import Publishing
 package import Settings
 package import MailValues
 package import SystemSupport
@@ -38,7 +37,7 @@ package enum MailWording {
         case .templateUnreadable(let path, let errno):
             return "\(at("mail.template")): cannot read \(path): \(Descriptors.Errno(errno).description). Create it (UTF-8 text with {link} where the link goes), make it readable by the kiosk's user, or leave mail.template empty."
         case .templateTooLarge(let path):
-            return "\(at("mail.template")): \(path) is over \(MailTemplate.maximumLength) characters: a mail's words are a few lines. Is it the right file?"
+            return "\(at("mail.template")): \(path) is over \(MailTemplateProblem.maximumLength) characters: a mail's words are a few lines. Is it the right file?"
         case .templateNotText(let path):
             return "\(at("mail.template")): \(path) is not UTF-8 text. Save it as UTF-8."
         case .template(let path, let template):
@@ -72,12 +71,12 @@ package enum MailWording {
         }
     }
 
-    static func template(_ problem: MailTemplate.Problem) -> String {
+    static func template(_ problem: MailTemplateProblem) -> String {
         switch problem {
         case .unknownField(let name): "{\(name)} is no field (a typo would go out to every guest)"
         case .missingField(let field): "{\(field.rawValue)} is missing, and the mail has no point without it"
         case .controlCharacter(let scalar): "it has the control character \(String(cFormat: "U+%04X", scalar)); only line breaks and tabs may be in it"
-        case .tooLong(let count): "it is \(count) characters long, more than \(MailTemplate.maximumLength)"
+        case .tooLong(let count): "it is \(count) characters long, more than \(MailTemplateProblem.maximumLength)"
         }
     }
 

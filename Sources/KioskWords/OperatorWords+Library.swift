@@ -1,5 +1,5 @@
-package import Library
 package import Settings
+package import Failures
 
 extension OperatorWords {
     static func cache(_ failure: CacheFailure) -> String {

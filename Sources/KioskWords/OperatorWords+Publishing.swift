@@ -1,6 +1,6 @@
-package import Publishing
 import Settings
 import SystemSupport
+package import Failures
 
 extension OperatorWords {
     static func post(_ failure: PostFailure) -> String {
@@ -55,7 +55,7 @@ extension OperatorWords {
 
     static func bookend(_ failure: BookendFailure) -> String {
         bookend(failure, fix: { role in
-            "Give a PNG or JPEG picture, or an MP4 clip of at most \(Int(PostBookends.maximumClipSeconds)) s, as post.\(role.rawValue), or leave it out."
+            "Give a PNG or JPEG picture, or an MP4 clip of at most \(Int(BookendFailure.maximumClipSeconds)) s, as post.\(role.rawValue), or leave it out."
         }, another: "Give another file (post.intro, post.outro), or leave it out.")
     }
 
@@ -135,7 +135,7 @@ extension OperatorWords {
 
 extension OperatorWords {
     /// Why a post's feed entry is incomplete.
-    package static func feedProblem(_ problem: FeedEntry.Problem) -> String {
+    package static func feedProblem(_ problem: FeedEntryProblem) -> String {
         switch problem {
         case .metadataMissing(let key): "metadata missing (\(key) is not in the store)"
         case .metadataTooLarge(let limit): "metadata damaged: larger than \(ByteCount.human(Int64(limit)))"

@@ -1,6 +1,6 @@
-import Shooting
 import Settings
 import SystemSupport
+import Failures
 
 extension OperatorWords {
     static func shot(_ failure: ShotFailure) -> String {
@@ -24,17 +24,17 @@ extension OperatorWords {
         case .secondsNotPositive(let seconds):
             "shoot.seconds = \(Setting.Rule.format(seconds)) must be more than 0, e.g. 15."
         case .secondsOverLimit(let seconds):
-            "shoot.seconds = \(Setting.Rule.format(seconds)) is more than the limit of \(Int(ShotRequest.maximumSeconds)) (6 hours). Record shorter shots."
+            "shoot.seconds = \(Setting.Rule.format(seconds)) is more than the limit of \(Int(Setting.maximumShotSeconds)) (6 hours). Record shorter shots."
         case .sizeOutOfRange(let size):
-            "shoot.size = \(size) is out of range: width and height must be \(range(ShotRequest.sizeRange)), e.g. 1280x720."
+            "shoot.size = \(size) is out of range: width and height must be \(range(ShotFailure.sizeRange)), e.g. 1280x720."
         case .frameRateOutOfRange(let rate):
-            "shoot.fps = \(rate) is out of range: use \(range(ShotRequest.frameRateRange)), e.g. 30."
+            "shoot.fps = \(rate) is out of range: use \(range(ShotFailure.frameRateRange)), e.g. 30."
         case .unknownPreset(let preset, let known):
             "shoot.preset = \(preset) is not an x264 preset. Use one of: \(known.joined(separator: ", "))."
         case .crfOutOfRange(let crf):
             "shoot.crf = \(crf) is out of range: use 0 (lossless) to 51 (worst); 23 is the default."
         case .bitrateOutOfRange(let kbps):
-            "shoot.bitrate = \(kbps) is out of range: give kbit/s from \(range(ShotRequest.bitrateRange)), e.g. 4000."
+            "shoot.bitrate = \(kbps) is out of range: give kbit/s from \(range(ShotFailure.bitrateRange)), e.g. 4000."
         case .overlayMissing(let path, let origin):
             "shoot.overlay = \(path) (from \(origin)): there is no such file. Give the full path of a PNG with transparency (a branding frame), or leave it out."
         case .overlayIsDirectory(let path, let origin):

@@ -1,4 +1,4 @@
-package import Preflight
+package import PreflightValues
 
 /// A preflight as JSON, for the operator page (`GET /api/admin/preflight`) and `recorder doctor
 /// --json`: whether the event can start, the counts, and each check with its data and, beside

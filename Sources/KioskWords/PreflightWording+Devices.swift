@@ -1,5 +1,5 @@
-import Preflight
-import Shooting
+import PreflightValues
+import MediaValues
 
 extension PreflightWording {
     /// The camera, the microphone and the button.

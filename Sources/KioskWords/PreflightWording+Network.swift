@@ -1,4 +1,4 @@
-import Preflight
+import PreflightValues
 
 extension PreflightWording {
     /// The operator's and the booth's tokens.

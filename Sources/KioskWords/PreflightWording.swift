@@ -1,6 +1,5 @@
 import Glibc
-package import Preflight
-import Shooting
+package import PreflightValues
 import SystemSupport
 
 /// The preflight's words, for the operator (the operator page's list and `recorder doctor`'s

@@ -1,3 +1,5 @@
+package import Failures
+
 /// The booth's own Wi-Fi as a guest's phone joins it (`kiosk.wifi_ssid`, `kiosk.wifi_security`,
 /// `kiosk.wifi_password`), and the text of the standard Wi-Fi QR code that joins it.
 ///
@@ -11,23 +13,8 @@ package struct WifiNetwork: Sendable, Equatable {
         case open
     }
 
-    /// What is wrong with the settings, with what the edge needs to say it.
-    package enum Problem: Error, Equatable {
-        /// A network's name is 1 to 32 bytes (IEEE 802.11).
-        case nameTooLong(bytes: Int)
-        /// A control character (a line break, a tab) cannot be shown or typed.
-        case nameControlCharacter
-        /// WPA2 and no password.
-        case passwordMissing
-        /// WPA2 takes 8 to 63 characters (64 would be a raw key, which a guest cannot type).
-        case passwordLength(Int)
-        /// WPA2 takes printable ASCII only (space to tilde).
-        case passwordCharacter(Character)
-        /// A password for an open network: one of the two is a mistake.
-        case passwordOnOpenNetwork
-        /// A password or a security choice but no network name.
-        case nameMissing
-    }
+    /// What is wrong with the settings (`WifiProblem`, Failures).
+    package typealias Problem = WifiProblem
 
     package let name: String
     package let security: Security
@@ -50,7 +37,7 @@ package struct WifiNetwork: Sendable, Equatable {
             self.password = nil
         case .wpa2:
             guard !password.isEmpty else { throw .passwordMissing }
-            if let odd = password.first(where: { !($0.isASCII && (" "..."~").contains($0)) }) { throw .passwordCharacter(odd) }
+            if let odd = password.first(where: { !($0.isASCII && (" "..."~").contains($0)) }) { throw .passwordCharacter(String(odd)) }
             guard (8...63).contains(password.count) else { throw .passwordLength(password.count) }
             self.password = password
         }

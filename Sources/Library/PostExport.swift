@@ -3,8 +3,10 @@ import Glibc
 import StorageUpload
 import SystemSupport
 package import Settings
-import Shooting
 package import Publishing
+import StoreValues
+package import Failures
+package import ShotValues
 
 /// `recorder export`: the event's posts for its hosts, in a new directory or a new ZIP archive
 /// (a target ending in `.zip`): per post its video (checked against the SHA-256 in its metadata,
@@ -261,7 +263,7 @@ final class ZipSink: ExportSink {
     }
 
     func add(_ file: ExportFile) throws(StorageError) -> (sha256: String, size: Int64) {
-        guard writer != nil else { throw StorageError(.mismatch, "the archive \(path) is already finished.", retryable: false) }
+        guard writer != nil else { throw StorageError(.mismatch, .archiveFinished(path: path), retryable: false) }
         let name = folder + "/" + file.name
         switch file.source {
         case .file(let source):

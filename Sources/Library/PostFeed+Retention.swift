@@ -2,6 +2,9 @@ package import FoundationEssentials
 import StorageUpload
 package import Settings
 import Publishing
+import StoreValues
+package import Failures
+import SystemSupport
 
 /// What a purge of expired posts found and did.
 package struct PurgeReport: Sendable, Encodable, Equatable {
@@ -24,7 +27,7 @@ package struct PurgeReport: Sendable, Encodable, Equatable {
     /// Posts that could not be deleted now, and why; the next purge tries them again.
     package var failed: [String: RecorderError] = [:]
     /// This machine's own copies (`retention.local_days`), when that is set.
-    package var local: LocalRetention.Report? = nil
+    package var local: LocalRetentionReport? = nil
     /// Expired posts left alone because they are not this scope's (`retention.scope = own`):
     /// other kiosks' posts, and posts from before kiosks had ids (only `store` deletes those).
     package var otherKiosks = 0

@@ -1,4 +1,5 @@
 package import Settings
+package import Failures
 
 extension RecorderConfiguration {
     /// The video cache for a command that reads each post once (export, reel): its disk level

@@ -1,5 +1,6 @@
 package import Settings
 import Publishing
+package import Failures
 
 /// Whose expired posts a purge deletes (`retention.scope`).
 package enum RetentionScope: Sendable, Equatable {

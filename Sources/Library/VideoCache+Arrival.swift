@@ -2,6 +2,7 @@ import FoundationEssentials
 import Synchronization
 internal import SystemSupport
 package import Settings
+package import Failures
 
 extension VideoCache {
     /// A video on its way from the store into the cache, to be read while it arrives: its bytes

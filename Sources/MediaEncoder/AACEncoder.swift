@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import AudioCapture
+import MediaValues
 
 /// Captured sound to AAC-LC through FFmpeg's own `aac` encoder, on the picture's clock.
 ///

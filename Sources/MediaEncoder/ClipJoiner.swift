@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import Glibc
+package import MediaValues
 
 /// A shot with a clip before and/or after it (`recorder post --intro/--outro`): a still picture or
 /// a short MP4 made into the shot's own format, then joined to it.

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import MediaValues
 
 /// A decoder's codec context with the packet and picture it works with: allocated together, freed
 /// together (a half-made one frees what it had), opened by its owner.

@@ -3,6 +3,7 @@ import Dispatch
 import Synchronization
 internal import SystemSupport
 import AudioCapture
+import MediaValues
 
 /// Encodes and muxes on a thread of its own, so that capturing and converting the next frame
 /// overlaps encoding the previous one. Sound, when the shot has it, is encoded on the same thread,

@@ -1,6 +1,8 @@
+import MediaValues
+
 /// H.264 settings; the defaults suit a kiosk: fast, good quality, a keyframe every second.
 package struct EncoderSettings: Sendable, Hashable {
-    package static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
+    package static let presets = X264Presets.all
 
     /// libx264 preset.
     package var preset: String = "veryfast"

@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import FoundationEssentials
+package import MediaValues
 
 /// FFmpeg's libraries, opened when the first shot, remux or probe needs them (see CFFmpeg's shim).
 package enum FFmpegLibraries {

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import MediaValues
 
 /// A closed libavfilter graph: its sources inside it (`movie`, `color`, `anullsrc`...), its
 /// pictures and sound taken from one `buffersink` and at most one `abuffersink`.

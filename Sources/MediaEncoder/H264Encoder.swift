@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import MediaValues
 
 /// libx264 through libavcodec, configured from `EncoderSettings`.
 final class H264Encoder {

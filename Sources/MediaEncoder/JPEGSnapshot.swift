@@ -1,5 +1,6 @@
 internal import CFFmpeg
 package import VideoCapture
+package import MediaValues
 
 /// Turns one raw camera frame into a small JPEG for the kiosk's live preview: scaled down with
 /// libswscale, encoded with libavcodec's MJPEG encoder. Keeps its contexts between calls, so a

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import MediaValues
 
 /// Decodes the JPEG pictures MJPEG cameras send, one whole picture per buffer.
 final class MJPEGDecoder {

@@ -1,6 +1,7 @@
 internal import CFFmpeg
 package import VideoCapture
 package import AudioCapture
+package import MediaValues
 
 /// The sound track of a recording, as written.
 package struct AudioTrackSummary: Sendable, Hashable {

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+package import MediaValues
 
 /// Rewrites the crash-safe fragmented recording as a plain MP4 with its index first (faststart),
 /// copying packets without re-encoding: the picture and, when there is one, the sound.

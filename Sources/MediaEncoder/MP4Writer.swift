@@ -3,6 +3,7 @@ internal import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #endif
+import MediaValues
 
 /// A video stream, and optionally a sound stream, into an MP4 file through libavformat.
 ///

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import MediaValues
 
 /// One of recorder's own MP4 files, opened for reading; closes on release.
 ///

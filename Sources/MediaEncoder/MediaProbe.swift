@@ -1,4 +1,5 @@
 internal import CFFmpeg
+package import MediaValues
 
 /// Facts about a finished video file, read back with libavformat.
 package struct MediaInfo: Sendable, Hashable, Codable {

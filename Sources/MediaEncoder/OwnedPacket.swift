@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import MediaValues
 
 /// An AVPacket freed with its owner. As a stored property it is also freed when the owner's
 /// initialiser fails part way, which a raw pointer freed in `deinit` is not (no deinit runs then).

@@ -2,6 +2,7 @@ internal import CFFmpeg
 import Glibc
 import Synchronization
 import SystemSupport
+package import MediaValues
 
 /// A branding frame (`recorder shoot --overlay FRAME.png`, `shoot.overlay`): a PNG with alpha,
 /// decoded once by libavcodec's PNG decoder, scaled once per picture size by libswscale into

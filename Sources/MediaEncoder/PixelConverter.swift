@@ -1,4 +1,5 @@
 internal import CFFmpeg
+import MediaValues
 
 /// Converts pictures to the output picture's format (the encoder's yuv420p, or the preview's yuvj420p) with libswscale, into pictures its caller owns and
 /// reuses (planar 4:2:0 is a plain copy).

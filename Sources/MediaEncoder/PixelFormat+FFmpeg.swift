@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import VideoCapture
+import MediaValues
 
 extension PixelFormat {
     /// The libav pixel format with the same memory layout (YV12 maps to YUV420P with U and V swapped).

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+package import MediaValues
 
 /// A posted video's poster: the picture about a second in (the middle of a shorter clip), as a
 /// JPEG at most `maximumWidth` wide, for the gallery's grid and the share page. The video is

@@ -2,6 +2,7 @@ internal import CFFmpeg
 import AudioCapture
 import Glibc
 import SystemSupport
+package import MediaValues
 
 /// One MP4 made of parts one after another (title cards and video clips), for the event's
 /// highlight reel: each part is brought to the reel's picture size, frame rate and sound format by

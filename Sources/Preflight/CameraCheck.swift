@@ -1,6 +1,8 @@
 package import Shooting
 package import SystemSupport
 import VideoCapture
+package import MediaValues
+package import PreflightValues
 
 /// The camera the kiosk uses (`kiosk.device`): outside the kiosk it is opened as a shot opens it
 /// until its first frame (`CameraProbe`); inside, the kiosk's own preview is looked at instead,

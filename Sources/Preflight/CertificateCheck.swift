@@ -2,7 +2,8 @@ package import FoundationEssentials
 import Glibc
 import Settings
 import StorageUpload
-import SystemSupport
+package import SystemSupport
+package import PreflightValues
 
 /// The TLS certificates the booth's proxy serves (nginx-recorder.conf's booth.crt, the Wi-Fi's
 /// share.crt): every `*.crt` and `*.pem` holding a certificate in the directory, and when each

@@ -1,5 +1,7 @@
 package import FoundationEssentials
 import Settings
+package import SystemSupport
+package import PreflightValues
 
 /// Whether the clock can be trusted: the posts' times, the share links' ends and retention go by
 /// it, and an S3 store refuses requests signed more than 15 minutes off.

@@ -1,11 +1,12 @@
-import SystemSupport
+package import SystemSupport
+package import PreflightValues
 
 /// How many hours of recording the disks hold: free space where videos pile up (the outbox, and
 /// the local store), at the configured bitrate. A place that cannot take one more shot, or less
 /// than an hour, would stop the event; less than `warningBelowHours` is worth a look.
 package enum DiskCheck {
-    package static let errorBelowHours = 1.0
-    package static let warningBelowHours = 4.0
+    package static let errorBelowHours = DiskPlace.errorBelowHours
+    package static let warningBelowHours = DiskPlace.warningBelowHours
     /// What a shot's video takes per second with constant quality (no `shoot.bitrate`): the
     /// estimate `ShotRequest.bytesNeeded` makes too.
     package static let assumedKbps = 4000

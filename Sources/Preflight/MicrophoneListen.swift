@@ -1,5 +1,7 @@
 package import Shooting
 package import SystemSupport
+package import PreflightValues
+package import ShotValues
 
 /// The kiosk's microphone (`audio.device`), listened to for `seconds` and judged as the
 /// silent-take guard judges a take: silent, clipping, or heard. Outside the kiosk it is opened for

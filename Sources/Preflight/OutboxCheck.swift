@@ -1,9 +1,11 @@
 package import FoundationEssentials
 import Glibc
-import Publishing
+package import Publishing
 import Settings
 package import StorageUpload
-import SystemSupport
+package import SystemSupport
+package import StoreValues
+package import PreflightValues
 
 /// What waits in the outbox: how many posts, since when, and why they are not sent.
 package enum OutboxCheck {
@@ -19,8 +21,9 @@ package enum OutboxCheck {
         }
         let since = RFC3339.date(oldest.state.queuedAt).map { max(0, Int(now.timeIntervalSince($0))) } ?? 0
         let elsewhere = destination.map { here in items.count { !$0.state.isFor(here) } } ?? 0
+        let last = items.last { $0.state.lastFailure != nil || $0.state.lastError != nil }?.state
         return .outboxQueued(path: root, depth: items.count, oldestQueuedAt: oldest.state.queuedAt, oldestAgeSeconds: since,
-                             lastError: items.compactMap(\.state.lastError).last, elsewhere: elsewhere)
+                             lastFailure: last?.lastFailure, lastError: last?.lastError, elsewhere: elsewhere)
     }
 
     /// The errno that keeps this user from writing the outbox (the directory, or the nearest

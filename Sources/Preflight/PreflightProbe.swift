@@ -1,4 +1,5 @@
 package import SystemSupport
+package import PreflightValues
 
 /// One check to run: which, how long it may take, and the work, which returns its finding. The
 /// work is handed a `StopSignal` that is set when its time is up (or the run is cancelled): a

@@ -1,5 +1,6 @@
 import Synchronization
-import SystemSupport
+package import SystemSupport
+package import PreflightValues
 
 /// Runs a preflight: every check at once, each within its own deadline on `clock`, so the run
 /// takes as long as its slowest check and a check that hangs is reported as such (`timedOut`)

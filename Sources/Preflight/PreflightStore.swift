@@ -1,6 +1,9 @@
 package import Settings
-import Publishing
+package import Publishing
 import StorageUpload
+package import StoreValues
+package import Failures
+package import PreflightValues
 
 /// The store the configuration names, made once for the checks that use it (the disk's room, the
 /// round trip, the outbox, the share links), or why it cannot be made. The edges hand it round

@@ -1,5 +1,6 @@
 import Glibc
-import SystemSupport
+package import SystemSupport
+package import PreflightValues
 
 /// Whether the kiosk's unit runs, as systemd says (`systemctl show`).
 package enum ServiceCheck {

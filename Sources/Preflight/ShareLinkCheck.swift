@@ -1,3 +1,5 @@
+package import PreflightValues
+
 /// Whether a guest's phone can open the share links the booth gives: each kind of link points at
 /// an address, and one on this machine's loopback (or none at all) opens nothing on a phone.
 package enum ShareLinkCheck {

@@ -1,7 +1,9 @@
 package import FoundationEssentials
 import Settings
 package import StorageUpload
-import SystemSupport
+package import SystemSupport
+package import StoreValues
+package import PreflightValues
 
 /// The store's round trip: a small probe written, read back byte for byte, deleted, and found
 /// gone, under `preflight/` (a folder no post, feed or purge uses).

@@ -1,4 +1,5 @@
 package import Settings
+package import PreflightValues
 
 /// The kiosk's two tokens: present, hard to guess, kept private, and not the same.
 package enum TokenCheck {
@@ -20,14 +21,5 @@ package enum TokenCheck {
             let bits = TokenStrength.estimatedBits(token)
             return bits >= TokenStrength.minimumBits ? .strong(bits: Int(bits), origin: origin) : .weak(bits: Int(bits), origin: origin)
         }
-    }
-
-    /// A token the kiosk refuses, or no operator's token where one is needed (beyond loopback, or
-    /// with a booth's token), is an error; no token on loopback, or no booth's token (the booth's
-    /// screen logs in with the operator's, which can do everything), a warning.
-    static func status(operatorToken: TokenState, boothToken: TokenState, beyondLoopback: Bool) -> PreflightCheck.Status {
-        if operatorToken.isRefused || boothToken.isRefused { return .error }
-        if operatorToken == .missing { return beyondLoopback || boothToken != .missing ? .error : .warning }
-        return boothToken == .missing ? .warning : .ok
     }
 }

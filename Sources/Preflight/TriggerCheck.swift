@@ -1,4 +1,5 @@
 package import TriggerInput
+package import PreflightValues
 
 /// The booth's button (`kiosk.trigger`): found, and usable.
 package enum TriggerCheck {

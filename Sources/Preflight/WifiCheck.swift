@@ -1,5 +1,6 @@
 import Glibc
-import SystemSupport
+package import SystemSupport
+package import PreflightValues
 
 /// The booth's Wi-Fi: the kiosk cannot read hostapd's file (root's alone), so its settings
 /// (`kiosk.wifi_ssid`, `kiosk.wifi_security`, `kiosk.wifi_password`) are kept equal to the file by

@@ -2,6 +2,7 @@ import FoundationEssentials
 package import Settings
 import StorageUpload
 import SystemSupport
+package import Failures
 
 /// Which kiosk posted a post (`kiosk.id`): its index object's key carries it
 /// (`feed/<time>-<post id>-<kiosk id>.json`), so a kiosk sharing a store with others deletes only

@@ -3,15 +3,7 @@ import StorageUpload
 package import MailValues
 package import SystemSupport
 import Settings
-import Shooting
-
-/// Why a guest's mail could not be queued, as data; the edge words it.
-package enum MailRequestProblem: Error, Sendable, Equatable {
-    /// The address is not one this recorder sends to.
-    case address(MailAddress.Problem)
-    /// The job could not be written (the outbox's disk).
-    case file(FileSystem.Failure)
-}
+import ShotValues
 
 extension MailQueue {
     /// Queues a mail of `post` to `address` (checked with `MailAddress`, exactly as given: an edge

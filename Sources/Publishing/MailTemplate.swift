@@ -1,26 +1,18 @@
+package import MailValues
+
 /// The words of a guest's mail: a text file with `{link}`, `{caption}`, `{event}` and `{expires}`
 /// where those go (`mail.template`; the subject, `mail.subject`, is one too). Filled twice, for the
 /// text part as it is and for the HTML part escaped, so no value (a caption is a guest's text)
 /// can add markup, and a line whose field has no value is left out ("The link works until
 /// {expires}." with no retention).
 package struct MailTemplate: Sendable, Equatable {
-    package enum Field: String, Sendable, CaseIterable {
-        case link, caption, event, expires
-    }
+    /// A field a template fills (`MailTemplateField`, MailValues).
+    package typealias Field = MailTemplateField
 
-    /// Why a template text cannot be used. Cases: the edge words them.
-    package enum Problem: Error, Sendable, Equatable {
-        /// `{name}` with a name that is none of the fields (a typo would go out to every guest).
-        case unknownField(String)
-        /// A field the template must have is missing (a body without `{link}` has no point).
-        case missingField(Field)
-        /// A control character other than a line break or a tab (the scalar's value).
-        case controlCharacter(UInt32)
-        /// Longer than `maximumLength` characters.
-        case tooLong(Int)
-    }
+    /// Why a template text cannot be used (`MailTemplateProblem`, MailValues).
+    package typealias Problem = MailTemplateProblem
 
-    package static let maximumLength = 20_000
+    package static let maximumLength = MailTemplateProblem.maximumLength
 
     private enum Piece: Sendable, Equatable {
         case text(String)

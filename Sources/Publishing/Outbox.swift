@@ -3,7 +3,10 @@ import Glibc
 package import StorageUpload
 internal import SystemSupport
 package import Settings
-import Shooting
+package import StoreValues
+package import Failures
+package import DurableFiles
+import ShotValues
 
 /// The durable queue of posts waiting for the store.
 ///
@@ -27,7 +30,7 @@ package struct Outbox: Sendable {
     package func prepare() throws(RecorderError) {
         for dir in [queueDirectory, sentDirectory] {
             do throws(StorageError) {
-                try LocalFiles.createDirectories(dir, mode: 0o700, elsewhere: "another outbox directory (the outbox setting)")
+                try LocalFiles.createDirectories(dir, mode: 0o700, elsewhere: .outbox)
             } catch {
                 throw RecorderError(error)
             }
@@ -79,14 +82,14 @@ package struct Outbox: Sendable {
     }
 
     /// Whether `id` is already used by a queued or sent post of this machine.
-    func isTaken(_ id: String) -> Bool {
+    package func isTaken(_ id: String) -> Bool {
         Posix.allows("\(sentDirectory)/\(id).json", F_OK) || item(id: id) != nil
     }
 
     /// Puts a post in the queue: the video is hard-linked (same file system) or copied and fsynced,
     /// the metadata and state written and fsynced, then the folder renamed into the queue. On any
     /// failure the partial folder is removed and `video` is untouched.
-    func enqueue(video: String, metadata: PostMetadata, shotID: String, digest: FileDigest? = nil,
+    package func enqueue(video: String, metadata: PostMetadata, shotID: String, digest: FileDigest? = nil,
                  destination: StoreDestination? = nil, consentText: String? = nil) throws(RecorderError) -> OutboxItem {
         try prepare()
         // The pid lets a flush in another process tell a live enqueue from a crashed one.
@@ -109,7 +112,7 @@ package struct Outbox: Sendable {
                 }
             }
             if let consentText {
-                do throws(StorageError) { try LocalFiles.copySynced(from: consentText, to: "\(incoming)/\(ConsentText.fileName)") } catch {
+                do throws(StorageError) { try LocalFiles.copySynced(from: consentText, to: "\(incoming)/\(Consent.textFileName)") } catch {
                     throw .post(.cannotQueueConsentText(error))
                 }
             }
@@ -247,7 +250,7 @@ package struct OutboxItem: Sendable {
     /// The poster, made from the video on the first upload attempt.
     package var posterPath: String { "\(directory)/poster.jpg" }
     /// The consent text the guest agreed to, for a post that carries a `consent`.
-    var consentPath: String { "\(directory)/\(ConsentText.fileName)" }
+    var consentPath: String { "\(directory)/\(Consent.textFileName)" }
     var statePath: String { "\(directory)/\(Self.stateName)" }
     var journalPath: String { "\(directory)/\(Self.journalName)" }
 
@@ -265,7 +268,11 @@ package struct OutboxItemState: Sendable, Codable, Equatable {
     package var shotID: String
     package var queuedAt: String
     package var attempts: Int
+    /// The last upload's failure, as words: what an outbox before 0.5.0's successor kept (read,
+    /// never written now).
     package var lastError: String?
+    /// The last upload's failure, with its data (the edges word it).
+    package var lastFailure: StorageError? = nil
     /// The video's size and checksums, computed once when it was queued.
     package var digest: FileDigest?
     /// The store the post was queued for; nil for a post queued before destinations were kept,

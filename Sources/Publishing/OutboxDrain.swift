@@ -3,6 +3,7 @@ package import StorageUpload
 import Synchronization
 package import SystemSupport
 package import Settings
+package import Failures
 
 /// Sends queued posts up by itself, on a thread of its own: the kiosk's background `outbox flush`.
 ///

@@ -1,4 +1,5 @@
 import StorageUpload
+import StoreValues
 
 /// Where the feed's store is, for the edges that show it (the kiosk's operator page), so they need
 /// not reach into the storage module for it.

@@ -1,9 +1,15 @@
 import FoundationEssentials
 import Glibc
-import MediaEncoder
 import StorageUpload
 internal import SystemSupport
 package import Settings
+package import MediaValues
+package import StoreValues
+package import Failures
+
+/// A JPEG of the picture about a second into the video at a path, or why none can be made: the
+/// booth's is `Posters.jpeg` (Posting), which this module, linking no encoder, is handed.
+package typealias PosterMaker = @Sendable (_ videoPath: String) throws(MediaError) -> [UInt8]
 
 /// Posters for posts that have none (posted before posters existed): `recorder feed --reindex`.
 extension PostFeed {
@@ -18,7 +24,8 @@ extension PostFeed {
     /// about a second in as `thumbs/<id>.jpg`, then rewrites its metadata to name it (poster first,
     /// so a metadata document never names a missing poster). A post that fails is reported and
     /// left as it was.
-    package func makeMissingPosters() throws(RecorderError) -> PosterReport {
+    /// `poster` makes the picture (the booth's `Posters.jpeg`: this module links no encoder).
+    package func makeMissingPosters(poster: PosterMaker) throws(RecorderError) -> PosterReport {
         var report = PosterReport()
         var after: String?
         do throws(StorageError) {
@@ -28,7 +35,7 @@ extension PostFeed {
                     let id = String(item.key.dropFirst("posts/".count).dropLast(5))
                     guard PostID.isValid(id), var metadata = try? metadata(id: id), metadata.thumbnailKey == nil else { continue }
                     do throws(RecorderError) {
-                        let poster = try posterOfVideo(metadata)
+                        let poster = try posterOfVideo(metadata, poster)
                         let key = PostMetadata.thumbnailKey(id: id)
                         (metadata.thumbnailKey, metadata.thumbnailURL) = (key, store.url(forKey: key))
                         let document = try metadata.jsonData()
@@ -65,7 +72,7 @@ extension PostFeed {
         store.url(forKey: PostMetadata.videoKey(id: id))
     }
 
-    private func posterOfVideo(_ metadata: PostMetadata) throws(RecorderError) -> [UInt8] {
+    private func posterOfVideo(_ metadata: PostMetadata, _ make: PosterMaker) throws(RecorderError) -> [UInt8] {
         let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         var template = Array("\(directory)/recorder-poster-XXXXXX.mp4".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
@@ -85,7 +92,7 @@ extension PostFeed {
         }
         guard let downloaded else { throw .feed(.videoNotInStore(id: metadata.id)) }
         guard downloaded.sha256 == metadata.sha256 else { throw .feed(.videoMismatch(id: metadata.id)) }
-        do throws(MediaError) { return try PosterFrame.jpeg(ofVideoAt: path) } catch {
+        do throws(MediaError) { return try make(path) } catch {
             throw .feed(.noPicture(id: metadata.id, error))
         }
     }

@@ -1,6 +1,9 @@
 package import FoundationEssentials
 package import StorageUpload
 package import Settings
+package import StoreValues
+package import Failures
+import SystemSupport
 
 /// One post as the feed shows it.
 package struct FeedEntry: Sendable, Encodable, Equatable {
@@ -30,22 +33,8 @@ package struct FeedEntry: Sendable, Encodable, Equatable {
 }
 
 extension FeedEntry {
-    /// Why a post's entry is incomplete: its metadata document is missing or damaged. In JSON,
-    /// its case and data: `{"case": "metadataMissing", "key": "posts/K7Q2.json"}`.
-    package enum Problem: Sendable, Equatable, Encodable {
-        /// The store has no metadata document at `key`.
-        case metadataMissing(key: String)
-        /// The document is larger than `limit` bytes: not a post's metadata.
-        case metadataTooLarge(limit: Int)
-        /// The document is not a post's metadata JSON.
-        case metadataNotAPost
-        /// The document is another post's (`id`).
-        case metadataNamesAnotherPost(id: String)
-
-        package func encode(to encoder: any Encoder) throws {
-            try CaseData(reflecting: self).encode(to: encoder)
-        }
-    }
+    /// Why a post's entry is incomplete (`FeedEntryProblem`, Failures).
+    package typealias Problem = FeedEntryProblem
 }
 
 /// One page of the feed, newest first.
@@ -99,7 +88,7 @@ package struct PostFeed: Sendable {
         do {
             return [UInt8](try JSONEncoder().encode(IndexRecord(id: id, createdAt: createdAt, hidden: hidden ? true : nil)))
         } catch {
-            throw StorageError(.configuration, "cannot encode the index object of post \(id): \(error)", retryable: false)
+            throw StorageError(.configuration, .cannotEncodeIndex(id: id, detail: "\(error)"), retryable: false)
         }
     }
 
@@ -328,8 +317,8 @@ package struct PostFeed: Sendable {
 
     /// Lists every post's metadata once and writes the index objects that are missing (posts
     /// uploaded before the feed existed). A damaged document is indexed by its store time and
-    /// shown as damaged. A hidden post stays hidden. Then makes the posters posts lack.
-    package func reindex() throws(RecorderError) -> ReindexReport {
+    /// shown as damaged. A hidden post stays hidden. Then makes the posters posts lack (`poster`).
+    package func reindex(poster: PosterMaker) throws(RecorderError) -> ReindexReport {
         var report = ReindexReport()
         do throws(StorageError) {
             let existing = try indexedIDs(in: Self.folder).union(indexedIDs(in: Self.hiddenFolder))
@@ -357,7 +346,7 @@ package struct PostFeed: Sendable {
         } catch {
             throw Self.listingError(error)
         }
-        let posters = try makeMissingPosters()
+        let posters = try makeMissingPosters(poster: poster)
         (report.posters, report.noPoster) = (posters.made, posters.failed)
         return report
     }

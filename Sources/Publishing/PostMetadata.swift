@@ -2,7 +2,8 @@ package import FoundationEssentials
 package import StorageUpload
 internal import SystemSupport
 package import Settings
-package import Shooting
+package import Failures
+package import ShotValues
 
 /// The JSON document stored beside each posted video (`posts/<id>.json` next to `videos/<id>.mp4`).
 package struct PostMetadata: Sendable, Codable, Equatable {
@@ -66,6 +67,20 @@ package struct PostMetadata: Sendable, Codable, Equatable {
     /// made before kiosks had ids.
     package var kiosk: String? = nil
 
+    package init(id: String, video: String, key: String, metadataKey: String, url: String, ext: String, width: Int, height: Int,
+                 durationSeconds: Double, frameRate: Double, codec: String, byteSize: Int64, sha256: String, caption: String,
+                 author: Author, createdAt: String, camera: String, likeCount: Int, shareCount: Int, commentCount: Int,
+                 audio: ShotAudio? = nil, shareURL: String? = nil, shareExpiresAt: String? = nil, thumbnailKey: String? = nil,
+                 thumbnailURL: String? = nil, shareToken: String? = nil, consent: Consent? = nil, prompt: String? = nil, kiosk: String? = nil) {
+        (self.id, self.video, self.key, self.metadataKey, self.url, self.ext) = (id, video, key, metadataKey, url, ext)
+        (self.width, self.height, self.durationSeconds, self.frameRate, self.codec) = (width, height, durationSeconds, frameRate, codec)
+        (self.byteSize, self.sha256, self.caption, self.author, self.createdAt, self.camera) = (byteSize, sha256, caption, author, createdAt, camera)
+        (self.likeCount, self.shareCount, self.commentCount) = (likeCount, shareCount, commentCount)
+        self.audio = audio
+        (self.shareURL, self.shareExpiresAt, self.thumbnailKey, self.thumbnailURL) = (shareURL, shareExpiresAt, thumbnailKey, thumbnailURL)
+        (self.shareToken, self.consent, self.prompt, self.kiosk) = (shareToken, consent, prompt, kiosk)
+    }
+
     package static func videoKey(id: String) -> String { "videos/\(id).mp4" }
     package static func metadataKey(id: String) -> String { "posts/\(id).json" }
     package static func thumbnailKey(id: String) -> String { "thumbs/\(id).jpg" }
@@ -106,7 +121,7 @@ package struct PostMetadata: Sendable, Codable, Equatable {
         (thumbnailKey, thumbnailURL) = (nil, nil)
     }
 
-    static let encoder: JSONEncoder = {
+    package static let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return e
@@ -157,11 +172,7 @@ package enum ShareToken {
     }
 
     /// Compares two tokens in time that does not depend on where they differ.
-    package static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-    }
+    package static func equal(_ a: String, _ b: String) -> Bool { ConstantTime.equal(a, b) }
 }
 
 /// Checks and normalises a caption: UTF-8 text of any script, emoji included, line breaks kept

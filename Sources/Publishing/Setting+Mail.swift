@@ -1,4 +1,5 @@
 package import Settings
+import Failures
 
 extension Setting {
     /// Mail to guests (`mail.*`): the server, the sender, the words. Off while `mail.smtp_url` is empty.

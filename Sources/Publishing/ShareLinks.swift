@@ -1,6 +1,9 @@
 package import FoundationEssentials
 package import StorageUpload
 package import Settings
+import StoreValues
+package import Failures
+import SystemSupport
 
 /// Where a post's share link (`shareURL`) points, for a guest's phone: `share.base_url` with `{id}`,
 /// `{key}` and `{token}` filled in (a public bucket, a CDN, a reverse proxy), else for an S3 store a

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Shooting
 import Publishing
 import Settings
+import SystemSupport
 
 // Option values are parsed once, by these types, with messages that say what is wanted. Options
 // that take numbers or sizes use `parsing: .unconditional`, so a value with a leading '-' reaches

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Settings
 import Library
 import SystemSupport
+import Failures
 
 /// `recorder cache`: what the video cache holds, and emptying it.
 struct CacheCommand: ParsableCommand {

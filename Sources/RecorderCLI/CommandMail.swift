@@ -4,6 +4,8 @@ import Publishing
 import Settings
 import SystemSupport
 import KioskWords
+import Failures
+import MailValues
 
 /// Guests' mail as the commands use it: its settings, checked (a problem is exit 78 with the key
 /// to change), and a delivery over the outbox. The words are the operator's (`MailWording`): mail

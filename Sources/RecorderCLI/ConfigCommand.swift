@@ -3,6 +3,7 @@ import FoundationEssentials
 import KioskService
 import Settings
 import KioskState
+import Failures
 
 /// `recorder config`: check the configuration, or show what is in effect.
 struct ConfigCommand: ParsableCommand {

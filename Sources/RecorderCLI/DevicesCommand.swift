@@ -4,6 +4,8 @@ import Glibc
 import Settings
 import Shooting
 import SystemSupport
+import Failures
+import ShotValues
 
 /// `recorder devices`: every V4L2 node, what it can capture, and whether this user may open it;
 /// then the microphones (ALSA capture devices), each with the camera it is built into.

@@ -6,6 +6,7 @@ import Settings
 import SystemSupport
 import KioskWords
 import KioskState
+import PreflightValues
 
 /// `recorder doctor`: the preflight before an event, as a table (or `--json`).
 struct DoctorCommand: AsyncParsableCommand {

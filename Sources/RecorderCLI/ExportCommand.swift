@@ -4,6 +4,7 @@ import Settings
 import Publishing
 import Library
 import SystemSupport
+import Failures
 
 /// `recorder export`: the event's posts for its hosts, in a new directory or ZIP archive.
 struct ExportCommand: ParsableCommand {

@@ -7,6 +7,8 @@ import Publishing
 import Library
 import SystemSupport
 import KioskWords
+import Failures
+import Posting
 
 /// `recorder feed`: the posts in the store, newest first, a page at a time.
 struct FeedCommand: ParsableCommand {
@@ -71,7 +73,7 @@ struct FeedCommand: ParsableCommand {
         let backend = try configuration.makeBackend()
         let feed = PostFeed(store: backend)
         if reindex {
-            let report = try feed.reindex()
+            let report = try feed.reindex(poster: Posters.jpeg)
             if output.json {
                 printJSON(report)
             } else {

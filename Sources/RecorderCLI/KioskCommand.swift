@@ -7,6 +7,7 @@ import SystemSupport
 import KioskHTTP
 import KioskWords
 import KioskState
+import Failures
 
 /// `recorder kiosk`: the long-running kiosk service with its page and control API.
 struct KioskCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ package import ArgumentParser
 import Synchronization
 import Settings
 import SystemSupport
+import Failures
 
 /// `recorder`: capture from a V4L2 camera into a crash-safe MP4, then publish it.
 package struct RecorderCommand: AsyncParsableCommand {

@@ -5,6 +5,8 @@ import Shooting
 import Publishing
 import Library
 import SystemSupport
+import Failures
+import Posting
 
 /// `recorder reel`: the event's posts in one video for its hosts.
 struct ReelCommand: ParsableCommand {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Settings
 import Shooting
 import SystemSupport
+import Failures
 
 /// Where shots live.
 struct WorkspaceOptions: ParsableArguments {

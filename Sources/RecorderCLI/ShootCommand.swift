@@ -6,6 +6,8 @@ import Settings
 import Shooting
 import Synchronization
 import SystemSupport
+import Failures
+import ShotValues
 
 /// `recorder shoot`: record one shot into the workspace.
 struct ShootCommand: AsyncParsableCommand {

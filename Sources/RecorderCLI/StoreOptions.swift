@@ -4,6 +4,7 @@ import KioskService
 import Settings
 import SystemSupport
 import KioskState
+import Failures
 
 /// The configuration file, and `--set` for any key: every command reads the same configuration.
 struct ConfigOptions: ParsableArguments {

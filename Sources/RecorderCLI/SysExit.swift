@@ -1,4 +1,5 @@
 import Settings
+import Failures
 
 /// Exit statuses from BSD's sysexits.h, so scripts and systemd can tell failures apart.
 enum SysExit: Int32, Sendable {

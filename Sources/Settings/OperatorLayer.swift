@@ -1,6 +1,7 @@
 package import FoundationEssentials
 import Glibc
 package import SystemSupport
+package import Failures
 
 /// The operator's own settings: what the operator page saved, one JSON file in the kiosk's state
 /// directory (`kiosk.state_dir`), beside the files it names (the questions, the consent text, the

@@ -1,5 +1,6 @@
 import FoundationEssentials
-import SystemSupport
+package import SystemSupport
+package import Failures
 
 /// `kiosk.prompts`: the questions a booth puts to its guests, one a line, in any script. The guest
 /// page shows one at a time while nobody records and keeps it through the countdown and the

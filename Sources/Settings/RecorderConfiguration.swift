@@ -1,9 +1,7 @@
 import FoundationEssentials
 import Glibc
-package import StorageUpload
 internal import SystemSupport
-import VideoCapture
-import MediaEncoder
+package import Failures
 
 /// Settings for posting, uploading, shooting and the kiosk, resolved from (highest first)
 /// command-line flags, the environment (`RECORDER_` + the key in capitals, dots as underscores:
@@ -356,7 +354,7 @@ package struct RecorderConfiguration: Sendable {
 
     /// `key`'s declaration; asking for a key outside the catalogue is a programming error (a
     /// module reading a key it did not declare, or a catalogue without that module's settings).
-    private func setting(_ key: String) -> Setting {
+    package func setting(_ key: String) -> Setting {
         guard let setting = settings[key] else {
             preconditionFailure("configuration key \(key) is not in this configuration's catalogue (\(settings.keys.count) keys)")
         }
@@ -390,17 +388,10 @@ package struct RecorderConfiguration: Sendable {
 
     /// Secrets never shown: the token, anything named like a secret or password, and the password
     /// in a URL (`https://user:password@host`).
-    static func masked(_ key: String, _ value: String) -> String {
-        if value.isEmpty { return value }
-        if isSecret(key) { return "********" }
-        return value.withoutURLPassword
-    }
+    static func masked(_ key: String, _ value: String) -> String { ConfigurationProblem.masked(key, value) }
 
     /// The token, anything named like a secret or password; not a file that holds one.
-    static func isSecret(_ key: String) -> Bool {
-        let name = key.lowercased()
-        return (name.hasSuffix("token") || name.contains("secret") || name.contains("password")) && !name.hasSuffix("_file")
-    }
+    static func isSecret(_ key: String) -> Bool { ConfigurationProblem.isSecret(key) }
 
     package static func home(_ environment: [String: String], _ xdg: String, _ fallback: String) -> String {
         if let dir = environment[xdg], dir.hasPrefix("/") { return dir }
@@ -454,58 +445,5 @@ package struct RecorderConfiguration: Sendable {
 
     package var localStoreDirectory: String {
         values["local.path"] ?? Self.home(environment, "XDG_DATA_HOME", ".local/share") + "/recorder/store"
-    }
-
-    package func retryPolicy(maximumAttempts: Int?) throws(RecorderError) -> RetryPolicy {
-        let initial = try number("retry.initial_seconds")
-        let maximum = try number("retry.max_seconds")
-        return RetryPolicy(initialSeconds: initial, maximumSeconds: max(maximum, initial), maximumAttempts: maximumAttempts)
-    }
-
-    /// The configured store. Fails (misconfigured) on an unknown backend, a bad S3 setting or missing credentials.
-    package func makeBackend() throws(RecorderError) -> any StorageBackend {
-        switch values["backend"] ?? "local" {
-        case "local":
-            // Only the default location is made when missing; a configured one must exist.
-            let create = try boolean("local.create")
-            return LocalDirectoryBackend(root: localStoreDirectory, createsRoot: values["local.path"] == nil || create)
-        case "s3":
-            return try makeS3Backend()
-        case let other:
-            throw .configuration(origin("backend"), .unknownBackend(other))
-        }
-    }
-
-    private func makeS3Backend() throws(RecorderError) -> S3Backend {
-        func required(_ key: String) throws(RecorderError) -> String {
-            guard let value = values[key], !value.isEmpty else {
-                throw .configuration(origin(key), .s3Needs(key: key))
-            }
-            return value
-        }
-        let addressing = values["s3.addressing"] ?? "path"
-        guard addressing == "path" || addressing == "virtual" else {
-            throw .configuration(origin("s3.addressing"), .badValue(key: "s3.addressing", value: addressing, rule: .choice(["path", "virtual"])))
-        }
-        let endpoint = try required("s3.endpoint")
-        let bucket = try required("s3.bucket")
-        let mib = Double(1 << 20)
-        let threshold = Int64(try number("s3.multipart_threshold_mib") * mib)
-        let partSize = Int64(try number("s3.part_size_mib") * mib)
-        let parallel = Int(try number("s3.parallel_parts"))
-        let transfer = TransferSettings(
-            connectTimeoutSeconds: Int(try number("network.connect_timeout_seconds")),
-            stallTimeoutSeconds: Int(try number("network.stall_timeout_seconds")))
-        do throws(StorageError) {
-            let credentials = try S3Credentials.load(environment: environment,
-                                                     file: values["s3.credentials_file"] ?? setting("s3.credentials_file").credential.flatMap(credentialFile))
-            let configuration = S3Configuration(
-                endpoint: endpoint, region: values["s3.region"] ?? "us-east-1", bucket: bucket,
-                prefix: values["s3.prefix"] ?? "", pathStyle: addressing == "path", credentials: credentials,
-                multipartThreshold: threshold, partSize: partSize, parallelParts: parallel, transfer: transfer)
-            return try S3Backend(configuration)
-        } catch {
-            throw .configuration("", .store(error))
-        }
     }
 }

@@ -1,4 +1,6 @@
 package import FoundationEssentials
+package import Failures
+package import SystemSupport
 
 /// How long posts live in the store (`retention.days`): a post created more than that long ago is
 /// expired, and the kiosk's timer or `recorder feed --purge-expired --yes` deletes it.

@@ -1,4 +1,5 @@
-import MediaEncoder
+import MediaValues
+import Failures
 
 extension Setting {
     /// The longest shot `recorder shoot` takes (6 hours): `shoot.seconds`'s limit and `--seconds`'.
@@ -48,7 +49,7 @@ extension Setting {
                 "frames per second of a shot, the kiosk's too"),
         Setting("shoot.format", .pixelFormat, default: "auto",
                 "camera pixel format of a shot, the kiosk's too"),
-        Setting("shoot.preset", .choice(EncoderSettings.presets), default: "veryfast",
+        Setting("shoot.preset", .choice(X264Presets.all), default: "veryfast",
                 "x264 preset of a shot, the kiosk's too"),
         Setting("shoot.overlay", default: "",
                 "a branding frame: the full path of a PNG with alpha, scaled to the shot (aspect kept, centred) and blended onto every picture of every shot, the kiosk's too; empty for none"),

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import MediaEncoder
-import VideoCapture
+package import Failures
+import MediaValues
 
 /// One configuration key: what its value must look like, its default and what it does.
 ///
@@ -8,23 +8,8 @@ import VideoCapture
 /// them into one `SettingsCatalogue`, from which the checks, `recorder config show` and
 /// `recorder config keys`, the man page and docs/configuration.md all come.
 package struct Setting: Sendable {
-    /// What a value must look like.
-    package enum Rule: Sendable, Equatable {
-        /// Any text.
-        case text
-        /// A number in the range; `integer`: a whole one.
-        case number(ClosedRange<Double>, integer: Bool = false)
-        /// More than 0 and at most the limit.
-        case positive(Double)
-        case boolean
-        case choice([String])
-        /// HOST:PORT.
-        case listen
-        /// A secret token (at least 128 bits of guessing), or empty for none.
-        case token
-        case frameSize
-        case pixelFormat
-    }
+    /// What a value must look like (`SettingRule`, Failures: a bad value's problem carries it).
+    package typealias Rule = SettingRule
 
     /// `section.name`, as written in the file (`RECORDER_SECTION_NAME` in the environment).
     package let key: String

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+package import Failures
 
 /// How hard an API token is to guess, estimated from what it is made of: its length times the bits
 /// of the smallest alphabet that covers it (digits 10, hex 16, one letter case 26, letters and digits
@@ -44,13 +45,8 @@ package enum TokenStrength {
         return Double(bytes.count) * log2(used)
     }
 
-    /// Why a token cannot be a kiosk token.
-    package enum Weakness: Sendable, Equatable {
-        /// Not printable ASCII without spaces.
-        case notPrintable
-        /// Too easy to guess: about `bits` of entropy, fewer than `minimumBits`.
-        case tooEasy(bits: Int)
-    }
+    /// Why a token is not one (`TokenWeakness`, Failures).
+    package typealias Weakness = TokenWeakness
 
     /// Why `token` cannot be a kiosk token, or nil when it can: printable ASCII without spaces, at
     /// least `minimumBits` of estimated entropy.

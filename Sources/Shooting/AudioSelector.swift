@@ -1,5 +1,6 @@
 import AudioCapture
 import VideoCapture
+import MediaValues
 
 /// Opens the sound source an `AudioChoice` names, for the picture source already open.
 package enum AudioSelector {

@@ -5,6 +5,8 @@ import Synchronization
 package import SystemSupport
 import VideoCapture
 package import Settings
+import MediaValues
+package import Failures
 
 /// Owns the camera for the life of the process: one shot at a time, its stop signal, the record
 /// state, the live preview and whether the camera is there at all; while a post is being queued it

@@ -1,5 +1,6 @@
 package import SystemSupport
 import VideoCapture
+package import MediaValues
 
 /// The camera a shot would use, opened as a shot opens it until its first frame, then closed:
 /// `recorder doctor`'s look at the camera before an event. (The kiosk never opens its camera for

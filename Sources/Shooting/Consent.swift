@@ -1,41 +1,10 @@
 package import FoundationEssentials
 import StorageUpload
-import SystemSupport
+package import SystemSupport
 package import Settings
-
-/// A guest's yes to the kiosk's consent text (`kiosk.consent`), as the shot and its post record it
-/// (`consent` in shot.json and in the post's metadata). The text itself is stored once in the store,
-/// at `consent/<textSha256>.txt`, so an operator can show what each guest agreed to.
-package struct Consent: Sendable, Codable, Hashable {
-    /// Lowercase hex SHA-256 of the text's UTF-8 bytes.
-    package var textSha256: String
-    /// When the guest said yes: UTC, RFC 3339.
-    package var acceptedAt: String
-    /// The language the text was shown in (`kiosk.language`).
-    package var language: String
-
-    package init(textSha256: String, acceptedAt: String, language: String) {
-        self.textSha256 = textSha256
-        self.acceptedAt = acceptedAt
-        self.language = language
-    }
-
-    /// Where a text with this digest is kept in the store.
-    package static func textKey(sha256: String) -> String { "consent/\(sha256).txt" }
-
-    /// The record as read from a store or a shot folder, or nil when any part of it has the wrong
-    /// form: its digest names a key, so nothing but 64 lowercase hex digits is believed.
-    package var trusted: Consent? {
-        guard Self.isDigest(textSha256), RFC3339.date(acceptedAt) != nil,
-              (2...8).contains(language.utf8.count), language.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) })
-        else { return nil }
-        return self
-    }
-
-    static func isDigest(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
-    }
-}
+package import Failures
+package import DurableFiles
+package import ShotValues
 
 /// A consent text as a guest is shown it, with its digest; the shot that a yes to it starts keeps
 /// both (`consent.txt` and `consent.json` in its folder), so the post carries exactly that text.
@@ -43,7 +12,7 @@ package struct ConsentText: Sendable, Equatable {
     /// Characters (grapheme clusters) a consent text may have: a screen's worth.
     package static let maximumLength = 4000
     /// The names in a shot's folder and in an outbox item.
-    package static let fileName = "consent.txt"
+    package static let fileName = Consent.textFileName
     static let recordName = "consent.json"
 
     package let text: String

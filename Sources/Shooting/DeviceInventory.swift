@@ -1,5 +1,6 @@
 import AudioCapture
 import VideoCapture
+import MediaValues
 
 /// The cameras and microphones this machine has, as `recorder devices` lists them: every V4L2
 /// node with its formats and whether this user may open it, and the ALSA capture devices, each

@@ -1,5 +1,8 @@
 package import AudioCapture
 import Settings
+package import MediaValues
+package import Failures
+package import ShotValues
 
 /// The microphone check before an event (`recorder devices --listen SECONDS`): every microphone
 /// opened at once and measured while the operator speaks, claps or plays something, each judged as

@@ -1,4 +1,6 @@
 import AudioCapture
+package import MediaValues
+package import ShotValues
 
 /// One microphone opened to be listened to for a moment (`recorder doctor`): its level while it
 /// is open, then what all of it sounded like, judged as a take is (silent, clipping, ok).

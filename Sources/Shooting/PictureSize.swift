@@ -1,4 +1,5 @@
 import VideoCapture
+import MediaValues
 
 /// A picture's size in pixels, as an edge gives it (`--size 1280x720`, a reel's size).
 package struct PictureSize: Sendable, Hashable, CustomStringConvertible {

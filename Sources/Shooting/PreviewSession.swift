@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 internal import SystemSupport
 import VideoCapture
+import MediaValues
 
 /// Streams the kiosk's camera into a `PreviewTap` while no shot is recording, on its own thread.
 ///

@@ -2,6 +2,7 @@ import Synchronization
 internal import SystemSupport
 import VideoCapture
 import Settings
+import Failures
 
 /// One shot being recorded: a thread of its own owns its frame loop from open to release: the
 /// source, the encoder and writer, the sound and the preview tap (STREAMOFF and munmap can block,

@@ -1,5 +1,7 @@
 package import FoundationEssentials
 package import Settings
+package import SystemSupport
+package import ShotValues
 
 /// A finished shot as recorded in the workspace's `shot.json`.
 package struct Shot: Sendable, Codable, Hashable {

@@ -2,6 +2,9 @@ import Glibc
 import MediaEncoder
 import Settings
 import SystemSupport
+import MediaValues
+import Failures
+import DurableFiles
 
 extension ShotDraft {
     /// Turns the crash-safe recording into `video.mp4` with its index first (faststart), and

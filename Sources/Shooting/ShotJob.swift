@@ -6,6 +6,10 @@ import StorageUpload
 internal import SystemSupport
 import VideoCapture
 import Settings
+import MediaValues
+import Failures
+import DurableFiles
+import ShotValues
 
 /// The blocking work of one shot: open, record, finish, release. It is made, used and let go on
 /// the shot's own thread (CameraManager's `run`), so it is not Sendable: the compiler keeps it there.
@@ -339,7 +343,7 @@ final class ShotJob {
 
     /// Refuses to start a shot that cannot fit: the recording and its faststart copy both need room.
     /// A workspace on a larger disk: what helps with every disk-full failure.
-    static let largerDisk = SettingAdvice(.workspace, "DIRECTORY", "on a larger disk")
+    static let largerDisk = ShotFailure.largerDisk
 
     private func checkFreeSpace() throws(RecorderError) {
         guard let free = workspace.freeBytes() else { return }

@@ -1,4 +1,5 @@
 package import Settings
+package import Failures
 
 /// Where a recording stands; sent after every frame.
 package struct ShotProgress: Sendable {

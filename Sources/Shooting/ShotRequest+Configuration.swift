@@ -3,6 +3,8 @@ package import MediaEncoder
 import SystemSupport
 import VideoCapture
 package import Settings
+package import MediaValues
+package import Failures
 
 extension ShotRequest {
     /// A shot as the configuration asks for it (`shoot.*`, `audio.*`: environment, then file, else

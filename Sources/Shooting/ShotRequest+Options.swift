@@ -1,6 +1,8 @@
 import MediaEncoder
 package import Settings
 import VideoCapture
+import MediaValues
+package import Failures
 
 /// A shot's capture and encoding settings as the edges set them, by name and number (the CLI's
 /// flags), without the capture and media modules' types.

@@ -1,18 +1,20 @@
 package import MediaEncoder
 package import VideoCapture
 package import Settings
+package import MediaValues
+package import Failures
 
 /// Everything `recorder shoot` was asked for.
 package struct ShotRequest: Sendable {
     package static let maximumSeconds = Setting.maximumShotSeconds
     /// A picture's width and height, in pixels.
-    package static let sizeRange = 16...8192
+    package static let sizeRange = ShotFailure.sizeRange
     /// Frames per second.
-    package static let frameRateRange = 1...240
+    package static let frameRateRange = ShotFailure.frameRateRange
     /// x264's constant rate factor: 0 (lossless) to 51 (worst).
     package static let crfRange = 0...51
     /// An average bitrate, in kbit/s.
-    package static let bitrateRange = 50...200_000
+    package static let bitrateRange = ShotFailure.bitrateRange
 
     /// nil or "auto": the first camera, or the test pattern when there is none.
     /// "testsrc", "y4m:PATH" (or a path ending in .y4m), a /dev path, a by-id name or an index.

@@ -4,6 +4,7 @@ import MediaEncoder
 import StorageUpload
 internal import SystemSupport
 import Settings
+import Failures
 
 /// Turns a recording that was interrupted (kill -9, a crash, a power cut) back into a shot.
 ///

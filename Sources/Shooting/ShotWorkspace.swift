@@ -3,6 +3,8 @@ import Glibc
 import StorageUpload
 internal import SystemSupport
 package import Settings
+package import Failures
+package import DurableFiles
 
 /// The directory that holds the latest good shot and the one being recorded.
 ///

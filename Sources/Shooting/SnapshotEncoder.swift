@@ -1,9 +1,10 @@
 import FoundationEssentials
 package import MediaEncoder
-package import Settings
+package import Failures
 import Synchronization
 import SystemSupport
 import VideoCapture
+package import MediaValues
 
 /// Encodes preview JPEGs on `BlockingWork`'s threads (libavcodec work never runs on the
 /// cooperative pool), once per picture however many viewers ask: one picture is encoded at a time,

@@ -1,4 +1,5 @@
 package import AudioCapture
+package import ShotValues
 
 /// The silent-take guard: adds up a take's sound levels (~100 ms windows, as the level meter
 /// measures them while recording) and judges the take at its end: silent, clipped for most of

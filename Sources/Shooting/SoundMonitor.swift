@@ -2,6 +2,8 @@ import AudioCapture
 import Synchronization
 import SystemSupport
 import VideoCapture
+import MediaValues
+import ShotValues
 
 /// The kiosk's microphone while no shot is recording, for the page's level meter: opened when the
 /// page asks for the level, read on each ask (the source captures on its own thread meanwhile),

@@ -1,4 +1,5 @@
 package import VideoCapture
+package import MediaValues
 
 /// Opens the frame source a `--device` value names.
 package enum SourceSelector {

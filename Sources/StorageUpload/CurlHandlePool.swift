@@ -1,4 +1,5 @@
 import Synchronization
+import StoreValues
 
 /// Idle libcurl handles kept for reuse, so consecutive requests to the store share warm
 /// connections (an easy handle used alone, and a multi handle, each keep a connection cache)

@@ -3,6 +3,7 @@ import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #endif
+package import StoreValues
 
 /// Size and checksums of a file, computed in one pass: SHA-256 for the metadata and
 /// `x-amz-content-sha256`, MD5 for `Content-MD5` and the S3 ETag.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SystemSupport
 import Glibc
+import StoreValues
 
 /// The on-disk record of a multipart upload in progress: which upload, how it is cut, and the ETag
 /// and MD5 of every part the store has acknowledged. Rewritten durably after each part, so a
@@ -47,7 +48,7 @@ struct MultipartJournal: Codable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(self) else {
-            throw StorageError(.configuration, "cannot encode the part journal.", retryable: false)
+            throw StorageError(.configuration, .cannotEncodeJournal, retryable: false)
         }
         try LocalFiles.writeDurably(Array(data), to: path)
     }

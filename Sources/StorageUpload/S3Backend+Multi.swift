@@ -1,3 +1,5 @@
+package import StoreValues
+
 extension S3Backend {
     /// Sends `count` independent requests, at most `width` at once, all from this thread through
     /// libcurl's multi interface (one easy handle from the pool per request under way), so a small

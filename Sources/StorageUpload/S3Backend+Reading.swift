@@ -3,6 +3,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+package import StoreValues
 
 extension S3Backend {
     /// ListObjectsV2. libcurl 7.88 signs the query as written, so the parameters go in name order
@@ -16,7 +17,7 @@ extension S3Backend {
             try send(request, payloadSHA256: Self.emptySHA256, on: handle)
         }
         guard response.status == 200, !S3Response.isError(response.text) else {
-            throw failure(response, "list", base + prefix)
+            throw failure(response, .list, base + prefix)
         }
         return S3Response.listing(response.text, dropping: base)
     }
@@ -37,13 +38,13 @@ extension S3Backend {
         switch response.status {
         case 200:
             guard response.body.count <= limit, Int64(response.headers["content-length"] ?? "0") ?? 0 <= Int64(limit) else {
-                throw StorageError(.mismatch, "\(configuration.prefix + key) is larger than the \(limit) bytes expected of it.", retryable: false)
+                throw StorageError(.mismatch, .tooLarge(configuration.prefix + key, limit: limit), retryable: false)
             }
             return response.body
         case 404:
             return nil
         default:
-            throw failure(response, "read", configuration.prefix + key)
+            throw failure(response, .read, configuration.prefix + key)
         }
     }
 
@@ -55,16 +56,16 @@ extension S3Backend {
         switch response.status {
         case 200:
             guard let downloaded = response.downloaded else {
-                throw StorageError(.transport(code: 0), "the download of \(configuration.prefix + key) returned no body.", retryable: true)
+                throw StorageError(.transport(code: 0), .downloadWithoutBody(key: configuration.prefix + key), retryable: true)
             }
             if let length = response.headers["content-length"].flatMap({ Int64($0) }), length != downloaded.size {
-                throw StorageError(.transport(code: 0), "the download of \(configuration.prefix + key) stopped at \(downloaded.size) of \(length) bytes.", retryable: true)
+                throw StorageError(.transport(code: 0), .downloadCutShort(key: configuration.prefix + key, received: downloaded.size, length: length), retryable: true)
             }
             return downloaded
         case 404:
             return nil
         default:
-            throw failure(response, "download", configuration.prefix + key)
+            throw failure(response, .download, configuration.prefix + key)
         }
     }
 
@@ -82,7 +83,7 @@ extension S3Backend {
     }
 
     func writeAnswer(_ response: HTTPResponse, key: String) throws(StorageError) {
-        guard response.status == 200 else { throw failure(response, "write", configuration.prefix + key) }
+        guard response.status == 200 else { throw failure(response, .write, configuration.prefix + key) }
     }
 
     package func delete(key: String) throws(StorageError) {
@@ -91,7 +92,7 @@ extension S3Backend {
         }
         // S3 answers 204 whether or not there was an object; some stores say 404 for none.
         guard response.status == 204 || response.status == 200 || response.status == 404 else {
-            throw failure(response, "delete", configuration.prefix + key)
+            throw failure(response, .delete, configuration.prefix + key)
         }
     }
 }

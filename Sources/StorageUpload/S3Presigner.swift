@@ -4,6 +4,7 @@ package import FoundationEssentials
 import Glibc
 #endif
 internal import SystemSupport
+package import StoreValues
 
 /// Presigned GET links to objects in an S3 bucket: SigV4 with the signature in the query string
 /// (`X-Amz-Algorithm`, `X-Amz-Credential`, `X-Amz-Date`, `X-Amz-Expires`, `X-Amz-SignedHeaders=host`,
@@ -24,7 +25,7 @@ package struct S3Presigner: Sendable {
     /// from `date`.
     package func url(forKey key: String, expiresSeconds: Int, at date: Date = Date()) throws(StorageError) -> String {
         guard (1...Self.maximumExpiry).contains(expiresSeconds) else {
-            throw StorageError(.configuration, "a presigned link lives 1 s to 7 days (604800 s); \(expiresSeconds) s was asked.", retryable: false)
+            throw StorageError(.configuration, .linkLifetimeOutOfRange(seconds: expiresSeconds), retryable: false)
         }
         let backend = S3Backend.Address(configuration)
         let (amzDate, day) = Self.timestamps(date)

@@ -1,4 +1,5 @@
 package import FoundationEssentials
+package import StoreValues
 
 /// An object store the outbox uploads into: the local directory (the default) or an S3-compatible
 /// bucket. Keys are relative paths such as `videos/Ab3dE5fG7h.mp4`; the backend adds its prefix.
@@ -25,6 +26,10 @@ package protocol StorageBackend: ReadableStorage {
     /// What the store holds at `key`, or nil when there is nothing.
     func stat(key: String) throws(StorageError) -> StoredObject?
 
+    /// Whether the store holds anything at `key` (`stat` without what it holds: the local
+    /// directory reads no file for it, so asking costs the same whether there is one or not).
+    func exists(key: String) throws(StorageError) -> Bool
+
     /// Uploads the file at `path` to `key`. `journal` is a file this call may use to resume an
     /// interrupted upload; it is removed when the upload completes. Returns the ETag the store
     /// must now report for the object (checked by the caller), or nil when it has none.
@@ -41,6 +46,8 @@ package protocol StorageBackend: ReadableStorage {
 }
 
 extension StorageBackend {
+    package func exists(key: String) throws(StorageError) -> Bool { try stat(key: key) != nil }
+
     package func presignedURL(forKey key: String, expiresSeconds: Int, at date: Date) throws(StorageError) -> String? { nil }
 }
 

@@ -1,6 +1,7 @@
 internal import COpenSSL
 import Glibc
 import SystemSupport
+package import StoreValues
 
 /// A ZIP archive written as a stream into a new file (`recorder export -o event.zip`).
 ///
@@ -54,7 +55,7 @@ package struct ZipWriter: ~Copyable {
         return try add(name: name, size: UInt64(size)) { write throws(StorageError) in
             let copied = try FileChunks.forEach(path: source, offset: 0, length: size) { chunk throws(StorageError) in try write(chunk) }
             guard copied == size else {
-                throw StorageError(.mismatch, "\(source) changed while it was being archived (\(copied) of \(size) bytes read); export again.", retryable: false)
+                throw StorageError(.mismatch, .changedWhileArchived(source: source, read: Int64(copied), size: Int64(size)), retryable: false)
             }
         }
     }
@@ -74,7 +75,7 @@ package struct ZipWriter: ~Copyable {
                               _ body: ((UnsafeRawBufferPointer) throws(StorageError) -> Void) throws(StorageError) -> Void) throws(StorageError) -> String {
         let nameBytes = Array(name.utf8)
         guard !nameBytes.isEmpty, nameBytes.count <= 0xFFFF, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
-            throw StorageError(.mismatch, "'\(name)' cannot be a name in an archive.", retryable: false)
+            throw StorageError(.mismatch, .notAnArchiveName(name), retryable: false)
         }
         let start = offset
         let zip64 = alwaysZip64 || size >= 0xFFFF_FFFF
@@ -108,7 +109,7 @@ package struct ZipWriter: ~Copyable {
             written += UInt64(chunk.count)
         }
         guard written == size else {
-            throw StorageError(.mismatch, "'\(name)' had \(written) bytes where \(size) were expected; export again.", retryable: false)
+            throw StorageError(.mismatch, .archiveEntryCutShort(name: name, written: Int64(written), size: Int64(size)), retryable: false)
         }
         let value = crc.value
         var field = ZipBytes()

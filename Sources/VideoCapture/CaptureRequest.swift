@@ -1,3 +1,5 @@
+package import MediaValues
+
 /// What the user asked for; nil fields mean "the default" (1280x720 at 30 fps, cheapest format).
 package struct CaptureRequest: Sendable, Hashable {
     package static let defaultSize = FrameSize(width: 1280, height: 720)

@@ -1,3 +1,5 @@
+package import MediaValues
+
 /// Frame rates a device offers at one size.
 package enum RateOptions: Sendable, Hashable {
     case discrete([FrameRate])

@@ -3,6 +3,7 @@ internal import CV4L2
 import Glibc
 internal import SystemSupport
 #endif
+package import MediaValues
 
 /// One V4L2 node as `recorder devices` shows it.
 package struct DeviceDescription: Sendable {

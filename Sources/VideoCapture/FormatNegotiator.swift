@@ -1,4 +1,5 @@
 internal import SystemSupport
+package import MediaValues
 /// Picks the best format, size and frame rate a device offers for a request.
 ///
 /// Closeness to the asked size and rate comes first, then native over libv4l-emulated formats,

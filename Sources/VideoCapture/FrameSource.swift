@@ -1,4 +1,5 @@
 package import SystemSupport
+package import MediaValues
 
 /// Something that produces frames on demand: a V4L2 device, the test pattern, a Y4M file.
 ///

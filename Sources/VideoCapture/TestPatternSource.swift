@@ -2,6 +2,7 @@
 import Glibc
 #endif
 package import SystemSupport
+package import MediaValues
 
 /// The built-in test pattern (`--device testsrc`): colour bars, a sweeping bar, a frame counter, the
 /// clock, and a white square flashed on the first frame of every second (the moment the test beep starts, so

@@ -3,6 +3,7 @@ internal import CV4L2
 import Glibc
 #endif
 package import SystemSupport
+package import MediaValues
 
 /// A V4L2 camera, streaming through mmap buffers as in the kernel's capture.c:
 /// open, query caps, negotiate format, request and map buffers, stream, dequeue/requeue, stop, unmap, close.

@@ -3,6 +3,7 @@ internal import CV4L2
 import Glibc
 #endif
 internal import SystemSupport
+import MediaValues
 
 /// Owns one libv4l2 file descriptor; closing it with `v4l2_close` when the owner goes away.
 struct V4L2Device: ~Copyable {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 package import SystemSupport
+package import MediaValues
 
 /// A YUV4MPEG2 file (`--device y4m:clip.y4m`), read as fast as the consumer pulls, with timestamps
 /// taken from the header's frame rate. For tests and benchmarks: identical input every run.

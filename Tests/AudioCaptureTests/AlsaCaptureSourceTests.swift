@@ -2,6 +2,7 @@ import AudioCapture
 import Foundation
 import Testing
 import SystemSupport
+import MediaValues
 
 /// The capture loop, end to end, on alsa-lib's own `null` PCM (no sound card needed). Its buffer
 /// is always full and it stamps nothing useful, so it shows the clock-paced, estimated path; with

@@ -1,6 +1,7 @@
 import AudioCapture
 import SystemSupport
 import Testing
+import MediaValues
 
 /// Each failure's kind carries what its words name (the microphones there are, the holder, the
 /// group to join), and the settings that help are advice, which the CLI and the kiosk spell their

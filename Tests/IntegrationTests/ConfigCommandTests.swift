@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Failures
 
 /// `recorder config check|show`, and every command reading the same configuration.
 @Suite struct ConfigCommandTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import MediaEncoder
 import VideoCapture
+import MediaValues
 
 /// Every input format through MP4Encoder, checked against the source picture by ffmpeg's PSNR filter.
 @Suite struct EncodeFormatsTests {

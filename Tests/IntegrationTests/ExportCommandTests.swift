@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Failures
 
 /// `recorder export`: the posts since a day, in a new directory, every file listed in a
 /// SHA256SUMS that sha256sum (an independent reader) verifies; a post that cannot be read is

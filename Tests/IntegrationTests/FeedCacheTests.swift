@@ -7,6 +7,10 @@ import StorageUpload
 #if canImport(Glibc)
 import Glibc
 #endif
+import StoreValues
+import Failures
+import SystemSupport
+import Posting
 
 /// Writes posts straight into a store: metadata documents and index objects (cheap), and, for the
 /// posts that need one, a video of random bytes.
@@ -122,13 +126,13 @@ struct StoreSeeder {
         let feed = PostFeed(store: store)
         #expect(try feed.page(1, size: 10).entries.map(\.id) == ["INDEXEDxx1"])
 
-        let report = try feed.reindex()
+        let report = try feed.reindex(poster: Posters.jpeg)
         #expect(report.added == 3 && report.damaged == ["DAMAGEDxx1"])
         let ids = try feed.page(1, size: 10).entries.map(\.id)
         #expect(ids.filter { $0 != "DAMAGEDxx1" } == ["OLDxxxxxx2", "INDEXEDxx1", "OLDxxxxxx1"])
         // The damaged document is placed by its store time (just written) and shown as damaged.
         #expect(ids.count == 4 && ids.last != "DAMAGEDxx1")
-        #expect(try feed.reindex().added == 0)
+        #expect(try feed.reindex(poster: Posters.jpeg).added == 0)
     }
 
     @Test func theCLIPrintsPagesAndRefusesBadOptions() throws {

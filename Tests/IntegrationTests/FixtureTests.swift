@@ -4,6 +4,8 @@ import MediaEncoder
 @testable import Settings
 @testable import Publishing
 import VideoCapture
+import MediaValues
+import Failures
 
 /// The committed corpus in Fixtures/ (see Fixtures/README.md), read back with ffprobe/ffmpeg.
 @Suite struct FixtureTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Failures
 
 /// What a power cut leaves between the steps of a shot's commit or deletion, made by hand (the
 /// folders and links exactly as the steps leave them), and what the next start makes of it. The

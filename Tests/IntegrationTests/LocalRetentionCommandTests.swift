@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Failures
 
 /// `recorder feed --purge-expired` with `retention.local_days`: this machine's old copies are listed,
 /// then deleted with --yes; the store's post stays (that is retention.days).

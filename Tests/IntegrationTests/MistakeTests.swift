@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Failures
 
 /// The mistakes of issue 42 part 6, made through the command line as a person makes them: each is
 /// refused with its status before anything changes, or (`recorder kiosk --audio`) taken as

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Failures
 
 /// `recorder shoot --overlay FRAME.png`: the frame is in the recording itself, read back by ffmpeg
 /// (an independent decoder) pixel by pixel: the frame's opaque border where it is, the camera

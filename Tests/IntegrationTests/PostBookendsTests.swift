@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Failures
 
 /// `recorder post --intro/--outro`: a picture or clip before and after the guest's take, read
 /// back by ffprobe and ffmpeg (independent readers): the take's packets are in the post byte for

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Failures
 
 /// `recorder post` and `recorder outbox` with the embedded default store (a local directory).
 @Suite struct PostCommandTests {

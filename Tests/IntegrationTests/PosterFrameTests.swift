@@ -1,6 +1,7 @@
 import Foundation
 import MediaEncoder
 import Testing
+import MediaValues
 
 /// Posters read back by ffprobe: the picture about a second in, at most 640 wide.
 struct PosterFrameTests {

@@ -7,6 +7,9 @@ import StorageUpload
 import SystemSupport
 import Synchronization
 import Testing
+import StoreValues
+import Failures
+import PreflightValues
 
 /// The preflight's checks (`recorder doctor`, the operator page's list) against real things: a
 /// tmpfs filled up, a local store, token files, certificates made by openssl, hostapd's own file,
@@ -137,13 +140,13 @@ import Testing
         #expect(post.status == 75, "\(post.stderr)")
         let here = StoreDestination.local(path: box.localStore)
         let finding = OutboxCheck.look(root: box.outbox, destination: here, now: Date().addingTimeInterval(3600))
-        guard case .outboxQueued(let path, let depth, let oldest, let age, let lastError, let elsewhere) = finding else {
+        guard case .outboxQueued(let path, let depth, let oldest, let age, let lastFailure, _, let elsewhere) = finding else {
             Issue.record("\(finding)")
             return
         }
         #expect(path == box.outbox && depth == 1 && elsewhere == 1)
         #expect(RFC3339.date(oldest) != nil && (3590...3700).contains(age), "\(oldest), \(age)")
-        #expect(lastError != nil)
+        #expect(lastFailure?.kind == .transport(code: 7), "\(String(describing: lastFailure))")
         #expect(finding.status == .warning)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Failures
 
 /// `recorder reel`: the event's posts in one MP4, read back by ffprobe and ffmpeg (independent
 /// readers): its length is the posts' and the cards', its sound continuous and at the asked

@@ -3,6 +3,9 @@ import Foundation
 import Settings
 import StorageUpload
 import Testing
+import StoreValues
+import Publishing
+import PreflightValues
 
 /// The preflight's store round trip against a real S3 server (SeaweedFS, through the fault
 /// proxy): the probe's PUT, GET and DELETE as the proxy saw them, nothing left in the bucket (as

@@ -3,6 +3,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import Failures
 
 /// `recorder post` against a real S3 server (SeaweedFS), through the fault-injecting proxy, with
 /// curl (SigV4) as the independent reader. Each test has its own server; the suite's tests run one

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Failures
 
 /// `recorder shoot` end to end, as a user runs it, checked with ffprobe/ffmpeg.
 @Suite(.serialized) struct ShootCommandTests {

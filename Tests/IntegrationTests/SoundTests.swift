@@ -3,6 +3,7 @@ import Testing
 import AudioCapture
 import MediaEncoder
 import VideoCapture
+import MediaValues
 
 /// Sound in the MP4, measured by an independent reader: ffprobe's `signalstats` finds the picture's
 /// flashes, `silencedetect` the beeps' onsets, and each pair's offset must be within ATSC IS-191's

@@ -11,6 +11,9 @@ import Testing
 @testable import Shooting
 @testable import KioskHTTP
 @testable import KioskState
+import StoreValues
+import SystemSupport
+import Posting
 
 /// The operator's API (`/api/admin`): the overview and moderation, behind the token.
 struct AdminAPITests {
@@ -135,7 +138,7 @@ struct AdminAPITests {
             }
             // The store keeps it; rebuilding the index does not bring it back.
             #expect(try store.stat(key: PostMetadata.videoKey(id: ids[1])) != nil)
-            #expect(try PostFeed(store: store).reindex().added == 0)
+            #expect(try PostFeed(store: store).reindex(poster: Posters.jpeg).added == 0)
             #expect(try PostFeed(store: store).page(1, size: 10).entries.map(\.id) == [ids[0], ids[2]])
 
             try await client.execute(uri: "/api/admin/posts/\(ids[1])/show", method: .post, headers: Self.authorized) { #expect($0.status == .ok) }

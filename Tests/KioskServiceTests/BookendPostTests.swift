@@ -6,6 +6,7 @@ import Settings
 @testable import Shooting
 @testable import KioskWords
 @testable import KioskState
+import Failures
 
 /// The kiosk's posts carry the configured outro (`post.outro`) too, read back by ffprobe and ffmpeg.
 @Suite struct BookendPostTests {

@@ -10,6 +10,9 @@ import Testing
 @testable import KioskService
 @testable import KioskWords
 @testable import KioskState
+import Failures
+import SystemSupport
+import ShotValues
 
 /// `kiosk.consent`: nothing is recorded without a guest's yes, however a shot is started, and the
 /// post carries the yes with the very text, stored once in the store.

@@ -8,6 +8,7 @@ import Testing
 @testable import KioskHTTP
 @testable import KioskState
 import KioskWords
+import Failures
 import SystemSupport
 
 /// The operator page's Event section behind `/api/admin/settings` (issue 49): every setting listed

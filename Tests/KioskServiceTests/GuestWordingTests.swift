@@ -8,6 +8,9 @@ import VideoCapture
 @testable import KioskService
 import SystemSupport
 @testable import KioskWords
+import MediaValues
+import StoreValues
+import Failures
 
 /// Guests are told one plain sentence, chosen by what happened; the operator's detail (paths,
 /// errno, settings, commands) never reaches it.
@@ -21,7 +24,7 @@ import SystemSupport
         #expect(GuestWording.sentence(for: busyCamera) == GuestWording.busy)
         let micGone = RecorderError(AudioError(.driverFailure, device: "hw:CARD=A,DEV=0", operation: "snd_pcm_prepare", errno: 5))
         #expect(GuestWording.sentence(for: micGone) == GuestWording.notSaved)
-        let store = RecorderError(StorageError(.local(errno: 13), "permission denied writing /srv/store/x", retryable: false))
+        let store = RecorderError(StorageError.local("write", "/srv/store/x", code: 13))
         #expect(GuestWording.sentence(for: store) == GuestWording.notSaved)
         let short = RecorderError(ShotFailure.stoppedUnderMinimum(recorded: 0.2, minimum: 1))
         #expect(GuestWording.sentence(for: short) == GuestWording.tooShort)

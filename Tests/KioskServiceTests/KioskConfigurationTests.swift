@@ -4,6 +4,7 @@ import Publishing
 @testable import Settings
 import Testing
 import KioskState
+import Failures
 
 /// The configuration with the kiosk's settings joined to the core's, as `recorder` reads it.
 @Suite struct KioskConfigurationTests {

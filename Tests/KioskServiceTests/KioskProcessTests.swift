@@ -5,6 +5,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import Failures
 
 /// `recorder kiosk` as a process, as systemd runs it: notify datagrams, the watchdog, SIGTERM.
 @Suite(.serialized) struct KioskProcessTests {

@@ -9,6 +9,7 @@ import Testing
 @testable import Settings
 @testable import KioskState
 import KioskWords
+import PreflightValues
 
 /// `GET /api/admin/preflight`: the operator page's checks, run inside the kiosk.
 struct PreflightAPITests {

@@ -6,6 +6,9 @@ import Shooting
 import StorageUpload
 import Testing
 @testable import KioskWords
+import MediaValues
+import StoreValues
+import PreflightValues
 
 /// The operator's words for the preflight (the operator page's list, `recorder doctor`'s table):
 /// every finding says what was found, and every error and warning what to do; a few lines as a
@@ -50,12 +53,13 @@ struct PreflightWordingTests {
         .storeFailed(destination: local, step: .write, fault: .http(status: 503, code: "SlowDown")),
         .storeFailed(destination: local, step: .write, fault: .http(status: 404, code: "NoSuchBucket")),
         .storeFailed(destination: local, step: .write, fault: .denied), .storeFailed(destination: local, step: .write, fault: .missing),
-        .storeFailed(destination: local, step: .write, fault: .configuration(problem: "no credentials")),
+        .storeFailed(destination: local, step: .write, fault: .configuration(.noCredentials)),
         .storeFailed(destination: local, step: .verify, fault: .mismatch),
         .storeUnconfigured(problem: "backend = s3 needs s3.bucket"), .probeLeft(destination: local, key: "preflight/ab.txt", fault: .denied),
         .outboxEmpty(path: "/var/lib/recorder/outbox"),
         .outboxQueued(path: "/var/lib/recorder/outbox", depth: 3, oldestQueuedAt: "2026-11-27T08:00:00Z", oldestAgeSeconds: 7300,
-                      lastError: "the store at https://s3.example.com did not answer", elsewhere: 1),
+                      lastFailure: StorageError(.transport(code: 7), .cannotConnect(host: "s3.example.com", detail: "Couldn't connect to server"), retryable: true),
+                      lastError: nil, elsewhere: 1),
         .outboxUnreadable(path: "/var/lib/recorder/outbox", entries: ["/var/lib/recorder/outbox/queue/x"]),
         .outboxUnwritable(path: "/var/lib/recorder/outbox", errno: EROFS),
         .tokens(operatorToken: .strong(bits: 256, origin: "/etc/recorder/kiosk-token"), boothToken: .strong(bits: 256, origin: "/etc/recorder/kiosk-booth-token"),

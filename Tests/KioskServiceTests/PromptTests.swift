@@ -12,6 +12,7 @@ import Testing
 @testable import KioskWords
 @testable import KioskHTTP
 @testable import KioskState
+import Failures
 
 /// `kiosk.prompts`: one question at a time on the booth's screen, the same one the shot records
 /// however it starts, on the post, the share page and in the gallery.
@@ -83,7 +84,7 @@ import Testing
         let deck = PromptDeck(try Prompts(text: "one\ntwo", origin: "f"), seconds: 8, clock: clock)
         let events = EventStream()
         let stream = try #require(events.hub.subscribe()).stream
-        let publisher = Task { await events.publish(status: { Self.idleStatus }) }
+        let publisher = Task { await events.publish(status: { Self.idleStatus }, boothView: { $0 }) }
         let service = Task { try await PromptService(deck: deck, events: events, clock: clock).run() }
         defer { service.cancel(); publisher.cancel(); events.end() }
         var reader = stream.makeAsyncIterator()

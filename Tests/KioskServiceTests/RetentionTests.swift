@@ -11,6 +11,9 @@ import Testing
 @testable import Shooting
 @testable import KioskHTTP
 @testable import KioskState
+import Failures
+import SystemSupport
+import Posting
 
 /// Posts older than `retention.days` leave the store (the kiosk's timer), a purge cut short is
 /// finished by the next, and no share link outlives its post.

@@ -10,6 +10,7 @@ import Testing
 @testable import Settings
 @testable import Library
 @testable import KioskState
+import SystemSupport
 
 /// The share page a guest's phone opens (`/s/<token>`): the one post, no API token asked, and the
 /// same 404 for every link that opens nothing.

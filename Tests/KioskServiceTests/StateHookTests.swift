@@ -5,6 +5,7 @@ import Testing
 @testable import KioskService
 @testable import KioskWords
 @testable import KioskState
+import Failures
 
 /// `kiosk.on_state`: the hook gets each state, never holds the camera up, a slow one is stopped,
 /// and a bad path is refused at start.

@@ -11,6 +11,8 @@ import Testing
 @testable import Settings
 @testable import KioskWords
 @testable import KioskHTTP
+import StoreValues
+import Failures
 
 /// A video played while it arrives from the store: the viewer gets each write as soon as the store
 /// makes it, and sleeps in between until the store writes again (or ends), never on a clock.
@@ -49,7 +51,7 @@ import Testing
             guard let bytes = try base.read(key: key, limit: Int.max) else { return nil }
             func put(_ part: ArraySlice<UInt8>) throws(StorageError) {
                 if let code = part.withUnsafeBytes({ Descriptors.writeAll(descriptor, $0) }) {
-                    throw StorageError(.local(errno: code), "the held download could not write", retryable: false)
+                    throw StorageError.local("write", "the held download", code: code)
                 }
             }
             try put(bytes[..<first])

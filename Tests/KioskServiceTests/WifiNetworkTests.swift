@@ -10,6 +10,7 @@ import ShareCode
 import Testing
 @testable import KioskWords
 @testable import KioskState
+import Failures
 
 /// The booth's own Wi-Fi as the thank-you screen offers it (`kiosk.wifi_*`): the settings, refused
 /// with the fix at start, and the standard Wi-Fi code's text. (The code itself is read by zbarimg

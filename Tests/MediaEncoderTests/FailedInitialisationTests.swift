@@ -2,6 +2,7 @@ import Glibc
 import Testing
 @testable import MediaEncoder
 import VideoCapture
+import MediaValues
 
 /// An initialiser that fails part way must free what it allocated before the failure: no deinit
 /// runs for a half-built object. Each case fails a real libavformat/libx264 call many times, in a

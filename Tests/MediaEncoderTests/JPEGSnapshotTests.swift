@@ -1,6 +1,7 @@
 import MediaEncoder
 import Testing
 import VideoCapture
+import MediaValues
 
 /// The live mirror's pictures: a camera's own JPEG goes out untouched when a browser can show it
 /// alone; one without Huffman tables (as many UVC cameras send) is decoded and encoded again.

@@ -1,6 +1,7 @@
 import Testing
 @testable import MediaEncoder
 import VideoCapture
+import MediaValues
 
 @Suite struct H264BitstreamTests {
     // SPS, PPS, IDR slice, each behind a 4- or 3-byte start code.

@@ -5,6 +5,8 @@ import Settings
 import SystemSupport
 import Testing
 import VideoCapture
+import MediaValues
+import Failures
 
 /// The command line spells the lower layers' advice as its own flags (issue 18, issue 28: the
 /// spelling lives at the edge, not in SystemSupport).

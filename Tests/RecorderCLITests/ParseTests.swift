@@ -9,6 +9,8 @@ import KioskService
 import Testing
 import VideoCapture
 @testable import KioskState
+import MediaValues
+import Failures
 
 /// What argument-parser prints for a command line that does not parse.
 private func parseMessage<C: ParsableCommand>(_ command: C.Type, _ arguments: [String]) -> String? {

@@ -3,6 +3,8 @@ import Settings
 import SystemSupport
 import Testing
 import VideoCapture
+import MediaValues
+import Failures
 
 /// The CLI's exit statuses (sysexits) for what happened: the numbers scripts and systemd read, the
 /// same as before the core named its failures by kind (issue 28).
@@ -13,11 +15,11 @@ import VideoCapture
             .ioFailure: 74, .busy: 75, .denied: 77, .misconfigured: 78, .interrupted: 130,
         ]
         for kind in RecorderError.Kind.allCases {
-            #expect(RecorderError(OfKind(kind: kind)).exitStatus.rawValue == statuses[kind], "\(kind)")
+            #expect(SysExit(kind).rawValue == statuses[kind], "\(kind)")
         }
     }
 
-    /// What RecorderCoreTests' `captureErrorsMapToKinds` checks, down to the status.
+    /// What SubjectTests' `captureErrorsMapToKinds` checks, down to the status.
     @Test func captureErrorsMapToSysexits() {
         let cases: [(CaptureFailure, SysExit)] = [
             (.noSuchDevice, .noInput), (.notACaptureDevice, .noInput), (.permissionDenied(group: "video"), .noPermission),
@@ -28,9 +30,4 @@ import VideoCapture
             #expect(RecorderError(CaptureError(kind, device: "/dev/video0", operation: "x")).exitStatus == status)
         }
     }
-}
-
-/// A failure that is only its kind.
-private struct OfKind: RecorderFailure {
-    var kind: RecorderError.Kind
 }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import StorageUpload
 import Testing
+import StoreValues
 
 @Suite struct S3PresignerTests {
     /// AWS's worked example, "Authenticating Requests: Using Query Parameters (AWS Signature

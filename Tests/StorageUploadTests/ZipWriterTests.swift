@@ -1,5 +1,6 @@
 import Foundation
 @testable import StorageUpload
+import StoreValues
 import Testing
 
 /// The ZIP archives `recorder export` writes, read back by Python's zipfile (an independent

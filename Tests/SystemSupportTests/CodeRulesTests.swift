@@ -129,13 +129,64 @@ import Testing
         #expect(found.isEmpty, "results dropped without a comment saying why:\n\(found.joined(separator: "\n"))")
     }
 
-    /// Each module imports, of this package's modules, only those Package.swift gives it as
-    /// direct dependencies. The compiler alone lets a module import anything it depends on through
-    /// another (SwiftPM's --explicit-target-dependency-import-check too), so this is what holds the
-    /// layers: the CLI and the kiosk reach the camera, the encoder and the store only through the
-    /// subject modules (Shooting, Publishing, Library, Settings), and those only downwards.
-    @Test func everyModuleImportsOnlyWhatPackageSwiftGivesIt() throws {
-        let root = URL(fileURLWithPath: Self.sources).deletingLastPathComponent().path
+    // MARK: - The module graph
+
+    /// The layers of the module graph, lowest first. A module depends only on modules of the layers
+    /// below its own, or on a module of its own layer listed before it. CONTRIBUTING.md's layout
+    /// table lists the same layers, and docs/architecture.md draws the graph they make (both
+    /// checked here).
+    static let layers: [(name: String, modules: [String])] = [
+        ("the system", ["SystemSupport"]),
+        ("values", ["MailValues", "MediaValues", "StoreValues", "ShotValues", "PreflightValues", "Failures"]),
+        ("one C library each", ["VideoCapture", "AudioCapture", "TriggerInput", "ShareCode", "MediaEncoder", "StorageUpload"]),
+        ("settings and files", ["Settings", "DurableFiles"]),
+        ("by subject", ["Shooting", "Publishing", "Library", "Posting", "Preflight"]),
+        ("the edges", ["KioskWords", "KioskHTTP", "KioskState", "KioskService", "RecorderCLI", "recorder"]),
+    ]
+
+    /// Each system-library target's one owner: the only module that depends on it.
+    static let cOwners = ["CProcess": "SystemSupport", "CV4L2": "VideoCapture", "CAlsa": "AudioCapture", "CInput": "TriggerInput",
+                          "CQRencode": "ShareCode", "CFFmpeg": "MediaEncoder", "CCurl": "StorageUpload", "COpenSSL": "StorageUpload"]
+    /// The system-library targets that are a library (CProcess and CInput are kernel headers only).
+    static let cLibraries: Set<String> = ["CV4L2", "CAlsa", "CQRencode", "CFFmpeg", "CCurl", "COpenSSL"]
+    /// What a module must not reach, through any of its dependencies, and why.
+    static let mustNotReach: [(modules: [String], forbidden: Set<String>, why: String)] = [
+        (["MailValues", "MediaValues", "StoreValues", "ShotValues", "PreflightValues", "Failures", "Settings", "DurableFiles", "KioskWords", "KioskHTTP"],
+         cLibraries, "values, settings, the edges' words and the HTTP plumbing link no C library"),
+        (["Publishing", "Library", "KioskHTTP"], ["VideoCapture", "AudioCapture", "MediaEncoder", "TriggerInput", "Shooting", "Posting"],
+         "a share server (recorder serve) is built from the store, Publishing, Library and KioskHTTP, without capture or encoding"),
+    ]
+    /// The modules the edges use only through the subject modules: no edge imports them.
+    static let throughSubjects: Set<String> = ["VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload"]
+
+    /// Package.swift's targets, as `swift package dump-package` gives them.
+    struct Manifest {
+        /// Each library or executable target (not the tests, not a build tool's) and its
+        /// dependencies among the package's own targets.
+        var dependencies: [String: Set<String>]
+        var systemLibraries: Set<String>
+
+        /// What `module` reaches through its dependencies, not itself.
+        func closure(of module: String) -> Set<String> {
+            var seen: Set<String> = []
+            var next = Array(dependencies[module] ?? [])
+            while let one = next.popLast() {
+                if seen.insert(one).inserted { next += dependencies[one] ?? [] }
+            }
+            return seen
+        }
+
+        /// The dependencies between the package's own Swift modules, "A -> B", sorted.
+        var edges: [(from: String, to: String)] {
+            dependencies.sorted { $0.key < $1.key }.flatMap { module, dependencies in
+                dependencies.filter { !systemLibraries.contains($0) }.sorted().map { (module, $0) }
+            }
+        }
+    }
+
+    static let root = URL(fileURLWithPath: sources).deletingLastPathComponent().path
+
+    static func manifest() throws -> Manifest {
         let dump = Process()
         dump.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         dump.arguments = ["swift", "package", "--package-path", root, "dump-package"]
@@ -145,35 +196,194 @@ import Testing
         let json = pipe.fileHandleForReading.readDataToEndOfFile()
         dump.waitUntilExit()
         try #require(dump.terminationStatus == 0, "swift package dump-package failed")
-        struct Manifest: Decodable {
+        struct Dump: Decodable {
             struct Target: Decodable {
                 var name: String
+                var type: String
                 var dependencies: [[String: [String?]]]
             }
             var targets: [Target]
         }
         // A dependency is {"byName": [name, condition]}, {"target": [...]} or {"product": [name, package, ...]}.
-        let targets = try JSONDecoder().decode(Manifest.self, from: json).targets
-        let ours = Set(targets.map(\.name))
-        let allowed = Dictionary(targets.map { target in
-            (target.name, Set(target.dependencies.compactMap { $0.values.first?.first ?? nil }))
-        }, uniquingKeysWith: { first, _ in first })
-        let imports = #/^\s*(?:@\w+\s+)?(?:package\s+|internal\s+|public\s+)?import\s+(\w+)/#
+        let targets = try JSONDecoder().decode(Dump.self, from: json).targets
+        let names = Set(targets.map(\.name))
+        var manifest = Manifest(dependencies: [:], systemLibraries: Set(targets.filter { $0.type == "system" }.map(\.name)))
+        for target in targets where ["regular", "executable"].contains(target.type) && target.name != "PageEmbedder" {
+            manifest.dependencies[target.name] = Set(target.dependencies.compactMap { dependency in
+                dependency["product"] == nil ? (dependency.values.first?.first ?? nil).flatMap { names.contains($0) ? $0 : nil } : nil
+            })
+        }
+        return manifest
+    }
+
+    /// Every module is in one layer, and depends only downwards; a C library only from its owner.
+    @Test func everyModuleDependsOnlyDownTheLayers() throws {
+        let manifest = try Self.manifest()
+        var place: [String: (layer: Int, position: Int)] = [:]
+        for (layer, row) in Self.layers.enumerated() {
+            for (position, module) in row.modules.enumerated() { place[module] = (layer, position) }
+        }
+        #expect(place.count == Self.layers.reduce(0) { $0 + $1.modules.count }, "a module is in two layers")
+        var found: [String] = []
+        for (module, dependencies) in manifest.dependencies.sorted(by: { $0.key < $1.key }) {
+            guard let here = place[module] else {
+                found.append("\(module) is in no layer: give it one in CodeRulesTests.layers (and CONTRIBUTING.md's table)")
+                continue
+            }
+            for dependency in dependencies.sorted() {
+                if manifest.systemLibraries.contains(dependency) {
+                    if Self.cOwners[dependency] != module { found.append("\(module) -> \(dependency): that C library is \(Self.cOwners[dependency] ?? "nobody")'s") }
+                    continue
+                }
+                let there = place[dependency]
+                if let there, there.layer < here.layer || (there.layer == here.layer && there.position < here.position) { continue }
+                found.append("\(module) (\(Self.layers[here.layer].name)) -> \(dependency) (\(there.map { Self.layers[$0.layer].name } ?? "no layer")): against the layers")
+            }
+        }
+        #expect(found.isEmpty, "dependencies that cross the layers (CodeRulesTests.layers):\n\(found.joined(separator: "\n"))")
+    }
+
+    /// The graph's goals: what the values, the words and the HTTP plumbing link, and what a share
+    /// server needs.
+    @Test func noModuleReachesWhatItMustNot() throws {
+        let manifest = try Self.manifest()
+        var found: [String] = []
+        for rule in Self.mustNotReach {
+            for module in rule.modules {
+                let reached = manifest.closure(of: module).intersection(rule.forbidden)
+                if !reached.isEmpty { found.append("\(module) reaches \(reached.sorted().joined(separator: ", ")): \(rule.why)") }
+            }
+        }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
+    /// Package.swift names each dependency once, where it is needed: none that another already
+    /// brings (a module imports what it reaches), none whose modules the module never imports.
+    @Test func noDependencyIsImpliedOrUnused() throws {
+        let manifest = try Self.manifest()
+        let imports = try Self.imports(of: Set(manifest.dependencies.keys).union(manifest.systemLibraries))
+        var found: [String] = []
+        for (module, dependencies) in manifest.dependencies.sorted(by: { $0.key < $1.key }) {
+            for dependency in dependencies.sorted() {
+                let others = dependencies.subtracting([dependency])
+                if let through = others.sorted().first(where: { manifest.closure(of: $0).contains(dependency) }) {
+                    found.append("\(module) -> \(dependency): implied by \(module) -> \(through)")
+                    continue
+                }
+                let elsewhere = others.reduce(others) { $0.union(manifest.closure(of: $1)) }
+                let brought = manifest.closure(of: dependency).union([dependency]).subtracting(elsewhere)
+                if imports[module, default: []].isDisjoint(with: brought) {
+                    found.append("\(module) -> \(dependency): unused (\(module) imports none of \(brought.sorted().joined(separator: ", ")))")
+                }
+            }
+        }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
+    /// The package's modules each module's files import (`names`: the package's targets).
+    static func imports(of names: Set<String>) throws -> [String: Set<String>] {
+        let statement = #/^\s*(?:@\w+\s+)?(?:package\s+|internal\s+|public\s+)?import\s+(\w+)/#
+        var imports: [String: Set<String>] = [:]
+        for file in try swiftFiles() {
+            let module = String(file.name.prefix { $0 != "/" })
+            for line in file.lines {
+                if let match = line.firstMatch(of: statement), names.contains(String(match.output.1)) {
+                    imports[module, default: []].insert(String(match.output.1))
+                }
+            }
+        }
+        return imports
+    }
+
+    /// Each module imports, of this package's modules, only those it depends on (directly or
+    /// through another), a C library only as its owner, and no edge imports the capture, media or
+    /// store modules: the CLI and the kiosk reach the camera, the encoder and the store only
+    /// through the subject modules (Shooting, Publishing, Library, Posting, Preflight).
+    @Test func everyModuleImportsOnlyWhatItDependsOn() throws {
+        let manifest = try Self.manifest()
+        let ours = Set(manifest.dependencies.keys).union(manifest.systemLibraries)
+        let edges = Set(Self.layers.last!.modules)
+        let statement = #/^\s*(?:@\w+\s+)?(?:package\s+|internal\s+|public\s+)?import\s+(\w+)/#
         var found: [String] = []
         var checked = 0
         for file in try Self.swiftFiles() {
             let module = String(file.name.prefix { $0 != "/" })
-            guard let given = allowed[module] else { continue }
+            guard let dependencies = manifest.dependencies[module] else { continue }
+            let reached = manifest.closure(of: module)
             for (index, line) in file.lines.enumerated() {
-                guard let match = line.firstMatch(of: imports) else { continue }
+                guard let match = line.firstMatch(of: statement) else { continue }
                 let imported = String(match.output.1)
                 guard ours.contains(imported) else { continue }
                 checked += 1
-                if !given.contains(imported) { found.append("\(file.name):\(index + 1): \(module) imports \(imported)") }
+                let allowed = manifest.systemLibraries.contains(imported) ? dependencies.contains(imported) : reached.contains(imported)
+                if !allowed { found.append("\(file.name):\(index + 1): \(module) imports \(imported), which it does not depend on") }
+                if edges.contains(module), Self.throughSubjects.contains(imported) {
+                    found.append("\(file.name):\(index + 1): \(module) imports \(imported): an edge goes through the subject modules")
+                }
             }
         }
         #expect(checked > 200, "only \(checked) imports of the package's own modules checked")
-        #expect(found.isEmpty, "imports Package.swift does not give the module (add the dependency, or go through a subject module):\n\(found.joined(separator: "\n"))")
+        #expect(found.isEmpty, "imports the graph does not give (add the dependency in Package.swift, or go through a subject module):\n\(found.joined(separator: "\n"))")
+    }
+
+    /// The graph as docs/architecture.md draws it (a Mermaid flowchart, the layers top down, each
+    /// arrow a dependency in Package.swift), with the counts.
+    static func drawing(_ manifest: Manifest) -> String {
+        var lines = ["```mermaid", "flowchart TB"]
+        for (index, layer) in Self.layers.enumerated().reversed() {
+            lines.append("  subgraph layer\(index)[\"\(layer.name)\"]")
+            lines.append("    direction LR")
+            lines += layer.modules.filter { manifest.dependencies[$0] != nil }.map { "    \($0)" }
+            lines.append("  end")
+        }
+        lines.append("  subgraph clibraries[\"system-library targets (C headers)\"]")
+        lines.append("    direction LR")
+        lines += manifest.systemLibraries.sorted().map { "    \($0)" }
+        lines.append("  end")
+        let edges = manifest.edges
+        lines += edges.map { "  \($0.from) --> \($0.to)" }
+        let owned = manifest.dependencies.sorted { $0.key < $1.key }.flatMap { module, dependencies in
+            dependencies.filter { manifest.systemLibraries.contains($0) }.sorted().map { "  \(module) -.-> \($0)" }
+        }
+        lines += owned
+        lines.append("```")
+        lines.append("")
+        lines.append("\(manifest.dependencies.count) modules; \(edges.count) dependencies between them, none implied by another, "
+                     + "and \(owned.count) on C headers, each from the one module that owns them.")
+        return lines.joined(separator: "\n")
+    }
+
+    static let drawingStart = "<!-- The module graph: generated from Package.swift by CodeRulesTests (RECORDER_UPDATE_SNAPSHOTS=1 writes it). -->"
+    static let drawingEnd = "<!-- End of the module graph. -->"
+
+    /// docs/architecture.md draws the graph Package.swift gives, and CONTRIBUTING.md's layout table
+    /// lists the layers above.
+    @Test func theDocsShowThisGraph() throws {
+        let manifest = try Self.manifest()
+        let path = Self.root + "/docs/architecture.md"
+        let page = try String(contentsOfFile: path, encoding: .utf8)
+        let start = try #require(page.range(of: Self.drawingStart), "docs/architecture.md has no \(Self.drawingStart)")
+        let end = try #require(page.range(of: Self.drawingEnd, range: start.upperBound..<page.endIndex), "docs/architecture.md has no \(Self.drawingEnd)")
+        let drawn = String(page[start.upperBound..<end.lowerBound]).trimmingCharacters(in: .newlines)
+        let drawing = Self.drawing(manifest)
+        if ProcessInfo.processInfo.environment["RECORDER_UPDATE_SNAPSHOTS"] == "1" {
+            try (String(page[..<start.upperBound]) + "\n" + drawing + "\n" + String(page[end.lowerBound...])).write(toFile: path, atomically: true, encoding: .utf8)
+        } else {
+            #expect(drawn == drawing, "docs/architecture.md's module graph is not Package.swift's: RECORDER_UPDATE_SNAPSHOTS=1 swift test --filter CodeRulesTests rewrites it (then read the diff)")
+        }
+
+        // | layer | modules | what they hold |: the modules named in backquotes, by layer.
+        let contributing = try String(contentsOfFile: Self.root + "/CONTRIBUTING.md", encoding: .utf8)
+        let names = Set(Self.layers.flatMap(\.modules))
+        var table: [String: Set<String>] = [:]
+        for line in contributing.split(separator: "\n") where line.hasPrefix("| ") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count > 3, Self.layers.contains(where: { $0.name == cells[1] }) else { continue }
+            table[cells[1]] = Set(cells[2].matches(of: #/`(\w+)`/#).map { String($0.output.1) }.filter(names.contains))
+        }
+        for layer in Self.layers {
+            #expect(table[layer.name] == Set(layer.modules), "CONTRIBUTING.md's layout table, \(layer.name): \(table[layer.name]?.sorted() ?? []), not \(layer.modules)")
+        }
     }
 
     /// Every module stays small enough to hold in one's head (issue 41): RecorderCore was split

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import VideoCapture
 import SystemSupport
+import MediaValues
 
 @Suite struct FormatNegotiatorTests {
     static func format(_ pf: PixelFormat, emulated: Bool = false, _ sizes: [(Int, Int, [Int])]) -> FormatCapability {

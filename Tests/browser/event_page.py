@@ -21,7 +21,7 @@ Screenshots go to ARTIFACTS/event. Prints 'N passed, N failed'; exits 1 on any f
 
     python Tests/browser/event_page.py RECORDER_BINARY
 """
-import email, email.policy, glob, json, os, pathlib, shutil, subprocess, sys, tempfile, time, urllib.request
+import email, email.policy, glob, json, os, pathlib, shutil, subprocess, sys, tempfile, time, urllib.error, urllib.request
 
 from playwright.sync_api import sync_playwright
 
@@ -89,6 +89,19 @@ try:
         wanted = organiser.organise(page, check, "127.0.0.1", smtp_port, frame, "organiser@example.org", received,
                                     before_upload=lambda pg: wait_until(pg, "window.stillsOnTheirWay > 0", 30000))
         check("the operator's settings file is in the kiosk's state directory", layer.is_file(), str(layer))
+
+        # A frame as an organiser's design tool writes it (1280x720, a picture all over: hundreds of
+        # KiB, above the 64 KiB any other request body may have) is taken, not refused as too large.
+        big = artifacts / "big-frame.png"
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "nullsrc=s=1280x720", "-frames:v", "1", "-vf",
+                        "format=rgba,geq=r='random(1)*255':g='random(2)*255':b='random(3)*255':a='if(lt(Y,H/8),255,0)'", str(big)], check=True)
+        request = urllib.request.Request(base + "/api/admin/frame", data=big.read_bytes(), method="POST", headers={"Content-Type": "image/png"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as r:
+                taken = (r.status, json.load(r).get("width"))
+        except urllib.error.HTTPError as e:
+            taken = (e.code, e.read()[:200])
+        check(f"a frame of {big.stat().st_size // 1024} KiB is taken (201, 1280 wide)", big.stat().st_size > 64 * 1024 and taken == (201, 1280), str(taken))
         saved_bytes = layer.read_bytes()
 
         # A change the kiosk refuses: said under its field; nothing saved, byte for byte.
