@@ -187,7 +187,8 @@ let package = Package(
         // KioskState: the kiosk's settings and the state its services share and report: the settings
         // read from the configuration (and the kiosk's part of the catalogue), the status the pages
         // show, the guest's flow as a state machine, out of service, the prompt deck, the metrics
-        // and limits, the problem log, share claims and tokens, and the preflight's wiring.
+        // and limits, the problem log, share claims and tokens, the preflight's wiring, the one
+        // judge of a configuration, and the operator page's Event section with its restart.
         .target(
             name: "KioskState",
             dependencies: ["Fleet", "KioskHTTP", "Posting", "Preflight",

@@ -132,8 +132,8 @@ echo "== the kiosk's and the camera manager's (async) suites, in their own proce
   echo "FAIL: swift test: the S3 suites exited $s3_status, the async suites $async_status, the rest $rest_status"; exit 1; }
 stage "systemd unit checks (systemd-analyze)"
 bash Tests/systemd/verify-units.sh "$RECORDER_BIN"
-stage "kiosk pages in a real browser (chromium + Playwright): the operator's with its checks and the morning after, and the guest's at three sizes, with its consent screen, its Wi-Fi code, its mail keyboard, out of service, a branding frame and the effects"
-for page in kiosk_page booth_page consent_page login_page reel_page wifi_page mail_page preflight_page away_page frame_page organiser_page effects_page; do
+stage "kiosk pages in a real browser (chromium + Playwright): the operator's with its checks, its Event section and the morning after, and the guest's at three sizes, with its consent screen, its Wi-Fi code, its mail keyboard, out of service, a branding frame and the effects"
+for page in kiosk_page booth_page consent_page login_page reel_page wifi_page mail_page preflight_page away_page frame_page organiser_page effects_page event_page; do
   nice -n 10 .cache/venv/bin/python "Tests/browser/$page.py" "$RECORDER_BIN"
 done
 stage "a fleet of two kiosks on SeaweedFS: recorder fleet, the fleet page in chromium, Debian's prometheus firing and resolving the shipped alerts"

@@ -69,6 +69,13 @@ package struct ConfigurationProblem: RecorderFailure, CustomStringConvertible {
         case badKioskID(String, maximumLength: Int)
         /// The store's settings cannot work (S3: a bad endpoint, missing credentials).
         case store(StorageError)
+        // The operator's layer (`OperatorLayer`, in kiosk.state_dir)
+        /// The operator page's settings cannot be read (errno: EACCES for permission denied).
+        case operatorSettingsUnreadable(path: String, errno: Int32)
+        /// The file is not the operator page's settings (not its JSON, or over 1 MiB).
+        case operatorSettingsDamaged(path: String)
+        /// The operator page's settings set a key the page may not set.
+        case notAnOperatorKey(key: String)
     }
 
     package var kind: RecorderError.Kind { .misconfigured }
@@ -80,6 +87,21 @@ package struct ConfigurationProblem: RecorderFailure, CustomStringConvertible {
 
     /// The problem with where it is, for debugging (the edges word it).
     package var description: String { location.isEmpty ? "\(issue)" : "\(location): \(issue)" }
+
+    /// The key the problem is about, when it is one key's (the operator page marks its field).
+    package var key: String? {
+        switch issue {
+        case .badValue(let key, _, _), .weakToken(let key, _), .s3Needs(let key), .setTwice(let key, _), .unknownKey(let key, _),
+             .unclosedQuote(let key), .textAfterQuote(let key, _), .notAnOperatorKey(let key):
+            key
+        case .unknownBackend: "backend"
+        case .badShareTemplate: "share.base_url"
+        case .badKioskID: "kiosk.id"
+        case .fileMissing, .fileUnreadable, .fileIsDirectory, .fileTooLarge, .lineNotUTF8, .notKeyValue, .store,
+             .operatorSettingsUnreadable, .operatorSettingsDamaged:
+            nil
+        }
+    }
 
     /// The issue's case (`unknownKey`), not the description with its location.
     package var caseName: String { CaseData(encoding: issue).caseName ?? "\(issue)" }

@@ -1,3 +1,4 @@
+package import MailValues
 
 /// Why the kiosk cannot start or answer, beyond the core's failures, with its data; its words are
 /// the operator's (`OperatorWords`), and the CLI's where the command line has a flag for it.
@@ -38,6 +39,8 @@ package enum KioskProblem: RecorderFailure {
     /// With the booth's Wi-Fi, `share.base_url` (`base`, empty when not set) is not a share page
     /// the booth serves on it.
     case wifiNeedsSharePage(name: String, base: String, origin: String)
+    /// A `mail.*` setting cannot work; `origins`: where each `mail.*` value came from (the words name it).
+    case mailSettings(MailSettingsProblem, origins: [String: String])
     // Listening
     /// `kiosk.proxy_socket` cannot be listened on (`reason`: the system's).
     case proxySocketFailed(path: String, reason: String)
@@ -49,6 +52,8 @@ package enum KioskProblem: RecorderFailure {
     case privilegedPort(host: String, port: Int)
     /// The server stopped (`reason`: the system's).
     case serverStopped(reason: String, address: String)
+    /// The restart the operator page asked for could not start the kiosk again (exec's errno).
+    case restartFailed(errno: Int32)
     // Requests
     /// The operator hid post `id`.
     case hidden(id: String)
@@ -64,9 +69,9 @@ package enum KioskProblem: RecorderFailure {
         case .hookNotExecutable, .triggerNotAPath, .triggerWithoutWords, .sameTokens, .boothTokenWithoutOperatorToken,
              .exposedWithoutToken, .tokenFileShared, .tokenFileUnreadable, .weakToken, .proxySocketNotAbsolute,
              .proxySocketTooLong, .guestTextNotAbsolute, .guestTextUnreadable, .guestTextTooLarge, .guestTextRefused,
-             .wifi, .wifiNeedsSharePage, .proxySocketFailed, .notAnAddressHere:
+             .wifi, .wifiNeedsSharePage, .mailSettings, .proxySocketFailed, .notAnAddressHere:
             .misconfigured
-        case .addressInUse, .serverStopped: .unavailable
+        case .addressInUse, .serverStopped, .restartFailed: .unavailable
         case .privilegedPort, .noTokenFor: .denied
         case .hidden, .noPoster: .notFound
         case .noTokens: .invalidRequest

@@ -50,6 +50,11 @@ package final class GuardedRoutes {
         add(method, path, access, summary, body: method == .get ? 0 : Self.smallBody, handler)
     }
 
+    /// A PUT route; its body is at most `body` bytes, as a POST route's.
+    package func put(_ path: String, _ access: RouteAccess, _ summary: String, body: Int = smallBody, use handler: @escaping Handler) {
+        add(.put, path, access, summary, body: body, handler)
+    }
+
     /// A request from a page marks itself as a person's (this header, `1`) when somebody used the
     /// page in the last minute (`common.js`); a page's background refresh does not.
     package static let personHeader = HTTPField.Name("X-Recorder-Person")!

@@ -170,6 +170,12 @@ package final class GuestCoordinator: Sendable {
 
     package var stage: GuestFlow.Stage { flow.withLock { $0.stage } }
 
+    /// Who is at the booth now (a restart waits for nobody).
+    package var presence: GuestFlow.Presence {
+        let now = clock.now, reviewSeconds = settings.booth.reviewSeconds
+        return flow.withLock { $0.presence(at: now, reviewSeconds: reviewSeconds) }
+    }
+
     // MARK: -
 
     private func shotRequest(seconds: Double?, consent: GivenConsent?, effect: ClipEffect) -> ShotRequest {

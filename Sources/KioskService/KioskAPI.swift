@@ -46,6 +46,7 @@ package enum KioskAPI {
                                                   videos: kiosk.limits.videos, logger: kiosk.logger, table: { table.withLock { $0 } })),
             ("/api/admin", PreflightRoutes.collection(kiosk.preflight)),
             ("", fleetRoutes(kiosk.fleet)),
+            ("/api/admin", SettingsRoutes.collection(event: kiosk.eventSettings, preview: kiosk.preview, logger: kiosk.logger)),
             ("/s", ShareRoutes.collection(library: kiosk.library, guests: kiosk.guests, videos: kiosk.limits.videos, metrics: kiosk.metrics,
                                           logger: kiosk.logger, language: settings.booth.language, event: settings.eventName, clock: kiosk.clock)),
         ]

@@ -50,15 +50,27 @@ package struct KioskDaemon: Sendable {
             logger: logger)
     }
 
-    /// Each public route's largest body, for `RequestPace`: a route that asks for a token checks
-    /// its own limit once it has judged its caller (a limit answered before would tell a caller
+    /// Each route's largest body, for `RequestPace`: every public route's, and an operator's or
+    /// the booth's that takes more than `HTTPAnswer.maximumBody` (the branding frame's PNG), so the
+    /// pace does not refuse what the route takes; any other route that asks for a token checks its
+    /// own limit once it has judged its caller (a limit answered before would tell a caller
     /// without a token which routes exist).
     static func bodyLimits(_ routes: [KioskRoute]) -> BodyLimits {
-        BodyLimits(routes.filter { $0.access == .public }.map { BodyLimits.Entry(method: $0.method, path: $0.path, bytes: $0.bodyLimit) })
+        BodyLimits(routes.filter { $0.access == .public || $0.bodyLimit > HTTPAnswer.maximumBody }
+            .map { BodyLimits.Entry(method: $0.method, path: $0.path, bytes: $0.bodyLimit) })
     }
 
-    /// Runs until SIGTERM or SIGINT; a shot under way is finished and kept first.
-    package func run() async throws(RecorderError) {
+    /// How a run ended.
+    package enum Outcome: Sendable, Equatable {
+        /// SIGTERM or SIGINT.
+        case stopped
+        /// For the restart the operator page asked for (`KioskRestart`): start the kiosk again.
+        case restart
+    }
+
+    /// Runs until SIGTERM or SIGINT, or the restart the operator asked for; a shot under way is
+    /// finished and kept first.
+    package func run() async throws(RecorderError) -> Outcome {
         let (router, routes) = KioskAPI.router(kiosk)
         let bodies = Self.bodyLimits(routes)
         let bound = Signal()
@@ -100,6 +112,11 @@ package struct KioskDaemon: Sendable {
                                                  connections: kiosk.limits.connections, notifier: kiosk.notifier, logger: kiosk.logger,
                                                  clock: kiosk.clock)),
                     .init(service: kiosk.button),
+                    // Returns when the restart the operator asked for may begin: the others end as
+                    // they do for SIGTERM.
+                    .init(service: RestartService(restart: kiosk.restart, manager: kiosk.manager, guests: kiosk.guests,
+                                                  notifier: kiosk.notifier, logger: kiosk.logger, clock: kiosk.clock),
+                          successTerminationBehavior: .gracefullyShutdownGroup),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: kiosk.logger))
@@ -108,7 +125,12 @@ package struct KioskDaemon: Sendable {
         } catch {
             throw Self.failure(error, settings: kiosk.settings)
         }
+        if kiosk.restart.isStopping {
+            kiosk.logger.notice("stopped for the restart")
+            return .restart
+        }
         kiosk.logger.notice("stopped")
+        return .stopped
     }
 
     /// Why a server could not start, as a case: the port taken, an address this machine does not

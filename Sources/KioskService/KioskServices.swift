@@ -56,6 +56,10 @@ package struct KioskServices: Sendable {
     package let fleet: FleetView
     /// `kiosk.on_state`, when set.
     let stateHook: StateHook?
+    /// The restart the operator page asks for, to take the settings it saved.
+    package let restart: KioskRestart
+    /// The operator page's Event section and every setting it shows.
+    package let eventSettings: EventSettings
 
     package init(settings: KioskSettings, configuration: RecorderConfiguration, logger journal: Logger,
                  notifier: SystemdNotifier = SystemdNotifier(), loginThrottle: LoginThrottle? = nil,
@@ -115,5 +119,8 @@ package struct KioskServices: Sendable {
             history: history, logger: logger, clock: clock)
         let heartbeats = self.heartbeats
         fleet = FleetView(store: heartbeats.store, own: { await heartbeats.own() }, clock: clock)
+        restart = KioskRestart()
+        eventSettings = EventSettings(running: configuration, settings: settings, exampleLink: { [library] in $0.example(store: library.feed.store) },
+                                      restart: restart, logger: logger, clock: clock)
     }
 }

@@ -1,5 +1,5 @@
 import Settings
-import Shooting
+package import Shooting
 import Synchronization
 import SystemSupport
 import KioskWords
@@ -22,6 +22,8 @@ package final class LivePreview: Sendable {
     private let clock = SystemClock()
     /// Set when the kiosk stops: the live streams end, so the HTTP server can close.
     private let closing = Atomic<Bool>(false)
+    /// The operator page's stills with a branding frame, by the frame's file (each decodes its PNG once).
+    let framed = Mutex<[String: SnapshotEncoder]>([:])
 
     init(manager: CameraManager, settings: KioskSettings) {
         self.manager = manager
@@ -70,6 +72,11 @@ package final class LivePreview: Sendable {
 
     /// A JPEG of a recent camera picture; waits up to `wait` for the first picture.
     package func jpeg(wait: Duration = .seconds(3)) async throws(APIError) -> [UInt8] {
+        try await jpeg(with: snapshots, wait: wait)
+    }
+
+    /// As `jpeg(wait:)`, made by `encoder` (another branding frame's, or none).
+    package func jpeg(with encoder: SnapshotEncoder, wait: Duration = .seconds(3)) async throws(APIError) -> [UInt8] {
         guard let picture = await picture(wait: wait) else {
             let state = await manager.recordState
             if case .cameraMissing(let why) = state {
@@ -78,7 +85,7 @@ package final class LivePreview: Sendable {
             throw APIError(.recorder(.unavailable), "no preview picture yet (state: \(state.name)); try again in a moment.")
         }
         do {
-            return try await snapshots.jpeg(of: picture)
+            return try await encoder.jpeg(of: picture)
         } catch {
             throw APIError(.recorder(.unavailable), "no preview: \(error)")
         }

@@ -11,23 +11,38 @@ package struct SystemdNotifier: Sendable {
     package let socketPath: String?
     /// Half of `$WATCHDOG_USEC` (systemd's advice), or nil when the watchdog is off or meant for another process.
     package let watchdogInterval: Duration?
+    /// The unit's `WatchdogSec=` in microseconds, as systemd handed it over (`$WATCHDOG_USEC`).
+    let watchdogMicroseconds: UInt64?
 
     package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let path = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         socketPath = path
-        var interval: Duration?
+        var interval: Duration?, microseconds: UInt64?
         if path != nil, let text = environment["WATCHDOG_USEC"], let usec = UInt64(text), usec > 0 {
             let forUs = environment["WATCHDOG_PID"].map { Int32($0) == getpid() } ?? true
-            if forUs { interval = .microseconds(Int64(usec / 2)) }
+            if forUs { (interval, microseconds) = (.microseconds(Int64(usec / 2)), usec) }
         }
         watchdogInterval = interval
+        watchdogMicroseconds = microseconds
     }
+
+    /// The watchdog's time while the kiosk starts itself again (`KioskRestart`): as long as a start
+    /// may take (the unit's TimeoutStartSec=60), and a margin.
+    static let restartWatchdog: UInt64 = 90_000_000
 
     // READY and STOPPING wait a moment for room in the manager's queue; a status line or a
     // watchdog ping never waits: a newer one follows, and a kiosk must not stop answering because
     // the manager reads slowly (a full queue - 10 datagrams by default, net.unix.max_dgram_qlen -
     // blocked sendto, and with it the threads the HTTP server and the camera run on).
-    package func ready(status: String) { send("READY=1\nSTATUS=\(Self.oneLine(status))", wait: true) }
+    /// READY, with the unit's own watchdog time again (a restart in place had lengthened it).
+    package func ready(status: String) {
+        send("READY=1\nSTATUS=\(Self.oneLine(status))" + (watchdogMicroseconds.map { "\nWATCHDOG_USEC=\($0)" } ?? ""), wait: true)
+    }
+    /// The kiosk starts itself again in place (the same pid): systemd shows it reloading until the
+    /// new run's READY, and its watchdog waits as long as a start may take.
+    package func reloading(status: String) {
+        send("RELOADING=1\nSTATUS=\(Self.oneLine(status))" + (watchdogMicroseconds == nil ? "" : "\nWATCHDOG_USEC=\(Self.restartWatchdog)"), wait: true)
+    }
     package func status(_ text: String) { send("STATUS=\(Self.oneLine(text))", wait: false) }
     package func watchdog() { send("WATCHDOG=1", wait: false) }
     package func stopping(status: String) { send("STOPPING=1\nSTATUS=\(Self.oneLine(status))", wait: true) }

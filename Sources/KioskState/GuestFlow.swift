@@ -103,7 +103,12 @@ package struct GuestFlow: Sendable, Equatable {
 
     /// `kiosk.consent`'s text; nil when off (no yes is needed).
     package let consentText: ConsentText?
-    package private(set) var stage = Stage.waiting
+    package private(set) var stage = Stage.waiting {
+        didSet { if stage != oldValue { stageSince = lastEvent } }
+    }
+    /// When the stage began (the time of the event that moved it), and the last event's time.
+    private(set) var stageSince: ContinuousClock.Instant?
+    private var lastEvent: ContinuousClock.Instant?
     private(set) var yes: Yes?
     /// The post whose link the booth's screen may show, and since when.
     private(set) var shareWindow: (post: String, since: ContinuousClock.Instant)?
@@ -123,6 +128,7 @@ package struct GuestFlow: Sendable, Equatable {
 
     /// Takes `event`, at `now`: the state moves, and the effects say what the kiosk does.
     package mutating func handle(_ event: Event, at now: ContinuousClock.Instant) -> [Effect] {
+        lastEvent = now
         expire(at: now)
         switch event {
         case .agreed(let digest, let date): return agree(digest, date: date, at: now)
@@ -217,6 +223,23 @@ package struct GuestFlow: Sendable, Equatable {
     package func sharesLink(of id: String, at now: ContinuousClock.Instant) -> Bool {
         guard let window = shareWindow, window.post == id else { return false }
         return now - window.since < Self.shareLifetime
+    }
+
+    /// Who is at the booth at `now`, as far as the flow knows: nobody once a guest's yes has
+    /// lapsed, their review has returned to the live camera by itself (`reviewSeconds`), and their
+    /// thank-you's link may no longer be shown. A restart waits for `nobody`.
+    package enum Presence: String, Sendable, Equatable {
+        case nobody, agreed, shooting, reviewing, thanked
+    }
+
+    package func presence(at now: ContinuousClock.Instant, reviewSeconds: Int) -> Presence {
+        if stage == .shooting { return .shooting }
+        if let yes, now - yes.lastUse < Self.yesLifetime { return .agreed }
+        switch stage {
+        case .waiting, .shooting: return .nobody
+        case .reviewing: return stageSince.map { now - $0 < .seconds(reviewSeconds) } ?? false ? .reviewing : .nobody
+        case .thanked(let post): return sharesLink(of: post, at: now) ? .thanked : .nobody
+        }
     }
 
     /// kiosk.consent as the status shows it at `now`; nil when off.

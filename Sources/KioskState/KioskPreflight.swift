@@ -24,8 +24,8 @@ package enum KioskPreflight {
 
     /// The checks `recorder doctor` runs, with `clock` for the microphone's listening.
     package static func standalone(_ configuration: RecorderConfiguration, paths: PreflightPaths, clock: any Clock<Duration>) -> [PreflightProbe] {
-        let refusal: RecorderError?
-        do throws(RecorderError) { _ = try KioskSettings(configuration); refusal = nil } catch { refusal = error }
+        // The one judge `recorder kiosk` stops at, so doctor and `recorder config check` agree.
+        let refusal = ConfigurationCheck.first(configuration)
         let request = shotRequest(configuration)
         let audio = AudioChoice(configuration.text("audio.device") ?? "auto")
         let trigger = TriggerChoice(setting: configuration.text("kiosk.trigger") ?? "", match: configuration.text("kiosk.trigger_match") ?? "")

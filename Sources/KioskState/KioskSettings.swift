@@ -125,34 +125,11 @@ package struct KioskSettings: Sendable {
         consent = try Self.readConsent(configuration, language: booth.language)
         prompts = try Self.readPrompts(configuration)
         promptSeconds = try configuration.number("kiosk.prompt_seconds")
-        if let hook = configuration.text("kiosk.on_state"), !hook.isEmpty {
-            guard hook.hasPrefix("/"), Posix.allows(hook, X_OK) else {
-                throw .kiosk(.hookNotExecutable(path: hook, origin: configuration.origin("kiosk.on_state")))
-            }
-            stateHook = hook
-        }
-        let trigger = configuration.text("kiosk.trigger") ?? ""
-        if !trigger.isEmpty, trigger != "auto", trigger != "none", !trigger.hasPrefix("/") {
-            throw .kiosk(.triggerNotAPath(trigger, origin: configuration.origin("kiosk.trigger")))
-        }
-        let match = configuration.text("kiosk.trigger_match") ?? ""
-        self.trigger = TriggerChoice(setting: trigger, match: match)
-        if case .auto(let words)? = self.trigger, words.isEmpty {
-            throw .kiosk(.triggerWithoutWords(origin: configuration.origin("kiosk.trigger_match")))
-        }
+        stateHook = try Self.readHook(configuration)
+        trigger = try Self.readTrigger(configuration)
         workspace = ShotWorkspace(root: configuration.workspaceDirectory)
         stateDirectory = Self.stateDirectory(configuration)
-
-        let token = try Self.readToken(configuration, key: "kiosk.token", file: "kiosk.token_file", role: "operator")
-        let boothToken = try Self.readToken(configuration, key: "kiosk.booth_token", file: "kiosk.booth_token_file", role: "booth")
-        if let token, let boothToken, token == boothToken {
-            throw .kiosk(.sameTokens)
-        }
-        if boothToken != nil && token == nil {
-            throw .kiosk(.boothTokenWithoutOperatorToken)
-        }
-        self.token = token
-        self.boothToken = boothToken
+        (token, boothToken) = try Self.readTokens(configuration)
         maxConnections = Int(try configuration.number("kiosk.max_connections"))
         maxConnectionsPerClient = Int(try configuration.number("kiosk.max_connections_per_client"))
         mailPerMinute = Int(try configuration.number("kiosk.mail_per_minute"))
@@ -167,6 +144,50 @@ package struct KioskSettings: Sendable {
         if token == nil && !Self.isLoopback(host) {
             throw .kiosk(.exposedWithoutToken(listen: listen))
         }
+    }
+
+    /// `kiosk.on_state`: nil, or an executable given by its full path.
+    static func readHook(_ configuration: RecorderConfiguration) throws(RecorderError) -> String? {
+        guard let hook = configuration.text("kiosk.on_state"), !hook.isEmpty else { return nil }
+        guard hook.hasPrefix("/"), Posix.allows(hook, X_OK) else {
+            throw .kiosk(.hookNotExecutable(path: hook, origin: configuration.origin("kiosk.on_state")))
+        }
+        return hook
+    }
+
+    /// `kiosk.trigger` and `kiosk.trigger_match`: nil for none, a device's path, or auto with words.
+    static func readTrigger(_ configuration: RecorderConfiguration) throws(RecorderError) -> TriggerChoice? {
+        let trigger = configuration.text("kiosk.trigger") ?? ""
+        if !trigger.isEmpty, trigger != "auto", trigger != "none", !trigger.hasPrefix("/") {
+            throw .kiosk(.triggerNotAPath(trigger, origin: configuration.origin("kiosk.trigger")))
+        }
+        let choice = TriggerChoice(setting: trigger, match: configuration.text("kiosk.trigger_match") ?? "")
+        if case .auto(let words)? = choice, words.isEmpty {
+            throw .kiosk(.triggerWithoutWords(origin: configuration.origin("kiosk.trigger_match")))
+        }
+        return choice
+    }
+
+    /// The operator's token and the booth's, each refused when weak or shared; never the same, and
+    /// no booth's without an operator's.
+    static func readTokens(_ configuration: RecorderConfiguration) throws(RecorderError) -> (String?, String?) {
+        let token = try readToken(configuration, key: "kiosk.token", file: "kiosk.token_file", role: "operator")
+        let boothToken = try readToken(configuration, key: "kiosk.booth_token", file: "kiosk.booth_token_file", role: "booth")
+        if let token, let boothToken, token == boothToken {
+            throw .kiosk(.sameTokens)
+        }
+        if boothToken != nil && token == nil {
+            throw .kiosk(.boothTokenWithoutOperatorToken)
+        }
+        return (token, boothToken)
+    }
+
+    /// `kiosk.listen` beyond loopback needs the operator's token.
+    static func checkExposure(_ configuration: RecorderConfiguration) throws(RecorderError) {
+        let listen = configuration.text("kiosk.listen") ?? defaultListen
+        guard let (host, _) = RecorderConfiguration.parseListen(listen), !isLoopback(host) else { return }
+        let (token, _) = try readTokens(configuration)
+        if token == nil { throw .kiosk(.exposedWithoutToken(listen: listen)) }
     }
 
     static func parseListen(_ text: String) -> (String, Int)? { RecorderConfiguration.parseListen(text) }
@@ -185,8 +206,7 @@ package struct KioskSettings: Sendable {
     /// `kiosk.state_dir`, else `$XDG_STATE_HOME/recorder/kiosk` (the unit sets XDG_STATE_HOME to
     /// its StateDirectory's parent: /var/lib/recorder/kiosk).
     package static func stateDirectory(_ configuration: RecorderConfiguration) -> String {
-        configuration.values["kiosk.state_dir"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? RecorderConfiguration.home(configuration.environment, "XDG_STATE_HOME", ".local/state") + "/recorder/kiosk"
+        configuration.kioskStateDirectory
     }
 
     static func isLoopback(_ host: String) -> Bool {

@@ -72,6 +72,8 @@ extension Setting {
 }
 
 extension SettingsCatalogue {
-    /// The core's settings, the kiosk's, the guests' mail's and the fleet's: what `recorder` accepts.
-    package static let withKiosk = SettingsCatalogue(Setting.core, Setting.kiosk, Setting.mail, Setting.fleet)
+    /// The core's settings, the kiosk's, the guests' mail's, the event's and the fleet's: what
+    /// `recorder` accepts; the operator page sets its Event section's.
+    package static let withKiosk = SettingsCatalogue(Setting.core, Setting.kiosk, Setting.mail, Setting.event, Setting.fleet,
+                                                     operatorKeys: EventSection.keys)
 }

@@ -41,6 +41,8 @@ extension OperatorWords {
                 + (base.isEmpty ? "share.base_url is not set, so a guest's link would point at the store or at this kiosk's own address"
                    : "share.base_url = \(base) (from \(origin)) points at the video itself")
                 + ", which a phone there cannot open. Point it at the share page the booth serves on its Wi-Fi: share.base_url = http://10.42.0.1/s/{token}, or https://NAME/s/{token} for a link that also opens at home (docs/venue.md)."
+        case .mailSettings(let problem, let origins):
+            MailWording.settings(problem, origin: { origins[$0] ?? "the default" })
         case .proxySocketFailed(let path, let reason):
             "kiosk.proxy_socket = \(path): the kiosk cannot listen there (\(reason)). Its directory must exist and be writable by the kiosk's user (systemd: RuntimeDirectory=recorder makes /run/recorder), or set kiosk.proxy_socket = off."
         case .addressInUse(let address, let port):
@@ -51,6 +53,8 @@ extension OperatorWords {
             "port \(port) needs privileges this user lacks (ports below 1024). Use a port from 1024 up, e.g. kiosk.listen = \(host):8080."
         case .serverStopped(let reason, let address):
             "the kiosk stopped: \(reason) (listening on \(address))."
+        case .restartFailed(let code):
+            "the kiosk stopped to restart with the operator page's settings and could not start again (\(errno(code))). Start it again (under systemd, Restart= does)."
         case .hidden(let id):
             "post \(id) is hidden by the operator."
         case .noPoster(let id):

@@ -103,6 +103,14 @@ package enum OperatorWords {
             "kiosk.id = '\(id)' must be 1 to \(maximum) lowercase letters, digits and inner dashes, e.g. booth-2: it becomes part of each post's key in the store."
         case .store(let error):
             message(.storage(error))
+        case .operatorSettingsUnreadable(let path, let code) where code == EACCES:
+            "cannot read the operator page's settings \(path): permission denied. Run the command as root (sudo), as the kiosk reads them."
+        case .operatorSettingsUnreadable(let path, let code):
+            "cannot read the operator page's settings \(path): \(errno(code)). Fix the disk, or remove the file to go back to the configuration file's settings."
+        case .operatorSettingsDamaged(let path):
+            "\(path) is not the operator page's settings (its JSON cannot be read). Remove it to go back to the configuration file's settings, then set the event again on the operator page (/admin)."
+        case .notAnOperatorKey(let key):
+            "\(key) cannot be set on the operator page. Set it in the configuration file, and remove it from the operator page's settings."
         }
     }
 

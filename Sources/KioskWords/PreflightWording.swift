@@ -43,7 +43,8 @@ package enum PreflightWording {
         case .configurationAccepted(let file):
             return ("recorder kiosk accepts it (\(file ?? "no configuration file: the defaults"))", nil)
         case .configurationRefused(let file, let problem):
-            return ("recorder kiosk would not start: \(problem)", "fix it in \(file ?? "the configuration"), then run recorder config check")
+            return ("recorder kiosk would not start: \(problem)",
+                    "fix it where it says (\(file ?? "the configuration file"), or the operator page's Event section at /admin), then run recorder config check")
         case .cameraWorks, .cameraLive, .cameraRecording, .noCamera, .testPattern, .cameraUnusable, .cameraNoPicture,
              .soundOff, .testBeep, .noMicrophone, .microphoneHeard, .microphoneSilent, .microphoneClipping, .microphoneUnusable,
              .microphoneNotHeard, .noButton, .buttonReady, .buttonAbsent, .buttonRefused, .buttonTaken:

@@ -68,6 +68,12 @@ package struct MailSettings: Sendable {
                             event: configuration.eventName)
     }
 
+    /// Sends `message` now (one made beside the queue: the operator page's test mail), blocking:
+    /// the server's 2xx to it, or why it was not sent.
+    package func send(_ message: MailMessage) throws(SMTPFailure) -> SMTPReply {
+        try sender.send(.bytes(message.bytes()), from: from, to: message.to)
+    }
+
     /// `mail.from`: `address` or `Name <address>`.
     static func parseFrom(_ text: String) throws(MailSettingsProblem) -> (name: String, address: MailAddress) {
         var name = "", address = text

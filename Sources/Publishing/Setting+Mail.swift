@@ -19,6 +19,6 @@ extension Setting {
         Setting("mail.template", default: "",
                 "the full path of a UTF-8 text file with the guests' mail's words, {link} (required) where the share link goes, and {caption}, {event}, {expires} where wanted (a line whose field is empty is left out); sent as text and as HTML with the post's poster above it; empty: recorder's own words (in English)"),
         Setting("mail.event", default: "",
-                "the event's name, for {event} in mail.subject and mail.template, e.g. Anna & Ben's wedding"),
+                "the event's name for {event} in mail.subject and mail.template when event.name is empty (the older key: prefer event.name, which the operator page sets)"),
     ]
 }

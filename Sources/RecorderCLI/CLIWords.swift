@@ -107,7 +107,7 @@ enum CLIWords {
         case .fileMissing, .fileUnreadable, .fileIsDirectory, .fileTooLarge:
             OperatorWords.message(.configuration(problem)).replacing("RECORDER_CONFIG", with: "--config / RECORDER_CONFIG")
         case .lineNotUTF8, .notKeyValue, .unclosedQuote, .textAfterQuote, .setTwice, .unknownKey, .badValue, .weakToken, .unknownBackend,
-             .s3Needs, .badShareTemplate, .badKioskID, .store:
+             .s3Needs, .badShareTemplate, .badKioskID, .store, .operatorSettingsUnreadable, .operatorSettingsDamaged, .notAnOperatorKey:
             nil
         }
     }

@@ -15,17 +15,19 @@ struct ConfigCommand: ParsableCommand {
     /// `recorder config check`: every problem, one `file:line: problem` line each.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check the configuration file, the RECORDER_* environment and --set: 'ok' (exit 0), or each problem as file:line: problem (exit 78).")
+            abstract: "Check the configuration file, the operator page's settings, the RECORDER_* environment and --set as recorder kiosk checks them at its start: 'ok' (exit 0), or each problem as file:line: problem (exit 78).")
 
         @OptionGroup var store: StoreOptions
 
         func run() throws {
             let configuration = RecorderConfiguration(collecting: try store.flags(), configFile: store.config, settings: .withKiosk)
-            if configuration.problems.isEmpty {
+            // What the kiosk refuses at its start, the operator page before it saves, and doctor.
+            let findings = ConfigurationCheck.findings(configuration)
+            if findings.isEmpty {
                 print("ok")
                 return
             }
-            for problem in configuration.problems { printError(CLIWords.text(RecorderError(problem))) }
+            for finding in findings { printError(CLIWords.text(finding.error)) }
             throw ExitCode(SysExit.config.rawValue)
         }
     }
@@ -33,7 +35,7 @@ struct ConfigCommand: ParsableCommand {
     /// `recorder config show`: each key's value in effect (secrets masked) and its origin.
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show every configuration value in effect and where it came from: flag, environment variable, file:line or default. Secrets are masked.")
+            abstract: "Show every configuration value in effect and where it came from: flag, environment variable, the operator page (with when it was saved), file:line or default. Secrets are masked.")
 
         @OptionGroup var store: StoreOptions
         @OptionGroup var output: OutputOptions
@@ -51,6 +53,9 @@ struct ConfigCommand: ParsableCommand {
                 return
             }
             if let file = configuration.file { print("# file: \(file)") } else { print("# no configuration file") }
+            if let layer = configuration.layerPath {
+                print("# operator page: \(layer)\(configuration.layer == nil ? " (nothing saved)" : "")")
+            }
             for entry in entries {
                 print("\(entry.key) = \(entry.value ?? "(not set)")  # \(entry.origin)")
             }

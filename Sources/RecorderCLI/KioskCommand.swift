@@ -3,7 +3,9 @@ import FoundationEssentials
 import KioskService
 import Logging
 import Settings
+import SystemSupport
 import KioskHTTP
+import KioskWords
 import KioskState
 import Failures
 
@@ -65,9 +67,12 @@ struct KioskCommand: AsyncParsableCommand {
             print("ended \(ended) session\(ended == 1 ? "" : "s") (\(directory)): every browser logs in again at /login, the booth's screen with the booth's token")
             return
         }
+        // The one judge of a configuration (`recorder config check`, doctor and the operator page
+        // use it too): the first thing it refuses stops the kiosk here, with the key to change.
+        if let refused = ConfigurationCheck.first(configuration) { throw refused }
         let settings = try KioskSettings(configuration)
-        // Guests' mail: a bad mail.* value stops the kiosk here, with the key to change (exit 78).
-        let mail = try CommandMail.settings(configuration)
+        // Guests' mail: nil while mail.smtp_url is empty.
+        let mail = try ConfigurationCheck.mailSettings(configuration)
         let level: Logger.Level = verbose ? .debug : .info
         LoggingSystem.bootstrap { label in
             var handler = JournalLogHandler(label: label)
@@ -75,7 +80,11 @@ struct KioskCommand: AsyncParsableCommand {
             return handler
         }
         let kiosk = try KioskServices(settings: settings, configuration: configuration, logger: Logger(label: "recorder"), mail: mail)
-        try await KioskDaemon(kiosk: kiosk).run()
+        guard try await KioskDaemon(kiosk: kiosk).run() == .restart else { return }
+        // The operator page's restart: this program again, in place (the same pid for systemd).
+        // It returns only when that failed; the exit status then has systemd's Restart= start it.
+        let failure = ProcessImage.restart(arguments: CommandLine.arguments)
+        throw RecorderError.kiosk(.restartFailed(errno: failure.code))
     }
 
     /// The store flags plus this command's own, as configuration keys.

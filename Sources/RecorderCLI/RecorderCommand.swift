@@ -36,6 +36,12 @@ package struct RecorderCommand: AsyncParsableCommand {
 }
 
 extension RecorderCommand {
+    /// Notes the descriptors the program was started with (`ProcessImage`): called first, before
+    /// anything opens one.
+    package static func noteInheritedDescriptors() {
+        ProcessImage.noteInheritedDescriptors()
+    }
+
     /// Parses the process arguments, runs the subcommand and exits with its status. The one place
     /// a failure becomes a message and a sysexits status: subcommands just throw `RecorderError`.
     package static func runFromCommandLine() async {

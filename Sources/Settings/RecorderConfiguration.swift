@@ -5,8 +5,11 @@ package import Failures
 
 /// Settings for posting, uploading, shooting and the kiosk, resolved from (highest first)
 /// command-line flags, the environment (`RECORDER_` + the key in capitals, dots as underscores:
-/// `s3.bucket` is `RECORDER_S3_BUCKET`), the configuration file, and the package's own file
-/// (`packageFile`: where the installed service keeps the booth's data and its secrets).
+/// `s3.bucket` is `RECORDER_S3_BUCKET`), the operator page's settings (`OperatorLayer`, in the
+/// kiosk's state directory, when the catalogue has the kiosk's keys), the configuration file, and
+/// the package's own file (`packageFile`: where the installed service keeps the booth's data and
+/// its secrets). The environment is above the operator page: an admin's drop-in
+/// (`Environment=RECORDER_...`) pins a value the page then shows and may not change.
 ///
 /// The file: one `key = value` per line. `#` starts a comment at the start of a line or after
 /// whitespace (`a # b` is `a`; `a#b` is `a#b`); a value in double quotes is taken as it is, `#` and
@@ -27,9 +30,27 @@ package struct RecorderConfiguration: Sendable {
     package let file: String?
     /// The package's file read beneath it, if any (`packageFile`).
     package let packageLayer: String?
+    /// The package's file this configuration was asked to read (read again with it).
+    private let packageFile: String
     package let environment: [String: String]
-    /// Everything wrong, in file order, then the environment's, then the command line's.
+    /// Everything wrong, in file order, then the operator page's, the environment's, the command line's.
     package private(set) var problems: [Problem] = []
+    /// The keys the command line set (`--set` and the commands' flags), as given.
+    package let commandLine: [String: String]
+    /// The operator page's settings file (in `kioskStateDirectory`), when the catalogue has one,
+    /// and the layer read from it (or given); nil when there is none.
+    package private(set) var layerPath: String?
+    package private(set) var layer: OperatorLayer?
+
+    /// Where the operator's layer comes from.
+    package enum LayerSource: Sendable {
+        /// The file in the kiosk's state directory (every command).
+        case stateDirectory
+        /// This layer instead of the file's (the operator page's changes, judged before they are saved).
+        case given(OperatorLayer)
+        /// None.
+        case none
+    }
 
     /// The Debian package's own file: where `recorder.service` keeps the booth's data (its
     /// `StateDirectory=` and `CacheDirectory=`) and the files its secrets come from, read beneath
@@ -46,8 +67,10 @@ package struct RecorderConfiguration: Sendable {
     /// where it is; `recorder config check` lists them all.
     package init(flags: [String: String], configFile: String?,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
-                settings: SettingsCatalogue = .core, packageFile: String = packageFile) throws(RecorderError) {
-        self.init(collecting: flags, configFile: configFile, environment: environment, settings: settings, packageFile: packageFile)
+                settings: SettingsCatalogue = .core, packageFile: String = packageFile,
+                layer: LayerSource = .stateDirectory) throws(RecorderError) {
+        self.init(collecting: flags, configFile: configFile, environment: environment, settings: settings, packageFile: packageFile,
+                  layer: layer)
         if var first = problems.first {
             first.more = problems.count - 1
             throw RecorderError(first)
@@ -57,16 +80,22 @@ package struct RecorderConfiguration: Sendable {
     /// Reads everything it can and records each problem in `problems` instead of stopping at the first.
     package init(collecting flags: [String: String], configFile: String?,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
-                settings: SettingsCatalogue = .core, packageFile: String = packageFile) {
+                settings: SettingsCatalogue = .core, packageFile: String = packageFile,
+                layer layerSource: LayerSource = .stateDirectory) {
         self.environment = environment
         self.settings = settings
+        commandLine = flags
         let explicit = configFile ?? environment["RECORDER_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
         let file = explicit ?? [Self.home(environment, "XDG_CONFIG_HOME", ".config") + "/recorder/recorder.conf",
                                 "/etc/recorder/recorder.conf"].first { FileManager.default.fileExists(atPath: $0) }
         self.file = file
         // (a package file that is not there is no package installed: nothing to read)
+        self.packageFile = packageFile
         packageLayer = FileManager.default.fileExists(atPath: packageFile) && packageFile != file ? packageFile : nil
         for layer in [packageLayer, file].compactMap({ $0 }) { readLayer(layer) }
+        if settings.hasOperatorLayer {
+            readLayer(layerSource, flags: flags)
+        }
         for key in settings.keys {
             let name = Self.environmentName(key)
             if let value = environment[name], !value.isEmpty { set(key, value, origin: name) }
@@ -114,6 +143,57 @@ package struct RecorderConfiguration: Sendable {
         return origin.hasPrefix(packageLayer + ":")
     }
 
+    /// The operator page's layer: its directory is the kiosk's state directory as the file, the
+    /// environment and the command line name it (never the layer itself); its values go above the
+    /// file's, each with the time the page saved it as its origin.
+    private mutating func readLayer(_ source: LayerSource, flags: [String: String]) {
+        let named = flags["kiosk.state_dir"] ?? environment[Self.environmentName("kiosk.state_dir")].flatMap { $0.isEmpty ? nil : $0 }
+            ?? values["kiosk.state_dir"]
+        let directory = Self.kioskStateDirectory(named, environment: environment)
+        layerPath = OperatorLayer.path(in: directory)
+        switch source {
+        case .none: return
+        case .given(let given): layer = given
+        case .stateDirectory:
+            do throws(Problem) { layer = try OperatorLayer.read(directory: directory) } catch { problems.append(error) }
+        }
+        for (key, entry) in (layer?.entries ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let origin = OperatorLayer.origin(changedAt: entry.changedAt)
+            if let unknown = unknownKey(key) {
+                problems.append(Problem(origin, unknown))
+            } else if !settings.operatorMay(key) {
+                problems.append(Problem(origin, .notAnOperatorKey(key: key)))
+            } else {
+                set(key, entry.value, origin: origin)
+            }
+        }
+    }
+
+    /// This configuration read again with `layer` as the operator page's (the file, the
+    /// environment and the command line as they are now): what the page's changes would make.
+    package func reading(layer: OperatorLayer) -> RecorderConfiguration {
+        RecorderConfiguration(collecting: commandLine, configFile: file, environment: environment, settings: settings,
+                              packageFile: packageFile, layer: .given(layer))
+    }
+
+    /// This configuration read again from its places as they are now (the file, the operator
+    /// page's settings): what the kiosk would start with.
+    package func readAgain() -> RecorderConfiguration {
+        RecorderConfiguration(collecting: commandLine, configFile: file, environment: environment, settings: settings,
+                              packageFile: packageFile, layer: .stateDirectory)
+    }
+
+    /// `kiosk.state_dir`: `value` when set, else `$XDG_STATE_HOME/recorder/kiosk` (the unit sets
+    /// XDG_STATE_HOME to its StateDirectory's parent: /var/lib/recorder/kiosk).
+    package static func kioskStateDirectory(_ value: String?, environment: [String: String]) -> String {
+        value.flatMap { $0.isEmpty ? nil : $0 } ?? home(environment, "XDG_STATE_HOME", ".local/state") + "/recorder/kiosk"
+    }
+
+    /// The kiosk's state directory as this configuration names it.
+    package var kioskStateDirectory: String {
+        Self.kioskStateDirectory(values["kiosk.state_dir"], environment: environment)
+    }
+
     /// The files' problems by file (the package's first) and line, then the environment's, then
     /// the command line's.
     private static func inOrder(_ problems: [Problem], files: [String]) -> [Problem] {
@@ -122,7 +202,8 @@ package struct RecorderConfiguration: Sendable {
                 return (index, Int(problem.location.dropFirst(file.count + 1)) ?? 0)
             }
             if problem.location.isEmpty { return (0, 0) }
-            return problem.location.hasPrefix("RECORDER_") ? (files.count, 0) : (files.count + 1, 0)
+            if OperatorLayer.isOrigin(problem.location) { return (files.count, 0) }
+            return problem.location.hasPrefix("RECORDER_") ? (files.count + 1, 0) : (files.count + 2, 0)
         }
         return problems.enumerated().sorted {
             let (a, b) = (rank($0.element), rank($1.element))
@@ -343,6 +424,7 @@ package struct RecorderConfiguration: Sendable {
         case "local.path": return localStoreDirectory
         case "cache.path": return videoCacheDirectory
         case "workspace": return workspaceDirectory
+        case "kiosk.state_dir": return kioskStateDirectory
         case "author_id": return author.id
         case "author_name": return author.name
         default:

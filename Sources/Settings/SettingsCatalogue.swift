@@ -6,9 +6,13 @@ package struct SettingsCatalogue: Sendable {
     /// The settings, ordered by key.
     package let settings: [Setting]
     private let index: [String: Int]
+    /// The keys the operator page may set (the operator's layer, `OperatorLayer`): a value saved
+    /// there for any other key is refused.
+    package let operatorKeys: Set<String>
 
-    /// Joins the modules' lists; a key declared twice is a programming error.
-    package init(_ groups: [Setting]...) {
+    /// Joins the modules' lists; a key declared twice is a programming error, and so is an
+    /// operator's key that is not declared.
+    package init(_ groups: [Setting]..., operatorKeys: Set<String> = []) {
         settings = groups.joined().sorted { $0.key < $1.key }
         var index: [String: Int] = [:]
         for (position, setting) in settings.enumerated() {
@@ -16,7 +20,15 @@ package struct SettingsCatalogue: Sendable {
             index[setting.key] = position
         }
         self.index = index
+        for key in operatorKeys { precondition(index[key] != nil, "operator page key \(key) is not declared") }
+        self.operatorKeys = operatorKeys
     }
+
+    /// Whether the operator page may set `key`.
+    package func operatorMay(_ key: String) -> Bool { operatorKeys.contains(key) }
+
+    /// Whether this catalogue has the kiosk's state directory, where the operator's layer lives.
+    package var hasOperatorLayer: Bool { index["kiosk.state_dir"] != nil }
 
     package subscript(key: String) -> Setting? {
         index[key].map { settings[$0] }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 package import MediaEncoder
+package import Failures
 import Synchronization
 import SystemSupport
 import VideoCapture
@@ -38,6 +39,17 @@ package final class SnapshotEncoder: Sendable {
 
     /// Where the branding frame of the last JPEG leaves the picture clear (nil: no frame).
     package var frameClearArea: FrameClearArea? { state.withLock { $0.clearArea } }
+
+    /// With the branding frame in the PNG at `path` (empty: none), read and decoded now as a shot
+    /// reads it (`ShotRequest.overlay`): the operator page's look at a frame before it is saved.
+    package static func framed(_ path: String, origin: String) throws(RecorderError) -> SnapshotEncoder {
+        SnapshotEncoder(overlay: try ShotRequest.overlay(path, origin: origin))
+    }
+
+    /// The frame's width and height, when there is one.
+    package var frameSize: (width: Int, height: Int)? {
+        overlay.map { ($0.width, $0.height) }
+    }
 
     package func jpeg(of picture: PreviewTap.Picture) async throws(MediaError) -> [UInt8] {
         try await BlockingWork.run { () throws(MediaError) in

@@ -26,11 +26,12 @@ package enum FileSystem {
         do { return try body() } catch { throw Failure(operation, path, error) }
     }
 
-    /// Replaces `path` with `bytes` atomically and durably.
-    package static func writeDurably(_ bytes: [UInt8], to path: String) throws(Failure) {
+    /// Replaces `path` with `bytes` atomically and durably; `mode` for the new file (0600 for a
+    /// secret), as the umask leaves it.
+    package static func writeDurably(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o644) throws(Failure) {
         let temp = temporaryPath(for: path, kind: "tmp")
         removeAbandonedTemporaries(in: FilePaths.directory(of: path), kind: "tmp", name: FilePaths.name(of: path))
-        try writeSynced(bytes, to: temp)
+        try writeSynced(bytes, to: temp, mode: mode)
         do throws(Failure) {
             try run("rename", temp) { () throws(Descriptors.Errno) in try Posix.rename(temp, to: path) }
         } catch {
@@ -43,8 +44,8 @@ package enum FileSystem {
     }
 
     /// Writes `bytes` to a new or truncated file at `path` and fsyncs it; on failure the file is removed.
-    package static func writeSynced(_ bytes: [UInt8], to path: String) throws(Failure) {
-        let fd = try run("create", path) { () throws(Descriptors.Errno) in try Posix.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644) }
+    package static func writeSynced(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o644) throws(Failure) {
+        let fd = try run("create", path) { () throws(Descriptors.Errno) in try Posix.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: mode) }
         do throws(Failure) {
             try run("write", path) { () throws(Descriptors.Errno) in try Posix.writeAll(fd, bytes) }
             try run("fsync", path) { () throws(Descriptors.Errno) in try Posix.fsync(fd) }

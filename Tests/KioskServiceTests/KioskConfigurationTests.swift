@@ -61,12 +61,13 @@ import Fleet
 
     @Test func theKiosksKeysAreItsOwnAndEveryDefaultPassesItsRule() throws {
         #expect(Setting.kiosk.allSatisfy { $0.key.hasPrefix("kiosk.") })
-        #expect(Setting.mail.allSatisfy { $0.key.hasPrefix("mail.") })
+        #expect(Setting.mail.allSatisfy { $0.key.hasPrefix("mail.") } && Setting.event.allSatisfy { $0.key.hasPrefix("event.") })
         #expect(Setting.fleet.allSatisfy { $0.key.hasPrefix("fleet.") })
-        #expect(SettingsCatalogue.withKiosk.settings.count == Setting.core.count + Setting.kiosk.count + Setting.mail.count + Setting.fleet.count)
+        #expect(SettingsCatalogue.withKiosk.settings.count == Setting.core.count + Setting.kiosk.count + Setting.mail.count + Setting.event.count
+                + Setting.fleet.count)
         let configuration = try RecorderConfiguration(flags: [:], configFile: nil, environment: ["HOME": "/nonexistent"],
                                                       settings: .withKiosk)
-        for setting in Setting.kiosk + Setting.mail + Setting.fleet {
+        for setting in Setting.kiosk + Setting.mail + Setting.event + Setting.fleet {
             if let value = setting.defaultValue, !value.isEmpty {
                 #expect(setting.rule.accepts(value), "\(setting.key)'s default '\(value)'")
             }

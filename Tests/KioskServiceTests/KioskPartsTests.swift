@@ -67,8 +67,11 @@ final class NotifySocket {
         let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "4000000"])
         #expect(notifier.watchdogInterval == .seconds(2))
         notifier.ready(status: "idle\nSTOPPING=1")
-        // A newline in the status cannot smuggle in another assignment.
-        #expect(socket.receive() == "READY=1\nSTATUS=idle STOPPING=1")
+        // A newline in the status cannot smuggle in another assignment. READY gives the unit's own
+        // watchdog time again (a restart in place lengthens it while the kiosk starts).
+        #expect(socket.receive() == "READY=1\nSTATUS=idle STOPPING=1\nWATCHDOG_USEC=4000000")
+        notifier.reloading(status: "restarting")
+        #expect(socket.receive() == "RELOADING=1\nSTATUS=restarting\nWATCHDOG_USEC=90000000")
         notifier.watchdog()
         #expect(socket.receive() == "WATCHDOG=1")
         notifier.stopping(status: "stopping")

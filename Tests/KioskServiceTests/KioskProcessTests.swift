@@ -88,6 +88,38 @@ import Failures
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
     }
 
+    /// The operator page's restart (issue 49) as systemd sees it: RELOADING, with a watchdog time
+    /// a start fits in, then READY from the same process with the unit's own watchdog time again,
+    /// the new run with the settings the page saved; SIGTERM then stops it as ever.
+    @Test(.timeLimit(.minutes(5))) func theOperatorsRestartIsReloadingThenReadyFromTheSameProcess() async throws {
+        let notify = try NotifySocket()
+        let dir = NSTemporaryDirectory() + "recorder-restart-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let port = Self.freePort(), base = "http://127.0.0.1:\(port)"
+        let auth = "Authorization: Bearer \(AdminAPITests.token)"
+        let (process, _) = try Self.startKiosk(Self.kioskArguments(port: port, dir: dir),
+                                               extra: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "20000000", "HOME": dir,
+                                                       "XDG_STATE_HOME": dir + "/state", "RECORDER_KIOSK_TOKEN": AdminAPITests.token])
+        defer { if process.isRunning { process.terminate() } }
+        let first = try #require(notify.first(prefix: "READY=1", within: 60), "no READY=1 within a minute")
+        #expect(first.hasSuffix("\nWATCHDOG_USEC=20000000"), "\(first)")
+        let pid = process.processIdentifier
+        #expect(Self.request("PUT", base + "/api/admin/settings", json: #"{"changes": {"kiosk.countdown_seconds": 1}}"#, headers: [auth]).0 == 200)
+        #expect(Self.request("POST", base + "/api/admin/restart", json: "{}", headers: [auth]).0 == 202)
+        let reloading = try #require(notify.first(prefix: "RELOADING=1", within: 60), "no RELOADING=1 within a minute")
+        #expect(reloading.hasSuffix("\nWATCHDOG_USEC=90000000"), "\(reloading)")
+        let ready = try #require(notify.first(prefix: "READY=1", within: 60), "no READY=1 after the restart within a minute")
+        #expect(ready.hasSuffix("\nWATCHDOG_USEC=20000000"), "\(ready)")
+        #expect(process.isRunning && process.processIdentifier == pid)
+        let (_, text) = Self.request("GET", base + "/api/status", headers: [auth])
+        let status = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(status["countdownSeconds"] as? Int == 1, "\(text.prefix(300))")
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test(.timeLimit(.minutes(10))) func notifyWatchdogAndSigtermDuringAShot() async throws {
         let dir = NSTemporaryDirectory() + "recorder-kproc-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -104,6 +104,10 @@ enum FailureSamples {
             ("badShareTemplate", .badShareTemplate("https://cdn.example.com/")),
             ("badKioskID", .badKioskID("Booth 2", maximumLength: 32)),
             ("store", .store(StorageError(.configuration, .badEndpoint("x"), retryable: false))),
+            ("operatorSettingsUnreadable.EACCES", .operatorSettingsUnreadable(path: "/var/lib/recorder/kiosk/operator-settings.json", errno: 13)),
+            ("operatorSettingsUnreadable.EIO", .operatorSettingsUnreadable(path: "/var/lib/recorder/kiosk/operator-settings.json", errno: 5)),
+            ("operatorSettingsDamaged", .operatorSettingsDamaged(path: "/var/lib/recorder/kiosk/operator-settings.json")),
+            ("notAnOperatorKey", .notAnOperatorKey(key: "kiosk.listen")),
         ]
         samples += configuration.map { ("ConfigurationProblem.\($0.0)", ConfigurationProblem("/etc/recorder/recorder.conf:3", $0.1)) }
         samples.append(("ConfigurationProblem.more", ConfigurationProblem("the command line", .setTwice(key: "backend", firstLine: 1), more: 2)))
@@ -276,6 +280,8 @@ enum FailureSamples {
             ("notAnAddressHere", .notAnAddressHere(host: "10.9.9.9")),
             ("privilegedPort", .privilegedPort(host: "0.0.0.0", port: 80)),
             ("serverStopped", .serverStopped(reason: "EOF", address: "127.0.0.1:8080")),
+            ("restartFailed", .restartFailed(errno: 2)),
+            ("mailSettings", .mailSettings(.fromMissing, origins: ["mail.smtp_url": "operator page, 2026-11-29 14:02"])),
             ("hidden", .hidden(id: "AbCdEfGh12")), ("noPoster", .noPoster(id: "AbCdEfGh12")),
             ("noTokenFor", .noTokenFor(role: "booth")), ("noTokens", .noTokens),
         ]

@@ -103,6 +103,48 @@ check "its state directory is /var/lib/recorder, the group's to share (recorder:
 check "an earlier version's dynamic user's files were moved out of /var/lib/private, the service's, shared with the group" sh -c \
   "[ \"\$(stat -c '%U:%G %a' $state_dir/outbox/sent/EARLIERxx1.json)\" = 'recorder:recorder 660' ] && [ \"\$(stat -c '%U:%G %a' $state_dir/outbox/sent)\" = 'recorder:recorder 2770' ] && [ ! -e /var/lib/private/recorder ]"
 
+section "the organiser's booth from the fresh install: the operator page in the host's browser (issue 49)"
+# Nothing configured yet: the package's recorder.conf as it was installed. The page is forwarded
+# to the host (qemu's user network: this side's port 18080, by systemd's own socket proxy, to the
+# kiosk's loopback address), whose browser drives it (Tests/vm/package-event.py); the host's SMTP
+# server is 10.0.2.2 from here.
+check "recorder.conf is the package's, as installed" sh -c "dpkg-query -W -f='\${Conffiles}' recorder | grep ' /etc/recorder/recorder.conf ' | grep -q \"\$(md5sum < $etc/recorder.conf | cut -d' ' -f1)\""
+# (the card qemu gives: the interface with a device behind it, not lo or the dummy module's)
+nic=$(for n in /sys/class/net/*; do [ -e "$n/device" ] && basename "$n"; done | head -n 1)
+ip link set "$nic" up && ip addr add 10.0.2.15/24 dev "$nic" && ip route add default via 10.0.2.2
+systemd-run --unit recorder-forward --quiet /usr/bin/systemd-socket-activate -l 0.0.0.0:18080 /lib/systemd/systemd-socket-proxyd 127.0.0.1:8080
+touch /tmp/before-the-organiser
+ip -br addr | sed 's/^/   | /'
+forwarded() { [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 20 "http://10.0.2.15:18080/healthz")" = 200 ]; }
+check "the kiosk answers through the forward on the guest's network address ($nic, 10.0.2.15:18080)" wait_for 30 forwarded
+event_pid=$(prop MainPID)
+mkdir -p /vm/event
+cp $etc/kiosk-token /vm/event/operator-token && cp $etc/kiosk-booth-token /vm/event/booth-token
+echo ready > /vm/event/ready
+check "the host's browser set the booth up and a guest got their mail (its checks are the host's)" wait_for 1500 test -f /vm/event/done
+rm -f /vm/event/operator-token /vm/event/booth-token
+layer=$state_dir/kiosk/operator-settings.json
+check "the operator page saved its settings in the kiosk's state directory ($layer)" test -f "$layer"
+shown=$(recorder config show --json 2> /vm/artifacts/config-show.err)
+echo "$shown" > /vm/artifacts/config-show.json
+for key in $(cat /vm/event/keys 2> /dev/null); do
+  origin=$(echo "$shown" | json_of "s['$key']['origin']" 2> /dev/null)
+  check "recorder config show (root, no option) names the operator page as $key's origin ($origin)" sh -c "echo '$origin' | grep -q '^operator page, '"
+done
+check "... for the page's every key (the host's list: $(wc -l < /vm/event/keys 2> /dev/null || echo 0))" test "$(wc -l < /vm/event/keys 2> /dev/null || echo 0)" -ge 10
+check "recorder config check (root, no option) judges the booth's settings ok, as the kiosk did" sh -c 'recorder config check | grep -qx ok'
+in_place() {
+  [ "$(prop MainPID)" = "$event_pid" ] && [ "$(prop NRestarts)" = 0 ] && [ "$(prop ActiveState)" = active ] &&
+    journalctl -u recorder --no-pager | grep -q "restarting to take the operator page's settings"
+}
+check "the kiosk restarted in place: the same process under systemd (MainPID $event_pid), no restart by systemd, active" in_place
+changed=$(find /etc -newer /tmp/before-the-organiser 2> /dev/null | head -n 20)
+check "nothing was written under /etc meanwhile${changed:+: $changed}" test -z "$changed"
+systemctl stop recorder-forward
+# Back to the fresh install's settings for the rest: the organiser's layer goes (the page's own reset).
+rm -rf "$layer" "$state_dir/kiosk/operator"
+systemctl restart recorder
+
 section "log in with the package's tokens, take and post a shot from vivid"
 # The admin's own settings (the conffile edited, which the upgrade must keep): smaller shots, for
 # the emulated CPU, and short retries.

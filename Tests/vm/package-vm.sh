@@ -8,9 +8,15 @@
 # - a local repository of the Debian packages it needs that the root lacks (planned by apt against
 #   the root's own dpkg status, apt-get download, dpkg-scanpackages), and "a newer build" (the
 #   same binary as VERSION=<version>+1);
-# - in the guest, Tests/vm/package-guest.sh: apt-get install, a shot posted, the upgrade with a post
-#   queued and a shot under way, remove, reinstall, purge; the videos it kept are read here with
-#   ffprobe.
+# - in the guest, Tests/vm/package-guest.sh: apt-get install, then, before any configuration is
+#   edited, the organiser's booth (issue 49): its kiosk forwarded to this machine's loopback, where
+#   Tests/vm/package-event.py drives this machine's chromium through the operator page's Event
+#   section (name, questions, consent, an uploaded frame, Wi-Fi, a mail server that is this
+#   machine's own SMTP server, at 10.0.2.2 for the guest, with a test mail), restarts the booth
+#   from the page, and has a guest record, post and get the mail; the guest then checks what
+#   `recorder config show` says and that nothing under /etc changed. Then a shot posted, the
+#   upgrade with a post queued and a shot under way, remove, reinstall, purge; the videos it kept
+#   are read here with ffprobe.
 #   Tests/vm/package-vm.sh dist/recorder_<version>_<arch>.deb
 # Prints a PASS/FAIL line per check and exits 1 when any failed. Artifacts (apt's and the
 # maintainer scripts' output, the journal, videos) land in .cache/package-vm-artifacts/.
@@ -182,9 +188,30 @@ check "dpkg-scanpackages indexed them" test "$(grep -c '^Package:' "$work/repo/P
 cp "$here/package-guest.sh" "$work/guest.sh"
 cp "$here/guest-checks.sh" "$work/"
 
-phase "in the systemd guest: install, shoot and post, upgrade with a post queued, remove, reinstall, purge"
+phase "in the systemd guest: install, the organiser's booth from this machine's browser, shoot and post, upgrade with a post queued, remove, reinstall, purge"
 rm -f "$newer"
-systemd_boot package-vm
+# The kiosk's page reaches this machine's browser through qemu's user network (a forwarded port),
+# and the guest's mail reaches this machine's SMTP server at 10.0.2.2.
+event_port=$(python3 -c 'import random, socket
+for _ in range(500):
+    p = random.randint(23000, 29999)
+    with socket.socket() as s:
+        try: s.bind(("127.0.0.1", p)); print(p); break
+        except OSError: pass')
+mkdir -p "$work/event"
+.cache/venv/bin/python "$here/package-event.py" "$work/event" "$event_port" > "$work/event/host.log" 2>&1 &
+event_job=$!
+SYSTEMD_BOOT_NET="hostfwd=tcp:127.0.0.1:$event_port-:18080" systemd_boot package-vm
+# (the host's side ends once the guest said it is done, or gave up waiting for it)
+[ -f "$work/event/done" ] || touch "$work/event/stop"
+wait "$event_job" || true
+echo "== the organiser's booth, as this machine's browser drove it (Tests/vm/package-event.py):"
+sed 's/^/   /' "$work/event/host.log"
+cp "$work/event/host.log" "$artifacts/event-host.log" 2>/dev/null || true
+cp "$work/event/"*.png "$artifacts/" 2>/dev/null || true
+passed=$((passed + $(grep -c '^PASS: ' "$work/event/host.log" || true)))
+failed=$((failed + $(grep -c '^FAIL: ' "$work/event/host.log" || true)))
+grep -q '^event host: ' "$work/event/host.log" || { echo "FAIL: the host's browser side did not finish"; failed=$((failed + 1)); }
 guest=$(sed -n 's/^package: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$work/output")
 [ -n "$guest" ] || guest="0 1"
 passed=$((passed + ${guest% *})); failed=$((failed + ${guest#* }))

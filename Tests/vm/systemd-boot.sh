@@ -7,6 +7,9 @@
 #   cp GUEST_SCRIPT "$work/guest.sh"; cp ... "$work/"
 #   systemd_boot NAME [SWIFT_RUNTIME_DIR]   # boots, copies the artifacts to .cache/NAME-artifacts,
 #                                           # prints the guest's report; $status: its exit status
+#   SYSTEMD_BOOT_NET=hostfwd=tcp:127.0.0.1:PORT-:GUESTPORT systemd_boot ...
+#                                           # a network card (qemu's user network: the host's
+#                                           # loopback is 10.0.2.2; the guest brings it up itself)
 #   systemd_boot_probe_videos DIR            # ffprobe every DIR/*.mp4 (its .min-seconds beside it)
 boot_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 boot_repo=$(cd "$boot_here/../.." && pwd)
@@ -25,7 +28,7 @@ if [ ! -f "$initrd" ] || [ "$boot_here/systemd-boot.sh" -nt "$initrd" ] || [ "$b
   trap 'rm -rf "$root"' EXIT
   mkdir -p "$root"/{bin,proc,sys,dev,lower,upper,newroot}
   cp /bin/busybox "$root/bin/busybox"
-  vm_pack_modules "$root" "$kver" virtio_pci 9pnet_virtio 9p overlay vivid dummy uinput evdev
+  vm_pack_modules "$root" "$kver" virtio_pci 9pnet_virtio 9p overlay vivid dummy uinput evdev virtio_net
   { vm_init_head; cat <<'INIT'; } > "$root/init"
 opts=trans=virtio,version=9p2000.L,msize=524288
 # The read-only shares are cached in the guest (nothing changes them while it runs): every exec
@@ -70,10 +73,11 @@ systemd_boot_work() {
 }
 
 systemd_boot() {
-  local name=$1 swift_root=${2:-/opt/swift} qemu_status running
+  local name=$1 swift_root=${2:-/opt/swift} qemu_status running net=(-nic none)
   artifacts=$cache/$name-artifacts
+  [ -z "${SYSTEMD_BOOT_NET:-}" ] || net=(-nic "user,model=virtio-net-pci,$SYSTEMD_BOOT_NET")
   set +e
-  timeout "$timeout_s" qemu-system-x86_64 -accel tcg -m 3072 -smp 2 -nographic -no-reboot \
+  timeout "$timeout_s" qemu-system-x86_64 -accel tcg -m 3072 -smp 2 -nographic -no-reboot "${net[@]}" \
     -kernel "/boot/vmlinuz-$kver" -initrd "$initrd" \
     -append "console=ttyS0 panic=-1 quiet systemd.show_status=0 systemd.log_level=warning" \
     -virtfs "local,path=$sysroot,mount_tag=sysroot,security_model=passthrough,readonly=on,multidevs=remap" \

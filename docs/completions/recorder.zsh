@@ -558,8 +558,8 @@ _recorder_config() {
     case "${state}" in
     command)
         local -ar subcommands=(
-            'check:Check the configuration file, the RECORDER_* environment and --set: '\''ok'\'' (exit 0), or each problem as file:line: problem (exit 78).'
-            'show:Show every configuration value in effect and where it came from: flag, environment variable, file:line or default. Secrets are masked.'
+            'check:Check the configuration file, the operator page'\''s settings, the RECORDER_* environment and --set as recorder kiosk checks them at its start: '\''ok'\'' (exit 0), or each problem as file:line: problem (exit 78).'
+            'show:Show every configuration value in effect and where it came from: flag, environment variable, the operator page (with when it was saved), file:line or default. Secrets are masked.'
             'keys:List every configuration key: its values, its default, its environment variable and what it does.'
         )
         _describe -V subcommand subcommands && ret=0

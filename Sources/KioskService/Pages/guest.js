@@ -128,6 +128,9 @@ const postJSON = (path, object) => send(path, object).catch(refused);
 
 function render(s) {
   if (isStale(status, s)) return;
+  // The kiosk started again (the operator page's restart takes saved settings, between guests):
+  // this page's words, consent text and mail offer are the old run's, so it loads again.
+  if (status && s.run && status.run && s.run !== status.run) { location.reload(); return; }
   status = s;
   // The booth's button, pressed while no yes holds: the kiosk started nothing and hands the press
   // to the page, which asks (or, on the consent screen, takes it as the yes).

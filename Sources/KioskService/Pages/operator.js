@@ -193,7 +193,11 @@ $("token-save").onclick = () => {
   $("token").value = "";
   login(token).then((role) => {
     $("token-message").textContent = role === "operator" ? "" : "That is the booth's token: this page needs the operator's.";
-    if (role === "operator") { setAuth("in"); reconnect(); loadGallery(true); loadHidden(); loadOverview(); loadReel(); loadPreflight(); }
+    if (role === "operator") {
+      setAuth("in"); reconnect(); loadGallery(true); loadHidden(); loadOverview(); loadReel(); loadPreflight();
+      // (the Event section, event.js, reads its settings now)
+      document.dispatchEvent(new Event("operator-login"));
+    }
   }).catch((e) => { $("token-message").textContent = e.message; });
 };
 $("clear-text").hidden = !tokenTravelsInClear(location);
@@ -469,7 +473,6 @@ function loadOverview() {
     for (const p of o.problems) item(problems, when(p.at) + " " + p.level + ": " + p.message, p.level);
     if (!o.problems.length) item(problems, "None since the kiosk started.", "none");
     facts($("disk"), o.disk.map((d) => [d.what, d.path, d.freeBytes == null ? "?" : mb(d.freeBytes) + " free"]));
-    facts($("config"), o.configuration.map((c) => [c.key, c.value == null ? "(not set)" : c.value, c.origin]));
     document.body.dataset.overview = String(Date.now());
   }).catch((e) => {
     // A browser logged in as the booth's screen: this page is the operator's.
