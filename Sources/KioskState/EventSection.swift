@@ -43,6 +43,7 @@ package enum EventSection {
         Field("shoot.overlay", .frame, "frame"),
         Field("kiosk.seconds", .value, "shot"),
         Field("kiosk.countdown_seconds", .value, "shot"),
+        Field("kiosk.effects", .value, "shot"),
         Field("kiosk.language", .choice, "shot"),
         Field("share.base_url", .value, "sharing"),
         Field("kiosk.wifi_ssid", .value, "sharing"),

@@ -167,6 +167,26 @@ import SystemSupport
         }
     }
 
+    /// The effects a guest chooses from (issue 53: "the operator page sets the list"): saved as
+    /// the operator's layer and taken by the next start; an effect the kiosk does not know is
+    /// refused with the validator's case, nothing saved.
+    @Test func theEffectsOfferedAreSetFromThePage() async throws {
+        let fixture = try KioskFixture(token: Self.token)
+        defer { fixture.remove() }
+        await fixture.start()
+        let layerFile = Self.stateDirectory(fixture) + "/operator-settings.json"
+        try await fixture.application().test(.router) { client in
+            let (refused, answer) = try await Self.put(client, ["kiosk.effects": "none, sparkle"])
+            #expect(refused == .unprocessableContent && answer["kind"] as? String == "misconfigured")
+            #expect(!FileManager.default.fileExists(atPath: layerFile), "a refused list was saved")
+            let (status, saved) = try await Self.put(client, ["kiosk.effects": "none, boomerang, slowmo"])
+            #expect(status == .ok && saved["saved"] as? [String] == ["kiosk.effects"], "\(saved)")
+            let again = fixture.kiosk.configuration.readAgain()
+            #expect(try KioskSettings(again).effects.map(\.rawValue) == ["none", "boomerang", "slowmo"])
+            #expect(OperatorLayer.isOrigin(again.origin("kiosk.effects")))
+        }
+    }
+
     /// A PNG with a red band across its top eighth, clear below: made by ffmpeg.
     static func frame(_ path: String) throws {
         #expect(try OverlayMirrorTests.ffmpeg(["-f", "lavfi", "-i", "nullsrc=s=320x180", "-frames:v", "1", "-vf",

@@ -9,6 +9,7 @@ import { originText, changesOf, findingsByKey, shareText, restartText } from "/a
 // The section's fields by key: the element that holds each plain value (the others are drawn by hand).
 const PLAIN = {
   "event.name": "event-name", "kiosk.seconds": "event-seconds", "kiosk.countdown_seconds": "event-countdown",
+  "kiosk.effects": "event-effects",
   "kiosk.language": "event-language", "share.base_url": "event-share", "kiosk.wifi_ssid": "event-wifi-name",
   "kiosk.wifi_security": "event-wifi-security", "kiosk.wifi_password": "event-wifi-password", "mail.smtp_url": "event-smtp",
   "mail.from": "event-from", "retention.days": "event-retention",
