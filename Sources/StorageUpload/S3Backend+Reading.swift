@@ -48,6 +48,37 @@ extension S3Backend {
         }
     }
 
+    package func read(key: String, range: ClosedRange<Int64>) throws(StorageError) -> [UInt8]? {
+        guard range.lowerBound >= 0, Int64(range.count) <= maximumRangeRead else {
+            throw StorageError(.mismatch, "bytes \(range.lowerBound)-\(range.upperBound) of \(configuration.prefix + key) cannot be read at once.", retryable: false)
+        }
+        var request = readRequest(key: key)
+        request.headers = [("Range", "bytes=\(range.lowerBound)-\(range.upperBound)")]
+        let response = try handles.withHandle { handle throws(StorageError) in
+            try send(request, payloadSHA256: Self.emptySHA256, on: handle)
+        }
+        switch response.status {
+        case 206:
+            guard response.body.count <= range.count else {
+                throw StorageError(.mismatch, "\(configuration.prefix + key) answered \(response.body.count) bytes for \(range.count).", retryable: true)
+            }
+            return response.body
+        case 200:
+            // A store that sends the whole object for a range: its part.
+            let body = response.body
+            guard range.lowerBound < Int64(body.count) else {
+                throw StorageError(.mismatch, "\(configuration.prefix + key) has \(body.count) bytes: bytes \(range.lowerBound)-\(range.upperBound) are not in it.", retryable: false)
+            }
+            return Array(body[Int(range.lowerBound)..<Int(min(range.upperBound + 1, Int64(body.count)))])
+        case 404:
+            return nil
+        case 416:
+            throw StorageError(.mismatch, "\(configuration.prefix + key) does not have bytes \(range.lowerBound)-\(range.upperBound).", retryable: false)
+        default:
+            throw failure(response, "read", configuration.prefix + key)
+        }
+    }
+
     package func download(key: String, into descriptor: Int32, progress: ((_ written: Int64) -> Void)?) throws(StorageError) -> DownloadedObject? {
         let response = try handles.withHandle { handle throws(StorageError) in
             try send(HTTPRequest(method: .get, url: url(forKey: key)), payloadSHA256: Self.emptySHA256, on: handle,
