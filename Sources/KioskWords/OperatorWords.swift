@@ -36,6 +36,8 @@ package enum OperatorWords {
         case let failure as CacheFailure: cache(failure)
         case let failure as ExportFailure: export(failure)
         case let failure as ReelFailure: reel(failure)
+        case let failure as GalleryFailure: gallery(failure)
+        case let failure as ServeFailure: serve(failure)
         case let failure as KioskProblem: kiosk(failure)
         // (a failure enum added without words: its case and data, until it is worded)
         default: "\(failure)"
