@@ -12,10 +12,13 @@ package struct KioskLimits: Sendable {
     /// Live mirrors: each costs a JPEG encode per picture. The booth's page and the operator's
     /// preview on the booth need two, of their own.
     package let mirrors: ClientSlots
+    /// Hosts' Download all: each archive being sent holds two pieces of the store's in memory.
+    package let archives: ClientSlots
 
     package init(_ settings: KioskSettings) {
         connections = ConnectionLimits(total: settings.maxConnections, perClient: settings.maxConnectionsPerClient)
         videos = ClientSlots("videos", total: 256, perClient: 4, booth: 8)
         mirrors = ClientSlots("live mirrors", total: 6, perClient: 2, booth: 2)
+        archives = ClientSlots("archives", total: 4, perClient: 1)
     }
 }

@@ -2,6 +2,7 @@ package import Settings
 import Publishing
 import KioskWords
 import Failures
+import ShareServer
 
 extension Setting {
     /// The kiosk's settings (`kiosk.*`); it reads the core's too (shots, sound, the store, sharing).
@@ -64,6 +65,6 @@ extension Setting {
 }
 
 extension SettingsCatalogue {
-    /// The core's settings, the kiosk's and the guests' mail's: what `recorder` accepts.
-    package static let withKiosk = SettingsCatalogue(Setting.core, Setting.kiosk, Setting.mail)
+    /// The core's settings, the kiosk's, the guests' mail's and the share server's: what `recorder` accepts.
+    package static let withKiosk = SettingsCatalogue(Setting.core, Setting.kiosk, Setting.mail, Setting.serve)
 }

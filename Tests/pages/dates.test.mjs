@@ -1,7 +1,7 @@
-// The pages' dates (Sources/KioskService/Pages/dates.js): node --test Tests/pages
+// The pages' dates (Sources/ShareServer/Pages/dates.js): node --test Tests/pages
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { shownDate, DATE_OPTIONS } from "../../Sources/KioskService/Pages/dates.js";
+import { shownDate, DATE_OPTIONS } from "../../Sources/ShareServer/Pages/dates.js";
 
 const when = "2026-11-24T17:30:12Z";
 
