@@ -88,6 +88,8 @@ package struct GalleryPost: Sendable, Encodable, Equatable {
     package var poster: Bool
     /// The booth that posted it.
     package var kiosk: String?
+    /// The name its download is saved under (the caption's, or the event's and the day's).
+    package var file: String
 
     package init(_ metadata: PostMetadata) {
         id = metadata.id
@@ -98,5 +100,6 @@ package struct GalleryPost: Sendable, Encodable, Equatable {
         (width, height, bytes) = (metadata.width, metadata.height, metadata.byteSize)
         poster = metadata.thumbnailKey != nil
         kiosk = metadata.kiosk
+        file = ShareFileName.name(for: metadata)
     }
 }
