@@ -23,8 +23,11 @@ extension S3Backend {
     }
 
     package func read(key: String, limit: Int) throws(StorageError) -> [UInt8]? {
+        var request = readRequest(key: key)
+        // One byte over the limit kept: an object larger than asked is told from one that fits.
+        request.keep = max(limit + 1, 1 << 20)
         let response = try handles.withHandle { handle throws(StorageError) in
-            try send(readRequest(key: key), payloadSHA256: Self.emptySHA256, on: handle)
+            try send(request, payloadSHA256: Self.emptySHA256, on: handle)
         }
         return try readAnswer(response, key: key, limit: limit)
     }
@@ -54,6 +57,8 @@ extension S3Backend {
         }
         var request = readRequest(key: key)
         request.headers = [("Range", "bytes=\(range.lowerBound)-\(range.upperBound)")]
+        // (a store that sends the whole object for a range is cut at the range's end: then it is short)
+        request.keep = Int(range.upperBound) + 1
         let response = try handles.withHandle { handle throws(StorageError) in
             try send(request, payloadSHA256: Self.emptySHA256, on: handle)
         }
