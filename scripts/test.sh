@@ -130,8 +130,9 @@ echo "== the kiosk's and the camera manager's (async) suites, in their own proce
   echo "FAIL: swift test: the S3 suites exited $s3_status, the async suites $async_status, the rest $rest_status"; exit 1; }
 stage "systemd unit checks (systemd-analyze)"
 bash Tests/systemd/verify-units.sh "$RECORDER_BIN"
-stage "kiosk pages in a real browser (chromium + Playwright): the operator's with its checks, and the guest's at three sizes, with its consent screen, its Wi-Fi code, its mail keyboard and out of service"
-for page in kiosk_page booth_page consent_page login_page reel_page wifi_page mail_page preflight_page away_page; do
+stage "kiosk pages in a real browser (chromium + Playwright): the operator's with its checks, and the guest's at three sizes, with its consent screen, its Wi-Fi code, its mail keyboard and out of service; the host's gallery (recorder serve, 300 posts) at a phone's and a desktop's size"
+# (the gallery's page: about a minute, most of it the two Download all zips of 300 clips)
+for page in kiosk_page booth_page consent_page login_page reel_page wifi_page mail_page preflight_page away_page gallery_page; do
   nice -n 10 .cache/venv/bin/python "Tests/browser/$page.py" "$RECORDER_BIN"
 done
 stage "the kiosk on a hostile network: every route bent every way, an HTTP fuzz, the proxy, readers that never read, a crowd"

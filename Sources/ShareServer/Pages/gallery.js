@@ -17,6 +17,8 @@ const shown = new Set();
 let next = null;
 let loading = false;
 let ended = false;
+/** How far below the screen the next page is asked for (px). */
+const ahead = 800;
 
 for (const el of document.querySelectorAll("time")) el.textContent = shownDate(el.dateTime, language);
 
@@ -115,8 +117,10 @@ async function loadMore() {
   } finally {
     loading = false;
   }
-  // A short page that does not fill the screen: the next one at once.
-  if (!ended && more.getBoundingClientRect().top < window.innerHeight) loadMore();
+  // The end still within the observer's margin (a short page, or one a wide screen's columns
+  // swallow): the next page at once. The observer tells only of a change, and the end that never
+  // left the margin makes none, so it would wait there for ever.
+  if (!ended && more.getBoundingClientRect().top < window.innerHeight + ahead) loadMore();
 }
 
 try {
@@ -127,6 +131,6 @@ try {
 if (!ended) {
   new IntersectionObserver((entries) => {
     if (entries.some((entry) => entry.isIntersecting)) loadMore();
-  }, { rootMargin: "800px 0px" }).observe(more);
+  }, { rootMargin: `${ahead}px 0px` }).observe(more);
 }
 for (const video of document.querySelectorAll(".reel video")) video.addEventListener("play", () => playOnly(video));
