@@ -145,11 +145,15 @@ let package = Package(
         // request's context and roles, sessions and the login throttle, client slots and connection
         // limits, API errors and their statuses, JSON bodies and answers, files and videos served by
         // ranges at the socket's pace, the event hub, the proxy listener and the self-probe.
+        // (HummingbirdCore and NIOHTTP1: each request is timed as it arrives, right after the
+        // HTTP/1 decoder.)
         .target(
             name: "KioskHTTP",
             dependencies: ["DurableFiles", "KioskWords",
                            .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log")],

@@ -135,8 +135,8 @@ stage "kiosk pages in a real browser (chromium + Playwright): the operator's wit
 for page in kiosk_page booth_page consent_page login_page reel_page wifi_page mail_page preflight_page away_page gallery_page; do
   nice -n 10 .cache/venv/bin/python "Tests/browser/$page.py" "$RECORDER_BIN"
 done
-stage "the kiosk on a hostile network: every route bent every way, an HTTP fuzz, the proxy, readers that never read, a crowd"
-for check in routes_fuzz proxy_test stalled_readers exhaustion; do
+stage "the kiosk on a hostile network: every route bent every way, an HTTP fuzz, the proxy, readers that never read, a crowd, slow bodies"
+for check in routes_fuzz proxy_test stalled_readers exhaustion slow_bodies sessions share_lookups; do
   nice -n 10 .cache/venv/bin/python "Tests/security/$check.py" "$RECORDER_BIN"
 done
 stage "links that outlive the booth: SeaweedFS, two booths, two recorder serve behind the shipped nginx site (a server killed with -9, Download all)"

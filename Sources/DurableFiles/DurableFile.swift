@@ -12,7 +12,7 @@ import Glibc
 /// (`StorageError.local`), so both say the same thing.
 package enum DurableFile {
     /// Where another location is chosen, for the fix in a workspace or outbox error.
-    package static let elsewhere = "another location (the workspace setting for shots, the outbox setting for posts)"
+    package static let elsewhere = StorageError.Elsewhere.workspaceOrOutbox
 
     package static func write(_ data: Data, to path: String) throws(RecorderError) {
         try told { () throws(FileSystem.Failure) in try FileSystem.writeDurably(Array(data), to: path) }
@@ -52,7 +52,7 @@ package enum DurableFile {
 
     /// Runs a `FileSystem` operation; its failure becomes the error that says what to do.
     @discardableResult
-    static func told<T>(elsewhere: String = "another directory in the configuration",
+    static func told<T>(elsewhere: StorageError.Elsewhere = .configuration,
                         _ body: () throws(FileSystem.Failure) -> T) throws(RecorderError) -> T {
         do throws(FileSystem.Failure) { return try body() } catch {
             throw RecorderError(StorageError.local(error.operation, error.path, code: error.errno.code, elsewhere: elsewhere))

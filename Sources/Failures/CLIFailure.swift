@@ -57,3 +57,12 @@ package enum CLIFailure: RecorderFailure {
         }
     }
 }
+
+extension CLIFailure {
+    package var wrapped: RecorderError { .cli(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .cli(let failure) = error else { return nil }
+        self = failure
+    }
+}

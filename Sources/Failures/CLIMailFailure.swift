@@ -40,3 +40,12 @@ package enum CLIMailFailure: RecorderFailure {
     }
 
 }
+
+extension CLIMailFailure {
+    package var wrapped: RecorderError { .cliMail(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .cliMail(let failure) = error else { return nil }
+        self = failure
+    }
+}

@@ -31,7 +31,12 @@ package enum CacheFailure: RecorderFailure {
     }
 }
 
-extension RecorderError {
-    /// A failure of the video cache.
-    package static func cache(_ failure: CacheFailure) -> RecorderError { .failed(failure) }
+
+extension CacheFailure {
+    package var wrapped: RecorderError { .cache(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .cache(let failure) = error else { return nil }
+        self = failure
+    }
 }

@@ -39,7 +39,7 @@ package struct ConfigurationProblem: RecorderFailure, CustomStringConvertible {
     }
 
     /// What is wrong.
-    package enum Issue: Sendable, Equatable {
+    package enum Issue: Sendable, Equatable, Encodable {
         // The file
         case fileMissing(path: String)
         /// The file cannot be opened or read (errno: EACCES for permission denied).
@@ -82,15 +82,24 @@ package struct ConfigurationProblem: RecorderFailure, CustomStringConvertible {
     package var description: String { location.isEmpty ? "\(issue)" : "\(location): \(issue)" }
 
     /// The issue's case (`unknownKey`), not the description with its location.
-    package var caseName: String { Self.caseName(of: issue) }
+    package var caseName: String { CaseData(encoding: issue).caseName ?? "\(issue)" }
 
     /// The issue's data: `{"key": "s3.bukket", "suggestion": "s3.bucket"}`.
-    package var caseData: CaseData { CaseData(caseOf: issue) }
+    package var caseData: CaseData { CaseData(valuesOf: issue) }
 }
 
 extension RecorderError {
     /// A configuration problem at `location`.
     package static func configuration(_ location: String, _ issue: ConfigurationProblem.Issue) -> RecorderError {
         RecorderError(ConfigurationProblem(location, issue))
+    }
+}
+
+extension ConfigurationProblem {
+    package var wrapped: RecorderError { .configuration(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .configuration(let failure) = error else { return nil }
+        self = failure
     }
 }

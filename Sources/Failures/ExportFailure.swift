@@ -38,7 +38,12 @@ package enum ExportFailure: RecorderFailure {
     }
 }
 
-extension RecorderError {
-    /// A failure of an export.
-    package static func export(_ failure: ExportFailure) -> RecorderError { .failed(failure) }
+
+extension ExportFailure {
+    package var wrapped: RecorderError { .export(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .export(let failure) = error else { return nil }
+        self = failure
+    }
 }

@@ -10,7 +10,24 @@ package enum FeedEntryProblem: Sendable, Equatable, Encodable {
     /// The document is another post's (`id`).
     case metadataNamesAnotherPost(id: String)
 
+    private enum Field: String, CodingKey { case `case`, key, limit, id }
+
+    /// Its case and data, as a failure's data is (`{"case": "metadataMissing", "key": ...}`): the
+    /// shape `recorder feed --json` has always given.
     package func encode(to encoder: any Encoder) throws {
-        try CaseData(reflecting: self).encode(to: encoder)
+        var container = encoder.container(keyedBy: Field.self)
+        switch self {
+        case .metadataMissing(let key):
+            try container.encode("metadataMissing", forKey: .case)
+            try container.encode(key, forKey: .key)
+        case .metadataTooLarge(let limit):
+            try container.encode("metadataTooLarge", forKey: .case)
+            try container.encode(limit, forKey: .limit)
+        case .metadataNotAPost:
+            try container.encode("metadataNotAPost", forKey: .case)
+        case .metadataNamesAnotherPost(let id):
+            try container.encode("metadataNamesAnotherPost", forKey: .case)
+            try container.encode(id, forKey: .id)
+        }
     }
 }

@@ -65,7 +65,12 @@ package enum FeedFailure: RecorderFailure {
     }
 }
 
-extension RecorderError {
-    /// A failure of the feed.
-    package static func feed(_ failure: FeedFailure) -> RecorderError { .failed(failure) }
+
+extension FeedFailure {
+    package var wrapped: RecorderError { .feed(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .feed(let failure) = error else { return nil }
+        self = failure
+    }
 }

@@ -48,7 +48,11 @@ package enum GalleryFailure: RecorderFailure {
     }
 }
 
-extension RecorderError {
-    /// A failure of a host's gallery.
-    package static func gallery(_ failure: GalleryFailure) -> RecorderError { .failed(failure) }
+extension GalleryFailure {
+    package var wrapped: RecorderError { .gallery(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .gallery(let failure) = error else { return nil }
+        self = failure
+    }
 }

@@ -79,7 +79,12 @@ package enum KioskProblem: RecorderFailure {
     }
 }
 
-extension RecorderError {
-    /// A failure of the kiosk's own.
-    package static func kiosk(_ failure: KioskProblem) -> RecorderError { .failed(failure) }
+
+extension KioskProblem {
+    package var wrapped: RecorderError { .kiosk(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .kiosk(let failure) = error else { return nil }
+        self = failure
+    }
 }

@@ -51,7 +51,7 @@ package enum PostFailure: RecorderFailure {
     case metadataNotJSON(detail: String)
 
     /// Where a shot's earlier post is.
-    package enum PostedWhere: Sendable, Equatable {
+    package enum PostedWhere: Sendable, Equatable, Encodable {
         /// Uploaded: when, and where its video and metadata went.
         case uploaded(at: String, video: String, metadata: String)
         /// Still queued, in this outbox folder.
@@ -97,7 +97,7 @@ package enum PostFailure: RecorderFailure {
 /// The shot is kept as it is and nothing is queued.
 package enum BookendFailure: RecorderFailure {
     /// Which end.
-    package enum Role: String, Sendable, Equatable {
+    package enum Role: String, Sendable, Equatable, Encodable {
         case intro, outro
     }
 
@@ -146,9 +146,21 @@ package enum BookendFailure: RecorderFailure {
     }
 }
 
-extension RecorderError {
-    /// A post's failure.
-    package static func post(_ failure: PostFailure) -> RecorderError { .failed(failure) }
-    /// An intro's or outro's failure.
-    package static func bookend(_ failure: BookendFailure) -> RecorderError { .failed(failure) }
+
+extension PostFailure {
+    package var wrapped: RecorderError { .post(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .post(let failure) = error else { return nil }
+        self = failure
+    }
+}
+
+extension BookendFailure {
+    package var wrapped: RecorderError { .bookend(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .bookend(let failure) = error else { return nil }
+        self = failure
+    }
 }

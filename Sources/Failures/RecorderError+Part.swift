@@ -19,7 +19,7 @@ extension RecorderError {
 
     /// Which part the lower error behind this failure came from; nil for the core's own failure.
     package var failedPart: Part? {
-        switch cause {
+        switch cause?.carried {
         case .capture(let error):
             if case .busy = error.kind { return .camera(busy: true) }
             return .camera(busy: false)
@@ -28,32 +28,19 @@ extension RecorderError {
             return .microphone(busy: false)
         case .media(let error): return .encoder(diskFull: error.kind == .diskFull)
         case .storage: return .store
-        case .failed, nil: return nil
+        case .own, nil: return nil
         }
     }
 }
 
 extension RecorderError {
-    /// A lower error's own words (a device's, FFmpeg's, the store's: what the lower module says of
-    /// itself, advice apart), for the edges that word the failure around it; nil for the
-    /// recorder's own failures, which the edges word themselves.
-    package var lowerWords: String? {
-        switch self {
-        case .capture(let error): error.description
-        case .media(let error): error.description
-        case .audio(let error): error.description
-        case .storage(let error): error.message
-        case .failed: nil
-        }
-    }
-
     /// Whether the list of the machine's cameras and microphones helps with this failure (a device
     /// not found, lost, or not a camera): each edge says where its user finds that list.
     package var listingHelps: Bool {
-        switch self {
+        switch carried {
         case .capture(let error): error.listingHelps
         case .audio(let error): error.listingHelps
-        case .media, .storage, .failed: false
+        case .media, .storage, .own: false
         }
     }
 }

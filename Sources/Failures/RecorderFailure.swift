@@ -1,15 +1,14 @@
 package import SystemSupport
 
 /// A failure of the recorder's own modules, as a case with its data (`.alreadyPosted(id:...)`,
-/// `.storeMissing(path)`), never a sentence: each module has its enum (`ConfigurationProblem`
-/// here, `ShotFailure` in Shooting, `PostFailure` in Publishing...), and `RecorderError.failed`
-/// carries any of them. The words are the edges': the kiosk's operator words (configuration keys),
-/// the CLI's (its flags and commands), the guest's one sentence (`GuestWording`); each switches
-/// over the concrete enums.
+/// `.storeMissing(path)`), never a sentence: each subject has its enum (`ConfigurationProblem`,
+/// `ShotFailure`, `PostFailure`...), and `RecorderError` has one case for each (`wrapped`). The
+/// words are the edges': the kiosk's operator words (configuration keys), the CLI's (its flags and
+/// commands), the guest's one sentence (`GuestWording`); each switches over `RecorderError`'s cases.
 ///
 /// `kind` says what happened for the edges' statuses (a sysexits status, an HTTP status); `advice`
 /// the settings that would help, spelled by the edge; `cause` the lower error behind it, if any.
-package protocol RecorderFailure: Error, Sendable, Equatable {
+package protocol RecorderFailure: FailureCarried, Equatable, Encodable {
     /// What happened, for the edges' statuses and for code that decides.
     var kind: RecorderError.Kind { get }
     /// Settings that would help; by default the cause's.
@@ -17,33 +16,30 @@ package protocol RecorderFailure: Error, Sendable, Equatable {
     /// The error this one tells in its own terms, if any (a store's, a device's, another failure).
     var cause: RecorderError? { get }
     /// The case's name (`alreadyPosted`), for `--json` and logs that machines read; by default
-    /// the enum case's own.
+    /// the enum case's own, from its encoding.
     var caseName: String { get }
     /// The case's data by label, for `--json` (`{"id": ..., "whereItIs": {...}}`); by default the
-    /// enum case's own values. A failure that holds a secret leaves it out.
+    /// enum case's own values, from its encoding (`CaseData(valuesOf:)`). A failure that holds a
+    /// secret leaves it out.
     var caseData: CaseData { get }
+    /// The failure `error` carries, when it is this enum's case (`failure(as:)`); else nil.
+    init?(unwrapping error: RecorderError)
+}
+
+/// An error `RecorderError` carries as one of its cases: inside another failure's data, it is
+/// that failure (`{kind, failure, data}`).
+package protocol FailureCarried: Error, Sendable {
+    /// This error as the `RecorderError` case that carries it (`.post(self)`, `.storage(self)`).
+    var wrapped: RecorderError { get }
 }
 
 extension RecorderFailure {
     package var advice: [SettingAdvice] { cause?.advice ?? [] }
     package var cause: RecorderError? { nil }
 
-    /// Whether `other` is this same case with the same data.
-    func isSame(as other: any RecorderFailure) -> Bool {
-        (other as? Self) == self
-    }
+    package var caseName: String { CaseData(encoding: self).caseName ?? "\(self)" }
 
-    package var caseName: String { Self.caseName(of: self) }
-
-    package var caseData: CaseData { CaseData(caseOf: self) }
-
-    /// The name of `value`'s enum case (`alreadyPosted`): the label of its payload, or, for a case
-    /// without one, its name as Swift prints it.
-    package static func caseName(of value: some Sendable) -> String {
-        let mirror = Mirror(reflecting: value)
-        if let label = mirror.children.first?.label, mirror.displayStyle == .enum { return label }
-        return String(describing: value)
-    }
+    package var caseData: CaseData { CaseData(valuesOf: self) }
 }
 
 /// A failure that is a bug, or that the recorder cannot explain: no user can fix it, so its data
@@ -59,4 +55,13 @@ package enum InternalFailure: RecorderFailure {
     case noOutcome(String)
 
     package var kind: RecorderError.Kind { .internalFailure }
+}
+
+extension InternalFailure {
+    package var wrapped: RecorderError { .internalFailure(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .internalFailure(let failure) = error else { return nil }
+        self = failure
+    }
 }

@@ -44,7 +44,12 @@ package enum ReelFailure: RecorderFailure {
     }
 }
 
-extension RecorderError {
-    /// A failure of a highlight reel.
-    package static func reel(_ failure: ReelFailure) -> RecorderError { .failed(failure) }
+
+extension ReelFailure {
+    package var wrapped: RecorderError { .reel(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .reel(let failure) = error else { return nil }
+        self = failure
+    }
 }

@@ -18,7 +18,11 @@ package enum ServeFailure: RecorderFailure {
     }
 }
 
-extension RecorderError {
-    /// A failure of the share server.
-    package static func serve(_ failure: ServeFailure) -> RecorderError { .failed(failure) }
+extension ServeFailure {
+    package var wrapped: RecorderError { .serve(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .serve(let failure) = error else { return nil }
+        self = failure
+    }
 }

@@ -1,6 +1,6 @@
 /// What a configuration value must look like (`Setting.Rule`): the data of a bad value's
 /// problem, worded by the edges; Settings checks a value against it.
-package enum SettingRule: Sendable, Equatable {
+package enum SettingRule: Sendable, Equatable, Encodable {
     /// Any text.
     case text
     /// A number in the range; `integer`: a whole one.

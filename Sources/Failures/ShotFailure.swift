@@ -103,12 +103,17 @@ package enum ShotFailure: RecorderFailure {
     }
 }
 
-extension RecorderError {
-    /// A shot's failure.
-    package static func shot(_ failure: ShotFailure) -> RecorderError { .failed(failure) }
-}
 
 /// The consent text a guest agrees to cannot be used: `TextProblem(.consent, ...)`.
 extension TextProblem {
     package static func consent(_ issue: Issue) -> RecorderError { RecorderError(TextProblem(.consent, issue)) }
+}
+
+extension ShotFailure {
+    package var wrapped: RecorderError { .shot(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .shot(let failure) = error else { return nil }
+        self = failure
+    }
 }

@@ -2,7 +2,7 @@
 /// The edges word it (what is wrong and where, and the fix).
 package struct TextProblem: RecorderFailure {
     /// Whose text.
-    package enum Subject: Sendable, Equatable {
+    package enum Subject: Sendable, Equatable, Encodable {
         /// A post's caption; `source`: where it was read from (a file, standard input), nil when given as it is.
         case caption(source: String?)
         /// The text a guest agrees to (`kiosk.consent`).
@@ -12,7 +12,7 @@ package struct TextProblem: RecorderFailure {
     }
 
     /// What is wrong with it.
-    package enum Issue: Sendable, Equatable {
+    package enum Issue: Sendable, Equatable, Encodable {
         case notUTF8
         /// A control character (its code point), on `line` when the text is read by lines.
         case controlCharacter(UInt32, line: Int?)
@@ -35,12 +35,21 @@ package struct TextProblem: RecorderFailure {
     package var kind: RecorderError.Kind { .badData }
 
     /// The issue's case (`tooLong`): whose text it is, the command says.
-    package var caseName: String { Self.caseName(of: issue) }
+    package var caseName: String { CaseData(encoding: issue).caseName ?? "\(issue)" }
 
     /// The issue's data, and whose text: `{"count": 300, "limit": 280, "subject": {"case": "caption", ...}}`.
     package var caseData: CaseData {
-        guard case .object(var fields) = CaseData(caseOf: issue) else { return CaseData(caseOf: issue) }
-        fields["subject"] = CaseData(reflecting: subject)
+        guard case .object(var fields) = CaseData(valuesOf: issue) else { return CaseData(valuesOf: issue) }
+        fields["subject"] = CaseData(encoding: subject)
         return .object(fields)
+    }
+}
+
+extension TextProblem {
+    package var wrapped: RecorderError { .text(self) }
+
+    package init?(unwrapping error: RecorderError) {
+        guard case .text(let failure) = error else { return nil }
+        self = failure
     }
 }

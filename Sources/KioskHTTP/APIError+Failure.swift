@@ -21,6 +21,8 @@ extension APIError {
         case tooMany
         /// A body larger than the kiosk takes (413).
         case tooLarge
+        /// A request whose body came too slowly, or not whole in time (408).
+        case tooSlow
         /// A body that is not JSON where JSON is asked for (415).
         case unsupportedMediaType
         /// A Post or Delete naming a shot that is no longer the current one (409): a late request
@@ -50,6 +52,7 @@ extension APIError {
             case .misdirected: .misdirectedRequest
             case .tooMany: .tooManyRequests
             case .tooLarge: .contentTooLarge
+            case .tooSlow: .requestTimeout
             case .unsupportedMediaType: .unsupportedMediaType
             case .notCurrentShot, .consentChanged: .conflict
             case .outOfService: .serviceUnavailable
@@ -65,6 +68,7 @@ extension APIError {
             case .misdirected: "misdirected"
             case .tooMany: "tooMany"
             case .tooLarge: "tooLarge"
+            case .tooSlow: "tooSlow"
             case .unsupportedMediaType: "unsupportedMediaType"
             case .notCurrentShot: "notCurrentShot"
             case .consentChanged: "consentChanged"
@@ -78,7 +82,7 @@ extension APIError {
             case .recorder(let kind): GuestWording.key(for: kind)
             case .tooMany: .busy
             case .unauthorized, .misdirected: .notSaved
-            case .methodNotAllowed, .tooLarge, .unsupportedMediaType, .notCurrentShot: .tryAgain
+            case .methodNotAllowed, .tooLarge, .tooSlow, .unsupportedMediaType, .notCurrentShot: .tryAgain
             case .consentChanged: .consentChanged
             case .outOfService: .backSoon
             }

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 package import HTTPTypes
 package import Hummingbird
 package import Settings
@@ -43,9 +43,16 @@ package struct APIError: HTTPResponseError, Sendable {
 
     /// The JSON answer.
     package var response: Response {
-        HTTPAnswer.encoded(Body(error: message, guestMessage: GuestStrings.text(guestKey), guestKey: guestKey.rawValue,
-                              kind: kind, status: status.code),
-                         status: status)
+        HTTPAnswer.encoded(body, status: status)
+    }
+
+    /// The answer's JSON alone (for an answer written below the router: `RequestPace`).
+    package var json: Data {
+        (try? HTTPAnswer.jsonEncoder.encode(body)) ?? Data()
+    }
+
+    private var body: Body {
+        Body(error: message, guestMessage: GuestStrings.text(guestKey), guestKey: guestKey.rawValue, kind: kind, status: status.code)
     }
 
     private struct Body: Encodable {

@@ -9,15 +9,61 @@ import Synchronization
 /// proxy's to keep (the shipped nginx configuration: 8 per phone, an IPv6 phone by its /64), and its
 /// video answers the kiosk's (`ClientSlots`). What a connection may then do alone is bounded by
 /// the idle timeout (a request's head must arrive, and a kept-alive connection be used again,
-/// within `KioskDaemon.idleTimeout`).
+/// within `KioskDaemon.idleTimeout`) and by `BodyPace` (its body, whole, soon after).
+///
+/// Of an address's connections, at most `bodiesPerClient` may be sending a request's body at
+/// once (`takeBody`): a body is where a slow client holds a connection longest, and a phone
+/// through the proxy, which the proxy names only in its request's head, is counted here by its
+/// own address, not as one of the proxy's many.
 package final class ConnectionLimits: Sendable {
     package let total: Int
     package let perClient: Int
+    /// Connections of one address that may be sending a body at once (this machine's own: any).
+    package static let bodiesPerClient = 4
     private let counts = Mutex<(total: Int, clients: [ClientAddress: Int], refused: Int)>((0, [:], 0))
+    private let bodies = Mutex<[ClientAddress: Int]>([:])
 
     package init(total: Int, perClient: Int) {
         self.total = total
         self.perClient = perClient
+    }
+
+    /// A place for a request body that `client` is sending, given back when the `BodyPlace` goes;
+    /// nil when the address already sends `bodiesPerClient` (the request is refused, its
+    /// connection closed).
+    package func takeBody(_ client: ClientAddress) -> BodyPlace? {
+        if client.isLoopback { return BodyPlace(self, nil) }
+        let taken = bodies.withLock { bodies -> Bool in
+            let mine = bodies[client, default: 0]
+            guard mine < Self.bodiesPerClient else { return false }
+            bodies[client] = mine + 1
+            return true
+        }
+        if !taken { counts.withLock { $0.refused += 1 } }
+        return taken ? BodyPlace(self, client) : nil
+    }
+
+    fileprivate func giveBody(_ client: ClientAddress) {
+        bodies.withLock { bodies in
+            let mine = bodies[client, default: 1] - 1
+            bodies[client] = mine > 0 ? mine : nil
+        }
+    }
+
+    /// Bodies being sent now, from other machines.
+    package var bodiesInFlight: Int { bodies.withLock { $0.values.reduce(0, +) } }
+
+    /// One body's place, given back when the last reference to it goes.
+    package final class BodyPlace: Sendable {
+        private let limits: ConnectionLimits
+        private let client: ClientAddress?
+
+        fileprivate init(_ limits: ConnectionLimits, _ client: ClientAddress?) {
+            self.limits = limits
+            self.client = client
+        }
+
+        deinit { if let client { limits.giveBody(client) } }
     }
 
     /// Takes a place for a connection from `client`; false when it must be closed.

@@ -8,8 +8,9 @@ import Failures
 package enum CrossOrigin {
     /// Why `request` (not a GET) is refused, or nil. `withSessionCookie`: it came with the kiosk's
     /// session cookie, which a browser attaches whoever's page asks: then only Origin tells, and it
-    /// must be there.
-    package static func refusal(_ request: Request, withSessionCookie: Bool) -> APIError? {
+    /// must be there. An Origin must be ours: the scheme the page came over (`overTLS`: https
+    /// through a proxy that says so), the Host the request names, and nothing else.
+    package static func refusal(_ request: Request, withSessionCookie: Bool, overTLS: Bool) -> APIError? {
         if request.headers[HTTPField.Name("Sec-Fetch-Site")!] == "cross-site" {
             return APIError(.recorder(.denied), "requests from other sites are refused.")
         }
@@ -19,9 +20,8 @@ package enum CrossOrigin {
             }
             return nil
         }
-        let host = request.head.authority ?? ""
-        let originHost = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init) ?? ""
-        if origin == "null" || originHost.lowercased() != host.lowercased() {
+        let ours = (overTLS ? "https://" : "http://") + (request.head.authority ?? "")
+        if origin.lowercased() != ours.lowercased() {
             return APIError(.recorder(.denied), "requests from another origin (\(origin)) are refused; use the kiosk's own page.")
         }
         return nil

@@ -13,6 +13,10 @@ package struct KioskRequestContext: RequestContext, RemoteAddressRequestContext 
     let connection: any Channel
     /// Set by `KioskGuard` before any route runs: nil when the request presented no valid token.
     package var identity: KioskIdentity?
+    /// Set by `KioskGuard` when the request presented a token or session cookie that is no token
+    /// of the kiosk's (a guess): the route that answers judges it (`/login` by the token in its
+    /// body first: a right one wins whatever else came with it), nothing before.
+    package var wrongCredentials: WrongCredentials?
     /// The request came on `kiosk.proxy_socket`, the listener of the proxy (nginx) alone: from a
     /// phone, which the proxy names in `X-Real-IP`. Nowhere else is that header believed.
     package let viaProxy: Bool
@@ -52,14 +56,54 @@ package struct KioskRequestContext: RequestContext, RemoteAddressRequestContext 
     var isBoothScreen: Bool { client.isLoopback && identity != nil }
 }
 
+/// What a request presented that is no token of the kiosk's, and the throttle that counts it.
+package struct WrongCredentials: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
+        /// `Authorization` with a token that is not the kiosk's (or not a bearer token at all).
+        case token
+        /// A session cookie the kiosk never made (no valid MAC).
+        case forgedCookie
+    }
+
+    package var kind: Kind
+    /// Where the guess is counted.
+    package let throttle: LoginThrottle
+
+    package init(_ kind: Kind, throttle: LoginThrottle) {
+        self.kind = kind
+        self.throttle = throttle
+    }
+
+    package static func == (a: WrongCredentials, b: WrongCredentials) -> Bool { a.kind == b.kind && a.throttle === b.throttle }
+}
+
 /// A valid token a request presented, and how it came.
 package struct KioskIdentity: Sendable, Equatable {
     package var role: KioskRole
     package var via: Via
+    /// The session it came with (`via == .cookie`): what an operator's action keeps alive.
+    package var session: Session?
 
-    package init(role: KioskRole, via: Via) {
+    package init(role: KioskRole, via: Via, session: Session? = nil) {
         self.role = role
         self.via = via
+        self.session = session
+    }
+
+    /// A session cookie on the kiosk's list, and the list.
+    package struct Session: Sendable, Equatable {
+        let store: SessionStore
+        let cookie: String
+
+        package init(store: SessionStore, cookie: String) {
+            self.store = store
+            self.cookie = cookie
+        }
+
+        /// An operator's action with it: its idle time starts again.
+        package func touch() async { await store.touch(cookie) }
+
+        package static func == (a: Session, b: Session) -> Bool { a.store === b.store && a.cookie == b.cookie }
     }
 
     package enum Via: Sendable, Equatable {

@@ -13,8 +13,12 @@ package import DurableFiles
 /// issued), never a token. So a cookie works only while its session is on the kiosk's list:
 ///
 /// - `POST /logout` takes it off (a copy of the cookie opens nothing afterwards);
-/// - an operator's session ends after `operatorIdle` without a request; the booth's screen, which
-///   asks every few seconds while it is on, stays logged in up to `lifetime` (a year);
+/// - an operator's session ends after `operatorIdle` without an operator's action (`touch`: a
+///   request to an operator's route from a page a person is using; a page's background refresh,
+///   and the booth's page asking every few seconds with the operator's cookie, are none); the
+///   booth's screen stays logged in up to `lifetime` (a year);
+/// - each role has its own places (`maximumSessions`): a role's login beyond them ends that role's
+///   oldest session, never the other role's (the booth's token cannot log the operator out);
 /// - each session remembers which token it was made with (by an HMAC of it under the key), so
 ///   changing a token ends its sessions;
 /// - `recorder kiosk --end-sessions` (`endAll`) ends every one: a new key, an empty list. A kiosk
@@ -31,8 +35,10 @@ package final class SessionStore: Sendable {
     package static let operatorIdle: Int64 = 12 * 3600
     /// The longest a session lasts, by role.
     static func lifetime(_ role: KioskRole) -> Int64 { role == .booth ? 365 * 86_400 : 30 * 86_400 }
-    /// Sessions kept; a login beyond it ends the one idle longest (a token is needed for each).
-    static let maximumSessions = 256
+    /// Sessions kept, by role; a login beyond them ends that role's oldest (a token is needed for
+    /// each). The booth's screen is one browser (two while it is replaced); the operator may use a
+    /// few (the booth's screen, a laptop, a phone...).
+    package static func maximumSessions(_ role: KioskRole) -> Int { role == .booth ? 2 : 32 }
     /// How stale the file's `lastSeen` may be.
     static let lastSeenGrain: Int64 = 600
 
@@ -117,10 +123,10 @@ package final class SessionStore: Sendable {
             let session = Session(id: Self.randomHex(16), role: role, issuedAt: now, expiresAt: now + Self.lifetime(role), lastSeen: now,
                                   token: Self.fingerprint(role, token, key: contents.key, self.authenticate))
             contents.sessions.removeAll { !Self.live($0, now: now, key: contents.key, tokens: self.tokens, self.authenticate) }
-            if contents.sessions.count >= Self.maximumSessions {
-                let idlest = contents.sessions.min { $0.lastSeen < $1.lastSeen }!
-                contents.sessions.removeAll { $0.id == idlest.id }
-            }
+            // Only this role's own places: the oldest of them goes.
+            let mine = contents.sessions.filter { $0.role == role }.sorted { ($0.issuedAt, $0.lastSeen) < ($1.issuedAt, $1.lastSeen) }
+            let ending = Set(mine.prefix(max(0, mine.count + 1 - Self.maximumSessions(role))).map(\.id))
+            contents.sessions.removeAll { ending.contains($0.id) }
             contents.sessions.append(session)
             return session
         }
@@ -134,8 +140,14 @@ package final class SessionStore: Sendable {
         _ = try await change { contents throws(RecorderError) in contents.sessions.removeAll { $0.id == id } }
     }
 
-    /// What `cookie` is now; a valid operator session's idle time starts again (`touch`).
-    package func check(_ cookie: String, touch: Bool = true) async -> Check {
+    /// An operator's action with the session of `cookie`: its idle time starts again. (A request
+    /// that is no action, a page's background refresh, only `check`s.)
+    package func touch(_ cookie: String) async {
+        _ = await check(cookie, touch: true)
+    }
+
+    /// What `cookie` is now; with `touch`, a valid session's idle time starts again.
+    package func check(_ cookie: String, touch: Bool = false) async -> Check {
         await reloadIfChanged()
         let now = Int64(clock.date.timeIntervalSince1970)
         guard let parsed = Self.parse(cookie) else { return .forged }

@@ -7,7 +7,9 @@ import ShareServer
 
 /// Logging in and out: `POST /login` with `{"token": ...}` begins a session of the role the token
 /// gives and sets its cookie (no script can read it); `POST /logout` ends the session on the kiosk
-/// and clears the cookie. Wrong tokens are slowed per client (`LoginThrottle`); a right one never is.
+/// and clears the cookie. Wrong tokens are slowed per client (`LoginThrottle`); a right one never
+/// is, whatever else its request carries (a forged cookie, an `Authorization: Basic`): the token
+/// in the body is judged first, and a wrong one counts once.
 enum AuthRoutes {
     struct LoginFields: Decodable {
         var token: String?
@@ -20,7 +22,7 @@ enum AuthRoutes {
     static func collection(credentials: KioskCredentials, throttle: LoginThrottle, logger: Logger) -> GuardedRoutes {
         let routes = GuardedRoutes()
 
-        routes.post("/login", .public, "logs a browser in: {\"token\": ...} sets its session cookie (HttpOnly, SameSite=Strict)") { request, context in
+        routes.post("/login", .public, "logs a browser in: {\"token\": ...} sets its session cookie (HttpOnly, SameSite=Strict)", body: 2048, tokenInBody: true) { request, context in
             let client = context.client
             let body = try await JSONBody.read(request, allowed: ["token"])
             let fields = try body.decode(LoginFields.self)
@@ -48,15 +50,21 @@ enum AuthRoutes {
         }
 
         routes.post("/logout", .public, "logs a browser out: ends its session on the kiosk and clears its cookie") { request, context in
+            var ended: String?
             do throws(RecorderError) {
-                try await credentials.endSession(request)
+                ended = try await credentials.endSession(request)
             } catch {
                 // The session could not be taken off the list (the disk): say so, and keep the cookie
                 // cleared all the same.
                 logger.warning("logout: \(error.message)")
             }
+            // The session ended (the operator's, on the booth's screen, leaves the booth's); with
+            // none, every session cookie the browser may keep.
             var response = HTTPAnswer.encoded(LoggedIn(role: "none"))
-            response.headers[.setCookie] = KioskCredentials.clearCookie(secure: KioskGuard.overTLS(request, context: context))
+            let secure = KioskGuard.overTLS(request, context: context)
+            for name in ended.map({ [$0] }) ?? KioskCredentials.cookieNames {
+                response.headers.append(HTTPField(name: .setCookie, value: KioskCredentials.clearCookie(name, secure: secure)))
+            }
             return response
         }
 

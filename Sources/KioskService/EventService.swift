@@ -16,7 +16,7 @@ struct EventService: Service {
     func run() async throws {
         let events = self.events, status = self.status, clock = self.clock, keepAlive = self.keepAlive
         await withDiscardingTaskGroup { group in
-            group.addTask { await events.publish(status: { await status.status() }) }
+            group.addTask { await events.publish(status: { await status.status() }, boothView: { status.boothView($0) }) }
             // The keep-alives end the moment a graceful shutdown begins (their sleep is cancelled).
             await cancelWhenGracefulShutdown {
                 while !Task.isCancelled {

@@ -16,11 +16,15 @@ package final class EventStream: Sendable {
         announcements.call(kind)
     }
 
-    /// Sends every announced change to the clients with `status()` as it is then, one after
-    /// another, until `end()` (or the task is cancelled).
-    package func publish(status: @escaping @Sendable () async -> KioskStatus) async {
+    /// Sends every announced change to the clients with `status()` as it is then (the booth's
+    /// token's clients its `boothView`), one after another, until `end()` (or the task is cancelled).
+    package func publish(status: @escaping @Sendable () async -> KioskStatus,
+                         boothView: @escaping @Sendable (KioskStatus) -> KioskStatus) async {
         let hub = self.hub
-        await announcements.forEach { kind in hub.publish(kind, value: await status()) }
+        await announcements.forEach { kind in
+            let status = await status()
+            hub.publish(kind, value: status, boothValue: boothView(status))
+        }
     }
 
     /// Lets `publish` send what was announced so far, then return.

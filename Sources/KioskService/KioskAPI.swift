@@ -37,7 +37,7 @@ package enum KioskAPI {
                                           metrics: kiosk.metrics, limits: kiosk.limits)),
             ("", AuthRoutes.collection(credentials: access.credentials, throttle: access.throttle, logger: kiosk.logger)),
             ("/api", LiveRoutes.collection(status: kiosk.status, events: kiosk.events, manager: kiosk.manager, audio: settings.audio,
-                                           preview: kiosk.preview, mirrors: kiosk.limits.mirrors)),
+                                           preview: kiosk.preview, mirrors: kiosk.limits.mirrors, streams: kiosk.limits.events)),
             ("/api", ShotRoutes.collection(guests: kiosk.guests, posting: kiosk.posting, manager: kiosk.manager, status: kiosk.status,
                                            settings: settings)),
             ("/api", GalleryRoutes.collection(library: kiosk.library, guests: kiosk.guests, videos: kiosk.limits.videos, wifi: settings.wifi)),
@@ -143,28 +143,50 @@ package enum KioskAPI {
 }
 
 /// What no route answered: a known path asked with another method is 405 with `Allow`, anything
-/// else 404; both with the API's JSON error body, like every other failure.
-struct UnmatchedRoute<Context: RequestContext>: RouterMiddleware {
+/// else 404; both with the API's JSON error body, like every other failure. The caller is judged
+/// first, as the route would: a wrong token is refused, and a path whose routes the caller may not
+/// call answers 401 or 403, never which methods it takes (that would tell a caller without a token
+/// which routes exist).
+struct UnmatchedRoute: RouterMiddleware {
+    typealias Context = KioskRequestContext
     let routes: [KioskRoute]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
+            if let wrong = context.wrongCredentials, let refusal = await KioskGuard.refusal(wrong, client: context.client) {
+                return refusal
+            }
             let path = request.uri.path
             let asked = path.split(separator: "/")
-            var allowed = routes.filter { route in
+            let matching = routes.filter { route in
                 let parts = route.path.split(separator: "/")
                 return parts.count == asked.count && zip(parts, asked).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
-            }.compactMap { HTTPRequest.Method($0.method) }
-            guard !allowed.isEmpty else {
+            }
+            guard !matching.isEmpty else {
                 return APIError(.recorder(.notFound), "there is no \(path) here: the page is /, the API is under /api/ (docs/kiosk.md, and GET /api/admin/routes for the operator).").response
             }
+            // As the most open of its routes would answer this caller.
+            let access = matching.map(\.access).min { $0.openness > $1.openness }!
+            if let refusal = GuardedRoutes.refusal(access, context) { return refusal }
+            var allowed = matching.compactMap { HTTPRequest.Method($0.method) }
             if allowed.contains(.get) { allowed.append(.head) }
             let names = allowed.map(\.rawValue).joined(separator: ", ")
             var response = APIError(.methodNotAllowed, "\(path) takes \(names), not \(request.method.rawValue).").response
             response.headers[.allow] = names
             return response
+        }
+    }
+}
+
+extension RouteAccess {
+    /// How many callers it admits: public, then the booth's, then the operator's alone.
+    var openness: Int {
+        switch self {
+        case .public: 2
+        case .booth: 1
+        case .operator: 0
         }
     }
 }

@@ -8,6 +8,7 @@ import UnixSignals
 import KioskWords
 import KioskHTTP
 import KioskState
+import ShareServer
 package import Failures
 
 /// `recorder kiosk`: the kiosk's services (`KioskServices`) run under one ServiceGroup - HTTP
@@ -28,31 +29,42 @@ package struct KioskDaemon: Sendable {
 
     /// The HTTP application alone (the tests drive it with Hummingbird's test client).
     package func application(onServerRunning: @escaping @Sendable () -> Void = {}) -> some ApplicationProtocol {
-        application(router: KioskAPI.router(kiosk).router, address: .hostname(kiosk.settings.host, port: kiosk.settings.port),
-                    onServerRunning: onServerRunning)
+        let (router, routes) = KioskAPI.router(kiosk)
+        return application(router: router, bodies: Self.bodyLimits(routes), address: .hostname(kiosk.settings.host, port: kiosk.settings.port),
+                           onServerRunning: onServerRunning)
     }
 
     /// The HTTP application of `router` on `address` (kiosk.listen, or the proxy's socket): each
-    /// connection counted (`ConnectionLimits`) and its answers paced by its socket (`SocketPace`).
-    private func application(router: Router<KioskRequestContext>, address: BindAddress,
+    /// connection counted (`ConnectionLimits`), each request timed as it arrives and its body held
+    /// to its route's limit (`RequestPace`), and its answers paced by its socket (`SocketPace`).
+    private func application(router: Router<KioskRequestContext>, bodies: BodyLimits, address: BindAddress,
                              onServerRunning: @escaping @Sendable () -> Void) -> some ApplicationProtocol {
         var logger = kiosk.logger
         logger.logLevel = .warning
         let limits = kiosk.limits.connections
         return Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [limits.gate(), SocketPace()], idleTimeout: Self.idleTimeout)),
+            server: PacedHTTP1Channel.server(.init(additionalChannelHandlers: [limits.gate(), SocketPace()], idleTimeout: Self.idleTimeout),
+                                             pace: { RequestPace(limits: limits, bodyLimits: bodies) }),
             configuration: ApplicationConfiguration(address: address, serverName: "recorder"),
             onServerRunning: { _ in onServerRunning() },
             logger: logger)
     }
 
+    /// Each public route's largest body, for `RequestPace`: a route that asks for a token checks
+    /// its own limit once it has judged its caller (a limit answered before would tell a caller
+    /// without a token which routes exist).
+    static func bodyLimits(_ routes: [KioskRoute]) -> BodyLimits {
+        BodyLimits(routes.filter { $0.access == .public }.map { BodyLimits.Entry(method: $0.method, path: $0.path, bytes: $0.bodyLimit) })
+    }
+
     /// Runs until SIGTERM or SIGINT; a shot under way is finished and kept first.
     package func run() async throws(RecorderError) {
-        let router = KioskAPI.router(kiosk).router
+        let (router, routes) = KioskAPI.router(kiosk)
+        let bodies = Self.bodyLimits(routes)
         let bound = Signal()
         var listeners: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: application(router: router, address: .hostname(kiosk.settings.host, port: kiosk.settings.port),
+            .init(service: application(router: router, bodies: bodies, address: .hostname(kiosk.settings.host, port: kiosk.settings.port),
                                        onServerRunning: { bound.signal() })),
         ]
         var waits = [bound]
@@ -60,7 +72,7 @@ package struct KioskDaemon: Sendable {
         if let path = kiosk.settings.proxySocket {
             let proxyBound = Signal()
             let logger = kiosk.logger
-            let app = application(router: router, address: .unixDomainSocket(path: path), onServerRunning: {
+            let app = application(router: router, bodies: bodies, address: .unixDomainSocket(path: path), onServerRunning: {
                 // The proxy runs as a user of its own (www-data): it must be able to connect.
                 if chmod(path, 0o666) != 0 {
                     logger.warning("kiosk.proxy_socket = \(path): cannot let the proxy connect (chmod: \(String(cString: strerror(errno)))).")

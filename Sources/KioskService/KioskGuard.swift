@@ -42,7 +42,12 @@ struct KioskGuard: RouterMiddleware {
     private func decide(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // Before anything else, on every route: a page on another name that resolves here (DNS
         // rebinding) gets nothing, not even a GET's data.
-        if let authority = request.head.authority, !settings.answers(toHost: authority) {
+        // One Host, naming the kiosk (an absolute-form target's host is the Host: `RequestPace`).
+        // HTTP/1.1 asks for exactly one; the first of two was taken before, whatever the second said.
+        guard let authority = request.head.authority, request.headers[values: Self.host].isEmpty else {
+            return APIError.badRequest("a request names the host it is for in one Host header (RFC 9112 3.2).").response
+        }
+        if !settings.answers(toHost: authority) {
             return APIError(.misdirected, "this kiosk does not answer to the host name in '\(authority)'. If that name is yours, add it to kiosk.hosts.").response
         }
         var context = context
@@ -51,38 +56,40 @@ struct KioskGuard: RouterMiddleware {
         if context.viaProxy {
             context.client = ClientAddress(forwarded: request.headers[Self.realIP])
         }
-        // The token is judged first: a right one is let in whatever its address did before, a
-        // wrong one is counted and, past the free ones, answered late (LoginThrottle).
+        // The token is judged first: a right one is let in whatever its address did before. A
+        // wrong one is judged by the route that answers (`GuardedRoutes`): counted and, past the
+        // free ones, answered late (LoginThrottle); `/login` judges the token in its body first, so
+        // the right token wins whatever else the request carries.
         let presented = await credentials.presented(request)
-        let client = context.client
-        var clearStaleCookie = false
-        switch presented {
-        case .nothing: break
-        case .valid(let identity):
-            context.identity = identity
-        case .wrongToken:
-            if let wait = throttle.failed(client) { return await Self.throttled(wait, throttle) }
-            return Self.unauthorized("the token sent in Authorization is not this kiosk's. Send the booth's or the operator's token: Authorization: Bearer TOKEN.")
-        case .forgedCookie:
-            // A session cookie the kiosk never issued (its MAC is wrong): a guess like a wrong
-            // token, and the browser is told to forget it.
-            if let wait = throttle.failed(client) { return await Self.throttled(wait, throttle) }
-            clearStaleCookie = true
-        case .endedSession:
-            // A session that has ended (logged out, idle too long, its token changed, all ended
-            // by the operator): no guess, and the browser is told to forget it.
-            clearStaleCookie = true
-        }
+        context.identity = presented.identity
+        context.wrongCredentials = presented.wrong.map { WrongCredentials($0, throttle: throttle) }
         if request.method != .get && request.method != .head && request.method != .options {
-            if let refusal = Self.crossOrigin(request, identity: context.identity) {
+            if let refusal = Self.crossOrigin(request, context: context) {
                 return refusal.response
             }
         }
-        var response = try await next(request, context)
-        if clearStaleCookie && response.headers[.setCookie] == nil {
-            response.headers[.setCookie] = KioskCredentials.clearCookie(secure: Self.overTLS(request, context: context))
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            response = try error.response(from: request, context: context)
+        }
+        // A session cookie that has ended (logged out, idle too long, its token changed, all ended
+        // by the operator) or that the kiosk never made: the browser is told to forget it, whatever
+        // the answer (a 429 too), unless the answer sets that cookie itself.
+        let set = response.headers[values: .setCookie].map { String($0.prefix { $0 != "=" }) }
+        for name in presented.stale where !set.contains(name) {
+            response.headers.append(HTTPField(name: .setCookie, value: KioskCredentials.clearCookie(name, secure: Self.overTLS(request, context: context))))
         }
         return response
+    }
+
+    /// What a route answers a request that presented `wrong` credentials before it looks at anything
+    /// else: a wrong token is counted and refused (401; 429, held back, once its address is slowed);
+    /// a forged session cookie is counted too, and the request goes on as nobody's (nil) until its
+    /// address is slowed.
+    static func refusal(_ wrong: WrongCredentials, client: ClientAddress) async -> Response? {
+        await wrong.refusal(client: client)
     }
 
     /// 401 with `WWW-Authenticate`, the API's JSON body.
@@ -98,16 +105,16 @@ struct KioskGuard: RouterMiddleware {
     }
 
     static func throttled(_ seconds: Int) -> Response {
-        var response = APIError(.tooMany, "too many wrong tokens from this address: try again in \(seconds) s.").response
-        response.headers[.retryAfter] = String(seconds)
-        return response
+        WrongCredentials.throttled(seconds)
     }
 
     /// A state-changing request must come from the kiosk's own page (`CrossOrigin`); one that came
     /// with the session cookie must say so in Origin.
-    static func crossOrigin(_ request: Request, identity: KioskIdentity?) -> APIError? {
-        CrossOrigin.refusal(request, withSessionCookie: identity?.via == .cookie)
+    static func crossOrigin(_ request: Request, context: KioskRequestContext) -> APIError? {
+        CrossOrigin.refusal(request, withSessionCookie: context.identity?.via == .cookie, overTLS: overTLS(request, context: context))
     }
+
+    static let host = HTTPField.Name("Host")!
 
     /// The header in which the proxy names the phone, on its own listener (`kiosk.proxy_socket`).
     static let realIP = KioskRequestContext.realIP

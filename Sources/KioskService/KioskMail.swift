@@ -19,10 +19,15 @@ package final class KioskMail: Sendable {
     private let clock: any RecorderClock
     /// At most this many mails of one post (queued and sent): a guest's friends, not a list.
     static let perPost = 10
+    /// How many mails the kiosk queues a minute and an hour, whoever asks.
+    let rate: MailRate
+    private let logger: Logger
 
-    init(settings: MailSettings, delivery: MailDelivery, metrics: KioskMetrics, logger: Logger, events: EventStream,
+    init(settings: MailSettings, delivery: MailDelivery, rate: MailRate, metrics: KioskMetrics, logger: Logger, events: EventStream,
          clock: any RecorderClock) {
         self.settings = settings
+        self.rate = rate
+        self.logger = logger
         queue = delivery.queue
         self.clock = clock
         drain = MailDrain(delivery: delivery, clock: clock, observer: { event in
@@ -45,6 +50,8 @@ package final class KioskMail: Sendable {
     enum Refusal: Error, Equatable {
         case request(MailRequestProblem)
         case tooMany
+        /// The kiosk's mails a minute or an hour (`MailRate`).
+        case rateReached(MailRate.Reached)
     }
 
     /// Queues a guest's mail of `post` to `address` (as typed: trimmed here) and wakes the drain.
@@ -54,6 +61,13 @@ package final class KioskMail: Sendable {
         let mine = queue.jobs().filter { $0.postID == post.id }
         if let same = mine.first(where: { $0.address.lowercased() == address.lowercased() }) { return same }
         guard mine.count + queue.receipts().count(where: { $0.postID == post.id }) < Self.perPost else { throw .tooMany }
+        if let reached = rate.take() {
+            // The operator is told once (the journal and the operator page's problems), not per refusal.
+            if reached.first {
+                logger.warning("guests' mail: kiosk.mail_per_\(reached.window.rawValue) (\(reached.limit) a \(reached.window.rawValue)) was reached; more mails are refused until the \(reached.window.rawValue) has room again. Raise it if the event needs more.")
+            }
+            throw .rateReached(reached)
+        }
         let job: MailJob
         do throws(MailRequestProblem) { job = try queue.request(address, for: post, consentText: consentText, at: clock.date) } catch { throw .request(error) }
         drain.wake()

@@ -71,7 +71,9 @@ package struct KioskServices: Sendable {
         let events = EventStream(), metrics = KioskMetrics()
         (self.events, self.metrics) = (events, metrics)
         let mail = try mailSettings.map { settings_ throws(RecorderError) in
-            try store.mail(settings_, language: settings.booth.language, metrics: metrics, events: events, clock: clock)
+            try store.mail(settings_, language: settings.booth.language,
+                           rate: MailRate(perMinute: settings.mailPerMinute, perHour: settings.mailPerHour, clock: clock),
+                           metrics: metrics, events: events, clock: clock)
         }
         self.mail = mail
         drain = try store.drain(metrics: metrics, events: events, mail: mail, clock: clock)

@@ -42,14 +42,14 @@ struct KioskStore {
 
     /// Guests' mail (`mail.*` set): the outbox's mail queue and the thread that sends it, each mail
     /// once its post is in the store.
-    func mail(_ settings: MailSettings, language: String, metrics: KioskMetrics, events: EventStream,
+    func mail(_ settings: MailSettings, language: String, rate: MailRate, metrics: KioskMetrics, events: EventStream,
               clock: any RecorderClock) throws(RecorderError) -> KioskMail {
         let policy = try configuration.retryPolicy(maximumAttempts: nil)
         return KioskMail(settings: settings,
                          delivery: MailDelivery(queue: MailQueue(outboxRoot: outbox.root), outbox: outbox, settings: settings, store: backend,
                                                 policy: policy, retention: share.retention,
                                                 expiresText: { MailWording.expires($0, language: language) }, now: { clock.date }),
-                         metrics: metrics, logger: logger, events: events, clock: clock)
+                         rate: rate, metrics: metrics, logger: logger, events: events, clock: clock)
     }
 
     /// The drain: the kiosk's background `outbox flush`, its events counted, told to the pages and
@@ -62,7 +62,7 @@ struct KioskStore {
             outbox: outbox, policy: policy, clock: clock,
             makeUploader: { willSend throws(RecorderError) in
                 OutboxUploader(outbox: outbox, backend: try configuration.makeBackend(), policy: onePerFlush,
-                               share: share, poster: Posters.jpeg, log: { logger.info("\($0)") }, willSend: willSend)
+                               share: share, poster: Posters.jpeg, log: { logger.info("\($0.words)") }, willSend: willSend)
             },
             observer: { event in
                 metrics.record(event)

@@ -13,11 +13,13 @@ enum LiveRoutes {
     static let boundary = "recorderframe"
 
     static func collection(status: StatusReporter, events: EventStream, manager: CameraManager, audio: AudioChoice, preview: LivePreview,
-                           mirrors: ClientSlots) -> GuardedRoutes {
+                           mirrors: ClientSlots, streams: ClientSlots) -> GuardedRoutes {
         let routes = GuardedRoutes()
 
-        routes.get("status", .booth, "the kiosk's status: state, current shot, outbox, disk") { _, _ in
-            HTTPAnswer.encoded(await status.status())
+        // The booth's token sees the booth's view: no queued post's id, no store address, no path.
+        routes.get("status", .booth, "the kiosk's status: state, current shot, outbox, disk") { _, context in
+            let current = await status.status()
+            return HTTPAnswer.encoded(context.identity?.role == .operator ? current : status.boothView(current))
         }
 
         routes.get("sound", .booth, "the microphone's level") { _, _ in
@@ -25,17 +27,24 @@ enum LiveRoutes {
             return HTTPAnswer.encoded(KioskAPI.SoundLevel(peakDBFS: level?.peakDBFS, rmsDBFS: level?.rmsDBFS))
         }
 
-        routes.get("events", .booth, "the status as Server-Sent Events, at each change") { _, _ in
+        routes.get("events", .booth, "the status as Server-Sent Events, at each change") { _, context in
             var headers = HTTPFields()
             headers[.contentType] = "text/event-stream"
             headers[.cacheControl] = "no-store"
-            guard let subscription = events.hub.subscribe() else {
-                throw APIError(.tooMany, "too many event streams are open (at most \(EventHub.limit)); close a page of the kiosk and try again.")
-            }
+            // The booth's screen and the operator have places of their own (`KioskLimits.events`).
+            guard let slot = streams.take(for: context) else { throw streams.busy(for: context) }
+            let operatorView = context.identity?.role == .operator
+            let subscription = events.hub.subscribe(operatorView ? .operator : .booth)
             // The first event is the current status, so a client never starts from nothing: to this
             // client alone (subscribed first, so no change after it is missed).
-            events.hub.send("status", value: await status.status(), to: subscription.id)
-            return Response(status: .ok, headers: headers, body: ResponseBody(asyncSequence: subscription.stream))
+            let current = await status.status()
+            events.hub.send("status", value: operatorView ? current : status.boothView(current), to: subscription.id)
+            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                // (the place is the listener's for as long as its stream runs)
+                _ = slot
+                for await event in subscription.stream { try await writer.write(event) }
+                try await writer.finish(nil)
+            })
         }
 
         // The live mirror: multipart/x-mixed-replace, one JPEG per camera picture (15 a second at

@@ -72,6 +72,9 @@ enum MailRoutes {
                     throw APIError(.recorder(.ioFailure), "the mail could not be queued: " + MailWording.file(failure), guestKey: .tryAgain)
                 case .tooMany:
                     throw APIError(.tooMany, "post \(id) has \(KioskMail.perPost) mails already: no more are sent of one post.", guestKey: .mailTooMany)
+                case .rateReached(let reached):
+                    throw APIError(.tooMany, "the kiosk has queued \(reached.limit) mails in the last \(reached.window.rawValue) (kiosk.mail_per_\(reached.window.rawValue)): try again later. Nothing was queued.",
+                                   guestKey: .busy)
                 }
             }
             metrics.mailQueued()

@@ -4,6 +4,8 @@ import Library
 import Settings
 import SystemSupport
 import KioskState
+import KioskWords
+import Failures
 
 /// `GET /api/admin/overview`: what the operator page shows beyond the status - the outbox post
 /// by post with where each goes, guests' mail, the last problems in full, free space, the
@@ -41,7 +43,7 @@ package final class OperatorOverview: Sendable {
             let queued = outbox.items().map { item in
                 AdminOverview.QueuedPost(
                     id: item.metadata.id, caption: item.metadata.caption, bytes: item.metadata.byteSize, queuedAt: item.state.queuedAt,
-                    attempts: item.state.attempts, lastError: item.state.lastError, destination: feed.describe(item.state.destination),
+                    attempts: item.state.attempts, lastError: item.state.lastFailure.map { OperatorWords.message(.storage($0)) } ?? item.state.lastError, destination: feed.describe(item.state.destination),
                     videoURL: feed.address(forKey: item.metadata.key), uploading: item.metadata.id == uploading)
             }
             return (queued, outbox.unreadableItems(),

@@ -52,7 +52,7 @@ enum ShotRoutes {
 
         // A Post names the shot its guest reviewed: a Post that arrives late (retried, or from a
         // review that has ended) never publishes the next guest's shot.
-        routes.post("post", .booth, "posts the current shot if it is {\"id\"}: {\"id\", \"caption\"}") { request, _ in
+        routes.post("post", .booth, "posts the current shot if it is {\"id\"}: {\"id\", \"caption\"}", body: HTTPAnswer.maximumBody) { request, _ in
             let body = try await JSONBody.read(request, allowed: ["id", "caption"])
             let fields = try body.decode(KioskAPI.PostFields.self)
             guard let id = fields.id, !id.isEmpty else {

@@ -54,6 +54,12 @@ package final class StatusReporter: Sendable {
         return status
     }
 
+    /// What the booth's token is shown of `status`: the last uploaded post only while it is the one
+    /// its current guest shares (`KioskStatus.boothView`).
+    package func boothView(_ status: KioskStatus) -> KioskStatus {
+        status.boothView(sharedPost: { self.guests.sharesLink(of: $0) })
+    }
+
     /// The countdown, and why the state is failed or camera-missing or the last shot was not kept:
     /// the operator's words and the guest's key.
     private static func describe(_ camera: CameraManager.Status, in status: inout KioskStatus) {

@@ -32,6 +32,9 @@ package struct KioskSettings: Sendable {
     /// Connections kept open at once from other machines (loopback is not counted), and from one address.
     package var maxConnections = 512
     package var maxConnectionsPerClient = 32
+    /// Guests' mails queued at most in any one minute and any one hour, kiosk-wide.
+    package var mailPerMinute = 20
+    package var mailPerHour = 200
     package var workspace: ShotWorkspace
     /// Host names (beyond the listen address, localhost, this machine's name and IP literals) the
     /// page and API answer to: `kiosk.hosts`. Any other Host is refused (DNS rebinding).
@@ -139,6 +142,8 @@ package struct KioskSettings: Sendable {
         self.boothToken = boothToken
         maxConnections = Int(try configuration.number("kiosk.max_connections"))
         maxConnectionsPerClient = Int(try configuration.number("kiosk.max_connections_per_client"))
+        mailPerMinute = Int(try configuration.number("kiosk.mail_per_minute"))
+        mailPerHour = Int(try configuration.number("kiosk.mail_per_hour"))
         // As a Host header is compared: lower case, no port, no trailing dot.
         hosts = (values["kiosk.hosts"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map { entry in
             var name = Substring(entry.lowercased())

@@ -48,17 +48,18 @@ extension OutOfService: Encodable {
             switch cause {
             case .cameraMissing(let why):
                 try item.encode("camera", forKey: .cause)
-                try item.encode(why, forKey: .message)
+                // (empty in the booth's view: `KioskStatus.boothView`)
+                if !why.isEmpty { try item.encode(why, forKey: .message) }
             case .diskNearlyFull(let path, let free, let needed):
                 try item.encode("disk", forKey: .cause)
-                try item.encode(path, forKey: .path)
+                if !path.isEmpty { try item.encode(path, forKey: .path) }
                 try item.encode(free, forKey: .freeBytes)
                 try item.encode(needed, forKey: .neededBytes)
             case .storeFailing(let queued, let waiting, let lastError):
                 try item.encode("store", forKey: .cause)
                 try item.encode(queued, forKey: .queued)
                 try item.encode(waiting.components.seconds, forKey: .waitingSeconds)
-                try item.encode(lastError, forKey: .message)
+                if !lastError.isEmpty { try item.encode(lastError, forKey: .message) }
             }
         }
     }

@@ -76,7 +76,7 @@ extension OperatorWords {
     /// the line, a consent text's the setting.
     static func refused(key: String, path: String, origin: String, _ error: RecorderError) -> String {
         let setting = "\(key) = \(path) (from \(origin))"
-        if var problem = error.failure(as: TextProblem.self), case .prompts = problem.subject {
+        if case .text(var problem) = error, case .prompts = problem.subject {
             problem.subject = .prompts(origin: setting)
             return userText(problem)
         }

@@ -18,7 +18,7 @@ extension OperatorWords {
         case .cannotWrite:
             "the gallery cannot be written to the store: \(cause(failure))"
         case .reelUnreadable(let path, let code):
-            "the reel \(path) cannot be read: \(errno(code)). Give the file recorder reel made."
+            "the reel \(path) cannot be read: \(errno(code)). Give the highlight reel's own video file."
         case .postChanged(let id):
             "post \(id)'s video in the store is not what its metadata says (it was deleted or replaced meanwhile): the download stopped rather than send it wrong. Load the gallery again."
         case .cannotWriteCard(let path, let code):

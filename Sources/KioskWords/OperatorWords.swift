@@ -2,6 +2,8 @@ import Glibc
 package import Settings
 import SystemSupport
 package import Failures
+import MediaValues
+import StoreValues
 
 /// The operator's words for every failure: what the operator page, the API's `error` and the
 /// journal say, settings spelled as configuration keys, never a command-line flag or command
@@ -9,44 +11,43 @@ package import Failures
 /// per case: what happened, then what to do. The CLI says the same where the command line has
 /// nothing better to offer, and its own words (flags, commands) where it has (`CLIWords`).
 ///
-/// Each failure enum is worded in its own extension; the lower modules' errors keep their own
-/// words (`RecorderError.lowerWords`), which these quote.
+/// Each failure enum is worded in its own extension (the store's too); the devices' and the
+/// encoder's errors keep their own words, which these quote.
 package enum OperatorWords {
     /// What happened, what to do, and the settings that would help (as configuration keys).
     package static func text(_ error: RecorderError) -> String {
         message(error) + SettingAdvice.sentence(error.advice, spelledBy: \.spelledAsKey)
     }
 
-    /// What happened and what to do, without the advice.
+    /// What happened and what to do, without the advice: each case by its enum's words (the
+    /// compiler finds a case without any), the lower modules' errors in their own.
     package static func message(_ error: RecorderError) -> String {
-        if let words = error.lowerWords { return words }
-        return error.failure.map(message) ?? "\(error)"
-    }
-
-    /// The failure's words, by its enum.
-    package static func message(_ failure: any RecorderFailure) -> String {
-        switch failure {
-        case let failure as ConfigurationProblem: configuration(failure)
-        case let failure as TextProblem: userText(failure)
-        case let failure as InternalFailure: internalFailure(failure)
-        case let failure as ShotFailure: shot(failure)
-        case let failure as PostFailure: post(failure)
-        case let failure as BookendFailure: bookend(failure)
-        case let failure as FeedFailure: feed(failure)
-        case let failure as CacheFailure: cache(failure)
-        case let failure as ExportFailure: export(failure)
-        case let failure as ReelFailure: reel(failure)
-        case let failure as GalleryFailure: gallery(failure)
-        case let failure as ServeFailure: serve(failure)
-        case let failure as KioskProblem: kiosk(failure)
-        // (a failure enum added without words: its case and data, until it is worded)
-        default: "\(failure)"
+        switch error {
+        case .capture(let error): error.description
+        case .media(let error): error.description
+        case .audio(let error): error.description
+        case .storage(let error): store(error)
+        case .configuration(let problem): configuration(problem)
+        case .text(let problem): userText(problem)
+        case .internalFailure(let failure): internalFailure(failure)
+        case .shot(let failure): shot(failure)
+        case .post(let failure): post(failure)
+        case .bookend(let failure): bookend(failure)
+        case .feed(let failure): feed(failure)
+        case .cache(let failure): cache(failure)
+        case .export(let failure): export(failure)
+        case .reel(let failure): reel(failure)
+        case .gallery(let failure): gallery(failure)
+        case .serve(let failure): serve(failure)
+        case .kiosk(let failure): kiosk(failure)
+        case .cli(let failure): commandLine(failure, nested: message)
+        case .cliMail(let failure): commandLineMail(failure)
         }
     }
 
     /// The words of the error a failure tells in its own terms (a store's, a device's), or nothing.
     static func cause(_ failure: some RecorderFailure) -> String {
-        failure.cause.map(message) ?? ""
+        failure.cause.map { message($0) } ?? ""
     }
 
     /// What an errno means.

@@ -1,6 +1,8 @@
 import Glibc
 import PreflightValues
+import StoreValues
 import SystemSupport
+import Failures
 
 extension PreflightWording {
     /// The disks: the hours left where videos pile up, or a place with no room for one shot.
@@ -45,8 +47,9 @@ extension PreflightWording {
                     "delete it by hand; moderation and retention delete the same way: let the credentials delete")
         case .outboxEmpty(let path):
             return ("nothing waits for the store (\(path))", nil)
-        case .outboxQueued(_, let depth, let oldest, let age, let lastError, let elsewhere):
+        case .outboxQueued(_, let depth, let oldest, let age, let lastFailure, let recorded, let elsewhere):
             let others = elsewhere > 0 ? " (\(elsewhere) of them for another store)" : ""
+            let lastError = lastFailure.map { OperatorWords.message(.storage($0)) } ?? recorded
             return ("\(depth) post(s) wait for the store\(others), the oldest for \(duration(age)) (since \(oldest))\(lastError.map { "; last error: \($0)" } ?? "")",
                     "they go up once the store answers (recorder outbox lists them)\(elsewhere > 0 ? "; recorder outbox retarget --all sends the others to this store" : "")")
         case .outboxUnreadable(_, let entries):
@@ -75,7 +78,7 @@ extension PreflightWording {
         case .denied: "the credentials were refused"
         case .missing: "the bucket or directory does not exist"
         case .local(let code): errorText(code)
-        case .configuration(let problem): problem
+        case .configuration(let reason): OperatorWords.message(.storage(StorageError(.configuration, reason, retryable: false)))
         case .mismatch: "what came back differs from what was written"
         }
     }

@@ -37,7 +37,7 @@ package struct WifiNetwork: Sendable, Equatable {
             self.password = nil
         case .wpa2:
             guard !password.isEmpty else { throw .passwordMissing }
-            if let odd = password.first(where: { !($0.isASCII && (" "..."~").contains($0)) }) { throw .passwordCharacter(odd) }
+            if let odd = password.first(where: { !($0.isASCII && (" "..."~").contains($0)) }) { throw .passwordCharacter(String(odd)) }
             guard (8...63).contains(password.count) else { throw .passwordLength(password.count) }
             self.password = password
         }

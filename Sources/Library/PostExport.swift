@@ -263,7 +263,7 @@ final class ZipSink: ExportSink {
     }
 
     func add(_ file: ExportFile) throws(StorageError) -> (sha256: String, size: Int64) {
-        guard writer != nil else { throw StorageError(.mismatch, "the archive \(path) is already finished.", retryable: false) }
+        guard writer != nil else { throw StorageError(.mismatch, .archiveFinished(path: path), retryable: false) }
         let name = folder + "/" + file.name
         switch file.source {
         case .file(let source):

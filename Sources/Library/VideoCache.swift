@@ -50,7 +50,7 @@ package final class VideoCache: Sendable {
     }
 
     /// Why the cached copy of a post was thrown away and fetched again.
-    package enum Replaced: Sendable, Equatable {
+    package enum Replaced: Sendable, Equatable, Encodable {
         /// It had `size` bytes of the `expected`.
         case wrongSize(id: String, size: Int64, expected: Int64)
         /// It had the right size and another SHA-256.
@@ -261,7 +261,7 @@ package final class VideoCache: Sendable {
         let temp = arrival?.path ?? path(".tmp-\(name)-\(getpid())-\(UInt64.random(in: 0..<UInt64.max))")
         let fd: Int32
         do throws(StorageError) {
-            fd = try LocalFiles.run("create", temp, elsewhere: "another cache.path") { () throws(Descriptors.Errno) in try Posix.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644) }
+            fd = try LocalFiles.run("create", temp, elsewhere: .cache) { () throws(Descriptors.Errno) in try Posix.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644) }
         } catch {
             throw RecorderError(error)
         }
@@ -286,12 +286,12 @@ package final class VideoCache: Sendable {
         }
         closed = true
         do throws(StorageError) {
-            try LocalFiles.run("store", final, elsewhere: "another cache.path") { () throws(Descriptors.Errno) in try Posix.close(fd) }
+            try LocalFiles.run("store", final, elsewhere: .cache) { () throws(Descriptors.Errno) in try Posix.close(fd) }
         } catch {
             throw RecorderError(error)
         }
         do throws(StorageError) {
-            try LocalFiles.run("store", final, elsewhere: "another cache.path") { () throws(Descriptors.Errno) in try Posix.rename(temp, to: final) }
+            try LocalFiles.run("store", final, elsewhere: .cache) { () throws(Descriptors.Errno) in try Posix.rename(temp, to: final) }
         } catch {
             throw RecorderError(error)
         }

@@ -7,7 +7,7 @@
 package struct MailAddress: Sendable, Hashable, CustomStringConvertible {
     /// Why a text is not an address this module sends to. Cases, not sentences: the edge that
     /// shows the problem words it.
-    package enum Problem: Error, Sendable, Equatable {
+    package enum Problem: Error, Sendable, Equatable, Encodable {
         case empty
         /// No `@`, or more than one (the count).
         case atSigns(count: Int)
@@ -28,7 +28,7 @@ package struct MailAddress: Sendable, Hashable, CustomStringConvertible {
         /// A character beyond ASCII (the scalar's value).
         case nonASCII(UInt32)
         /// A character the plain form of the local part does not allow (`<`, `,`, `"`, ...).
-        case characterNotAllowed(Character)
+        case characterNotAllowed(String)
         /// A dot at either end of the local part, or two in a row.
         case misplacedDot
         /// The domain is not dot-separated labels of letters, digits and inner hyphens (each at
@@ -64,7 +64,7 @@ package struct MailAddress: Sendable, Hashable, CustomStringConvertible {
         // RFC 5322 dot-atom: atext and single inner dots.
         let atextSymbols: Set<Character> = ["!", "#", "$", "%", "&", "'", "*", "+", "-", "/", "=", "?", "^", "_", "`", "{", "|", "}", "~"]
         for c in local where !(c.isASCII && (c.isLetter || c.isNumber)) && !atextSymbols.contains(c) && c != "." {
-            throw .characterNotAllowed(c)
+            throw .characterNotAllowed(String(c))
         }
         guard local.first != ".", local.last != ".", !local.contains("..") else { throw .misplacedDot }
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)

@@ -1,7 +1,7 @@
 package import SystemSupport
 
 /// Why a guest's mail could not be queued, as data; the edge words it.
-package enum MailRequestProblem: Error, Sendable, Equatable {
+package enum MailRequestProblem: Error, Sendable, Equatable, Encodable {
     /// The address is not one this recorder sends to.
     case address(MailAddress.Problem)
     /// The job could not be written (the outbox's disk).

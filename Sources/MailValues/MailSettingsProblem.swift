@@ -1,6 +1,6 @@
 /// Why the mail settings cannot work, as cases with their data: the edge that stops on it (the
 /// kiosk at its start, `recorder post --email`) words it with the key to change.
-package enum MailSettingsProblem: Error, Sendable, Equatable {
+package enum MailSettingsProblem: Error, Sendable, Equatable, Encodable {
     /// `mail.smtp_url`, `mail.credentials_file` or `mail.ca_file` (the transport's own case).
     case smtp(SMTPSettingsProblem)
     /// `mail.smtp_url` is set and `mail.from` is not.

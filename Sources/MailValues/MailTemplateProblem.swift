@@ -1,10 +1,10 @@
 /// A field of a guest's mail template (`MailTemplate.Field`): `{link}`, `{caption}`, `{event}`, `{expires}`.
-package enum MailTemplateField: String, Sendable, CaseIterable {
+package enum MailTemplateField: String, Sendable, CaseIterable, Encodable {
     case link, caption, event, expires
 }
 
 /// Why a mail template text (`MailTemplate.Problem`) cannot be used. Cases: the edge words them.
-package enum MailTemplateProblem: Error, Sendable, Equatable {
+package enum MailTemplateProblem: Error, Sendable, Equatable, Encodable {
     /// `{name}` with a name that is none of the fields (a typo would go out to every guest).
     case unknownField(String)
     /// A field the template must have is missing (a body without `{link}` has no point).

@@ -48,6 +48,24 @@ package enum SMTPFailure: Error, Sendable, Equatable, Codable {
         }
     }
 
+    /// The failure with the server's and libcurl's words masked for `addresses` (the message's
+    /// recipients: what a reply echoes), as `SMTPReply.maskingAddresses` does: a record kept from
+    /// before a spelling was masked shows none either.
+    package func masking(_ addresses: [MailAddress]) -> SMTPFailure {
+        func masked(_ reply: SMTPReply) -> SMTPReply {
+            SMTPReply(code: reply.code, text: SMTPReply.maskingAddresses(reply.text, addresses: addresses), step: reply.step)
+        }
+        switch self {
+        case .temporaryRefusal(let reply): return .temporaryRefusal(masked(reply))
+        case .permanentRefusal(let reply): return .permanentRefusal(masked(reply))
+        case .tlsFailed(let code, let detail): return .tlsFailed(curlCode: code, detail: SMTPReply.maskingAddresses(detail, addresses: addresses))
+        case .libcurl(let code, let detail): return .libcurl(code: code, detail: SMTPReply.maskingAddresses(detail, addresses: addresses))
+        case .settings, .hostNotFound, .cannotConnect, .startTLSNotOffered, .noUsableAuthentication, .connectionLost, .cancelled,
+             .unreadableMessage:
+            return self
+        }
+    }
+
     /// True when the server may hold the message although it never confirmed it.
     package var serverMayHaveIt: Bool {
         switch self {

@@ -32,10 +32,44 @@ package struct SMTPReply: Sendable, Equatable, Codable, CustomStringConvertible 
     /// `text` with every email address in it masked (`<g***@e***.org>`): a server's refusal
     /// often repeats the guest's address ("5.1.1 <guest@example.org>: Recipient address
     /// rejected"), and its words are kept in records and shown to operators, who see no address.
-    package static func maskingAddresses(_ text: String) -> String {
-        text.replacing(/[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(\.[A-Za-z0-9\-]+)+/) { match in
-            (try? MailAddress(String(match.output.0)))?.masked ?? "***@***"
+    ///
+    /// Each of `addresses` (the ones the message went to: what the server may echo) is masked
+    /// wherever the text names it, in every spelling a server gives it back: as sent, lower- or
+    /// upper-cased, in `<>`, with its local part quoted (`"o'r"@example.org`). Then anything else
+    /// shaped like an address: a local part of every character RFC 5322's atext allows (`' / ! {
+    /// } | ~` and the rest, which a narrower pattern cut short and left half the address shown:
+    /// `x{rej}y***@e***.com`), or a quoted one.
+    package static func maskingAddresses(_ text: String, addresses: [MailAddress] = []) -> String {
+        var text = text
+        for address in addresses {
+            for spelling in [address.text, "\"\(address.localPart)\"@\(address.domain)"] {
+                text = replacingIgnoringASCIICase(spelling, in: text, with: address.masked)
+            }
         }
+        // A dot-atom local part (RFC 5322 atext and dots) or a quoted one, `@`, a dotted domain.
+        return text.replacing(/(?:[A-Za-z0-9.!#$%&'*+\/=?^_`{|}~\-]+|"[^"\r\n]*")@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+/) { match in
+            (try? MailAddress(String(match.output)))?.masked ?? "***@***"
+        }
+    }
+
+    /// `text` with each occurrence of the ASCII `needle`, in any letter case, replaced.
+    private static func replacingIgnoringASCIICase(_ needle: String, in text: String, with replacement: String) -> String {
+        func folded(_ byte: UInt8) -> UInt8 { (0x41...0x5a).contains(byte) ? byte | 0x20 : byte }
+        let wanted = needle.utf8.map(folded), bytes = Array(text.utf8)
+        guard !wanted.isEmpty, bytes.count >= wanted.count else { return text }
+        var out: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            // (an ASCII needle never matches inside a multi-byte character: those bytes are all >= 0x80)
+            if index + wanted.count <= bytes.count, zip(bytes[index..<(index + wanted.count)], wanted).allSatisfy({ folded($0) == $1 }) {
+                out += replacement.utf8
+                index += wanted.count
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// "451 4.7.1 Try again later" (the server's words, as data).

@@ -2,8 +2,8 @@ package import SystemSupport
 
 /// A failed FFmpeg call: which operation, its AVERROR code, FFmpeg's own text, what to do, and
 /// `advice`, the settings that would help (each edge spells them).
-package struct MediaError: Error, Sendable, Equatable, CustomStringConvertible {
-    package enum Kind: Sendable, Equatable {
+package struct MediaError: Error, Sendable, Equatable, Encodable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable, Encodable {
         case diskFull
         case permissionDenied
         case missingCodec

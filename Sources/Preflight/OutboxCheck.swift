@@ -21,8 +21,9 @@ package enum OutboxCheck {
         }
         let since = RFC3339.date(oldest.state.queuedAt).map { max(0, Int(now.timeIntervalSince($0))) } ?? 0
         let elsewhere = destination.map { here in items.count { !$0.state.isFor(here) } } ?? 0
+        let last = items.last { $0.state.lastFailure != nil || $0.state.lastError != nil }?.state
         return .outboxQueued(path: root, depth: items.count, oldestQueuedAt: oldest.state.queuedAt, oldestAgeSeconds: since,
-                             lastError: items.compactMap(\.state.lastError).last, elsewhere: elsewhere)
+                             lastFailure: last?.lastFailure, lastError: last?.lastError, elsewhere: elsewhere)
     }
 
     /// The errno that keeps this user from writing the outbox (the directory, or the nearest

@@ -97,7 +97,10 @@ package enum PreflightFinding: Sendable, Equatable, Codable {
     /// Nothing waits for the store.
     case outboxEmpty(path: String)
     /// Posts wait for the store: how many, the oldest's age and the last error.
-    case outboxQueued(path: String, depth: Int, oldestQueuedAt: String, oldestAgeSeconds: Int, lastError: String?, elsewhere: Int)
+    /// (`lastFailure`: the last upload's failure; `lastError`: its words, as an older recorder
+    /// recorded them.)
+    case outboxQueued(path: String, depth: Int, oldestQueuedAt: String, oldestAgeSeconds: Int, lastFailure: StorageError?,
+                      lastError: String?, elsewhere: Int)
     /// Queued entries that cannot be read (kept and skipped).
     case outboxUnreadable(path: String, entries: [String])
     /// The outbox cannot be written here: no post could be queued.

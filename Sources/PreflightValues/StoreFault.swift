@@ -13,8 +13,8 @@ package enum StoreFault: Sendable, Equatable, Codable {
     case missing
     /// A local file or directory could not be written (errno).
     case local(errno: Int32)
-    /// The settings cannot reach a store (`problem` as the store says it).
-    case configuration(problem: String)
+    /// The settings cannot reach a store (`reason`: why, with its data).
+    case configuration(StorageError.Reason)
     /// What came back is not what was written.
     case mismatch
 
@@ -25,7 +25,7 @@ package enum StoreFault: Sendable, Equatable, Codable {
         case .accessDenied: self = .denied
         case .missingContainer: self = .missing
         case .local(let code): self = .local(errno: code)
-        case .configuration: self = .configuration(problem: error.message)
+        case .configuration: self = .configuration(error.reason)
         case .mismatch: self = .mismatch
         }
     }

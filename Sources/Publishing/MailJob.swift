@@ -55,6 +55,16 @@ package struct MailJob: Sendable, Codable, Equatable {
 
     /// The address as an operator is shown it (`g***@e***.com`).
     package var maskedAddress: String { (try? MailAddress(address))?.masked ?? "***" }
+
+    /// The job with the server's words in its last failure masked for its own address: what every
+    /// reader of the queue gets (`MailQueue`), so a job written before a spelling was masked shows
+    /// it to nobody either.
+    package var maskingReplies: MailJob {
+        guard case .smtp(let failure)? = lastFailure, let address = try? MailAddress(address) else { return self }
+        var job = self
+        job.lastFailure = .smtp(failure.masking([address]))
+        return job
+    }
 }
 
 /// A sent mail's record (`mail/sent/<id>.json`): that it went and when, and what the server said.

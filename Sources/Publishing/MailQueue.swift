@@ -88,7 +88,7 @@ package struct MailQueue: Sendable {
 
     /// Every job, oldest first.
     package func jobs() -> [MailJob] {
-        names(in: queueDirectory).compactMap { Self.read(MailJob.self, at: "\(queueDirectory)/\($0)") }
+        names(in: queueDirectory).compactMap { Self.read(MailJob.self, at: "\(queueDirectory)/\($0)")?.maskingReplies }
             .sorted { ($0.queuedAt, $0.id) < ($1.queuedAt, $1.id) }
     }
 
@@ -98,7 +98,7 @@ package struct MailQueue: Sendable {
     }
 
     package func job(id: String) -> MailJob? {
-        Self.read(MailJob.self, at: jobPath(id))
+        Self.read(MailJob.self, at: jobPath(id))?.maskingReplies
     }
 
     package func save(_ job: MailJob) throws(FileSystem.Failure) {

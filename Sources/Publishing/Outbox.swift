@@ -30,7 +30,7 @@ package struct Outbox: Sendable {
     package func prepare() throws(RecorderError) {
         for dir in [queueDirectory, sentDirectory] {
             do throws(StorageError) {
-                try LocalFiles.createDirectories(dir, mode: 0o700, elsewhere: "another outbox directory (the outbox setting)")
+                try LocalFiles.createDirectories(dir, mode: 0o700, elsewhere: .outbox)
             } catch {
                 throw RecorderError(error)
             }
@@ -268,7 +268,11 @@ package struct OutboxItemState: Sendable, Codable, Equatable {
     package var shotID: String
     package var queuedAt: String
     package var attempts: Int
+    /// The last upload's failure, as words: what an outbox before 0.5.0's successor kept (read,
+    /// never written now).
     package var lastError: String?
+    /// The last upload's failure, with its data (the edges word it).
+    package var lastFailure: StorageError? = nil
     /// The video's size and checksums, computed once when it was queued.
     package var digest: FileDigest?
     /// The store the post was queued for; nil for a post queued before destinations were kept,

@@ -19,7 +19,8 @@ package struct OutboxUploader: Sendable {
     package let policy: RetryPolicy
     /// Where each post's share link points.
     package let share: ShareLinks
-    let log: @Sendable (String) -> Void
+    /// Told what the upload did beside its result (the edge words it: `OutboxUploader.Note`).
+    let log: @Sendable (Note) -> Void
     /// Makes a post's poster (a JPEG of its video's first picture) when it has none (the booth's
     /// `PosterFrame.jpeg`: this module links no encoder).
     let poster: PosterMaker
@@ -31,7 +32,7 @@ package struct OutboxUploader: Sendable {
     /// `clock` counts the waits between a post's attempts (a `TestClock` in tests).
     package init(outbox: Outbox, backend: any StorageBackend, policy: RetryPolicy, share: ShareLinks = ShareLinks(),
                 clock: any RecorderClock = SystemClock(), poster: @escaping PosterMaker,
-                log: @escaping @Sendable (String) -> Void, willSend: @escaping @Sendable (OutboxItem) -> Void = { _ in }) {
+                log: @escaping @Sendable (Note) -> Void, willSend: @escaping @Sendable (OutboxItem) -> Void = { _ in }) {
         self.share = share
         self.poster = poster
         backoff = ClockWait(clock: clock)
@@ -40,6 +41,18 @@ package struct OutboxUploader: Sendable {
         self.policy = policy
         self.log = log
         self.willSend = willSend
+    }
+
+    /// What a flush says beside its result, with its data: the edge that shows it words it.
+    package enum Note: Sendable, Equatable {
+        /// Post `id`'s upload failed for a reason trying again may cure: it is tried again in `seconds`.
+        case retrying(id: String, StorageError, seconds: Double)
+        /// Post `id`'s failure could not be recorded in its state file at `path` (it stays queued).
+        case cannotRecordFailure(id: String, path: String, RecorderError)
+        /// The store had a post named `from`: this one is now `to`.
+        case renamed(from: String, to: String)
+        /// No poster can be made of post `id`'s video: it goes up without one.
+        case withoutPoster(id: String, MediaError)
     }
 
     /// What a flush did.
@@ -89,11 +102,11 @@ package struct OutboxUploader: Sendable {
                 try outbox.complete(item, receipt: receipt)
                 return receipt
             case .failure(let error):
-                item.state.lastError = error.message
+                (item.state.lastFailure, item.state.lastError) = (error, nil)
                 // The post stays queued either way; a state that cannot be written (a full or
                 // read-only disk) is said, not swallowed: its error and attempts would be stale.
                 do throws(RecorderError) { try item.saveState() } catch {
-                    log("warning: post \(item.metadata.id): cannot record its upload error in \(item.statePath): \(error)")
+                    log(.cannotRecordFailure(id: item.metadata.id, path: item.statePath, error))
                 }
                 failures += 1
                 guard error.isRetryable else {
@@ -106,7 +119,7 @@ package struct OutboxUploader: Sendable {
                     throw .post(.stillQueued(id: item.metadata.id, queuedIn: item.directory, attempts: attempts, error))
                 }
                 let wait = policy.delay(afterFailures: failures)
-                log("upload of \(item.metadata.id) failed (\(error.message)); retrying in \(String(cFormat: "%.1f", wait)) s")
+                log(.retrying(id: item.metadata.id, error, seconds: wait))
                 // (by the clock, on a semaphore: a test's clock moves it; Ctrl-C ends the process,
                 // and the post stays queued)
                 backoff.wait(seconds: wait)
@@ -127,8 +140,7 @@ package struct OutboxUploader: Sendable {
             digest = try FileDigest.compute(path: item.videoPath, partSize: backend.partSize(forSize: onDisk))
         }
         guard digest.sha256 == item.metadata.sha256, digest.size == item.metadata.byteSize, digest.size == onDisk else {
-            throw StorageError(.mismatch, "the queued video \(item.videoPath) no longer matches its checksum (disk damage?). Inspect it; it was not uploaded.",
-                               retryable: false)
+            throw StorageError(.mismatch, .queuedVideoDamaged(path: item.videoPath), retryable: false)
         }
         try backend.prepare()
         var videoStored = false
@@ -150,7 +162,7 @@ package struct OutboxUploader: Sendable {
             while outbox.isTaken(id) { id = PostID.random() }
             item.metadata.rename(to: id, url: backend.url(forKey: PostMetadata.videoKey(id: id)))
             try saveMetadata(item)
-            log("the name \(old) is taken in the store; this post is now \(id)")
+            log(.renamed(from: old, to: id))
         }
         var expectedETag: String?
         if !videoStored {
@@ -179,8 +191,7 @@ package struct OutboxUploader: Sendable {
         guard videoConfirmed,
               let metadata = try backend.stat(key: item.metadata.metadataKey),
               try backend.matches(metadata, path: item.metadataPath, digest: metadataDigest) else {
-            throw StorageError(.mismatch, "the store does not hold what was sent for post \(item.metadata.id); it will be sent again.",
-                               retryable: true)
+            throw StorageError(.mismatch, .notHeld(id: item.metadata.id), retryable: true)
         }
         // Last, so a post in the feed is a whole post; a failure here retries with both objects kept.
         try PostFeed(store: backend).index(item.metadata)
@@ -201,7 +212,7 @@ package struct OutboxUploader: Sendable {
                 try? DurableFile.write(Data(made), to: item.posterPath)
                 poster = made
             } catch {
-                log("post \(item.metadata.id) goes up without a poster: \(error.description)")
+                log(.withoutPoster(id: item.metadata.id, error))
             }
         }
         guard let poster else { return }
@@ -221,8 +232,7 @@ package struct OutboxUploader: Sendable {
         guard let consent = item.metadata.consent else { return }
         guard let text = FileManager.default.contents(atPath: item.consentPath).map({ [UInt8]($0) }),
               FileDigest.sha256(text) == consent.textSha256 else {
-            throw StorageError(.mismatch, "the queued post \(item.metadata.id) names a consent text (SHA-256 \(consent.textSha256)) that \(item.consentPath) does not hold (disk damage?). Inspect it; the post was not uploaded.",
-                               retryable: false)
+            throw StorageError(.mismatch, .consentTextDamaged(id: item.metadata.id, sha256: consent.textSha256, path: item.consentPath), retryable: false)
         }
         let key = Consent.textKey(sha256: consent.textSha256)
         if try backend.stat(key: key)?.size != Int64(text.count) {
@@ -248,7 +258,7 @@ package struct OutboxUploader: Sendable {
             // The file's own error, errno and all.
             if case .storage(let cause) = error.cause { throw cause }
             // Only a metadata that cannot be encoded comes without one (a bug, not the disk).
-            throw StorageError(.mismatch, "\(error)", retryable: false)
+            throw StorageError(.mismatch, .metadataUnwritable(detail: "\(error)"), retryable: false)
         }
     }
 }

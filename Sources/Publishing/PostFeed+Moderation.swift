@@ -78,9 +78,18 @@ extension PostFeed {
     /// store that cannot answer counts as hiding it: a post is shown only when the store says it
     /// may be.
     package func isHidden(_ metadata: PostMetadata) -> Bool {
-        let visible = Self.indexKey(metadata)
+        isHidden(key: Self.indexKey(metadata))
+    }
+
+    /// Asks the store for a hidden marker as `isHidden` does, for a post known only by `id` (a share
+    /// token's lookup that found no metadata costs the store what one that found it does).
+    package func isHidden(id: String) -> Bool {
+        isHidden(key: Self.indexKey(id: id, createdAt: "", kiosk: nil))
+    }
+
+    private func isHidden(key visible: String) -> Bool {
         do throws(StorageError) {
-            return try store.stat(key: Self.hiddenKey(visible)) != nil
+            return try store.exists(key: Self.hiddenKey(visible))
         } catch {
             return true
         }

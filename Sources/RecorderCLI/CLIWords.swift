@@ -17,98 +17,93 @@ enum CLIWords {
         message(error) + SettingAdvice.sentence(error.advice, spelledBy: \.spelledAsFlag)
     }
 
-    /// What happened and what to do, without the advice.
+    /// What happened and what to do, without the advice: the command line's own words where it
+    /// has a flag or a command to offer, else the operator's. Each case is decided here (the
+    /// compiler finds a new one).
     static func message(_ error: RecorderError) -> String {
-        if let failure = error.failure(as: CLIFailure.self) { return cli(failure) }
-        if let failure = error.failure(as: CLIMailFailure.self) { return mail(failure) }
-        if let words = commandLine(error) { return words }
-        let words = OperatorWords.message(error)
+        switch error {
+        case .cli(let failure): cli(failure)
+        case .cliMail(let failure): mail(failure)
+        case .post(let failure): post(failure) ?? OperatorWords.message(error)
+        case .feed(let failure): feed(failure) ?? OperatorWords.message(error)
+        case .shot(let failure): shot(failure) ?? OperatorWords.message(error)
+        case .configuration(let problem): configuration(problem) ?? OperatorWords.message(error)
         // (a device not found: the command line lists the machine's devices)
-        return error.listingHelps ? words + " Run recorder devices to list this machine's cameras and microphones." : words
+        case .capture, .audio:
+            OperatorWords.message(error) + (error.listingHelps ? " Run recorder devices to list this machine's cameras and microphones." : "")
+        case .media, .storage, .text, .internalFailure, .bookend, .cache, .export, .reel, .gallery, .serve, .kiosk:
+            OperatorWords.message(error)
+        }
     }
 
     static func cli(_ failure: CLIFailure) -> String {
         switch failure {
-        case .cachedVideoUnreadable(let path, let code):
-            "cannot read the cached video \(path): \(errno(code))."
-        case .standardOutputClosed(let code):
-            "cannot write the video to standard output: \(errno(code))."
-        case .leftOutOfReel(let skipped):
-            "\(skipped.count) post(s) could not be read and are not in the reel: \(named(skipped))"
-        case .leftOutOfExport(let skipped):
-            "\(skipped.count) post(s) could not be read and are not in the export: \(named(skipped))"
         case .noMicrophone(let problem):
             "no microphone found\(problem.map { ": \($0)" } ?? ""). Plug one in (a USB camera's own counts) and run recorder devices to see it."
-        case .noMicrophoneListened(let problems):
-            "no microphone could be listened to (\(problems.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; "))). Close the program that has it (a running kiosk: stop it first), or check the permissions (the audio group)."
-        case .stillQueued(let error, let count):
-            "\(message(error)) \(count) post(s) still queued."
         case .purgeNeedsRetention:
             "--purge-expired needs retention.days (how many days a post lives in the store) or retention.local_days (how long this machine keeps its copies), e.g. --set retention.days=30, or retention.days = 30 in the configuration file."
-        case .clockInDoubt(let doubt):
-            "no expired post was deleted: \(OperatorWords.explanation(doubt))"
-        case .purgeIncomplete(let count, let id, let why):
-            "\(count) expired item(s) could not be deleted (\(id): \(message(why))). Run the purge again once that is fixed: what is deleted stays deleted."
-        case .captionFileUnreadable(let path, let code):
-            "cannot read the caption file \(path): \(errno(code)). Check the path."
         case .captionInputUnreadable(let code):
             "cannot read the caption from standard input: \(errno(code)). Pipe the caption in, or use --caption-file."
-        case .captionTooLong(let source, let limit):
-            "the caption in \(source) is longer than \(limit) characters. Shorten it."
-        case .captionReadFailed(let source, let code):
-            "cannot read the caption from \(source): \(errno(code))."
-        case .postQueued(let error, let id, let directory, let mailWaits):
-            "\(message(error)) Post \(id) is queued in \(directory).\(mailWaits ? " Its mail goes once it is sent." : "")"
-        case .uploadStopped(let id):
-            "the upload stopped before post \(id)."
-        case .shotKept(let error):
-            "the shot was kept, but \(message(error))"
+        case .cachedVideoUnreadable, .standardOutputClosed, .leftOutOfReel, .leftOutOfExport, .noMicrophoneListened, .stillQueued,
+             .clockInDoubt, .purgeIncomplete, .captionFileUnreadable, .captionTooLong, .captionReadFailed, .postQueued, .uploadStopped,
+             .shotKept:
+            OperatorWords.commandLine(failure, nested: message)
         }
     }
 
-    /// Where the command line has a command or a flag to offer: the operator's words with it, else nil.
-    static func commandLine(_ error: RecorderError) -> String? {
-        let words = OperatorWords.message(error)
-        if let failure = error.failure(as: PostFailure.self) {
-            switch failure {
-            case .noSuchShot: return words + " Leave out --shot to post the current shot."
-            case .currentShotUnreadable: return words.dropLastPeriod + " (recorder shoot), or post a kept one with --shot."
-            case .noFinishedShot, .videoMissing, .alreadyPosted: return words.dropLastPeriod + ": recorder shoot"
-            case .postingElsewhere: return "another `recorder post` is posting this shot right now; wait for it."
-            case .notQueued: return words + " `recorder outbox` lists them."
-            case .notUploaded, .stillQueued: return words + " Run `recorder outbox flush` to keep trying."
-            default: return nil
-            }
+    /// A post's failure where the command line has a command or a flag to offer; nil where the
+    /// operator's words are the command line's too.
+    static func post(_ failure: PostFailure) -> String? {
+        let words = OperatorWords.message(.post(failure))
+        switch failure {
+        case .noSuchShot: return words + " Leave out --shot to post the current shot."
+        case .currentShotUnreadable: return words.dropLastPeriod + " (recorder shoot), or post a kept one with --shot."
+        case .noFinishedShot, .videoMissing, .alreadyPosted: return words.dropLastPeriod + ": recorder shoot"
+        case .postingElsewhere: return "another `recorder post` is posting this shot right now; wait for it."
+        case .notQueued: return words + " `recorder outbox` lists them."
+        case .notUploaded, .stillQueued: return words + " Run `recorder outbox flush` to keep trying."
+        case .shotUnreadable, .consentTextChanged, .storeMissing, .storeNotReady, .cannotCopyVideo, .cannotQueueConsentText,
+             .queuedUnreadable, .outboxBusy, .metadataNotJSON:
+            return nil
         }
-        if let failure = error.failure(as: FeedFailure.self) {
-            switch failure {
-            case .notAPostID: return words.dropLastPeriod + ", as `recorder feed` shows them)."
-            case .notInStore: return words + " Check the id with `recorder feed`, and that the store settings are the ones it was posted to."
-            default: return nil
-            }
-        }
-        if let failure = error.failure(as: ShotFailure.self) {
-            switch failure {
-            case .cameraUnavailable(let why): return "the camera is not available: \(message(why))"
-            // (`--overlay` given here: the flag, not the key)
-            case .overlayMissing(let path, "--overlay"), .overlayIsDirectory(let path, "--overlay"), .overlayUnusable(let path, "--overlay", _):
-                return words.replacing("shoot.overlay = \(path) (from --overlay)", with: "--overlay \(path)")
-            default: return nil
-            }
-        }
-        if let problem = error.failure(as: ConfigurationProblem.self) {
-            switch problem.issue {
-            case .fileMissing, .fileUnreadable, .fileIsDirectory, .fileTooLarge:
-                return words.replacing("RECORDER_CONFIG", with: "--config / RECORDER_CONFIG")
-            default: return nil
-            }
-        }
-        return nil
     }
 
-    /// "id: why; id: why", by id.
-    static func named(_ failures: [String: RecorderError]) -> String {
-        failures.sorted { $0.key < $1.key }.map { "\($0.key): \(message($0.value))" }.joined(separator: "; ")
+    static func feed(_ failure: FeedFailure) -> String? {
+        let words = OperatorWords.message(.feed(failure))
+        switch failure {
+        case .notAPostID: return words.dropLastPeriod + ", as `recorder feed` shows them)."
+        case .notInStore: return words + " Check the id with `recorder feed`, and that the store settings are the ones it was posted to."
+        case .pageOutOfRange, .pageSizeOutOfRange, .cannotList, .cannotRead, .metadataDamaged, .cannotHide, .cannotShow, .cannotDelete,
+             .nothingToDelete, .cannotStorePoster, .cannotReadPoster, .noTemporaryFile, .cannotDownloadVideo, .videoNotInStore,
+             .videoMismatch, .noPicture, .unreadableEntry:
+            return nil
+        }
+    }
+
+    static func shot(_ failure: ShotFailure) -> String? {
+        let words = OperatorWords.message(.shot(failure))
+        switch failure {
+        case .cameraUnavailable(let why): return "the camera is not available: \(message(why))"
+        // (`--overlay` given here: the flag, not the key)
+        case .overlayMissing(let path, "--overlay"), .overlayIsDirectory(let path, "--overlay"), .overlayUnusable(let path, "--overlay", _):
+            return words.replacing("shoot.overlay = \(path) (from --overlay)", with: "--overlay \(path)")
+        case .alreadyRecording, .postingNow, .recordingNow, .cameraMissing, .countdownOutOfRange, .workspaceBusy, .workspaceNotWritable,
+             .secondsNotPositive, .secondsOverLimit, .sizeOutOfRange, .frameRateOutOfRange, .unknownPreset, .crfOutOfRange,
+             .bitrateOutOfRange, .overlayMissing, .overlayIsDirectory, .overlayUnusable, .notEnoughSpace, .stoppedBeforeFirstFrame,
+             .stoppedUnderMinimum, .inputEndedBeforeFirstFrame, .diskFullBeforeFirstSecond, .diskFullUnderMinimum, .diskFullKeptPart,
+             .notCurrentShot, .cannotDeleteKept:
+            return nil
+        }
+    }
+
+    static func configuration(_ problem: ConfigurationProblem) -> String? {
+        switch problem.issue {
+        case .fileMissing, .fileUnreadable, .fileIsDirectory, .fileTooLarge:
+            OperatorWords.message(.configuration(problem)).replacing("RECORDER_CONFIG", with: "--config / RECORDER_CONFIG")
+        case .lineNotUTF8, .notKeyValue, .unclosedQuote, .textAfterQuote, .setTwice, .unknownKey, .badValue, .weakToken, .unknownBackend,
+             .s3Needs, .badShareTemplate, .badKioskID, .store:
+            nil
+        }
     }
 
     static func errno(_ code: Int32) -> String { Descriptors.Errno(code).description }
@@ -128,31 +123,21 @@ extension RecorderError {
 }
 
 extension CLIWords {
-    /// Guests' mail on the command line.
+    /// Guests' mail on the command line: its flags and commands, else the operator's words.
     static func mail(_ failure: CLIMailFailure) -> String {
         switch failure {
-        case .settings(let problem, let origins):
-            MailWording.settings(problem, origin: { origins[$0] ?? "the default" })
         case .noMailServer:
             "--email needs a mail server: set mail.smtp_url (smtps://HOST or smtp://HOST:587) and mail.from in the configuration (or --set mail.smtp_url=...)."
         case .noLinkToSend:
             "--email sends the post's share link, and this store gives none (a local store): set share.base_url to where the store's videos or the kiosk's share page can be opened, e.g. --set 'share.base_url=https://booth.example.com/s/{token}'."
         case .badAddress(let problem):
             "--email: " + MailWording.request(.address(problem))
-        case .cannotQueue(let error):
-            MailWording.request(.file(error))
-        case .queueUnusable(let root, let error):
-            "the mail queue in \(root) cannot be used: " + MailWording.file(error)
-        case .cannotRetry(let id, let error):
-            "mail \(id) cannot be changed: " + MailWording.file(error)
-        case .noRefusedMail(let id, let queue, let refused):
-            "no refused mail \(id) in \(queue) (\(refused.isEmpty ? "none is refused" : "refused: " + refused.joined(separator: ", ")))."
         case .mailsWaiting(let count):
             "\(count) mail(s) could not be sent now and stay queued (recorder outbox mail lists them, with why)."
         case .mailQueued(let post, let mail, let next, let why):
             "post \(post) was posted, and its mail \(mail) is still queued (tried again from \(next); `recorder outbox flush` or the kiosk sends it): \(MailWording.failure(why))"
-        case .mailRefused(let post, let mail, let why):
-            "post \(post) was posted, but its mail \(mail) was not sent: \(MailWording.failure(why))"
+        case .settings, .cannotQueue, .queueUnusable, .cannotRetry, .noRefusedMail, .mailRefused:
+            OperatorWords.commandLineMail(failure)
         }
     }
 }

@@ -6,6 +6,7 @@ import Publishing
 import Library
 import SystemSupport
 import Failures
+import StoreValues
 
 /// `recorder fetch ID`: a posted video, through the cache.
 struct FetchCommand: ParsableCommand {
@@ -69,11 +70,11 @@ struct FetchCommand: ParsableCommand {
             return
         }
         if let output {
-            try VideoCache.copy(video.path, to: output, elsewhere: "another --output")
+            try VideoCache.copy(video.path, to: output, elsewhere: .output)
         }
         if format.json {
             printJSON(Result(id: id, path: video.path, bytes: video.size, from: video.level, output: output,
-                             replaced: video.replaced.map { CaseData(reflecting: $0) }))
+                             replaced: video.replaced.map { CaseData(encoding: $0) }))
         } else {
             print(output ?? video.path)
             if !quiet { printError("recorder: \(id): \(ByteCount.human(video.size)) from the \(video.level == .store ? "store (now cached)" : "cache")") }

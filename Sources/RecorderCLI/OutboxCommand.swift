@@ -29,7 +29,8 @@ struct OutboxListCommand: ParsableCommand {
         if output.json {
             printJSON(items.map {
                 Row(id: $0.metadata.id, directory: $0.directory, queuedAt: $0.state.queuedAt, bytes: $0.metadata.byteSize,
-                    attempts: $0.state.attempts, caption: $0.metadata.caption, lastError: $0.state.lastError,
+                    attempts: $0.state.attempts, caption: $0.metadata.caption,
+                    lastError: $0.state.lastFailure.map { CLIWords.message(.storage($0)) } ?? $0.state.lastError,
                     destination: $0.state.destination)
             })
             return
@@ -41,7 +42,7 @@ struct OutboxListCommand: ParsableCommand {
             if caption.count > 40 { caption = String(caption.prefix(39)) + "…" }
             print("  \(item.metadata.id)  queued \(item.state.queuedAt)  \(size)  \(item.state.attempts) attempt(s)  \"\(caption)\"")
             print("      for \(item.state.destination.map { "\($0)" } ?? "the store of whichever flush sends it (queued before posts kept their store)")")
-            if let error = item.state.lastError { print("      last error: \(error)") }
+            if let error = item.state.lastFailure.map({ CLIWords.message(.storage($0)) }) ?? item.state.lastError { print("      last error: \(error)") }
         }
         for folder in outbox.unreadableItems() {
             printError("recorder: warning: \(folder) is queued but its post.json or state.json cannot be read; it is kept and skipped. Repair or move it by hand.")
@@ -86,7 +87,7 @@ struct OutboxFlushCommand: ParsableCommand {
         let configuration = try store.configuration()
         let uploader = OutboxUploader(outbox: Outbox(root: configuration.outboxDirectory), backend: try configuration.makeBackend(),
                                       policy: try configuration.retryPolicy(maximumAttempts: attempts), share: try ShareLinks(configuration),
-                                      poster: Posters.jpeg, log: { printError("recorder: note: \($0)") })
+                                      poster: Posters.jpeg, log: { printError("recorder: note: \($0.words)") })
         let report = try uploader.flush()
         // Then the guests' mail whose posts are in the store now (and any due from before).
         let mail = try CommandMail.settings(configuration)
@@ -246,7 +247,7 @@ struct OutboxMailCommand: ParsableCommand {
             attempts = job.attempts
             nextAttemptAt = job.nextAttemptAt
             lastError = job.lastFailure.map(MailWording.failure)
-            failure = job.lastFailure.map { CaseData(reflecting: $0) }
+            failure = job.lastFailure.map { CaseData(encoding: $0) }
         }
     }
 

@@ -155,7 +155,7 @@ struct PostCommand: ParsableCommand {
         if let job, !quiet { printError("recorder: queued mail \(job.id) of post \(item.metadata.id) to \(job.maskedAddress)") }
         let uploader = OutboxUploader(outbox: outbox, backend: try configuration.makeBackend(),
                                       policy: try configuration.retryPolicy(maximumAttempts: attempts),
-                                      share: share, poster: Posters.jpeg, log: note)
+                                      share: share, poster: Posters.jpeg, log: { note($0.words) })
         let report: OutboxUploader.Report
         do { report = try uploader.flush() } catch {
             printResult(status: "queued", id: item.metadata.id, item: item.directory, receipt: nil, error: error,

@@ -11,6 +11,8 @@ package struct KioskRoute: Sendable, Equatable, Encodable {
     package var path: String
     package var access: RouteAccess
     package var summary: String
+    /// The largest request body it takes, in bytes (a route that reads none: 0).
+    package var bodyLimit: Int
 }
 
 /// A Hummingbird route collection in which every route says who may call it (there is no way to
@@ -26,26 +28,54 @@ package final class GuardedRoutes {
 
     package init() {}
 
+    /// What a request body may be at most where a route says nothing: a few fields of JSON.
+    package static let smallBody = 1024
 
     package func get(_ path: String, _ access: RouteAccess, _ summary: String, use handler: @escaping Handler) {
-        add(.get, path, access, summary, handler)
+        add(.get, path, access, summary, body: 0, handler)
     }
 
-    package func post(_ path: String, _ access: RouteAccess, _ summary: String, use handler: @escaping Handler) {
-        add(.post, path, access, summary, handler)
+    /// A POST route; its body is at most `body` bytes (`RequestPace` refuses a larger one before
+    /// reading it, and the route checks it again, whatever spelling of the path reached it).
+    /// `tokenInBody`: the route judges the token its body carries before anything else the request
+    /// presented (`/login`: the right token wins whatever cookie or header came with it).
+    package func post(_ path: String, _ access: RouteAccess, _ summary: String, body: Int = smallBody, tokenInBody: Bool = false,
+                      use handler: @escaping Handler) {
+        add(.post, path, access, summary, body: body, tokenInBody: tokenInBody, handler)
     }
 
-    private func add(_ method: HTTPRequest.Method, _ path: String, _ access: RouteAccess, _ summary: String, _ handler: @escaping Handler) {
-        routes.append(KioskRoute(method: method.rawValue, path: path, access: access, summary: summary))
+    /// A request from a page marks itself as a person's (this header, `1`) when somebody used the
+    /// page in the last minute (`common.js`); a page's background refresh does not.
+    package static let personHeader = HTTPField.Name("X-Recorder-Person")!
+
+    private func add(_ method: HTTPRequest.Method, _ path: String, _ access: RouteAccess, _ summary: String, body limit: Int,
+                     tokenInBody: Bool = false, _ handler: @escaping Handler) {
+        routes.append(KioskRoute(method: method.rawValue, path: path, access: access, summary: summary, bodyLimit: limit))
         collection.on(RouterPath(path), method: method, use: { request, context in
+            if !tokenInBody, let wrong = context.wrongCredentials, let refusal = await wrong.refusal(client: context.client) {
+                return refusal
+            }
             if let refusal = Self.refusal(access, context) { return refusal }
+            // An operator's action keeps the operator's session: an operator's route asked by a
+            // person (not a page's refresh, not the booth's page asking with the operator's cookie).
+            if access == .operator, request.headers[Self.personHeader] == "1", let session = context.identity?.session {
+                await session.touch()
+            }
+            var request = request
+            if method != .get {
+                do {
+                    _ = try await request.collectBody(upTo: limit)
+                } catch {
+                    return RequestPace.Refusal.tooLarge(limit: limit).error.response
+                }
+            }
             return try await handler(request, context)
         })
     }
 
     /// Why `context`'s identity may not call a route with `access`: 401 without a valid token,
     /// 403 with the booth's where the operator's is needed.
-    static func refusal(_ access: RouteAccess, _ context: KioskRequestContext) -> Response? {
+    package static func refusal(_ access: RouteAccess, _ context: KioskRequestContext) -> Response? {
         guard !access.admits(context.identity?.role) else { return nil }
         if context.identity == nil { return unauthorized() }
         return APIError(.recorder(.denied), "this needs the operator's token; the booth's token may only drive the booth's own page (log in with the operator's token: POST /login).").response

@@ -18,7 +18,7 @@ struct ServeGuard: RouterMiddleware {
         var response: Response
         do {
             if request.method != .get && request.method != .head && request.method != .options,
-               let refusal = CrossOrigin.refusal(request, withSessionCookie: false) {
+               let refusal = CrossOrigin.refusal(request, withSessionCookie: false, overTLS: context.reachedOverTLS(request)) {
                 response = refusal.response
             } else {
                 response = try await next(request, context)

@@ -44,10 +44,12 @@ package enum ShareRoutes {
             let metadata = shared.metadata
             let expires = posts.expiry(metadata)
             // The guest's own phone: it holds the post's claim, or it is the first to open the link
-            // while the booth's thank-you shows it, and gets the claim now.
+            // while the booth's thank-you shows it, and gets the claim now: by a GET that serves
+            // the page (a HEAD, which shows nothing, never takes it: a link checker, or a scanner
+            // that asks first, would hold the guest's claim).
             var canDelete = await posts.holdsClaim(metadata, secret: RequestCookies.value(named: ShareClaims.cookieName, in: request))
             var setCookie: String?
-            if !canDelete, place.mayClaim(metadata.id) {
+            if !canDelete, request.method == .get, place.mayClaim(metadata.id) {
                 do throws(FileSystem.Failure) {
                     if let secret = try await posts.claim(metadata.id) {
                         canDelete = true
@@ -66,7 +68,7 @@ package enum ShareRoutes {
             return response
         }
 
-        routes.post(":token/delete", .public, "the guest deletes their post from the phone that holds its claim: form confirm=delete") { request, context in
+        routes.post(":token/delete", .public, "the guest deletes their post from the phone that holds its claim: form confirm=delete", body: 256) { request, context in
             let token = context.parameters.get("token") ?? ""
             let language = place.language(request)
             guard let metadata = await posts.post(token: token, now: clock.date)?.metadata else { return unopened(place.unopened, language) }

@@ -30,6 +30,12 @@ package final class ShareTokenIndex: Sendable {
         }
     }
 
+    /// A post the index knows a token of (any): what a token it does not know costs the store as
+    /// much as one it does (`KioskLibrary.sharedPost`); nil while it knows none.
+    package var standIn: String? {
+        state.withLock { $0.ids.values.min() }
+    }
+
     package func isKnown(_ id: String) -> Bool {
         state.withLock { $0.known.contains(id) }
     }

@@ -80,16 +80,23 @@ package final class SharedPosts: Sendable {
     }
 
     private func lookUp(_ token: String, now: Date) -> SharedPost? {
-        guard let id = tokens.id(forToken: token) else { return nil }
+        let known = tokens.id(forToken: token)
         // Queued here: the store is not asked (at a venue with no internet it would not answer).
-        if let item = outbox?.item(id: id) {
+        if let id = known, let item = outbox?.item(id: id) {
             guard let stored = item.metadata.shareToken, ShareToken.equal(stored, token), expiry(item.metadata) > now else { return nil }
             return SharedPost(metadata: item.metadata, queuedVideo: item.videoPath,
                               queuedPoster: FileSystem.status(of: item.posterPath) == nil ? nil : item.posterPath)
         }
-        guard let metadata = try? feed.metadata(id: id), let stored = metadata.shareToken,
-              ShareToken.equal(stored, token),
-              expiry(metadata) > now, !feed.isHidden(metadata) else { return nil }
+        // Every other token costs the store the same, whatever it opens or why it opens nothing
+        // (unknown or deleted, hidden, expired): one post's metadata read and its hidden marker
+        // asked, a post the index knows standing in for a token it does not know. (Hidden and
+        // expired links answered 40-60% slower than unknown and deleted ones, which told why.)
+        let asked = known ?? tokens.standIn ?? ""
+        let metadata = try? feed.metadata(id: asked)
+        let hidden = metadata.map(feed.isHidden) ?? feed.isHidden(id: asked)
+        let matches = metadata?.shareToken.map { ShareToken.equal($0, token) } ?? false
+        let open = metadata.map { expiry($0) > now } ?? false
+        guard known != nil, let metadata, matches, open, !hidden else { return nil }
         return SharedPost(metadata: metadata, queuedVideo: nil)
     }
 

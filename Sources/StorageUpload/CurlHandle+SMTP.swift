@@ -19,7 +19,7 @@ extension CurlHandle {
                   shouldStop: (() -> Bool)?, onAccepted: ((SMTPReply) -> Void)? = nil) throws(SMTPFailure) -> SMTPReply {
         curl_easy_reset(handle)
         errorBuffer[0] = 0
-        let trace = SMTPTrace()
+        let trace = SMTPTrace(recipient: recipient)
         trace.onAcceptance = onAccepted
         let source = RequestSource(body, metered: false)
         let stop = StopCheck(shouldStop)
@@ -94,7 +94,9 @@ extension CurlHandle {
         if let reply = trace.lastReply, reply.isTemporary || reply.isPermanent {
             throw reply.isTemporary ? .temporaryRefusal(reply) : .permanentRefusal(reply)
         }
-        let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        // (libcurl's own words may quote the server's: masked as its replies are)
+        let detail = SMTPReply.maskingAddresses(errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code)),
+                                                addresses: [recipient])
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST:
             throw .hostNotFound(host: server.host)

@@ -19,7 +19,7 @@ struct CurlHandle: ~Copyable {
 
     init() throws(StorageError) {
         guard Self.globalInit, let handle = curl_easy_init() else {
-            throw StorageError(.configuration, "libcurl could not be initialised (out of memory?).", retryable: false)
+            throw StorageError(.configuration, .libcurlUnavailable, retryable: false)
         }
         self.handle = handle
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -59,8 +59,7 @@ struct CurlHandle: ~Copyable {
         for header in request.headers {
             // NULL (out of memory) leaves the list as it was: sending without, say, Content-MD5 is not an option.
             guard let longer = curl_slist_append(transfer.headers, "\(header.name): \(header.value)") else {
-                throw StorageError(.transport(code: Int(CURLE_OUT_OF_MEMORY.rawValue)),
-                                   "out of memory while building the request to \(request.url); it will be tried again.", retryable: true)
+                throw StorageError(.transport(code: Int(CURLE_OUT_OF_MEMORY.rawValue)), .outOfMemory(url: request.url), retryable: true)
             }
             transfer.headers = longer
         }
@@ -108,8 +107,7 @@ struct CurlHandle: ~Copyable {
 
         guard rejected == CURLE_OK else {
             let version = String(cString: curl_version())
-            throw StorageError(.configuration, "this libcurl (\(version)) refused a transfer option: \(String(cString: curl_easy_strerror(rejected))). Install libcurl 7.85 or newer (Debian 12: libcurl4).",
-                               retryable: false)
+            throw StorageError(.configuration, .libcurlTooOld(version: version, detail: String(cString: curl_easy_strerror(rejected))), retryable: false)
         }
         return transfer
     }
@@ -119,12 +117,10 @@ struct CurlHandle: ~Copyable {
     func finish(_ transfer: Transfer, code: CURLcode) throws(StorageError) -> HTTPResponse {
         let (sink, source) = (transfer.sink, transfer.source)
         if let failure = sink.failure {
-            throw StorageError(.local(errno: failure), "cannot write the download from \(transfer.url): \(String(cString: strerror(failure))).",
-                               retryable: false)
+            throw StorageError(.local(errno: failure), .cannotWriteDownload(url: transfer.url, errno: failure), retryable: false)
         }
         if let failure = source.failure {
-            throw StorageError(.local(errno: failure), "cannot read the file being uploaded: \(String(cString: strerror(failure))).",
-                               retryable: false)
+            throw StorageError(.local(errno: failure), .cannotReadUpload(errno: failure), retryable: false)
         }
         guard code == CURLE_OK else {
             let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
@@ -149,19 +145,17 @@ struct CurlHandle: ~Copyable {
         let host = URLComponents(string: url)?.host ?? url
         switch CURLcode(UInt32(code)) {
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
-            return StorageError(.configuration, "the store endpoint is not a valid http(s) URL (\(detail)). Fix s3.endpoint in the configuration.",
-                                retryable: false)
+            return StorageError(.configuration, .badEndpointURL(detail: detail), retryable: false)
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM:
-            return StorageError(.configuration, "the TLS certificate of \(host) could not be verified (\(detail)). Fix the endpoint's certificate or install its CA; verification is never turned off.",
-                                retryable: false)
+            return StorageError(.configuration, .certificateUnverified(host: host, detail: detail), retryable: false)
         case CURLE_COULDNT_RESOLVE_HOST:
-            return StorageError(.transport(code: code), "cannot resolve \(host) (\(detail)). Check the network and s3.endpoint.", retryable: true)
+            return StorageError(.transport(code: code), .cannotResolve(host: host, detail: detail), retryable: true)
         case CURLE_COULDNT_CONNECT:
-            return StorageError(.transport(code: code), "cannot connect to \(host) (\(detail)). Check the network, and that the store is running at s3.endpoint.", retryable: true)
+            return StorageError(.transport(code: code), .cannotConnect(host: host, detail: detail), retryable: true)
         case CURLE_OPERATION_TIMEDOUT:
-            return StorageError(.transport(code: code), "the connection to \(host) timed out or stalled (\(detail)).", retryable: true)
+            return StorageError(.transport(code: code), .timedOut(host: host, detail: detail), retryable: true)
         default:
-            return StorageError(.transport(code: code), "the transfer to \(host) failed (\(detail)).", retryable: true)
+            return StorageError(.transport(code: code), .transferFailed(host: host, detail: detail), retryable: true)
         }
     }
 }

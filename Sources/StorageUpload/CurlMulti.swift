@@ -9,14 +9,14 @@ struct CurlMulti: ~Copyable {
 
     init() throws(StorageError) {
         guard CurlHandle.globalInit, let multi = curl_multi_init() else {
-            throw StorageError(.configuration, "libcurl could not be initialised (out of memory?).", retryable: false)
+            throw StorageError(.configuration, .libcurlUnavailable, retryable: false)
         }
         // One connection per transfer, as when each had its own thread: HTTP/2 multiplexing (the
         // default over TLS) would put every part on one TCP connection and lose the parallel throughput.
         let code = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_NOTHING))
         guard code == CURLM_OK else {
             curl_multi_cleanup(multi)
-            throw Self.failure(code, "set up")
+            throw Self.failure(code, .setUp)
         }
         self.multi = multi
     }
@@ -28,7 +28,7 @@ struct CurlMulti: ~Copyable {
     /// Starts `handle`'s prepared transfer (it moves on the next `perform`).
     func add(_ handle: borrowing CurlHandle) throws(StorageError) {
         let code = curl_multi_add_handle(multi, handle.handle)
-        guard code == CURLM_OK else { throw Self.failure(code, "start a transfer on") }
+        guard code == CURLM_OK else { throw Self.failure(code, .start) }
     }
 
     /// Takes `handle` out, finished or not, so it can be used alone or elsewhere again.
@@ -41,14 +41,14 @@ struct CurlMulti: ~Copyable {
     func perform() throws(StorageError) {
         var running: Int32 = 0
         let code = curl_multi_perform(multi, &running)
-        guard code == CURLM_OK else { throw Self.failure(code, "run the transfers of") }
+        guard code == CURLM_OK else { throw Self.failure(code, .run) }
     }
 
     /// Waits until a transfer can move, libcurl's next timeout (connect, stall) is due, or
     /// `milliseconds` have passed.
     func poll(milliseconds: Int32) throws(StorageError) {
         let code = curl_multi_poll(multi, nil, 0, milliseconds, nil)
-        guard code == CURLM_OK else { throw Self.failure(code, "wait for the transfers of") }
+        guard code == CURLM_OK else { throw Self.failure(code, .wait) }
     }
 
     /// The next transfer that has ended since the last call: its easy handle and libcurl's result.
@@ -62,10 +62,8 @@ struct CurlMulti: ~Copyable {
         return nil
     }
 
-    private static func failure(_ code: CURLMcode, _ action: String) -> StorageError {
+    private static func failure(_ code: CURLMcode, _ step: StorageError.MultiStep) -> StorageError {
         // Out of memory or a broken handle, not the network: the next attempt starts afresh.
-        StorageError(.transport(code: Int(code.rawValue)),
-                     "libcurl could not \(action) its multi handle (\(String(cString: curl_multi_strerror(code)))); it will be tried again.",
-                     retryable: true)
+        StorageError(.transport(code: Int(code.rawValue)), .transfers(step, detail: String(cString: curl_multi_strerror(code))), retryable: true)
     }
 }

@@ -42,11 +42,9 @@ package struct LocalDirectoryBackend: StorageBackend {
         do throws(Descriptors.Errno) { try Posix.access(root, W_OK | X_OK) } catch {
             // (root may write anywhere but on a read-only file system, which permissions do not fix)
             if error.code == EROFS {
-                throw StorageError(.local(errno: EROFS), "the store directory \(root) is on a read-only file system (a disk mounted read-only, or remounted so after an error: see `dmesg`). Remount it read-write, or set local.path to another directory.",
-                                   retryable: false)
+                throw StorageError(.local(errno: EROFS), .readOnly(root: root), retryable: false)
             }
-            throw StorageError(.accessDenied, "the store directory \(root) is not writable by this user. Fix its permissions or set local.path to another directory.",
-                               retryable: false)
+            throw StorageError(.accessDenied, .notWritable(root: root), retryable: false)
         }
         removeAbandonedCopies()
     }
@@ -64,6 +62,10 @@ package struct LocalDirectoryBackend: StorageBackend {
     }
 
     package func partSize(forSize size: Int64) -> Int64? { nil }
+
+    package func exists(key: String) throws(StorageError) -> Bool {
+        try LocalFiles.exists(path(forKey: key))
+    }
 
     package func stat(key: String) throws(StorageError) -> StoredObject? {
         let path = path(forKey: key)
@@ -89,7 +91,7 @@ package struct LocalDirectoryBackend: StorageBackend {
         do throws(Descriptors.Errno) { try Posix.link(temp, to: destination) } catch {
             guard error.code == EEXIST else { throw LocalFiles.error("link", destination, code: error.code) }
             if let existing = try stat(key: key), existing.sha256 == digest.sha256 { return nil }
-            throw StorageError(.mismatch, "\(destination) already exists with other content; it was not overwritten.", retryable: false)
+            throw StorageError(.mismatch, .existsWithOtherContent(path: destination), retryable: false)
         }
         try LocalFiles.syncDirectory(of: destination)
         return nil
@@ -105,15 +107,14 @@ extension LocalDirectoryBackend {
     func ensureRoot() throws(StorageError) {
         if let status = FileSystem.status(of: root) {
             guard status.isDirectory else {
-                throw StorageError(.local(errno: ENOTDIR), "the store path \(root) is not a directory.",
-                                   retryable: false, advice: [SettingAdvice(.storeDirectory, "DIRECTORY", "with a directory")])
+                throw StorageError(.local(errno: ENOTDIR), .notADirectory(root: root), retryable: false, advice: [SettingAdvice(.storeDirectory, "DIRECTORY", "with a directory")])
             }
         } else if createsRoot {
-            try LocalFiles.createDirectories(root, elsewhere: "a writable directory for local.path")
+            try LocalFiles.createDirectories(root, elsewhere: .storeDirectory)
         } else {
             // (no advice here: what helps depends on whether the store ever took a post, which
             // the outbox knows; `PostFailure.storeMissing` offers to create one it never saw)
-            throw StorageError(.local(errno: ENOENT), "the store directory \(root) does not exist (a disk that is not mounted?).", retryable: false)
+            throw StorageError(.local(errno: ENOENT), .storeMissing(root: root), retryable: false)
         }
     }
 
@@ -151,7 +152,7 @@ extension LocalDirectoryBackend {
         let path = path(forKey: key)
         guard try LocalFiles.exists(path, operation: "read"), let size = FileSystem.size(of: path) else { return nil }
         guard size <= Int64(limit) else {
-            throw StorageError(.mismatch, "\(path) is larger than the \(limit) bytes expected of it.", retryable: false)
+            throw StorageError(.mismatch, .tooLarge(path, limit: limit), retryable: false)
         }
         var bytes: [UInt8] = []
         try FileChunks.forEach(path: path, offset: 0, length: nil) { chunk in bytes.append(contentsOf: chunk) }
@@ -162,7 +163,7 @@ extension LocalDirectoryBackend {
         let path = path(forKey: key)
         guard try LocalFiles.exists(path, operation: "read"), let size = FileSystem.size(of: path) else { return nil }
         guard range.lowerBound >= 0, range.lowerBound < max(size, 1), Int64(range.count) <= maximumRangeRead else {
-            throw StorageError(.mismatch, "\(path) has \(size) bytes: bytes \(range.lowerBound)-\(range.upperBound) are not in it.", retryable: false)
+            throw StorageError(.mismatch, .rangeNotInObject(target: path, size: size, from: range.lowerBound, to: range.upperBound), retryable: false)
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(min(Int64(range.count), size - range.lowerBound)))

@@ -47,7 +47,7 @@ package enum LocalFiles {
 
     /// mkdir(2) of one directory; one that exists already is fine.
     package static func makeDirectory(_ path: String, mode: mode_t, operation: String = "create",
-                                      elsewhere: String = "another directory in the configuration") throws(StorageError) {
+                                      elsewhere: StorageError.Elsewhere = .configuration) throws(StorageError) {
         try told(elsewhere: elsewhere) { () throws(FileSystem.Failure) in try FileSystem.makeDirectory(path, mode: mode, operation: operation) }
     }
 
@@ -55,7 +55,7 @@ package enum LocalFiles {
     /// captured at the call, describes.
     @discardableResult
     package static func run<T>(_ operation: String, _ path: String,
-                               elsewhere: String = "another directory in the configuration",
+                               elsewhere: StorageError.Elsewhere = .configuration,
                                _ body: Posix.Call<T>) throws(StorageError) -> T {
         do throws(Descriptors.Errno) { return try body() } catch {
             throw self.error(operation, path, code: error.code, elsewhere: elsewhere)
@@ -64,7 +64,7 @@ package enum LocalFiles {
 
     /// Runs a `FileSystem` operation; its failure becomes the StorageError that says what to do.
     @discardableResult
-    package static func told<T>(elsewhere: String = "another directory in the configuration",
+    package static func told<T>(elsewhere: StorageError.Elsewhere = .configuration,
                                 _ body: () throws(FileSystem.Failure) -> T) throws(StorageError) -> T {
         do throws(FileSystem.Failure) { return try body() } catch {
             throw self.error(error.operation, error.path, code: error.errno.code, elsewhere: elsewhere)
@@ -79,7 +79,7 @@ package enum LocalFiles {
 
     /// mkdir -p with the real reason on failure (a full disk says so, not "permission denied").
     package static func createDirectories(_ path: String, mode: mode_t = 0o755,
-                                         elsewhere: String = "another directory in the configuration") throws(StorageError) {
+                                         elsewhere: StorageError.Elsewhere = .configuration) throws(StorageError) {
         try told(elsewhere: elsewhere) { () throws(FileSystem.Failure) in try FileSystem.createDirectories(path, mode: mode) }
     }
 
@@ -96,7 +96,7 @@ package enum LocalFiles {
 
     /// The failure errno `code` (captured at the call that failed) describes (`StorageError.local`).
     package static func error(_ operation: String, _ path: String, code: Int32,
-                             elsewhere: String = "another directory in the configuration") -> StorageError {
+                             elsewhere: StorageError.Elsewhere = .configuration) -> StorageError {
         StorageError.local(operation, path, code: code, elsewhere: elsewhere)
     }
 }

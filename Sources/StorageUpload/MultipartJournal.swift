@@ -48,7 +48,7 @@ struct MultipartJournal: Codable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(self) else {
-            throw StorageError(.configuration, "cannot encode the part journal.", retryable: false)
+            throw StorageError(.configuration, .cannotEncodeJournal, retryable: false)
         }
         try LocalFiles.writeDurably(Array(data), to: path)
     }

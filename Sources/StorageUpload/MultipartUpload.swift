@@ -50,7 +50,7 @@ struct MultipartUpload {
         request.headers = [("Content-Type", contentType), ("x-amz-meta-sha256", digest.sha256)]
         let response = try backend.send(request, payloadSHA256: S3Backend.emptySHA256, on: handle)
         guard response.status == 200, let uploadID = S3Response.value(of: "UploadId", in: response.text), !uploadID.isEmpty else {
-            throw backend.failure(response, "start a multipart upload of", target)
+            throw backend.failure(response, .startMultipart, target)
         }
         let journal = MultipartJournal(key: key, uploadID: uploadID, partSize: configuration.partSize,
                                        fileSize: digest.size, sha256: digest.sha256)
@@ -64,8 +64,7 @@ struct MultipartUpload {
         if let known = digest.parts, known.partSize == configuration.partSize { return known }
         let fresh = try FileDigest.compute(path: path, partSize: configuration.partSize)
         guard fresh.sha256 == digest.sha256, let parts = fresh.parts else {
-            throw StorageError(.mismatch, "\(path) changed since its checksum was taken (disk damage?); it was not uploaded.",
-                               retryable: false)
+            throw StorageError(.mismatch, .changedSinceChecksum(path: path), retryable: false)
         }
         return parts
     }
@@ -108,13 +107,12 @@ struct MultipartUpload {
     private func partRecord(_ number: Int, _ response: HTTPResponse, md5: String) throws(StorageError) -> MultipartJournal.Part {
         guard response.status == 200 else {
             if S3Response.value(of: "Code", in: response.text) == "NoSuchUpload" { throw expired() }
-            throw backend.failure(response, "upload part \(number) of", target)
+            throw backend.failure(response, .uploadPart(number), target)
         }
         // The store checked the body against Content-MD5; its ETag need not be that MD5 (SSE-KMS,
         // SSE-C and several S3-compatible stores), and completing needs the ETag it gave.
         guard let etag = response.etag, !etag.isEmpty else {
-            throw StorageError(.mismatch, "the store gave no ETag for part \(number) of \(target); it will be sent again.",
-                               retryable: true)
+            throw StorageError(.mismatch, .partWithoutETag(part: number, target: target), retryable: true)
         }
         return MultipartJournal.Part(number: number, etag: etag, md5: md5)
     }
@@ -145,16 +143,14 @@ struct MultipartUpload {
         guard response.status == 200, !S3Response.isError(text) else {
             // A 200 carrying <Error> is how S3 reports a failure after it has started answering.
             if response.status == 200 {
-                throw StorageError(.http(status: 200, code: code), "the store failed to finish \(target) (\(code ?? "error"): \(S3Response.value(of: "Message", in: text) ?? "")).",
-                                   retryable: true)
+                throw StorageError(.http(status: 200, code: code), .multipartNotFinished(target: target, code: code, message: S3Response.value(of: "Message", in: text)), retryable: true)
             }
-            throw backend.failure(response, "complete the multipart upload of", target)
+            throw backend.failure(response, .completeMultipart, target)
         }
         let etag = S3Response.value(of: "ETag", in: text)?.trimmed { $0 == "\"" }
         if let etag, etag.lowercased() == journal.expectedETag { return etag.lowercased() }
         guard let object = try backend.stat(key: key, on: handle), backend.isOurs(object, digest: digest, etag: journal.expectedETag) else {
-            throw StorageError(.mismatch, "the store's checksum of \(target) (\(etag ?? "none")) differs from the parts sent (\(journal.expectedETag)).",
-                               retryable: true)
+            throw StorageError(.mismatch, .multipartChecksumDiffers(target: target, etag: etag, expected: journal.expectedETag), retryable: true)
         }
         return object.etag?.lowercased() ?? journal.expectedETag
     }
@@ -162,7 +158,6 @@ struct MultipartUpload {
     /// The store forgot the upload (expired, or aborted elsewhere): start over on the next attempt.
     private func expired() -> StorageError {
         MultipartJournal.remove(journalPath)
-        return StorageError(.http(status: 404, code: "NoSuchUpload"), "the store no longer knows the multipart upload of \(target); it will start again.",
-                            retryable: true)
+        return StorageError(.http(status: 404, code: "NoSuchUpload"), .uploadForgotten(target: target), retryable: true)
     }
 }

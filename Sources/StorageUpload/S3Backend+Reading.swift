@@ -17,7 +17,7 @@ extension S3Backend {
             try send(request, payloadSHA256: Self.emptySHA256, on: handle)
         }
         guard response.status == 200, !S3Response.isError(response.text) else {
-            throw failure(response, "list", base + prefix)
+            throw failure(response, .list, base + prefix)
         }
         return S3Response.listing(response.text, dropping: base)
     }
@@ -41,19 +41,19 @@ extension S3Backend {
         switch response.status {
         case 200:
             guard response.body.count <= limit, Int64(response.headers["content-length"] ?? "0") ?? 0 <= Int64(limit) else {
-                throw StorageError(.mismatch, "\(configuration.prefix + key) is larger than the \(limit) bytes expected of it.", retryable: false)
+                throw StorageError(.mismatch, .tooLarge(configuration.prefix + key, limit: limit), retryable: false)
             }
             return response.body
         case 404:
             return nil
         default:
-            throw failure(response, "read", configuration.prefix + key)
+            throw failure(response, .read, configuration.prefix + key)
         }
     }
 
     package func read(key: String, range: ClosedRange<Int64>) throws(StorageError) -> [UInt8]? {
         guard range.lowerBound >= 0, Int64(range.count) <= maximumRangeRead else {
-            throw StorageError(.mismatch, "bytes \(range.lowerBound)-\(range.upperBound) of \(configuration.prefix + key) cannot be read at once.", retryable: false)
+            throw StorageError(.mismatch, .rangeTooLarge(target: configuration.prefix + key, from: range.lowerBound, to: range.upperBound), retryable: false)
         }
         var request = readRequest(key: key)
         request.headers = [("Range", "bytes=\(range.lowerBound)-\(range.upperBound)")]
@@ -65,22 +65,22 @@ extension S3Backend {
         switch response.status {
         case 206:
             guard response.body.count <= range.count else {
-                throw StorageError(.mismatch, "\(configuration.prefix + key) answered \(response.body.count) bytes for \(range.count).", retryable: true)
+                throw StorageError(.mismatch, .rangeAnsweredMore(target: configuration.prefix + key, received: response.body.count, asked: range.count), retryable: true)
             }
             return response.body
         case 200:
             // A store that sends the whole object for a range: its part.
             let body = response.body
             guard range.lowerBound < Int64(body.count) else {
-                throw StorageError(.mismatch, "\(configuration.prefix + key) has \(body.count) bytes: bytes \(range.lowerBound)-\(range.upperBound) are not in it.", retryable: false)
+                throw StorageError(.mismatch, .rangeNotInObject(target: configuration.prefix + key, size: Int64(body.count), from: range.lowerBound, to: range.upperBound), retryable: false)
             }
             return Array(body[Int(range.lowerBound)..<Int(min(range.upperBound + 1, Int64(body.count)))])
         case 404:
             return nil
         case 416:
-            throw StorageError(.mismatch, "\(configuration.prefix + key) does not have bytes \(range.lowerBound)-\(range.upperBound).", retryable: false)
+            throw StorageError(.mismatch, .rangeNotInObject(target: configuration.prefix + key, size: nil, from: range.lowerBound, to: range.upperBound), retryable: false)
         default:
-            throw failure(response, "read", configuration.prefix + key)
+            throw failure(response, .read, configuration.prefix + key)
         }
     }
 
@@ -92,16 +92,16 @@ extension S3Backend {
         switch response.status {
         case 200:
             guard let downloaded = response.downloaded else {
-                throw StorageError(.transport(code: 0), "the download of \(configuration.prefix + key) returned no body.", retryable: true)
+                throw StorageError(.transport(code: 0), .downloadWithoutBody(key: configuration.prefix + key), retryable: true)
             }
             if let length = response.headers["content-length"].flatMap({ Int64($0) }), length != downloaded.size {
-                throw StorageError(.transport(code: 0), "the download of \(configuration.prefix + key) stopped at \(downloaded.size) of \(length) bytes.", retryable: true)
+                throw StorageError(.transport(code: 0), .downloadCutShort(key: configuration.prefix + key, received: downloaded.size, length: length), retryable: true)
             }
             return downloaded
         case 404:
             return nil
         default:
-            throw failure(response, "download", configuration.prefix + key)
+            throw failure(response, .download, configuration.prefix + key)
         }
     }
 
@@ -119,7 +119,7 @@ extension S3Backend {
     }
 
     func writeAnswer(_ response: HTTPResponse, key: String) throws(StorageError) {
-        guard response.status == 200 else { throw failure(response, "write", configuration.prefix + key) }
+        guard response.status == 200 else { throw failure(response, .write, configuration.prefix + key) }
     }
 
     package func delete(key: String) throws(StorageError) {
@@ -128,7 +128,7 @@ extension S3Backend {
         }
         // S3 answers 204 whether or not there was an object; some stores say 404 for none.
         guard response.status == 204 || response.status == 200 || response.status == 404 else {
-            throw failure(response, "delete", configuration.prefix + key)
+            throw failure(response, .delete, configuration.prefix + key)
         }
     }
 }

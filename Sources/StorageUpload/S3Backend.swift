@@ -76,7 +76,7 @@ package struct S3Backend: StorageBackend {
                                   into: file, progress: progress)
     }
 
-    func failure(_ response: HTTPResponse, _ operation: String, _ target: String) -> StorageError {
+    func failure(_ response: HTTPResponse, _ operation: StorageError.Operation, _ target: String) -> StorageError {
         S3Response.failure(status: response.status, body: response.text, operation: operation, target: target,
                            credentials: configuration.credentials.source)
     }
@@ -100,7 +100,7 @@ package struct S3Backend: StorageBackend {
         case 404:
             return nil
         default:
-            throw failure(response, "look up", configuration.prefix + key)
+            throw failure(response, .lookUp, configuration.prefix + key)
         }
     }
 
@@ -123,13 +123,12 @@ package struct S3Backend: StorageBackend {
         request.headers = [("Content-Type", contentType), ("Content-MD5", FileDigest.base64(hex: digest.md5)),
                            ("x-amz-meta-sha256", digest.sha256)]
         let response = try handles.withHandle { handle throws(StorageError) in try send(request, payloadSHA256: digest.sha256, on: handle) }
-        guard response.status == 200 else { throw failure(response, "upload", configuration.prefix + key) }
+        guard response.status == 200 else { throw failure(response, .upload, configuration.prefix + key) }
         guard let etag = response.etag?.lowercased(), etag != digest.md5 else { return digest.md5 }
         // Not the MD5 (SSE-KMS, SSE-C, several S3-compatible stores): the store checked Content-MD5;
         // confirm by the size and the SHA-256 this request set, never by sending it again.
         guard let object = try stat(key: key), isOurs(object, digest: digest, etag: digest.md5) else {
-            throw StorageError(.mismatch, "the store's copy of \(configuration.prefix + key) does not match the file (ETag \(etag), not its MD5 \(digest.md5), and no matching x-amz-meta-sha256); it will be sent again.",
-                               retryable: true)
+            throw StorageError(.mismatch, .copyDiffers(key: configuration.prefix + key, etag: etag, md5: digest.md5), retryable: true)
         }
         return object.etag?.lowercased() ?? etag
     }
@@ -174,7 +173,7 @@ package struct S3Backend: StorageBackend {
             let response = try send(HTTPRequest(method: .get, url: url), payloadSHA256: Self.emptySHA256, on: handle)
             if [403, 405, 501].contains(response.status) { return }
             guard response.status == 200, !S3Response.isError(response.text) else {
-                throw failure(response, "list the unfinished uploads of", target)
+                throw failure(response, .listUnfinishedUploads, target)
             }
             let open = S3Response.uploads(response.text).filter { $0.key == target }
             for upload in open { try abortMultipart(key: key, uploadID: upload.uploadID, on: handle) }
@@ -187,7 +186,7 @@ package struct S3Backend: StorageBackend {
         let url = "\(url(forKey: key))?uploadId=\(Self.encode(uploadID, keepSlash: false))"
         let response = try send(HTTPRequest(method: .delete, url: url), payloadSHA256: Self.emptySHA256, on: handle)
         guard response.status == 204 || response.status == 200 || response.status == 404 else {
-            throw failure(response, "abort the multipart upload of", configuration.prefix + key)
+            throw failure(response, .abortMultipart, configuration.prefix + key)
         }
     }
 }

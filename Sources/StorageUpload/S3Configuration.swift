@@ -42,28 +42,26 @@ package struct S3Configuration: Sendable {
         guard let url = URLComponents(string: endpoint), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,
               url.path.isEmpty || url.path == "/", url.query == nil else {
-            throw StorageError(.configuration, "s3.endpoint '\(endpoint)' is not an http(s)://host[:port] URL. Example: https://s3.eu-west-1.amazonaws.com",
-                               retryable: false)
+            throw StorageError(.configuration, .badEndpoint(endpoint), retryable: false)
         }
         guard !region.isEmpty, region.utf8.allSatisfy({ isAlnum($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }) else {
-            throw StorageError(.configuration, "s3.region '\(region)' is not a region name (letters, digits, '-'), e.g. us-east-1.", retryable: false)
+            throw StorageError(.configuration, .badRegion(region), retryable: false)
         }
         guard bucket.count >= 3, bucket.count <= 63,
               bucket.utf8.allSatisfy({ isLowerAlnum($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else {
-            throw StorageError(.configuration, "s3.bucket '\(bucket)' is not a valid bucket name (3-63 lowercase letters, digits, '-' or '.').",
-                               retryable: false)
+            throw StorageError(.configuration, .badBucket(bucket), retryable: false)
         }
         guard prefix.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }), !prefix.hasPrefix("/") else {
-            throw StorageError(.configuration, "s3.prefix must not start with '/' or contain control characters.", retryable: false)
+            throw StorageError(.configuration, .badPrefix, retryable: false)
         }
         guard partSize >= Self.minimumPartSize else {
-            throw StorageError(.configuration, "s3.part_size_mib must be at least 5 (S3's minimum part size).", retryable: false)
+            throw StorageError(.configuration, .partSizeTooSmall, retryable: false)
         }
         guard (1...16).contains(parallelParts) else {
-            throw StorageError(.configuration, "s3.parallel_parts must be between 1 and 16.", retryable: false)
+            throw StorageError(.configuration, .parallelPartsOutOfRange, retryable: false)
         }
         guard multipartThreshold >= partSize else {
-            throw StorageError(.configuration, "s3.multipart_threshold_mib must be at least s3.part_size_mib.", retryable: false)
+            throw StorageError(.configuration, .thresholdUnderPartSize, retryable: false)
         }
     }
 

@@ -31,8 +31,7 @@ package struct S3Credentials: Sendable, CustomStringConvertible {
                                                source: "the environment (AWS_ACCESS_KEY_ID)"))
         }
         guard let file else {
-            throw StorageError(.configuration, "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or s3.credentials_file to a file with access_key_id = ... and secret_access_key = ... (mode 0600).",
-                               retryable: false)
+            throw StorageError(.configuration, .noCredentials, retryable: false)
         }
         return try read(file: file)
     }
@@ -42,16 +41,13 @@ package struct S3Credentials: Sendable, CustomStringConvertible {
     package static func read(file: String) throws(StorageError) -> S3Credentials {
         let status: FileStatus
         do throws(Descriptors.Errno) { status = try Posix.status(of: file) } catch {
-            throw StorageError(.configuration, "cannot read the S3 credentials file \(file): \(error.description). Create it (mode 0600) or fix s3.credentials_file.",
-                               retryable: false)
+            throw StorageError(.configuration, .credentialsUnreadable(file: file, errno: error.code), retryable: false)
         }
         guard status.permissions & 0o077 == 0 else {
-            throw StorageError(.configuration, "the S3 credentials file \(file) is readable by other users (mode \(String(status.permissions & 0o777, radix: 8))). Run: chmod 600 \(file)",
-                               retryable: false)
+            throw StorageError(.configuration, .credentialsOpenToOthers(file: file, mode: UInt32(status.permissions)), retryable: false)
         }
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-            throw StorageError(.configuration, "cannot read the S3 credentials file \(file) as UTF-8 text. Check its permissions and contents.",
-                               retryable: false)
+            throw StorageError(.configuration, .credentialsNotText(file: file), retryable: false)
         }
         var values: [String: String] = [:]
         for raw in text.split(whereSeparator: \.isNewline) {
@@ -63,8 +59,7 @@ package struct S3Credentials: Sendable, CustomStringConvertible {
             values[key] = line[line.index(after: eq)...].trimmed()
         }
         guard let id = values["access_key_id"], let secret = values["secret_access_key"], !id.isEmpty, !secret.isEmpty else {
-            throw StorageError(.configuration, "the S3 credentials file \(file) needs both access_key_id = ... and secret_access_key = ... lines.",
-                               retryable: false)
+            throw StorageError(.configuration, .credentialsIncomplete(file: file), retryable: false)
         }
         return try validated(S3Credentials(accessKeyID: id, secretAccessKey: secret, sessionToken: values["session_token"],
                                            source: "the credentials file \(file)"))
@@ -74,13 +69,11 @@ package struct S3Credentials: Sendable, CustomStringConvertible {
     private static func validated(_ c: S3Credentials) throws(StorageError) -> S3Credentials {
         for value in [c.accessKeyID, c.secretAccessKey, c.sessionToken ?? ""] {
             guard value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else {
-                throw StorageError(.configuration, "the S3 credentials from \(c.source) contain spaces or control characters. Copy the keys again without them.",
-                                   retryable: false)
+                throw StorageError(.configuration, .credentialsHaveSpaces(source: c.source), retryable: false)
             }
         }
         guard !c.accessKeyID.contains(":") else {
-            throw StorageError(.configuration, "the S3 access key id from \(c.source) contains ':', which no S3 key has. Check the credentials.",
-                               retryable: false)
+            throw StorageError(.configuration, .accessKeyHasColon(source: c.source), retryable: false)
         }
         return c
     }

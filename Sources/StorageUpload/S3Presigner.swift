@@ -25,7 +25,7 @@ package struct S3Presigner: Sendable {
     /// from `date`.
     package func url(forKey key: String, expiresSeconds: Int, at date: Date = Date()) throws(StorageError) -> String {
         guard (1...Self.maximumExpiry).contains(expiresSeconds) else {
-            throw StorageError(.configuration, "a presigned link lives 1 s to 7 days (604800 s); \(expiresSeconds) s was asked.", retryable: false)
+            throw StorageError(.configuration, .linkLifetimeOutOfRange(seconds: expiresSeconds), retryable: false)
         }
         let backend = S3Backend.Address(configuration)
         let (amzDate, day) = Self.timestamps(date)

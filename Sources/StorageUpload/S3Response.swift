@@ -43,28 +43,21 @@ enum S3Response {
 
     /// Classifies a failed answer: retryable (5xx, throttling, S3's RequestTimeout, 408/429) or not,
     /// with the server's own code and message and a fix.
-    static func failure(status: Int, body: String, operation: String, target: String, credentials: String) -> StorageError {
+    static func failure(status: Int, body: String, operation: StorageError.Operation, target: String, credentials: String) -> StorageError {
         let code = value(of: "Code", in: body)
-        let message = value(of: "Message", in: body)
-        let server = [code, message].compactMap { $0 }.joined(separator: ": ")
-        let said = server.isEmpty ? "HTTP \(status)" : "HTTP \(status) \(server)"
+        let answer = StorageError.Answer(status: status, code: code, message: value(of: "Message", in: body))
         // A HEAD answer has no body, so a missing bucket is a bare 404 there.
         switch (status, code) {
         case (_, "SlowDown"), (_, "RequestTimeout"), (_, "InternalError"), (_, "ServiceUnavailable"), (408, _), (429, _), (500..., _):
-            return StorageError(.http(status: status, code: code), "the store is busy or failing (\(said)) while trying to \(operation) \(target).",
-                                retryable: true)
+            return StorageError(.http(status: status, code: code), .storeFailing(answer, while: operation, target: target), retryable: true)
         case (_, "RequestTimeTooSkewed"):
-            return StorageError(.http(status: status, code: code), "the store rejected the request because this machine's clock is wrong (\(said)). Set the time (e.g. enable systemd-timesyncd).",
-                                retryable: false)
+            return StorageError(.http(status: status, code: code), .clockRejected(answer), retryable: false)
         case (_, "NoSuchBucket"):
-            return StorageError(.missingContainer, "the bucket does not exist (\(said)): \(target). Create it, or fix s3.bucket and s3.endpoint.",
-                                retryable: false)
+            return StorageError(.missingContainer, .noBucket(answer, target: target), retryable: false)
         case (401, _), (403, _):
-            return StorageError(.accessDenied, "the store refused access to \(target) (\(said)). Check the access key and secret from \(credentials), and that they may write to the bucket.",
-                                retryable: false)
+            return StorageError(.accessDenied, .accessRefused(answer, target: target, credentials: credentials), retryable: false)
         default:
-            return StorageError(.http(status: status, code: code), "the store refused to \(operation) \(target) (\(said)).",
-                                retryable: false)
+            return StorageError(.http(status: status, code: code), .refused(answer, operation: operation, target: target), retryable: false)
         }
     }
 }

@@ -20,6 +20,12 @@ final class SMTPTrace {
     /// says QUIT and waits for the goodbye (a server may take its time over that, or a process be
     /// killed meanwhile): the caller's record that the message was taken comes first.
     var onAcceptance: ((SMTPReply) -> Void)?
+    /// The message's recipient: masked in every spelling a reply may echo it in.
+    private let recipients: [MailAddress]
+
+    init(recipient: MailAddress? = nil) {
+        recipients = recipient.map { [$0] } ?? []
+    }
 
     /// A command line libcurl sent.
     func sent(_ bytes: UnsafeRawBufferPointer) {
@@ -64,7 +70,8 @@ final class SMTPTrace {
         let text = String(decoding: bytes.dropFirst(4), as: UTF8.self).unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7f }
         replyText.append(String(String.UnicodeScalarView(text)))
         guard separator != UInt8(ascii: "-") else { return }
-        let joined = String(SMTPReply.maskingAddresses(replyText.joined(separator: "\n")).prefix(SMTPReply.maximumText))
+        // Masked before it is cut: an address cut in two would be masked by neither half.
+        let joined = String(SMTPReply.maskingAddresses(replyText.joined(separator: "\n"), addresses: recipients).prefix(SMTPReply.maximumText))
         replyText.removeAll()
         // The message's reply comes once every line of it, and its final dot, went out.
         if step == .message { step = .endOfMessage }

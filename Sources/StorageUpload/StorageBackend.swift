@@ -26,6 +26,10 @@ package protocol StorageBackend: ReadableStorage {
     /// What the store holds at `key`, or nil when there is nothing.
     func stat(key: String) throws(StorageError) -> StoredObject?
 
+    /// Whether the store holds anything at `key` (`stat` without what it holds: the local
+    /// directory reads no file for it, so asking costs the same whether there is one or not).
+    func exists(key: String) throws(StorageError) -> Bool
+
     /// Uploads the file at `path` to `key`. `journal` is a file this call may use to resume an
     /// interrupted upload; it is removed when the upload completes. Returns the ETag the store
     /// must now report for the object (checked by the caller), or nil when it has none.
@@ -42,6 +46,8 @@ package protocol StorageBackend: ReadableStorage {
 }
 
 extension StorageBackend {
+    package func exists(key: String) throws(StorageError) -> Bool { try stat(key: key) != nil }
+
     package func presignedURL(forKey key: String, expiresSeconds: Int, at date: Date) throws(StorageError) -> String? { nil }
 }
 
@@ -106,7 +112,7 @@ extension ReadableStorage {
     package func read(key: String, range: ClosedRange<Int64>) throws(StorageError) -> [UInt8]? {
         guard let bytes = try read(key: key, limit: Int(maximumRangeRead)) else { return nil }
         guard range.lowerBound >= 0, range.lowerBound < Int64(max(bytes.count, 1)) else {
-            throw StorageError(.mismatch, "\(key) has \(bytes.count) bytes: bytes \(range.lowerBound)-\(range.upperBound) are not in it.", retryable: false)
+            throw StorageError(.mismatch, .rangeNotInObject(target: key, size: Int64(bytes.count), from: range.lowerBound, to: range.upperBound), retryable: false)
         }
         return Array(bytes[Int(range.lowerBound)..<Int(min(range.upperBound + 1, Int64(bytes.count)))])
     }

@@ -31,7 +31,7 @@ package enum ZipRecords {
     package static func name(_ name: String) throws(StorageError) -> [UInt8] {
         let bytes = Array(name.utf8)
         guard !bytes.isEmpty, bytes.count <= 0xFFFF, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
-            throw StorageError(.mismatch, "'\(name)' cannot be a name in an archive.", retryable: false)
+            throw StorageError(.mismatch, .notAnArchiveName(name), retryable: false)
         }
         return bytes
     }

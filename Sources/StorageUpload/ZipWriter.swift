@@ -55,7 +55,7 @@ package struct ZipWriter: ~Copyable {
         return try add(name: name, size: UInt64(size)) { write throws(StorageError) in
             let copied = try FileChunks.forEach(path: source, offset: 0, length: size) { chunk throws(StorageError) in try write(chunk) }
             guard copied == size else {
-                throw StorageError(.mismatch, "\(source) changed while it was being archived (\(copied) of \(size) bytes read); export again.", retryable: false)
+                throw StorageError(.mismatch, .changedWhileArchived(source: source, read: Int64(copied), size: Int64(size)), retryable: false)
             }
         }
     }
@@ -87,7 +87,7 @@ package struct ZipWriter: ~Copyable {
             written += UInt64(chunk.count)
         }
         guard written == size else {
-            throw StorageError(.mismatch, "'\(name)' had \(written) bytes where \(size) were expected; export again.", retryable: false)
+            throw StorageError(.mismatch, .archiveEntryCutShort(name: name, written: Int64(written), size: Int64(size)), retryable: false)
         }
         let value = crc.value
         let fd = self.fd

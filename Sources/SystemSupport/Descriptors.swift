@@ -10,7 +10,7 @@ package enum Descriptors {
     }
 
     /// An errno value captured at the call that failed.
-    package struct Errno: Error, Sendable, Equatable {
+    package struct Errno: Error, Sendable, Equatable, Encodable {
         package var code: Int32
         package init(_ code: Int32) { self.code = code }
         package var description: String { String(cString: strerror(code)) }

@@ -1,7 +1,7 @@
 import Glibc
 
 /// How one family of device failures (a camera's, a microphone's) is worded and what helps.
-package protocol DeviceErrorKind: Sendable, Equatable {
+package protocol DeviceErrorKind: Sendable, Equatable, Encodable {
     /// What happened, and what to do about the device (settings go in `advice`).
     func describe(_ error: DeviceError<Self>) -> String
     /// The settings that would help, spelled by the edge that reports the error.
@@ -14,7 +14,7 @@ package protocol DeviceErrorKind: Sendable, Equatable {
 /// A failed call on a device: which kind of failure, the device, the call and the errno it
 /// failed with (copied where it failed), and a detail. `CaptureError` and `AudioError` are this,
 /// each with its own kinds.
-package struct DeviceError<Kind: DeviceErrorKind>: Error, Sendable, Equatable, CustomStringConvertible {
+package struct DeviceError<Kind: DeviceErrorKind>: Error, Sendable, Equatable, Encodable, CustomStringConvertible {
     package var kind: Kind
     package var device: String
     /// The call that failed: "VIDIOC_STREAMON", "snd_pcm_open".

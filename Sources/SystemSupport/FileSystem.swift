@@ -8,7 +8,7 @@ import Glibc
 package enum FileSystem {
     /// A file system operation that failed: what was being done ("create", "fsync", "rename"...,
     /// the word the caller's message uses), on which path, and errno as the call left it.
-    package struct Failure: Error, Sendable, Equatable {
+    package struct Failure: Error, Sendable, Equatable, Encodable {
         package var operation: String
         package var path: String
         package var errno: Descriptors.Errno

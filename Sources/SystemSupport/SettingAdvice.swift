@@ -4,9 +4,9 @@
 /// flag (`--audio none`, RecorderCLI), the kiosk's operator page and journal as a configuration key
 /// (`audio.device = none`, Settings, where the keys are declared). Guests see neither (the kiosk
 /// words failures for them in one place).
-package struct SettingAdvice: Sendable, Equatable, CustomStringConvertible {
+package struct SettingAdvice: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The settings a lower layer may point at.
-    package enum Setting: Sendable, Hashable, CaseIterable {
+    package enum Setting: Sendable, Hashable, CaseIterable, Codable {
         case camera, pixelFormat, size, frameRate, microphone, workspace, storeDirectory, createStoreDirectory
     }
 

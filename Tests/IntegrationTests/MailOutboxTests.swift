@@ -231,6 +231,40 @@ import Failures
         #expect(try booth.smtp.received().count == 1 && booth.mailJobs.isEmpty)
     }
 
+    /// A server's refusal that echoes the guest's address (issue 50): the masking missed local
+    /// parts with `' / ! { }` (a 550 to <x{rej}y@example.com> was kept as `x{rej}y***@e***.com`,
+    /// in the job, the journal and the operator page). Each address, echoed bare, in `<>`,
+    /// upper-cased or quoted, is masked everywhere the refusal goes: the post's own words, the job
+    /// on the disk, `outbox mail` and its JSON.
+    @Test func aRefusalEchoingTheAddressInAnySpellingKeepsNoneOfIt() throws {
+        let cases = [("x{rej}y@example.com", "<x{rej}y@example.com>", "x{rej}y"), ("o'r@example.com", "O'R@EXAMPLE.COM", "o'r"),
+                     ("first/r@example.com", "\"first/r\"@example.com", "first/r"), ("evil.example!r@example.com", "evil.example!r@example.com", "example!r")]
+        for (address, echoed, local) in cases {
+            let booth = try Booth()
+            defer { booth.box.remove() }
+            try booth.smtp.fault(["mode": "refuse", "at": "rcpt", "code": 550, "text": "5.1.1 \(echoed): Recipient address rejected"])
+            let (post, answer) = try booth.post(email: address)
+            #expect(post.status == 69, "\(post.stderr)")
+            #expect((answer["mail"] as? [String: Any])?["status"] as? String == "refused", "\(answer)")
+            let reply = smtpReply(try #require((try booth.mailList())["refused"] as? [[String: Any]]).first?["failure"])
+            let replyText = (reply?.text).flatMap { $0 } ?? ""
+            #expect(reply?.code == 550 && replyText.hasSuffix(": Recipient address rejected"), "\(String(describing: reply))")
+            let shown = [post.stdout, post.stderr, try booth.recorder(["outbox", "mail"]).stdout, try booth.recorder(["outbox", "mail", "--json"]).stdout]
+            for text in shown + [replyText] {
+                #expect(!text.lowercased().contains(local), "\(address), echoed as \(echoed): \(text)")
+            }
+            // On the disk the job keeps the address itself (to send it again), and its failure none of it.
+            let jobs = try booth.mailJobs.map { try jsonObject(String(contentsOfFile: "\(booth.box.outbox)/mail/queue/\($0)", encoding: .utf8)) }
+            try #require(jobs.count == 1)
+            #expect(jobs[0]["address"] as? String == address)
+            func texts(_ value: Any) -> [String] {
+                (value as? String).map { [$0] } ?? (value as? [String: Any])?.values.flatMap(texts) ?? (value as? [Any])?.flatMap(texts) ?? []
+            }
+            let failure = texts(jobs[0]["lastFailure"] ?? [:])
+            #expect(failure.contains { $0.contains("Recipient address rejected") } && !failure.contains { $0.lowercased().contains(local) }, "\(failure)")
+        }
+    }
+
     /// kill -9 of `recorder post --email` while the server holds the message unanswered: the next
     /// flush sends it again, once, with the same Message-ID (the first copy was never confirmed).
     @Test func killedWhileSendingTheNextFlushSendsItOnce() throws {

@@ -140,13 +140,13 @@ import PreflightValues
         #expect(post.status == 75, "\(post.stderr)")
         let here = StoreDestination.local(path: box.localStore)
         let finding = OutboxCheck.look(root: box.outbox, destination: here, now: Date().addingTimeInterval(3600))
-        guard case .outboxQueued(let path, let depth, let oldest, let age, let lastError, let elsewhere) = finding else {
+        guard case .outboxQueued(let path, let depth, let oldest, let age, let lastFailure, _, let elsewhere) = finding else {
             Issue.record("\(finding)")
             return
         }
         #expect(path == box.outbox && depth == 1 && elsewhere == 1)
         #expect(RFC3339.date(oldest) != nil && (3590...3700).contains(age), "\(oldest), \(age)")
-        #expect(lastError != nil)
+        #expect(lastFailure?.kind == .transport(code: 7), "\(String(describing: lastFailure))")
         #expect(finding.status == .warning)
     }
 

@@ -9,6 +9,7 @@ import NIOCore
 import StorageUpload
 import Synchronization
 import Testing
+import ShareServer
 import SystemSupport
 @testable import KioskService
 @testable import KioskHTTP
@@ -301,14 +302,17 @@ extension CrowdAccessTests {
             let operatorCookie = try await Self.login(client, Self.operatorToken), boothCookie = try await Self.login(client, Self.boothToken)
             clock.advance(by: .seconds(SessionStore.operatorIdle - 60))
             #expect(try await Self.status(client, "/api/admin/overview", cookie: operatorCookie) == .ok, "11 h 59 min idle")
-            // Used just now: the idle time starts again.
+            // Used just now, by a person: the idle time starts again.
+            try await client.execute(uri: "/api/admin/overview", method: .get, headers: [.cookie: operatorCookie, GuardedRoutes.personHeader: "1"]) {
+                #expect($0.status == .ok)
+            }
             clock.advance(by: .seconds(SessionStore.operatorIdle - 60))
             #expect(try await Self.status(client, "/api/admin/overview", cookie: operatorCookie) == .ok)
             clock.advance(by: .seconds(SessionStore.operatorIdle + 1))
             try await client.execute(uri: "/api/admin/overview", method: .get, headers: [.cookie: operatorCookie]) { response in
                 #expect(response.status == .unauthorized, "12 h idle: \(response.status)")
                 let cleared = SetCookie.only(in: response.headers)
-                #expect(cleared?.name == "recorder_session" && cleared?.maxAge == 0, "the browser is told to forget it: \(response.headers)")
+                #expect(cleared?.name == "recorder_operator" && cleared?.maxAge == 0, "the browser is told to forget it: \(response.headers)")
             }
             #expect(try await Self.status(client, "/api/status", cookie: boothCookie) == .ok, "the booth's screen stays logged in")
             // An ended session is no wrong guess: nothing of the address was counted.
@@ -331,7 +335,7 @@ extension CrowdAccessTests {
             // The kiosk started again with another operator's token (as after `kiosk.token_file` changed).
             let restarted = try SessionStore(directory: directory, tokens: [.operator: "Zq8+Lm2/Pk7Wd4Rt6Yh1Nc3Vb5Xs9Jf0", .booth: Self.boothToken], clock: clock,
                                             authenticate: MessageAuthentication.sha256)
-            #expect(await restarted.check(String(first.dropFirst("recorder_session=".count))) == .ended)
+            #expect(await restarted.check(String(first.dropFirst("recorder_operator=".count))) == .ended)
             #expect(await restarted.check(String(booth.dropFirst("recorder_session=".count))) == .valid(.booth))
 
             let second = try await Self.login(client, Self.operatorToken)

@@ -24,7 +24,7 @@ import Failures
         #expect(GuestWording.sentence(for: busyCamera) == GuestWording.busy)
         let micGone = RecorderError(AudioError(.driverFailure, device: "hw:CARD=A,DEV=0", operation: "snd_pcm_prepare", errno: 5))
         #expect(GuestWording.sentence(for: micGone) == GuestWording.notSaved)
-        let store = RecorderError(StorageError(.local(errno: 13), "permission denied writing /srv/store/x", retryable: false))
+        let store = RecorderError(StorageError.local("write", "/srv/store/x", code: 13))
         #expect(GuestWording.sentence(for: store) == GuestWording.notSaved)
         let short = RecorderError(ShotFailure.stoppedUnderMinimum(recorded: 0.2, minimum: 1))
         #expect(GuestWording.sentence(for: short) == GuestWording.tooShort)

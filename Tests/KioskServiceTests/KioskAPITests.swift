@@ -443,7 +443,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
                 let set = try #require(SetCookie.only(in: response.headers), "\(response.headers)")
                 #expect(set.httpOnly && set.sameSite == "Strict" && set.path == "/", "\(set)")
                 // A leak may be anywhere in the header: searched as text.
-                #expect(set.name == "recorder_session" && !set.header.contains(token), "\(set)")
+                #expect(set.name == "recorder_operator" && !set.header.contains(token), "\(set)")
                 cookie = set.pair
             }
             try await client.execute(uri: "/api/status", method: .get, headers: [.cookie: "a=b; \(cookie)"]) {
@@ -564,7 +564,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         let fixture = try KioskFixture(seconds: 1, countdown: 0)
         defer { fixture.remove() }
         await fixture.start()
-        let stream = try #require(fixture.kiosk.events.hub.subscribe()).stream
+        let stream = fixture.kiosk.events.hub.subscribe().stream
         let seen = Mutex<[String]>([])
         let reader = Task {
             for await chunk in stream {
@@ -597,20 +597,19 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
 
     /// A new `/api/events` client gets the current status as its first event, and no other
     /// client gets it again (each new one used to make every client receive the status anew, a
-    /// fan-out a crowd of page loads multiplies); at most `EventHub.limit` clients, then 429.
+    /// fan-out a crowd of page loads multiplies); at most as many clients as `KioskLimits.events`
+    /// has places for this one (the operator's own, then an address's share), then 429.
     @Test func eventsFirstStatusGoesToTheNewClientAloneAndClientsAreCapped() async throws {
         let fixture = try KioskFixture()
         defer { fixture.remove() }
         let hub = fixture.kiosk.events.hub
         // Ends every stream (and so the reads below) if the events never come.
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(60))
-            hub.finishAll()
-        }
+        let watchdog = hub.finishing(after: .seconds(60))
         defer { watchdog.cancel() }
         try await fixture.application().test(.router) { client in
             var streams: [EventReader] = []
-            for _ in 0..<EventHub.limit {
+            let places = fixture.kiosk.limits.events.operator + fixture.kiosk.limits.events.perClient
+            for _ in 0..<places {
                 let (status, reader) = try await EventReader.open(client.responder)
                 #expect(status == .ok)
                 streams.append(reader)
@@ -624,7 +623,7 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
             // The first client's next event is the next change, not another client's first status.
             hub.publish("marker", value: ["n": 1])
             #expect(await streams[0].next() == "marker")
-            #expect(await streams[EventHub.limit - 1].next() == "marker")
+            #expect(await streams[places - 1].next() == "marker")
             hub.finishAll()
         }
     }
@@ -633,15 +632,12 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
         let fixture = try KioskFixture()
         defer { fixture.remove() }
         await fixture.start()
-        let stream = try #require(fixture.kiosk.events.hub.subscribe()).stream
+        let stream = fixture.kiosk.events.hub.subscribe().stream
         let kinds = (0..<30).map { "change\($0)" }
         for kind in kinds { fixture.kiosk.events.announce(kind) }
         var seen: [(id: Int, kind: String)] = []
         // Ends the stream (and so the loop) if the events never all come.
-        let watchdog = Task { [hub = fixture.kiosk.events.hub] in
-            try await Task.sleep(for: .seconds(30))
-            hub.finishAll()
-        }
+        let watchdog = fixture.kiosk.events.hub.finishing(after: .seconds(30))
         defer { watchdog.cancel() }
         for await chunk in stream {
             for block in String(buffer: chunk).components(separatedBy: "\n\n") where block.hasPrefix("id:") {
@@ -655,17 +651,31 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
     }
 }
 
+extension EventHub {
+    /// Ends every stream after `duration` (cancel it once the test's reads are done): a test that
+    /// waits for events never waits for ever.
+    func finishing(after duration: Duration) -> Task<Void, any Error> {
+        Task {
+            try await Task.sleep(for: duration)
+            finishAll()
+        }
+    }
+}
+
 /// One `/api/events` answer read as it is written, event by event.
 struct EventReader {
     private var iterator: AsyncStream<ByteBuffer>.AsyncIterator
     private var text = ""
 
-    /// Sends `GET /api/events` to `responder` (as the router test client does, its body written as it comes).
-    static func open<Responder: HTTPResponder>(_ responder: Responder) async throws -> (HTTPResponse.Status, EventReader)
-        where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
-        let request = Request(head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/api/events"),
+    /// Sends `GET /api/events` to `responder` (as the router test client does, its body written as
+    /// it comes), with `headers`, from `address` (none: an unknown client).
+    static func open<Responder: HTTPResponder>(_ responder: Responder, headers: HTTPFields = [:], from address: SocketAddress? = nil) async throws
+        -> (HTTPResponse.Status, EventReader) where Responder.Context: InitializableFromSource<ApplicationRequestContextSource> {
+        let request = Request(head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/api/events", headerFields: headers),
                               body: RequestBody(buffer: ByteBuffer()))
-        let context = Responder.Context(source: ApplicationRequestContextSource(channel: NIOAsyncTestingChannel(), logger: Logger(label: "test")))
+        let channel = NIOAsyncTestingChannel()
+        channel.remoteAddress = address
+        let context = Responder.Context(source: ApplicationRequestContextSource(channel: channel, logger: Logger(label: "test")))
         let response = try await responder.respond(to: request, context: context)
         let (chunks, sink) = AsyncStream.makeStream(of: ByteBuffer.self)
         Task { try await response.body.write(VideoResponderTests.Viewer(sink: sink)) }
@@ -674,11 +684,19 @@ struct EventReader {
 
     /// The next event's name (nil when the stream ended first); comment lines are skipped.
     mutating func next() async -> String? {
+        await nextEvent()?.name
+    }
+
+    /// The next event's name and its `data` line (nil when the stream ended first).
+    mutating func nextEvent() async -> (name: String, data: String)? {
         while true {
             if let end = text.range(of: "\n\n") {
                 let block = String(text[..<end.lowerBound])
                 text = String(text[end.upperBound...])
-                if let line = block.split(separator: "\n").first(where: { $0.hasPrefix("event: ") }) { return String(line.dropFirst(7)) }
+                let lines = block.split(separator: "\n")
+                if let line = lines.first(where: { $0.hasPrefix("event: ") }) {
+                    return (String(line.dropFirst(7)), lines.first(where: { $0.hasPrefix("data: ") }).map { String($0.dropFirst(6)) } ?? "")
+                }
                 continue
             }
             guard let chunk = await iterator.next() else { return nil }

@@ -3,6 +3,7 @@ import KioskService
 import Publishing
 @testable import Settings
 import Testing
+import ShareServer
 import KioskState
 import Failures
 
@@ -61,7 +62,7 @@ import Failures
     @Test func theKiosksKeysAreItsOwnAndEveryDefaultPassesItsRule() throws {
         #expect(Setting.kiosk.allSatisfy { $0.key.hasPrefix("kiosk.") })
         #expect(Setting.mail.allSatisfy { $0.key.hasPrefix("mail.") })
-        #expect(SettingsCatalogue.withKiosk.settings.count == Setting.core.count + Setting.kiosk.count + Setting.mail.count)
+        #expect(SettingsCatalogue.withKiosk.settings.count == Setting.core.count + Setting.kiosk.count + Setting.mail.count + Setting.serve.count)
         let configuration = try RecorderConfiguration(flags: [:], configFile: nil, environment: ["HOME": "/nonexistent"],
                                                       settings: .withKiosk)
         for setting in Setting.kiosk + Setting.mail {

@@ -46,7 +46,7 @@ struct KioskFixture {
     /// as the daemon's services do when they start.
     func start() async {
         await kiosk.wire()
-        Task { [kiosk] in await kiosk.events.publish(status: { await kiosk.status.status() }) }
+        Task { [kiosk] in await kiosk.events.publish(status: { await kiosk.status.status() }, boothView: { kiosk.status.boothView($0) }) }
         await kiosk.manager.checkCamera()
         await kiosk.health.check()
         kiosk.health.beat()

@@ -227,6 +227,48 @@ import Failures
     }
 }
 
+extension MailAPITests {
+    /// Issue 50: with the booth's token, 18 posts and 173 mails to any addresses went out in 32 s
+    /// (10 a post was the only limit). Now at most kiosk.mail_per_minute and kiosk.mail_per_hour
+    /// are queued, whoever asks; the next is refused (429), and the operator page's problems say so
+    /// once when a limit is reached, not at every refusal.
+    @Test func theKiosksMailsAMinuteAndAnHourAreLimitedAndTheOperatorIsTold() async throws {
+        let clock = TestClock()
+        let fixture = try KioskFixture(token: Self.operatorToken, boothToken: Self.boothToken, more: ["kiosk.mail_per_minute": "3", "kiosk.mail_per_hour": "5"],
+                                       clock: clock, mail: try Self.mailSettings())
+        defer { fixture.remove() }
+        await fixture.start()
+        let queue = try #require(fixture.kiosk.mail?.queue)
+        try await fixture.application().test(.router) { client in
+            let id = try await Self.shootAndPost(client, fixture, token: Self.boothToken, caption: "many friends")
+            var sent = 0
+            // The booth's token while its guest's thank-you is up; the operator's once the clock has
+            // moved past it (the limits are everybody's).
+            func ask(expecting status: HTTPResponse.Status, _ note: String, token: String = Self.boothToken) async throws {
+                sent += 1
+                let (answer, body) = try await Self.mail(client, token: token, id: id, address: "friend\(sent)@example.org")
+                #expect(answer == status, "mail \(sent), \(note): \(body)")
+                if status == .tooManyRequests { #expect(body["kind"] as? String == "tooMany", "\(body)") }
+            }
+            let problems = { fixture.kiosk.problems.newestFirst.filter { $0.level == "warning" }.count }
+            let before = problems()
+            for _ in 1...3 { try await ask(expecting: .accepted, "within the minute's 3") }
+            try await ask(expecting: .tooManyRequests, "the minute's 4th")
+            #expect(problems() == before + 1, "the operator is told the limit was reached")
+            try await ask(expecting: .tooManyRequests, "the minute's 5th")
+            #expect(problems() == before + 1, "once, not at every refusal")
+            #expect(queue.jobs().count == 3)
+            clock.advance(by: .seconds(61))
+            for _ in 1...2 { try await ask(expecting: .accepted, "a new minute, within the hour's 5", token: Self.operatorToken) }
+            try await ask(expecting: .tooManyRequests, "the hour's 6th", token: Self.operatorToken)
+            #expect(problems() == before + 2, "the hour's limit is told too")
+            clock.advance(by: .seconds(3600))
+            try await ask(expecting: .accepted, "a new hour", token: Self.operatorToken)
+            #expect(queue.jobs().count == 6)
+        }
+    }
+}
+
 /// A journal for a test to read: every record at every level, as `level message metadata`.
 final class CapturedLog: Sendable {
     private let records = Mutex<[String]>([])

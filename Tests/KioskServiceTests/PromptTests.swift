@@ -84,7 +84,7 @@ import Failures
         let deck = PromptDeck(try Prompts(text: "one\ntwo", origin: "f"), seconds: 8, clock: clock)
         let events = EventStream()
         let stream = try #require(events.hub.subscribe()).stream
-        let publisher = Task { await events.publish(status: { Self.idleStatus }) }
+        let publisher = Task { await events.publish(status: { Self.idleStatus }, boothView: { $0 }) }
         let service = Task { try await PromptService(deck: deck, events: events, clock: clock).run() }
         defer { service.cancel(); publisher.cancel(); events.end() }
         var reader = stream.makeAsyncIterator()

@@ -51,7 +51,7 @@ import Failures
             guard let bytes = try base.read(key: key, limit: Int.max) else { return nil }
             func put(_ part: ArraySlice<UInt8>) throws(StorageError) {
                 if let code = part.withUnsafeBytes({ Descriptors.writeAll(descriptor, $0) }) {
-                    throw StorageError(.local(errno: code), "the held download could not write", retryable: false)
+                    throw StorageError.local("write", "the held download", code: code)
                 }
             }
             try put(bytes[..<first])

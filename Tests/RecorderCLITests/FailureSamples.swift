@@ -18,7 +18,7 @@ import Failures
 /// One failure of every case of every failure enum (and of the lower errors' kinds that the edges
 /// word around), named: what the edges' word tables (snapshots) and the no-flag check walk.
 enum FailureSamples {
-    static let store = StorageError(.local(errno: 13), "cannot write /srv/store/videos/abc.mp4: permission denied.", retryable: false)
+    static let store = StorageError.local("write", "/srv/store/videos/abc.mp4", code: 13)
     static let media = MediaError(.badInput, operation: "avformat_open_input", code: -1094995529, path: "/srv/intro.mp4", detail: "Invalid data found when processing input")
     static let camera = RecorderError(CaptureError(.disconnected, device: "/dev/video0", operation: "VIDIOC_DQBUF", errno: 19))
     static let microphone = RecorderError(AudioError(.noSuchDevice(available: ["hw:CARD=A,DEV=0"]), device: "hw:CARD=B,DEV=0", operation: "snd_pcm_open"))
@@ -56,7 +56,7 @@ enum FailureSamples {
         ("StorageError.http.refused", (400, "InvalidArgument")),
     ].map { name, answer in
         (name, S3Response.failure(status: answer.0, body: "<Error><Code>\(answer.1)</Code><Message>said &amp; done</Message></Error>",
-                                  operation: "upload", target: "videos/AbCdEfGh12.mp4", credentials: "the environment"))
+                                  operation: .upload, target: "videos/AbCdEfGh12.mp4", credentials: "the environment"))
     }
     static let diskFull = MediaError(.diskFull, operation: "av_write_frame", path: "/run/recorder/.incoming-1/recording.mp4")
 
@@ -103,7 +103,7 @@ enum FailureSamples {
             ("s3Needs", .s3Needs(key: "s3.endpoint")),
             ("badShareTemplate", .badShareTemplate("https://cdn.example.com/")),
             ("badKioskID", .badKioskID("Booth 2", maximumLength: 32)),
-            ("store", .store(StorageError(.configuration, "s3.endpoint 'x' is not an http(s) address.", retryable: false))),
+            ("store", .store(StorageError(.configuration, .badEndpoint("x"), retryable: false))),
         ]
         samples += configuration.map { ("ConfigurationProblem.\($0.0)", ConfigurationProblem("/etc/recorder/recorder.conf:3", $0.1)) }
         samples.append(("ConfigurationProblem.more", ConfigurationProblem("the command line", .setTwice(key: "backend", firstLine: 1), more: 2)))
@@ -167,7 +167,7 @@ enum FailureSamples {
             ("alreadyPosted.unknown", .alreadyPosted(id: "AbCdEfGh12", whereItIs: .unknown)),
             ("postingElsewhere", .postingElsewhere(workspace: "/run/recorder")),
             ("storeMissing", .storeMissing(path: "/srv/stroe")),
-            ("storeNotReady", .storeNotReady(StorageError(.local(errno: 20), "the store path /srv/store is not a directory.", retryable: false,
+            ("storeNotReady", .storeNotReady(StorageError(.local(errno: 20), .notADirectory(root: "/srv/store"), retryable: false,
                                                                         advice: [SettingAdvice(.storeDirectory, "DIRECTORY", "with a directory")]))),
             ("cannotCopyVideo", .cannotCopyVideo(store)),
             ("cannotQueueConsentText", .cannotQueueConsentText(store)),
@@ -177,7 +177,7 @@ enum FailureSamples {
             ("notUploaded", .notUploaded(id: "AbCdEfGh12", queuedIn: "/var/lib/recorder/outbox/queue/x", store)),
             ("stillQueued", .stillQueued(id: "AbCdEfGh12", queuedIn: "/var/lib/recorder/outbox/queue/x", attempts: 5, store)),
             ("stillQueued.storeAway", .stillQueued(id: "AbCdEfGh12", queuedIn: "/var/lib/recorder/outbox/queue/x", attempts: 3,
-                                                   StorageError(.local(errno: 2), "the store directory /media/usb/clips does not exist (a disk that is not mounted?).", retryable: false))),
+                                                   StorageError(.local(errno: 2), .storeMissing(root: "/media/usb/clips"), retryable: false))),
             ("metadataNotJSON", .metadataNotJSON(detail: "unexpected end of file")),
         ]
         samples += post.map { ("PostFailure.\($0.0)", $0.1) }
@@ -248,6 +248,22 @@ enum FailureSamples {
             ("cannotMakeDirectory", .cannotMakeDirectory(path: "/var/cache/recorder/reels", detail: "Permission denied")),
         ]
         samples += reel.map { ("ReelFailure.\($0.0)", $0.1) }
+        let gallery: [(String, GalleryFailure)] = [
+            ("badEventName", .badEventName("", limit: 100)), ("emptyWindow", .emptyWindow(since: "2026-11-28T00:00:00Z", until: "2026-11-27T00:00:00Z")),
+            ("expiresOutOfRange", .expiresOutOfRange(0, limit: 3650)), ("badKioskID", .badKioskID("booth one")),
+            ("noSuchGallery", .noSuchGallery(token: "AbCdEfGh12AbCdEfGh12Ab", store: "s3://clips")),
+            ("cannotRead", .cannotRead(store)), ("cannotWrite", .cannotWrite(store)),
+            ("reelUnreadable", .reelUnreadable(path: "/tmp/reel.mp4", errno: 2)), ("postChanged", .postChanged(id: "AbCdEfGh12")),
+            ("cannotWriteCard", .cannotWriteCard(path: "/tmp/card.pdf", errno: 17)), ("noShareBase", .noShareBase),
+            ("linkTooLong", .linkTooLong("https://videos.example.org/g/AbCdEfGh12AbCdEfGh12Ab")),
+        ]
+        samples += gallery.map { ("GalleryFailure.\($0.0)", $0.1) }
+        let serve: [(String, ServeFailure)] = [
+            ("addressInUse", .addressInUse(address: "127.0.0.1:8090", port: 8090)), ("notAnAddressHere", .notAnAddressHere(host: "192.0.2.7")),
+            ("privilegedPort", .privilegedPort(host: "0.0.0.0", port: 80)),
+            ("serverStopped", .serverStopped(reason: "Too many open files", address: "127.0.0.1:8090")),
+        ]
+        samples += serve.map { ("ServeFailure.\($0.0)", $0.1) }
         // KioskService
         let kiosk: [(String, KioskProblem)] = [
             ("hookNotExecutable", .hookNotExecutable(path: "/srv/hook", origin: "/etc/recorder/recorder.conf:9")),
@@ -277,12 +293,44 @@ enum FailureSamples {
             ("noTokenFor", .noTokenFor(role: "booth")), ("noTokens", .noTokens),
         ]
         samples += kiosk.map { ("KioskProblem.\($0.0)", $0.1) }
-        var all = samples.map { ($0.0, RecorderError.failed($0.1)) }
+        var all = samples.map { ($0.0, $0.1.wrapped) }
         all += [("CaptureError.disconnected", camera), ("AudioError.noSuchDevice", microphone)]
         all += cameras.map { ($0.0, RecorderError($0.1)) } + microphones.map { ($0.0, RecorderError($0.1)) }
         all += [("MediaError.badInput", .media(media)), ("MediaError.diskFull", .media(diskFull)), ("StorageError.local", .storage(store))]
         all += storeRefusals.map { ($0.0, .storage($0.1)) }
         return all
+    }
+
+    /// The cases a `--json` document carries beside a failure, as it gives them: a guest's mail's
+    /// (`outbox mail --json`'s `failure`), a feed entry's `problem`, a cached copy's `replaced`.
+    static var documented: [(String, CaseData)] {
+        let reply = SMTPReply(code: 550, text: "5.1.1 No such user", step: .recipient)
+        let mail: [(String, MailFailure)] = [
+            ("settings", .smtp(.settings(.url("http://mail.example.com", .scheme)))),
+            ("hostNotFound", .smtp(.hostNotFound(host: "mail.example.com"))),
+            ("cannotConnect", .smtp(.cannotConnect(host: "mail.example.com", port: 587, errno: 111))),
+            ("startTLSNotOffered", .smtp(.startTLSNotOffered)),
+            ("tlsFailed", .smtp(.tlsFailed(curlCode: 60, detail: "self-signed certificate"))),
+            ("noUsableAuthentication", .smtp(.noUsableAuthentication)),
+            ("temporaryRefusal", .smtp(.temporaryRefusal(SMTPReply(code: 451, text: "4.7.1 Greylisted", step: .recipient)))),
+            ("permanentRefusal", .smtp(.permanentRefusal(reply))),
+            ("connectionLost", .smtp(.connectionLost(during: .data, curlCode: 56))),
+            ("cancelled", .smtp(.cancelled(during: .mailFrom))),
+            ("unreadableMessage", .smtp(.unreadableMessage(errno: 5))),
+            ("libcurl", .smtp(.libcurl(code: 43, detail: "bad function argument"))),
+            ("noLink", .noLink),
+            ("file", .file(operation: "rename", path: "/var/lib/recorder/outbox/mail/x.json", errno: 28)),
+        ]
+        let problems: [(String, FeedEntry.Problem)] = [
+            ("metadataMissing", .metadataMissing(key: "posts/AbCdEfGh12.json")), ("metadataTooLarge", .metadataTooLarge(limit: 65536)),
+            ("metadataNotAPost", .metadataNotAPost), ("metadataNamesAnotherPost", .metadataNamesAnotherPost(id: "ZyXwVu9876")),
+        ]
+        let replaced: [(String, VideoCache.Replaced)] = [
+            ("wrongSize", .wrongSize(id: "AbCdEfGh12", size: 10, expected: 11)), ("wrongChecksum", .wrongChecksum(id: "AbCdEfGh12")),
+        ]
+        return mail.map { ("MailFailure.\($0.0)", CaseData(encoding: $0.1)) }
+            + problems.map { ("FeedEntry.Problem.\($0.0)", CaseData(encoding: $0.1)) }
+            + replaced.map { ("VideoCache.Replaced.\($0.0)", CaseData(encoding: $0.1)) }
     }
 
     /// The command line's own cases (the operator never sees them).

@@ -15,7 +15,7 @@ import Failures
             .ioFailure: 74, .busy: 75, .denied: 77, .misconfigured: 78, .interrupted: 130,
         ]
         for kind in RecorderError.Kind.allCases {
-            #expect(RecorderError(OfKind(kind: kind)).exitStatus.rawValue == statuses[kind], "\(kind)")
+            #expect(SysExit(kind).rawValue == statuses[kind], "\(kind)")
         }
     }
 
@@ -30,9 +30,4 @@ import Failures
             #expect(RecorderError(CaptureError(kind, device: "/dev/video0", operation: "x")).exitStatus == status)
         }
     }
-}
-
-/// A failure that is only its kind.
-private struct OfKind: RecorderFailure {
-    var kind: RecorderError.Kind
 }

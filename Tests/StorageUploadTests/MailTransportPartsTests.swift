@@ -140,6 +140,25 @@ import Glibc
         #expect(SMTPReply.maskingAddresses("250 2.0.0 Ok: queued as 4F2A1") == "250 2.0.0 Ok: queued as 4F2A1")
     }
 
+    /// Issue 50: a local part with characters the pattern missed (`' / ! { }`) was masked from
+    /// where they stopped it (`x{rej}y***@e***.com`). The message's own recipient is masked in every
+    /// spelling a server echoes it in; any other address-shaped text whole.
+    @Test func theRecipientIsMaskedInEverySpellingAServerEchoes() throws {
+        for (address, echoed) in [("x{rej}y@example.com", "<x{rej}y@example.com>"), ("o'r@example.com", "<O'R@EXAMPLE.COM>"),
+                                  ("first/r@example.com", "\"first/r\"@example.com"), ("evil.example!r@example.com", "evil.example!r@Example.com")] {
+            let recipient = try MailAddress(address)
+            let trace = SMTPTrace(recipient: recipient)
+            feed(trace, ["> RCPT TO:<\(address)>", "< 550-5.1.1 \(echoed): Recipient", "< 550 address rejected"])
+            let text = try #require(trace.lastReply?.text)
+            #expect(text == "5.1.1 \(echoed.hasPrefix("<") ? "<\(recipient.masked)>" : recipient.masked): Recipient\naddress rejected", "\(address): \(text)")
+        }
+        // Another address the server names, whatever its local part's characters: masked whole.
+        #expect(SMTPReply.maskingAddresses("550 <a{b}c@example.com> and d'e@example.org") == "550 <a***@e***.com> and d***@e***.org")
+        // A record kept before: its failure is masked again for its address when it is read.
+        let old = SMTPFailure.permanentRefusal(SMTPReply(code: 550, text: "5.1.1 \"o'r\"@example.com unknown", step: .recipient))
+        #expect(old.masking([try MailAddress("o'r@example.com")]) == .permanentRefusal(SMTPReply(code: 550, text: "5.1.1 o***@e***.com unknown", step: .recipient)))
+    }
+
     @Test func authenticationLinesAreNotCommandsAndTheMessagesReplyIsItsAcceptance() {
         let trace = SMTPTrace()
         // "DATA" is also four letters of base64: a user name's line must not look like the DATA command.

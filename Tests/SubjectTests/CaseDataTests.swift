@@ -13,7 +13,7 @@ import Failures
 @Suite struct CaseDataTests {
     @Test func aCasesValuesAreItsLabelledFieldsWithTheirTypes() {
         let data = RecorderError(PostFailure.stillQueued(id: "K7Q2", queuedIn: "/q", attempts: 3,
-                                                         StorageError(.transport(code: 7), "words", retryable: true))).caseData
+                                                         StorageError(.transport(code: 7), .cannotConnect(host: "s3.example.com", detail: "refused"), retryable: true))).caseData
         #expect(data["id"] == .text("K7Q2") && data["queuedIn"] == .text("/q") && data["attempts"] == .integer(3))
         // The store's error is a failure of its own (kind, case and data), not its message.
         #expect(data["cause"] == .object(["kind": .text("busy"), "failure": .text("storage"),
@@ -49,13 +49,13 @@ import Failures
     }
 
     @Test func valuesWithoutLabelsAreNumberedAmongThemselvesAndNonFiniteNumbersAreText() {
-        enum Sample: Error, Sendable, Equatable { case mixed(String, key: String, Double, Double) }
-        #expect(CaseData(caseOf: Sample.mixed("a", key: "k", .nan, -.infinity))
+        enum Sample: Sendable, Equatable, Encodable { case mixed(String, key: String, Double, Double) }
+        #expect(CaseData(valuesOf: Sample.mixed("a", key: "k", .nan, -.infinity))
                 == .object(["value1": .text("a"), "key": .text("k"), "value2": .text("nan"), "value3": .text("-inf")]))
     }
 
     @Test func aNestedFailureIsItsKindCaseAndData() {
-        let data = CaseData(reflecting: PostFailure.storeMissing(path: "/mnt/usb"))
+        let data = RecorderError(PostFailure.storeMissing(path: "/mnt/usb")).document
         #expect(data == .object(["kind": .text("cannotWrite"), "failure": .text("PostFailure.storeMissing"), "data": .object(["path": .text("/mnt/usb")])]))
     }
 }

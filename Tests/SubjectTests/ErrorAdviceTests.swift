@@ -30,7 +30,7 @@ import Failures
 
     /// A lower error's own words and its advice spelled as configuration keys (what the kiosk shows).
     static func keyed(_ error: RecorderError) -> String {
-        (error.lowerWords ?? "") + SettingAdvice.sentence(error.advice, spelledBy: \.spelledAsKey)
+        error.description + SettingAdvice.sentence(error.advice, spelledBy: \.spelledAsKey)
     }
 
     @Test func lowerLayersNameNoFlag() {
@@ -43,7 +43,8 @@ import Failures
             try store.prepare()
             Issue.record("a missing store directory was taken")
         } catch {
-            #expect(!error.message.contains("--"), "\(error.message)")
+            // (its words are the edges': `OperatorWords.store`, in the snapshots)
+            #expect(error.reason == .storeMissing(root: "/nonexistent/recorder-store"), "\(error)")
             // The store's own error offers nothing: whether to make the directory depends on
             // whether it ever took a post. A refused post (a store never seen) offers it; a post
             // still queued for it (a disk away) does not.
@@ -69,7 +70,7 @@ import Failures
         #expect(told.advice == mic.advice && told.cause == mic)
         // Where nothing in the settings helps, there is no advice sentence.
         let busy = RecorderError(CaptureError(.busy, device: "/dev/video0", operation: "open", errno: 16))
-        #expect(Self.keyed(busy) == busy.lowerWords)
+        #expect(Self.keyed(busy) == busy.description)
     }
 
     @Test func everySettingAdvisedIsADeclaredKey() {

@@ -94,6 +94,24 @@ try:
         page.wait_for_selector("#token-form", state="visible", timeout=15000)
         wait_until(page, "document.getElementById('login-why').textContent.includes(\"booth's screen\")", timeout=15000)
         check("the operator's page opened by the booth's screen says this browser has the booth's login", True)
+        # The operator logs in on the booth's screen: a session beside the booth's, never in its
+        # place (it replaced it, and the booth's page went on as the operator's); logging out leaves
+        # the screen the booth's.
+        page.fill("#token", OPERATOR)
+        page.click("#token-save")
+        page.wait_for_selector("#token-form", state="hidden", timeout=15000)
+        names = sorted(c["name"] for c in booth.cookies() if c["value"])
+        check("the operator's login on the booth's screen is beside the booth's (two session cookies)",
+              names == ["recorder_operator", "recorder_session"], str(names))
+        page.screenshot(path=str(artifacts / "2c-booth-screen-operator-logged-in.png"))
+        page.click("#logout")
+        page.wait_for_selector("#token-form", state="visible", timeout=15000)
+        names = sorted(c["name"] for c in booth.cookies() if c["value"])
+        check("Log out on the booth's screen ends the operator's session alone", names == ["recorder_session"], str(names))
+        page.goto(kiosk.base + "/")
+        wait_until(page, "document.body.dataset.phase === 'attract'", timeout=20000)
+        refused = page.evaluate("fetch('/api/admin/overview').then((r) => r.status)")
+        check("and the screen is the booth's again: its page runs, the operator's routes are 403", refused == 403, str(refused))
         booth.close()
 
         # The operator's browser: the form, the booth's token is not enough, the operator's is.
@@ -140,11 +158,13 @@ try:
               (shown[0] or (shown[1] == "error" and page.is_visible('#preflight-list li[data-check="share-links"] .fix')))
               and "cannot open" in warning and "share.base_url" in warning and "127.0.0.1" in warning, repr(shown))
         page.screenshot(path=str(artifacts / "3-operator-logged-in.png"), full_page=True)
-        session = [c for c in admin.cookies() if c["name"] == "recorder_session"]
+        session = [c for c in admin.cookies() if c["name"] == "recorder_operator"]
         page.click("#logout")
         page.wait_for_selector("#token-form", state="visible", timeout=15000)
-        check("Log out forgets the session: the form is back", not [c for c in admin.cookies() if c["name"] == "recorder_session" and c["value"]])
-        # Whoever kept a copy of the cookie (the browser put it back) gets nothing: the session is over on the kiosk.
+        check("Log out forgets the session: the form is back", not [c for c in admin.cookies() if c["name"] == "recorder_operator" and c["value"]])
+        # Whoever kept a copy of the cookie (the browser put it back, alone: the booth's session this
+        # browser got from the booth's token above is another's) gets nothing: the session is over on the kiosk.
+        admin.clear_cookies()
         admin.add_cookies(session)
         replayed = page.evaluate("fetch('/api/admin/overview').then((r) => r.status)")
         check("the logged-out session's cookie, put back, opens nothing (401)", len(session) == 1 and replayed == 401, f"{replayed} {session}")

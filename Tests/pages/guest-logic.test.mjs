@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { hintKey, shareScreen, needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, CONSENT_READ_MS, soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, PHASES, RING }
   from "../../Sources/KioskService/Pages/guest-logic.js";
-import { isStale, tokenTravelsInClear, byteCount } from "../../Sources/KioskService/Pages/common.js";
+import { isStale, tokenTravelsInClear, byteCount, personActive, notePerson } from "../../Sources/KioskService/Pages/common.js";
 
 const idle = (more = {}) => Object.assign({ state: "idle", run: "r1", revision: 5, currentShot: null, outbox: { lastUploaded: null }, shotSeconds: 15 }, more);
 const shot = (id, more = {}) => Object.assign({ id, videoURL: "/api/shot/current/video.mp4", postedAs: null }, more);
@@ -252,4 +252,11 @@ test("a link no phone can open gets no code, and the guest is sent to the staff"
   assert.deepEqual(shareScreen(link(false), null), { code: false, wifi: false, askStaff: true });
   // (an answer from a kiosk that does not say is taken as a link that opens, as before)
   assert.deepEqual(shareScreen({ id: "p", shareURL: "http://x/s/t" }, null), { code: true, wifi: false, askStaff: false });
+});
+
+test("a page's requests say a person used it only within the minute after a key or a touch (an operator's idle time)", () => {
+  assert.equal(personActive(1000000), false, "nobody yet: a page's own refreshes are no person's");
+  notePerson(1000000);
+  assert.equal(personActive(1000000 + 59000), true);
+  assert.equal(personActive(1000000 + 61000), false, "a minute later the page refreshes by itself again");
 });

@@ -19,7 +19,8 @@ nginx tells the kiosk. What a guest's phone reaches through it:
 - nginx names the phone (X-Real-IP) and the scheme (X-Forwarded-Proto) itself, never passing the
   phone's own, and strips cookies, tokens, Origin and Referer; the kiosk counts the phone it names:
   a phone's fifth video at once is the kiosk's 429 (each phone was the kiosk's loopback before);
-- a phone asking too fast is held back (429); the access log never holds a share token.
+- a phone asking too fast is held back (429); the access log never holds a share token, nor does the
+  error log (a phone's body over the limit, the kiosk not answering);
 - the guest's phone, first to open the link, gets its delete claim through the proxy (a cookie
   for that link's path, which nginx passes on alone) and deletes the post with it; a forwarded
   link, without it, deletes nothing (403).
@@ -314,6 +315,20 @@ try:
     status, _, _ = curl(link)
     check("the link then answers 404 through the proxy", status == 404, f"{status}")
     check("the kiosk is healthy after it all", request("127.0.0.1", kiosk.port, "GET", "/healthz").status == 200)
+    # nginx's error log names the request's line of every error it logs: a phone's body over the
+    # limit (413) and the kiosk not answering (502, its socket moved away) are such errors. No share
+    # request's reaches it.
+    status, _, _ = curl(f"http://127.0.0.1:{PLAIN}/s/{token}/delete", "-X", "POST", "--data-binary", "confirm=delete&" + "x" * 2000)
+    check("a phone's 2000-byte delete is refused by nginx (413)", status == 413, f"{status}")
+    os.rename(work / "kiosk.sock", work / "kiosk.sock.away")
+    try:
+        status, _, _ = curl(f"http://127.0.0.1:{PLAIN}/s/{token}")
+    finally:
+        os.rename(work / "kiosk.sock.away", work / "kiosk.sock")
+    check("with the kiosk not answering, nginx answers a share link 502", status == 502, f"{status}")
+    errors = b"".join(path.read_bytes() for path in list(work.glob("*/error.log")) + list(artifacts.glob("proxy-nginx-*.log")) if path.is_file())
+    check("nginx's error log never holds a share token (the 413 and the 502 included)", token.encode() not in errors,
+          f"{errors.count(token.encode())} lines with the token")
     # The access logs: every share request is there, its token never.
     logs = b"".join((work / f"{name}-access.log").read_bytes() for name in ("tls", "plain") if (work / f"{name}-access.log").exists())
     check("nginx's access log names share requests as /s/<token>, never with the token", b"/s/<token>" in logs and token.encode() not in logs,

@@ -5,8 +5,8 @@ import socket
 
 
 class Answer:
-    def __init__(self, status, headers, body):
-        self.status, self.headers, self.body = status, headers, body
+    def __init__(self, status, headers, body, raw_head=""):
+        self.status, self.headers, self.body, self.raw_head = status, headers, body, raw_head
 
     def header(self, name):
         return self.headers.get(name.lower())
@@ -18,7 +18,8 @@ class Answer:
 def request(host, port, method, target, headers=(), body=b"", source=None, timeout=20, read_body=True, unix=None):
     """Sends one request on its own connection and returns its Answer (status 0: no answer, the
     connection was closed or reset first); to the Unix socket `unix` when given (host and port then
-    name only the Host header)."""
+    name only the Host header). A header given the value None is not sent (`("Host", None)`: no Host
+    at all); one given twice is sent twice."""
     if isinstance(body, str):
         body = body.encode()
     lines = [f"{method} {target} HTTP/1.1".encode("latin-1", "replace")]
@@ -26,6 +27,8 @@ def request(host, port, method, target, headers=(), body=b"", source=None, timeo
     if "host" not in names:
         lines.append(f"Host: {host}:{port}".encode())
     for name, value in headers:
+        if value is None:
+            continue
         lines.append(name.encode("latin-1", "replace") + b": " + (value if isinstance(value, bytes) else value.encode("latin-1", "replace")))
     if body and "content-length" not in names and "transfer-encoding" not in names:
         lines.append(f"Content-Length: {len(body)}".encode())
@@ -66,8 +69,9 @@ def read_answer(s, head_only=False, read_body=True):
     for line in lines[1:]:
         name, _, value = line.partition(":")
         headers[name.strip().lower()] = value.strip()
+    raw_head = head.decode("latin-1")
     if head_only or not read_body or status in (204, 304):
-        return Answer(status, headers, rest)
+        return Answer(status, headers, rest, raw_head)
     length = headers.get("content-length")
     body = rest
     try:
@@ -92,7 +96,7 @@ def read_answer(s, head_only=False, read_body=True):
                 body += chunk
     except OSError:
         pass
-    return Answer(status, headers, body)
+    return Answer(status, headers, body, raw_head)
 
 
 def dechunk(data):

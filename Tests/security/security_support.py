@@ -138,3 +138,17 @@ def stop(process):
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+def finish(check, name, status, figures=None):
+    """The end of a check script: the kiosk's exit on SIGTERM judged, the figures printed, the
+    PASS/FAIL count, and the script's exit status."""
+    check("the kiosk exits 0 on SIGTERM", status == 0, f"exit {status}")
+    if figures:
+        width = max(len(key) for key in figures)
+        print("figures:")
+        for key, value in figures.items():
+            print(f"  {key:{width}} {value}")
+    print(f"{name}: {check.passed} passed, {check.failed} failed")
+    sys.exit(1 if check.failed else 0)
+

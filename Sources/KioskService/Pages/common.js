@@ -13,6 +13,7 @@ export const $ = (id) => document.getElementById(id);
 export function api(path, options = {}) {
   const request = Object.assign({}, options, { credentials: "same-origin" });
   request.headers = Object.assign({ "Accept": "application/json" }, options.headers || {});
+  if (personActive(Date.now())) request.headers["X-Recorder-Person"] = "1";
   return fetch(path, request).then(async (response) => {
     const body = await response.json().catch(() => ({}));
     if (!response.ok) {
@@ -24,6 +25,24 @@ export function api(path, options = {}) {
     return body;
   });
 }
+
+// When a person last used this page (a key, a touch, a click). Only requests made within a minute
+// of it say so (X-Recorder-Person), and only those keep an operator's session from ending after 12
+// hours: a page's own refreshes, and the booth's page polling while nobody is at it, do not.
+let lastPerson = -Infinity;
+let watching = false;
+
+/** Whether a person used the page within the minute before `now` (starts watching on first call). */
+export function personActive(now) {
+  if (!watching && typeof document !== "undefined") {
+    watching = true;
+    for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, () => { lastPerson = Date.now(); }, true);
+  }
+  return now - lastPerson < 60000;
+}
+
+/** Notes a person's use of the page at `now` (the listeners do; tests call it). */
+export function notePerson(now) { lastPerson = now; }
 
 /** POSTs `object` as JSON (the browser adds Origin, which the kiosk asks of a cookie's request). */
 export function postJSON(path, object) {
