@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "MediaValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
         // StoreValues: a store with no transport: where a post goes, and why a store failed.
         .target(name: "StoreValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
-        // ShotValues: what a shot records that its post carries too: its sound and the guest's yes.
+        // ShotValues: what a shot records that its post carries too: its sound, its effect and the guest's yes.
         .target(name: "ShotValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
         // PreflightValues: what the preflight found (each check's finding and its data: the
         // store's fault, a token's state, a certificate's dates...).
@@ -81,6 +81,9 @@ let package = Package(
         // the command line's; the devices', the encoder's and the store's from MediaValues and
         // StoreValues) and the data `--json` gives of them.
         .target(name: "Failures", dependencies: ["MailValues", "MediaValues", "StoreValues"], swiftSettings: swiftSettings),
+        // FleetValues: a booth's heartbeat in the store (its state, camera, disk, outbox, mail,
+        // clock, last preflight), and what a reader of the fleet finds wrong with it, as data.
+        .target(name: "FleetValues", swiftSettings: swiftSettings),
 
         // One module per C library, each its only importer; no C type leaves it (`InternalImportsByDefault`).
         .target(name: "VideoCapture", dependencies: ["MediaValues", "CV4L2"], swiftSettings: swiftSettings),
@@ -92,7 +95,7 @@ let package = Package(
 
         // Settings and files.
         // Settings: the configuration, its catalogue of keys and their validation; prompts, retention, tokens.
-        .target(name: "Settings", dependencies: ["Failures"], swiftSettings: swiftSettings),
+        .target(name: "Settings", dependencies: ["Failures", "ShotValues"], swiftSettings: swiftSettings),
         // DurableFiles: the recorder's own files made to survive a crash (the workspace's, the
         // outbox's, the kiosk's sessions): crash-safe writes and renames and their locks, a failure
         // told as the RecorderError that names the fix.
@@ -103,14 +106,14 @@ let package = Package(
         // its job, the workspace and salvage, the preview, sound checks, consent).
         .target(
             name: "Shooting",
-            dependencies: ["DurableFiles", "MediaEncoder", "Settings", "ShotValues", "StorageUpload"],
+            dependencies: ["DurableFiles", "MediaEncoder", "Settings", "StorageUpload"],
             swiftSettings: swiftSettings),
         // Publishing: a post sent to the store (the outbox, the uploader and its drain, metadata,
         // share links, guests' mail), the store's feed of posts, and the store client the
         // configuration makes. No capture, no encoding: a share server is built on it.
         .target(
             name: "Publishing",
-            dependencies: ["DurableFiles", "Settings", "ShotValues", "StorageUpload"],
+            dependencies: ["DurableFiles", "Settings", "StorageUpload"],
             swiftSettings: swiftSettings),
         // Library: posts read back from the store for people (the video cache, the export) and the
         // store's posts expired (retention, with the clock's doubts).
@@ -124,6 +127,14 @@ let package = Package(
         .target(
             name: "Posting",
             dependencies: ["Library", "Shooting"],
+            swiftSettings: swiftSettings),
+        // Fleet: the booths' heartbeats in the store (written by each kiosk, read by `recorder
+        // fleet`, the fleet page and the exporter), judged (offline, and each booth's problems) and
+        // told as Prometheus metrics. No capture, no encoding: a share server shows the fleet too.
+        .target(
+            name: "Fleet",
+            dependencies: ["FleetValues", "Publishing",
+                           .product(name: "Prometheus", package: "swift-prometheus")],
             swiftSettings: swiftSettings),
         // Preflight: the checks before an event (`recorder doctor`, the operator page's list): the
         // camera, the microphone, the button, the disks, the clock, the store's round trip, the
@@ -139,7 +150,7 @@ let package = Package(
         // HTTP, no C library.
         .target(
             name: "KioskWords",
-            dependencies: ["PreflightValues", "Settings"],
+            dependencies: ["FleetValues", "PreflightValues", "Settings"],
             swiftSettings: swiftSettings),
         // KioskHTTP: the kiosk's HTTP plumbing, with no kiosk service and no C library in it: the
         // request's context and roles, sessions and the login throttle, client slots and connection
@@ -158,6 +169,21 @@ let package = Package(
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings),
+        // FleetPage: the fleet's page and its data (`/fleet`, `GET /api/fleet`) as routes that the
+        // kiosk and the share server mount, and the exporter of the booths' heartbeats as
+        // Prometheus metrics (`recorder fleet --prometheus --listen`). No capture, no encoding.
+        .target(
+            name: "FleetPage",
+            dependencies: ["Fleet", "KioskHTTP",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                           .product(name: "Logging", package: "swift-log")],
+            exclude: ["Pages"],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedPages"]),
         // ShareServer: what a guest's phone and a host reach, from the store alone, and `recorder
         // serve` built of it: the share page, its video and poster, the guest's delete (the claim
         // checked against the hash in the post's metadata), the host's gallery with its archive
@@ -181,8 +207,8 @@ let package = Package(
         // and limits, the problem log, and the preflight's wiring.
         .target(
             name: "KioskState",
-            dependencies: ["Posting", "Preflight", "ShareServer",
-                           .product(name: "Logging", package: "swift-log"),
+            dependencies: ["Fleet", "Posting", "Preflight", "ShareServer",
+                           .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Prometheus", package: "swift-prometheus")],
             swiftSettings: swiftSettings),
         // The pages as files (Sources/KioskService/Pages, Sources/ShareServer/Pages), put into the
@@ -192,7 +218,7 @@ let package = Package(
         // The kiosk daemon: services, the control API and the pages, over the same subject modules the CLI uses.
         .target(
             name: "KioskService",
-            dependencies: ["KioskState",
+            dependencies: ["FleetPage", "KioskState",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -217,12 +243,12 @@ let package = Package(
         .testTarget(name: "AudioCaptureTests", dependencies: ["AudioCapture", "MediaValues", "SystemSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaEncoderTests", dependencies: ["MediaEncoder", "MediaValues", "VideoCapture"], swiftSettings: swiftSettings),
         .testTarget(name: "StorageUploadTests", dependencies: ["MailValues", "StorageUpload", "StoreValues", "SystemSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "SubjectTests", dependencies: ["AudioCapture", "Failures", "Library", "MailValues", "MediaEncoder", "MediaValues", "Posting", "Publishing", "Settings", "Shooting", "ShotValues", "StorageUpload", "StoreValues", "SystemSupport", "VideoCapture"],
+        .testTarget(name: "SubjectTests", dependencies: ["AudioCapture", "DurableFiles", "Failures", "Fleet", "FleetValues", "Library", "MailValues", "MediaEncoder", "MediaValues", "Posting", "Publishing", "Settings", "Shooting", "ShotValues", "StorageUpload", "StoreValues", "SystemSupport", "VideoCapture"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TriggerInputTests", dependencies: ["TriggerInput"], swiftSettings: swiftSettings),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], swiftSettings: swiftSettings),
         .testTarget(name: "KioskServiceTests",
-                    dependencies: ["AudioCapture", "Failures", "KioskHTTP", "KioskService", "KioskState", "KioskWords", "Library", "MailValues", "MediaEncoder", "MediaValues", "Posting", "Preflight", "PreflightValues", "Publishing", "Settings", "ShareCode", "ShareServer", "Shooting", "ShotValues", "StorageUpload", "StoreValues", "SystemSupport", "TriggerInput", "VideoCapture",
+                    dependencies: ["AudioCapture", "Failures", "Fleet", "FleetPage", "FleetValues", "KioskHTTP", "KioskService", "KioskState", "KioskWords", "Library", "MailValues", "MediaEncoder", "MediaValues", "Posting", "Preflight", "PreflightValues", "Publishing", "Settings", "ShareCode", "ShareServer", "Shooting", "ShotValues", "StorageUpload", "StoreValues", "SystemSupport", "TriggerInput", "VideoCapture",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "NIOCore", package: "swift-nio"),

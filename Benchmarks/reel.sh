@@ -4,7 +4,7 @@
 # card, scaled into a 1280x720 reel, every post's sound measured (ebur128) and brought to -16 LUFS,
 # encoded by libx264 (veryfast, crf 23, a keyframe a second, no B-frames) and AAC into a faststart
 # MP4. ffmpeg does it in two passes as a script would: one ebur128 run per post, then one
-# filter_complex (color + drawtext cards, scale/pad/fps, volume, concat). Prints wall and CPU
+# filter_complex (color + ass cards, as recorder draws them with libass; scale/pad/fps, volume, concat). Prints wall and CPU
 # seconds, peak memory, the ratios, and both reels' loudness as ffmpeg's ebur128 measures it.
 #   Benchmarks/reel.sh
 #   POSTS=8 CLIP_SECONDS=15 RUNS=3 Benchmarks/reel.sh
@@ -50,7 +50,9 @@ for clip in "$@"; do
   integrated=$(ffmpeg -hide_banner -nostats -i "$clip" -af ebur128 -f null - 2>&1 | awk '/Summary:/{s=1} s && / I:/{print $2; exit}')
   gain=$(echo "-16 - ($integrated)" | bc -l)
   args+=(-i "$clip")
-  graph+="color=c=0x16161d:s=1280x720:r=30:d=2.5,format=yuv420p,drawtext=font=Sans:text='Guest number $n':fontcolor=white:fontsize=54:x=(w-text_w)/2:y=(h-text_h)/2,setsar=1[c$n];"
+  card=$(dirname "$out")/card-$n.ass
+  printf '[Script Info]\nScriptType: v4.00+\nPlayResX: 1280\nPlayResY: 720\nWrapStyle: 2\n\n[V4+ Styles]\nFormat: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding\nStyle: Card,DejaVu Sans,54,&H00FFFFFF,&H00FFFFFF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,0,0,5,0,0,0,1\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\nDialogue: 0,0:00:00.00,0:00:03.50,Card,,0,0,0,,Guest number %s 🎉\n' "$n" > "$card"
+  graph+="color=c=0x16161d:s=1280x720:r=30:d=2.5,format=yuv420p,ass=filename=$card,setsar=1[c$n];"
   graph+="anullsrc=r=48000:cl=stereo,atrim=duration=2.5[s$n];"
   graph+="[$n:v]scale=1280:720:force_original_aspect_ratio=decrease,pad=1280:720:(ow-iw)/2:(oh-ih)/2,setsar=1,fps=30,format=yuv420p[v$n];"
   graph+="[$n:a]volume=${gain}dB,aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo[a$n];"

@@ -6,7 +6,7 @@
 #   RECORDER_BINARY=FILE bash scripts/package.sh   # a release binary built already (no build)
 # What goes where, and why: docs/kiosk.md ("Install the package"). Depends: dpkg-shlibdeps for the
 # libraries the binary links, the shlibs of the libraries it opens with dlopen (FFmpeg's: their
-# sonames are in the binary), and the font the highlight reel's title cards use.
+# sonames are in the binary), and the fonts the highlight reel's title cards use.
 set -euo pipefail
 umask 022
 cd "$(dirname "$0")/.."
@@ -52,6 +52,9 @@ put() { install -D -m "$3" "$1" "$root/$2"; }
 put "$binary" usr/bin/recorder 755
 put systemd/recorder.service lib/systemd/system/recorder.service 644
 put systemd/recorder-sysusers.conf usr/lib/sysusers.d/recorder.conf 644
+# The package's own settings: where the service keeps the booth's data and its secrets' files,
+# read by every command beneath /etc/recorder/recorder.conf (not a conffile: replaced on upgrades).
+put systemd/recorder-package.conf usr/lib/recorder/recorder.conf 644
 put systemd/60-recorder-camera.rules lib/udev/rules.d/60-recorder-camera.rules 644
 put systemd/61-recorder-button.rules lib/udev/rules.d/61-recorder-button.rules 644
 put systemd/recorder.conf etc/recorder/recorder.conf 644
@@ -86,6 +89,9 @@ mkdir -p "$root/usr/share/bash-completion/completions"
 sed '1{/^#!/d}' docs/completions/recorder.bash > "$root/usr/share/bash-completion/completions/recorder"
 put docs/completions/recorder.zsh usr/share/zsh/vendor-completions/_recorder 644
 put docs/completions/recorder.fish usr/share/fish/vendor_completions.d/recorder.fish 644
+# The fleet's alert rules, Grafana dashboard and scrape example (issue 54), for a Prometheus server
+# to read in place (rule_files: /usr/share/recorder/prometheus/recorder-alerts.yml).
+for file in packaging/prometheus/*; do put "$file" "usr/share/recorder/prometheus/${file##*/}" 644; done
 doc=usr/share/doc/recorder
 put packaging/deb/copyright "$doc/copyright" 644
 # The documentation, compressed above 4 kB as policy 12.3 asks.
@@ -125,8 +131,8 @@ for soname in $(strings -n 8 "$binary" | grep -E '^lib[A-Za-z0-9_+-]+\.so\.[0-9]
   opened+=("$entry")
 done
 [ ${#opened[@]} -gt 0 ] || die "found no library the binary opens with dlopen (FFmpeg's sonames): is $binary recorder?" 65
-# The highlight reel's title cards: drawtext's font=Sans, which fontconfig resolves to DejaVu Sans.
-depends=$(printf '%s\n' "$linked" "${opened[@]}" fonts-dejavu-core | sed 's/, /\n/g' | sort -u | paste -sd, | sed 's/,/, /g')
+# The highlight reel's title cards (libass): DejaVu Sans for the words, Symbola for the guests' emoji.
+depends=$(printf '%s\n' "$linked" "${opened[@]}" fonts-dejavu-core fonts-symbola | sed 's/, /\n/g' | sort -u | paste -sd, | sed 's/,/, /g')
 
 # Every file's time is the commit's, so the same tree makes the same package.
 find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +

@@ -7,16 +7,17 @@
 # node and Debian's eslint for the pages' scripts, Info-ZIP's unzip to read exported archives, strace to read the order of
 # the system calls that make a shot durable; aiosmtpd as the SMTP server the mail tests send to;
 # hostapd, dnsmasq-base, wpasupplicant and iw for the booth's own Wi-Fi, tested in the device guest on
-# mac80211_hwsim; lintian to judge the Debian package).
+# mac80211_hwsim; lintian to judge the Debian package; prometheus (its promtool and its server) for the
+# fleet's alert rules, checked, unit-tested and fired against a live kiosk, python3-yaml to read them).
 set -euo pipefail
 profile=${1:-run}
-run_pkgs=(pkg-config libv4l-dev libasound2-dev libavcodec-dev libavformat-dev libswscale-dev libswresample-dev libavutil-dev libavfilter-dev fonts-dejavu-core libcurl4-openssl-dev libssl-dev libqrencode-dev
+run_pkgs=(pkg-config libv4l-dev libasound2-dev libavcodec-dev libavformat-dev libswscale-dev libswresample-dev libavutil-dev libavfilter-dev fonts-dejavu-core fonts-symbola libcurl4-openssl-dev libssl-dev libqrencode-dev
           dpkg-dev binutils)
 test_pkgs=(ffmpeg v4l-utils qemu-system-x86 linux-image-amd64 linux-headers-amd64 v4l2loopback-dkms dkms
            busybox-static kmod xz-utils zstd python3 python3-pip python3-venv curl util-linux
            chromium fonts-noto-color-emoji fontconfig debootstrap systemd time bc alsa-utils zbar-tools
            nginx-light openssl iproute2 nodejs eslint e2fsprogs procps unzip strace python3-aiosmtpd poppler-utils
-           hostapd dnsmasq-base wpasupplicant iw lintian)
+           hostapd dnsmasq-base wpasupplicant iw lintian prometheus python3-yaml)
 pkgs=("${run_pkgs[@]}")
 [ "$profile" = test ] && pkgs+=("${test_pkgs[@]}")
 
@@ -28,7 +29,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   SUDO=; [ "$(id -u)" -ne 0 ] && SUDO=sudo
   echo "setup: installing ${missing[*]}"
   $SUDO apt-get update -q
-  # No service a package brings (nginx for the proxy test) is started by installing it: the tests
+  # No service a package brings (nginx for the proxy test, prometheus for the alerts' test) is started by installing it: the tests
   # start their own, on loopback, and stop them.
   made_policy=
   if [ ! -e /usr/sbin/policy-rc.d ]; then

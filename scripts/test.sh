@@ -100,6 +100,8 @@ stage "the pages' scripts: syntax, ESLint, no inline script or style, node --tes
 nice -n 10 bash Tests/pages/check.sh
 stage "man page and shell completions are what the command tree generates"
 nice -n 10 bash scripts/make-docs.sh --check
+stage "the fleet's Prometheus files: promtool checks the rules and runs their unit tests, the dashboard's JSON read"
+nice -n 10 bash Tests/prometheus/check.sh
 stage "swift test"
 # The test binary the build made, run as swift test runs it, in three processes side by side. Swift
 # Testing runs a synchronous test on one of Swift concurrency's threads, of which a 2-core machine
@@ -130,11 +132,14 @@ echo "== the kiosk's and the camera manager's (async) suites, in their own proce
   echo "FAIL: swift test: the S3 suites exited $s3_status, the async suites $async_status, the rest $rest_status"; exit 1; }
 stage "systemd unit checks (systemd-analyze)"
 bash Tests/systemd/verify-units.sh "$RECORDER_BIN"
-stage "kiosk pages in a real browser (chromium + Playwright): the operator's with its checks, and the guest's at three sizes, with its consent screen, its Wi-Fi code, its mail keyboard and out of service; the host's gallery (recorder serve, 300 posts) at a phone's and a desktop's size"
+stage "kiosk pages in a real browser (chromium + Playwright): the operator's with its checks and the morning after, and the guest's at three sizes, with its consent screen, its Wi-Fi code, its mail keyboard, out of service, a branding frame and the effects; the host's gallery (recorder serve, 300 posts) at a phone's and a desktop's size"
 # (the gallery's page: about a minute, most of it the two Download all zips of 300 clips)
-for page in kiosk_page booth_page consent_page login_page reel_page wifi_page mail_page preflight_page away_page gallery_page; do
+for page in kiosk_page booth_page consent_page login_page reel_page wifi_page mail_page preflight_page away_page frame_page organiser_page effects_page gallery_page; do
   nice -n 10 .cache/venv/bin/python "Tests/browser/$page.py" "$RECORDER_BIN"
 done
+stage "a fleet of two kiosks on SeaweedFS: recorder fleet, the fleet page in chromium, Debian's prometheus firing and resolving the shipped alerts"
+# (about 50 s, most of it waiting on 2 s heartbeats and 1 s evaluations: Tests/prometheus/fleet_live.py)
+nice -n 10 .cache/venv/bin/python Tests/prometheus/fleet_live.py "$RECORDER_BIN"
 stage "the kiosk on a hostile network: every route bent every way, an HTTP fuzz, the proxy, readers that never read, a crowd, slow bodies"
 for check in routes_fuzz proxy_test stalled_readers exhaustion slow_bodies sessions share_lookups; do
   nice -n 10 .cache/venv/bin/python "Tests/security/$check.py" "$RECORDER_BIN"

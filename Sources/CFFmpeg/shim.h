@@ -111,6 +111,7 @@ static inline void cff_av_frame_free(AVFrame **frame) { CFF_FN(CFF_AVUTIL, av_fr
 static inline int cff_av_frame_get_buffer(AVFrame *frame, int align) { return CFF_FN(CFF_AVUTIL, av_frame_get_buffer)(frame, align); }
 static inline int cff_av_frame_make_writable(AVFrame *frame) { return CFF_FN(CFF_AVUTIL, av_frame_make_writable)(frame); }
 static inline void cff_av_frame_unref(AVFrame *frame) { CFF_FN(CFF_AVUTIL, av_frame_unref)(frame); }
+static inline AVFrame *cff_av_frame_clone(const AVFrame *frame) { return CFF_FN(CFF_AVUTIL, av_frame_clone)(frame); }
 static inline int cff_av_opt_set(void *object, const char *name, const char *value, int flags) { return CFF_FN(CFF_AVUTIL, av_opt_set)(object, name, value, flags); }
 static inline void *cff_av_mallocz(size_t size) { return CFF_FN(CFF_AVUTIL, av_mallocz)(size); }
 static inline int cff_strerror(int code, char *buffer, size_t size) { return CFF_FN(CFF_AVUTIL, av_strerror)(code, buffer, size); }
@@ -133,6 +134,10 @@ static inline AVPacket *cff_av_packet_alloc(void) { return CFF_FN(CFF_AVCODEC, a
 static inline void cff_av_packet_free(AVPacket **packet) { CFF_FN(CFF_AVCODEC, av_packet_free)(packet); }
 static inline void cff_av_packet_unref(AVPacket *packet) { CFF_FN(CFF_AVCODEC, av_packet_unref)(packet); }
 static inline void cff_av_packet_move_ref(AVPacket *to, AVPacket *from) { CFF_FN(CFF_AVCODEC, av_packet_move_ref)(to, from); }
+static inline int cff_av_packet_ref(AVPacket *to, const AVPacket *from) { return CFF_FN(CFF_AVCODEC, av_packet_ref)(to, from); }
+static inline int cff_av_new_packet(AVPacket *packet, int size) { return CFF_FN(CFF_AVCODEC, av_new_packet)(packet, size); }
+static inline int cff_av_packet_copy_props(AVPacket *to, const AVPacket *from) { return CFF_FN(CFF_AVCODEC, av_packet_copy_props)(to, from); }
+static inline void cff_avcodec_flush_buffers(AVCodecContext *context) { CFF_FN(CFF_AVCODEC, avcodec_flush_buffers)(context); }
 static inline void cff_av_packet_rescale_ts(AVPacket *packet, AVRational from, AVRational to) { CFF_FN(CFF_AVCODEC, av_packet_rescale_ts)(packet, from, to); }
 static inline AVCodecContext *cff_avcodec_alloc_context3(const AVCodec *codec) { return CFF_FN(CFF_AVCODEC, avcodec_alloc_context3)(codec); }
 static inline void cff_avcodec_free_context(AVCodecContext **context) { CFF_FN(CFF_AVCODEC, avcodec_free_context)(context); }

@@ -36,6 +36,11 @@ package enum CLIFailure: RecorderFailure {
     case uploadStopped(id: String)
     /// `recorder shoot`: the shot was kept, but the camera was lost.
     indirect case shotKept(RecorderError)
+    /// `recorder feed`: the store at `store` holds no post at all.
+    case noPosts(store: String)
+    /// `recorder fleet --prometheus --listen`: the exporter cannot listen on `address` (`reason`:
+    /// the system's words), `inUse` when another program has the port.
+    case exporterCannotListen(address: String, reason: String, inUse: Bool)
 
     package var kind: RecorderError.Kind {
         switch self {
@@ -47,6 +52,8 @@ package enum CLIFailure: RecorderFailure {
         case .clockInDoubt, .purgeIncomplete, .uploadStopped: .busy
         case .captionFileUnreadable, .captionInputUnreadable, .captionReadFailed: .notFound
         case .captionTooLong: .badData
+        case .noPosts: .notFound
+        case .exporterCannotListen: .unavailable
         }
     }
 

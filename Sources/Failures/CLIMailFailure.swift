@@ -21,8 +21,9 @@ package enum CLIMailFailure: RecorderFailure {
     case cannotRetry(id: String, FileSystem.Failure)
     /// `outbox mail --retry ID`: no refused mail `id` in `queue` (`refused`: the ones that are).
     case noRefusedMail(id: String, queue: String, refused: [String])
-    /// `outbox flush`: `count` mails could not be sent now and stay queued.
-    case mailsWaiting(count: Int)
+    /// `outbox flush`: `count` mails were not sent (tried and not taken, or their last try's wait
+    /// not over) and stay queued, the first tried again from `next` (RFC 3339; nil: not known).
+    case mailsWaiting(count: Int, next: String?)
     /// `post --email`: the post went; its mail `mail` stays queued, tried again from `next`.
     case mailQueued(post: String, mail: String, next: String, MailFailure)
     /// `post --email`: the post went; the server refused its mail `mail` (kept: `outbox mail`).

@@ -20,6 +20,9 @@ package enum ExportFailure: RecorderFailure {
     /// Post `id` was recorded under a guest's yes, and the text they agreed to (`key`, with
     /// `sha256`) is missing from the store or changed: it is not exported without it.
     case consentTextMissing(id: String, key: String, sha256: String)
+    /// No post made since `since` is in the store at `store` (`skipped`: the posts that could not
+    /// be read): nothing was exported.
+    case nothingToExport(since: String, store: String, skipped: [String: RecorderError])
 
     package var kind: RecorderError.Kind {
         switch self {
@@ -27,6 +30,7 @@ package enum ExportFailure: RecorderFailure {
         case .cannotWrite, .cannotFinish: .ioFailure
         case .cannotRead(_, let error): RecorderError.Kind(error)
         case .consentTextMissing: .badData
+        case .nothingToExport: .notFound
         }
     }
 

@@ -12,9 +12,9 @@ package enum ReelFailure: RecorderFailure {
     case fadeOutOfRange(Double)
     /// A post's video cannot be read (measured for its loudness).
     case unreadableVideo(MediaError)
-    /// No post made since `since` (answering `prompt`, when one was asked for) can go into the
-    /// reel; `skipped`: the posts that could not be read.
-    case nothingToShow(since: String, prompt: String?, skipped: [String: RecorderError])
+    /// No post made since `since` (answering `prompt`, when one was asked for) in the store at
+    /// `store` can go into the reel; `skipped`: the posts that could not be read.
+    case nothingToShow(since: String, prompt: String?, store: String, skipped: [String: RecorderError])
     /// The reel's scratch folder cannot be made beside it (errno).
     case cannotMakeScratch(path: String, errno: Int32)
     /// The reel cannot be put at `target`.

@@ -9,6 +9,10 @@ package enum SettingRule: Sendable, Equatable, Encodable {
     case positive(Double)
     case boolean
     case choice([String])
+    /// One or more of the names, separated by commas.
+    case choices([String])
+    /// `off`, or a number in the range.
+    case offOrNumber(ClosedRange<Double>)
     /// HOST:PORT.
     case listen
     /// A secret token (at least 128 bits of guessing), or empty for none.

@@ -35,6 +35,10 @@ package enum ShotFailure: RecorderFailure {
     case overlayIsDirectory(path: String, origin: String)
     /// The branding frame cannot be read, or is not a PNG libavcodec decodes.
     case overlayUnusable(path: String, origin: String, MediaError)
+    /// A boomerang's take of `seconds`, outside `boomerangRange`.
+    case boomerangSecondsOutOfRange(Double)
+    /// The sound under a boomerang (`effect.sound`; `origin`: where it was set) is not a readable file.
+    case effectSoundMissing(path: String, origin: String)
     /// Not enough room for the shot and its faststart copy.
     case notEnoughSpace(root: String, needed: Int64, free: Int64, seconds: Double)
     // Recording
@@ -63,9 +67,9 @@ package enum ShotFailure: RecorderFailure {
         case .alreadyRecording, .postingNow, .recordingNow, .workspaceBusy: .busy
         case .cameraMissing, .cameraUnavailable: .unavailable
         case .countdownOutOfRange, .secondsNotPositive, .secondsOverLimit, .sizeOutOfRange, .frameRateOutOfRange,
-             .unknownPreset, .crfOutOfRange, .bitrateOutOfRange: .invalidRequest
+             .unknownPreset, .crfOutOfRange, .bitrateOutOfRange, .boomerangSecondsOutOfRange: .invalidRequest
         case .workspaceNotWritable: .cannotWrite
-        case .overlayMissing, .overlayIsDirectory: .notFound
+        case .overlayMissing, .overlayIsDirectory, .effectSoundMissing: .notFound
         case .overlayUnusable(_, _, let error):
             error.operation == "open" || error.operation == "read" ? .notFound : (error.kind == .badInput ? .badData : .internalFailure)
         case .notEnoughSpace, .diskFullBeforeFirstSecond, .diskFullUnderMinimum, .diskFullKeptPart, .cannotDeleteKept: .ioFailure
@@ -82,6 +86,8 @@ package enum ShotFailure: RecorderFailure {
     package static let frameRateRange = 1...240
     /// An average bitrate, in kbit/s.
     package static let bitrateRange = 50...200_000
+    /// A boomerang's take, in seconds (`effect.boomerang_seconds`).
+    package static let boomerangRange = 1.0...3.0
 
     /// A workspace on a larger disk: the advice when a shot's disk fills up.
     package static let largerDisk = SettingAdvice(.workspace, "DIRECTORY", "on a larger disk")

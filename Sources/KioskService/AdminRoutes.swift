@@ -76,16 +76,21 @@ enum AdminRoutes {
             return HTTPAnswer.encoded(Moderated(id: id, deleted: true))
         }
 
-        routes.get("reel", .operator, "the highlight reel: idle, making (the step), done (posts, seconds) or failed (why)") { _, _ in
-            HTTPAnswer.encoded(reels.status)
+        routes.get("reel", .operator, "the highlight reel: idle, making (the step), done (posts, seconds) or failed (why); when the first post was made") { _, _ in
+            var status = reels.status
+            // (a listing of the feed's index: not every second while a reel is being made)
+            if status.state != "making" { status.firstPostAt = try await library.firstPostTime().map(RFC3339.string) }
+            return HTTPAnswer.encoded(status)
         }
 
-        routes.post("reel", .operator, "makes the highlight reel of the posts since a day in the background: {\"since\": \"2026-11-24\", \"prompt\": question}") { request, _ in
+        routes.post("reel", .operator, "makes the highlight reel of the posts since a day (none: since the first post) in the background: {\"since\": \"2026-11-24\", \"prompt\": question}") { request, _ in
             let body = try await JSONBody.read(request, allowed: ["since", "prompt"])
             let fields = try body.decode(ReelFields.self)
             let text = fields.since ?? ""
-            guard let since = RFC3339.date(text) ?? (text.count == 10 ? RFC3339.date(text + "T00:00:00Z") : nil) else {
-                throw APIError.badRequest("give the reel's first day as {\"since\": \"2026-11-24\"} (from midnight UTC) or a time (2026-11-24T18:00:00Z).")
+            // No first day: from the event's first post (the whole feed).
+            let first = text.isEmpty ? (try await library.firstPostTime() ?? Date(timeIntervalSince1970: 0)) : nil
+            guard let since = first ?? RFC3339.date(text) ?? (text.count == 10 ? RFC3339.date(text + "T00:00:00Z") : nil) else {
+                throw APIError.badRequest("give the reel's first day as {\"since\": \"2026-11-24\"} (from midnight UTC) or a time (2026-11-24T18:00:00Z), or nothing for all the posts since the first.")
             }
             let prompt = fields.prompt?.trimmed()
             if let prompt, prompt.count > Prompts.maximumLength {

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Logging
-import Settings
+package import ShotValues
 import Shooting
 import Synchronization
 import SystemSupport
@@ -22,6 +22,8 @@ package final class GuestCoordinator: Sendable {
     private let events: EventStream
     private let metrics: KioskMetrics
     private let logger: Logger
+    /// The effect the guest chose last on the start screen (`kiosk.effects`); nil: the default.
+    private let chosen = Mutex<ClipEffect?>(nil)
 
     init(settings: KioskSettings, manager: CameraManager, prompts: PromptDeck?, events: EventStream, metrics: KioskMetrics,
          logger: Logger, clock: any RecorderClock) {
@@ -56,12 +58,13 @@ package final class GuestCoordinator: Sendable {
     /// A shot the page or the API asks for; `retaking` is the current shot when the request names
     /// it as the one under review. Refused without a yes that may start it, out of service, or when
     /// the camera cannot start one.
-    func shoot(seconds: Double, countdown: Int, retaking: Shot?) async throws(APIError) {
+    func shoot(seconds: Double, countdown: Int, retaking: Shot?, effect: ClipEffect? = nil) async throws(APIError) {
+        if let effect { choose(effect) }
         for effect in handle(.shootAsked(retaking: retaking)) {
             switch effect {
             case .refuse(let refusal): throw Self.error(refusal)
             case .startShot(let consent):
-                let request = shotRequest(seconds: seconds, consent: consent)
+                let request = shotRequest(seconds: seconds, consent: consent, effect: self.effect)
                 do {
                     try await manager.begin(request, countdown: countdown)
                 } catch {
@@ -98,13 +101,22 @@ package final class GuestCoordinator: Sendable {
         }
     }
 
+    /// The guest's choice of effect on the start screen (one `KioskSettings.offeredEffect` let
+    /// through): every shot gets it (the button's too) until the next choice; nil: the default.
+    func choose(_ effect: ClipEffect?) {
+        chosen.withLock { $0 = effect }
+    }
+
+    /// The effect a shot started now gets.
+    package var effect: ClipEffect { chosen.withLock { $0 } ?? settings.defaultEffect }
+
     // MARK: - The booth's button
 
     /// One press of the booth's button: the camera stops a shot under way, else starts one under
     /// a yes the flow allows (never another guest's); a press that starts nothing is the page's.
     func press() async {
         for case .press(let consent, let mayStart) in handle(.buttonPressed) {
-            let request = mayStart ? shotRequest(seconds: nil, consent: consent) : nil
+            let request = mayStart ? shotRequest(seconds: nil, consent: consent, effect: effect) : nil
             do {
                 switch try await manager.press(request, countdown: settings.countdown) {
                 case .started:
@@ -160,8 +172,8 @@ package final class GuestCoordinator: Sendable {
 
     // MARK: -
 
-    private func shotRequest(seconds: Double?, consent: GivenConsent?) -> ShotRequest {
-        var request = settings.shotRequest(seconds: seconds)
+    private func shotRequest(seconds: Double?, consent: GivenConsent?, effect: ClipEffect) -> ShotRequest {
+        var request = settings.shotRequest(seconds: seconds, effect: effect)
         request.consent = consent
         // The question on screen, held from now until the shot is over.
         request.prompt = prompts?.holdForShot()

@@ -11,6 +11,8 @@ package import KioskHTTP
 import KioskState
 package import ShareServer
 import Failures
+import Fleet
+import FleetPage
 
 /// The kiosk's HTTP surface: the page, the control API, health and metrics. Each route
 /// collection gets the few services it uses (`KioskServices` builds them all).
@@ -30,11 +32,9 @@ package enum KioskAPI {
         // One collection per concern, each route with who may call it; the table of them all
         // answers /api/admin/routes and 405's Allow header.
         let table = Mutex<[KioskRoute]>([])
-        let preflight = PreflightService.live(settings: settings, configuration: kiosk.configuration, manager: kiosk.manager,
-                                              trigger: kiosk.button.trigger, clock: kiosk.clock.asClock)
         let collections: [(String, GuardedRoutes)] = [
             ("", ServiceRoutes.collection(language: settings.booth.language, consent: settings.consent, mail: kiosk.mail != nil, health: kiosk.health,
-                                          metrics: kiosk.metrics, limits: kiosk.limits)),
+                                          metrics: kiosk.metrics, limits: kiosk.limits, heartbeats: kiosk.heartbeats)),
             ("", AuthRoutes.collection(credentials: access.credentials, throttle: access.throttle, logger: kiosk.logger)),
             ("/api", LiveRoutes.collection(status: kiosk.status, events: kiosk.events, manager: kiosk.manager, audio: settings.audio,
                                            preview: kiosk.preview, mirrors: kiosk.limits.mirrors, streams: kiosk.limits.events)),
@@ -45,7 +45,8 @@ package enum KioskAPI {
                                            logger: kiosk.logger, metrics: kiosk.metrics)),
             ("/api/admin", AdminRoutes.collection(overview: kiosk.overview, library: kiosk.library, reels: kiosk.reels,
                                                   videos: kiosk.limits.videos, logger: kiosk.logger, table: { table.withLock { $0 } })),
-            ("/api/admin", PreflightRoutes.collection(preflight)),
+            ("/api/admin", PreflightRoutes.collection(kiosk.preflight)),
+            ("", fleetRoutes(kiosk.fleet)),
             ("/s", ShareRoutes.collection(posts: kiosk.library.shared, videos: kiosk.limits.videos, place: sharePlace(kiosk),
                                           logger: kiosk.logger, clock: kiosk.clock)),
             ("/g", HostGalleryRoutes.collection(galleries: HostGalleries(posts: kiosk.library.shared), videos: kiosk.limits.videos,
@@ -78,7 +79,7 @@ package enum KioskAPI {
     static func sharePlace(_ kiosk: KioskServices) -> ShareRoutes.Place {
         let (guests, metrics, language) = (kiosk.guests, kiosk.metrics, kiosk.settings.booth.language)
         return ShareRoutes.Place(mayClaim: { guests.sharesLink(of: $0) }, deleted: { metrics.guestDeleted() }, unopened: .gone,
-                                 language: { _ in language })
+                                 language: { _ in language }, event: kiosk.settings.eventName)
     }
 
     struct ShootFields: Decodable {
@@ -86,6 +87,13 @@ package enum KioskAPI {
         var countdown: Int?
         /// The shot under review, when its guest asked for a retake.
         var retake: String?
+        /// The effect it is made into (one `kiosk.effects` offers); nil: the guest's last choice.
+        var effect: String?
+    }
+
+    struct EffectFields: Decodable {
+        /// One `kiosk.effects` offers; nil: back to the first.
+        var effect: String?
     }
 
     struct PostFields: Decodable {
@@ -177,6 +185,18 @@ struct UnmatchedRoute: RouterMiddleware {
             response.headers[.allow] = names
             return response
         }
+    }
+}
+
+extension KioskAPI {
+    /// The fleet's page and data (FleetPage's routes, each with who may call it), under the
+    /// kiosk's guard like every other route.
+    static func fleetRoutes(_ fleet: FleetView) -> GuardedRoutes {
+        let routes = GuardedRoutes()
+        for route in FleetRoutes.routes(fleet) {
+            routes.add(route.method, route.path, route.access, route.summary, route.handler)
+        }
+        return routes
     }
 }
 

@@ -92,6 +92,7 @@ package struct KioskDaemon: Sendable {
                 services: listeners + mail + [
                     .init(service: EventService(events: kiosk.events, status: kiosk.status, clock: kiosk.clock)),
                     .init(service: OutboxDrainService(drain: kiosk.drain)),
+                    .init(service: kiosk.heartbeats),
                     .init(service: kiosk.retention),
                     .init(service: PromptService(deck: kiosk.prompts, events: kiosk.events, clock: kiosk.clock)),
                     .init(service: WatchdogService(notifier: kiosk.notifier, health: kiosk.health, manager: kiosk.manager,

@@ -36,8 +36,9 @@ package final class KioskLibrary: Sendable {
     var claims: ShareClaims? { shared.claims }
 
     package init(store: PostStore, cache: VideoCache, share: ShareLinks = ShareLinks(), outbox: Outbox? = nil,
-                 claimsDirectory: String? = nil) {
-        shared = SharedPosts(store: store, cache: cache, share: share, outbox: outbox, claims: claimsDirectory.map(ShareClaims.init))
+                 claimsDirectory: String? = nil, deleted: @escaping @Sendable (String) -> Void = { _ in }) {
+        shared = SharedPosts(store: store, cache: cache, share: share, outbox: outbox, claims: claimsDirectory.map(ShareClaims.init),
+                             loopGIF: SharedPosts.encodedGIF, deleted: deleted)
     }
 
     /// Gallery page `number` (1 = newest), with every share link checked (`shown(_:)`).
@@ -86,6 +87,11 @@ package final class KioskLibrary: Sendable {
             // (the cache plays it no more)
             self.cache.remove(url: self.feed.videoURL(id: id))
         }
+    }
+
+    /// When the feed's first post was made (nil: no post yet).
+    func firstPostTime() async throws(APIError) -> Date? {
+        try await offPool { () throws(RecorderError) in try self.feed.firstPostTime() }
     }
 
     /// The operator puts a hidden post back in the gallery.

@@ -42,7 +42,6 @@ package final class KioskMail: Sendable {
             events.announce("mail")
         }, passed: { outcome in
             if case .failure(let failure) = outcome { logger.error("the mail queue cannot be used: \(MailWording.file(failure))") }
-            metrics.record(delivery.queue.counts())
         })
     }
 

@@ -10,11 +10,15 @@ extension KioskServices {
     /// `kiosk.on_state` and systemd's STATUS=.
     package func wire() async {
         let (metrics, logger, notifier, events, stateHook, guests) = (self.metrics, self.logger, self.notifier, self.events, self.stateHook, self.guests)
+        let (history, clock) = (self.history, self.clock)
         await manager.observe { event in
             metrics.record(event)
             guests.cameraEvent(event)
             switch event {
             case .state(let state):
+                var present = true
+                if case .cameraMissing = state { present = false }
+                history.camera(present: present, at: clock.now)
                 events.announce("state")
                 stateHook?.call(state.name)
                 notifier.status(StatusReporter.line(state))
@@ -25,6 +29,7 @@ extension KioskServices {
                 }
             case .shotFinished(let result):
                 let shot = result.shot
+                history.shotEncoded(by: shot.encoder)
                 events.announce("shot")
                 logger.notice("shot \(shot.id): \(shot.frames) frames (\(shot.framesDropped) dropped), \(String(cFormat: "%.2f", shot.durationSeconds)) s\(result.cameraLost.map { "; camera lost: \($0.text())" } ?? "")")
                 // The silent-take guard: the operator hears of a take nobody can hear at once.

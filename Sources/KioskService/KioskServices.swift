@@ -7,6 +7,7 @@ package import SystemSupport
 package import KioskHTTP
 package import KioskState
 package import Failures
+package import Fleet
 
 /// The kiosk's composition root: builds each of its services from the settings, once, wired to
 /// the few others it uses. The daemon runs them (`KioskDaemon`), the router hands each route
@@ -45,6 +46,14 @@ package struct KioskServices: Sendable {
     package let retention: RetentionService
     let reels: ReelMaker
     package let overview: OperatorOverview
+    /// The operator page's preflight (its last run goes into the heartbeat).
+    package let preflight: PreflightService
+    /// What the heartbeat remembers: the camera missing since, the last post, the last encoder.
+    package let history: BoothHistory
+    /// The booth's heartbeat in the store, for the fleet (`fleet.heartbeat_seconds`).
+    package let heartbeats: HeartbeatService
+    /// Every booth of the store, this one live, for the fleet page (`/fleet`).
+    package let fleet: FleetView
     /// `kiosk.on_state`, when set.
     let stateHook: StateHook?
 
@@ -76,7 +85,9 @@ package struct KioskServices: Sendable {
                            metrics: metrics, events: events, clock: clock)
         }
         self.mail = mail
-        drain = try store.drain(metrics: metrics, events: events, mail: mail, clock: clock)
+        let history = BoothHistory()
+        self.history = history
+        drain = try store.drain(metrics: metrics, events: events, mail: mail, history: history, clock: clock)
         library = store.library
         prompts = settings.prompts.map { PromptDeck($0, seconds: settings.promptSeconds, clock: clock) }
         guests = GuestCoordinator(settings: settings, manager: manager, prompts: prompts, events: events, metrics: metrics,
@@ -96,5 +107,14 @@ package struct KioskServices: Sendable {
         overview = OperatorOverview(status: status, outbox: drain.outbox, library: library, mail: mail, workspace: settings.workspace.root,
                                     configuration: configuration, problems: problems, metrics: metrics, retention: retention)
         stateHook = settings.stateHook.map { path in StateHook(path: path, log: { [logger] in logger.warning("\($0)") }) }
+        preflight = PreflightService.live(settings: settings, configuration: configuration, manager: manager, trigger: button.trigger,
+                                          clock: clock.asClock, now: { clock.date })
+        heartbeats = try HeartbeatService(
+            settings: settings, configuration: configuration,
+            parts: .init(run: status.run, status: { [status] in await status.status() }, manager: manager, drain: drain,
+                         mailQueue: mail?.queue, problems: problems, preflight: preflight),
+            history: history, logger: logger, clock: clock)
+        let heartbeats = self.heartbeats
+        fleet = FleetView(store: heartbeats.store, own: { await heartbeats.own() }, clock: clock)
     }
 }

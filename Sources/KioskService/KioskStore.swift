@@ -35,9 +35,11 @@ struct KioskStore {
         if let example = share.example(store: backend), !ShareLinks.opensOnPhones(example) {
             logger.notice("share links point at this machine's loopback address (\(example)): a guest's phone cannot open them, so the booth shows no QR code and asks guests to see the staff. Set share.base_url to an address phones reach (the booth's nginx: docs/kiosk.md; its own Wi-Fi: docs/venue.md), or listen on the network (kiosk.listen = 0.0.0.0:\(settings.port), with kiosk.token_file).")
         }
+        let enqueuer = PostEnqueuer(workspace: settings.workspace, outbox: outbox, configuration: configuration)
+        self.enqueuer = enqueuer
         library = KioskLibrary(store: backend, cache: VideoCache(settings: try configuration.videoCacheSettings()), share: share,
-                               outbox: outbox, claimsDirectory: settings.stateDirectory + "/claims")
-        enqueuer = PostEnqueuer(workspace: settings.workspace, outbox: outbox, configuration: configuration)
+                               outbox: outbox, claimsDirectory: settings.stateDirectory + "/claims",
+                               deleted: { id in enqueuer.postDeleted(id: id) })
     }
 
     /// Guests' mail (`mail.*` set): the outbox's mail queue and the thread that sends it, each mail
@@ -54,7 +56,8 @@ struct KioskStore {
 
     /// The drain: the kiosk's background `outbox flush`, its events counted, told to the pages and
     /// the journal; each upload wakes the guests' `mail`, whose mails wait for their post.
-    func drain(metrics: KioskMetrics, events: EventStream, mail: KioskMail?, clock: any RecorderClock) throws(RecorderError) -> OutboxDrain {
+    func drain(metrics: KioskMetrics, events: EventStream, mail: KioskMail?, history: BoothHistory,
+               clock: any RecorderClock) throws(RecorderError) -> OutboxDrain {
         let (outbox, share, configuration, logger) = (self.outbox, self.share, self.configuration, self.logger)
         let policy = try configuration.retryPolicy(maximumAttempts: nil)
         let onePerFlush = try configuration.retryPolicy(maximumAttempts: 1)
@@ -69,6 +72,7 @@ struct KioskStore {
                 switch event {
                 case .changed: events.announce("outbox")
                 case .uploaded(let receipt, _):
+                    history.posted(at: clock.date)
                     logger.notice("posted \(receipt.id): \(receipt.videoURL)")
                     mail?.drain.wake()
                 case .failed(let error): logger.warning("upload failed, will retry: \(error.text())")

@@ -14,6 +14,10 @@ import Failures
 package final class LivePreview: Sendable {
     private let manager: CameraManager
     private let request: ShotRequest
+    /// The guest's live mirror: under a branding frame the picture is mirrored here and the frame
+    /// reads as recorded; without one the page mirrors the picture itself.
+    private let mirror: SnapshotEncoder
+    /// One picture at a time (the operator's preview): as the camera sees it, the frame on it.
     private let snapshots: SnapshotEncoder
     private let clock = SystemClock()
     /// Set when the kiosk stops: the live streams end, so the HTTP server can close.
@@ -22,8 +26,15 @@ package final class LivePreview: Sendable {
     init(manager: CameraManager, settings: KioskSettings) {
         self.manager = manager
         request = settings.previewRequest
+        mirror = SnapshotEncoder(for: settings.shot, mirrored: true)
         snapshots = SnapshotEncoder(for: settings.shot)
     }
+
+    /// Whether the live stream's pictures are mirrored already (a branding frame is set).
+    var streamIsMirrored: Bool { mirror.mirrors }
+
+    /// Where the branding frame of the live stream's last picture leaves it clear.
+    var streamFrameClearArea: FrameClearArea? { mirror.frameClearArea }
 
     /// Ends the live streams and any wait for a picture (the kiosk is stopping).
     func close() {
@@ -53,7 +64,7 @@ package final class LivePreview: Sendable {
     /// `wait` for a newer picture; nil when none came (the camera stopped) or the kiosk is closing.
     func nextJPEG(after serial: UInt64, wait: Duration = .seconds(2)) async -> (jpeg: [UInt8], serial: UInt64, ageMilliseconds: Int64)? {
         guard let picture = await picture(after: serial, wait: wait),
-              let jpeg = try? await snapshots.jpeg(of: picture) else { return nil }
+              let jpeg = try? await mirror.jpeg(of: picture) else { return nil }
         return (jpeg, picture.serial, (MonotonicClock.nowMicroseconds() - picture.copiedAtMicroseconds) / 1000)
     }
 

@@ -59,11 +59,17 @@ enum LiveRoutes {
                 // (the place is the viewer's for as long as this runs)
                 _ = slot
                 var serial: UInt64 = 0
+                // X-Mirrored: 1 under a branding frame: the picture is mirrored already and the
+                // frame reads as recorded, so the page shows it as it is (else it mirrors it).
+                let mirrored = preview.streamIsMirrored ? "X-Mirrored: 1\r\n" : ""
                 while let (jpeg, next, age) = await preview.nextJPEG(after: serial) {
                     serial = next
                     // X-Age-Ms: how long ago the camera's picture was taken (the page adds its own
                     // decode and paint, and shows the sum as the mirror's latency).
-                    var part = ByteBuffer(string: "--\(Self.boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\nX-Age-Ms: \(age)\r\n\r\n")
+                    // X-Frame-Clear: where the frame leaves the picture clear (its bands' shares of
+                    // the picture: top bottom left right), for the page to keep its buttons there.
+                    let clear = preview.streamFrameClearArea.map { "X-Frame-Clear: \($0.header)\r\n" } ?? ""
+                    var part = ByteBuffer(string: "--\(Self.boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\nX-Age-Ms: \(age)\r\n\(mirrored)\(clear)\r\n")
                     part.writeBytes(jpeg)
                     part.writeString("\r\n")
                     // (throws when the viewer has gone: the loop ends with it)

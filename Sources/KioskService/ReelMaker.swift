@@ -28,6 +28,9 @@ final class ReelMaker: Sendable {
         var skipped: [String: String]?
         /// The reel /api/admin/reel.mp4 serves (the last one made, a failed run leaves it), if any.
         var latest: Reel?
+        /// When the event's first post was made (RFC 3339): where the page's "Posts from" starts,
+        /// and where a reel asked for with no first day starts. Not looked up while making.
+        var firstPostAt: String?
     }
 
     struct Reel: Sendable, Encodable, Equatable {

@@ -12,7 +12,8 @@ import Failures
 
 /// The pages and what watches the kiosk: `/` (guests), `/admin` (the operator), `/healthz` and `/metrics`.
 enum ServiceRoutes {
-    static func collection(language: String, consent: ConsentText?, mail: Bool, health: HealthMonitor, metrics: KioskMetrics, limits: KioskLimits) -> GuardedRoutes {
+    static func collection(language: String, consent: ConsentText?, mail: Bool, health: HealthMonitor, metrics: KioskMetrics, limits: KioskLimits,
+                           heartbeats: HeartbeatService) -> GuardedRoutes {
         let routes = GuardedRoutes()
 
         // The pages are shells: they hold no data, and fetch it through the API with a token.
@@ -37,7 +38,11 @@ enum ServiceRoutes {
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             metrics.record(limits)
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.text())))
+            // The booth's heartbeat as of now (its camera, outbox, disk, clock): the series the
+            // fleet's alert rules and dashboard read (packaging/prometheus/).
+            let booth = await heartbeats.snapshot()
+            let text = metrics.text(booth: booth, heartbeatAge: heartbeats.heartbeatAge)
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         }
 
         return routes

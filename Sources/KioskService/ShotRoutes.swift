@@ -16,8 +16,8 @@ enum ShotRoutes {
                            settings: KioskSettings) -> GuardedRoutes {
         let routes = GuardedRoutes()
 
-        routes.post("shoot", .booth, "starts a shot: {\"seconds\", \"countdown\", \"retake\": the shot under review}") { request, _ in
-            let body = try await JSONBody.read(request, allowed: ["seconds", "countdown", "retake"])
+        routes.post("shoot", .booth, "starts a shot: {\"seconds\", \"countdown\", \"retake\": the shot under review, \"effect\": one kiosk.effects offers}") { request, _ in
+            let body = try await JSONBody.read(request, allowed: ["seconds", "countdown", "retake", "effect"])
             let fields = try body.decode(KioskAPI.ShootFields.self)
             let seconds = fields.seconds ?? settings.seconds
             guard seconds.isFinite, seconds >= 1, seconds <= KioskSettings.maximumSeconds else {
@@ -31,8 +31,16 @@ enum ShotRoutes {
             // retake starts a shot under their yes once something was recorded under it.
             var retaking: Shot?
             if let retake = fields.retake, let current = await posting.currentShot(), current.id == retake { retaking = current }
-            try await guests.shoot(seconds: seconds, countdown: countdown, retaking: retaking)
+            try await guests.shoot(seconds: seconds, countdown: countdown, retaking: retaking, effect: try settings.offeredEffect(fields.effect))
             return HTTPAnswer.encoded(await status.status(), status: .accepted)
+        }
+
+        // The start screen's choice of effect (kiosk.effects): the next shots get it, the
+        // booth's button's too.
+        routes.post("effect", .booth, "chooses the effect of the next shots: {\"effect\": one kiosk.effects offers, or null for the first}") { request, _ in
+            let body = try await JSONBody.read(request, allowed: ["effect"])
+            guests.choose(try settings.offeredEffect(body.decode(KioskAPI.EffectFields.self).effect))
+            return HTTPAnswer.encoded(await status.status())
         }
 
         // kiosk.consent: the guest page's yes (with the digest of the text it showed), no, or done

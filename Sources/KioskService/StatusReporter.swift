@@ -2,6 +2,7 @@ import FoundationEssentials
 import Publishing
 import Settings
 import Shooting
+import ShotValues
 import SystemSupport
 import KioskWords
 package import KioskState
@@ -48,8 +49,9 @@ package final class StatusReporter: Sendable {
                       soundPeakDBFS: $0.soundLevel?.peakDBFS, soundRmsDBFS: $0.soundLevel?.rmsDBFS)
             },
             currentShot: current, outbox: Self.outbox(drain.status), disk: disk, booth: settings.booth,
-            trigger: button?.status, shotSeconds: settings.seconds, countdownSeconds: settings.countdown, version: Self.version,
+            trigger: button?.status, shotSeconds: settings.shotRequest(effect: guests.effect).seconds, countdownSeconds: settings.countdown, version: Self.version,
             consent: guests.consentStatus, prompt: prompts?.current, service: guests.outOfService)
+        status.booth.effect = guests.effect.rawValue
         Self.describe(camera, in: &status)
         return status
     }
@@ -86,12 +88,14 @@ package final class StatusReporter: Sendable {
             var current: KioskStatus.CurrentShot?
             if let shot = workspace.currentShot() {
                 let playable = FileSystem.status(of: shot.videoPath) != nil
+                let posted = enqueuer.marker(shot)
                 current = KioskStatus.CurrentShot(
                     id: shot.id, createdAt: RFC3339.string(shot.createdAt), durationSeconds: shot.durationSeconds, frames: shot.frames,
                     framesDropped: shot.framesDropped, width: shot.width, height: shot.height, byteSize: shot.byteSize,
                     endedEarly: shot.endedEarly, cameraLost: cameraLost,
-                    videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: enqueuer.postedID(shot),
-                    audio: shot.audio)
+                    videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: posted?.id,
+                    postDeletedAt: posted?.deletedAt, audio: shot.audio)
+                current?.effect = shot.effect
             }
             let space = DiskSpace.measure(workspace: workspace.root, outbox: outboxRoot, needed: needed)
             let disk = KioskStatus.Disk(workspaceFreeBytes: space.workspaceFree, outboxFreeBytes: space.outboxFree, low: space.short != nil)
@@ -108,6 +112,21 @@ package final class StatusReporter: Sendable {
     }
 
     /// systemd's STATUS= line and the journal's words for a state.
+    /// The journal's line once the kiosk is ready: where its page is, its state, and, when it
+    /// records the test pattern, that it does and why (`camera`: the camera manager's name of its
+    /// source, "test pattern" when kiosk.device = testsrc, DeviceDiscovery's name when no camera
+    /// was found), so a booth that said "ready" is never taken for one that films the guests.
+    static func readyLine(addresses: [String], state: CameraManager.RecordState, camera: String) -> String {
+        var line = "ready: \(addresses.joined(separator: " ")) (\(self.line(state))"
+        // (CameraManager's names: "test pattern" asked for, "test pattern (no camera found)" by auto)
+        if camera == "test pattern" {
+            line += "; it records the test pattern, as kiosk.device = testsrc asks, not a camera"
+        } else if camera.hasPrefix("test pattern") {
+            line += "; no camera found: it records the test pattern (plug one in and restart, or set kiosk.device)"
+        }
+        return line + ")"
+    }
+
     static func line(_ state: CameraManager.RecordState) -> String {
         switch state {
         case .idle: "idle, ready to shoot"

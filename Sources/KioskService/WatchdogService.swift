@@ -25,9 +25,9 @@ struct WatchdogService: Service {
         // The waits also end when the group is cancelled (the port could not be bound): no
         // "ready" then.
         if Task.isShuttingDownGracefully || Task.isCancelled { return }
-        let line = StatusReporter.line(await manager.recordState)
-        notifier.ready(status: "listening on \(settings.host):\(settings.port); \(line)")
-        logger.notice("ready: \(settings.pageAddresses.joined(separator: " ")) (\(line))")
+        let state = await manager.recordState, camera = await manager.status().camera
+        notifier.ready(status: "listening on \(settings.host):\(settings.port); \(StatusReporter.line(state))")
+        logger.notice("\(StatusReporter.readyLine(addresses: settings.pageAddresses, state: state, camera: camera))")
         guard let interval = notifier.watchdogInterval else {
             try? await gracefulShutdown()
             return

@@ -1,6 +1,8 @@
 package import Prometheus
 package import Shooting
 package import Publishing
+package import FleetValues
+import Fleet
 import Synchronization
 import KioskHTTP
 import ShotValues
@@ -33,16 +35,12 @@ package final class KioskMetrics: Sendable {
     let postsFailed: Counter
     let uploadBytes: Counter
     let uploadRetries: Counter
-    let outboxDepth: Gauge
-    let cameraUp: Gauge
     let recording: Gauge
     let connectionsOpen: Gauge
     let videoAnswers: Gauge
     /// Guests' mails by what became of them: queued, sent, refused (kept), forgotten (post gone).
     let mails: [String: Counter]
     let mailFailedAttempts: Counter
-    let mailWaiting: Gauge
-    let mailRefused: Gauge
 
     package init() {
         let registry = PrometheusCollectorRegistry()
@@ -86,8 +84,6 @@ package final class KioskMetrics: Sendable {
             descriptor: name("upload_failures", "total", "Upload attempts that failed; the post stays queued."))
         uploadBytes = registry.makeCounter(descriptor: name("upload_bytes", "total", "Bytes of confirmed uploads."))
         uploadRetries = registry.makeCounter(descriptor: name("upload_retries", "total", "Upload attempts scheduled again after a failure."))
-        outboxDepth = registry.makeGauge(descriptor: name("outbox", "depth", "Posts waiting in the outbox."))
-        cameraUp = registry.makeGauge(descriptor: name("camera", "up", "1 while the camera is present, 0 while it is missing."))
         recording = registry.makeGauge(descriptor: name("recording", "", "1 while a shot is recording."))
         connectionsOpen = registry.makeGauge(descriptor: name("connections_open", "", "HTTP connections open now (the booth's own included)."))
         videoAnswers = registry.makeGauge(descriptor: name("video_answers", "", "Videos being sent now (the booth's screen's and the crowd's)."))
@@ -97,8 +93,6 @@ package final class KioskMetrics: Sendable {
         })
         mailFailedAttempts = registry.makeCounter(
             descriptor: name("mail_failed_attempts", "total", "Attempts to send a guest's mail that failed and are tried again (the server down, a 4xx, a connection cut)."))
-        mailWaiting = registry.makeGauge(descriptor: name("mail", "waiting", "Guests' mails waiting: for their post's upload, or for the server."))
-        mailRefused = registry.makeGauge(descriptor: name("mail", "refused", "Guests' mails refused for good and kept (recorder outbox mail --retry sends them again)."))
     }
 
     /// What the limits hold at the moment of a scrape.
@@ -110,7 +104,6 @@ package final class KioskMetrics: Sendable {
     package func record(_ event: CameraManager.Event) {
         switch event {
         case .state(let state):
-            if case .cameraMissing = state { cameraUp.set(to: 0) } else { cameraUp.set(to: 1) }
             recording.set(to: state == .recording ? 1 : 0)
         case .shotFinished(let result):
             (result.cameraLost == nil ? shots : shotsCameraLost).increment()
@@ -161,8 +154,8 @@ package final class KioskMetrics: Sendable {
 
     package func record(_ event: OutboxDrain.Event) {
         switch event {
-        case .changed(let status):
-            outboxDepth.set(to: Double(status.queued.count))
+        case .changed:
+            break
         case .uploaded(_, let bytes):
             postsUploaded.increment()
             uploadBytes.increment(by: Int64(bytes))
@@ -185,12 +178,13 @@ package final class KioskMetrics: Sendable {
         }
     }
 
-    /// The mail queue as a pass left it.
-    package func record(_ counts: MailQueue.Counts) {
-        mailWaiting.set(to: Double(counts.queued))
-        mailRefused.set(to: Double(counts.refused))
+    /// The Prometheus text exposition: the counters, then `booth`, the kiosk's heartbeat as of now
+    /// (its camera, outbox, disk, mail, clock: `HeartbeatMetrics`, the same series the fleet
+    /// exporter gives of every booth), `heartbeatAge` seconds after its last one reached the store.
+    package func text(booth: Heartbeat? = nil, heartbeatAge: Double = 0) -> String {
+        guard let booth else { return registry.emitToString() }
+        let current = PrometheusCollectorRegistry()
+        HeartbeatMetrics.add(booth, ageSeconds: heartbeatAge, into: current)
+        return registry.emitToString() + current.emitToString()
     }
-
-    /// The Prometheus text exposition.
-    package func text() -> String { registry.emitToString() }
 }

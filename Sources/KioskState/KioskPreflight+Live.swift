@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 import Glibc
 import Library
 package import Preflight
@@ -35,11 +35,12 @@ extension PreflightService {
     /// The operator page's preflight of this kiosk (`KioskPreflight.live`), its clock check asking
     /// `settings.timedatectl`.
     package static func live(settings: KioskSettings, configuration: RecorderConfiguration, manager: CameraManager,
-                             trigger: TriggerButton?, clock: any Clock<Duration> = ContinuousClock()) -> PreflightService {
+                             trigger: TriggerButton?, clock: any Clock<Duration> = ContinuousClock(),
+                             now: @escaping @Sendable () -> Date = { Date() }) -> PreflightService {
         var paths = PreflightPaths()
         paths.timedatectl = settings.timedatectl
         let kept = paths
-        return PreflightService(clock: clock) {
+        return PreflightService(clock: clock, now: now) {
             KioskPreflight.live(settings: settings, configuration: configuration, manager: manager, trigger: trigger, paths: kept, clock: clock)
         }
     }

@@ -56,8 +56,8 @@ package enum KioskPreflight {
         let listen = values["kiosk.listen"] ?? KioskSettings.defaultListen
         let (host, port) = RecorderConfiguration.parseListen(listen) ?? ("127.0.0.1", 8080)
         let tokens = TokenCheck.look(
-            operatorToken: TokenReading.read(configuration, key: "kiosk.token", fileKey: "kiosk.token_file", credential: "kiosk-token"),
-            boothToken: TokenReading.read(configuration, key: "kiosk.booth_token", fileKey: "kiosk.booth_token_file", credential: "kiosk-booth-token"),
+            operatorToken: TokenReading.read(configuration, key: "kiosk.token", fileKey: "kiosk.token_file"),
+            boothToken: TokenReading.read(configuration, key: "kiosk.booth_token", fileKey: "kiosk.booth_token_file"),
             listen: listen, beyondLoopback: !KioskSettings.isLoopback(host))
         let wifiName = configuration.text("kiosk.wifi_ssid") ?? ""
         let wifiSecurity = configuration.text("kiosk.wifi_security") ?? "wpa2"

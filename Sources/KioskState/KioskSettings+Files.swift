@@ -9,12 +9,12 @@ import Failures
 /// The settings read from files beside the configuration: the tokens, and the texts the guests
 /// read (`kiosk.prompts`, `kiosk.consent`), the booth's Wi-Fi.
 extension KioskSettings {
-    /// A token from its setting (`key`) or its file (`file`, or systemd's credential `credential`);
+    /// A token from its setting (`key`) or its file (`file`, or systemd's credential under the unit);
     /// nil when neither is set or the file is empty (the unit installs an empty one). Refuses a file
     /// others can read and a token that is easy to guess.
-    static func readToken(_ configuration: RecorderConfiguration, key: String, file fileKey: String, credential: String,
+    static func readToken(_ configuration: RecorderConfiguration, key: String, file fileKey: String,
                           role: String) throws(RecorderError) -> String? {
-        switch TokenReading.read(configuration, key: key, fileKey: fileKey, credential: credential) {
+        switch TokenReading.read(configuration, key: key, fileKey: fileKey) {
         case .none:
             return nil
         case .readableByOthers(let file, let mode):

@@ -1,8 +1,10 @@
 import FoundationEssentials
 import Glibc
 package import Settings
+package import ShotValues
 package import Shooting
 import Publishing
+import Fleet
 import SystemSupport
 package import TriggerInput
 package import KioskWords
@@ -49,6 +51,8 @@ package struct KioskSettings: Sendable {
     /// `kiosk.prompts`: the questions for the guests; nil for none. `kiosk.prompt_seconds`: each one's time.
     package var prompts: Prompts?
     package var promptSeconds = 8.0
+    /// `kiosk.effects`: the effects a guest chooses from; empty: none offered, every shot is `shot.effect`.
+    package var effects: [ClipEffect] = []
     /// `kiosk.wifi_*`: the booth's own Wi-Fi, for the thank-you screen's first code; nil for none.
     package var wifi: WifiNetwork?
     /// `kiosk.on_state`: an executable run with each new state as its argument.
@@ -62,9 +66,13 @@ package struct KioskSettings: Sendable {
     /// viewer.
     package var previewIdleSeconds = 10.0
     /// `kiosk.state_dir`: the session key and sessions, and the share links' delete claims.
+    /// The event's name (`RecorderConfiguration.eventName`), which the share page names; empty: none.
+    package var eventName = ""
     package var stateDirectory = ""
     /// What tells retention whether the clock is synchronised (a test gives its own).
     package var timedatectl = "/usr/bin/timedatectl"
+    /// `fleet.heartbeat_seconds`: how often the kiosk writes its heartbeat into the store.
+    package var heartbeatSeconds = 60
 
     package init(host: String = "127.0.0.1", port: Int = 8080, device: String? = nil, seconds: Double = 15,
                 countdown: Int = 3, token: String? = nil, boothToken: String? = nil, workspace: ShotWorkspace, hosts: [String] = [],
@@ -99,6 +107,7 @@ package struct KioskSettings: Sendable {
         // named, not each guest's post later.
         try PostBookends.configured(configuration).check()
         previewIdleSeconds = try configuration.number("kiosk.preview_idle_seconds")
+        heartbeatSeconds = try configuration.heartbeatSeconds
         audio = AudioChoice(configuration.text("audio.device") ?? "auto")
         countdown = Int(try configuration.number("kiosk.countdown_seconds"))
         booth = KioskStatus.Booth(reviewSeconds: Int(try configuration.number("kiosk.review_seconds")),
@@ -107,6 +116,10 @@ package struct KioskSettings: Sendable {
                                   triggerKey: configuration.text("kiosk.trigger_key").flatMap { $0.isEmpty ? nil : $0 },
                                   attractSeconds: Int(try configuration.number("kiosk.attract_seconds")),
                                   countdownSound: configuration.text("kiosk.countdown_sound") == "on")
+        eventName = configuration.eventName
+        effects = Setting.list(configuration.text("kiosk.effects") ?? "").compactMap(ClipEffect.init(rawValue:))
+        booth.effects = effects.map(\.rawValue)
+        booth.effect = (effects.first ?? shot.effect).rawValue
         wifi = try Self.readWifi(configuration)
         booth.wifi = wifi.map { KioskStatus.Wifi(name: $0.name, password: $0.password) }
         consent = try Self.readConsent(configuration, language: booth.language)
@@ -130,8 +143,8 @@ package struct KioskSettings: Sendable {
         workspace = ShotWorkspace(root: configuration.workspaceDirectory)
         stateDirectory = Self.stateDirectory(configuration)
 
-        let token = try Self.readToken(configuration, key: "kiosk.token", file: "kiosk.token_file", credential: "kiosk-token", role: "operator")
-        let boothToken = try Self.readToken(configuration, key: "kiosk.booth_token", file: "kiosk.booth_token_file", credential: "kiosk-booth-token", role: "booth")
+        let token = try Self.readToken(configuration, key: "kiosk.token", file: "kiosk.token_file", role: "operator")
+        let boothToken = try Self.readToken(configuration, key: "kiosk.booth_token", file: "kiosk.booth_token_file", role: "booth")
         if let token, let boothToken, token == boothToken {
             throw .kiosk(.sameTokens)
         }
@@ -260,14 +273,19 @@ package struct KioskSettings: Sendable {
     }
 
 
-    /// The kiosk's shot: its length and camera, everything else at the defaults.
-    package func shotRequest(seconds: Double? = nil) -> ShotRequest {
+    /// The kiosk's shot: its length and camera, made into `effect` (nil: the default one), everything
+    /// else at the defaults. A boomerang's take is `effect.boomerang_seconds` long.
+    package func shotRequest(seconds: Double? = nil, effect: ClipEffect? = nil) -> ShotRequest {
         var request = shot
         request.device = device
         request.seconds = seconds ?? self.seconds
         request.audio = audio
+        request.choose(effect ?? defaultEffect)
         return request
     }
+
+    /// The effect a shot gets until a guest chooses: the first offered, else `shoot.effect`.
+    package var defaultEffect: ClipEffect { effects.first ?? shot.effect }
 
     /// What the preview streams: small and slow, since it is only looked at.
     package var previewRequest: ShotRequest {

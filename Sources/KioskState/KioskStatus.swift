@@ -1,5 +1,6 @@
 import FoundationEssentials
 package import Shooting
+import Settings
 import Publishing
 package import ShotValues
 
@@ -69,12 +70,16 @@ package struct KioskStatus: Encodable, Sendable, Equatable {
         package var videoURL: String?
         /// The post it became, if it was posted.
         package var postedAs: String?
+        /// When that post was deleted (the operator, or its guest), if it was: still posted, gone.
+        package var postDeletedAt: String?
         /// Its sound; nil for a silent shot.
         package var audio: ShotAudio?
+        /// The effect it was made into, its take kept beside it; nil for none.
+        package var effect: ShotEffect? = nil
 
         package init(id: String, createdAt: String, durationSeconds: Double, frames: Int, framesDropped: Int,
                     width: Int, height: Int, byteSize: Int64, endedEarly: String? = nil,
-                    cameraLost: String? = nil, videoURL: String? = nil, postedAs: String? = nil,
+                    cameraLost: String? = nil, videoURL: String? = nil, postedAs: String? = nil, postDeletedAt: String? = nil,
                     audio: ShotAudio? = nil) {
             self.id = id
             self.createdAt = createdAt
@@ -88,6 +93,7 @@ package struct KioskStatus: Encodable, Sendable, Equatable {
             self.cameraLost = cameraLost
             self.videoURL = videoURL
             self.postedAs = postedAs
+            self.postDeletedAt = postDeletedAt
             self.audio = audio
         }
     }
@@ -138,6 +144,10 @@ package struct KioskStatus: Encodable, Sendable, Equatable {
         package var countdownSound: Bool = false
         /// The booth's own Wi-Fi (`kiosk.wifi_*`): the thank-you screen shows how to join it first.
         package var wifi: Wifi? = nil
+        /// The effects a guest chooses from (`kiosk.effects`); empty: no choice on the start screen.
+        package var effects: [String] = []
+        /// The effect a shot gets now: the guest's choice, else the first offered, else `shoot.effect`.
+        package var effect: String = ClipEffect.none.rawValue
     }
 
     /// The booth's own Wi-Fi as the thank-you screen shows it (its code: `/api/wifi/qr.svg`).

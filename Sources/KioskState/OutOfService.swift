@@ -17,6 +17,17 @@ package struct OutOfService: Sendable, Equatable {
 
     package var causes: [Cause]
 
+    /// The causes' names, as the JSON and the fleet's heartbeat give them: camera, disk, store.
+    package var names: [String] {
+        causes.map { cause in
+            switch cause {
+            case .cameraMissing: "camera"
+            case .diskNearlyFull: "disk"
+            case .storeFailing: "store"
+            }
+        }
+    }
+
     package init(_ causes: [Cause]) {
         self.causes = causes
     }

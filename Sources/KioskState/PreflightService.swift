@@ -1,3 +1,4 @@
+package import FoundationEssentials
 package import Preflight
 import Synchronization
 package import PreflightValues
@@ -9,11 +10,19 @@ package final class PreflightService: Sendable {
     private let clock: any Clock<Duration>
     private let running = Mutex<Task<PreflightReport, Never>?>(nil)
     private let waiters = Atomic<Int>(0)
+    private let lastRun = Mutex<(report: PreflightReport, at: Date)?>(nil)
+    /// When a run ends (the heartbeat tells the fleet the last one).
+    private let now: @Sendable () -> Date
 
-    package init(clock: any Clock<Duration> = ContinuousClock(), probes: @escaping @Sendable () -> [PreflightProbe]) {
+    package init(clock: any Clock<Duration> = ContinuousClock(), now: @escaping @Sendable () -> Date = { Date() },
+                 probes: @escaping @Sendable () -> [PreflightProbe]) {
         self.clock = clock
+        self.now = now
         self.probes = probes
     }
+
+    /// The last run's report and when it ended; nil before the first.
+    package var last: (report: PreflightReport, at: Date)? { lastRun.withLock { $0 } }
 
     /// Runs the checks, or waits for the run under way.
     package func run() async -> PreflightReport {
@@ -27,7 +36,10 @@ package final class PreflightService: Sendable {
         waiters.add(1, ordering: .relaxed)
         let report = await task.value
         waiters.subtract(1, ordering: .relaxed)
-        if started { running.withLock { $0 = nil } }
+        if started {
+            running.withLock { $0 = nil }
+            lastRun.withLock { [now] in $0 = (report, now()) }
+        }
         return report
     }
 

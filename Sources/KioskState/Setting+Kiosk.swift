@@ -1,5 +1,7 @@
 package import Settings
+package import ShotValues
 import Publishing
+import Fleet
 import KioskWords
 import Failures
 import ShareServer
@@ -16,7 +18,7 @@ extension Setting {
         Setting("kiosk.seconds", .number(1...KioskSettings.maximumSeconds), default: "15", "length of a kiosk shot in seconds"),
         Setting("kiosk.countdown_seconds", .number(0...60, integer: true), default: "3", "countdown before a kiosk shot starts, in seconds"),
         Setting("kiosk.token_file", credential: "kiosk-token",
-                "file holding the operator's token (everything: the booth's calls, the operator page, moderation, the feed, metrics; needed when listening beyond loopback); mode 0600 unless systemd hands it over; an empty file means none"),
+                "file holding the operator's token (everything: the booth's calls, the operator page, moderation, the feed, metrics; needed when listening beyond loopback); its owner's alone (mode 0600), or root's and its group's (0640), unless systemd hands it over; an empty file means none"),
         Setting("kiosk.token", .token,
                 "the operator's token itself, e.g. as RECORDER_KIOSK_TOKEN (prefer kiosk.token_file, which keeps it out of the configuration)"),
         Setting("kiosk.booth_token_file", credential: "kiosk-booth-token",
@@ -57,6 +59,8 @@ extension Setting {
                 "how long the live camera stays open after the last viewer (the guest page, the operator page's preview); then it is closed until somebody looks again"),
         Setting("kiosk.attract_seconds", .number(0...86400, integer: true), default: "0",
                 "seconds without a guest before the start screen plays the recent posts (muted, one after another) over the live camera until somebody touches it; 0 for never"),
+        Setting("kiosk.effects", .choices(ClipEffect.names), default: "",
+                "the effects a guest chooses from on the start screen, in its language (a shot started by the booth's button gets the one chosen last), e.g. none, boomerang, slowmo; the first is chosen until a guest chooses; empty: no choice, every shot is shoot.effect"),
         Setting("kiosk.countdown_sound", .choice(["on", "off"]), default: "off",
                 "on: a short beep at each number of the countdown and a higher one as recording starts, from the guest page"),
         Setting("kiosk.wifi_ssid", default: "",
@@ -69,6 +73,6 @@ extension Setting {
 }
 
 extension SettingsCatalogue {
-    /// The core's settings, the kiosk's, the guests' mail's and the share server's: what `recorder` accepts.
-    package static let withKiosk = SettingsCatalogue(Setting.core, Setting.kiosk, Setting.mail, Setting.serve)
+    /// The core's settings, the kiosk's, the guests' mail's, the share server's and the fleet's: what `recorder` accepts.
+    package static let withKiosk = SettingsCatalogue(Setting.core, Setting.kiosk, Setting.mail, Setting.serve, Setting.fleet)
 }

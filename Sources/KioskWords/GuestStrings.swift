@@ -7,7 +7,7 @@ import FoundationEssentials
 package enum GuestStrings {
     package enum Key: String, CaseIterable, Sendable, Codable {
         case title, invite, record, hint, hintTouch, getReady, recording, secondsLeft, stop, saving
-        case reviewTitle, caption, post, retake, delete, sending, thanks, thanksDetail, deleted, returning, notReady, logIn, scanToGet, linkUntil, shareTitle, download, shareGone
+        case reviewTitle, caption, post, retake, delete, sending, thanks, thanksDetail, deleted, returning, notReady, logIn, scanToGet, linkUntil, shareTitle, shareTitleAtEvent, download, shareGone
         case joinWifi, openVideo, wifiName, wifiPassword, wifiOpen, askStaff
         case deleteMine, deleteWarning, deleteForGood, deletedForGood, deleteFailed, deleteElsewhere
         case notHeard, tooLoud, soundCut
@@ -17,6 +17,7 @@ package enum GuestStrings {
         case backSoon, backSoonDetail
         case shareNotYet, shareNotYetDetail
         case downloadAll, galleryReel, galleryPlay, galleryEmpty, galleryLoading, galleryLoadFailed, galleryUntil, galleryCardHint
+        case effectLabel, effectNone, effectBoomerang, effectSlowmo, saveLoop, loopGIF, downloadOriginal
     }
 
     /// The languages there are, English first (the fallback for a missing string).
@@ -53,6 +54,7 @@ package enum GuestStrings {
             .wifiOpen: "No password",
             .askStaff: "To get your video on your phone, please ask the staff.",
             .shareTitle: "Your video from the booth",
+            .shareTitleAtEvent: "Your video from {n}",
             .download: "Download the video",
             .shareGone: "This link does not open a video: it has expired, or the video was taken down.",
             .deleteMine: "Delete my video",
@@ -103,6 +105,13 @@ package enum GuestStrings {
             .galleryLoadFailed: "The next videos could not be loaded. Scroll down to try again.",
             .galleryUntil: "This gallery opens until {n}.",
             .galleryCardHint: "Scan the code with your phone's camera to watch every video of the event and download them all.",
+            .effectLabel: "Effect",
+            .effectNone: "Normal",
+            .effectBoomerang: "Boomerang",
+            .effectSlowmo: "Slow motion",
+            .saveLoop: "Save as a loop",
+            .loopGIF: "Get it as an animated GIF",
+            .downloadOriginal: "Download the original take",
         ],
         "de": [
             .title: "Hinterlasst eine Videobotschaft!",
@@ -133,6 +142,7 @@ package enum GuestStrings {
             .wifiOpen: "Ohne Passwort",
             .askStaff: "Euer Video aufs Handy? Fragt bitte das Personal der Box.",
             .shareTitle: "Euer Video aus der Box",
+            .shareTitleAtEvent: "Euer Video von {n}",
             .download: "Video herunterladen",
             .shareGone: "Dieser Link öffnet kein Video: Er ist abgelaufen, oder das Video wurde entfernt.",
             .deleteMine: "Mein Video löschen",
@@ -183,6 +193,13 @@ package enum GuestStrings {
             .galleryLoadFailed: "Die nächsten Videos konnten nicht geladen werden. Scrollt weiter, um es noch einmal zu versuchen.",
             .galleryUntil: "Diese Galerie ist bis {n} erreichbar.",
             .galleryCardHint: "Scannt den Code mit der Handykamera: Dort seht ihr alle Videos des Abends und könnt sie alle herunterladen.",
+            .effectLabel: "Effekt",
+            .effectNone: "Normal",
+            .effectBoomerang: "Boomerang",
+            .effectSlowmo: "Zeitlupe",
+            .saveLoop: "Als Loop speichern",
+            .loopGIF: "Als animiertes GIF holen",
+            .downloadOriginal: "Originalaufnahme herunterladen",
         ],
     ]
 

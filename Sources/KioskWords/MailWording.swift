@@ -165,15 +165,19 @@ package enum MailWording {
         "de": ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"],
     ]
 
-    /// When a link stops working, for {expires} in a guest's mail: the day in `language` (the
-    /// kiosk's), in this machine's time zone ("24 December 2026", "24. Dezember 2026").
-    package static func expires(_ date: Date, language: String) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+    /// When a link stops working, for {expires} in a guest's mail: in `language` (the kiosk's),
+    /// in this machine's time zone (or `utcOffsetSeconds` from UTC), in the one form the pages
+    /// show it too (dates.js; both checked against Tests/pages/date-forms.json): "24 December
+    /// 2026, 18:30", "24. Dezember 2026, 18:30".
+    package static func expires(_ date: Date, language: String, utcOffsetSeconds: Int? = nil) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down)) + time_t(utcOffsetSeconds ?? 0)
         var parts = tm()
-        guard localtime_r(&seconds, &parts) != nil else { return RFC3339.string(date) }
+        let broken = utcOffsetSeconds == nil ? localtime_r(&seconds, &parts) : gmtime_r(&seconds, &parts)
+        guard broken != nil else { return RFC3339.string(date) }
         let names = months[language] ?? months["en"]!
         let day = Int(parts.tm_mday), month = names[Int(parts.tm_mon)], year = Int(parts.tm_year) + 1900
-        return language == "de" ? "\(day). \(month) \(year)" : "\(day) \(month) \(year)"
+        let time = String(cFormat: "%02d:%02d", parts.tm_hour, parts.tm_min)
+        return language == "de" ? "\(day). \(month) \(year), \(time)" : "\(day) \(month) \(year), \(time)"
     }
 }
 

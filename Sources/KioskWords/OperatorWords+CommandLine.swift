@@ -44,6 +44,10 @@ extension OperatorWords {
             "the upload stopped before post \(id)."
         case .shotKept(let error):
             "the shot was kept, but \(nested(error))"
+        case .noPosts(let store):
+            "no posts in \(store): the store holds none. If the booth's posts are elsewhere, the configuration names another store (local.path, backend, s3.*)."
+        case .exporterCannotListen(let address, let reason, let inUse):
+            "the fleet exporter cannot listen on \(address): \(reason).\(inUse ? " Another program has that port: stop it, or give the exporter another port." : " Give it an address of this machine (127.0.0.1:9478, or 0.0.0.0:9478 for every network).")"
         }
     }
 
@@ -66,8 +70,8 @@ extension OperatorWords {
             "mail \(id) cannot be changed: " + MailWording.file(error)
         case .noRefusedMail(let id, let queue, let refused):
             "no refused mail \(id) in \(queue) (\(refused.isEmpty ? "none is refused" : "refused: " + refused.joined(separator: ", ")))."
-        case .mailsWaiting(let count):
-            "\(count) mail(s) could not be sent now and stay queued; they are sent again by themselves."
+        case .mailsWaiting(let count, let next):
+            "\(count) mail(s) could not be sent now and stay queued\(next.map { " (tried again from \($0))" } ?? ""); they are sent again by themselves."
         case .mailQueued(let post, let mail, let next, let why):
             "post \(post) was posted, and its mail \(mail) is still queued (tried again from \(next)): \(MailWording.failure(why))"
         case .mailRefused(let post, let mail, let why):

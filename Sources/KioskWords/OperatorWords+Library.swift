@@ -40,6 +40,8 @@ extension OperatorWords {
             "cannot export post \(id): \(cause(failure))"
         case .consentTextMissing(let id, let key, let sha256):
             "post \(id) was recorded under a guest's consent, but the text they agreed to (\(key)) is missing from the store or does not match its SHA-256: it is not exported without it. Restore \(key) from a kiosk's consent file (sha256sum must give \(sha256))."
+        case .nothingToExport(let since, let store, let skipped):
+            "no post made since \(since) in \(store)\(unreadable(skipped)): nothing was exported. Choose an earlier first day."
         }
     }
 
@@ -55,8 +57,8 @@ extension OperatorWords {
             "a fade of \(Setting.Rule.format(seconds)) s is out of range: give 0 (cuts) to 2 seconds."
         case .unreadableVideo:
             "its video cannot be read: \(cause(failure))"
-        case .nothingToShow(let since, let prompt, let skipped):
-            "no post made since \(since)\(prompt.map { " answering \"\($0)\"" } ?? "") can go into a reel\(unreadable(skipped)): choose an earlier first day\(prompt == nil ? "" : ", or another question")."
+        case .nothingToShow(let since, let prompt, let store, let skipped):
+            "no post made since \(since)\(prompt.map { " answering \"\($0)\"" } ?? "") in \(store) can go into a reel\(unreadable(skipped)): choose an earlier first day\(prompt == nil ? "" : ", or another question")."
         case .cannotMakeScratch(let path, let code):
             "cannot make \(path) beside the reel: \(errno(code)). Choose a writable directory."
         case .cannotPlace(let target, _):

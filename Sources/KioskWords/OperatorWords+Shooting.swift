@@ -41,6 +41,10 @@ extension OperatorWords {
             "shoot.overlay = \(path) (from \(origin)) is a directory. Give the full path of a PNG with transparency (a branding frame) in it, or leave it out."
         case .overlayUnusable(let path, let origin, _):
             "shoot.overlay = \(path) (from \(origin)) " + overlayFix(failure)
+        case .boomerangSecondsOutOfRange(let seconds):
+            "a boomerang's take of \(Setting.Rule.format(seconds)) s is out of range: effect.boomerang_seconds must be \(Setting.Rule.format(ShotFailure.boomerangRange.lowerBound)) to \(Setting.Rule.format(ShotFailure.boomerangRange.upperBound)), e.g. 2."
+        case .effectSoundMissing(let path, let origin):
+            "effect.sound = \(path) (from \(origin)) is not a file this user can read. Give the full path of a sound file, or leave it empty for a silent boomerang."
         case .notEnoughSpace(let root, let needed, let free, let seconds):
             "not enough disk space in \(root): about \(ByteCount.human(needed)) needed for \(String(cFormat: "%g", seconds)) s, \(ByteCount.human(free)) free. Free some space or record a shorter shot; the previous shot was kept."
         case .stoppedBeforeFirstFrame:

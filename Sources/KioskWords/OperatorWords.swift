@@ -117,6 +117,8 @@ package enum OperatorWords {
         case .positive(let limit): "must be a number of seconds more than 0 and at most \(Setting.Rule.format(limit))"
         case .boolean: "must be true or false"
         case .choice(let choices): "must be one of: \(choices.joined(separator: ", "))"
+        case .choices(let choices): "must be empty, or one or more of \(choices.joined(separator: ", ")), separated by commas"
+        case .offOrNumber(let range): "must be off, or a number from \(Setting.Rule.format(range.lowerBound)) to \(Setting.Rule.format(range.upperBound))"
         case .listen: "must be HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080, with a port from 1 to 65535"
         case .token: "must be a secret of at least \(Int(TokenStrength.minimumBits)) bits"
         case .frameSize: "must be WIDTHxHEIGHT with each from 16 to 8192, e.g. 1280x720"

@@ -15,7 +15,7 @@ extension PreflightWording {
             return ("\(device): recording now, \(frames) frames so far (\(dropped) dropped)", nil)
         case .noCamera(let setting):
             return ("no camera found: the booth would record its test pattern",
-                    "plug the camera in (recorder devices lists cameras), or set \(setting) to it")
+                    "plug the camera in (recorder devices lists cameras), or set \(setting) to it; to try the booth without one, \(setting) = testsrc records the test pattern on purpose")
         case .testPattern(let setting, let value):
             return ("\(setting) = \(value): the booth records the test pattern, not a camera",
                     "set \(setting) to the booth's camera (recorder devices lists them)")
@@ -77,7 +77,7 @@ extension PreflightWording {
 
     static func cameraFix(_ trouble: DeviceTrouble, device: String) -> String {
         switch trouble {
-        case .notThere: "plug it in, or set kiosk.device to a camera recorder devices lists"
+        case .notThere: "plug it in, or set kiosk.device to a camera recorder devices lists (kiosk.device = testsrc tries the booth without one)"
         case .permission(let group): "add the kiosk's user to group \(group ?? "video") (the package's unit has SupplementaryGroups=video)"
         case .busy: "close the other program (fuser -v \(device)); if it is the kiosk's preview, its operator page checks the camera without taking it"
         case .notACaptureDevice: "set kiosk.device to a camera's capture node (recorder devices lists them)"

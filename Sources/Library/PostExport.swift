@@ -117,6 +117,11 @@ package struct PostExport {
             progress(entry.id)
         }
         report.skipped.merge(unreadable) { $1 }
+        // (an empty export is no export: a store looked for in the wrong place said "0 posts" and
+        // exit 0; the partial goes with `finished` unset)
+        if report.exported.isEmpty {
+            throw .export(.nothingToExport(since: report.since, store: feed.location, skipped: report.skipped))
+        }
 
         do throws(StorageError) {
             _ = try sink.add(ExportFile(name: "SHA256SUMS", source: .bytes(Array(sums.utf8))))

@@ -124,7 +124,7 @@ extension PostFeed {
         guard !dryRun else { return report }
         for post in report.expired {
             let visible = Self.indexKey(id: post.id, createdAt: post.createdAt, kiosk: post.kiosk)
-            let keys = [PostMetadata.videoKey(id: post.id), PostMetadata.thumbnailKey(id: post.id), PostMetadata.metadataKey(id: post.id),
+            let keys = [PostMetadata.videoKey(id: post.id), PostMetadata.originalKey(id: post.id), PostMetadata.thumbnailKey(id: post.id), PostMetadata.metadataKey(id: post.id),
                         Self.hiddenKey(visible), visible]
             do throws(StorageError) {
                 for key in keys { try store.delete(key: key) }

@@ -207,7 +207,7 @@ package final class VideoCache: Sendable {
         }
         var report = ClearReport(files: 0, bytes: 0)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: settings.directory)) ?? []
-        for name in names where name.hasSuffix(".mp4") || name.hasPrefix(".tmp-") {
+        for name in names where name.hasSuffix(".mp4") || name.hasSuffix(Self.gifSuffix) || name.hasPrefix(".tmp-") {
             let file = path(name)
             guard let size = FileSystem.size(of: file) else { continue }
             // (only what went is counted: the report says exactly what was freed)
@@ -221,9 +221,9 @@ package final class VideoCache: Sendable {
 
     // MARK: - Disk level
 
-    private func path(_ name: String) -> String { "\(settings.directory)/\(name)" }
+    func path(_ name: String) -> String { "\(settings.directory)/\(name)" }
 
-    private func prepare() throws(RecorderError) {
+    func prepare() throws(RecorderError) {
         do throws(StorageError) {
             try LocalFiles.createDirectories(settings.directory + "/.locks")
         } catch {
@@ -308,7 +308,8 @@ package final class VideoCache: Sendable {
 
     private func files() -> [CachedFile] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: settings.directory)) ?? []
-        return names.filter { $0.hasSuffix(".mp4") && !$0.hasPrefix(".") }.compactMap { name in
+        // (a boomerang's GIF is kept and evicted as a video is: `loopGIF`)
+        return names.filter { ($0.hasSuffix(".mp4") || $0.hasSuffix(Self.gifSuffix)) && !$0.hasPrefix(".") }.compactMap { name in
             guard let status = FileSystem.status(of: path(name)) else { return nil }
             return CachedFile(name: name, size: status.size, used: Date(timeIntervalSince1970: status.modified))
         }
@@ -316,7 +317,7 @@ package final class VideoCache: Sendable {
 
     /// Removes the least recently used files until the disk level fits its bound. The file just
     /// fetched stays even when it alone is larger than the bound.
-    private func evict(keeping kept: String) throws(RecorderError) {
+    func evict(keeping kept: String) throws(RecorderError) {
         var all = files()
         var total = all.reduce(0) { $0 + $1.size }
         guard total > settings.maxDiskBytes else { return }
@@ -333,7 +334,7 @@ package final class VideoCache: Sendable {
 
     /// Marks a file as just used (its modification time orders the disk level's LRU). Best effort:
     /// a file that cannot be touched is only evicted sooner.
-    private func touch(_ file: String) {
+    func touch(_ file: String) {
         // (as said above: best effort)
         _ = utimes(file, nil)
     }

@@ -31,4 +31,28 @@ enum H264Bitstream {
     static func containsIDR(_ units: [(type: UInt8, range: Range<Int>)]) -> Bool {
         units.contains { $0.type == 5 }
     }
+
+    /// The SPS and PPS units of a stream header, in either form it comes in: an MP4's
+    /// AVCDecoderConfigurationRecord (avcC, first byte 1) or Annex B (an encoder's).
+    static func parameterSetUnits(_ header: [UInt8]) -> [[UInt8]] {
+        guard header.first == 1 else {
+            return header.withUnsafeBytes { raw in nalUnits(raw).filter { $0.type == 7 || $0.type == 8 }.map { Array(raw[$0.range]) } }
+        }
+        var units: [[UInt8]] = []
+        var at = 5
+        for countMask in [0x1F, 0xFF] {
+            guard at < header.count else { return units }
+            let count = Int(header[at]) & countMask
+            at += 1
+            for _ in 0..<count {
+                guard at + 2 <= header.count else { return units }
+                let length = Int(header[at]) << 8 | Int(header[at + 1])
+                at += 2
+                guard at + length <= header.count else { return units }
+                units.append(Array(header[at..<(at + length)]))
+                at += length
+            }
+        }
+        return units
+    }
 }

@@ -18,9 +18,21 @@ package final class JPEGSnapshot {
 
     /// A branding frame blended onto every picture (the kiosk's live mirror shows what the recording will).
     private let overlay: PictureOverlay?
+    /// Whether a picture that gets the frame is turned left for right first (the guest's live
+    /// mirror: the frame reads as recorded, the guest's picture stays a mirror).
+    package let mirrorsUnderOverlay: Bool
 
-    package init(maximumWidth: Int = 640, overlay: PictureOverlay? = nil) throws(MediaError) {
+    /// Whether the JPEGs it makes are mirrored already (a frame, and `mirrorsUnderOverlay`): the
+    /// page shows them as they come, where it mirrors a plain camera picture itself.
+    package var mirrors: Bool { overlay != nil && mirrorsUnderOverlay }
+
+    /// Where the frame of the last JPEG leaves its picture clear (nil: no frame).
+    package private(set) var frameClearArea: (top: Double, bottom: Double, left: Double, right: Double)?
+    private var clearAreaSize = (0, 0)
+
+    package init(maximumWidth: Int = 640, overlay: PictureOverlay? = nil, mirrorsUnderOverlay: Bool = false) throws(MediaError) {
         self.overlay = overlay
+        self.mirrorsUnderOverlay = mirrorsUnderOverlay
         try FFmpegLibraries.load()
         guard let packet = cff_av_packet_alloc() else { throw MediaError(.failed, operation: "av_packet_alloc") }
         self.packet = packet
@@ -62,7 +74,14 @@ package final class JPEGSnapshot {
                                   width: Int32(format.width), height: Int32(format.height), into: output)
         }
         // (the JPEG's YUV is full range)
-        if let overlay { PictureOverlay.blend(try overlay.rendered(width: width, height: height, fullRange: true), into: output) }
+        if let overlay {
+            if mirrorsUnderOverlay { PictureMirror.flip(output) }
+            PictureOverlay.blend(try overlay.rendered(width: width, height: height, fullRange: true), into: output)
+            if clearAreaSize != (width, height) {
+                frameClearArea = try overlay.clearArea(width: width, height: height)
+                clearAreaSize = (width, height)
+            }
+        }
         return try encode(output)
     }
 

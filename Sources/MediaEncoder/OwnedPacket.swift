@@ -16,3 +16,11 @@ final class OwnedPacket {
         cff_av_packet_free(&p)
     }
 }
+
+extension OwnedPacket {
+    /// A copy of `packet`: its own fields, its data shared by reference count.
+    convenience init(cloning packet: UnsafePointer<AVPacket>) throws(MediaError) {
+        try self.init()
+        try MediaError.check(cff_av_packet_ref(pointer, packet), "av_packet_ref")
+    }
+}

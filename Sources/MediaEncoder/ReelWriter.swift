@@ -64,7 +64,7 @@ package final class ReelWriter {
     private var soundEnd: Int64 = 0
     private let scratch: String
 
-    /// - Parameter scratch: a private directory for the cards' texts (read by `drawtext`).
+    /// - Parameter scratch: a private directory for the cards' texts (read by `ass`).
     package init(path: String, format: Format, settings: EncoderSettings, scratch: String) throws(MediaError) {
         guard format.width >= 16, format.height >= 16, format.width % 2 == 0, format.height % 2 == 0,
               (1...120).contains(format.frameRate), (0...2).contains(format.channels), (8_000...192_000).contains(format.sampleRate),
@@ -113,17 +113,12 @@ package final class ReelWriter {
     /// seconds its text fades in and out.
     package func appendCard(_ lines: [CardLine], seconds: Double, fade: Double = 0) throws(MediaError) {
         var chain = "color=c=\(Self.cardColour):s=\(format.width)x\(format.height):r=\(format.frameRate):d=\(String(cFormat: "%.3f", seconds)),format=yuv420p"
-        // Each line its own drawtext (centred on its own width); the text is read from a file, and
-        // `expansion=none` keeps a guest's "%{...}" as written.
-        let total = lines.reduce(0.0) { $0 + $1.size * 1.35 }
-        var top = (1 - total) / 2
-        for (i, line) in lines.enumerated() {
-            let file = "\(scratch)/card-line-\(i).txt"
-            try Self.write(line.text, to: file)
-            let size = max(Int((line.size * Double(format.height)).rounded()), 8)
-            let y = Int(((top + line.size * 0.175) * Double(format.height)).rounded())
-            chain += ",drawtext=font=Sans:textfile=\(FilterGraph.escaped(file)):expansion=none:fontcolor=white:fontsize=\(size):x=(w-text_w)/2:y=\(y)"
-            top += line.size * 1.35
+        // The lines as a subtitle libass draws (`CardSubtitle`: emoji and right-to-left text
+        // included), read from a file in the scratch folder.
+        if !lines.isEmpty {
+            let file = "\(scratch)/card.ass"
+            try Self.write(CardSubtitle.document(lines, width: format.width, height: format.height, seconds: seconds), to: file)
+            chain += ",ass=filename=\(FilterGraph.escaped(file))"
         }
         chain += Self.fades(start: 0, length: seconds, fade: fade)
         // (`fade` to a colour works in RGB: back to 4:2:0 at the end)

@@ -104,7 +104,7 @@ package struct HighlightReel {
             }
         }
         guard let first = ready.first else {
-            throw .reel(.nothingToShow(since: report.since, prompt: options.prompt, skipped: report.skipped))
+            throw .reel(.nothingToShow(since: report.since, prompt: options.prompt, store: feed.location, skipped: report.skipped))
         }
         var format = ReelWriter.Format(width: options.size?.width ?? min(first.metadata.width, 1920) & ~1,
                                        height: options.size?.height ?? min(first.metadata.height, 1080) & ~1,
@@ -198,8 +198,8 @@ package struct HighlightReel {
 
     private static func folded(_ text: String) -> String { text.trimmed().lowercased() }
 
-    /// The title card of a post: its caption (wrapped, at most three lines), the question it
-    /// answers, and when it was made (this machine's time zone).
+    /// The title card of a post: the guest's words in quotation marks (wrapped, at most three
+    /// lines), the question they answer, and when it was made (this machine's time zone).
     static func card(for metadata: PostMetadata, width: Int, height: Int) -> [ReelWriter.CardLine] {
         var lines: [ReelWriter.CardLine] = []
         // About 0.55 of the type size per character: the lines that fit across 90% of the picture.
@@ -207,9 +207,22 @@ package struct HighlightReel {
             let fits = max(8, Int(Double(width) * 0.9 / (0.55 * size * Double(height))))
             return Self.wrap(text, width: fits, maxLines: maxLines)
         }
-        for line in wrapped(Self.printable(metadata.caption), size: 0.075, maxLines: 3) { lines.append(.init(line, size: 0.075)) }
+        let caption = Self.printable(metadata.caption)
+        if !caption.isEmpty {
+            // (each line's words isolated, FSI ... PDI, in the marks: right-to-left words are laid
+            // out as they are read, and the marks stay where the card's reader expects them)
+            var quoted = wrapped("\u{201C}\(caption)\u{201D}", size: 0.075, maxLines: 3)
+            for index in quoted.indices {
+                var line = Substring(quoted[index])
+                let (opens, closes) = (line.hasPrefix("\u{201C}"), line.hasSuffix("\u{201D}"))
+                if opens { line = line.dropFirst() }
+                if closes { line = line.dropLast() }
+                quoted[index] = (opens ? "\u{201C}" : "") + "\u{2068}" + line + "\u{2069}" + (closes ? "\u{201D}" : "")
+            }
+            for line in quoted { lines.append(.init(line, size: 0.075)) }
+        }
         if let prompt = metadata.prompt.map(Self.printable), !prompt.isEmpty {
-            for line in wrapped("\u{201C}\(prompt)\u{201D}", size: 0.045, maxLines: 2) { lines.append(.init(line, size: 0.045)) }
+            for line in wrapped(prompt, size: 0.045, maxLines: 2) { lines.append(.init(line, size: 0.045)) }
         }
         if let created = RFC3339.date(metadata.createdAt) { lines.append(.init(Self.localTime(created), size: 0.04)) }
         return lines
@@ -240,16 +253,16 @@ package struct HighlightReel {
         return lines
     }
 
-    /// Text from the store as one line a card can draw: control characters become spaces, and
-    /// emoji are left out (the card's font has no pictures for them: they came out as empty boxes).
+    /// Text from the store as one line a card can draw: control characters become spaces; emoji
+    /// stay (the card draws them, `CardSubtitle`), but not their skin tones, which a card drawn in
+    /// one colour would show as a swatch beside each.
     static func printable(_ text: String) -> String {
         var kept = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             let properties = scalar.properties
             if properties.generalCategory == .control || properties.generalCategory == .lineSeparator || properties.generalCategory == .paragraphSeparator {
                 kept.append(" ")
-            } else if properties.isEmojiPresentation || (properties.isEmoji && scalar.value >= 0x1F000)
-                        || scalar.value == 0xFE0F || scalar.value == 0x200D || (0x1F3FB...0x1F3FF).contains(scalar.value) {
+            } else if (0x1F3FB...0x1F3FF).contains(scalar.value) {
                 continue
             } else {
                 kept.append(scalar)

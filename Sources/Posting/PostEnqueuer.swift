@@ -38,6 +38,8 @@ package struct PostEnqueuer: Sendable {
         package var videoPath: String
         /// What joining did, when there were bookends.
         package var join: JoinReport?
+        /// The take the shot's effect was made from, posted beside it; nil when there is none.
+        package var originalPath: String? = nil
     }
 
     /// Validates the caption, the configuration and the shot (the current one, or `shotID`: the
@@ -97,9 +99,25 @@ package struct PostEnqueuer: Sendable {
             audio: shot.audio, shareToken: ShareToken.random(), consent: shot.consent, prompt: shot.prompt,
             kiosk: try KioskID.configured(configuration), crc32: digest.crc32.map(CRC32.hex))
         if let consent = shot.consent { try checkConsentText(consent, of: shot) }
-        return Plan(shot: shot, metadata: metadata, store: backend.location,
-                    metadataURL: backend.url(forKey: metadata.metadataKey), digest: digest, destination: backend.destination,
-                    videoPath: shot.videoPath, join: nil)
+        var plan = Plan(shot: shot, metadata: metadata, store: backend.location,
+                        metadataURL: backend.url(forKey: metadata.metadataKey), digest: digest, destination: backend.destination,
+                        videoPath: shot.videoPath, join: nil)
+        try addOriginal(to: &plan)
+        return plan
+    }
+
+    /// The take an effect was made from goes with the post, named in its metadata with its
+    /// checksum (`effect.original`), so the store keeps both.
+    private func addOriginal(to plan: inout Plan) throws(RecorderError) {
+        plan.metadata.effect = plan.shot.effect
+        guard let path = plan.shot.originalPath, plan.shot.effect?.original != nil else { return }
+        guard Posix.allows(path, R_OK) else { throw .post(.videoMissing(path: path)) }
+        let digest: FileDigest
+        do throws(StorageError) { digest = try FileDigest.compute(path: path) } catch { throw RecorderError(error) }
+        plan.metadata.effect?.original?.key = PostMetadata.originalKey(id: plan.metadata.id)
+        plan.metadata.effect?.original?.sha256 = digest.sha256
+        plan.metadata.effect?.original?.byteSize = digest.size
+        plan.originalPath = path
     }
 
     /// Moves the shot into the outbox (durably), marks the shot as posted, and returns the queued item.
@@ -111,7 +129,7 @@ package struct PostEnqueuer: Sendable {
         if let answer = alreadyPosted(plan.shot) { throw answer }
         let item = try outbox.enqueue(video: plan.videoPath, metadata: plan.metadata, shotID: plan.shot.id, digest: plan.digest,
                                       destination: plan.destination,
-                                      consentText: plan.shot.consent == nil ? nil : consentTextPath(plan.shot))
+                                      consentText: plan.shot.consent == nil ? nil : consentTextPath(plan.shot), original: plan.originalPath)
         let marker = PostedMarker(id: plan.metadata.id, outboxItem: item.directory, queuedAt: item.state.queuedAt)
         do {
             try DurableFile.write(try PostMetadata.encoder.encode(marker), to: markerPath(plan.shot))
@@ -123,6 +141,7 @@ package struct PostEnqueuer: Sendable {
         // that stays only takes that room until the shot is replaced; the post is queued.
         try? Posix.unlink(plan.shot.videoPath)
         if plan.videoPath != plan.shot.videoPath { try? Posix.unlink(plan.videoPath) }
+        if let original = plan.originalPath { try? Posix.unlink(original) }
         _ = consume lock
         return item
     }
@@ -145,8 +164,24 @@ package struct PostEnqueuer: Sendable {
 
     /// The post `shot` became, if it was posted (its `posted.json` marker).
     package func postedID(_ shot: Shot) -> String? {
+        marker(shot)?.id
+    }
+
+    /// `shot`'s `posted.json`, if it was posted.
+    package func marker(_ shot: Shot) -> PostedMarker? {
         guard let data = FileManager.default.contents(atPath: markerPath(shot)) else { return nil }
-        return (try? JSONDecoder().decode(PostedMarker.self, from: data))?.id
+        return try? JSONDecoder().decode(PostedMarker.self, from: data)
+    }
+
+    /// Post `id` was deleted: the shot it came from (the current one, or one kept beside it) says so
+    /// in its marker. Best effort: a shot replaced meanwhile has no marker left to tell.
+    package func postDeleted(id: String, at date: Date = Date()) {
+        for shot in [workspace.currentShot()].compactMap({ $0 }) + workspace.keptShots() {
+            guard var marker = marker(shot), marker.id == id, marker.deletedAt == nil,
+                  let data = try? PostMetadata.encoder.encode({ marker.deletedAt = RFC3339.string(date); return marker }()) else { continue }
+            // (the post is gone either way; a marker not rewritten only keeps saying "posted as")
+            try? DurableFile.write(data, to: markerPath(shot))
+        }
     }
 
     /// The answer to posting a shot twice: where the first post went.

@@ -58,6 +58,8 @@ package struct MailDelivery: Sendable {
         package var events: [Event] = []
         /// Jobs whose post is not in the store yet.
         package var waitingForPost = 0
+        /// Jobs not tried in this pass: their last attempt's backoff is not over (`nextDue`).
+        package var waitingForRetry = 0
         /// The earliest time a job waiting out its backoff is due, if any.
         package var nextDue: Date?
         package var sent: Int { events.count { if case .sent = $0 { true } else { false } } }
@@ -100,6 +102,7 @@ package struct MailDelivery: Sendable {
             case .sent(let receipt):
                 if let next = job.nextAttemptAt.flatMap(RFC3339.date), next > now() {
                     pass.nextDue = min(pass.nextDue ?? next, next)
+                    pass.waitingForRetry += 1
                     continue
                 }
                 let event = attempt(job, receipt: receipt, shouldStop: shouldStop)

@@ -44,10 +44,7 @@ package struct MailSettings: Sendable {
         let (fromName, from) = try parseFrom(fromText)
         let insecure: Bool
         do { insecure = try configuration.boolean("mail.insecure") } catch { throw .insecureNotABoolean }
-        var credentials = configuration.values["mail.credentials_file"].flatMap { $0.isEmpty ? nil : $0 }
-        if credentials == nil, let name = Setting.mail.first(where: { $0.key == "mail.credentials_file" })?.credential {
-            credentials = configuration.credentialFile(name)
-        }
+        var credentials = configuration.secretFile("mail.credentials_file")
         // An empty file is no credentials, as the package installs it for the unit's LoadCredential=.
         if let file = credentials, FileSystem.size(of: file) == 0 { credentials = nil }
         let caFile = configuration.text("mail.ca_file").flatMap { $0.isEmpty ? nil : $0 }
@@ -68,7 +65,7 @@ package struct MailSettings: Sendable {
         if (configuration.text("mail.subject") ?? "").contains(where: \.isNewline) { throw .subjectLines }
         let body = try template(configuration.text("mail.template") ?? "")
         return MailSettings(sender: sender, from: from, fromName: fromName, subject: subject, body: body,
-                            event: configuration.text("mail.event") ?? "")
+                            event: configuration.eventName)
     }
 
     /// `mail.from`: `address` or `Name <address>`.

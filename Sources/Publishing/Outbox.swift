@@ -90,7 +90,7 @@ package struct Outbox: Sendable {
     /// the metadata and state written and fsynced, then the folder renamed into the queue. On any
     /// failure the partial folder is removed and `video` is untouched.
     package func enqueue(video: String, metadata: PostMetadata, shotID: String, digest: FileDigest? = nil,
-                 destination: StoreDestination? = nil, consentText: String? = nil) throws(RecorderError) -> OutboxItem {
+                         destination: StoreDestination? = nil, consentText: String? = nil, original: String? = nil) throws(RecorderError) -> OutboxItem {
         try prepare()
         // The pid lets a flush in another process tell a live enqueue from a crashed one.
         let incoming = "\(queueDirectory)/.incoming-\(metadata.id)-\(getpid())"
@@ -102,13 +102,16 @@ package struct Outbox: Sendable {
                                         destination: destination)
             try DurableFile.write(try metadata.jsonData(), to: "\(incoming)/\(OutboxItem.metadataName)")
             try DurableFile.write(try state.jsonData(), to: "\(incoming)/\(OutboxItem.stateName)")
-            let videoCopy = "\(incoming)/\(OutboxItem.videoName)"
             // Linked when the outbox is on the same file system; else (EXDEV, or any refusal) copied.
-            if (try? Posix.link(video, to: videoCopy)) != nil {
-                try DurableFile.fsyncFile(videoCopy)
-            } else {
-                do throws(StorageError) { try LocalFiles.copySynced(from: video, to: videoCopy) } catch {
-                    throw .post(.cannotCopyVideo(error))
+            for (from, name) in [(video, OutboxItem.videoName), (original, OutboxItem.originalName)] {
+                guard let from else { continue }
+                let copy = "\(incoming)/\(name)"
+                if (try? Posix.link(from, to: copy)) != nil {
+                    try DurableFile.fsyncFile(copy)
+                } else {
+                    do throws(StorageError) { try LocalFiles.copySynced(from: from, to: copy) } catch {
+                        throw .post(.cannotCopyVideo(error))
+                    }
                 }
             }
             if let consentText {
@@ -219,6 +222,8 @@ package struct Outbox: Sendable {
 /// One queued post.
 package struct OutboxItem: Sendable {
     static let videoName = "video.mp4"
+    /// The take an effect was made from (`effect.original`).
+    static let originalName = "take.mp4"
     static let metadataName = "post.json"
     static let stateName = "state.json"
     static let journalName = "upload.json"
@@ -246,6 +251,8 @@ package struct OutboxItem: Sendable {
     }
 
     package var videoPath: String { "\(directory)/\(Self.videoName)" }
+    /// The take the video was made from, for a post with `effect.original`.
+    package var originalPath: String { "\(directory)/\(Self.originalName)" }
     package var metadataPath: String { "\(directory)/\(Self.metadataName)" }
     /// The poster, made from the video on the first upload attempt.
     package var posterPath: String { "\(directory)/poster.jpg" }
@@ -253,6 +260,8 @@ package struct OutboxItem: Sendable {
     var consentPath: String { "\(directory)/\(Consent.textFileName)" }
     var statePath: String { "\(directory)/\(Self.stateName)" }
     var journalPath: String { "\(directory)/\(Self.journalName)" }
+    /// The part journal of the take's upload (its own: the video's may be resumed after it).
+    var originalJournalPath: String { "\(directory)/upload-take.json" }
 
     func saveMetadata() throws(RecorderError) {
         try DurableFile.write(try metadata.jsonData(), to: metadataPath)

@@ -169,6 +169,7 @@ package struct OutboxUploader: Sendable {
             expectedETag = try backend.upload(path: item.videoPath, key: item.metadata.key, contentType: "video/mp4",
                                               digest: digest, journal: item.journalPath)
         }
+        try storeOriginal(item)
         try storePoster(&item)
         try storeConsentText(item)
         let metadataDigest = try FileDigest.compute(path: item.metadataPath)
@@ -224,6 +225,22 @@ package struct OutboxUploader: Sendable {
         guard item.metadata.thumbnailKey != key || item.metadata.thumbnailURL != url else { return }
         (item.metadata.thumbnailKey, item.metadata.thumbnailURL) = (key, url)
         try saveMetadata(item)
+    }
+
+    /// The take an effect was made from goes up before the metadata that names it, checked
+    /// against the checksum it was queued with (a copy the store already holds is not sent again).
+    private func storeOriginal(_ item: OutboxItem) throws(StorageError) {
+        guard let original = item.metadata.effect?.original, let key = original.key, let sha256 = original.sha256 else { return }
+        let digest = try FileDigest.compute(path: item.originalPath, partSize: backend.partSize(forSize: original.byteSize))
+        guard digest.sha256 == sha256, digest.size == original.byteSize else {
+            throw StorageError(.mismatch, .queuedVideoDamaged(path: item.originalPath), retryable: false)
+        }
+        if let stored = try backend.stat(key: key), try backend.matches(stored, path: item.originalPath, digest: digest) { return }
+        let etag = try backend.upload(path: item.originalPath, key: key, contentType: "video/mp4", digest: digest, journal: item.originalJournalPath)
+        guard let stored = try backend.stat(key: key), stored.size == digest.size,
+              etag.map({ $0 == stored.etag?.lowercased() }) ?? true else {
+            throw StorageError(.mismatch, .notHeld(id: item.metadata.id), retryable: true)
+        }
     }
 
     /// The text a guest agreed to goes up before the metadata that names it, once per text

@@ -58,8 +58,8 @@ extension PostFeed {
             } else {
                 index = try indexKeys(of: id, in: Self.folder) + indexKeys(of: id, in: Self.hiddenFolder)
             }
-            keys = index + [PostMetadata.videoKey(id: id), PostMetadata.thumbnailKey(id: id), PostMetadata.sumsKey(id: id),
-                            PostMetadata.metadataKey(id: id)]
+            keys = index + [PostMetadata.videoKey(id: id), PostMetadata.originalKey(id: id), PostMetadata.thumbnailKey(id: id),
+                            PostMetadata.sumsKey(id: id), PostMetadata.metadataKey(id: id)]
             if index.isEmpty, try store.stat(key: PostMetadata.metadataKey(id: id)) == nil, try store.stat(key: PostMetadata.videoKey(id: id)) == nil {
                 keys = []
             }

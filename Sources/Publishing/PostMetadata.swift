@@ -73,6 +73,9 @@ package struct PostMetadata: Sendable, Codable, Equatable {
     /// (`ShareClaims`): any share server checks the phone's cookie against it, at home too; absent
     /// for a post no phone may delete (posted from the command line, or before claims were here).
     package var deleteClaim: String? = nil
+    /// The effect the video was made into (`shoot.effect`), with the take it was made from, stored
+    /// beside it (`effect.original.key`: `takes/<id>.mp4`); absent for none.
+    package var effect: ShotEffect? = nil
 
     package init(id: String, video: String, key: String, metadataKey: String, url: String, ext: String, width: Int, height: Int,
                  durationSeconds: Double, frameRate: Double, codec: String, byteSize: Int64, sha256: String, caption: String,
@@ -91,6 +94,27 @@ package struct PostMetadata: Sendable, Codable, Equatable {
     }
 
     package static func videoKey(id: String) -> String { "videos/\(id).mp4" }
+    /// Where the take an effect was made from is stored.
+    package static func originalKey(id: String) -> String { "takes/\(id).mp4" }
+
+    /// A boomerang was made of it: its video is a loop.
+    package var isBoomerang: Bool { effect?.name == .boomerang && effect?.original != nil }
+
+    /// The take this post's effect was made from, as a post of its own for fetching and serving
+    /// it (its key, size and checksum); nil when there is none.
+    package var original: PostMetadata? {
+        guard let take = effect?.original, take.key != nil, let sha256 = take.sha256 else { return nil }
+        var original = self
+        original.key = Self.originalKey(id: id)
+        original.video = "\(id)-take.mp4"
+        original.byteSize = take.byteSize
+        original.sha256 = sha256
+        original.durationSeconds = take.durationSeconds
+        original.effect = nil
+        // (the CRC-32 is the effect's video's, not the take's)
+        original.crc32 = nil
+        return original
+    }
     package static func metadataKey(id: String) -> String { "posts/\(id).json" }
     package static func thumbnailKey(id: String) -> String { "thumbs/\(id).jpg" }
     /// Where the sums a post's metadata lacks are kept once computed (its CRC-32, for an older post).
@@ -121,6 +145,7 @@ package struct PostMetadata: Sendable, Codable, Equatable {
         // (hex of their lengths only: anything else is no CRC and no claim)
         if let crc32, crc32.utf8.count != 8 || !Self.isHex(crc32) { metadata.crc32 = nil }
         if let claim = deleteClaim, claim.utf8.count != 64 || !Self.isHex(claim) { metadata.deleteClaim = nil }
+        if metadata.effect?.original?.key != nil { metadata.effect?.original?.key = Self.originalKey(id: id) }
         return metadata
     }
 
@@ -135,6 +160,7 @@ package struct PostMetadata: Sendable, Codable, Equatable {
         key = Self.videoKey(id: newID)
         metadataKey = Self.metadataKey(id: newID)
         self.url = url
+        if effect?.original?.key != nil { effect?.original?.key = Self.originalKey(id: newID) }
         // The poster is stored under the new name when the post goes up.
         (thumbnailKey, thumbnailURL) = (nil, nil)
     }

@@ -21,7 +21,8 @@ extension RecorderConfiguration {
         case "local":
             // Only the default location is made when missing; a configured one must exist.
             let create = try boolean("local.create")
-            return LocalDirectoryBackend(root: localStoreDirectory, createsRoot: values["local.path"] == nil || create)
+            // (the package's own place, in the service's state directory, is a default too)
+            return LocalDirectoryBackend(root: localStoreDirectory, createsRoot: values["local.path"] == nil || isPackageDefault("local.path") || create)
         case "s3":
             return try makeS3Backend()
         case let other:
@@ -50,8 +51,7 @@ extension RecorderConfiguration {
             connectTimeoutSeconds: Int(try number("network.connect_timeout_seconds")),
             stallTimeoutSeconds: Int(try number("network.stall_timeout_seconds")))
         do throws(StorageError) {
-            let credentials = try S3Credentials.load(environment: environment,
-                                                     file: values["s3.credentials_file"] ?? setting("s3.credentials_file").credential.flatMap(credentialFile))
+            let credentials = try S3Credentials.load(environment: environment, file: secretFile("s3.credentials_file"))
             let configuration = S3Configuration(
                 endpoint: endpoint, region: values["s3.region"] ?? "us-east-1", bucket: bucket,
                 prefix: values["s3.prefix"] ?? "", pathStyle: addressing == "path", credentials: credentials,

@@ -11,7 +11,7 @@ extension Setting {
         Setting("mail.from",
                 "the guests' mail's sender, an address the server lets this account send from, with a name if wanted: booth@example.com or \"Photo booth <booth@example.com>\"; required with mail.smtp_url"),
         Setting("mail.credentials_file", credential: "mail-credentials",
-                "file with user = ... and password = ... lines for SMTP AUTH, readable by its owner only (mode 0600), used over TLS only; empty or not set: no AUTH"),
+                "file with user = ... and password = ... lines for SMTP AUTH, readable by its owner only (mode 0600), or by root and its group (0640), used over TLS only; empty or not set: no AUTH"),
         Setting("mail.ca_file",
                 "PEM certificates to trust for the SMTP server instead of the system's (a server with a certificate of its own making); empty: the system's"),
         Setting("mail.subject", default: "Your video from {event}",

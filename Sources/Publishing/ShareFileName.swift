@@ -9,14 +9,29 @@ package enum ShareFileName {
     /// At most this many UTF-8 bytes before ".mp4" (whole characters only).
     static let maximumBytes = 80
 
-    /// The file name for `metadata`'s video, with `.mp4`.
-    package static func name(for metadata: PostMetadata) -> String {
+    /// The file name for `metadata`'s `part` (its video: with `.mp4`).
+    package static func name(for metadata: PostMetadata, part: Part = .video) -> String {
         var name = cleaned(metadata.caption)
         if name.isEmpty {
             let day = String(metadata.createdAt.prefix(10))
             name = cleaned(metadata.author.name + (isDay(day) ? " " + day : ""))
         }
-        return (name.isEmpty ? "video" : name) + ".mp4"
+        return (name.isEmpty ? "video" : name) + part.ending
+    }
+
+    /// Which of a post's files: its video, the video saved as a loop (a boomerang), the take its
+    /// effect was made from, or a boomerang's GIF.
+    package enum Part: Sendable {
+        case video, loop, take, gif
+
+        var ending: String {
+            switch self {
+            case .video: ".mp4"
+            case .loop: "-loop.mp4"
+            case .take: "-take.mp4"
+            case .gif: ".gif"
+            }
+        }
     }
 
     /// `text` with what no file name should hold left out, runs of spaces made one, no space or dot

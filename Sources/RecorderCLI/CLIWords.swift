@@ -44,6 +44,10 @@ enum CLIWords {
             "--purge-expired needs retention.days (how many days a post lives in the store) or retention.local_days (how long this machine keeps its copies), e.g. --set retention.days=30, or retention.days = 30 in the configuration file."
         case .captionInputUnreadable(let code):
             "cannot read the caption from standard input: \(errno(code)). Pipe the caption in, or use --caption-file."
+        case .noPosts(let store):
+            "no posts in \(store): the store holds none. If the booth's posts are elsewhere, `recorder config show` says which store the commands use (local.path, backend, s3.*), and --store-dir or --config name another."
+        case .exporterCannotListen(let address, let reason, let inUse):
+            "the fleet exporter cannot listen on \(address): \(reason).\(inUse ? " Another program has that port: stop it, or give --listen another port." : " Give --listen an address of this machine (127.0.0.1:9478, or 0.0.0.0:9478 for every network).")"
         case .cachedVideoUnreadable, .standardOutputClosed, .leftOutOfReel, .leftOutOfExport, .noMicrophoneListened, .stillQueued,
              .clockInDoubt, .purgeIncomplete, .captionFileUnreadable, .captionTooLong, .captionReadFailed, .postQueued, .uploadStopped,
              .shotKept:
@@ -84,12 +88,14 @@ enum CLIWords {
         let words = OperatorWords.message(.shot(failure))
         switch failure {
         case .cameraUnavailable(let why): return "the camera is not available: \(message(why))"
+        // (the take's length is --seconds here, when it is given with --effect boomerang)
+        case .boomerangSecondsOutOfRange: return words.replacing("effect.boomerang_seconds", with: "--seconds (or effect.boomerang_seconds)")
         // (`--overlay` given here: the flag, not the key)
         case .overlayMissing(let path, "--overlay"), .overlayIsDirectory(let path, "--overlay"), .overlayUnusable(let path, "--overlay", _):
             return words.replacing("shoot.overlay = \(path) (from --overlay)", with: "--overlay \(path)")
         case .alreadyRecording, .postingNow, .recordingNow, .cameraMissing, .countdownOutOfRange, .workspaceBusy, .workspaceNotWritable,
              .secondsNotPositive, .secondsOverLimit, .sizeOutOfRange, .frameRateOutOfRange, .unknownPreset, .crfOutOfRange,
-             .bitrateOutOfRange, .overlayMissing, .overlayIsDirectory, .overlayUnusable, .notEnoughSpace, .stoppedBeforeFirstFrame,
+             .bitrateOutOfRange, .overlayMissing, .overlayIsDirectory, .overlayUnusable, .effectSoundMissing, .notEnoughSpace, .stoppedBeforeFirstFrame,
              .stoppedUnderMinimum, .inputEndedBeforeFirstFrame, .diskFullBeforeFirstSecond, .diskFullUnderMinimum, .diskFullKeptPart,
              .notCurrentShot, .cannotDeleteKept:
             return nil
@@ -132,8 +138,8 @@ extension CLIWords {
             "--email sends the post's share link, and this store gives none (a local store): set share.base_url to where the store's videos or the kiosk's share page can be opened, e.g. --set 'share.base_url=https://booth.example.com/s/{token}'."
         case .badAddress(let problem):
             "--email: " + MailWording.request(.address(problem))
-        case .mailsWaiting(let count):
-            "\(count) mail(s) could not be sent now and stay queued (recorder outbox mail lists them, with why)."
+        case .mailsWaiting(let count, let next):
+            "\(count) mail(s) were not sent and stay queued\(next.map { ", tried again from \($0) (recorder outbox flush then, or the kiosk's next pass)" } ?? ""); recorder outbox mail lists them, with why."
         case .mailQueued(let post, let mail, let next, let why):
             "post \(post) was posted, and its mail \(mail) is still queued (tried again from \(next); `recorder outbox flush` or the kiosk sends it): \(MailWording.failure(why))"
         case .settings, .cannotQueue, .queueUnusable, .cannotRetry, .noRefusedMail, .mailRefused:

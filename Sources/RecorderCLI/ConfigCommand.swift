@@ -102,7 +102,7 @@ struct ConfigCommand: ParsableCommand {
         static func defaultText(_ setting: Setting) -> String {
             if let value = setting.defaultValue { return value.isEmpty ? "empty" : value }
             if let note = setting.defaultNote { return note }
-            if let credential = setting.credential { return "systemd's credential \(credential), if any" }
+            if let credential = setting.credential { return "systemd's credential \(credential), if any (the package's file, /etc/recorder/\(credential), for the commands)" }
             return "none"
         }
 
@@ -120,14 +120,18 @@ struct ConfigCommand: ParsableCommand {
                 Every command reads the same settings, highest first: command-line flags (and `--set key=value`), the
                 environment (`RECORDER_` and the key in capitals, dots as underscores: `s3.bucket` is
                 `RECORDER_S3_BUCKET`), then the configuration file (`--config`, else `$RECORDER_CONFIG`, else
-                `~/.config/recorder/recorder.conf`, else `/etc/recorder/recorder.conf`).
+                `~/.config/recorder/recorder.conf`, else `/etc/recorder/recorder.conf`), then, on a booth installed
+                from the package, its own `/usr/lib/recorder/recorder.conf`: where the service keeps the booth's
+                data and its secrets' files, so every command run there (by root, or by a member of the group
+                recorder) uses them with no option (docs/kiosk.md, "The organiser's commands").
 
                 The file holds one `key = value` a line. `#` starts a comment at the start of a line or after a space;
                 a value in double quotes is taken as it is. An unknown key, a key set twice or a value out of range
                 stops every command with status 78, naming the file and line; `recorder config check` lists every
                 problem, `recorder config show` every value in effect and where it came from (secrets masked).
-                Keys marked *secret* are never shown; the files that hold secrets must be mode 0600 unless systemd
-                hands them over with `LoadCredential=` under the name given.
+                Keys marked *secret* are never shown; the files that hold secrets must be their owner's alone (mode
+                0600), or root's and its group's to read (0640), unless systemd hands them over with
+                `LoadCredential=` under the name given (then the service reads systemd's copy).
 
                 There are \(settings.count) keys.
 

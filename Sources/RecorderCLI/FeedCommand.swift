@@ -96,13 +96,16 @@ struct FeedCommand: ParsableCommand {
                 result.entries[index].expiresAt = retention.expiresAt(createdAt: result.entries[index].createdAt).map(RFC3339.string)
             }
         }
+        // (a store with no post at all is most often the wrong store: said, and not 0)
+        if result.entries.isEmpty && after == nil && (page ?? 1) == 1 {
+            throw RecorderError(CLIFailure.noPosts(store: feed.location))
+        }
         if output.json {
             printJSON(result)
             return
         }
         if result.entries.isEmpty {
-            print(result.page.map { $0 > 1 ? "no posts on page \($0) in \(feed.location)" : "no posts in \(feed.location)" }
-                  ?? "no posts after \(after ?? "") in \(feed.location)")
+            print(result.page.map { "no posts on page \($0) in \(feed.location)" } ?? "no posts after \(after ?? "") in \(feed.location)")
             return
         }
         for entry in result.entries { print(Self.line(entry)) }

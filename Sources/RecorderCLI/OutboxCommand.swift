@@ -111,16 +111,49 @@ struct OutboxFlushCommand: ParsableCommand {
             if output.json { printJSON(Elsewhere(id: item.metadata.id, destination: item.state.destination)) }
             printError("recorder: note: post \(item.metadata.id) is queued for \(item.state.destination.map { "\($0)" } ?? "?"), not for this flush's \(here); it stays queued. Flush with that store's settings, or send it to this one: recorder outbox retarget \(item.metadata.id) (with these store options).")
         }
+        if report.failure == nil && !output.json && report.uploaded.isEmpty {
+            print(report.elsewhere.isEmpty ? "nothing to upload" : "nothing to upload to \(here)")
+        }
+        // What became of the guests' mail, whatever became of the posts.
+        let mailSummary = mailPass.map { MailSummary($0, queue: MailQueue(outboxRoot: outbox.root)) }
+        if let mailSummary, mailSummary.isWorthSaying {
+            if output.json { printJSON(["mail": mailSummary]) } else { print(mailSummary.line) }
+        }
         if let failure = report.failure {
             throw RecorderError(CLIFailure.stillQueued(failure, count: report.remaining.count))
         }
-        if !output.json && report.uploaded.isEmpty {
-            print(report.elsewhere.isEmpty ? "nothing to upload" : "nothing to upload to \(here)")
+        if let mailSummary, mailSummary.waiting > 0 {
+            throw RecorderError(CLIMailFailure.mailsWaiting(count: mailSummary.waiting, next: mailSummary.nextAttemptAt))
         }
-        if let mailPass, !output.json, mailPass.sent > 0 { print("sent \(mailPass.sent) mail(s)") }
-        let waiting = mailPass?.events.count { if case .willRetry = $0 { true } else { false } } ?? 0
-        if waiting > 0 {
-            throw RecorderError(CLIMailFailure.mailsWaiting(count: waiting))
+    }
+
+    /// What a flush did with the guests' mail (`{"mail": {...}}` in `--json`): sent now, waiting
+    /// (tried and not taken, or its last try's wait not over, tried again from `nextAttemptAt`),
+    /// waiting for its post to reach the store, refused (kept: `recorder outbox mail --retry`).
+    struct MailSummary: Encodable {
+        var sent: Int
+        var waiting: Int
+        var nextAttemptAt: String?
+        var waitingForPost: Int
+        var refused: Int
+
+        init(_ pass: MailDelivery.Pass, queue: MailQueue) {
+            sent = pass.sent
+            waiting = pass.waitingForRetry + pass.events.count { if case .willRetry = $0 { true } else { false } }
+            nextAttemptAt = pass.nextDue.map(RFC3339.string)
+            waitingForPost = pass.waitingForPost
+            refused = queue.counts().refused
+        }
+
+        /// Whether there is anything to say: a flush with no mail says nothing of mail.
+        var isWorthSaying: Bool { sent + waiting + waitingForPost + refused > 0 }
+
+        var line: String {
+            var parts = ["\(sent) sent"]
+            if waiting > 0 { parts.append("\(waiting) waiting, tried again from \(nextAttemptAt ?? "the next pass")") }
+            if waitingForPost > 0 { parts.append("\(waitingForPost) waiting for their post to reach the store") }
+            if refused > 0 { parts.append("\(refused) refused (recorder outbox mail --retry ID once fixed)") }
+            return "mail: " + parts.joined(separator: ", ")
         }
     }
 }

@@ -1,3 +1,4 @@
+import ShotValues
 import ArgumentParser
 import FoundationEssentials
 import Glibc
@@ -191,6 +192,9 @@ struct PostCommand: ParsableCommand {
         print("  shot      \(plan.shot.videoPath)")
         print("  store     \(plan.store)")
         print("  video     \(plan.metadata.url)  (\(plan.metadata.byteSize) bytes, sha256 \(plan.metadata.sha256))")
+        if let take = plan.metadata.effect?.original, let key = take.key {
+            print("  take      \(key)  (\(take.byteSize) bytes, sha256 \(take.sha256 ?? "?"): what the \(plan.metadata.effect?.name.rawValue ?? "effect") was made from)")
+        }
         if let intro = bookends.intro { print("  intro     \(intro)  (joined before the shot when it is posted: size and checksum change)") }
         if let outro = bookends.outro { print("  outro     \(outro)  (joined after the shot when it is posted)") }
         print("  metadata  \(plan.metadataURL)")

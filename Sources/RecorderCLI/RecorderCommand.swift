@@ -30,7 +30,7 @@ package struct RecorderCommand: AsyncParsableCommand {
         version: "recorder \(RecorderVersion.string)",
         subcommands: [ShootCommand.self, PostCommand.self, OutboxCommand.self, FeedCommand.self, FetchCommand.self, CacheCommand.self,
                       ExportCommand.self, ReelCommand.self, GalleryCommand.self, DevicesCommand.self, KioskCommand.self, ServeCommand.self,
-                      DoctorCommand.self, ConfigCommand.self])
+                      DoctorCommand.self, FleetCommand.self, ConfigCommand.self])
 
     package init() {}
 }

@@ -40,7 +40,10 @@ struct ServeCommand: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
-        let server = try ShareServices(settings: settings, configuration: configuration, logger: Logger(label: "recorder-serve"))
+        // A boomerang's GIF is made here too (on request, once, kept in the cache): a link opened at
+        // home offers what it offered at the venue.
+        let server = try ShareServices(settings: settings, configuration: configuration, logger: Logger(label: "recorder-serve"),
+                                       loopGIF: SharedPosts.encodedGIF)
         try await ServeDaemon(server: server).run()
     }
 }

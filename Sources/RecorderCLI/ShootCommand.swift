@@ -66,6 +66,12 @@ struct ShootCommand: AsyncParsableCommand {
             completion: .file(extensions: ["png"]))
     var overlay: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "What the shot is made into (shoot.effect): none; boomerang (a take of effect.boomerang_seconds, or --seconds 1-3, played forward then backward, looped to at least 3 s); slowmo (recorded at the camera's fastest rate, played at 30 fps). The take is kept beside the effect and posted with it.",
+        valueName: "effect"),
+            completion: .list(ClipEffect.names))
+    var effect: String?
+
     @Option(name: .long, parsing: .unconditional,
             help: ArgumentHelp("x264 constant rate factor, 0-51, lower is better (shoot.crf, default 23).", valueName: "crf"),
             transform: WholeNumber.crf)
@@ -98,6 +104,9 @@ struct ShootCommand: AsyncParsableCommand {
         }
         if let preset, !ShotRequest.presets.contains(preset) {
             throw ValidationError("unknown --preset '\(preset)'. Use one of: \(ShotRequest.presets.joined(separator: ", ")).")
+        }
+        if let effect, ClipEffect(rawValue: effect) == nil {
+            throw ValidationError("unknown --effect '\(effect)'. Use one of: \(ClipEffect.names.joined(separator: ", ")).")
         }
         if quiet && verbose { throw ValidationError("use -q (--quiet) or -v (--verbose), not both.") }
         if crf != nil && bitrate != nil {
@@ -141,6 +150,9 @@ struct ShootCommand: AsyncParsableCommand {
         if let overlay { try request.setOverlay(overlay, origin: "--overlay") }
         if let minimumSeconds { request.minimumSeconds = minimumSeconds.value }
         if let audio { request.audio = AudioChoice(audio) }
+        if let effect = effect.flatMap(ClipEffect.init(rawValue:)) { request.choose(effect) }
+        // A boomerang's take is --seconds when it is given (1-3 s), else effect.boomerang_seconds.
+        if let seconds, request.effect == .boomerang { request.seconds = seconds.value }
         request.stallTimeout = stallTimeout.value
         return request
     }
@@ -149,7 +161,8 @@ struct ShootCommand: AsyncParsableCommand {
     private func origins(_ configuration: RecorderConfiguration) -> [String] {
         let flags: [(String, Bool)] = [("shoot.device", device != nil), ("shoot.seconds", seconds != nil), ("shoot.size", size != nil),
                                        ("shoot.fps", fps != nil), ("shoot.format", format != nil), ("shoot.preset", preset != nil),
-                                       ("shoot.crf", crf != nil), ("shoot.bitrate", bitrate != nil), ("shoot.min_seconds", minimumSeconds != nil), ("audio.device", audio != nil)]
+                                       ("shoot.crf", crf != nil), ("shoot.bitrate", bitrate != nil), ("shoot.min_seconds", minimumSeconds != nil), ("audio.device", audio != nil),
+                                       ("shoot.effect", effect != nil)]
         return flags.map { key, flagged in
             "recorder: \(key) from \(flagged ? "flag" : configuration.origins[key] ?? "default")"
         } + ["recorder: workspace \(workspaceOptions.shotWorkspace(configuration).root) from \(workspaceOptions.workspace != nil ? "flag" : configuration.origins["workspace"] ?? "default")"]
@@ -202,7 +215,8 @@ struct ShootCommand: AsyncParsableCommand {
         print(shot.videoPath)
         let duration = String(cFormat: "%.2f", shot.durationSeconds)
         print("  \(shot.frames) frames (\(shot.framesDropped) dropped), \(duration) s, \(shot.width)x\(shot.height) \(shot.codec) (\(shot.encoder)), \(ByteCount.human(shot.byteSize))")
-        print("  input \(shot.inputFormat) at \(String(cFormat: "%g", shot.frameRate)) fps from \(shot.source)")
+        // (the camera's rate: an effect's take, when the shot is its effect)
+        print("  input \(shot.inputFormat) at \(String(cFormat: "%g", shot.effect?.original?.frameRate ?? shot.frameRate)) fps from \(shot.source)")
         if let audio = shot.audio {
             let channels = audio.channels == 1 ? "mono" : audio.channels == 2 ? "stereo" : "\(audio.channels) channels"
             var line = "  sound \(audio.codec) \(audio.sampleRate) Hz \(channels) at \(audio.bitRate / 1000) kb/s from \(audio.source)"
@@ -215,6 +229,8 @@ struct ShootCommand: AsyncParsableCommand {
             print("  no sound")
         }
         if let ended = shot.endedEarly { print("  ended early: \(ended)") }
+        if let loudness = shot.audio?.loudness { print("  " + CLIWords.loudness(loudness)) }
+        if let effect = shot.effect { print("  " + CLIWords.effect(effect, shot: shot)) }
     }
 }
 

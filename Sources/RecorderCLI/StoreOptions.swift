@@ -8,7 +8,7 @@ import Failures
 
 /// The configuration file, and `--set` for any key: every command reads the same configuration.
 struct ConfigOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Configuration file (default: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Configuration file (default: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package's /usr/lib/recorder/recorder.conf beneath it).", valueName: "file"))
     var config: String?
 
     @Option(name: .customLong("set"), help: ArgumentHelp("Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).", valueName: "key=value"))

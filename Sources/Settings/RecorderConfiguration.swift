@@ -5,7 +5,8 @@ package import Failures
 
 /// Settings for posting, uploading, shooting and the kiosk, resolved from (highest first)
 /// command-line flags, the environment (`RECORDER_` + the key in capitals, dots as underscores:
-/// `s3.bucket` is `RECORDER_S3_BUCKET`), and the configuration file.
+/// `s3.bucket` is `RECORDER_S3_BUCKET`), the configuration file, and the package's own file
+/// (`packageFile`: where the installed service keeps the booth's data and its secrets).
 ///
 /// The file: one `key = value` per line. `#` starts a comment at the start of a line or after
 /// whitespace (`a # b` is `a`; `a#b` is `a#b`); a value in double quotes is taken as it is, `#` and
@@ -24,18 +25,29 @@ package struct RecorderConfiguration: Sendable {
     package private(set) var origins: [String: String] = [:]
     /// The configuration file read, if any.
     package let file: String?
+    /// The package's file read beneath it, if any (`packageFile`).
+    package let packageLayer: String?
     package let environment: [String: String]
     /// Everything wrong, in file order, then the environment's, then the command line's.
     package private(set) var problems: [Problem] = []
 
+    /// The Debian package's own file: where `recorder.service` keeps the booth's data (its
+    /// `StateDirectory=` and `CacheDirectory=`) and the files its secrets come from, read beneath
+    /// every other layer, so each command run on the booth (by root, or by a member of the group
+    /// recorder) uses the service's store, outbox, workspace, cache and tokens with no option, and
+    /// `recorder config show` says where each came from. Not the organiser's to edit: a key set in
+    /// `/etc/recorder/recorder.conf` (or anywhere above) overrides it.
+    package static let packageFile = "/usr/lib/recorder/recorder.conf"
+
     /// `flags` are keys set on the command line; `file` is `--config`, else `RECORDER_CONFIG`, else
-    /// `$XDG_CONFIG_HOME/recorder/recorder.conf` or `/etc/recorder/recorder.conf` when they exist.
+    /// `$XDG_CONFIG_HOME/recorder/recorder.conf` or `/etc/recorder/recorder.conf` when they exist;
+    /// `packageFile` (when it exists) lies beneath it.
     /// Every value is checked here, so a mistake fails the command at once (misconfigured), naming
     /// where it is; `recorder config check` lists them all.
     package init(flags: [String: String], configFile: String?,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
-                settings: SettingsCatalogue = .core) throws(RecorderError) {
-        self.init(collecting: flags, configFile: configFile, environment: environment, settings: settings)
+                settings: SettingsCatalogue = .core, packageFile: String = packageFile) throws(RecorderError) {
+        self.init(collecting: flags, configFile: configFile, environment: environment, settings: settings, packageFile: packageFile)
         if var first = problems.first {
             first.more = problems.count - 1
             throw RecorderError(first)
@@ -45,37 +57,16 @@ package struct RecorderConfiguration: Sendable {
     /// Reads everything it can and records each problem in `problems` instead of stopping at the first.
     package init(collecting flags: [String: String], configFile: String?,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
-                settings: SettingsCatalogue = .core) {
+                settings: SettingsCatalogue = .core, packageFile: String = packageFile) {
         self.environment = environment
         self.settings = settings
         let explicit = configFile ?? environment["RECORDER_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
         let file = explicit ?? [Self.home(environment, "XDG_CONFIG_HOME", ".config") + "/recorder/recorder.conf",
                                 "/etc/recorder/recorder.conf"].first { FileManager.default.fileExists(atPath: $0) }
         self.file = file
-        if let file {
-            do throws(Problem) {
-                let lines = try Self.parse(Self.readFile(file), file: file)
-                var firstLine: [String: Int] = [:]
-                for line in lines {
-                    switch line {
-                    case .problem(let problem):
-                        problems.append(problem)
-                    case .entry(let number, let key, let value):
-                        let location = "\(file):\(number)"
-                        if let unknown = unknownKey(key) {
-                            problems.append(Problem(location, unknown))
-                        } else if let first = firstLine[key] {
-                            problems.append(Problem(location, .setTwice(key: key, firstLine: first)))
-                        } else {
-                            firstLine[key] = number
-                            set(key, value, origin: location)
-                        }
-                    }
-                }
-            } catch {
-                problems.append(error)
-            }
-        }
+        // (a package file that is not there is no package installed: nothing to read)
+        packageLayer = FileManager.default.fileExists(atPath: packageFile) && packageFile != file ? packageFile : nil
+        for layer in [packageLayer, file].compactMap({ $0 }) { readLayer(layer) }
         for key in settings.keys {
             let name = Self.environmentName(key)
             if let value = environment[name], !value.isEmpty { set(key, value, origin: name) }
@@ -87,17 +78,51 @@ package struct RecorderConfiguration: Sendable {
             }
             set(key, value, origin: "the command line")
         }
-        problems = Self.inOrder(problems + validate(), file: file)
+        problems = Self.inOrder(problems + validate(), files: [packageLayer, file].compactMap { $0 })
     }
 
-    /// The file's problems by line, then the environment's, then the command line's.
-    private static func inOrder(_ problems: [Problem], file: String?) -> [Problem] {
+    /// One file's `key = value` lines over what the layers beneath it set; a key set twice in it,
+    /// an unknown key or a line that cannot be read is a problem at its line.
+    private mutating func readLayer(_ file: String) {
+        do throws(Problem) {
+            let lines = try Self.parse(Self.readFile(file), file: file)
+            var firstLine: [String: Int] = [:]
+            for line in lines {
+                switch line {
+                case .problem(let problem):
+                    problems.append(problem)
+                case .entry(let number, let key, let value):
+                    let location = "\(file):\(number)"
+                    if let unknown = unknownKey(key) {
+                        problems.append(Problem(location, unknown))
+                    } else if let first = firstLine[key] {
+                        problems.append(Problem(location, .setTwice(key: key, firstLine: first)))
+                    } else {
+                        firstLine[key] = number
+                        set(key, value, origin: location)
+                    }
+                }
+            }
+        } catch {
+            problems.append(error)
+        }
+    }
+
+    /// Whether `key`'s value is the package's own (`packageFile`), not set by anyone above it.
+    package func isPackageDefault(_ key: String) -> Bool {
+        guard let packageLayer, let origin = origins[key] else { return false }
+        return origin.hasPrefix(packageLayer + ":")
+    }
+
+    /// The files' problems by file (the package's first) and line, then the environment's, then
+    /// the command line's.
+    private static func inOrder(_ problems: [Problem], files: [String]) -> [Problem] {
         func rank(_ problem: Problem) -> (Int, Int) {
-            if let file, problem.location.hasPrefix(file + ":") {
-                return (0, Int(problem.location.dropFirst(file.count + 1)) ?? 0)
+            for (index, file) in files.enumerated() where problem.location.hasPrefix(file + ":") {
+                return (index, Int(problem.location.dropFirst(file.count + 1)) ?? 0)
             }
             if problem.location.isEmpty { return (0, 0) }
-            return problem.location.hasPrefix("RECORDER_") ? (1, 0) : (2, 0)
+            return problem.location.hasPrefix("RECORDER_") ? (files.count, 0) : (files.count + 1, 0)
         }
         return problems.enumerated().sorted {
             let (a, b) = (rank($0.element), rank($1.element))
@@ -236,6 +261,18 @@ package struct RecorderConfiguration: Sendable {
         return Posix.allows(path, R_OK) ? path : nil
     }
 
+    /// The file a secret's `fileKey` names (`kiosk.token_file`, `s3.credentials_file`...): a file
+    /// set above the package's layer (`packageFile`); else the credential systemd hands the service
+    /// (`LoadCredential=`, whatever the source file's mode); else the package's file, the
+    /// credential's source, for the commands run beside the service; nil when none is set (an
+    /// empty setting undoes one beneath it).
+    package func secretFile(_ fileKey: String) -> String? {
+        let value = values[fileKey]
+        if let value, !isPackageDefault(fileKey) { return value.isEmpty ? nil : value }
+        if let credential = setting(fileKey).credential, let handed = credentialFile(credential) { return handed }
+        return value.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// Whether `path` is in the credential directory systemd made for this service (private to it).
     package func isSystemdCredential(_ path: String) -> Bool {
         guard let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty else { return false }
@@ -298,6 +335,8 @@ package struct RecorderConfiguration: Sendable {
     }
 
     func effectiveValue(_ key: String) -> String? {
+        // (a secret's file: the one actually read, systemd's credential under the unit)
+        if setting(key).credential != nil { return secretFile(key) ?? values[key] }
         if let value = values[key] { return value }
         switch key {
         case "outbox": return outboxDirectory
@@ -307,7 +346,6 @@ package struct RecorderConfiguration: Sendable {
         case "author_id": return author.id
         case "author_name": return author.name
         default:
-            if let credential = setting(key).credential { return credentialFile(credential) }
             return setting(key).defaultValue
         }
     }

@@ -1,3 +1,4 @@
+import ShotValues
 import MediaValues
 import Failures
 
@@ -24,7 +25,7 @@ extension Setting {
         Setting("s3.addressing", .choice(["path", "virtual"]), default: "path",
                 "path (endpoint/bucket/key) or virtual (bucket.endpoint/key)"),
         Setting("s3.credentials_file", credential: "s3-credentials",
-                "file with access_key_id and secret_access_key (mode 0600), used when AWS_ACCESS_KEY_ID is not set"),
+                "file with access_key_id and secret_access_key (mode 0600, or 0640 when root owns it), used when AWS_ACCESS_KEY_ID is not set"),
         Setting("s3.multipart_threshold_mib", .number(5...5_000_000), default: "16",
                 "files larger than this (MiB) go up in parts"),
         Setting("s3.part_size_mib", .number(0...5120), default: "8", "size of a part in MiB (at least 5 is used)"),
@@ -67,6 +68,18 @@ extension Setting {
                 "length of a shot"),
         Setting("shoot.min_seconds", .number(0...600), default: "1",
                 "a shot (also a kiosk shot) stopped early with less than this is discarded"),
+        Setting("shoot.effect", .choice(ClipEffect.names), default: "none",
+                "what a shot is made into after its take, the kiosk's too unless a guest chooses (kiosk.effects): none; boomerang (a take of effect.boomerang_seconds played forward then backward, looped to at least 3 s and at most effect.loop_seconds, silent or with effect.sound); slowmo (recorded at the camera's fastest frame rate at shoot.size and played at 30 fps, each picture once: 2x slower at 60 fps; a camera that is not faster than 30 fps is said so in the shot, never faked). The take itself is kept beside the effect and posted with it"),
+        Setting("effect.boomerang_seconds", .number(1...3), default: "2",
+                "length of a boomerang's take, in seconds (shoot.seconds is not used for it)"),
+        Setting("effect.loop_seconds", .number(3...30), default: "6",
+                "the longest a boomerang is, in seconds: forward and back is looped as often as fits (at least 3 s)"),
+        Setting("effect.sound", default: "",
+                "a sound file played under a boomerang from its start (any format FFmpeg reads), the full path; empty: a boomerang is silent"),
+        Setting("effect.slowmo_sound", .choice(["off", "keep"]), default: "off",
+                "off: slow motion is silent; keep: its sound is stretched with it, at its own pitch"),
+        Setting("audio.loudness", .offOrNumber(-40 ... -5), default: "-16",
+                "the loudness every shot's sound is brought to, in LUFS (EBU R128 integrated, true peak at most -1 dBTP), the picture copied untouched; a take the silent-take guard calls silent is left as it is; off: the sound as recorded"),
         Setting("audio.device", default: "auto",
                 "sound of a shot, the kiosk's too: auto (the camera's own microphone, the test beep with the test pattern), none, beep, or an ALSA capture device such as hw:CARD=C920,DEV=0"),
         Setting("audio.bitrate_kbps", .number(32...320, integer: true), defaultNote: "128 for stereo, 96 for mono",

@@ -1,6 +1,7 @@
 import FoundationEssentials
 package import Failures
 import MediaValues
+import SystemSupport
 
 /// One configuration key: what its value must look like, its default and what it does.
 ///
@@ -41,6 +42,15 @@ package struct Setting: Sendable {
     /// The environment variable that sets the key: `RECORDER_` + the key in capitals, dots as underscores.
     package var environmentName: String { RecorderConfiguration.environmentName(key) }
 
+    /// The names of a `.choices` value, in order, blanks trimmed, each once.
+    package static func list(_ value: String) -> [String] {
+        var names: [String] = []
+        for name in value.split(separator: ",").map({ String($0).trimmed() }) where !name.isEmpty && !names.contains(name) {
+            names.append(name)
+        }
+        return names
+    }
+
     /// A key whose value is never shown (`config show` masks it).
     package var isSecret: Bool { RecorderConfiguration.isSecret(key) }
 }
@@ -61,6 +71,10 @@ extension Setting.Rule {
             return RecorderConfiguration.parseBoolean(value) != nil
         case .choice(let choices):
             return choices.contains(value)
+        case .choices(let choices):
+            return Setting.list(value).allSatisfy(choices.contains)
+        case .offOrNumber(let range):
+            return value == "off" || Setting.Rule.number(range).accepts(value)
         case .listen:
             return RecorderConfiguration.parseListen(value) != nil
         case .token:
@@ -82,6 +96,8 @@ extension Setting.Rule {
         case .positive(let limit): "seconds, more than 0, at most \(Self.format(limit))"
         case .boolean: "true or false"
         case .choice(let choices): choices.joined(separator: " | ")
+        case .choices(let choices): "empty, or one or more of \(choices.joined(separator: ", ")), separated by commas"
+        case .offOrNumber(let range): "off, or a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
         case .listen: "HOST:PORT"
         case .token: "secret of at least \(Int(TokenStrength.minimumBits)) bits (head -c 24 /dev/urandom | base64)"
         case .frameSize: "WIDTHxHEIGHT, 16-8192 each"

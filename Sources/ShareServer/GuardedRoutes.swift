@@ -1,4 +1,4 @@
-import HTTPTypes
+package import HTTPTypes
 package import Hummingbird
 import Settings
 package import KioskHTTP
@@ -42,6 +42,12 @@ package final class GuardedRoutes {
     package func post(_ path: String, _ access: RouteAccess, _ summary: String, body: Int = smallBody, tokenInBody: Bool = false,
                       use handler: @escaping Handler) {
         add(.post, path, access, summary, body: body, tokenInBody: tokenInBody, handler)
+    }
+
+    /// A route of another module's collection (the fleet page's), mounted under this guard like
+    /// the kiosk's own: a GET, or a POST with a small body.
+    package func add(_ method: HTTPRequest.Method, _ path: String, _ access: RouteAccess, _ summary: String, _ handler: @escaping Handler) {
+        add(method, path, access, summary, body: method == .get ? 0 : Self.smallBody, handler)
     }
 
     /// A request from a page marks itself as a person's (this header, `1`) when somebody used the

@@ -1,5 +1,6 @@
 package import Settings
 package import Failures
+import Publishing
 import SystemSupport
 
 /// `recorder serve`'s own settings (`serve.*`), read from the configuration every command reads:
@@ -16,6 +17,8 @@ package struct ServeSettings: Sendable {
     package var maxConnectionsPerClient: Int
     /// The proxies in front (their addresses) whose `X-Real-IP` names the phone.
     package var proxies: Set<String>
+    /// The event's name, which the share page's title names (`RecorderConfiguration.eventName`); empty: none.
+    package var event: String
 
     package init(_ configuration: RecorderConfiguration) throws(RecorderError) {
         let listen = configuration.text("serve.listen").flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultListen
@@ -27,6 +30,7 @@ package struct ServeSettings: Sendable {
         maxConnections = Int(try configuration.number("serve.max_connections"))
         maxConnectionsPerClient = Int(try configuration.number("serve.max_connections_per_client"))
         proxies = Set((configuration.text("serve.proxies") ?? "").split(separator: ",").map { String($0).trimmed().lowercased() }.filter { !$0.isEmpty })
+        event = configuration.eventName
     }
 
     /// `host:port` as a person writes it (`[::1]:8090` for IPv6).

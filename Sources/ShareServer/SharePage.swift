@@ -12,11 +12,25 @@ package enum SharePage {
     /// download is named after the caption or the event (`ShareFileName`), never the id. On the
     /// phone that may delete the post (`canDelete`: it holds the post's claim) the guest deletes it
     /// by posting the form to `deletePath` (after opening it: a second step); any other phone is
-    /// told whom to ask.
+    /// told whom to ask. Its title names the `event` (its name: `RecorderConfiguration.eventName`)
+    /// when it has one.
+    ///
+    /// A video made into an effect offers its take too (`takePath`); a boomerang is saved as a loop
+    /// (an MP4 that plays round and round in the page), and offers an animated GIF on request
+    /// (`gifPath`: made when it is asked for; nil where no GIF is made).
     package static func html(_ metadata: PostMetadata, videoPath: String, posterPath: String? = nil, deletePath: String, expires: Date,
-                             language: String, canDelete: Bool) -> String {
+                             language: String, event: String = "", canDelete: Bool, takePath: String? = nil, gifPath: String? = nil) -> String {
         let lang = GuestStrings.languages.contains(language) ? language : "en"
         func t(_ key: GuestStrings.Key) -> String { escaped(GuestStrings.text(key, lang)) }
+        let title = event.isEmpty ? t(.shareTitle) : escaped(GuestStrings.text(.shareTitleAtEvent, lang).replacing("{n}", with: event))
+        let loop = metadata.isBoomerang
+        var more = ""
+        if loop, let gifPath {
+            more += #"<a class="download other" href="\#(escaped(gifPath))" download="\#(escaped(ShareFileName.name(for: metadata, part: .gif)))">\#(t(.loopGIF))</a>"#
+        }
+        if let takePath {
+            more += #"<a class="download other" href="\#(escaped(takePath))" download="\#(escaped(ShareFileName.name(for: metadata, part: .take)))">\#(t(.downloadOriginal))</a>"#
+        }
         let iso = RFC3339.string(expires)
         let caption = metadata.caption.isEmpty ? "" : #"<p class="said" dir="auto">\#(escaped(metadata.caption))</p>"#
         // The question the guest answered (kiosk.prompts), escaped like the caption: the store's text.
@@ -28,9 +42,10 @@ package enum SharePage {
             ])
             : #"<p class="erase-elsewhere">\#(t(.deleteElsewhere))</p>"#
         return PageText.fill(ShareFiles.text("share.html"), [
-            "lang": lang, "title": t(.shareTitle), "video": escaped(videoPath), "caption": caption, "prompt": prompt,
+            "lang": lang, "title": title, "video": escaped(videoPath), "caption": caption, "prompt": prompt,
             "poster": posterPath.map { #" poster="\#(escaped($0))""# } ?? "",
-            "file": escaped(ShareFileName.name(for: metadata)), "download": t(.download),
+            "file": escaped(ShareFileName.name(for: metadata, part: loop ? .loop : .video)), "download": t(loop ? .saveLoop : .download),
+            "loop": loop ? " loop autoplay muted" : "", "more": more,
             "until": t(.linkUntil).replacing("{n}", with: #"<time datetime="\#(iso)">\#(iso)</time>"#),
             "erase": erase,
         ])

@@ -7,6 +7,7 @@ import Publishing
 package import SystemSupport
 import KioskWords
 package import KioskHTTP
+import Library
 import Failures
 
 /// The share page a guest's phone opens, under `/s`: `/s/<token>`, its video, its poster and the
@@ -27,10 +28,12 @@ package enum ShareRoutes {
         package var unopened: SharePage.Unopened
         /// The pages' language for a request.
         package var language: @Sendable (Request) -> String
+        /// The event's name, which the share page's title names (`RecorderConfiguration.eventName`); empty: none.
+        package var event: String
 
         package init(mayClaim: @escaping @Sendable (String) -> Bool, deleted: @escaping @Sendable () -> Void, unopened: SharePage.Unopened,
-                     language: @escaping @Sendable (Request) -> String) {
-            (self.mayClaim, self.deleted, self.unopened, self.language) = (mayClaim, deleted, unopened, language)
+                     language: @escaping @Sendable (Request) -> String, event: String = "") {
+            (self.mayClaim, self.deleted, self.unopened, self.language, self.event) = (mayClaim, deleted, unopened, language, event)
         }
     }
 
@@ -63,7 +66,10 @@ package enum ShareRoutes {
             }
             var response = page(SharePage.html(metadata, videoPath: "/s/\(token)/video.mp4",
                                                posterPath: shared.hasPoster ? "/s/\(token)/poster.jpg" : nil,
-                                               deletePath: "/s/\(token)/delete", expires: expires, language: language, canDelete: canDelete))
+                                               deletePath: "/s/\(token)/delete", expires: expires, language: language, event: place.event,
+                                               canDelete: canDelete,
+                                               takePath: metadata.original == nil ? nil : "/s/\(token)/take.mp4",
+                                               gifPath: shared.isLoop && posts.makesGIFs ? "/s/\(token)/loop.gif" : nil))
             if let setCookie { response.headers[.setCookie] = setCookie }
             return response
         }
@@ -96,24 +102,45 @@ package enum ShareRoutes {
             let token = context.parameters.get("token") ?? ""
             guard let shared = await posts.post(token: token, now: clock.date) else { return unopened(place.unopened, place.language(request)) }
             guard let slot = videos.take(for: context) else { return videos.busy(for: context).response }
-            var response: Response
-            do throws(APIError) {
-                // Still queued here: its own copy (gone only if it was sent this moment: then the store's).
-                if let queued = shared.queuedVideo,
-                   let answer = try? await HTTPAnswer.serveFile(queued, contentType: "video/mp4", request: request, context: context,
-                                                              missing: "", slot: slot) {
-                    response = answer
-                } else {
-                    response = try await VideoResponder.response(ServedVideo(posts.playback(shared.metadata)), request: request, context: context, slot: slot)
-                }
-            } catch {
+            guard let response = await video(shared.queuedVideo, { posts.playback(shared.metadata) }, request, context, slot) else {
                 return unopened(place.unopened, place.language(request))
             }
-            response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
-            response.headers[.cacheControl] = "private, no-store"
-            // Saved under the caption's or the event's name, not the id (RFC 6266, nothing raw).
-            response.headers[.contentDisposition] = ShareFileName.contentDisposition(ShareFileName.name(for: shared.metadata))
-            return response
+            // Saved under the caption's or the event's name, not the id; a boomerang as a loop.
+            return sharedFile(response, file: ShareFileName.name(for: shared.metadata, part: shared.isLoop ? .loop : .video))
+        }
+
+        // The take a post's effect was made from (`effect.original`), served as the video is.
+        routes.get(":token/take.mp4", .public, "a share link's original take, when its video is an effect (ranges)") { request, context in
+            let token = context.parameters.get("token") ?? ""
+            guard let shared = await posts.post(token: token, now: clock.date), let lookup = posts.playbackOriginal(shared.metadata) else {
+                return unopened(place.unopened, place.language(request))
+            }
+            guard let slot = videos.take(for: context) else { return videos.busy(for: context).response }
+            guard let response = await video(shared.queuedOriginal, { lookup }, request, context, slot) else {
+                return unopened(place.unopened, place.language(request))
+            }
+            return sharedFile(response, file: ShareFileName.name(for: shared.metadata, part: .take))
+        }
+
+        // A boomerang as an animated GIF, only when asked for: made from its video on the first
+        // request (a second or two) by the host's encoder (`SharedPosts.LoopGIFMaker`) and kept in
+        // the cache. Where none was handed in, no GIF: the link opens nothing, as any other would.
+        routes.get(":token/loop.gif", .public, "a share link's boomerang as an animated GIF, made on request") { request, context in
+            let token = context.parameters.get("token") ?? ""
+            guard let shared = await posts.post(token: token, now: clock.date), shared.isLoop, posts.makesGIFs else {
+                return unopened(place.unopened, place.language(request))
+            }
+            guard let slot = videos.take(for: context) else { return videos.busy(for: context).response }
+            let gif: String?
+            do throws(RecorderError) {
+                gif = try await posts.loopGIF(shared)
+            } catch {
+                logger.warning("a share link's GIF could not be made for post \(shared.metadata.id): \(APIError(error).message)")
+                return unopened(place.unopened, place.language(request))
+            }
+            guard let gif, let response = try? await HTTPAnswer.serveFile(gif, contentType: "image/gif", request: request, context: context, missing: "",
+                                                                 slot: slot) else { return unopened(place.unopened, place.language(request)) }
+            return sharedFile(response, file: ShareFileName.name(for: shared.metadata, part: .gif))
         }
 
         // The player's first picture on the share page (iOS shows black without one): the queued
@@ -135,6 +162,27 @@ package enum ShareRoutes {
             return response
         }
         return routes
+    }
+
+    /// A share link's video or take, with ranges: its queued copy while there is one (gone only if
+    /// it was sent this moment: then the store's), else the store's through the cache; nil: gone.
+    static func video(_ queued: String?, _ stored: () -> VideoCache.Lookup, _ request: Request, _ context: KioskRequestContext,
+                      _ slot: ClientSlots.Slot) async -> Response? {
+        if let queued, let answer = try? await HTTPAnswer.serveFile(queued, contentType: "video/mp4", request: request, context: context,
+                                                                   missing: "", slot: slot) {
+            return answer
+        }
+        return try? await VideoResponder.response(ServedVideo(stored()), request: request, context: context, slot: slot)
+    }
+
+    /// A share link's file as the phone keeps it: under its name (RFC 6266, nothing raw), the
+    /// token in its address told to no other site, never cached.
+    static func sharedFile(_ response: Response, file: String) -> Response {
+        var response = response
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        response.headers[.cacheControl] = "private, no-store"
+        response.headers[.contentDisposition] = ShareFileName.contentDisposition(file)
+        return response
     }
 
     /// Whether the body is the page's form with `confirm=delete` (at most 256 bytes).

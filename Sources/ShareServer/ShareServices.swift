@@ -29,12 +29,16 @@ package struct ShareServices: Sendable {
     package let logger: Logger
     package let clock: any RecorderClock
 
-    package init(settings: ServeSettings, configuration: RecorderConfiguration, logger: Logger, clock: any RecorderClock = .system) throws(RecorderError) {
+    /// `loopGIF` makes a boomerang's GIF (the host's encoder: this module has none); nil: the
+    /// share page offers none.
+    package init(settings: ServeSettings, configuration: RecorderConfiguration, logger: Logger, clock: any RecorderClock = .system,
+                 loopGIF: SharedPosts.LoopGIFMaker? = nil) throws(RecorderError) {
         self.settings = settings
         self.logger = logger
         self.clock = clock
         let store = try configuration.makeBackend()
-        posts = SharedPosts(store: store, cache: VideoCache(settings: try configuration.videoCacheSettings()), share: try ShareLinks(configuration))
+        posts = SharedPosts(store: store, cache: VideoCache(settings: try configuration.videoCacheSettings()), share: try ShareLinks(configuration),
+                            loopGIF: loopGIF)
         galleries = HostGalleries(posts: posts)
         connections = ConnectionLimits(total: settings.maxConnections, perClient: settings.maxConnectionsPerClient)
         videos = ClientSlots("videos", total: 1024, perClient: 4)
@@ -46,7 +50,7 @@ package struct ShareServices: Sendable {
     package func collections(more: [(prefix: String, routes: GuardedRoutes)] = []) -> [(prefix: String, routes: GuardedRoutes)] {
         let language = settings.language
         let pageLanguage: @Sendable (Request) -> String = { PageLanguage.chosen($0, fallback: language) }
-        let place = ShareRoutes.Place(mayClaim: { _ in false }, deleted: {}, unopened: .notYet, language: pageLanguage)
+        let place = ShareRoutes.Place(mayClaim: { _ in false }, deleted: {}, unopened: .notYet, language: pageLanguage, event: settings.event)
         return [
             ("/s", ShareRoutes.collection(posts: posts, videos: videos, place: place, logger: logger, clock: clock)),
             ("/g", HostGalleryRoutes.collection(galleries: galleries, videos: videos, archives: archives, language: pageLanguage, clock: clock)),

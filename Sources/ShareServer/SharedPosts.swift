@@ -26,13 +26,28 @@ package final class SharedPosts: Sendable {
     /// Which phone a booth gave each post's delete claim (`kiosk.state_dir/claims`); nil on a share
     /// server, which only checks a claim against the hash in the post's metadata.
     package let claims: ShareClaims?
+    /// The host's maker of a boomerang's GIF; nil: none is made (no GIF link, and loop.gif opens nothing).
+    private let gifMaker: LoopGIFMaker?
+    /// Told of each post deleted here (the operator's delete, a guest's from their phone): on a
+    /// booth, the shot it came from says so (`PostEnqueuer.postDeleted`).
+    private let deleted: @Sendable (String) -> Void
 
-    package init(store: PostStore, cache: VideoCache, share: ShareLinks, outbox: Outbox? = nil, claims: ShareClaims? = nil) {
+    /// Makes a boomerang's animated GIF from post `metadata`'s video (the copy `queued` in a booth's
+    /// outbox, else the cache's of `store`'s) and keeps it in `cache`, returning its path; blocks
+    /// while it is made. The host hands it in (Posting's `VideoCache.loopGIF`): this module encodes
+    /// nothing.
+    package typealias LoopGIFMaker = @Sendable (_ cache: VideoCache, _ metadata: PostMetadata, _ queued: String?,
+                                                _ store: PostStore) throws(RecorderError) -> String
+
+    package init(store: PostStore, cache: VideoCache, share: ShareLinks, outbox: Outbox? = nil, claims: ShareClaims? = nil,
+                 loopGIF: LoopGIFMaker? = nil, deleted: @escaping @Sendable (String) -> Void = { _ in }) {
         feed = PostFeed(store: store)
         self.cache = cache
         self.share = share
         self.outbox = outbox
         self.claims = claims
+        gifMaker = loopGIF
+        self.deleted = deleted
         // The tokens of the posts whose links can still open, learnt once, in the background:
         // those still queued here first (they need no store), then the store's.
         Self.storeWork.submit { [self] in
@@ -50,6 +65,11 @@ package final class SharedPosts: Sendable {
         /// The queued copy's poster, once the uploader made it (its first attempt); nil: none yet,
         /// or the store's (`metadata.thumbnailKey`).
         package var queuedPoster: String? = nil
+        /// The queued copy of the take its effect was made from; nil: the store's (`metadata.original`).
+        package var queuedOriginal: String? = nil
+
+        /// A boomerang was made: the page offers it as a loop and a GIF.
+        package var isLoop: Bool { metadata.isBoomerang }
 
         /// Where its page's player takes its poster from, if it has one: the queued copy's, or the store's.
         package var hasPoster: Bool { queuedVideo == nil ? metadata.thumbnailKey != nil : queuedPoster != nil }
@@ -85,7 +105,8 @@ package final class SharedPosts: Sendable {
         if let id = known, let item = outbox?.item(id: id) {
             guard let stored = item.metadata.shareToken, ShareToken.equal(stored, token), expiry(item.metadata) > now else { return nil }
             return SharedPost(metadata: item.metadata, queuedVideo: item.videoPath,
-                              queuedPoster: FileSystem.status(of: item.posterPath) == nil ? nil : item.posterPath)
+                              queuedPoster: FileSystem.status(of: item.posterPath) == nil ? nil : item.posterPath,
+                              queuedOriginal: item.metadata.original == nil ? nil : item.originalPath)
         }
         // Every other token costs the store the same, whatever it opens or why it opens nothing
         // (unknown or deleted, hidden, expired): one post's metadata read and its hidden marker
@@ -124,6 +145,23 @@ package final class SharedPosts: Sendable {
         cache.lookUp(metadata, from: feed.store) { fetch in Self.storeWork.submit(fetch) }
     }
 
+    /// The take a shared post's effect was made from, for playback (nil when it has none).
+    package func playbackOriginal(_ metadata: PostMetadata) -> VideoCache.Lookup? {
+        metadata.original.map { original in cache.lookUp(original, from: feed.store) { fetch in Self.storeWork.submit(fetch) } }
+    }
+
+    /// Whether a boomerang's GIF is made here (the host handed in its maker).
+    package var makesGIFs: Bool { gifMaker != nil }
+
+    /// A shared boomerang's GIF, made on the first request from its video (the queued copy, or
+    /// the cache's) and kept in the cache; nil where none is made (`makesGIFs`).
+    package func loopGIF(_ shared: SharedPost) async throws(RecorderError) -> String? {
+        guard let gifMaker else { return nil }
+        return try await Self.storeWork.run { () throws(RecorderError) -> String in
+            try gifMaker(self.cache, shared.metadata, shared.queuedVideo, self.feed.store)
+        }
+    }
+
     /// A post's poster from the store (`thumbs/<id>.jpg`, read whole); nil when it has none or it
     /// cannot be read now.
     package func poster(of metadata: PostMetadata) async -> [UInt8]? {
@@ -156,6 +194,7 @@ package final class SharedPosts: Sendable {
             if let outbox = self.outbox { MailQueue(outboxRoot: outbox.root).forget(postID: id) }
             if try self.outbox?.withdraw(id: id) != true { try self.feed.delete(id: id) }
             self.forgetDeleted(id)
+            self.deleted(id)
         }
     }
 

@@ -77,6 +77,8 @@ package actor CameraManager {
     package nonisolated let device: String?
     /// Where the preview and the recording loop leave their latest picture.
     package nonisolated let preview: PreviewTap
+    /// Every frame the camera delivered, the preview's and the shots' (the kiosk's heartbeat).
+    package nonisolated let frames = FrameTally()
     private var state: State = .idle
     /// State changes so far: statuses taken at different moments can arrive out of order (a slow
     /// poll after a newer event), and this says which is newer.
@@ -280,7 +282,7 @@ package actor CameraManager {
     private func run(_ request: ShotRequest, stop: StopSignal, preview: PreviewTap?,
                      notice: @escaping @Sendable (String) -> Void,
                      progress: @escaping @Sendable (ShotProgress) -> Void) async -> Result<ShotResult, RecorderError> {
-        let recording = Recording(request, workspace: workspace, stop: stop, preview: preview)
+        let recording = Recording(request, workspace: workspace, stop: stop, preview: preview, tally: frames)
         currentRecording = recording
         defer { currentRecording = nil }
         // Heard to the end in a task of its own: a stream ends early when its reader is cancelled,
@@ -440,7 +442,7 @@ package actor CameraManager {
         lastPreviewRequest = clock.now
         guard case .idle = state else { return }
         if let session = previewSession, !session.isFinished { return }
-        previewSession = PreviewSession(request: request, tap: preview)
+        previewSession = PreviewSession(request: request, tap: preview, tally: frames)
     }
 
     /// How long the preview keeps the camera after the last request for a picture

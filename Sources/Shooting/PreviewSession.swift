@@ -16,7 +16,7 @@ final class PreviewSession: Sendable {
     private let failure = Mutex<CaptureError?>(nil)
 
     /// Opens the source on a new thread and streams until `stop()`, the end of the source or an error.
-    init(request: ShotRequest, tap: PreviewTap) {
+    init(request: ShotRequest, tap: PreviewTap, tally: FrameTally) {
         let stop = stopSignal
         WorkerThread.start(name: "recorder-preview") { [self] in
             defer {
@@ -27,7 +27,10 @@ final class PreviewSession: Sendable {
                 let (source, _) = try SourceSelector.open(request)
                 defer { source.close() }
                 while !stop.isSet {
-                    guard try source.nextFrame(stop: stop, { tap.offer($0) }) else { break }
+                    guard try source.nextFrame(stop: stop, { frame in
+                        tally.count(frame.stamp, nominalFPS: frame.format.frameRate.value)
+                        tap.offer(frame)
+                    }) else { break }
                 }
             } catch {
                 self.failure.withLock { $0 = error }

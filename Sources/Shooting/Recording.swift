@@ -32,14 +32,14 @@ final class Recording: Sendable {
     private let stopSignal: StopSignal
 
     /// Starts the recording's thread (`recorder-shot`); `stop` ends the shot early when set.
-    init(_ request: ShotRequest, workspace: ShotWorkspace, stop: StopSignal, preview: PreviewTap?) {
+    init(_ request: ShotRequest, workspace: ShotWorkspace, stop: StopSignal, preview: PreviewTap?, tally: FrameTally? = nil) {
         stopSignal = stop
         latest = Mutex(nil)
         let (events, report) = AsyncStream<Event>.makeStream()
         self.events = events
         WorkerThread.start(name: "recorder-shot", stackSize: 4 << 20) { [self] in
             // The job never leaves this thread.
-            let job = ShotJob(request: request, workspace: workspace, stop: stop, preview: preview)
+            let job = ShotJob(request: request, workspace: workspace, stop: stop, preview: preview, tally: tally)
             let outcome: Result<ShotResult, RecorderError>
             do throws(RecorderError) {
                 try job.open()

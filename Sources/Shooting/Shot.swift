@@ -34,6 +34,13 @@ package struct Shot: Sendable, Codable, Hashable {
     package var consent: Consent? = nil
     /// The question the guest answered (`kiosk.prompts`); absent when none was shown.
     package var prompt: String? = nil
+    /// The effect the shot was made into (`shoot.effect`), its take kept beside it; absent for none.
+    package var effect: ShotEffect? = nil
+
+    /// The take an effect was made from, in the shot's folder; nil when the shot is its take.
+    package var originalPath: String? {
+        effect?.original.map { FilePaths.join(FilePaths.directory(of: videoPath), $0.file) }
+    }
 }
 
 extension Shot {

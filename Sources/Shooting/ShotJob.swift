@@ -19,6 +19,8 @@ final class ShotJob {
     let stop: StopSignal
     /// Gets a copy of a frame now and then, for the kiosk's live preview.
     let preview: PreviewTap?
+    /// Counts every frame the camera delivers (the kiosk's), whether anybody watches or not.
+    let tally: FrameTally?
     private var lock: FileLock?
     private var draft: ShotDraft?
     private var source: (any FrameSource)?
@@ -36,11 +38,12 @@ final class ShotJob {
     /// The take's sound levels, for the silent-take guard.
     private var soundCheck = SoundCheck()
 
-    init(request: ShotRequest, workspace: ShotWorkspace, stop: StopSignal, preview: PreviewTap? = nil) {
+    init(request: ShotRequest, workspace: ShotWorkspace, stop: StopSignal, preview: PreviewTap? = nil, tally: FrameTally? = nil) {
         self.request = request
         self.workspace = workspace
         self.stop = stop
         self.preview = preview
+        self.tally = tally
     }
 
     deinit { release() }
@@ -146,12 +149,14 @@ final class ShotJob {
                     do throws(MediaError) {
                         if let stamp, admit(stamp) { try recorder.commitPicture(stamp) } else { recorder.releasePicture() }
                     } catch { throw .media(error) }
+                    if let stamp { tally?.count(stamp, nominalFPS: source.format.frameRate.value) }
                     delivered = stamp != nil
                 } else {
                     // The encoder's failure is kept and thrown once the source has its buffer back.
                     var encoding: MediaError?
                     do throws(CaptureError) {
                         delivered = try source.nextFrame(stop: stop) { frame in
+                            tally?.count(frame.stamp, nominalFPS: frame.format.frameRate.value)
                             preview?.offer(frame)
                             guard admit(frame.stamp) else { return }
                             do throws(MediaError) { try recorder.append(frame) } catch { encoding = error }
@@ -261,16 +266,25 @@ final class ShotJob {
             // remux so the two never add up.
             self.recorder = nil
             try keepRemuxedOrFragmented(draft, endSeconds: summary.durationSeconds)
+            // Before the notes are taken: the sound's verdict may add one, so may its levelling.
+            var sound = shotAudio(summary)
+            if let target = request.loudness, let track = sound { sound = level(draft, track, target: target) }
+            let effect = makeEffect(draft, recordedRate: summary.input.frameRate.value)
+            // Slow motion's stretched sound is as loud as its take no more (gating counts
+            // stretched words anew): levelled again, as posted.
+            if effect?.slowMotion?.soundKept == true, let target = request.loudness, let track = sound, track.loudness?.after != nil {
+                sound = relevel(draft, track, target: target)
+            }
             let info = try MediaProbe.inspect(draft.videoPath)
             let size = FileSystem.size(of: draft.videoPath) ?? 0
-            // Before the notes are taken: the sound's verdict may add one.
-            let sound = shotAudio(summary)
-            let shot = Shot(
+            var shot = Shot(
                 id: draft.id, videoPath: draft.videoPath, createdAt: Date(), source: source.name,
                 inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,
-                frameRate: summary.input.frameRate.value, frames: info.frameCount, framesDropped: summary.framesDropped,
+                frameRate: effect?.original != nil ? info.frameRate : summary.input.frameRate.value, frames: info.frameCount,
+                framesDropped: summary.framesDropped,
                 durationSeconds: info.durationSeconds, byteSize: size, codec: info.codec, encoder: summary.encoder,
                 endedEarly: ending, notes: notes, audio: sound, consent: request.consent?.consent, prompt: request.prompt)
+            shot.effect = effect
             let committed = try workspace.commit(draft, shot: shot)
             return ShotResult(shot: committed, cameraLost: cameraLost)
         } catch {

@@ -5,6 +5,7 @@ import VideoCapture
 package import Settings
 package import MediaValues
 package import Failures
+package import ShotValues
 
 extension ShotRequest {
     /// A shot as the configuration asks for it (`shoot.*`, `audio.*`: environment, then file, else
@@ -13,7 +14,7 @@ extension ShotRequest {
     package static func configured(_ configuration: RecorderConfiguration) throws(RecorderError) -> ShotRequest {
         let format = configuration.text("shoot.format") ?? "auto"
         let rate = try configuration.optionalNumber("shoot.fps")
-        return ShotRequest(
+        var request = ShotRequest(
             device: configuration.values["shoot.device"].flatMap { $0 == "auto" || $0.isEmpty ? nil : $0 },
             seconds: try configuration.number("shoot.seconds"),
             capture: CaptureRequest(pixelFormat: format == "auto" ? nil : PixelFormat(name: format),
@@ -23,6 +24,15 @@ extension ShotRequest {
                                          overlay: try overlay(configuration.text("shoot.overlay"), origin: configuration.origin("shoot.overlay"))),
             minimumSeconds: try configuration.number("shoot.min_seconds"),
             audio: AudioChoice(configuration.text("audio.device") ?? "auto"))
+        request.effectOptions = try EffectOptions.configured(configuration)
+        request.loudness = try loudness(configuration)
+        request.choose(ClipEffect(rawValue: configuration.text("shoot.effect") ?? "none") ?? .none)
+        if let sound = request.effectOptions.sound {
+            guard Posix.allows(sound, R_OK), FileSystem.status(of: sound)?.isDirectory != true else {
+                throw .shot(.effectSoundMissing(path: sound, origin: configuration.origin("effect.sound")))
+            }
+        }
+        return request
     }
 
     /// The shots' encoding (`shoot.preset`, `shoot.crf`, `shoot.bitrate`, `audio.bitrate_kbps`):

@@ -3,6 +3,7 @@ package import VideoCapture
 package import Settings
 package import MediaValues
 package import Failures
+package import ShotValues
 
 /// Everything `recorder shoot` was asked for.
 package struct ShotRequest: Sendable {
@@ -34,6 +35,12 @@ package struct ShotRequest: Sendable {
     package var consent: GivenConsent?
     /// The question the guest was shown when the shot started (`kiosk.prompts`), if any.
     package var prompt: String?
+    /// What the shot is made into after its take (`shoot.effect`; `choose(_:)` sets it).
+    package internal(set) var effect = ClipEffect.none
+    /// How the effect is made (`effect.*`).
+    package var effectOptions = EffectOptions()
+    /// The loudness (LUFS) the take's sound is brought to (`audio.loudness`); nil: as recorded.
+    package var loudness: Double?
 
     package init(device: String? = nil, seconds: Double, capture: CaptureRequest = CaptureRequest(),
                 encoder: EncoderSettings = EncoderSettings(), stallTimeout: Double = 5, minimumSeconds: Double = 1,
@@ -55,8 +62,12 @@ package struct ShotRequest: Sendable {
     /// Disk room a shot of this length needs: the recording and its faststart copy, at the asked
     /// bitrate (4 Mbit/s for constant quality), plus a margin.
     package var bytesNeeded: Int64 {
-        let bitsPerSecond = Double(encoder.bitrateKbps ?? 4000) * 1000
-        return Int64(seconds * bitsPerSecond / 8 * 2) + (8 << 20)
+        Int64(seconds * bytesPerSecond * 2) + (8 << 20)
+    }
+
+    /// Bytes a second of video takes at the asked bitrate (4 Mbit/s for constant quality).
+    package var bytesPerSecond: Double {
+        Double(encoder.bitrateKbps ?? 4000) * 1000 / 8
     }
 
     /// Rejects values no camera could honour, before anything is opened.
@@ -66,6 +77,9 @@ package struct ShotRequest: Sendable {
         }
         guard seconds <= Self.maximumSeconds else {
             throw .shot(.secondsOverLimit(seconds))
+        }
+        if effect == .boomerang, !EffectOptions.boomerangRange.contains(seconds) {
+            throw .shot(.boomerangSecondsOutOfRange(seconds))
         }
         if let size = capture.size {
             guard Self.sizeRange.contains(size.width), Self.sizeRange.contains(size.height) else {

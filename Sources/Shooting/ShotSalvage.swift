@@ -60,6 +60,9 @@ package enum ShotSalvage {
         let id = draft.id
         let olderThanCurrent = workspace.currentShotID().map { $0 > id } ?? false
         let keepBeside = olderThanCurrent || besideCurrent
+        // A stop while its sound was levelled or its effect made: the take is the shot again
+        // (posted as recorded), and what was half made goes.
+        let effectDropped = draft.restoreTake()
         do {
             try FFmpegLibraries.load()
             if Posix.allows(draft.recordingPath, F_OK) {
@@ -93,7 +96,8 @@ package enum ShotSalvage {
             }
             let final = try MediaProbe.inspect(draft.videoPath)
             let seconds = Double(id.prefix(10)).map { Date(timeIntervalSince1970: $0) } ?? Date()
-            let recovered = String(cFormat: "recovered an interrupted recording (%.1f s, %ld frames)", final.durationSeconds, final.frameCount)
+            var recovered = String(cFormat: "recovered an interrupted recording (%.1f s, %ld frames)", final.durationSeconds, final.frameCount)
+            if effectDropped { recovered += " as its take: the effect being made from it was dropped" }
             let message = olderThanCurrent
                 ? "\(recovered); the current shot is newer, so it is kept beside it as \(id)"
                 : besideCurrent

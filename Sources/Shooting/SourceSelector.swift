@@ -1,5 +1,7 @@
 package import VideoCapture
 package import MediaValues
+import Settings
+import ShotValues
 
 /// Opens the frame source a `--device` value names.
 package enum SourceSelector {
@@ -21,13 +23,19 @@ package enum SourceSelector {
         return try camera(try DeviceDiscovery.resolve(value), request)
     }
 
+    /// The test pattern's fastest, for slow motion: a camera's usual best.
+    static let testPatternFastest = FrameRate(60)
+
     static func testPattern(_ request: ShotRequest) throws(CaptureError) -> TestPatternSource {
         try TestPatternSource(size: request.capture.size ?? CaptureRequest.defaultSize,
-                              frameRate: request.capture.frameRate ?? CaptureRequest.defaultFrameRate)
+                              frameRate: request.effect == .slowmo ? testPatternFastest : request.capture.frameRate ?? CaptureRequest.defaultFrameRate)
     }
 
     static func camera(_ path: String, _ request: ShotRequest) throws(CaptureError) -> (source: any FrameSource, notes: [String]) {
-        let source = try V4L2CaptureSource(path: path, request: request.capture, stallTimeout: request.stallTimeout)
+        var capture = request.capture
+        // Slow motion: the camera's fastest rate at the chosen size, as it says it offers.
+        capture.fastest = request.effect == .slowmo
+        let source = try V4L2CaptureSource(path: path, request: capture, stallTimeout: request.stallTimeout)
         var notes = source.choice.notes
         let chosen = source.choice
         if source.format.width != chosen.size.width || source.format.height != chosen.size.height {

@@ -20,6 +20,44 @@ package struct ShotAudio: Sendable, Codable, Hashable {
     /// found at the booth, not after the event.
     package var check: Check?
 
+    /// How loud the sound was and was made (`audio.loudness`); nil when it is off.
+    package var loudness: Loudness?
+
+    /// A take's loudness brought to the target: measured (EBU R128) before and after.
+    package struct Loudness: Sendable, Codable, Hashable {
+        package var targetLUFS: Double
+        package var before: Measure?
+        package var after: Measure?
+        /// The gain applied (dB), and whether a limiter held the peaks under -1 dBTP.
+        package var gainDB: Double?
+        package var limited: Bool?
+        /// Why the sound was left as recorded; nil when it was levelled.
+        package var left: Left?
+
+        package init(targetLUFS: Double, before: Measure? = nil, after: Measure? = nil, gainDB: Double? = nil, limited: Bool? = nil, left: Left? = nil) {
+            (self.targetLUFS, self.before, self.after, self.gainDB, self.limited, self.left) = (targetLUFS, before, after, gainDB, limited, left)
+        }
+
+        /// Integrated loudness (LUFS) and true peak (dBTP).
+        package struct Measure: Sendable, Codable, Hashable {
+            package var integratedLUFS: Double
+            package var truePeakDBTP: Double
+            package init(integratedLUFS: Double, truePeakDBTP: Double) {
+                self.integratedLUFS = (integratedLUFS * 10).rounded() / 10
+                self.truePeakDBTP = (truePeakDBTP * 10).rounded() / 10
+            }
+        }
+
+        package enum Left: Sendable, Codable, Hashable {
+            /// The silent-take guard called the take silent.
+            case silent
+            /// Nothing over EBU R128's gate (-70 LUFS) to measure.
+            case nothingToMeasure
+            /// Levelling failed (the media library's words).
+            case failed(operation: String, detail: String)
+        }
+    }
+
     /// The silent-take guard's verdict on a take's sound.
     package struct Check: Sendable, Codable, Hashable {
         /// "ok"; "silent": nothing louder than `silentBelowDBFS` (a muted or dead microphone);

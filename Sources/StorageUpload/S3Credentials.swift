@@ -43,7 +43,7 @@ package struct S3Credentials: Sendable, CustomStringConvertible {
         do throws(Descriptors.Errno) { status = try Posix.status(of: file) } catch {
             throw StorageError(.configuration, .credentialsUnreadable(file: file, errno: error.code), retryable: false)
         }
-        guard status.permissions & 0o077 == 0 else {
+        guard status.keepsSecret else {
             throw StorageError(.configuration, .credentialsOpenToOthers(file: file, mode: UInt32(status.permissions)), retryable: false)
         }
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {

@@ -14,19 +14,20 @@ package struct SMTPCredentials: Sendable, Equatable, CustomStringConvertible {
     package var description: String { "SMTP credentials from \(source)" }
 
     /// Reads `user = ...` and `password = ...` lines (`#` comments, blank lines; the value is
-    /// everything after the first `=`, trimmed). The file must not be readable by group or others
-    /// (a systemd credential, `LoadCredential=`, is 0400 and passes).
+    /// everything after the first `=`, trimmed). The file must not be readable by others, nor by
+    /// its group unless root owns it (`FileStatus.keepsSecret`; a systemd credential,
+    /// `LoadCredential=`, is 0400 and passes).
     package static func read(file: String) throws(SMTPSettingsProblem) -> SMTPCredentials {
-        let bytes: [UInt8], mode: UInt32
+        let bytes: [UInt8], status: FileStatus
         do throws(Descriptors.Errno) {
             let fd = try Posix.open(file, O_RDONLY | O_CLOEXEC)
             defer { Posix.closeAfterUse(fd) }
-            mode = try Posix.status(of: fd).permissions
-            bytes = mode & 0o077 == 0 ? try Posix.readAll(fd, limit: 64 * 1024) : []
+            status = try Posix.status(of: fd)
+            bytes = status.keepsSecret ? try Posix.readAll(fd, limit: 64 * 1024) : []
         } catch {
             throw .credentialsUnreadable(path: file, errno: error.code)
         }
-        guard mode & 0o077 == 0 else { throw .credentialsOpenToOthers(path: file, mode: mode & 0o7777) }
+        guard status.keepsSecret else { throw .credentialsOpenToOthers(path: file, mode: status.permissions & 0o7777) }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .credentialsNotText(path: file) }
         var values: [String: String] = [:]
         for raw in text.split(whereSeparator: \.isNewline) {

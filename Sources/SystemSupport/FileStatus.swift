@@ -15,4 +15,12 @@ package struct FileStatus: Sendable, Equatable {
     package var group: UInt32
     /// The user that owns it.
     package var owner: UInt32 = 0
+
+    /// Whether a secret in it (a token, the store's or the mail server's credentials) stays one:
+    /// no other user may read it, and only its owner may, or, for a file root owns, its owner and
+    /// its group read it (the admin shared it with that group on purpose, as /etc/shadow is with
+    /// group shadow: the package's tokens are root:recorder 0640, for the organisers).
+    package var keepsSecret: Bool {
+        permissions & 0o007 == 0 && (permissions & 0o070 == 0 || (owner == 0 && permissions & 0o070 == 0o040))
+    }
 }

@@ -10,3 +10,13 @@ package enum MonotonicClock {
         return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
     }
 }
+
+/// CPU time this process has used, on every thread (CLOCK_PROCESS_CPUTIME_ID): what a piece of
+/// work costs the machine, beside how long it took.
+package enum ProcessCPUClock {
+    package static func nowMicroseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+    }
+}

@@ -12,9 +12,15 @@ package enum Posix {
     /// A `Posix` call (or a few) whose failure a caller words with the operation and the path.
     package typealias Call<T> = () throws(Descriptors.Errno) -> T
 
-    /// open(2); `mode` for a file it creates.
+    /// open(2); `mode` for a file it creates (in a directory shared with a service, the file
+    /// takes the directory's owner or group: `SharedDirectory`).
     package static func open(_ path: String, _ flags: Int32, mode: UInt32 = 0) throws(Descriptors.Errno) -> Int32 {
-        try SystemCall.run { Glibc.open(path, flags, mode) }
+        guard flags & O_CREAT != 0, let shared = SharedDirectory(containing: path) else {
+            return try SystemCall.run { Glibc.open(path, flags, mode) }
+        }
+        let fd = try SystemCall.run { Glibc.open(path, flags, shared.mode(asked: mode)) }
+        adopt(fd, in: shared)
+        return fd
     }
 
     /// close(2), never retried: Linux releases the descriptor even when close reports EINTR, and a
@@ -162,9 +168,15 @@ package enum Posix {
         try SystemCall.run { Glibc.unlink(path) }
     }
 
-    /// mkdir(2).
+    /// mkdir(2) (in a directory shared with a service, the new one takes the directory's owner or
+    /// group: `SharedDirectory`).
     package static func mkdir(_ path: String, mode: UInt32) throws(Descriptors.Errno) {
-        try SystemCall.run { Glibc.mkdir(path, mode) }
+        guard let shared = SharedDirectory(containing: path) else {
+            try SystemCall.run { Glibc.mkdir(path, mode) }
+            return
+        }
+        try SystemCall.run { Glibc.mkdir(path, shared.mode(asked: mode)) }
+        adopt(directory: path, in: shared)
     }
 
     /// rmdir(2) of an empty directory.

@@ -9,11 +9,17 @@ package struct CaptureRequest: Sendable, Hashable {
     package var pixelFormat: PixelFormat?
     package var size: FrameSize?
     package var frameRate: FrameRate?
+    /// The fastest rate the camera offers at the chosen size, whatever `frameRate` says (slow motion).
+    package var fastest = false
 
-    package init(pixelFormat: PixelFormat? = nil, size: FrameSize? = nil, frameRate: FrameRate? = nil) {
+    /// What `fastest` asks for: every rate a camera offers is at most this.
+    package static let fastestFrameRate = FrameRate(240)
+
+    package init(pixelFormat: PixelFormat? = nil, size: FrameSize? = nil, frameRate: FrameRate? = nil, fastest: Bool = false) {
         self.pixelFormat = pixelFormat
         self.size = size
         self.frameRate = frameRate
+        self.fastest = fastest
     }
 }
 

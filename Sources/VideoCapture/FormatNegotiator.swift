@@ -26,7 +26,8 @@ package enum FormatNegotiator {
         }
 
         let wantSize = request.size ?? CaptureRequest.defaultSize
-        let wantRate = request.frameRate ?? CaptureRequest.defaultFrameRate
+        // (the fastest: the closest to a rate no camera reaches, at the size chosen first)
+        let wantRate = request.fastest ? CaptureRequest.fastestFrameRate : request.frameRate ?? CaptureRequest.defaultFrameRate
         var best: (score: (Double, Double, Int, Int), choice: CaptureChoice)?
         for format in candidates {
             guard let pixelFormat = format.pixelFormat else { continue }
@@ -48,7 +49,7 @@ package enum FormatNegotiator {
         if let size = request.size, size != choice.size {
             notes.append("asked for \(size), the camera offers \(choice.size) as the closest size")
         }
-        if let rate = request.frameRate, abs(rate.value - choice.frameRate.value) > 0.01 {
+        if !request.fastest, let rate = request.frameRate, abs(rate.value - choice.frameRate.value) > 0.01 {
             notes.append("asked for \(rate) fps, the camera offers \(choice.frameRate) fps at \(choice.size)")
         }
         return notes

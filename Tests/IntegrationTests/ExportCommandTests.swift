@@ -47,13 +47,16 @@ import Failures
         let again = try box.recorder(["export", "--since", today, "-o", out, "--json"])
         #expect(failed(again) == Failed(73, "cannotWrite", "ExportFailure.directoryNotEmpty"), "\(again.stderr)")
         #expect(try String(contentsOfFile: "\(out)/SHA256SUMS", encoding: .utf8) == before)
-        // A day after the posts: an empty export, still with its (empty) listing.
+        // A day after the posts: nothing to export is said, with where it looked, and is no
+        // success (issue 49: a store looked for in the wrong place exported "0 post(s)", exit 0).
         let tomorrow = String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)).prefix(10))
-        let none = try box.recorder(["export", "--since", tomorrow, "-o", "\(box.root)/none/", "--json"])
-        #expect(none.status == 0, "\(none.stderr)")
-        let emptyReport = try jsonObject(none.stdout)
-        #expect(emptyReport["exported"] as? [String] == [], "\(emptyReport)")
-        #expect(FileManager.default.fileExists(atPath: "\(box.root)/none/SHA256SUMS"))
+        for target in ["\(box.root)/none/", "\(box.root)/none.zip"] {
+            let none = try box.recorder(["export", "--since", tomorrow, "-o", target, "--json"])
+            #expect(failed(none) == Failed(66, "notFound", "ExportFailure.nothingToExport"), "\(none.stderr)")
+            #expect(failureData(none)["store"] as? String == box.localStore, "\(none.stdout)")
+            #expect(!FileManager.default.fileExists(atPath: target))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: box.root).allSatisfy { !$0.contains(".partial-") })
         // A bad day is a usage error that says what is wanted.
         let bad = try box.recorder(["export", "--since", "yesterday"])
         #expect(bad.status == 64 && bad.stderr.contains("2026-11-24"), "\(bad.stderr)")

@@ -138,6 +138,11 @@ struct StoreSeeder {
     @Test func theCLIPrintsPagesAndRefusesBadOptions() throws {
         let box = try PostSandbox()
         defer { box.remove() }
+        // A store with no post: said, with where it looked, and no success (issue 49: the wrong
+        // store looked like an empty one).
+        let empty = try box.recorder(["feed", "--json"])
+        #expect(failed(empty) == Failed(66, "notFound", "CLIFailure.noPosts"), "\(empty.stdout) \(empty.stderr)")
+        #expect(failureData(empty)["store"] as? String == box.localStore, "\(empty.stdout)")
         try box.shoot()
         let posted = try box.recorder(["post", "--caption", "hello feed\nline two", "--json"])
         #expect(posted.status == 0, "\(posted.stderr)")

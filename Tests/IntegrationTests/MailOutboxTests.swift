@@ -1,10 +1,12 @@
 import Foundation
+import Settings
 import StorageUpload
 import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
 import Failures
+import SystemSupport
 
 /// `recorder post --email` and `recorder outbox flush|mail` against a real SMTP server on loopback
 /// (aiosmtpd with STARTTLS and AUTH, Tests/mail/smtp-server.py) and its faults: the mail is queued
@@ -138,6 +140,38 @@ import Failures
         let before = booth.transactions
         #expect(try booth.recorder(["outbox", "flush"]).status == 0)
         #expect(try booth.transactions == before && booth.smtp.received().count == 1)
+    }
+
+    /// A mail waiting out its retry's wait when the organiser flushes: the flush says what it did
+    /// with it (nothing yet, and from when it is tried again), as data with --json, and does not
+    /// end 0 as if nothing waited (issue 49: "nothing to upload", exit 0, while a mail waited).
+    @Test func aFlushSaysWhatItDidWithAMailWaitingForItsRetry() throws {
+        let booth = try Booth()
+        defer { booth.box.remove() }
+        try booth.smtp.down(true)
+        let (post, _) = try booth.post()
+        #expect(post.status == 75, "\(post.stderr)")
+        let job = try #require(booth.mailJobs.first)
+        // Its retry an hour on, as a backoff of an hour leaves it (full jitter may draw a wait of 0).
+        let next = RFC3339.string(Date().addingTimeInterval(3600))
+        let path = "\(booth.box.outbox)/mail/queue/\(job)"
+        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        record["nextAttemptAt"] = next
+        try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: path))
+        try booth.smtp.down(false)
+
+        let flush = try booth.recorder(["outbox", "flush", "--json"])
+        #expect(failed(flush) == Failed(75, "busy", "CLIMailFailure.mailsWaiting"), "\(flush.stdout) \(flush.stderr)")
+        let documents = flush.stdout.split(separator: "\n").compactMap { try? jsonObject(String($0)) }
+        let mail = try #require(documents.compactMap { $0["mail"] as? [String: Any] }.first, "\(flush.stdout)")
+        #expect(mail["sent"] as? Int == 0 && mail["waiting"] as? Int == 1 && mail["nextAttemptAt"] as? String == next
+                && mail["waitingForPost"] as? Int == 0 && mail["refused"] as? Int == 0, "\(mail)")
+        let data = documents.last?["data"] as? [String: Any]
+        #expect(data?["count"] as? Int == 1 && data?["next"] as? String == next, "\(flush.stdout)")
+        // Said without --json too, with the same status; and nothing was sent before its time.
+        let plain = try booth.recorder(["outbox", "flush"])
+        #expect(plain.status == 75, "\(plain.stdout)")
+        #expect(try booth.smtp.received().isEmpty && booth.mailJobs.count == 1)
     }
 
     /// A connection cut after the whole message went, before the server's reply: the mail may be

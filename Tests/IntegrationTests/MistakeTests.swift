@@ -28,10 +28,12 @@ import Failures
         // A failure, not an empty feed.
         let feed = try box.recorder(["feed", "--store-dir", typo, "--json"])
         #expect(failed(feed) == Failed(73, "cannotWrite", "FeedFailure.cannotList"), "\(feed.stdout)\(feed.stderr)")
-        // An existing store without posts is still an empty feed.
+        // An existing store without posts is another answer: none there (66, the store named), as
+        // an export or a reel finding none says (issue 49), not the missing store's 73.
         let empty = "\(box.root)/empty-store"
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
-        #expect(try box.recorder(["feed", "--store-dir", empty]).status == 0)
+        let none = try box.recorder(["feed", "--store-dir", empty, "--json"])
+        #expect(failed(none) == Failed(66, "notFound", "CLIFailure.noPosts") && failureData(none)["store"] as? String == empty, "\(none.stdout)")
     }
 
     /// `recorder kiosk --audio` is documented (configuration.md) and taken: with --end-sessions the

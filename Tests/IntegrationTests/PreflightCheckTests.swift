@@ -172,7 +172,7 @@ import PreflightValues
             if let path { flags["kiosk.token_file"] = path }
             let configuration = try RecorderConfiguration(flags: flags, configFile: "/dev/null", environment: [:], settings: SettingsCatalogue(Setting.core, [
                 Setting("kiosk.token_file", "t"), Setting("kiosk.token", .token, "t")]))
-            return TokenReading.read(configuration, key: "kiosk.token", fileKey: "kiosk.token_file", credential: "kiosk-token")
+            return TokenReading.read(configuration, key: "kiosk.token", fileKey: "kiosk.token_file")
         }
         let good = TokenCheck.look(operatorToken: try reading(strong), boothToken: try reading(booth), listen: "0.0.0.0:8080", beyondLoopback: true)
         guard case .tokens(.strong(let bits, strong), .strong, _, true) = good else {

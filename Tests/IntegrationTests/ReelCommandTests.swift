@@ -143,6 +143,36 @@ import Failures
         #expect(try sha256(of: reel) == before)
     }
 
+    /// The guests' emoji on their cards, read on the decoded frames (issue 49: "Congratulations
+    /// Anna & Ben! 🎉" lost its 🎉, "😂 ❤️" became "❤"): two cards the same but for their emoji
+    /// (the same time on both) differ where the words are, so each emoji was drawn, and not as
+    /// the one empty box a font without it gives every emoji.
+    @Test func theCardsDrawTheGuestsEmoji() throws {
+        let box = try PostSandbox()
+        defer { box.remove() }
+        let party = try post(box, "🎉")
+        let laughing = try post(box, "😂")
+        for id in [party, laughing] {
+            let path = "\(box.localStore)/posts/\(id).json"
+            var metadata = try jsonFile(path)
+            metadata["createdAt"] = "2026-11-28T21:04:00Z"
+            try JSONSerialization.data(withJSONObject: metadata).write(to: URL(fileURLWithPath: path))
+        }
+        let reel = "\(box.root)/emoji.mp4"
+        let result = try box.recorder(["reel", "--since", "2026-11-28", "-o", reel, "--size", "640x360", "--fps", "10", "--card-seconds", "1", "--json"])
+        try #require(result.status == 0, "\(result.stderr)")
+        let parts = try #require(try jsonObject(result.stdout)["posts"] as? [[String: Any]], "\(result.stdout)")
+        try #require(parts.count == 2)
+        // Each card's middle picture: the first at 0.5 s, the second after the first post.
+        let first = try luma(reel, at: 0.5, width: 640)
+        let second = try luma(reel, at: 1.5 + (parts[0]["seconds"] as? Double ?? 0), width: 640)
+        func bright(_ rows: [[UInt8]]) -> Int { rows[100 ..< 260].reduce(0) { $0 + $1.count { $0 > 128 } } }
+        #expect(bright(first) > 200 && bright(second) > 200, "no text on the cards: \(bright(first)), \(bright(second))")
+        var differing = 0
+        for (a, b) in zip(first[100 ..< 260], second[100 ..< 260]) { differing += zip(a, b).count { abs(Int($0) - Int($1)) > 96 } }
+        #expect(differing > 150, "the cards of 🎉 and 😂 are the same: \(differing) pixels differ")
+    }
+
     /// An event's posts can be more than the video cache holds: the posts checked first make room
     /// for the later ones, and are fetched (and checked) again when their turn comes.
     @Test func moreThanTheCacheHolds() throws {
@@ -219,6 +249,7 @@ import Failures
         let tomorrow = String(ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400)).prefix(10))
         let none = try box.recorder(["reel", "--since", tomorrow, "-o", "\(box.root)/none.mp4", "--json"])
         #expect(failed(none) == Failed(66, "notFound", "ReelFailure.nothingToShow"), "\(none.stderr)")
+        #expect(failureData(none)["store"] as? String == box.localStore, "\(none.stdout)")
         #expect(!FileManager.default.fileExists(atPath: "\(box.root)/none.mp4"))
         let unanswered = try box.recorder(["reel", "--since", today, "--prompt", "Nobody was asked this", "-o", "\(box.root)/none.mp4", "--json"])
         #expect(failed(unanswered) == Failed(66, "notFound", "ReelFailure.nothingToShow"), "\(unanswered.stderr)")
@@ -227,5 +258,25 @@ import Failures
         let badHidden = try box.recorder(["reel", "--since", today, "--hidden", "maybe"])
         #expect(badHidden.status == 64, "\(badHidden.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "\(box.root)/none.mp4"))
+    }
+
+    /// Shots are levelled as they are made (`audio.loudness`, the default): the reel, which
+    /// brings every post to its own target with one gain, leaves them where they are (one gain,
+    /// no compressor: nothing pumps), and still lifts or lowers a post that was not levelled.
+    @Test func postsLevelledAtTheirShotAreNotLevelledAgain() throws {
+        let box = try PostSandbox()
+        defer { box.remove() }
+        let levelled = try post(box, "levelled")
+        var plain = box
+        plain.extraEnvironment["RECORDER_AUDIO_LOUDNESS"] = "off"
+        let asRecorded = try post(plain, "as recorded")
+        let reel = "\(box.root)/reel.mp4"
+        let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+        let result = try box.recorder(["reel", "--since", today, "-o", reel, "--size", "320x240", "--fps", "30", "--card-seconds", "1", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let parts = try #require(try jsonObject(result.stdout)["posts"] as? [[String: Any]], "\(result.stdout)")
+        let gains = Dictionary(uniqueKeysWithValues: parts.compactMap { part in (part["id"] as? String).map { ($0, part["gain"] as? Double ?? .nan) } })
+        #expect(abs(gains[levelled] ?? .nan) <= 0.5, "the levelled post was given \(String(describing: gains[levelled])) dB")
+        #expect(abs(gains[asRecorded] ?? 0) > 0.5, "the post as recorded was given \(String(describing: gains[asRecorded])) dB")
     }
 }

@@ -10,20 +10,6 @@ import Failures
 
 /// The kiosk's posts carry the configured outro (`post.outro`) too, read back by ffprobe and ffmpeg.
 @Suite struct BookendPostTests {
-    private func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        let out = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
-        process.arguments = arguments
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "\(tool) \(arguments)")
-        return text
-    }
-
     @Test func aMissingIntroStopsTheKioskAtItsStart() throws {
         let missing = NSTemporaryDirectory() + "recorder-no-such-intro-\(UUID().uuidString).png"
         let error = #expect(throws: RecorderError.self) {
@@ -37,7 +23,7 @@ import Failures
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let outro = directory + "/thanks.png"
-        _ = try run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=blue:s=640x360", "-frames:v", "1", outro])
+        _ = try runTool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=blue:s=640x360", "-frames:v", "1", outro])
         let fixture = try KioskFixture(seconds: 1, more: ["shoot.size": "320x240", "post.outro": outro, "post.still_seconds": "1.5"])
         defer { fixture.remove() }
         await fixture.start()
@@ -46,13 +32,13 @@ import Failures
         let item = try await fixture.kiosk.posting.post(caption: "with the booth's thanks")
         try await fixture.waitForUpload(item.metadata.id)
         let video = "\(fixture.directory)/store/videos/\(item.metadata.id).mp4"
-        let streams = try run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "csv=p=0", video])
+        let streams = try runTool("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "csv=p=0", video])
         let seconds = streams.split(separator: "\n").compactMap { line -> Double? in Double(line.split(separator: ",").last ?? "") }
         #expect(seconds.count == 2 && seconds.allSatisfy { abs($0 - 2.5) < 0.05 }, "the 1 s shot and the 1.5 s outro: \(streams)")
         #expect(abs(item.metadata.durationSeconds - 2.5) < 0.05)
         // Its last picture is the outro's blue, scaled into the shot's 320x240.
         let picture = directory + "/last.rgb"
-        _ = try run("ffmpeg", ["-v", "error", "-y", "-sseof", "-0.2", "-i", video, "-frames:v", "1", "-vf", "scale=1:1", "-f", "rawvideo", "-pix_fmt", "rgb24", picture])
+        _ = try runTool("ffmpeg", ["-v", "error", "-y", "-sseof", "-0.2", "-i", video, "-frames:v", "1", "-vf", "scale=1:1", "-f", "rawvideo", "-pix_fmt", "rgb24", picture])
         let rgb = [UInt8](try Data(contentsOf: URL(fileURLWithPath: picture)))
         #expect(rgb.count == 3 && rgb[2] > 100 && rgb[0] < 40, "the last picture is \(rgb), not the outro's blue (with the pad's black bars)")
     }

@@ -6,6 +6,7 @@ import Testing
 import ShareServer
 import KioskState
 import Failures
+import Fleet
 
 /// The configuration with the kiosk's settings joined to the core's, as `recorder` reads it.
 @Suite struct KioskConfigurationTests {
@@ -62,10 +63,12 @@ import Failures
     @Test func theKiosksKeysAreItsOwnAndEveryDefaultPassesItsRule() throws {
         #expect(Setting.kiosk.allSatisfy { $0.key.hasPrefix("kiosk.") })
         #expect(Setting.mail.allSatisfy { $0.key.hasPrefix("mail.") })
-        #expect(SettingsCatalogue.withKiosk.settings.count == Setting.core.count + Setting.kiosk.count + Setting.mail.count + Setting.serve.count)
+        #expect(Setting.fleet.allSatisfy { $0.key.hasPrefix("fleet.") })
+        #expect(SettingsCatalogue.withKiosk.settings.count == Setting.core.count + Setting.kiosk.count + Setting.mail.count + Setting.serve.count
+                + Setting.fleet.count)
         let configuration = try RecorderConfiguration(flags: [:], configFile: nil, environment: ["HOME": "/nonexistent"],
                                                       settings: .withKiosk)
-        for setting in Setting.kiosk + Setting.mail {
+        for setting in Setting.kiosk + Setting.mail + Setting.fleet {
             if let value = setting.defaultValue, !value.isEmpty {
                 #expect(setting.rule.accepts(value), "\(setting.key)'s default '\(value)'")
             }

@@ -1,10 +1,12 @@
 import Foundation
 import KioskService
 import Publishing
+import Settings
 import StorageUpload
 import MailValues
 import Testing
 import KioskWords
+import SystemSupport
 
 /// The operator's words for guests' mail (the journal, the operator page, `recorder outbox mail`),
 /// as snapshots: the edge's wording is checked here once; everywhere else tests judge the cases.
@@ -28,5 +30,31 @@ import KioskWords
                 "it has the control character U+000D")
         #expect(MailWording.request(.address(.emptyDomain)) == 
                 "the address is not one mail can be sent to: nothing comes after the @.")
+    }
+}
+
+/// The link's end in a guest's mail ({expires}) in the one form per language the pages show it
+/// too (issue 49: the mail said "5 December 2026", the page "December 5, 2026 at 11:57 PM" for the
+/// same end): Tests/pages/date-forms.json, which the pages' test (dates.test.mjs) reads as well.
+@Suite struct MailDateFormTests {
+    struct Table: Decodable {
+        struct Form: Decodable {
+            var at: String
+            var offsetSeconds: Int
+            var en: String
+            var de: String
+        }
+        var forms: [Form]
+    }
+
+    @Test func theMailWritesADateAsThePagesDo() throws {
+        let path = #filePath.replacing("Tests/KioskServiceTests/MailWordingTests.swift", with: "Tests/pages/date-forms.json")
+        let table = try JSONDecoder().decode(Table.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(table.forms.count >= 3)
+        for form in table.forms {
+            let date = try #require(RFC3339.date(form.at))
+            #expect(MailWording.expires(date, language: "en", utcOffsetSeconds: form.offsetSeconds) == form.en)
+            #expect(MailWording.expires(date, language: "de", utcOffsetSeconds: form.offsetSeconds) == form.de)
+        }
     }
 }

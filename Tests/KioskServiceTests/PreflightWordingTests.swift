@@ -137,6 +137,25 @@ struct PreflightWordingTests {
         #expect(said(.tokens(operatorToken: .weak(bits: 72, origin: "flag"), boothToken: .missing, listen: "127.0.0.1:8080", beyondLoopback: false)) == [
             "the operator's is too easy to guess (about 72 bits, at least 128 needed; from flag); the booth's is not set",
             "make one: head -c 24 /dev/urandom | base64 > /etc/recorder/kiosk-token"])
+        // With no camera: what to plug in, and how to try the booth without one (issue 49).
+        #expect(said(.noCamera(setting: "kiosk.device")) == ["no camera found: the booth would record its test pattern",
+            "plug the camera in (recorder devices lists cameras), or set kiosk.device to it; to try the booth without one, kiosk.device = testsrc records the test pattern on purpose"])
+        #expect(said(.cameraUnusable(device: "/dev/recorder-camera", trouble: .notThere)).last
+            == "plug it in, or set kiosk.device to a camera recorder devices lists (kiosk.device = testsrc tries the booth without one)")
         #expect(said(.timedOut(seconds: 25)) == ["did not finish in 25 s: something is stuck", "run the check again; if it stays stuck, the device or the store hangs"])
+    }
+}
+
+/// The journal's "ready" line says when the kiosk records the test pattern, and why (issue 49: it
+/// said "ready" on a booth with no camera, which then recorded the test pattern).
+struct ReadyLineTests {
+    @Test func theReadyLineSaysTheBoothRecordsTheTestPattern() {
+        let addresses = ["http://127.0.0.1:8080/"]
+        #expect(StatusReporter.readyLine(addresses: addresses, state: .idle, camera: "/dev/recorder-camera")
+                == "ready: http://127.0.0.1:8080/ (idle, ready to shoot)")
+        #expect(StatusReporter.readyLine(addresses: addresses, state: .idle, camera: "test pattern")
+                == "ready: http://127.0.0.1:8080/ (idle, ready to shoot; it records the test pattern, as kiosk.device = testsrc asks, not a camera)")
+        #expect(StatusReporter.readyLine(addresses: addresses, state: .idle, camera: "test pattern (no camera found)")
+                == "ready: http://127.0.0.1:8080/ (idle, ready to shoot; no camera found: it records the test pattern (plug one in and restart, or set kiosk.device))")
     }
 }

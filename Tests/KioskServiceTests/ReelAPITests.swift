@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Settings
 import SystemSupport
 import Testing
 @testable import KioskService
@@ -34,7 +35,15 @@ import Testing
             try await client.execute(uri: "/api/admin/reel.mp4", method: .get, headers: Self.authorized) { response in
                 #expect(response.status == .notFound && object(response)["kind"] as? String == "notFound")
             }
-            for bad in [#"{}"#, #"{"since": "yesterday"}"#, #"{"since": "\#(today)", "prompt": "\#(String(repeating: "q", count: 201))"}"#, #"{"since": "\#(today)", "colour": "red"}"#] {
+            // The page's "Posts from" starts at the event's first post, not today (issue 49: after
+            // midnight today's reel found nothing): the kiosk says when it was made.
+            let firstCreated = try fixture.kiosk.library.feed.metadata(id: ids[0]).createdAt
+            try await client.execute(uri: "/api/admin/reel", method: .get, headers: Self.authorized) { response in
+                let first = (object(response)["firstPostAt"] as? String).flatMap(RFC3339.date)
+                let made = try #require(RFC3339.date(firstCreated))
+                #expect(first != nil && abs(first!.timeIntervalSince(made)) < 1, "\(String(buffer: response.body)) \(firstCreated)")
+            }
+            for bad in [#"{"since": "yesterday"}"#, #"{"since": "\#(today)", "prompt": "\#(String(repeating: "q", count: 201))"}"#, #"{"since": "\#(today)", "colour": "red"}"#] {
                 try await client.execute(uri: "/api/admin/reel", method: .post, headers: Self.authorized, body: body(bad)) { response in
                     #expect(response.status == .badRequest, "\(bad): \(String(buffer: response.body))")
                 }
@@ -43,9 +52,12 @@ import Testing
             // second request comes (on a loaded machine a small reel was done before it).
             let hold = DispatchSemaphore(value: 0)
             ReelMaker.work.submit { hold.wait() }
-            try await client.execute(uri: "/api/admin/reel", method: .post, headers: Self.authorized, body: body(#"{"since": "\#(today)"}"#)) { response in
+            // No first day: from the first post.
+            try await client.execute(uri: "/api/admin/reel", method: .post, headers: Self.authorized, body: body(#"{}"#)) { response in
                 #expect(response.status == .accepted, "\(String(buffer: response.body))")
                 #expect(object(response)["state"] as? String == "making")
+                let since = (object(response)["since"] as? String).flatMap(RFC3339.date)
+                #expect(since != nil && since! <= RFC3339.date(firstCreated)!, "\(String(buffer: response.body))")
             }
             // One at a time: a second asks while the first is being made.
             try await client.execute(uri: "/api/admin/reel", method: .post, headers: Self.authorized, body: body(#"{"since": "\#(today)"}"#)) { response in

@@ -18,8 +18,9 @@ struct ServeFixture {
     let services: ShareServices
     let clock: TestClock
 
-    /// `store`: the local store's directory (another fixture's, to serve what a booth posted).
-    init(store: String, more: [String: String] = [:], clock: TestClock = TestClock()) throws {
+    /// `store`: the local store's directory (another fixture's, to serve what a booth posted);
+    /// `loopGIF`: the boomerangs' GIF maker handed in (`recorder serve` hands the encoder's), or none.
+    init(store: String, more: [String: String] = [:], clock: TestClock = TestClock(), loopGIF: SharedPosts.LoopGIFMaker? = nil) throws {
         directory = NSTemporaryDirectory() + "recorder-serve-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let config = directory + "/recorder.conf"
@@ -29,7 +30,7 @@ struct ServeFixture {
         let configuration = try RecorderConfiguration(flags: flags, configFile: config, environment: ["HOME": directory], settings: .withKiosk)
         self.clock = clock
         services = try ShareServices(settings: try ServeSettings(configuration), configuration: configuration, logger: Logger(label: "test-serve"),
-                                     clock: clock)
+                                     clock: clock, loopGIF: loopGIF)
     }
 
     func application() -> some ApplicationProtocol {

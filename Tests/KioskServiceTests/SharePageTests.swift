@@ -96,6 +96,27 @@ struct SharePageTests {
         }
     }
 
+    /// The share page names the event (issue 49: it did not): its title and heading, with the
+    /// event's name (`mail.event` today) in the page's words; with none, the booth's.
+    @Test func theSharePageNamesTheEvent() async throws {
+        for (language, event) in [("en", "Anna & Ben's wedding"), ("de", "Annas & Bens Hochzeit"), ("en", "")] {
+            let fixture = try KioskFixture(token: AdminAPITests.token, more: ["mail.event": event, "kiosk.language": language])
+            defer { fixture.remove() }
+            await fixture.start()
+            let (_, _, tokens) = try ShareAPITests.posts(1, in: fixture)
+            try await fixture.application().test(.router) { client in
+                try await client.execute(uri: "/s/\(tokens[0])", method: .get) { response in
+                    let page = String(buffer: response.body)
+                    let heading = page.firstMatch(of: #/<h1>([^<]*)</h1>/#).map { String($0.output.1) }
+                    let title = page.firstMatch(of: #/<title>([^<]*)</title>/#).map { String($0.output.1) }
+                    let expected = HTMLText.escaped(event.isEmpty ? GuestStrings.text(.shareTitle, language)
+                                                                  : GuestStrings.text(.shareTitleAtEvent, language).replacing("{n}", with: event))
+                    #expect(heading == expected && title == expected, "\(language) \(event): \(heading ?? "no h1") / \(title ?? "no title")")
+                }
+            }
+        }
+    }
+
     @Test func aFileNameKeepsTheWordsAndLeavesOutWhatAFileSystemOrAHeaderTakesAnotherWay() throws {
         func named(_ caption: String, author: String = "Anna & Ben's wedding", createdAt: String = "2026-11-24T18:30:12Z") throws -> String {
             var metadata = try PostMetadata.decode(Data(#"{"id":"ABCDEFGHIJ","video":"x.mp4","key":"k","metadataKey":"m","url":"u","ext":"mp4","width":1,"height":1,"durationSeconds":2,"frameRate":15,"codec":"h264","byteSize":10,"sha256":"0000000000000000000000000000000000000000000000000000000000000000","caption":"c","author":{"id":"a","name":"A"},"createdAt":"2026-01-01T00:00:00Z","camera":"c","likeCount":0,"shareCount":0,"commentCount":0}"#.utf8))

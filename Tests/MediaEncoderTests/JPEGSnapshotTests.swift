@@ -1,3 +1,4 @@
+import Foundation
 import MediaEncoder
 import Testing
 import VideoCapture
@@ -39,5 +40,29 @@ import MediaValues
         // The redone one has its tables again: it goes out as it is the next time.
         let again = try redone.withUnsafeBytes { try JPEGSnapshot().jpeg(of: $0, format: mjpeg) }
         #expect(again == redone)
+    }
+}
+
+/// Where a branding frame leaves the live picture clear (the booth's page keeps its buttons
+/// there): a frame made by ffmpeg with a band along the bottom (a sixth), a thin border on three
+/// sides and a logo in one top corner, which makes no band of the whole top edge.
+@Suite struct FrameClearAreaTests {
+    @Test func theBandsAlongTheEdgesBoundTheClearArea() throws {
+        let png = NSTemporaryDirectory() + "recorder-clear-\(UUID().uuidString).png"
+        defer { try? FileManager.default.removeItem(atPath: png) }
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "nullsrc=s=640x360", "-frames:v", "1", "-vf",
+                            "format=rgba,geq=r=200:g=180:b=60:a='if(gt(Y,299)+lt(X,8)+gt(X,631)+lt(Y,8)+lt(X,80)*lt(Y,60),255,0)'", png]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        try #require(ffmpeg.terminationStatus == 0)
+        let frame = try PictureOverlay(path: png)
+        let clear = try frame.clearArea(width: 640, height: 360)
+        #expect(clear.bottom == 60.0 / 360 && clear.top == 8.0 / 360, "\(clear)")
+        #expect(clear.left == 8.0 / 640 && clear.right == 8.0 / 640, "\(clear)")
+        // Scaled (aspect kept) into a picture of another shape: the bands where it puts them.
+        let wide = try frame.clearArea(width: 1280, height: 360)
+        #expect(wide.left > 0.2 && wide.right > 0.2 && abs(wide.bottom - 60.0 / 360) < 0.01, "\(wide)")
     }
 }

@@ -142,6 +142,8 @@ enum FailureSamples {
             ("overlayMissing", .overlayMissing(path: "/srv/frame.png", origin: "the command line")),
             ("overlayIsDirectory", .overlayIsDirectory(path: "/srv", origin: "/etc/recorder/recorder.conf:4")),
             ("overlayUnusable", .overlayUnusable(path: "/srv/frame.png", origin: "the command line", media)),
+            ("boomerangSecondsOutOfRange", .boomerangSecondsOutOfRange(5)),
+            ("effectSoundMissing", .effectSoundMissing(path: "/srv/whoosh.wav", origin: "/etc/recorder/recorder.conf:9")),
             ("notEnoughSpace", .notEnoughSpace(root: "/run/recorder", needed: 90_000_000, free: 10_000_000, seconds: 15)),
             ("stoppedBeforeFirstFrame", .stoppedBeforeFirstFrame),
             ("stoppedUnderMinimum", .stoppedUnderMinimum(recorded: 0.4, minimum: 1)),
@@ -233,14 +235,15 @@ enum FailureSamples {
             ("cannotFinish", .cannotFinish(target: "/tmp/event", store)),
             ("cannotRead", .cannotRead(id: "AbCdEfGh12", store)),
             ("consentTextMissing", .consentTextMissing(id: "AbCdEfGh12", key: "consent/ab12.txt", sha256: "ab12")),
+            ("nothingToExport", .nothingToExport(since: "2026-11-27T00:00:00Z", store: "/var/lib/recorder/store", skipped: [:])),
         ]
         samples += export.map { ("ExportFailure.\($0.0)", $0.1) }
         let reel: [(String, ReelFailure)] = [
             ("targetExists", .targetExists(path: "/tmp/reel.mp4")), ("loudnessOutOfRange", .loudnessOutOfRange(-90)),
             ("cardSecondsOutOfRange", .cardSecondsOutOfRange(60)), ("fadeOutOfRange", .fadeOutOfRange(9)),
             ("unreadableVideo", .unreadableVideo(media)),
-            ("nothingToShow", .nothingToShow(since: "2026-11-27T00:00:00Z", prompt: nil, skipped: [:])),
-            ("nothingToShow.prompt", .nothingToShow(since: "2026-11-27T00:00:00Z", prompt: "Your wish?",
+            ("nothingToShow", .nothingToShow(since: "2026-11-27T00:00:00Z", prompt: nil, store: "/var/lib/recorder/store", skipped: [:])),
+            ("nothingToShow.prompt", .nothingToShow(since: "2026-11-27T00:00:00Z", prompt: "Your wish?", store: "/var/lib/recorder/store",
                                                      skipped: ["AbCdEfGh12": .feed(.videoMismatch(id: "AbCdEfGh12"))])),
             ("cannotMakeScratch", .cannotMakeScratch(path: "/tmp/.reel", errno: 28)),
             ("cannotPlace", .cannotPlace(target: "/tmp/reel.mp4", store)),
@@ -352,6 +355,9 @@ enum FailureSamples {
             ("postQueued", .postQueued(.storage(store), id: "AbCdEfGh12", directory: "/var/lib/recorder/outbox/queue/x")),
             ("uploadStopped", .uploadStopped(id: "AbCdEfGh12")),
             ("shotKept", .shotKept(camera)),
+            ("noPosts", .noPosts(store: "/root/.local/share/recorder/store")),
+            ("exporterCannotListen", .exporterCannotListen(address: "127.0.0.1:9478", reason: "Address already in use", inUse: true)),
+            ("exporterCannotListen.notHere", .exporterCannotListen(address: "10.9.9.9:9478", reason: "Cannot assign requested address", inUse: false)),
         ]
         let disk = FileSystem.Failure("rename", "/var/lib/recorder/outbox/mail/x.json", Descriptors.Errno(28))
         let greylisted = MailFailure.smtp(.temporaryRefusal(SMTPReply(code: 451, text: "4.7.1 Greylisted", step: .recipient)))
@@ -361,7 +367,7 @@ enum FailureSamples {
             ("cannotQueue", .cannotQueue(disk)), ("queueUnusable", .queueUnusable(root: "/var/lib/recorder/outbox/mail", disk)),
             ("cannotRetry", .cannotRetry(id: "Mx4aQ2bC9d", disk)),
             ("noRefusedMail", .noRefusedMail(id: "Mx4aQ2bC9d", queue: "/var/lib/recorder/outbox/mail", refused: [])),
-            ("mailsWaiting", .mailsWaiting(count: 2)),
+            ("mailsWaiting", .mailsWaiting(count: 2, next: "2026-11-29T10:15:00Z")),
             ("mailQueued", .mailQueued(post: "AbCdEfGh12", mail: "Mx4aQ2bC9d", next: "2026-11-27T12:00:00Z", greylisted)),
             ("mailRefused", .mailRefused(post: "AbCdEfGh12", mail: "Mx4aQ2bC9d", .smtp(.permanentRefusal(SMTPReply(code: 550, text: "5.1.1 No such user", step: .recipient))))),
         ]

@@ -93,8 +93,16 @@ import Glibc
             chmod(file, mode)
         }
         #expect(throws: SMTPSettingsProblem.credentialsUnreadable(path: file, errno: ENOENT)) { try SMTPCredentials.read(file: file) }
+        try write("user = booth\npassword = pw\n", mode: 0o644)
+        #expect(throws: SMTPSettingsProblem.credentialsOpenToOthers(path: file, mode: 0o644)) { try SMTPCredentials.read(file: file) }
+        // Its group may read it when root owns it (the package's: root:recorder 0640), not otherwise.
         try write("user = booth\npassword = pw\n", mode: 0o640)
+        if geteuid() == 0 {
+            #expect(try SMTPCredentials.read(file: file).user == "booth")
+            chown(file, 65534, 65534)
+        }
         #expect(throws: SMTPSettingsProblem.credentialsOpenToOthers(path: file, mode: 0o640)) { try SMTPCredentials.read(file: file) }
+        chown(file, geteuid(), getegid())
         try write("# no password yet\nuser = booth\n")
         #expect(throws: SMTPSettingsProblem.credentialsIncomplete(path: file, missing: "password")) { try SMTPCredentials.read(file: file) }
         try write("user = booth\r\npassword =  a = b: c d \n", mode: 0o400)

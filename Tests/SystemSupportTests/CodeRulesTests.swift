@@ -137,11 +137,11 @@ import Testing
     /// checked here).
     static let layers: [(name: String, modules: [String])] = [
         ("the system", ["SystemSupport"]),
-        ("values", ["MailValues", "MediaValues", "StoreValues", "ShotValues", "PreflightValues", "Failures"]),
+        ("values", ["MailValues", "MediaValues", "StoreValues", "ShotValues", "PreflightValues", "FleetValues", "Failures"]),
         ("one C library each", ["VideoCapture", "AudioCapture", "TriggerInput", "ShareCode", "MediaEncoder", "StorageUpload"]),
         ("settings and files", ["Settings", "DurableFiles"]),
-        ("by subject", ["Shooting", "Publishing", "Library", "Posting", "Preflight"]),
-        ("the edges", ["KioskWords", "KioskHTTP", "ShareServer", "KioskState", "KioskService", "RecorderCLI", "recorder"]),
+        ("by subject", ["Shooting", "Publishing", "Library", "Fleet", "Posting", "Preflight"]),
+        ("the edges", ["KioskWords", "KioskHTTP", "FleetPage", "ShareServer", "KioskState", "KioskService", "RecorderCLI", "recorder"]),
     ]
 
     /// Each system-library target's one owner: the only module that depends on it.
@@ -151,10 +151,11 @@ import Testing
     static let cLibraries: Set<String> = ["CV4L2", "CAlsa", "CQRencode", "CFFmpeg", "CCurl", "COpenSSL"]
     /// What a module must not reach, through any of its dependencies, and why.
     static let mustNotReach: [(modules: [String], forbidden: Set<String>, why: String)] = [
-        (["MailValues", "MediaValues", "StoreValues", "ShotValues", "PreflightValues", "Failures", "Settings", "DurableFiles", "KioskWords", "KioskHTTP"],
+        (["MailValues", "MediaValues", "StoreValues", "ShotValues", "PreflightValues", "FleetValues", "Failures", "Settings", "DurableFiles", "KioskWords", "KioskHTTP"],
          cLibraries, "values, settings, the edges' words and the HTTP plumbing link no C library"),
-        (["Publishing", "Library", "KioskHTTP", "ShareServer"], ["VideoCapture", "AudioCapture", "MediaEncoder", "TriggerInput", "Shooting", "Posting", "Preflight"],
-         "the share server (recorder serve, ShareServer) is built from the store, Publishing, Library and KioskHTTP, without capture or encoding"),
+        (["Publishing", "Library", "Fleet", "KioskHTTP", "FleetPage", "ShareServer"],
+         ["VideoCapture", "AudioCapture", "MediaEncoder", "TriggerInput", "Shooting", "Posting", "Preflight"],
+         "the share server (recorder serve, ShareServer) and the fleet's page are built from the store, Publishing, Library and KioskHTTP, without capture or encoding"),
     ]
     /// The modules the edges use only through the subject modules: no edge imports them.
     static let throughSubjects: Set<String> = ["VideoCapture", "AudioCapture", "MediaEncoder", "StorageUpload"]

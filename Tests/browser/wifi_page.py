@@ -134,7 +134,7 @@ try:
         link = read_code(page, "#qr", "1280x800-de-video-code")
         check(f"de: the second code is the booth's own address: {link}", link.startswith("http://10.42.0.1/s/"), link)
         # Dates as German writes them: the day first, the month as a word, to the minute.
-        german_date = r"\d{1,2}\. [A-ZÄÖÜ][a-zäöü]+ \d{4} um \d{1,2}:\d{2}"
+        german_date = r"\d{1,2}\. [A-ZÄÖÜ][a-zäöü]+ \d{4}, \d{2}:\d{2}"
         until = page.inner_text("#share-until")
         check(f"de: the link's end, day first and without seconds: {until!r}", re.fullmatch(f"Der Link gilt bis {german_date}\\.", until) is not None, repr(until))
         page.close()

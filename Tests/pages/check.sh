@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The pages as files (Sources/KioskService/Pages: the booth's and the operator's; Sources/ShareServer/Pages:
-# the share pages and the host's gallery), checked without a browser:
+# the share pages and the host's gallery; Sources/FleetPage/Pages: the fleet's), checked without a browser:
 # - node's syntax check of every script (node --check);
 # - ESLint, Debian's package, with Tests/pages/eslintrc.json (eslint:recommended, no eval, no var;
 #   require-atomic-updates is off: ESLint 6's rule flags every assignment after an await, and the
@@ -13,7 +13,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-folders=("$repo/Sources/KioskService/Pages" "$repo/Sources/ShareServer/Pages")
+folders=("$repo/Sources/KioskService/Pages" "$repo/Sources/ShareServer/Pages" "$repo/Sources/FleetPage/Pages")
 passed=0; failed=0
 pass() { echo "PASS: $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }

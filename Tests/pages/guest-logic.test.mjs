@@ -2,7 +2,7 @@
 // module, with node's own test runner: node --test Tests/pages
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hintKey, shareScreen, needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, CONSENT_READ_MS, soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, PHASES, RING }
+import { hintKey, shareScreen, effectKey, isLoop, effectIsSilent, needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, CONSENT_READ_MS, soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, clearInsets, PHASES, RING }
   from "../../Sources/KioskService/Pages/guest-logic.js";
 import { isStale, tokenTravelsInClear, byteCount, personActive, notePerson } from "../../Sources/KioskService/Pages/common.js";
 
@@ -157,6 +157,30 @@ test("the live mirror's stream is cut into whole pictures, however it arrives", 
   assert.equal(headEnd(encoder.encode("ab\r\n\r")), -1);
 });
 
+test("a branding frame's clear area is where the screen shows it, in px from each edge", () => {
+  // 640x360 fitted into a 1280x800 screen: 1280x720, 40 px above and below. The frame's band is
+  // the bottom sixth, its border a fiftieth of each side.
+  const clear = { top: 0.02, bottom: 1 / 6, left: 0.02, right: 0.02 };
+  assert.deepEqual(clearInsets(clear, { left: 0, top: 0, width: 1280, height: 800 }, 640, 360, 1280, 800),
+                   { top: 54, bottom: 160, left: 26, right: 26 });
+  // Upright: the picture across the top (800x450); the band ends 830 px above the screen's bottom.
+  assert.deepEqual(clearInsets(clear, { left: 0, top: 0, width: 800, height: 450 }, 640, 360, 800, 1280),
+                   { top: 9, bottom: 905, left: 16, right: 16 });
+  // No frame, or no picture yet: nothing kept clear.
+  assert.deepEqual(clearInsets(null, { left: 0, top: 0, width: 1280, height: 800 }, 640, 360, 1280, 800), { top: 0, bottom: 0, left: 0, right: 0 });
+  assert.deepEqual(clearInsets(clear, { left: 0, top: 0, width: 0, height: 0 }, 640, 360, 1280, 800), { top: 0, bottom: 0, left: 0, right: 0 });
+});
+
+test("a picture the kiosk mirrored under a branding frame says so; a plain one does not", () => {
+  const jpeg = Uint8Array.from([0xff, 0xd8, 7, 0xff, 0xd9]);
+  const framed = joined(encoder.encode(`--frame\r\nContent-Type: image/jpeg\r\nContent-Length: ${jpeg.length}\r\nX-Age-Ms: 5\r\nX-Mirrored: 1\r\n\r\n`), jpeg);
+  const cut = cutPictures(joined(framed, part(jpeg, 6)));
+  assert.deepEqual(cut.pictures.map((p) => [p.mirrored, p.ageMs]), [[true, 5], [false, 6]]);
+  const clearHead = `--frame\r\nContent-Type: image/jpeg\r\nContent-Length: ${jpeg.length}\r\nX-Mirrored: 1\r\nX-Frame-Clear: 0.0222 0.1667 0.0125 0.0125\r\n\r\n`;
+  assert.deepEqual(cutPictures(joined(encoder.encode(clearHead), jpeg)).pictures[0].clear, { top: 0.0222, bottom: 0.1667, left: 0.0125, right: 0.0125 });
+  assert.equal(cut.pictures[1].clear, null);
+});
+
 test("a token typed into a page over plain http to another machine travels in clear", () => {
   assert.equal(tokenTravelsInClear(new URL("http://192.168.1.20:8080/admin")), true);
   assert.equal(tokenTravelsInClear(new URL("http://booth.local:8080/login")), true);
@@ -252,6 +276,31 @@ test("a link no phone can open gets no code, and the guest is sent to the staff"
   assert.deepEqual(shareScreen(link(false), null), { code: false, wifi: false, askStaff: true });
   // (an answer from a kiosk that does not say is taken as a link that opens, as before)
   assert.deepEqual(shareScreen({ id: "p", shareURL: "http://x/s/t" }, null), { code: true, wifi: false, askStaff: false });
+});
+
+test("each effect has its guest's word, and an unknown one reads as none", () => {
+  assert.equal(effectKey("none"), "effectNone");
+  assert.equal(effectKey("boomerang"), "effectBoomerang");
+  assert.equal(effectKey("slowmo"), "effectSlowmo");
+  assert.equal(effectKey("sepia"), "effectNone");
+});
+
+test("the review loops a boomerang that was made, nothing else", () => {
+  assert.equal(isLoop(shot("a", { effect: { name: "boomerang", original: { file: "take.mp4" } } })), true);
+  assert.equal(isLoop(shot("a", { effect: { name: "boomerang", notRendered: { failed: { operation: "x", detail: "y" } } } })), false);
+  assert.equal(isLoop(shot("a", { effect: { name: "slowmo", original: {} } })), false);
+  assert.equal(isLoop(shot("a")), false);
+  assert.equal(isLoop(null), false);
+});
+
+test("an effect that plays none of the take's sound warns of nothing about it", () => {
+  const mute = { result: "silent", loudestDBFS: -90, clippedPercent: 0 };
+  assert.equal(soundWarning(shot("a", { audio: { check: mute } })), "notHeard");
+  assert.equal(soundWarning(shot("a", { audio: { check: mute }, effect: { name: "boomerang", boomerang: {} } })), null);
+  assert.equal(soundWarning(shot("a", { audio: { check: mute }, effect: { name: "boomerang", boomerang: { sound: "/srv/w.wav" } } })), null);
+  assert.equal(soundWarning(shot("a", { audio: { check: mute }, effect: { name: "slowmo", slowMotion: { soundKept: true } } })), "notHeard");
+  assert.equal(effectIsSilent(shot("a", { effect: { name: "slowmo", slowMotion: { soundKept: false } } })), true);
+  assert.equal(effectIsSilent(shot("a", { effect: { name: "slowmo", notRendered: { cameraTooSlow: { fastest: 30 } } } })), false);
 });
 
 test("a page's requests say a person used it only within the minute after a key or a touch (an operator's idle time)", () => {

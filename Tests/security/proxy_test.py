@@ -44,7 +44,9 @@ while len({HTTP, HTTPS, PLAIN, ECHO}) < 4:
     HTTP, HTTPS, PLAIN, ECHO = [free_port() for _ in range(4)]
 kiosk = Kiosk(binary, artifacts / "proxy-kiosk.log", args=["--seconds", "2", "--countdown", "0"], prefix="recorder-proxy-kiosk-",
               env={"RECORDER_KIOSK_TOKEN": OPERATOR, "RECORDER_KIOSK_BOOTH_TOKEN": BOOTH, "RECORDER_KIOSK_PROXY_SOCKET": str(work / "kiosk.sock"),
-                   "RECORDER_SHARE_BASE_URL": f"https://booth.test:{HTTPS}/s/{{token}}"})
+                   "RECORDER_SHARE_BASE_URL": f"https://booth.test:{HTTPS}/s/{{token}}",
+                   # (a guest may choose a boomerang: its take and GIF come through too)
+                   "RECORDER_KIOSK_EFFECTS": "none, boomerang", "RECORDER_EFFECT_BOOMERANG_SECONDS": "1"})
 
 # The certificate a booth would have for its name (here made on the spot, trusted by curl only).
 subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=booth.test",
@@ -185,10 +187,25 @@ try:
     answer = request("127.0.0.1", PLAIN, "GET", f"/s/{token}")
     check("without a certificate (the # tls lines deleted) plain http serves the share page", answer.status == 200
           and "through the proxy ✓".encode() in answer.body, repr(answer))
+    # A boomerang's post: its take and, asked for, its GIF come through; GET alone.
+    api("POST", "/api/shoot", {"effect": "boomerang"})
+    loop = wait("the boomerang", lambda: (lambda s: s["state"] == "idle" and s.get("currentShot") and s["currentShot"]["id"] != shot["id"]
+                                                      and s["currentShot"])(api("GET", "/api/status")), 90)
+    looped = api("POST", "/api/post", {"id": loop["id"], "caption": "there and back"})["id"]
+    wait("its upload", lambda: api("GET", "/api/status")["outbox"].get("lastUploaded") == looped, 60)
+    loop_link = api("GET", f"/api/posts/{looped}/share")["shareURL"]
+    loop_token = loop_link.rsplit("/", 1)[1]
+    status, headers, body = curl(loop_link + "/take.mp4")
+    take = kiosk.work / "store" / "takes" / f"{looped}.mp4"
+    check("a boomerang's take comes through, the store's bytes", status == 200 and take.exists() and body == take.read_bytes(), f"{status} {len(body)}")
+    status, headers, body = curl(loop_link + "/loop.gif")
+    check("its GIF comes through, made when asked", status == 200 and body[:6] == b"GIF89a" and headers.get("content-type") == "image/gif",
+          f"{status} {body[:10]!r}")
     # GET means GET: limit_except GET let HEAD through to the kiosk.
-    for path in (f"/s/{token}", f"/s/{token}/video.mp4", f"/s/{token}/poster.jpg", "/assets/share.js"):
+    for path in (f"/s/{token}", f"/s/{token}/video.mp4", f"/s/{token}/poster.jpg", f"/s/{loop_token}/take.mp4", f"/s/{loop_token}/loop.gif",
+                 "/assets/share.js"):
         status, _, _ = curl(f"https://booth.test:{HTTPS}{path}", "-I")
-        check(f"HEAD {path.replace(token, '<token>')} is refused by nginx (403)", status == 403, f"{status}")
+        check(f"HEAD {path.replace(token, '<token>').replace(loop_token, '<token>')} is refused by nginx (403)", status == 403, f"{status}")
 
     # What nginx tells the kiosk (the echo stands in for it): who the phone is and how it came as
     # nginx saw them, never as the phone says; nothing that could make it anybody.

@@ -60,7 +60,10 @@ if [ -n "$exposure" ] && awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }'; then
 else
   fail "systemd-analyze security: exposure '${exposure:-?}' is over 2.0"; echo "$report" | grep -E "^✗" | head -20
 fi
-for key in Type=notify WatchdogSec= DynamicUser=yes "SupplementaryGroups=video audio recorder-button" "DeviceAllow=char-video4linux rw" \
+# (a static user, recorder, whose group the organisers join: what DynamicUser= implied is set by hand)
+for key in Type=notify WatchdogSec= User=recorder Group=recorder StateDirectoryMode=2770 CacheDirectoryMode=2770 UMask=0007 \
+           ProtectHome=yes PrivateTmp=yes RemoveIPC=yes NoNewPrivileges=yes RestrictSUIDSGID=yes \
+           "SupplementaryGroups=video audio recorder-button" "DeviceAllow=char-video4linux rw" \
            "DeviceAllow=char-alsa rw" "DeviceAllow=char-input r" \
            StateDirectory= CacheDirectory= LoadCredential= ProtectSystem=strict Restart=on-failure \
            "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK" IPAddressDeny=any IPAddressAllow= "SocketBindAllow=tcp:8080" "SocketBindDeny=any" \

@@ -4,16 +4,17 @@
 # a local repository of the Debian packages it needs (/vm/repo), then takes and posts a shot from
 # vivid through the API, upgrades to a newer build with a post queued (the local store made
 # unwritable) and a shot under way, removes and reinstalls it, and purges it, checking at each step
-# what the organiser keeps. /vm/packages.env names the two packages. Writes its exit status to
-# /vm/status; videos for the host to check go to /vm/artifacts.
+# what the organiser keeps; between, the organiser's commands (as root, and as a member of the group
+# recorder) find the service's posts, outbox and tokens with no option. /vm/packages.env names the
+# two packages. Writes its exit status to /vm/status; videos for the host to check go to /vm/artifacts.
 set -uo pipefail
 exec 2>&1 3>&1
 GUEST_NAME=package
 . /vm/guest-checks.sh
 . /vm/packages.env
 export DEBIAN_FRONTEND=noninteractive
-state_dir=/var/lib/private/recorder
-store=/var/lib/recorder/store
+state_dir=/var/lib/recorder
+store=$state_dir/store
 etc=/etc/recorder
 status_of() { api http://127.0.0.1:8080/api/status | json_of "$1" 2>/dev/null; }
 depth_is() { api http://127.0.0.1:8080/api/status | grep -q "\"depth\":$1[,}]"; }
@@ -21,7 +22,7 @@ installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok
 # store_writable yes|no: the local store as a disk that is there or not (the service's own user
 # owns it; without the write bits an upload fails as a dead store would, and is retried).
 store_writable() {
-  if [ "$1" = yes ]; then find "$state_dir/store" -type d -exec chmod u+w {} +; else find "$state_dir/store" -type d -exec chmod a-w {} +; fi
+  if [ "$1" = yes ]; then find "$state_dir/store" -type d -exec chmod ug+w {} +; else find "$state_dir/store" -type d -exec chmod a-w {} +; fi
 }
 # timed COMMAND...: runs it and says how long it took (apt under emulation is most of this test's time).
 # (to the report's descriptor 3, whatever the command's output is redirected to)
@@ -51,13 +52,20 @@ rm -f /etc/apt/sources.list.d/*
 echo 'deb [trusted=yes] file:/vm/repo ./' > /etc/apt/sources.list
 timed apt-get update -q > /vm/artifacts/apt-update.log 2>&1
 check "apt-get update reads the local repository ($(grep -c '^Package:' /vm/repo/Packages) packages)" grep -q 'file:/vm/repo' /vm/artifacts/apt-update.log
+# What an earlier version (its DynamicUser=) left: the state directory under /var/lib/private,
+# root's alone, a dynamic user's files 0600 in 0700 folders, /var/lib/recorder a link to it.
+install -d -m 700 /var/lib/private
+install -d -o 61234 -g 61234 -m 700 /var/lib/private/recorder /var/lib/private/recorder/outbox /var/lib/private/recorder/outbox/sent
+printf '{"id": "EARLIERxx1"}\n' > /var/lib/private/recorder/outbox/sent/EARLIERxx1.json
+chown 61234:61234 /var/lib/private/recorder/outbox/sent/EARLIERxx1.json && chmod 600 /var/lib/private/recorder/outbox/sent/EARLIERxx1.json
+ln -s private/recorder /var/lib/recorder
 cp "$OLD" /tmp/ && old_deb=/tmp/$(basename "$OLD")
-timed apt-get install -y -q "$old_deb" 2>&1 | stamp > /vm/artifacts/install.log
+timed apt-get install -y -q --no-install-recommends "$old_deb" 2>&1 | stamp > /vm/artifacts/install.log
 rc=$?
 check "apt-get install ./$(basename "$OLD") succeeds (exit $rc)" test $rc -eq 0
 [ $rc -eq 0 ] || { tail -n 30 /vm/artifacts/install.log; finish; }
 check "dpkg has recorder $OLD_VERSION installed" sh -c "[ \"\$(dpkg-query -W -f='\${Version}' recorder)\" = '$OLD_VERSION' ]"
-check "Depends brought libavfilter8 and fonts-dejavu-core" sh -c 'for p in libavfilter8 fonts-dejavu-core libavcodec59 libqrencode4; do [ "$(dpkg-query -W -f="\${Status}" $p)" = "install ok installed" ] || exit 1; done'
+check "Depends brought libavfilter8, fonts-dejavu-core and fonts-symbola" sh -c 'for p in libavfilter8 fonts-dejavu-core fonts-symbola libavcodec59 libqrencode4; do [ "$(dpkg-query -W -f="\${Status}" $p)" = "install ok installed" ] || exit 1; done'
 for path in /usr/bin/recorder /lib/systemd/system/recorder.service /usr/lib/sysusers.d/recorder.conf \
             /lib/udev/rules.d/60-recorder-camera.rules /lib/udev/rules.d/61-recorder-button.rules \
             /usr/share/man/man1/recorder.1.gz /usr/share/bash-completion/completions/recorder \
@@ -69,24 +77,31 @@ check "recorder --version says $OLD_VERSION's source version" sh -c "recorder --
 check "the configuration and the nginx server are conffiles" sh -c \
   "dpkg-query -W -f='\${Conffiles}' recorder | grep -q ' /etc/recorder/recorder.conf ' && dpkg-query -W -f='\${Conffiles}' recorder | grep -q ' /etc/nginx/sites-available/recorder '"
 for token in kiosk-token kiosk-booth-token; do
-  check "postinst made $etc/$token: root's, mode 600, 43 URL-safe characters (32 random bytes)" sh -c \
-    "[ \"\$(stat -c '%U %a' $etc/$token)\" = 'root 600' ] && grep -qxE '[A-Za-z0-9_-]{43}' $etc/$token"
+  check "postinst made $etc/$token: root's, the group recorder's to read (mode 640), 43 URL-safe characters (32 random bytes)" sh -c \
+    "[ \"\$(stat -c '%U:%G %a' $etc/$token)\" = 'root:recorder 640' ] && grep -qxE '[A-Za-z0-9_-]{43}' $etc/$token"
 done
 check "... and the two tokens differ" sh -c "! cmp -s $etc/kiosk-token $etc/kiosk-booth-token"
 for secret in s3-credentials mail-credentials; do
-  check "postinst made an empty $etc/$secret, mode 600, for the unit's LoadCredential=" sh -c \
-    "[ \"\$(stat -c '%s %a' $etc/$secret)\" = '0 600' ]"
+  check "postinst made an empty $etc/$secret, root:recorder 640, for the unit's LoadCredential= and the commands" sh -c \
+    "[ \"\$(stat -c '%s %U:%G %a' $etc/$secret)\" = '0 root:recorder 640' ]"
 done
 check "postinst says how to log in: /login on the booth's screen with the booth's token, /admin with the operator's" sh -c \
   "grep -q 'http://127.0.0.1:8080/login' /vm/artifacts/install.log && grep -q 'kiosk-booth-token' /vm/artifacts/install.log && grep -q 'http://127.0.0.1:8080/admin' /vm/artifacts/install.log"
 check "... and never prints a token" sh -c "! grep -qF \"\$(cat $etc/kiosk-token)\" /vm/artifacts/install.log && ! grep -qF \"\$(cat $etc/kiosk-booth-token)\" /vm/artifacts/install.log"
 grep -A 6 'recorder: the kiosk runs' /vm/artifacts/install.log | sed 's/^/   | /'
-check "systemd-sysusers made the button's group (recorder-button)" sh -c 'getent group recorder-button > /dev/null'
+check "systemd-sysusers made the service's user and group recorder and the button's group (recorder-button)" sh -c \
+  'getent passwd recorder > /dev/null && getent group recorder > /dev/null && getent group recorder-button > /dev/null'
 check "udev's rules took effect: vivid is /dev/recorder-camera, tagged for systemd" sh -c \
   'test -e /dev/recorder-camera && systemctl is-active "dev-recorder\\x2dcamera.device" > /dev/null'
 check "the service is enabled and running (postinst started it)" sh -c 'systemctl is-enabled recorder > /dev/null && [ "$(systemctl show -p ActiveState --value recorder)" = active ]'
-check "it runs /usr/bin/recorder as a dynamic user" sh -c \
-  "[ \"\$(readlink /proc/\$(systemctl show -p MainPID --value recorder)/exe)\" = /usr/bin/recorder ] && [ \"\$(ps -o user= -p \$(systemctl show -p MainPID --value recorder))\" != root ]"
+check "nothing else was started: no web server on port 80, no nginx, hostapd or dnsmasq unit" sh -c \
+  '! ss -ltnH | grep -qE ":80 " && ! systemctl list-units --all --no-legend "nginx*" "hostapd*" "dnsmasq*" | grep -q .'
+check "it runs /usr/bin/recorder as the system user recorder" sh -c \
+  "[ \"\$(readlink /proc/\$(systemctl show -p MainPID --value recorder)/exe)\" = /usr/bin/recorder ] && [ \"\$(ps -o user= -p \$(systemctl show -p MainPID --value recorder))\" = recorder ]"
+check "its state directory is /var/lib/recorder, the group's to share (recorder:recorder, mode 2770)" sh -c \
+  "[ \"\$(stat -c '%U:%G %a' $state_dir)\" = 'recorder:recorder 2770' ] && [ ! -L $state_dir ]"
+check "an earlier version's dynamic user's files were moved out of /var/lib/private, the service's, shared with the group" sh -c \
+  "[ \"\$(stat -c '%U:%G %a' $state_dir/outbox/sent/EARLIERxx1.json)\" = 'recorder:recorder 660' ] && [ \"\$(stat -c '%U:%G %a' $state_dir/outbox/sent)\" = 'recorder:recorder 2770' ] && [ ! -e /var/lib/private/recorder ]"
 
 section "log in with the package's tokens, take and post a shot from vivid"
 # The admin's own settings (the conffile edited, which the upgrade must keep): smaller shots, for
@@ -114,6 +129,39 @@ wait_for 600 reel_state
 check "the kiosk made the reel (state ${status_of_reel:-none}; $(api http://127.0.0.1:8080/api/admin/reel | json_of 's.get("error") or ""' 2>/dev/null))" test "$status_of_reel" = done
 api -o /vm/artifacts/reel.mp4 http://127.0.0.1:8080/api/admin/reel.mp4 && echo 2.5 > /vm/artifacts/reel.min-seconds
 
+section "the organiser's commands find the service's data: as root, with no option"
+# (issue 49: they looked in root's ~/.local: \`recorder export\` exported 0 posts and exited 0 while
+# the booth held 3, and doctor found no token while the operator page did)
+check "recorder config show: the places are the package's (/usr/lib/recorder/recorder.conf)" sh -c \
+  "recorder config show --json | json_of 's[\"outbox\"][\"value\"] == \"$state_dir/outbox\" and s[\"outbox\"][\"origin\"].startswith(\"/usr/lib/recorder/recorder.conf:\")' | grep -qx True"
+recorder feed --json > /vm/artifacts/feed.json 2> /vm/artifacts/feed.err
+check "recorder feed lists the service's post ($first_post)" sh -c \
+  "json_of '[e[\"id\"] for e in s[\"entries\"]]' < /vm/artifacts/feed.json | grep -q '$first_post'"
+rc=0; (cd /root && recorder export --since 2000-01-01 -o event.zip --json) > /vm/artifacts/export.json 2>&1 || rc=$?
+check "recorder export -o event.zip exports it (exit $rc), every file as its SHA256SUMS says (sha256sum -c)" sh -c \
+  "[ $rc = 0 ] && cd /root && python3 -m zipfile -e event.zip . && cd event && sha256sum -c --quiet SHA256SUMS && [ -f $first_post/$first_post.mp4 ]"
+recorder doctor --json > /vm/artifacts/doctor.json 2> /vm/artifacts/doctor.err
+check "recorder doctor finds both tokens, as the operator page does ($(json_of '[c["what"] for c in s["checks"] if c["id"] == "tokens"]' < /vm/artifacts/doctor.json 2>/dev/null))" sh -c \
+  "json_of '[c[\"status\"] for c in s[\"checks\"] if c[\"id\"] == \"tokens\"] == [\"ok\"]' < /vm/artifacts/doctor.json | grep -qx True"
+# (nothing root's commands made may be kept from the service: its fetched videos, the locks)
+owned_by_service() { [ -z "$(find $state_dir /var/cache/recorder \( ! -user recorder -o ! -group recorder \) -print -quit 2>/dev/null)" ]; }
+check "... and whatever they made there is the service's (user and group recorder)" owned_by_service
+
+section "... and as a member of the group recorder"
+useradd --create-home --shell /bin/bash anna && usermod -aG recorder anna
+as_anna() { runuser -u anna -- "$@"; }
+check "anna (group recorder) lists the service's post with recorder feed" sh -c \
+  "runuser -u anna -- recorder feed --json | json_of '[e[\"id\"] for e in s[\"entries\"]]' | grep -q '$first_post'"
+as_anna recorder doctor --json --skip camera,microphone,trigger > /vm/artifacts/doctor-anna.json 2>&1
+check "anna's recorder doctor finds both tokens (root:recorder, mode 640)" sh -c \
+  "json_of '[c[\"status\"] for c in s[\"checks\"] if c[\"id\"] == \"tokens\"] == [\"ok\"]' < /vm/artifacts/doctor-anna.json | grep -qx True"
+rc=0; (cd /home/anna && as_anna recorder export --since 2000-01-01 -o event --quiet) > /vm/artifacts/export-anna.txt 2>&1 || rc=$?
+check "anna exports the posts into her home (exit $rc)" sh -c "[ $rc = 0 ] && cd /home/anna/event && sha256sum -c --quiet SHA256SUMS"
+useradd --create-home --shell /bin/bash guest
+rc=0; runuser -u guest -- recorder feed > /vm/artifacts/feed-guest.txt 2>&1 || rc=$?
+check "a user outside the group is refused, not shown a store of its own (exit $rc)" sh -c "[ $rc != 0 ] && ! grep -q 'no posts in /home' /vm/artifacts/feed-guest.txt"
+sed 's/^/   | /' /vm/artifacts/feed-guest.txt | head -n 3
+
 section "a post queued while the store is unwritable, and a shot under way: upgrade to $NEW_VERSION"
 shoot 2
 wait_for 90 state_is idle
@@ -123,13 +171,25 @@ queued_post=$(json_post /api/post "{\"id\": \"$queued_shot\", \"caption\": \"que
 check "POST /api/post queues $queued_post" test -n "$queued_post"
 check "the store refuses it: it stays queued (outbox depth 1, the error said)" wait_for 60 sh -c \
   "curl -s -H 'Authorization: Bearer $API_TOKEN' http://127.0.0.1:8080/api/status | json_of 's[\"outbox\"][\"depth\"] == 1 and bool(s[\"outbox\"][\"lastError\"])' | grep -qx True"
+check "recorder outbox (root, no option) lists the service's queued post, in $state_dir/outbox" sh -c \
+  "recorder outbox list --json | json_of '[r[\"id\"] for r in s if r[\"directory\"].startswith(\"$state_dir/outbox/\")]' | grep -q '$queued_post'"
+# Root's flush and the service's drain take the same outbox lock: one waits its turn or is told
+# the outbox is busy (75), never both at once. (Root writes where the service may not: the store
+# is made read-only for it too, a bind mount, for the flush's time.)
+mount --bind "$store" "$store" && mount -o remount,bind,ro "$store"
+rc=0; recorder outbox flush --attempts 1 --json > /vm/artifacts/flush.json 2>&1 || rc=$?
+umount "$store"
+check "recorder outbox flush (root) tries it and leaves it queued (exit $rc: 73 the store's read-only disk, or 75 busy: $(json_of 's.get("failure")' < <(tail -n 1 /vm/artifacts/flush.json) 2>/dev/null))" \
+  sh -c "[ $rc = 73 ] || [ $rc = 75 ]"
+check "... it is still queued" depth_is 1
+check "... and what the flush wrote in the outbox is still the service's" owned_by_service
 tokens_before=$(cat $etc/kiosk-token $etc/kiosk-booth-token | digest)
 pid=$(prop MainPID)
 invocation=$(prop InvocationID)
 shoot 600
 sleep 3
 cp "$NEW" /tmp/ && new_deb=/tmp/$(basename "$NEW")
-timed apt-get install -y -q "$new_deb" 2>&1 | stamp > /vm/artifacts/upgrade.log
+timed apt-get install -y -q --no-install-recommends "$new_deb" 2>&1 | stamp > /vm/artifacts/upgrade.log
 rc=$?
 check "apt-get install ./$(basename "$NEW") upgrades (exit $rc)" test $rc -eq 0
 [ $rc -eq 0 ] || tail -n 30 /vm/artifacts/upgrade.log
@@ -164,7 +224,7 @@ check "dpkg keeps its configuration (state rc)" sh -c "[ \"\$(dpkg-query -W -f='
 check "the configuration and both tokens are still there" sh -c "[ -f $etc/recorder.conf ] && [ -f /etc/nginx/sites-available/recorder ] && [ \"\$(cat $etc/kiosk-token $etc/kiosk-booth-token | sha256sum | cut -c1-64)\" = '$tokens_before' ]"
 check "the queued post is still in the outbox" sh -c "ls $state_dir/outbox/queue | grep -q -- '-$removed_post\$'"
 check "the store is untouched" test "$(cd "$store" && find . -type f | sort | xargs sha256sum | digest)" = "$store_before"
-timed apt-get install -y -q "$new_deb" 2>&1 | stamp > /vm/artifacts/reinstall.log
+timed apt-get install -y -q --no-install-recommends "$new_deb" 2>&1 | stamp > /vm/artifacts/reinstall.log
 rc=$?
 check "apt-get install ./$(basename "$NEW") again (exit $rc), and the service runs" sh -c "[ $rc -eq 0 ] && [ \"\$(systemctl show -p ActiveState --value recorder)\" = active ]"
 check "the tokens are the same" test "$(cat $etc/kiosk-token $etc/kiosk-booth-token | digest)" = "$tokens_before"

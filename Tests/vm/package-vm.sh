@@ -43,9 +43,14 @@ for path in /usr/bin/recorder /lib/systemd/system/recorder.service /usr/lib/sysu
             /usr/share/zsh/vendor-completions/_recorder /usr/share/fish/vendor_completions.d/recorder.fish \
             /etc/recorder/recorder.conf /etc/nginx/sites-available/recorder /etc/nginx/conf.d/recorder.conf \
             /etc/nginx/snippets/recorder-share.conf \
-            /usr/share/doc/recorder/copyright /usr/share/doc/recorder/changelog.gz; do
+            /usr/share/doc/recorder/copyright /usr/share/doc/recorder/changelog.gz \
+            /usr/share/recorder/prometheus/recorder-alerts.yml /usr/share/recorder/prometheus/recorder-dashboard.json \
+            /usr/share/recorder/prometheus/prometheus-scrape.yml; do
   check "it holds $path" grep -qxF "$path" "$host/contents"
 done
+# The shipped rules as the package installs them, read by Debian's promtool (the server's own reader).
+check "promtool accepts the alert rules the package installs" \
+  bash -c 'promtool check rules "$1" > /dev/null' _ "$host/tree/usr/share/recorder/prometheus/recorder-alerts.yml"
 dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles > "$host/conffiles"
 check "every file under /etc is a conffile ($(wc -l < "$host/conffiles") of them)" \
   diff <(grep '^/etc/.*[^/]$' "$host/contents" | sort) <(sort "$host/conffiles")
@@ -82,11 +87,11 @@ for lib in $(readelf -d "$host/tree/usr/bin/recorder" | sed -n 's/.*(NEEDED).*\[
   check "Depends names $owner, whose $lib the binary links (readelf, dpkg -S)" grep -qxF "$owner" <<< "$names"
 done
 # Opened with dlopen (Sources/CFFmpeg/shim.h, cff_soname), and the reel's title font.
-for pkg in libavutil57 libavcodec59 libavformat59 libswscale6 libswresample4 libavfilter8 fonts-dejavu-core; do
+for pkg in libavutil57 libavcodec59 libavformat59 libswscale6 libswresample4 libavfilter8 fonts-dejavu-core fonts-symbola; do
   check "Depends names $pkg" grep -qxF "$pkg" <<< "$names"
 done
-check "Recommends nginx-light, hostapd, dnsmasq-base and chromium" \
-  sh -c "dpkg-deb -f '$deb' Recommends | grep -q nginx-light && dpkg-deb -f '$deb' Recommends | grep -q hostapd && dpkg-deb -f '$deb' Recommends | grep -q dnsmasq-base && dpkg-deb -f '$deb' Recommends | grep -q chromium"
+check "Suggests (never Recommends, which apt installs by default) chromium, nginx-light, hostapd and dnsmasq-base" \
+  sh -c "[ -z \"\$(dpkg-deb -f '$deb' Recommends)\" ] && for p in chromium nginx-light hostapd dnsmasq-base; do dpkg-deb -f '$deb' Suggests | grep -q \$p || exit 1; done"
 check "the binary has no library search path (lintian's custom-library-search-path)" \
   sh -c "! readelf -d '$host/tree/usr/bin/recorder' | grep -qE '\\((RUNPATH|RPATH)\\)'"
 lintian_status=0
@@ -107,6 +112,34 @@ refused 64 'not a version' VERSION=1.0-1 RECORDER_BINARY="$host/tree/usr/bin/rec
 printf 'int main(void) { return 0; }\n' > "$host/rpath.c"
 ${CC:-cc} -o "$host/with-rpath" "$host/rpath.c" -Wl,-rpath,'$ORIGIN'
 refused 65 'library search path' RECORDER_BINARY="$host/with-rpath"
+
+# What `apt-get install ./recorder_*.deb` brings into a clean Debian 12, planned against the
+# systemd guest's root (issue 49: 438 packages, 363 MB, CUPS, avahi and pocketsphinx through
+# chromium's Recommends, nginx's default site started on port 80, hostapd.service enabled):
+# - as apt does it by default (Recommends too): no service, browser or desktop of recorder's own
+#   asking (FFmpeg's libraries still recommend things of theirs: counted, not refused);
+# - as the README says (--no-install-recommends): only what the booth needs.
+# plan_packages [APT OPTION...]: the packages apt would install, one a line.
+plan_packages() {
+  apt-get -s -q -o Dir::State::status="$sysroot/var/lib/dpkg/status" -o Debug::NoLocking=1 install "$@" "$deb" 2>&1 |
+    sed -n 's/^Inst \([^ ]*\) .*/\1/p' | grep -v '^recorder$' || true
+}
+# megabytes PACKAGE...: their installed size, as their control files give it. (one apt-cache for
+# them all: each call reads apt's whole cache, 8 s on a busy machine: 9 minutes for the two plans)
+megabytes() {
+  [ $# -gt 0 ] || { echo 0; return; }
+  apt-cache show --no-all-versions "$@" 2> /dev/null | sed -n 's/^Installed-Size: //p' |
+    awk '{ kb += $1 } END { printf "%.0f", kb / 1024 }'
+}
+default_plan=$(plan_packages)
+unwanted=$(grep -E '^(nginx|hostapd|dnsmasq|chromium|cups|avahi|x11|xserver|pulseaudio|pipewire|libreoffice)' <<< "$default_plan" | paste -sd' ' || true)
+echo "   apt-get install (Recommends included): $(wc -w <<< "$default_plan") packages, $(megabytes $default_plan) MB"
+check "apt-get install ./$(basename "$deb") as apt does by default brings no service, browser or desktop (${unwanted:-none})" test -z "$unwanted"
+lean_plan=$(plan_packages --no-install-recommends)
+echo "   apt-get install --no-install-recommends: $(wc -w <<< "$lean_plan") packages, $(megabytes $lean_plan) MB: $(paste -sd' ' <<< "$lean_plan")"
+unused=$(grep -E '^(pocketsphinx-|mesa-|libllvm)' <<< "$lean_plan" | paste -sd' ' || true)
+check "apt-get install --no-install-recommends (the README's) brings at most 32 packages ($(wc -w <<< "$lean_plan")) and nothing recorder does not use (${unused:-none})" \
+  test "$(wc -w <<< "$lean_plan")" -le 32 -a -z "$unused"
 
 phase "a newer build, and a local repository of what the clean root lacks"
 newer_version=$version+1

@@ -22,7 +22,7 @@ install -m 600 /dev/null /etc/recorder/s3-credentials
 install -m 600 /dev/null /etc/recorder/mail-credentials
 install -D -m 644 /vm/recorder-sysusers.conf /etc/sysusers.d/recorder.conf && systemd-sysusers
 install -m 644 /vm/60-recorder-camera.rules /vm/61-recorder-button.rules /etc/udev/rules.d/
-check "systemd-sysusers made the button's group (recorder-button)" getent group recorder-button
+check "systemd-sysusers made the service's user recorder and the button's group (recorder-button)" sh -c 'getent passwd recorder > /dev/null && getent group recorder-button > /dev/null'
 # The test camera is vivid; a kiosk matches its own camera in the rule (see the rule's comments).
 # Each key is set once (a key set twice is a configuration error): the shipped lines are replaced.
 sed -i -e '/^kiosk\.device *=/d' -e '/^kiosk\.seconds *=/d' -e '/^kiosk\.countdown_seconds *=/d' /etc/recorder/recorder.conf
@@ -56,13 +56,13 @@ fi
 check "ActiveState=active, SubState=running" sh -c '[ "$(systemctl show -p ActiveState --value recorder)/$(systemctl show -p SubState --value recorder)" = active/running ]'
 check "the port answers as soon as systemd says ready" sh -c 'curl -s --max-time 5 -o /dev/null -w "%{http_code}" http://127.0.0.1:8080/healthz | grep -q 200'
 # nginx's way in (kiosk.proxy_socket, in RuntimeDirectory=recorder): another user (nginx's www-data;
-# here nobody) reaches it, whatever the unit's UMask=0077.
+# here nobody) reaches it, whatever the unit's UMask=0007.
 check "the proxy's socket is there for nginx (/run/recorder/proxy.sock, mode 666) and answers another user" sh -c \
   '[ "$(stat -c %a /run/recorder/proxy.sock)" = 666 ] && setpriv --reuid=nobody --regid=nogroup --clear-groups curl -s --max-time 5 -o /dev/null -w "%{http_code}" --unix-socket /run/recorder/proxy.sock http://localhost/healthz | grep -q 200'
 status_text=$(prop StatusText)
 echo "   StatusText: $status_text"
 check "STATUS= says idle and where it listens" sh -c "echo '$status_text' | grep -q 'idle' && echo '$status_text' | grep -q '127.0.0.1:8080'"
-check "runs as a dynamic user in group video, not root" sh -c '[ "$(ps -o user= -p $(systemctl show -p MainPID --value recorder))" != root ] && grep -q "^Groups:.*$(getent group video | cut -d: -f3)" /proc/$(systemctl show -p MainPID --value recorder)/status'
+check "runs as the system user recorder in group video, not root" sh -c '[ "$(ps -o user= -p $(systemctl show -p MainPID --value recorder))" = recorder ] && grep -q "^Groups:.*$(getent group video | cut -d: -f3)" /proc/$(systemctl show -p MainPID --value recorder)/status'
 
 section "shoot and post through the API"
 json_post /api/shoot '{"seconds": 2, "countdown": 0}' > /dev/null
@@ -85,7 +85,8 @@ check "its poster is beside it, named by the metadata" sh -c \
 share=$(api "http://127.0.0.1:8080/api/posts/$post_id/share" | sed -n 's/.*"shareURL" *: *"\([^"]*\)".*/\1/p')
 check "the post's share page (${share:-none}) opens with no token and plays its video byte for byte" sh -c \
   "[ -n '$share' ] && curl -sf --max-time 20 '$share' | grep -q 'systemd test' && curl -sf --max-time 30 -o /tmp/shared.mp4 '$share/video.mp4' && cmp -s /tmp/shared.mp4 /var/lib/recorder/store/videos/$post_id.mp4"
-check "the store is in StateDirectory, owned by the dynamic user" sh -c "[ \"\$(stat -c %U /var/lib/private/recorder)\" != root ]"
+check "the store is in StateDirectory, the service's, shared with its group (recorder:recorder 2770; files the group's to write)" sh -c \
+  "[ \"\$(stat -c '%U:%G %a' /var/lib/recorder)\" = 'recorder:recorder 2770' ] && [ \"\$(stat -c '%G %A' /var/lib/recorder/store/videos/$post_id.mp4)\" = 'recorder -rw-rw----' ]"
 
 section "the watchdog: a stopped process is restarted"
 pid=$(prop MainPID); restarts=$(prop NRestarts)

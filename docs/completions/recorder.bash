@@ -173,13 +173,13 @@ _recorder() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    shoot|post|outbox|feed|fetch|cache|export|reel|gallery|devices|kiosk|serve|doctor|config|help)
+    shoot|post|outbox|feed|fetch|cache|export|reel|gallery|devices|kiosk|serve|doctor|fleet|config|help)
         # Offer subcommand argument completions
         "_recorder_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'shoot post outbox feed fetch cache export reel gallery devices kiosk serve doctor config help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'shoot post outbox feed fetch cache export reel gallery devices kiosk serve doctor fleet config help' -- "${cur}"))
         ;;
     esac
 }
@@ -188,7 +188,7 @@ _recorder_shoot() {
     repeating_flags=()
     non_repeating_flags=(--quiet -q --verbose -v --json --version -h --help)
     repeating_options=(--set)
-    non_repeating_options=(-t --seconds --device -d --audio --size -s -r --fps --format --bitrate --preset --overlay --crf --stall-timeout --min-seconds --config --workspace)
+    non_repeating_options=(-t --seconds --device -d --audio --size -s -r --fps --format --bitrate --preset --overlay --effect --crf --stall-timeout --min-seconds --config --workspace)
     __recorder_offer_flags_options 0
 
     # Offer option value completions
@@ -223,6 +223,10 @@ _recorder_shoot() {
         ;;
     '--overlay')
         __recorder_add_completions -o plusdirs -fX '!*.@(png)'
+        return
+        ;;
+    '--effect')
+        __recorder_add_completions -W 'none'$'\n''boomerang'$'\n''slowmo'
         return
         ;;
     '--crf')
@@ -1166,6 +1170,48 @@ _recorder_doctor() {
         return
         ;;
     '--system-dir')
+        return
+        ;;
+    esac
+}
+
+_recorder_fleet() {
+    repeating_flags=()
+    non_repeating_flags=(--create --json --prometheus --version -h --help)
+    repeating_options=(--set)
+    non_repeating_options=(--config --backend --store-dir --endpoint --bucket --region --prefix --outbox --listen)
+    __recorder_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--config')
+        return
+        ;;
+    '--set')
+        return
+        ;;
+    '--backend')
+        return
+        ;;
+    '--store-dir')
+        return
+        ;;
+    '--endpoint')
+        return
+        ;;
+    '--bucket')
+        return
+        ;;
+    '--region')
+        return
+        ;;
+    '--prefix')
+        return
+        ;;
+    '--outbox')
+        return
+        ;;
+    '--listen')
         return
         ;;
     esac

@@ -63,6 +63,7 @@ _recorder() {
             'kiosk:Run the kiosk service: a page and an HTTP API to shoot and post, with uploads in the background.'
             'serve:Serve guests'\'' share links and hosts'\'' galleries from the store, with no camera: links that still work after the event.'
             'doctor:Check the booth before an event: camera, microphone, button, disk, clock, store, outbox, tokens, share links, TLS, Wi-Fi and the service.'
+            'fleet:List every booth writing its heartbeat into the store: online or offline, and what is wrong with each.'
             'config:Check the configuration, or show every value in effect and where it came from.'
             'help:Show subcommand help information.'
         )
@@ -70,7 +71,7 @@ _recorder() {
         ;;
     arg)
         case "${words[1]}" in
-        shoot|post|outbox|feed|fetch|cache|export|reel|gallery|devices|kiosk|serve|doctor|config|help)
+        shoot|post|outbox|feed|fetch|cache|export|reel|gallery|devices|kiosk|serve|doctor|fleet|config|help)
             "_recorder_${words[1]}" && ret=0
             ;;
         esac
@@ -84,6 +85,7 @@ _recorder_shoot() {
     local -i ret=1
     local -ar ___format=('auto' 'yuyv' 'yvyu' 'uyvy' 'nv12' 'nv21' 'yu12' 'yv12' 'yuv422p' 'rgb24' 'bgr24' 'xbgr32' 'abgr32' 'rgb565' 'grey' 'mjpeg' 'jpeg' 'h264')
     local -ar ___preset=('ultrafast' 'superfast' 'veryfast' 'faster' 'fast' 'medium' 'slow' 'slower' 'veryslow')
+    local -ar ___effect=('none' 'boomerang' 'slowmo')
     local -ar arg_specs=(
         '(-t --seconds)'{-t,--seconds}'[How long to record, in seconds (shoot.seconds, default 15).]:seconds:'
         '(--device -d)'{--device,-d}'[Camera (shoot.device)\: a /dev/video path, a /dev/v4l/by-id name, an index from `recorder devices`, '\''testsrc'\'' for the built-in test pattern, or y4m\:FILE. Default\: the first camera, else the test pattern.]:device:{__recorder_custom_complete ---completion shoot -- --device "${current_word_index}" "$(__recorder_cursor_index_in_current_word)"}'
@@ -94,12 +96,13 @@ _recorder_shoot() {
         '--bitrate[Average bitrate in kbit/s, 50-200000 (shoot.bitrate; default\: constant quality, --crf).]:kbps:'
         '--preset[x264 preset (shoot.preset)\: ultrafast ... veryslow (default veryfast).]:preset:{__recorder_complete "${___preset[@]}"}'
         '--overlay[A branding frame\: a PNG with transparency, scaled to the shot (aspect kept) and blended onto every picture (shoot.overlay).]:frame.png:_files -g '\''*.png'\'''
+        '--effect[What the shot is made into (shoot.effect)\: none; boomerang (a take of effect.boomerang_seconds, or --seconds 1-3, played forward then backward, looped to at least 3 s); slowmo (recorded at the camera'\''s fastest rate, played at 30 fps). The take is kept beside the effect and posted with it.]:effect:{__recorder_complete "${___effect[@]}"}'
         '--crf[x264 constant rate factor, 0-51, lower is better (shoot.crf, default 23).]:crf:'
         '--stall-timeout[Seconds without a frame before the camera counts as stalled (more than 0, at most 600; default 5).]:seconds:'
         '--min-seconds[A shot stopped early (Ctrl-C) with less than this is discarded and the previous shot kept (shoot.min_seconds, 0-600, default 1).]:seconds:'
         '(--quiet -q)'{--quiet,-q}'[No progress line and no notes\: only the result (and errors).]'
         '(--verbose -v)'{--verbose,-v}'[Also print each shot setting and where it came from (flag, environment, file\:line, default).]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--workspace[Shot workspace directory (workspace, default $XDG_RUNTIME_DIR/recorder; under systemd $STATE_DIRECTORY/workspace).]:dir:'
         '--json[Print the result as JSON on standard output.]'
@@ -123,7 +126,7 @@ _recorder_post() {
         '--dry-run[Show what would be uploaded where, and change nothing.]'
         '--attempts[Upload attempts before leaving the post queued (retryable failures only), 1-1000 (default 3).]:count:'
         '(--quiet -q)'{--quiet,-q}'[No notes\: only the result (and errors).]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -177,7 +180,7 @@ _recorder_outbox() {
 _recorder_outbox_list() {
     local -i ret=1
     local -ar arg_specs=(
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -200,7 +203,7 @@ _recorder_outbox_flush() {
     local -i ret=1
     local -ar arg_specs=(
         '--attempts[Attempts per post before giving up for now (default\: keep trying).]:attempts:'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -224,7 +227,7 @@ _recorder_outbox_retarget() {
     local -ar arg_specs=(
         ':id:'
         '--all[Every queued post that is not queued for this store (after fixing a store'\''s settings).]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -248,7 +251,7 @@ _recorder_outbox_mail() {
     local -ar arg_specs=(
         '--retry[Send this refused mail again (its id, as listed).]:id:'
         '--retry-all[Send every refused mail again.]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -276,7 +279,7 @@ _recorder_feed() {
         '--reindex[Index the posts that have no feed entry yet (once, for posts from older versions).]'
         '--purge-expired[List the posts older than retention.days and this machine'\''s copies older than retention.local_days; with --yes, delete them.]'
         '--yes[With --purge-expired\: delete, not only list.]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -301,7 +304,7 @@ _recorder_fetch() {
         ':id:'
         '(--output -o)'{--output,-o}'[Also copy the video to this file; - writes it to standard output.]:file:'
         '(--quiet -q)'{--quiet,-q}'[No notes\: print only the path.]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -352,7 +355,7 @@ _recorder_cache() {
 _recorder_cache_list() {
     local -i ret=1
     local -ar arg_specs=(
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -374,7 +377,7 @@ _recorder_cache_list() {
 _recorder_cache_clear() {
     local -i ret=1
     local -ar arg_specs=(
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -400,7 +403,7 @@ _recorder_export() {
         '(--output -o)'{--output,-o}'[The new directory, or a new archive when it ends in .zip (default\: the directory recorder-export-DAY).]:directory|archive.zip:'
         '(--quiet -q)'{--quiet,-q}'[No progress lines.]'
         '--with-contacts[Also the guests'\'' addresses this machine kept for their mail, only for posts whose consent text asked to keep them.]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -433,7 +436,7 @@ _recorder_reel() {
         '--fade[Fade each card and post in and out over this many seconds, through the cards'\'' colour, 0 to 2 (default 0\: cuts).]:seconds:'
         '--loudness[The loudness every post is brought to, in LUFS\: -16 for phones and laptops, -23 for broadcast.]:LUFS:'
         '(--quiet -q)'{--quiet,-q}'[No progress lines.]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -495,7 +498,7 @@ _recorder_gallery_create() {
         '--card[Where to write the printable card (default\: gallery-card-TOKEN.pdf; none with --no-card).]:card.pdf:'
         '--no-card[Write no card.]'
         '--language[The card'\''s language, en or de (default\: serve.language).]:language:'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -517,7 +520,7 @@ _recorder_gallery_create() {
 _recorder_gallery_list() {
     local -i ret=1
     local -ar arg_specs=(
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -540,7 +543,7 @@ _recorder_gallery_revoke() {
     local -i ret=1
     local -ar arg_specs=(
         ':token-or-link:'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -565,7 +568,7 @@ _recorder_gallery_card() {
         ':token-or-link:'
         '(--output -o)'{--output,-o}'[The new file (default\: gallery-card-TOKEN.pdf).]:card.pdf:'
         '--language[The card'\''s language, en or de (default\: serve.language).]:language:'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -610,7 +613,7 @@ _recorder_kiosk() {
         '--workspace[Shot workspace directory (workspace).]:dir:'
         '(--verbose -v)'{--verbose,-v}'[Log debug messages too.]'
         '--end-sessions[End every browser session (kiosk.state_dir)\: every browser must log in again at /login, the booth'\''s screen too; then exit. A running kiosk notices within a second.]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -633,7 +636,7 @@ _recorder_serve() {
     local -ar arg_specs=(
         '--listen[Address and port to listen on (serve.listen, default 127.0.0.1\:8090).]:host\:port:'
         '(--verbose -v)'{--verbose,-v}'[Log debug messages too.]'
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -654,7 +657,7 @@ _recorder_serve() {
 _recorder_doctor() {
     local -i ret=1
     local -ar arg_specs=(
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -667,6 +670,30 @@ _recorder_doctor() {
         '--json[Print the result as JSON on standard output.]'
         '*--skip[Checks to leave out, comma-separated\: configuration,camera,microphone,trigger,disk,clock,store,outbox,tokens,share-links,tls,wifi,service.]:ids:'
         '--system-dir[Where the package'\''s system files are\: tls/*.crt (the proxy'\''s certificates) and wifi/hostapd.conf.]:dir:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_fleet() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--prometheus[Print the booths'\'' heartbeats as Prometheus metrics (each series labelled kiosk) instead of the table.]'
+        '--listen[With --prometheus\: serve the metrics at http\://ADDRESS\:PORT/metrics until stopped.]:address\:port:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -708,7 +735,7 @@ _recorder_config() {
 _recorder_config_check() {
     local -i ret=1
     local -ar arg_specs=(
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'
@@ -729,7 +756,7 @@ _recorder_config_check() {
 _recorder_config_show() {
     local -i ret=1
     local -ar arg_specs=(
-        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf).]:file:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'
         '--store-dir[Directory of the local store.]:dir:'

@@ -72,6 +72,26 @@ export function shootBody(kind, reviewShot) {
   return kind === "retake" && reviewShot ? { retake: reviewShot } : {};
 }
 
+/** The guest's word for an effect (kiosk.effects): a key of the strings. */
+export function effectKey(name) {
+  return { none: "effectNone", boomerang: "effectBoomerang", slowmo: "effectSlowmo" }[name] || "effectNone";
+}
+
+/** Whether what `shot` plays has none of its take's sound: a boomerang (silent, or the chosen
+ * effect.sound) and slow motion (unless effect.slowmo_sound keeps it). */
+export function effectIsSilent(shot) {
+  const e = shot && shot.effect;
+  if (!e || e.notRendered) return false;
+  if (e.name === "boomerang") return true;
+  if (e.name === "slowmo") return !(e.slowMotion && e.slowMotion.soundKept);
+  return false;
+}
+
+/** Whether the review plays `shot` over and over: a boomerang that was made (a loop). */
+export function isLoop(shot) {
+  return !!(shot && shot.effect && shot.effect.name === "boomerang" && !shot.effect.notRendered);
+}
+
 /** Whether a countdown number is new and so beeps (the first one beeps as the screen opens). */
 export function countdownBeeps(phase, shown, countdown) {
   return phase === "countdown" && !!countdown && String(countdown) !== shown;
@@ -178,10 +198,35 @@ export function cutPictures(bytes) {
     const ageMatch = /X-Age-Ms: *(\d+)/i.exec(head);
     const length = lengthMatch ? +lengthMatch[1] : -1;
     if (length < 0 || buffer.length < end + 4 + length) break;
-    pictures.push({ jpeg: buffer.slice(end + 4, end + 4 + length), ageMs: ageMatch ? +ageMatch[1] : 0 });
+    // (X-Mirrored: the kiosk mirrored the picture itself, under a branding frame that must read
+    // as it will be recorded: shown as it comes. X-Frame-Clear: where that frame leaves it clear.)
+    const clearMatch = /X-Frame-Clear: *([\d.]+) +([\d.]+) +([\d.]+) +([\d.]+)/i.exec(head);
+    pictures.push({ jpeg: buffer.slice(end + 4, end + 4 + length), ageMs: ageMatch ? +ageMatch[1] : 0,
+                    mirrored: /X-Mirrored: *1/i.test(head),
+                    clear: clearMatch ? { top: +clearMatch[1], bottom: +clearMatch[2], left: +clearMatch[3], right: +clearMatch[4] } : null });
     buffer = buffer.slice(end + 4 + length);
   }
   return { pictures, rest: buffer };
+}
+
+/**
+ * Where the page keeps its words and buttons under a branding frame, as insets from the screen's
+ * edges in px: the frame's clear area (`clear`, shares of the picture: X-Frame-Clear) on the
+ * picture as the screen shows it (a `pictureWidth` x `pictureHeight` picture fitted into `box`,
+ * the canvas's box on screen, as object-fit: contain fits it), on a `screenWidth` x
+ * `screenHeight` screen. No frame: no insets.
+ */
+export function clearInsets(clear, box, pictureWidth, pictureHeight, screenWidth, screenHeight) {
+  if (!clear || !pictureWidth || !pictureHeight || !box.width || !box.height) return { top: 0, bottom: 0, left: 0, right: 0 };
+  const scale = Math.min(box.width / pictureWidth, box.height / pictureHeight);
+  const width = pictureWidth * scale, height = pictureHeight * scale;
+  const left = box.left + (box.width - width) / 2, top = box.top + (box.height - height) / 2;
+  return {
+    top: Math.max(0, Math.round(top + clear.top * height)),
+    bottom: Math.max(0, Math.round(screenHeight - (top + height - clear.bottom * height))),
+    left: Math.max(0, Math.round(left + clear.left * width)),
+    right: Math.max(0, Math.round(screenWidth - (left + width - clear.right * width))),
+  };
 }
 
 /** `a` and `b` joined. */
@@ -196,6 +241,8 @@ export function joined(a, b) {
  * guest string's key, or null when there is nothing to say (it was fine, or has no sound at all).
  */
 export function soundWarning(shot) {
+  // (an effect that plays none of the take's sound: nothing of it to hear, nothing to warn of)
+  if (effectIsSilent(shot)) return null;
   const result = shot && shot.audio && shot.audio.check ? shot.audio.check.result : "ok";
   return { silent: "notHeard", clipping: "tooLoud", "ended-early": "soundCut" }[result] || null;
 }

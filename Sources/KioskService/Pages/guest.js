@@ -1,8 +1,8 @@
 // The booth's page (guest.html): the screens a guest goes through, drawn from the kiosk's status.
 // The decisions are guest-logic.js's; this file is the page around them.
 import { $, api as request, postJSON as send, followEvents, isStale } from "/assets/common.js";
-import { soundWarning, wording, pressCounts, pressAction, countdownBeeps, guestStep, secondsLeft, cutPictures, joined,
-         needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, hintKey, shareScreen, CONSENT_READ_MS, CONSENT_WAIT_MS, MAIL_WAIT_MS } from "/assets/guest-logic.js";
+import { soundWarning, wording, pressCounts, pressAction, countdownBeeps, guestStep, secondsLeft, cutPictures, joined, clearInsets,
+         needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, hintKey, shareScreen, effectKey, isLoop, CONSENT_READ_MS, CONSENT_WAIT_MS, MAIL_WAIT_MS } from "/assets/guest-logic.js";
 import { shownDate } from "/assets/dates.js";
 import { keyRows, keyLabel, press as pressKey, typedKey, looksLikeAddress } from "/assets/mail-keys.js";
 
@@ -10,6 +10,7 @@ import { keyRows, keyLabel, press as pressKey, typedKey, looksLikeAddress } from
 const T = JSON.parse($("strings").textContent);
 const t = (key, n) => wording(T, key, n);
 for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
 $("caption").placeholder = t("caption");
 // kiosk.consent: the text a guest agrees to before anything is recorded (null when off), put into
 // the page by the kiosk beside the strings.
@@ -137,6 +138,7 @@ function render(s) {
   // What was there when the page opened is not this guest's: never reviewed, never played.
   if (knownShot === undefined) knownShot = shot ? shot.id : null;
   $("invite").textContent = t("invite", Math.round(s.shotSeconds));
+  showEffects(s.booth);
   $("hint").textContent = t(hintKey(s));
   // kiosk.prompts: the question a shot started now would answer (the kiosk's, so the button and the
   // screen agree), kept through the countdown and the recording.
@@ -179,6 +181,33 @@ function render(s) {
   if (step.review) review(step.review);
   else if (step.then === "problem") problem(step.key);
   else if (step.then === "attract") setPhase("attract");
+}
+
+// kiosk.effects: the start screen's choice, each in the page's language; the kiosk keeps the choice,
+// so the booth's button records with it too. A new guest starts from the first one.
+function showEffects(booth) {
+  const box = $("effects");
+  const names = booth.effects || [];
+  box.hidden = names.length < 2;
+  if (box.dataset.names !== names.join()) {
+    box.dataset.names = names.join();
+    box.replaceChildren(...names.map((name) => {
+      const b = document.createElement("button");
+      b.type = "button"; b.setAttribute("role", "radio"); b.dataset.effect = name;
+      b.textContent = t(effectKey(name));
+      b.onclick = (e) => { e.stopPropagation(); chooseEffect(name); };
+      return b;
+    }));
+  }
+  for (const b of box.children) b.setAttribute("aria-checked", String(b.dataset.effect === booth.effect));
+  document.body.dataset.effect = booth.effect;
+}
+function chooseEffect(name) {
+  postJSON("/api/effect", { effect: name }).then(render).catch((e) => problem(e.key));
+}
+// The next guest chooses afresh.
+function forgetEffect() {
+  if (status && (status.booth.effects || []).length > 1) postJSON("/api/effect", { effect: null }).then(render).catch(() => {});
 }
 
 // The post's QR code and link, as soon as the kiosk gives one (a share page it serves: at once, from
@@ -234,6 +263,8 @@ function review(shot) {
   const v = $("clip");
   v.src = shot.videoURL;
   v.muted = false;
+  // A boomerang is a loop: it goes on until the guest decides.
+  v.loop = isLoop(shot);
   // Once, with sound; a browser that refuses sound before a touch plays it muted.
   v.play().catch(() => { v.muted = true; return v.play(); }).catch(() => {});
 }
@@ -249,6 +280,7 @@ function endReview() {
 // The review of shot `id` is over without a Post or Delete: the clip is kept or discarded as
 // kiosk.review_unposted says, and its guest's yes ends (the next one is asked again).
 function leftReview(id) {
+  forgetEffect();
   if (id && status.booth.reviewUnposted === "discard") postJSON("/api/shot/current/discard", { id }).catch(() => {});
   if (CONSENT) postJSON("/api/consent", { answer: "done" }).catch(() => {});
 }
@@ -330,6 +362,7 @@ $("post").onclick = () => {
     $("done-detail").textContent = caption ? "“" + caption + "”" : t("thanksDetail");
     document.body.dataset.posted = id;
     postedID = queued.id;
+    forgetEffect();
     showFor("done", 8);
     showShare(queued.id);
   }).catch((e) => problem(e.key)).finally(() => { $("post").disabled = false; });
@@ -337,6 +370,7 @@ $("post").onclick = () => {
 $("delete").onclick = () => {
   const id = reviewShot;
   postJSON("/api/shot/current/discard", { id }).then(() => {
+    forgetEffect();
     $("done-title").textContent = t("deleted");
     $("done-detail").textContent = "";
     showFor("done", 4);
@@ -463,7 +497,7 @@ async function liveStream() {
       if (done) break;
       const cut = cutPictures(joined(buffer, value));
       buffer = cut.rest;
-      for (const picture of cut.pictures) paint(picture.jpeg, picture.ageMs, performance.now());
+      for (const picture of cut.pictures) paint(picture.jpeg, picture.ageMs, performance.now(), picture.mirrored, picture.clear);
     }
   } catch (_) {
     // (the stream ended or was cancelled: liveStream opens it again when it is wanted)
@@ -472,15 +506,18 @@ async function liveStream() {
     liveReader = null;
   }
 }
-function paint(jpeg, age, received) {
+function paint(jpeg, age, received, mirrored, clear) {
   if (decoding) return;
   decoding = true;
   createImageBitmap(new Blob([jpeg], { type: "image/jpeg" })).then((bitmap) => {
     const canvas = $("live");
+    // (mirrored by the kiosk under a branding frame: the page leaves it as it is, guest.css)
+    canvas.toggleAttribute("data-mirrored", !!mirrored);
     if (canvas.width !== bitmap.width || canvas.height !== bitmap.height) {
       canvas.width = bitmap.width; canvas.height = bitmap.height;
       notePictureBottom();
     }
+    if (JSON.stringify(clear) !== JSON.stringify(frameClear)) { frameClear = clear; noteFrameClear(); }
     canvas.getContext("2d").drawImage(bitmap, 0, 0);
     bitmap.close();
     painted++;
@@ -497,6 +534,19 @@ function notePictureBottom() {
 }
 window.addEventListener("resize", notePictureBottom);
 notePictureBottom();
+// Where the branding frame leaves the picture clear, on screen (guest.css keeps the words and
+// buttons there, never over the frame's text): kept through the review, whose clip has the frame
+// where the mirror had it. data-frame tells the tests.
+let frameClear = null;
+function noteFrameClear() {
+  const canvas = $("live"), box = canvas.getBoundingClientRect();
+  // (hidden, in the review: the insets stay as the mirror last had them)
+  if (!box.width) return;
+  const insets = clearInsets(frameClear, box, canvas.width, canvas.height, window.innerWidth, window.innerHeight);
+  for (const edge of ["top", "bottom", "left", "right"]) document.body.style.setProperty("--clear-" + edge, insets[edge] + "px");
+  document.body.dataset.frame = frameClear ? "on" : "";
+}
+window.addEventListener("resize", noteFrameClear);
 
 const refreshStatus = () => api("/api/status").then(render).catch((e) => {
   $("problem-text").textContent = t(e.key === "notReady" ? "notReady" : "notAnswering");

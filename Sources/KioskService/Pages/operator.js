@@ -1,7 +1,7 @@
 // The operator's page (operator.html): the booth's state in full, the shot, the outbox, the
 // overview, and the gallery with moderation.
 import { $, api as request, postJSON as send, followEvents, isStale, byteCount as mb, login, logout, tokenTravelsInClear } from "/assets/common.js";
-import { shownDate } from "/assets/dates.js";
+import { shownDate, localDay, startOfDay } from "/assets/dates.js";
 import { feedProblem } from "/assets/feed-problem.js";
 
 let status = null, myPost = null, showingPlayback = false, playedShot = null, previewBusy = false;
@@ -88,9 +88,14 @@ function render(s) {
   if (shot) {
     $("shot-info").textContent = shot.durationSeconds.toFixed(1) + " s · " + shot.width + "×" + shot.height + " · " +
       shot.frames + " frames (" + shot.framesDropped + " dropped) · " + mb(shot.byteSize) +
-      (shot.audio ? " · sound" + (shot.audio.check && shot.audio.check.result !== "ok" ? " (" + shot.audio.check.result + ", loudest " +
+      (shot.audio && silentEffect(shot) ? " · silent (the take's sound is kept with the take" + loudnessFragment(shot.audio) + ")"
+        : shot.audio ? " · sound" + loudnessFragment(shot.audio) + (shot.audio.check && shot.audio.check.result !== "ok" ? " (" + shot.audio.check.result + ", loudest " +
         shot.audio.check.loudestDBFS + " dBFS)" : "") : " · no sound") +
-      (shot.endedEarly ? " · ended early: " + shot.endedEarly : "") + (shot.postedAs ? " · posted as " + shot.postedAs : "");
+      (shot.endedEarly ? " · ended early: " + shot.endedEarly : "") +
+      (shot.postedAs ? " · posted as " + shot.postedAs + (shot.postDeletedAt ? ", deleted " + when(shot.postDeletedAt) : "") : "");
+    // (for the tests: posted, or posted and its post deleted since)
+    $("shot-panel").dataset.posted = !shot.postedAs ? "" : shot.postDeletedAt ? "deleted" : "posted";
+    showEffect(shot);
     if (shot.videoURL && shot.id !== playedShot && !busy) {
       playedShot = shot.id;
       showPlayback(shot.videoURL);
@@ -197,13 +202,14 @@ $("logout").onclick = () => { logout().finally(() => { location.reload(); }); };
 // The gallery: 12 posts a page from /api/feed, newest first; "More" appends the next page.
 let galleryPage = 0, galleryBusy = false, galleryNewest = null;
 // The posts the page has listed (the gallery's pages read so far, and the hidden list), by id:
-// "Last posted" names its post by caption, and forgets a post once it is gone from both.
-let listed = new Map(), hiddenListed = new Map(), galleryRead = false, galleryAgain = false;
+// "Last posted" names its post by caption, and forgets a post once it is gone from both. Until
+// this kiosk sends one, it is the gallery's newest (posted before a restart, or by another booth).
+let listed = new Map(), hiddenListed = new Map(), galleryRead = false, galleryAgain = false, galleryFirst = null;
 function showLastPosted() {
-  const id = status && status.outbox.lastUploaded;
+  const id = (status && status.outbox.lastUploaded) || galleryFirst;
   const post = id ? listed.get(id) || hiddenListed.get(id) : null;
   // (until the gallery has been read, an id the page knows nothing of yet is shown as it is)
-  const gone = !!id && !post && galleryRead && galleryNewest === id && !galleryBusy;
+  const gone = !!id && !post && galleryRead && (galleryNewest === id || galleryFirst === id) && !galleryBusy;
   $("posted-caption").textContent = !id || gone ? "–" : post ? (post.caption || "(no caption)") + (hiddenListed.has(id) ? " (hidden)" : "") : id;
   $("posted-id").textContent = post ? post.id : "";
   document.body.dataset.lastPosted = !id || gone ? "" : id;
@@ -299,7 +305,7 @@ function loadGallery(reset) {
   const next = reset ? 1 : galleryPage + 1;
   return api("/api/feed?page=" + next).then((r) => {
     const list = $("gallery");
-    if (reset) { list.textContent = ""; listed = new Map(); }
+    if (reset) { list.textContent = ""; listed = new Map(); galleryFirst = r.posts.length ? r.posts[0].id : null; }
     for (const p of r.posts) { list.appendChild(postCard(p)); listed.set(p.id, p); }
     if (reset && r.posts.length === 0) list.innerHTML = '<span class="muted">Nothing posted yet.</span>';
     galleryPage = r.page;
@@ -367,6 +373,59 @@ function showMail(m) {
 }
 let guestDeletionsSeen = null;
 // (the share links' warning above the page says what the preflight's line says: one of them)
+// The shot's effect (shoot.effect, kiosk.effects) and its sound's loudness (audio.loudness), in a
+// line each: what was made, and what was not and why (a camera too slow for slow motion is said,
+// never faked).
+const caseOf = (value) => (value && typeof value === "object" ? Object.keys(value)[0] : null);
+function effectLine(shot) {
+  const e = shot.effect;
+  if (!e) return null;
+  const why = caseOf(e.notRendered);
+  if (why === "cameraTooSlow") {
+    return { text: "slow motion: not slowed: the camera's fastest at " + shot.width + "×" + shot.height + " is " + e.notRendered.cameraTooSlow.fastest +
+      " fps, no faster than the 30 fps it would play at (nothing is faked; a camera with 60 fps at this size gives 2×)", warn: true };
+  }
+  if (why === "failed") {
+    const f = e.notRendered.failed;
+    return { text: e.name + " was not made (" + f.operation + ": " + f.detail + "): the shot is the take as recorded", warn: true };
+  }
+  const made = e.renderSeconds !== undefined ? " · made in " + e.renderSeconds.toFixed(2) + " s (" + e.renderRatio.toFixed(2) + "× the take)" : "";
+  const take = e.original ? " · take " + e.original.durationSeconds.toFixed(1) + " s kept beside it" : "";
+  if (e.name === "boomerang") {
+    const b = e.boomerang || {};
+    return { text: "boomerang: " + b.cycleFrames + " pictures forward and back, " + b.frames + " in all" + made + take, warn: false };
+  }
+  const m = e.slowMotion || {};
+  return { text: "slow motion " + m.factor + "×: recorded at " + m.recordedFrameRate + " fps, played at " + m.playbackFrameRate + " fps" +
+    (m.cameraLimited ? " (the camera's fastest at this size is " + m.recordedFrameRate + " fps, so not 2×)" : "") +
+    (m.soundKept ? ", sound stretched" : ", silent") + made + take, warn: m.cameraLimited };
+}
+// The loudness before and after, short, in the shot's line (audio.loudness; the true peaks and
+// the gain are in the post's metadata); a levelling that failed, in a line of its own.
+function loudnessFragment(audio) {
+  const l = audio && audio.loudness;
+  if (!l || !l.after || !l.before) return "";
+  return ", " + l.before.integratedLUFS.toFixed(1) + " → " + l.after.integratedLUFS.toFixed(1) + " LUFS" + (l.limited ? " (peaks limited)" : "");
+}
+function loudnessLine(audio) {
+  const l = audio && audio.loudness;
+  if (!l || caseOf(l.left) !== "failed") return null;
+  return { text: "sound left as recorded: levelling it to " + l.targetLUFS + " LUFS failed (" + l.left.failed.detail + ")", warn: true };
+}
+// (as the guest page has it: a boomerang, and slow motion without its sound kept, play none of the take's)
+function silentEffect(shot) {
+  const e = shot.effect;
+  if (!e || e.notRendered) return false;
+  return e.name === "boomerang" || (e.name === "slowmo" && !(e.slowMotion && e.slowMotion.soundKept));
+}
+function showEffect(shot) {
+  for (const [id, line] of [["shot-effect", effectLine(shot)], ["shot-loudness", loudnessLine(shot.audio)]]) {
+    $(id).hidden = !line;
+    $(id).textContent = line ? line.text : "";
+    $(id).classList.toggle("warning", !!(line && line.warn));
+  }
+}
+
 let preflightShareProblem = false;
 function loadOverview() {
   return api("/api/admin/overview").then((o) => {
@@ -388,6 +447,9 @@ function loadOverview() {
       t.state + (t.name ? ": " + t.name : "") + (t.device ? " (" + t.device + ")" : "") + " · " + t.presses + " presses" +
       (t.message ? " · " + t.message : "") + (t.state === "waiting" ? " · looking for " + t.setting : "");
     document.body.dataset.button = t ? t.state : "none";
+    const effects = s.booth.effects || [];
+    $("booth-effects").textContent = effects.length ? effects.join(", ") + " (kiosk.effects) · now: " + s.booth.effect
+      : "no choice: every shot is " + s.booth.effect + " (shoot.effect)";
     $("booth-store").textContent = o.store;
     // A count, never which: the guest's delete is theirs.
     $("guest-deletions").textContent = o.guestDeletions + " since the kiosk started (with their share link)";
@@ -439,10 +501,15 @@ function showReel(r) {
   }
   clearTimeout(reelTimer);
   if (r.state === "making") reelTimer = setTimeout(loadReel, 1000);
+  // "Posts from": the day of the event's first post in this browser's time zone, until the
+  // operator picks one (today's date found nothing after midnight).
+  if (r.firstPostAt && !$("reel-since").dataset.chosen) $("reel-since").value = localDay(r.firstPostAt);
 }
 function loadReel() { return api("/api/admin/reel").then(showReel).catch(() => {}); }
-$("reel-since").value = new Date().toISOString().slice(0, 10);
-$("reel-make").onclick = () => postJSON("/api/admin/reel", { since: $("reel-since").value, prompt: $("reel-prompt").value })
+$("reel-since").oninput = () => { $("reel-since").dataset.chosen = "1"; };
+// The reel starts at the chosen day's midnight here, sent as a time (the kiosk reads a bare day as
+// UTC's); with no day, at the first post.
+$("reel-make").onclick = () => postJSON("/api/admin/reel", { since: startOfDay($("reel-since").value), prompt: $("reel-prompt").value })
   .then((r) => { banner(""); showReel(r); })
   .catch((e) => banner("The reel cannot be made: " + e.message, true));
 
