@@ -184,25 +184,42 @@ let package = Package(
             exclude: ["Pages"],
             swiftSettings: swiftSettings,
             plugins: ["EmbedPages"]),
+        // ShareServer: what a guest's phone and a host reach, from the store alone, and `recorder
+        // serve` built of it: the share page, its video and poster, the guest's delete (the claim
+        // checked against the hash in the post's metadata), the host's gallery with its archive
+        // streamed from the store, its card; the routes the kiosk mounts too, and the share server's
+        // settings, guard and daemon. No capture, no encoding.
+        .target(
+            name: "ShareServer",
+            dependencies: ["KioskHTTP", "Library", "ShareCode",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                           .product(name: "Logging", package: "swift-log")],
+            exclude: ["Pages"],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedPages"]),
         // KioskState: the kiosk's settings and the state its services share and report: the settings
         // read from the configuration (and the kiosk's part of the catalogue), the status the pages
         // show, the guest's flow as a state machine, out of service, the prompt deck, the metrics
-        // and limits, the problem log, share claims and tokens, the preflight's wiring, the one
+        // and limits, the problem log, the preflight's wiring, the one
         // judge of a configuration, and the operator page's Event section with its restart.
         .target(
             name: "KioskState",
-            dependencies: ["Fleet", "KioskHTTP", "Posting", "Preflight",
+            dependencies: ["Fleet", "Posting", "Preflight", "ShareServer",
                            .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Prometheus", package: "swift-prometheus")],
             swiftSettings: swiftSettings),
-        // The kiosk's pages as files (Sources/KioskService/Pages), put into the binary as Swift strings
-        // at build time: no bundle and no Foundation to find them at run time.
+        // The pages as files (Sources/KioskService/Pages, Sources/ShareServer/Pages), put into the
+        // binary as Swift strings at build time: no bundle and no Foundation to find them at run time.
         .executableTarget(name: "PageEmbedder"),
         .plugin(name: "EmbedPages", capability: .buildTool(), dependencies: ["PageEmbedder"]),
         // The kiosk daemon: services, the control API and the pages, over the same subject modules the CLI uses.
         .target(
             name: "KioskService",
-            dependencies: ["FleetPage", "KioskState", "ShareCode",
+            dependencies: ["FleetPage", "KioskState",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -232,7 +249,7 @@ let package = Package(
         .testTarget(name: "TriggerInputTests", dependencies: ["TriggerInput"], swiftSettings: swiftSettings),
         .testTarget(name: "ShareCodeTests", dependencies: ["ShareCode"], swiftSettings: swiftSettings),
         .testTarget(name: "KioskServiceTests",
-                    dependencies: ["AudioCapture", "Failures", "Fleet", "FleetPage", "FleetValues", "KioskHTTP", "KioskService", "KioskState", "KioskWords", "Library", "MailValues", "MediaEncoder", "MediaValues", "Posting", "Preflight", "PreflightValues", "Publishing", "Settings", "ShareCode", "Shooting", "ShotValues", "StorageUpload", "StoreValues", "SystemSupport", "TriggerInput", "VideoCapture",
+                    dependencies: ["AudioCapture", "Failures", "Fleet", "FleetPage", "FleetValues", "KioskHTTP", "KioskService", "KioskState", "KioskWords", "Library", "MailValues", "MediaEncoder", "MediaValues", "Posting", "Preflight", "PreflightValues", "Publishing", "Settings", "ShareCode", "ShareServer", "Shooting", "ShotValues", "StorageUpload", "StoreValues", "SystemSupport", "TriggerInput", "VideoCapture",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "NIOCore", package: "swift-nio"),

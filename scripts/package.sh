@@ -59,6 +59,10 @@ put systemd/60-recorder-camera.rules lib/udev/rules.d/60-recorder-camera.rules 6
 put systemd/61-recorder-button.rules lib/udev/rules.d/61-recorder-button.rules 644
 put systemd/recorder.conf etc/recorder/recorder.conf 644
 put systemd/nginx-recorder.conf etc/nginx/sites-available/recorder 644
+# The share server that keeps links working after the event (recorder serve, not enabled) and the
+# public name's nginx site in front of it (docs/venue.md, "Links that still work at home").
+put systemd/recorder-serve.service lib/systemd/system/recorder-serve.service 644
+put systemd/nginx-recorder-serve.conf etc/nginx/sites-available/recorder-serve 644
 # What every server a phone reaches shares (the event's network above, the booth's own Wi-Fi
 # below): the http-level names (conf.d: nginx reads it itself; it opens no port) and the share
 # locations each server includes.

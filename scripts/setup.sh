@@ -16,7 +16,7 @@ run_pkgs=(pkg-config libv4l-dev libasound2-dev libavcodec-dev libavformat-dev li
 test_pkgs=(ffmpeg v4l-utils qemu-system-x86 linux-image-amd64 linux-headers-amd64 v4l2loopback-dkms dkms
            busybox-static kmod xz-utils zstd python3 python3-pip python3-venv curl util-linux
            chromium fonts-noto-color-emoji fontconfig debootstrap systemd time bc alsa-utils zbar-tools
-           nginx-light openssl iproute2 nodejs eslint e2fsprogs procps unzip strace python3-aiosmtpd
+           nginx-light openssl iproute2 nodejs eslint e2fsprogs procps unzip strace python3-aiosmtpd poppler-utils
            hostapd dnsmasq-base wpasupplicant iw lintian prometheus python3-yaml)
 pkgs=("${run_pkgs[@]}")
 [ "$profile" = test ] && pkgs+=("${test_pkgs[@]}")

@@ -132,8 +132,9 @@ echo "== the kiosk's and the camera manager's (async) suites, in their own proce
   echo "FAIL: swift test: the S3 suites exited $s3_status, the async suites $async_status, the rest $rest_status"; exit 1; }
 stage "systemd unit checks (systemd-analyze)"
 bash Tests/systemd/verify-units.sh "$RECORDER_BIN"
-stage "kiosk pages in a real browser (chromium + Playwright): the operator's with its checks, its Event section and the morning after, and the guest's at three sizes, with its consent screen, its Wi-Fi code, its mail keyboard, out of service, a branding frame and the effects"
-for page in kiosk_page booth_page consent_page login_page reel_page wifi_page mail_page preflight_page away_page frame_page organiser_page effects_page event_page; do
+stage "kiosk pages in a real browser (chromium + Playwright): the operator's with its checks, its Event section and the morning after, and the guest's at three sizes, with its consent screen, its Wi-Fi code, its mail keyboard, out of service, a branding frame and the effects; the host's gallery (recorder serve, 300 posts) at a phone's and a desktop's size"
+# (the gallery's page: about a minute, most of it the two Download all zips of 300 clips)
+for page in kiosk_page booth_page consent_page login_page reel_page wifi_page mail_page preflight_page away_page frame_page organiser_page effects_page event_page gallery_page; do
   nice -n 10 .cache/venv/bin/python "Tests/browser/$page.py" "$RECORDER_BIN"
 done
 stage "a fleet of two kiosks on SeaweedFS: recorder fleet, the fleet page in chromium, Debian's prometheus firing and resolving the shipped alerts"
@@ -143,6 +144,9 @@ stage "the kiosk on a hostile network: every route bent every way, an HTTP fuzz,
 for check in routes_fuzz proxy_test stalled_readers exhaustion slow_bodies sessions share_lookups; do
   nice -n 10 .cache/venv/bin/python "Tests/security/$check.py" "$RECORDER_BIN"
 done
+stage "links that outlive the booth: SeaweedFS, two booths, two recorder serve behind the shipped nginx site (a server killed with -9, Download all)"
+# About 80 s on a quiet machine (five posts shot and uploaded, a 9 MB clip of noise, two servers).
+nice -n 10 .cache/venv/bin/python Tests/serve/share_servers.py "$RECORDER_BIN"
 stage "systemd tests (a real systemd booted under qemu)"
 wait "$systemd_root_job" || { echo "the Debian root made during the build failed (trying again):"; tail -n 5 .cache/systemd-root.out; }
 Tests/vm/systemd-vm.sh "$RECORDER_BIN"

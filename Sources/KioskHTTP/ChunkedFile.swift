@@ -1,6 +1,6 @@
 import Glibc
-import Hummingbird
-import NIOCore
+package import Hummingbird
+package import NIOCore
 import SystemSupport
 
 /// A file range sent as a response body one chunk at a time: a chunk is read (on a pool of its own,
@@ -10,7 +10,7 @@ import SystemSupport
 /// ahead: NIO's file chunks read eight 128 KiB chunks ahead of the writer (2 MiB a slow reader), and
 /// waiting only for the previous write call let a busy kiosk queue 4.3 MiB for each reader that
 /// never read (Tests/security/stalled_readers.py).
-enum ChunkedFile {
+package enum ChunkedFile {
     /// The most a read takes at once.
     static let chunk = 64 * 1024
     /// Video reads: two threads, enough for a page-cached file and a Raspberry Pi's SD card alike.
@@ -42,7 +42,7 @@ enum ChunkedFile {
 
     /// Writes `bytes` and returns once the socket has taken them (without a pace, once the write
     /// is queued): only then may the next chunk be read.
-    static func send(_ bytes: ByteBuffer, to writer: inout any ResponseBodyWriter, pace: SocketPace.Handle?) async throws {
+    package static func send(_ bytes: ByteBuffer, to writer: inout any ResponseBodyWriter, pace: SocketPace.Handle?) async throws {
         try await writer.write(bytes)
         try await pace?.taken()
     }

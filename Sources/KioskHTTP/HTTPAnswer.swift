@@ -50,13 +50,18 @@ package enum HTTPAnswer {
     /// Single-range support (`bytes=a-b`, `bytes=a-`, `bytes=-n`) for a resource of `size` bytes, so a
     /// browser can seek.
     package static func ranged(size: Int, contentType: String, request: Request) -> RangedAnswer {
+        ranged(size: size, contentType: contentType, rangeHeader: request.headers[.range])
+    }
+
+    /// As above, for the request's `Range` header's value (nil: the whole).
+    package static func ranged(size: Int, contentType: String, rangeHeader: String?) -> RangedAnswer {
         var headers = HTTPFields()
         headers[.contentType] = contentType
         headers[.acceptRanges] = "bytes"
         headers[.cacheControl] = "no-store"
         var status = HTTPResponse.Status.ok
         var range = 0...max(size - 1, 0)
-        if let header = request.headers[.range] {
+        if let header = rangeHeader {
             guard let asked = ByteRange.parse(header, size: size) else {
                 headers[.contentRange] = "bytes */\(size)"
                 return .done(Response(status: .rangeNotSatisfiable, headers: headers))

@@ -1,5 +1,6 @@
 package import Hummingbird
 package import NIOCore
+import HTTPTypes
 import SystemSupport
 
 /// The kiosk's request context: the client's address (for the per-client limits and the login
@@ -31,6 +32,23 @@ package struct KioskRequestContext: RequestContext, RemoteAddressRequestContext 
         // (kiosk.listen is always HOST:PORT: a Unix socket's connection is the proxy's)
         viaProxy = source.channel.localAddress?.protocol == .unix
         client = viaProxy ? .proxy : ClientAddress(remoteAddress)
+    }
+
+    /// The header in which a proxy names the phone: on the kiosk's proxy socket, and on a share
+    /// server from the proxies of `serve.proxies`; nowhere else is it believed.
+    package static let realIP = HTTPField.Name("X-Real-IP")!
+
+    /// Whether the browser reached the page over TLS: through the proxy's own listener, or a proxy
+    /// on this machine's loopback, that says so (`X-Forwarded-Proto: https`, which the shipped nginx
+    /// configuration sets itself); nobody else is believed.
+    package func reachedOverTLS(_ request: Request) -> Bool {
+        (viaProxy || ClientAddress(remoteAddress).isLoopback)
+            && request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https"
+    }
+
+    /// The pace of the request's connection, for an answer written a chunk at a time (`SocketPace`).
+    package func socketPace() async -> SocketPace.Handle? {
+        await SocketPace.handle(of: connection)
     }
 
     /// The booth's own screen: this machine (on kiosk.listen, not through the proxy), with a token.

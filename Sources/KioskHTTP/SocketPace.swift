@@ -74,7 +74,7 @@ package final class SocketPace: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// An answer's way to wait for its connection's socket, from any task.
-    struct Handle: Sendable {
+    package struct Handle: Sendable {
         private let loop: any EventLoop
         private let pace: NIOLoopBound<SocketPace>
 
@@ -85,7 +85,7 @@ package final class SocketPace: ChannelDuplexHandler, RemovableChannelHandler {
 
         /// Returns once the socket has taken everything written so far; throws when the connection
         /// is gone. Runs after the writes queued before it (the loop runs its tasks in order).
-        func taken() async throws {
+        package func taken() async throws {
             let pace = self.pace, loop = self.loop
             try await loop.flatSubmit { pace.value.whenTaken(loop) }.get()
         }

@@ -7,6 +7,7 @@ import Settings
 import Publishing
 import SystemSupport
 import KioskHTTP
+import ShareServer
 import Failures
 
 /// The operator's API, under `/api/admin`: the overview the operator page shows, and moderation

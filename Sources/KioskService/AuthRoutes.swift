@@ -3,6 +3,7 @@ import Logging
 import Hummingbird
 import NIOCore
 import KioskHTTP
+import ShareServer
 
 /// Logging in and out: `POST /login` with `{"token": ...}` begins a session of the role the token
 /// gives and sets its cookie (no script can read it); `POST /logout` ends the session on the kiosk

@@ -8,6 +8,7 @@ import ShareCode
 import Settings
 import KioskWords
 import KioskHTTP
+import ShareServer
 import Failures
 
 /// The gallery, under `/api`: pages of posts and their videos through the cache.

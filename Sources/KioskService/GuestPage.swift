@@ -2,6 +2,7 @@ import FoundationEssentials
 import Publishing
 import Shooting
 import KioskWords
+import ShareServer
 
 /// The page a guest at the booth uses, served at `/` (Pages/guest.html, guest.css, guest.js and
 /// guest-logic.js): full screen at any size, in the language of `kiosk.language` (its words come

@@ -9,6 +9,7 @@ import Settings
 import KioskWords
 package import KioskHTTP
 import KioskState
+package import ShareServer
 import Failures
 import Fleet
 import FleetPage
@@ -47,8 +48,13 @@ package enum KioskAPI {
             ("/api/admin", PreflightRoutes.collection(kiosk.preflight)),
             ("", fleetRoutes(kiosk.fleet)),
             ("/api/admin", SettingsRoutes.collection(event: kiosk.eventSettings, preview: kiosk.preview, logger: kiosk.logger)),
-            ("/s", ShareRoutes.collection(library: kiosk.library, guests: kiosk.guests, videos: kiosk.limits.videos, metrics: kiosk.metrics,
-                                          logger: kiosk.logger, language: settings.booth.language, event: settings.eventName, clock: kiosk.clock)),
+            ("/s", ShareRoutes.collection(posts: kiosk.library.shared, videos: kiosk.limits.videos, place: sharePlace(kiosk),
+                                          logger: kiosk.logger, clock: kiosk.clock)),
+            ("/g", HostGalleryRoutes.collection(galleries: HostGalleries(posts: kiosk.library.shared), videos: kiosk.limits.videos,
+                                                archives: kiosk.limits.archives, language: { [language = settings.booth.language] _ in language },
+                                                clock: kiosk.clock)),
+            ("/api/admin/galleries", GalleryAdminRoutes.collection(library: kiosk.library, reels: kiosk.reels, language: settings.booth.language,
+                                                                   logger: kiosk.logger, clock: kiosk.clock)),
         ]
         var routes: [KioskRoute] = []
         for (prefix, collection) in collections {
@@ -66,6 +72,15 @@ package enum KioskAPI {
         // error, and a route asked with the wrong method 405 with Allow.
         router.add(middleware: UnmatchedRoute(routes: routes))
         return (router, routes)
+    }
+
+    /// The share links on the booth: the phone that opens a post's link while its thank-you shows
+    /// it takes the delete claim, a guest's delete is counted, a link that opens nothing is gone
+    /// (the booth has every post it made), and the pages are in kiosk.language.
+    static func sharePlace(_ kiosk: KioskServices) -> ShareRoutes.Place {
+        let (guests, metrics, language) = (kiosk.guests, kiosk.metrics, kiosk.settings.booth.language)
+        return ShareRoutes.Place(mayClaim: { guests.sharesLink(of: $0) }, deleted: { metrics.guestDeleted() }, unopened: .gone,
+                                 language: { _ in language }, event: kiosk.settings.eventName)
     }
 
     struct ShootFields: Decodable {

@@ -101,14 +101,7 @@ package struct KioskCredentials: Sendable {
 
     /// The value of cookie `name` (the last one, if the browser sent it twice), as sent.
     static func cookie(named name: String, in request: Request) -> String? {
-        var found: String?
-        for header in request.headers[values: .cookie] {
-            for pair in header.split(separator: ";") {
-                let pair = pair.drop(while: { $0 == " " })
-                if pair.hasPrefix(name + "=") { found = String(pair.dropFirst(name.count + 1)).trimmed() }
-            }
-        }
-        return found
+        RequestCookies.value(named: name, in: request)
     }
 
     /// A new session for `role` and the `Set-Cookie` that hands it to the browser (in the role's

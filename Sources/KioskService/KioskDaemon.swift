@@ -8,6 +8,7 @@ import UnixSignals
 import KioskWords
 import KioskHTTP
 import KioskState
+import ShareServer
 package import Failures
 
 /// `recorder kiosk`: the kiosk's services (`KioskServices`) run under one ServiceGroup - HTTP

@@ -6,6 +6,7 @@ import SystemSupport
 import Settings
 import KioskHTTP
 import KioskState
+import ShareServer
 import Failures
 
 /// What every request goes through before the router matches it. It never lets a request reach a
@@ -30,7 +31,7 @@ struct KioskGuard: RouterMiddleware {
         response.headers[.xContentTypeOptions] = "nosniff"
         // Every answer, not only the pages: an SVG or a JSON body opened on its own runs nothing either.
         if response.headers[.contentSecurityPolicy] == nil {
-            response.headers[.contentSecurityPolicy] = PageFiles.contentSecurityPolicy
+            response.headers[.contentSecurityPolicy] = PageText.contentSecurityPolicy
         }
         if response.headers[HTTPField.Name("Referrer-Policy")!] == nil {
             response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
@@ -88,20 +89,12 @@ struct KioskGuard: RouterMiddleware {
     /// a forged session cookie is counted too, and the request goes on as nobody's (nil) until its
     /// address is slowed.
     static func refusal(_ wrong: WrongCredentials, client: ClientAddress) async -> Response? {
-        if let wait = wrong.throttle.failed(client) { return await throttled(wait, wrong.throttle) }
-        switch wrong.kind {
-        case .token:
-            return unauthorized("the token sent in Authorization is not this kiosk's. Send the booth's or the operator's token: Authorization: Bearer TOKEN.")
-        case .forgedCookie:
-            return nil
-        }
+        await wrong.refusal(client: client)
     }
 
     /// 401 with `WWW-Authenticate`, the API's JSON body.
     static func unauthorized(_ message: String = "this needs the booth's or the operator's token: log in on the page (POST /login), or send Authorization: Bearer TOKEN.") -> Response {
-        var response = APIError(.unauthorized, message).response
-        response.headers[.wwwAuthenticate] = "Bearer realm=\"recorder\""
-        return response
+        GuardedRoutes.unauthorized(message)
     }
 
     /// 429 for a wrong token from a client that must wait `seconds`, sent once the throttle has held
@@ -112,50 +105,22 @@ struct KioskGuard: RouterMiddleware {
     }
 
     static func throttled(_ seconds: Int) -> Response {
-        var response = APIError(.tooMany, "too many wrong tokens from this address: try again in \(seconds) s.").response
-        response.headers[.retryAfter] = String(seconds)
-        return response
+        WrongCredentials.throttled(seconds)
     }
 
-    /// A browser names the page that sent a request in Origin (and Sec-Fetch-Site); it must be
-    /// ours: the scheme the page came over (http, or https through a proxy that says so), the Host
-    /// the request names, and nothing else. A request that comes with the session cookie must name
-    /// it: the browser attaches the cookie whoever's page asks, and only Origin tells.
+    /// A state-changing request must come from the kiosk's own page (`CrossOrigin`); one that came
+    /// with the session cookie must say so in Origin.
     static func crossOrigin(_ request: Request, context: KioskRequestContext) -> APIError? {
-        if request.headers[HTTPField.Name("Sec-Fetch-Site")!] == "cross-site" {
-            return APIError(.recorder(.denied), "requests from other sites are refused.")
-        }
-        guard let origin = request.headers[.origin] else {
-            if context.identity?.via == .cookie {
-                return APIError(.recorder(.denied), "a request with the kiosk's session cookie must say where it comes from (Origin); use the kiosk's own page, or send Authorization: Bearer TOKEN instead of the cookie.")
-            }
-            return nil
-        }
-        let ours = (overTLS(request, context: context) ? "https://" : "http://") + (request.head.authority ?? "")
-        if origin.lowercased() != ours.lowercased() {
-            return APIError(.recorder(.denied), "requests from another origin (\(origin)) are refused; use the kiosk's own page.")
-        }
-        return nil
+        CrossOrigin.refusal(request, withSessionCookie: context.identity?.via == .cookie, overTLS: overTLS(request, context: context))
     }
 
     static let host = HTTPField.Name("Host")!
 
     /// The header in which the proxy names the phone, on its own listener (`kiosk.proxy_socket`).
-    static let realIP = HTTPField.Name("X-Real-IP")!
+    static let realIP = KioskRequestContext.realIP
 
-    /// Whether the browser reached the page over TLS: through the proxy's own listener, or a proxy
-    /// on this machine's loopback, that says so (`X-Forwarded-Proto: https`, which the shipped nginx
-    /// configuration sets itself); nobody else is believed.
+    /// Whether the browser reached the page over TLS (`KioskRequestContext.reachedOverTLS`).
     static func overTLS(_ request: Request, context: KioskRequestContext) -> Bool {
-        context.viaProxy ? forwardedHTTPS(request) : overTLS(request, client: context.client)
-    }
-
-    /// As above, for a request on kiosk.listen from `client`: only a proxy on this machine is believed.
-    static func overTLS(_ request: Request, client: ClientAddress) -> Bool {
-        client.isLoopback && forwardedHTTPS(request)
-    }
-
-    private static func forwardedHTTPS(_ request: Request) -> Bool {
-        request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https"
+        context.reachedOverTLS(request)
     }
 }

@@ -8,48 +8,37 @@ import SystemSupport
 import KioskWords
 import KioskHTTP
 import KioskState
-import Posting
+package import ShareServer
 package import Failures
 
 /// The kiosk's gallery: pages of the feed and posted videos through the cache. Store requests and
 /// cache files block, and a video fetched from the store can take long: they run on a pool of their
 /// own (`recorder-store`), never on the cooperative pool, and never ahead of a status request.
 package final class KioskLibrary: Sendable {
-    /// The gallery's own threads: four fetches at once, whatever the other blocking work does.
-    static let storeWork = BlockingWork(name: "recorder-store", threads: 4)
+    /// The store's own threads (`SharedPosts.storeWork`): four fetches at once, whatever the other
+    /// blocking work does.
+    static var storeWork: BlockingWork { SharedPosts.storeWork }
 
     /// Posts per gallery page.
     package static let pageSize = 12
-    let feed: PostFeed
-    let cache: VideoCache
+    /// What share links open (the share routes' own: this kiosk's outbox and delete claims with them).
+    package let shared: SharedPosts
+    var feed: PostFeed { shared.feed }
+    var cache: VideoCache { shared.cache }
     /// Where share links point (the kiosk's share page among them).
-    let share: ShareLinks
+    var share: ShareLinks { shared.share }
     /// Share tokens to post ids (`sharedPost(token:)`).
-    let shareTokens = ShareTokenIndex()
+    var shareTokens: ShareTokenIndex { shared.tokens }
     /// This kiosk's outbox: a post queued here opens from its own copy until the store has it, so
     /// a guest's link works at once, at a venue with no internet too.
-    let outbox: Outbox?
+    var outbox: Outbox? { shared.outbox }
     /// Which phone may delete each shared post (in `kiosk.state_dir/claims`); nil: none may.
-    let claims: ShareClaims?
-
-    /// Told of each post deleted here (the operator's delete, a guest's from their phone): the
-    /// shot it came from says so (`PostEnqueuer.postDeleted`).
-    private let deleted: @Sendable (String) -> Void
+    var claims: ShareClaims? { shared.claims }
 
     package init(store: PostStore, cache: VideoCache, share: ShareLinks = ShareLinks(), outbox: Outbox? = nil,
                  claimsDirectory: String? = nil, deleted: @escaping @Sendable (String) -> Void = { _ in }) {
-        self.deleted = deleted
-        feed = PostFeed(store: store)
-        self.cache = cache
-        self.share = share
-        self.outbox = outbox
-        claims = claimsDirectory.map(ShareClaims.init)
-        // The tokens of the posts whose links can still open, learnt once, in the background:
-        // those still queued here first (they need no store), then the store's.
-        Self.storeWork.submit { [self] in
-            for item in outbox?.items() ?? [] { self.shareTokens.learn(token: item.metadata.shareToken, id: item.metadata.id) }
-            self.learnTokens(newerThan: Date().addingTimeInterval(-Double(share.expiresSeconds)))
-        }
+        shared = SharedPosts(store: store, cache: cache, share: share, outbox: outbox, claims: claimsDirectory.map(ShareClaims.init),
+                             loopGIF: SharedPosts.encodedGIF, deleted: deleted)
     }
 
     /// Gallery page `number` (1 = newest), with every share link checked (`shown(_:)`).
@@ -88,27 +77,15 @@ package final class KioskLibrary: Sendable {
     }
 
     func playback(_ metadata: PostMetadata) -> VideoCache.Lookup {
-        cache.lookUp(metadata, from: feed.store) { fetch in Self.storeWork.submit(fetch) }
-    }
-
-    /// The take a shared post's effect was made from, for playback (nil when it has none).
-    func playbackOriginal(_ metadata: PostMetadata) -> VideoCache.Lookup? {
-        metadata.original.map { original in cache.lookUp(original, from: feed.store) { fetch in Self.storeWork.submit(fetch) } }
-    }
-
-    /// A shared boomerang's GIF, made on the first request from its video (the queued copy, or
-    /// the cache's) and kept in the cache.
-    func loopGIF(_ shared: SharedPost) async throws(APIError) -> String {
-        try await offPool { () throws(RecorderError) -> String in
-            try self.cache.loopGIF(for: shared.metadata, queued: shared.queuedVideo, from: self.feed.store)
-        }
+        shared.playback(metadata)
     }
 
     /// The operator takes post `id` out of the gallery (it stays in the store).
     func hide(id: String) async throws(APIError) {
         try await offPool { () throws(RecorderError) in
             try self.feed.hide(id: id)
-            self.dropCachedVideo(of: id)
+            // (the cache plays it no more)
+            self.cache.remove(url: self.feed.videoURL(id: id))
         }
     }
 
@@ -127,24 +104,11 @@ package final class KioskLibrary: Sendable {
     /// busy, try again.) Its guests' mail goes first: a mail waiting is never sent, and an address
     /// kept under the consent text is forgotten.
     func delete(id: String) async throws(APIError) {
-        try await offPool { () throws(RecorderError) in
-            if let outbox = self.outbox { MailQueue(outboxRoot: outbox.root).forget(postID: id) }
-            if try self.outbox?.withdraw(id: id) != true { try self.feed.delete(id: id) }
-            self.forgetDeleted(id)
-            self.deleted(id)
+        do throws(RecorderError) {
+            try await shared.delete(id: id)
+        } catch {
+            throw Self.apiError(error)
         }
-    }
-
-    /// A post left the store: its share token, its delete claim and its cached video go too.
-    private func forgetDeleted(_ id: String) {
-        shareTokens.forget(id: id)
-        claims?.forget(id)
-        dropCachedVideo(of: id)
-    }
-
-    /// The cache (memory and disk) no longer plays post `id`'s video.
-    private func dropCachedVideo(of id: String) {
-        cache.remove(url: feed.videoURL(id: id))
     }
 
     /// Deletes this kiosk's posts (`scope`) older than `retention.days` from the store (the kiosk's
@@ -160,7 +124,7 @@ package final class KioskLibrary: Sendable {
                 report.refused = doubt
                 return report
             }
-            return try self.feed.purgeExpired(before: cutoff, scope: scope, dryRun: false, deleted: self.forgetDeleted)
+            return try self.feed.purgeExpired(before: cutoff, scope: scope, dryRun: false, deleted: self.shared.forgetDeleted)
         }
     }
 
@@ -202,86 +166,9 @@ package final class KioskLibrary: Sendable {
         return (link.url, RFC3339.string(shareExpiry(metadata)))
     }
 
-    /// A post a share link opens, and where its video is.
-    struct SharedPost: Sendable {
-        let metadata: PostMetadata
-        /// The video of the queued copy, while the post waits in this kiosk's outbox; nil: the
-        /// store's (through the cache).
-        let queuedVideo: String?
-        /// The queued copy's poster, once the uploader made it (its first attempt); nil: none yet,
-        /// or the store's (`metadata.thumbnailKey`).
-        var queuedPoster: String? = nil
-        /// The queued copy of the take its effect was made from; nil: the store's (`metadata.original`).
-        var queuedOriginal: String? = nil
-
-        /// A boomerang was made: the page offers it as a loop and a GIF.
-        var isLoop: Bool { metadata.isBoomerang }
-
-        /// Where its page's player takes its poster from, if it has one: the queued copy's, or the store's.
-        var hasPoster: Bool { queuedVideo == nil ? metadata.thumbnailKey != nil : queuedPoster != nil }
-    }
-
-    /// The post a share link's `token` opens: one queued here, or one that is listed (not hidden,
-    /// not deleted), whose link has not expired. Nil for anything else, a wrong token, a removed
-    /// post or an expired link alike, so an answer tells nothing more.
-    func sharedPost(token: String, now: Date = Date()) async -> SharedPost? {
-        guard ShareToken.isValid(token) else { return nil }
-        return await Self.storeWork.run { () -> SharedPost? in
-            if let metadata = self.lookUp(token, now: now) { return metadata }
-            // Not known: a post another kiosk just sent? Only the newest are read, at most every 30 s.
-            guard self.shareTokens.id(forToken: token) == nil, self.shareTokens.refreshDue() else { return nil }
-            self.learnTokens(newest: 100)
-            return self.lookUp(token, now: now)
-        }
-    }
-
-    /// When a post's share page stops opening: its link's expiry, or for a post sent without one
-    /// (by `recorder post`), share.expires_hours after it was made; never after the post expires
-    /// under retention.days (whatever the metadata in the store says).
+    /// When a post's share page stops opening (`SharedPosts.expiry`).
     func shareExpiry(_ metadata: PostMetadata) -> Date {
-        let created = RFC3339.date(metadata.createdAt) ?? Date()
-        var end = metadata.shareExpiresAt.flatMap(RFC3339.date) ?? created.addingTimeInterval(Double(share.expiresSeconds))
-        if let retention = share.retention { end = min(end, created.addingTimeInterval(retention.seconds)) }
-        return end
-    }
-
-    private func lookUp(_ token: String, now: Date) -> SharedPost? {
-        let known = shareTokens.id(forToken: token)
-        // Queued here: the store is not asked (at a venue with no internet it would not answer).
-        if let id = known, let item = outbox?.item(id: id) {
-            guard let stored = item.metadata.shareToken, ShareToken.equal(stored, token), shareExpiry(item.metadata) > now else { return nil }
-            return SharedPost(metadata: item.metadata, queuedVideo: item.videoPath,
-                              queuedPoster: FileSystem.status(of: item.posterPath) == nil ? nil : item.posterPath,
-                              queuedOriginal: item.metadata.original == nil ? nil : item.originalPath)
-        }
-        // Every other token costs the store the same, whatever it opens or why it opens nothing
-        // (unknown or deleted, hidden, expired): one post's metadata read and its hidden marker
-        // asked, a post the index knows standing in for a token it does not know. (Hidden and
-        // expired links answered 40-60% slower than unknown and deleted ones, which told why.)
-        let asked = known ?? shareTokens.standIn ?? ""
-        let metadata = try? feed.metadata(id: asked)
-        let hidden = metadata.map(feed.isHidden) ?? feed.isHidden(id: asked)
-        let matches = metadata?.shareToken.map { ShareToken.equal($0, token) } ?? false
-        let open = metadata.map { shareExpiry($0) > now } ?? false
-        guard known != nil, let metadata, matches, open, !hidden else { return nil }
-        return SharedPost(metadata: metadata, queuedVideo: nil)
-    }
-
-    /// Learns the tokens of the feed's posts newest first, reading only posts not read before,
-    /// until one older than `newerThan` or `newest` posts.
-    func learnTokens(newerThan oldest: Date? = nil, newest limit: Int = .max) {
-        var seen = 0
-        var page = try? feed.page(1, size: min(100, limit))
-        while let current = page {
-            for entry in current.entries {
-                seen += 1
-                if let oldest, let created = RFC3339.date(entry.createdAt), created < oldest { return }
-                guard !shareTokens.isKnown(entry.id) else { continue }
-                if let metadata = try? feed.metadata(id: entry.id) { shareTokens.learn(token: metadata.shareToken, id: entry.id) }
-            }
-            guard seen < limit else { return }
-            page = current.next.flatMap { try? feed.page(after: $0, size: 100) }
-        }
+        shared.expiry(metadata)
     }
 
     /// The hidden posts, newest first (the first 100).
@@ -289,26 +176,17 @@ package final class KioskLibrary: Sendable {
         try await offPool { () throws(RecorderError) in try self.feed.hiddenPosts(size: 100) }
     }
 
-    /// Claims post `id` for the phone opening its link now (see `ShareClaims`): the new secret,
-    /// or nil when it was claimed before; a claim that cannot be written is thrown.
-    func claim(_ id: String) async throws(FileSystem.Failure) -> String? {
-        guard let claims else { return nil }
-        return try await Self.storeWork.run { () throws(FileSystem.Failure) -> String? in try claims.claim(id) }
-    }
-
-    /// Whether `secret` is post `id`'s delete claim.
-    func holdsClaim(_ id: String, secret: String?) async -> Bool {
-        guard let claims, secret != nil else { return false }
-        return await Self.storeWork.run { claims.holds(id, secret: secret) }
-    }
-
     private func offPool<T: Sendable>(_ work: @escaping @Sendable () throws(RecorderError) -> T) async throws(APIError) -> T {
         do throws(RecorderError) {
             return try await Self.storeWork.run(work)
         } catch {
-            // A store that is down for now is unavailable here, not a conflict.
-            if error.kind == .busy { throw APIError(.recorder(.unavailable), error.text(), guestKey: GuestWording.key(for: error)) }
-            throw APIError(error)
+            throw Self.apiError(error)
         }
+    }
+
+    /// A store that is down for now is unavailable here, not a conflict.
+    private static func apiError(_ error: RecorderError) -> APIError {
+        if error.kind == .busy { return APIError(.recorder(.unavailable), error.text(), guestKey: GuestWording.key(for: error)) }
+        return APIError(error)
     }
 }

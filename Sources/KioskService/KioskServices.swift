@@ -96,7 +96,8 @@ package struct KioskServices: Sendable {
         prompts = settings.prompts.map { PromptDeck($0, seconds: settings.promptSeconds, clock: clock) }
         guests = GuestCoordinator(settings: settings, manager: manager, prompts: prompts, events: events, metrics: metrics,
                                   logger: logger, clock: clock)
-        posting = PostingDesk(manager: manager, enqueuer: store.enqueuer, drain: drain, shareTokens: library.shareTokens, guests: guests,
+        posting = PostingDesk(manager: manager, enqueuer: store.enqueuer, drain: drain, shareTokens: library.shareTokens, claims: library.claims,
+                              guests: guests,
                               events: events, metrics: metrics, logger: logger)
         preview = LivePreview(manager: manager, settings: settings)
         button = BoothButton(settings.trigger, guests: guests, events: events, logger: logger)

@@ -5,6 +5,7 @@ import NIOCore
 import Settings
 import Shooting
 import KioskHTTP
+import ShareServer
 
 /// What the booth's screen follows live, under `/api`: the status and its event stream, the
 /// microphone's level, and the camera's mirror.

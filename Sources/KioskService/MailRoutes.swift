@@ -8,6 +8,7 @@ import Shooting
 import SystemSupport
 import KioskWords
 import KioskHTTP
+import ShareServer
 import KioskState
 import Failures
 import MailValues

@@ -6,6 +6,7 @@ import Shooting
 import SystemSupport
 import KioskHTTP
 import KioskState
+import ShareServer
 package import Failures
 import Posting
 
@@ -19,18 +20,21 @@ package final class PostingDesk: Sendable {
     private let enqueuer: PostEnqueuer
     private let drain: OutboxDrain
     private let shareTokens: ShareTokenIndex
+    /// Where a post's delete claim waits for the guest's phone; nil: no phone may delete.
+    private let claims: ShareClaims?
     private let guests: GuestCoordinator
     private let events: EventStream
     private let metrics: KioskMetrics
     private let logger: Logger
 
-    init(manager: CameraManager, enqueuer: PostEnqueuer, drain: OutboxDrain, shareTokens: ShareTokenIndex, guests: GuestCoordinator,
-         events: EventStream, metrics: KioskMetrics, logger: Logger) {
+    init(manager: CameraManager, enqueuer: PostEnqueuer, drain: OutboxDrain, shareTokens: ShareTokenIndex, claims: ShareClaims?,
+         guests: GuestCoordinator, events: EventStream, metrics: KioskMetrics, logger: Logger) {
         self.manager = manager
         workspace = manager.workspace
         self.enqueuer = enqueuer
         self.drain = drain
         self.shareTokens = shareTokens
+        self.claims = claims
         self.guests = guests
         self.events = events
         self.metrics = metrics
@@ -69,14 +73,18 @@ package final class PostingDesk: Sendable {
     }
 
     private func enqueue(caption: String, shotID: String?) async throws(RecorderError) -> Outcome {
-        let enqueuer = self.enqueuer, workspace = self.workspace
+        let enqueuer = self.enqueuer, workspace = self.workspace, claims = self.claims, logger = self.logger
         let outcome = try await manager.holdingCurrentShot { () async throws(RecorderError) -> Outcome in
             try await BlockingWork.run { () throws(RecorderError) -> Outcome in
                 if let shotID {
                     let current = workspace.currentShotID()
                     guard current == shotID else { return .notCurrent(current) }
                 }
-                return .queued(try enqueuer.enqueue(try enqueuer.joining(to: try enqueuer.plan(caption: caption, shotID: shotID))))
+                var plan = try enqueuer.joining(to: try enqueuer.plan(caption: caption, shotID: shotID))
+                // The guest's delete claim, its hash in the post's metadata: any share server can
+                // check the phone that takes it from the booth, at home too.
+                plan.metadata.deleteClaim = claims.flatMap { Self.claim(plan.metadata.id, in: $0, logger: logger) }
+                return .queued(try enqueuer.enqueue(plan))
             }
         }
         guard case .queued(let item) = outcome else { return outcome }
@@ -87,6 +95,17 @@ package final class PostingDesk: Sendable {
         events.announce("posted")
         drain.wake()
         return outcome
+    }
+
+    /// Makes post `id`'s delete claim (`ShareClaims.prepare`): its hash, or nil when it cannot be
+    /// kept (the post then goes without one: no phone may delete it, the operator can).
+    private static func claim(_ id: String, in claims: ShareClaims, logger: Logger) -> String? {
+        do throws(FileSystem.Failure) {
+            return try claims.prepare(id)
+        } catch {
+            logger.warning("post \(id)'s delete claim could not be kept (no phone can delete it; the operator can): cannot \(error.operation) \(error.path) in kiosk.state_dir: \(error.errno.description)")
+            return nil
+        }
     }
 
     /// Deletes the current shot, when it is `shotID` and not posted: a guest's "Delete" in review.

@@ -1,6 +1,7 @@
 import Hummingbird
 import KioskWords
 import KioskHTTP
+import ShareServer
 import KioskState
 
 /// `GET /api/admin/preflight`: the checks before an event (as `recorder doctor` runs them), run

@@ -7,6 +7,7 @@ import Settings
 import Shooting
 import KioskHTTP
 import KioskState
+import ShareServer
 import Failures
 
 /// The pages and what watches the kiosk: `/` (guests), `/admin` (the operator), `/healthz` and `/metrics`.
@@ -48,9 +49,6 @@ enum ServiceRoutes {
     }
 
     static func page(_ html: String) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "text/html; charset=utf-8"
-        headers[.cacheControl] = "no-store"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        PageText.page(html)
     }
 }

@@ -7,6 +7,7 @@ import Settings
 import Failures
 import KioskHTTP
 import KioskState
+import ShareServer
 
 /// The operator page's Event section, under `/api/admin`: every setting with where it comes from,
 /// the page's changes saved all or nothing (`EventSettings`), a branding frame uploaded and seen on

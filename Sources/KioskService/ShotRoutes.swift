@@ -5,6 +5,7 @@ import Settings
 import Shooting
 import Publishing
 import KioskHTTP
+import ShareServer
 import KioskState
 import Failures
 

@@ -12,6 +12,8 @@ package struct KioskLimits: Sendable {
     /// Live mirrors: each costs a JPEG encode per picture. The booth's page and the operator's
     /// preview on the booth need two, of their own.
     package let mirrors: ClientSlots
+    /// Hosts' Download all: each archive being sent holds two pieces of the store's in memory.
+    package let archives: ClientSlots
     /// Event streams (`/api/events`): each costs a status for every change. The booth's screen
     /// (its page and the operator's on it) and the operator's token have places of their own,
     /// which a crowd with the booth's token cannot take.
@@ -21,6 +23,7 @@ package struct KioskLimits: Sendable {
         connections = ConnectionLimits(total: settings.maxConnections, perClient: settings.maxConnectionsPerClient)
         videos = ClientSlots("videos", total: 256, perClient: 4, booth: 8)
         mirrors = ClientSlots("live mirrors", total: 6, perClient: 2, booth: 2)
+        archives = ClientSlots("archives", total: 4, perClient: 1)
         events = ClientSlots("event streams", total: 16, perClient: 4, booth: 4, operator: 4)
     }
 }

@@ -4,6 +4,7 @@ import Publishing
 import Fleet
 import KioskWords
 import Failures
+import ShareServer
 
 extension Setting {
     /// The kiosk's settings (`kiosk.*`); it reads the core's too (shots, sound, the store, sharing).
@@ -72,8 +73,8 @@ extension Setting {
 }
 
 extension SettingsCatalogue {
-    /// The core's settings, the kiosk's, the guests' mail's, the event's and the fleet's: what
-    /// `recorder` accepts; the operator page sets its Event section's.
-    package static let withKiosk = SettingsCatalogue(Setting.core, Setting.kiosk, Setting.mail, Setting.event, Setting.fleet,
+    /// The core's settings, the kiosk's, the guests' mail's, the event's, the share server's and
+    /// the fleet's: what `recorder` accepts; the operator page sets its Event section's.
+    package static let withKiosk = SettingsCatalogue(Setting.core, Setting.kiosk, Setting.mail, Setting.event, Setting.serve, Setting.fleet,
                                                      operatorKeys: EventSection.keys)
 }

@@ -15,6 +15,8 @@ package enum GuestStrings {
         case sendByMail, mailTitle, mailOptIn, mailSend, mailCancel, mailQueued, mailInvalid, mailTooMany, mailShift, mailBackspace
         case cameraUnavailable, notSaved, storageFull, busy, tooShort, tryAgain, notAnswering, lowSpace
         case backSoon, backSoonDetail
+        case shareNotYet, shareNotYetDetail
+        case downloadAll, galleryReel, galleryPlay, galleryEmpty, galleryLoading, galleryLoadFailed, galleryUntil, galleryCardHint
         case effectLabel, effectNone, effectBoomerang, effectSlowmo, saveLoop, loopGIF, downloadOriginal
     }
 
@@ -93,6 +95,16 @@ package enum GuestStrings {
             .lowSpace: "The booth is nearly out of space. Please tell the host.",
             .backSoon: "Back in a moment",
             .backSoonDetail: "The booth is taking a short break. Please come back in a few minutes.",
+            .shareNotYet: "This video is not here (yet).",
+            .shareNotYetDetail: "If it was recorded in the last hours, the booth may still be sending it: please try again in {n} minutes. A link that has expired, or whose video was taken down, does not open again.",
+            .downloadAll: "Download all",
+            .galleryReel: "Highlights",
+            .galleryPlay: "Play",
+            .galleryEmpty: "No videos here (yet).",
+            .galleryLoading: "Loading more videos…",
+            .galleryLoadFailed: "The next videos could not be loaded. Scroll down to try again.",
+            .galleryUntil: "This gallery opens until {n}.",
+            .galleryCardHint: "Scan the code with your phone's camera to watch every video of the event and download them all.",
             .effectLabel: "Effect",
             .effectNone: "Normal",
             .effectBoomerang: "Boomerang",
@@ -171,6 +183,16 @@ package enum GuestStrings {
             .lowSpace: "Die Box hat bald keinen Platz mehr. Bitte sagt den Gastgebern Bescheid.",
             .backSoon: "Gleich wieder da",
             .backSoonDetail: "Die Box macht eine kurze Pause. Schaut in ein paar Minuten wieder vorbei.",
+            .shareNotYet: "Dieses Video ist (noch) nicht da.",
+            .shareNotYetDetail: "Wurde es in den letzten Stunden aufgenommen, sendet die Box es vielleicht noch: Bitte versucht es in {n} Minuten noch einmal. Ein abgelaufener Link oder einer, dessen Video entfernt wurde, öffnet nichts mehr.",
+            .downloadAll: "Alle herunterladen",
+            .galleryReel: "Highlights",
+            .galleryPlay: "Abspielen",
+            .galleryEmpty: "Hier sind (noch) keine Videos.",
+            .galleryLoading: "Weitere Videos werden geladen…",
+            .galleryLoadFailed: "Die nächsten Videos konnten nicht geladen werden. Scrollt weiter, um es noch einmal zu versuchen.",
+            .galleryUntil: "Diese Galerie ist bis {n} erreichbar.",
+            .galleryCardHint: "Scannt den Code mit der Handykamera: Dort seht ihr alle Videos des Abends und könnt sie alle herunterladen.",
             .effectLabel: "Effekt",
             .effectNone: "Normal",
             .effectBoomerang: "Boomerang",

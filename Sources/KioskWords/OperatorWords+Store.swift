@@ -98,6 +98,12 @@ extension OperatorWords {
             "'\(name)' had \(written) bytes where \(size) were expected; export again."
         case .archiveFinished(let path):
             "the archive \(path) is already finished."
+        case .rangeTooLarge(let target, let from, let to):
+            "bytes \(from)-\(to) of \(target) cannot be read at once."
+        case .rangeNotInObject(let target, let size, let from, let to):
+            size.map { "\(target) has \($0) bytes: bytes \(from)-\(to) are not in it." } ?? "\(target) does not have bytes \(from)-\(to)."
+        case .rangeAnsweredMore(let target, let received, let asked):
+            "\(target) answered \(received) bytes for \(asked)."
         case .file(let operation, let path, let code, let elsewhere):
             file(operation, path, code, elsewhere)
         case .readOnly(let root):

@@ -37,6 +37,8 @@ package enum OperatorWords {
         case .cache(let failure): cache(failure)
         case .export(let failure): export(failure)
         case .reel(let failure): reel(failure)
+        case .gallery(let failure): gallery(failure)
+        case .serve(let failure): serve(failure)
         case .kiosk(let failure): kiosk(failure)
         case .cli(let failure): commandLine(failure, nested: message)
         case .cliMail(let failure): commandLineMail(failure)

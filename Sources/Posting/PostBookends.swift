@@ -169,6 +169,7 @@ extension PostEnqueuer {
         joined.digest = digest
         joined.metadata.byteSize = digest.size
         joined.metadata.sha256 = digest.sha256
+        joined.metadata.crc32 = digest.crc32.map(CRC32.hex)
         joined.metadata.durationSeconds = info.durationSeconds
         joined.join = JoinReport(intro: bookends.intro, outro: bookends.outro, reencodedBecause: reencodedBecause)
         return joined

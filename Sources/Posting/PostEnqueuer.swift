@@ -97,7 +97,7 @@ package struct PostEnqueuer: Sendable {
             byteSize: digest.size, sha256: digest.sha256, caption: caption, author: configuration.postAuthor,
             createdAt: RFC3339.string(now), camera: shot.source, likeCount: 0, shareCount: 0, commentCount: 0,
             audio: shot.audio, shareToken: ShareToken.random(), consent: shot.consent, prompt: shot.prompt,
-            kiosk: try KioskID.configured(configuration))
+            kiosk: try KioskID.configured(configuration), crc32: digest.crc32.map(CRC32.hex))
         if let consent = shot.consent { try checkConsentText(consent, of: shot) }
         var plan = Plan(shot: shot, metadata: metadata, store: backend.location,
                         metadataURL: backend.url(forKey: metadata.metadataKey), digest: digest, destination: backend.destination,

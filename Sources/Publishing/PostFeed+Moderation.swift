@@ -42,7 +42,7 @@ extension PostFeed {
     }
 
     /// Deletes post `id` from the store: its index objects first (it leaves the feed at once),
-    /// then its video and poster, then its metadata last (what a repeated delete needs to find the rest).
+    /// then its video, poster and kept sums, then its metadata last (what a repeated delete needs to find the rest).
     /// A post whose metadata is damaged is deleted too: its index objects are then found by
     /// listing the feed.
     package func delete(id: String) throws(RecorderError) {
@@ -58,7 +58,8 @@ extension PostFeed {
             } else {
                 index = try indexKeys(of: id, in: Self.folder) + indexKeys(of: id, in: Self.hiddenFolder)
             }
-            keys = index + [PostMetadata.videoKey(id: id), PostMetadata.originalKey(id: id), PostMetadata.thumbnailKey(id: id), PostMetadata.metadataKey(id: id)]
+            keys = index + [PostMetadata.videoKey(id: id), PostMetadata.originalKey(id: id), PostMetadata.thumbnailKey(id: id),
+                            PostMetadata.sumsKey(id: id), PostMetadata.metadataKey(id: id)]
             if index.isEmpty, try store.stat(key: PostMetadata.metadataKey(id: id)) == nil, try store.stat(key: PostMetadata.videoKey(id: id)) == nil {
                 keys = []
             }

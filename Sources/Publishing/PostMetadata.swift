@@ -66,6 +66,13 @@ package struct PostMetadata: Sendable, Codable, Equatable {
     /// The kiosk that posted it (`kiosk.id`), which its index object's key carries; absent in posts
     /// made before kiosks had ids.
     package var kiosk: String? = nil
+    /// The video's CRC-32 (8 lowercase hex digits), which a ZIP archive of the post needs before
+    /// its bytes (a host's Download all); absent in posts made before it was taken.
+    package var crc32: String? = nil
+    /// The SHA-256 (lowercase hex) of the delete claim the booth gives the guest's phone
+    /// (`ShareClaims`): any share server checks the phone's cookie against it, at home too; absent
+    /// for a post no phone may delete (posted from the command line, or before claims were here).
+    package var deleteClaim: String? = nil
     /// The effect the video was made into (`shoot.effect`), with the take it was made from, stored
     /// beside it (`effect.original.key`: `takes/<id>.mp4`); absent for none.
     package var effect: ShotEffect? = nil
@@ -74,7 +81,8 @@ package struct PostMetadata: Sendable, Codable, Equatable {
                  durationSeconds: Double, frameRate: Double, codec: String, byteSize: Int64, sha256: String, caption: String,
                  author: Author, createdAt: String, camera: String, likeCount: Int, shareCount: Int, commentCount: Int,
                  audio: ShotAudio? = nil, shareURL: String? = nil, shareExpiresAt: String? = nil, thumbnailKey: String? = nil,
-                 thumbnailURL: String? = nil, shareToken: String? = nil, consent: Consent? = nil, prompt: String? = nil, kiosk: String? = nil) {
+                 thumbnailURL: String? = nil, shareToken: String? = nil, consent: Consent? = nil, prompt: String? = nil, kiosk: String? = nil,
+                 crc32: String? = nil, deleteClaim: String? = nil) {
         (self.id, self.video, self.key, self.metadataKey, self.url, self.ext) = (id, video, key, metadataKey, url, ext)
         (self.width, self.height, self.durationSeconds, self.frameRate, self.codec) = (width, height, durationSeconds, frameRate, codec)
         (self.byteSize, self.sha256, self.caption, self.author, self.createdAt, self.camera) = (byteSize, sha256, caption, author, createdAt, camera)
@@ -82,6 +90,7 @@ package struct PostMetadata: Sendable, Codable, Equatable {
         self.audio = audio
         (self.shareURL, self.shareExpiresAt, self.thumbnailKey, self.thumbnailURL) = (shareURL, shareExpiresAt, thumbnailKey, thumbnailURL)
         (self.shareToken, self.consent, self.prompt, self.kiosk) = (shareToken, consent, prompt, kiosk)
+        (self.crc32, self.deleteClaim) = (crc32, deleteClaim)
     }
 
     package static func videoKey(id: String) -> String { "videos/\(id).mp4" }
@@ -102,10 +111,14 @@ package struct PostMetadata: Sendable, Codable, Equatable {
         original.sha256 = sha256
         original.durationSeconds = take.durationSeconds
         original.effect = nil
+        // (the CRC-32 is the effect's video's, not the take's)
+        original.crc32 = nil
         return original
     }
     package static func metadataKey(id: String) -> String { "posts/\(id).json" }
     package static func thumbnailKey(id: String) -> String { "thumbs/\(id).jpg" }
+    /// Where the sums a post's metadata lacks are kept once computed (its CRC-32, for an older post).
+    package static func sumsKey(id: String) -> String { "sums/\(id).json" }
 
     /// The metadata as read from a store, with nothing in it believed that says where to find
     /// something: the keys and addresses are made again from the (checked) id, a poster's key only
@@ -129,8 +142,15 @@ package struct PostMetadata: Sendable, Codable, Equatable {
         metadata.prompt = prompt.map { String($0.prefix(Prompts.maximumLength)) }
         // (it names an index key: only a kiosk id's form is believed)
         if let kiosk, !KioskID.isValid(kiosk) { metadata.kiosk = nil }
+        // (hex of their lengths only: anything else is no CRC and no claim)
+        if let crc32, crc32.utf8.count != 8 || !Self.isHex(crc32) { metadata.crc32 = nil }
+        if let claim = deleteClaim, claim.utf8.count != 64 || !Self.isHex(claim) { metadata.deleteClaim = nil }
         if metadata.effect?.original?.key != nil { metadata.effect?.original?.key = Self.originalKey(id: id) }
         return metadata
+    }
+
+    private static func isHex(_ text: String) -> Bool {
+        text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// Gives the post another id (after a name collision in the store) and the matching keys and URL.

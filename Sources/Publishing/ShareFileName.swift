@@ -75,11 +75,20 @@ package enum ShareFileName {
     /// `filename*` carries the name as UTF-8, every byte but RFC 5987's attr-chars percent-encoded,
     /// and `filename` an ASCII stand-in for old browsers; no byte of either can end the header or
     /// the quoted string (no CR, LF, quote or backslash is left).
-    package static func contentDisposition(_ name: String) -> String {
-        let ending = name.hasSuffix(".gif") ? ".gif" : ".mp4"
-        let base = name.hasSuffix(ending) ? String(name.dropLast(4)) : name
+    /// A file of another kind keeps its own extension (`.zip`, `.pdf`); `attachment` asks the
+    /// browser to save it rather than show it.
+    package static func contentDisposition(_ name: String, attachment: Bool = false) -> String {
+        let dot = name.lastIndex(of: ".").flatMap { name.distance(from: $0, to: name.endIndex) <= 5 ? $0 : nil }
+        let (base, kind) = dot.map { (String(name[..<$0]), String(name[$0...])) } ?? (name, ".mp4")
         let ascii = cleaned(String(String.UnicodeScalarView(base.unicodeScalars.filter { $0.isASCII && $0 != "%" })))
-        return "inline; filename=\"\(ascii.isEmpty ? "video" : ascii)\(ending)\"; filename*=UTF-8''\(percentEncoded(name))"
+        let fallback = (ascii.isEmpty ? "video" : ascii) + String(String.UnicodeScalarView(kind.unicodeScalars.filter { $0.isASCII && $0 != "%" && $0 != "\"" && $0 != "\\" }))
+        return (attachment ? "attachment" : "inline") + "; filename=\"\(fallback)\"; filename*=UTF-8''\(percentEncoded(name))"
+    }
+
+    /// A folder's or an archive's name for an event (its name cleaned as a caption is), never empty.
+    package static func folderName(_ event: String) -> String {
+        let name = cleaned(event)
+        return name.isEmpty ? "recorder" : name
     }
 
     /// Whether `text` is a day as `YYYY-MM-DD`.

@@ -57,6 +57,12 @@ package struct ShareLinks: Sendable {
         (try? store.presignedURL(forKey: "k", expiresSeconds: 60, at: Date())) != nil
     }
 
+    /// Where a host's gallery opens (`/g/<token>` under it): the origin of `share.base_url`, the
+    /// public name the share servers answer for; else the kiosk's own page address; nil for neither.
+    package var galleryOrigin: String? {
+        baseURL.flatMap(Self.origin) ?? pageBase.flatMap(Self.origin)
+    }
+
     /// `scheme://host[:port]` of an address, lowercased; nil when it has none.
     static func origin(_ url: String) -> String? {
         guard let scheme = url.firstRange(of: "://") else { return nil }

@@ -31,7 +31,7 @@ enum CLIWords {
         // (a device not found: the command line lists the machine's devices)
         case .capture, .audio:
             OperatorWords.message(error) + (error.listingHelps ? " Run recorder devices to list this machine's cameras and microphones." : "")
-        case .media, .storage, .text, .internalFailure, .bookend, .cache, .export, .reel, .kiosk:
+        case .media, .storage, .text, .internalFailure, .bookend, .cache, .export, .reel, .gallery, .serve, .kiosk:
             OperatorWords.message(error)
         }
     }

@@ -29,8 +29,8 @@ package struct RecorderCommand: AsyncParsableCommand {
         """,
         version: "recorder \(RecorderVersion.string)",
         subcommands: [ShootCommand.self, PostCommand.self, OutboxCommand.self, FeedCommand.self, FetchCommand.self, CacheCommand.self,
-                      ExportCommand.self, ReelCommand.self, DevicesCommand.self, KioskCommand.self, DoctorCommand.self, FleetCommand.self,
-                      ConfigCommand.self])
+                      ExportCommand.self, ReelCommand.self, GalleryCommand.self, DevicesCommand.self, KioskCommand.self, ServeCommand.self,
+                      DoctorCommand.self, FleetCommand.self, ConfigCommand.self])
 
     package init() {}
 }

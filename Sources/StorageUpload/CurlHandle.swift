@@ -48,7 +48,7 @@ struct CurlHandle: ~Copyable {
                  into file: Int32? = nil, progress: ((_ written: Int64) -> Void)? = nil) throws(StorageError) -> Transfer {
         curl_easy_reset(handle)
         errorBuffer[0] = 0
-        let transfer = Transfer(url: request.url, sink: ResponseSink(handle: handle, file: file, progress: progress),
+        let transfer = Transfer(url: request.url, sink: ResponseSink(handle: handle, file: file, progress: progress, limit: request.keep),
                                 source: RequestSource(request.body))
 
         // A libcurl that lacks an option (SigV4 needs 7.75, PROTOCOLS_STR 7.85) must not send an
@@ -180,11 +180,11 @@ extension CurlHandle {
     }
 }
 
-/// Collects a response body (capped: S3 answers are small XML documents), or streams a successful
+/// Collects a response body (capped at the request's `keep`), or streams a successful
 /// download into a file, hashing it.
 private final class ResponseSink {
     private(set) var bytes: [UInt8] = []
-    private let limit = 1 << 20
+    private let limit: Int
     private let handle: UnsafeMutableRawPointer
     let file: Int32?
     private let progress: ((_ written: Int64) -> Void)?
@@ -194,8 +194,9 @@ private final class ResponseSink {
     private var written: Int64 = 0
     private(set) var failure: Int32?
 
-    init(handle: UnsafeMutableRawPointer, file: Int32?, progress: ((_ written: Int64) -> Void)?) {
+    init(handle: UnsafeMutableRawPointer, file: Int32?, progress: ((_ written: Int64) -> Void)?, limit: Int) {
         self.handle = handle
+        self.limit = limit
         self.file = file
         self.progress = progress
     }

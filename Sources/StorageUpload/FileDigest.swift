@@ -15,26 +15,33 @@ package struct FileDigest: Sendable, Codable, Equatable {
     package var md5: String
     /// Checksums of each part for a multipart upload, when computed.
     package var parts: PartDigests?
+    /// The CRC-32 a ZIP archive names the file by (a gallery's Download all); nil in a digest
+    /// taken before it was (an item queued by an older version).
+    package var crc32: UInt32?
 
-    package init(size: Int64, sha256: String, md5: String, parts: PartDigests? = nil) {
+    package init(size: Int64, sha256: String, md5: String, parts: PartDigests? = nil, crc32: UInt32? = nil) {
         self.size = size
         self.sha256 = sha256
         self.md5 = md5
         self.parts = parts
+        self.crc32 = crc32
     }
 
-    /// Reads `path` once. With `partSize`, also the MD5 and SHA-256 of every part, so a multipart
-    /// upload (and every resume of it) sends straight from the file without hashing again.
+    /// Reads `path` once: its SHA-256, MD5 and CRC-32. With `partSize`, also the MD5 and SHA-256 of
+    /// every part, so a multipart upload (and every resume of it) sends straight from the file
+    /// without hashing again.
     package static func compute(path: String, partSize: Int64? = nil) throws(StorageError) -> FileDigest {
         var sha = MessageDigest(.sha256)
         var md5 = MessageDigest(.md5)
         var partSHA = MessageDigest(.sha256)
         var partMD5 = MessageDigest(.md5)
+        var crc = CRC32()
         var inPart: Int64 = 0
         var parts = partSize.map { PartDigests(partSize: $0, md5: [], sha256: []) }
         let size = try FileChunks.forEach(path: path, offset: 0, length: nil) { chunk in
             sha.update(chunk)
             md5.update(chunk)
+            crc.update(chunk)
             guard let partSize else { return }
             var rest = chunk
             while !rest.isEmpty {
@@ -55,7 +62,7 @@ package struct FileDigest: Sendable, Codable, Equatable {
             parts?.md5.append(partMD5.finish().hex)
             parts?.sha256.append(partSHA.finish().hex)
         }
-        return FileDigest(size: size, sha256: sha.finish().hex, md5: md5.finish().hex, parts: parts)
+        return FileDigest(size: size, sha256: sha.finish().hex, md5: md5.finish().hex, parts: parts, crc32: crc.value)
     }
 
     /// The ETag S3 gives an object uploaded in parts of `partSize`: MD5 of the concatenated binary

@@ -25,6 +25,9 @@ struct HTTPRequest {
     var url: String
     var headers: [(name: String, value: String)] = []
     var body: Body = .none
+    /// The most of an answer's body kept in memory (S3's answers are small XML documents; a read
+    /// of an object's bytes, a range of a video, says how many it asked for).
+    var keep = 1 << 20
 }
 
 /// What the server answered.

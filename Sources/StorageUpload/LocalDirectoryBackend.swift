@@ -159,6 +159,20 @@ extension LocalDirectoryBackend {
         return bytes
     }
 
+    package func read(key: String, range: ClosedRange<Int64>) throws(StorageError) -> [UInt8]? {
+        let path = path(forKey: key)
+        guard try LocalFiles.exists(path, operation: "read"), let size = FileSystem.size(of: path) else { return nil }
+        guard range.lowerBound >= 0, range.lowerBound < max(size, 1), Int64(range.count) <= maximumRangeRead else {
+            throw StorageError(.mismatch, .rangeNotInObject(target: path, size: size, from: range.lowerBound, to: range.upperBound), retryable: false)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(min(Int64(range.count), size - range.lowerBound)))
+        try FileChunks.forEach(path: path, offset: range.lowerBound, length: min(Int64(range.count), size - range.lowerBound)) { chunk in
+            bytes.append(contentsOf: chunk)
+        }
+        return bytes
+    }
+
     package func download(key: String, into descriptor: Int32, progress: ((_ written: Int64) -> Void)?) throws(StorageError) -> DownloadedObject? {
         let path = path(forKey: key)
         guard try LocalFiles.exists(path, operation: "read") else { return nil }

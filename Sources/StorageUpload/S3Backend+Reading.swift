@@ -23,8 +23,11 @@ extension S3Backend {
     }
 
     package func read(key: String, limit: Int) throws(StorageError) -> [UInt8]? {
+        var request = readRequest(key: key)
+        // One byte over the limit kept: an object larger than asked is told from one that fits.
+        request.keep = max(limit + 1, 1 << 20)
         let response = try handles.withHandle { handle throws(StorageError) in
-            try send(readRequest(key: key), payloadSHA256: Self.emptySHA256, on: handle)
+            try send(request, payloadSHA256: Self.emptySHA256, on: handle)
         }
         return try readAnswer(response, key: key, limit: limit)
     }
@@ -43,6 +46,39 @@ extension S3Backend {
             return response.body
         case 404:
             return nil
+        default:
+            throw failure(response, .read, configuration.prefix + key)
+        }
+    }
+
+    package func read(key: String, range: ClosedRange<Int64>) throws(StorageError) -> [UInt8]? {
+        guard range.lowerBound >= 0, Int64(range.count) <= maximumRangeRead else {
+            throw StorageError(.mismatch, .rangeTooLarge(target: configuration.prefix + key, from: range.lowerBound, to: range.upperBound), retryable: false)
+        }
+        var request = readRequest(key: key)
+        request.headers = [("Range", "bytes=\(range.lowerBound)-\(range.upperBound)")]
+        // (a store that sends the whole object for a range is cut at the range's end: then it is short)
+        request.keep = Int(range.upperBound) + 1
+        let response = try handles.withHandle { handle throws(StorageError) in
+            try send(request, payloadSHA256: Self.emptySHA256, on: handle)
+        }
+        switch response.status {
+        case 206:
+            guard response.body.count <= range.count else {
+                throw StorageError(.mismatch, .rangeAnsweredMore(target: configuration.prefix + key, received: response.body.count, asked: range.count), retryable: true)
+            }
+            return response.body
+        case 200:
+            // A store that sends the whole object for a range: its part.
+            let body = response.body
+            guard range.lowerBound < Int64(body.count) else {
+                throw StorageError(.mismatch, .rangeNotInObject(target: configuration.prefix + key, size: Int64(body.count), from: range.lowerBound, to: range.upperBound), retryable: false)
+            }
+            return Array(body[Int(range.lowerBound)..<Int(min(range.upperBound + 1, Int64(body.count)))])
+        case 404:
+            return nil
+        case 416:
+            throw StorageError(.mismatch, .rangeNotInObject(target: configuration.prefix + key, size: nil, from: range.lowerBound, to: range.upperBound), retryable: false)
         default:
             throw failure(response, .read, configuration.prefix + key)
         }

@@ -77,6 +77,11 @@ package protocol ReadableStorage: Sendable {
     /// when there is nothing there. A bigger object is an error.
     func read(key: String, limit: Int) throws(StorageError) -> [UInt8]?
 
+    /// Bytes `range` of the object at `key` (at most `maximumRangeRead`), or nil when there is
+    /// nothing there. A range past the object's end is an error; fewer bytes than asked, the object's
+    /// end.
+    func read(key: String, range: ClosedRange<Int64>) throws(StorageError) -> [UInt8]?
+
     /// Streams the object at `key` into the open file `descriptor` (from its current offset), taking
     /// its SHA-256 on the way; nil when there is nothing there. `progress`, when given, is called on
     /// this thread after each write with the bytes written so far, so a reader of the file can follow
@@ -102,6 +107,16 @@ package protocol ReadableStorage: Sendable {
 }
 
 extension ReadableStorage {
+    /// A range of an object read whole and cut (a store that reads no range of its own: the tests'
+    /// stand-ins; both real stores read ranges).
+    package func read(key: String, range: ClosedRange<Int64>) throws(StorageError) -> [UInt8]? {
+        guard let bytes = try read(key: key, limit: Int(maximumRangeRead)) else { return nil }
+        guard range.lowerBound >= 0, range.lowerBound < Int64(max(bytes.count, 1)) else {
+            throw StorageError(.mismatch, .rangeNotInObject(target: key, size: Int64(bytes.count), from: range.lowerBound, to: range.upperBound), retryable: false)
+        }
+        return Array(bytes[Int(range.lowerBound)..<Int(min(range.upperBound + 1, Int64(bytes.count)))])
+    }
+
     /// One read after the other (a local directory has nothing to wait for).
     package func read(keys: [String], limit: Int, width: Int,
                       _ body: (Int, Result<[UInt8]?, StorageError>) throws(StorageError) -> Void) throws(StorageError) {
@@ -117,6 +132,9 @@ extension ReadableStorage {
         for object in objects { try write(object.bytes, key: object.key, contentType: contentType) }
     }
 }
+
+/// The most one ranged read takes.
+package let maximumRangeRead: Int64 = 64 << 20
 
 /// One page of a listing.
 package struct ObjectListing: Sendable, Equatable {

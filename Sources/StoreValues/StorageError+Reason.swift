@@ -80,6 +80,13 @@ extension StorageError {
         case notAnArchiveName(String)
         case archiveEntryCutShort(name: String, written: Int64, size: Int64)
         case archiveFinished(path: String)
+        // Ranges of an object (a host's Download all reads its posts a piece at a time)
+        /// Bytes `from`-`to` of `target` asked at once, more than a read may hold.
+        case rangeTooLarge(target: String, from: Int64, to: Int64)
+        /// `target` has `size` bytes (nil: the store did not say how many): bytes `from`-`to` are not in it.
+        case rangeNotInObject(target: String, size: Int64?, from: Int64, to: Int64)
+        /// `target` answered `received` bytes for a range of `asked`.
+        case rangeAnsweredMore(target: String, received: Int, asked: Int)
         // Files: the local store, the outbox, the cache
         /// A file call failed (`operation`: "write", "rename"...; `elsewhere`: where another
         /// location is chosen).

@@ -6,6 +6,7 @@ import StorageUpload
 import Failures
 import SystemSupport
 import Posting
+import StoreValues
 
 /// The feed and the video cache against SeaweedFS.
 @Suite(.serialized) struct S3FeedTests: S3Suite {
@@ -47,6 +48,19 @@ import Posting
                         key: PostMetadata.metadataKey(id: anchor), contentType: "application/json")
         let across = try feed.page(after: anchor, size: 10)
         #expect(across.entries.map(\.id) == Array(ids[996..<1006]))
+    }
+
+    /// A host's Download all reads a post a few MiB at a time, and an object larger than an S3
+    /// answer's XML is read whole: every byte comes back (an answer's body was kept to 1 MiB).
+    @Test func aRangeOrAnObjectOfSeveralMebibytesComesBackWhole() throws {
+        let s3 = try S3Fixture()
+        let store = try backend(s3, throughProxy: false)
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<(5 << 20) + 123).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        try store.write(bytes, key: "videos/BIGREAD001.mp4", contentType: "video/mp4")
+        #expect(try store.read(key: "videos/BIGREAD001.mp4", range: 100...(4 << 20) + 99) == Array(bytes[100..<(4 << 20) + 100]))
+        #expect(try store.read(key: "videos/BIGREAD001.mp4", limit: 6 << 20) == bytes)
+        #expect(throws: StorageError.self) { try store.read(key: "videos/BIGREAD001.mp4", limit: 5 << 20) }
     }
 
     @Test func presignedLinksWorkWithNoCredentialsAndNothingElseDoes() throws {

@@ -8,6 +8,7 @@ import StorageUpload
 import Testing
 import SystemSupport
 @testable import KioskService
+import ShareServer
 @testable import KioskHTTP
 
 /// Who may call what: every route of the router is in the access table, each answers only the
@@ -34,7 +35,11 @@ struct AccessTests {
         let registered = Set(router.routes.filter { $0.method != .head }.map { "\($0.method) \($0.path)" })
         let declared = Set(table.map { "\($0.method) \(RouterPath($0.path))" })
         #expect(registered == declared, "the router has routes the table does not: \(registered.subtracting(declared)), or the reverse: \(declared.subtracting(registered))")
-        #expect(table.filter { $0.access == .public }.map(\.path).sorted() == ["/", "/admin", "/assets/:file", "/fleet", "/fleet/:file", "/healthz", "/login", "/login", "/logout", "/s/:token", "/s/:token/delete", "/s/:token/loop.gif", "/s/:token/poster.jpg", "/s/:token/take.mp4", "/s/:token/video.mp4"])
+        #expect(table.filter { $0.access == .public }.map(\.path).sorted() == ["/", "/admin", "/assets/:file", "/fleet", "/fleet/:file", "/g/:token",
+                                                                               "/g/:token/:id/poster.jpg", "/g/:token/:id/video.mp4", "/g/:token/archive.zip",
+                                                                               "/g/:token/posts", "/g/:token/reel.mp4", "/healthz", "/login", "/login",
+                                                                               "/logout", "/s/:token", "/s/:token/delete", "/s/:token/loop.gif",
+                                                                               "/s/:token/poster.jpg", "/s/:token/take.mp4", "/s/:token/video.mp4"])
 
         try await fixture.application().test(.router) { client in
             for route in table {

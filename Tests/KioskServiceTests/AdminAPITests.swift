@@ -7,6 +7,7 @@ import NIOCore
 import StorageUpload
 import Testing
 @testable import KioskService
+import ShareServer
 @testable import Settings
 @testable import Shooting
 @testable import KioskHTTP

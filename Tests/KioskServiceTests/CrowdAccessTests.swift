@@ -9,6 +9,7 @@ import NIOCore
 import StorageUpload
 import Synchronization
 import Testing
+import ShareServer
 import SystemSupport
 @testable import KioskService
 @testable import KioskHTTP

@@ -9,6 +9,7 @@ import Settings
 @testable import Publishing
 @testable import Shooting
 import StorageUpload
+import ShareServer
 
 /// `kiosk.effects`: the guest chooses on the start screen, the kiosk records with the choice (the
 /// booth's button too), reviews and posts the effect with its take; the share page plays it,
@@ -104,9 +105,46 @@ import StorageUpload
                 #expect(seconds >= 3, "the GIF lasts \(seconds) s")
             }
         }
-        // Deleted from the store: the take goes with it.
+        // A share server on the same store (`recorder serve`, the encoder's GIF maker handed in, as
+        // its command does) serves the take and the GIF as the booth did; one with no GIF maker
+        // offers the take and no GIF, and its loop.gif opens nothing.
+        for makesGIFs in [true, false] {
+            let serve = try ServeFixture(store: fixture.directory + "/store", more: ["mail.event": "Anna & Ben"],
+                                         loopGIF: makesGIFs ? SharedPosts.encodedGIF : nil)
+            defer { serve.remove() }
+            try await serve.application().test(.router) { client in
+                try await client.execute(uri: "/s/\(token)", method: .get) { response in
+                    let page = String(buffer: response.body)
+                    #expect(response.status == .ok && page.contains(" loop autoplay muted") && page.contains(#"href="/s/\#(token)/take.mp4""#), "\(page)")
+                    #expect(page.contains(#"href="/s/\#(token)/loop.gif""#) == makesGIFs, "\(page)")
+                    // (the event's name, escaped, in the title: `shareTitleAtEvent`)
+                    #expect(page.contains("Anna &amp; Ben"), "\(page)")
+                }
+                try await client.execute(uri: "/s/\(token)/take.mp4", method: .get) { response in
+                    #expect(response.status == .ok && Array(response.body.readableBytesView) == take, "the take served is not the store's")
+                }
+                try await client.execute(uri: "/s/\(token)/loop.gif", method: .get) { response in
+                    if makesGIFs {
+                        #expect(response.status == .ok && response.headers[.contentType] == "image/gif")
+                        let file = serve.directory + "/loop.gif"
+                        try Data(response.body.readableBytesView).write(to: URL(fileURLWithPath: file))
+                        let probe = try runTool("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width", "-of", "default=nw=1", file])
+                        #expect(probe.contains("codec_name=gif") && probe.contains("width=320"), "\(probe)")
+                    } else {
+                        #expect(response.status == .notFound)
+                    }
+                }
+            }
+        }
+        // Deleted from the store: the take goes with it, and the shot it came from says so.
         try await fixture.kiosk.library.delete(id: id)
         #expect(try store.stat(key: PostMetadata.originalKey(id: id)) == nil)
         #expect(try store.stat(key: PostMetadata.videoKey(id: id)) == nil)
+        try await fixture.application().test(.router) { client in
+            try await client.execute(uri: "/api/status", method: .get, headers: AdminAPITests.authorized) { response in
+                let shot = object(response)["currentShot"] as? [String: Any]
+                #expect(shot?["postedAs"] as? String == id && shot?["postDeletedAt"] is String, "\(String(describing: shot))")
+            }
+        }
     }
 }

@@ -11,6 +11,7 @@ import Synchronization
 import Testing
 import VideoCapture
 @testable import KioskService
+import ShareServer
 import SystemSupport
 @testable import Shooting
 @testable import KioskWords
@@ -154,10 +155,11 @@ func object(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceL
                 let uri = path.replacingOccurrences(of: ":file", with: "nosuchpost.mp4")
                 try await client.execute(uri: uri, method: .head) { response in
                     // Only what names a post may be missing (no such post, no shot yet, no such share
-                    // token), or what is not set up (the Wi-Fi code without kiosk.wifi_ssid, the
+                    // token or gallery), or what is not set up (the Wi-Fi code without kiosk.wifi_ssid, the
                     // branding frame without shoot.overlay): every other GET route answers.
                     #expect(response.status != .methodNotAllowed
                             && (response.status != .notFound || uri.hasSuffix(".mp4") || uri.contains("/posts/:id/") || uri.hasPrefix("/s/")
+                                || uri.hasPrefix("/g/") || uri.hasPrefix("/api/admin/galleries/")
                                 || uri == "/api/wifi/qr.svg" || uri == "/api/admin/frame.png"),
                             "HEAD \(uri): \(response.status)")
                     #expect(response.body.readableBytes == 0, "HEAD \(uri) sent a body")

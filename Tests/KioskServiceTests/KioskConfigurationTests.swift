@@ -3,6 +3,7 @@ import KioskService
 import Publishing
 @testable import Settings
 import Testing
+import ShareServer
 import KioskState
 import Failures
 import Fleet
@@ -64,6 +65,7 @@ import Fleet
         #expect(Setting.mail.allSatisfy { $0.key.hasPrefix("mail.") } && Setting.event.allSatisfy { $0.key.hasPrefix("event.") })
         #expect(Setting.fleet.allSatisfy { $0.key.hasPrefix("fleet.") })
         #expect(SettingsCatalogue.withKiosk.settings.count == Setting.core.count + Setting.kiosk.count + Setting.mail.count + Setting.event.count
+                + Setting.serve.count
                 + Setting.fleet.count)
         let configuration = try RecorderConfiguration(flags: [:], configFile: nil, environment: ["HOME": "/nonexistent"],
                                                       settings: .withKiosk)

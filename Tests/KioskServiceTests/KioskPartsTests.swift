@@ -6,6 +6,7 @@ import TriggerInput
 import VideoCapture
 import MediaEncoder
 @testable import KioskService
+@testable import ShareServer
 import NIOCore
 #if canImport(Glibc)
 import Glibc
@@ -312,14 +313,22 @@ final class NotifySocket {
     /// The page templates are filled in one pass: a value is never searched for placeholders, so a
     /// guest's caption saying {{video}} stays the guest's words; an unknown placeholder is left.
     @Test func pageTemplatesAreFilledInOnePass() {
-        let filled = PageFiles.fill("<p>{{caption}}</p><video src=\"{{video}}\">{{unknown}}{{", ["caption": "{{video}} &amp; {{caption}}", "video": "/s/t/video.mp4"])
+        let filled = PageText.fill("<p>{{caption}}</p><video src=\"{{video}}\">{{unknown}}{{", ["caption": "{{video}} &amp; {{caption}}", "video": "/s/t/video.mp4"])
         #expect(filled == "<p>{{video}} &amp; {{caption}}</p><video src=\"/s/t/video.mp4\">{{unknown}}{{")
-        // Every page file the kiosk serves was embedded, and every placeholder of the share pages is filled.
-        for name in ["guest.html", "operator.html", "login.html", "share.html", "share-gone.html", "common.js", "guest.js", "guest-logic.js", "plain.css"] {
-            #expect(EmbeddedPages.files[name]?.isEmpty == false, "\(name)")
+        // Every page file the kiosk serves was embedded (its own, and the share pages' it serves
+        // too), and every placeholder of the share pages is filled.
+        for name in ["guest.html", "operator.html", "login.html", "common.js", "guest.js", "guest-logic.js"] {
+            #expect(KioskService.EmbeddedPages.files[name]?.isEmpty == false, "\(name)")
         }
-        let gone = SharePage.gone(language: "de")
-        #expect(gone.contains("lang=\"de\"") && !gone.contains("{{"))
+        for name in ["share.html", "share-gone.html", "share-erase.html", "gallery.html", "gallery-reel.html", "gallery.js", "gallery-logic.js",
+                     "gallery.css", "plain.css", "dates.js", "share.js"] {
+            #expect(ShareServer.EmbeddedPages.files[name]?.isEmpty == false, "\(name)")
+        }
+        for name in ["plain.css", "dates.js", "share.js", "gallery.js", "guest.js"] { #expect(PageFiles.asset(name) != nil, "\(name)") }
+        for kind in [SharePage.Unopened.gone, .notYet] {
+            let page = SharePage.unopened(kind, language: "de")
+            #expect(page.contains("lang=\"de\"") && !page.contains("{{"))
+        }
     }
 }
 

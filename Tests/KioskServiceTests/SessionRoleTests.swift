@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import Synchronization
 import Testing
+import ShareServer
 import SystemSupport
 @testable import KioskService
 @testable import KioskHTTP

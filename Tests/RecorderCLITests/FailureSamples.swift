@@ -255,6 +255,22 @@ enum FailureSamples {
             ("cannotMakeDirectory", .cannotMakeDirectory(path: "/var/cache/recorder/reels", detail: "Permission denied")),
         ]
         samples += reel.map { ("ReelFailure.\($0.0)", $0.1) }
+        let gallery: [(String, GalleryFailure)] = [
+            ("badEventName", .badEventName("", limit: 100)), ("emptyWindow", .emptyWindow(since: "2026-11-28T00:00:00Z", until: "2026-11-27T00:00:00Z")),
+            ("expiresOutOfRange", .expiresOutOfRange(0, limit: 3650)), ("badKioskID", .badKioskID("booth one")),
+            ("noSuchGallery", .noSuchGallery(token: "AbCdEfGh12AbCdEfGh12Ab", store: "s3://clips")),
+            ("cannotRead", .cannotRead(store)), ("cannotWrite", .cannotWrite(store)),
+            ("reelUnreadable", .reelUnreadable(path: "/tmp/reel.mp4", errno: 2)), ("postChanged", .postChanged(id: "AbCdEfGh12")),
+            ("cannotWriteCard", .cannotWriteCard(path: "/tmp/card.pdf", errno: 17)), ("noShareBase", .noShareBase),
+            ("linkTooLong", .linkTooLong("https://videos.example.org/g/AbCdEfGh12AbCdEfGh12Ab")),
+        ]
+        samples += gallery.map { ("GalleryFailure.\($0.0)", $0.1) }
+        let serve: [(String, ServeFailure)] = [
+            ("addressInUse", .addressInUse(address: "127.0.0.1:8090", port: 8090)), ("notAnAddressHere", .notAnAddressHere(host: "192.0.2.7")),
+            ("privilegedPort", .privilegedPort(host: "0.0.0.0", port: 80)),
+            ("serverStopped", .serverStopped(reason: "Too many open files", address: "127.0.0.1:8090")),
+        ]
+        samples += serve.map { ("ServeFailure.\($0.0)", $0.1) }
         // KioskService
         let kiosk: [(String, KioskProblem)] = [
             ("hookNotExecutable", .hookNotExecutable(path: "/srv/hook", origin: "/etc/recorder/recorder.conf:9")),

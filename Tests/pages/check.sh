@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The pages as files (Sources/KioskService/Pages, the kiosk's; Sources/FleetPage/Pages, the fleet's),
-# checked without a browser:
+# The pages as files (Sources/KioskService/Pages: the booth's and the operator's; Sources/ShareServer/Pages:
+# the share pages and the host's gallery; Sources/FleetPage/Pages: the fleet's), checked without a browser:
 # - node's syntax check of every script (node --check);
 # - ESLint, Debian's package, with Tests/pages/eslintrc.json (eslint:recommended, no eval, no var;
 #   require-atomic-updates is off: ESLint 6's rule flags every assignment after an await, and the
@@ -13,8 +13,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-scripts=("$repo"/Sources/KioskService/Pages/*.js "$repo"/Sources/FleetPage/Pages/*.js)
-htmls=("$repo"/Sources/KioskService/Pages/*.html "$repo"/Sources/FleetPage/Pages/*.html)
+folders=("$repo/Sources/KioskService/Pages" "$repo/Sources/ShareServer/Pages" "$repo/Sources/FleetPage/Pages")
 passed=0; failed=0
 pass() { echo "PASS: $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
@@ -36,11 +35,15 @@ printf '<p style="color: red" onclick="go()">x</p><script>go()</script>\n' > "$s
 inline() { python3 "$here/inline_check.py" "$@"; }
 if [ "$(inline "$scratch/inline.html" | wc -l)" = 3 ]; then pass "the inline check finds an inline script, style and handler"; else fail "the inline check missed an inline script, style and handler"; fi
 
+scripts=(); html=()
+for pages in "${folders[@]}"; do
+  scripts+=("$pages"/*.js); html+=("$pages"/*.html)
+done
 for f in "${scripts[@]}"; do
-  if out=$(node --check "$f" 2>&1); then pass "node --check $(basename "$f")"; else fail "node --check $(basename "$f"): $out"; fi
+  if out=$(node --check "$f" 2>&1); then pass "node --check $(basename "$(dirname "$(dirname "$f")")")/$(basename "$f")"; else fail "node --check $f: $out"; fi
 done
 if out=$(lint "${scripts[@]}" "$here"/*.mjs 2>&1); then pass "eslint: the pages' scripts and their tests"; else fail "eslint:"; echo "$out"; fi
-if out=$(inline "${htmls[@]}"); then pass "no inline script, style or handler in the pages' HTML"; else fail "inline script or style in the pages (the CSP refuses them):"; echo "$out"; fi
+if out=$(inline "${html[@]}"); then pass "no inline script, style or handler in the pages' HTML"; else fail "inline script or style in the pages (the CSP refuses them):"; echo "$out"; fi
 if out=$(grep -lE '<script[ >]|<style[ >]|<!doctype' "$repo"/Sources/*/*.swift); then fail "pages in Swift sources (put them in a module's Pages folder): $out"; else pass "no page in a Swift source"; fi
 if out=$(cd "$repo" && node --test Tests/pages/ 2>&1); then
   pass "node --test Tests/pages: $(echo "$out" | sed -n 's/^# pass /passed /p')"

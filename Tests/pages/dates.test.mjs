@@ -1,8 +1,8 @@
-// The pages' dates (Sources/KioskService/Pages/dates.js): node --test Tests/pages
+// The pages' dates (Sources/ShareServer/Pages/dates.js): node --test Tests/pages
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { shownDate, localDay, startOfDay, DATE_OPTIONS } from "../../Sources/KioskService/Pages/dates.js";
+import { shownDate, localDay, startOfDay, DATE_OPTIONS } from "../../Sources/ShareServer/Pages/dates.js";
 
 const when = "2026-11-24T17:30:12Z";
 const table = JSON.parse(readFileSync(new URL("./date-forms.json", import.meta.url))).forms;

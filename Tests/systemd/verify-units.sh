@@ -31,6 +31,23 @@ cp "$repo/systemd/wifi/recorder-wifi@.service" "$repo/systemd/wifi/recorder-wifi
 out=$(systemd-analyze verify --man=no --root="$root" recorder-wifi@wlan0.service recorder-wifi-dns@wlan0.service 2>&1)
 if [ -z "$out" ]; then pass "systemd-analyze verify recorder-wifi@wlan0.service recorder-wifi-dns@wlan0.service prints nothing"; else fail "systemd-analyze verify (Wi-Fi units): $out"; fi
 
+# The share server's unit (recorder serve): verified the same way, and rated the same.
+cp "$repo/systemd/recorder-serve.service" "$root/etc/systemd/system/"
+out=$(systemd-analyze verify --man=no --root="$root" recorder-serve.service 2>&1)
+if [ -z "$out" ]; then pass "systemd-analyze verify recorder-serve.service prints nothing"; else fail "systemd-analyze verify recorder-serve.service: $out"; fi
+report=$(systemd-analyze security --offline=true "$repo/systemd/recorder-serve.service" 2>&1)
+exposure=$(echo "$report" | sed -n 's/.*Overall exposure level for recorder-serve.service: \([0-9.]*\).*/\1/p')
+if [ -n "$exposure" ] && awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }'; then
+  pass "systemd-analyze security: recorder-serve.service's exposure $exposure (at most 2.0)"
+else
+  fail "systemd-analyze security: recorder-serve.service's exposure '${exposure:-?}' is over 2.0"; echo "$report" | grep -E "^✗" | head -20
+fi
+for key in DynamicUser=yes PrivateDevices=yes "DevicePolicy=closed" CacheDirectory= ProtectSystem=strict IPAddressDeny=any \
+           "SocketBindAllow=tcp:8090" "SocketBindDeny=any" MemoryMax= "ExecStart=/usr/bin/recorder serve"; do
+  if grep -q "^$key" "$repo/systemd/recorder-serve.service"; then pass "recorder-serve.service sets $key"; else fail "recorder-serve.service lacks $key"; fi
+done
+if grep -q "^DeviceAllow=" "$repo/systemd/recorder-serve.service"; then fail "recorder-serve.service allows a device"; else pass "recorder-serve.service allows no device"; fi
+
 # The check itself must be able to fail: a unit with a misspelt key is reported.
 printf '[Service]\nExecStart=/usr/bin/recorder kiosk\nWatchdogSecs=5\n' > "$root/etc/systemd/system/broken.service"
 out=$(systemd-analyze verify --man=no --root="$root" broken.service 2>&1)

@@ -173,13 +173,13 @@ _recorder() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    shoot|post|outbox|feed|fetch|cache|export|reel|devices|kiosk|doctor|fleet|config|help)
+    shoot|post|outbox|feed|fetch|cache|export|reel|gallery|devices|kiosk|serve|doctor|fleet|config|help)
         # Offer subcommand argument completions
         "_recorder_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'shoot post outbox feed fetch cache export reel devices kiosk doctor fleet config help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'shoot post outbox feed fetch cache export reel gallery devices kiosk serve doctor fleet config help' -- "${cur}"))
         ;;
     esac
 }
@@ -801,6 +801,215 @@ _recorder_reel() {
     esac
 }
 
+_recorder_gallery() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __recorder_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    create|list|revoke|card)
+        # Offer subcommand argument completions
+        "_recorder_gallery_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'create list revoke card' -- "${cur}"))
+        ;;
+    esac
+}
+
+_recorder_gallery_create() {
+    repeating_flags=()
+    non_repeating_flags=(--no-card --create --json --version -h --help)
+    repeating_options=(--kiosk --set)
+    non_repeating_options=(--event --since --until --expires --reel --card --language --config --backend --store-dir --endpoint --bucket --region --prefix --outbox)
+    __recorder_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--event')
+        return
+        ;;
+    '--since')
+        return
+        ;;
+    '--until')
+        return
+        ;;
+    '--kiosk')
+        return
+        ;;
+    '--expires')
+        return
+        ;;
+    '--reel')
+        return
+        ;;
+    '--card')
+        return
+        ;;
+    '--language')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--set')
+        return
+        ;;
+    '--backend')
+        return
+        ;;
+    '--store-dir')
+        return
+        ;;
+    '--endpoint')
+        return
+        ;;
+    '--bucket')
+        return
+        ;;
+    '--region')
+        return
+        ;;
+    '--prefix')
+        return
+        ;;
+    '--outbox')
+        return
+        ;;
+    esac
+}
+
+_recorder_gallery_list() {
+    repeating_flags=()
+    non_repeating_flags=(--create --json --version -h --help)
+    repeating_options=(--set)
+    non_repeating_options=(--config --backend --store-dir --endpoint --bucket --region --prefix --outbox)
+    __recorder_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--config')
+        return
+        ;;
+    '--set')
+        return
+        ;;
+    '--backend')
+        return
+        ;;
+    '--store-dir')
+        return
+        ;;
+    '--endpoint')
+        return
+        ;;
+    '--bucket')
+        return
+        ;;
+    '--region')
+        return
+        ;;
+    '--prefix')
+        return
+        ;;
+    '--outbox')
+        return
+        ;;
+    esac
+}
+
+_recorder_gallery_revoke() {
+    repeating_flags=()
+    non_repeating_flags=(--create --json --version -h --help)
+    repeating_options=(--set)
+    non_repeating_options=(--config --backend --store-dir --endpoint --bucket --region --prefix --outbox)
+    __recorder_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--config')
+        return
+        ;;
+    '--set')
+        return
+        ;;
+    '--backend')
+        return
+        ;;
+    '--store-dir')
+        return
+        ;;
+    '--endpoint')
+        return
+        ;;
+    '--bucket')
+        return
+        ;;
+    '--region')
+        return
+        ;;
+    '--prefix')
+        return
+        ;;
+    '--outbox')
+        return
+        ;;
+    esac
+}
+
+_recorder_gallery_card() {
+    repeating_flags=()
+    non_repeating_flags=(--create --version -h --help)
+    repeating_options=(--set)
+    non_repeating_options=(--output -o --language --config --backend --store-dir --endpoint --bucket --region --prefix --outbox)
+    __recorder_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--output'|'-o')
+        return
+        ;;
+    '--language')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--set')
+        return
+        ;;
+    '--backend')
+        return
+        ;;
+    '--store-dir')
+        return
+        ;;
+    '--endpoint')
+        return
+        ;;
+    '--bucket')
+        return
+        ;;
+    '--region')
+        return
+        ;;
+    '--prefix')
+        return
+        ;;
+    '--outbox')
+        return
+        ;;
+    esac
+}
+
 _recorder_devices() {
     repeating_flags=()
     non_repeating_flags=(--json --all --version -h --help)
@@ -847,6 +1056,48 @@ _recorder_kiosk() {
         return
         ;;
     '--workspace')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--set')
+        return
+        ;;
+    '--backend')
+        return
+        ;;
+    '--store-dir')
+        return
+        ;;
+    '--endpoint')
+        return
+        ;;
+    '--bucket')
+        return
+        ;;
+    '--region')
+        return
+        ;;
+    '--prefix')
+        return
+        ;;
+    '--outbox')
+        return
+        ;;
+    esac
+}
+
+_recorder_serve() {
+    repeating_flags=()
+    non_repeating_flags=(--verbose -v --create --version -h --help)
+    repeating_options=(--set)
+    non_repeating_options=(--listen --config --backend --store-dir --endpoint --bucket --region --prefix --outbox)
+    __recorder_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--listen')
         return
         ;;
     '--config')

@@ -58,8 +58,10 @@ _recorder() {
             'cache:Show or clear the video cache.'
             'export:Copy the posts made since a day into a new directory or ZIP archive for the event'\''s hosts: videos, posters, metadata, consent texts, and a SHA256SUMS.'
             'reel:Make the event'\''s highlight reel: its posts in one MP4, oldest first, each after a title card, all at one loudness.'
+            'gallery:Make, list and revoke hosts'\'' galleries: a link of their own to every post of their event, with Download all.'
             'devices:List cameras with their formats, sizes and frame rates.'
             'kiosk:Run the kiosk service: a page and an HTTP API to shoot and post, with uploads in the background.'
+            'serve:Serve guests'\'' share links and hosts'\'' galleries from the store, with no camera: links that still work after the event.'
             'doctor:Check the booth before an event: camera, microphone, button, disk, clock, store, outbox, tokens, share links, TLS, Wi-Fi and the service.'
             'fleet:List every booth writing its heartbeat into the store: online or offline, and what is wrong with each.'
             'config:Check the configuration, or show every value in effect and where it came from.'
@@ -69,7 +71,7 @@ _recorder() {
         ;;
     arg)
         case "${words[1]}" in
-        shoot|post|outbox|feed|fetch|cache|export|reel|devices|kiosk|doctor|fleet|config|help)
+        shoot|post|outbox|feed|fetch|cache|export|reel|gallery|devices|kiosk|serve|doctor|fleet|config|help)
             "_recorder_${words[1]}" && ret=0
             ;;
         esac
@@ -453,6 +455,137 @@ _recorder_reel() {
     return "${ret}"
 }
 
+_recorder_gallery() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'create:Make a gallery of an event'\''s posts; print its link and QR code, and write its printable card.'
+            'list:List the store'\''s galleries, newest first, with their links.'
+            'revoke:Revoke a gallery: its link opens nothing from now on, on every server.'
+            'card:Write a gallery'\''s printable card again (PDF).'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        create|list|revoke|card)
+            "_recorder_gallery_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_recorder_gallery_create() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--event[The event'\''s name\: the page'\''s title and the ZIP'\''s.]:name:'
+        '--since[Posts made at or after this\: a day (from midnight UTC) or a time (default\: a day before --until).]:time:'
+        '--until[Posts made at or before this (default\: now).]:time:'
+        '*--kiosk[Only this booth'\''s posts (its kiosk.id); repeat for more (default\: every booth).]:id:'
+        '--expires[The link opens this many days (default\: until retention.days ends its posts).]:days:'
+        '--reel[A highlight reel (recorder reel'\''s) to show first, stored with the gallery.]:reel.mp4:'
+        '--card[Where to write the printable card (default\: gallery-card-TOKEN.pdf; none with --no-card).]:card.pdf:'
+        '--no-card[Write no card.]'
+        '--language[The card'\''s language, en or de (default\: serve.language).]:language:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_gallery_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_gallery_revoke() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':token-or-link:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--json[Print the result as JSON on standard output.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_gallery_card() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':token-or-link:'
+        '(--output -o)'{--output,-o}'[The new file (default\: gallery-card-TOKEN.pdf).]:card.pdf:'
+        '--language[The card'\''s language, en or de (default\: serve.language).]:language:'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
 _recorder_devices() {
     local -i ret=1
     local -ar arg_specs=(
@@ -480,6 +613,29 @@ _recorder_kiosk() {
         '--workspace[Shot workspace directory (workspace).]:dir:'
         '(--verbose -v)'{--verbose,-v}'[Log debug messages too.]'
         '--end-sessions[End every browser session (kiosk.state_dir)\: every browser must log in again at /login, the booth'\''s screen too; then exit. A running kiosk notices within a second.]'
+        '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
+        '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
+        '--backend[Store\: local (default) or s3.]:backend:'
+        '--store-dir[Directory of the local store.]:dir:'
+        '--create[Create the local store'\''s directory (--store-dir, local.path) when it is missing; without it a missing one is an error, so an unmounted disk never fills the one under it.]'
+        '--endpoint[S3 endpoint, e.g. https\://s3.eu-west-1.amazonaws.com.]:url:'
+        '--bucket[S3 bucket.]:bucket:'
+        '--region[S3 region (for signing).]:region:'
+        '--prefix[Key prefix in the store, e.g. booth-1/.]:prefix:'
+        '--outbox[Outbox directory.]:dir:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_recorder_serve() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--listen[Address and port to listen on (serve.listen, default 127.0.0.1\:8090).]:host\:port:'
+        '(--verbose -v)'{--verbose,-v}'[Log debug messages too.]'
         '--config[Configuration file (default\: $RECORDER_CONFIG, ~/.config/recorder/recorder.conf, /etc/recorder/recorder.conf; on a booth, the package'\''s /usr/lib/recorder/recorder.conf beneath it).]:file:'
         '*--set[Any configuration key, e.g. --set s3.part_size_mib=16 (repeatable).]:key=value:'
         '--backend[Store\: local (default) or s3.]:backend:'

@@ -4,7 +4,7 @@ import Settings
 package import KioskHTTP
 import Failures
 
-/// One route of the kiosk: its method, its path as the router has it, who may call it, and what
+/// One route of the kiosk (or of the share server): its method, its path as the router has it, who may call it, and what
 /// it is for (`GET /api/admin/routes`, docs/security.md, the tests that try every route).
 package struct KioskRoute: Sendable, Equatable, Encodable {
     package var method: String
@@ -63,7 +63,7 @@ package final class GuardedRoutes {
                      tokenInBody: Bool = false, _ handler: @escaping Handler) {
         routes.append(KioskRoute(method: method.rawValue, path: path, access: access, summary: summary, bodyLimit: limit))
         collection.on(RouterPath(path), method: method, use: { request, context in
-            if !tokenInBody, let wrong = context.wrongCredentials, let refusal = await KioskGuard.refusal(wrong, client: context.client) {
+            if !tokenInBody, let wrong = context.wrongCredentials, let refusal = await wrong.refusal(client: context.client) {
                 return refusal
             }
             if let refusal = Self.refusal(access, context) { return refusal }
@@ -86,10 +86,18 @@ package final class GuardedRoutes {
 
     /// Why `context`'s identity may not call a route with `access`: 401 without a valid token,
     /// 403 with the booth's where the operator's is needed.
-    static func refusal(_ access: RouteAccess, _ context: KioskRequestContext) -> Response? {
+    package static func refusal(_ access: RouteAccess, _ context: KioskRequestContext) -> Response? {
         guard !access.admits(context.identity?.role) else { return nil }
-        if context.identity == nil { return KioskGuard.unauthorized() }
+        if context.identity == nil { return unauthorized() }
         return APIError(.recorder(.denied), "this needs the operator's token; the booth's token may only drive the booth's own page (log in with the operator's token: POST /login).").response
     }
 }
 
+extension GuardedRoutes {
+    /// 401 with `WWW-Authenticate`, the API's JSON body.
+    package static func unauthorized(_ message: String = "this needs the booth's or the operator's token: log in on the page (POST /login), or send Authorization: Bearer TOKEN.") -> Response {
+        var response = APIError(.unauthorized, message).response
+        response.headers[.wwwAuthenticate] = "Bearer realm=\"recorder\""
+        return response
+    }
+}

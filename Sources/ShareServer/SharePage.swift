@@ -1,13 +1,12 @@
-import FoundationEssentials
-import Publishing
-import Settings
-import KioskWords
+package import FoundationEssentials
+package import Publishing
+package import KioskWords
 import SystemSupport
 
-/// The page a guest's phone opens from the QR code (`/s/<token>`, the local store's share link):
-/// the one video, its caption and a download button, in the booth's language (Pages/share.html,
-/// plain.css, share.js), with no script from elsewhere and nothing that leads to another post.
-enum SharePage {
+/// The page a guest's phone opens from the QR code (`/s/<token>`): the one video, its caption and
+/// a download button, in the page's language (Pages/share.html, plain.css, share.js), with no
+/// script from elsewhere and nothing that leads to another post.
+package enum SharePage {
     /// The page for `metadata`'s video at `videoPath` (its poster, the player's first picture, at
     /// `posterPath`: iOS shows a black box without one), the link working until `expires`; the
     /// download is named after the caption or the event (`ShareFileName`), never the id. On the
@@ -18,9 +17,9 @@ enum SharePage {
     ///
     /// A video made into an effect offers its take too (`takePath`); a boomerang is saved as a loop
     /// (an MP4 that plays round and round in the page), and offers an animated GIF on request
-    /// (`gifPath`: made when it is asked for).
-    static func html(_ metadata: PostMetadata, videoPath: String, posterPath: String? = nil, deletePath: String, expires: Date,
-                     language: String, event: String = "", canDelete: Bool, takePath: String? = nil, gifPath: String? = nil) -> String {
+    /// (`gifPath`: made when it is asked for; nil where no GIF is made).
+    package static func html(_ metadata: PostMetadata, videoPath: String, posterPath: String? = nil, deletePath: String, expires: Date,
+                             language: String, event: String = "", canDelete: Bool, takePath: String? = nil, gifPath: String? = nil) -> String {
         let lang = GuestStrings.languages.contains(language) ? language : "en"
         func t(_ key: GuestStrings.Key) -> String { escaped(GuestStrings.text(key, lang)) }
         let title = event.isEmpty ? t(.shareTitle) : escaped(GuestStrings.text(.shareTitleAtEvent, lang).replacing("{n}", with: event))
@@ -37,12 +36,12 @@ enum SharePage {
         // The question the guest answered (kiosk.prompts), escaped like the caption: the store's text.
         let prompt = metadata.prompt.map { #"<p class="prompt" dir="auto">\#(escaped($0))</p>"# } ?? ""
         let erase = canDelete
-            ? PageFiles.fill(PageFiles.text("share-erase.html"), [
+            ? PageText.fill(ShareFiles.text("share-erase.html"), [
                 "deleteMine": t(.deleteMine), "deleteWarning": t(.deleteWarning), "deleteForGood": t(.deleteForGood),
                 "deleteAction": escaped(deletePath),
             ])
             : #"<p class="erase-elsewhere">\#(t(.deleteElsewhere))</p>"#
-        return PageFiles.fill(PageFiles.text("share.html"), [
+        return PageText.fill(ShareFiles.text("share.html"), [
             "lang": lang, "title": title, "video": escaped(videoPath), "caption": caption, "prompt": prompt,
             "poster": posterPath.map { #" poster="\#(escaped($0))""# } ?? "",
             "file": escaped(ShareFileName.name(for: metadata, part: loop ? .loop : .video)), "download": t(loop ? .saveLoop : .download),
@@ -53,19 +52,35 @@ enum SharePage {
     }
 
     /// A one-sentence answer on the share page's plain layout: after a delete, or when it failed.
-    static func message(_ key: GuestStrings.Key, language: String) -> String {
+    package static func message(_ key: GuestStrings.Key, language: String) -> String {
         let lang = GuestStrings.languages.contains(language) ? language : "en"
-        return PageFiles.fill(PageFiles.text("share-gone.html"), [
-            "lang": lang, "title": escaped(GuestStrings.text(.shareTitle, lang)), "gone": escaped(GuestStrings.text(key, lang)),
+        return PageText.fill(ShareFiles.text("share-gone.html"), [
+            "lang": lang, "title": escaped(GuestStrings.text(.shareTitle, lang)), "gone": escaped(GuestStrings.text(key, lang)), "more": "",
         ])
     }
 
-    /// The one answer for a share link that opens nothing: a wrong token, an expired link, a hidden
-    /// or removed post alike.
-    static func gone(language: String) -> String {
+    /// What a link that opens nothing is answered with, whatever the reason (a wrong token, an
+    /// expired link, a hidden or removed post alike), so the answer tells nothing more.
+    package enum Unopened: Sendable {
+        /// The booth: it has every post it made (queued or sent), so a link that opens nothing is gone.
+        case gone
+        /// A share server: the post may not be in the store yet (a booth with no internet sends it
+        /// later), so the page says so and when to try again.
+        case notYet
+    }
+
+    /// How long a phone is asked to wait before trying a link that did not open on a share server.
+    package static let retrySeconds = 900
+
+    /// The page for a link that opens nothing.
+    package static func unopened(_ kind: Unopened, language: String) -> String {
         let lang = GuestStrings.languages.contains(language) ? language : "en"
-        return PageFiles.fill(PageFiles.text("share-gone.html"), [
-            "lang": lang, "title": escaped(GuestStrings.text(.shareTitle, lang)), "gone": escaped(GuestStrings.text(.shareGone, lang)),
+        let (key, more): (GuestStrings.Key, String) = switch kind {
+        case .gone: (.shareGone, "")
+        case .notYet: (.shareNotYet, #"<p>\#(escaped(GuestStrings.text(.shareNotYetDetail, lang).replacing("{n}", with: String(retrySeconds / 60))))</p>"#)
+        }
+        return PageText.fill(ShareFiles.text("share-gone.html"), [
+            "lang": lang, "title": escaped(GuestStrings.text(.shareTitle, lang)), "gone": escaped(GuestStrings.text(key, lang)), "more": more,
         ])
     }
 

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# A host's Download all against fetching the same videos one by one: POSTS posts (default 11) of
+# the 100 MB file of random bytes in SeaweedFS (about 1 GiB), a gallery of them, `recorder serve`
+# over the store; then the wall time of `curl` downloading the gallery's ZIP from the server (read
+# from the store a piece at a time as it is sent, no file on the server) against `curl` fetching
+# each post's object from the store itself (SigV4) one after the other. Best of RUNS (default 3);
+# prints seconds, MB/s, the server's peak resident memory, and the speed ratio (>= 0.9 wanted).
+# The first ZIP also computes nothing: each post's CRC-32 comes with its metadata. The ZIP is checked
+# with `unzip -t` once.
+#   bash Benchmarks/gallery-zip.sh            (REC=path/to/recorder to skip the release build)
+#   POSTS=3 RUNS=1 bash Benchmarks/gallery-zip.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v curl >/dev/null && command -v unzip >/dev/null && [ -x /usr/bin/time ] || { echo "install curl, unzip and time (scripts/setup.sh test)"; exit 69; }
+if [ -z "${REC:-}" ]; then
+  REC=$(bash scripts/build-release.sh 2>/dev/null)  # as scripts/run.sh builds it
+fi
+OUT=$PWD/Benchmarks/out/gallery-zip; rm -rf "$OUT"; mkdir -p "$OUT"
+RUNS=${RUNS:-3}
+POSTS=${POSTS:-11}
+PORT=${PORT:-18566}
+SERVE=${SERVE:-18567}
+BUCKET=bench
+. Benchmarks/s3-bench-env.sh
+export RECORDER_SHARE_BASE_URL="http://127.0.0.1:$SERVE/s/{token}"
+
+ids=()
+for i in $(seq "$POSTS"); do
+  fake_shot "$i"
+  ids+=("$("$REC" post --caption "post $i" --json | sed -n 's/.*"id":"\([A-Za-z0-9]*\)".*/\1/p')")
+done
+token=$("$REC" gallery create --event bench --no-card --json | sed -n 's/.*"token":"\([A-Za-z0-9]*\)".*/\1/p')
+[ -n "$token" ] || { echo "making the gallery failed"; exit 1; }
+"$REC" serve --listen "127.0.0.1:$SERVE" > "$OUT/serve.log" 2>&1 & serve_pid=$!
+trap 'kill $serve_pid 2>/dev/null; bash Tests/s3/seaweedfs.sh stop "$OUT/s3"' EXIT
+for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$SERVE/healthz" && break; sleep 0.2; done
+
+# The ZIP once, checked.
+curl -sSf -o "$OUT/all.zip" "http://127.0.0.1:$SERVE/g/$token/archive.zip"
+unzip -tq "$OUT/all.zip" > /dev/null || { echo "unzip -t refused the archive"; exit 1; }
+bytes=$(stat -c %s "$OUT/all.zip"); rm -f "$OUT/all.zip"
+
+one_by_one() {
+  for id in "${ids[@]}"; do
+    curl -sSf --aws-sigv4 aws:amz:us-east-1:s3 --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" \
+      -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" -o /dev/null "http://127.0.0.1:$PORT/$BUCKET/videos/$id.mp4"
+  done
+}
+seconds() { local start end; start=$(date +%s.%N); "$@"; end=$(date +%s.%N); echo "$end - $start" | bc -l; }
+best() { local best_t="" t; for _ in $(seq "$RUNS"); do t=$(seconds "$@"); if [ -z "$best_t" ] || [ "$(echo "$t < $best_t" | bc -l)" = 1 ]; then best_t=$t; fi; done; echo "$best_t"; }
+zip_t=$(best curl -sSf -o /dev/null "http://127.0.0.1:$SERVE/g/$token/archive.zip")
+objects_t=$(best one_by_one)
+peak=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$serve_pid/status")
+
+mbs() { echo "scale=1; $bytes / 1000000 / $1" | bc -l; }
+printf "%-52s %9s %8s %10s\n" "$POSTS posts, $((bytes / 1048576)) MiB" "seconds" "MB/s" "speed"
+printf "%-52s %9.2f %8s %10s\n" "curl: each post's object from the store, one by one" "$objects_t" "$(mbs "$objects_t")" "1.00"
+printf "%-52s %9.2f %8s %10s\n" "curl: Download all (recorder serve's ZIP, streamed)" "$zip_t" "$(mbs "$zip_t")" "$(echo "scale=2; $objects_t / $zip_t" | bc -l)"
+echo "recorder serve's peak resident memory: $((peak / 1024)) MiB"

@@ -1,0 +1,133 @@
+package import FoundationEssentials
+package import Publishing
+package import Failures
+package import StorageUpload
+import StoreValues
+import SystemSupport
+
+extension PostArchive {
+    /// An archive's bytes in `range`, a piece at a time, in order: local headers and the central
+    /// directory made as they are reached, each member's bytes read from the store by ranges. A
+    /// member read from its first byte to its last is checked against its CRC-32 at its end: bytes
+    /// the store changed are never passed off as the post (the answer stops short of its length).
+    ///
+    /// `@unchecked Sendable`: one answer reads it, one awaited piece after another, never two at once.
+    package final class Reader: @unchecked Sendable {
+        package let archive: PostArchive
+        private let store: any StorageBackend
+        private var crcs: [UInt32?]
+        private var position: UInt64
+        /// One past the last byte to read.
+        private let end: UInt64
+        /// The member being read from its first byte, and its CRC-32 so far.
+        private var running: (index: Int, crc: CRC32, read: UInt64)?
+        private var tailBytes: [UInt8]?
+
+        package init(_ archive: PostArchive, store: any StorageBackend, range: ClosedRange<UInt64>) {
+            self.archive = archive
+            self.store = store
+            crcs = archive.members.map(\.crc32)
+            position = range.lowerBound
+            end = min(range.upperBound + 1, archive.length)
+        }
+
+        /// Up to `limit` bytes from where the last piece ended; nil after the range's last byte.
+        package func next(limit: Int) throws(RecorderError) -> [UInt8]? {
+            guard position < end else { return nil }
+            let piece = try read(at: position, limit: UInt64(max(limit, 1)))
+            position += UInt64(piece.count)
+            return piece
+        }
+
+        private func read(at position: UInt64, limit: UInt64) throws(RecorderError) -> [UInt8] {
+            if position >= archive.directoryStart {
+                if tailBytes == nil {
+                    var known: [UInt32] = []
+                    for index in archive.members.indices { known.append(try crc(of: index)) }
+                    tailBytes = archive.tail(crcs: known)
+                }
+                return Self.slice(tailBytes!, from: position - archive.directoryStart, to: min(end - archive.directoryStart, position - archive.directoryStart + limit))
+            }
+            let index = archive.member(at: position)
+            let start = archive.offsets[index], dataStart = start + archive.headerLengths[index]
+            if position < dataStart {
+                let header = archive.localHeader(index, crc: try crc(of: index))
+                return Self.slice(header, from: position - start, to: min(dataStart, end, position + limit) - start)
+            }
+            let member = archive.members[index]
+            let from = position - dataStart
+            let count = min(limit, min(end, dataStart + UInt64(member.size)) - position)
+            let bytes = try bytes(of: member, range: Int64(from)...Int64(from + count - 1))
+            if from == 0 { running = (index, CRC32(), 0) }
+            if var running, running.index == index, running.read == from {
+                running.crc.update(bytes)
+                running.read += count
+                self.running = running
+                if running.read == UInt64(member.size) {
+                    self.running = nil
+                    guard running.crc.value == (try crc(of: index)) else { throw .gallery(.postChanged(id: member.id)) }
+                }
+            }
+            return bytes
+        }
+
+        /// Member `index`'s CRC-32: the metadata's, the one kept in the store, or computed now from
+        /// the store's copy (checked against the post's SHA-256) and kept there.
+        private func crc(of index: Int) throws(RecorderError) -> UInt32 {
+            if let known = crcs[index] { return known }
+            let member = archive.members[index]
+            let found = try Self.checksum(of: member, in: store)
+            crcs[index] = found
+            return found
+        }
+
+        /// Bytes `range` of `member`'s object: all of them, or the post changed under the archive.
+        private func bytes(of member: Member, range: ClosedRange<Int64>) throws(RecorderError) -> [UInt8] {
+            let bytes: [UInt8]?
+            do throws(StorageError) { bytes = try store.read(key: member.key, range: range) } catch { throw .gallery(.cannotRead(error)) }
+            guard let bytes, bytes.count == range.count else { throw .gallery(.postChanged(id: member.id)) }
+            return bytes
+        }
+
+        private static func slice(_ bytes: [UInt8], from: UInt64, to: UInt64) -> [UInt8] {
+            Array(bytes[Int(from)..<Int(max(from, to))])
+        }
+
+        /// How much of a member is read at once to find its CRC-32.
+        static let sumChunk: Int64 = 8 << 20
+
+        /// `member`'s CRC-32 as kept in the store (`sums/<id>.json`, for the same SHA-256), else read
+        /// from its object, checked against its size and SHA-256, and kept for the next time.
+        static func checksum(of member: Member, in store: any StorageBackend) throws(RecorderError) -> UInt32 {
+            let key = PostMetadata.sumsKey(id: member.id)
+            if let bytes = try? store.read(key: key, limit: 4096), let kept = try? JSONDecoder().decode(Sums.self, from: Data(bytes)),
+               kept.sha256 == member.sha256, let value = CRC32.value(hex: kept.crc32) {
+                return value
+            }
+            var crc = CRC32()
+            var sha = SHA256Stream()
+            var offset: Int64 = 0
+            while offset < member.size {
+                let range = offset...(min(offset + sumChunk, member.size) - 1)
+                let bytes: [UInt8]?
+                do throws(StorageError) { bytes = try store.read(key: member.key, range: range) } catch { throw .gallery(.cannotRead(error)) }
+                guard let bytes, bytes.count == range.count else { throw .gallery(.postChanged(id: member.id)) }
+                crc.update(bytes)
+                bytes.withUnsafeBytes { sha.update($0) }
+                offset += Int64(bytes.count)
+            }
+            guard sha.finalize() == member.sha256 else { throw .gallery(.postChanged(id: member.id)) }
+            if let document = try? JSONEncoder().encode(Sums(sha256: member.sha256, crc32: CRC32.hex(crc.value))) {
+                // (kept to spare the next archive the read; one not kept is computed again then)
+                try? store.write(Array(document), key: key, contentType: "application/json")
+            }
+            return crc.value
+        }
+    }
+
+    /// What the store keeps of a post's sums that its metadata lacks.
+    struct Sums: Codable {
+        var sha256: String
+        var crc32: String
+    }
+}

@@ -1,0 +1,59 @@
+import FoundationEssentials
+import HTTPTypes
+package import Hummingbird
+import NIOCore
+import Library
+import Publishing
+import SystemSupport
+import Failures
+package import KioskHTTP
+
+/// Answers **Download all**: a gallery's archive streamed as it is read from the store
+/// (`PostArchive.Reader`), with its length known up front (a browser shows the progress), an
+/// entity tag and ranges, so a download cut short resumes where it stopped (`If-Range`: only while
+/// the posts are the same; else the archive as it is now, whole). A piece is read while the one
+/// before is being sent, and the next only once the socket took it (`SocketPace`): a host who stops
+/// reading holds two pieces of the server's memory, never the archive.
+enum ArchiveResponder {
+    /// How much is read from the store at once (one request of the store's).
+    static let piece = 4 << 20
+    /// The archives' own threads: a download reads one piece at a time, beside the share links'
+    /// fetches, never in their way.
+    static let readers = BlockingWork(name: "recorder-archive", threads: 4)
+
+    static func response(_ archive: PostArchive, store: PostStore, fileName: String, request: Request, context: KioskRequestContext,
+                         slot: ClientSlots.Slot) -> Response {
+        // A resume whose archive changed since (a post deleted or added): the whole, anew.
+        let changed = request.headers[.ifRange].map { $0 != archive.etag } ?? false
+        let size = Int(clamping: archive.length)
+        switch HTTPAnswer.ranged(size: size, contentType: "application/zip", rangeHeader: changed ? nil : request.headers[.range]) {
+        case .done(var response):
+            response.headers[.eTag] = archive.etag
+            return response
+        case .body(let status, var headers, let range):
+            headers[.eTag] = archive.etag
+            headers[.cacheControl] = "private, no-cache"
+            headers[.contentDisposition] = ShareFileName.contentDisposition(fileName, attachment: true)
+            let reader = PostArchive.Reader(archive, store: store, range: UInt64(range.lowerBound)...UInt64(range.upperBound))
+            return Response(status: status, headers: headers, body: ResponseBody(contentLength: range.count) { writer in
+                _ = slot
+                let pace = await context.socketPace()
+                var next = Task { try await nextPiece(of: reader) }
+                defer { next.cancel() }
+                while let bytes = try await next.value {
+                    // The next piece comes from the store while this one goes out.
+                    next = Task { try await nextPiece(of: reader) }
+                    var buffer = ByteBufferAllocator().buffer(capacity: bytes.count)
+                    buffer.writeBytes(bytes)
+                    try await ChunkedFile.send(buffer, to: &writer, pace: pace)
+                }
+                try await writer.finish(nil)
+            })
+        }
+    }
+
+    /// The reader's next piece, on the archives' threads.
+    private static func nextPiece(of reader: PostArchive.Reader) async throws -> [UInt8]? {
+        try await readers.run { () throws(RecorderError) -> [UInt8]? in try reader.next(limit: piece) }
+    }
+}

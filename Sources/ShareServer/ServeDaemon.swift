@@ -1,0 +1,61 @@
+import Glibc
+package import Hummingbird
+import NIOCore
+import Logging
+import ServiceLifecycle
+import UnixSignals
+package import Failures
+import KioskHTTP
+
+/// `recorder serve`: the share server's HTTP server under one ServiceGroup, with a graceful
+/// shutdown on SIGTERM and SIGINT (answers under way end with it: a phone's next range request goes
+/// to another server, or this one once it is back).
+package struct ServeDaemon: Sendable {
+    package let server: ShareServices
+
+    package init(server: ShareServices) {
+        self.server = server
+    }
+
+    /// How long a connection may stay silent (a request's head, a kept-alive connection unused);
+    /// answers being written are not cut. As the kiosk's.
+    static let idleTimeout = TimeAmount.seconds(15)
+
+    /// The HTTP application alone (the tests drive it with Hummingbird's test client).
+    package func application(onServerRunning: @escaping @Sendable () -> Void = {}) -> some ApplicationProtocol {
+        var logger = server.logger
+        logger.logLevel = .warning
+        return Application(
+            router: server.router().router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [server.connections.gate(), SocketPace()], idleTimeout: Self.idleTimeout)),
+            configuration: ApplicationConfiguration(address: .hostname(server.settings.host, port: server.settings.port), serverName: "recorder"),
+            onServerRunning: { _ in onServerRunning() },
+            logger: logger)
+    }
+
+    /// Runs until SIGTERM or SIGINT.
+    package func run() async throws(RecorderError) {
+        let logger = server.logger, address = server.settings.address
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: application(onServerRunning: { logger.notice("serving share links and galleries on \(address)") }))],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            throw Self.failure(error, settings: server.settings)
+        }
+        logger.notice("stopped")
+    }
+
+    /// Why the server could not start, as a case: the port taken, an address this machine does not
+    /// have, a port below 1024 without the right; the errno, not NIO's symbols.
+    static func failure(_ error: any Error, settings: ServeSettings) -> RecorderError {
+        switch (error as? IOError)?.errnoCode {
+        case EADDRINUSE: .serve(.addressInUse(address: settings.address, port: settings.port))
+        case EADDRNOTAVAIL: .serve(.notAnAddressHere(host: settings.host))
+        case EACCES: .serve(.privilegedPort(host: settings.host, port: settings.port))
+        case let code: .serve(.serverStopped(reason: code.map { String(cString: strerror($0)) } ?? "\(error)", address: settings.address))
+        }
+    }
+}
