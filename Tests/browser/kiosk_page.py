@@ -216,7 +216,9 @@ try:
 
         # The operator's overview: where each thing is, in full, never a secret.
         wait_until(page, "+(document.body.dataset.overview || 0) > 0", timeout=30000)
-        config = page.text_content("#config")  # (inside a closed <details>: text, not rendered text)
+        # (the Event section's table of every setting, inside a closed <details>: text, not rendered text)
+        wait_until(page, "document.querySelectorAll('#settings-table tbody tr').length > 10", timeout=30000)
+        config = page.text_content("#settings-table")
         check("the overview lists the configuration in effect, with where each value came from",
               "kiosk.review_seconds" in config and "default" in config and "local.path" in config, config[:200])
         disk = page.inner_text("#disk")
