@@ -33,6 +33,8 @@ package struct RecorderConfiguration: Sendable {
     /// The package's file this configuration was asked to read (read again with it).
     private let packageFile: String
     package let environment: [String: String]
+    /// The directory the unit's credentials come from (`credentialSources`; tests move it).
+    package var credentialSources = RecorderConfiguration.credentialSources
     /// Everything wrong, in file order, then the operator page's, the environment's, the command line's.
     package private(set) var problems: [Problem] = []
     /// The keys the command line set (`--set` and the commands' flags), as given.
@@ -350,9 +352,19 @@ package struct RecorderConfiguration: Sendable {
     package func secretFile(_ fileKey: String) -> String? {
         let value = values[fileKey]
         if let value, !isPackageDefault(fileKey) { return value.isEmpty ? nil : value }
-        if let credential = setting(fileKey).credential, let handed = credentialFile(credential) { return handed }
-        return value.flatMap { $0.isEmpty ? nil : $0 }
+        let credential = setting(fileKey).credential
+        if let credential, let handed = credentialFile(credential) { return handed }
+        if let value { return value.isEmpty ? nil : value }
+        // Outside the unit with no package file (installed by hand): the file the unit's
+        // LoadCredential= names, so `recorder config check` judges the token the service will get
+        // (it said "no API token" of a booth whose token was in place).
+        guard let credential, (environment["CREDENTIALS_DIRECTORY"] ?? "").isEmpty else { return nil }
+        let source = credentialSources + "/" + credential
+        return (try? Posix.status(of: source)) == nil ? nil : source
     }
+
+    /// Where recorder.service's `LoadCredential=` lines take each secret from (`/etc/recorder/NAME`).
+    package static let credentialSources = "/etc/recorder"
 
     /// Whether `path` is in the credential directory systemd made for this service (private to it).
     package func isSystemdCredential(_ path: String) -> Bool {

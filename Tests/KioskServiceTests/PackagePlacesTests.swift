@@ -1,4 +1,5 @@
 import Foundation
+import Failures
 import Glibc
 import KioskService
 import Publishing
@@ -99,6 +100,49 @@ import KioskState
         let named = try configuration(try write("named.conf", "kiosk.token_file = \(own)\n"), environment: ["CREDENTIALS_DIRECTORY": credentials],
                                       package: package)
         #expect(named.secretFile("kiosk.token_file") == own)
+    }
+
+    /// Installed by hand (no package file), a command run at the shell judges the token the unit
+    /// will hand the service: the file its LoadCredential= names. `recorder config check` said
+    /// "no API token is set" of a booth listening on 0.0.0.0 whose token was in place (CI21).
+    @Test func outsideTheUnitTheCheckReadsTheFileTheUnitHandsOver() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let organiser = try write("recorder.conf", "kiosk.listen = 0.0.0.0:8080\n")
+        func judged(_ environment: [String: String] = [:]) -> [RecorderError] {
+            var shell = RecorderConfiguration(collecting: [:], configFile: organiser, environment: ["HOME": "/nonexistent"].merging(environment) { $1 },
+                                              settings: .withKiosk, packageFile: "\(directory)/absent.conf")
+            shell.credentialSources = directory
+            return ConfigurationCheck.findings(shell).filter { $0.keys.contains { $0.hasPrefix("kiosk.token") } }.map(\.error)
+        }
+        // No token anywhere: exposed, and said so.
+        #expect(judged() == [.kiosk(.exposedWithoutToken(listen: "0.0.0.0:8080"))], "\(judged())")
+        // The unit's source holds one: no finding.
+        let random = (0..<24).map { _ in UInt8.random(in: 0...255) }
+        _ = try write("kiosk-token", Data(random).base64EncodedString() + "\n", mode: 0o600)
+        #expect(judged().isEmpty, "\(judged())")
+        // Under the unit the service reads only its own credential directory.
+        let credentials = "\(directory)/credentials"
+        try FileManager.default.createDirectory(atPath: credentials, withIntermediateDirectories: true)
+        #expect(!judged(["CREDENTIALS_DIRECTORY": credentials]).isEmpty)
+        // Readable by others there, it is no secret, as anywhere else.
+        try #require(chmod("\(directory)/kiosk-token", 0o644) == 0)
+        #expect(!judged().isEmpty)
+    }
+
+    /// The place the commands look is the one the units name, credential by credential.
+    @Test func theUnitsTakeEveryCredentialFromTheDirectoryTheCommandsRead() throws {
+        let root = #filePath.replacing("Tests/KioskServiceTests/PackagePlacesTests.swift", with: "")
+        let names = Set(SettingsCatalogue.withKiosk.keys.compactMap { SettingsCatalogue.withKiosk[$0]?.credential })
+        #expect(!names.isEmpty)
+        var seen = Set<String>()
+        for unit in ["systemd/recorder.service", "systemd/recorder-serve.service"] {
+            for line in try String(contentsOfFile: root + unit, encoding: .utf8).split(separator: "\n") where line.hasPrefix("LoadCredential=") {
+                let parts = line.dropFirst("LoadCredential=".count).split(separator: ":", maxSplits: 1).map(String.init)
+                #expect(parts.count == 2 && parts[1] == RecorderConfiguration.credentialSources + "/" + parts[0], "\(unit): \(line)")
+                seen.insert(parts[0])
+            }
+        }
+        #expect(names.isSubset(of: seen), "\(names.subtracting(seen)) has no LoadCredential= line")
     }
 
     /// A secret shared with a group by root (the package's tokens: root:recorder 0640, for the
