@@ -92,7 +92,7 @@ package final class StatusReporter: Sendable {
                 current = KioskStatus.CurrentShot(
                     id: shot.id, createdAt: RFC3339.string(shot.createdAt), durationSeconds: shot.durationSeconds, frames: shot.frames,
                     framesDropped: shot.framesDropped, width: shot.width, height: shot.height, byteSize: shot.byteSize,
-                    endedEarly: shot.endedEarly, cameraLost: cameraLost,
+                    endedEarly: shot.endedEarly?.rawValue, cameraLost: cameraLost,
                     videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: posted?.id,
                     postDeletedAt: posted?.deletedAt, audio: shot.audio)
                 current?.effect = shot.effect

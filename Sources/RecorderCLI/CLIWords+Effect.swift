@@ -5,6 +5,17 @@ import SystemSupport
 
 /// How `recorder shoot` words a shot's levelled sound and its effect, one line each.
 extension CLIWords {
+    /// Why the shot is shorter than asked.
+    static func ending(_ ending: ShotEnding) -> String {
+        switch ending {
+        case .stopped: "stopped"
+        case .endOfInput: "the input ended"
+        case .cameraLost: "the camera was lost; what it recorded is kept"
+        case .diskFull: "the disk filled up; the whole fragments are kept"
+        case .interrupted: "interrupted (kill, crash or power cut); recovered at the next start"
+        }
+    }
+
     static func loudness(_ loudness: ShotAudio.Loudness) -> String {
         let target = String(cFormat: "%g LUFS", loudness.targetLUFS)
         switch loudness.left {

@@ -228,7 +228,7 @@ struct ShootCommand: AsyncParsableCommand {
         } else {
             print("  no sound")
         }
-        if let ended = shot.endedEarly { print("  ended early: \(ended)") }
+        if let ended = shot.endedEarly { print("  ended early: " + CLIWords.ending(ended)) }
         if let loudness = shot.audio?.loudness { print("  " + CLIWords.loudness(loudness)) }
         if let effect = shot.effect { print("  " + CLIWords.effect(effect, shot: shot)) }
     }

@@ -20,8 +20,8 @@ package struct Shot: Sendable, Codable, Hashable {
     package var byteSize: Int64
     package var codec: String
     package var encoder: String
-    /// Why the shot is shorter than asked, if it is: "stopped", "camera lost: ...", "end of input".
-    package var endedEarly: String?
+    /// Why the shot is shorter than asked, if it is.
+    package var endedEarly: ShotEnding?
     /// Notes on how the capture differs from the request.
     package var notes: [String]
     /// True for a shot rebuilt at start-up from a recording that was interrupted (see `ShotSalvage`).

@@ -29,7 +29,7 @@ final class ShotJob {
     private var recorder: MP4Encoder?
     private(set) var notes: [String] = []
     private(set) var cleaned: [String] = []
-    private var ending: String?
+    private var ending: ShotEnding?
     private var cameraLost: RecorderError?
     private var diskFull: MediaError?
     /// The capture time a shot that ran its full length ends at: the first frame's plus the asked
@@ -182,18 +182,18 @@ final class ShotJob {
                                           soundLevel: soundLevel.map(SoundLevel.init)))
                 }
                 if !delivered {
-                    ending = stop.isSet ? "stopped" : "end of input"
+                    ending = stop.isSet ? .stopped : .endOfInput
                     break
                 }
             }
         } catch .capture(let error) where (error.kind == .disconnected || error.kind.isStall) && recorder.framesWritten > 0 {
             // Keep what was recorded: finish the file and report the loss with its own kind.
             cameraLost = .capture(error)
-            ending = "camera lost"
+            ending = .cameraLost
         } catch .media(let error) where error.kind == .diskFull && recorder.framesWritten > 0 {
             // Keep what fits: the fragments already on disk play; `finish` keeps them as the shot.
             diskFull = error
-            ending = "disk full"
+            ending = .diskFull
         } catch {
             if recorder.framesWritten == 0 { discardDraft() }
             throw error
@@ -219,7 +219,7 @@ final class ShotJob {
         // with a few frames: under the minimum, and shorter than asked, it is discarded.
         let recorded = Double(elapsed) / 1_000_000
         // Only a shot the stop ended: one that ended by itself (end of input) is what was asked.
-        if ending == "stopped" && recorded < min(request.minimumSeconds, request.seconds) {
+        if ending == .stopped && recorded < min(request.minimumSeconds, request.seconds) {
             discardDraft()
             throw .shot(.stoppedUnderMinimum(recorded: recorded, minimum: request.minimumSeconds))
         }
@@ -254,7 +254,7 @@ final class ShotJob {
         if case .failure(let error) = finished, error.kind == .diskFull, recorder.framesWritten > 0 {
             // The last fragment did not fit: keep the whole ones, as when the disk fills mid-shot.
             diskFull = error
-            ending = "disk full"
+            ending = .diskFull
             return try keepWhatFitted(draft, source: source, recorder: recorder, error: error)
         }
         do {
@@ -337,7 +337,7 @@ final class ShotJob {
                 inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,
                 frameRate: summary.input.frameRate.value, frames: info.frameCount, framesDropped: summary.framesDropped,
                 durationSeconds: info.durationSeconds, byteSize: FileSystem.size(of: draft.videoPath) ?? 0, codec: info.codec,
-                encoder: summary.encoder, endedEarly: "disk full", notes: notes, consent: request.consent?.consent, prompt: request.prompt)
+                encoder: summary.encoder, endedEarly: .diskFull, notes: notes, consent: request.consent?.consent, prompt: request.prompt)
             let committed = try workspace.commit(draft, shot: shot)
             _ = workspace.cleanStale()
             return ShotResult(shot: committed, cameraLost: nil, diskFull: .shot(.diskFullKeptPart(

@@ -5,6 +5,7 @@ import StorageUpload
 internal import SystemSupport
 import Settings
 import Failures
+import ShotValues
 
 /// Turns a recording that was interrupted (kill -9, a crash, a power cut) back into a shot.
 ///
@@ -108,7 +109,7 @@ package enum ShotSalvage {
                 inputFormat: "unknown", width: final.width, height: final.height, frameRate: final.frameRate,
                 frames: final.frameCount, framesDropped: 0, durationSeconds: final.durationSeconds,
                 byteSize: FileSystem.size(of: draft.videoPath) ?? 0, codec: final.codec, encoder: "libx264",
-                endedEarly: "interrupted (kill, crash or power cut); recovered at the next start",
+                endedEarly: .interrupted,
                 notes: [message], recovered: true, consent: ConsentText.record(in: draft.directory))
             if keepBeside {
                 _ = try workspace.keep(draft, shot: shot)

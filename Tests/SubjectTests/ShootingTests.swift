@@ -5,6 +5,7 @@ import MediaEncoder
 @testable import Settings
 @testable import Shooting
 import VideoCapture
+import ShotValues
 import SystemSupport
 import MediaValues
 import Failures
@@ -43,6 +44,25 @@ import Failures
         return Shot(id: draft.id, videoPath: draft.videoPath, createdAt: Date(), source: "t", inputFormat: "yu12", width: 16,
                     height: 16, frameRate: 30, frames: 1, framesDropped: 0, durationSeconds: 1, byteSize: 1, codec: "h264",
                     encoder: "libx264", endedEarly: nil, notes: [])
+    }
+
+    /// How a shot ended is a case, kept in shot.json as the words scripts have read there since
+    /// the first shot; and shot.json read back gives the case.
+    @Test func howAShotEndedIsKeptInShotJSONAsBefore() throws {
+        let ws = ShotWorkspace(root: Self.tempRoot())
+        defer { try? FileManager.default.removeItem(atPath: ws.root) }
+        try ws.prepare()
+        let stored: [ShotEnding: String] = [.stopped: "stopped", .endOfInput: "end of input", .cameraLost: "camera lost", .diskFull: "disk full",
+                                            .interrupted: "interrupted (kill, crash or power cut); recovered at the next start"]
+        for ending in ShotEnding.allCases {
+            let draft = try ws.beginShot()
+            var shot = Self.fakeShot(draft)
+            shot.endedEarly = ending
+            let committed = try ws.commit(draft, shot: shot)
+            let file = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: FilePaths.directory(of: committed.videoPath) + "/shot.json"))) as? [String: Any]
+            #expect(file?["endedEarly"] as? String == stored[ending])
+            #expect(ws.currentShot()?.endedEarly == ending)
+        }
     }
 
     @Test func commitReplacesThePreviousShotAndDeletesIt() throws {
@@ -203,7 +223,7 @@ func waitUntil(_ what: String, seconds: Double = 300, _ condition: () async -> B
         try await Task.sleep(for: .milliseconds(500))
         #expect(await manager.stop())
         let result = try await first.value
-        #expect(result.shot.endedEarly == "stopped")
+        #expect(result.shot.endedEarly == .stopped)
         // Ended before the 600 s asked for; how soon depends on machine load, which tests do not assert.
         #expect(result.shot.durationSeconds < request.seconds)
         #expect(result.shot.frames > 0)
