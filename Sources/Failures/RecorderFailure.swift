@@ -45,8 +45,8 @@ extension RecorderFailure {
 /// A failure that is a bug, or that the recorder cannot explain: no user can fix it, so its data
 /// is what a bug report needs.
 package enum InternalFailure: RecorderFailure {
-    /// A document (`what`: "shot.json", "the post's metadata") could not be encoded.
-    case cannotEncode(what: String, detail: String)
+    /// A document could not be encoded (`failure`: what the encoder said).
+    case cannotEncode(document: Document, failure: EncodingFailure)
     /// An error of a type the recorder does not know, as Swift describes it.
     case unexpected(String)
     /// A state machine was asked for a change it does not allow.
@@ -55,6 +55,22 @@ package enum InternalFailure: RecorderFailure {
     case noOutcome(String)
 
     package var kind: RecorderError.Kind { .internalFailure }
+
+    /// The documents the recorder writes as JSON.
+    package enum Document: Sendable, Equatable, Codable {
+        /// A shot's `shot.json`.
+        case shot
+        /// The consent record beside a shot.
+        case consent
+        /// A post's metadata.
+        case postMetadata
+        /// A post's receipt in the outbox.
+        case receipt
+        /// A queued post's state in the outbox.
+        case outboxState
+        /// A host's gallery.
+        case gallery
+    }
 }
 
 extension InternalFailure {

@@ -1,5 +1,6 @@
 import Glibc
 import StoreValues
+import SystemSupport
 
 // The store's, its settings' and its files' failures: what happened and what to do, in the
 // store's terms (the settings as configuration keys).
@@ -116,16 +117,16 @@ extension OperatorWords {
             "the store path \(root) is not a directory."
         case .storeMissing(let root):
             "the store directory \(root) does not exist (a disk that is not mounted?)."
-        case .cannotEncodeIndex(let id, let detail):
-            "cannot encode the index object of post \(id): \(detail)"
+        case .cannotEncodeIndex(let id, let failure):
+            "internal error: cannot encode the index object of post \(id): \(encoding(failure))"
         case .queuedVideoDamaged(let path):
             "the queued video \(path) no longer matches its checksum (disk damage?). Inspect it; it was not uploaded."
         case .notHeld(let id):
             "the store does not hold what was sent for post \(id); it will be sent again."
         case .consentTextDamaged(let id, let sha256, let path):
             "the queued post \(id) names a consent text (SHA-256 \(sha256)) that \(path) does not hold (disk damage?). Inspect it; the post was not uploaded."
-        case .metadataUnwritable(let detail):
-            detail
+        case .metadataUnwritable(let failure):
+            "internal error: cannot encode the post's metadata: \(encoding(failure)). It stays queued."
         }
     }
 

@@ -176,9 +176,29 @@ package enum OperatorWords {
         }
     }
 
+    static func document(_ document: InternalFailure.Document) -> String {
+        switch document {
+        case .shot: "shot.json"
+        case .consent: "the consent record"
+        case .postMetadata: "the post's metadata"
+        case .receipt: "a receipt"
+        case .outboxState: "the outbox state"
+        case .gallery: "the gallery"
+        }
+    }
+
+    /// What an encoder refused: a value JSON cannot hold (a NaN), and where.
+    static func encoding(_ failure: EncodingFailure) -> String {
+        switch failure {
+        case .invalidValue(let type, let path):
+            "a \(type) JSON cannot hold (not a number, or infinite)" + (path.isEmpty ? "" : " at \(path.joined(separator: "."))")
+        case .other(let type): "the encoder failed (\(type))"
+        }
+    }
+
     static func internalFailure(_ failure: InternalFailure) -> String {
         switch failure {
-        case .cannotEncode(let what, let detail): "internal error: cannot encode \(what): \(detail)"
+        case .cannotEncode(let document, let failure): "internal error: cannot encode \(Self.document(document)): \(Self.encoding(failure))"
         case .unexpected(let description): description
         case .illegalStateChange(let change): "internal error: illegal state change (\(change))"
         case .noOutcome(let what): "internal error: \(what) ended without an outcome"

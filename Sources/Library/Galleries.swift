@@ -45,7 +45,7 @@ package struct Galleries: Sendable {
         }
         let document: [UInt8]
         do { document = Array(try Self.encoder.encode(gallery)) } catch {
-            throw RecorderError(InternalFailure.cannotEncode(what: "the gallery", detail: "\(error)"))
+            throw RecorderError(InternalFailure.cannotEncode(document: .gallery, failure: EncodingFailure(error)))
         }
         do throws(StorageError) {
             try store.write(document, key: Gallery.key(token: gallery.token), contentType: "application/json")

@@ -156,7 +156,7 @@ package struct Outbox: Sendable {
     func complete(_ item: OutboxItem, receipt: PostReceipt) throws(RecorderError) {
         let data: Data
         do { data = try PostReceipt.encoder.encode(receipt) } catch {
-            throw RecorderError(InternalFailure.cannotEncode(what: "a receipt", detail: "\(error)"))
+            throw RecorderError(InternalFailure.cannotEncode(document: .receipt, failure: EncodingFailure(error)))
         }
         try DurableFile.write(data, to: "\(sentDirectory)/\(receipt.id).json")
         // The store has taken a post: if it is missing later, its disk is away (see `knows`).
@@ -295,7 +295,7 @@ package struct OutboxItemState: Sendable, Codable, Equatable {
 
     func jsonData() throws(RecorderError) -> Data {
         do { return try PostMetadata.encoder.encode(self) } catch {
-            throw RecorderError(InternalFailure.cannotEncode(what: "the outbox state", detail: "\(error)"))
+            throw RecorderError(InternalFailure.cannotEncode(document: .outboxState, failure: EncodingFailure(error)))
         }
     }
 }

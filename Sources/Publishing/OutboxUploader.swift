@@ -275,7 +275,8 @@ package struct OutboxUploader: Sendable {
             // The file's own error, errno and all.
             if case .storage(let cause) = error.cause { throw cause }
             // Only a metadata that cannot be encoded comes without one (a bug, not the disk).
-            throw StorageError(.mismatch, .metadataUnwritable(detail: "\(error)"), retryable: false)
+            let failure = if case .internalFailure(.cannotEncode(_, let failure)) = error { failure } else { EncodingFailure.other(type: error.caseName) }
+            throw StorageError(.mismatch, .metadataUnwritable(failure: failure), retryable: false)
         }
     }
 }

@@ -88,7 +88,7 @@ package struct PostFeed: Sendable {
         do {
             return [UInt8](try JSONEncoder().encode(IndexRecord(id: id, createdAt: createdAt, hidden: hidden ? true : nil)))
         } catch {
-            throw StorageError(.configuration, .cannotEncodeIndex(id: id, detail: "\(error)"), retryable: false)
+            throw StorageError(.configuration, .cannotEncodeIndex(id: id, failure: EncodingFailure(error)), retryable: false)
         }
     }
 

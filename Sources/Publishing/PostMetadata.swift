@@ -173,7 +173,7 @@ package struct PostMetadata: Sendable, Codable, Equatable {
 
     package func jsonData() throws(RecorderError) -> Data {
         do { return try Self.encoder.encode(self) } catch {
-            throw RecorderError(InternalFailure.cannotEncode(what: "the post's metadata", detail: "\(error)"))
+            throw RecorderError(InternalFailure.cannotEncode(document: .postMetadata, failure: EncodingFailure(error)))
         }
     }
 

@@ -52,7 +52,7 @@ package struct ConsentText: Sendable, Equatable {
         try DurableFile.write(Data(text.utf8), to: "\(directory)/\(fileName)")
         let data: Data
         do { data = try Shot.encoder.encode(consent) } catch {
-            throw RecorderError(InternalFailure.cannotEncode(what: "the consent record", detail: "\(error)"))
+            throw RecorderError(InternalFailure.cannotEncode(document: .consent, failure: EncodingFailure(error)))
         }
         try DurableFile.write(data, to: "\(directory)/\(recordName)")
     }

@@ -113,7 +113,7 @@ package struct ShotWorkspace: Sendable {
     /// Writes `shot.json` into `directory`, durably.
     private func writeShotFile(_ shot: Shot, in directory: String) throws(RecorderError) {
         let data: Data
-        do { data = try shot.jsonData() } catch { throw RecorderError(InternalFailure.cannotEncode(what: "shot.json", detail: "\(error)")) }
+        do { data = try shot.jsonData() } catch { throw RecorderError(InternalFailure.cannotEncode(document: .shot, failure: EncodingFailure(error))) }
         try DurableFile.write(data, to: "\(directory)/shot.json")
     }
 

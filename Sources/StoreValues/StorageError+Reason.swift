@@ -1,3 +1,5 @@
+package import SystemSupport
+
 extension StorageError {
     /// What happened to the store, its settings or a file, with its data. Each edge words it
     /// (`OperatorWords.store`: what happened and what to do).
@@ -99,15 +101,16 @@ extension StorageError {
         /// The local store's directory does not exist (a disk not mounted?).
         case storeMissing(root: String)
         // A post's files
-        case cannotEncodeIndex(id: String, detail: String)
+        /// The feed's index object of post `id` could not be encoded.
+        case cannotEncodeIndex(id: String, failure: EncodingFailure)
         /// The queued video no longer matches its checksum.
         case queuedVideoDamaged(path: String)
         /// The store does not hold what was sent for post `id`: it is sent again.
         case notHeld(id: String)
         /// The queued post's consent text does not hold what its metadata says.
         case consentTextDamaged(id: String, sha256: String, path: String)
-        /// A queued post's metadata could not be written (`detail`: why).
-        case metadataUnwritable(detail: String)
+        /// A queued post's metadata could not be encoded to be written again.
+        case metadataUnwritable(failure: EncodingFailure)
     }
 
     /// A store's error answer: its status, and its body's S3 code and message.

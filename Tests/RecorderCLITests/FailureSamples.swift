@@ -125,7 +125,7 @@ enum FailureSamples {
         ]
         samples += text.map { ("TextProblem.\($0.0)", $0.1) }
         samples += [
-            ("InternalFailure.cannotEncode", InternalFailure.cannotEncode(what: "shot.json", detail: "NaN")),
+            ("InternalFailure.cannotEncode", InternalFailure.cannotEncode(document: .shot, failure: .invalidValue(type: "Double", path: ["audio", "check", "loudestDBFS"]))),
             ("InternalFailure.unexpected", InternalFailure.unexpected("EOF")),
             ("InternalFailure.illegalStateChange", InternalFailure.illegalStateChange("idle -> posting")),
             ("InternalFailure.noOutcome", InternalFailure.noOutcome("the shot's thread")),

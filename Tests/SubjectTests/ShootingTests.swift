@@ -65,6 +65,23 @@ import Failures
         }
     }
 
+    /// A shot.json that cannot be encoded (a NaN) is refused with the encoder's data: the
+    /// document, the value's type and where it is; the current shot stays.
+    @Test func aShotThatCannotBeEncodedSaysWhereAndKeepsTheCurrentShot() throws {
+        let ws = ShotWorkspace(root: Self.tempRoot())
+        defer { try? FileManager.default.removeItem(atPath: ws.root) }
+        try ws.prepare()
+        let first = try ws.beginShot()
+        let kept = try ws.commit(first, shot: Self.fakeShot(first))
+        let draft = try ws.beginShot()
+        var shot = Self.fakeShot(draft)
+        shot.durationSeconds = .nan
+        #expect(throws: RecorderError(InternalFailure.cannotEncode(document: .shot, failure: .invalidValue(type: "Double", path: ["durationSeconds"])))) {
+            _ = try ws.commit(draft, shot: shot)
+        }
+        #expect(ws.currentShot()?.id == kept.id)
+    }
+
     @Test func commitReplacesThePreviousShotAndDeletesIt() throws {
         let ws = ShotWorkspace(root: Self.tempRoot())
         defer { try? FileManager.default.removeItem(atPath: ws.root) }
