@@ -71,7 +71,7 @@ package enum ShotFailure: RecorderFailure {
         case .workspaceNotWritable: .cannotWrite
         case .overlayMissing, .overlayIsDirectory, .effectSoundMissing: .notFound
         case .overlayUnusable(_, _, let error):
-            error.operation == "open" || error.operation == "read" ? .notFound : (error.kind == .badInput ? .badData : .internalFailure)
+            error.call == "open" || error.call == "read" ? .notFound : (error.kind == .badInput ? .badData : .internalFailure)
         case .notEnoughSpace, .diskFullBeforeFirstSecond, .diskFullUnderMinimum, .diskFullKeptPart, .cannotDeleteKept: .ioFailure
         case .stoppedBeforeFirstFrame, .stoppedUnderMinimum: .interrupted
         case .inputEndedBeforeFirstFrame: .badData

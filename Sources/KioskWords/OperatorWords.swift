@@ -24,7 +24,7 @@ package enum OperatorWords {
     package static func message(_ error: RecorderError) -> String {
         switch error {
         case .capture(let error): error.description
-        case .media(let error): error.description
+        case .media(let error): media(error)
         case .audio(let error): error.description
         case .storage(let error): store(error)
         case .configuration(let problem): configuration(problem)

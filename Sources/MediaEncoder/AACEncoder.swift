@@ -43,10 +43,9 @@ final class AACEncoder {
         scratch = .allocate(capacity: 2)
         scratch.initialize(repeating: nil, count: 2)
         guard let codec = cff_avcodec_find_encoder_by_name("aac") else {
-            throw MediaError(.missingCodec, operation: "avcodec_find_encoder_by_name",
-                             detail: "This FFmpeg build has no aac encoder.")
+            throw MediaError(.missingCodec, .noEncoder(.aac))
         }
-        guard let context = cff_avcodec_alloc_context3(codec) else { throw MediaError(.failed, operation: "avcodec_alloc_context3") }
+        guard let context = cff_avcodec_alloc_context3(codec) else { throw MediaError(.failed, .noObject(function: "avcodec_alloc_context3")) }
         self.context = context
         context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
         context.pointee.sample_rate = sampleRate
@@ -69,11 +68,11 @@ final class AACEncoder {
         try MediaError.check(cff_av_opt_set_double(UnsafeMutableRawPointer(swr), "async", 240, 0), "av_opt_set(async)")
         try MediaError.check(cff_swr_init(swr), "swr_init")
         guard let fifo = cff_av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, channels, 4096) else {
-            throw MediaError(.failed, operation: "av_audio_fifo_alloc")
+            throw MediaError(.failed, .noObject(function: "av_audio_fifo_alloc"))
         }
         self.fifo = fifo
         guard let frame = cff_av_frame_alloc(), let packet = cff_av_packet_alloc() else {
-            throw MediaError(.failed, operation: "av_frame_alloc")
+            throw MediaError(.failed, .noObject(function: "av_frame_alloc"))
         }
         self.frame = frame
         self.packet = packet

@@ -44,11 +44,11 @@ package enum Boomerang {
         let stream = input.videoStream
         let parameters = stream.pointee.codecpar.pointee
         guard parameters.width >= 16, parameters.height >= 16, parameters.width % 2 == 0, parameters.height % 2 == 0 else {
-            throw MediaError(.badInput, operation: "boomerang of \(take)", detail: "its picture is \(parameters.width)x\(parameters.height), not an even size of at least 16x16")
+            throw MediaError(.badInput, .sizeNotEncodable(width: Int(parameters.width), height: Int(parameters.height)), path: take)
         }
         let packets = try videoPackets(input)
         guard packets.count >= 3 else {
-            throw MediaError(.badInput, operation: "boomerang of \(take)", detail: "it has \(packets.count) picture(s); a boomerang needs at least 3")
+            throw MediaError(.badInput, .boomerangTooShort(pictures: packets.count), path: take)
         }
         let average = stream.pointee.avg_frame_rate.num > 0 && stream.pointee.avg_frame_rate.den > 0 ? av_q2d(stream.pointee.avg_frame_rate) : 30
         let rate = frameRate.flatMap { $0 > 0 ? $0 : nil } ?? average
@@ -224,7 +224,7 @@ final class PictureDecoder {
 
     init(_ stream: UnsafeMutablePointer<AVStream>) throws(MediaError) {
         guard let parameters = stream.pointee.codecpar, let codec = cff_avcodec_find_decoder(parameters.pointee.codec_id) else {
-            throw MediaError(.missingCodec, operation: "avcodec_find_decoder", detail: "This FFmpeg build cannot decode the video.")
+            throw MediaError(.missingCodec, .noDecoder(.video))
         }
         decoder = try DecoderContext(codec)
         try MediaError.check(cff_avcodec_parameters_to_context(decoder.context, parameters), "avcodec_parameters_to_context")
@@ -256,7 +256,7 @@ final class PictureDecoder {
                 defer { cff_av_frame_unref(decoder.frame) }
                 let frame = decoder.frame
                 if frame.pointee.format == AV_PIX_FMT_YUV420P.rawValue && frame.pointee.width == size.width && frame.pointee.height == size.height {
-                    guard let copy = cff_av_frame_clone(frame) else { throw MediaError(.failed, operation: "av_frame_clone") }
+                    guard let copy = cff_av_frame_clone(frame) else { throw MediaError(.failed, .noObject(function: "av_frame_clone")) }
                     pictures.frames.append(copy)
                 } else {
                     let picture = try PixelConverter.makePicture(width: Int(size.width), height: Int(size.height))

@@ -74,7 +74,7 @@ package enum ClipJoiner {
             let input = try MediaInput(path: path)
             let video = input.videoStream.pointee.codecpar.pointee
             guard video.width >= 16, video.height >= 16 else {
-                throw MediaError(.badInput, operation: "read \(path)", detail: "its picture is \(video.width)x\(video.height)")
+                throw MediaError(.badInput, .pictureTooSmall(width: Int(video.width), height: Int(video.height)), path: path)
             }
             videoCodec = video.codec_id
             videoHeader = Self.bytes(video.extradata, video.extradata_size)

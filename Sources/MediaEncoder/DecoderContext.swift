@@ -17,7 +17,7 @@ final class DecoderContext {
             cff_av_frame_free(&f)
             cff_av_packet_free(&p)
             cff_avcodec_free_context(&c)
-            throw MediaError(.failed, operation: "avcodec_alloc_context3")
+            throw MediaError(.failed, .noObject(function: "avcodec_alloc_context3"))
         }
         (self.context, self.packet, self.frame) = (context, packet, frame)
     }

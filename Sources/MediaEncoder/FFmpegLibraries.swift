@@ -17,8 +17,7 @@ package enum FFmpegLibraries {
     /// Opens the libraries once; every entry point of this module calls it before any FFmpeg call.
     package static func load() throws(MediaError) {
         if let failure = loaded {
-            throw MediaError(.missingCodec, operation: "load FFmpeg",
-                             detail: "FFmpeg's libraries could not be opened (\(failure)).")
+            throw MediaError(.missingCodec, .librariesUnloadable(loader: failure))
         }
     }
 }

@@ -17,7 +17,7 @@ final class FilterGraph {
     ///   samples (an encoder's fixed frame).
     init(_ description: String, audioFrameSamples: Int? = nil) throws(MediaError) {
         try FFmpegLibraries.loadFilters()
-        guard let graph = cff_avfilter_graph_alloc() else { throw MediaError(.failed, operation: "avfilter_graph_alloc") }
+        guard let graph = cff_avfilter_graph_alloc() else { throw MediaError(.failed, .noObject(function: "avfilter_graph_alloc")) }
         self.graph = graph
         var code = cff_avfilter_graph_parse_closed(graph, description)
         if code >= 0 { code = cff_avfilter_graph_config(graph) }
@@ -100,8 +100,7 @@ extension FFmpegLibraries {
     static func loadFilters() throws(MediaError) {
         try load()
         if let failure = filtersLoaded {
-            throw MediaError(.missingCodec, operation: "load libavfilter",
-                             detail: "FFmpeg's filter library could not be opened (\(failure)). Install it with `apt-get install libavfilter8` (scripts/setup.sh does).")
+            throw MediaError(.missingCodec, .filterLibraryUnloadable(loader: failure))
         }
     }
 }

@@ -27,7 +27,7 @@ final class GraphSound {
         encoder = try AACEncoder(input: format, bitRate: bitRate)
         self.writer = writer
         end = Int64((endSeconds * 1_000_000).rounded())
-        guard let frame = cff_av_frame_alloc() else { throw MediaError(.failed, operation: "av_frame_alloc") }
+        guard let frame = cff_av_frame_alloc() else { throw MediaError(.failed, .noObject(function: "av_frame_alloc")) }
         self.frame = frame
         try writer.addAudio(from: encoder.codecContext)
     }

@@ -11,17 +11,16 @@ final class H264Encoder {
     init(width: Int, height: Int, frameRate: Double, timeBase: AVRational, settings: EncoderSettings,
          globalHeader: Bool) throws(MediaError) {
         guard let codec = cff_avcodec_find_encoder_by_name("libx264") else {
-            throw MediaError(.missingCodec, operation: "avcodec_find_encoder_by_name",
-                             detail: "This FFmpeg build has no libx264 encoder.")
+            throw MediaError(.missingCodec, .noEncoder(.libx264))
         }
         guard let context = cff_avcodec_alloc_context3(codec) else {
-            throw MediaError(.failed, operation: "avcodec_alloc_context3")
+            throw MediaError(.failed, .noObject(function: "avcodec_alloc_context3"))
         }
         // No deinit runs for a half-built object: free what was allocated before the failure.
         guard let packet = cff_av_packet_alloc() else {
             var c: UnsafeMutablePointer<AVCodecContext>? = context
             cff_avcodec_free_context(&c)
-            throw MediaError(.failed, operation: "av_packet_alloc")
+            throw MediaError(.failed, .noObject(function: "av_packet_alloc"))
         }
         self.context = context
         self.packet = packet

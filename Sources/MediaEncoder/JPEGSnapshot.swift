@@ -34,7 +34,7 @@ package final class JPEGSnapshot {
         self.overlay = overlay
         self.mirrorsUnderOverlay = mirrorsUnderOverlay
         try FFmpegLibraries.load()
-        guard let packet = cff_av_packet_alloc() else { throw MediaError(.failed, operation: "av_packet_alloc") }
+        guard let packet = cff_av_packet_alloc() else { throw MediaError(.failed, .noObject(function: "av_packet_alloc")) }
         self.packet = packet
         self.maximumWidth = maximumWidth
     }
@@ -58,16 +58,16 @@ package final class JPEGSnapshot {
         let output = try preparedPicture(width: width, height: height)
         switch format.pixelFormat {
         case .h264:
-            throw MediaError(.badInput, operation: "preview", detail: "an H.264 camera has no preview picture.")
+            throw MediaError(.badInput, .noPreviewOfH264)
         case .mjpeg, .jpeg:
             if decoder == nil { decoder = try MJPEGDecoder() }
             guard let frame = decoder?.decode(bytes) else {
-                throw MediaError(.badInput, operation: "preview", detail: "the camera sent a damaged JPEG.")
+                throw MediaError(.badInput, .damagedJPEG)
             }
             try converter.convert(frame, into: output)
         default:
             guard let base = bytes.baseAddress, bytes.count >= ImagePlanes.requiredBytes(format) else {
-                throw MediaError(.badInput, operation: "preview", detail: "the frame is smaller than its format says.")
+                throw MediaError(.badInput, .frameShorterThanFormat)
             }
             let planes = ImagePlanes(format, base: base)
             try converter.convert(planes: planes.data, linesize: planes.linesize, format: format.pixelFormat.avPixelFormat,
@@ -119,9 +119,9 @@ package final class JPEGSnapshot {
         }
         releaseEncoder()
         guard let codec = cff_avcodec_find_encoder_by_name("mjpeg") else {
-            throw MediaError(.missingCodec, operation: "avcodec_find_encoder", detail: "This FFmpeg build has no MJPEG encoder.")
+            throw MediaError(.missingCodec, .noEncoder(.mjpeg))
         }
-        guard let context = cff_avcodec_alloc_context3(codec) else { throw MediaError(.failed, operation: "avcodec_alloc_context3") }
+        guard let context = cff_avcodec_alloc_context3(codec) else { throw MediaError(.failed, .noObject(function: "avcodec_alloc_context3")) }
         encoder = context
         context.pointee.width = Int32(width)
         context.pointee.height = Int32(height)
@@ -139,7 +139,7 @@ package final class JPEGSnapshot {
     }
 
     private func encode(_ picture: UnsafeMutablePointer<AVFrame>) throws(MediaError) -> [UInt8] {
-        guard let encoder else { throw MediaError(.failed, operation: "preview", detail: "no encoder") }
+        guard let encoder else { throw MediaError(.failed, .noPreviewEncoder) }
         picture.pointee.quality = 5 * CFF_FF_QP2LAMBDA
         picture.pointee.pts += 1
         try MediaError.check(cff_avcodec_send_frame(encoder, picture), "avcodec_send_frame(mjpeg)")

@@ -16,7 +16,7 @@ package enum LoopGIF {
     package static func write(from video: String, to output: String, width: Int = 480, frameRate: Int = 15) throws(MediaError) -> Outcome {
         let graph = try FilterGraph("movie=\(FilterGraph.escaped(video)),fps=\(frameRate),scale=w='min(\(width),iw)':h=-2:flags=lanczos,split[a][b];"
             + "[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle[v];[v]buffersink")
-        guard let frame = cff_av_frame_alloc() else { throw MediaError(.failed, operation: "av_frame_alloc") }
+        guard let frame = cff_av_frame_alloc() else { throw MediaError(.failed, .noObject(function: "av_frame_alloc")) }
         var f: UnsafeMutablePointer<AVFrame>? = frame
         defer { cff_av_frame_free(&f) }
         var file: GIFFile?
@@ -30,7 +30,7 @@ package enum LoopGIF {
             frames += 1
         }
         guard let file else {
-            throw MediaError(.badInput, operation: "GIF of \(video)", detail: "it has no picture that can be decoded")
+            throw MediaError(.badInput, .noDecodablePicture, path: video)
         }
         try file.encode(nil)
         try file.finish()
@@ -55,14 +55,14 @@ private final class GIFFile {
         try MediaError.check(cff_avformat_alloc_output_context2(&ctx, nil, "gif", path), "avformat_alloc_output_context2(gif)", path: path)
         guard let ctx, let stream = cff_avformat_new_stream(ctx, nil) else {
             if let ctx { cff_avformat_free_context(ctx) }
-            throw MediaError(.failed, operation: "avformat_new_stream", path: path)
+            throw MediaError(.failed, .noObject(function: "avformat_new_stream"), path: path)
         }
         context = ctx
         self.stream = stream
         guard let encoder = cff_avcodec_find_encoder_by_name("gif") else {
-            throw MediaError(.missingCodec, operation: "avcodec_find_encoder_by_name", detail: "This FFmpeg build has no gif encoder.")
+            throw MediaError(.missingCodec, .noEncoder(.gif))
         }
-        guard let codec = cff_avcodec_alloc_context3(encoder) else { throw MediaError(.failed, operation: "avcodec_alloc_context3") }
+        guard let codec = cff_avcodec_alloc_context3(encoder) else { throw MediaError(.failed, .noObject(function: "avcodec_alloc_context3")) }
         self.codec = codec
         codec.pointee.width = width
         codec.pointee.height = height

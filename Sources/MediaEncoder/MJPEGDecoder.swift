@@ -10,7 +10,7 @@ final class MJPEGDecoder {
 
     init() throws(MediaError) {
         guard let codec = cff_avcodec_find_decoder(AV_CODEC_ID_MJPEG) else {
-            throw MediaError(.missingCodec, operation: "avcodec_find_decoder", detail: "This FFmpeg build has no MJPEG decoder.")
+            throw MediaError(.missingCodec, .noDecoder(.mjpeg))
         }
         decoder = try DecoderContext(codec)
         try MediaError.check(cff_avcodec_open2(decoder.context, codec, nil), "avcodec_open2(mjpeg)")

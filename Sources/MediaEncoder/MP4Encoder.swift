@@ -74,8 +74,7 @@ package final class MP4Encoder {
     /// - Parameter audio: the format of the sound to record with the picture; nil for none.
     package init(path: String, input: CaptureFormat, settings: EncoderSettings, audio audioFormat: AudioFormat? = nil) throws(MediaError) {
         guard input.width >= 16, input.height >= 16, input.width % 2 == 0, input.height % 2 == 0 else {
-            throw MediaError(.badInput, operation: "configure encoder",
-                             detail: "H.264 in yuv420p needs an even size of at least 16x16; the source gives \(input.width)x\(input.height).")
+            throw MediaError(.badInput, .sizeNotEncodable(width: input.width, height: input.height))
         }
         try FFmpegLibraries.load()
         self.path = path
@@ -89,8 +88,7 @@ package final class MP4Encoder {
         if let audio { try writer.addAudio(from: audio.codecContext) }
         if input.pixelFormat == .h264 {
             if settings.overlay != nil {
-                throw MediaError(.badInput, operation: "configure encoder",
-                                 detail: "the camera's H.264 is recorded as it comes, so no frame can be put on its pictures. Ask the camera for MJPEG or YUYV pictures instead (its format setting), or leave the overlay out.")
+                throw MediaError(.badInput, .overlayOnH264)
             }
             overlay = nil
             pipeline = nil
@@ -149,8 +147,7 @@ package final class MP4Encoder {
     /// `readsPlanarFrames`, and one at a time.
     package func reservePicture() throws(MediaError) -> PlanarPicture {
         guard let pipeline, readsPlanarFrames, reservedPicture == nil else {
-            throw MediaError(.failed, operation: "reserve a picture",
-                             detail: "direct reads need planar 4:2:0 input and an encoder, and one picture at a time")
+            throw MediaError(.failed, .directReadUnavailable)
         }
         try pipeline.throwIfFailed()
         let picture = pipeline.reserve()
@@ -169,7 +166,7 @@ package final class MP4Encoder {
     @discardableResult
     package func commitPicture(_ stamp: FrameStamp) throws(MediaError) -> Bool {
         guard let pipeline, let picture = reservedPicture else {
-            throw MediaError(.failed, operation: "commit a picture", detail: "no picture was reserved")
+            throw MediaError(.failed, .noPictureReserved)
         }
         reservedPicture = nil
         guard account(stamp, damaged: false) else {
@@ -283,8 +280,7 @@ package final class MP4Encoder {
         }
         if !writer.isStarted {
             writer.abandon()
-            throw MediaError(.badInput, operation: "finish recording",
-                             detail: "no frame was recorded (\(summary.framesSkipped) skipped while waiting for an H.264 keyframe, \(summary.framesDropped) dropped).")
+            throw MediaError(.badInput, .noFrameRecorded(skipped: summary.framesSkipped, dropped: summary.framesDropped))
         }
         try writer.finish()
         if let first = firstTimestamp, summary.framesWritten > 0 {

@@ -82,7 +82,7 @@ package enum MP4Remuxer {
         func take(_ packet: UnsafeMutablePointer<AVPacket>, writer: MP4Writer) throws(MediaError) {
             guard let pending = pendingOwner?.pointer else {
                 cff_av_packet_unref(packet)
-                throw MediaError(.failed, operation: "av_packet_alloc")
+                throw MediaError(.failed, .noObject(function: "av_packet_alloc"))
             }
             packet.pointee.pts -= shift
             packet.pointee.dts -= shift

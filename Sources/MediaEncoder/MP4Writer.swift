@@ -30,10 +30,10 @@ final class MP4Writer {
         try FFmpegLibraries.load()
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         try MediaError.check(cff_avformat_alloc_output_context2(&ctx, nil, "mp4", path), "avformat_alloc_output_context2", path: path)
-        guard let context = ctx else { throw MediaError(.failed, operation: "avformat_alloc_output_context2", path: path) }
+        guard let context = ctx else { throw MediaError(.failed, .noObject(function: "avformat_alloc_output_context2"), path: path) }
         guard let stream = cff_avformat_new_stream(context, nil) else {
             cff_avformat_free_context(context)
-            throw MediaError(.failed, operation: "avformat_new_stream", path: path)
+            throw MediaError(.failed, .noObject(function: "avformat_new_stream"), path: path)
         }
         self.path = path
         self.context = context
@@ -58,8 +58,7 @@ final class MP4Writer {
                 defer { Posix.closeAfterUse(fd) }
                 try Posix.fsync(fd)
             } catch {
-                throw MediaError(error.code == ENOSPC ? .diskFull : .failed, operation: "open and fsync", path: path,
-                                 detail: String(cString: strerror(error.code)))
+                throw MediaError(error.code == ENOSPC ? .diskFull : .failed, .system(function: "open and fsync", errno: error.code), code: error.code, path: path)
             }
         }
     }
@@ -91,7 +90,7 @@ final class MP4Writer {
         par.pointee.width = Int32(width)
         par.pointee.height = Int32(height)
         guard let buffer = cff_av_mallocz(extradata.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {
-            throw MediaError(.failed, operation: "av_mallocz")
+            throw MediaError(.failed, .noObject(function: "av_mallocz"))
         }
         extradata.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: extradata.count) }
         par.pointee.extradata = buffer.assumingMemoryBound(to: UInt8.self)
@@ -137,7 +136,7 @@ final class MP4Writer {
 
     private func newStream() throws(MediaError) -> UnsafeMutablePointer<AVStream> {
         guard let added = cff_avformat_new_stream(context, nil) else {
-            throw MediaError(.failed, operation: "avformat_new_stream", path: path)
+            throw MediaError(.failed, .noObject(function: "avformat_new_stream"), path: path)
         }
         return added
     }
@@ -196,8 +195,7 @@ final class MP4Writer {
     private func syncFragments() throws(MediaError) {
         guard syncDescriptor >= 0 else { return }
         do throws(Descriptors.Errno) { try Posix.fdatasync(syncDescriptor) } catch {
-            throw MediaError(error.code == ENOSPC ? .diskFull : .failed, operation: "fdatasync", path: path,
-                             detail: String(cString: strerror(error.code)))
+            throw MediaError(error.code == ENOSPC ? .diskFull : .failed, .system(function: "fdatasync", errno: error.code), code: error.code, path: path)
         }
     }
 

@@ -15,7 +15,7 @@ extension MediaError {
         case CFF_AVERROR_EACCES: kind = .permissionDenied
         default: kind = .failed
         }
-        return MediaError(kind, operation: operation, code: code, path: path, detail: Self.text(code))
+        return MediaError(kind, .call(function: operation, message: Self.text(code)), code: code, path: path)
     }
 
     /// FFmpeg's message for an AVERROR code.

@@ -16,12 +16,12 @@ final class MediaInput {
         try FFmpegLibraries.load()
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         try MediaError.check(cff_avformat_open_input(&ctx, path, cff_av_find_input_format("mp4"), nil), "avformat_open_input", path: path)
-        guard let context = ctx else { throw MediaError(.failed, operation: "avformat_open_input", path: path) }
+        guard let context = ctx else { throw MediaError(.failed, .noObject(function: "avformat_open_input"), path: path) }
         let index = cff_av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         guard index >= 0 else {
             var c: UnsafeMutablePointer<AVFormatContext>? = context
             cff_avformat_close_input(&c)
-            throw MediaError(.badInput, operation: "read \(path)", detail: "it has no readable video stream")
+            throw MediaError(.badInput, .noVideoStream, path: path)
         }
         self.context = context
         self.videoStream = context.pointee.streams[Int(index)]!

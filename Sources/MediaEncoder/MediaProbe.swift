@@ -19,7 +19,7 @@ package enum MediaProbe {
         let stream = input.videoStream
         let par = stream.pointee.codecpar.pointee
         var frames = 0
-        guard let packet = cff_av_packet_alloc() else { throw MediaError(.failed, operation: "av_packet_alloc") }
+        guard let packet = cff_av_packet_alloc() else { throw MediaError(.failed, .noObject(function: "av_packet_alloc")) }
         var p: UnsafeMutablePointer<AVPacket>? = packet
         defer { cff_av_packet_free(&p) }
         while cff_av_read_frame(input.context, packet) >= 0 {

@@ -7,7 +7,7 @@ final class OwnedPacket {
     let pointer: UnsafeMutablePointer<AVPacket>
 
     init() throws(MediaError) {
-        guard let packet = cff_av_packet_alloc() else { throw MediaError(.failed, operation: "av_packet_alloc") }
+        guard let packet = cff_av_packet_alloc() else { throw MediaError(.failed, .noObject(function: "av_packet_alloc")) }
         pointer = packet
     }
 

@@ -31,20 +31,19 @@ package final class PictureOverlay: Sendable, Hashable {
         self.path = path
         let fd: Int32
         do throws(Descriptors.Errno) { fd = try Posix.open(path, O_RDONLY | O_CLOEXEC) } catch {
-            throw MediaError(.badInput, operation: "open", code: error.code, path: path, detail: error.description)
+            throw MediaError(.badInput, .system(function: "open", errno: error.code), code: error.code, path: path)
         }
         defer { Posix.closeAfterUse(fd) }
         let bytes: [UInt8]
         do throws(Descriptors.Errno) { bytes = try Posix.readAll(fd, limit: 64 << 20) } catch {
-            throw MediaError(.badInput, operation: "read", code: error.code, path: path,
-                             detail: error.code == EFBIG ? "larger than 64 MiB: is it the right file?" : error.description)
+            throw MediaError(.badInput, .system(function: "read", errno: error.code), code: error.code, path: path)
         }
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         guard bytes.count > 8, Array(bytes.prefix(8)) == signature else {
-            throw MediaError(.badInput, operation: "read PNG", path: path, detail: "it is not a PNG (its first bytes are not the PNG signature)")
+            throw MediaError(.badInput, .notPNG, path: path)
         }
         guard let codec = cff_avcodec_find_decoder(AV_CODEC_ID_PNG) else {
-            throw MediaError(.missingCodec, operation: "avcodec_find_decoder", detail: "This FFmpeg build has no PNG decoder.")
+            throw MediaError(.missingCodec, .noDecoder(.png))
         }
         let decoder = try DecoderContext(codec)
         try MediaError.check(cff_avcodec_open2(decoder.context, codec, nil), "avcodec_open2(png)")
@@ -57,11 +56,10 @@ package final class PictureOverlay: Sendable, Hashable {
         }
         let frame = decoder.frame
         guard decoded >= 0, frame.pointee.width > 0, frame.pointee.height > 0 else {
-            throw MediaError(.badInput, operation: "decode PNG", code: decoded, path: path, detail: "libavcodec cannot decode it (a damaged PNG?)")
+            throw MediaError(.badInput, .pngUndecodable, code: decoded, path: path)
         }
         guard frame.pointee.width <= 8192, frame.pointee.height <= 8192 else {
-            throw MediaError(.badInput, operation: "decode PNG", path: path,
-                             detail: "it is \(frame.pointee.width)x\(frame.pointee.height); at most 8192x8192")
+            throw MediaError(.badInput, .pictureTooLarge(width: Int(frame.pointee.width), height: Int(frame.pointee.height)), path: path)
         }
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         self.width = width
@@ -79,8 +77,7 @@ package final class PictureOverlay: Sendable, Hashable {
             return cff_sws_scale(context, planes, strides, 0, frame.pointee.height, &dst, &dstStride)
         }
         guard converted > 0 else {
-            throw MediaError(.badInput, operation: "sws_scale", path: path,
-                             detail: "libswscale cannot read its pixels (\(String(cString: cff_av_get_pix_fmt_name(AVPixelFormat(frame.pointee.format)))))")
+            throw MediaError(.badInput, .pixelsUnreadable(format: String(cString: cff_av_get_pix_fmt_name(AVPixelFormat(frame.pointee.format)))), path: path)
         }
         rgba = out
     }
@@ -133,7 +130,7 @@ package final class PictureOverlay: Sendable, Hashable {
             } }
         }
         guard scaled > 0 else {
-            throw MediaError(.failed, operation: "sws_scale", path: path, detail: "cannot scale the frame to \(width)x\(height)")
+            throw MediaError(.failed, .cannotScale(width: Int(width), height: Int(height)), path: path)
         }
         // Placed into the picture's size: clear (alpha 0) around it.
         var y = [UInt8](repeating: 0, count: width * height), alpha = [UInt8](repeating: 0, count: width * height)

@@ -11,7 +11,7 @@ final class PixelConverter {
 
     /// A reference-counted yuv420p picture of the given size, for `convert` to fill again and again.
     static func makePicture(width: Int, height: Int) throws(MediaError) -> UnsafeMutablePointer<AVFrame> {
-        guard let frame = cff_av_frame_alloc() else { throw MediaError(.failed, operation: "av_frame_alloc") }
+        guard let frame = cff_av_frame_alloc() else { throw MediaError(.failed, .noObject(function: "av_frame_alloc")) }
         frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
         frame.pointee.width = Int32(width)
         frame.pointee.height = Int32(height)
@@ -52,8 +52,7 @@ final class PixelConverter {
                                            output.pointee.width, output.pointee.height, AVPixelFormat(output.pointee.format),
                                            CFF_SWS_BILINEAR, nil, nil, nil)
             guard context != nil else {
-                throw MediaError(.badInput, operation: "sws_getCachedContext",
-                                 detail: "libswscale cannot convert \(String(cString: cff_av_get_pix_fmt_name(format))) \(width)x\(height).")
+                throw MediaError(.badInput, .cannotConvert(format: String(cString: cff_av_get_pix_fmt_name(format)), width: Int(width), height: Int(height)))
             }
             source = (format, width, height)
         }
@@ -71,6 +70,6 @@ final class PixelConverter {
                 }
             }
         }
-        if scaled <= 0 { throw MediaError(.failed, operation: "sws_scale", detail: "no lines were converted") }
+        if scaled <= 0 { throw MediaError(.failed, .nothingConverted) }
     }
 }

@@ -39,7 +39,7 @@ package enum PosterFrame {
             cff_av_packet_unref(decoder.packet)
         }
         guard let first else {
-            throw MediaError(.badInput, operation: "poster of \(path)", detail: "no picture in it could be decoded")
+            throw MediaError(.badInput, .noDecodablePicture, path: path)
         }
         return first
     }
@@ -47,7 +47,7 @@ package enum PosterFrame {
     /// The stream's decoder (one thread), opened.
     private static func decoder(for stream: UnsafeMutablePointer<AVStream>) throws(MediaError) -> DecoderContext {
         guard let parameters = stream.pointee.codecpar, let codec = cff_avcodec_find_decoder(parameters.pointee.codec_id) else {
-            throw MediaError(.missingCodec, operation: "avcodec_find_decoder", detail: "This FFmpeg build cannot decode the video.")
+            throw MediaError(.missingCodec, .noDecoder(.video))
         }
         let decoder = try DecoderContext(codec)
         try MediaError.check(cff_avcodec_parameters_to_context(decoder.context, parameters), "avcodec_parameters_to_context")

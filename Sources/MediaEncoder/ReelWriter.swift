@@ -69,8 +69,7 @@ package final class ReelWriter {
         guard format.width >= 16, format.height >= 16, format.width % 2 == 0, format.height % 2 == 0,
               (1...120).contains(format.frameRate), (0...2).contains(format.channels), (8_000...192_000).contains(format.sampleRate),
               (format.clock ?? 1) > 0 else {
-            throw MediaError(.badInput, operation: "configure the reel",
-                             detail: "the reel needs an even size of at least 16x16, 1 to 120 frames a second and at most 2 sound channels (got \(format.width)x\(format.height) at \(format.frameRate), \(format.channels) channels).")
+            throw MediaError(.badInput, .reelFormat(width: format.width, height: format.height, frameRate: format.frameRate, channels: format.channels))
         }
         try FFmpegLibraries.loadFilters()
         self.path = path
@@ -83,11 +82,11 @@ package final class ReelWriter {
         video = try H264Encoder(width: format.width, height: format.height, frameRate: Double(format.frameRate),
                                 timeBase: format.timeBase, settings: settings,
                                 globalHeader: writer.wantsGlobalHeader)
-        guard let frame = cff_av_frame_alloc() else { throw MediaError(.failed, operation: "av_frame_alloc") }
+        guard let frame = cff_av_frame_alloc() else { throw MediaError(.failed, .noObject(function: "av_frame_alloc")) }
         guard let sound = cff_av_frame_alloc() else {
             var f: UnsafeMutablePointer<AVFrame>? = frame
             cff_av_frame_free(&f)
-            throw MediaError(.failed, operation: "av_frame_alloc")
+            throw MediaError(.failed, .noObject(function: "av_frame_alloc"))
         }
         (self.frame, self.sound) = (frame, sound)
         try writer.configure(from: video.context)
@@ -177,7 +176,7 @@ package final class ReelWriter {
             try encodePicture()
         }
         guard pictures > startPicture, let origin else {
-            throw MediaError(.badInput, operation: "read \(clipPath)", detail: "it has no picture that can be decoded")
+            throw MediaError(.badInput, .noDecodablePicture, path: clipPath)
         }
         // The rest of its sound, up to the end of its pictures.
         let end = soundPosition(ofPicture: pictures)
@@ -206,7 +205,7 @@ package final class ReelWriter {
         let first = pictures
         while try graph.nextPicture(into: frame) { try encodePicture() }
         guard pictures > first else {
-            throw MediaError(.badInput, operation: "read \(imagePath)", detail: "it has no picture that can be decoded")
+            throw MediaError(.badInput, .noDecodablePicture, path: imagePath)
         }
         try padSound(to: soundPosition(ofPicture: pictures), from: start)
     }
@@ -238,7 +237,7 @@ package final class ReelWriter {
         let input = try MediaInput(path: path)
         guard input.audioStream != nil else { return nil }
         let graph = try FilterGraph("amovie=\(FilterGraph.escaped(path)),ebur128=peak=true:metadata=1[a];[a]abuffersink")
-        guard let frame = cff_av_frame_alloc() else { throw MediaError(.failed, operation: "av_frame_alloc") }
+        guard let frame = cff_av_frame_alloc() else { throw MediaError(.failed, .noObject(function: "av_frame_alloc")) }
         var f: UnsafeMutablePointer<AVFrame>? = frame
         defer { cff_av_frame_free(&f) }
         var integrated: Double?
@@ -260,7 +259,7 @@ package final class ReelWriter {
     private func encodePicture() throws(MediaError) {
         // Every graph ends in format=yuv420p; a graph that does not is a mistake here, said as one.
         guard frame.pointee.format == AV_PIX_FMT_YUV420P.rawValue, frame.pointee.width == Int32(format.width), frame.pointee.height == Int32(format.height) else {
-            throw MediaError(.failed, operation: "encode the reel", detail: "a part's picture came out as format \(frame.pointee.format) at \(frame.pointee.width)x\(frame.pointee.height), not yuv420p at \(format.width)x\(format.height)")
+            throw MediaError(.failed, .reelPartFormat(format: frame.pointee.format, width: Int(frame.pointee.width), height: Int(frame.pointee.height), reelWidth: format.width, reelHeight: format.height))
         }
         frame.pointee.pts = pictures * Int64(format.clock ?? Int32(format.frameRate)) / Int64(format.frameRate)
         // A decoded keyframe must not force one here: the reel keeps its own keyframe interval.
@@ -318,12 +317,12 @@ package final class ReelWriter {
 
     private static func write(_ text: String, to path: String) throws(MediaError) {
         guard let file = fopen(path, "w") else {
-            throw MediaError(.failed, operation: "write the card's text", code: 0, path: path, detail: String(cString: strerror(errno)))
+            throw MediaError(.failed, .system(function: "fopen", errno: errno), code: errno, path: path)
         }
         defer { fclose(file) }
         var bytes = Array(text.utf8)
         guard fwrite(&bytes, 1, bytes.count, file) == bytes.count else {
-            throw MediaError(.failed, operation: "write the card's text", path: path, detail: String(cString: strerror(errno)))
+            throw MediaError(.failed, .system(function: "fwrite", errno: errno), code: errno, path: path)
         }
     }
 }

@@ -26,7 +26,7 @@ package enum SlowMotion {
     package static func render(take: String, to output: String, factor: Double, keepSound: Bool,
                                bitRate: Int? = nil) throws(MediaError) -> Outcome {
         guard factor.isFinite, factor >= 1, factor <= 16 else {
-            throw MediaError(.badInput, operation: "slow motion of \(take)", detail: "a factor of \(factor); it must be from 1 to 16")
+            throw MediaError(.badInput, .slowMotionFactor(factor: factor), path: take)
         }
         let input = try MediaInput(path: take)
         let video = input.videoStream

@@ -44,7 +44,7 @@ package enum SoundLeveller {
             let limited = before.truePeak + gain > ceiling
             try write(take, to: output, gain: gain, limit: limited ? ceiling : nil)
             guard let after = try ReelWriter.loudness(of: output) else {
-                throw MediaError(.failed, operation: "level the sound of \(take)", detail: "the levelled sound measures as silence")
+                throw MediaError(.failed, .levelledSoundSilent, path: take)
             }
             let off = target - after.integrated
             let over = after.truePeak - truePeakCeiling
@@ -68,7 +68,7 @@ package enum SoundLeveller {
     private static func write(_ take: String, to output: String, gain: Double, limit: Double?) throws(MediaError) {
         let input = try MediaInput(path: take)
         guard let audio = input.audioStream?.pointee.codecpar.pointee else {
-            throw MediaError(.badInput, operation: "level the sound of \(take)", detail: "it has no sound")
+            throw MediaError(.badInput, .noSound, path: take)
         }
         let video = input.videoStream
         let base = video.pointee.time_base

@@ -1,9 +1,9 @@
 package import SystemSupport
 
-/// A failed FFmpeg call: which operation, its AVERROR code, FFmpeg's own text, what to do, and
-/// `advice`, the settings that would help (each edge spells them).
-package struct MediaError: Error, Sendable, Equatable, Encodable, CustomStringConvertible {
-    package enum Kind: Sendable, Equatable, Encodable {
+/// A failure of the media code: its kind (what the code decides by), its reason (a case with its
+/// data: what the edges word, `OperatorWords.media`), the AVERROR code or errno, and the file.
+package struct MediaError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable, Codable {
         case diskFull
         case permissionDenied
         case missingCodec
@@ -12,34 +12,21 @@ package struct MediaError: Error, Sendable, Equatable, Encodable, CustomStringCo
     }
 
     package var kind: Kind
-    package var operation: String
+    /// What happened, with its data.
+    package var reason: Reason
+    /// FFmpeg's AVERROR code, or an errno; 0 for none.
     package var code: Int32
     package var path: String?
-    package var detail: String
 
-    package init(_ kind: Kind, operation: String, code: Int32 = 0, path: String? = nil, detail: String = "") {
+    package init(_ kind: Kind, _ reason: Reason, code: Int32 = 0, path: String? = nil) {
         self.kind = kind
-        self.operation = operation
+        self.reason = reason
         self.code = code
         self.path = path
-        self.detail = detail
     }
 
-    package var description: String {
-        let target = path.map { " \($0)" } ?? ""
-        switch kind {
-        case .diskFull:
-            return "the disk is full while writing\(target) (\(operation)). Free some space; the previous shot was kept."
-        case .permissionDenied:
-            return "permission denied writing\(target) (\(operation))."
-        case .missingCodec:
-            return "\(detail) Install FFmpeg's libraries with `apt-get install libavcodec59 libavformat59 libswscale6 libswresample4 libavutil57` (scripts/setup.sh does); the previous shot was kept."
-        case .badInput:
-            return "\(operation): \(detail)"
-        case .failed:
-            return "\(operation) failed\(target.isEmpty ? "" : " for\(target)"): \(detail). The previous shot was kept; try again, and if it repeats, report this message with the camera's name and format."
-        }
-    }
+    /// For debugging only (the edges word it): its kind, its reason's data and its file.
+    package var description: String { "\(kind): \(reason)" + (path.map { " (\($0))" } ?? "") }
 }
 
 extension MediaError {
@@ -49,6 +36,14 @@ extension MediaError {
         case .diskFull: [SettingAdvice(.workspace, "DIRECTORY", "on a larger disk")]
         case .permissionDenied: [SettingAdvice(.workspace, "DIRECTORY", "with a writable directory")]
         case .missingCodec, .badInput, .failed: []
+        }
+    }
+
+    /// The FFmpeg or system call that failed, for a failure that is one; nil for the others.
+    package var call: String? {
+        switch reason {
+        case .call(let function, _), .noObject(let function), .system(let function, _): function
+        default: nil
         }
     }
 }

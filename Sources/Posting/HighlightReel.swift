@@ -141,7 +141,7 @@ package struct HighlightReel {
                     }
                 } catch {
                     unaddable = .reel(.cannotAdd(id: post.metadata.id, error))
-                    throw MediaError(.badInput, operation: "add post \(post.metadata.id) to the reel")
+                    throw MediaError(.badInput, .postNotAdded(id: post.metadata.id))
                 }
                 report.posts.append(.init(id: post.metadata.id, seconds: seconds, loudness: post.loudness?.integrated, gain: gain))
             }

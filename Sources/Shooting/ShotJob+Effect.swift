@@ -104,9 +104,14 @@ extension ShotJob {
         return effect
     }
 
-    /// A failure's operation and the media library's own words, for the shot's record.
+    /// A failure's call and the media library's (or the system's) own words, for the shot's
+    /// record; any other failure as its data.
     private static func words(_ error: RecorderError) -> (String, String) {
-        if case .media(let media) = error { return (media.operation, media.detail) }
-        return ("", "\(error)")
+        guard case .media(let media) = error else { return ("", "\(error)") }
+        switch media.reason {
+        case .call(let function, let message): return (function, message)
+        case .system(let function, let errno): return (function, Descriptors.Errno(errno).description)
+        default: return ("", "\(media)")
+        }
     }
 }

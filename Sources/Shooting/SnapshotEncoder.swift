@@ -72,7 +72,7 @@ package final class SnapshotEncoder: Sendable {
         } catch let error as MediaError {
             return .failure(error)
         } catch {
-            return .failure(MediaError(.failed, operation: "preview", detail: "\(error)"))
+            return .failure(MediaError(.failed, .unexpected(type: "\(type(of: error))")))
         }
     }
 }

@@ -241,11 +241,11 @@ import MediaValues
         let preset = #expect(throws: MediaError.self) {
             try MP4Encoder(path: "\(dir)/out.mp4", input: input, settings: EncoderSettings(preset: "warp"))
         }
-        #expect(preset?.operation.contains("libx264") == true)
+        #expect(preset?.call == "avcodec_open2(libx264)")
         let path = #expect(throws: MediaError.self) {
             try MP4Encoder(path: "\(dir)/missing/out.mp4", input: input, settings: EncoderSettings())
         }
-        #expect(path?.operation == "avio_open")
+        #expect(path?.call == "avio_open" && path?.kind == .failed)
     }
 
     @Test func diskFullIsReportedAsSuch() throws {

@@ -18,7 +18,7 @@ import Failures
     @Test func failuresAreWordedByWhatHappened() {
         let unplugged = RecorderError(CaptureError(.disconnected, device: "/dev/video0", operation: "VIDIOC_DQBUF", errno: 19))
         #expect(GuestWording.sentence(for: unplugged) == GuestWording.cameraUnavailable)
-        let full = RecorderError(MediaError(.diskFull, operation: "av_write_frame", code: -28, path: "/run/recorder/x/video.mp4"))
+        let full = RecorderError(MediaError(.diskFull, .call(function: "av_write_frame", message: "No space left on device"), code: -28, path: "/run/recorder/x/video.mp4"))
         #expect(GuestWording.sentence(for: full) == GuestWording.storageFull)
         let busyCamera = RecorderError(CaptureError(.busy, device: "/dev/video0", operation: "open", errno: 16))
         #expect(GuestWording.sentence(for: busyCamera) == GuestWording.busy)

@@ -48,7 +48,7 @@ import MediaValues
             try MP4Encoder(path: "/tmp/never.mp4", input: CaptureFormat(pixelFormat: .yuyv, width: 15, height: 15, frameRate: FrameRate(30)),
                             settings: EncoderSettings())
         } throws: { error in
-            (error as? MediaError).map { $0.kind == .badInput && $0.operation == "configure encoder" } == true
+            error as? MediaError == MediaError(.badInput, .sizeNotEncodable(width: 15, height: 15))
         }
     }
 }

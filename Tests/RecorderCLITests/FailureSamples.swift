@@ -19,7 +19,7 @@ import Failures
 /// word around), named: what the edges' word tables (snapshots) and the no-flag check walk.
 enum FailureSamples {
     static let store = StorageError.local("write", "/srv/store/videos/abc.mp4", code: 13)
-    static let media = MediaError(.badInput, operation: "avformat_open_input", code: -1094995529, path: "/srv/intro.mp4", detail: "Invalid data found when processing input")
+    static let media = MediaError(.badInput, .call(function: "avformat_open_input", message: "Invalid data found when processing input"), code: -1094995529, path: "/srv/intro.mp4")
     static let camera = RecorderError(CaptureError(.disconnected, device: "/dev/video0", operation: "VIDIOC_DQBUF", errno: 19))
     static let microphone = RecorderError(AudioError(.noSuchDevice(available: ["hw:CARD=A,DEV=0"]), device: "hw:CARD=B,DEV=0", operation: "snd_pcm_open"))
     /// The camera's other failures (the words name the group to join, the holder's command, the
@@ -58,7 +58,49 @@ enum FailureSamples {
         (name, S3Response.failure(status: answer.0, body: "<Error><Code>\(answer.1)</Code><Message>said &amp; done</Message></Error>",
                                   operation: .upload, target: "videos/AbCdEfGh12.mp4", credentials: "the environment"))
     }
-    static let diskFull = MediaError(.diskFull, operation: "av_write_frame", path: "/run/recorder/.incoming-1/recording.mp4")
+    static let diskFull = MediaError(.diskFull, .call(function: "av_write_frame", message: "No space left on device"), code: -28, path: "/run/recorder/.incoming-1/recording.mp4")
+    /// The encoder's other reasons, one each (the words say what happened by the reason, what to
+    /// do by the kind).
+    static let medias: [(String, MediaError)] = [
+        ("MediaError.noObject", MediaError(.failed, .noObject(function: "avformat_new_stream"), path: "/ws/.incoming-1/recording.mp4")),
+        ("MediaError.system", MediaError(.diskFull, .system(function: "fdatasync", errno: 28), code: 28, path: "/ws/.incoming-1/recording.mp4")),
+        ("MediaError.system.permission", MediaError(.permissionDenied, .call(function: "avio_open", message: "Permission denied"), code: -13, path: "/ws/.incoming-1/recording.mp4")),
+        ("MediaError.system.open", MediaError(.badInput, .system(function: "open", errno: 2), code: 2, path: "/etc/recorder/frame.png")),
+        ("MediaError.system.tooLarge", MediaError(.badInput, .system(function: "read", errno: 27), code: 27, path: "/etc/recorder/frame.png")),
+        ("MediaError.librariesUnloadable", MediaError(.missingCodec, .librariesUnloadable(loader: "libavcodec.so.59: cannot open shared object file"))),
+        ("MediaError.filterLibraryUnloadable", MediaError(.missingCodec, .filterLibraryUnloadable(loader: "libavfilter.so.8: cannot open shared object file"))),
+        ("MediaError.noEncoder", MediaError(.missingCodec, .noEncoder(.libx264))),
+        ("MediaError.noDecoder", MediaError(.missingCodec, .noDecoder(.png))),
+        ("MediaError.noDecoder.video", MediaError(.missingCodec, .noDecoder(.video))),
+        ("MediaError.sizeNotEncodable", MediaError(.badInput, .sizeNotEncodable(width: 15, height: 15))),
+        ("MediaError.sizeNotEncodable.take", MediaError(.badInput, .sizeNotEncodable(width: 15, height: 15), path: "/ws/shots/1/take.mp4")),
+        ("MediaError.overlayOnH264", MediaError(.badInput, .overlayOnH264)),
+        ("MediaError.directReadUnavailable", MediaError(.failed, .directReadUnavailable)),
+        ("MediaError.noPictureReserved", MediaError(.failed, .noPictureReserved)),
+        ("MediaError.noFrameRecorded", MediaError(.badInput, .noFrameRecorded(skipped: 12, dropped: 1))),
+        ("MediaError.cannotConvert", MediaError(.badInput, .cannotConvert(format: "yuyv422", width: 1920, height: 1080))),
+        ("MediaError.nothingConverted", MediaError(.failed, .nothingConverted)),
+        ("MediaError.cannotScale", MediaError(.failed, .cannotScale(width: 1280, height: 720), path: "/etc/recorder/frame.png")),
+        ("MediaError.noPreviewOfH264", MediaError(.badInput, .noPreviewOfH264)),
+        ("MediaError.damagedJPEG", MediaError(.badInput, .damagedJPEG)),
+        ("MediaError.frameShorterThanFormat", MediaError(.badInput, .frameShorterThanFormat)),
+        ("MediaError.noPreviewEncoder", MediaError(.failed, .noPreviewEncoder)),
+        ("MediaError.unexpected", MediaError(.failed, .unexpected(type: "CancellationError"))),
+        ("MediaError.notPNG", MediaError(.badInput, .notPNG, path: "/etc/recorder/frame.png")),
+        ("MediaError.pngUndecodable", MediaError(.badInput, .pngUndecodable, code: -1094995529, path: "/etc/recorder/frame.png")),
+        ("MediaError.pictureTooLarge", MediaError(.badInput, .pictureTooLarge(width: 10000, height: 800), path: "/etc/recorder/frame.png")),
+        ("MediaError.pixelsUnreadable", MediaError(.badInput, .pixelsUnreadable(format: "pal8"), path: "/etc/recorder/frame.png")),
+        ("MediaError.noVideoStream", MediaError(.badInput, .noVideoStream, path: "/srv/intro.mp4")),
+        ("MediaError.noDecodablePicture", MediaError(.badInput, .noDecodablePicture, path: "/srv/intro.mp4")),
+        ("MediaError.pictureTooSmall", MediaError(.badInput, .pictureTooSmall(width: 8, height: 8), path: "/srv/intro.mp4")),
+        ("MediaError.levelledSoundSilent", MediaError(.failed, .levelledSoundSilent, path: "/ws/shots/1/take.mp4")),
+        ("MediaError.noSound", MediaError(.badInput, .noSound, path: "/ws/shots/1/take.mp4")),
+        ("MediaError.slowMotionFactor", MediaError(.badInput, .slowMotionFactor(factor: 20), path: "/ws/shots/1/take.mp4")),
+        ("MediaError.boomerangTooShort", MediaError(.badInput, .boomerangTooShort(pictures: 2), path: "/ws/shots/1/take.mp4")),
+        ("MediaError.reelFormat", MediaError(.badInput, .reelFormat(width: 1279, height: 720, frameRate: 30, channels: 6))),
+        ("MediaError.reelPartFormat", MediaError(.failed, .reelPartFormat(format: 4, width: 640, height: 480, reelWidth: 1280, reelHeight: 720))),
+        ("MediaError.postNotAdded", MediaError(.badInput, .postNotAdded(id: "AbCdEfGh12"))),
+    ]
 
     /// The microphone's other failures, as ALSA reports them (the words name the device, its holder,
     /// the group to join, the way out).
@@ -306,6 +348,7 @@ enum FailureSamples {
         all += [("CaptureError.disconnected", camera), ("AudioError.noSuchDevice", microphone)]
         all += cameras.map { ($0.0, RecorderError($0.1)) } + microphones.map { ($0.0, RecorderError($0.1)) }
         all += [("MediaError.badInput", .media(media)), ("MediaError.diskFull", .media(diskFull)), ("StorageError.local", .storage(store))]
+        all += medias.map { ($0.0, .media($0.1)) }
         all += storeRefusals.map { ($0.0, .storage($0.1)) }
         return all
     }

@@ -25,7 +25,7 @@ import Failures
     static var lowerLayerErrors: [RecorderError] {
         captureKinds.map { RecorderError(CaptureError($0, device: "/dev/video0", operation: "VIDIOC_STREAMON", errno: 5, detail: "detail.")) }
             + audioKinds.map { RecorderError(AudioError($0, device: "hw:CARD=A,DEV=0", operation: "snd_pcm_open", errno: 5)) }
-            + mediaKinds.map { RecorderError(MediaError($0, operation: "avio_open", code: -28, path: "/ws/video.mp4", detail: "No space.")) }
+            + mediaKinds.map { RecorderError(MediaError($0, .call(function: "avio_open", message: "No space left on device"), code: -28, path: "/ws/video.mp4")) }
     }
 
     /// A lower error's own words and its advice spelled as configuration keys (what the kiosk shows).

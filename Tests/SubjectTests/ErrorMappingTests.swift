@@ -34,7 +34,7 @@ import SystemSupport
     }
 
     @Test func diskFullMediaErrorIsAnIOError() {
-        let error = RecorderError(MediaError(.diskFull, operation: "av_write_frame", path: "/x"))
+        let error = RecorderError(MediaError(.diskFull, .call(function: "av_write_frame", message: "No space left on device"), code: -28, path: "/x"))
         // (that the previous shot was kept is its words': the edges' snapshots, `MediaError.diskFull`)
         #expect(error.kind == .ioFailure && error.caseName == "media")
     }
