@@ -81,7 +81,7 @@ for token in kiosk-token kiosk-booth-token; do
     "[ \"\$(stat -c '%U:%G %a' $etc/$token)\" = 'root:recorder 640' ] && grep -qxE '[A-Za-z0-9_-]{43}' $etc/$token"
 done
 check "... and the two tokens differ" sh -c "! cmp -s $etc/kiosk-token $etc/kiosk-booth-token"
-for secret in s3-credentials mail-credentials; do
+for secret in s3-credentials mail-credentials serve-token; do
   check "postinst made an empty $etc/$secret, root:recorder 640, for the unit's LoadCredential= and the commands" sh -c \
     "[ \"\$(stat -c '%s %U:%G %a' $etc/$secret)\" = '0 root:recorder 640' ]"
 done
