@@ -1,7 +1,7 @@
 package import FoundationEssentials
 import Glibc
 package import StorageUpload
-internal import SystemSupport
+package import SystemSupport
 package import Settings
 package import StoreValues
 package import Failures
@@ -17,9 +17,12 @@ import ShotValues
 /// where they went. Names sort by queueing time, which is the upload order.
 package struct Outbox: Sendable {
     package let root: String
+    /// When an item is queued, by this clock (a `TestClock` in tests).
+    package let clock: any RecorderClock
 
-    package init(root: String) {
+    package init(root: String, clock: any RecorderClock = .system) {
         self.root = root
+        self.clock = clock
     }
 
     var queueDirectory: String { root + "/queue" }
@@ -97,7 +100,7 @@ package struct Outbox: Sendable {
         try? FileManager.default.removeItem(atPath: incoming)
         try DurableFile.run("create", incoming) { () throws(Descriptors.Errno) in try Posix.mkdir(incoming, mode: 0o700) }
         do throws(RecorderError) {
-            let queuedAt = RFC3339.string(Date())
+            let queuedAt = RFC3339.string(clock.date)
             let state = OutboxItemState(shotID: shotID, queuedAt: queuedAt, attempts: 0, lastError: nil, digest: digest,
                                         destination: destination)
             try DurableFile.write(try metadata.jsonData(), to: "\(incoming)/\(OutboxItem.metadataName)")

@@ -198,7 +198,7 @@ package struct OutboxUploader: Sendable {
         try PostFeed(store: backend).index(item.metadata)
         return PostReceipt(id: item.metadata.id, shotID: item.state.shotID, videoURL: backend.url(forKey: item.metadata.key),
                            metadataURL: backend.url(forKey: item.metadata.metadataKey), store: backend.location,
-                           uploadedAt: RFC3339.string(Date()), shareURL: item.metadata.shareURL, shareExpiresAt: item.metadata.shareExpiresAt)
+                           uploadedAt: RFC3339.string(backoff.clock.date), shareURL: item.metadata.shareURL, shareExpiresAt: item.metadata.shareExpiresAt)
     }
 
     /// The poster (`thumbs/<id>.jpg`), made from the queued video on the first attempt and kept

@@ -21,6 +21,8 @@ final class ShotJob {
     let preview: PreviewTap?
     /// Counts every frame the camera delivers (the kiosk's), whether anybody watches or not.
     let tally: FrameTally?
+    /// When the shot was made, for its record.
+    let clock: any RecorderClock
     private var lock: FileLock?
     private var draft: ShotDraft?
     private var source: (any FrameSource)?
@@ -38,12 +40,14 @@ final class ShotJob {
     /// The take's sound levels, for the silent-take guard.
     private var soundCheck = SoundCheck()
 
-    init(request: ShotRequest, workspace: ShotWorkspace, stop: StopSignal, preview: PreviewTap? = nil, tally: FrameTally? = nil) {
+    init(request: ShotRequest, workspace: ShotWorkspace, stop: StopSignal, preview: PreviewTap? = nil, tally: FrameTally? = nil,
+         clock: any RecorderClock = .system) {
         self.request = request
         self.workspace = workspace
         self.stop = stop
         self.preview = preview
         self.tally = tally
+        self.clock = clock
     }
 
     deinit { release() }
@@ -278,7 +282,7 @@ final class ShotJob {
             let info = try MediaProbe.inspect(draft.videoPath)
             let size = FileSystem.size(of: draft.videoPath) ?? 0
             var shot = Shot(
-                id: draft.id, videoPath: draft.videoPath, createdAt: Date(), source: source.name,
+                id: draft.id, videoPath: draft.videoPath, createdAt: clock.date, source: source.name,
                 inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,
                 frameRate: effect?.original != nil ? info.frameRate : summary.input.frameRate.value, frames: info.frameCount,
                 framesDropped: summary.framesDropped,
@@ -333,7 +337,7 @@ final class ShotJob {
             let note = "the disk filled up: kept \(lost), as recorded (not remuxed), \(ByteCount.human(size - whole)) of a half-written fragment dropped"
             notes.append(note)
             let shot = Shot(
-                id: draft.id, videoPath: draft.videoPath, createdAt: Date(), source: source.name,
+                id: draft.id, videoPath: draft.videoPath, createdAt: clock.date, source: source.name,
                 inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,
                 frameRate: summary.input.frameRate.value, frames: info.frameCount, framesDropped: summary.framesDropped,
                 durationSeconds: info.durationSeconds, byteSize: FileSystem.size(of: draft.videoPath) ?? 0, codec: info.codec,

@@ -95,7 +95,9 @@ package enum ShotSalvage {
                 _ = try draft.remuxRecording()
             }
             let final = try MediaProbe.inspect(draft.videoPath)
-            let seconds = Double(id.prefix(10)).map { Date(timeIntervalSince1970: $0) } ?? Date()
+            // (a name not made by newID: when its video was last written)
+            let seconds = Double(id.prefix(10)) ?? FileSystem.status(of: draft.videoPath)?.modified ?? 0
+            let made = Date(timeIntervalSince1970: seconds)
             var recovered = String(cFormat: "recovered an interrupted recording (%.1f s, %ld frames)", final.durationSeconds, final.frameCount)
             if effectDropped { recovered += " as its take: the effect being made from it was dropped" }
             let message = olderThanCurrent
@@ -104,7 +106,7 @@ package enum ShotSalvage {
                 ? "\(recovered); it is kept beside the current shot as \(id) while this shot is recorded"
                 : "\(recovered) as the current shot"
             let shot = Shot(
-                id: id, videoPath: draft.videoPath, createdAt: seconds, source: "recovered after an interruption",
+                id: id, videoPath: draft.videoPath, createdAt: made, source: "recovered after an interruption",
                 inputFormat: "unknown", width: final.width, height: final.height, frameRate: final.frameRate,
                 frames: final.frameCount, framesDropped: 0, durationSeconds: final.durationSeconds,
                 byteSize: FileSystem.size(of: draft.videoPath) ?? 0, codec: final.codec, encoder: "libx264",
