@@ -90,8 +90,8 @@ final class ShotJob {
             notes += audioNotes
             recorder = try MP4Encoder(path: draft.recordingPath, input: source.format, settings: request.encoder,
                                       audio: audio?.format)
-            if let path = ProcessInfo.processInfo.environment["RECORDER_FRAME_LOG"], !path.isEmpty,
-               let log = FrameLog(path: path) {
+            if let path = ProcessInfo.processInfo.environment["RECORDER_FRAME_LOG"], !path.isEmpty {
+                let log = FrameLog(path: path)
                 recorder?.onFrameRecorded = { log.record($0) }
             }
         } catch {
@@ -373,19 +373,26 @@ final class ShotJob {
 }
 
 /// One line per recorded frame, "sequence timestamp_us", for `RECORDER_FRAME_LOG`: lets a test
-/// tell frames the device dropped (gaps, counted) from frames recorded twice (never).
+/// tell frames the device dropped (gaps, counted) from frames recorded twice (never). A frame
+/// costs an append; the lines are made and written (through `FileSystem`) once the encoder lets
+/// go of the log, as the shot ends: no formatting and no file on the per-frame path.
 final class FrameLog {
-    private let file: UnsafeMutablePointer<FILE>
+    private let path: String
+    private var stamps: [FrameStamp] = []
 
-    init?(path: String) {
-        guard let file = fopen(path, "w") else { return nil }
-        self.file = file
+    init(path: String) {
+        self.path = path
+        stamps.reserveCapacity(4096)
     }
 
-    deinit { fclose(file) }
-
     func record(_ stamp: FrameStamp) {
-        fputs("\(stamp.sequence) \(stamp.timestampMicroseconds)\n", file)
+        stamps.append(stamp)
+    }
+
+    deinit {
+        let lines = stamps.map { "\($0.sequence) \($0.timestampMicroseconds)\n" }.joined()
+        // (a diagnostic for the device tests: a log that cannot be written costs the shot nothing)
+        try? FileSystem.writeSynced(Array(lines.utf8), to: path)
     }
 }
 

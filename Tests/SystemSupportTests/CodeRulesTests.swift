@@ -185,8 +185,6 @@ import Testing
         "ShareServer/ShareClaims.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
         "Shooting/Consent.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
         "Shooting/ShotJob.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
-        "Shooting/ShotJob.swift: fopen": "not yet through the funnel (issue 51, section 3)",
-        "Shooting/ShotJob.swift: fputs": "not yet through the funnel (issue 51, section 3)",
         "Shooting/ShotJob.swift: usleep": "not yet through the funnel (issue 51, section 3)",
         "Shooting/ShotSalvage.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
         "Shooting/ShotWorkspace.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
