@@ -288,7 +288,7 @@ package final class SessionStore: Sendable {
         try DurableFile.write(data, to: path)
         // Readable by the kiosk alone; and when root ends the sessions, still the service's file.
         try DurableFile.run("chmod", path) { () throws(Descriptors.Errno) in try Posix.chmod(path, 0o600) }
-        if geteuid() == 0 {
+        if Posix.effectiveUserID == 0 {
             let directoryInfo = try DurableFile.run("stat", directory) { () throws(Descriptors.Errno) in try Posix.status(of: directory) }
             for file in [path, directory + "/" + lockName] {
                 try DurableFile.run("chown", file) { () throws(Descriptors.Errno) in

@@ -6,6 +6,7 @@ package import Settings
 package import Shooting
 package import TriggerInput
 import PreflightValues
+import SystemSupport
 
 extension KioskPreflight {
     /// The checks the operator page runs inside the kiosk: its camera through its preview, its
@@ -27,7 +28,7 @@ extension KioskPreflight {
             .blocking(.clock, deadline: quickDeadline) { _ in
                 ClockCheck.look(now: now(), synchronised: TimeSync.synchronised(timedatectl: paths.timedatectl))
             },
-            .known(.service, .serviceIsThis(pid: getpid(), underSystemd: environment["INVOCATION_ID"] != nil || environment["NOTIFY_SOCKET"] != nil)),
+            .known(.service, .serviceIsThis(pid: Posix.processID, underSystemd: environment["INVOCATION_ID"] != nil || environment["NOTIFY_SOCKET"] != nil)),
         ] + common(configuration, paths: paths, request: settings.shotRequest())
     }
 }

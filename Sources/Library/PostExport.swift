@@ -70,7 +70,7 @@ package struct PostExport {
                 throw .export(.directoryNotEmpty(path: target))
             }
         }
-        let partial = target + ".partial-\(getpid())"
+        let partial = target + ".partial-\(Posix.processID)"
         var report = Report(directory: target, since: RFC3339.string(since), format: asZip ? "zip" : "directory")
         let sink: any ExportSink
         do throws(StorageError) {

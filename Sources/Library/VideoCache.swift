@@ -137,7 +137,7 @@ package final class VideoCache: Sendable {
         }
         let (arrival, isNew) = arrivals.withLock { running -> (Arrival, Bool) in
             if let known = running[name] { return (known, false) }
-            let made = Arrival(path: path(".tmp-\(name)-\(getpid())-\(UInt64.random(in: 0..<UInt64.max))"), size: metadata.byteSize)
+            let made = Arrival(path: path(".tmp-\(name)-\(Posix.processID)-\(UInt64.random(in: 0..<UInt64.max))"), size: metadata.byteSize)
             running[name] = made
             return (made, true)
         }
@@ -258,7 +258,7 @@ package final class VideoCache: Sendable {
     /// name without one), checks size and SHA-256, then renames it into place.
     private func download(_ name: String, metadata: PostMetadata, from store: any StorageBackend, for arrival: Arrival?) throws(RecorderError) -> Video {
         let final = path(name)
-        let temp = arrival?.path ?? path(".tmp-\(name)-\(getpid())-\(UInt64.random(in: 0..<UInt64.max))")
+        let temp = arrival?.path ?? path(".tmp-\(name)-\(Posix.processID)-\(UInt64.random(in: 0..<UInt64.max))")
         let fd: Int32
         do throws(StorageError) {
             fd = try LocalFiles.run("create", temp, elsewhere: .cache) { () throws(Descriptors.Errno) in try Posix.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644) }
@@ -336,7 +336,7 @@ package final class VideoCache: Sendable {
     /// a file that cannot be touched is only evicted sooner.
     func touch(_ file: String) {
         // (as said above: best effort)
-        _ = utimes(file, nil)
+        try? Posix.touch(file)
     }
 
     // MARK: - Memory level

@@ -96,7 +96,7 @@ package struct Outbox: Sendable {
                          destination: StoreDestination? = nil, consentText: String? = nil, original: String? = nil) throws(RecorderError) -> OutboxItem {
         try prepare()
         // The pid lets a flush in another process tell a live enqueue from a crashed one.
-        let incoming = "\(queueDirectory)/.incoming-\(metadata.id)-\(getpid())"
+        let incoming = "\(queueDirectory)/.incoming-\(metadata.id)-\(Posix.processID)"
         try? FileManager.default.removeItem(atPath: incoming)
         try DurableFile.run("create", incoming) { () throws(Descriptors.Errno) in try Posix.mkdir(incoming, mode: 0o700) }
         do throws(RecorderError) {
@@ -122,9 +122,8 @@ package struct Outbox: Sendable {
                     throw .post(.cannotQueueConsentText(error))
                 }
             }
-            var ts = timespec()
-            clock_gettime(CLOCK_REALTIME, &ts)
-            let name = String(cFormat: "%010ld%09ld-", ts.tv_sec, ts.tv_nsec) + metadata.id
+            let now = Posix.wallClock()
+            let name = String(cFormat: "%010ld%09ld-", now.seconds, now.nanoseconds) + metadata.id
             let final = "\(queueDirectory)/\(name)"
             try DurableFile.rename(incoming, to: final)
             guard let item = OutboxItem(directory: final) else {
@@ -213,7 +212,7 @@ package struct Outbox: Sendable {
     func cleanStale() {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: queueDirectory)) ?? [] {
             if name.hasPrefix(".incoming-") {
-                guard let pid = name.split(separator: "-").last.flatMap({ pid_t($0) }), kill(pid, 0) != 0, errno == ESRCH else { continue }
+                guard let pid = name.split(separator: "-").last.flatMap({ pid_t($0) }), !Posix.processExists(pid) else { continue }
             } else if !name.hasPrefix(".sent-") && !name.hasPrefix(".withdrawn-") {
                 continue
             }

@@ -238,7 +238,7 @@ final class ShotJob {
             chunks += audio.take(until: end)
             let reached = chunks.last.map { $0.timestampMicroseconds + Int64($0.frames) * 1_000_000 / Int64(audio.format.sampleRate) >= end } ?? false
             if reached || audio.ended != nil || MonotonicClock.nowMicroseconds() >= deadline { break }
-            usleep(5_000)
+            Posix.pause(microseconds: 5_000)
         }
         do { try recorder.appendAudio(chunks) } catch { throw RecorderError(error) }
         if let ended = audio.ended {

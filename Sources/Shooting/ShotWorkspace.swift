@@ -324,8 +324,7 @@ package struct ShotDraft: Sendable {
 
     /// Sortable by time, unique across processes.
     static func newID() -> String {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return String(cFormat: "%010ld-%09ld-%d", ts.tv_sec, ts.tv_nsec, getpid())
+        let now = Posix.wallClock()
+        return String(cFormat: "%010ld-%09ld-%d", now.seconds, now.nanoseconds, Posix.processID)
     }
 }
