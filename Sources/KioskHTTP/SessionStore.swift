@@ -270,7 +270,7 @@ package final class SessionStore: Sendable {
     /// with a new key: every session ends).
     private static func read(_ directory: String) throws(RecorderError) -> Contents? {
         let path = directory + "/" + fileName
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let data = FileSystem.dataIfReadable(path) else { return nil }
         guard let contents = try? JSONDecoder().decode(Contents.self, from: data), contents.key.utf8.count == 64 else {
             // Nothing in it can be believed: it starts again, empty, under a new key.
             return Contents(key: newKey())

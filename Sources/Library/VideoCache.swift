@@ -109,7 +109,7 @@ package final class VideoCache: Sendable {
             try evict(keeping: name)
         }
         touch(video.path)
-        if video.size <= settings.memoryEntryLimit, let bytes = FileManager.default.contents(atPath: video.path),
+        if video.size <= settings.memoryEntryLimit, let bytes = FileSystem.dataIfReadable(video.path),
            Int64(bytes.count) == video.size {
             remember(name, bytes)
             video.bytes = bytes
@@ -206,7 +206,7 @@ package final class VideoCache: Sendable {
             state.verified.removeAll()
         }
         var report = ClearReport(files: 0, bytes: 0)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: settings.directory)) ?? []
+        let names = FileSystem.names(in: settings.directory)
         for name in names where name.hasSuffix(".mp4") || name.hasSuffix(Self.gifSuffix) || name.hasPrefix(".tmp-") {
             let file = path(name)
             guard let size = FileSystem.size(of: file) else { continue }
@@ -307,7 +307,7 @@ package final class VideoCache: Sendable {
     }
 
     private func files() -> [CachedFile] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: settings.directory)) ?? []
+        let names = FileSystem.names(in: settings.directory)
         // (a boomerang's GIF is kept and evicted as a video is: `loopGIF`)
         return names.filter { ($0.hasSuffix(".mp4") || $0.hasSuffix(Self.gifSuffix)) && !$0.hasPrefix(".") }.compactMap { name in
             guard let status = FileSystem.status(of: path(name)) else { return nil }

@@ -109,7 +109,7 @@ final class ShotJob {
     private func discardDraft() {
         recorder?.abandon()
         recorder = nil
-        if let draft { try? FileManager.default.removeItem(atPath: draft.directory) }
+        if let draft { FileSystem.removeTreeIfThere(draft.directory) }
         draft = nil
     }
 

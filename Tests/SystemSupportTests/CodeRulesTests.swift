@@ -145,25 +145,9 @@ import Testing
     static let funnelLeftForLater: [String: String] = [
         "AudioCapture/AlsaCaptureSource.swift: clock_gettime": "the file is being split (issue 51, section 4)",
         "AudioCapture/AlsaCaptureSource.swift: usleep": "the file is being split (issue 51, section 4)",
-        "KioskHTTP/SessionStore.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
-        "KioskService/ReelMaker.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
-        "KioskState/EventSettings.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
-        "KioskState/KioskSettings+Files.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
-        "Library/PostExport.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
-        "Library/VideoCache.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
         "MediaEncoder/ReelWriter.swift: fopen": "MediaError's words are being made cases in this file (issue 51, section 2)",
-        "Posting/PostEnqueuer.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
-        "Publishing/KioskID.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
-        "Publishing/Outbox.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
-        "Publishing/OutboxUploader.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
         "Settings/RecorderConfiguration.swift: FileManager": "the file is being split (issue 51, section 4)",
         "Settings/RecorderConfiguration.swift: getuid": "the file is being split (issue 51, section 4)",
-        "ShareServer/ShareClaims.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
-        "Shooting/Consent.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
-        "Shooting/ShotJob.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
-        "Shooting/ShotSalvage.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
-        "Shooting/ShotWorkspace.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
-        "StorageUpload/MultipartJournal.swift: FileManager": "not yet through the funnel (issue 51, section 3)",
     ]
 
     @Test func systemCallsGoThroughTheFunnel() throws {
