@@ -9,7 +9,8 @@ import Synchronization
 
 /// The workspace's and posting's flock: refused at once when busy, or taken within a moment's
 /// patience once freed (a lock can outlive its holder by as long as a forked child takes to exec).
-// (one at a time: a taker that waits holds a thread of the test's pool, and its test needs another)
+// (one at a time: a taker that waits holds a thread of the test's pool, and its test needs another;
+// the time limits leave room for the pool's other synchronous tests, which hold up the test's own)
 @Suite(.serialized) struct FileLockTests {
     @Test func aBusyLockIsRefusedAtOnceOrTakenWhenFreedWithinThePatience() throws {
         let root = ShotWorkspaceTests.tempRoot()
@@ -46,7 +47,7 @@ import Synchronization
     }
 
     /// A patient taker waits by its clock: a `TestClock` that passes the patience has it refused.
-    @Test(.timeLimit(.minutes(1))) func thePatienceIsCountedByTheClock() async throws {
+    @Test(.timeLimit(.minutes(5))) func thePatienceIsCountedByTheClock() async throws {
         let path = NSTemporaryDirectory() + "lock-\(UUID().uuidString)"
         defer { unlink(path) }
         let held = try Self.hold(path)
@@ -59,7 +60,8 @@ import Synchronization
             do throws(RecorderError) { _ = try FileLock(path: path, busy: busy, patienceSeconds: 3600, clock: clock) } catch { return error }
             return nil
         }
-        // An hour of the clock's (the machine's stays short: the test's time limit is a minute).
+        // An hour of the clock's (the machine's stays short: the test's time limit, a starved pool's
+        // margin, is five minutes).
         while !ended.withLock({ $0 }) {
             clock.advance(by: .seconds(600))
             try await Task.sleep(for: .milliseconds(20))
@@ -69,7 +71,7 @@ import Synchronization
 
     /// A task cancelled while it waits for a busy lock gives up at once, refused as busy: no
     /// sleep holds it (the patience is an hour of a clock that stands still).
-    @Test(.timeLimit(.minutes(1))) func aCancelledWaitForALockEndsAtOnce() async throws {
+    @Test(.timeLimit(.minutes(5))) func aCancelledWaitForALockEndsAtOnce() async throws {
         let path = NSTemporaryDirectory() + "lock-\(UUID().uuidString)"
         defer { unlink(path) }
         let held = try Self.hold(path)
