@@ -138,8 +138,6 @@ package enum AudioDevices {
     }
 
     private static func resolved(_ path: String) -> String? {
-        guard let real = realpath(path, nil) else { return nil }
-        defer { free(real) }
-        return String(cString: real)
+        return try? Posix.realPath(path)
     }
 }

@@ -14,7 +14,8 @@ import SystemSupport
 ///   (it opened, or its last answer ended), and its body, after `grace`, at `minimumRate` bytes a
 ///   second on average since its head: else the connection is closed;
 /// - of one address's connections at most `ConnectionLimits.bodiesPerClient` send a body at once
-///   (a phone through the proxy by the address the proxy names); another is refused (429).
+///   (a phone through the proxy by the address the proxy names: the kiosk's proxy socket, or a
+///   share server's `proxies`); another is refused (429).
 ///
 /// A request refused before its head went on gets its answer here (no route ran), and the
 /// connection is closed once it is written; one cut while its body arrives is closed unanswered
@@ -52,6 +53,9 @@ package final class RequestPace: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let limits: ConnectionLimits
     private let bodyLimits: BodyLimits
+    /// The proxies (addresses) whose `X-Real-IP` names the phone on a TCP listener (a share
+    /// server's `serve.proxies`); the kiosk has none (its proxy has a socket of its own).
+    private let proxies: Set<String>
 
     private var waitingSince: NIODeadline?
     /// The request whose body is arriving: when its connection began waiting for it, when its head
@@ -64,9 +68,10 @@ package final class RequestPace: ChannelDuplexHandler, RemovableChannelHandler {
     private var answering = 0
     private var timer: Scheduled<Void>?
 
-    package init(limits: ConnectionLimits, bodyLimits: BodyLimits) {
+    package init(limits: ConnectionLimits, bodyLimits: BodyLimits, proxies: Set<String> = []) {
         self.limits = limits
         self.bodyLimits = bodyLimits
+        self.proxies = proxies
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -136,13 +141,21 @@ package final class RequestPace: ChannelDuplexHandler, RemovableChannelHandler {
         guard chunked || (length ?? 0) > 0 else { return nil }
         let limit = bodyLimits.limit(method: head.method.rawValue, target: head.uri)
         if let length, length > limit { return .tooLarge(limit: limit) }
-        let client = context.channel.localAddress?.protocol == .unix
-            ? ClientAddress(forwarded: head.headers["X-Real-IP"].first) : ClientAddress(context.channel.remoteAddress)
-        guard let place = limits.takeBody(client) else { return .tooManyBodies }
+        guard let place = limits.takeBody(client(head, context: context)) else { return .tooManyBodies }
         let now = context.eventLoop.now
         body = (waitingSince ?? now, now, limit, 0, place)
         scheduleCheck(context)
         return nil
+    }
+
+    /// Whose body it is: on the kiosk's proxy socket the phone the proxy names; from one of
+    /// `proxies` that names one, that phone (as `ServeGuard` counts it); else the connection's address.
+    private func client(_ head: HTTPRequestHead, context: ChannelHandlerContext) -> ClientAddress {
+        let named = head.headers["X-Real-IP"].first
+        if context.channel.localAddress?.protocol == .unix { return ClientAddress(forwarded: named) }
+        let remote = ClientAddress(context.channel.remoteAddress)
+        if let named, proxies.contains(remote.address) { return ClientAddress(forwarded: named) }
+        return remote
     }
 
     private func scheduleCheck(_ context: ChannelHandlerContext) {

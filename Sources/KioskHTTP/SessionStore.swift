@@ -270,7 +270,7 @@ package final class SessionStore: Sendable {
     /// with a new key: every session ends).
     private static func read(_ directory: String) throws(RecorderError) -> Contents? {
         let path = directory + "/" + fileName
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let data = FileSystem.dataIfReadable(path) else { return nil }
         guard let contents = try? JSONDecoder().decode(Contents.self, from: data), contents.key.utf8.count == 64 else {
             // Nothing in it can be believed: it starts again, empty, under a new key.
             return Contents(key: newKey())
@@ -288,7 +288,7 @@ package final class SessionStore: Sendable {
         try DurableFile.write(data, to: path)
         // Readable by the kiosk alone; and when root ends the sessions, still the service's file.
         try DurableFile.run("chmod", path) { () throws(Descriptors.Errno) in try Posix.chmod(path, 0o600) }
-        if geteuid() == 0 {
+        if Posix.effectiveUserID == 0 {
             let directoryInfo = try DurableFile.run("stat", directory) { () throws(Descriptors.Errno) in try Posix.status(of: directory) }
             for file in [path, directory + "/" + lockName] {
                 try DurableFile.run("chown", file) { () throws(Descriptors.Errno) in

@@ -10,6 +10,7 @@ import KioskHTTP
 import KioskState
 import ShareServer
 package import Failures
+import SystemSupport
 
 /// `recorder kiosk`: the kiosk's services (`KioskServices`) run under one ServiceGroup - HTTP
 /// (Hummingbird), the event stream, the outbox drain, retention, the questions, systemd's
@@ -86,8 +87,8 @@ package struct KioskDaemon: Sendable {
             let logger = kiosk.logger
             let app = application(router: router, bodies: bodies, address: .unixDomainSocket(path: path), onServerRunning: {
                 // The proxy runs as a user of its own (www-data): it must be able to connect.
-                if chmod(path, 0o666) != 0 {
-                    logger.warning("kiosk.proxy_socket = \(path): cannot let the proxy connect (chmod: \(String(cString: strerror(errno)))).")
+                do throws(Descriptors.Errno) { try Posix.chmod(path, 0o666) } catch {
+                    logger.warning("kiosk.proxy_socket = \(path): cannot let the proxy connect (chmod: \(error.description)).")
                 }
                 proxyBound.signal()
             })

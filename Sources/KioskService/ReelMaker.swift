@@ -60,7 +60,7 @@ final class ReelMaker: Sendable {
         self.configuration = configuration
         self.logger = logger
         // A reel made before a restart is still there to play.
-        if let names = try? FileManager.default.contentsOfDirectory(atPath: directory) {
+        if let names = try? DirectoryListing.names(in: directory) {
             let reels = names.filter { $0.hasPrefix("reel-") && $0.hasSuffix(".mp4") }.sorted()
             // (half-made ones from a run that stopped are removed: only finished reels have this name)
             for name in names where name.contains(".partial-") { Self.remove("\(directory)/\(name)") }
@@ -96,10 +96,10 @@ final class ReelMaker: Sendable {
             do throws(RecorderError) {
                 options.encoder = try ShotRequest.encoderSettings(configuration)
                 // (the cache's own directory too, when nothing was played through it yet)
-                do {
-                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                do throws(FileSystem.Failure) {
+                    try FileSystem.createDirectories(directory)
                 } catch {
-                    throw .reel(.cannotMakeDirectory(path: directory, detail: "\(error)"))
+                    throw .reel(.cannotMakeDirectory(path: directory, detail: error.errno.description))
                 }
                 let target = "\(directory)/reel-\(RFC3339.string(clock.date).filter { $0.isNumber }).mp4"
                 let reel = HighlightReel(feed: library.feed, cache: library.cache)

@@ -14,11 +14,14 @@ final class StateHook: Sendable {
     /// The thread sleeps on this pipe; `call` wakes it.
     private let wake: WakePipe?
     private let log: @Sendable (String) -> Void
+    /// A script being written is tried again after a moment by this wait, which a newer state ends.
+    private let retry: ClockWait
 
-    init(path: String, timeoutSeconds: Double = 5, log: @escaping @Sendable (String) -> Void) {
+    init(path: String, timeoutSeconds: Double = 5, clock: any RecorderClock = .system, log: @escaping @Sendable (String) -> Void) {
         self.path = path
         self.timeoutSeconds = timeoutSeconds
         self.log = log
+        retry = ClockWait(clock: clock)
         // (a pipe cannot fail here but for a process out of descriptors: then the hook is off;
         // its ends are not inherited by the hook or any other child)
         wake = WakePipe()
@@ -32,6 +35,7 @@ final class StateHook: Sendable {
         guard let wake else { return }
         next.withLock { $0 = state }
         wake.wake()
+        retry.poke()
     }
 
     private func loop(_ wake: WakePipe) {
@@ -44,10 +48,11 @@ final class StateHook: Sendable {
 
     private func run(_ state: String) {
         var spawned = ChildProcess.spawn(path, [state])
-        // Being written right now (an operator saving the script): a moment later it runs.
+        // Being written right now (an operator saving the script): a moment later it runs, unless
+        // a newer state comes meanwhile (then that one runs: the lamp shows where the booth is now).
         for _ in 0..<5 {
             guard case .failure(let error) = spawned, error.code == ETXTBSY else { break }
-            usleep(100_000)
+            guard retry.wait(seconds: 0.1, done: { next.withLock { $0 != nil } }) else { return }
             spawned = ChildProcess.spawn(path, [state])
         }
         let child: ChildProcess

@@ -2,6 +2,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemSupport
 
 /// The systemd notification protocol (sd_notify(3)) without libsystemd: one datagram per message
 /// to the AF_UNIX socket named by `$NOTIFY_SOCKET` (a path, or `@name` for the abstract namespace).
@@ -19,7 +20,7 @@ package struct SystemdNotifier: Sendable {
         socketPath = path
         var interval: Duration?, microseconds: UInt64?
         if path != nil, let text = environment["WATCHDOG_USEC"], let usec = UInt64(text), usec > 0 {
-            let forUs = environment["WATCHDOG_PID"].map { Int32($0) == getpid() } ?? true
+            let forUs = environment["WATCHDOG_PID"].map { Int32($0) == Posix.processID } ?? true
             if forUs { (interval, microseconds) = (.microseconds(Int64(usec / 2)), usec) }
         }
         watchdogInterval = interval

@@ -87,7 +87,7 @@ package final class EventSettings: Sendable {
     /// The text of a guest text's file (`kiosk.prompts`, `kiosk.consent`), or empty when it is off
     /// or cannot be read (the findings say why).
     static func guestText(_ path: String) -> String {
-        guard path.hasPrefix("/"), let data = FileManager.default.contents(atPath: path), data.count <= 256 * 1024 else { return "" }
+        guard path.hasPrefix("/"), let data = FileSystem.dataIfReadable(path), data.count <= 256 * 1024 else { return "" }
         return String(decoding: data, as: UTF8.self)
     }
 

@@ -6,12 +6,14 @@ package import Settings
 package import Shooting
 package import TriggerInput
 import PreflightValues
+import SystemSupport
 
 extension KioskPreflight {
     /// The checks the operator page runs inside the kiosk: its camera through its preview, its
     /// microphone through its meter, its button as its reader has it, and itself as the service.
     package static func live(settings: KioskSettings, configuration: RecorderConfiguration, manager: CameraManager,
-                             trigger: TriggerButton?, paths: PreflightPaths, clock: any Clock<Duration>) -> [PreflightProbe] {
+                             trigger: TriggerButton?, paths: PreflightPaths, clock: any Clock<Duration>,
+                             now: @escaping @Sendable () -> Date) -> [PreflightProbe] {
         let environment = configuration.environment
         let button: PreflightFinding = trigger.map { TriggerCheck.finding($0.state.state, choice: $0.choice) } ?? .noButton(setting: TriggerCheck.setting)
         return [
@@ -24,9 +26,9 @@ extension KioskPreflight {
             },
             .known(.trigger, button),
             .blocking(.clock, deadline: quickDeadline) { _ in
-                ClockCheck.look(now: Date(), synchronised: TimeSync.synchronised(timedatectl: paths.timedatectl))
+                ClockCheck.look(now: now(), synchronised: TimeSync.synchronised(timedatectl: paths.timedatectl))
             },
-            .known(.service, .serviceIsThis(pid: getpid(), underSystemd: environment["INVOCATION_ID"] != nil || environment["NOTIFY_SOCKET"] != nil)),
+            .known(.service, .serviceIsThis(pid: Posix.processID, underSystemd: environment["INVOCATION_ID"] != nil || environment["NOTIFY_SOCKET"] != nil)),
         ] + common(configuration, paths: paths, request: settings.shotRequest())
     }
 }
@@ -41,7 +43,7 @@ extension PreflightService {
         paths.timedatectl = settings.timedatectl
         let kept = paths
         return PreflightService(clock: clock, now: now) {
-            KioskPreflight.live(settings: settings, configuration: configuration, manager: manager, trigger: trigger, paths: kept, clock: clock)
+            KioskPreflight.live(settings: settings, configuration: configuration, manager: manager, trigger: trigger, paths: kept, clock: clock, now: now)
         }
     }
 }

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 import Glibc
 import Library
 package import Preflight
@@ -23,7 +23,8 @@ package enum KioskPreflight {
     static let quickDeadline = Duration.seconds(12)
 
     /// The checks `recorder doctor` runs, with `clock` for the microphone's listening.
-    package static func standalone(_ configuration: RecorderConfiguration, paths: PreflightPaths, clock: any Clock<Duration>) -> [PreflightProbe] {
+    package static func standalone(_ configuration: RecorderConfiguration, paths: PreflightPaths, clock: any Clock<Duration>,
+                                  now: @escaping @Sendable () -> Date = { Date() }) -> [PreflightProbe] {
         // The one judge `recorder kiosk` stops at, so doctor and `recorder config check` agree.
         let refusal = ConfigurationCheck.first(configuration)
         let request = shotRequest(configuration)
@@ -39,7 +40,7 @@ package enum KioskPreflight {
             },
             .blocking(.trigger, deadline: quickDeadline) { _ in TriggerCheck.look(trigger, sysfs: paths.inputSysfs) },
             .blocking(.clock, deadline: quickDeadline) { _ in
-                ClockCheck.look(now: Date(), synchronised: TimeSync.synchronised(timedatectl: paths.timedatectl))
+                ClockCheck.look(now: now(), synchronised: TimeSync.synchronised(timedatectl: paths.timedatectl))
             },
             .blocking(.service, deadline: quickDeadline) { _ in ServiceCheck.look(unit: paths.unit, systemctl: paths.systemctl) },
         ] + common(configuration, paths: paths, request: request)

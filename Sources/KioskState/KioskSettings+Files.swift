@@ -39,7 +39,7 @@ extension KioskSettings {
         guard !setting.isEmpty, !offWords.contains(setting) else { return nil }
         let origin = configuration.origin(key)
         guard setting.hasPrefix("/") else { throw .kiosk(.guestTextNotAbsolute(key: key, value: setting, origin: origin)) }
-        guard let data = FileManager.default.contents(atPath: setting) else {
+        guard let data = FileSystem.dataIfReadable(setting) else {
             throw .kiosk(.guestTextUnreadable(key: key, path: setting, origin: origin, exists: Posix.allows(setting, F_OK)))
         }
         guard data.count <= limit else { throw .kiosk(.guestTextTooLarge(key: key, path: setting, origin: origin, bytes: data.count)) }

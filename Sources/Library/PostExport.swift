@@ -66,11 +66,11 @@ package struct PostExport {
             if let status = FileSystem.status(of: target), !status.isDirectory {
                 throw .export(.targetIsFile(path: target))
             }
-            if let entries = try? FileManager.default.contentsOfDirectory(atPath: target), !entries.isEmpty {
+            if let entries = try? DirectoryListing.names(in: target), !entries.isEmpty {
                 throw .export(.directoryNotEmpty(path: target))
             }
         }
-        let partial = target + ".partial-\(getpid())"
+        let partial = target + ".partial-\(Posix.processID)"
         var report = Report(directory: target, since: RFC3339.string(since), format: asZip ? "zip" : "directory")
         let sink: any ExportSink
         do throws(StorageError) {
@@ -252,7 +252,7 @@ final class DirectorySink: ExportSink {
 
     func finish() throws(StorageError) {}
 
-    func abandon() { try? FileManager.default.removeItem(atPath: path) }
+    func abandon() { FileSystem.removeTreeIfThere(path) }
 }
 
 /// A new ZIP archive, every name under one top folder; SHA-256s taken as the bytes go in.

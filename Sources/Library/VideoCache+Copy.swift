@@ -9,7 +9,7 @@ extension VideoCache {
     /// Copies a cached video to `destination`: next to it first, synced, then renamed into place,
     /// so a failed copy leaves no half file. `elsewhere` says where another destination is chosen.
     package static func copy(_ source: String, to destination: String, elsewhere: StorageError.Elsewhere) throws(RecorderError) {
-        let temp = destination + ".part-\(getpid())"
+        let temp = destination + ".part-\(Posix.processID)"
         // This process's own name, left only by a copy cut off earlier; copySynced makes it anew (O_EXCL).
         try? Posix.unlink(temp)
         do throws(StorageError) {

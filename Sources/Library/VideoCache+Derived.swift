@@ -38,7 +38,7 @@ extension VideoCache {
             touch(final)
             return final
         }
-        let temp = path(".tmp-\(name)-\(getpid())")
+        let temp = path(".tmp-\(name)-\(Posix.processID)")
         do {
             try make(video, temp)
         } catch {

@@ -109,7 +109,7 @@ package final class VideoCache: Sendable {
             try evict(keeping: name)
         }
         touch(video.path)
-        if video.size <= settings.memoryEntryLimit, let bytes = FileManager.default.contents(atPath: video.path),
+        if video.size <= settings.memoryEntryLimit, let bytes = FileSystem.dataIfReadable(video.path),
            Int64(bytes.count) == video.size {
             remember(name, bytes)
             video.bytes = bytes
@@ -137,7 +137,7 @@ package final class VideoCache: Sendable {
         }
         let (arrival, isNew) = arrivals.withLock { running -> (Arrival, Bool) in
             if let known = running[name] { return (known, false) }
-            let made = Arrival(path: path(".tmp-\(name)-\(getpid())-\(UInt64.random(in: 0..<UInt64.max))"), size: metadata.byteSize)
+            let made = Arrival(path: path(".tmp-\(name)-\(Posix.processID)-\(UInt64.random(in: 0..<UInt64.max))"), size: metadata.byteSize)
             running[name] = made
             return (made, true)
         }
@@ -206,7 +206,7 @@ package final class VideoCache: Sendable {
             state.verified.removeAll()
         }
         var report = ClearReport(files: 0, bytes: 0)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: settings.directory)) ?? []
+        let names = FileSystem.names(in: settings.directory)
         for name in names where name.hasSuffix(".mp4") || name.hasSuffix(Self.gifSuffix) || name.hasPrefix(".tmp-") {
             let file = path(name)
             guard let size = FileSystem.size(of: file) else { continue }
@@ -258,7 +258,7 @@ package final class VideoCache: Sendable {
     /// name without one), checks size and SHA-256, then renames it into place.
     private func download(_ name: String, metadata: PostMetadata, from store: any StorageBackend, for arrival: Arrival?) throws(RecorderError) -> Video {
         let final = path(name)
-        let temp = arrival?.path ?? path(".tmp-\(name)-\(getpid())-\(UInt64.random(in: 0..<UInt64.max))")
+        let temp = arrival?.path ?? path(".tmp-\(name)-\(Posix.processID)-\(UInt64.random(in: 0..<UInt64.max))")
         let fd: Int32
         do throws(StorageError) {
             fd = try LocalFiles.run("create", temp, elsewhere: .cache) { () throws(Descriptors.Errno) in try Posix.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644) }
@@ -307,7 +307,7 @@ package final class VideoCache: Sendable {
     }
 
     private func files() -> [CachedFile] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: settings.directory)) ?? []
+        let names = FileSystem.names(in: settings.directory)
         // (a boomerang's GIF is kept and evicted as a video is: `loopGIF`)
         return names.filter { ($0.hasSuffix(".mp4") || $0.hasSuffix(Self.gifSuffix)) && !$0.hasPrefix(".") }.compactMap { name in
             guard let status = FileSystem.status(of: path(name)) else { return nil }
@@ -336,7 +336,7 @@ package final class VideoCache: Sendable {
     /// a file that cannot be touched is only evicted sooner.
     func touch(_ file: String) {
         // (as said above: best effort)
-        _ = utimes(file, nil)
+        try? Posix.touch(file)
     }
 
     // MARK: - Memory level

@@ -112,7 +112,7 @@ package struct HighlightReel {
         if format.width < 16 || format.height < 16 { (format.width, format.height) = (1280, 720) }
         (report.width, report.height, report.frameRate) = (format.width, format.height, format.frameRate)
 
-        let partial = target + ".partial-\(getpid())"
+        let partial = target + ".partial-\(Posix.processID)"
         let scratch = partial + ".cards"
         do throws(Descriptors.Errno) { try Posix.mkdir(scratch, mode: 0o700) } catch {
             throw .reel(.cannotMakeScratch(path: scratch, errno: error.code))

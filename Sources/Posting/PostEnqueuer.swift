@@ -153,7 +153,7 @@ package struct PostEnqueuer: Sendable {
     /// A shot recorded under a guest's yes goes out only with the very text the guest was shown.
     private func checkConsentText(_ consent: Consent, of shot: Shot) throws(RecorderError) {
         let path = consentTextPath(shot)
-        guard let text = FileManager.default.contents(atPath: path), FileDigest.sha256([UInt8](text)) == consent.textSha256 else {
+        guard let text = FileSystem.dataIfReadable(path), FileDigest.sha256([UInt8](text)) == consent.textSha256 else {
             throw .post(.consentTextChanged(shot: shot.id, path: path, sha256: consent.textSha256))
         }
     }
@@ -169,7 +169,7 @@ package struct PostEnqueuer: Sendable {
 
     /// `shot`'s `posted.json`, if it was posted.
     package func marker(_ shot: Shot) -> PostedMarker? {
-        guard let data = FileManager.default.contents(atPath: markerPath(shot)) else { return nil }
+        guard let data = FileSystem.dataIfReadable(markerPath(shot)) else { return nil }
         return try? JSONDecoder().decode(PostedMarker.self, from: data)
     }
 

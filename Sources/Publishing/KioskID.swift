@@ -25,7 +25,7 @@ package enum KioskID {
             }
             return id
         }
-        let machine = FileManager.default.contents(atPath: machineIDFile).map { String(decoding: $0, as: UTF8.self).trimmed() } ?? ""
+        let machine = FileSystem.dataIfReadable(machineIDFile).map { String(decoding: $0, as: UTF8.self).trimmed() } ?? ""
         let seed = machine.isEmpty ? configuration.author.id : machine
         // (a digest: the machine id itself is not for others to read, and the store is shared)
         return "k" + FileDigest.sha256(Array("recorder kiosk id \(seed)".utf8)).prefix(11)

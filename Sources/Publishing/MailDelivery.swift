@@ -120,7 +120,7 @@ package struct MailDelivery: Sendable {
     /// `queuedBy`: the process that queued the mail before its post, which may still be queueing it.
     func place(of id: String, queuedBy pid: Int32? = nil, queuedAt: String = "") -> PostPlace {
         // (this process queued its post already when it sends: `recorder post --email`)
-        if let pid, pid != getpid(), Outbox.isRunning(pid, since: RFC3339.date(queuedAt)) { return .waiting }
+        if let pid, pid != Posix.processID, Outbox.isRunning(pid, since: RFC3339.date(queuedAt)) { return .waiting }
         if outbox.isBeingQueued(id: id) || outbox.item(id: id) != nil { return .waiting }
         if let receipt = outbox.receipt(id: id) { return .sent(receipt) }
         return .gone

@@ -19,10 +19,8 @@ extension Outbox {
     /// Whether process `pid` runs, and is the one that did something at `since` (a pid from before
     /// this boot, after a power cut, may belong to another process by now).
     static func isRunning(_ pid: Int32, since: Date?) -> Bool {
-        guard kill(pid, 0) == 0 || errno != ESRCH else { return false }
+        guard Posix.processExists(pid) else { return false }
         guard let since else { return true }
-        var now = timespec(), sinceBoot = timespec()
-        guard clock_gettime(CLOCK_REALTIME, &now) == 0, clock_gettime(CLOCK_BOOTTIME, &sinceBoot) == 0 else { return true }
-        return since.timeIntervalSince1970 >= Double(now.tv_sec - sinceBoot.tv_sec)
+        return since.timeIntervalSince1970 >= Double(Posix.bootTime())
     }
 }

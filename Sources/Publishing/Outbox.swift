@@ -1,7 +1,7 @@
 package import FoundationEssentials
 import Glibc
 package import StorageUpload
-internal import SystemSupport
+package import SystemSupport
 package import Settings
 package import StoreValues
 package import Failures
@@ -17,9 +17,12 @@ import ShotValues
 /// where they went. Names sort by queueing time, which is the upload order.
 package struct Outbox: Sendable {
     package let root: String
+    /// When an item is queued, by this clock (a `TestClock` in tests).
+    package let clock: any RecorderClock
 
-    package init(root: String) {
+    package init(root: String, clock: any RecorderClock = .system) {
         self.root = root
+        self.clock = clock
     }
 
     var queueDirectory: String { root + "/queue" }
@@ -49,7 +52,7 @@ package struct Outbox: Sendable {
     }
 
     private func queuedFolders() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: queueDirectory)) ?? [])
+        FileSystem.names(in: queueDirectory)
             .filter { !$0.hasPrefix(".") }.sorted().map { "\(queueDirectory)/\($0)" }
     }
 
@@ -59,7 +62,7 @@ package struct Outbox: Sendable {
     }
 
     package func receipt(id: String) -> PostReceipt? {
-        guard let data = FileManager.default.contents(atPath: "\(sentDirectory)/\(id).json") else { return nil }
+        guard let data = FileSystem.dataIfReadable("\(sentDirectory)/\(id).json") else { return nil }
         return try? JSONDecoder().decode(PostReceipt.self, from: data)
     }
 
@@ -70,9 +73,9 @@ package struct Outbox: Sendable {
         if Posix.allows(storeRecordPath(location), F_OK) { return true }
         if items().contains(where: { $0.state.destination?.isSameStore(as: destination) ?? false }) { return true }
         // Receipts from before `stores/` was kept (read only here, when the store is missing).
-        return ((try? FileManager.default.contentsOfDirectory(atPath: sentDirectory)) ?? []).contains { name in
+        return FileSystem.names(in: sentDirectory).contains { name in
             name.hasSuffix(".json") && !name.hasPrefix(".")
-                && (FileManager.default.contents(atPath: "\(sentDirectory)/\(name)")
+                && (FileSystem.dataIfReadable("\(sentDirectory)/\(name)")
                     .flatMap { try? JSONDecoder().decode(PostReceipt.self, from: $0) }?.store == location)
         }
     }
@@ -93,11 +96,11 @@ package struct Outbox: Sendable {
                          destination: StoreDestination? = nil, consentText: String? = nil, original: String? = nil) throws(RecorderError) -> OutboxItem {
         try prepare()
         // The pid lets a flush in another process tell a live enqueue from a crashed one.
-        let incoming = "\(queueDirectory)/.incoming-\(metadata.id)-\(getpid())"
-        try? FileManager.default.removeItem(atPath: incoming)
+        let incoming = "\(queueDirectory)/.incoming-\(metadata.id)-\(Posix.processID)"
+        FileSystem.removeTreeIfThere(incoming)
         try DurableFile.run("create", incoming) { () throws(Descriptors.Errno) in try Posix.mkdir(incoming, mode: 0o700) }
         do throws(RecorderError) {
-            let queuedAt = RFC3339.string(Date())
+            let queuedAt = RFC3339.string(clock.date)
             let state = OutboxItemState(shotID: shotID, queuedAt: queuedAt, attempts: 0, lastError: nil, digest: digest,
                                         destination: destination)
             try DurableFile.write(try metadata.jsonData(), to: "\(incoming)/\(OutboxItem.metadataName)")
@@ -119,9 +122,8 @@ package struct Outbox: Sendable {
                     throw .post(.cannotQueueConsentText(error))
                 }
             }
-            var ts = timespec()
-            clock_gettime(CLOCK_REALTIME, &ts)
-            let name = String(cFormat: "%010ld%09ld-", ts.tv_sec, ts.tv_nsec) + metadata.id
+            let now = Posix.wallClock()
+            let name = String(cFormat: "%010ld%09ld-", now.seconds, now.nanoseconds) + metadata.id
             let final = "\(queueDirectory)/\(name)"
             try DurableFile.rename(incoming, to: final)
             guard let item = OutboxItem(directory: final) else {
@@ -129,7 +131,7 @@ package struct Outbox: Sendable {
             }
             return item
         } catch {
-            try? FileManager.default.removeItem(atPath: incoming)
+            FileSystem.removeTreeIfThere(incoming)
             throw error
         }
     }
@@ -138,9 +140,9 @@ package struct Outbox: Sendable {
     /// their ids. A post still queued is never touched here.
     package func removeSentRecords(before cutoff: Date, dryRun: Bool) -> [String] {
         var gone: [String] = []
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: sentDirectory)) ?? [] where name.hasSuffix(".json") && !name.hasPrefix(".") {
+        for name in FileSystem.names(in: sentDirectory) where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let path = "\(sentDirectory)/\(name)"
-            let receipt = FileManager.default.contents(atPath: path).flatMap { try? JSONDecoder().decode(PostReceipt.self, from: $0) }
+            let receipt = FileSystem.dataIfReadable(path).flatMap { try? JSONDecoder().decode(PostReceipt.self, from: $0) }
             // (a record that cannot be read goes by its file's age)
             guard let sent = receipt.flatMap({ RFC3339.date($0.uploadedAt) })
                     ?? FileSystem.status(of: path).map({ Date(timeIntervalSince1970: $0.modified) }),
@@ -167,7 +169,7 @@ package struct Outbox: Sendable {
         }
         let trash = "\(queueDirectory)/.sent-\(receipt.id)"
         try DurableFile.rename(item.directory, to: trash)
-        try? FileManager.default.removeItem(atPath: trash)
+        FileSystem.removeTreeIfThere(trash)
     }
 
     /// Only one process uploads the queue at a time.
@@ -198,9 +200,9 @@ package struct Outbox: Sendable {
         guard let item = item(id: id) else { return false }
         // Out of the queue in one rename; what is left of it after a crash, cleanStale removes.
         let trash = "\(queueDirectory)/.withdrawn-\(id)"
-        try? FileManager.default.removeItem(atPath: trash)
+        FileSystem.removeTreeIfThere(trash)
         try DurableFile.rename(item.directory, to: trash)
-        try? FileManager.default.removeItem(atPath: trash)
+        FileSystem.removeTreeIfThere(trash)
         _ = consume lock
         return true
     }
@@ -208,13 +210,13 @@ package struct Outbox: Sendable {
     /// Removes folders left by a process killed while queueing (its pid is gone), completing
     /// (the receipt is already written) or withdrawing. Call with the lock held.
     func cleanStale() {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: queueDirectory)) ?? [] {
+        for name in FileSystem.names(in: queueDirectory) {
             if name.hasPrefix(".incoming-") {
-                guard let pid = name.split(separator: "-").last.flatMap({ pid_t($0) }), kill(pid, 0) != 0, errno == ESRCH else { continue }
+                guard let pid = name.split(separator: "-").last.flatMap({ pid_t($0) }), !Posix.processExists(pid) else { continue }
             } else if !name.hasPrefix(".sent-") && !name.hasPrefix(".withdrawn-") {
                 continue
             }
-            try? FileManager.default.removeItem(atPath: "\(queueDirectory)/\(name)")
+            FileSystem.removeTreeIfThere("\(queueDirectory)/\(name)")
         }
     }
 }
@@ -233,16 +235,16 @@ package struct OutboxItem: Sendable {
     package internal(set) var state: OutboxItemState
 
     init?(directory: String) {
-        guard let meta = FileManager.default.contents(atPath: "\(directory)/\(Self.metadataName)"),
+        guard let meta = FileSystem.dataIfReadable("\(directory)/\(Self.metadataName)"),
               let metadata = try? PostMetadata.decode(meta) else { return nil }
         // A state that is there but cannot be read makes the item unreadable, never "for any store":
         // its destination is in it, and a post must not go to another store than it was queued for.
         // (Only a post queued before the state was kept has none; it goes to the flush's store.)
         var state: OutboxItemState?
-        if let bytes = FileManager.default.contents(atPath: "\(directory)/\(Self.stateName)") {
+        if let bytes = FileSystem.dataIfReadable("\(directory)/\(Self.stateName)") {
             guard let decoded = try? JSONDecoder().decode(OutboxItemState.self, from: bytes) else { return nil }
             state = decoded
-        } else if FileManager.default.fileExists(atPath: "\(directory)/\(Self.stateName)") {
+        } else if FileSystem.isThere("\(directory)/\(Self.stateName)") {
             return nil
         }
         self.directory = directory

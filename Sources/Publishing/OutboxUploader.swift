@@ -198,14 +198,14 @@ package struct OutboxUploader: Sendable {
         try PostFeed(store: backend).index(item.metadata)
         return PostReceipt(id: item.metadata.id, shotID: item.state.shotID, videoURL: backend.url(forKey: item.metadata.key),
                            metadataURL: backend.url(forKey: item.metadata.metadataKey), store: backend.location,
-                           uploadedAt: RFC3339.string(Date()), shareURL: item.metadata.shareURL, shareExpiresAt: item.metadata.shareExpiresAt)
+                           uploadedAt: RFC3339.string(backoff.clock.date), shareURL: item.metadata.shareURL, shareExpiresAt: item.metadata.shareExpiresAt)
     }
 
     /// The poster (`thumbs/<id>.jpg`), made from the queued video on the first attempt and kept
     /// beside it, goes up before the metadata that names it. A video no poster can be made of goes
     /// up without one (the log says why): a missing picture never holds a post back.
     private func storePoster(_ item: inout OutboxItem) throws(StorageError) {
-        var poster = FileManager.default.contents(atPath: item.posterPath).map { [UInt8]($0) }
+        var poster = FileSystem.contentsIfReadable(item.posterPath)
         if poster == nil {
             do throws(MediaError) {
                 let made = try self.poster(item.videoPath)
@@ -247,7 +247,7 @@ package struct OutboxUploader: Sendable {
     /// (`consent/<sha256>.txt`: every post under the same text shares it).
     private func storeConsentText(_ item: OutboxItem) throws(StorageError) {
         guard let consent = item.metadata.consent else { return }
-        guard let text = FileManager.default.contents(atPath: item.consentPath).map({ [UInt8]($0) }),
+        guard let text = FileSystem.contentsIfReadable(item.consentPath),
               FileDigest.sha256(text) == consent.textSha256 else {
             throw StorageError(.mismatch, .consentTextDamaged(id: item.metadata.id, sha256: consent.textSha256, path: item.consentPath), retryable: false)
         }

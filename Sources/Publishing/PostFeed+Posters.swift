@@ -73,14 +73,13 @@ extension PostFeed {
     }
 
     private func posterOfVideo(_ metadata: PostMetadata, _ make: PosterMaker) throws(RecorderError) -> [UInt8] {
-        let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array("\(directory)/recorder-poster-XXXXXX.mp4".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
-        guard descriptor >= 0 else {
-            let code = errno
-            throw .feed(.noTemporaryFile(id: metadata.id, directory: directory, errno: code))
+        let directory = Posix.environment("TMPDIR") ?? "/tmp"
+        let descriptor: Int32, path: String
+        do throws(Descriptors.Errno) {
+            (descriptor, path) = try Posix.makeTemporaryFile(in: directory, prefix: "recorder-poster-", suffix: ".mp4")
+        } catch {
+            throw .feed(.noTemporaryFile(id: metadata.id, directory: directory, errno: error.code))
         }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         defer {
             // A temporary file of this process, read and done with: nothing to report if it stays.
             Posix.closeAfterUse(descriptor)

@@ -54,7 +54,8 @@ package struct ShareLinks: Sendable {
 
     /// Whether `store` gives links of its own (presigned GETs: S3 does, a local directory does not).
     package static func presigns(_ store: any StorageBackend) -> Bool {
-        (try? store.presignedURL(forKey: "k", expiresSeconds: 60, at: Date())) != nil
+        // (at any time: only whether it gives a link)
+        (try? store.presignedURL(forKey: "k", expiresSeconds: 60, at: Date(timeIntervalSince1970: 0))) != nil
     }
 
     /// Where a host's gallery opens (`/g/<token>` under it): the origin of `share.base_url`, the

@@ -70,7 +70,7 @@ struct DevicesCommand: ParsableCommand {
         case .failure(let none):
             throw RecorderError(CLIFailure.noMicrophone(problem: none.problem))
         }
-        let live = !output.json && isatty(STDOUT_FILENO) == 1
+        let live = !output.json && Posix.isTerminal(STDOUT_FILENO)
         // Every line goes straight to the descriptor: a meter read through a pipe (`| tee`) must
         // arrive as it is drawn, not in one piece at the end.
         if !output.json {
@@ -83,8 +83,9 @@ struct DevicesCommand: ParsableCommand {
         // so a short clap between two lines is not missed. Lines follow the clock, not a count of
         // waits, which a loaded machine stretches.
         var loudest = [Double?](repeating: nil, count: check.count)
+        let pause = ClockWait(clock: SystemClock())
         while MonotonicClock.nowMicroseconds() < end {
-            usleep(200_000)
+            pause.wait(seconds: 0.2)
             var readings = check.readings()
             if live {
                 // (up over the lines drawn last time, then each line again)

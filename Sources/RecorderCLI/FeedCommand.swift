@@ -126,7 +126,7 @@ struct FeedCommand: ParsableCommand {
         if let retention {
             // Not by a clock in doubt: behind the store's newest post, before this version was made,
             // or not synchronised as timedatectl tells (a listing says so; --yes deletes nothing).
-            let now = Date()
+            let now = SystemClock().date
             let doubt = try feed.clockDoubt(now: now, synchronised: TimeSync.synchronised())
             if let doubt, yes {
                 throw RecorderError(CLIFailure.clockInDoubt(doubt))

@@ -65,7 +65,7 @@ struct GalleryCommand: ParsableCommand {
             let galleries = Galleries(feed: PostFeed(store: try configuration.makeBackend()), retention: share.retention)
             // The link's base first: a gallery nobody can open is not made.
             guard GalleryLink.url(token: "x", share: share) != nil else { throw .gallery(.noShareBase) }
-            let now = Date()
+            let now = SystemClock().date
             let gallery = try galleries.create(event: event, since: since?.date, until: until?.date, kiosks: kiosk, expiresDays: expires,
                                                reel: reel, now: now)
             let link = GalleryLink.url(token: gallery.token, share: share)!
@@ -108,7 +108,7 @@ struct GalleryCommand: ParsableCommand {
             let configuration = try store.configuration()
             let share = try ShareLinks(configuration)
             let galleries = Galleries(feed: PostFeed(store: try configuration.makeBackend()), retention: share.retention)
-            let now = Date()
+            let now = SystemClock().date
             let listed = try galleries.list().map { gallery in
                 let expiry = galleries.expiry(of: gallery)
                 return Listed(gallery: gallery, link: GalleryLink.url(token: gallery.token, share: share), expiresAt: expiry.map(RFC3339.string),
@@ -174,7 +174,7 @@ struct GalleryCommand: ParsableCommand {
             let share = try ShareLinks(configuration)
             let galleries = Galleries(feed: PostFeed(store: try configuration.makeBackend()), retention: share.retention)
             let token = Galleries.token(in: gallery)
-            guard let found = try galleries.open(token: token, now: Date()) else {
+            guard let found = try galleries.open(token: token, now: SystemClock().date) else {
                 throw .gallery(.noSuchGallery(token: token, store: galleries.feed.location))
             }
             guard let link = GalleryLink.url(token: found.token, share: share) else { throw .gallery(.noShareBase) }

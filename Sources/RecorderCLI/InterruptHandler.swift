@@ -11,8 +11,8 @@ final class InterruptHandler: Sendable {
     /// Returns once the signals are trapped: from then on a Ctrl-C is never lost.
     init(stop flag: StopSignal, stop: @escaping @Sendable () async -> Void) async {
         // The default action (ending the process) must not run before the sequence sees them.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
+        Posix.setSignal(SIGINT, ignored: true)
+        Posix.setSignal(SIGTERM, ignored: true)
         let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
         task = Task {
             var count = 0
@@ -32,7 +32,7 @@ final class InterruptHandler: Sendable {
 
     func cancel() {
         task.cancel()
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        Posix.setSignal(SIGINT, ignored: false)
+        Posix.setSignal(SIGTERM, ignored: false)
     }
 }

@@ -138,7 +138,7 @@ struct PostCommand: ParsableCommand {
         var job: MailJob?
         if let mail {
             do throws(MailRequestProblem) {
-                job = try queue.request(mail.0, for: plan.metadata, consentText: plan.consentText, queuedBy: getpid())
+                job = try queue.request(mail.0, for: plan.metadata, consentText: plan.consentText, queuedBy: Posix.processID)
             } catch {
                 switch error {
                 case .address(let problem): throw RecorderError(CLIMailFailure.badAddress(problem))

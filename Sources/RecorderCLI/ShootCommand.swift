@@ -187,7 +187,7 @@ struct ShootCommand: AsyncParsableCommand {
         let stop = StopSignal()
         let interrupts = await InterruptHandler(stop: stop) { await manager.stop() }
         defer { interrupts.cancel() }
-        let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1 && !output.json && !quiet)
+        let progress = ProgressLine(enabled: Posix.isTerminal(STDERR_FILENO) && !output.json && !quiet)
         do {
             let result = try await manager.shoot(
                 shotRequest, stop: stop,

@@ -5,7 +5,7 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 package import Failures
-import KioskHTTP
+package import KioskHTTP
 
 /// `recorder serve`: the share server's HTTP server under one ServiceGroup, with a graceful
 /// shutdown on SIGTERM and SIGINT (answers under way end with it: a phone's next range request goes
@@ -21,16 +21,35 @@ package struct ServeDaemon: Sendable {
     /// answers being written are not cut. As the kiosk's.
     static let idleTimeout = TimeAmount.seconds(15)
 
-    /// The HTTP application alone (the tests drive it with Hummingbird's test client).
+    /// The HTTP application alone (the tests drive it with Hummingbird's test client): each
+    /// connection counted (`ConnectionLimits`), each request timed as it arrives and its body held
+    /// to its route's limit (`RequestPace`, a phone counted by the address its proxy of
+    /// `serve.proxies` names), and its answers paced by its socket (`SocketPace`), as the kiosk's.
     package func application(onServerRunning: @escaping @Sendable () -> Void = {}) -> some ApplicationProtocol {
         var logger = server.logger
         logger.logLevel = .warning
+        let (router, routes) = server.router()
+        let limits = server.connections
         return Application(
-            router: server.router().router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [server.connections.gate(), SocketPace()], idleTimeout: Self.idleTimeout)),
+            router: router,
+            server: PacedHTTP1Channel.server(.init(additionalChannelHandlers: [limits.gate(), SocketPace()], idleTimeout: Self.idleTimeout),
+                                             pace: requestPace(routes: routes)),
             configuration: ApplicationConfiguration(address: .hostname(server.settings.host, port: server.settings.port), serverName: "recorder"),
             onServerRunning: { _ in onServerRunning() },
             logger: logger)
+    }
+
+    /// Each connection's `RequestPace`: the bodies `routes` take, the connections counted with the
+    /// others', a phone its proxy of `serve.proxies` names counted by its own address.
+    package func requestPace(routes: [KioskRoute]) -> @Sendable () -> RequestPace {
+        let limits = server.connections, proxies = server.settings.proxies, bodies = Self.bodyLimits(routes)
+        return { RequestPace(limits: limits, bodyLimits: bodies, proxies: proxies) }
+    }
+
+    /// Each route's largest body, for `RequestPace`: every route here is a capability link's or
+    /// public, so its limit tells a caller nothing it could not learn by asking.
+    static func bodyLimits(_ routes: [KioskRoute]) -> BodyLimits {
+        BodyLimits(routes.map { BodyLimits.Entry(method: $0.method, path: $0.path, bytes: $0.bodyLimit) })
     }
 
     /// Runs until SIGTERM or SIGINT.

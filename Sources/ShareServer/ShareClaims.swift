@@ -72,7 +72,7 @@ package final class ShareClaims: Sendable {
         }
         // The secret made with the post (its hash is in the metadata), or one of its own for a post
         // from before that.
-        let prepared = FileManager.default.contents(atPath: secretPath(id)).map { String(decoding: $0, as: UTF8.self) }
+        let prepared = FileSystem.dataIfReadable(secretPath(id)).map { String(decoding: $0, as: UTF8.self) }
         let secret = prepared.flatMap { $0.utf8.count == 64 ? $0 : nil } ?? Self.randomSecret()
         let record = Array(Self.hash(secret).utf8)
         do throws(FileSystem.Failure) {
@@ -95,7 +95,7 @@ package final class ShareClaims: Sendable {
     /// compared in constant time.
     package func holds(_ id: String, secret: String?) -> Bool {
         guard let secret, !secret.isEmpty, PostID.isValid(id),
-              let stored = FileManager.default.contents(atPath: path(id)) else { return false }
+              let stored = FileSystem.dataIfReadable(path(id)) else { return false }
         return ShareToken.equal(String(decoding: stored, as: UTF8.self), Self.hash(secret))
     }
 
@@ -121,7 +121,7 @@ package final class ShareClaims: Sendable {
             last = now
             return true
         }
-        guard due, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        guard due, let names = try? DirectoryListing.names(in: directory) else { return }
         for name in names where PostID.isValid(name.hasSuffix(".secret") ? String(name.dropLast(7)) : name) {
             // (one that cannot be removed now is tried again at the next prune)
             if let status = FileSystem.status(of: path(name)), now.timeIntervalSince1970 - status.modified > Self.keepSeconds { try? Posix.unlink(path(name)) }

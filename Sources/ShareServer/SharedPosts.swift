@@ -31,6 +31,8 @@ package final class SharedPosts: Sendable {
     /// Told of each post deleted here (the operator's delete, a guest's from their phone): on a
     /// booth, the shot it came from says so (`PostEnqueuer.postDeleted`).
     private let deleted: @Sendable (String) -> Void
+    /// What the links' expiries are judged by (a `TestClock` in tests).
+    private let clock: any RecorderClock
 
     /// Makes a boomerang's animated GIF from post `metadata`'s video (the copy `queued` in a booth's
     /// outbox, else the cache's of `store`'s) and keeps it in `cache`, returning its path; blocks
@@ -40,7 +42,8 @@ package final class SharedPosts: Sendable {
                                                 _ store: PostStore) throws(RecorderError) -> String
 
     package init(store: PostStore, cache: VideoCache, share: ShareLinks, outbox: Outbox? = nil, claims: ShareClaims? = nil,
-                 loopGIF: LoopGIFMaker? = nil, deleted: @escaping @Sendable (String) -> Void = { _ in }) {
+                 loopGIF: LoopGIFMaker? = nil, deleted: @escaping @Sendable (String) -> Void = { _ in },
+                 clock: any RecorderClock = .system) {
         feed = PostFeed(store: store)
         self.cache = cache
         self.share = share
@@ -48,11 +51,12 @@ package final class SharedPosts: Sendable {
         self.claims = claims
         gifMaker = loopGIF
         self.deleted = deleted
+        self.clock = clock
         // The tokens of the posts whose links can still open, learnt once, in the background:
         // those still queued here first (they need no store), then the store's.
         Self.storeWork.submit { [self] in
             for item in outbox?.items() ?? [] { self.tokens.learn(token: item.metadata.shareToken, id: item.metadata.id) }
-            self.learnTokens(newerThan: Date().addingTimeInterval(-Double(share.expiresSeconds)))
+            self.learnTokens(newerThan: clock.date.addingTimeInterval(-Double(share.expiresSeconds)))
         }
     }
 
@@ -93,7 +97,7 @@ package final class SharedPosts: Sendable {
     /// (by `recorder post`), share.expires_hours after it was made; never after the post expires
     /// under retention.days (whatever the metadata in the store says).
     package func expiry(_ metadata: PostMetadata) -> Date {
-        let created = RFC3339.date(metadata.createdAt) ?? Date()
+        let created = RFC3339.date(metadata.createdAt) ?? clock.date
         var end = metadata.shareExpiresAt.flatMap(RFC3339.date) ?? created.addingTimeInterval(Double(share.expiresSeconds))
         if let retention = share.retention { end = min(end, created.addingTimeInterval(retention.seconds)) }
         return end

@@ -60,9 +60,9 @@ package struct ConsentText: Sendable, Equatable {
     /// The yes kept in a shot's folder (for a recording recovered after a crash), if there is one
     /// and it matches its text.
     static func record(in directory: String) -> Consent? {
-        guard let data = FileManager.default.contents(atPath: "\(directory)/\(recordName)"),
+        guard let data = FileSystem.dataIfReadable("\(directory)/\(recordName)"),
               let consent = (try? JSONDecoder().decode(Consent.self, from: data))?.trusted,
-              let text = FileManager.default.contents(atPath: "\(directory)/\(fileName)"),
+              let text = FileSystem.dataIfReadable("\(directory)/\(fileName)"),
               FileDigest.sha256([UInt8](text)) == consent.textSha256 else { return nil }
         return consent
     }

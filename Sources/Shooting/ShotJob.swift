@@ -21,6 +21,8 @@ final class ShotJob {
     let preview: PreviewTap?
     /// Counts every frame the camera delivers (the kiosk's), whether anybody watches or not.
     let tally: FrameTally?
+    /// When the shot was made, for its record.
+    let clock: any RecorderClock
     private var lock: FileLock?
     private var draft: ShotDraft?
     private var source: (any FrameSource)?
@@ -38,12 +40,14 @@ final class ShotJob {
     /// The take's sound levels, for the silent-take guard.
     private var soundCheck = SoundCheck()
 
-    init(request: ShotRequest, workspace: ShotWorkspace, stop: StopSignal, preview: PreviewTap? = nil, tally: FrameTally? = nil) {
+    init(request: ShotRequest, workspace: ShotWorkspace, stop: StopSignal, preview: PreviewTap? = nil, tally: FrameTally? = nil,
+         clock: any RecorderClock = .system) {
         self.request = request
         self.workspace = workspace
         self.stop = stop
         self.preview = preview
         self.tally = tally
+        self.clock = clock
     }
 
     deinit { release() }
@@ -86,8 +90,8 @@ final class ShotJob {
             notes += audioNotes
             recorder = try MP4Encoder(path: draft.recordingPath, input: source.format, settings: request.encoder,
                                       audio: audio?.format)
-            if let path = ProcessInfo.processInfo.environment["RECORDER_FRAME_LOG"], !path.isEmpty,
-               let log = FrameLog(path: path) {
+            if let path = ProcessInfo.processInfo.environment["RECORDER_FRAME_LOG"], !path.isEmpty {
+                let log = FrameLog(path: path)
                 recorder?.onFrameRecorded = { log.record($0) }
             }
         } catch {
@@ -105,7 +109,7 @@ final class ShotJob {
     private func discardDraft() {
         recorder?.abandon()
         recorder = nil
-        if let draft { try? FileManager.default.removeItem(atPath: draft.directory) }
+        if let draft { FileSystem.removeTreeIfThere(draft.directory) }
         draft = nil
     }
 
@@ -234,7 +238,7 @@ final class ShotJob {
             chunks += audio.take(until: end)
             let reached = chunks.last.map { $0.timestampMicroseconds + Int64($0.frames) * 1_000_000 / Int64(audio.format.sampleRate) >= end } ?? false
             if reached || audio.ended != nil || MonotonicClock.nowMicroseconds() >= deadline { break }
-            usleep(5_000)
+            Posix.pause(microseconds: 5_000)
         }
         do { try recorder.appendAudio(chunks) } catch { throw RecorderError(error) }
         if let ended = audio.ended {
@@ -278,7 +282,7 @@ final class ShotJob {
             let info = try MediaProbe.inspect(draft.videoPath)
             let size = FileSystem.size(of: draft.videoPath) ?? 0
             var shot = Shot(
-                id: draft.id, videoPath: draft.videoPath, createdAt: Date(), source: source.name,
+                id: draft.id, videoPath: draft.videoPath, createdAt: clock.date, source: source.name,
                 inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,
                 frameRate: effect?.original != nil ? info.frameRate : summary.input.frameRate.value, frames: info.frameCount,
                 framesDropped: summary.framesDropped,
@@ -333,7 +337,7 @@ final class ShotJob {
             let note = "the disk filled up: kept \(lost), as recorded (not remuxed), \(ByteCount.human(size - whole)) of a half-written fragment dropped"
             notes.append(note)
             let shot = Shot(
-                id: draft.id, videoPath: draft.videoPath, createdAt: Date(), source: source.name,
+                id: draft.id, videoPath: draft.videoPath, createdAt: clock.date, source: source.name,
                 inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,
                 frameRate: summary.input.frameRate.value, frames: info.frameCount, framesDropped: summary.framesDropped,
                 durationSeconds: info.durationSeconds, byteSize: FileSystem.size(of: draft.videoPath) ?? 0, codec: info.codec,
@@ -369,19 +373,26 @@ final class ShotJob {
 }
 
 /// One line per recorded frame, "sequence timestamp_us", for `RECORDER_FRAME_LOG`: lets a test
-/// tell frames the device dropped (gaps, counted) from frames recorded twice (never).
+/// tell frames the device dropped (gaps, counted) from frames recorded twice (never). A frame
+/// costs an append; the lines are made and written (through `FileSystem`) once the encoder lets
+/// go of the log, as the shot ends: no formatting and no file on the per-frame path.
 final class FrameLog {
-    private let file: UnsafeMutablePointer<FILE>
+    private let path: String
+    private var stamps: [FrameStamp] = []
 
-    init?(path: String) {
-        guard let file = fopen(path, "w") else { return nil }
-        self.file = file
+    init(path: String) {
+        self.path = path
+        stamps.reserveCapacity(4096)
     }
 
-    deinit { fclose(file) }
-
     func record(_ stamp: FrameStamp) {
-        fputs("\(stamp.sequence) \(stamp.timestampMicroseconds)\n", file)
+        stamps.append(stamp)
+    }
+
+    deinit {
+        let lines = stamps.map { "\($0.sequence) \($0.timestampMicroseconds)\n" }.joined()
+        // (a diagnostic for the device tests: a log that cannot be written costs the shot nothing)
+        try? FileSystem.writeSynced(Array(lines.utf8), to: path)
     }
 }
 

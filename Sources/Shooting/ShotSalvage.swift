@@ -38,7 +38,7 @@ package enum ShotSalvage {
     /// `besideCurrent`: keep every recovered recording beside the current shot (in `kept/`), as
     /// `recorder shoot` does so the shot it was asked for is still recorded.
     package static func recover(_ workspace: ShotWorkspace, besideCurrent: Bool = false) -> Outcome {
-        let drafts = ((try? FileManager.default.contentsOfDirectory(atPath: workspace.root)) ?? []).compactMap { name -> ShotDraft? in
+        let drafts = FileSystem.names(in: workspace.root).compactMap { name -> ShotDraft? in
             guard let prefix = [".incoming-", waitingPrefix].first(where: { name.hasPrefix($0) }) else { return nil }
             let draft = ShotDraft(id: String(name.dropFirst(prefix.count)), directory: "\(workspace.root)/\(name)")
             // After a failed attempt the recording may already be remuxed into video.mp4.
@@ -71,7 +71,7 @@ package enum ShotSalvage {
                 // A power cut in a recording's first second leaves its header at most: no picture
                 // reached the disk, so there is nothing to recover, and nothing to wait for either.
                 if whole == nil, isHeaderOnly(draft.recordingPath) {
-                    try? FileManager.default.removeItem(atPath: draft.directory)
+                    FileSystem.removeTreeIfThere(draft.directory)
                     outcome.notes.append("an interrupted recording with no whole fragment on the disk (cut off in its first second) was removed")
                     return
                 }
@@ -85,7 +85,7 @@ package enum ShotSalvage {
                 }
                 let info = try MediaProbe.inspect(draft.recordingPath)
                 guard info.durationSeconds >= minimumSeconds else {
-                    try? FileManager.default.removeItem(atPath: draft.directory)
+                    FileSystem.removeTreeIfThere(draft.directory)
                     outcome.notes.append(String(cFormat: "an interrupted recording of %.1f s (under %.0f s) was removed", info.durationSeconds, minimumSeconds))
                     return
                 }
@@ -96,7 +96,9 @@ package enum ShotSalvage {
                 _ = try draft.remuxRecording()
             }
             let final = try MediaProbe.inspect(draft.videoPath)
-            let seconds = Double(id.prefix(10)).map { Date(timeIntervalSince1970: $0) } ?? Date()
+            // (a name not made by newID: when its video was last written)
+            let seconds = Double(id.prefix(10)) ?? FileSystem.status(of: draft.videoPath)?.modified ?? 0
+            let made = Date(timeIntervalSince1970: seconds)
             var recovered = String(cFormat: "recovered an interrupted recording (%.1f s, %ld frames)", final.durationSeconds, final.frameCount)
             if effectDropped { recovered += " as its take: the effect being made from it was dropped" }
             let message = olderThanCurrent
@@ -105,7 +107,7 @@ package enum ShotSalvage {
                 ? "\(recovered); it is kept beside the current shot as \(id) while this shot is recorded"
                 : "\(recovered) as the current shot"
             let shot = Shot(
-                id: id, videoPath: draft.videoPath, createdAt: seconds, source: "recovered after an interruption",
+                id: id, videoPath: draft.videoPath, createdAt: made, source: "recovered after an interruption",
                 inputFormat: "unknown", width: final.width, height: final.height, frameRate: final.frameRate,
                 frames: final.frameCount, framesDropped: 0, durationSeconds: final.durationSeconds,
                 byteSize: FileSystem.size(of: draft.videoPath) ?? 0, codec: final.codec, encoder: "libx264",
@@ -140,10 +142,10 @@ package enum ShotSalvage {
             }
             // Not even moved aside: it stays where it is, marked so cleaning leaves it, never deleted.
             let reason = failure.description
-            _ = FileManager.default.createFile(atPath: "\(draft.directory)/\(unmovableMarker)", contents: nil)
+            try? FileSystem.writeSynced([], to: "\(draft.directory)/\(unmovableMarker)")
             return "an interrupted recording (\(draft.id)) could not be recovered now (\(error)) nor moved aside (\(reason)); it stays in \(draft.directory). Fix the cause; the next start tries again."
         }
-        try? FileManager.default.removeItem(atPath: draft.directory)
+        FileSystem.removeTreeIfThere(draft.directory)
         return "an interrupted recording (\(draft.id)) could not be recovered (\(error)); it was removed"
     }
 }

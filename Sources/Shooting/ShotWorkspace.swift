@@ -52,26 +52,26 @@ package struct ShotWorkspace: Sendable {
     package func cleanStale() -> [String] {
         var removed: [String] = []
         let keep = currentShotID()
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name.hasPrefix(".incoming-") {
+        for name in FileSystem.names(in: root) where name.hasPrefix(".incoming-") {
             // A recording salvage could not even move aside is left for a person, never deleted.
             let dir = root + "/" + name
             if Posix.allows(dir + "/" + ShotDraft.recordingName, F_OK) && Posix.allows(dir + "/" + ShotSalvage.unmovableMarker, F_OK) { continue }
             removed.append(dir)
         }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: shotsDirectory)) ?? [] where name != keep {
+        for name in FileSystem.names(in: shotsDirectory) where name != keep {
             // (a finished shot that could be neither linked nor moved aside waits for a person)
             if Posix.allows("\(shotsDirectory)/\(name)/\(ShotSalvage.unmovableMarker)", F_OK) { continue }
             removed.append(shotsDirectory + "/" + name)
         }
         // A commit's temporary link, left by a stop before its rename: only a name, said nowhere
         // (one that cannot be removed now is tried again at the next start).
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name.hasPrefix(".current-") {
+        for name in FileSystem.names(in: root) where name.hasPrefix(".current-") {
             try? Posix.unlink("\(root)/\(name)")
         }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: keptDirectory)) ?? [] where isPosted(kept: name) {
+        for name in FileSystem.names(in: keptDirectory) where isPosted(kept: name) {
             removed.append(keptDirectory + "/" + name)
         }
-        for path in removed { try? FileManager.default.removeItem(atPath: path) }
+        for path in removed { FileSystem.removeTreeIfThere(path) }
         return removed
     }
 
@@ -105,9 +105,9 @@ package struct ShotWorkspace: Sendable {
         let folder = "\(shotsDirectory)/\(id)"
         let hidden = "\(shotsDirectory)/.gone-\(id)"
         // Best effort, all of it: what stays is removed at the next start (`cleanStale`).
-        try? FileManager.default.removeItem(atPath: hidden)
+        FileSystem.removeTreeIfThere(hidden)
         let outOfView = (try? Posix.rename(folder, to: hidden)) != nil
-        try? FileManager.default.removeItem(atPath: outOfView ? hidden : folder)
+        FileSystem.removeTreeIfThere(outOfView ? hidden : folder)
     }
 
     /// Writes `shot.json` into `directory`, durably.
@@ -148,7 +148,7 @@ package struct ShotWorkspace: Sendable {
             }
         }
         let current = currentShotID()
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: shotsDirectory)) ?? []).filter { name in
+        let names = FileSystem.names(in: shotsDirectory).filter { name in
             !name.hasPrefix(".") && name != current && name > (current ?? "")
                 && !Posix.allows("\(shotsDirectory)/\(name)/\(Self.discardedMarker)", F_OK)
         }
@@ -191,7 +191,7 @@ package struct ShotWorkspace: Sendable {
             try DurableFile.rename(folder, to: waiting)
             return "shot \(id) was finished when a stop (a crash or a power cut) came, and cannot be made current now (\(reason)); it is kept in \(waiting) and recovered at the next start once that is fixed."
         } catch {
-            _ = FileManager.default.createFile(atPath: "\(folder)/\(ShotSalvage.unmovableMarker)", contents: nil)
+            try? FileSystem.writeSynced([], to: "\(folder)/\(ShotSalvage.unmovableMarker)")
             return "shot \(id) was finished when a stop (a crash or a power cut) came, and can be neither made current (\(reason)) nor moved aside (\(error)); it stays in \(folder). Fix the cause; the next start tries again."
         }
     }
@@ -210,7 +210,7 @@ package struct ShotWorkspace: Sendable {
         try DurableFile.syncDirectory(of: currentLink)
         // Shots it replaced whose removal a stop undid go too: with no current shot left to be
         // older than, they would look like a finished shot waiting for its link.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: shotsDirectory)) ?? [] where !name.hasPrefix(".") && name < id {
+        for name in FileSystem.names(in: shotsDirectory) where !name.hasPrefix(".") && name < id {
             retire(name)
         }
         retire(id)
@@ -220,8 +220,8 @@ package struct ShotWorkspace: Sendable {
     package func removeKept(id: String) throws(RecorderError) {
         guard !id.isEmpty, !id.contains("/"), id != ".", id != ".." else { return }
         let directory = "\(keptDirectory)/\(id)"
-        do { try FileManager.default.removeItem(atPath: directory) } catch {
-            throw .shot(.cannotDeleteKept(directory: directory, detail: "\(error)"))
+        do throws(FileSystem.Failure) { try FileSystem.removeTree(directory) } catch {
+            throw .shot(.cannotDeleteKept(directory: directory, detail: error.errno.description))
         }
     }
 
@@ -238,7 +238,7 @@ package struct ShotWorkspace: Sendable {
 
     /// Kept shots not posted yet, oldest first.
     package func keptShots() -> [Shot] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: keptDirectory)) ?? []).sorted().compactMap { name in
+        FileSystem.names(in: keptDirectory).sorted().compactMap { name in
             isPosted(kept: name) ? nil : readShot("\(keptDirectory)/\(name)")
         }
     }
@@ -263,7 +263,7 @@ package struct ShotWorkspace: Sendable {
     /// damaged shot is said as such, never as "no shot".
     package func problem(readingShot id: String) -> String? {
         guard !id.contains("/"), !id.hasPrefix(".") else { return nil }
-        for directory in ["\(shotsDirectory)/\(id)", "\(keptDirectory)/\(id)"] where FileManager.default.fileExists(atPath: directory) {
+        for directory in ["\(shotsDirectory)/\(id)", "\(keptDirectory)/\(id)"] where FileSystem.isThere(directory) {
             if case .failure(let problem) = loadShot(directory) { return problem.description }
             return nil
         }
@@ -276,7 +276,7 @@ package struct ShotWorkspace: Sendable {
 
     private func loadShot(_ directory: String) -> Result<Shot, ShotFileProblem> {
         let path = "\(directory)/shot.json"
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileSystem.dataIfReadable(path) else {
             return .failure(ShotFileProblem(description: "\(path) is missing or cannot be read"))
         }
         do {
@@ -295,7 +295,7 @@ package struct ShotWorkspace: Sendable {
 
     /// The id of the shot `current` points to.
     package func currentShotID() -> String? {
-        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: currentLink) else { return nil }
+        guard let target = try? Posix.linkTarget(currentLink) else { return nil }
         return FilePaths.name(of: target)
     }
 
@@ -324,8 +324,7 @@ package struct ShotDraft: Sendable {
 
     /// Sortable by time, unique across processes.
     static func newID() -> String {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return String(cFormat: "%010ld-%09ld-%d", ts.tv_sec, ts.tv_nsec, getpid())
+        let now = Posix.wallClock()
+        return String(cFormat: "%010ld-%09ld-%d", now.seconds, now.nanoseconds, Posix.processID)
     }
 }

@@ -40,7 +40,7 @@ struct MultipartJournal: Codable, Equatable {
     }
 
     static func load(_ path: String) -> MultipartJournal? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let data = FileSystem.dataIfReadable(path) else { return nil }
         return try? JSONDecoder().decode(MultipartJournal.self, from: data)
     }
 

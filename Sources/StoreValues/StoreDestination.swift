@@ -2,6 +2,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemSupport
 
 /// Where a post is meant to go: the store's kind and address, never its credentials. A queued post
 /// keeps it from the moment it is queued, so a flush under another configuration never sends it to
@@ -50,10 +51,7 @@ package struct StoreDestination: Sendable, Codable, Equatable, CustomStringConve
     /// The real path when it exists; else absolute and lexically normal (`//`, `/./`, `..` and a
     /// trailing slash folded), so an unmounted disk's path still compares equal to itself.
     static func canonical(path: String) -> String {
-        if let resolved = realpath(path, nil) {
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
+        if let resolved = try? Posix.realPath(path) { return resolved }
         var absolute = path
         if !path.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))

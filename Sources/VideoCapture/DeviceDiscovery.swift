@@ -121,9 +121,8 @@ package enum DeviceDiscovery {
         var result: [String: String] = [:]
         for name in listDirectory(byIdDirectory) {
             let link = "\(byIdDirectory)/\(name)"
-            guard let real = realpath(link, nil) else { continue }
-            result[String(cString: real)] = name
-            free(real)
+            guard let real = try? Posix.realPath(link) else { continue }
+            result[real] = name
         }
         return result
     }

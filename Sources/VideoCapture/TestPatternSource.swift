@@ -39,7 +39,7 @@ package final class TestPatternSource: FrameSource {
                 if stop.isSet { return false }
                 let wait = due - MonotonicClock.nowMicroseconds()
                 if wait <= 0 { break }
-                usleep(UInt32(min(wait, 50_000)))
+                Posix.pause(microseconds: Int(wait))
             }
         } else if stop.isSet {
             return false
@@ -47,9 +47,8 @@ package final class TestPatternSource: FrameSource {
         // The first frame at or after each whole second since the first frame.
         let num = UInt64(rate.numerator), den = UInt64(rate.denominator)
         let flash = index == 0 || (index * den) / num != ((index - 1) * den) / num
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        pattern.draw(into: &image, frame: index, flash: flash, clockMilliseconds: Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000)
+        let now = Posix.wallClock()
+        pattern.draw(into: &image, frame: index, flash: flash, clockMilliseconds: Int64(now.seconds) * 1000 + Int64(now.nanoseconds) / 1_000_000)
         image.withUnsafeBytes { bytes in
             body(VideoFrame(format: format, bytes: bytes, timestampMicroseconds: due, sequence: index))
         }

@@ -155,7 +155,7 @@ package final class V4L2CaptureSource: FrameSource {
                 }
                 try checkStall()
                 // A driver that says ready and then has nothing would spin a core.
-                usleep(2_000)
+                Posix.pause(microseconds: 2_000)
                 continue
             }
             if code != 0 { throw CaptureError.from(errno: code, device: path, operation: "VIDIOC_DQBUF") }

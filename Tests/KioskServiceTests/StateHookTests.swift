@@ -6,6 +6,7 @@ import Testing
 @testable import KioskWords
 @testable import KioskState
 import Failures
+import SystemSupport
 
 /// `kiosk.on_state`: the hook gets each state, never holds the camera up, a slow one is stopped,
 /// and a bad path is refused at start.
@@ -75,6 +76,42 @@ import Failures
         #expect(try await Self.eventually(5) { said.withLock { !$0.isEmpty } })
         #expect(said.withLock { $0 }.first?.contains("took over 0.5 s and was stopped") == true, "said: \(said.withLock { $0 })")
         #expect(Self.lines(out).isEmpty)
+    }
+
+    /// A script being written (an editor saving it: exec says ETXTBSY) is tried again by the
+    /// kiosk's clock, not after sleeps of the machine's: while the clock stands still it is never
+    /// given up on, a newer state ends the wait and runs instead, and once the clock moves on the
+    /// tries run out and the hook says so.
+    @Test func aScriptBeingWrittenIsTriedAgainByTheClock() async throws {
+        let dir = NSTemporaryDirectory() + "hook-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (path, out) = try Self.script(dir, delay: 0)
+        var writer = open(path, O_WRONLY | O_APPEND)
+        try #require(writer >= 0)
+        let said = Mutex<[String]>([])
+        let clock = TestClock()
+        let hook = StateHook(path: path, timeoutSeconds: 3600, clock: clock, log: { line in said.withLock { $0.append(line) } })
+        hook.call("countdown")
+        // (a second of the machine's time: five tries a tenth of a second apart took half of it)
+        try await Task.sleep(for: .milliseconds(1000))
+        #expect(said.withLock { $0 }.isEmpty, "given up while the clock stood still: \(said.withLock { $0 })")
+        #expect(Self.lines(out).isEmpty)
+        // Saved: the newer state runs.
+        close(writer)
+        hook.call("recording")
+        #expect(try await Self.eventually(30) { Self.lines(out).last == "recording" }, "\(Self.lines(out))")
+        // Written again, and the clock moves: after its tries, the hook says it cannot run.
+        writer = open(path, O_WRONLY | O_APPEND)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        hook.call("idle")
+        #expect(try await Self.eventually(30) {
+            clock.advance(by: .milliseconds(100))
+            return said.withLock { !$0.isEmpty }
+        }, "the clock moved and the hook never gave up")
+        #expect(said.withLock { $0 }.first?.hasPrefix("kiosk.on_state: cannot run \(path)") == true, "\(said.withLock { $0 })")
+        #expect(!Self.lines(out).contains("idle"))
     }
 
     @Test func aHookThatIsNoExecutableIsRefusedAtStart() throws {

@@ -8,10 +8,10 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources").path
 
     /// Every Swift file under Sources: (path relative to Sources, lines).
-    static func swiftFiles() throws -> [(name: String, lines: [String])] {
-        let paths = try #require(FileManager.default.subpaths(atPath: sources)).filter { $0.hasSuffix(".swift") }.sorted()
+    static func swiftFiles(under root: String = sources) throws -> [(name: String, lines: [String])] {
+        let paths = try #require(FileManager.default.subpaths(atPath: root)).filter { $0.hasSuffix(".swift") }.sorted()
         return try paths.map { path in
-            (path, try String(contentsOfFile: sources + "/" + path, encoding: .utf8).components(separatedBy: "\n"))
+            (path, try String(contentsOfFile: root + "/" + path, encoding: .utf8).components(separatedBy: "\n"))
         }
     }
 
@@ -79,6 +79,12 @@ import Testing
     /// place, `Posix` (errno captured at the call, EINTR retried, a typed error), and durable
     /// writes in `FileSystem` over it: no module makes them raw.
     @Test func fileSystemCallsGoThroughPosix() throws {
+        let found = Self.rawFileSystemCalls(in: try Self.swiftFiles())
+        #expect(found.isEmpty, "raw file system calls, where Posix (SystemSupport) belongs:\n\(found.joined(separator: "\n"))")
+    }
+
+    /// The raw file system calls in `files`, as "file:line: code".
+    static func rawFileSystemCalls(in files: [(name: String, lines: [String])]) -> [String] {
         // Left for later, each with its reason.
         let allowed: Set<String> = [
             "SystemSupport/Posix.swift",          // the funnel itself
@@ -91,7 +97,7 @@ import Testing
         let names = ["open(", "close(", "read(", "write(", "sync(", "rename(", "unlink(", "mkdir(", "rmdir(", "link(",
                      "truncate(", "flock(", "access(", "stat(", "statvfs(", "dup(", "pipe("]
         var found: [String] = []
-        for file in try Self.swiftFiles() where !allowed.contains(file.name) {
+        for file in files where !allowed.contains(file.name) {
             for (index, line) in file.lines.enumerated() {
                 let code = line.trimmingCharacters(in: .whitespaces)
                 guard !code.hasPrefix("//"), !code.hasPrefix("func "), !code.contains(" func ") else { continue }
@@ -107,7 +113,91 @@ import Testing
                 }
             }
         }
-        #expect(found.isEmpty, "raw file system calls, where Posix (SystemSupport) belongs:\n\(found.joined(separator: "\n"))")
+        return found
+    }
+
+    /// The system's other calls (the process, the time, signals, a file's mode or times, stdio)
+    /// go through the same funnel, `Posix` in SystemSupport, as do `FileManager`'s (whose failures
+    /// carry no errno); the time of day comes from the injected clock (`RecorderClock.date`), not
+    /// `Date()`, but as a parameter's default (`now: Date = Date()`: the caller's to give). The
+    /// calls found in `files`: each as "file: call" (the allow-list's key) and where, "file:line: code".
+    static func funnelViolations(in files: [(name: String, lines: [String])]) -> [(call: String, use: String)] {
+        let calls = #/(?:^|[^\w.]|Glibc\.)(usleep|getpid|clock_gettime|signal|realpath|chmod|fchmod|chown|kill|utimes|mkstemps?|fopen|fputs|isatty|getenv|setenv|getuid|geteuid)\(|(FileManager)\.default|(?:^|[^\w.])(Date)\(\)/#
+        // Where a parameter's default is the real clock: the caller's to give, not a hidden clock.
+        let dateDefault = #/: Date = Date\(\)|-> Date = \{ Date\(\) \}/#
+        var found: [(call: String, use: String)] = []
+        for file in files where !file.name.hasPrefix("SystemSupport/") && file.name != "PageEmbedder/main.swift" {
+            for (index, line) in file.lines.enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                guard !code.hasPrefix("//") else { continue }
+                // (a declaration's own name is no call: `func signal()`, `func kill(_ id:)`)
+                for match in code.replacing(dateDefault, with: "").replacing(#/func \w+\(/#, with: "").matches(of: calls) {
+                    guard let call = match.output.1 ?? match.output.2 ?? match.output.3 else { continue }
+                    found.append(("\(file.name): \(call)", "\(file.name):\(index + 1): \(code)"))
+                }
+            }
+        }
+        return found
+    }
+
+    /// Left for later, each with its reason; an entry no longer needed fails the check, so the
+    /// list only shrinks.
+    static let funnelLeftForLater: [String: String] = [
+        "AudioCapture/AlsaCaptureSource.swift: clock_gettime": "the file is being split (issue 51, section 4)",
+        "AudioCapture/AlsaCaptureSource.swift: usleep": "the file is being split (issue 51, section 4)",
+        "MediaEncoder/ReelWriter.swift: fopen": "MediaError's words are being made cases in this file (issue 51, section 2)",
+        "Settings/RecorderConfiguration.swift: FileManager": "the file is being split (issue 51, section 4)",
+        "Settings/RecorderConfiguration.swift: getuid": "the file is being split (issue 51, section 4)",
+    ]
+
+    @Test func systemCallsGoThroughTheFunnel() throws {
+        let found = Self.funnelViolations(in: try Self.swiftFiles())
+        let left = found.filter { Self.funnelLeftForLater[$0.call] == nil }.map(\.use)
+        #expect(left.isEmpty, "calls where Posix or FileSystem (SystemSupport), or the injected clock, belongs:\n\(left.joined(separator: "\n"))")
+        let done = Set(Self.funnelLeftForLater.keys).subtracting(found.map(\.call))
+        #expect(done.isEmpty, "no longer found: take them off CodeRulesTests.funnelLeftForLater: \(done.sorted())")
+    }
+
+    /// The rules catch what they forbid: each forbidden call planted in a scratch file is found, on
+    /// its own line; the funnel's own calls, comments and a parameter's default are not.
+    @Test func theRulesCatchEachForbiddenCall() throws {
+        let planted = [
+            "usleep(20_000)", "let pid = getpid()", "clock_gettime(CLOCK_REALTIME, &ts)", "signal(SIGINT, SIG_IGN)",
+            "Glibc.signal(SIGTERM, SIG_DFL)", "guard let real = realpath(path, nil) else { return nil }", "if chmod(path, 0o666) != 0 {}",
+            "_ = fchmod(fd, 0o600)", "_ = chown(path, 0, 0)", "kill(pid, 0) != 0", "_ = utimes(file, nil)", "mkstemps($0.baseAddress!, 4)",
+            "guard let file = fopen(path, \"w\") else { return nil }", "fputs(line, file)", "let live = isatty(STDOUT_FILENO) == 1",
+            "let directory = getenv(\"TMPDIR\")", "setenv(\"TZ\", \"UTC\", 1)", "let uid = getuid()", "if geteuid() == 0 {}",
+            "try? FileManager.default.removeItem(atPath: path)", "let now = Date()", "createdAt: Date(), source: name,",
+            "func abandon() { try? FileManager.default.removeItem(atPath: path) }",
+        ]
+        let allowed = [
+            "Posix.pause(microseconds: 20_000)", "let pid = Posix.processID", "try Posix.chmod(path, 0o600)", "changed.signal()",
+            "// usleep(20_000) was here", "func look(now: Date = Date()) -> Finding", "now: @escaping @Sendable () -> Date = { Date() }",
+            "let now = clock.date", "let made = Date(timeIntervalSince1970: 0)",
+            "package func signal() { continuation.finish() }", "private func kill(_ id: String) {}",
+        ]
+        let found = Self.funnelViolations(in: [("Scratch/Planted.swift", planted + allowed)]).map(\.use)
+        #expect(found.count == planted.count, "\(found)")
+        for (index, line) in planted.enumerated() {
+            #expect(found.contains("Scratch/Planted.swift:\(index + 1): \(line)"), "not caught: \(line)")
+        }
+        // The file system's calls, as fileSystemCallsGoThroughPosix sees them.
+        let fileCalls = ["let fd = open(path, O_RDONLY)", "_ = close(fd)", "fsync(fd)", "rename(from, to)", "unlink(path)",
+                         "mkdir(path, 0o700)", "stat(path, &info)", "_ = ftruncate(fd, 0)", "let n = read(fd, buffer, 4096)"]
+        let fileAllowed = ["try Posix.rename(from, to: to)", "try wake.read(fd, wake: pipe)", "file.close()", "let x = try read(fd, into: buffer)"]
+        let raw = Self.rawFileSystemCalls(in: [("Scratch/Planted.swift", fileCalls + fileAllowed)])
+        #expect(raw.count == fileCalls.count, "\(raw)")
+        for (index, line) in fileCalls.enumerated() {
+            #expect(raw.contains("Scratch/Planted.swift:\(index + 1): \(line)"), "not caught: \(line)")
+        }
+        // And a real scratch file on the disk, read as the sources are.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("coderules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("Scratch"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try (planted + fileCalls).joined(separator: "\n").write(to: scratch.appendingPathComponent("Scratch/Planted.swift"), atomically: true, encoding: .utf8)
+        let files = try Self.swiftFiles(under: scratch.path)
+        #expect(Self.funnelViolations(in: files).count == planted.count)
+        #expect(Self.rawFileSystemCalls(in: files).count == fileCalls.count)
     }
 
     /// A result thrown away says why, in a `//` comment on its line or just above it: a failed

@@ -14,11 +14,12 @@ Screenshots of each size's first screen and of the playing clip go to the artifa
 
     python Tests/browser/gallery_page.py RECORDER_BINARY
 """
-import json, os, pathlib, shutil, string, random, subprocess, sys, tempfile, time, urllib.request, zipfile
+import json, os, pathlib, shutil, subprocess, sys, tempfile, time, urllib.request, zipfile
 
 from playwright.sync_api import sync_playwright
 
 from browser_support import Checks, free_port, launch, repo, wait_until
+from gallery_seed import seed
 
 binary = sys.argv[1]
 artifacts = pathlib.Path(os.environ.get("ARTIFACTS", repo / ".cache" / "browser-artifacts")) / "gallery"
@@ -34,45 +35,9 @@ environment = {**os.environ, "RECORDER_SHARE_BASE_URL": f"{base}/s/{{token}}", "
 environment.pop("RECORDER_CONFIG", None)
 
 
-def letters(n):
-    return "".join(random.choice(string.ascii_letters + string.digits) for _ in range(n))
-
-
-def seed():
-    """One real post, then 299 copies of it under their own ids, tokens, times and captions."""
-    subprocess.run([binary, "shoot", "--device", "testsrc", "--size", "640x360", "--fps", "15", "--seconds", "2", "--audio", "none", "--quiet",
-                    "--workspace", str(work / "ws")], check=True, capture_output=True)
-    posted = json.loads(subprocess.run([binary, "post", "--caption", "Happy wedding, Anna & Ben! 💐", "--json", "--workspace", str(work / "ws"),
-                                        "--outbox", str(work / "outbox"), "--store-dir", str(store), "--create"],
-                                       check=True, capture_output=True, text=True, env=environment).stdout)
-    original = json.loads((store / "posts" / f"{posted['id']}.json").read_text())
-    video = (store / original["key"]).read_bytes()
-    poster = (store / original["thumbnailKey"]).read_bytes() if original.get("thumbnailKey") else None
-    now = int(time.time()) - 60
-    captions = ["Alles Gute euch beiden!", "Happy wedding, Anna & Ben! 💐", "To many more years 🥂", "Wir haben getanzt bis zum Schluss",
-                "A very long message from the uncle who always has something to say at weddings, and says it all."]
-    for i in range(1, POSTS):
-        post_id = letters(10)
-        created = now - 20 * i
-        meta = dict(original)
-        meta.update(thumbnailURL=None, id=post_id, video=f"{post_id}.mp4", key=f"videos/{post_id}.mp4", metadataKey=f"posts/{post_id}.json",
-                    createdAt=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(created)), shareToken=letters(22), caption=captions[i % len(captions)])
-        meta.pop("deleteClaim", None)
-        if i % 7 == 3:
-            meta["prompt"] = "Was wünscht ihr dem Paar?"
-        (store / meta["key"]).write_bytes(video)
-        if poster:
-            meta["thumbnailKey"] = f"thumbs/{post_id}.jpg"
-            (store / meta["thumbnailKey"]).write_bytes(poster)
-        (store / "posts" / f"{post_id}.json").write_text(json.dumps(meta))
-        # (the feed's index key, as PostFeed.indexKey makes it: newest first, the booth's id last)
-        (store / "feed" / f"{9999999999 - created:010d}-{post_id}-{meta['kiosk']}.json").write_text(json.dumps({"id": post_id}))
-    return original["id"]
-
-
 server = None
 try:
-    newest = seed()
+    newest = seed(binary, work, store, environment, POSTS)
     made = subprocess.run([binary, "gallery", "create", "--event", "Anna & Ben", "--no-card", "--json", "--store-dir", str(store)],
                           capture_output=True, text=True, env=environment)
     check("recorder gallery create makes the link", made.returncode == 0, made.stderr)

@@ -13,14 +13,21 @@ the test knows which server to kill). What a phone and a host get:
 - the host's link (`recorder gallery create`) lists the posts of both booths, newest first, minus
   the one hidden (booth 2's operator) and the one deleted; Download all is a zip that `unzip -t`
   accepts, each entry byte for byte the store's object (Python's zipfile), and a download cut at half
-  way resumes with Range and If-Range to the same bytes.
+  way resumes with Range and If-Range to the same bytes;
+- a crowd of 300 phones (addresses in a network namespace, on a veth link: Debian's iproute2) at
+  once through nginx, each on a TLS connection of its own asking for a share page, its poster and
+  video and the host's gallery and its posts (Tests/serve/phones.py): every phone served whole, by
+  both servers, and each server's memory grows by at most 64 MiB (its peak, VmHWM, over its VmRSS
+  before; the peak reset first through /proc/PID/clear_refs).
+
+Prints its figures. Needs root (the network namespace).
 
     python Tests/serve/share_servers.py RECORDER_BINARY
 """
 import hashlib, http.client, json, os, socket, ssl, pathlib, signal, subprocess, sys, tempfile, time, urllib.error, urllib.request, zipfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "security"))
-from security_support import BOOTH, OPERATOR, Checks, Kiosk, artifacts_folder, free_port, repo, start_nginx, stop  # noqa: E402
+from security_support import BOOTH, OPERATOR, Checks, Kiosk, OtherMachines, artifacts_folder, free_port, repo, start_nginx, stop  # noqa: E402
 
 binary = sys.argv[1]
 artifacts = artifacts_folder()
@@ -38,6 +45,18 @@ STORE = ["--backend", "s3", "--endpoint", f"http://127.0.0.1:{S3}", "--bucket", 
 SHARE = {"RECORDER_SHARE_BASE_URL": f"{BASE}/s/{{token}}"}
 seaweed = work / "seaweedfs"
 processes = []
+figures = {}
+# The crowd's phones: 300 addresses of the namespace (10.216.1.1-250, 10.216.2.1-50); nginx listens on
+# the veth link's address too. A server's memory may grow by GROWTH_MIB while they are served.
+PHONES_HOST, PHONES, GROWTH_MIB = "10.216.0.1", [f"10.216.1.{i}" for i in range(1, 251)] + [f"10.216.2.{i}" for i in range(1, 51)], 64
+
+
+def memory_kib(pid, field):
+    """A field of /proc/PID/status (VmRSS, VmHWM), in KiB."""
+    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    return 0
 
 
 def s3_get(key):
@@ -148,7 +167,7 @@ def site():
     for old, new in [("server 127.0.0.1:8090 max_fails=1 fail_timeout=5s;",
                       f"server 127.0.0.1:{SERVE1} max_fails=1 fail_timeout=5s;\n    server 127.0.0.1:{SERVE2} max_fails=1 fail_timeout=5s;"),
                      ("listen 80;", f"listen 127.0.0.1:{HTTP};"), ("listen [::]:80;", ""),
-                     ("listen 443 ssl;", f"listen 127.0.0.1:{HTTPS} ssl;"), ("listen [::]:443 ssl;", ""),
+                     ("listen 443 ssl;", f"listen 127.0.0.1:{HTTPS} ssl;\n    listen {PHONES_HOST}:{HTTPS} ssl;"), ("listen [::]:443 ssl;", ""),
                      ("/etc/letsencrypt/live/videos.example.org/fullchain.pem", str(work / "name.crt")),
                      ("/etc/letsencrypt/live/videos.example.org/privkey.pem", str(work / "name.key")),
                      ("/var/log/nginx/access.log", str(work / "access.log")),
@@ -173,8 +192,10 @@ def gallery_posts(token):
 
 nginx = None
 booths = []
+machines = None
 try:
     started = time.monotonic()
+    machines = OtherMachines("serve", PHONES_HOST, "10.216.1.", 250, extra=PHONES[250:])
     subprocess.run(["bash", str(repo / "Tests/s3/seaweedfs.sh"), "start", str(seaweed), str(S3), "clips"], check=True)
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", f"/CN={NAME}",
                     "-addext", f"subjectAltName=DNS:{NAME}", "-keyout", str(work / "name.key"), "-out", str(work / "name.crt")],
@@ -256,7 +277,35 @@ try:
     check("cut at half way, it resumes with Range (206) to the same bytes", status == 206 and whole[:half] + rest == whole,
           f"{status} {len(rest)} of {len(whole) - half}")
 
-    # 4. A server killed with -9 in the middle of a phone's download: its next range request is
+    # 4. The crowd: 300 phones at once through nginx, each asking for a share page, its poster and
+    # video, and the host's gallery and its first posts. Each server's peak memory is reset first.
+    def phone_paths(post):
+        share = json.loads(s3_get(f"posts/{post}.json"))
+        digest = hashlib.sha256(s3_get(share["key"])).hexdigest()
+        return [[f"/s/{share['shareToken']}", None], [f"/s/{share['shareToken']}/poster.jpg", None], [f"/s/{share['shareToken']}/video.mp4", digest],
+                [f"/g/{gtoken}", None], [f"/g/{gtoken}/posts", None]]
+    task = {"host": PHONES_HOST, "port": HTTPS, "name": NAME, "cafile": str(work / "name.crt"), "addresses": PHONES,
+            "paths": [phone_paths(kept), phone_paths(other)]}
+    before = {}
+    for port, process in servers.items():
+        pathlib.Path(f"/proc/{process.pid}/clear_refs").write_text("5")
+        before[port] = memory_kib(process.pid, "VmRSS")
+    crowd = subprocess.run([*machines.inside, sys.executable, str(pathlib.Path(__file__).parent / "phones.py")], input=json.dumps(task),
+                           capture_output=True, text=True, timeout=300)
+    served = json.loads(crowd.stdout or "{}") if crowd.returncode == 0 else {}
+    figures["crowd"] = f"{served.get('served')} of {len(PHONES)} phones served whole in {served.get('seconds')} s"
+    check(f"{len(PHONES)} phones at once through nginx: every one served whole (5 answers each, each video byte for byte)",
+          served.get("served") == len(PHONES), f"{served.get('failures')} {crowd.stderr[-400:]}")
+    answered_by = {upstream.rsplit(':', 1)[-1]: count for upstream, count in served.get("upstreams", {}).items()}
+    figures["answers by server"] = json.dumps(answered_by)
+    check("both servers served the crowd", all(answered_by.get(str(port), 0) > 0 for port in servers), str(answered_by))
+    for port, process in servers.items():
+        peak = memory_kib(process.pid, "VmHWM")
+        figures[f"server {port} memory"] = f"{before[port] / 1024:.0f} MiB before, peak {peak / 1024:.0f} MiB (+{(peak - before[port]) / 1024:.1f} MiB)"
+        check(f"server {port}'s memory grew by at most {GROWTH_MIB} MiB with the crowd", peak - before[port] <= GROWTH_MIB * 1024,
+              figures[f"server {port} memory"])
+
+    # 5. A server killed with -9 in the middle of a phone's download: its next range request is
     # answered by the other. The phone reads server 1 itself, not through nginx: this machine lets a
     # socket's receive buffer grow to 32 MiB (tcp_rmem), so nginx's side of an upstream connection
     # took the whole video before any kill could land, while a server's own send buffer stays at
@@ -302,6 +351,12 @@ finally:
         if booth.kiosk.process:
             booth.kiosk.stop()
     subprocess.run(["bash", str(repo / "Tests/s3/seaweedfs.sh"), "kill", str(seaweed)], capture_output=True)
+    if machines:
+        machines.close()
     subprocess.run(["rm", "-rf", str(work)])
+if figures:
+    print("figures:")
+    for key, value in figures.items():
+        print(f"  {key:24} {value}")
 print(f"share servers: {check.passed} passed, {check.failed} failed")
 sys.exit(1 if check.failed else 0)
