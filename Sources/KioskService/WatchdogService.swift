@@ -33,17 +33,38 @@ struct WatchdogService: Service {
             return
         }
         let probe = HTTPSelfProbe(host: settings.probeHost, port: settings.port)
+        let loop = WatchdogLoop(interval: interval, clock: clock)
         await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
+            await loop.run(check: {
                 let cameraAlive = health.isCameraLoopAlive
                 let httpAlive = await probe.answers(timeout: 2)
-                if cameraAlive && httpAlive {
-                    notifier.watchdog()
-                } else {
+                if !(cameraAlive && httpAlive) {
                     logger.error("watchdog withheld: camera loop \(cameraAlive ? "alive" : "stuck"), HTTP \(httpAlive ? "alive" : "not answering")")
                 }
-                do { try await clock.sleep(for: interval) } catch { return }
-            }
+                return cameraAlive && httpAlive
+            }, ping: { notifier.watchdog() })
+        }
+    }
+}
+
+/// The watchdog's rhythm: a check every `interval` (half `WatchdogSec`) while the process
+/// answers, and a ping after each that passed; after one that failed, another check after `retry`,
+/// not a whole interval. One answer slower than the probe's timeout on a loaded booth used to cost
+/// a restart mid-recording: the ping it withheld left no second chance inside WatchdogSec. Now
+/// systemd restarts only a process that stayed stuck for most of WatchdogSec.
+struct WatchdogLoop: Sendable {
+    let interval: Duration
+    let clock: any RecorderClock
+
+    /// The pause before checking again after a failed check.
+    var retry: Duration { min(.seconds(1), interval / 4) }
+
+    /// Runs until cancelled.
+    func run(check: @Sendable () async -> Bool, ping: @Sendable () -> Void) async {
+        while !Task.isCancelled {
+            let alive = await check()
+            if alive { ping() }
+            do { try await clock.sleep(for: alive ? interval : retry) } catch { return }
         }
     }
 }
