@@ -188,10 +188,11 @@ let package = Package(
         // serve` built of it: the share page, its video and poster, the guest's delete (the claim
         // checked against the hash in the post's metadata), the host's gallery with its archive
         // streamed from the store, its card; the routes the kiosk mounts too, and the share server's
-        // settings, guard and daemon. No capture, no encoding.
+        // settings, guard, operator login (the fleet page, with serve.token_file) and daemon. No
+        // capture, no encoding.
         .target(
             name: "ShareServer",
-            dependencies: ["KioskHTTP", "Library", "ShareCode",
+            dependencies: ["FleetPage", "Library", "ShareCode",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -208,7 +209,7 @@ let package = Package(
         // judge of a configuration, and the operator page's Event section with its restart.
         .target(
             name: "KioskState",
-            dependencies: ["Fleet", "Posting", "Preflight", "ShareServer",
+            dependencies: ["Posting", "Preflight", "ShareServer",
                            .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Prometheus", package: "swift-prometheus")],
             swiftSettings: swiftSettings),
@@ -219,7 +220,7 @@ let package = Package(
         // The kiosk daemon: services, the control API and the pages, over the same subject modules the CLI uses.
         .target(
             name: "KioskService",
-            dependencies: ["FleetPage", "KioskState",
+            dependencies: ["KioskState",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),

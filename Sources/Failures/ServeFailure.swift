@@ -8,10 +8,13 @@ package enum ServeFailure: RecorderFailure {
     case privilegedPort(host: String, port: Int)
     /// The server stopped for another reason (the system's words).
     case serverStopped(reason: String, address: String)
+    /// serve.token_file, set by the organiser (`origin`), names an empty file: without the
+    /// operator's token the share server serves no fleet page.
+    case fleetTokenEmpty(path: String, origin: String)
 
     package var kind: RecorderError.Kind {
         switch self {
-        case .notAnAddressHere: .misconfigured
+        case .notAnAddressHere, .fleetTokenEmpty: .misconfigured
         case .addressInUse, .serverStopped: .unavailable
         case .privilegedPort: .denied
         }

@@ -12,7 +12,6 @@ import KioskState
 package import ShareServer
 import Failures
 import Fleet
-import FleetPage
 
 /// The kiosk's HTTP surface: the page, the control API, health and metrics. Each route
 /// collection gets the few services it uses (`KioskServices` builds them all).
@@ -46,7 +45,7 @@ package enum KioskAPI {
             ("/api/admin", AdminRoutes.collection(overview: kiosk.overview, library: kiosk.library, reels: kiosk.reels,
                                                   videos: kiosk.limits.videos, logger: kiosk.logger, table: { table.withLock { $0 } })),
             ("/api/admin", PreflightRoutes.collection(kiosk.preflight)),
-            ("", fleetRoutes(kiosk.fleet)),
+            ("", GuardedRoutes.fleet(kiosk.fleet)),
             ("/api/admin", SettingsRoutes.collection(event: kiosk.eventSettings, preview: kiosk.preview, logger: kiosk.logger)),
             ("/s", ShareRoutes.collection(posts: kiosk.library.shared, videos: kiosk.limits.videos, place: sharePlace(kiosk),
                                           logger: kiosk.logger, clock: kiosk.clock)),
@@ -186,18 +185,6 @@ struct UnmatchedRoute: RouterMiddleware {
             response.headers[.allow] = names
             return response
         }
-    }
-}
-
-extension KioskAPI {
-    /// The fleet's page and data (FleetPage's routes, each with who may call it), under the
-    /// kiosk's guard like every other route.
-    static func fleetRoutes(_ fleet: FleetView) -> GuardedRoutes {
-        let routes = GuardedRoutes()
-        for route in FleetRoutes.routes(fleet) {
-            routes.add(route.method, route.path, route.access, route.summary, route.handler)
-        }
-        return routes
     }
 }
 

@@ -6,6 +6,7 @@ import Posting
 import MailValues
 import Shooting
 import KioskWords
+import ShareServer
 
 /// The one judge of a configuration: the catalogue's rules (each value), then everything the
 /// kiosk refuses at its start (files it must read, keys that must agree). `recorder config check`
@@ -57,6 +58,8 @@ package enum ConfigurationCheck {
         },
         Check(["share.base_url", "share.expires_hours", "retention.days"]) { configuration throws(RecorderError) in _ = try ShareLinks(configuration) },
         Check(["kiosk.id", "retention.scope"]) { configuration throws(RecorderError) in _ = try RetentionScope(configuration) },
+        // recorder serve's fleet page: quiet without a token, unless the organiser named its file.
+        Check(["serve.token", "serve.token_file"]) { configuration throws(RecorderError) in _ = try ServeSettings.readToken(configuration) },
     ]
 
     /// Everything wrong with `configuration`: its own problems (the file, each value), then the

@@ -23,11 +23,10 @@ package enum GuestStrings {
     /// The languages there are, English first (the fallback for a missing string).
     package static let languages = ["en", "de"]
 
-    // "{n}" is filled in by the page (seconds).
+    // "{n}" is filled in by the page or the share page (a time, a name, a count: `counted`).
     static let table: [String: [Key: String]] = [
         "en": [
             .title: "Leave a video message!",
-            .invite: "Press the button and talk to the camera for {n} seconds.",
             .record: "Record",
             .hint: "Tap the red button, or press the booth's button.",
             .hintTouch: "Tap the red button.",
@@ -96,7 +95,6 @@ package enum GuestStrings {
             .backSoon: "Back in a moment",
             .backSoonDetail: "The booth is taking a short break. Please come back in a few minutes.",
             .shareNotYet: "This video is not here (yet).",
-            .shareNotYetDetail: "If it was recorded in the last hours, the booth may still be sending it: please try again in {n} minutes. A link that has expired, or whose video was taken down, does not open again.",
             .downloadAll: "Download all",
             .galleryReel: "Highlights",
             .galleryPlay: "Play",
@@ -115,7 +113,6 @@ package enum GuestStrings {
         ],
         "de": [
             .title: "Hinterlasst eine Videobotschaft!",
-            .invite: "Drückt den Knopf und sprecht {n} Sekunden in die Kamera.",
             .record: "Aufnehmen",
             .hint: "Tippt auf den roten Knopf oder drückt den Knopf der Box.",
             .hintTouch: "Tippt auf den roten Knopf.",
@@ -184,7 +181,6 @@ package enum GuestStrings {
             .backSoon: "Gleich wieder da",
             .backSoonDetail: "Die Box macht eine kurze Pause. Schaut in ein paar Minuten wieder vorbei.",
             .shareNotYet: "Dieses Video ist (noch) nicht da.",
-            .shareNotYetDetail: "Wurde es in den letzten Stunden aufgenommen, sendet die Box es vielleicht noch: Bitte versucht es in {n} Minuten noch einmal. Ein abgelaufener Link oder einer, dessen Video entfernt wurde, öffnet nichts mehr.",
             .downloadAll: "Alle herunterladen",
             .galleryReel: "Highlights",
             .galleryPlay: "Abspielen",
@@ -203,19 +199,69 @@ package enum GuestStrings {
         ],
     ]
 
-    /// The string in `language`, else in English.
+    /// The strings with a count in them ("{n} seconds"), in each plural form of the language
+    /// (CLDR's categories: en and de have "one" and "other"; a language with more forms, such as
+    /// Polish's "few" and "many", gives those too and its rule in `PluralCategory.of`). Not in `table`.
+    /// (A count shown with a unit's symbol, "{n} s", has one form and stays in `table`.)
+    static let counted: [String: [Key: [PluralCategory: String]]] = [
+        "en": [
+            .invite: [.one: "Press the button and talk to the camera for {n} second.",
+                      .other: "Press the button and talk to the camera for {n} seconds."],
+            .shareNotYetDetail: [
+                .one: "If it was recorded in the last hours, the booth may still be sending it: please try again in {n} minute. A link that has expired, or whose video was taken down, does not open again.",
+                .other: "If it was recorded in the last hours, the booth may still be sending it: please try again in {n} minutes. A link that has expired, or whose video was taken down, does not open again.",
+            ],
+        ],
+        "de": [
+            .invite: [.one: "Drückt den Knopf und sprecht {n} Sekunde in die Kamera.",
+                      .other: "Drückt den Knopf und sprecht {n} Sekunden in die Kamera."],
+            .shareNotYetDetail: [
+                .one: "Wurde es in den letzten Stunden aufgenommen, sendet die Box es vielleicht noch: Bitte versucht es in {n} Minute noch einmal. Ein abgelaufener Link oder einer, dessen Video entfernt wurde, öffnet nichts mehr.",
+                .other: "Wurde es in den letzten Stunden aufgenommen, sendet die Box es vielleicht noch: Bitte versucht es in {n} Minuten noch einmal. Ein abgelaufener Link oder einer, dessen Video entfernt wurde, öffnet nichts mehr.",
+            ],
+        ],
+    ]
+
+    /// The string in `language`, else in English (a counted one in its general form, "other").
     package static func text(_ key: Key, _ language: String = "en") -> String {
-        table[language]?[key] ?? table["en"]![key]!
+        table[language]?[key] ?? counted[language]?[key]?[.other] ?? table["en"]?[key] ?? counted["en"]![key]![.other]!
     }
 
-    /// The whole column for the page, as a JSON object (key: string), safe inside a script element (every less-than sign escaped).
+    /// The string in `language` (else in English) with the count `n` in it, in the form `n` takes.
+    package static func text(_ key: Key, _ language: String, count n: Int) -> String {
+        let forms = counted[language]?[key] ?? counted["en"]?[key]
+        let text = forms.map { $0[PluralCategory.of(n, language)] ?? $0[.other]! } ?? text(key, language)
+        return text.replacing("{n}", with: String(n))
+    }
+
+    /// The whole column for the page, as a JSON object (key: string; a counted string's key: an
+    /// object of its plural forms, category: string, the page choosing by `Intl.PluralRules`), safe
+    /// inside a script element (every less-than sign escaped).
     package static func json(_ language: String) -> String {
-        var column: [String: String] = [:]
-        for key in Key.allCases { column[key.rawValue] = text(key, language) }
+        var column: [String: Entry] = [:]
+        for key in Key.allCases {
+            let forms = counted[language]?[key] ?? counted["en"]?[key]
+            column[key.rawValue] = forms.map { .forms(Dictionary(uniqueKeysWithValues: $0.map { ($0.key.rawValue, $0.value) })) }
+                ?? .text(text(key, language))
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = (try? encoder.encode(column)) ?? Data("{}".utf8)
         // (no "</script>" can end the script early: every < is escaped)
         return String(decoding: data, as: UTF8.self).replacing("<", with: "\\u003c")
+    }
+
+    /// One key's value in the page's column: its string, or a counted string's forms.
+    enum Entry: Encodable {
+        case text(String)
+        case forms([String: String])
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .text(let text): try container.encode(text)
+            case .forms(let forms): try container.encode(forms)
+            }
+        }
     }
 }

@@ -40,6 +40,8 @@ extension OperatorWords {
             "port \(port) needs privileges this user lacks (ports below 1024). Use a port from 1024 up behind the proxy, e.g. serve.listen = \(host):8090."
         case .serverStopped(let reason, let address):
             "the share server stopped: \(reason) (listening on \(address))."
+        case .fleetTokenEmpty(let path, let origin):
+            "serve.token_file = \(path) (from \(origin)) is empty, so recorder serve serves no fleet page (/fleet). Put the operator's token in it (head -c 24 /dev/urandom | base64 > \(path); chmod 600 \(path)), or unset serve.token_file to go without."
         }
     }
 }

@@ -14,7 +14,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
         The share pages (/s/TOKEN), their posters and videos (ranges), the guest's own delete, and the hosts' galleries \
         (/g/TOKEN, made with `recorder gallery create`), read from the store as every command reads it (--backend s3 for a \
-        store the booths post into). No camera, microphone, outbox or token: nothing a phone reaches needs one. Nothing is kept \
+        store the booths post into). No camera, microphone or outbox, and no token for anything a phone reaches; with the operator's token in \
+        serve.token_file, the fleet page (/fleet, every booth's heartbeat in the store) for the operator. Nothing is kept \
         between requests that the store does not hold, so any number of these behind a load balancer answer alike, and one can \
         be stopped at any moment. Listen on loopback behind the reverse proxy that has the public name's certificate \
         (nginx-recorder-serve.conf, docs/venue.md); serve.proxies names the proxies whose X-Real-IP is believed. SIGTERM \

@@ -77,7 +77,7 @@ package enum SharePage {
         let lang = GuestStrings.languages.contains(language) ? language : "en"
         let (key, more): (GuestStrings.Key, String) = switch kind {
         case .gone: (.shareGone, "")
-        case .notYet: (.shareNotYet, #"<p>\#(escaped(GuestStrings.text(.shareNotYetDetail, lang).replacing("{n}", with: String(retrySeconds / 60))))</p>"#)
+        case .notYet: (.shareNotYet, #"<p>\#(escaped(GuestStrings.text(.shareNotYetDetail, lang, count: retrySeconds / 60)))</p>"#)
         }
         return PageText.fill(ShareFiles.text("share-gone.html"), [
             "lang": lang, "title": escaped(GuestStrings.text(.shareTitle, lang)), "gone": escaped(GuestStrings.text(key, lang)), "more": more,

@@ -33,8 +33,14 @@ import Failures
     @Test func everyStringInEveryLanguage() {
         for language in GuestStrings.languages {
             for key in GuestStrings.Key.allCases {
-                #expect(GuestStrings.table[language]?[key]?.isEmpty == false, "\(language) has no \(key)")
+                // (once: a string with a count is in `counted`, in every form the language has)
+                let forms = GuestStrings.counted[language]?[key]
+                #expect((GuestStrings.table[language]?[key] == nil) != (forms == nil), "\(language) has no \(key), or has it twice")
+                for form in PluralCategory.forms(language) where forms != nil {
+                    #expect(forms?[form]?.isEmpty == false, "\(language) \(key) has no \(form) form")
+                }
             }
+            #expect(GuestStrings.counted[language].map { Set($0.keys) } == GuestStrings.counted["en"].map { Set($0.keys) }, "\(language)")
         }
         #expect(GuestStrings.text(.record, "de") == "Aufnehmen")
         #expect(GuestStrings.text(.record, "xx") == "Record")

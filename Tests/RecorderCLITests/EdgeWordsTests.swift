@@ -44,6 +44,19 @@ import Failures
         try Self.check("guest-words.txt", Self.table(FailureSamples.all) { GuestWording.key(for: $0).rawValue + " = " + GuestWording.sentence(for: $0) })
     }
 
+    /// Every word the guest page is given, in each language, as the page gets it (GuestStrings.json:
+    /// a counted string as its plural forms): Tests/pages/guest-words.test.mjs reads this table
+    /// through the page's own `wording`, so the page's words at a count of 1 are judged on the
+    /// real table.
+    @Test func theGuestPagesWords() throws {
+        var columns: [String: Any] = [:]
+        for language in GuestStrings.languages {
+            columns[language] = try JSONSerialization.jsonObject(with: Data(GuestStrings.json(language).utf8))
+        }
+        let data = try JSONSerialization.data(withJSONObject: columns, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        try Self.check("guest-strings.json", String(decoding: data, as: UTF8.self) + "\n")
+    }
+
     /// What `--json` gives scripts of every failure: its `kind`, its case (`failure`) and its data,
     /// as one document per case; a change of shape is one reviewed diff here (and in docs/shoot.md).
     /// Also the data of the cases the documents carry beside a failure (a mail's, a feed entry's

@@ -269,6 +269,7 @@ enum FailureSamples {
             ("addressInUse", .addressInUse(address: "127.0.0.1:8090", port: 8090)), ("notAnAddressHere", .notAnAddressHere(host: "192.0.2.7")),
             ("privilegedPort", .privilegedPort(host: "0.0.0.0", port: 80)),
             ("serverStopped", .serverStopped(reason: "Too many open files", address: "127.0.0.1:8090")),
+            ("fleetTokenEmpty", .fleetTokenEmpty(path: "/etc/recorder/fleet-token", origin: "/etc/recorder/recorder.conf:12")),
         ]
         samples += serve.map { ("ServeFailure.\($0.0)", $0.1) }
         // KioskService

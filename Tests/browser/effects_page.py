@@ -5,7 +5,8 @@ Starts `recorder kiosk` on the built-in test pattern with kiosk.effects = none, 
 (a 1 s boomerang take), then at the
 booth's three sizes (1280x800 by touch, 800x1280 by touch, 1920x1080 by the keyboard's Space):
 the start screen offers the effects in the page's language, the guest chooses Boomerang, records,
-and the review plays the boomerang over and over (at least 3 s, ffprobe); at 1280x800 the guest
+and the review plays the boomerang over and over (at least 3 s, ffprobe), fitted to the screen and
+centred across it (at 800x1280 also turned into a phone's 390x844); at 1280x800 the guest
 posts it, and the phone (390x844) opens the share link: the boomerang plays as a loop, "Save as a
 loop" saves an MP4 chromium names -loop.mp4 (ffprobe: H.264, at least 3 s, no sound), the GIF is
 made only when asked (image/gif, at most 8 MB), and the take is offered too. The choice goes back
@@ -57,6 +58,27 @@ def looks_right(page, size, state):
     page.screenshot(path=str(artifacts / f"{size}-{state}.png"))
 
 
+def review_fitted(page, size):
+    """The review's picture fitted to the screen and centred across it: the clip's box, and the
+    picture in it (object-fit: contain, centred), against the stage's. (The test pattern's last
+    bar is black: on screen a black band at the picture's right edge is the picture.)"""
+    geometry = page.evaluate("""(() => {
+        const v = document.getElementById('clip'), s = document.getElementById('stage').getBoundingClientRect(), b = v.getBoundingClientRect();
+        const style = getComputedStyle(v), scale = Math.min(b.width / v.videoWidth, b.height / v.videoHeight);
+        const w = v.videoWidth * scale, h = v.videoHeight * scale;
+        return { stage: [s.left, s.top, s.width, s.height], box: [b.left, b.top, b.width, b.height],
+                 picture: [b.left + (b.width - w) / 2, b.top + (b.height - h) / 2, w, h], fit: [style.objectFit, style.objectPosition] }; })()""")
+    (sx, sy, sw, sh), (bx, by, bw, bh), (px, py, pw, ph) = geometry["stage"], geometry["box"], geometry["picture"]
+    inside = sx - 1 <= px and px + pw <= sx + sw + 1 and sy - 1 <= py and py + ph <= sy + sh + 1
+    fitted = abs(pw - sw) <= 3 or abs(ph - sh) <= 3
+    across = abs((bx + bw / 2) - (sx + sw / 2)) <= 3 and abs((px + pw / 2) - (sx + sw / 2)) <= 3
+    # (upright, the picture takes the top and the words the room below it; side by side, the middle)
+    portrait = sh > sw
+    down = abs(by - sy) <= 1 if portrait else abs((py + ph / 2) - (sy + sh / 2)) <= 3
+    check(f"{size} review: the picture fits the screen, centred across it, {'at the top' if portrait else 'in the middle'} ({geometry})",
+          geometry["fit"] == ["contain", "50% 50%"] and inside and fitted and across and down)
+
+
 def wait_phase(page, phase, seconds):
     wait_until(page, f"document.body.dataset.phase === '{phase}'", seconds * 1000)
 
@@ -91,7 +113,15 @@ def choose_and_record(page, size, how):
         reviewed.write_bytes(r.read())
     seconds = float(ffprobe(reviewed, "format=duration")["format"]["duration"])
     check(f"{size}: what the review plays is the boomerang (ffprobe: {seconds:.2f} s from a 1 s take)", seconds >= 3)
+    review_fitted(page, size)
     looks_right(page, size, "3-review")
+    if size == "800x1280":
+        # The same review on a phone (its screen upright, narrower): fitted and centred too.
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_timeout(300)
+        review_fitted(page, "390x844")
+        looks_right(page, "390x844", "3-review")
+        page.set_viewport_size({"width": 800, "height": 1280})
     return shot
 
 

@@ -2,6 +2,7 @@
 // module, with node's own test runner: node --test Tests/pages
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { hintKey, shareScreen, effectKey, isLoop, effectIsSilent, needsConsent, agreeCounts, newButtonPresses, postBody, shootBody, CONSENT_READ_MS, soundWarning, wording, pressCounts, pressAction, countdownBeeps, recordingProgress, secondsLeft, guestStep, cutPictures, joined, headEnd, clearInsets, PHASES, RING }
   from "../../Sources/KioskService/Pages/guest-logic.js";
 import { isStale, tokenTravelsInClear, byteCount, personActive, notePerson } from "../../Sources/KioskService/Pages/common.js";
@@ -13,6 +14,37 @@ const page = (more = {}) => Object.assign({ phase: "attract", knownShot: null, s
 test("words get their number", () => {
   assert.equal(wording({ left: "{n} s left" }, "left", 3), "3 s left");
   assert.equal(wording({}, "missing", 3), "");
+});
+
+test("a count's words take the form the count takes in the page's language", () => {
+  const strings = { invite: { one: "talk for {n} second", other: "talk for {n} seconds" }, sprich: { one: "{n} Sekunde", other: "{n} Sekunden" } };
+  assert.equal(wording(strings, "invite", 1, "en"), "talk for 1 second");
+  assert.equal(wording(strings, "invite", 2, "en"), "talk for 2 seconds");
+  assert.equal(wording(strings, "invite", 0, "en"), "talk for 0 seconds");
+  assert.equal(wording(strings, "sprich", 1, "de"), "1 Sekunde");
+  assert.equal(wording(strings, "sprich", 15, "de"), "15 Sekunden");
+  // (a language with forms the table lacks falls back to the general one)
+  assert.equal(wording(strings, "invite", 3, "pl"), "talk for 3 seconds");
+});
+
+// The page's real words (GuestStrings.json, kept by the Swift suite's EdgeWordsTests as a
+// snapshot): each string with a number in it, at 1 and at 2. Its words for 1 are not its words for
+// 2 with the 1 put in, unless the number is no count (a date, a name, a password) or a count with a
+// unit's symbol ("{n} s"), which has one form.
+test("every count in the guest's words has its own words for 1, in every language", () => {
+  const pages = JSON.parse(readFileSync(new URL("../RecorderCLITests/Snapshots/guest-strings.json", import.meta.url)));
+  const oneForm = new Set(["secondsLeft", "returning", "linkUntil", "galleryUntil", "wifiName", "wifiPassword", "shareTitleAtEvent"]);
+  const same = [];
+  assert.deepEqual(Object.keys(pages).sort(), ["de", "en"]);
+  for (const [language, strings] of Object.entries(pages)) {
+    for (const key of Object.keys(strings)) {
+      if (!JSON.stringify(strings[key]).includes("{n}") || oneForm.has(key)) continue;
+      if (wording(strings, key, 1, language) === wording(strings, key, 2, language).replace("2", "1")) same.push(`${language} ${key}`);
+    }
+  }
+  assert.deepEqual(same, []);
+  // (and the counts the check knows of have their forms: it looked at them)
+  for (const language of ["en", "de"]) assert.equal(typeof pages[language].invite, "object", language);
 });
 
 test("a value is put in as it is: a Wi-Fi password's $ signs are not replacement patterns", () => {

@@ -15,12 +15,14 @@ chromium and Debian's own Prometheus (issue 54's Done-when), with heartbeats eve
   B's own fleet page says its heartbeat does not reach the store. A is killed -9: after 3
   intervals `recorder fleet --json` says it is offline (exit 1). The fleet page on B, in chromium
   (booth and phone sizes), shows both; screenshots in ARTIFACTS (default
-  .cache/browser-artifacts/fleet).
+  .cache/browser-artifacts/fleet). So does the fleet page on `recorder serve` (the share server,
+  reading the same store, with the operator's token in serve.token_file): its data is refused
+  without the token (401), the page asks for it, and once logged in it lists both booths.
 - B's store and camera come back: both alerts resolve, and B is online again in `recorder fleet`.
 
     python Tests/prometheus/fleet_live.py RECORDER_BINARY
 """
-import json, os, pathlib, shutil, subprocess, sys, tempfile, time, urllib.error, urllib.request
+import json, os, pathlib, secrets, shutil, subprocess, sys, tempfile, time, urllib.error, urllib.request
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "browser"))
 from browser_support import Checks, Kiosk, free_port, launch, repo, wait_until  # noqa: E402
@@ -34,7 +36,8 @@ check = Checks()
 INTERVAL = 2
 BUCKET = "fleet"
 work = pathlib.Path(tempfile.mkdtemp(prefix="recorder-fleet-"))
-weed_port, proxy_port, exporter_port, prometheus_port = free_port(), free_port(), free_port(), free_port()
+weed_port, proxy_port, exporter_port, prometheus_port, serve_port = free_port(), free_port(), free_port(), free_port(), free_port()
+SERVE_TOKEN = secrets.token_urlsafe(24)
 proxy_state = work / "proxy"
 proxy_state.mkdir()
 
@@ -122,16 +125,39 @@ def seaweed(*args):
     subprocess.run(["bash", str(repo / "Tests/s3/seaweedfs.sh"), *args], check=True, stdout=subprocess.DEVNULL)
 
 
-def fleet_page(label, expected):
-    """B's fleet page in chromium at a booth's and a phone's size, booth-b's row opened: each booth
-    of `expected` shows at least those problems; screenshots fleet-LABEL-SIZE.png."""
+def fleet_data(base, token=None):
+    """GET BASE/api/fleet, with `token` as a bearer token: (status, the booths by kiosk, or None)."""
+    request = urllib.request.Request(base + "/api/fleet", headers={"Authorization": f"Bearer {token}"} if token else {})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as r:
+            return r.status, {b["kiosk"]: b for b in json.load(r)["booths"]}
+    except urllib.error.HTTPError as e:
+        return e.code, None
+
+
+def fleet_page(label, expected, base=None, token=None):
+    """The fleet page (B's, or the one at `base`) in chromium at a booth's and a phone's size,
+    booth-b's row opened: each booth of `expected` shows at least those problems; screenshots
+    fleet-LABEL-SIZE.png. With `token`, the page first asks for it (nothing of the fleet shown; a
+    screenshot fleet-LABEL-SIZE-login.png), and the operator logs in as a person does."""
     with sync_playwright() as p:
         browser = launch(p)
         for size, (width, height) in {"booth": (1280, 800), "phone": (390, 844)}.items():
             page = browser.new_page(viewport={"width": width, "height": height})
             errors = []
             page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(kiosk_b.base + "/fleet")
+            page.goto((base or kiosk_b.base) + "/fleet")
+            if token:
+                try:
+                    wait_until(page, "!document.getElementById('login').hidden", 15000)
+                except TimeoutError:
+                    pass
+                check(f"fleet page, {label} ({size}): asks for the operator's token and shows no booth",
+                      page.evaluate("!document.getElementById('login').hidden && document.getElementById('fleet').hidden"
+                                    " && document.querySelectorAll('#booths details').length === 0"))
+                page.screenshot(path=str(artifacts / f"fleet-{label}-{size}-login.png"), full_page=True)
+                page.fill("#token", token)
+                page.click("#login-form button[type=submit]")
             probe = ("[...document.querySelectorAll('#booths details')].map(d => [d.dataset.kiosk, "
                      "[...d.querySelectorAll('li')].map(li => li.dataset.problem)])")
             try:
@@ -140,7 +166,7 @@ def fleet_page(label, expected):
                 rows = page.evaluate(probe)
             by = {r[0]: set(r[1]) for r in rows}
             for kiosk, problems in expected.items():
-                check(f"fleet page, {label} ({size}): {kiosk} shows {', '.join(sorted(problems))}", problems <= by.get(kiosk, set()), repr(rows))
+                check(f"fleet page, {label} ({size}): {kiosk} shows {', '.join(sorted(problems)) or 'its row'}", problems <= by.get(kiosk, set()), repr(rows))
             page.click("details[data-kiosk='booth-b'] summary")
             page.screenshot(path=str(artifacts / f"fleet-{label}-{size}.png"), full_page=True)
             check(f"fleet page, {label} ({size}): nothing wider than the screen",
@@ -166,6 +192,15 @@ try:
     seaweed("start", str(work / "weed"), str(weed_port), BUCKET)
     processes.append(subprocess.Popen([sys.executable, str(repo / "Tests/s3/faultproxy.py"), str(proxy_port), str(weed_port), str(proxy_state)],
                                       stdout=subprocess.DEVNULL, stderr=open(artifacts / "proxy.log", "w")))
+    # The share server on the same store, the operator's token in its serve.token_file.
+    token_file = work / "serve-token"
+    token_file.write_text(SERVE_TOKEN + "\n")
+    token_file.chmod(0o600)
+    serve_env = {**os.environ, **store(weed_port), "RECORDER_SERVE_TOKEN_FILE": str(token_file), "XDG_CACHE_HOME": str(work / "serve-cache")}
+    serve_env.pop("RECORDER_CONFIG", None)
+    processes.append(subprocess.Popen([binary, "serve", "--listen", f"127.0.0.1:{serve_port}"], env=serve_env,
+                                      stdout=subprocess.DEVNULL, stderr=open(artifacts / "serve.log", "w")))
+    serve = f"http://127.0.0.1:{serve_port}"
     kiosk_a.start()
     kiosk_b.start()
     both_up = time.monotonic()
@@ -230,6 +265,15 @@ try:
     check("recorder fleet exits 1 while a booth is offline", status == 1, status)
     check("... booth-b still online beside it", booths.get("booth-b", {}).get("online") is True, repr(booths.get("booth-b"))[:300])
     fleet_page("a-offline", {"booth-a": {"offline"}})
+    # The same on the share server, which reads the store alone: its data needs the operator's token.
+    status, _ = fleet_data(serve)
+    check("recorder serve: /api/fleet without the operator's token is refused (401)", status == 401, status)
+    status, _ = fleet_data(serve, secrets.token_urlsafe(24))
+    check("... and with another token (401)", status == 401, status)
+    status, served = fleet_data(serve, SERVE_TOKEN)
+    check("... and with it lists both booths, booth-a offline (200)", status == 200 and served and served.get("booth-a", {}).get("online") is False
+          and served.get("booth-b", {}).get("online") is True, f"{status} {repr(served)[:300]}")
+    fleet_page("serve-a-offline", {"booth-a": {"offline"}, "booth-b": set()}, base=serve, token=SERVE_TOKEN)
 
     # B's store taken away with a post waiting, and its camera unplugged.
     (proxy_state / "faults.json").write_text(json.dumps([{"match": "", "action": "refuse", "count": 1000000}]))

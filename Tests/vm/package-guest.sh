@@ -73,6 +73,23 @@ for path in /usr/bin/recorder /lib/systemd/system/recorder.service /usr/lib/sysu
             /etc/nginx/snippets/recorder-share.conf; do
   check "the package installed $path" test -f "$path"
 done
+# The fleet's Prometheus files where the package puts them (rule_files: in Prometheus' own
+# configuration names them there): the shipped set, each packaging/prometheus/'s bytes (package-vm.sh
+# hands those in /vm/prometheus), dpkg's; Debian's promtool reads the installed rules when this root
+# has it (Tests/prometheus/check.sh runs it on the same bytes in CI).
+prom=/usr/share/recorder/prometheus
+check "the shipped set has the alert rules and the dashboard ($(ls /vm/prometheus | paste -sd' '))" \
+  test -f /vm/prometheus/recorder-alerts.yml -a -f /vm/prometheus/recorder-dashboard.json
+check "$prom holds the shipped set and nothing else" diff <(ls /vm/prometheus) <(ls "$prom")
+for file in /vm/prometheus/*; do
+  check "$prom/${file##*/} is packaging/prometheus/${file##*/}'s bytes, and dpkg's" \
+    sh -c "cmp -s '$file' '$prom/${file##*/}' && [ \"\$(dpkg -S '$prom/${file##*/}' | cut -d: -f1)\" = recorder ]"
+done
+if command -v promtool > /dev/null; then
+  check "promtool accepts the installed alert rules" sh -c "promtool check rules '$prom/recorder-alerts.yml' > /dev/null"
+else
+  echo "   (no promtool in this root: the installed rules are checked as packaging/prometheus/'s bytes)"
+fi
 check "recorder --version says $OLD_VERSION's source version" sh -c "recorder --version | grep -q '^recorder ${OLD_VERSION%%+*}'"
 check "the configuration and the nginx server are conffiles" sh -c \
   "dpkg-query -W -f='\${Conffiles}' recorder | grep -q ' /etc/recorder/recorder.conf ' && dpkg-query -W -f='\${Conffiles}' recorder | grep -q ' /etc/nginx/sites-available/recorder '"
@@ -81,7 +98,7 @@ for token in kiosk-token kiosk-booth-token; do
     "[ \"\$(stat -c '%U:%G %a' $etc/$token)\" = 'root:recorder 640' ] && grep -qxE '[A-Za-z0-9_-]{43}' $etc/$token"
 done
 check "... and the two tokens differ" sh -c "! cmp -s $etc/kiosk-token $etc/kiosk-booth-token"
-for secret in s3-credentials mail-credentials; do
+for secret in s3-credentials mail-credentials serve-token; do
   check "postinst made an empty $etc/$secret, root:recorder 640, for the unit's LoadCredential= and the commands" sh -c \
     "[ \"\$(stat -c '%s %U:%G %a' $etc/$secret)\" = '0 root:recorder 640' ]"
 done

@@ -187,6 +187,8 @@ check "dpkg-scanpackages indexed them" test "$(grep -c '^Package:' "$work/repo/P
   echo "NEW=/vm/dist/$(basename "$newer")"; echo "NEW_VERSION=$newer_version"; } > "$work/packages.env"
 cp "$here/package-guest.sh" "$work/guest.sh"
 cp "$here/guest-checks.sh" "$work/"
+# The fleet's Prometheus files as the source has them, for the guest to compare the installed ones with.
+rm -rf "$work/prometheus" && cp -r packaging/prometheus "$work/prometheus"
 
 phase "in the systemd guest: install, the organiser's booth from this machine's browser, shoot and post, upgrade with a post queued, remove, reinstall, purge"
 rm -f "$newer"

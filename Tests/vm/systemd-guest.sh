@@ -36,6 +36,17 @@ check "the configuration is valid (recorder config check)" recorder config check
 # A shorter watchdog than the shipped 20 s, so the hang test takes seconds, not minutes.
 mkdir -p /etc/systemd/system/recorder.service.d
 printf '[Service]\nWatchdogSec=8\n' > /etc/systemd/system/recorder.service.d/test.conf
+# A time service for timedatectl to report (NTP=yes): the root's systemd-timesyncd when it has one,
+# else a stand-in unit named as the NTP service (ntp-units.d) that does nothing; either way, with no
+# network to reach, whether the clock is synchronised is the kernel's own answer. Started with
+# systemctl, not `timedatectl set-ntp` (whose daemon-reload outlasted its 25 s D-Bus call here).
+ntp_unit=systemd-timesyncd.service
+if ! systemctl cat $ntp_unit > /dev/null 2>&1; then
+  ntp_unit=recorder-test-ntp.service
+  printf '[Unit]\nDescription=time service stand-in (no network to synchronise from)\n[Service]\nExecStart=/bin/sleep infinity\n' \
+    > /etc/systemd/system/$ntp_unit
+  mkdir -p /etc/systemd/ntp-units.d && echo $ntp_unit > /etc/systemd/ntp-units.d/50-recorder-test.list
+fi
 udevadm control --reload
 udevadm trigger --action=add --subsystem-match=video4linux
 udevadm settle --timeout=30
@@ -43,6 +54,10 @@ check "udev rule names the camera /dev/recorder-camera" test -e /dev/recorder-ca
 check "udev tags it for systemd (dev-recorder\\x2dcamera.device)" \
   wait_for 20 sh -c 'systemctl is-active "dev-recorder\\x2dcamera.device" >/dev/null'
 systemctl daemon-reload
+# (timedated reads ntp-units.d as it starts; asked once here, it is awake when the kiosk asks)
+systemctl stop systemd-timedated 2> /dev/null
+systemctl start $ntp_unit
+timedatectl show -p NTP > /dev/null
 
 section "start: Type=notify, READY after the port is bound, STATUS= text"
 start=$SECONDS
@@ -63,6 +78,14 @@ status_text=$(prop StatusText)
 echo "   StatusText: $status_text"
 check "STATUS= says idle and where it listens" sh -c "echo '$status_text' | grep -q 'idle' && echo '$status_text' | grep -q '127.0.0.1:8080'"
 check "runs as the system user recorder in group video, not root" sh -c '[ "$(ps -o user= -p $(systemctl show -p MainPID --value recorder))" = recorder ] && grep -q "^Groups:.*$(getent group video | cut -d: -f3)" /proc/$(systemctl show -p MainPID --value recorder)/status'
+# The clock as the booth reports it (recorder_clock_synchronised, ClockNotSynchronised's input): what
+# timedatectl says, asked from inside the unit's sandbox (D-Bus to timedated): 1 or 0 with a time
+# service on (NTP=yes), absent without one.
+ntp=$(timedatectl show -p NTP --value); synced=$(timedatectl show -p NTPSynchronized --value)
+case "$ntp/$synced" in yes/yes) want=1 ;; yes/no) want=0 ;; *) want=absent ;; esac
+metric=$(curl -s --max-time 10 http://127.0.0.1:8080/metrics | awk '$1 == "recorder_clock_synchronised" { print $2 + 0 }')
+check "recorder_clock_synchronised is ${metric:-absent}, as timedatectl says (NTP=$ntp, NTPSynchronized=$synced: $want)" \
+  test "${metric:-absent}" = "$want" -a "$ntp" = yes
 
 section "shoot and post through the API"
 json_post /api/shoot '{"seconds": 2, "countdown": 0}' > /dev/null

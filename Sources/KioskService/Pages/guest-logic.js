@@ -6,10 +6,16 @@
 /** The guest's screens, in the order a shot goes through them. */
 export const PHASES = ["attract", "consent", "countdown", "recording", "saving", "review", "done", "mail", "problem", "away"];
 
-/** A guest string with its number: `{n}` in the text becomes `n`. An unknown key is "". */
-export function wording(strings, key, n) {
+/**
+ * A guest string with its number: `{n}` in the text becomes `n`. A string with a count has a form
+ * for each plural category of the page's `language` (GuestStrings.counted: `{one, other}`): the
+ * one `n` takes, by the browser's CLDR rules ("1 second", "2 seconds"). An unknown key is "".
+ */
+export function wording(strings, key, n, language = "en") {
+  let text = strings[key] || "";
+  if (typeof text === "object") text = text[new Intl.PluralRules(language).select(n)] || text.other || "";
   // (a function, so a "$" in the value - a Wi-Fi password's "$$" - is taken as it is, not as a pattern)
-  return (strings[key] || "").replace("{n}", () => n);
+  return text.replace("{n}", () => n);
 }
 
 /**

@@ -8,7 +8,7 @@ import { keyRows, keyLabel, press as pressKey, typedKey, looksLikeAddress } from
 
 // The guest's words in kiosk.language, put into the page by the kiosk as a JSON data block.
 const T = JSON.parse($("strings").textContent);
-const t = (key, n) => wording(T, key, n);
+const t = (key, n) => wording(T, key, n, document.documentElement.lang);
 for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
 for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
 $("caption").placeholder = t("caption");

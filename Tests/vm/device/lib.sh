@@ -62,10 +62,13 @@ near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d
 # Whether the shot.json at $1 says the shot was recovered after a crash.
 recovered() { python3 "$HERE/device/shots.py" recovered "$1"; }
 
-# Producer for v4l2loopback: frame N carries N in 8 black/white bars (see frame-index.py).
-# Rendered once up front: the geq filter is too slow under emulation to run in real time.
-ffmpeg -v error -f lavfi -i "color=c=black:s=320x240:r=15,format=gray,geq=lum='if(bitand(N\,pow(2\,floor(X/40)))\,235\,16)'" \
-  -frames:v 256 -f rawvideo -pix_fmt gray "$T/bars.gray"
+# Producer for v4l2loopback: frame N carries N in 8 black/white bars (see frame-index.py): bar b
+# (x 40b to 40b+39) white (235) when bit b of N is set, else black (16); 256 frames of 320x240 gray.
+# Written by Python, once up front: byte for byte what ffmpeg's geq filter made
+# (lum='if(bitand(N,pow(2,floor(X/40))),235,16)'), which took 1-3 minutes under emulation.
+python3 -c 'import sys
+rows = [bytes(235 if n & (1 << (x // 40)) else 16 for x in range(320)) for n in range(256)]
+open(sys.argv[1], "wb").write(b"".join(row * 240 for row in rows))' "$T/bars.gray"
 start_producer() {  # $1: device, then extra ffmpeg output args
   local dev=$1; shift
   ffmpeg -v error -re -stream_loop -1 -f rawvideo -pix_fmt gray -s 320x240 -r 15 -i "$T/bars.gray" "$@" -f v4l2 "$dev" > "$T/producer.log" 2>&1 &
