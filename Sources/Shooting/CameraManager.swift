@@ -15,54 +15,12 @@ package import Failures
 /// The state is a private enum that every method switches on, so an illegal transition (a second
 /// shoot while one records, a stop with nothing recording) is answered, never half-done. Blocking
 /// work (V4L2, FFmpeg, file I/O) runs on threads of its own, never on the actor or the cooperative pool.
+///
+/// This file holds the state and the shot's state machine; what callers see of it is in
+/// `CameraManager+Status.swift`, the camera's presence and preview in `CameraManager+Preview.swift`,
+/// the idle microphone's meter in `CameraManager+SoundMonitor.swift`.
 package actor CameraManager {
-    /// The record state as callers see it.
-    package enum RecordState: Sendable, Equatable {
-        case idle
-        /// A shot will start when the count reaches zero.
-        case countdown(remaining: Int)
-        case starting
-        case recording
-        case finishing
-        /// The last shot failed (why, for the edges to word); a new one may be tried.
-        case failed(RecorderError)
-        /// The configured camera cannot be opened (why: what the probe found, or how a shot lost
-        /// it); the manager watches for it to come back.
-        case cameraMissing(RecorderError)
-
-        /// A short name for logs, metrics and the API.
-        package var name: String {
-            switch self {
-            case .idle: "idle"
-            case .countdown: "countdown"
-            case .starting: "starting"
-            case .recording: "recording"
-            case .finishing: "finishing"
-            case .failed: "failed"
-            case .cameraMissing: "camera-missing"
-            }
-        }
-
-        /// Whether a shot is under way (counting down, starting, recording or finishing).
-        package var isBusy: Bool {
-            switch self {
-            case .countdown, .starting, .recording, .finishing: true
-            case .idle, .failed, .cameraMissing: false
-            }
-        }
-    }
-
-    /// What happened, for whoever watches the manager (the kiosk's event stream and metrics).
-    package enum Event: Sendable {
-        case state(RecordState)
-        case shotFinished(ShotResult)
-        case shotFailed(RecorderError)
-        /// A stop ended the shot before its first frame or under the minimum length: nothing was
-        /// kept, nothing failed, and the previous shot is still the current one.
-        case shotDiscarded(RecorderError)
-    }
-
-    private enum State {
+    enum State {
         case idle
         case countdown(StopSignal, remaining: Int)
         case starting(StopSignal)
@@ -79,31 +37,34 @@ package actor CameraManager {
     package nonisolated let preview: PreviewTap
     /// Every frame the camera delivered, the preview's and the shots' (the kiosk's heartbeat).
     package nonisolated let frames = FrameTally()
-    private var state: State = .idle
+    var state: State = .idle
     /// State changes so far: statuses taken at different moments can arrive out of order (a slow
     /// poll after a newer event), and this says which is newer.
-    private var revision = 0
-    private var observer: (@Sendable (Event) -> Void)?
-    private var shotTask: Task<Void, Never>?
-    private var previewSession: PreviewSession?
-    private var lastPreviewRequest: ContinuousClock.Instant?
-    private var posting = false
+    var revision = 0
+    var observer: (@Sendable (Event) -> Void)?
+    var shotTask: Task<Void, Never>?
+    var previewSession: PreviewSession?
+    var lastPreviewRequest: ContinuousClock.Instant?
+    var posting = false
     /// The shot being recorded, while `run` follows it: its latest progress is read from there.
-    private var currentRecording: Recording?
-    private var lastResult: ShotResult?
+    var currentRecording: Recording?
+    var lastResult: ShotResult?
     /// Why the last shot was not kept, until the next one starts.
-    private var lastDiscarded: RecorderError?
-    private var cameraDescription: String
+    var lastDiscarded: RecorderError?
+    var cameraDescription: String
     /// The microphone while idle, for the page's meter; see `soundLevel`.
-    private var soundMonitor: SoundMonitor?
-    private var lastSoundRequest: ContinuousClock.Instant?
+    var soundMonitor: SoundMonitor?
+    var lastSoundRequest: ContinuousClock.Instant?
     /// When opening the idle microphone last failed: not tried again for a few seconds.
-    private var soundMonitorFailedAt: ContinuousClock.Instant?
+    var soundMonitorFailedAt: ContinuousClock.Instant?
     /// What the countdown and the idle preview and microphone are timed by (a test's clock moves
     /// only when the test moves it).
-    private let clock: any RecorderClock
+    let clock: any RecorderClock
     /// Wakes a countdown's wait for its next second when the shot is called off.
     private let countdownWake = ChangeSignal()
+    /// How long the preview keeps the camera after the last request for a picture
+    /// (`kiosk.preview_idle_seconds`).
+    package let previewIdleSeconds: Double
 
     package init(workspace: ShotWorkspace, device: String? = nil, preview: PreviewTap = PreviewTap(), previewIdleSeconds: Double = 10,
                  clock: any RecorderClock = .system) {
@@ -115,53 +76,12 @@ package actor CameraManager {
         self.cameraDescription = device ?? "auto"
     }
 
-    package var recordState: RecordState {
-        switch state {
-        case .idle: .idle
-        case .countdown(_, let remaining): .countdown(remaining: remaining)
-        case .starting: .starting
-        case .recording: .recording
-        case .finishing: .finishing
-        case .failed(let error): .failed(error)
-        case .cameraMissing(let why): .cameraMissing(why)
-        }
-    }
-
-    /// Everything the kiosk's status page shows about the camera.
-    package struct Status: Sendable {
-        package var state: RecordState
-        /// Which camera: a device path, or the test pattern when there is none.
-        package var camera: String
-        package var cameraPresent: Bool
-        package var progress: ShotProgress?
-        package var lastShotCameraLost: RecorderError?
-        /// Why the last shot was not kept (stopped too early), until the next one starts.
-        package var lastShotDiscarded: RecorderError?
-        /// The typed failure while the state is failed, for the edges to word it.
-        package var failure: RecorderError?
-        package var posting: Bool
-        /// The manager's state changes so far when this was taken: higher is newer.
-        package var revision: Int
-    }
-
-    package func status() -> Status {
-        let present: Bool
-        if case .cameraMissing = state { present = false } else { present = true }
-        var failure: RecorderError?
-        if case .failed(let error) = state { failure = error }
-        return Status(state: recordState, camera: cameraDescription, cameraPresent: present,
-                      progress: recordState.isBusy ? currentRecording?.latest.withLock { $0 } : nil,
-                      lastShotCameraLost: lastResult?.cameraLost,
-                      lastShotDiscarded: lastDiscarded, failure: failure, posting: posting,
-                      revision: revision)
-    }
-
     /// Sets the one observer of events (the kiosk's hub fans them out).
     package func observe(_ handler: @escaping @Sendable (Event) -> Void) {
         observer = handler
     }
 
-    private func setState(_ next: State) {
+    func setState(_ next: State) {
         state = next
         revision += 1
         observer?(.state(recordState))
@@ -393,123 +313,6 @@ package actor CameraManager {
         return try await body()
     }
 
-    // MARK: - Camera presence and preview
-
-    /// Looks for the configured camera (one open and VIDIOC_QUERYCAP, on a thread) and moves
-    /// between idle and camera-missing. Skipped while the camera is in use: a lost camera shows
-    /// up there as a failed read.
-    package func checkCamera() async {
-        switch state {
-        case .countdown, .starting, .recording, .finishing: return
-        case .idle, .failed, .cameraMissing: break
-        }
-        if previewSession.map({ !$0.isFinished }) == true { return }
-        let device = self.device
-        let found = await probe()
-        // The state may have moved on while the probe ran.
-        switch (state, found) {
-        case (.countdown, _), (.starting, _), (.recording, _), (.finishing, _):
-            return
-        case (.cameraMissing, .present(let name)):
-            cameraDescription = name
-            setState(.idle)
-        case (.idle, .missing(let why)), (.failed, .missing(let why)):
-            cameraDescription = device ?? "auto"
-            await closePreview()
-            setState(.cameraMissing(.shot(.cameraMissing(why: why))))
-        case (_, .present(let name)):
-            cameraDescription = name
-        case (_, .missing):
-            break
-        }
-    }
-
-    /// Whether the configured source can be opened now (one open + VIDIOC_QUERYCAP, on the queue).
-    private func probe() async -> CameraPresence {
-        let device = self.device
-        if let device, device == SourceSelector.testPattern { return .present("test pattern") }
-        if let device, device.hasPrefix("y4m:") || device.hasSuffix(".y4m") {
-            // A Y4M file (or pipe) stands in for a camera: there while the file is (a capture
-            // rig's pipe that went away is a camera unplugged).
-            let path = device.hasPrefix("y4m:") ? String(device.dropFirst(4)) : device
-            return await Self.onQueue { FileSystem.status(of: path) != nil ? .present(device) : .missing("\(path) is not there") }
-        }
-        return await Self.onQueue { DeviceDiscovery.probe(device) }
-    }
-
-    /// Notes that somebody wants the live preview, starting the camera when it is idle.
-    package func wantPreview(request: ShotRequest) {
-        lastPreviewRequest = clock.now
-        guard case .idle = state else { return }
-        if let session = previewSession, !session.isFinished { return }
-        previewSession = PreviewSession(request: request, tap: preview, tally: frames)
-    }
-
-    /// How long the preview keeps the camera after the last request for a picture
-    /// (`kiosk.preview_idle_seconds`).
-    package let previewIdleSeconds: Double
-
-    /// Closes the preview camera when nobody asked for a picture for `idleSeconds`.
-    package func expirePreview(idleSeconds: Double) async {
-        if let last = lastSoundRequest, soundMonitor != nil, clock.now - last >= .seconds(idleSeconds) {
-            await closeSoundMonitor()
-        }
-        guard let last = lastPreviewRequest, previewSession != nil else { return }
-        if clock.now - last >= .seconds(idleSeconds) || previewSession?.isFinished == true {
-            await closePreview()
-        }
-    }
-
-    /// The sound's level for a meter: the shot's while recording; while idle, the microphone's
-    /// (opened on the first ask, closed before a shot and when nobody asked for a while). nil when
-    /// there is no sound to measure (sound off, no microphone, or it cannot be opened).
-    package func soundLevel(_ choice: AudioChoice) async -> SoundLevel? {
-        switch state {
-        case .idle, .failed: break
-        case .countdown, .starting, .finishing, .cameraMissing: return nil
-        case .recording: return currentRecording?.latest.withLock { $0?.soundLevel }
-        }
-        lastSoundRequest = clock.now
-        if soundMonitor == nil {
-            if let failed = soundMonitorFailedAt, clock.now - failed < .seconds(5) { return nil }
-            // Which microphone goes with the camera is read from sysfs and ALSA: off the actor too.
-            let camera = cameraDescription
-            let opened = await Self.onQueue { () -> Result<SoundMonitor, AudioError>? in
-                guard let device = AudioSelector.describe(choice, camera: camera) else { return nil }
-                do throws(AudioError) { return .success(try SoundMonitor.open(device)) } catch { return .failure(error) }
-            }
-            guard let opened else { return nil }
-            guard case .success(let monitor) = opened else {
-                soundMonitorFailedAt = clock.now
-                return nil
-            }
-            // A shot may have started while it opened: it needs the microphone.
-            switch state {
-            case .idle, .failed:
-                if soundMonitor == nil { soundMonitor = monitor } else { await Self.onQueue { monitor.close() } }
-            default:
-                await Self.onQueue { monitor.close() }
-                return nil
-            }
-        }
-        return soundMonitor?.level().map(SoundLevel.init)
-    }
-
-    private func closeSoundMonitor() async {
-        guard let monitor = soundMonitor else { return }
-        soundMonitor = nil
-        await Self.onQueue { monitor.close() }
-    }
-
-    /// Whether the preview camera is streaming.
-    package var previewRunning: Bool { previewSession.map { !$0.isFinished } ?? false }
-
-    private func closePreview() async {
-        guard let session = previewSession else { return }
-        previewSession = nil
-        await Self.onQueue { session.stopAndWait() }
-    }
-
     // MARK: - Threads
 
     /// Short blocking calls (a device probe, waiting for the preview to close), off the actor.
@@ -517,4 +320,3 @@ package actor CameraManager {
         await BlockingWork.run(body)
     }
 }
-

@@ -492,4 +492,17 @@ import Testing
             #expect(lines <= 4000, "\(module) has \(lines) lines: split it by subject")
         }
     }
+
+    /// Every file stays short enough to read at one sitting (issue 51): CameraManager,
+    /// RecorderConfiguration and AlsaCaptureSource were split by subject into `Type+Topic.swift`.
+    @Test func noFileIsOver400Lines() throws {
+        let files = try Self.swiftFiles()
+        // Guards the check against passing because it read nothing, or not the split files.
+        for name in ["Shooting/CameraManager.swift", "Settings/RecorderConfiguration.swift", "AudioCapture/AlsaCaptureSource.swift"] {
+            #expect(files.contains { $0.name == name }, "no \(name) under Sources")
+        }
+        // `components(separatedBy:)` counts the empty piece after the last newline: `wc -l`'s figure.
+        let long = files.map { ($0.name, $0.lines.count - ($0.lines.last == "" ? 1 : 0)) }.filter { $0.1 > 400 }
+        #expect(long.isEmpty, "over 400 lines, split by subject: \(long.map { "\($0.0) (\($0.1))" })")
+    }
 }
