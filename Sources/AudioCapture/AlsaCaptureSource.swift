@@ -179,7 +179,7 @@ package final class AlsaCaptureSource: AudioSource, @unchecked Sendable {
                 due = (Self.now() - startedAt) * rate / 1_000_000 - delivered
                 if due < Int64(periodFrames) {
                     let missing = (Int64(periodFrames) - due) * 1_000_000 / rate
-                    usleep(UInt32(min(max(missing, 1000), 10_000)))
+                    Posix.pause(microseconds: Int(min(max(missing, 1000), 10_000)))
                     continue
                 }
             }
@@ -210,7 +210,7 @@ package final class AlsaCaptureSource: AudioSource, @unchecked Sendable {
             available = min(available, Int64(bufferFrames))
             guard available > 0 else {
                 // Ready with nothing to read: a plugin that wakes early would otherwise spin a core.
-                usleep(1000)
+                Posix.pause(microseconds: 1000)
                 continue
             }
             let read = snd_pcm_readi(pcm, readBuffer.baseAddress, snd_pcm_uframes_t(available))
@@ -302,8 +302,6 @@ package final class AlsaCaptureSource: AudioSource, @unchecked Sendable {
 
     /// CLOCK_MONOTONIC in microseconds, the clock of the driver's timestamps.
     private static func now() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+        MonotonicClock.nowMicroseconds()
     }
 }

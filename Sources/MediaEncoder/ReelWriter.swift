@@ -316,13 +316,8 @@ package final class ReelWriter {
     }
 
     private static func write(_ text: String, to path: String) throws(MediaError) {
-        guard let file = fopen(path, "w") else {
-            throw MediaError(.failed, .system(function: "fopen", errno: errno), code: errno, path: path)
-        }
-        defer { fclose(file) }
-        var bytes = Array(text.utf8)
-        guard fwrite(&bytes, 1, bytes.count, file) == bytes.count else {
-            throw MediaError(.failed, .system(function: "fwrite", errno: errno), code: errno, path: path)
+        do throws(FileSystem.Failure) { try FileSystem.writeDurably(Array(text.utf8), to: path) } catch {
+            throw MediaError(.failed, .system(function: error.operation, errno: error.errno.code), code: error.errno.code, path: path)
         }
     }
 }

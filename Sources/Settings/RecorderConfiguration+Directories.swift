@@ -26,7 +26,7 @@ extension RecorderConfiguration {
         }
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/recorder" }
         let tmp = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        return "\(tmp)/recorder-\(getuid())"
+        return "\(tmp)/recorder-\(Posix.userID)"
     }
 
     /// The video cache's directory: `cache.path`, else systemd's `CacheDirectory=`, else the

@@ -160,7 +160,7 @@ extension RecorderConfiguration {
     package static func home(_ environment: [String: String], _ xdg: String, _ fallback: String) -> String {
         if let dir = environment[xdg], dir.hasPrefix("/") { return dir }
         var home = environment["HOME"] ?? ""
-        if home.isEmpty, let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { home = String(cString: dir) }
+        if home.isEmpty, let directory = Posix.userHome { home = directory }
         return (home.isEmpty ? "/var/lib/recorder" : home) + "/" + fallback
     }
 }

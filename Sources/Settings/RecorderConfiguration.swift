@@ -89,11 +89,11 @@ package struct RecorderConfiguration: Sendable {
         commandLine = flags
         let explicit = configFile ?? environment["RECORDER_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
         let file = explicit ?? [Self.home(environment, "XDG_CONFIG_HOME", ".config") + "/recorder/recorder.conf",
-                                "/etc/recorder/recorder.conf"].first { FileManager.default.fileExists(atPath: $0) }
+                                "/etc/recorder/recorder.conf"].first { FileSystem.isThere($0) }
         self.file = file
         // (a package file that is not there is no package installed: nothing to read)
         self.packageFile = packageFile
-        packageLayer = FileManager.default.fileExists(atPath: packageFile) && packageFile != file ? packageFile : nil
+        packageLayer = FileSystem.isThere(packageFile) && packageFile != file ? packageFile : nil
         for layer in [packageLayer, file].compactMap({ $0 }) { readLayer(layer) }
         if settings.hasOperatorLayer {
             readLayer(layerSource, flags: flags)

@@ -9,6 +9,15 @@ extension Posix {
     /// The effective user id (geteuid(2)): 0 when the process may give a file to another owner.
     package static var effectiveUserID: UInt32 { geteuid() }
 
+    /// The real user id (getuid(2)): whose places a command uses.
+    package static var userID: UInt32 { getuid() }
+
+    /// The home directory the user database gives the real user (getpwuid(3)), if any.
+    package static var userHome: String? {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
+        return String(cString: directory)
+    }
+
     /// Whether process `pid` exists (kill(2) with no signal): EPERM is a process of another user.
     package static func processExists(_ pid: Int32) -> Bool {
         if kill(pid, 0) == 0 { return true }

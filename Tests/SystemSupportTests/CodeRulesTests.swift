@@ -142,13 +142,7 @@ import Testing
 
     /// Left for later, each with its reason; an entry no longer needed fails the check, so the
     /// list only shrinks.
-    static let funnelLeftForLater: [String: String] = [
-        "AudioCapture/AlsaCaptureSource.swift: clock_gettime": "the file is being split (issue 51, section 4)",
-        "AudioCapture/AlsaCaptureSource.swift: usleep": "the file is being split (issue 51, section 4)",
-        "MediaEncoder/ReelWriter.swift: fopen": "MediaError's words are being made cases in this file (issue 51, section 2)",
-        "Settings/RecorderConfiguration.swift: FileManager": "the file is being split (issue 51, section 4)",
-        "Settings/RecorderConfiguration.swift: getuid": "the file is being split (issue 51, section 4)",
-    ]
+    static let funnelLeftForLater: [String: String] = [:]
 
     @Test func systemCallsGoThroughTheFunnel() throws {
         let found = Self.funnelViolations(in: try Self.swiftFiles())
