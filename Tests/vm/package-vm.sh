@@ -4,7 +4,7 @@
 # - on the host, with Debian's tools: lintian reports no error (its warnings are listed), dpkg-deb
 #   shows every file in its place and the configuration as conffiles, Depends names the package of
 #   every library the binary links (readelf, dpkg -S) and of the FFmpeg libraries it opens, bad
-#   input to package.sh is refused with its status;
+#   input to package.sh is refused with its status; the binary is at most 24 MiB (issue 51);
 # - a local repository of the Debian packages it needs that the root lacks (planned by apt against
 #   the root's own dpkg status, apt-get download, dpkg-scanpackages), and "a newer build" (the
 #   same binary as VERSION=<version>+1);
@@ -118,6 +118,17 @@ refused 64 'not a version' VERSION=1.0-1 RECORDER_BINARY="$host/tree/usr/bin/rec
 printf 'int main(void) { return 0; }\n' > "$host/rpath.c"
 ${CC:-cc} -o "$host/with-rpath" "$host/rpath.c" -Wl,-rpath,'$ORIGIN'
 refused 65 'library search path' RECORDER_BINARY="$host/with-rpath"
+check "Depends asks for the glibc of the binary's packed relocations (GLIBC_ABI_DT_RELR: libc6 >= 2.36)" \
+  sh -c "! readelf -V '$host/tree/usr/bin/recorder' | grep -q GLIBC_ABI_DT_RELR || dpkg-deb -f '$deb' Depends | grep -q 'libc6 (>= 2.36)'"
+# The binary held at 24 MiB (issue 51): this package's, and one a byte over refused (70).
+limit=$((24 * 1024 * 1024))
+check "the binary is at most 24 MiB ($(stat -c %s "$host/tree/usr/bin/recorder") bytes of $limit)" \
+  test "$(stat -c %s "$host/tree/usr/bin/recorder")" -le "$limit"
+cp "$host/tree/usr/bin/recorder" "$host/over-limit"
+# (zeros after the end: the ELF file still reads as it did)
+[ "$(stat -c %s "$host/over-limit")" -gt "$limit" ] || truncate -s $((limit + 1)) "$host/over-limit"
+refused 70 'over the 25165824 (24 MiB)' RECORDER_BINARY="$host/over-limit"
+rm -f "$host/over-limit"
 
 # What `apt-get install ./recorder_*.deb` brings into a clean Debian 12, planned against the
 # systemd guest's root (issue 49: 438 packages, 363 MB, CUPS, avahi and pocketsphinx through
