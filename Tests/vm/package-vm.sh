@@ -31,6 +31,15 @@ passed=0; failed=0
 pass() { echo "PASS: $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
+# free_port: a loopback port nothing listens on now.
+free_port() {
+  python3 -c 'import random, socket
+for _ in range(500):
+    p = random.randint(23000, 29999)
+    with socket.socket() as s:
+        try: s.bind(("127.0.0.1", p)); print(p); break
+        except OSError: pass'
+}
 phase_start=$SECONDS
 phase() { echo "   (took $((SECONDS - phase_start)) s)"; phase_start=$SECONDS; echo "== $1"; }
 
@@ -133,12 +142,7 @@ rm -f "$host/over-limit"
 # The release binary's kiosk lives through a chunked body over /login's limit. Linked as a static
 # library's members and no more (scripts/release-ld without its pass for conformances), the binary
 # lacked a conformance only the runtime looks up, and this request killed the kiosk (SIGSEGV).
-kiosk_port=$(python3 -c 'import random, socket
-for _ in range(500):
-    p = random.randint(23000, 29999)
-    with socket.socket() as s:
-        try: s.bind(("127.0.0.1", p)); print(p); break
-        except OSError: pass')
+kiosk_port=$(free_port)
 mkdir -p "$host/kiosk-home"; : > "$host/kiosk.conf"
 env -u RECORDER_CONFIG HOME="$host/kiosk-home" "$host/tree/usr/bin/recorder" kiosk --config "$host/kiosk.conf" \
   --listen "127.0.0.1:$kiosk_port" > "$host/kiosk.log" 2>&1 &
@@ -226,12 +230,7 @@ phase "in the systemd guest: install, the organiser's booth from this machine's 
 rm -f "$newer"
 # The kiosk's page reaches this machine's browser through qemu's user network (a forwarded port),
 # and the guest's mail reaches this machine's SMTP server at 10.0.2.2.
-event_port=$(python3 -c 'import random, socket
-for _ in range(500):
-    p = random.randint(23000, 29999)
-    with socket.socket() as s:
-        try: s.bind(("127.0.0.1", p)); print(p); break
-        except OSError: pass')
+event_port=$(free_port)
 mkdir -p "$work/event"
 .cache/venv/bin/python "$here/package-event.py" "$work/event" "$event_port" > "$work/event/host.log" 2>&1 &
 event_job=$!
