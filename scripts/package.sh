@@ -26,6 +26,12 @@ binary=${RECORDER_BINARY:-$(bash scripts/build-release.sh)}
 if readelf -d "$binary" | grep -E '\((RUNPATH|RPATH)\)' > /dev/null; then
   die "$binary has a library search path (readelf -d: RUNPATH); build it with scripts/build-release.sh (--disable-local-rpath)" 65
 fi
+# The binary is held at 24 MiB (issue 51): the table scripts/build-release.sh printed above
+# (scripts/binary-size.py) says what each module adds.
+limit=$((24 * 1024 * 1024))
+bytes=$(stat -c %s "$binary")
+[ "$bytes" -le "$limit" ] ||
+  die "$binary is $bytes bytes, over the $limit (24 MiB) a package may hold: the table of scripts/build-release.sh (python3 scripts/binary-size.py .build/release/recorder.map .build/release/recorder) says which module adds what"
 
 # The Swift packages linked into the binary each need their paragraph in the copyright file.
 links=.build/release/recorder.product/Objects.LinkFileList
@@ -113,6 +119,16 @@ printf 'Source: recorder\n\nPackage: recorder\nArchitecture: any\n' > "$stage/sr
 linked=$(cd "$stage/src" && dpkg-shlibdeps -O -e "$root/usr/bin/recorder" 2> "$stage/shlibdeps.err") ||
   { cat "$stage/shlibdeps.err" >&2; die "dpkg-shlibdeps failed on $binary"; }
 linked=${linked#shlibs:Depends=}
+# Packed relocations (DT_RELR, scripts/build-release.sh) need glibc 2.36: a version the binary asks
+# for with no symbol in it, which dpkg-shlibdeps does not see.
+if readelf -V "$binary" | grep -q GLIBC_ABI_DT_RELR; then
+  glibc=$(sed -n 's/.*libc6 (>= \([^)]*\)).*/\1/p' <<< "$linked")
+  if [ -z "$glibc" ]; then
+    linked="$linked, libc6 (>= 2.36)"
+  elif dpkg --compare-versions "$glibc" lt 2.36; then
+    linked=${linked/"libc6 (>= $glibc)"/"libc6 (>= 2.36)"}
+  fi
+fi
 # Libraries opened with dlopen (FFmpeg's, Sources/CFFmpeg/shim.h): their sonames are string literals
 # in the binary; each is taken to its package's shlibs entry, as dpkg-shlibdeps does for a linked one.
 needed=$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')

@@ -4,7 +4,8 @@
 # - on the host, with Debian's tools: lintian reports no error (its warnings are listed), dpkg-deb
 #   shows every file in its place and the configuration as conffiles, Depends names the package of
 #   every library the binary links (readelf, dpkg -S) and of the FFmpeg libraries it opens, bad
-#   input to package.sh is refused with its status;
+#   input to package.sh is refused with its status; the binary is at most 24 MiB (issue 51) and its
+#   kiosk lives through a chunked body over a route's limit (scripts/release-ld's conformances);
 # - a local repository of the Debian packages it needs that the root lacks (planned by apt against
 #   the root's own dpkg status, apt-get download, dpkg-scanpackages), and "a newer build" (the
 #   same binary as VERSION=<version>+1);
@@ -30,6 +31,15 @@ passed=0; failed=0
 pass() { echo "PASS: $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
+# free_port: a loopback port nothing listens on now.
+free_port() {
+  python3 -c 'import random, socket
+for _ in range(500):
+    p = random.randint(23000, 29999)
+    with socket.socket() as s:
+        try: s.bind(("127.0.0.1", p)); print(p); break
+        except OSError: pass'
+}
 phase_start=$SECONDS
 phase() { echo "   (took $((SECONDS - phase_start)) s)"; phase_start=$SECONDS; echo "== $1"; }
 
@@ -118,6 +128,32 @@ refused 64 'not a version' VERSION=1.0-1 RECORDER_BINARY="$host/tree/usr/bin/rec
 printf 'int main(void) { return 0; }\n' > "$host/rpath.c"
 ${CC:-cc} -o "$host/with-rpath" "$host/rpath.c" -Wl,-rpath,'$ORIGIN'
 refused 65 'library search path' RECORDER_BINARY="$host/with-rpath"
+check "Depends asks for the glibc of the binary's packed relocations (GLIBC_ABI_DT_RELR: libc6 >= 2.36)" \
+  sh -c "! readelf -V '$host/tree/usr/bin/recorder' | grep -q GLIBC_ABI_DT_RELR || dpkg-deb -f '$deb' Depends | grep -q 'libc6 (>= 2.36)'"
+# The binary held at 24 MiB (issue 51): this package's, and one a byte over refused (70).
+limit=$((24 * 1024 * 1024))
+check "the binary is at most 24 MiB ($(stat -c %s "$host/tree/usr/bin/recorder") bytes of $limit)" \
+  test "$(stat -c %s "$host/tree/usr/bin/recorder")" -le "$limit"
+cp "$host/tree/usr/bin/recorder" "$host/over-limit"
+# (zeros after the end: the ELF file still reads as it did)
+[ "$(stat -c %s "$host/over-limit")" -gt "$limit" ] || truncate -s $((limit + 1)) "$host/over-limit"
+refused 70 'over the 25165824 (24 MiB)' RECORDER_BINARY="$host/over-limit"
+rm -f "$host/over-limit"
+# The release binary's kiosk lives through a chunked body over /login's limit. Linked as a static
+# library's members and no more (scripts/release-ld without its pass for conformances), the binary
+# lacked a conformance only the runtime looks up, and this request killed the kiosk (SIGSEGV).
+kiosk_port=$(free_port)
+mkdir -p "$host/kiosk-home"; : > "$host/kiosk.conf"
+env -u RECORDER_CONFIG HOME="$host/kiosk-home" "$host/tree/usr/bin/recorder" kiosk --config "$host/kiosk.conf" \
+  --listen "127.0.0.1:$kiosk_port" > "$host/kiosk.log" 2>&1 &
+kiosk_pid=$!
+for _ in $(seq 150); do curl -fsS -o /dev/null "http://127.0.0.1:$kiosk_port/healthz" 2> /dev/null && break; sleep 0.2; done
+head -c 3000 /dev/zero | tr '\0' a | curl -s -o /dev/null -H 'Transfer-Encoding: chunked' --data-binary @- "http://127.0.0.1:$kiosk_port/login" || true
+check "the release binary's kiosk answers /healthz after a chunked body over /login's limit (the conformances only the runtime looks up are linked)" \
+  curl -fsS -o /dev/null "http://127.0.0.1:$kiosk_port/healthz"
+kill "$kiosk_pid" 2> /dev/null || true
+kiosk_status=0; wait "$kiosk_pid" || kiosk_status=$?
+check "the release binary's kiosk stops on SIGTERM with 0 (exit $kiosk_status)" test "$kiosk_status" = 0
 
 # What `apt-get install ./recorder_*.deb` brings into a clean Debian 12, planned against the
 # systemd guest's root (issue 49: 438 packages, 363 MB, CUPS, avahi and pocketsphinx through
@@ -194,12 +230,7 @@ phase "in the systemd guest: install, the organiser's booth from this machine's 
 rm -f "$newer"
 # The kiosk's page reaches this machine's browser through qemu's user network (a forwarded port),
 # and the guest's mail reaches this machine's SMTP server at 10.0.2.2.
-event_port=$(python3 -c 'import random, socket
-for _ in range(500):
-    p = random.randint(23000, 29999)
-    with socket.socket() as s:
-        try: s.bind(("127.0.0.1", p)); print(p); break
-        except OSError: pass')
+event_port=$(free_port)
 mkdir -p "$work/event"
 .cache/venv/bin/python "$here/package-event.py" "$work/event" "$event_port" > "$work/event/host.log" 2>&1 &
 event_job=$!
