@@ -3,7 +3,7 @@
 # kind of nothing (printing their version), and optionally an older recorder binary (OLD=path).
 # Start-up is the median wall time of RUNS runs (default 50) of: `--version` (process start, the
 # Swift runtime and argument parsing), and `recorder feed` on an empty local store (the whole
-# start of a real command: configuration, store, and a listing).
+# start of a real command: configuration, store, and a listing; it ends with 66, "no posts").
 #   Benchmarks/startup.sh
 #   OLD=/tmp/recorder-0.4.0 RUNS=100 Benchmarks/startup.sh
 set -euo pipefail
@@ -13,12 +13,13 @@ REC=${REC:-$(bash scripts/build-release.sh 2>/dev/null)}  # as scripts/run.sh bu
 RUNS=${RUNS:-50}
 STORE=$(mktemp -d); trap 'rm -rf "$STORE"' EXIT
 
-median_ms() {  # command...: the median wall time of RUNS runs, in milliseconds
-  local times=()
+median_ms() {  # STATUS command...: the median wall time of RUNS runs, each ending with STATUS, in ms
+  local times=() want=$1; shift
   for _ in $(seq "$RUNS"); do
-    local start end
+    local start end status=0
     start=$(date +%s%N)
-    "$@" > /dev/null 2>&1 || { echo "failed: $*" >&2; exit 70; }
+    "$@" > /dev/null 2>&1 || status=$?
+    [ "$status" = "$want" ] || { echo "failed ($status, not $want): $*" >&2; exit 70; }
     end=$(date +%s%N)
     times+=($(( (end - start) / 1000 )))
   done
@@ -28,14 +29,14 @@ median_ms() {  # command...: the median wall time of RUNS runs, in milliseconds
 size_mb() { stat -c %s "$1" | awk '{printf "%.1f", $1 / 1e6}'; }
 
 printf "%-28s %10s %12s %12s\n" binary size_MB version_ms feed_ms
-rv=$(median_ms "$REC" --version); rf=$(median_ms "$REC" feed --store-dir "$STORE")
+rv=$(median_ms 0 "$REC" --version); rf=$(median_ms 66 "$REC" feed --store-dir "$STORE")
 printf "%-28s %10s %12s %12s\n" recorder "$(size_mb "$REC")" "$rv" "$rf"
 if [ -n "${OLD:-}" ]; then
-  ov=$(median_ms "$OLD" --version); of=$(median_ms "$OLD" feed --store-dir "$STORE")
+  ov=$(median_ms 0 "$OLD" --version); of=$(median_ms 66 "$OLD" feed --store-dir "$STORE")
   printf "%-28s %10s %12s %12s\n" "old: $(basename "$OLD")" "$(size_mb "$OLD")" "$ov" "$of"
   echo "start-up vs old: --version $(echo "$rv / $ov" | bc -l | xargs printf %.2f)x, feed $(echo "$rf / $of" | bc -l | xargs printf %.2f)x"
 fi
-fv=$(median_ms ffmpeg -version); cv=$(median_ms curl --version)
+fv=$(median_ms 0 ffmpeg -version); cv=$(median_ms 0 curl --version)
 printf "%-28s %10s %12s %12s\n" "ffmpeg -version" "$(size_mb "$(command -v ffmpeg)")+libs" "$fv" -
 printf "%-28s %10s %12s %12s\n" "curl --version" "$(size_mb "$(command -v curl)")+libs" "$cv" -
 echo "recorder --version vs ffmpeg -version: $(echo "$rv / $fv" | bc -l | xargs printf %.2f)x, vs curl --version: $(echo "$rv / $cv" | bc -l | xargs printf %.2f)x"
