@@ -95,7 +95,8 @@ extension OperatorWords {
     /// A failure a shot recorded, as the operator's words word that error anywhere.
     package static func fault(_ fault: ShotFault) -> String {
         switch fault {
-        case .media(let error): media(error)
+        // (what happened only: the shot was kept, so none of `media`'s "the previous shot was kept")
+        case .media(let error): mediaWhat(error).hasSuffix(".") ? String(mediaWhat(error).dropLast()) : mediaWhat(error)
         case .storage(let error): store(error)
         case .microphone(let error): error.description
         case .system(let call, let code): "\(call) failed: \(errno(code))"
@@ -107,7 +108,7 @@ extension OperatorWords {
     /// from the data; this is the failure's part, which the page cannot word.
     package static func effectFault(_ effect: ShotEffect?) -> String? {
         switch effect?.notRendered {
-        case .fault(let failure)?: fault(failure)
+        case .failure(let failure)?: fault(failure)
         case .failed(let operation, let detail)?: "\(operation): \(detail)"
         case .cameraTooSlow?, nil: nil
         }
@@ -116,7 +117,7 @@ extension OperatorWords {
     /// Why the sound was left as recorded, when levelling it failed (as `effectFault`).
     package static func loudnessFault(_ loudness: ShotAudio.Loudness?) -> String? {
         switch loudness?.left {
-        case .fault(let failure)?: fault(failure)
+        case .failure(let failure)?: fault(failure)
         case .failed(let operation, let detail)?: "\(operation): \(detail)"
         case .silent?, .nothingToMeasure?, nil: nil
         }

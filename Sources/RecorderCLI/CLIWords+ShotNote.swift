@@ -12,11 +12,10 @@ extension CLIWords {
     /// A failure a shot recorded, as the command line words that error anywhere.
     static func fault(_ fault: ShotFault) -> String {
         switch fault {
-        case .media(let error): message(.media(error))
         case .storage(let error): message(.storage(error))
+        // (with the command line's pointer to `recorder devices` where the list helps)
         case .microphone(let error): message(.audio(error))
-        case .system(let call, let code): "\(call) failed: \(errno(code))"
-        case .other(let kind, let failure): "\(failure) (\(kind))"
+        case .media, .system, .other: OperatorWords.fault(fault)
         }
     }
 }

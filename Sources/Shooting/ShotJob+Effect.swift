@@ -29,7 +29,7 @@ extension ShotJob {
                     loudness.left = .nothingToMeasure
                 }
             } catch {
-                loudness.left = .fault(ShotFault(error))
+                loudness.left = .failure(fault: ShotFault(error))
             }
         }
         track.loudness = loudness
@@ -88,7 +88,7 @@ extension ShotJob {
                 effect.slowMotion = facts
             }
         } catch {
-            effect.notRendered = .fault(ShotFault(error))
+            effect.notRendered = .failure(fault: ShotFault(error))
             return effect
         }
         let seconds = Double(MonotonicClock.nowMicroseconds() - started) / 1_000_000

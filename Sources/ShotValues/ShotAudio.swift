@@ -54,7 +54,7 @@ package struct ShotAudio: Sendable, Codable, Hashable {
             /// Nothing over EBU R128's gate (-70 LUFS) to measure.
             case nothingToMeasure
             /// Levelling failed.
-            case fault(ShotFault)
+            case failure(fault: ShotFault)
             /// Levelling failed, as shots and posts made before failures were data say it (the
             /// media library's call and its words): read back, never written now.
             case failed(operation: String, detail: String)

@@ -103,13 +103,13 @@ enum ShotNoteSamples {
     /// The effect and levelling failures a shot records, old and new.
     static let effects: [(String, ShotEffect.NotRendered)] = [
         ("cameraTooSlow", .cameraTooSlow(fastest: 30)),
-        ("fault", .fault(.media(error: MediaError(.badInput, .boomerangTooShort(pictures: 2))))),
+        ("failure", .failure(fault: .media(error: MediaError(.badInput, .boomerangTooShort(pictures: 2))))),
         ("failed", .failed(operation: "avcodec_send_frame", detail: "Invalid argument")),
     ]
     static let levellings: [(String, ShotAudio.Loudness.Left)] = [
         ("silent", .silent),
         ("nothingToMeasure", .nothingToMeasure),
-        ("fault", .fault(.media(error: MediaError(.failed, .levelledSoundSilent)))),
+        ("failure", .failure(fault: .media(error: MediaError(.failed, .levelledSoundSilent)))),
         ("failed", .failed(operation: "avfilter_graph_config", detail: "Invalid argument")),
     ]
 }

@@ -389,7 +389,7 @@ function effectLine(shot) {
     return { text: "slow motion: not slowed: the camera's fastest at " + shot.width + "×" + shot.height + " is " + e.notRendered.cameraTooSlow.fastest +
       " fps, no faster than the 30 fps it would play at (nothing is faked; a camera with 60 fps at this size gives 2×)", warn: true };
   }
-  if (why === "fault" || why === "failed") {
+  if (why === "failure" || why === "failed") {
     // (the failure in the operator's words, from the kiosk: effectFault)
     return { text: e.name + " was not made: the shot is the take as recorded (" + shot.effectFault + ")", warn: true };
   }
