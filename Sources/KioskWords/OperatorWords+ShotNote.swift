@@ -95,13 +95,19 @@ extension OperatorWords {
     /// A failure a shot recorded, as the operator's words word that error anywhere.
     package static func fault(_ fault: ShotFault) -> String {
         switch fault {
-        // (what happened only: the shot was kept, so none of `media`'s "the previous shot was kept")
-        case .media(let error): mediaWhat(error).hasSuffix(".") ? String(mediaWhat(error).dropLast()) : mediaWhat(error)
+        case .media(let error): mediaFault(error)
         case .storage(let error): store(error)
         case .microphone(let error): error.description
         case .system(let call, let code): "\(call) failed: \(errno(code))"
         case .other(let kind, let failure): "\(failure) (\(kind))"
         }
+    }
+
+    /// The encoder's failure inside a note or a shot's line: what happened only (the shot was
+    /// kept, so none of `media`'s "the previous shot was kept").
+    private static func mediaFault(_ error: MediaError) -> String {
+        let what = mediaWhat(error)
+        return what.hasSuffix(".") ? String(what.dropLast()) : what
     }
 
     /// Why the effect was not made, when it was not: the operator page's line says what was made
