@@ -72,7 +72,7 @@ let package = Package(
         // StoreValues: a store with no transport: where a post goes, and why a store failed.
         .target(name: "StoreValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
         // ShotValues: what a shot records that its post carries too: its sound, its effect and the guest's yes.
-        .target(name: "ShotValues", dependencies: ["SystemSupport"], swiftSettings: swiftSettings),
+        .target(name: "ShotValues", dependencies: ["MediaValues", "StoreValues"], swiftSettings: swiftSettings),
         // PreflightValues: what the preflight found (each check's finding and its data: the
         // store's fault, a token's state, a certificate's dates...).
         .target(name: "PreflightValues", dependencies: ["MediaValues", "StoreValues"], swiftSettings: swiftSettings),

@@ -3,6 +3,7 @@ package import Settings
 package import Shooting
 package import Publishing
 import Library
+import KioskWords
 package import SystemSupport
 package import KioskHTTP
 package import KioskState
@@ -78,7 +79,7 @@ package struct KioskServices: Sendable {
         access = try KioskAccess(settings: settings, throttle: loginThrottle ?? LoginThrottle(clock: clock), clock: clock)
         let store = try KioskStore(settings: settings, configuration: configuration, logger: logger)
         // A shot cut off by a crash or power cut becomes the current shot again, to post or replace.
-        for note in settings.workspace.recoverInterrupted().notes { logger.notice("\(note)") }
+        for note in settings.workspace.recoverInterrupted().notes { logger.notice("\(OperatorWords.note(note))") }
         manager = CameraManager(workspace: settings.workspace, device: settings.device, previewIdleSeconds: settings.previewIdleSeconds,
                                 clock: clock)
         let events = EventStream(), metrics = KioskMetrics()

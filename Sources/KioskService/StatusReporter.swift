@@ -96,6 +96,8 @@ package final class StatusReporter: Sendable {
                     videoURL: playable ? "/api/shot/current/video.mp4?v=\(shot.id)" : nil, postedAs: posted?.id,
                     postDeletedAt: posted?.deletedAt, audio: shot.audio)
                 current?.effect = shot.effect
+                current?.effectFault = OperatorWords.effectFault(shot.effect)
+                current?.loudnessFault = OperatorWords.loudnessFault(shot.audio?.loudness)
             }
             let space = DiskSpace.measure(workspace: workspace.root, outbox: outboxRoot, needed: needed)
             let disk = KioskStatus.Disk(workspaceFreeBytes: space.workspaceFree, outboxFreeBytes: space.outboxFree, low: space.short != nil)

@@ -76,6 +76,10 @@ package struct KioskStatus: Encodable, Sendable, Equatable {
         package var audio: ShotAudio?
         /// The effect it was made into, its take kept beside it; nil for none.
         package var effect: ShotEffect? = nil
+        /// Why the effect was not made, or the sound left as recorded, when that failed: the
+        /// failure in the operator's words (the page words the rest from `effect` and `audio`).
+        package var effectFault: String? = nil
+        package var loudnessFault: String? = nil
 
         package init(id: String, createdAt: String, durationSeconds: Double, frames: Int, framesDropped: Int,
                     width: Int, height: Int, byteSize: Int64, endedEarly: String? = nil,

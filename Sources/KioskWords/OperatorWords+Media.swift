@@ -24,7 +24,7 @@ extension OperatorWords {
     }
 
     /// What happened, as one sentence.
-    private static func mediaWhat(_ error: MediaError) -> String {
+    static func mediaWhat(_ error: MediaError) -> String {
         let file = error.path ?? "the file"
         let forFile = error.path.map { " for \($0)" } ?? ""
         switch error.reason {

@@ -9,7 +9,7 @@ package import SystemSupport
 package typealias AudioError = DeviceError<AudioFailure>
 
 /// The kinds of sound capture failure.
-package enum AudioFailure: DeviceErrorKind {
+package enum AudioFailure: DeviceErrorKind, Decodable {
     /// No such sound device; `available` lists the microphones there are, by stable name.
     case noSuchDevice(available: [String])
     case permissionDenied(group: String?)

@@ -1,5 +1,5 @@
 /// Frames per second as a fraction, as V4L2 and FFmpeg carry it (30000/1001 is not 29.97).
-package struct FrameRate: Sendable, Hashable, Encodable, CustomStringConvertible {
+package struct FrameRate: Sendable, Hashable, Codable, CustomStringConvertible {
     package var numerator: Int
     package var denominator: Int
 

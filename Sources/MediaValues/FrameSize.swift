@@ -1,5 +1,5 @@
 /// A picture size in pixels, parsed from `WIDTHxHEIGHT`.
-package struct FrameSize: Sendable, Hashable, Encodable, CustomStringConvertible {
+package struct FrameSize: Sendable, Hashable, Codable, CustomStringConvertible {
     package var width: Int
     package var height: Int
 

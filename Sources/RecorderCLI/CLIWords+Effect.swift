@@ -21,6 +21,7 @@ extension CLIWords {
         switch loudness.left {
         case .silent?: return "sound left as recorded, not brought to \(target): the take is silent"
         case .nothingToMeasure?: return "sound left as recorded, not brought to \(target): nothing over -70 LUFS to measure"
+        case .failure(let failure)?: return "sound left as recorded, not brought to \(target): \(fault(failure))"
         case .failed(let operation, let detail)?: return "sound left as recorded, not brought to \(target): \(operation) failed (\(detail))"
         case nil:
             let before = loudness.before.map { String(cFormat: "%.1f LUFS (true peak %.1f dBTP)", $0.integratedLUFS, $0.truePeakDBTP) } ?? "?"
@@ -35,6 +36,8 @@ extension CLIWords {
         switch (effect.notRendered, effect.name) {
         case (.cameraTooSlow(let fastest)?, _):
             return String(cFormat: "not slowed: the camera's fastest at %dx%d is %g fps, no faster than the 30 fps it would play at (nothing faked)", shot.width, shot.height, fastest)
+        case (.failure(let failure)?, _):
+            return "the \(effect.name.rawValue) was not made; the shot is the take as recorded: \(fault(failure))"
         case (.failed(let operation, let detail)?, _):
             return "the \(effect.name.rawValue) was not made (\(operation): \(detail)); the shot is the take as recorded"
         case (nil, .boomerang):

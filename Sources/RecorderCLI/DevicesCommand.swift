@@ -115,7 +115,7 @@ struct DevicesCommand: ParsableCommand {
                 if let problem = reading.problem {
                     text += "\(reading.name)  \(reading.cardName): not listened to: \(problem)\n"
                 } else if let verdict = reading.check {
-                    let note = SoundCheck.note(verdict).map { ": \($0.replacing("take", with: "input"))" } ?? ""
+                    let note = SoundCheck.note(verdict).map { ": \(CLIWords.note($0).replacing("take", with: "input"))" } ?? ""
                     text += "\(reading.name)  \(reading.cardName): \(verdict.result), loudest \(verdict.loudestDBFS) dBFS\(note)\n"
                 }
             }

@@ -107,7 +107,7 @@ struct PostCommand: ParsableCommand {
         let note: @Sendable (String) -> Void = { [quiet] note in if !quiet { printError("recorder: note: \(note)") } }
         // After a power cut, the interrupted clip is the one to post.
         let recovery = workspace.recoverInterrupted()
-        for line in recovery.notes { note(line) }
+        for line in recovery.notes { note(CLIWords.note(line)) }
         if !quiet, !recovery.kept.isEmpty { remindOfKeptShots(in: workspace, only: recovery.kept) }
         let enqueuer = PostEnqueuer(workspace: workspace, outbox: outbox, configuration: configuration)
         var plan = try enqueuer.plan(caption: try captionText(), shotID: shot)

@@ -179,7 +179,7 @@ struct ShootCommand: AsyncParsableCommand {
         // shot (never replaced unseen, never lost), and the shot asked for is still recorded, so a
         // script sees the exit status of the shot it asked for.
         let recovery = workspace.recoverInterrupted(besideCurrent: true)
-        for line in recovery.notes { note(line) }
+        for line in recovery.notes { note(CLIWords.note(line)) }
         // (every kept shot, those just recovered too: how to post one is the CLI's to say)
         if !quiet { remindOfKeptShots(in: workspace) }
         let manager = CameraManager(workspace: workspace)
@@ -191,7 +191,7 @@ struct ShootCommand: AsyncParsableCommand {
         do {
             let result = try await manager.shoot(
                 shotRequest, stop: stop,
-                notice: note,
+                notice: { note(CLIWords.note($0)) },
                 progress: { progress.update($0) })
             progress.finish()
             report(result, in: workspace)

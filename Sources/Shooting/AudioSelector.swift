@@ -1,6 +1,7 @@
 import AudioCapture
 import VideoCapture
 import MediaValues
+import ShotValues
 
 /// Opens the sound source an `AudioChoice` names, for the picture source already open.
 package enum AudioSelector {
@@ -21,7 +22,7 @@ package enum AudioSelector {
     }
 
     /// nil when the shot is silent; `notes` says why when the user might have expected sound.
-    static func open(_ choice: AudioChoice, for video: any FrameSource) throws(AudioError) -> (source: (any AudioSource)?, notes: [String]) {
+    static func open(_ choice: AudioChoice, for video: any FrameSource) throws(AudioError) -> (source: (any AudioSource)?, notes: [ShotNote]) {
         switch choice {
         case .none:
             return (nil, [])
@@ -32,16 +33,16 @@ package enum AudioSelector {
         case .auto:
             if video is TestPatternSource { return (ToneSource(), []) }
             guard let camera = video as? V4L2CaptureSource else {
-                return (nil, ["no sound: a file has no microphone (audio.device picks one)"])
+                return (nil, [.noSoundFromFile])
             }
             guard let microphone = AudioDevices.microphone(pairedWithCamera: camera.path) else {
-                return (nil, ["no sound: \(camera.path) has no microphone of its own (audio.device picks another)"])
+                return (nil, [.noMicrophone(camera: camera.path)])
             }
             do {
                 return (try AlsaCaptureSource(device: microphone.name), [])
             } catch {
                 // The camera's own microphone, found but not usable: the picture is still wanted.
-                return (nil, ["no sound: the camera's microphone could not be opened: \(error)"])
+                return (nil, [.microphoneUnopenable(fault: .microphone(error: error))])
             }
         }
     }

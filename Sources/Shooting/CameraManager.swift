@@ -7,6 +7,7 @@ import VideoCapture
 package import Settings
 import MediaValues
 package import Failures
+package import ShotValues
 
 /// Owns the camera for the life of the process: one shot at a time, its stop signal, the record
 /// state, the live preview and whether the camera is there at all; while a post is being queued it
@@ -94,7 +95,7 @@ package actor CameraManager {
     /// `stop` lets the caller stop the shot from the moment it asks for it (a Ctrl-C during
     /// start-up, before this actor has even seen the shot, is remembered).
     package func shoot(_ request: ShotRequest, stop: StopSignal = StopSignal(),
-                      notice: @escaping @Sendable (String) -> Void = { _ in },
+                      notice: @escaping @Sendable (ShotNote) -> Void = { _ in },
                       progress: @escaping @Sendable (ShotProgress) -> Void = { _ in }) async throws(RecorderError) -> ShotResult {
         switch state {
         case .idle, .failed, .cameraMissing: break
@@ -157,7 +158,7 @@ package actor CameraManager {
     /// The shot itself, from `.starting`: preview closed, then open, record, finish and release on
     /// the shot's own thread.
     private func record(_ request: ShotRequest, stop: StopSignal,
-                        notice: @escaping @Sendable (String) -> Void,
+                        notice: @escaping @Sendable (ShotNote) -> Void,
                         progress: @escaping @Sendable (ShotProgress) -> Void) async throws(RecorderError) -> ShotResult {
         await closePreview()
         // The shot opens the microphone itself: the idle meter lets go of it first.
@@ -200,7 +201,7 @@ package actor CameraManager {
     /// from open to release); the actor only moves the state along as the recording's events come,
     /// and hears the outcome after everything was let go.
     private func run(_ request: ShotRequest, stop: StopSignal, preview: PreviewTap?,
-                     notice: @escaping @Sendable (String) -> Void,
+                     notice: @escaping @Sendable (ShotNote) -> Void,
                      progress: @escaping @Sendable (ShotProgress) -> Void) async -> Result<ShotResult, RecorderError> {
         let recording = Recording(request, workspace: workspace, stop: stop, preview: preview, tally: frames)
         currentRecording = recording

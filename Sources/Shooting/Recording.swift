@@ -3,6 +3,7 @@ internal import SystemSupport
 import VideoCapture
 import Settings
 import Failures
+import ShotValues
 
 /// One shot being recorded: a thread of its own owns its frame loop from open to release: the
 /// source, the encoder and writer, the sound and the preview tap (STREAMOFF and munmap can block,
@@ -15,7 +16,7 @@ final class Recording: Sendable {
     /// What the recording reports, in order.
     enum Event: Sendable {
         /// Something to tell the user (a leftover removed, no sound, a silent take).
-        case notice(String)
+        case notice(ShotNote)
         /// The source is open and recording starts.
         case recording
         /// The latest progress, at most ten times a second (`latest` has every frame's).
@@ -45,7 +46,7 @@ final class Recording: Sendable {
                 try job.open()
                 // Said before the first frame, so a stop in answer to them (Ctrl-C) finds the
                 // shot still starting.
-                for path in job.cleaned { report.yield(.notice("removed leftovers of an interrupted shot: \(path)")) }
+                for path in job.cleaned { report.yield(.notice(.leftoversRemoved(path: path))) }
                 for note in job.notes { report.yield(.notice(note)) }
                 let said = job.notes.count
                 report.yield(.recording)

@@ -22,8 +22,9 @@ package struct Shot: Sendable, Codable, Hashable {
     package var encoder: String
     /// Why the shot is shorter than asked, if it is.
     package var endedEarly: ShotEnding?
-    /// Notes on how the capture differs from the request.
-    package var notes: [String]
+    /// What the shot tells beside its record (how the capture differs from the request, a
+    /// recovery...), as cases with their data; an older shot's sentences as they were written.
+    @ShotNotes package var notes: [ShotNote]
     /// True for a shot rebuilt at start-up from a recording that was interrupted (see `ShotSalvage`).
     package var recovered: Bool?
     /// The sound track; nil, written as null, for a silent shot (a reader of the JSON sees that

@@ -4,6 +4,7 @@ import Settings
 import SystemSupport
 import MediaValues
 import Failures
+import ShotValues
 import DurableFiles
 
 extension ShotDraft {
@@ -16,15 +17,15 @@ extension ShotDraft {
     /// copy is not until it is synced. Removed first, a power cut before the copy's sync lost both
     /// (ext4 committed the removal with the next fsync of any file, the copy's data still in memory:
     /// an empty video.mp4 and no recording; Tests/vm/power-cut.sh).
-    func remuxRecording(endSeconds: Double? = nil) throws(RecorderError) -> String? {
-        var failure: String?
+    func remuxRecording(endSeconds: Double? = nil) throws(RecorderError) -> ShotFault? {
+        var failure: ShotFault?
         do throws(MediaError) {
             try MP4Remuxer.faststart(from: recordingPath, to: videoPath, endSeconds: endSeconds)
         } catch {
-            failure = "\(error)"
+            failure = .media(error: error)
         }
         if failure == nil {
-            do throws(RecorderError) { try DurableFile.fsyncFile(videoPath) } catch { failure = "\(error)" }
+            do throws(RecorderError) { try DurableFile.fsyncFile(videoPath) } catch { failure = ShotFault(error) }
         }
         if failure == nil {
             // The copy is on the disk (synced above, before this: the order a power cut needs). A

@@ -29,8 +29,7 @@ extension ShotJob {
                     loudness.left = .nothingToMeasure
                 }
             } catch {
-                let (operation, detail) = Self.words(error)
-                loudness.left = .failed(operation: operation, detail: detail)
+                loudness.left = .failure(fault: ShotFault(error))
             }
         }
         track.loudness = loudness
@@ -89,8 +88,7 @@ extension ShotJob {
                 effect.slowMotion = facts
             }
         } catch {
-            let (operation, detail) = Self.words(error)
-            effect.notRendered = .failed(operation: operation, detail: detail)
+            effect.notRendered = .failure(fault: ShotFault(error))
             return effect
         }
         let seconds = Double(MonotonicClock.nowMicroseconds() - started) / 1_000_000
@@ -102,16 +100,5 @@ extension ShotJob {
             if take.durationSeconds > 0 { effect.renderRatio = (seconds / take.durationSeconds * 1000).rounded() / 1000 }
         }
         return effect
-    }
-
-    /// A failure's call and the media library's (or the system's) own words, for the shot's
-    /// record; any other failure as its data.
-    private static func words(_ error: RecorderError) -> (String, String) {
-        guard case .media(let media) = error else { return ("", "\(error)") }
-        switch media.reason {
-        case .call(let function, let message): return (function, message)
-        case .system(let function, let errno): return (function, Descriptors.Errno(errno).description)
-        default: return ("", "\(media)")
-        }
     }
 }

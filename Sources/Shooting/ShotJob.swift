@@ -29,7 +29,7 @@ final class ShotJob {
     /// The microphone or the test beep; nil for a silent shot.
     private var audio: (any AudioSource)?
     private var recorder: MP4Encoder?
-    private(set) var notes: [String] = []
+    private(set) var notes: [ShotNote] = []
     private(set) var cleaned: [String] = []
     private var ending: ShotEnding?
     private var cameraLost: RecorderError?
@@ -242,7 +242,7 @@ final class ShotJob {
         }
         do { try recorder.appendAudio(chunks) } catch { throw RecorderError(error) }
         if let ended = audio.ended {
-            notes.append("the sound stopped early: \(ended.reason)")
+            notes.append(.soundStoppedEarly(reason: ended.reason))
         }
         audio.close()
     }
@@ -264,7 +264,7 @@ final class ShotJob {
         do {
             let summary = try finished.get()
             if summary.framesRepeated > 0 {
-                notes.append("the camera handed over \(summary.framesRepeated) frame(s) a second time; each was recorded once")
+                notes.append(.framesRepeated(count: summary.framesRepeated))
             }
             // The encoder's pictures and lookahead are the bulk of the memory; let them go before the
             // remux so the two never add up.
@@ -333,9 +333,7 @@ final class ShotJob {
                 discardDraft()
                 throw RecorderError.shot(.diskFullUnderMinimum(root: workspace.root, recorded: info.durationSeconds, minimum: request.minimumSeconds))
             }
-            let lost = String(cFormat: "%.1f of the %g s asked", info.durationSeconds, request.seconds)
-            let note = "the disk filled up: kept \(lost), as recorded (not remuxed), \(ByteCount.human(size - whole)) of a half-written fragment dropped"
-            notes.append(note)
+            notes.append(.diskFilled(keptSeconds: info.durationSeconds, askedSeconds: request.seconds, droppedBytes: size - whole))
             let shot = Shot(
                 id: draft.id, videoPath: draft.videoPath, createdAt: clock.date, source: source.name,
                 inputFormat: summary.input.pixelFormat.name, width: info.width, height: info.height,
@@ -355,7 +353,7 @@ final class ShotJob {
     /// recording (it plays) rather than leave it for the next start to delete.
     private func keepRemuxedOrFragmented(_ draft: ShotDraft, endSeconds: Double) throws(RecorderError) {
         if let failure = try draft.remuxRecording(endSeconds: endSeconds) {
-            notes.append("kept the crash-safe fragmented recording: the faststart remux failed (\(failure))")
+            notes.append(.remuxFailed(fault: failure))
         }
     }
 

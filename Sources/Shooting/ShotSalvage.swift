@@ -5,7 +5,7 @@ import StorageUpload
 internal import SystemSupport
 import Settings
 import Failures
-import ShotValues
+package import ShotValues
 
 /// Turns a recording that was interrupted (kill -9, a crash, a power cut) back into a shot.
 ///
@@ -29,8 +29,8 @@ package enum ShotSalvage {
         package var shot: Shot?
         /// Ids of recovered recordings kept beside the current shot.
         package var kept: [String] = []
-        /// What happened, for the user.
-        package var notes: [String] = []
+        /// What happened, for the user (each edge words it).
+        package var notes: [ShotNote] = []
     }
 
     /// Recovers what can be recovered, newest first (so the newest may become current and any
@@ -72,7 +72,7 @@ package enum ShotSalvage {
                 // reached the disk, so there is nothing to recover, and nothing to wait for either.
                 if whole == nil, isHeaderOnly(draft.recordingPath) {
                     FileSystem.removeTreeIfThere(draft.directory)
-                    outcome.notes.append("an interrupted recording with no whole fragment on the disk (cut off in its first second) was removed")
+                    outcome.notes.append(.emptyRecordingRemoved)
                     return
                 }
                 // A power cut can leave the last fragment half written: cut back to the last whole
@@ -80,13 +80,13 @@ package enum ShotSalvage {
                 if let whole, let size = FileSystem.size(of: draft.recordingPath), whole < size {
                     do throws(Descriptors.Errno) { try Posix.truncate(draft.recordingPath, to: whole) } catch {
                         // Still recoverable: the remux stops at the damaged picture instead.
-                        outcome.notes.append("could not cut the interrupted recording back to its last whole fragment (\(error.description)); its last picture may be damaged")
+                        outcome.notes.append(.recordingNotCutBack(errno: error.code))
                     }
                 }
                 let info = try MediaProbe.inspect(draft.recordingPath)
                 guard info.durationSeconds >= minimumSeconds else {
                     FileSystem.removeTreeIfThere(draft.directory)
-                    outcome.notes.append(String(cFormat: "an interrupted recording of %.1f s (under %.0f s) was removed", info.durationSeconds, minimumSeconds))
+                    outcome.notes.append(.shortRecordingRemoved(seconds: info.durationSeconds, minimumSeconds: minimumSeconds))
                     return
                 }
                 // A copy an earlier attempt left half made: the remux writes it anew, and a failed
@@ -99,13 +99,9 @@ package enum ShotSalvage {
             // (a name not made by newID: when its video was last written)
             let seconds = Double(id.prefix(10)) ?? FileSystem.status(of: draft.videoPath)?.modified ?? 0
             let made = Date(timeIntervalSince1970: seconds)
-            var recovered = String(cFormat: "recovered an interrupted recording (%.1f s, %ld frames)", final.durationSeconds, final.frameCount)
-            if effectDropped { recovered += " as its take: the effect being made from it was dropped" }
-            let message = olderThanCurrent
-                ? "\(recovered); the current shot is newer, so it is kept beside it as \(id)"
-                : besideCurrent
-                ? "\(recovered); it is kept beside the current shot as \(id) while this shot is recorded"
-                : "\(recovered) as the current shot"
+            let placed: ShotNote.Placement = olderThanCurrent ? .besideNewer : besideCurrent ? .besideWhileRecording : .current
+            let message = ShotNote.recovered(id: id, seconds: final.durationSeconds, frames: final.frameCount,
+                                             effectDropped: effectDropped, placed: placed)
             let shot = Shot(
                 id: id, videoPath: draft.videoPath, createdAt: made, source: "recovered after an interruption",
                 inputFormat: "unknown", width: final.width, height: final.height, frameRate: final.frameRate,
@@ -127,7 +123,7 @@ package enum ShotSalvage {
 
     /// A recording that is not a video is removed; for any other failure (a full disk, FFmpeg
     /// missing) it waits, under a name cleaning leaves alone, for the next start.
-    private static func unrecovered(_ draft: ShotDraft, in workspace: ShotWorkspace, _ error: RecorderError) -> String {
+    private static func unrecovered(_ draft: ShotDraft, in workspace: ShotWorkspace, _ error: RecorderError) -> ShotNote {
         let waiting = "\(workspace.root)/\(waitingPrefix)\(draft.id)"
         if error.kind != .badData {
             let moved: Descriptors.Errno?
@@ -138,15 +134,15 @@ package enum ShotSalvage {
                 moved = error
             }
             guard let failure = moved else {
-                return "an interrupted recording (\(draft.id)) could not be recovered now: \(error) It is kept in \(waiting) and recovered at the next start once that is fixed."
+                return .recoveryWaiting(id: draft.id, fault: ShotFault(error), waiting: waiting)
             }
             // Not even moved aside: it stays where it is, marked so cleaning leaves it, never deleted.
-            let reason = failure.description
             try? FileSystem.writeSynced([], to: "\(draft.directory)/\(unmovableMarker)")
-            return "an interrupted recording (\(draft.id)) could not be recovered now (\(error)) nor moved aside (\(reason)); it stays in \(draft.directory). Fix the cause; the next start tries again."
+            return .recoveryLeftInPlace(id: draft.id, fault: ShotFault(error), moving: .system(call: "rename", errno: failure.code),
+                                        folder: draft.directory)
         }
         FileSystem.removeTreeIfThere(draft.directory)
-        return "an interrupted recording (\(draft.id)) could not be recovered (\(error)); it was removed"
+        return .recoveryRemoved(id: draft.id, fault: ShotFault(error))
     }
 }
 

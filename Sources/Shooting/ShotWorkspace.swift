@@ -5,6 +5,7 @@ internal import SystemSupport
 package import Settings
 package import Failures
 package import DurableFiles
+import ShotValues
 
 /// The directory that holds the latest good shot and the one being recorded.
 ///
@@ -136,15 +137,15 @@ package struct ShotWorkspace: Sendable {
     /// - A whole shot in `shots/` newer than the current one (or with none), not being deleted:
     ///   its commit stopped before the link. It becomes current, or with `besideCurrent` (a shoot
     ///   that will replace the current shot) it is kept beside it, as a recovered recording is.
-    /// Returns what it did, in words, and the id of a shot it kept beside the current one.
-    func completeInterrupted(besideCurrent: Bool) -> (notes: [String], kept: String?) {
-        var notes: [String] = []
+    /// Returns what it did, as notes, and the id of a shot it kept beside the current one.
+    func completeInterrupted(besideCurrent: Bool) -> (notes: [ShotNote], kept: String?) {
+        var notes: [ShotNote] = []
         if let id = currentShotID(), Posix.allows("\(shotsDirectory)/\(id)/\(Self.discardedMarker)", F_OK) {
-            do {
+            do throws(RecorderError) {
                 try discardCurrent(id: id)
-                notes.append("finished deleting shot \(id), which a stop (a crash or a power cut) had interrupted")
+                notes.append(.deletionFinished(id: id))
             } catch {
-                notes.append("could not finish deleting shot \(id), which a stop had interrupted: \(error)")
+                notes.append(.deletionUnfinished(id: id, fault: ShotFault(error)))
             }
         }
         let current = currentShotID()
@@ -154,7 +155,7 @@ package struct ShotWorkspace: Sendable {
         }
         guard let id = names.max() else { return (notes, nil) }
         guard let shot = readShot("\(shotsDirectory)/\(id)") else {
-            notes.append(setAside(id, because: problem(readingShot: id) ?? "its shot.json cannot be read"))
+            notes.append(setAside(id, because: unreadable(id)))
             return (notes, nil)
         }
         let folder = ShotDraft(id: id, directory: "\(shotsDirectory)/\(id)")
@@ -162,7 +163,7 @@ package struct ShotWorkspace: Sendable {
             if besideCurrent {
                 // As a recovered recording is kept (its shot.json then names kept/).
                 _ = try keep(folder, shot: shot)
-                notes.append("shot \(id) was finished when a stop (a crash or a power cut) came, before it became the current shot: it is kept beside the current shot")
+                notes.append(.commitFinished(id: id, keptBeside: true))
                 return (notes, id)
             }
             // shot.json names the video here again if a cut came as an earlier start was keeping it.
@@ -174,26 +175,32 @@ package struct ShotWorkspace: Sendable {
             try makeCurrent(id)
             // The shot it replaces goes, as in a commit.
             if let current { retire(current) }
-            notes.append("shot \(id) was finished when a stop (a crash or a power cut) came, before it became the current shot: it is the current shot now")
+            notes.append(.commitFinished(id: id, keptBeside: false))
         } catch {
-            notes.append(setAside(id, because: "\(error)"))
+            notes.append(setAside(id, because: .failed(fault: ShotFault(error))))
         }
         return (notes, nil)
     }
 
     /// A finished shot that could be neither linked nor kept: moved to `.interrupted-<id>`, where
     /// cleaning leaves it and the next start recovers its video as an interrupted recording; if
-    /// even that fails, marked so cleaning leaves it where it is. Never deleted. What happened, in words.
-    private func setAside(_ id: String, because reason: String) -> String {
+    /// even that fails, marked so cleaning leaves it where it is. Never deleted. What happened, as a note.
+    private func setAside(_ id: String, because reason: ShotNote.Unfinished) -> ShotNote {
         let folder = "\(shotsDirectory)/\(id)"
         let waiting = "\(root)/\(ShotSalvage.waitingPrefix)\(id)"
         do throws(RecorderError) {
             try DurableFile.rename(folder, to: waiting)
-            return "shot \(id) was finished when a stop (a crash or a power cut) came, and cannot be made current now (\(reason)); it is kept in \(waiting) and recovered at the next start once that is fixed."
+            return .shotSetAside(id: id, why: reason, waiting: waiting)
         } catch {
             try? FileSystem.writeSynced([], to: "\(folder)/\(ShotSalvage.unmovableMarker)")
-            return "shot \(id) was finished when a stop (a crash or a power cut) came, and can be neither made current (\(reason)) nor moved aside (\(error)); it stays in \(folder). Fix the cause; the next start tries again."
+            return .shotLeftInPlace(id: id, why: reason, moving: ShotFault(error), folder: folder)
         }
+    }
+
+    /// Why finished shot `id`'s shot.json cannot be read.
+    private func unreadable(_ id: String) -> ShotNote.Unfinished {
+        let path = "\(shotsDirectory)/\(id)/shot.json"
+        return FileSystem.dataIfReadable(path) == nil ? .shotFileUnreadable(path: path) : .shotFileDamaged(path: path)
     }
 
     /// Deletes the current shot when it is `id` (a guest's "Delete" at the booth): the `current`

@@ -41,17 +41,13 @@ package struct SoundCheck: Sendable {
         return ShotAudio.Check(result: result, loudestDBFS: (loudest * 10).rounded() / 10, clippedPercent: (share * 1000).rounded() / 10)
     }
 
-    /// What the command line and the journal say of a take that is not ok; nil when it is.
-    package static func note(_ check: ShotAudio.Check) -> String? {
+    /// The note on a silent or clipped take; nil for one that is ok, or whose sound stopped
+    /// early (that has its own note, `soundStoppedEarly`).
+    package static func note(_ check: ShotAudio.Check) -> ShotNote? {
         switch check.result {
-        case "silent":
-            return "silent take: nothing louder than \(Int(silentBelowDBFS)) dBFS was heard (loudest \(check.loudestDBFS) dBFS). Is the microphone muted, its gain at zero, or the wrong one chosen (audio.device)?"
-        case "clipping":
-            return "clipped take: the sound was at full scale in \(check.clippedPercent)% of it and will sound distorted. Turn the microphone's gain down (alsamixer)."
-        case "ended-early":
-            return "the take's sound stopped before its picture (see audio.endedEarly)."
-        default:
-            return nil
+        case "silent": .silentTake(loudestDBFS: check.loudestDBFS, silentBelowDBFS: silentBelowDBFS)
+        case "clipping": .clippedTake(clippedPercent: check.clippedPercent)
+        default: nil
         }
     }
 }

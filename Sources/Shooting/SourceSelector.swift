@@ -1,19 +1,19 @@
 package import VideoCapture
 package import MediaValues
 import Settings
-import ShotValues
+package import ShotValues
 
 /// Opens the frame source a `--device` value names.
 package enum SourceSelector {
     package static let testPattern = "testsrc"
 
     /// Opens the source; `notes` tells the user about substitutions (no camera, different size...).
-    package static func open(_ request: ShotRequest) throws(CaptureError) -> (source: any FrameSource, notes: [String]) {
+    package static func open(_ request: ShotRequest) throws(CaptureError) -> (source: any FrameSource, notes: [ShotNote]) {
         let value = request.device ?? "auto"
         if value == "auto" {
             guard let first = DeviceDiscovery.firstCaptureDevice() else {
                 let source = try testPattern(request)
-                return (source, ["no camera found: recording the built-in test pattern, with its test beep unless audio.device says otherwise (shoot.device picks a camera)"])
+                return (source, [.noCamera])
             }
             return try camera(first, request)
         }
@@ -31,21 +31,26 @@ package enum SourceSelector {
                               frameRate: request.effect == .slowmo ? testPatternFastest : request.capture.frameRate ?? CaptureRequest.defaultFrameRate)
     }
 
-    static func camera(_ path: String, _ request: ShotRequest) throws(CaptureError) -> (source: any FrameSource, notes: [String]) {
+    static func camera(_ path: String, _ request: ShotRequest) throws(CaptureError) -> (source: any FrameSource, notes: [ShotNote]) {
         var capture = request.capture
         // Slow motion: the camera's fastest rate at the chosen size, as it says it offers.
         capture.fastest = request.effect == .slowmo
         let source = try V4L2CaptureSource(path: path, request: capture, stallTimeout: request.stallTimeout)
-        var notes = source.choice.notes
         let chosen = source.choice
+        var notes: [ShotNote] = chosen.differences.map { difference in
+            switch difference {
+            case .closestSize(let asked, let offered): .closestSize(asked: asked, offered: offered)
+            case .closestRate(let asked, let offered, let size): .closestRate(asked: asked, offered: offered, size: size)
+            }
+        }
         if source.format.width != chosen.size.width || source.format.height != chosen.size.height {
-            notes.append("the driver adjusted the size to \(source.format.width)x\(source.format.height)")
+            notes.append(.sizeAdjusted(width: source.format.width, height: source.format.height))
         }
         if source.format.pixelFormat != chosen.pixelFormat {
-            notes.append("the driver switched the format to \(source.format.pixelFormat.name)")
+            notes.append(.formatSwitched(format: source.format.pixelFormat.name))
         }
         if chosen.isEmulated {
-            notes.append("\(chosen.pixelFormat.name) is converted by libv4l in software, which costs CPU")
+            notes.append(.convertedInSoftware(format: chosen.pixelFormat.name))
         }
         return (source, notes)
     }

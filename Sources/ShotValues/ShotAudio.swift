@@ -53,7 +53,10 @@ package struct ShotAudio: Sendable, Codable, Hashable {
             case silent
             /// Nothing over EBU R128's gate (-70 LUFS) to measure.
             case nothingToMeasure
-            /// Levelling failed (the media library's words).
+            /// Levelling failed.
+            case failure(fault: ShotFault)
+            /// Levelling failed, as shots and posts made before failures were data say it (the
+            /// media library's call and its words): read back, never written now.
             case failed(operation: String, detail: String)
         }
     }

@@ -70,7 +70,10 @@ package struct ShotEffect: Sendable, Codable, Hashable {
     package enum NotRendered: Sendable, Codable, Hashable {
         /// Slow motion from a camera no faster than the playback rate: not slowed, never faked.
         case cameraTooSlow(fastest: Double)
-        /// Making it failed (the media library's words); the take is the shot.
+        /// Making it failed; the take is the shot.
+        case failure(fault: ShotFault)
+        /// Making it failed, as shots and posts made before failures were data say it (the media
+        /// library's call and its words): read back, never written now.
         case failed(operation: String, detail: String)
     }
 }

@@ -46,3 +46,4 @@ package struct DeviceError<Kind: DeviceErrorKind>: Error, Sendable, Equatable, E
     /// Whether the list of the machine's devices helps with this failure.
     package var listingHelps: Bool { kind.listingHelps }
 }
+extension DeviceError: Decodable where Kind: Decodable {}

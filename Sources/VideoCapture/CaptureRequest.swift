@@ -23,11 +23,17 @@ package struct CaptureRequest: Sendable, Hashable {
     }
 }
 
-/// The format, size and rate picked for a device, with a note for each way it differs from the request.
+/// The format, size and rate picked for a device, with each way it differs from the request.
 package struct CaptureChoice: Sendable, Hashable {
     package var pixelFormat: PixelFormat
     package var size: FrameSize
     package var frameRate: FrameRate
     package var isEmulated: Bool
-    package var notes: [String]
+    package var differences: [Difference]
+
+    /// A value asked for explicitly that the camera does not offer, and what it offers instead.
+    package enum Difference: Sendable, Hashable {
+        case closestSize(asked: FrameSize, offered: FrameSize)
+        case closestRate(asked: FrameRate, offered: FrameRate, size: FrameSize)
+    }
 }

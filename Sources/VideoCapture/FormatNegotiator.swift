@@ -35,24 +35,24 @@ package enum FormatNegotiator {
             let score = (sizeDistance(size, wantSize), rateDistance(rate, wantRate),
                          format.isEmulated ? 1 : 0, pixelFormat.cpuCost)
             let choice = CaptureChoice(pixelFormat: pixelFormat, size: size, frameRate: rate,
-                                       isEmulated: format.isEmulated, notes: [])
+                                       isEmulated: format.isEmulated, differences: [])
             if best == nil || score < best!.score { best = (score, choice) }
         }
         var choice = best!.choice
-        choice.notes = differences(choice, request: request)
+        choice.differences = differences(choice, request: request)
         return choice
     }
 
-    /// Notes for each explicitly requested value the choice does not meet.
-    package static func differences(_ choice: CaptureChoice, request: CaptureRequest) -> [String] {
-        var notes: [String] = []
+    /// Each explicitly requested value the choice does not meet.
+    package static func differences(_ choice: CaptureChoice, request: CaptureRequest) -> [CaptureChoice.Difference] {
+        var differences: [CaptureChoice.Difference] = []
         if let size = request.size, size != choice.size {
-            notes.append("asked for \(size), the camera offers \(choice.size) as the closest size")
+            differences.append(.closestSize(asked: size, offered: choice.size))
         }
         if !request.fastest, let rate = request.frameRate, abs(rate.value - choice.frameRate.value) > 0.01 {
-            notes.append("asked for \(rate) fps, the camera offers \(choice.frameRate) fps at \(choice.size)")
+            differences.append(.closestRate(asked: rate, offered: choice.frameRate, size: choice.size))
         }
-        return notes
+        return differences
     }
 
     static func bestMatch(_ options: SizeOptions, size: FrameSize, rate: FrameRate) -> (FrameSize, FrameRate) {

@@ -5,6 +5,8 @@ import Settings
 import Testing
 import KioskWords
 import Failures
+@testable import Shooting
+import ShotValues
 
 /// Each edge's words for every failure case, as a table of case -> exact text kept in
 /// `Snapshots/`: a wording change is one reviewed diff there. `RECORDER_UPDATE_SNAPSHOTS=1` writes
@@ -83,6 +85,45 @@ import Failures
             table += "\(name): \(try json(value))\n"
         }
         try Self.check("json-data.txt", table)
+    }
+
+    /// Every shot note in the operator's words (the journal's, the operator page's) and the
+    /// command line's, and as `shot.json` and `--json` give it (its case and data), one line each.
+    @Test func theShotNotesWords() throws {
+        try Self.check("operator-notes.txt", ShotNoteSamples.all.map { "\($0.0): \(OperatorWords.note($0.1))\n" }.joined())
+        try Self.check("cli-notes.txt", ShotNoteSamples.all.map { "\($0.0): \(CLIWords.note($0.1))\n" }.joined())
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var table = ""
+        for (name, note) in ShotNoteSamples.all {
+            table += "\(name): \(String(decoding: try encoder.encode(ShotNotes(wrappedValue: [note])), as: UTF8.self))\n"
+        }
+        try Self.check("shot-notes-json.txt", table)
+    }
+
+    /// An effect not made and a sound not levelled, with their failure, as `recorder shoot` says
+    /// them and as the operator page's status gives the failure's words.
+    @Test func theEffectAndLevellingFailuresWords() throws {
+        let shot = Shot(id: "1764400000-3f2a", videoPath: "/w/shots/1764400000-3f2a/video.mp4", createdAt: Date(timeIntervalSince1970: 0),
+                        source: "testsrc", inputFormat: "yuv420p", width: 1280, height: 720, frameRate: 30, frames: 90, framesDropped: 0,
+                        durationSeconds: 3, byteSize: 1, codec: "h264", encoder: "libx264", endedEarly: nil, notes: [])
+        var table = ""
+        for (name, why) in ShotNoteSamples.effects {
+            var effect = ShotEffect(name: .boomerang)
+            effect.notRendered = why
+            table += "effect.\(name): cli: \(CLIWords.effect(effect, shot: shot)) | operator: \(OperatorWords.effectFault(effect) ?? "-")\n"
+        }
+        for (name, left) in ShotNoteSamples.levellings {
+            let loudness = ShotAudio.Loudness(targetLUFS: -16, left: left)
+            table += "loudness.\(name): cli: \(CLIWords.loudness(loudness)) | operator: \(OperatorWords.loudnessFault(loudness) ?? "-")\n"
+        }
+        try Self.check("effect-failures-words.txt", table)
+    }
+
+    /// Every note case has a sample in the tables above.
+    @Test func everyShotNoteCaseHasASample() {
+        let named = Set(ShotNoteSamples.all.map { ShotNoteSamples.caseName($0.1) })
+        #expect(named.count == ShotNoteSamples.caseCount, "\(named.sorted())")
     }
 
     /// The operator of a kiosk has a page and a configuration file, not a shell: no failure's

@@ -24,7 +24,7 @@ import MediaValues
         #expect(choice.pixelFormat == .yuyv)
         #expect(choice.size == FrameSize(width: 640, height: 480))
         #expect(choice.frameRate.value == 30)
-        #expect(choice.notes.isEmpty)
+        #expect(choice.differences.isEmpty)
     }
 
     @Test func autoPrefersTheFormatThatMeetsSizeAndRate() throws {
@@ -45,8 +45,8 @@ import MediaValues
         let choice = try FormatNegotiator.choose(from: Self.webcam, request: CaptureRequest(
             pixelFormat: .yuyv, size: FrameSize(width: 1920, height: 1080), frameRate: FrameRate(60)), device: "cam")
         #expect(choice.size == FrameSize(width: 1280, height: 720))
-        #expect(choice.notes.count == 2)
-        #expect(choice.notes[0].contains("1920x1080"))
+        #expect(choice.differences == [.closestSize(asked: FrameSize(width: 1920, height: 1080), offered: FrameSize(width: 1280, height: 720)),
+                                       .closestRate(asked: FrameRate(60), offered: choice.frameRate, size: FrameSize(width: 1280, height: 720))])
     }
 
     @Test func missingFormatNamesWhatIsOffered() {

@@ -214,6 +214,24 @@ try:
               lines[0].startswith("slow motion 2×: recorded at 60 fps, played at 30 fps") and levelled is not None
               and lines[2].startswith("none, boomerang, slowmo (kiosk.effects) · now: slowmo"), str(lines))
         admin.screenshot(path=str(artifacts / "1280x800-operator.png"))
+        # A shot whose effect and levelling failed, as shot.json records them: the failure as data
+        # (a boomerang of 2 pictures; a levelled sound that measures as silence), which the page
+        # says in the operator's words the kiosk gives beside the shot (effectFault, loudnessFault).
+        shot_file = work / "ws" / "current" / "shot.json"
+        shot = json.loads(shot_file.read_text())
+        shot["effect"] = {"name": "boomerang", "notRendered": {"failure": {"fault": {"media": {"error": {
+            "kind": {"badInput": {}}, "reason": {"boomerangTooShort": {"pictures": 2}}, "code": 0}}}}}}
+        shot["audio"]["loudness"] = {"targetLUFS": -16, "left": {"failure": {"fault": {"media": {"error": {
+            "kind": {"failed": {}}, "reason": {"levelledSoundSilent": {}}, "code": 0}}}}}}
+        shot_file.write_text(json.dumps(shot))
+        admin.reload()
+        wait_until(admin, "document.getElementById('shot-effect').textContent.startsWith('boomerang was not made') && !document.getElementById('shot-loudness').hidden", 30000)
+        lines = admin.evaluate("['shot-effect', 'shot-loudness'].map((id) => [document.getElementById(id).textContent, document.getElementById(id).className])")
+        check(f"operator page: an effect and a levelling that failed are said with the failure's words ({lines})",
+              lines == [["boomerang was not made: the shot is the take as recorded (the file has 2 picture(s); a boomerang needs at least 3)", "muted warning"],
+                        ["sound left as recorded: levelling it to -16 LUFS failed (the levelled sound of the file measures as silence)", "muted warning"]],
+              str(lines))
+        admin.screenshot(path=str(artifacts / "1280x800-operator-failed.png"))
         check("no errors in the pages' consoles", not errors, str(errors[:5]))
         browser.close()
 finally:

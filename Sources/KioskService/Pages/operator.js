@@ -389,9 +389,9 @@ function effectLine(shot) {
     return { text: "slow motion: not slowed: the camera's fastest at " + shot.width + "×" + shot.height + " is " + e.notRendered.cameraTooSlow.fastest +
       " fps, no faster than the 30 fps it would play at (nothing is faked; a camera with 60 fps at this size gives 2×)", warn: true };
   }
-  if (why === "failed") {
-    const f = e.notRendered.failed;
-    return { text: e.name + " was not made (" + f.operation + ": " + f.detail + "): the shot is the take as recorded", warn: true };
+  if (why === "failure" || why === "failed") {
+    // (the failure in the operator's words, from the kiosk: effectFault)
+    return { text: e.name + " was not made: the shot is the take as recorded (" + shot.effectFault + ")", warn: true };
   }
   const made = e.renderSeconds !== undefined ? " · made in " + e.renderSeconds.toFixed(2) + " s (" + e.renderRatio.toFixed(2) + "× the take)" : "";
   const take = e.original ? " · take " + e.original.durationSeconds.toFixed(1) + " s kept beside it" : "";
@@ -411,10 +411,10 @@ function loudnessFragment(audio) {
   if (!l || !l.after || !l.before) return "";
   return ", " + l.before.integratedLUFS.toFixed(1) + " → " + l.after.integratedLUFS.toFixed(1) + " LUFS" + (l.limited ? " (peaks limited)" : "");
 }
-function loudnessLine(audio) {
-  const l = audio && audio.loudness;
-  if (!l || caseOf(l.left) !== "failed") return null;
-  return { text: "sound left as recorded: levelling it to " + l.targetLUFS + " LUFS failed (" + l.left.failed.detail + ")", warn: true };
+function loudnessLine(shot) {
+  const l = shot.audio && shot.audio.loudness;
+  if (!l || !shot.loudnessFault) return null;
+  return { text: "sound left as recorded: levelling it to " + l.targetLUFS + " LUFS failed (" + shot.loudnessFault + ")", warn: true };
 }
 // (as the guest page has it: a boomerang, and slow motion without its sound kept, play none of the take's)
 function silentEffect(shot) {
@@ -423,7 +423,7 @@ function silentEffect(shot) {
   return e.name === "boomerang" || (e.name === "slowmo" && !(e.slowMotion && e.slowMotion.soundKept));
 }
 function showEffect(shot) {
-  for (const [id, line] of [["shot-effect", effectLine(shot)], ["shot-loudness", loudnessLine(shot.audio)]]) {
+  for (const [id, line] of [["shot-effect", effectLine(shot)], ["shot-loudness", loudnessLine(shot)]]) {
     $(id).hidden = !line;
     $(id).textContent = line ? line.text : "";
     $(id).classList.toggle("warning", !!(line && line.warn));

@@ -1,0 +1,33 @@
+package import MediaValues
+package import StoreValues
+
+/// A failure a shot records as data (in `shot.json` and a post's metadata) rather than fails by:
+/// a remux, a levelling or an effect that could not be done, a recovery that could not finish.
+/// The lower module's error as it is, so each edge words it as it words that error anywhere
+/// (`CLIWords`, `OperatorWords`); never a sentence.
+package enum ShotFault: Sendable, Equatable, Codable {
+    /// FFmpeg's or the media code's failure.
+    case media(error: MediaError)
+    /// A file of the shot could not be written, synced or renamed (the workspace's store error).
+    case storage(error: StorageError)
+    /// The microphone could not be opened.
+    case microphone(error: AudioError)
+    /// The system call `call` failed with `errno`.
+    case system(call: String, errno: Int32)
+    /// A failure of another kind, by its kind and its case (`ShotFailure.notCurrentShot`): none is
+    /// expected where shots record faults, so its name is enough to find it.
+    case other(kind: String, failure: String)
+}
+
+// (by case alone: the errors inside are Equatable only, and equal faults are of one case)
+extension ShotFault: Hashable {
+    package func hash(into hasher: inout Hasher) {
+        switch self {
+        case .media: hasher.combine(0)
+        case .storage: hasher.combine(1)
+        case .microphone: hasher.combine(2)
+        case .system(let call, let errno): hasher.combine(3); hasher.combine(call); hasher.combine(errno)
+        case .other(let kind, let failure): hasher.combine(4); hasher.combine(kind); hasher.combine(failure)
+        }
+    }
+}
