@@ -104,7 +104,10 @@ private struct Job: Sendable {
 ///
 /// `@unchecked Sendable`: `jobs`, `head` and `started` are touched only with `mutex` held.
 private final class WorkQueue: @unchecked Sendable {
-    private var jobs: [Job] = []
+    // A job taken is cleared from its slot at once: a slot kept until the array is compacted
+    // kept its closure, and whatever that captured (a Download all's reader, its store stream and
+    // pieces), alive long after the job ran.
+    private var jobs: [Job?] = []
     private var head = 0
     private var started = false
     private let threads: Int
@@ -151,7 +154,8 @@ private final class WorkQueue: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         // A while loop: pthread_cond_wait may wake without a signal.
         while head == jobs.count { pthread_cond_wait(ready, mutex) }
-        let job = jobs[head]
+        let job = jobs[head]!
+        jobs[head] = nil
         head += 1
         if head > 64 && head * 2 > jobs.count {
             jobs.removeFirst(head)

@@ -105,6 +105,22 @@ import Testing
         #expect(ran.value == 0)
     }
 
+    /// What a job captured is let go once it ran, not when 64 more jobs have gone through the
+    /// pool: a cut Download all's reader held its paused store connection until then.
+    @Test func blockingWorkLetsGoOfAJobOnceItRan() async throws {
+        final class Captured: Sendable {}
+        let pool = BlockingWork(name: "test-release", threads: 1)
+        weak var gone: Captured?
+        do {
+            let captured = Captured()
+            gone = captured
+            await pool.run { withExtendedLifetime(captured) {} }
+        }
+        // Another job after it: the thread has come back for more, done with the first.
+        await pool.run {}
+        #expect(gone == nil, "the pool still holds what its finished job captured")
+    }
+
     @Test func printErrorWritesEverything() throws {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
