@@ -132,14 +132,19 @@ extension PostArchive {
             var crc = CRC32()
             var sha = SHA256Stream()
             var offset: Int64 = 0
+            // (one streamed request for the whole object, taken a chunk at a time)
+            var stream: (any ObjectStream)?
             while offset < member.size {
-                let range = offset...(min(offset + sumChunk, member.size) - 1)
+                let count = min(sumChunk, member.size - offset)
                 let bytes: [UInt8]?
-                do throws(StorageError) { bytes = try store.read(key: member.key, range: range) } catch { throw .gallery(.cannotRead(error)) }
-                guard let bytes, bytes.count == range.count else { throw .gallery(.postChanged(id: member.id)) }
+                do throws(StorageError) {
+                    if stream == nil { stream = try store.stream(key: member.key, range: 0...(member.size - 1)) }
+                    bytes = try stream?.next(limit: Int(count))
+                } catch { throw .gallery(.cannotRead(error)) }
+                guard let bytes, Int64(bytes.count) == count else { throw .gallery(.postChanged(id: member.id)) }
                 crc.update(bytes)
                 bytes.withUnsafeBytes { sha.update($0) }
-                offset += Int64(bytes.count)
+                offset += count
             }
             guard sha.finalize() == member.sha256 else { throw .gallery(.postChanged(id: member.id)) }
             if let document = try? JSONEncoder().encode(Sums(sha256: member.sha256, crc32: CRC32.hex(crc.value))) {
