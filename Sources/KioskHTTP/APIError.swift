@@ -28,6 +28,11 @@ package struct APIError: HTTPResponseError, Sendable {
         self.init(.recorder(error.kind), OperatorWords.text(error), guestKey: GuestWording.key(for: error))
     }
 
+    /// A guest's request about a shot or post that is not the booth's current one any more (409).
+    package init(_ stale: StaleRequest) {
+        self.init(.notCurrentShot, OperatorWords.text(stale))
+    }
+
     /// A request the route cannot take as it is (400).
     package static func badRequest(_ message: String) -> APIError { APIError(.recorder(.invalidRequest), message) }
 

@@ -50,8 +50,7 @@ enum MailRoutes {
             guard let address = fields.address else { throw APIError(.recorder(.invalidRequest), "address is required.", guestKey: .mailInvalid) }
             // The booth's screen sends only its current guest's post, while their thank-you is up.
             guard context.identity?.role == .operator || guests.sharesLink(of: id) else {
-                throw APIError(.notCurrentShot, "post \(id) is not the post of the guest at the booth now (its thank-you is over): a mail is asked for from the thank-you. Nothing was queued.",
-                               guestKey: .tryAgain)
+                throw APIError(.mail(post: id))
             }
             guard let post = await post(id, in: library) else {
                 throw APIError(.recorder(.notFound), "post \(id) is neither queued here nor in the store (deleted?). Nothing was queued.", guestKey: .tryAgain)

@@ -62,7 +62,7 @@ package final class PostingDesk: Sendable {
         switch outcome {
         case .queued(let item): return item
         case .notCurrent(let current):
-            throw APIError(.notCurrentShot, "shot \(shotID) is not the current shot (\(current.map { "that is \($0)" } ?? "there is none")): a Post names the shot its guest reviewed, and that one was replaced or deleted. Nothing was posted.")
+            throw APIError(.post(asked: shotID, current: current))
         }
     }
 

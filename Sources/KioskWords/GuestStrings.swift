@@ -23,7 +23,8 @@ package enum GuestStrings {
     /// The languages there are, English first (the fallback for a missing string).
     package static let languages = ["en", "de"]
 
-    // "{n}" is filled in by the page or the share page (a time, a name, a count: `counted`).
+    // "{n}" is filled in by the page or the share page (a time, a name, a count: `counted`). A
+    // count and its unit are joined by a no-break space (U+00A0): "5 s" never breaks between lines.
     static let table: [String: [Key: String]] = [
         "en": [
             .title: "Leave a video message!",
@@ -32,7 +33,7 @@ package enum GuestStrings {
             .hintTouch: "Tap the red button.",
             .getReady: "Get ready…",
             .recording: "Recording",
-            .secondsLeft: "{n} s left",
+            .secondsLeft: "{n}\u{00A0}s left",
             .stop: "Stop",
             .saving: "Saving your video…",
             .reviewTitle: "How was it?",
@@ -65,7 +66,7 @@ package enum GuestStrings {
             .notHeard: "We could not hear you. Retake?",
             .tooLoud: "That was so loud it will sound distorted. Retake, a little further from the microphone?",
             .soundCut: "The sound stopped part of the way through. Retake?",
-            .returning: "Back to the camera in {n} s",
+            .returning: "Back to the camera in {n}\u{00A0}s",
             .notReady: "This booth is not set up yet. Please ask the host for help.",
             .logIn: "Staff: log this screen in",
             .cameraUnavailable: "The camera is not available right now. Please ask the host for help.",
@@ -118,7 +119,7 @@ package enum GuestStrings {
             .hintTouch: "Tippt auf den roten Knopf.",
             .getReady: "Macht euch bereit…",
             .recording: "Aufnahme",
-            .secondsLeft: "noch {n} s",
+            .secondsLeft: "noch {n}\u{00A0}s",
             .stop: "Stopp",
             .saving: "Euer Video wird gespeichert…",
             .reviewTitle: "Wie war's?",
@@ -151,7 +152,7 @@ package enum GuestStrings {
             .notHeard: "Wir konnten euch nicht hören. Noch einmal?",
             .tooLoud: "Das war so laut, dass es verzerrt klingt. Noch einmal, etwas weiter vom Mikrofon weg?",
             .soundCut: "Der Ton ist mittendrin abgebrochen. Noch einmal?",
-            .returning: "Zurück zur Kamera in {n} s",
+            .returning: "Zurück zur Kamera in {n}\u{00A0}s",
             .notReady: "Diese Box ist noch nicht eingerichtet. Bitte fragt die Gastgeber um Hilfe.",
             .logIn: "Personal: diesen Bildschirm anmelden",
             .cameraUnavailable: "Die Kamera ist gerade nicht verfügbar. Bitte fragt die Gastgeber um Hilfe.",
@@ -205,19 +206,19 @@ package enum GuestStrings {
     /// (A count shown with a unit's symbol, "{n} s", has one form and stays in `table`.)
     static let counted: [String: [Key: [PluralCategory: String]]] = [
         "en": [
-            .invite: [.one: "Press the button and talk to the camera for {n} second.",
-                      .other: "Press the button and talk to the camera for {n} seconds."],
+            .invite: [.one: "Press the button and talk to the camera for {n}\u{00A0}second.",
+                      .other: "Press the button and talk to the camera for {n}\u{00A0}seconds."],
             .shareNotYetDetail: [
-                .one: "If it was recorded in the last hours, the booth may still be sending it: please try again in {n} minute. A link that has expired, or whose video was taken down, does not open again.",
-                .other: "If it was recorded in the last hours, the booth may still be sending it: please try again in {n} minutes. A link that has expired, or whose video was taken down, does not open again.",
+                .one: "If it was recorded in the last hours, the booth may still be sending it: please try again in {n}\u{00A0}minute. A link that has expired, or whose video was taken down, does not open again.",
+                .other: "If it was recorded in the last hours, the booth may still be sending it: please try again in {n}\u{00A0}minutes. A link that has expired, or whose video was taken down, does not open again.",
             ],
         ],
         "de": [
-            .invite: [.one: "Drückt den Knopf und sprecht {n} Sekunde in die Kamera.",
-                      .other: "Drückt den Knopf und sprecht {n} Sekunden in die Kamera."],
+            .invite: [.one: "Drückt den Knopf und sprecht {n}\u{00A0}Sekunde in die Kamera.",
+                      .other: "Drückt den Knopf und sprecht {n}\u{00A0}Sekunden in die Kamera."],
             .shareNotYetDetail: [
-                .one: "Wurde es in den letzten Stunden aufgenommen, sendet die Box es vielleicht noch: Bitte versucht es in {n} Minute noch einmal. Ein abgelaufener Link oder einer, dessen Video entfernt wurde, öffnet nichts mehr.",
-                .other: "Wurde es in den letzten Stunden aufgenommen, sendet die Box es vielleicht noch: Bitte versucht es in {n} Minuten noch einmal. Ein abgelaufener Link oder einer, dessen Video entfernt wurde, öffnet nichts mehr.",
+                .one: "Wurde es in den letzten Stunden aufgenommen, sendet die Box es vielleicht noch: Bitte versucht es in {n}\u{00A0}Minute noch einmal. Ein abgelaufener Link oder einer, dessen Video entfernt wurde, öffnet nichts mehr.",
+                .other: "Wurde es in den letzten Stunden aufgenommen, sendet die Box es vielleicht noch: Bitte versucht es in {n}\u{00A0}Minuten noch einmal. Ein abgelaufener Link oder einer, dessen Video entfernt wurde, öffnet nichts mehr.",
             ],
         ],
     ]

@@ -1,5 +1,5 @@
 import Settings
-import Failures
+package import Failures
 
 extension OperatorWords {
     static func kiosk(_ failure: KioskProblem) -> String {
@@ -104,6 +104,18 @@ extension OperatorWords {
             "kiosk.wifi_password (from \(origin)) holds '\(character)': WPA2 takes printable ASCII only (letters, digits, space and punctuation), and guests type it by hand too. Choose one without it, here and in the booth's hostapd.conf."
         case .passwordOnOpenNetwork:
             "kiosk.wifi_security = open (from \(origin)) but kiosk.wifi_password is set: an open network has none. Leave the password out, or set kiosk.wifi_security = wpa2 to match a hostapd.conf with wpa_passphrase=."
+        }
+    }
+}
+
+extension OperatorWords {
+    /// What the operator reads of a request that came after its guest moved on.
+    package static func text(_ stale: StaleRequest) -> String {
+        switch stale {
+        case .post(let asked, let current):
+            "shot \(asked) is not the current shot (\(current.map { "that is \($0)" } ?? "there is none")): a Post names the shot its guest reviewed, and that one was replaced or deleted. Nothing was posted."
+        case .mail(let post):
+            "post \(post) is not the post of the guest at the booth now (its thank-you is over): a mail is asked for from the thank-you. Nothing was queued."
         }
     }
 }

@@ -38,7 +38,10 @@ package enum MP4Remuxer {
                 let code = cff_av_read_frame(input.context, packet)
                 if code == CFF_AVERROR_EOF { break }
                 try MediaError.check(code, "av_read_frame", path: source)
-                guard let track = tracks.first(where: { $0.input.pointee.index == packet.pointee.stream_index }) else {
+                // A sample the file ends inside (a power cut mid-fragment) is read short and marked
+                // corrupt by the demuxer: copied, it would be a picture that never decodes.
+                guard packet.pointee.flags & CFF_AV_PKT_FLAG_CORRUPT == 0,
+                      let track = tracks.first(where: { $0.input.pointee.index == packet.pointee.stream_index }) else {
                     cff_av_packet_unref(packet)
                     continue
                 }

@@ -40,6 +40,16 @@ import Failures
         try Self.check("cli-words.txt", Self.table(FailureSamples.all + FailureSamples.commandLine, CLIWords.text))
     }
 
+    /// A guest's request that came after the guest moved on (409 notCurrentShot), as the operator reads it.
+    @Test func theStaleRequestsWords() throws {
+        let samples: [(String, StaleRequest)] = [
+            ("post", .post(asked: "20261127-041200-ab12", current: "20261127-041300-cd34")),
+            ("post, none current", .post(asked: "20261127-041200-ab12", current: nil)),
+            ("mail", .mail(post: "k3Jd9QxZ2mPq")),
+        ]
+        try Self.check("stale-words.txt", samples.map { "\($0.0): \(OperatorWords.text($0.1))\n" }.joined())
+    }
+
     @Test func theGuestsWords() throws {
         try Self.check("guest-words.txt", Self.table(FailureSamples.all) { GuestWording.key(for: $0).rawValue + " = " + GuestWording.sentence(for: $0) })
     }

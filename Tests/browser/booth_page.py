@@ -255,7 +255,7 @@ def through_recording(page, size):
     wait_phase(page, "recording", 20)
     ring = page.get_attribute("#ring .done", "stroke-dashoffset")
     left = [page.text_content("#left"), page.inner_text("#left-label")]
-    check(f"{size}: the recording shows the seconds left", left[0] and left[0].isdigit() and left[1] == f"{left[0]} s left", str(left))
+    check(f"{size}: the recording shows the seconds left", left[0] and left[0].isdigit() and left[1] == f"{left[0]}\u00a0s left", str(left))
     looks_right(page, size, "3-recording")
     check(f"{size}: the ring fills as the shot goes on", ring is not None)
     beeps = int(page.evaluate("document.body.dataset.beeps || 0"))
@@ -294,7 +294,7 @@ try:
         # 1. The booth's touch screen: the whole flow by touch, and a post.
         size = "1280x800"
         page = open_page(1280, 800, touch=True)
-        check(f"{size}: the invitation says how long a shot is", "3 seconds" in page.inner_text("#invite"), page.inner_text("#invite"))
+        check(f"{size}: the invitation says how long a shot is", "3\u00a0seconds" in page.inner_text("#invite"), page.inner_text("#invite"))
         check(f"{size}: the start screen names the booth's button (kiosk.trigger_key is set)",
               page.inner_text("#hint") == "Tap the red button, or press the booth's button.", page.inner_text("#hint"))
         # The live mirror, measured in the browser over 5 s: pictures painted a second, and camera to
