@@ -2,7 +2,7 @@
 # A host's Download all against fetching the same videos one by one: POSTS posts (default 11) of
 # the 100 MB file of random bytes in SeaweedFS (about 1 GiB), a gallery of them, `recorder serve`
 # over the store; then the wall time of `curl` downloading the gallery's ZIP from the server (read
-# from the store a piece at a time as it is sent, no file on the server) against `curl` fetching
+# from the store as it is sent, one streamed GET per post, no file on the server) against `curl` fetching
 # each post's object from the store itself (SigV4) one after the other. Best of RUNS (default 3);
 # prints seconds, MB/s, the server's peak resident memory, and the speed ratio (>= 0.9 wanted).
 # The first ZIP also computes nothing: each post's CRC-32 comes with its metadata. The ZIP is checked

@@ -18,6 +18,9 @@ static inline CURLcode ccurl_setopt_data_callback(CURL *h, CURLoption o, ccurl_d
 static inline CURLcode ccurl_setopt_debug_callback(CURL *h, CURLoption o, ccurl_debug_callback v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode ccurl_setopt_xferinfo_callback(CURL *h, CURLoption o, ccurl_xferinfo_callback v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode ccurl_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
+/// Stops taking a transfer's answer (its bytes wait in the socket), and goes on with it.
+static inline CURLcode ccurl_pause_receiving(CURL *h) { return curl_easy_pause(h, CURLPAUSE_RECV); }
+static inline CURLcode ccurl_resume(CURL *h) { return curl_easy_pause(h, CURLPAUSE_CONT); }
 static inline CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 
 /// The value of the last response's header `name` (case-insensitive), or NULL. Valid until the next transfer.

@@ -7,7 +7,9 @@ import SystemSupport
 
 extension PostArchive {
     /// An archive's bytes in `range`, a piece at a time, in order: local headers and the central
-    /// directory made as they are reached, each member's bytes read from the store by ranges. A
+    /// directory made as they are reached, each member's bytes streamed from the store in one
+    /// request (`ReadableStorage.stream`, from its first byte wanted to its last), a piece taken as
+    /// the one before is sent: an answer that stops being read holds a piece, not the member. A
     /// member read from its first byte to its last is checked against its CRC-32 at its end: bytes
     /// the store changed are never passed off as the post (the answer stops short of its length).
     ///
@@ -22,6 +24,8 @@ extension PostArchive {
         /// The member being read from its first byte, and its CRC-32 so far.
         private var running: (index: Int, crc: CRC32, read: UInt64)?
         private var tailBytes: [UInt8]?
+        /// The member being streamed, and where its next byte is in it.
+        private var stream: (index: Int, at: UInt64, bytes: any ObjectStream)?
 
         package init(_ archive: PostArchive, store: any StorageBackend, range: ClosedRange<UInt64>) {
             self.archive = archive
@@ -56,8 +60,9 @@ extension PostArchive {
             }
             let member = archive.members[index]
             let from = position - dataStart
-            let count = min(limit, min(end, dataStart + UInt64(member.size)) - position)
-            let bytes = try bytes(of: member, range: Int64(from)...Int64(from + count - 1))
+            let last = min(end, dataStart + UInt64(member.size)) - dataStart - 1
+            let count = min(limit, last + 1 - from)
+            let bytes = try bytes(of: index, from: from, count: count, last: last)
             if from == 0 { running = (index, CRC32(), 0) }
             if var running, running.index == index, running.read == from {
                 running.crc.update(bytes)
@@ -81,11 +86,31 @@ extension PostArchive {
             return found
         }
 
-        /// Bytes `range` of `member`'s object: all of them, or the post changed under the archive.
-        private func bytes(of member: Member, range: ClosedRange<Int64>) throws(RecorderError) -> [UInt8] {
+        /// `count` bytes of member `index`'s object from `from`, from the stream of its bytes up to
+        /// `last` (opened when not already there): all of them, or the post changed under the archive.
+        private func bytes(of index: Int, from: UInt64, count: UInt64, last: UInt64) throws(RecorderError) -> [UInt8] {
+            let member = archive.members[index]
+            if stream?.index != index || stream?.at != from {
+                stream = nil
+                let opened: (any ObjectStream)?
+                do throws(StorageError) { opened = try store.stream(key: member.key, range: Int64(from)...Int64(last)) } catch {
+                    throw .gallery(.cannotRead(error))
+                }
+                guard let opened else { throw .gallery(.postChanged(id: member.id)) }
+                stream = (index, from, opened)
+            }
             let bytes: [UInt8]?
-            do throws(StorageError) { bytes = try store.read(key: member.key, range: range) } catch { throw .gallery(.cannotRead(error)) }
-            guard let bytes, bytes.count == range.count else { throw .gallery(.postChanged(id: member.id)) }
+            do throws(StorageError) { bytes = try stream?.bytes.next(limit: Int(count)) } catch {
+                stream = nil
+                throw .gallery(.cannotRead(error))
+            }
+            guard let bytes, bytes.count == Int(count) else {
+                stream = nil
+                throw .gallery(.postChanged(id: member.id))
+            }
+            stream?.at += count
+            // (its last byte taken: the transfer has ended; released now)
+            if from + count > last { stream = nil }
             return bytes
         }
 
@@ -107,14 +132,19 @@ extension PostArchive {
             var crc = CRC32()
             var sha = SHA256Stream()
             var offset: Int64 = 0
+            // (one streamed request for the whole object, taken a chunk at a time)
+            var stream: (any ObjectStream)?
             while offset < member.size {
-                let range = offset...(min(offset + sumChunk, member.size) - 1)
+                let count = min(sumChunk, member.size - offset)
                 let bytes: [UInt8]?
-                do throws(StorageError) { bytes = try store.read(key: member.key, range: range) } catch { throw .gallery(.cannotRead(error)) }
-                guard let bytes, bytes.count == range.count else { throw .gallery(.postChanged(id: member.id)) }
+                do throws(StorageError) {
+                    if stream == nil { stream = try store.stream(key: member.key, range: 0...(member.size - 1)) }
+                    bytes = try stream?.next(limit: Int(count))
+                } catch { throw .gallery(.cannotRead(error)) }
+                guard let bytes, Int64(bytes.count) == count else { throw .gallery(.postChanged(id: member.id)) }
                 crc.update(bytes)
                 bytes.withUnsafeBytes { sha.update($0) }
-                offset += Int64(bytes.count)
+                offset += count
             }
             guard sha.finalize() == member.sha256 else { throw .gallery(.postChanged(id: member.id)) }
             if let document = try? JSONEncoder().encode(Sums(sha256: member.sha256, crc32: CRC32.hex(crc.value))) {

@@ -11,11 +11,13 @@ package import KioskHTTP
 /// Answers **Download all**: a gallery's archive streamed as it is read from the store
 /// (`PostArchive.Reader`), with its length known up front (a browser shows the progress), an
 /// entity tag and ranges, so a download cut short resumes where it stopped (`If-Range`: only while
-/// the posts are the same; else the archive as it is now, whole). A piece is read while the one
-/// before is being sent, and the next only once the socket took it (`SocketPace`): a host who stops
-/// reading holds two pieces of the server's memory, never the archive.
+/// the posts are the same; else the archive as it is now, whole). Each member comes from the store
+/// in one streamed request; a piece of it is taken while the one before is being sent, and the next
+/// only once the socket took it (`SocketPace`): a host who stops reading holds two pieces of the
+/// server's memory, never the archive, and the store's transfer waits, paused. A download cut
+/// short ends its transfer once the piece under way is in (the reader, and its stream, released).
 enum ArchiveResponder {
-    /// How much is read from the store at once (one request of the store's).
+    /// How much is taken from the store's stream at once.
     static let piece = 4 << 20
     /// The archives' own threads: a download reads one piece at a time, beside the share links'
     /// fetches, never in their way.

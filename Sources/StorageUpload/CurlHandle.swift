@@ -42,14 +42,16 @@ struct CurlHandle: ~Copyable {
     /// body is streamed into that descriptor and hashed (`HTTPResponse.downloaded`) instead of kept
     /// in memory; any other answer's body is kept, to read the error. `progress` hears the bytes
     /// written into `file` so far, after each write. The one place transfer options are set, so a
-    /// request sent alone and one sent among others go out alike. The transfer must outlive the
+    /// request sent alone and one sent among others go out alike. With `receiver`, a 200 or 206
+    /// answer's body goes to it as it comes instead (`CurlStream`). The transfer must outlive the
     /// handle's use for it.
     func prepare(_ request: HTTPRequest, settings: TransferSettings, signing: (provider: String, userpwd: String)?,
-                 into file: Int32? = nil, progress: ((_ written: Int64) -> Void)? = nil) throws(StorageError) -> Transfer {
+                 into file: Int32? = nil, progress: ((_ written: Int64) -> Void)? = nil,
+                 receiver: BodyReceiver? = nil) throws(StorageError) -> Transfer {
         curl_easy_reset(handle)
         errorBuffer[0] = 0
-        let transfer = Transfer(url: request.url, sink: ResponseSink(handle: handle, file: file, progress: progress, limit: request.keep),
-                                source: RequestSource(request.body))
+        let sink = ResponseSink(handle: handle, file: file, progress: progress, limit: request.keep, receiver: receiver)
+        let transfer = Transfer(url: request.url, sink: sink, source: RequestSource(request.body))
 
         // A libcurl that lacks an option (SigV4 needs 7.75, PROTOCOLS_STR 7.85) must not send an
         // unsigned or otherwise different request: the first refusal fails the transfer.
@@ -188,17 +190,19 @@ private final class ResponseSink {
     private let handle: UnsafeMutableRawPointer
     let file: Int32?
     private let progress: ((_ written: Int64) -> Void)?
+    private let receiver: BodyReceiver?
     /// Decided at the first byte of the body, once the status is known.
     private var streaming: Bool?
     private var hasher = MessageDigest(.sha256)
     private var written: Int64 = 0
     private(set) var failure: Int32?
 
-    init(handle: UnsafeMutableRawPointer, file: Int32?, progress: ((_ written: Int64) -> Void)?, limit: Int) {
+    init(handle: UnsafeMutableRawPointer, file: Int32?, progress: ((_ written: Int64) -> Void)?, limit: Int, receiver: BodyReceiver?) {
         self.handle = handle
         self.limit = limit
         self.file = file
         self.progress = progress
+        self.receiver = receiver
     }
 
     func finish() -> DownloadedObject {
@@ -210,7 +214,11 @@ private final class ResponseSink {
             var status = 0
             // (a status libcurl cannot give stays 0: not 200, so the body is not streamed)
             _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-            streaming = file != nil && status == 200
+            streaming = receiver.map { $0.begin(status: status) } ?? (file != nil && status == 200)
+        }
+        if streaming == true, let receiver {
+            // (paused: libcurl keeps this chunk and hands it over again once resumed)
+            return receiver.take(UnsafeRawBufferPointer(start: buffer, count: count)) ? count : Int(CURL_WRITEFUNC_PAUSE)
         }
         if streaming == true, let file {
             let chunk = UnsafeRawBufferPointer(start: buffer, count: count)

@@ -84,6 +84,26 @@ extension S3Backend {
         }
     }
 
+    package func stream(key: String, range: ClosedRange<Int64>) throws(StorageError) -> (any ObjectStream)? {
+        guard range.lowerBound >= 0 else {
+            throw StorageError(.mismatch, .rangeNotInObject(target: configuration.prefix + key, size: nil, from: range.lowerBound, to: range.upperBound), retryable: false)
+        }
+        var request = readRequest(key: key)
+        request.headers = [("Range", "bytes=\(range.lowerBound)-\(range.upperBound)")]
+        let stream = try CurlStream(range: range) { handle, receiver throws(StorageError) in
+            try prepare(request, payloadSHA256: Self.emptySHA256, on: handle, receiver: receiver)
+        }
+        guard let answer = try stream.start() else { return stream }
+        switch answer.status {
+        case 404:
+            return nil
+        case 416:
+            throw StorageError(.mismatch, .rangeNotInObject(target: configuration.prefix + key, size: nil, from: range.lowerBound, to: range.upperBound), retryable: false)
+        default:
+            throw failure(answer, .read, configuration.prefix + key)
+        }
+    }
+
     package func download(key: String, into descriptor: Int32, progress: ((_ written: Int64) -> Void)?) throws(StorageError) -> DownloadedObject? {
         let response = try handles.withHandle { handle throws(StorageError) in
             try send(HTTPRequest(method: .get, url: url(forKey: key)), payloadSHA256: Self.emptySHA256, on: handle,

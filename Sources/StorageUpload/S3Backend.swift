@@ -66,14 +66,15 @@ package struct S3Backend: StorageBackend {
 
     /// Sets `handle` up to send `request` signed, as `send` does, alone or among others (`sendEach`).
     func prepare(_ request: HTTPRequest, payloadSHA256: String, on handle: borrowing CurlHandle,
-                 into file: Int32? = nil, progress: ((_ written: Int64) -> Void)? = nil) throws(StorageError) -> CurlHandle.Transfer {
+                 into file: Int32? = nil, progress: ((_ written: Int64) -> Void)? = nil,
+                 receiver: BodyReceiver? = nil) throws(StorageError) -> CurlHandle.Transfer {
         var request = request
         request.headers.append(("x-amz-content-sha256", payloadSHA256))
         if let token = configuration.credentials.sessionToken { request.headers.append(("x-amz-security-token", token)) }
         let credentials = configuration.credentials
         return try handle.prepare(request, settings: configuration.transfer,
                                   signing: ("aws:amz:\(configuration.region):s3", "\(credentials.accessKeyID):\(credentials.secretAccessKey)"),
-                                  into: file, progress: progress)
+                                  into: file, progress: progress, receiver: receiver)
     }
 
     func failure(_ response: HTTPResponse, _ operation: StorageError.Operation, _ target: String) -> StorageError {

@@ -82,6 +82,13 @@ package protocol ReadableStorage: Sendable {
     /// end.
     func read(key: String, range: ClosedRange<Int64>) throws(StorageError) -> [UInt8]?
 
+    /// Bytes `range` of the object at `key` as they arrive, in one request, taken a piece at a time
+    /// (`ObjectStream.next`); nil when there is nothing there. The store sends no faster than the
+    /// pieces are taken: a caller who stops taking holds about one piece of memory, and the transfer
+    /// ends when the stream is released. A range past the object's end is an error; fewer bytes than
+    /// asked, the object's end.
+    func stream(key: String, range: ClosedRange<Int64>) throws(StorageError) -> (any ObjectStream)?
+
     /// Streams the object at `key` into the open file `descriptor` (from its current offset), taking
     /// its SHA-256 on the way; nil when there is nothing there. `progress`, when given, is called on
     /// this thread after each write with the bytes written so far, so a reader of the file can follow
@@ -117,6 +124,13 @@ extension ReadableStorage {
         return Array(bytes[Int(range.lowerBound)..<Int(min(range.upperBound + 1, Int64(bytes.count)))])
     }
 
+    /// One ranged read per piece (a local directory: a file read by ranges streams as it is; the
+    /// tests' stand-ins). The first byte is read at once, so nothing at `key` is nil here too.
+    package func stream(key: String, range: ClosedRange<Int64>) throws(StorageError) -> (any ObjectStream)? {
+        guard try read(key: key, range: range.lowerBound...range.lowerBound) != nil else { return nil }
+        return RangedReads(store: self, key: key, range: range)
+    }
+
     /// One read after the other (a local directory has nothing to wait for).
     package func read(keys: [String], limit: Int, width: Int,
                       _ body: (Int, Result<[UInt8]?, StorageError>) throws(StorageError) -> Void) throws(StorageError) {
@@ -130,6 +144,35 @@ extension ReadableStorage {
     /// One write after the other.
     package func write(_ objects: [(bytes: [UInt8], key: String)], contentType: String, width: Int) throws(StorageError) {
         for object in objects { try write(object.bytes, key: object.key, contentType: contentType) }
+    }
+}
+
+/// An object's bytes taken a piece at a time (`ReadableStorage.stream`), in order. Not for two
+/// threads at once; its transfer ends when it is released.
+package protocol ObjectStream: AnyObject {
+    /// Up to `limit` bytes from where the last piece ended (fewer only at the range's end, or the
+    /// object's when it ends first), waiting for them; nil after the last.
+    func next(limit: Int) throws(StorageError) -> [UInt8]?
+}
+
+/// A stream made of ranged reads, one per piece.
+final class RangedReads<Store: ReadableStorage>: ObjectStream {
+    private let store: Store
+    private let key: String
+    private var position: Int64
+    private var end: Int64
+
+    init(store: Store, key: String, range: ClosedRange<Int64>) {
+        (self.store, self.key, position, end) = (store, key, range.lowerBound, range.upperBound)
+    }
+
+    func next(limit: Int) throws(StorageError) -> [UInt8]? {
+        guard position <= end else { return nil }
+        let asked = min(end - position + 1, Int64(max(limit, 1)))
+        let bytes = try store.read(key: key, range: position...(position + asked - 1)) ?? []
+        // (fewer than asked: the object's end, and the stream's)
+        position = Int64(bytes.count) < asked ? end + 1 : position + asked
+        return bytes.isEmpty ? nil : bytes
     }
 }
 

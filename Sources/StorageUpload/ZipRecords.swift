@@ -149,20 +149,27 @@ package enum ZipRecords {
     }
 }
 
-/// CRC-32 as ZIP (and gzip, PNG) uses it: polynomial 0xEDB88320, reflected, eight bytes a step
-/// ("slicing by 8").
+/// CRC-32 as ZIP (and gzip, PNG) uses it: polynomial 0xEDB88320, reflected, sixteen bytes a step
+/// ("slicing by 16"). A host's Download all checks every post it sends whole against it, so it
+/// runs at memory speed: one flat table read through a pointer (no bounds checks), the bytes
+/// loaded eight at a time.
 package struct CRC32: Sendable {
-    private static let tables: [[UInt32]] = {
-        var tables = [[UInt32]](repeating: [UInt32](repeating: 0, count: 256), count: 8)
+    /// Table `k` (at `k * 256`): the CRC of a byte followed by `k` zero bytes. Made once, kept for
+    /// the process's life.
+    private nonisolated(unsafe) static let table: UnsafePointer<UInt32> = {
+        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 16 * 256)
         for i in 0..<256 {
             var c = UInt32(i)
             for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-            tables[0][i] = c
+            table[i] = c
         }
-        for i in 0..<256 {
-            for t in 1..<8 { tables[t][i] = (tables[t - 1][i] >> 8) ^ tables[0][Int(tables[t - 1][i] & 0xFF)] }
+        for k in 1..<16 {
+            for i in 0..<256 {
+                let previous = table[(k - 1) * 256 + i]
+                table[k * 256 + i] = (previous >> 8) ^ table[Int(previous & 0xFF)]
+            }
         }
-        return tables
+        return UnsafePointer(table)
     }()
 
     private var crc: UInt32 = 0xFFFF_FFFF
@@ -170,21 +177,27 @@ package struct CRC32: Sendable {
     package init() {}
 
     package mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        let t = Self.table
+        @inline(__always) func look(_ k: Int, _ word: UInt64, _ shift: UInt64) -> UInt32 {
+            t[k &* 256 &+ Int(truncatingIfNeeded: (word &>> shift) & 0xFF)]
+        }
         var c = crc
-        Self.tables.withUnsafeBufferPointer { t in
-            let t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3], t4 = t[4], t5 = t[5], t6 = t[6], t7 = t[7]
-            var i = 0
-            let n = bytes.count
-            while i + 8 <= n {
-                let low = c ^ (UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)
-                c = t7[Int(low & 0xFF)] ^ t6[Int((low >> 8) & 0xFF)] ^ t5[Int((low >> 16) & 0xFF)] ^ t4[Int(low >> 24)]
-                    ^ t3[Int(bytes[i + 4])] ^ t2[Int(bytes[i + 5])] ^ t1[Int(bytes[i + 6])] ^ t0[Int(bytes[i + 7])]
-                i += 8
-            }
-            while i < n {
-                c = t0[Int((c ^ UInt32(bytes[i])) & 0xFF)] ^ (c >> 8)
-                i += 1
-            }
+        var i = 0
+        let n = bytes.count
+        while i &+ 16 <= n {
+            let a = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) ^ UInt64(c)
+            let b = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i &+ 8, as: UInt64.self))
+            let high = look(15, a, 0) ^ look(14, a, 8) ^ look(13, a, 16) ^ look(12, a, 24)
+                ^ look(11, a, 32) ^ look(10, a, 40) ^ look(9, a, 48) ^ look(8, a, 56)
+            let low = look(7, b, 0) ^ look(6, b, 8) ^ look(5, b, 16) ^ look(4, b, 24)
+                ^ look(3, b, 32) ^ look(2, b, 40) ^ look(1, b, 48) ^ look(0, b, 56)
+            c = high ^ low
+            i &+= 16
+        }
+        while i < n {
+            c = t[Int((c ^ UInt32(base.load(fromByteOffset: i, as: UInt8.self))) & 0xFF)] ^ (c >> 8)
+            i &+= 1
         }
         crc = c
     }

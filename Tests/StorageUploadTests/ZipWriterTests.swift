@@ -49,7 +49,7 @@ import Testing
         return (process.terminationStatus, text)
     }
 
-    @Test func crc32MatchesTheStandardCheckValue() {
+    @Test func crc32MatchesTheStandardCheckValue() throws {
         var crc = CRC32()
         Array("123456789".utf8).withUnsafeBytes { crc.update($0) }
         #expect(crc.value == 0xCBF4_3926)
@@ -65,6 +65,19 @@ import Testing
             step = step % 13 + 1
         }
         #expect(whole.value == pieces.value)
+        // Python's zlib, on bytes that take every step (sixteen at a time, then one by one).
+        let file = NSTemporaryDirectory() + "recorder-crc-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", "import sys, zlib; print(zlib.crc32(open(sys.argv[1], 'rb').read()))", file]
+        let out = Pipe()
+        python.standardOutput = out
+        try python.run()
+        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        #expect(UInt32(said.trimmingCharacters(in: .whitespacesAndNewlines)) == whole.value, "zlib says \(said)")
     }
 
     @Test(arguments: [false, true]) func anArchiveReadsBackEntryForEntry(zip64: Bool) throws {

@@ -1,0 +1,141 @@
+import Failures
+import Foundation
+import Library
+import StorageUpload
+import StoreValues
+import Testing
+
+/// A store's streamed read (a host's Download all takes each post this way): one GET for a whole
+/// range, its pieces taken as they come, checked against the bytes curl fetches itself; a reader
+/// who stops early ends the transfer by letting the stream go.
+extension S3StreamingTests {
+    /// recorder's client for the test's server, through the fault proxy (which logs each request).
+    private func store(_ s3: S3Fixture) throws -> S3Backend {
+        try S3Backend(S3Configuration(
+            endpoint: "http://127.0.0.1:\(s3.proxyPort)", region: "us-east-1", bucket: S3Fixture.bucket, prefix: "",
+            credentials: S3Credentials(accessKeyID: S3Fixture.access, secretAccessKey: S3Fixture.secret, source: "the test")))
+    }
+
+    /// `count` bytes of no pattern a piece boundary could hide behind, written to `key`; returns the
+    /// store's copy as curl fetches it.
+    private func object(_ s3: S3Fixture, _ store: S3Backend, key: String, count: Int, in root: String) throws -> [UInt8] {
+        let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
+        defer { try? random.close() }
+        try store.write([UInt8](random.readData(ofLength: count)), key: key, contentType: "video/mp4")
+        #expect(try s3.get(key, to: "\(root)/fetched") == 200)
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(root)/fetched")))
+    }
+
+    /// Established TCP connections from this machine to `port` (the client's side of each), as `ss` lists them.
+    private func connections(to port: Int) throws -> Int {
+        let listed = try Tools.run("ss", ["-Htn", "state", "established", "dst", "127.0.0.1:\(port)"])
+        return listed.stdout.split(separator: "\n").count
+    }
+
+    @Test func aWholeObjectAndAMiddleRangeComeInOneRequestEach() throws {
+        let s3 = try S3Fixture()
+        let root = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try store(s3)
+        let expected = try object(s3, store, key: "videos/whole.mp4", count: (9 << 20) + 123, in: root)
+        try #require(expected.count == (9 << 20) + 123)
+        s3.clearRequests()
+
+        let stream = try #require(try store.stream(key: "videos/whole.mp4", range: 0...Int64(expected.count - 1)))
+        var pieces: [[UInt8]] = []
+        while let piece = try stream.next(limit: 4 << 20) { pieces.append(piece) }
+        #expect(pieces.map(\.count) == [4 << 20, 4 << 20, (1 << 20) + 123])
+        #expect(Array(pieces.joined()) == expected)
+        let middle = try #require(try store.stream(key: "videos/whole.mp4", range: 3_000_001...7_000_000))
+        var bytes: [UInt8] = []
+        while let piece = try middle.next(limit: 1 << 20) { bytes += piece }
+        #expect(bytes == Array(expected[3_000_001...7_000_000]))
+        // One request each, for the whole range: not one per piece.
+        let requests = s3.requests().filter { $0.method == "GET" && $0.path == "/\(S3Fixture.bucket)/videos/whole.mp4" }
+        #expect(requests.count == 2, "\(requests)")
+        let ranges = s3.requestLog().split(separator: "\n").filter { $0.lowercased().hasPrefix("    range:") }.map { $0.dropFirst(4).lowercased() }
+        #expect(ranges == ["range: bytes=0-\(expected.count - 1)", "range: bytes=3000001-7000000"], "\(ranges)")
+    }
+
+    /// A reader that takes one piece of a large object and lets the stream go: the transfer ends
+    /// there (its connection closed), and the next stream works as the first did.
+    @Test func aReaderWhoStopsEarlyEndsTheTransfer() throws {
+        let s3 = try S3Fixture()
+        let root = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try store(s3)
+        let expected = try object(s3, store, key: "videos/large.mp4", count: 48 << 20, in: root)
+        // (the write's connection, kept alive for the store's next request)
+        let before = try connections(to: s3.proxyPort)
+        do {
+            let stream = try #require(try store.stream(key: "videos/large.mp4", range: 0...Int64(expected.count - 1)))
+            #expect(try stream.next(limit: 1 << 20) == Array(expected[..<(1 << 20)]))
+            #expect(try connections(to: s3.proxyPort) == before + 1)
+        }
+        // (released: its handles cleaned up, the socket closed at once)
+        var open = try connections(to: s3.proxyPort)
+        for _ in 0..<50 where open > before {
+            Thread.sleep(forTimeInterval: 0.1)
+            open = try connections(to: s3.proxyPort)
+        }
+        #expect(open == before, "the stopped transfer's connection is still open")
+        let again = try #require(try store.stream(key: "videos/large.mp4", range: 47 << 20...Int64(expected.count - 1)))
+        #expect(try again.next(limit: 2 << 20) == Array(expected[(47 << 20)...]))
+        #expect(try again.next(limit: 2 << 20) == nil)
+    }
+
+    /// An object shorter than the range asked (the post changed since the archive was made): its
+    /// bytes, then the end, never more; a range wholly past it, the store's refusal; nothing
+    /// there, nil.
+    @Test func aChangedObjectEndsTheStreamWhereItEnds() throws {
+        let s3 = try S3Fixture()
+        let root = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try store(s3)
+        let expected = try object(s3, store, key: "videos/short.mp4", count: 3 << 20, in: root)
+        let stream = try #require(try store.stream(key: "videos/short.mp4", range: 1 << 20...(6 << 20)))
+        var bytes: [UInt8] = []
+        while let piece = try stream.next(limit: 4 << 20) { bytes += piece }
+        #expect(bytes == Array(expected[(1 << 20)...]))
+        let error = #expect(throws: StorageError.self) { try store.stream(key: "videos/short.mp4", range: 4 << 20...(5 << 20)) }
+        #expect(error?.reason == .rangeNotInObject(target: "videos/short.mp4", size: nil, from: 4 << 20, to: 5 << 20), "\(String(describing: error))")
+        #expect(try store.stream(key: "videos/none.mp4", range: 0...9) == nil)
+    }
+
+    /// Download all from an S3 store, each post streamed: the archive `unzip -t` accepts, then, the
+    /// store's copy of a post changed (one byte, the same size), an answer that stops at that post's
+    /// end with the post named, never its bad bytes passed off whole.
+    @Test func anArchiveOfStreamedPostsStopsShortAtAChangedPost() throws {
+        let s3 = try S3Fixture()
+        let root = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try store(s3)
+        var members: [PostArchive.Member] = []
+        for (index, size) in [(5 << 20) + 17, 3 << 20].enumerated() {
+            let bytes = try object(s3, store, key: "videos/p\(index).mp4", count: size, in: root)
+            var crc = CRC32()
+            bytes.withUnsafeBytes { crc.update($0) }
+            members.append(PostArchive.Member(name: "event/\(index).mp4", key: "videos/p\(index).mp4", id: "p\(index)", size: Int64(size),
+                                              sha256: FileDigest.sha256(bytes), crc32: crc.value, createdAt: "2026-11-28T20:00:00Z"))
+        }
+        let archive = try PostArchive(members: members)
+        var zipped: [UInt8] = []
+        let reader = PostArchive.Reader(archive, store: store, range: 0...(archive.length - 1))
+        while let piece = try reader.next(limit: 4 << 20) { zipped += piece }
+        #expect(UInt64(zipped.count) == archive.length)
+        try Data(zipped).write(to: URL(fileURLWithPath: "\(root)/all.zip"))
+        let tested = try Tools.run("unzip", ["-t", "\(root)/all.zip"])
+        #expect(tested.status == 0, "\(tested.stdout)")
+
+        var changed = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(root)/fetched")))
+        try #require(changed.count == 3 << 20)
+        changed[1_000] ^= 0xFF
+        try store.write(changed, key: "videos/p1.mp4", contentType: "video/mp4")
+        let again = PostArchive.Reader(archive, store: store, range: 0...(archive.length - 1))
+        var sent = 0
+        #expect(throws: RecorderError.gallery(.postChanged(id: "p1"))) {
+            while let piece = try again.next(limit: 4 << 20) { sent += piece.count }
+        }
+        #expect(sent < zipped.count - (3 << 20), "the changed post was sent whole")
+    }
+}
