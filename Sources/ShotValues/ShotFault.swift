@@ -5,7 +5,7 @@ package import StoreValues
 /// a remux, a levelling or an effect that could not be done, a recovery that could not finish.
 /// The lower module's error as it is, so each edge words it as it words that error anywhere
 /// (`CLIWords`, `OperatorWords`); never a sentence.
-package enum ShotFault: Sendable, Equatable, Codable {
+package enum ShotFault: Sendable, Equatable {
     /// FFmpeg's or the media code's failure.
     case media(error: MediaError)
     /// A file of the shot could not be written, synced or renamed (the workspace's store error).
