@@ -3,7 +3,7 @@
 ///
 /// For what readers should see was considered and is absent: a silent shot's `"audio": null`.
 @propertyWrapper
-package struct NullWhenAbsent<Value: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+package struct NullWhenAbsent<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
     package var wrappedValue: Value?
 
     package init(wrappedValue: Value?) {

@@ -4,7 +4,7 @@ package import SystemSupport
 package import ShotValues
 
 /// A finished shot as recorded in the workspace's `shot.json`.
-package struct Shot: Sendable, Codable, Hashable {
+package struct Shot: Sendable, Codable, Equatable {
     package var id: String
     /// Absolute path of the finished MP4.
     package var videoPath: String

@@ -1,5 +1,5 @@
 /// The sound of a finished shot, as recorded in `shot.json` and a post's metadata.
-package struct ShotAudio: Sendable, Codable, Hashable {
+package struct ShotAudio: Sendable, Codable, Equatable {
     /// "aac".
     package var codec: String
     package var sampleRate: Int
@@ -24,7 +24,7 @@ package struct ShotAudio: Sendable, Codable, Hashable {
     package var loudness: Loudness?
 
     /// A take's loudness brought to the target: measured (EBU R128) before and after.
-    package struct Loudness: Sendable, Codable, Hashable {
+    package struct Loudness: Sendable, Codable, Equatable {
         package var targetLUFS: Double
         package var before: Measure?
         package var after: Measure?
@@ -48,7 +48,7 @@ package struct ShotAudio: Sendable, Codable, Hashable {
             }
         }
 
-        package enum Left: Sendable, Codable, Hashable {
+        package enum Left: Sendable, Codable, Equatable {
             /// The silent-take guard called the take silent.
             case silent
             /// Nothing over EBU R128's gate (-70 LUFS) to measure.

@@ -1,7 +1,7 @@
 
 /// The effect a shot was made into, as recorded in `shot.json` and a post's metadata: which, how,
 /// and the take it was made from, kept beside it.
-package struct ShotEffect: Sendable, Codable, Hashable {
+package struct ShotEffect: Sendable, Codable, Equatable {
     package var name: ClipEffect
     /// The take as recorded (`take.mp4` beside the shot's `video.mp4`); nil when the shot is its
     /// take (the effect was not rendered: `notRendered` says why).
@@ -67,7 +67,7 @@ package struct ShotEffect: Sendable, Codable, Hashable {
     }
 
     /// Why a shot is its take rather than its effect.
-    package enum NotRendered: Sendable, Codable, Hashable {
+    package enum NotRendered: Sendable, Codable, Equatable {
         /// Slow motion from a camera no faster than the playback rate: not slowed, never faked.
         case cameraTooSlow(fastest: Double)
         /// Making it failed; the take is the shot.

@@ -18,16 +18,3 @@ package enum ShotFault: Sendable, Equatable {
     /// expected where shots record faults, so its name is enough to find it.
     case other(kind: String, failure: String)
 }
-
-// (by case alone: the errors inside are Equatable only, and equal faults are of one case)
-extension ShotFault: Hashable {
-    package func hash(into hasher: inout Hasher) {
-        switch self {
-        case .media: hasher.combine(0)
-        case .storage: hasher.combine(1)
-        case .microphone: hasher.combine(2)
-        case .system(let call, let errno): hasher.combine(3); hasher.combine(call); hasher.combine(errno)
-        case .other(let kind, let failure): hasher.combine(4); hasher.combine(kind); hasher.combine(failure)
-        }
-    }
-}

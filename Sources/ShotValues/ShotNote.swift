@@ -5,7 +5,7 @@ package import MediaValues
 /// stop (a crash or a power cut). Stored in `shot.json`'s `notes` (`--json` gives them as they
 /// are: each an object named by its case, with its fields); worded at the edges (`CLIWords`,
 /// `OperatorWords`), never below them.
-package enum ShotNote: Sendable, Hashable {
+package enum ShotNote: Sendable, Equatable {
     // The picture's source
     /// No camera was found: the built-in test pattern is recorded, with its test beep unless
     /// `audio.device` says otherwise.
@@ -92,7 +92,7 @@ package enum ShotNote: Sendable, Hashable {
     }
 
     /// Why a finished shot could not be made current.
-    package enum Unfinished: Sendable, Hashable {
+    package enum Unfinished: Sendable, Equatable {
         /// Its `shot.json` is missing or cannot be read.
         case shotFileUnreadable(path: String)
         /// Its `shot.json` is damaged.
@@ -106,7 +106,7 @@ package enum ShotNote: Sendable, Hashable {
 /// sentence read back as `.written`, so an old or salvaged shot still loads and shows its notes as
 /// they were. `.written` is written back as the sentence it was.
 @propertyWrapper
-package struct ShotNotes: Sendable, Codable, Hashable {
+package struct ShotNotes: Sendable, Codable, Equatable {
     package var wrappedValue: [ShotNote]
 
     package init(wrappedValue: [ShotNote]) { self.wrappedValue = wrappedValue }

@@ -4,7 +4,7 @@ import Testing
 
 /// `"audio": null` for a silent shot, and older files without the key still read.
 @Suite struct NullWhenAbsentTests {
-    struct Probe: Codable, Hashable {
+    struct Probe: Codable, Equatable {
         var name: String
         @NullWhenAbsent var level: Int?
     }
