@@ -7,11 +7,11 @@ package import StoreValues
 package enum PostFailure: RecorderFailure {
     // Which shot
     /// Shot `id` is there but its shot.json cannot be read (`problem`: what is wrong).
-    case shotUnreadable(id: String, problem: String)
+    case shotUnreadable(id: String, problem: ShotFileProblem)
     /// There is no shot `id` in the workspace (`known`: the shots it holds).
     case noSuchShot(id: String, workspace: String, known: [String])
     /// The current shot `id` cannot be read (`problem`: what is wrong).
-    case currentShotUnreadable(id: String, problem: String)
+    case currentShotUnreadable(id: String, problem: ShotFileProblem)
     /// There is no finished shot to post.
     case noFinishedShot(workspace: String)
     /// The shot's video is gone.

@@ -6,11 +6,11 @@ extension OperatorWords {
     static func post(_ failure: PostFailure) -> String {
         switch failure {
         case .shotUnreadable(let id, let problem):
-            "shot \(id) cannot be read: \(problem). It is kept as it is; repair or remove it by hand, or post another shot."
+            "shot \(id) cannot be read: \(shotFile(problem)). It is kept as it is; repair or remove it by hand, or post another shot."
         case .noSuchShot(let id, let workspace, let known):
             "there is no shot \(id) in \(workspace) (\(known.isEmpty ? "it holds none" : "it holds: \(known.joined(separator: ", "))"))."
         case .currentShotUnreadable(let id, let problem):
-            "the current shot \(id) cannot be read: \(problem). It is kept as it is; record a new shot."
+            "the current shot \(id) cannot be read: \(shotFile(problem)). It is kept as it is; record a new shot."
         case .noFinishedShot:
             "there is no finished shot to post. Record one first."
         case .videoMissing(let path):
@@ -141,6 +141,16 @@ extension OperatorWords {
         case .metadataTooLarge(let limit): "metadata damaged: larger than \(ByteCount.human(Int64(limit)))"
         case .metadataNotAPost: "metadata damaged: not a post's JSON document"
         case .metadataNamesAnotherPost(let id): "metadata damaged: it names post \(id)"
+        }
+    }
+}
+
+extension OperatorWords {
+    /// What is wrong with a shot's shot.json, after "cannot be read: ".
+    static func shotFile(_ problem: ShotFileProblem) -> String {
+        switch problem {
+        case .unreadable(let path): "\(path) is missing or cannot be read"
+        case .damaged(let path, let parser): "\(path) is damaged (\(parser))"
         }
     }
 }

@@ -51,7 +51,7 @@ package struct PostEnqueuer: Sendable {
         if let shotID {
             guard let found = workspace.shot(id: shotID) else {
                 if let problem = workspace.problem(readingShot: shotID) {
-                    throw .post(.shotUnreadable(id: shotID, problem: "\(problem)"))
+                    throw .post(.shotUnreadable(id: shotID, problem: problem))
                 }
                 let known = [workspace.currentShotID()].compactMap { $0 } + workspace.keptShots().map(\.id)
                 throw .post(.noSuchShot(id: shotID, workspace: workspace.root, known: known))
@@ -60,7 +60,7 @@ package struct PostEnqueuer: Sendable {
         } else {
             guard let current = workspace.currentShot() else {
                 if let id = workspace.currentShotID(), let problem = workspace.problem(readingShot: id) {
-                    throw .post(.currentShotUnreadable(id: id, problem: "\(problem)"))
+                    throw .post(.currentShotUnreadable(id: id, problem: problem))
                 }
                 throw .post(.noFinishedShot(workspace: workspace.root))
             }

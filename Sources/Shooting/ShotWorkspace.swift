@@ -265,31 +265,31 @@ package struct ShotWorkspace: Sendable {
         try? loadShot(directory).get()
     }
 
-    /// Why shot `id` (the current one, or a kept one) cannot be read, in words: its shot.json is
-    /// missing or damaged. nil when it reads, or when there is no such shot directory at all. So a
-    /// damaged shot is said as such, never as "no shot".
-    package func problem(readingShot id: String) -> String? {
+    /// Why shot `id` (the current one, or a kept one) cannot be read: its shot.json is missing or
+    /// damaged. nil when it reads, or when there is no such shot directory at all. So a damaged
+    /// shot is said as such, never as "no shot".
+    package func problem(readingShot id: String) -> ShotFileProblem? {
         guard !id.contains("/"), !id.hasPrefix(".") else { return nil }
         for directory in ["\(shotsDirectory)/\(id)", "\(keptDirectory)/\(id)"] where FileSystem.isThere(directory) {
-            if case .failure(let problem) = loadShot(directory) { return problem.description }
+            if case .failure(let failure) = loadShot(directory) { return failure.problem }
             return nil
         }
         return nil
     }
 
-    private struct ShotFileProblem: Error, CustomStringConvertible {
-        var description: String
+    private struct ShotFileFailure: Error {
+        var problem: ShotFileProblem
     }
 
-    private func loadShot(_ directory: String) -> Result<Shot, ShotFileProblem> {
+    private func loadShot(_ directory: String) -> Result<Shot, ShotFileFailure> {
         let path = "\(directory)/shot.json"
         guard let data = FileSystem.dataIfReadable(path) else {
-            return .failure(ShotFileProblem(description: "\(path) is missing or cannot be read"))
+            return .failure(ShotFileFailure(problem: .unreadable(path: path)))
         }
         do {
             return .success(try Shot.decoder.decode(Shot.self, from: data))
         } catch {
-            return .failure(ShotFileProblem(description: "\(path) is damaged (\(error))"))
+            return .failure(ShotFileFailure(problem: .damaged(path: path, parser: "\(error)")))
         }
     }
 

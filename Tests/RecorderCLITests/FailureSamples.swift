@@ -203,10 +203,10 @@ enum FailureSamples {
         samples += shot.map { ("ShotFailure.\($0.0)", $0.1) }
         // Publishing
         let post: [(String, PostFailure)] = [
-            ("shotUnreadable", .shotUnreadable(id: "s1", problem: "shot.json is not JSON")),
+            ("shotUnreadable", .shotUnreadable(id: "s1", problem: .unreadable(path: "/var/lib/recorder/shots/s1/shot.json"))),
             ("noSuchShot", .noSuchShot(id: "s9", workspace: "/run/recorder", known: ["s1", "s2"])),
             ("noSuchShot.none", .noSuchShot(id: "s9", workspace: "/run/recorder", known: [])),
-            ("currentShotUnreadable", .currentShotUnreadable(id: "s1", problem: "shot.json is not JSON")),
+            ("currentShotUnreadable", .currentShotUnreadable(id: "s1", problem: .damaged(path: "/var/lib/recorder/shots/s1/shot.json", parser: "dataCorrupted: not valid JSON"))),
             ("noFinishedShot", .noFinishedShot(workspace: "/run/recorder")),
             ("videoMissing", .videoMissing(path: "/run/recorder/s1/video.mp4")),
             ("consentTextChanged", .consentTextChanged(shot: "s1", path: "/run/recorder/s1/consent.txt", sha256: "ab12")),

@@ -3,6 +3,7 @@ import Foundation
 @testable import Shooting
 import ShotValues
 import Testing
+import Failures
 
 /// A shot's notes in shot.json: each case kept as its case and data and read back the same; a
 /// shot.json an older version wrote, its notes sentences, still loads with them as they were.
@@ -49,6 +50,24 @@ import Testing
     /// A shot.json as the versions before wrote it: notes as sentences, an effect and a levelling
     /// that failed as a call and its words. It loads; the sentences are shown as they were, the
     /// failures' words too; written back, the notes stay sentences.
+    /// A shot whose shot.json is damaged or gone is said as such, by case and path, not as "no shot".
+    @Test func aShotFileThatCannotBeReadIsSaidByItsProblem() throws {
+        let ws = try Self.workspace()
+        defer { try? FileManager.default.removeItem(atPath: ws.root) }
+        let draft = try ws.beginShot()
+        _ = try ws.commit(draft, shot: Self.shot(draft, notes: []))
+        let path = "\(ws.root)/current/shot.json"
+        #expect(ws.problem(readingShot: draft.id) == nil)
+        try Data("{\"id\": ".utf8).write(to: URL(fileURLWithPath: path))
+        guard case .damaged(path: let damaged, parser: let parser)? = ws.problem(readingShot: draft.id) else {
+            Issue.record("\(String(describing: ws.problem(readingShot: draft.id)))")
+            return
+        }
+        #expect(damaged.hasSuffix("/\(draft.id)/shot.json") && !parser.isEmpty, "\(damaged)")
+        try FileManager.default.removeItem(atPath: path)
+        #expect(ws.problem(readingShot: draft.id) == .unreadable(path: damaged))
+    }
+
     @Test func anOldShotJSONWithSentencesStillLoads() throws {
         let ws = try Self.workspace()
         defer { try? FileManager.default.removeItem(atPath: ws.root) }
@@ -64,7 +83,7 @@ import Testing
                         "loudness": ["targetLUFS": -16.0, "left": ["failed": ["operation": "avfilter_graph_config", "detail": "Invalid argument"]]]]
         try JSONSerialization.data(withJSONObject: old).write(to: URL(fileURLWithPath: path))
 
-        let shot = try #require(ws.currentShot(), "\(ws.problem(readingShot: draft.id) ?? "")")
+        let shot = try #require(ws.currentShot(), "\(String(describing: ws.problem(readingShot: draft.id)))")
         #expect(shot.notes == sentences.map(ShotNote.written))
         #expect(shot.notes.map(CLIWords.note) == sentences)
         #expect(shot.effect?.notRendered == .failed(operation: "avcodec_send_frame", detail: "Invalid argument"))
