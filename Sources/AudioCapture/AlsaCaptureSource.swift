@@ -293,11 +293,9 @@ package final class AlsaCaptureSource: AudioSource, @unchecked Sendable {
 
     private func end(code: Int32, operation: String, lastEnd: Int64?) {
         let errno = -code
-        let reason = errno == ENODEV
-            ? "the microphone was disconnected (ENODEV)"
-            : "\(operation) failed: \(String(cString: strerror(errno))) (errno \(errno))"
+        let stop: AudioStop = errno == ENODEV ? .disconnected : .failed(operation: operation, errno: errno)
         let at = lastEnd ?? Self.now()
-        state.withLock { $0.ended = AudioEnd(reason: reason, atMicroseconds: at) }
+        state.withLock { $0.ended = AudioEnd(stop: stop, atMicroseconds: at) }
     }
 
     /// CLOCK_MONOTONIC in microseconds, the clock of the driver's timestamps.

@@ -47,14 +47,14 @@ package struct AudioChunk: Sendable {
 }
 
 /// Why a source's sound ended before the shot did, and when.
-package struct AudioEnd: Sendable, Hashable {
-    /// In words: "the microphone was disconnected (ENODEV)".
-    package var reason: String
+package struct AudioEnd: Sendable, Equatable {
+    /// Why: the device gone, or a call that failed.
+    package var stop: AudioStop
     /// The CLOCK_MONOTONIC time of the last sample delivered, in microseconds.
     package var atMicroseconds: Int64
 
-    package init(reason: String, atMicroseconds: Int64) {
-        self.reason = reason
+    package init(stop: AudioStop, atMicroseconds: Int64) {
+        self.stop = stop
         self.atMicroseconds = atMicroseconds
     }
 }

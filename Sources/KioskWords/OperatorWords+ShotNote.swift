@@ -1,7 +1,7 @@
 import Glibc
 package import ShotValues
 import SystemSupport
-import MediaValues
+package import MediaValues
 import StoreValues
 
 /// A shot's notes (`ShotNote`) and the failures shots record (`ShotFault`) in the operator's
@@ -29,8 +29,8 @@ extension OperatorWords {
             "no sound: \(camera) has no microphone of its own (audio.device picks another)"
         case .microphoneUnopenable(let failure):
             "no sound: the camera's microphone could not be opened: \(fault(failure))"
-        case .soundStoppedEarly(let reason):
-            "the sound stopped early: \(reason)"
+        case .soundStoppedEarly(let stop):
+            "the sound stopped early: \(audioStop(stop))"
         case .silentTake(let loudest, let below):
             "silent take: nothing louder than \(Int(below)) dBFS was heard (loudest \(loudest) dBFS). Is the microphone muted, its gain at zero, or the wrong one chosen (audio.device)?"
         case .clippedTake(let percent):
@@ -126,6 +126,17 @@ extension OperatorWords {
         case .failure(let failure)?: fault(failure)
         case .failed(let operation, let detail)?: "\(operation): \(detail)"
         case .silent?, .nothingToMeasure?, nil: nil
+        }
+    }
+}
+
+extension OperatorWords {
+    /// Why the sound stopped before the picture, after "the sound stopped early: ".
+    package static func audioStop(_ stop: AudioStop) -> String {
+        switch stop {
+        case .disconnected: "the microphone was disconnected (ENODEV)"
+        case .failed(let operation, let errno): "\(operation) failed: \(String(cString: strerror(errno))) (errno \(errno))"
+        case .written(let text): text
         }
     }
 }

@@ -8,6 +8,7 @@ import Synchronization
 import SystemSupport
 import Failures
 import ShotValues
+import KioskWords
 
 /// `recorder shoot`: record one shot into the workspace.
 struct ShootCommand: AsyncParsableCommand {
@@ -223,7 +224,7 @@ struct ShootCommand: AsyncParsableCommand {
             if audio.overruns > 0 { line += ", \(audio.overruns) overrun(s) filled with silence" }
             print(line)
             if let ended = audio.endedEarly {
-                print("  sound stopped at \(String(cFormat: "%.1f", audio.endedAtSeconds ?? 0)) s: \(ended)")
+                print("  sound stopped at \(String(cFormat: "%.1f", audio.endedAtSeconds ?? 0)) s: \(OperatorWords.audioStop(ended))")
             }
         } else {
             print("  no sound")

@@ -242,7 +242,7 @@ final class ShotJob {
         }
         do { try recorder.appendAudio(chunks) } catch { throw RecorderError(error) }
         if let ended = audio.ended {
-            notes.append(.soundStoppedEarly(reason: ended.reason))
+            notes.append(.soundStoppedEarly(stop: ended.stop))
         }
         audio.close()
     }
@@ -302,7 +302,7 @@ final class ShotJob {
         var result = ShotAudio(codec: track.codec, sampleRate: track.sampleRate, channels: track.channels, bitRate: track.bitRate,
                                source: audio.name, seconds: track.seconds, overruns: audio.overruns)
         if let ended = audio.ended {
-            result.endedEarly = ended.reason
+            result.endedEarly = ended.stop
             result.endedAtSeconds = summary.firstTimestamp.map { Double(ended.atMicroseconds - $0) / 1_000_000 }
         }
         let check = soundCheck.verdict(endedEarly: audio.ended != nil)

@@ -1,3 +1,4 @@
+package import MediaValues
 /// The sound of a finished shot, as recorded in `shot.json` and a post's metadata.
 package struct ShotAudio: Sendable, Codable, Equatable {
     /// "aac".
@@ -12,8 +13,8 @@ package struct ShotAudio: Sendable, Codable, Equatable {
     /// Times the sound card's buffer overflowed because it was not read in time; each gap was
     /// filled with silence so the sound after it stays in sync.
     package var overruns: Int
-    /// Why the sound stopped before the picture did ("the microphone was lost ..."), if it did.
-    package var endedEarly: String?
+    /// Why the sound stopped before the picture did, if it did (an older file: its sentence).
+    package var endedEarly: AudioStop?
     /// When the sound stopped, in seconds from the start of the shot, if it stopped early.
     package var endedAtSeconds: Double?
     /// What the take's sound was like, judged as it was recorded: a silent or clipped take is
@@ -81,7 +82,7 @@ package struct ShotAudio: Sendable, Codable, Equatable {
     }
 
     package init(codec: String, sampleRate: Int, channels: Int, bitRate: Int, source: String, seconds: Double,
-                 overruns: Int, endedEarly: String? = nil, endedAtSeconds: Double? = nil) {
+                 overruns: Int, endedEarly: AudioStop? = nil, endedAtSeconds: Double? = nil) {
         self.codec = codec
         self.sampleRate = sampleRate
         self.channels = channels

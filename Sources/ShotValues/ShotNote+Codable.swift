@@ -62,9 +62,9 @@ extension ShotNote: Codable {
         case .microphoneUnopenable(let fault):
             var c = fields("microphoneUnopenable")
             try c.encode(fault, forKey: CaseKey("fault"))
-        case .soundStoppedEarly(let reason):
+        case .soundStoppedEarly(let stop):
             var c = fields("soundStoppedEarly")
-            try c.encode(reason, forKey: CaseKey("reason"))
+            try c.encode(stop, forKey: CaseKey("stop"))
         case .silentTake(let loudestDBFS, let silentBelowDBFS):
             var c = fields("silentTake")
             try c.encode(loudestDBFS, forKey: CaseKey("loudestDBFS"))
@@ -156,7 +156,7 @@ extension ShotNote: Codable {
         case "noSoundFromFile": self = .noSoundFromFile
         case "noMicrophone": self = .noMicrophone(camera: try c.value("camera"))
         case "microphoneUnopenable": self = .microphoneUnopenable(fault: try c.value("fault"))
-        case "soundStoppedEarly": self = .soundStoppedEarly(reason: try c.value("reason"))
+        case "soundStoppedEarly": self = .soundStoppedEarly(stop: try c.value("stop"))
         case "silentTake": self = .silentTake(loudestDBFS: try c.value("loudestDBFS"), silentBelowDBFS: try c.value("silentBelowDBFS"))
         case "clippedTake": self = .clippedTake(clippedPercent: try c.value("clippedPercent"))
         case "framesRepeated": self = .framesRepeated(count: try c.value("count"))

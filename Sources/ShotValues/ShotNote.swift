@@ -28,8 +28,8 @@ package enum ShotNote: Sendable, Equatable {
     case noMicrophone(camera: String)
     /// No sound: the camera's microphone was found but could not be opened.
     case microphoneUnopenable(fault: ShotFault)
-    /// The sound stopped before the picture; `reason` is the sound source's own account.
-    case soundStoppedEarly(reason: String)
+    /// The sound stopped before the picture (`stop`: why).
+    case soundStoppedEarly(stop: AudioStop)
     /// The silent-take guard heard nothing louder than `silentBelowDBFS` (loudest `loudestDBFS`).
     case silentTake(loudestDBFS: Double, silentBelowDBFS: Double)
     /// The sound was at full scale in `clippedPercent`% of the take.

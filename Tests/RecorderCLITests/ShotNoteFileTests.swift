@@ -4,6 +4,7 @@ import Foundation
 import ShotValues
 import Testing
 import Failures
+import MediaValues
 
 /// A shot's notes in shot.json: each case kept as its case and data and read back the same; a
 /// shot.json an older version wrote, its notes sentences, still loads with them as they were.
@@ -80,6 +81,7 @@ import Failures
         old["notes"] = sentences
         old["effect"] = ["name": "boomerang", "notRendered": ["failed": ["operation": "avcodec_send_frame", "detail": "Invalid argument"]]]
         old["audio"] = ["codec": "aac", "sampleRate": 48000, "channels": 1, "bitRate": 128000, "source": "test beep", "seconds": 3.0, "overruns": 0,
+                        "endedEarly": "the microphone was disconnected (ENODEV)", "endedAtSeconds": 2.1,
                         "loudness": ["targetLUFS": -16.0, "left": ["failed": ["operation": "avfilter_graph_config", "detail": "Invalid argument"]]]]
         try JSONSerialization.data(withJSONObject: old).write(to: URL(fileURLWithPath: path))
 
@@ -88,6 +90,7 @@ import Failures
         #expect(shot.notes.map(CLIWords.note) == sentences)
         #expect(shot.effect?.notRendered == .failed(operation: "avcodec_send_frame", detail: "Invalid argument"))
         #expect(shot.audio?.loudness?.left == .failed(operation: "avfilter_graph_config", detail: "Invalid argument"))
+        #expect(shot.audio?.endedEarly == .written("the microphone was disconnected (ENODEV)"))
 
         // Kept as it is when written again (a salvage keeping it beside a new shot does).
         let encoder = JSONEncoder()
