@@ -50,7 +50,10 @@ final class CurlStream: ObjectStream {
         if paused || receiver.paused {
             // (libcurl may hand the chunk it kept over at once, in this call)
             (paused, receiver.paused) = (false, false)
-            _ = ccurl_resume(handle.handle)
+            // A transfer libcurl will not resume never moves again: it ends here, with libcurl's
+            // reason, rather than leaving the loop below to poll a socket nothing reads.
+            let resumed = ccurl_resume(handle.handle)
+            if resumed != CURLE_OK { ended = resumed }
         }
         while receiver.buffer.count < receiver.want, ended == nil { try step() }
         if let ended, ended != CURLE_OK {
