@@ -306,12 +306,20 @@ def load(item, name):
     except (OSError, ValueError):
         return None
 journaled = [i for i in items if (load(i, "upload.json") or {}).get("parts")]
+def failed(item):
+    # (lastFailure, the failure as data; lastError, the words an outbox before 0.5.0 kept)
+    state = load(item, "state.json") or {}
+    return bool(state.get("lastFailure") or state.get("lastError"))
 # A large post that failed with no journal: its upload was started, and the answer never came.
 unheard = [i for i in items if (load(i, "post.json") or {}).get("byteSize", 0) > 5 << 20
-           and (load(i, "state.json") or {}).get("lastError") and load(i, "upload.json") is None]
+           and failed(i) and load(i, "upload.json") is None]
 mails = [n for n in os.listdir(mail) if not n.startswith(".")] if os.path.isdir(mail) else []
 ready = len(items) >= 3 and mails and {"stall": journaled, "throttle": journaled, "unanswered": unheard}.get(fault, items)
-print(f"{'ready' if ready else 'waiting'}: {len(items)} posts queued, {len(journaled)} with parts journaled, {len(unheard)} large ones failed without a journal, {len(mails)} mails")
+# (each large post's size, whether its last attempt failed, and whether a journal names its upload)
+large = [f"{(load(i, 'post.json') or {}).get('byteSize', 0) >> 20} MiB {'failed' if failed(i) else 'no failure'} {'journal' if load(i, 'upload.json') is not None else 'no journal'}"
+         for i in items if (load(i, "post.json") or {}).get("byteSize", 0) > 5 << 20]
+print(f"{'ready' if ready else 'waiting'}: {len(items)} posts queued, {len(journaled)} with parts journaled, {len(unheard)} large ones failed without a journal, {len(mails)} mails"
+      + (f" (large: {'; '.join(large)})" if large and not ready else ""))
 PY
     )
     echo "step $(uptime_s) outbox $waiting"
