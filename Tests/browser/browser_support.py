@@ -2,6 +2,8 @@
 workspace, outbox, store and cache, and Debian's chromium through Playwright."""
 import os, pathlib, random, shutil, socket, subprocess, tempfile, time, urllib.error, urllib.request
 
+from playwright.sync_api import Error as PlaywrightError
+
 repo = pathlib.Path(__file__).resolve().parents[2]
 
 
@@ -101,7 +103,14 @@ def wait_until(page, expression, timeout=30000):
     kiosk's CSP refuses, as it should: the pages are tested under their real policy.)"""
     end = time.monotonic() + timeout / 1000
     while True:
-        value = page.evaluate(expression)
+        try:
+            value = page.evaluate(expression)
+        except PlaywrightError as e:
+            # A page that navigates (a login that goes on to the guest page) destroys the context
+            # the expression ran in: ask again in the new one.
+            if "context was destroyed" not in str(e) and "navigat" not in str(e):
+                raise
+            value = None
         if value:
             return value
         if time.monotonic() > end:

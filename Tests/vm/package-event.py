@@ -91,7 +91,19 @@ try:
         guest.fill("#token", booth)
         guest.press("#token", "Enter")
         phase(guest, "attract", 60)
-        guest.tap("#record")
+        # The booth has just restarted: a tap that comes while its camera is still coming up is
+        # not taken (the page stays on attract), as a guest would find; tap again, as they would.
+        end, seen = time.monotonic() + 60, []
+        while time.monotonic() < end:
+            now = guest.evaluate("document.body.dataset.phase")
+            if not seen or seen[-1] != now:
+                seen.append(now)
+            if now not in ("attract", "problem"):
+                break
+            if guest.is_visible("#record") and guest.is_enabled("#record"):
+                guest.tap("#record", timeout=5000)
+            time.sleep(2)
+        print("   the guest page's phases, tapping Record:", " > ".join(seen), flush=True)
         phase(guest, "consent", 30)
         check("the guest is asked to agree to the organiser's text first", organiser.CONSENT in guest.inner_text("body"))
         wait_until(guest, "!document.getElementById('agree').disabled", 30000)
