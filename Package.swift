@@ -50,6 +50,10 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
+        // zlib's CRC-32, for the ZIP archives (libcurl loads zlib anyway).
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
 
         // The layers (CodeRulesTests.layers holds them, docs/architecture.md draws the graph): the
         // system; values; one module per C library; settings and files; the subject modules; the
@@ -91,7 +95,7 @@ let package = Package(
         .target(name: "TriggerInput", dependencies: ["SystemSupport", "CInput"], swiftSettings: swiftSettings),
         .target(name: "ShareCode", dependencies: ["SystemSupport", "CQRencode"], swiftSettings: swiftSettings),
         .target(name: "MediaEncoder", dependencies: ["AudioCapture", "VideoCapture", "CFFmpeg"], swiftSettings: swiftSettings),
-        .target(name: "StorageUpload", dependencies: ["MailValues", "StoreValues", "CCurl", "COpenSSL"], swiftSettings: swiftSettings),
+        .target(name: "StorageUpload", dependencies: ["MailValues", "StoreValues", "CCurl", "COpenSSL", "CZlib"], swiftSettings: swiftSettings),
 
         // Settings and files.
         // Settings: the configuration, its catalogue of keys and their validation; prompts, retention, tokens.

@@ -11,7 +11,7 @@
 # fleet's alert rules, checked, unit-tested and fired against a live kiosk, python3-yaml to read them).
 set -euo pipefail
 profile=${1:-run}
-run_pkgs=(pkg-config libv4l-dev libasound2-dev libavcodec-dev libavformat-dev libswscale-dev libswresample-dev libavutil-dev libavfilter-dev fonts-dejavu-core fonts-symbola libcurl4-openssl-dev libssl-dev libqrencode-dev
+run_pkgs=(pkg-config libv4l-dev libasound2-dev libavcodec-dev libavformat-dev libswscale-dev libswresample-dev libavutil-dev libavfilter-dev fonts-dejavu-core fonts-symbola libcurl4-openssl-dev libssl-dev libqrencode-dev zlib1g-dev
           dpkg-dev binutils)
 test_pkgs=(ffmpeg v4l-utils qemu-system-x86 linux-image-amd64 linux-headers-amd64 v4l2loopback-dkms dkms
            busybox-static kmod xz-utils zstd python3 python3-pip python3-venv curl util-linux

@@ -1,4 +1,5 @@
 package import StoreValues
+internal import CZlib
 
 /// The records of a ZIP archive whose entries are stored, not deflated (APPNOTE 6.3.10), as bytes:
 /// what `ZipWriter` writes into a file and what a streamed archive (`PostArchive`) computes. Every
@@ -149,64 +150,28 @@ package enum ZipRecords {
     }
 }
 
-/// CRC-32 as ZIP (and gzip, PNG) uses it: polynomial 0xEDB88320, reflected, sixteen bytes a step
-/// ("slicing by 16"). A host's Download all checks every post it sends whole against it, so it
-/// runs at memory speed: one flat table read through a pointer (no bounds checks), the bytes
-/// loaded eight at a time.
+/// CRC-32 as ZIP (and gzip, PNG) uses it: polynomial 0xEDB88320, reflected. A host's Download all
+/// checks every post it sends whole against it, so it must run at memory speed.
 package struct CRC32: Sendable {
-    /// Table `k` (at `k * 256`): the CRC of a byte followed by `k` zero bytes. Made once, kept for
-    /// the process's life.
-    private nonisolated(unsafe) static let table: UnsafePointer<UInt32> = {
-        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 16 * 256)
-        for i in 0..<256 {
-            var c = UInt32(i)
-            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-            table[i] = c
-        }
-        for k in 1..<16 {
-            for i in 0..<256 {
-                let previous = table[(k - 1) * 256 + i]
-                table[k * 256 + i] = (previous >> 8) ^ table[Int(previous & 0xFF)]
-            }
-        }
-        return UnsafePointer(table)
-    }()
-
-    private var crc: UInt32 = 0xFFFF_FFFF
+    // Where the processor has carry-less multiplication, sixteen bytes folded a step (13.2 GB/s on
+    // this machine's cores), else zlib's braided table (3.4 GB/s; our own table sliced by sixteen,
+    // 2.5 GB/s). It was a third of `recorder serve`'s time in a Download all (perf).
+    private static let folds = czlib_has_clmul() != 0
+    private var crc: UInt = 0
 
     package init() {}
 
     package mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress else { return }
-        let t = Self.table
-        @inline(__always) func look(_ k: Int, _ word: UInt64, _ shift: UInt64) -> UInt32 {
-            t[k &* 256 &+ Int(truncatingIfNeeded: (word &>> shift) & 0xFF)]
-        }
-        var c = crc
-        var i = 0
-        let n = bytes.count
-        while i &+ 16 <= n {
-            let a = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) ^ UInt64(c)
-            let b = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i &+ 8, as: UInt64.self))
-            let high = look(15, a, 0) ^ look(14, a, 8) ^ look(13, a, 16) ^ look(12, a, 24)
-                ^ look(11, a, 32) ^ look(10, a, 40) ^ look(9, a, 48) ^ look(8, a, 56)
-            let low = look(7, b, 0) ^ look(6, b, 8) ^ look(5, b, 16) ^ look(4, b, 24)
-                ^ look(3, b, 32) ^ look(2, b, 40) ^ look(1, b, 48) ^ look(0, b, 56)
-            c = high ^ low
-            i &+= 16
-        }
-        while i < n {
-            c = t[Int((c ^ UInt32(base.load(fromByteOffset: i, as: UInt8.self))) & 0xFF)] ^ (c >> 8)
-            i &+= 1
-        }
-        crc = c
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        let start = base.assumingMemoryBound(to: UInt8.self)
+        crc = Self.folds ? czlib_crc32_clmul(crc, start, bytes.count) : crc32_z(crc, start, bytes.count)
     }
 
     package mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
-    package var value: UInt32 { crc ^ 0xFFFF_FFFF }
+    package var value: UInt32 { UInt32(truncatingIfNeeded: crc) }
 
     /// A CRC-32 as 8 lowercase hex digits (how a post's metadata keeps it).
     package static func hex(_ value: UInt32) -> String {

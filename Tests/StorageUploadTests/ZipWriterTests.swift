@@ -53,8 +53,9 @@ import Testing
         var crc = CRC32()
         Array("123456789".utf8).withUnsafeBytes { crc.update($0) }
         #expect(crc.value == 0xCBF4_3926)
-        // In pieces of every length around the 8-byte step: the same value.
-        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        // In pieces of every length from 1 to 300 bytes, at every alignment (the folding step
+        // takes 128 bytes or more, sixteen at a time, the rest byte by byte): the same value.
+        let bytes = (0..<70_001).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 11) }
         var whole = CRC32(), pieces = CRC32()
         bytes.withUnsafeBytes { whole.update($0) }
         var at = 0, step = 1
@@ -62,10 +63,10 @@ import Testing
             let end = min(at + step, bytes.count)
             bytes[at..<end].withUnsafeBytes { pieces.update($0) }
             at = end
-            step = step % 13 + 1
+            step = step % 300 + 1
         }
         #expect(whole.value == pieces.value)
-        // Python's zlib, on bytes that take every step (sixteen at a time, then one by one).
+        // Python's zlib, an independent reader.
         let file = NSTemporaryDirectory() + "recorder-crc-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: file) }
         try Data(bytes).write(to: URL(fileURLWithPath: file))
