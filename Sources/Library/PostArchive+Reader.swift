@@ -37,35 +37,50 @@ extension PostArchive {
 
         /// Up to `limit` bytes from where the last piece ended; nil after the range's last byte.
         package func next(limit: Int) throws(RecorderError) -> [UInt8]? {
-            guard position < end else { return nil }
-            let piece = try read(at: position, limit: UInt64(max(limit, 1)))
-            position += UInt64(piece.count)
-            return piece
+            var failure: RecorderError?
+            let bytes = [UInt8](unsafeUninitializedCapacity: max(limit, 1)) { buffer, count in
+                do throws(RecorderError) { count = try next(into: UnsafeMutableRawBufferPointer(buffer)) } catch {
+                    (failure, count) = (error, 0)
+                }
+            }
+            if let failure { throw failure }
+            return bytes.isEmpty ? nil : bytes
         }
 
-        private func read(at position: UInt64, limit: UInt64) throws(RecorderError) -> [UInt8] {
+        /// As `next(limit:)`, into `piece` (up to its size): how many bytes it holds now, 0 after
+        /// the range's last byte. A member's bytes land there from the store's stream, no copy between.
+        package func next(into piece: UnsafeMutableRawBufferPointer) throws(RecorderError) -> Int {
+            guard position < end, piece.count > 0 else { return 0 }
+            let count = try read(at: position, into: piece)
+            position += UInt64(count)
+            return count
+        }
+
+        private func read(at position: UInt64, into piece: UnsafeMutableRawBufferPointer) throws(RecorderError) -> Int {
+            let limit = UInt64(piece.count)
             if position >= archive.directoryStart {
                 if tailBytes == nil {
                     var known: [UInt32] = []
                     for index in archive.members.indices { known.append(try crc(of: index)) }
                     tailBytes = archive.tail(crcs: known)
                 }
-                return Self.slice(tailBytes!, from: position - archive.directoryStart, to: min(end - archive.directoryStart, position - archive.directoryStart + limit))
+                return Self.copy(tailBytes!, from: position - archive.directoryStart, to: min(end - archive.directoryStart, position - archive.directoryStart + limit), into: piece)
             }
             let index = archive.member(at: position)
             let start = archive.offsets[index], dataStart = start + archive.headerLengths[index]
             if position < dataStart {
                 let header = archive.localHeader(index, crc: try crc(of: index))
-                return Self.slice(header, from: position - start, to: min(dataStart, end, position + limit) - start)
+                return Self.copy(header, from: position - start, to: min(dataStart, end, position + limit) - start, into: piece)
             }
             let member = archive.members[index]
             let from = position - dataStart
             let last = min(end, dataStart + UInt64(member.size)) - dataStart - 1
             let count = min(limit, last + 1 - from)
-            let bytes = try bytes(of: index, from: from, count: count, last: last)
+            let bytes = UnsafeMutableRawBufferPointer(rebasing: piece[..<Int(count)])
+            try read(of: index, from: from, last: last, into: bytes)
             if from == 0 { running = (index, CRC32(), 0) }
             if var running, running.index == index, running.read == from {
-                running.crc.update(bytes)
+                running.crc.update(UnsafeRawBufferPointer(bytes))
                 running.read += count
                 self.running = running
                 if running.read == UInt64(member.size) {
@@ -73,7 +88,7 @@ extension PostArchive {
                     guard running.crc.value == (try crc(of: index)) else { throw .gallery(.postChanged(id: member.id)) }
                 }
             }
-            return bytes
+            return Int(count)
         }
 
         /// Member `index`'s CRC-32: the metadata's, the one kept in the store, or computed now from
@@ -86,10 +101,12 @@ extension PostArchive {
             return found
         }
 
-        /// `count` bytes of member `index`'s object from `from`, from the stream of its bytes up to
-        /// `last` (opened when not already there): all of them, or the post changed under the archive.
-        private func bytes(of index: Int, from: UInt64, count: UInt64, last: UInt64) throws(RecorderError) -> [UInt8] {
+        /// Member `index`'s object's bytes from `from` into `piece` (all of it), from the stream of
+        /// its bytes up to `last` (opened when not already there): all of them, or the post changed
+        /// under the archive.
+        private func read(of index: Int, from: UInt64, last: UInt64, into piece: UnsafeMutableRawBufferPointer) throws(RecorderError) {
             let member = archive.members[index]
+            let count = UInt64(piece.count)
             if stream?.index != index || stream?.at != from {
                 stream = nil
                 let opened: (any ObjectStream)?
@@ -99,23 +116,24 @@ extension PostArchive {
                 guard let opened else { throw .gallery(.postChanged(id: member.id)) }
                 stream = (index, from, opened)
             }
-            let bytes: [UInt8]?
-            do throws(StorageError) { bytes = try stream?.bytes.next(limit: Int(count)) } catch {
+            let got: Int
+            do throws(StorageError) { got = try stream?.bytes.next(into: piece) ?? 0 } catch {
                 stream = nil
                 throw .gallery(.cannotRead(error))
             }
-            guard let bytes, bytes.count == Int(count) else {
+            guard got == piece.count else {
                 stream = nil
                 throw .gallery(.postChanged(id: member.id))
             }
             stream?.at += count
             // (its last byte taken: the transfer has ended; released now)
             if from + count > last { stream = nil }
-            return bytes
         }
 
-        private static func slice(_ bytes: [UInt8], from: UInt64, to: UInt64) -> [UInt8] {
-            Array(bytes[Int(from)..<Int(max(from, to))])
+        private static func copy(_ bytes: [UInt8], from: UInt64, to: UInt64, into piece: UnsafeMutableRawBufferPointer) -> Int {
+            let count = Int(max(from, to) - from)
+            bytes.withUnsafeBytes { piece.baseAddress!.copyMemory(from: $0.baseAddress! + Int(from), byteCount: count) }
+            return count
         }
 
         /// How much of a member is read at once to find its CRC-32.

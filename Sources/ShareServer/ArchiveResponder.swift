@@ -19,6 +19,9 @@ package import KioskHTTP
 enum ArchiveResponder {
     /// How much is taken from the store's stream at once.
     static let piece = 4 << 20
+    /// The archive's connection's send buffer: a piece's worth, where the kernel allows it (a phone's
+    /// is 128 KiB, `SocketPace`). 4 MiB took a 1 GiB Download all from 0.73x curl's speed to 0.77x.
+    static let sendBuffer = 4 << 20
     /// The archives' own threads: a download reads one piece at a time, beside the share links'
     /// fetches, never in their way.
     static let readers = BlockingWork(name: "recorder-archive", threads: 4)
@@ -40,13 +43,12 @@ enum ArchiveResponder {
             return Response(status: status, headers: headers, body: ResponseBody(contentLength: range.count) { writer in
                 _ = slot
                 let pace = await context.socketPace()
+                await pace?.widen(to: sendBuffer)
                 var next = Task { try await nextPiece(of: reader) }
                 defer { next.cancel() }
-                while let bytes = try await next.value {
+                while let buffer = try await next.value {
                     // The next piece comes from the store while this one goes out.
                     next = Task { try await nextPiece(of: reader) }
-                    var buffer = ByteBufferAllocator().buffer(capacity: bytes.count)
-                    buffer.writeBytes(bytes)
                     try await ChunkedFile.send(buffer, to: &writer, pace: pace)
                 }
                 try await writer.finish(nil)
@@ -54,8 +56,19 @@ enum ArchiveResponder {
         }
     }
 
-    /// The reader's next piece, on the archives' threads.
-    private static func nextPiece(of reader: PostArchive.Reader) async throws -> [UInt8]? {
-        try await readers.run { () throws(RecorderError) -> [UInt8]? in try reader.next(limit: piece) }
+    /// The reader's next piece, on the archives' threads: the store's bytes land in the buffer sent.
+    private static func nextPiece(of reader: PostArchive.Reader) async throws -> ByteBuffer? {
+        try await readers.run { () throws(RecorderError) -> ByteBuffer? in
+            var buffer = ByteBufferAllocator().buffer(capacity: piece)
+            var failure: RecorderError?
+            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: piece) { free in
+                do throws(RecorderError) { return try reader.next(into: UnsafeMutableRawBufferPointer(rebasing: free[..<piece])) } catch {
+                    failure = error
+                    return 0
+                }
+            }
+            if let failure { throw failure }
+            return buffer.readableBytes == 0 ? nil : buffer
+        }
     }
 }

@@ -46,7 +46,19 @@ final class CurlStream: ObjectStream {
     }
 
     func next(limit: Int) throws(StorageError) -> [UInt8]? {
-        receiver.want = max(limit, 1)
+        var failure: StorageError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: max(limit, 1)) { buffer, count in
+            do throws(StorageError) { count = try next(into: UnsafeMutableRawBufferPointer(buffer)) } catch {
+                (failure, count) = (error, 0)
+            }
+        }
+        if let failure { throw failure }
+        return bytes.isEmpty ? nil : bytes
+    }
+
+    func next(into destination: UnsafeMutableRawBufferPointer) throws(StorageError) -> Int {
+        receiver.fill(destination)
+        defer { receiver.release() }
         if paused || receiver.paused {
             // (libcurl may hand the chunk it kept over at once, in this call)
             (paused, receiver.paused) = (false, false)
@@ -55,17 +67,16 @@ final class CurlStream: ObjectStream {
             let resumed = ccurl_resume(handle.handle)
             if resumed != CURLE_OK { ended = resumed }
         }
-        while receiver.buffer.count < receiver.want, ended == nil { try step() }
+        while !receiver.full, ended == nil { try step() }
         if let ended, ended != CURLE_OK {
             // A transfer cut short: libcurl's words, as any other request's.
             _ = try handle.finish(transfer!, code: ended)
         }
-        guard !receiver.buffer.isEmpty else { return nil }
-        if ended == nil {
+        if receiver.filled > 0, ended == nil {
             // Nothing read until the next piece is asked.
             paused = ccurl_pause_receiving(handle.handle) == CURLE_OK
         }
-        return receiver.piece()
+        return receiver.filled
     }
 
     /// Moves the transfer as far as it goes, then waits for the socket unless it ended or filled the piece.
@@ -73,23 +84,26 @@ final class CurlStream: ObjectStream {
         try multi.perform()
         if let done = multi.nextFinished() {
             ended = done.code
-        } else if receiver.status == nil || receiver.buffer.count < receiver.want {
+        } else if receiver.status == nil || !receiver.full {
             try multi.poll(milliseconds: 1000)
         }
     }
 }
 
-/// Where a `CurlStream`'s body goes as libcurl hands it over: kept until taken, up to the piece
-/// asked for (then the transfer pauses). A store that answers a range with the whole object (200)
-/// has the bytes before the range dropped; bytes past the range are never kept.
+/// Where a `CurlStream`'s body goes as libcurl hands it over: straight into the piece being
+/// filled (`fill`), the part of a chunk beyond it kept for the next piece; once the piece is full the
+/// transfer pauses. A store that answers a range with the whole object (200) has the bytes before
+/// the range dropped; bytes past the range are never kept.
 final class BodyReceiver {
     /// The answer's status, once its body began.
     private(set) var status: Int?
     /// Whether the body is the range's bytes (a 200 or 206).
     private(set) var takes = false
-    private(set) var buffer: [UInt8] = []
-    /// The piece asked for: at this many bytes the transfer pauses.
-    var want = 0
+    /// The piece being filled, and how much of it is.
+    private var destination = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private(set) var filled = 0
+    /// What a chunk held beyond the last piece (at most one of libcurl's chunks).
+    private var overflow: [UInt8] = []
     /// The transfer paused itself here.
     var paused = false
     private let first: Int64
@@ -101,6 +115,9 @@ final class BodyReceiver {
         remaining = Int64(range.count)
     }
 
+    /// Whether the piece being filled is.
+    var full: Bool { filled >= destination.count }
+
     /// The status at the body's first byte: whether this body is taken.
     func begin(status: Int) -> Bool {
         self.status = status
@@ -109,9 +126,24 @@ final class BodyReceiver {
         return takes
     }
 
+    /// Starts filling `piece`, first with what the last chunk held beyond the last piece.
+    func fill(_ piece: UnsafeMutableRawBufferPointer) {
+        (destination, filled) = (piece, 0)
+        guard !overflow.isEmpty else { return }
+        let count = min(overflow.count, piece.count)
+        overflow.withUnsafeBytes { piece.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: count) }
+        filled = count
+        overflow.removeFirst(count)
+    }
+
+    /// Ends the piece: nothing is written into it after this.
+    func release() {
+        destination = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    }
+
     /// Keeps `chunk`'s bytes of the range; false when the piece is already full (pause, and hand it over again later).
     func take(_ chunk: UnsafeRawBufferPointer) -> Bool {
-        guard buffer.count < want else {
+        guard !full else {
             paused = true
             return false
         }
@@ -122,21 +154,13 @@ final class BodyReceiver {
             skip -= Int64(dropped)
         }
         let kept = Int(min(Int64(bytes.count), remaining))
-        if buffer.capacity < want + kept { buffer.reserveCapacity(want + CurlStream.socketRead) }
-        buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[..<kept]))
         remaining -= Int64(kept)
-        return true
-    }
-
-    /// Up to `want` bytes, taken out; the rest stays for the next piece.
-    func piece() -> [UInt8] {
-        guard buffer.count > want else {
-            defer { buffer = [] }
-            return buffer
+        let into = min(kept, destination.count - filled)
+        if into > 0 {
+            (destination.baseAddress! + filled).copyMemory(from: bytes.baseAddress!, byteCount: into)
+            filled += into
         }
-        let rest = Array(buffer[want...])
-        buffer.removeLast(buffer.count - want)
-        defer { buffer = rest }
-        return buffer
+        if kept > into { overflow.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[into..<kept])) }
+        return true
     }
 }

@@ -153,6 +153,17 @@ package protocol ObjectStream: AnyObject {
     /// Up to `limit` bytes from where the last piece ended (fewer only at the range's end, or the
     /// object's when it ends first), waiting for them; nil after the last.
     func next(limit: Int) throws(StorageError) -> [UInt8]?
+    /// As `next(limit:)`, into `piece` (up to its size): how many bytes it holds now, 0 after the
+    /// last. A stream that can has the store's bytes land there with no copy in between.
+    func next(into piece: UnsafeMutableRawBufferPointer) throws(StorageError) -> Int
+}
+
+extension ObjectStream {
+    package func next(into piece: UnsafeMutableRawBufferPointer) throws(StorageError) -> Int {
+        guard let bytes = try next(limit: piece.count) else { return 0 }
+        bytes.withUnsafeBytes { piece.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        return bytes.count
+    }
 }
 
 /// A stream made of ranged reads, one per piece.
