@@ -48,12 +48,44 @@ one_by_one() {
 }
 seconds() { local start end; start=$(date +%s.%N); "$@"; end=$(date +%s.%N); echo "$end - $start" | bc -l; }
 best() { local best_t="" t; for _ in $(seq "$RUNS"); do t=$(seconds "$@"); if [ -z "$best_t" ] || [ "$(echo "$t < $best_t" | bc -l)" = 1 ]; then best_t=$t; fi; done; echo "$best_t"; }
+# What passing the bytes on costs by itself: the same objects fetched one by one through Debian's
+# nginx as a plain reverse proxy to the store (no ZIP, no check), on the same cores as the store.
+PROXY=${PROXY:-18568}
+if command -v nginx > /dev/null; then
+  mkdir -p "$OUT/nginx"
+  cat > "$OUT/nginx/nginx.conf" <<NGINX
+worker_processes 1;
+pid $OUT/nginx/nginx.pid;
+error_log $OUT/nginx/error.log;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path $OUT/nginx; proxy_temp_path $OUT/nginx; fastcgi_temp_path $OUT/nginx;
+  uwsgi_temp_path $OUT/nginx; scgi_temp_path $OUT/nginx;
+  server {
+    listen 127.0.0.1:$PROXY;
+    location / { proxy_pass http://127.0.0.1:$PORT; proxy_set_header Host \$http_host; proxy_http_version 1.1;
+                 proxy_buffering off; proxy_buffer_size 1m; proxy_buffers 4 1m; proxy_busy_buffers_size 2m; }
+  }
+}
+NGINX
+  nginx -c "$OUT/nginx/nginx.conf" -e "$OUT/nginx/error.log"
+  trap 'kill $serve_pid 2>/dev/null; nginx -c "$OUT/nginx/nginx.conf" -e "$OUT/nginx/error.log" -s stop 2>/dev/null; bash Tests/s3/seaweedfs.sh stop "$OUT/s3"' EXIT
+fi
+through_nginx() {
+  for id in "${ids[@]}"; do
+    curl -sSf --aws-sigv4 aws:amz:us-east-1:s3 --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" \
+      -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" -o /dev/null "http://127.0.0.1:$PROXY/$BUCKET/videos/$id.mp4"
+  done
+}
 zip_t=$(best curl -sSf -o /dev/null "http://127.0.0.1:$SERVE/g/$token/archive.zip")
 objects_t=$(best one_by_one)
+proxy_t=; command -v nginx > /dev/null && proxy_t=$(best through_nginx)
 peak=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$serve_pid/status")
 
 mbs() { echo "scale=1; $bytes / 1000000 / $1" | bc -l; }
 printf "%-52s %9s %8s %10s\n" "$POSTS posts, $((bytes / 1048576)) MiB" "seconds" "MB/s" "speed"
 printf "%-52s %9.2f %8s %10s\n" "curl: each post's object from the store, one by one" "$objects_t" "$(mbs "$objects_t")" "1.00"
 printf "%-52s %9.2f %8s %10s\n" "curl: Download all (recorder serve's ZIP, streamed)" "$zip_t" "$(mbs "$zip_t")" "$(echo "scale=2; $objects_t / $zip_t" | bc -l)"
+[ -z "$proxy_t" ] || printf "%-52s %9.2f %8s %10s\n" "curl: each object through nginx, a proxy alone" "$proxy_t" "$(mbs "$proxy_t")" "$(echo "scale=2; $objects_t / $proxy_t" | bc -l)"
 echo "recorder serve's peak resident memory: $((peak / 1024)) MiB"
