@@ -12,27 +12,19 @@ package enum AudioStop: Sendable, Equatable {
 // `{"disconnected": {}}`, `{"failed": {"operation": ..., "errno": ...}}`, and a sentence an older
 // version wrote read back as `.written` and written back as it was.
 extension AudioStop: Codable {
-    private struct Key: CodingKey {
-        let stringValue: String
-        init(_ name: String) { stringValue = name }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        var intValue: Int? { nil }
-        init?(intValue: Int) { nil }
-    }
-
     package func encode(to encoder: any Encoder) throws {
         switch self {
         case .written(let text):
             var single = encoder.singleValueContainer()
             try single.encode(text)
         case .disconnected:
-            var outer = encoder.container(keyedBy: Key.self)
-            _ = outer.nestedContainer(keyedBy: Key.self, forKey: Key("disconnected"))
+            var outer = encoder.container(keyedBy: CaseKey.self)
+            _ = outer.nestedContainer(keyedBy: CaseKey.self, forKey: CaseKey("disconnected"))
         case .failed(let operation, let errno):
-            var outer = encoder.container(keyedBy: Key.self)
-            var fields = outer.nestedContainer(keyedBy: Key.self, forKey: Key("failed"))
-            try fields.encode(operation, forKey: Key("operation"))
-            try fields.encode(errno, forKey: Key("errno"))
+            var outer = encoder.container(keyedBy: CaseKey.self)
+            var fields = outer.nestedContainer(keyedBy: CaseKey.self, forKey: CaseKey("failed"))
+            try fields.encode(operation, forKey: CaseKey("operation"))
+            try fields.encode(errno, forKey: CaseKey("errno"))
         }
     }
 
@@ -41,13 +33,11 @@ extension AudioStop: Codable {
             self = .written(text)
             return
         }
-        let outer = try decoder.container(keyedBy: Key.self)
-        if outer.contains(Key("disconnected")) {
-            self = .disconnected
-        } else if outer.contains(Key("failed")) {
-            let fields = try outer.nestedContainer(keyedBy: Key.self, forKey: Key("failed"))
-            self = .failed(operation: try fields.decode(String.self, forKey: Key("operation")), errno: try fields.decode(Int32.self, forKey: Key("errno")))
-        } else {
+        let (name, fields) = try CaseKey.single(decoder, "sound's stop")
+        switch name {
+        case "disconnected": self = .disconnected
+        case "failed": self = .failed(operation: try fields.value("operation"), errno: try fields.value("errno"))
+        default:
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "an audio stop is disconnected, failed or a sentence"))
         }
     }

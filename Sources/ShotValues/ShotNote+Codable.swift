@@ -7,29 +7,6 @@ package import StoreValues
 // one makes a key type with its own conformances for every case: 130 KB of the release binary for
 // these 37 cases, which its 24 MiB limit has no room for.
 
-/// A key by its name: every case's and every field's.
-struct CaseKey: CodingKey {
-    let stringValue: String
-    init(_ name: String) { stringValue = name }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    var intValue: Int? { nil }
-    init?(intValue: Int) { nil }
-
-    /// The one case an enum's object names, and its fields.
-    static func single(_ decoder: any Decoder, _ what: String) throws -> (String, KeyedDecodingContainer<CaseKey>) {
-        let outer = try decoder.container(keyedBy: CaseKey.self)
-        guard outer.allKeys.count == 1, let key = outer.allKeys.first else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a \(what) is an object with one key, its case"))
-        }
-        return (key.stringValue, try outer.nestedContainer(keyedBy: CaseKey.self, forKey: key))
-    }
-}
-
-extension KeyedDecodingContainer<CaseKey> {
-    /// The field `name`.
-    func value<T: Decodable>(_ name: String) throws -> T { try decode(T.self, forKey: CaseKey(name)) }
-}
-
 extension ShotNote: Codable {
     package func encode(to encoder: any Encoder) throws {
         var outer = encoder.container(keyedBy: CaseKey.self)
