@@ -37,14 +37,7 @@ extension PostArchive {
 
         /// Up to `limit` bytes from where the last piece ended; nil after the range's last byte.
         package func next(limit: Int) throws(RecorderError) -> [UInt8]? {
-            var failure: RecorderError?
-            let bytes = [UInt8](unsafeUninitializedCapacity: max(limit, 1)) { buffer, count in
-                do throws(RecorderError) { count = try next(into: UnsafeMutableRawBufferPointer(buffer)) } catch {
-                    (failure, count) = (error, 0)
-                }
-            }
-            if let failure { throw failure }
-            return bytes.isEmpty ? nil : bytes
+            try .filled(limit: limit) { (piece) throws(RecorderError) in try next(into: piece) }
         }
 
         /// As `next(limit:)`, into `piece` (up to its size): how many bytes it holds now, 0 after

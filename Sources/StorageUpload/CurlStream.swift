@@ -46,14 +46,7 @@ final class CurlStream: ObjectStream {
     }
 
     func next(limit: Int) throws(StorageError) -> [UInt8]? {
-        var failure: StorageError?
-        let bytes = [UInt8](unsafeUninitializedCapacity: max(limit, 1)) { buffer, count in
-            do throws(StorageError) { count = try next(into: UnsafeMutableRawBufferPointer(buffer)) } catch {
-                (failure, count) = (error, 0)
-            }
-        }
-        if let failure { throw failure }
-        return bytes.isEmpty ? nil : bytes
+        try .filled(limit: limit) { (piece) throws(StorageError) in try next(into: piece) }
     }
 
     func next(into destination: UnsafeMutableRawBufferPointer) throws(StorageError) -> Int {

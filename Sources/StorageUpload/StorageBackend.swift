@@ -158,6 +158,21 @@ package protocol ObjectStream: AnyObject {
     func next(into piece: UnsafeMutableRawBufferPointer) throws(StorageError) -> Int
 }
 
+extension Array where Element == UInt8 {
+    /// Up to `limit` bytes, as many as `fill` writes into the array's storage; nil when it writes
+    /// none. (`next(limit:)` from a `next(into:)`.)
+    package static func filled<Failure: Error>(limit: Int, by fill: (UnsafeMutableRawBufferPointer) throws(Failure) -> Int) throws(Failure) -> [UInt8]? {
+        var failure: Failure?
+        let bytes = [UInt8](unsafeUninitializedCapacity: Swift.max(limit, 1)) { buffer, count in
+            do throws(Failure) { count = try fill(UnsafeMutableRawBufferPointer(buffer)) } catch {
+                (failure, count) = (error, 0)
+            }
+        }
+        if let failure { throw failure }
+        return bytes.isEmpty ? nil : bytes
+    }
+}
+
 extension ObjectStream {
     package func next(into piece: UnsafeMutableRawBufferPointer) throws(StorageError) -> Int {
         guard let bytes = try next(limit: piece.count) else { return 0 }
