@@ -275,7 +275,8 @@ try:
         while time.monotonic() < end:
             overview = api("/api/admin/overview")
             mail = overview.get("mail") or {}
-            if mail.get("waiting") == 1 and any(j.get("attempts", 0) >= 1 for j in mail.get("jobs", [])):
+            # (an attempt is counted on the disk before it is made, its failure after: wait for both)
+            if mail.get("waiting") == 1 and any(j.get("attempts", 0) >= 1 and j.get("lastError") for j in mail.get("jobs", [])):
                 break
             time.sleep(0.3)
         jobs = mail.get("jobs", [])
