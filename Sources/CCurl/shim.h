@@ -18,6 +18,12 @@ static inline CURLcode ccurl_setopt_data_callback(CURL *h, CURLoption o, ccurl_d
 static inline CURLcode ccurl_setopt_debug_callback(CURL *h, CURLoption o, ccurl_debug_callback v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode ccurl_setopt_xferinfo_callback(CURL *h, CURLoption o, ccurl_xferinfo_callback v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode ccurl_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
+/// The socket of a CURLOPT_CONNECT_ONLY handle's connection (CURLINFO_ACTIVESOCKET), -1 when none.
+static inline curl_socket_t ccurl_active_socket(CURL *h) {
+    curl_socket_t socket = CURL_SOCKET_BAD;
+    if (curl_easy_getinfo(h, CURLINFO_ACTIVESOCKET, &socket) != CURLE_OK) return CURL_SOCKET_BAD;
+    return socket;
+}
 /// Stops taking a transfer's answer (its bytes wait in the socket), and goes on with it.
 static inline CURLcode ccurl_pause_receiving(CURL *h) { return curl_easy_pause(h, CURLPAUSE_RECV); }
 static inline CURLcode ccurl_resume(CURL *h) { return curl_easy_pause(h, CURLPAUSE_CONT); }

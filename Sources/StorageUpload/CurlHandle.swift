@@ -66,16 +66,9 @@ struct CurlHandle: ~Copyable {
             transfer.headers = longer
         }
 
-        check(ccurl_setopt_string(handle, CURLOPT_URL, request.url))
-        check(ccurl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
-        check(ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
-        check(ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
-        check(ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
-        check(ccurl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1))
-        check(ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, settings.connectTimeoutSeconds))
+        setConnection(url: request.url, settings: settings, check: check)
         check(ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1))
         check(ccurl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, settings.stallTimeoutSeconds))
-        check(ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
         check(ccurl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, { buffer, size, count, user in
             let sink = Unmanaged<ResponseSink>.fromOpaque(user!).takeUnretainedValue()
             return sink.append(buffer!, size * count)
@@ -107,11 +100,73 @@ struct CurlHandle: ~Copyable {
         }
         check(ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, transfer.headers))
 
-        guard rejected == CURLE_OK else {
-            let version = String(cString: curl_version())
-            throw StorageError(.configuration, .libcurlTooOld(version: version, detail: String(cString: curl_easy_strerror(rejected))), retryable: false)
-        }
+        guard rejected == CURLE_OK else { throw Self.tooOld(rejected) }
         return transfer
+    }
+
+    /// What every use of the handle sets alike: the URL, http(s) only, no signals, the certificate
+    /// and its host checked, TCP keep-alive, the connect timeout, libcurl's words into `errorBuffer`.
+    private func setConnection(url: String, settings: TransferSettings, check: (CURLcode) -> Void) {
+        check(ccurl_setopt_string(handle, CURLOPT_URL, url))
+        check(ccurl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+        check(ccurl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
+        check(ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1))
+        check(ccurl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
+        check(ccurl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1))
+        check(ccurl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, settings.connectTimeoutSeconds))
+        check(ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
+    }
+
+    /// A libcurl that refused an option it should know.
+    private static func tooOld(_ code: CURLcode) -> StorageError {
+        StorageError(.configuration, .libcurlTooOld(version: String(cString: curl_version()), detail: String(cString: curl_easy_strerror(code))), retryable: false)
+    }
+
+    /// The most libcurl reads from a socket at once (CURL_MAX_READ_SIZE).
+    static let largestRead = 512 << 10
+
+    /// Connects to `url`'s host and sends nothing (CURLOPT_CONNECT_ONLY): the name looked up, TCP,
+    /// TLS with its checks, under the connect timeout, as `prepare` would. The caller then speaks
+    /// HTTP itself with `send` and `receive` (`DirectStream`). Returns the connection's socket, to
+    /// wait on between them.
+    func connect(to url: String, settings: TransferSettings) throws(StorageError) -> Int32 {
+        curl_easy_reset(handle)
+        errorBuffer[0] = 0
+        var rejected = CURLE_OK
+        func check(_ code: CURLcode) { if rejected == CURLE_OK { rejected = code } }
+        setConnection(url: url, settings: settings, check: check)
+        check(ccurl_setopt_long(handle, CURLOPT_CONNECT_ONLY, 1))
+        check(ccurl_setopt_long(handle, CURLOPT_BUFFERSIZE, Self.largestRead))
+        guard rejected == CURLE_OK else { throw Self.tooOld(rejected) }
+        let code = curl_easy_perform(handle)
+        guard code == CURLE_OK else { throw failure(code, url: url) }
+        let socket = ccurl_active_socket(handle)
+        guard socket >= 0 else {
+            throw Self.transportError(code: Int(CURLE_UNSUPPORTED_PROTOCOL.rawValue), detail: "libcurl gave no socket for the connection", url: url)
+        }
+        return socket
+    }
+
+    /// curl_easy_send on a `connect`ed handle: how many of `bytes` went, or CURLE_AGAIN when the
+    /// socket takes none now.
+    func send(_ bytes: UnsafeRawBufferPointer) -> (count: Int, code: CURLcode) {
+        var count = 0
+        let code = curl_easy_send(handle, bytes.baseAddress, bytes.count, &count)
+        return (count, code)
+    }
+
+    /// curl_easy_recv on a `connect`ed handle, straight into `buffer` (up to `largestRead`): how
+    /// many bytes came (0: the connection closed), or CURLE_AGAIN when none are there now.
+    func receive(into buffer: UnsafeMutableRawBufferPointer) -> (count: Int, code: CURLcode) {
+        var count = 0
+        let code = curl_easy_recv(handle, buffer.baseAddress, buffer.count, &count)
+        return (count, code)
+    }
+
+    /// A failed transfer's or connection's `code` as the typed failure, with libcurl's words.
+    func failure(_ code: CURLcode, url: String) -> StorageError {
+        let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        return Self.transportError(code: Int(code.rawValue), detail: detail, url: url)
     }
 
     /// The answer to `transfer` once libcurl has ended it with `code` (alone or in a multi handle),
@@ -124,10 +179,7 @@ struct CurlHandle: ~Copyable {
         if let failure = source.failure {
             throw StorageError(.local(errno: failure), .cannotReadUpload(errno: failure), retryable: false)
         }
-        guard code == CURLE_OK else {
-            let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
-            throw Self.transportError(code: Int(code.rawValue), detail: detail, url: transfer.url)
-        }
+        guard code == CURLE_OK else { throw failure(code, url: transfer.url) }
         var status = 0
         let info = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         guard info == CURLE_OK, status > 0 else {

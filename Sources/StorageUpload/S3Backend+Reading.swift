@@ -3,6 +3,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import SystemSupport
 package import StoreValues
 
 extension S3Backend {
@@ -88,6 +89,7 @@ extension S3Backend {
         guard range.lowerBound >= 0 else {
             throw StorageError(.mismatch, .rangeNotInObject(target: configuration.prefix + key, size: nil, from: range.lowerBound, to: range.upperBound), retryable: false)
         }
+        if Self.speaksDirectly, let direct = try directStream(key: key, range: range) { return direct }
         var request = readRequest(key: key)
         request.headers = [("Range", "bytes=\(range.lowerBound)-\(range.upperBound)")]
         let stream = try CurlStream(range: range) { handle, receiver throws(StorageError) in
@@ -102,6 +104,22 @@ extension S3Backend {
         default:
             throw failure(answer, .read, configuration.prefix + key)
         }
+    }
+
+    /// Whether a stream may speak HTTP itself over libcurl's connection (`DirectStream`): not when a
+    /// proxy is named in the environment, which libcurl would go through, and a request of ours would not.
+    static let speaksDirectly = ["http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"].allSatisfy {
+        (Posix.environment($0) ?? "").isEmpty
+    }
+
+    /// The stream of `range` read straight into the taker's pieces, on a link presigned for the
+    /// request (a minute: it is checked when the request arrives), or nil for `CurlStream` to ask.
+    private func directStream(key: String, range: ClosedRange<Int64>) throws(StorageError) -> DirectStream? {
+        let address = Address(configuration)
+        let url = try S3Presigner(configuration).url(forKey: key, expiresSeconds: 60)
+        guard url.hasPrefix(address.origin) else { return nil }
+        return try DirectStream(url: url, target: String(url.dropFirst(address.origin.count)), host: address.host, range: range,
+                                settings: configuration.transfer)
     }
 
     package func download(key: String, into descriptor: Int32, progress: ((_ written: Int64) -> Void)?) throws(StorageError) -> DownloadedObject? {

@@ -10,10 +10,11 @@ import Testing
 /// who stops early ends the transfer by letting the stream go.
 extension S3StreamingTests {
     /// recorder's client for the test's server, through the fault proxy (which logs each request).
-    private func store(_ s3: S3Fixture) throws -> S3Backend {
+    private func store(_ s3: S3Fixture, transfer: TransferSettings = TransferSettings()) throws -> S3Backend {
         try S3Backend(S3Configuration(
             endpoint: "http://127.0.0.1:\(s3.proxyPort)", region: "us-east-1", bucket: S3Fixture.bucket, prefix: "",
-            credentials: S3Credentials(accessKeyID: S3Fixture.access, secretAccessKey: S3Fixture.secret, source: "the test")))
+            credentials: S3Credentials(accessKeyID: S3Fixture.access, secretAccessKey: S3Fixture.secret, source: "the test"),
+            transfer: transfer))
     }
 
     /// `count` bytes of no pattern a piece boundary could hide behind, written to `key`; returns the
@@ -53,6 +54,8 @@ extension S3StreamingTests {
         // One request each, for the whole range: not one per piece.
         let requests = s3.requests().filter { $0.method == "GET" && $0.path == "/\(S3Fixture.bucket)/videos/whole.mp4" }
         #expect(requests.count == 2, "\(requests)")
+        // (presigned links: the answers read straight into the pieces, `DirectStream`)
+        #expect(requests.allSatisfy { $0.hasQuery("X-Amz-Signature") }, "\(requests)")
         let ranges = s3.requestLog().split(separator: "\n").filter { $0.lowercased().hasPrefix("    range:") }.map { $0.dropFirst(4).lowercased() }
         #expect(ranges == ["range: bytes=0-\(expected.count - 1)", "range: bytes=3000001-7000000"], "\(ranges)")
     }
@@ -82,6 +85,35 @@ extension S3StreamingTests {
         let again = try #require(try store.stream(key: "videos/large.mp4", range: 47 << 20...Int64(expected.count - 1)))
         #expect(try again.next(limit: 2 << 20) == Array(expected[(47 << 20)...]))
         #expect(try again.next(limit: 2 << 20) == nil)
+    }
+
+    /// A store whose answer ends early (its connection closed after 1 MiB), and one that never
+    /// answers: a transfer failure, and a timeout after the stall timeout, by kind; never a short
+    /// piece passed off as the object's end. The next read is whole.
+    @Test func aStoreThatStopsAnsweringFailsTheReadAsATransfer() throws {
+        let s3 = try S3Fixture()
+        let root = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try store(s3, transfer: TransferSettings(connectTimeoutSeconds: 5, stallTimeoutSeconds: 2))
+        let expected = try object(s3, store, key: "videos/cut.mp4", count: 6 << 20, in: root)
+        let whole = 0...Int64(expected.count - 1)
+
+        try s3.faults([["match": "GET /\(S3Fixture.bucket)/videos/cut.mp4", "action": "cut-answer", "after": 1 << 20, "count": 1]])
+        let cut = try #require(try store.stream(key: "videos/cut.mp4", range: whole))
+        var taken = 0
+        let ended = #expect(throws: StorageError.self) { while let piece = try cut.next(limit: 4 << 20) { taken += piece.count } }
+        if case .transport = ended?.kind {} else { Issue.record("a cut answer failed as \(String(describing: ended))") }
+        #expect(ended?.isRetryable == true)
+        #expect(taken < 1 << 20)
+
+        try s3.faults([["match": "GET /\(S3Fixture.bucket)/videos/cut.mp4", "action": "hold-answer", "count": 1]])
+        let quiet = #expect(throws: StorageError.self) { try store.stream(key: "videos/cut.mp4", range: whole) }
+        if case .timedOut = quiet?.reason {} else { Issue.record("a store that never answered failed as \(String(describing: quiet))") }
+
+        let again = try #require(try store.stream(key: "videos/cut.mp4", range: whole))
+        var bytes: [UInt8] = []
+        while let piece = try again.next(limit: 4 << 20) { bytes += piece }
+        #expect(bytes == expected)
     }
 
     /// An object shorter than the range asked (the post changed since the archive was made): its

@@ -23,6 +23,8 @@ of rules, each used at most "count" times (the file is rewritten as counts drop)
   {"regex": "^POST .*[?]uploads=", "action": "hold-answer", "count": 1}
       forward the request whole, then never send its answer back: the server did what was asked,
       the client never hears of it (a network gone between the two)
+  {"match": "GET /bucket/videos/", "action": "cut-answer", "after": 3000000, "count": 1}
+      send `after` bytes of the answer back (its head counts), then end the connection there
   {"regex": "^PUT .*[?&]partNumber=1&", "action": "pass", "count": 1000000}
       forward as is (a rule before others that would match the same requests)
 
@@ -91,6 +93,13 @@ def pump_back(upstream, client, pace):
                 break
             if pace.get("mute"):
                 continue  # a hold-answer fault: the answer goes nowhere
+            if "cut" in pace:
+                data = data[:max(pace["cut"], 0)]
+                pace["cut"] -= len(data)
+                client.sendall(data)
+                if pace["cut"] <= 0:
+                    break  # a cut-answer fault: the answer ends here
+                continue
             if pace.get("rate"):
                 time.sleep(len(data) / float(pace["rate"]))
             if os.path.exists(os.path.join(state, "opaque-etags")):
@@ -100,6 +109,8 @@ def pump_back(upstream, client, pace):
             client.sendall(data)
     except OSError:
         pass
+    if pace.get("mute"):
+        return  # a network gone between the two tells the client nothing, not even an end
     try:
         client.shutdown(socket.SHUT_WR)
     except OSError:
@@ -168,6 +179,9 @@ def handle(client):
                 fault = None
             if fault and fault["action"] == "hold-answer":
                 pace["mute"] = True
+                fault = None
+            if fault and fault["action"] == "cut-answer":
+                pace["cut"] = fault["after"]
                 fault = None
             if fault and fault["action"] == "throttle-download":
                 pace["rate"] = fault["rate"]
