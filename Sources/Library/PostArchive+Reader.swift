@@ -26,6 +26,11 @@ extension PostArchive {
         private var tailBytes: [UInt8]?
         /// The member being streamed, and where its next byte is in it.
         private var stream: (index: Int, at: UInt64, bytes: any ObjectStream)?
+        /// The next member's stream, asked of the store while this one's last pieces are read (so
+        /// its answer is on its way, not waited for between the two), up to its byte `last`.
+        private var asked: (index: Int, last: UInt64, stream: AskedStream)?
+        /// The last member asked for ahead, whether or not the store took the request.
+        private var askedIndex = -1
 
         package init(_ archive: PostArchive, store: any StorageBackend, range: ClosedRange<UInt64>) {
             self.archive = archive
@@ -102,8 +107,12 @@ extension PostArchive {
             let count = UInt64(piece.count)
             if stream?.index != index || stream?.at != from {
                 stream = nil
+                let ahead = asked.flatMap { $0.index == index && $0.last == last && from == 0 ? $0.stream : nil }
+                asked = nil
                 let opened: (any ObjectStream)?
-                do throws(StorageError) { opened = try store.stream(key: member.key, range: Int64(from)...Int64(last)) } catch {
+                do throws(StorageError) {
+                    if let ahead { opened = try ahead.open() } else { opened = try store.stream(key: member.key, range: Int64(from)...Int64(last)) }
+                } catch {
                     throw .gallery(.cannotRead(error))
                 }
                 guard let opened else { throw .gallery(.postChanged(id: member.id)) }
@@ -121,6 +130,25 @@ extension PostArchive {
             stream?.at += count
             // (its last byte taken: the transfer has ended; released now)
             if from + count > last { stream = nil }
+            if last + 1 - (from + count) <= Self.askAhead, askedIndex < index + 1 { askNext(after: index) }
+        }
+
+        /// How near a member's end the next one is asked for: two pieces of a Download all.
+        static let askAhead: UInt64 = 8 << 20
+
+        /// Asks the store for the member after `index` from its first byte, when the range holds it.
+        /// A request the store does not take is asked again when that member is reached (and its
+        /// failure said then).
+        private func askNext(after index: Int) {
+            let next = index + 1
+            askedIndex = next
+            guard next < archive.members.count, archive.members[next].size > 0 else { return }
+            let start = archive.offsets[next] + archive.headerLengths[next]
+            guard start < end else { return }
+            let last = min(end, start + UInt64(archive.members[next].size)) - start - 1
+            if let stream = try? store.ask(key: archive.members[next].key, range: 0...Int64(last)) {
+                asked = (next, last, stream)
+            }
         }
 
         private static func copy(_ bytes: [UInt8], from: UInt64, to: UInt64, into piece: UnsafeMutableRawBufferPointer) -> Int {

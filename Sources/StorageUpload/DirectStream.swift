@@ -11,7 +11,7 @@ import StoreValues
 /// the same bytes through libcurl's write callback, which copies each once more: a sixth of
 /// `recorder serve`'s CPU in a gallery's Download all. Only an answer with the range's bytes and a
 /// length (a 206 from its first byte, or a 200 for a range from 0) with no transfer coding is read
-/// here; `S3Backend.stream` leaves every other answer (an error, a 404, a 416, a store's other
+/// here; `S3Backend.ask` leaves every other answer (an error, a 404, a 416, a store's other
 /// ways) to `CurlStream`, which reads them all.
 ///
 /// Between two pieces nothing is read: the bytes wait in the socket and TCP holds the store back.
@@ -37,9 +37,13 @@ final class DirectStream: ObjectStream {
     /// The most of an answer's head read before it is left to libcurl.
     static let headLimit = 64 << 10
 
-    /// The GET of bytes `range` of the object at `url` (presigned: its origin, then `target`, the
-    /// path and query): nil when the store's answer is not one read here (ask `CurlStream`).
-    init?(url: String, target: String, host: String, range: ClosedRange<Int64>, settings: TransferSettings) throws(StorageError) {
+    /// What the answer's head said: nil until `answered` read it.
+    private var readHere: Bool?
+    private let range: ClosedRange<Int64>
+
+    /// Sends the GET of bytes `range` of the object at `url` (presigned: its origin, then `target`,
+    /// the path and query); its answer is read by `answered`.
+    init(url: String, target: String, host: String, range: ClosedRange<Int64>, settings: TransferSettings) throws(StorageError) {
         handle = try CurlHandle()
         // (the link's signature stays out of any failure's words)
         self.url = String(url.prefix { $0 != "?" })
@@ -49,11 +53,23 @@ final class DirectStream: ObjectStream {
         left = 0
         let request = "GET \(target) HTTP/1.1\r\nHost: \(host)\r\nRange: bytes=\(range.lowerBound)-\(range.upperBound)\r\n"
             + "User-Agent: recorder\r\nAccept-Encoding: identity\r\nConnection: close\r\n\r\n"
+        self.range = range
         try send(Array(request.utf8))
-        guard let (head, rest) = try readHead(), let length = Self.bodyLength(head, range: range) else { return nil }
+    }
+
+    /// Reads the answer's head (once): whether its body is the range's, read here; else the
+    /// answer is left to `CurlStream`, asked anew.
+    func answered() throws(StorageError) -> Bool {
+        if let readHere { return readHere }
+        guard let (head, rest) = try readHead(), let length = Self.bodyLength(head, range: range) else {
+            readHere = false
+            return false
+        }
         left = length
         early = Array(rest.prefix(Int(min(length, Int64(rest.count)))))
         left -= Int64(early.count)
+        readHere = true
+        return true
     }
 
     func next(limit: Int) throws(StorageError) -> [UInt8]? {
@@ -61,6 +77,7 @@ final class DirectStream: ObjectStream {
     }
 
     func next(into destination: UnsafeMutableRawBufferPointer) throws(StorageError) -> Int {
+        guard try answered() else { return 0 }
         var filled = 0
         if !early.isEmpty, destination.count > 0 {
             filled = min(early.count, destination.count)

@@ -86,10 +86,22 @@ extension S3Backend {
     }
 
     package func stream(key: String, range: ClosedRange<Int64>) throws(StorageError) -> (any ObjectStream)? {
+        try ask(key: key, range: range).open()
+    }
+
+    /// The request sent now, straight into the taker's pieces where the store answers as S3 does
+    /// (`DirectStream`); any other answer, libcurl's (`CurlStream`).
+    package func ask(key: String, range: ClosedRange<Int64>) throws(StorageError) -> AskedStream {
         guard range.lowerBound >= 0 else {
             throw StorageError(.mismatch, .rangeNotInObject(target: configuration.prefix + key, size: nil, from: range.lowerBound, to: range.upperBound), retryable: false)
         }
-        if Self.speaksDirectly, let direct = try directStream(key: key, range: range) { return direct }
+        guard Self.speaksDirectly, let direct = try directStream(key: key, range: range) else {
+            return AskedStream { () throws(StorageError) in try curlStream(key: key, range: range) }
+        }
+        return AskedStream { () throws(StorageError) in try direct.answered() ? direct : try curlStream(key: key, range: range) }
+    }
+
+    private func curlStream(key: String, range: ClosedRange<Int64>) throws(StorageError) -> (any ObjectStream)? {
         var request = readRequest(key: key)
         request.headers = [("Range", "bytes=\(range.lowerBound)-\(range.upperBound)")]
         let stream = try CurlStream(range: range) { handle, receiver throws(StorageError) in
@@ -112,8 +124,8 @@ extension S3Backend {
         (Posix.environment($0) ?? "").isEmpty
     }
 
-    /// The stream of `range` read straight into the taker's pieces, on a link presigned for the
-    /// request (a minute: it is checked when the request arrives), or nil for `CurlStream` to ask.
+    /// The request for `range` sent on a link presigned for it (a minute: it is checked when the
+    /// request arrives), its answer not yet read; nil when the link is not on the store's origin.
     private func directStream(key: String, range: ClosedRange<Int64>) throws(StorageError) -> DirectStream? {
         let address = Address(configuration)
         let url = try S3Presigner(configuration).url(forKey: key, expiresSeconds: 60)

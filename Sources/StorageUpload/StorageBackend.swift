@@ -89,6 +89,11 @@ package protocol ReadableStorage: Sendable {
     /// asked, the object's end.
     func stream(key: String, range: ClosedRange<Int64>) throws(StorageError) -> (any ObjectStream)?
 
+    /// `stream(key:range:)` asked now and opened later (`AskedStream.open`): the store's answer is
+    /// on its way while the stream before it is still read (a Download all's next post). Released
+    /// unopened, the request ends.
+    func ask(key: String, range: ClosedRange<Int64>) throws(StorageError) -> AskedStream
+
     /// Streams the object at `key` into the open file `descriptor` (from its current offset), taking
     /// its SHA-256 on the way; nil when there is nothing there. `progress`, when given, is called on
     /// this thread after each write with the bytes written so far, so a reader of the file can follow
@@ -131,6 +136,11 @@ extension ReadableStorage {
         return RangedReads(store: self, key: key, range: range)
     }
 
+    /// Asked when opened (a local directory has nothing to wait for).
+    package func ask(key: String, range: ClosedRange<Int64>) throws(StorageError) -> AskedStream {
+        AskedStream { () throws(StorageError) in try stream(key: key, range: range) }
+    }
+
     /// One read after the other (a local directory has nothing to wait for).
     package func read(keys: [String], limit: Int, width: Int,
                       _ body: (Int, Result<[UInt8]?, StorageError>) throws(StorageError) -> Void) throws(StorageError) {
@@ -144,6 +154,20 @@ extension ReadableStorage {
     /// One write after the other.
     package func write(_ objects: [(bytes: [UInt8], key: String)], contentType: String, width: Int) throws(StorageError) {
         for object in objects { try write(object.bytes, key: object.key, contentType: contentType) }
+    }
+}
+
+/// A stream asked of a store and not opened yet (`ReadableStorage.ask`).
+package struct AskedStream {
+    private let answer: () throws(StorageError) -> (any ObjectStream)?
+
+    package init(_ answer: @escaping () throws(StorageError) -> (any ObjectStream)?) {
+        self.answer = answer
+    }
+
+    /// The stream, as `stream(key:range:)` gives it (nil: nothing there); once.
+    package func open() throws(StorageError) -> (any ObjectStream)? {
+        try answer()
     }
 }
 

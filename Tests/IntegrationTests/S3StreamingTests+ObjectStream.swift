@@ -134,6 +134,40 @@ extension S3StreamingTests {
         #expect(try store.stream(key: "videos/none.mp4", range: 0...9) == nil)
     }
 
+    /// Download all asks the store for the next post while the last pieces of the one before are
+    /// read (its answer on its way, not waited for between the two): its request is in the store's
+    /// log before the first post's last byte is taken, and the archive is whole.
+    @Test func theNextPostIsAskedForWhileTheOneBeforeEnds() throws {
+        let s3 = try S3Fixture()
+        let root = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try store(s3)
+        var members: [PostArchive.Member] = []
+        for index in 0..<2 {
+            let bytes = try object(s3, store, key: "videos/a\(index).mp4", count: 3 << 20, in: root)
+            var crc = CRC32()
+            bytes.withUnsafeBytes { crc.update($0) }
+            members.append(PostArchive.Member(name: "event/\(index).mp4", key: "videos/a\(index).mp4", id: "a\(index)", size: 3 << 20,
+                                              sha256: FileDigest.sha256(bytes), crc32: crc.value, createdAt: "2026-11-28T20:00:00Z"))
+        }
+        let archive = try PostArchive(members: members)
+        s3.clearRequests()
+        let reader = PostArchive.Reader(archive, store: store, range: 0...(archive.length - 1))
+        // (the first local header, then 1 MiB of the first post: 2 MiB of it to come)
+        var zipped: [UInt8] = []
+        while zipped.count < 1 << 20, let piece = try reader.next(limit: 1 << 20) { zipped += piece }
+        func gets() -> [String] { s3.requests().filter { $0.method == "GET" }.map(\.path) }
+        let both = ["/\(S3Fixture.bucket)/videos/a0.mp4", "/\(S3Fixture.bucket)/videos/a1.mp4"]
+        // (the proxy logs a request once it has read it)
+        for _ in 0..<50 where gets() != both { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(gets() == both)
+        while let piece = try reader.next(limit: 1 << 20) { zipped += piece }
+        #expect(gets() == both, "the asked request was not the one read")
+        try Data(zipped).write(to: URL(fileURLWithPath: "\(root)/all.zip"))
+        let tested = try Tools.run("unzip", ["-t", "\(root)/all.zip"])
+        #expect(tested.status == 0, "\(tested.stdout)")
+    }
+
     /// Download all from an S3 store, each post streamed: the archive `unzip -t` accepts, then, the
     /// store's copy of a post changed (one byte, the same size), an answer that stops at that post's
     /// end with the post named, never its bad bytes passed off whole.
