@@ -3,8 +3,10 @@
 # the 100 MB file of random bytes in SeaweedFS (about 1 GiB), a gallery of them, `recorder serve`
 # over the store; then the wall time of `curl` downloading the gallery's ZIP from the server (read
 # from the store as it is sent, one streamed GET per post, no file on the server) against `curl` fetching
-# each post's object from the store itself (SigV4) one after the other. Best of RUNS (default 3);
-# prints seconds, MB/s, the server's peak resident memory, and the speed ratio (>= 0.9 wanted).
+# each post's object from the store itself (SigV4) one after the other. RUNS rounds (default 7),
+# each timing the two (and nginx, below) in turn, so a pair shares the machine's speed as it drifts:
+# prints the median and best seconds, MB/s, the median of the rounds' speed ratios (>= 0.9
+# wanted), and the server's peak resident memory.
 # The first ZIP also computes nothing: each post's CRC-32 comes with its metadata. The ZIP is checked
 # with `unzip -t` once.
 #   bash Benchmarks/gallery-zip.sh            (REC=path/to/recorder to skip the release build)
@@ -16,7 +18,7 @@ if [ -z "${REC:-}" ]; then
   REC=$(bash scripts/build-release.sh 2>/dev/null)  # as scripts/run.sh builds it
 fi
 OUT=$PWD/Benchmarks/out/gallery-zip; rm -rf "$OUT"; mkdir -p "$OUT"
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-7}
 POSTS=${POSTS:-11}
 PORT=${PORT:-18566}
 SERVE=${SERVE:-18567}
@@ -47,7 +49,8 @@ one_by_one() {
   done
 }
 seconds() { local start end; start=$(date +%s.%N); "$@"; end=$(date +%s.%N); echo "$end - $start" | bc -l; }
-best() { local best_t="" t; for _ in $(seq "$RUNS"); do t=$(seconds "$@"); if [ -z "$best_t" ] || [ "$(echo "$t < $best_t" | bc -l)" = 1 ]; then best_t=$t; fi; done; echo "$best_t"; }
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+least() { printf '%s\n' "$@" | sort -g | head -1; }
 # What passing the bytes on costs by itself: the same objects fetched one by one through Debian's
 # nginx as a plain reverse proxy to the store (no ZIP, no check), on the same cores as the store.
 PROXY=${PROXY:-18568}
@@ -78,14 +81,27 @@ through_nginx() {
       -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" -o /dev/null "http://127.0.0.1:$PROXY/$BUCKET/videos/$id.mp4"
   done
 }
-zip_t=$(best curl -sSf -o /dev/null "http://127.0.0.1:$SERVE/g/$token/archive.zip")
-objects_t=$(best one_by_one)
-proxy_t=; command -v nginx > /dev/null && proxy_t=$(best through_nginx)
+zips=(); objects=(); proxies=(); ratios=(); proxy_ratios=()
+for _ in $(seq "$RUNS"); do
+  z=$(seconds curl -sSf -o /dev/null "http://127.0.0.1:$SERVE/g/$token/archive.zip")
+  o=$(seconds one_by_one)
+  zips+=("$z"); objects+=("$o"); ratios+=("$(echo "$o / $z" | bc -l)")
+  if command -v nginx > /dev/null; then
+    p=$(seconds through_nginx)
+    proxies+=("$p"); proxy_ratios+=("$(echo "$o / $p" | bc -l)")
+  fi
+done
 peak=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$serve_pid/status")
 
 mbs() { echo "scale=1; $bytes / 1000000 / $1" | bc -l; }
-printf "%-52s %9s %8s %10s\n" "$POSTS posts, $((bytes / 1048576)) MiB" "seconds" "MB/s" "speed"
-printf "%-52s %9.2f %8s %10s\n" "curl: each post's object from the store, one by one" "$objects_t" "$(mbs "$objects_t")" "1.00"
-printf "%-52s %9.2f %8s %10s\n" "curl: Download all (recorder serve's ZIP, streamed)" "$zip_t" "$(mbs "$zip_t")" "$(echo "scale=2; $objects_t / $zip_t" | bc -l)"
-[ -z "$proxy_t" ] || printf "%-52s %9.2f %8s %10s\n" "curl: each object through nginx, a proxy alone" "$proxy_t" "$(mbs "$proxy_t")" "$(echo "scale=2; $objects_t / $proxy_t" | bc -l)"
+row() {  # label, then the round's seconds; the paired ratios in RATIOS
+  local label=$1; shift
+  local m; m=$(median "$@")
+  printf "%-52s %7.2f %6.2f %8s %7.2f\n" "$label" "$m" "$(least "$@")" "$(mbs "$m")" "$(median "${RATIOS[@]}")"
+}
+printf "%-52s %7s %6s %8s %7s\n" "$POSTS posts, $((bytes / 1048576)) MiB, $RUNS rounds" "median" "best" "MB/s" "speed"
+RATIOS=(1); row "curl: each post's object from the store, one by one" "${objects[@]}"
+RATIOS=("${ratios[@]}"); row "curl: Download all (recorder serve's ZIP, streamed)" "${zips[@]}"
+[ ${#proxies[@]} -eq 0 ] || { RATIOS=("${proxy_ratios[@]}"); row "curl: each object through nginx, a proxy alone" "${proxies[@]}"; }
+echo "speed: the median of the rounds' ratios (one by one's seconds / the line's, in the same round)"
 echo "recorder serve's peak resident memory: $((peak / 1024)) MiB"
