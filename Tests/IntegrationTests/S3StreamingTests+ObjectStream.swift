@@ -27,6 +27,18 @@ extension S3StreamingTests {
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(root)/fetched")))
     }
 
+    /// Posts of random bytes of `sizes` written to `videos/<name><index>.mp4`, as a Download all's
+    /// members (their SHA-256 and CRC-32 from the store's copies as curl fetches them).
+    private func members(_ s3: S3Fixture, _ store: S3Backend, sizes: [Int], named name: String, in root: String) throws -> [PostArchive.Member] {
+        try sizes.enumerated().map { index, size in
+            let bytes = try object(s3, store, key: "videos/\(name)\(index).mp4", count: size, in: root)
+            var crc = CRC32()
+            bytes.withUnsafeBytes { crc.update($0) }
+            return PostArchive.Member(name: "event/\(index).mp4", key: "videos/\(name)\(index).mp4", id: "\(name)\(index)", size: Int64(size),
+                                      sha256: FileDigest.sha256(bytes), crc32: crc.value, createdAt: "2026-11-28T20:00:00Z")
+        }
+    }
+
     /// Established TCP connections from this machine to `port` (the client's side of each), as `ss` lists them.
     private func connections(to port: Int) throws -> Int {
         let listed = try Tools.run("ss", ["-Htn", "state", "established", "dst", "127.0.0.1:\(port)"])
@@ -142,15 +154,7 @@ extension S3StreamingTests {
         let root = try Tools.tempDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = try store(s3)
-        var members: [PostArchive.Member] = []
-        for index in 0..<2 {
-            let bytes = try object(s3, store, key: "videos/a\(index).mp4", count: 3 << 20, in: root)
-            var crc = CRC32()
-            bytes.withUnsafeBytes { crc.update($0) }
-            members.append(PostArchive.Member(name: "event/\(index).mp4", key: "videos/a\(index).mp4", id: "a\(index)", size: 3 << 20,
-                                              sha256: FileDigest.sha256(bytes), crc32: crc.value, createdAt: "2026-11-28T20:00:00Z"))
-        }
-        let archive = try PostArchive(members: members)
+        let archive = try PostArchive(members: try members(s3, store, sizes: [3 << 20, 3 << 20], named: "a", in: root))
         s3.clearRequests()
         let reader = PostArchive.Reader(archive, store: store, range: 0...(archive.length - 1))
         // (the first local header, then 1 MiB of the first post: 2 MiB of it to come)
@@ -176,15 +180,7 @@ extension S3StreamingTests {
         let root = try Tools.tempDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = try store(s3)
-        var members: [PostArchive.Member] = []
-        for (index, size) in [(5 << 20) + 17, 3 << 20].enumerated() {
-            let bytes = try object(s3, store, key: "videos/p\(index).mp4", count: size, in: root)
-            var crc = CRC32()
-            bytes.withUnsafeBytes { crc.update($0) }
-            members.append(PostArchive.Member(name: "event/\(index).mp4", key: "videos/p\(index).mp4", id: "p\(index)", size: Int64(size),
-                                              sha256: FileDigest.sha256(bytes), crc32: crc.value, createdAt: "2026-11-28T20:00:00Z"))
-        }
-        let archive = try PostArchive(members: members)
+        let archive = try PostArchive(members: try members(s3, store, sizes: [(5 << 20) + 17, 3 << 20], named: "p", in: root))
         var zipped: [UInt8] = []
         let reader = PostArchive.Reader(archive, store: store, range: 0...(archive.length - 1))
         while let piece = try reader.next(limit: 4 << 20) { zipped += piece }
