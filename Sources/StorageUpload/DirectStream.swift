@@ -30,8 +30,9 @@ final class DirectStream: ObjectStream {
 
     /// How much of the body must be in the socket before a wait for it ends (SO_RCVLOWAT; at most
     /// what is still wanted, so the last bytes never wait for more that will not come): a wake-up
-    /// per 256 KiB, not per packet.
-    static let lowWater = 256 << 10
+    /// per 2 MiB, not per packet. A 1 GiB Download all: 0.89x curl's speed with 256 KiB, 0.90x
+    /// with 1 MiB, 0.93x with 2 MiB (13 paired rounds).
+    static let lowWater = 2 << 20
     /// SO_RCVLOWAT as last set (the kernel's default is 1).
     private var lowWaterSet: Int32 = 1
     /// The most of an answer's head read before it is left to libcurl.
@@ -154,32 +155,43 @@ final class DirectStream: ObjectStream {
     }
 
     private func send(_ bytes: [UInt8]) throws(StorageError) {
-        var sent = 0
+        var sent = 0, quiet = 0
         while sent < bytes.count {
             let (count, code) = bytes.withUnsafeBytes { handle.send(UnsafeRawBufferPointer(rebasing: $0[sent...])) }
             if code == CURLE_AGAIN {
-                try wait(for: POLLOUT)
+                if try !ready(for: POLLOUT) { try stalled(&quiet) }
                 continue
             }
             guard code == CURLE_OK else { throw handle.failure(code, url: url) }
-            sent += count
+            (sent, quiet) = (sent + count, 0)
         }
     }
 
     /// Bytes into `buffer`, waiting for the socket when there are none yet (until it has
-    /// `atLeast`): how many (0: closed).
+    /// `atLeast`, or a second has passed): how many (0: closed).
     private func receive(into buffer: UnsafeMutableRawBufferPointer, atLeast: Int = 1) throws(StorageError) -> Int {
+        var quiet = 0
         while true {
             let (count, code) = handle.receive(into: buffer)
             if code == CURLE_OK { return count }
             guard code == CURLE_AGAIN else { throw handle.failure(code, url: url) }
-            // (CURLE_AGAIN: libcurl, TLS included, holds none of the answer's bytes; the socket will have them)
-            try wait(for: POLLIN, atLeast: atLeast)
+            // (CURLE_AGAIN: libcurl, TLS included, holds none of the answer's bytes, and none came
+            // since the last look; bytes under the mark after a second are taken above: a slow
+            // store is slow, not stalled)
+            if try !ready(for: POLLIN, atLeast: atLeast) { try stalled(&quiet) }
         }
     }
 
-    /// Until the socket takes bytes (POLLOUT) or has `atLeast` bytes to read (POLLIN), or the stall timeout.
-    private func wait(for events: Int32, atLeast: Int = 1) throws(StorageError) {
+    /// Counts a second in which nothing moved; the stall timeout's worth of them fails the stream.
+    private func stalled(_ quiet: inout Int) throws(StorageError) {
+        quiet += 1
+        guard quiet >= stallSeconds else { return }
+        throw CurlHandle.transportError(code: Int(CURLE_OPERATION_TIMEDOUT.rawValue), detail: "no byte moved in \(stallSeconds) s", url: url)
+    }
+
+    /// Whether, within a second, the socket takes bytes (POLLOUT) or has `atLeast` bytes to read
+    /// (POLLIN: SO_RCVLOWAT, which the kernel holds under half its largest receive buffer).
+    private func ready(for events: Int32, atLeast: Int = 1) throws(StorageError) -> Bool {
         if events == POLLIN, Int32(atLeast) != lowWaterSet {
             var value = Int32(atLeast)
             // (refused: every wait ends at the first byte, as without it)
@@ -187,13 +199,11 @@ final class DirectStream: ObjectStream {
         }
         var entry = pollfd(fd: socket, events: Int16(events), revents: 0)
         var ready: Int32
-        repeat { ready = poll(&entry, 1, Int32(stallSeconds * 1000)) } while ready < 0 && errno == EINTR
-        if ready == 0 {
-            throw CurlHandle.transportError(code: Int(CURLE_OPERATION_TIMEDOUT.rawValue), detail: "no byte moved in \(stallSeconds) s", url: url)
-        }
+        repeat { ready = poll(&entry, 1, 1000) } while ready < 0 && errno == EINTR
         if ready < 0 {
             let failure = errno
             throw CurlHandle.transportError(code: Int(CURLE_RECV_ERROR.rawValue), detail: String(cString: strerror(failure)), url: url)
         }
+        return ready > 0
     }
 }

@@ -128,6 +128,21 @@ extension S3StreamingTests {
         #expect(bytes == expected)
     }
 
+    /// A store slower than the low-water mark a second (400 KB/s, the stream waking at 2 MiB): its
+    /// bytes are read as they come, whole; slow is not stalled, even with a 2 s stall timeout.
+    @Test func aSlowStoreIsReadAsItComesNotFailedAsStalled() throws {
+        let s3 = try S3Fixture()
+        let root = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try store(s3, transfer: TransferSettings(connectTimeoutSeconds: 5, stallTimeoutSeconds: 2))
+        let expected = try object(s3, store, key: "videos/slow.mp4", count: 2 << 20, in: root)
+        try s3.faults([["match": "GET /\(S3Fixture.bucket)/videos/slow.mp4", "action": "throttle-download", "rate": 400_000, "count": 1]])
+        let stream = try #require(try store.stream(key: "videos/slow.mp4", range: 0...Int64(expected.count - 1)))
+        var bytes: [UInt8] = []
+        while let piece = try stream.next(limit: 4 << 20) { bytes += piece }
+        #expect(bytes == expected)
+    }
+
     /// An object shorter than the range asked (the post changed since the archive was made): its
     /// bytes, then the end, never more; a range wholly past it, the store's refusal; nothing
     /// there, nil.
