@@ -64,7 +64,7 @@ extension OperatorWords {
         case .levelledSoundSilent: return "the levelled sound of \(file) measures as silence."
         case .noSound: return "\(file) has no sound to level."
         case .slowMotionFactor(let factor): return "slow motion of \(file) by a factor of \(String(cFormat: "%g", factor)): it must be from 1 to 16."
-        case .boomerangTooShort(let pictures): return "\(file) has \(pictures) picture(s); a boomerang needs at least 3."
+        case .boomerangTooShort(let pictures): return "\(file) has \(pictures == 1 ? "1 picture" : "\(pictures) pictures"); a boomerang needs at least 3."
         case .reelFormat(let width, let height, let frameRate, let channels):
             return "the reel needs an even size of at least 16x16, 1 to 120 frames a second and at most 2 sound channels (got \(width)x\(height) at \(frameRate), \(channels) channels)."
         case .reelPartFormat(let format, let width, let height, let reelWidth, let reelHeight):

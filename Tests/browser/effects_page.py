@@ -228,7 +228,7 @@ try:
         wait_until(admin, "document.getElementById('shot-effect').textContent.startsWith('boomerang was not made') && !document.getElementById('shot-loudness').hidden", 30000)
         lines = admin.evaluate("['shot-effect', 'shot-loudness'].map((id) => [document.getElementById(id).textContent, document.getElementById(id).className])")
         check(f"operator page: an effect and a levelling that failed are said with the failure's words ({lines})",
-              lines == [["boomerang was not made: the shot is the take as recorded (the file has 2 picture(s); a boomerang needs at least 3)", "muted warning"],
+              lines == [["boomerang was not made: the shot is the take as recorded (the file has 2 pictures; a boomerang needs at least 3)", "muted warning"],
                         ["sound left as recorded: levelling it to -16 LUFS failed (the levelled sound of the file measures as silence)", "muted warning"]],
               str(lines))
         admin.screenshot(path=str(artifacts / "1280x800-operator-failed.png"))
