@@ -1,4 +1,5 @@
 import NIOCore
+package import SystemSupport
 
 /// Per connection: the writes handed down the pipeline that the socket has not taken yet, so that
 /// an answer sent a chunk at a time reads its next chunk only once the socket took the last one.
@@ -35,6 +36,14 @@ package final class SocketPace: ChannelDuplexHandler, RemovableChannelHandler {
         // SO_SNDBUF locks the size (no autotuning beyond it); a socket that refuses it keeps its own.
         try? context.channel.syncOptions?.setOption(.socketOption(.so_sndbuf), value: SocketOptionValue(Self.sendBuffer))
         channel = context.channel
+    }
+
+    /// A sink on a duplicate of this connection's socket; nil for a channel without one.
+    private func sink() -> SocketSink? {
+        guard open, let channel else { return nil }
+        return try? channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) { socket in
+            try SocketSink(duplicating: socket)
+        } ?? nil
     }
 
     /// Asks the kernel for a send buffer of `bytes` (capped by net.core.wmem_max) for this connection.
@@ -96,6 +105,16 @@ package final class SocketPace: ChannelDuplexHandler, RemovableChannelHandler {
         package func taken() async throws {
             let pace = self.pace, loop = self.loop
             try await loop.flatSubmit { pace.value.whenTaken(loop) }.get()
+        }
+
+        /// The rest of the answer written by the caller straight to the connection's socket
+        /// (`SocketSink`), once the socket has taken everything written so far (the answer's head):
+        /// nil where the channel has no socket to give. Nothing else may be written on the
+        /// connection until the sink is done; its bytes go out as they are (no TLS in the process).
+        package func sink() async -> SocketSink? {
+            guard (try? await taken()) != nil else { return nil }
+            let pace = self.pace
+            return try? await loop.submit { pace.value.sink() }.get()
         }
 
         /// A larger send buffer for this connection than a phone's: for an answer that is sent as

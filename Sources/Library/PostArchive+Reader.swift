@@ -3,15 +3,18 @@ package import Publishing
 package import Failures
 package import StorageUpload
 import StoreValues
-import SystemSupport
+package import SystemSupport
 
 extension PostArchive {
     /// An archive's bytes in `range`, a piece at a time, in order: local headers and the central
     /// directory made as they are reached, each member's bytes streamed from the store in one
     /// request (`ReadableStorage.stream`, from its first byte wanted to its last), a piece taken as
-    /// the one before is sent: an answer that stops being read holds a piece, not the member. A
-    /// member read from its first byte to its last is checked against its CRC-32 at its end: bytes
-    /// the store changed are never passed off as the post (the answer stops short of its length).
+    /// the one before is sent (or passed to the connection's socket, `next(to:)`): an answer that
+    /// stops being read holds a piece, not the member. Bytes the store changed are never passed off
+    /// as the post: the answer stops short of its length. A member whose store's answer names it by
+    /// the SHA-256 kept with the object (`ObjectStream.keptSHA256`: S3, as recorder uploads) is
+    /// checked by that before its first byte; one read from its first byte to its last without it
+    /// (a local store, an object another program wrote) against its CRC-32 at its end.
     ///
     /// `@unchecked Sendable`: one answer reads it, one awaited piece after another, never two at once.
     package final class Reader: @unchecked Sendable {
@@ -21,8 +24,9 @@ extension PostArchive {
         private var position: UInt64
         /// One past the last byte to read.
         private let end: UInt64
-        /// The member being read from its first byte, and its CRC-32 so far.
-        private var running: (index: Int, crc: CRC32, read: UInt64)?
+        /// The member being read from its first byte, and its CRC-32 so far; `vouched` once its
+        /// stream's answer named it by its SHA-256 (then its bytes need no CRC-32).
+        private var running: (index: Int, crc: CRC32, read: UInt64, vouched: Bool)?
         private var tailBytes: [UInt8]?
         /// The member being streamed, and where its next byte is in it.
         private var stream: (index: Int, at: UInt64, bytes: any ObjectStream)?
@@ -49,44 +53,109 @@ extension PostArchive {
         /// the range's last byte. A member's bytes land there from the store's stream, no copy between.
         package func next(into piece: UnsafeMutableRawBufferPointer) throws(RecorderError) -> Int {
             guard position < end, piece.count > 0 else { return 0 }
-            let count = try read(at: position, into: piece)
+            let count = try read(at: position, to: .piece(piece))
             position += UInt64(count)
             return count
         }
 
-        private func read(at position: UInt64, into piece: UnsafeMutableRawBufferPointer) throws(RecorderError) -> Int {
-            let limit = UInt64(piece.count)
+        /// As `next(into:)`, up to `limit` bytes written to `sink`: a member's passed from the
+        /// store's socket to the sink's in the kernel where its stream can (`ObjectStream.pass`),
+        /// the headers and the directory written. How many went: 0 after the range's last byte, or
+        /// once the sink took no more (its `failure`).
+        package func next(to sink: SocketSink, limit: Int) throws(RecorderError) -> Int {
+            guard position < end, limit > 0, sink.failure == nil else { return 0 }
+            let count = try read(at: position, to: .sink(sink, limit: limit))
+            position += UInt64(count)
+            return count
+        }
+
+        /// Where a piece goes: a buffer, or up to `limit` bytes into a sink.
+        private enum Destination {
+            case piece(UnsafeMutableRawBufferPointer)
+            case sink(SocketSink, limit: Int)
+
+            var limit: Int {
+                switch self {
+                case .piece(let piece): piece.count
+                case .sink(_, let limit): limit
+                }
+            }
+
+            /// Bytes `from..<to` of `bytes`: how many went (fewer: the sink took no more).
+            func put(_ bytes: [UInt8], from: UInt64, to: UInt64) -> Int {
+                let count = Int(max(from, to) - from)
+                return bytes.withUnsafeBytes { all in
+                    let part = UnsafeRawBufferPointer(rebasing: all[Int(from)..<(Int(from) + count)])
+                    switch self {
+                    case .piece(let piece):
+                        piece.baseAddress!.copyMemory(from: part.baseAddress!, byteCount: count)
+                        return count
+                    case .sink(let sink, _):
+                        return sink.write(part) ? count : 0
+                    }
+                }
+            }
+        }
+
+        private func read(at position: UInt64, to destination: Destination) throws(RecorderError) -> Int {
+            let limit = UInt64(destination.limit)
             if position >= archive.directoryStart {
                 if tailBytes == nil {
                     var known: [UInt32] = []
                     for index in archive.members.indices { known.append(try crc(of: index)) }
                     tailBytes = archive.tail(crcs: known)
                 }
-                return Self.copy(tailBytes!, from: position - archive.directoryStart, to: min(end - archive.directoryStart, position - archive.directoryStart + limit), into: piece)
+                return destination.put(tailBytes!, from: position - archive.directoryStart, to: min(end - archive.directoryStart, position - archive.directoryStart + limit))
             }
             let index = archive.member(at: position)
             let start = archive.offsets[index], dataStart = start + archive.headerLengths[index]
             if position < dataStart {
                 let header = archive.localHeader(index, crc: try crc(of: index))
-                return Self.copy(header, from: position - start, to: min(dataStart, end, position + limit) - start, into: piece)
+                return destination.put(header, from: position - start, to: min(dataStart, end, position + limit) - start)
             }
             let member = archive.members[index]
             let from = position - dataStart
             let last = min(end, dataStart + UInt64(member.size)) - dataStart - 1
             let count = min(limit, last + 1 - from)
-            let bytes = UnsafeMutableRawBufferPointer(rebasing: piece[..<Int(count)])
-            try read(of: index, from: from, last: last, into: bytes)
-            if from == 0 { running = (index, CRC32(), 0) }
-            if var running, running.index == index, running.read == from {
-                running.crc.update(UnsafeRawBufferPointer(bytes))
-                running.read += count
-                self.running = running
-                if running.read == UInt64(member.size) {
-                    self.running = nil
-                    guard running.crc.value == (try crc(of: index)) else { throw .gallery(.postChanged(id: member.id)) }
+            if from == 0 { running = (index, CRC32(), 0, false) }
+            // (only a member read from its first byte on is checked; a resumed one cannot be)
+            let checked = running.map { $0.index == index && $0.read == from } ?? false
+            let expected = checked ? try crc(of: index) : 0, size = UInt64(member.size)
+            // (asked once its stream is open: a member its store vouched for is not summed)
+            let summed = { checked && self.running?.vouched == false }
+            let moved: UInt64
+            switch destination {
+            case .piece(let piece):
+                let bytes = UnsafeMutableRawBufferPointer(rebasing: piece[..<Int(count)])
+                try read(of: index, from: from, last: last, count: count) { (stream) throws(StorageError) in
+                    try stream.next(into: bytes)
                 }
+                if summed(), !see(UnsafeRawBufferPointer(bytes), size: size, expected: expected) { throw .gallery(.postChanged(id: member.id)) }
+                moved = count
+            case .sink(let sink, _):
+                // The member's last bytes go only once the whole of it matched its CRC-32.
+                moved = try read(of: index, from: from, last: last, count: count, sink: sink) { (stream) throws(StorageError) in
+                    try stream.pass(Int(count), to: sink, seen: summed() ? { self.see($0, size: size, expected: expected) } : nil)
+                }
+                if checked, running == nil { throw .gallery(.postChanged(id: member.id)) }
             }
-            return Int(count)
+            if checked, running?.vouched == true { running?.read += moved }
+            if checked, running?.read == size { running = nil }
+            return Int(moved)
+        }
+
+        /// The running member's next `bytes` counted into its CRC-32: false when they are its last
+        /// and the whole does not match `expected` (then nothing runs any more).
+        private func see(_ bytes: UnsafeRawBufferPointer, size: UInt64, expected: UInt32) -> Bool {
+            guard var running else { return false }
+            running.crc.update(bytes)
+            running.read += UInt64(bytes.count)
+            guard running.read < size || running.crc.value == expected else {
+                self.running = nil
+                return false
+            }
+            self.running = running
+            return true
         }
 
         /// Member `index`'s CRC-32: the metadata's, the one kept in the store, or computed now from
@@ -102,9 +171,10 @@ extension PostArchive {
         /// Member `index`'s object's bytes from `from` into `piece` (all of it), from the stream of
         /// its bytes up to `last` (opened when not already there): all of them, or the post changed
         /// under the archive.
-        private func read(of index: Int, from: UInt64, last: UInt64, into piece: UnsafeMutableRawBufferPointer) throws(RecorderError) {
+        @discardableResult
+        private func read(of index: Int, from: UInt64, last: UInt64, count: UInt64, sink: SocketSink? = nil,
+                          _ take: (any ObjectStream) throws(StorageError) -> Int) throws(RecorderError) -> UInt64 {
             let member = archive.members[index]
-            let count = UInt64(piece.count)
             if stream?.index != index || stream?.at != from {
                 stream = nil
                 let ahead = asked.flatMap { $0.index == index && $0.last == last && from == 0 ? $0.stream : nil }
@@ -116,14 +186,27 @@ extension PostArchive {
                     throw .gallery(.cannotRead(error))
                 }
                 guard let opened else { throw .gallery(.postChanged(id: member.id)) }
+                // The store names the object by the SHA-256 kept with it: another object than the
+                // post's is refused before any byte of it goes; the post's own needs no CRC-32.
+                if let kept = opened.keptSHA256 {
+                    guard kept.lowercased() == member.sha256.lowercased() else { throw .gallery(.postChanged(id: member.id)) }
+                    if from == 0, running?.index == index { running?.vouched = true }
+                }
                 stream = (index, from, opened)
             }
             let got: Int
-            do throws(StorageError) { got = try stream?.bytes.next(into: piece) ?? 0 } catch {
+            do throws(StorageError) {
+                if let open = stream?.bytes { got = try take(open) } else { got = 0 }
+            } catch {
                 stream = nil
                 throw .gallery(.cannotRead(error))
             }
-            guard got == piece.count else {
+            // (the sink took no more: the answer ends here, its connection gone)
+            if let sink, sink.failure != nil {
+                stream = nil
+                return UInt64(got)
+            }
+            guard got == Int(count) else {
                 stream = nil
                 throw .gallery(.postChanged(id: member.id))
             }
@@ -131,6 +214,7 @@ extension PostArchive {
             // (its last byte taken: the transfer has ended; released now)
             if from + count > last { stream = nil }
             if last + 1 - (from + count) <= Self.askAhead, askedIndex < index + 1 { askNext(after: index) }
+            return count
         }
 
         /// How near a member's end the next one is asked for: two pieces of a Download all.
@@ -149,12 +233,6 @@ extension PostArchive {
             if let stream = try? store.ask(key: archive.members[next].key, range: 0...Int64(last)) {
                 asked = (next, last, stream)
             }
-        }
-
-        private static func copy(_ bytes: [UInt8], from: UInt64, to: UInt64, into piece: UnsafeMutableRawBufferPointer) -> Int {
-            let count = Int(max(from, to) - from)
-            bytes.withUnsafeBytes { piece.baseAddress!.copyMemory(from: $0.baseAddress! + Int(from), byteCount: count) }
-            return count
         }
 
         /// How much of a member is read at once to find its CRC-32.

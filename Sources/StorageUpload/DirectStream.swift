@@ -3,6 +3,7 @@ internal import CCurl
 import Glibc
 #endif
 import StoreValues
+import SystemSupport
 
 /// One ranged GET whose body is received straight into the taker's pieces (`ObjectStream`).
 /// libcurl connects (the name, TCP, TLS and its checks, the connect timeout: CURLOPT_CONNECT_ONLY);
@@ -13,6 +14,9 @@ import StoreValues
 /// length (a 206 from its first byte, or a 200 for a range from 0) with no transfer coding is read
 /// here; `S3Backend.ask` leaves every other answer (an error, a 404, a 416, a store's other
 /// ways) to `CurlStream`, which reads them all.
+///
+/// Passed on to a connection's socket (`pass`, a host's Download all), the body of a plain (http)
+/// answer goes from this socket to that one in the kernel (`SocketSink`), never into the process.
 ///
 /// Between two pieces nothing is read: the bytes wait in the socket and TCP holds the store back.
 /// Releasing the stream closes its connection. No byte for the stall timeout fails it, as libcurl's
@@ -41,6 +45,10 @@ final class DirectStream: ObjectStream {
     /// What the answer's head said: nil until `answered` read it.
     private var readHere: Bool?
     private let range: ClosedRange<Int64>
+    /// The SHA-256 the store keeps with the object, as its answer said it (`ObjectStream`).
+    private(set) var keptSHA256: String?
+    /// Whether the socket carries the body as it is (http, no TLS): then `pass` splices it.
+    private let plain: Bool
 
     /// Sends the GET of bytes `range` of the object at `url` (presigned: its origin, then `target`,
     /// the path and query); its answer is read by `answered`.
@@ -48,6 +56,7 @@ final class DirectStream: ObjectStream {
         handle = try CurlHandle()
         // (the link's signature stays out of any failure's words)
         self.url = String(url.prefix { $0 != "?" })
+        plain = url.lowercased().hasPrefix("http://")
         stallSeconds = max(settings.stallTimeoutSeconds, 1)
         socket = try handle.connect(to: url, settings: settings)
         early = []
@@ -66,6 +75,7 @@ final class DirectStream: ObjectStream {
             readHere = false
             return false
         }
+        keptSHA256 = Self.parsed(head)?.fields["x-amz-meta-sha256"]
         left = length
         early = Array(rest.prefix(Int(min(length, Int64(rest.count)))))
         left -= Int64(early.count)
@@ -99,6 +109,50 @@ final class DirectStream: ObjectStream {
         return filled
     }
 
+    /// The body's bytes from the store's socket into `sink`'s in the kernel (`SocketSink`), `seen`
+    /// shown a copy of each on the way; through TLS, read and written as `copy` does.
+    func pass(_ count: Int, to sink: SocketSink, seen: ((UnsafeRawBufferPointer) -> Bool)?) throws(StorageError) -> Int {
+        guard try answered() else { return 0 }
+        guard plain else { return try copy(count, to: sink, seen: seen) }
+        var moved = 0
+        if !early.isEmpty, count > 0 {
+            let some = min(early.count, count)
+            let sent = early.withUnsafeBytes { (bytes) -> Bool in
+                let part = UnsafeRawBufferPointer(rebasing: bytes[..<some])
+                return (seen?(part) ?? true) && sink.write(part)
+            }
+            guard sent else { return 0 }
+            early.removeFirst(some)
+            moved = some
+        }
+        var quiet = 0
+        while moved < count, left > 0 {
+            let want = Int(min(Int64(count - moved), left))
+            let taken: Int?
+            do throws(Descriptors.Errno) { taken = try sink.take(from: socket, count: want) } catch {
+                throw CurlHandle.transportError(code: Int(CURLE_RECV_ERROR.rawValue), detail: error.description, url: url)
+            }
+            guard let taken else {
+                if try !ready(for: POLLIN, atLeast: min(Self.lowWater, want)) { try stalled(&quiet) }
+                continue
+            }
+            if sink.failure != nil { break }
+            guard taken > 0 else {
+                throw CurlHandle.transportError(code: Int(CURLE_PARTIAL_FILE.rawValue),
+                                                detail: "the store closed the connection with \(left) bytes of the answer to come", url: url)
+            }
+            quiet = 0
+            if let seen, !seen(sink.look()) {
+                sink.discard()
+                break
+            }
+            guard sink.flush() else { break }
+            moved += taken
+            left -= Int64(taken)
+        }
+        return moved
+    }
+
     /// The answer's head (up to its blank line, as text) and the body's bytes that came with it;
     /// nil when it is longer than `headLimit`.
     private func readHead() throws(StorageError) -> (head: String, rest: ArraySlice<UInt8>)? {
@@ -121,8 +175,9 @@ final class DirectStream: ObjectStream {
         return nil
     }
 
-    /// How many bytes of the body are the range's, when `head` answers with them as read here.
-    static func bodyLength(_ head: String, range: ClosedRange<Int64>) -> Int64? {
+    /// An answer's head: its status and its fields (names in lower case); nil when it is not one
+    /// read here (not HTTP/1, a line without a colon, a field said twice).
+    static func parsed(_ head: String) -> (status: Int, fields: [String: String])? {
         var lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
         guard !lines.isEmpty else { return nil }
         let statusLine = lines.removeFirst().split(separator: " ")
@@ -136,6 +191,12 @@ final class DirectStream: ObjectStream {
             guard fields[name] == nil else { return nil }
             fields[name] = String(value.reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
         }
+        return (status, fields)
+    }
+
+    /// How many bytes of the body are the range's, when `head` answers with them as read here.
+    static func bodyLength(_ head: String, range: ClosedRange<Int64>) -> Int64? {
+        guard let (status, fields) = parsed(head) else { return nil }
         guard fields["transfer-encoding"] == nil, let text = fields["content-length"], let length = Int64(text),
               text.allSatisfy(\.isASCII), length >= 0 else { return nil }
         switch status {

@@ -1,5 +1,6 @@
 package import FoundationEssentials
 package import StoreValues
+package import SystemSupport
 
 /// An object store the outbox uploads into: the local directory (the default) or an S3-compatible
 /// bucket. Keys are relative paths such as `videos/Ab3dE5fG7h.mp4`; the backend adds its prefix.
@@ -180,6 +181,16 @@ package protocol ObjectStream: AnyObject {
     /// As `next(limit:)`, into `piece` (up to its size): how many bytes it holds now, 0 after the
     /// last. A stream that can has the store's bytes land there with no copy in between.
     func next(into piece: UnsafeMutableRawBufferPointer) throws(StorageError) -> Int
+    /// The SHA-256 the store keeps with the object (S3's `x-amz-meta-sha256`, which recorder sets
+    /// on every upload, each checked by the store against its Content-MD5), as the answer said it:
+    /// which object this is, with no byte of it read. Nil when the answer said none.
+    var keptSHA256: String? { get }
+    /// The next `count` bytes (fewer at the end) sent to `sink`, each shown to `seen` before it
+    /// goes when it is given (false: those bytes must not go, and the pass ends before them): how
+    /// many went. Fewer than asked and the sink's `failure` set: the connection took no more. A
+    /// stream that can passes them socket to socket in the kernel (`DirectStream`); the others
+    /// read them into a buffer and write it.
+    func pass(_ count: Int, to sink: SocketSink, seen: ((UnsafeRawBufferPointer) -> Bool)?) throws(StorageError) -> Int
 }
 
 extension Array where Element == UInt8 {
@@ -198,6 +209,27 @@ extension Array where Element == UInt8 {
 }
 
 extension ObjectStream {
+    package var keptSHA256: String? { nil }
+
+    package func pass(_ count: Int, to sink: SocketSink, seen: ((UnsafeRawBufferPointer) -> Bool)?) throws(StorageError) -> Int {
+        try copy(count, to: sink, seen: seen)
+    }
+
+    /// `pass` through a buffer: the bytes read into it (`next(into:)`), then written.
+    func copy(_ count: Int, to sink: SocketSink, seen: ((UnsafeRawBufferPointer) -> Bool)?) throws(StorageError) -> Int {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(count, 1 << 20), alignment: 64)
+        defer { buffer.deallocate() }
+        var moved = 0
+        while moved < count {
+            let got = try next(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(count - moved, buffer.count)]))
+            guard got > 0 else { break }
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<got])
+            guard seen?(bytes) ?? true, sink.write(bytes) else { break }
+            moved += got
+        }
+        return moved
+    }
+
     package func next(into piece: UnsafeMutableRawBufferPointer) throws(StorageError) -> Int {
         guard let bytes = try next(limit: piece.count) else { return 0 }
         bytes.withUnsafeBytes { piece.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }

@@ -3,6 +3,7 @@ import Foundation
 import Library
 import StorageUpload
 import StoreValues
+import SystemSupport
 import Testing
 
 /// A store's streamed read (a host's Download all takes each post this way): one GET for a whole
@@ -214,5 +215,103 @@ extension S3StreamingTests {
             while let piece = try again.next(limit: 4 << 20) { sent += piece.count }
         }
         #expect(sent < zipped.count - (3 << 20), "the changed post was sent whole")
+    }
+
+    /// Download all written straight to the connection (`SocketSink`: the posts' bytes spliced from
+    /// the store's sockets in the kernel, here into a local stream socket read on a thread): the
+    /// same bytes as the archive read into buffers, whole and from half way (a resume). A post
+    /// replaced by an upload (another SHA-256 kept with it) stops the answer before its first byte;
+    /// one replaced by a program that keeps none, at its end, its last bytes held back.
+    @Test func anArchiveSplicedToTheConnectionIsTheSameBytesAndStillChecked() throws {
+        let s3 = try S3Fixture()
+        let root = try Tools.tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try store(s3)
+        // As a booth uploads them: each with its SHA-256 kept beside it.
+        let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
+        defer { try? random.close() }
+        func upload(_ bytes: [UInt8], key: String) throws -> FileDigest {
+            try Data(bytes).write(to: URL(fileURLWithPath: "\(root)/upload"))
+            let digest = try FileDigest.compute(path: "\(root)/upload")
+            try store.upload(path: "\(root)/upload", key: key, contentType: "video/mp4", digest: digest, journal: "\(root)/journal")
+            return digest
+        }
+        var members: [PostArchive.Member] = [], originals: [[UInt8]] = []
+        for (index, size) in [(3 << 20) + 4_321, 2 << 20].enumerated() {
+            let bytes = [UInt8](random.readData(ofLength: size))
+            let digest = try upload(bytes, key: "videos/s\(index).mp4")
+            var crc = CRC32()
+            bytes.withUnsafeBytes { crc.update($0) }
+            members.append(PostArchive.Member(name: "event/\(index).mp4", key: "videos/s\(index).mp4", id: "s\(index)", size: Int64(size),
+                                              sha256: digest.sha256, crc32: crc.value, createdAt: "2026-11-28T20:00:00Z"))
+            originals.append(bytes)
+        }
+        let archive = try PostArchive(members: members)
+        var zipped: [UInt8] = []
+        let reader = PostArchive.Reader(archive, store: store, range: 0...(archive.length - 1))
+        while let piece = try reader.next(limit: 4 << 20) { zipped += piece }
+        try Data(zipped).write(to: URL(fileURLWithPath: "\(root)/all.zip"))
+        #expect(try Tools.run("unzip", ["-t", "\(root)/all.zip"]).status == 0)
+
+        /// The bytes `range` of the archive as the sink sent them, and the reader's failure.
+        func spliced(_ range: ClosedRange<UInt64>) throws -> (bytes: [UInt8], failure: RecorderError?) {
+            var ends: [Int32] = [-1, -1]
+            try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+            _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+            let received = Received(ends[1])
+            var failure: RecorderError?
+            do {
+                let sink = try SocketSink(duplicating: ends[0])
+                let reader = PostArchive.Reader(archive, store: store, range: range)
+                do { while try reader.next(to: sink, limit: 1 << 20) > 0 {} } catch { failure = error }
+                #expect(sink.flush() && sink.failure == nil)
+            }
+            close(ends[0])
+            return (received.wait(), failure)
+        }
+        let whole = try spliced(0...(archive.length - 1))
+        #expect(whole.failure == nil && whole.bytes == zipped)
+        let half = archive.length / 2
+        #expect(try spliced(half...(archive.length - 1)).bytes == Array(zipped[Int(half)...]))
+
+        // (where the second post's bytes start and end in the archive)
+        let changedStart = try #require(zipped.firstRange(of: originals[1].prefix(64))).lowerBound
+        let changedEnd = changedStart + originals[1].count
+        var changed = originals[1]
+        changed[2_000] ^= 0xFF
+        _ = try upload(changed, key: "videos/s1.mp4")
+        let refused = try spliced(0...(archive.length - 1))
+        #expect(refused.failure == .gallery(.postChanged(id: "s1")))
+        #expect(refused.bytes == Array(zipped[..<changedStart]), "\(refused.bytes.count) of \(changedStart)")
+
+        try store.write(changed, key: "videos/s1.mp4", contentType: "video/mp4")
+        let cut = try spliced(0...(archive.length - 1))
+        #expect(cut.failure == .gallery(.postChanged(id: "s1")))
+        // (its last bytes held back until the whole was checked)
+        #expect(cut.bytes.count < changedEnd && cut.bytes.count > changedStart, "\(cut.bytes.count) of \(changedEnd)")
+    }
+}
+
+/// A socket read to its end on a thread of its own.
+private final class Received: @unchecked Sendable {
+    private var bytes: [UInt8] = []
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ fd: Int32) {
+        Thread.detachNewThread { [self] in
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+                guard count > 0 else { break }
+                bytes += chunk[..<count]
+            }
+            close(fd)
+            done.signal()
+        }
+    }
+
+    func wait() -> [UInt8] {
+        done.wait()
+        return bytes
     }
 }
