@@ -54,4 +54,9 @@ static inline int cprocess_set_pipe_size(int fd, int bytes) {
     return fcntl(fd, 1031 /* F_SETPIPE_SZ */, bytes);
 }
 
+/// A pipe's size (F_GETPIPE_SZ), or -1 with errno set.
+static inline int cprocess_pipe_size(int fd) {
+    return fcntl(fd, 1032 /* F_GETPIPE_SZ */);
+}
+
 #endif

@@ -29,6 +29,9 @@ package final class SocketPace: ChannelDuplexHandler, RemovableChannelHandler {
     private var channel: (any Channel)?
     private var waiters: [EventLoopPromise<Void>] = []
     private var open = true
+    /// The sink an answer writes through now, if any: cancelled when the connection closes (NIO
+    /// closing its descriptor leaves the connection to the sink's duplicate, writing on).
+    private weak var sink: SocketSink?
 
     package init() {}
 
@@ -39,11 +42,13 @@ package final class SocketPace: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// A sink on a duplicate of this connection's socket; nil for a channel without one.
-    private func sink() -> SocketSink? {
+    private func makeSink() -> SocketSink? {
         guard open, let channel else { return nil }
-        return try? channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) { socket in
+        let made = try? channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) { socket in
             try SocketSink(duplicating: socket)
         } ?? nil
+        sink = made
+        return made
     }
 
     /// Asks the kernel for a send buffer of `bytes` (capped by net.core.wmem_max) for this connection.
@@ -63,6 +68,7 @@ package final class SocketPace: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         open = false
+        sink?.cancel()
         wake()
         context.fireChannelInactive()
     }
@@ -70,6 +76,7 @@ package final class SocketPace: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         channel = nil
         open = false
+        sink?.cancel()
         wake()
     }
 
@@ -114,7 +121,7 @@ package final class SocketPace: ChannelDuplexHandler, RemovableChannelHandler {
         package func sink() async -> SocketSink? {
             guard (try? await taken()) != nil else { return nil }
             let pace = self.pace
-            return try? await loop.submit { pace.value.sink() }.get()
+            return try? await loop.submit { pace.value.makeSink() }.get()
         }
 
         /// A larger send buffer for this connection than a phone's: for an answer that is sent as

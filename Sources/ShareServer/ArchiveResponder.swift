@@ -21,8 +21,9 @@ package import KioskHTTP
 /// copied into the process (a 1 GiB Download all: 0.93-0.95x curl's speed, against 0.86-0.88x
 /// through buffers, at 0.3 s of CPU against 0.45). Otherwise a piece is taken while the one before
 /// is being sent, and the next only once the socket took it (`SocketPace`). Either way a host who
-/// stops reading holds at most a pipe or two pieces of the server's memory, never the archive, and
-/// the store's transfer waits, paused; a download cut short ends its transfer (the reader, and its
+/// stops reading holds at most a pipe or two pieces of the server's memory, never the archive (and
+/// written straight, one of the lanes' threads), and the store's transfer waits, paused; a download
+/// cut short, or its connection closed by the server, ends its transfer (the reader, and its
 /// stream, released).
 enum ArchiveResponder {
     /// How much is taken from the store's stream at once.
@@ -74,7 +75,7 @@ enum ArchiveResponder {
 
     /// The whole range written straight to the connection's socket by one of `senders`' threads,
     /// the members' bytes passed from the store's sockets in the kernel (`SocketSink`); a cancelled
-    /// answer (the server stopping) ends at the sink's next wait.
+    /// answer (the server stopping) ends at the sink's next call, or within a second of a wait.
     private static func send(_ reader: PostArchive.Reader, to sink: SocketSink) async throws {
         try await withTaskCancellationHandler {
             try await senders.run { () throws(RecorderError) in

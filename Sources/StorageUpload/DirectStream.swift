@@ -142,9 +142,15 @@ final class DirectStream: ObjectStream {
                                                 detail: "the store closed the connection with \(left) bytes of the answer to come", url: url)
             }
             quiet = 0
-            if let seen, !seen(sink.look()) {
-                sink.discard()
-                break
+            if let seen {
+                guard let shown = sink.look() else {
+                    sink.discard()
+                    throw CurlHandle.transportError(code: Int(CURLE_RECV_ERROR.rawValue), detail: "the bytes could not be copied for their check", url: url)
+                }
+                guard seen(shown) else {
+                    sink.discard()
+                    break
+                }
             }
             guard sink.flush() else { break }
             moved += taken

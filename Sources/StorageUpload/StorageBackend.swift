@@ -186,10 +186,11 @@ package protocol ObjectStream: AnyObject {
     /// which object this is, with no byte of it read. Nil when the answer said none.
     var keptSHA256: String? { get }
     /// The next `count` bytes (fewer at the end) sent to `sink`, each shown to `seen` before it
-    /// goes when it is given (false: those bytes must not go, and the pass ends before them): how
-    /// many went. Fewer than asked and the sink's `failure` set: the connection took no more. A
-    /// stream that can passes them socket to socket in the kernel (`DirectStream`); the others
-    /// read them into a buffer and write it.
+    /// goes when it is given (false: those bytes must not go, and the pass ends before them; bytes
+    /// that cannot be shown fail the pass): how many went. Fewer than asked: the sink's `failure`
+    /// set (the connection took no more), `seen` refused, or the object ended. A stream that can
+    /// passes them socket to socket in the kernel (`DirectStream`); the others read them into a
+    /// buffer and write it.
     func pass(_ count: Int, to sink: SocketSink, seen: ((UnsafeRawBufferPointer) -> Bool)?) throws(StorageError) -> Int
 }
 

@@ -1,4 +1,5 @@
 import Glibc
+internal import CProcess
 
 /// The file system's system calls, in one place (as swift-nio's `Posix` in NIOPosix/System.swift):
 /// each goes through `SystemCall.run`, so errno is captured right after the call that failed and
@@ -45,12 +46,11 @@ package enum Posix {
         try SystemCall.run { dup(fd) }
     }
 
-    /// pipe(2), both ends close-on-exec (not inherited by a child): (read end, write end).
+    /// pipe2(2), both ends close-on-exec from the start (no child started meanwhile by another
+    /// thread inherits them): (read end, write end).
     package static func pipe() throws(Descriptors.Errno) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
-        try SystemCall.run { Glibc.pipe(&fds) }
-        // A descriptor this cannot mark would only leak into a child, never fail the pipe.
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        try SystemCall.run { cprocess_pipe_cloexec(&fds) }
         return (fds[0], fds[1])
     }
 

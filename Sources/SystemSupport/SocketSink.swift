@@ -12,7 +12,8 @@ internal import CProcess
 /// answer's head and before it writes anything else on the connection; it must carry the bytes as
 /// they are (no TLS in the process). Releasing the sink closes the duplicate and the pipes; the
 /// server's descriptor stays the server's. It shares the server's non-blocking mode: each wait is
-/// a `poll` of at most a second, and `cancel` (from any thread) ends the next one.
+/// a `poll` of at most a second. `cancel` (from any thread: the server closed the connection, or
+/// stops) ends the transfer at the sink's next call or within a second of a wait.
 ///
 /// `@unchecked Sendable`: one thread writes through it at a time; `cancel` is atomic.
 package final class SocketSink: @unchecked Sendable {
@@ -38,10 +39,12 @@ package final class SocketSink: @unchecked Sendable {
     package private(set) var failure: Failure?
 
     /// The most asked of the kernel for each pipe (a process without CAP_SYS_RESOURCE gets at most
-    /// /proc/sys/fs/pipe-max-size, 1 MiB by default; else the 64 KiB a pipe starts with).
+    /// /proc/sys/fs/pipe-max-size, 1 MiB by default; else both keep the 64 KiB a pipe starts with).
     static let pipeSize = 1 << 20
 
-    /// A sink writing to a duplicate of `socket` (a connected stream socket).
+    /// A sink writing to a duplicate of `socket` (a connected stream socket). Throws when the
+    /// descriptors cannot be had, or the two pipes cannot be made the same size (`look` needs the
+    /// tap to hold whatever the pipe holds: tee(2) copies whole pipe buffers, from the start).
     package init(duplicating socket: Int32) throws(Descriptors.Errno) {
         let copy = try SystemCall.run { fcntl(socket, F_DUPFD_CLOEXEC, 0) }
         var opened: [Int32] = [copy]
@@ -54,10 +57,17 @@ package final class SocketSink: @unchecked Sendable {
             throw error
         }
         self.socket = copy
-        let size = max(cprocess_set_pipe_size(pipe.write, Int32(Self.pipeSize)), 0)
-        // (the tap holds what the pipe does; a smaller one bounds the bytes taken at once)
-        let tapSize = max(cprocess_set_pipe_size(tap.write, size), 0)
-        capacity = max(Int(min(size, tapSize)), 4096)
+        // (refused, a pipe keeps the size it has; the two are then made the same or given up)
+        _ = cprocess_set_pipe_size(pipe.write, Int32(Self.pipeSize))
+        _ = cprocess_set_pipe_size(tap.write, Int32(Self.pipeSize))
+        let size = cprocess_pipe_size(pipe.write), tapSize = cprocess_pipe_size(tap.write)
+        if size != tapSize, min(size, tapSize) > 0 { _ = cprocess_set_pipe_size(size > tapSize ? pipe.write : tap.write, min(size, tapSize)) }
+        let sizes = (cprocess_pipe_size(pipe.write), cprocess_pipe_size(tap.write))
+        guard sizes.0 > 0, sizes.0 == sizes.1 else {
+            for fd in [copy, pipe.read, pipe.write, tap.read, tap.write] { Posix.closeAfterUse(fd) }
+            throw Descriptors.Errno(EINVAL)
+        }
+        capacity = Int(sizes.0)
         scratch = .allocate(byteCount: capacity, alignment: 64)
     }
 
@@ -66,8 +76,18 @@ package final class SocketSink: @unchecked Sendable {
         scratch.deallocate()
     }
 
-    /// Ends the transfer at its next wait, from any thread.
+    /// Ends the transfer at the sink's next call, or within a second of a wait; from any thread.
     package func cancel() { cancelled.store(true, ordering: .releasing) }
+
+    /// False once cancelled (`failure` set then).
+    private func going() -> Bool {
+        guard failure == nil else { return false }
+        guard !cancelled.load(ordering: .acquiring) else {
+            failure = .cancelled
+            return false
+        }
+        return true
+    }
 
     /// Writes all of `bytes`, waiting for the socket: false when the connection took no more
     /// (`failure` says why).
@@ -91,7 +111,7 @@ package final class SocketSink: @unchecked Sendable {
     /// and only once the last ones were sent), without waiting: how many (0: the source's end),
     /// or nil when it has none yet. Throws the errno of a failed read of `source`.
     package func take(from source: Int32, count: Int) throws(Descriptors.Errno) -> Int? {
-        guard flush() else { return 0 }
+        guard flush(), going() else { return 0 }
         while true {
             let moved = cprocess_splice(source, pipe.write, min(count, capacity), cprocess_splice_move | cprocess_splice_nonblock)
             if moved >= 0 {
@@ -106,17 +126,19 @@ package final class SocketSink: @unchecked Sendable {
     }
 
     /// The bytes the last `take` moved, copied out as well (`tee(2)` into the tap, read from there)
-    /// for a check of them; valid until the next call. (tee copies from the pipe's start, so the
-    /// tap, empty and as large as the pipe, gets them all at once or not at all.)
-    package func look() -> UnsafeRawBufferPointer {
+    /// for a check of them; valid until the next call. Nil when they could not all be copied (the
+    /// check cannot be made: they must not go). tee copies whole pipe buffers from the pipe's
+    /// start; the tap, empty and the pipe's size, takes them all at once.
+    package func look() -> UnsafeRawBufferPointer? {
         var teed: Int
         repeat { teed = cprocess_tee(pipe.read, tap.write, held, cprocess_splice_nonblock) } while teed < 0 && errno == EINTR
         var copied = 0
-        while copied < teed {
+        while copied < max(teed, 0) {
             guard let got = try? Posix.read(tap.read, into: UnsafeMutableRawBufferPointer(rebasing: scratch[copied..<teed])), got > 0 else { break }
             copied += got
         }
-        return UnsafeRawBufferPointer(rebasing: scratch[..<copied])
+        // (short: the transfer ends here, the bytes discarded, the sink used no more)
+        return copied == held ? UnsafeRawBufferPointer(rebasing: scratch[..<copied]) : nil
     }
 
     /// Drops what the pipe holds, unsent: bytes a check refused.
@@ -131,7 +153,7 @@ package final class SocketSink: @unchecked Sendable {
     /// Sends what the pipe holds, waiting for the socket: false when the connection took no more.
     @discardableResult
     package func flush() -> Bool {
-        if failure != nil { return false }
+        guard going() else { return false }
         while held > 0 {
             let count = cprocess_splice(pipe.read, socket, held, cprocess_splice_move | cprocess_splice_nonblock)
             if count > 0 {
@@ -148,10 +170,7 @@ package final class SocketSink: @unchecked Sendable {
     /// Waits until the socket takes bytes again: false once cancelled (`failure` set).
     private func waitForSocket() -> Bool {
         while true {
-            if cancelled.load(ordering: .acquiring) {
-                failure = .cancelled
-                return false
-            }
+            guard going() else { return false }
             var entry = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
             // (POLLERR, POLLHUP: the write after says which errno)
             if poll(&entry, 1, 1000) > 0 { return true }

@@ -80,7 +80,7 @@ import Testing
                 }
                 guard let taken = try sink.take(from: source.server, count: sent.count - moved) else { continue }
                 try #require(taken > 0 && taken <= sink.capacity)
-                shown += sink.look()
+                shown += try #require(sink.look())
                 #expect(sink.flush())
                 moved += taken
             }
@@ -115,14 +115,52 @@ import Testing
         #expect(!sink.flush())
     }
 
+    @Test func aCancelledSinkTakesNothingMoreEvenWithBytesWaiting() throws {
+        let source = try connection(), target = try connection()
+        defer { for fd in [source.server, source.client, target.server, target.client] { close(fd) } }
+        let sink = try SocketSink(duplicating: target.server)
+        let bytes = pattern(1 << 16)
+        #expect(bytes.withUnsafeBytes { send(source.client, $0.baseAddress!, $0.count, 0) } == bytes.count)
+        var ready = pollfd(fd: source.server, events: Int16(POLLIN), revents: 0)
+        try #require(poll(&ready, 1, 10_000) == 1)
+        sink.cancel()
+        // (the client reads: nothing waits, and still nothing more goes)
+        #expect(try sink.take(from: source.server, count: bytes.count) == 0)
+        #expect(sink.failure == .cancelled)
+        #expect(!bytes.withUnsafeBytes { sink.write($0) })
+    }
+
     @Test func aCancelledSinkStopsWaitingForAClientThatStoppedReading() throws {
         let target = try connection()
         defer { close(target.server); close(target.client) }
         let sink = try SocketSink(duplicating: target.server)
+        // Far more than the socket holds: the write waits for a client that never reads, on a
+        // thread of its own, until the cancel (whenever it comes) ends it.
+        let writing = Background { pattern(64 << 20).withUnsafeBytes { sink.write($0) } }
+        usleep(200_000)
         sink.cancel()
-        // Far more than the socket holds: the write waits once, and the wait ends it.
-        let bytes = pattern(64 << 20)
-        #expect(!bytes.withUnsafeBytes { sink.write($0) })
+        #expect(writing.join() == false)
         #expect(sink.failure == .cancelled)
+    }
+
+    /// `work` run on a thread of its own; its result once joined.
+    private final class Background: @unchecked Sendable {
+        private var thread = pthread_t()
+        private let work: () -> Bool
+        private var result = true
+
+        init(_ work: @escaping () -> Bool) {
+            self.work = work
+            pthread_create(&thread, nil, { raw in
+                let background = Unmanaged<Background>.fromOpaque(raw!).takeRetainedValue()
+                background.result = background.work()
+                return nil
+            }, Unmanaged.passRetained(self).toOpaque())
+        }
+
+        func join() -> Bool {
+            pthread_join(thread, nil)
+            return result
+        }
     }
 }
