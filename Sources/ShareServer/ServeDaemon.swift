@@ -52,13 +52,20 @@ package struct ServeDaemon: Sendable {
         BodyLimits(routes.map { BodyLimits.Entry(method: $0.method, path: $0.path, bytes: $0.bodyLimit) })
     }
 
+    /// How long answers under way may go on after SIGTERM before they are cancelled: a host's
+    /// Download all is not waited for to its end (the unit's TimeoutStopSec is 15 s; the host's
+    /// browser resumes it with a range, from another server).
+    static let stopGrace: Duration = .seconds(10)
+
     /// Runs until SIGTERM or SIGINT.
     package func run() async throws(RecorderError) {
         let logger = server.logger, address = server.settings.address
-        let group = ServiceGroup(configuration: .init(
+        var configuration = ServiceGroupConfiguration(
             services: [.init(service: application(onServerRunning: { logger.notice("serving share links and galleries on \(address)") }))],
             gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
+            logger: logger)
+        configuration.maximumGracefulShutdownDuration = Self.stopGrace
+        let group = ServiceGroup(configuration: configuration)
         do {
             try await group.run()
         } catch {

@@ -18,7 +18,9 @@ the test knows which server to kill). What a phone and a host get:
   once through nginx, each on a TLS connection of its own asking for a share page, its poster and
   video and the host's gallery and its posts (Tests/serve/phones.py): every phone served whole, by
   both servers, and each server's memory grows by at most 64 MiB (its peak, VmHWM, over its VmRSS
-  before; the peak reset first through /proc/PID/clear_refs).
+  before; the peak reset first through /proc/PID/clear_refs);
+- SIGTERM to the server left while a host's Download all is under way and its reader has stopped
+  reading: the server stops within 15 s (the unit's TimeoutStopSec), not waited on for ever.
 
 Prints its figures. Needs root (the network namespace).
 
@@ -341,6 +343,25 @@ try:
     for _ in range(3):
         status, _, body = curl(link)
         check("the gallery still opens with one server gone", status == 200, str(status))
+
+    # 6. SIGTERM with a host's Download all under way whose reader stopped reading: the server
+    # stops within the unit's TimeoutStopSec (15 s), the download cut, never waited on for ever.
+    survivor = SERVE2 if victim == SERVE1 else SERVE1
+    host = socket.create_connection(("127.0.0.1", survivor), timeout=30)
+    host.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
+    host.sendall(f"GET /g/{gtoken}/archive.zip HTTP/1.1\r\nHost: {NAME}\r\n\r\n".encode())
+    head = host.recv(4096)
+    check("a Download all begins, then its reader stops reading", head.startswith(b"HTTP/1.1 200"), head[:60].decode(errors="replace"))
+    time.sleep(1)
+    stopping = time.monotonic()
+    servers[survivor].send_signal(signal.SIGTERM)
+    try:
+        servers[survivor].wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        pass
+    took = time.monotonic() - stopping
+    check("SIGTERM: the server stops within 15 s all the same", servers[survivor].poll() is not None and took < 15, f"{took:.1f} s")
+    host.close()
 except Exception as error:  # noqa: BLE001
     check("the stage ran to its end", False, repr(error))
 finally:
