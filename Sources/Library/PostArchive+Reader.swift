@@ -168,9 +168,10 @@ extension PostArchive {
             return found
         }
 
-        /// Member `index`'s object's bytes from `from` into `piece` (all of it), from the stream of
-        /// its bytes up to `last` (opened when not already there): all of them, or the post changed
-        /// under the archive.
+        /// `count` of member `index`'s object's bytes from `from`, taken by `take` (into a piece, or
+        /// passed to `sink`) from the stream of its bytes up to `last` (opened when not already
+        /// there): all of them, or the post changed under the archive; fewer only when `sink` took
+        /// no more (its `failure`).
         @discardableResult
         private func read(of index: Int, from: UInt64, last: UInt64, count: UInt64, sink: SocketSink? = nil,
                           _ take: (any ObjectStream) throws(StorageError) -> Int) throws(RecorderError) -> UInt64 {
